@@ -1,0 +1,71 @@
+//! [`AddConst`]: `out = in + k`.
+
+use radioflow_dsp::{add_const, Arith};
+use radioflow_runtime::prelude::*;
+
+/// Adds a constant to every item, keeping the tags, like GNU Radio's `add_const_ff`, `_cc`, `_ss`
+/// and `_ii`. Works for every [`Arith`] item type (`f32`, `Complex32`, `i16`, `i32`, ...);
+/// integers wrap on overflow.
+///
+/// # Stream inputs
+/// - `in`: `T`.
+///
+/// # Stream outputs
+/// - `out`: `T`, `in + k`.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `k`: the constant.
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{AddConst, VectorSink, VectorSource};
+/// use radioflow_blocks::runtime::Flowgraph;
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(VectorSource::new(vec![1i16, 2, 3]));
+/// let op = fg.add(AddConst::<i16>::new(10));
+/// let sink = fg.add(VectorSink::<i16>::new());
+/// fg.connect(src, op)?;
+/// fg.connect(op, sink)?;
+/// fg.run()?;
+/// assert_eq!(fg.block::<VectorSink<i16>>(sink).unwrap().data(), &[11, 12, 13]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct AddConst<T: Item + Arith> {
+    input: StreamInput<T>,
+    output: StreamOutput<T>,
+    k: T,
+}
+
+impl<T: Item + Arith> AddConst<T> {
+    /// A block computing `in + k`.
+    pub fn new(k: T) -> Self {
+        Self {
+            input: StreamInput::new(),
+            output: StreamOutput::new(),
+            k,
+        }
+    }
+}
+
+impl<T: Item + Arith> Block for AddConst<T> {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let i = self.input.slice();
+        let o = self.output.slice();
+        let n = i.len().min(o.len());
+        add_const(&i[..n], self.k, o);
+        propagate_tags(&self.input, &mut self.output, n);
+        self.input.consume(n);
+        self.output.produce(n);
+        Ok(WorkStatus::Continue)
+    }
+}

@@ -1,0 +1,73 @@
+//! [`Copy`]: copies its input to its output.
+
+use radioflow_runtime::prelude::*;
+
+/// Copies input items to the output unchanged, with their tags, like GNU Radio's `copy`.
+/// A plain memory copy per call and nothing else: no allocation, no per-item work.
+///
+/// # Stream inputs
+/// - `in`: `T`.
+///
+/// # Stream outputs
+/// - `out`: `T`, the input items.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// None.
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{Copy, VectorSink, VectorSource};
+/// use radioflow_blocks::runtime::Flowgraph;
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(VectorSource::new(vec![1u32, 2, 3]));
+/// let copy = fg.add(Copy::<u32>::new());
+/// let sink = fg.add(VectorSink::<u32>::new());
+/// fg.connect(src, copy)?;
+/// fg.connect(copy, sink)?;
+/// fg.run()?;
+/// assert_eq!(fg.block::<VectorSink<u32>>(sink).unwrap().data(), &[1, 2, 3]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Copy<T: Item> {
+    input: StreamInput<T>,
+    output: StreamOutput<T>,
+}
+
+impl<T: Item> Copy<T> {
+    /// A copy block.
+    pub fn new() -> Self {
+        Self {
+            input: StreamInput::new(),
+            output: StreamOutput::new(),
+        }
+    }
+}
+
+impl<T: Item> Default for Copy<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Item> Block for Copy<T> {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let i = self.input.slice();
+        let o = self.output.slice();
+        let n = i.len().min(o.len());
+        o[..n].copy_from_slice(&i[..n]);
+        propagate_tags(&self.input, &mut self.output, n);
+        self.input.consume(n);
+        self.output.produce(n);
+        Ok(WorkStatus::Continue)
+    }
+}

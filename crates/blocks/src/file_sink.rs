@@ -1,0 +1,77 @@
+//! [`FileSink`]: writes raw items to a file.
+
+use crate::file_error::FileError;
+use radioflow_runtime::prelude::*;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Writes its input as raw items in native byte order to a file, like GNU Radio's
+/// `file_sink` (so [`FileSource`](crate::FileSource) or GNU Radio's `file_source` can read it
+/// back). Writes are buffered; the buffer is flushed when the block stops.
+///
+/// # Stream inputs
+/// - `in`: `T`.
+///
+/// # Stream outputs
+/// None.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `path`: the file, created or truncated by [`new`](Self::new).
+///
+/// Blocking: yes (file I/O), so thread-sharing schedulers give it its own thread.
+///
+/// # Example
+/// See [`FileSource`](crate::FileSource).
+#[derive(Debug)]
+pub struct FileSink<T: Item> {
+    input: StreamInput<T>,
+    writer: BufWriter<File>,
+    path: PathBuf,
+}
+
+impl<T: Item> FileSink<T> {
+    /// Creates `path`, or truncates it if it exists.
+    ///
+    /// # Errors
+    /// The file cannot be created (missing directory, no permission, ...); the error names it.
+    pub fn new(path: impl AsRef<Path>) -> Result<Self, FileError> {
+        let path = path.as_ref();
+        let file = File::create(path).map_err(|e| FileError::new("create", path, e))?;
+        Ok(Self {
+            input: StreamInput::new(),
+            writer: BufWriter::new(file),
+            path: path.to_owned(),
+        })
+    }
+}
+
+impl<T: Item> Block for FileSink<T> {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let i = self.input.slice();
+        self.writer
+            .write_all(bytemuck::cast_slice(i))
+            .map_err(|e| FileError::new("write", &self.path, e))?;
+        let n = i.len();
+        self.input.consume(n);
+        Ok(WorkStatus::Continue)
+    }
+
+    fn stop(&mut self) -> Result<(), BlockError> {
+        self.writer
+            .flush()
+            .map_err(|e| FileError::new("flush", &self.path, e))?;
+        Ok(())
+    }
+
+    fn is_blocking(&self) -> bool {
+        true
+    }
+}

@@ -1,0 +1,154 @@
+//! [`FileSource`]: reads raw items from a file.
+
+use crate::file_error::FileError;
+use radioflow_runtime::prelude::*;
+use std::fs::File;
+use std::io::{self, Read, Seek};
+use std::path::{Path, PathBuf};
+
+/// Reads raw items in native byte order from a file, once or over and over, like GNU Radio's
+/// `file_source` (so it reads what [`FileSink`](crate::FileSink) or GNU Radio's `file_sink`
+/// wrote). Reads go straight into the output buffer.
+///
+/// A file whose length is not a multiple of the item size ends in a partial item: like GNU
+/// Radio, the source drops those trailing bytes (at the end of every pass when repeating) and
+/// logs a warning naming the file, once.
+///
+/// # Stream inputs
+/// None.
+///
+/// # Stream outputs
+/// - `out`: `T`, the file's contents.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `path`: the file; opened by [`new`](Self::new).
+/// - [`repeat`](Self::repeat): rewind at the end instead of finishing (default `false`). A
+///   file holding no whole item finishes at once even when repeating.
+///
+/// Blocking: yes (file I/O), so thread-sharing schedulers give it its own thread.
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{FileSink, FileSource, VectorSink, VectorSource};
+/// use radioflow_blocks::runtime::Flowgraph;
+///
+/// let path = std::env::temp_dir().join(format!("radioflow-doc-{}.u16", std::process::id()));
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(VectorSource::new(vec![1u16, 2, 3]));
+/// let sink = fg.add(FileSink::<u16>::new(&path)?);
+/// fg.connect(src, sink)?;
+/// fg.run()?;
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(FileSource::<u16>::new(&path)?);
+/// let sink = fg.add(VectorSink::<u16>::new());
+/// fg.connect(src, sink)?;
+/// fg.run()?;
+/// assert_eq!(fg.block::<VectorSink<u16>>(sink).unwrap().data(), &[1, 2, 3]);
+/// # std::fs::remove_file(&path)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct FileSource<T: Item> {
+    output: StreamOutput<T>,
+    file: File,
+    path: PathBuf,
+    repeat: bool,
+    /// Whole items read since the file was opened or last rewound.
+    items_this_pass: u64,
+    /// The partial-item warning was logged.
+    warned: bool,
+}
+
+impl<T: Item> FileSource<T> {
+    /// Opens `path` for reading.
+    ///
+    /// # Errors
+    /// The file cannot be opened (missing, unreadable) or is a directory; the error names it.
+    pub fn new(path: impl AsRef<Path>) -> Result<Self, FileError> {
+        let path = path.as_ref();
+        let err = |e| FileError::new("open", path, e);
+        let file = File::open(path).map_err(err)?;
+        // Opening a directory succeeds on Unix; reading it would fail only later, in `work`.
+        if file.metadata().map_err(err)?.is_dir() {
+            return Err(err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                "is a directory",
+            )));
+        }
+        Ok(Self {
+            output: StreamOutput::new(),
+            file,
+            path: path.to_owned(),
+            repeat: false,
+            items_this_pass: 0,
+            warned: false,
+        })
+    }
+
+    /// Whether to rewind at the end of the file instead of finishing.
+    pub fn repeat(mut self, repeat: bool) -> Self {
+        self.repeat = repeat;
+        self
+    }
+}
+
+impl<T: Item> Block for FileSource<T> {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let size = std::mem::size_of::<T>();
+        let buf = bytemuck::cast_slice_mut::<T, u8>(self.output.slice());
+        if buf.is_empty() {
+            // A zero-byte read would look like the end of the file.
+            return Ok(WorkStatus::Continue);
+        }
+        let mut filled = 0;
+        let mut eof = false;
+        // A read may stop inside an item; read on until the item is complete or the file ends.
+        while filled == 0 || filled % size != 0 {
+            match self.file.read(&mut buf[filled..]) {
+                Ok(0) => {
+                    eof = true;
+                    break;
+                }
+                Ok(k) => filled += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(FileError::new("read", &self.path, e).into()),
+            }
+        }
+        let n = filled / size;
+        if filled % size != 0 && !self.warned {
+            self.warned = true;
+            tracing::warn!(
+                file = %self.path.display(),
+                "file length is not a multiple of the {size}-byte item size; \
+                 dropping the trailing {} bytes",
+                filled % size
+            );
+        }
+        self.output.produce(n);
+        self.items_this_pass += n as u64;
+        if !eof {
+            return Ok(WorkStatus::Continue);
+        }
+        if !self.repeat || self.items_this_pass == 0 {
+            return Ok(WorkStatus::Done);
+        }
+        self.file
+            .rewind()
+            .map_err(|e| FileError::new("rewind", &self.path, e))?;
+        self.items_this_pass = 0;
+        Ok(WorkStatus::Continue)
+    }
+
+    fn is_blocking(&self) -> bool {
+        true
+    }
+}

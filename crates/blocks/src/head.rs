@@ -1,0 +1,79 @@
+//! [`Head`]: passes the first `n` items, then ends the stream.
+
+use radioflow_runtime::prelude::*;
+
+/// Copies the first `n` items of its input to its output (with their tags), then finishes,
+/// like GNU Radio's `head`. Finishing releases its input, so a source that feeds only this
+/// block finishes too.
+///
+/// # Stream inputs
+/// - `in`: `T`.
+///
+/// # Stream outputs
+/// - `out`: `T`, the first `n` input items.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `n`: number of items to pass.
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{Head, NullSink, NullSource};
+/// use radioflow_blocks::runtime::Flowgraph;
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(NullSource::<u8>::new());
+/// let head = fg.add(Head::<u8>::new(1_000_000));
+/// let sink = fg.add(NullSink::<u8>::new());
+/// fg.connect(src, head)?;
+/// fg.connect(head, sink)?;
+/// fg.run()?;
+/// assert_eq!(fg.block::<NullSink<u8>>(sink).unwrap().items(), 1_000_000);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Head<T: Item> {
+    input: StreamInput<T>,
+    output: StreamOutput<T>,
+    /// Items still to pass.
+    remaining: u64,
+}
+
+impl<T: Item> Head<T> {
+    /// Passes `n` items.
+    pub fn new(n: u64) -> Self {
+        Self {
+            input: StreamInput::new(),
+            output: StreamOutput::new(),
+            remaining: n,
+        }
+    }
+}
+
+impl<T: Item> Block for Head<T> {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let i = self.input.slice();
+        let o = self.output.slice();
+        let n = i
+            .len()
+            .min(o.len())
+            .min(usize::try_from(self.remaining).unwrap_or(usize::MAX));
+        o[..n].copy_from_slice(&i[..n]);
+        propagate_tags(&self.input, &mut self.output, n);
+        self.input.consume(n);
+        self.output.produce(n);
+        self.remaining -= n as u64;
+        Ok(if self.remaining == 0 {
+            WorkStatus::Done
+        } else {
+            WorkStatus::Continue
+        })
+    }
+}

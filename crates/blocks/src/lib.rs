@@ -1,0 +1,75 @@
+//! Standard radioflow blocks: sources and sinks, files, signal generation, arithmetic,
+//! throttling and message plumbing. Each block is a thin adapter over the runtime's ports and,
+//! where there is math, a kernel from [`radioflow_dsp`].
+//!
+//! - Sources: [`NullSource`], [`VectorSource`], [`FileSource`], [`SignalSource`].
+//! - Sinks: [`NullSink`], [`VectorSink`], [`FileSink`].
+//! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`AddConst`], [`MultiplyConst`], [`Throttle`].
+//! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`].
+//!
+//! Stream ports are named `in` and `out`, and so are message ports.
+//!
+//! ```
+//! use radioflow_blocks::{Head, SignalSource, VectorSink, Waveform};
+//! use radioflow_blocks::runtime::{Complex32, Flowgraph};
+//!
+//! // 1 kHz complex tone at 32 kHz, first 32 samples (one full turn).
+//! let mut fg = Flowgraph::new();
+//! let src = fg.add(SignalSource::<Complex32>::new(
+//!     Waveform::Cosine,
+//!     1_000.0,
+//!     32_000.0,
+//!     1.0,
+//!     Complex32::new(0.0, 0.0),
+//! ));
+//! let head = fg.add(Head::<Complex32>::new(32));
+//! let sink = fg.add(VectorSink::<Complex32>::new());
+//! fg.connect(src, head)?;
+//! fg.connect(head, sink)?;
+//! fg.run()?;
+//!
+//! let tone = fg.block::<VectorSink<Complex32>>(sink).unwrap().data();
+//! assert_eq!(tone.len(), 32);
+//! assert!((tone[8] - Complex32::new(0.0, 1.0)).norm() < 1e-6); // a quarter turn in
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod add_const;
+mod copy;
+mod file_error;
+mod file_sink;
+mod file_source;
+mod head;
+mod message_burst_source;
+mod message_counter;
+mod message_forwarder;
+mod multiply_const;
+mod null_sink;
+mod null_source;
+mod signal_source;
+mod throttle;
+mod vector_sink;
+mod vector_source;
+
+pub use add_const::AddConst;
+pub use copy::Copy;
+pub use file_error::FileError;
+pub use file_sink::FileSink;
+pub use file_source::FileSource;
+pub use head::Head;
+pub use message_burst_source::MessageBurstSource;
+pub use message_counter::MessageCounter;
+pub use message_forwarder::MessageForwarder;
+pub use multiply_const::MultiplyConst;
+pub use null_sink::NullSink;
+pub use null_source::NullSource;
+pub use signal_source::{SignalItem, SignalSource, Waveform};
+pub use throttle::Throttle;
+pub use vector_sink::VectorSink;
+pub use vector_source::VectorSource;
+
+/// The kernels behind the blocks (and the [`Arith`](radioflow_dsp::Arith) bound of
+/// [`AddConst`] and [`MultiplyConst`]).
+pub use radioflow_dsp as dsp;
+/// The runtime the blocks plug into, so graph code needs only this crate.
+pub use radioflow_runtime as runtime;

@@ -1,0 +1,70 @@
+//! [`MessageBurstSource`]: posts a fixed list of messages, then finishes.
+
+use radioflow_runtime::prelude::*;
+
+/// Posts all its messages, in order, in its first work call, then finishes, so message blocks
+/// downstream finish once they have handled them.
+///
+/// # Stream inputs
+/// None.
+///
+/// # Stream outputs
+/// None.
+///
+/// # Message ports
+/// - output `out`: the messages.
+///
+/// # Parameters
+/// - `messages`: what to post ([`new`](Self::new)), or one message `n` times
+///   ([`repeat`](Self::repeat)).
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{MessageBurstSource, MessageCounter, MessageForwarder};
+/// use radioflow_blocks::runtime::{Flowgraph, Pmt};
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(MessageBurstSource::repeat(Pmt::Int(7), 1000));
+/// let fwd = fg.add(MessageForwarder::new());
+/// let count = fg.add(MessageCounter::new());
+/// fg.connect_message((src, "out"), (fwd, "in"))?;
+/// fg.connect_message((fwd, "out"), (count, "in"))?;
+/// fg.run()?; // ends by itself once every message went through
+/// let count = fg.block::<MessageCounter>(count).unwrap();
+/// assert_eq!(count.count(), 1000);
+/// assert_eq!(count.last(), Some(&Pmt::Int(7)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct MessageBurstSource {
+    out: MessageOutput,
+    messages: Vec<Pmt>,
+}
+
+impl MessageBurstSource {
+    /// Posts `messages` in order.
+    pub fn new(messages: Vec<Pmt>) -> Self {
+        Self {
+            out: MessageOutput::new(),
+            messages,
+        }
+    }
+
+    /// Posts `msg` `n` times (the copies share its payload).
+    pub fn repeat(msg: Pmt, n: usize) -> Self {
+        Self::new(vec![msg; n])
+    }
+}
+
+impl Block for MessageBurstSource {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.message_output("out", &mut self.out);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        for msg in self.messages.drain(..) {
+            self.out.post(msg);
+        }
+        Ok(WorkStatus::Done)
+    }
+}

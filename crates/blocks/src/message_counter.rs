@@ -1,0 +1,59 @@
+//! [`MessageCounter`]: counts the messages it receives.
+
+use radioflow_runtime::prelude::*;
+
+/// Counts the messages it receives and keeps the last one.
+///
+/// # Stream inputs
+/// None.
+///
+/// # Stream outputs
+/// None.
+///
+/// # Message ports
+/// - input `in`: any message.
+///
+/// # Parameters
+/// None. [`count`](Self::count) and [`last`](Self::last) report what arrived. It finishes when
+/// every sender has finished and its inbox is empty.
+///
+/// # Example
+/// See [`MessageBurstSource`](crate::MessageBurstSource).
+#[derive(Debug, Default)]
+pub struct MessageCounter {
+    count: u64,
+    last: Option<Pmt>,
+}
+
+impl MessageCounter {
+    /// A counter at zero.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of messages received.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The most recent message, if any arrived.
+    pub fn last(&self) -> Option<&Pmt> {
+        self.last.as_ref()
+    }
+}
+
+impl Block for MessageCounter {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.message_input("in");
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        Ok(WorkStatus::Continue)
+    }
+
+    fn handle_message(&mut self, _port: usize, msg: Pmt) -> Result<(), BlockError> {
+        self.count += 1;
+        self.last = Some(msg);
+        Ok(())
+    }
+}

@@ -1,0 +1,71 @@
+//! [`MultiplyConst`]: `out = in · k`.
+
+use radioflow_dsp::{multiply_const, Arith};
+use radioflow_runtime::prelude::*;
+
+/// Multiplies every item by a constant, keeping the tags, like GNU Radio's `multiply_const_ff`, `_cc`, `_ss`
+/// and `_ii`. Works for every [`Arith`] item type (`f32`, `Complex32`, `i16`, `i32`, ...);
+/// integers wrap on overflow.
+///
+/// # Stream inputs
+/// - `in`: `T`.
+///
+/// # Stream outputs
+/// - `out`: `T`, `in · k`.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `k`: the constant.
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{MultiplyConst, VectorSink, VectorSource};
+/// use radioflow_blocks::runtime::{Complex32, Flowgraph};
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(VectorSource::new(vec![Complex32::new(1.0, 0.0), Complex32::new(0.0, 2.0)]));
+/// let op = fg.add(MultiplyConst::<Complex32>::new(Complex32::new(0.0, 1.0)));
+/// let sink = fg.add(VectorSink::<Complex32>::new());
+/// fg.connect(src, op)?;
+/// fg.connect(op, sink)?;
+/// fg.run()?;
+/// assert_eq!(fg.block::<VectorSink<Complex32>>(sink).unwrap().data(), &[Complex32::new(0.0, 1.0), Complex32::new(-2.0, 0.0)]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct MultiplyConst<T: Item + Arith> {
+    input: StreamInput<T>,
+    output: StreamOutput<T>,
+    k: T,
+}
+
+impl<T: Item + Arith> MultiplyConst<T> {
+    /// A block computing `in · k`.
+    pub fn new(k: T) -> Self {
+        Self {
+            input: StreamInput::new(),
+            output: StreamOutput::new(),
+            k,
+        }
+    }
+}
+
+impl<T: Item + Arith> Block for MultiplyConst<T> {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let i = self.input.slice();
+        let o = self.output.slice();
+        let n = i.len().min(o.len());
+        multiply_const(&i[..n], self.k, o);
+        propagate_tags(&self.input, &mut self.output, n);
+        self.input.consume(n);
+        self.output.produce(n);
+        Ok(WorkStatus::Continue)
+    }
+}

@@ -1,0 +1,70 @@
+//! [`NullSink`]: consumes and discards everything.
+
+use radioflow_runtime::prelude::*;
+
+/// Consumes every item it is offered and only counts them, like GNU Radio's `null_sink`.
+///
+/// # Stream inputs
+/// - `in`: `T`, discarded.
+///
+/// # Stream outputs
+/// None.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// None. [`items`](Self::items) reports how many items were consumed.
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{NullSink, VectorSource};
+/// use radioflow_blocks::runtime::Flowgraph;
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(VectorSource::new(vec![1.0f32; 1000]));
+/// let sink = fg.add(NullSink::<f32>::new());
+/// fg.connect(src, sink)?;
+/// fg.run()?;
+/// assert_eq!(fg.block::<NullSink<f32>>(sink).unwrap().items(), 1000);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct NullSink<T: Item> {
+    input: StreamInput<T>,
+    items: u64,
+}
+
+impl<T: Item> NullSink<T> {
+    /// A sink that discards its input.
+    pub fn new() -> Self {
+        Self {
+            input: StreamInput::new(),
+            items: 0,
+        }
+    }
+
+    /// Number of items consumed so far.
+    pub fn items(&self) -> u64 {
+        self.items
+    }
+}
+
+impl<T: Item> Default for NullSink<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Item> Block for NullSink<T> {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let n = self.input.slice().len();
+        self.input.consume(n);
+        self.items += n as u64;
+        Ok(WorkStatus::Continue)
+    }
+}

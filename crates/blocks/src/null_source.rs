@@ -1,0 +1,68 @@
+//! [`NullSource`]: an endless stream of zeros.
+
+use radioflow_runtime::prelude::*;
+
+/// Writes zeros (all-zero bytes) into all the free space of its output, forever, like GNU
+/// Radio's `null_source`.
+///
+/// # Stream inputs
+/// None.
+///
+/// # Stream outputs
+/// - `out`: `T`, zeros.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// None. It never finishes on its own: limit it with a [`Head`](crate::Head), or it ends when
+/// every reader has finished.
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{Head, NullSource, VectorSink};
+/// use radioflow_blocks::runtime::Flowgraph;
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(NullSource::<i16>::new());
+/// let head = fg.add(Head::<i16>::new(100));
+/// let sink = fg.add(VectorSink::<i16>::new());
+/// fg.connect(src, head)?;
+/// fg.connect(head, sink)?;
+/// fg.run()?;
+/// assert_eq!(fg.block::<VectorSink<i16>>(sink).unwrap().data(), &[0; 100]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct NullSource<T: Item> {
+    output: StreamOutput<T>,
+}
+
+impl<T: Item> NullSource<T> {
+    /// A source of zeros.
+    pub fn new() -> Self {
+        Self {
+            output: StreamOutput::new(),
+        }
+    }
+}
+
+impl<T: Item> Default for NullSource<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Item> Block for NullSource<T> {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let out = self.output.slice();
+        let n = out.len();
+        bytemuck::cast_slice_mut::<T, u8>(out).fill(0);
+        self.output.produce(n);
+        Ok(WorkStatus::Continue)
+    }
+}

@@ -1,0 +1,148 @@
+//! [`SignalSource`]: sine, cosine, complex exponential or constant signals.
+
+use radioflow_dsp::Nco;
+use radioflow_runtime::prelude::*;
+
+/// The shape of a [`SignalSource`]'s output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Waveform {
+    /// `amplitude · sin(φ) + offset`; for complex output the same as [`Cosine`](Self::Cosine).
+    Sine,
+    /// `amplitude · cos(φ) + offset`; for complex output `amplitude · (cos φ + j sin φ) + offset`.
+    Cosine,
+    /// `amplitude + offset` in every sample.
+    Constant,
+}
+
+/// An item type a [`SignalSource`] can produce: `f32` or `Complex32`.
+pub trait SignalItem: Item {
+    /// Fills `out` with `waveform` from `nco`, following GNU Radio's `sig_source` semantics.
+    fn generate(nco: &mut Nco, waveform: Waveform, amplitude: f32, offset: Self, out: &mut [Self]);
+}
+
+impl SignalItem for f32 {
+    fn generate(nco: &mut Nco, waveform: Waveform, amplitude: f32, offset: f32, out: &mut [f32]) {
+        match waveform {
+            Waveform::Sine => nco.fill_sin(out, amplitude, offset),
+            Waveform::Cosine => nco.fill_cos(out, amplitude, offset),
+            Waveform::Constant => out.fill(amplitude + offset),
+        }
+    }
+}
+
+impl SignalItem for Complex32 {
+    fn generate(
+        nco: &mut Nco,
+        waveform: Waveform,
+        amplitude: f32,
+        offset: Complex32,
+        out: &mut [Complex32],
+    ) {
+        match waveform {
+            Waveform::Sine | Waveform::Cosine => nco.fill_exp(out, amplitude, offset),
+            Waveform::Constant => out.fill(Complex32::new(amplitude, 0.0) + offset),
+        }
+    }
+}
+
+/// Generates a periodic or constant signal, forever, like GNU Radio's `sig_source_f` and
+/// `sig_source_c`. The first sample is at the initial phase (0 unless set with
+/// [`phase`](Self::phase)); the phase runs on a drift-free [`Nco`].
+///
+/// For `f32`, [`Waveform::Sine`] and [`Waveform::Cosine`] give `amplitude · sin(φ) + offset`
+/// and `amplitude · cos(φ) + offset`. For `Complex32` both give the complex exponential
+/// `amplitude · (cos φ + j sin φ) + offset`, as GNU Radio's `GR_SIN_WAVE` and `GR_COS_WAVE` do.
+/// [`Waveform::Constant`] gives `amplitude + offset`.
+///
+/// # Stream inputs
+/// None.
+///
+/// # Stream outputs
+/// - `out`: `T` (`f32` or `Complex32`), the signal.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `waveform`: see [`Waveform`].
+/// - `frequency`: Hz; negative frequencies turn the complex exponential clockwise.
+/// - `sample_rate`: samples per second, finite and positive.
+/// - `amplitude`, `offset`: scale and shift, as above.
+/// - [`phase`](Self::phase): phase of the first sample, radians (default 0).
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{Head, SignalSource, VectorSink, Waveform};
+/// use radioflow_blocks::runtime::Flowgraph;
+///
+/// let mut fg = Flowgraph::new();
+/// // A quarter turn per sample: 1, 0, -1, 0, ...
+/// let src = fg.add(SignalSource::<f32>::new(Waveform::Cosine, 250.0, 1000.0, 1.0, 0.0));
+/// let head = fg.add(Head::<f32>::new(4));
+/// let sink = fg.add(VectorSink::<f32>::new());
+/// fg.connect(src, head)?;
+/// fg.connect(head, sink)?;
+/// fg.run()?;
+/// let got = fg.block::<VectorSink<f32>>(sink).unwrap().data();
+/// assert!(got.iter().zip([1.0, 0.0, -1.0, 0.0]).all(|(g, w)| (g - w).abs() < 1e-6));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct SignalSource<T: SignalItem> {
+    output: StreamOutput<T>,
+    nco: Nco,
+    waveform: Waveform,
+    amplitude: f32,
+    offset: T,
+}
+
+impl<T: SignalItem> SignalSource<T> {
+    /// A source of `waveform` at `frequency` Hz for `sample_rate` samples per second.
+    ///
+    /// # Panics
+    /// If `sample_rate` is not finite and positive or `frequency` is not finite.
+    pub fn new(
+        waveform: Waveform,
+        frequency: f64,
+        sample_rate: f64,
+        amplitude: f32,
+        offset: T,
+    ) -> Self {
+        Self {
+            output: StreamOutput::new(),
+            nco: Nco::new(frequency, sample_rate),
+            waveform,
+            amplitude,
+            offset,
+        }
+    }
+
+    /// Sets the phase of the first sample, in radians.
+    ///
+    /// # Panics
+    /// If `radians` is not finite.
+    pub fn phase(mut self, radians: f64) -> Self {
+        self.nco.set_phase(radians);
+        self
+    }
+}
+
+impl<T: SignalItem> Block for SignalSource<T> {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let out = self.output.slice();
+        let n = out.len();
+        T::generate(
+            &mut self.nco,
+            self.waveform,
+            self.amplitude,
+            self.offset,
+            out,
+        );
+        self.output.produce(n);
+        Ok(WorkStatus::Continue)
+    }
+}

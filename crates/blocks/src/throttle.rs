@@ -1,0 +1,121 @@
+//! [`Throttle`]: limits the average item rate.
+
+use radioflow_runtime::prelude::*;
+use std::time::{Duration, Instant};
+
+/// Longest stretch of items passed in one call, in seconds at the configured rate; keeps the
+/// output smooth and the latency low.
+const MAX_CHUNK_SECONDS: f64 = 0.005;
+
+/// Largest lag behind the schedule that is caught up by passing items without sleeping.
+const MAX_LAG: Duration = Duration::from_millis(50);
+
+/// Passes items through unchanged (with their tags) at `items_per_second` on average, by
+/// sleeping, like GNU Radio's `throttle`. For graphs without hardware to pace them; it is no
+/// precise clock.
+///
+/// The clock starts at the first work call. Before passing a chunk the block sleeps until the
+/// items already passed are due; one call passes at most about 5 ms worth of items (at least
+/// one item). When upstream stalls, the block catches up at most 50 ms worth of items at full
+/// speed and forgets the rest of the lag, so a stall causes no long burst.
+///
+/// # Stream inputs
+/// - `in`: `T`.
+///
+/// # Stream outputs
+/// - `out`: `T`, the input items.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `items_per_second`: the average rate, finite and positive.
+///
+/// Blocking: yes (it sleeps), so thread-sharing schedulers give it its own thread.
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{NullSink, Throttle, VectorSource};
+/// use radioflow_blocks::runtime::Flowgraph;
+/// use std::time::{Duration, Instant};
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(VectorSource::new(vec![0u8; 1000]));
+/// let throttle = fg.add(Throttle::<u8>::new(10_000.0));
+/// let sink = fg.add(NullSink::<u8>::new());
+/// fg.connect(src, throttle)?;
+/// fg.connect(throttle, sink)?;
+/// let t = Instant::now();
+/// fg.run()?;
+/// assert!(t.elapsed() >= Duration::from_millis(90)); // 1000 items at 10 000/s
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Throttle<T: Item> {
+    input: StreamInput<T>,
+    output: StreamOutput<T>,
+    items_per_second: f64,
+    max_chunk: usize,
+    /// Time of the first work call, moved forward by lags beyond `MAX_LAG`.
+    start: Option<Instant>,
+    /// Items passed since `start`.
+    passed: u64,
+}
+
+impl<T: Item> Throttle<T> {
+    /// Passes `items_per_second` items per second on average.
+    ///
+    /// # Panics
+    /// If `items_per_second` is not finite and positive.
+    pub fn new(items_per_second: f64) -> Self {
+        assert!(
+            items_per_second.is_finite() && items_per_second > 0.0,
+            "throttle rate must be finite and positive, got {items_per_second}"
+        );
+        Self {
+            input: StreamInput::new(),
+            output: StreamOutput::new(),
+            items_per_second,
+            max_chunk: (items_per_second * MAX_CHUNK_SECONDS).max(1.0) as usize,
+            start: None,
+            passed: 0,
+        }
+    }
+}
+
+impl<T: Item> Block for Throttle<T> {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let n = self
+            .input
+            .slice()
+            .len()
+            .min(self.output.slice().len())
+            .min(self.max_chunk);
+        if n == 0 {
+            return Ok(WorkStatus::Continue);
+        }
+        let start = self.start.get_or_insert_with(Instant::now);
+        let due = *start + Duration::from_secs_f64(self.passed as f64 / self.items_per_second);
+        let now = Instant::now();
+        if due > now {
+            std::thread::sleep(due - now);
+        } else if now - due > MAX_LAG {
+            *start += now - due - MAX_LAG;
+        }
+        self.output.slice()[..n].copy_from_slice(&self.input.slice()[..n]);
+        propagate_tags(&self.input, &mut self.output, n);
+        self.input.consume(n);
+        self.output.produce(n);
+        self.passed += n as u64;
+        Ok(WorkStatus::Continue)
+    }
+
+    fn is_blocking(&self) -> bool {
+        true
+    }
+}

@@ -1,0 +1,87 @@
+//! [`VectorSink`]: collects its input in memory.
+
+use radioflow_runtime::prelude::*;
+
+/// Stores every item and tag it receives, like GNU Radio's `vector_sink`. Read them after the
+/// run with [`data`](Self::data), [`tags`](Self::tags) or [`take`](Self::take).
+///
+/// # Stream inputs
+/// - `in`: `T`.
+///
+/// # Stream outputs
+/// None.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// None.
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{VectorSink, VectorSource};
+/// use radioflow_blocks::runtime::Flowgraph;
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(VectorSource::new(vec![0.5f32, 1.5]));
+/// let sink = fg.add(VectorSink::<f32>::new());
+/// fg.connect(src, sink)?;
+/// fg.run()?;
+/// let data = fg.block_mut::<VectorSink<f32>>(sink).unwrap().take();
+/// assert_eq!(data, [0.5, 1.5]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct VectorSink<T: Item> {
+    input: StreamInput<T>,
+    data: Vec<T>,
+    tags: Vec<Tag>,
+}
+
+impl<T: Item> VectorSink<T> {
+    /// An empty sink.
+    pub fn new() -> Self {
+        Self {
+            input: StreamInput::new(),
+            data: Vec::new(),
+            tags: Vec::new(),
+        }
+    }
+
+    /// The items received so far, in order.
+    pub fn data(&self) -> &[T] {
+        &self.data
+    }
+
+    /// The tags received so far, in order; offsets count items of this sink's input, so they
+    /// index [`data`](Self::data) (as long as nothing was taken out).
+    pub fn tags(&self) -> &[Tag] {
+        &self.tags
+    }
+
+    /// Takes the items received so far out of the sink, leaving it empty. Tags stay.
+    pub fn take(&mut self) -> Vec<T> {
+        std::mem::take(&mut self.data)
+    }
+}
+
+impl<T: Item> Default for VectorSink<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Item> Block for VectorSink<T> {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let i = self.input.slice();
+        self.data.extend_from_slice(i);
+        self.tags.extend_from_slice(self.input.tags());
+        let n = i.len();
+        self.input.consume(n);
+        Ok(WorkStatus::Continue)
+    }
+}

@@ -1,0 +1,132 @@
+//! [`VectorSource`]: plays a vector of items, once or repeatedly.
+
+use radioflow_runtime::prelude::*;
+
+/// Writes the items of a vector, with optional tags, once or over and over, like GNU Radio's
+/// `vector_source`.
+///
+/// # Stream inputs
+/// None.
+///
+/// # Stream outputs
+/// - `out`: `T`, the data (repeated if asked), with the tags.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `data`: the items. An empty vector finishes at once, even when repeating.
+/// - [`repeat`](Self::repeat): start over at the end instead of finishing (default `false`).
+/// - [`tags`](Self::tags): tags whose offsets index `data`; each repetition emits them again,
+///   shifted by `data.len()` per repetition.
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{Head, VectorSink, VectorSource};
+/// use radioflow_blocks::runtime::{Flowgraph, Pmt, Tag};
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(
+///     VectorSource::new(vec![1i16, 2, 3])
+///         .repeat(true)
+///         .tags(vec![Tag::new(0, Pmt::Symbol("start".into()), Pmt::Bool(true))]),
+/// );
+/// let head = fg.add(Head::<i16>::new(7));
+/// let sink = fg.add(VectorSink::<i16>::new());
+/// fg.connect(src, head)?;
+/// fg.connect(head, sink)?;
+/// fg.run()?;
+/// let sink = fg.block::<VectorSink<i16>>(sink).unwrap();
+/// assert_eq!(sink.data(), &[1, 2, 3, 1, 2, 3, 1]);
+/// let offsets: Vec<u64> = sink.tags().iter().map(|t| t.offset).collect();
+/// assert_eq!(offsets, [0, 3, 6]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct VectorSource<T: Item> {
+    output: StreamOutput<T>,
+    data: Vec<T>,
+    /// Sorted by offset; every offset is below `data.len()`.
+    tags: Vec<Tag>,
+    repeat: bool,
+    /// Index in `data` of the next item to write.
+    pos: usize,
+    /// Index in `tags` of the first tag at or after `pos`.
+    next_tag: usize,
+}
+
+impl<T: Item> VectorSource<T> {
+    /// Plays `data` once, without tags.
+    pub fn new(data: Vec<T>) -> Self {
+        Self {
+            output: StreamOutput::new(),
+            data,
+            tags: Vec::new(),
+            repeat: false,
+            pos: 0,
+            next_tag: 0,
+        }
+    }
+
+    /// Whether to start over at the end of the data instead of finishing.
+    pub fn repeat(mut self, repeat: bool) -> Self {
+        self.repeat = repeat;
+        self
+    }
+
+    /// Tags to emit, at offsets into the data (in any order).
+    ///
+    /// # Panics
+    /// If a tag's offset is not below the length of the data.
+    pub fn tags(mut self, mut tags: Vec<Tag>) -> Self {
+        let len = self.data.len();
+        if let Some(t) = tags.iter().find(|t| t.offset >= len as u64) {
+            panic!(
+                "tag at offset {} is past the end of {len} data items",
+                t.offset
+            );
+        }
+        tags.sort_by_key(|t| t.offset);
+        self.tags = tags;
+        self
+    }
+}
+
+impl<T: Item> Block for VectorSource<T> {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let mut written = 0;
+        // Loops only when repeating: a short vector fills the whole free space in one call.
+        loop {
+            let base = self.output.offset() + written as u64;
+            let out = &mut self.output.slice()[written..];
+            let n = out.len().min(self.data.len() - self.pos);
+            out[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
+            let end = (self.pos + n) as u64;
+            while let Some(t) = self.tags.get(self.next_tag).filter(|t| t.offset < end) {
+                let at = base + (t.offset - self.pos as u64);
+                self.output.add_tag(at, t.key.clone(), t.value.clone());
+                self.next_tag += 1;
+            }
+            self.pos += n;
+            written += n;
+            if self.pos < self.data.len() {
+                break;
+            }
+            if !self.repeat || self.data.is_empty() {
+                self.output.produce(written);
+                return Ok(WorkStatus::Done);
+            }
+            self.pos = 0;
+            self.next_tag = 0;
+            if written == self.output.slice().len() {
+                break;
+            }
+        }
+        self.output.produce(written);
+        Ok(WorkStatus::Continue)
+    }
+}

@@ -1,0 +1,482 @@
+//! The scheduler conformance suite: every scheduler must pass every test here.
+//!
+//! To cover a new scheduler, add one line to [`schedulers`].
+
+use radioflow_blocks::{
+    Copy, Head, MessageBurstSource, MessageCounter, MessageForwarder, NullSink, NullSource,
+    VectorSink, VectorSource,
+};
+use radioflow_runtime::testing::{Combine, Counter, FailAfter, Sink};
+use radioflow_runtime::{
+    BlockId, Complex32, ConnectError, Flowgraph, Pmt, RunError, Scheduler, SingleThread,
+    ThreadPerBlock,
+};
+use std::time::{Duration, Instant};
+
+/// Every scheduler under test.
+fn schedulers() -> Vec<Box<dyn Scheduler>> {
+    vec![
+        Box::new(ThreadPerBlock::new()),
+        Box::new(SingleThread::new()),
+    ]
+}
+
+/// Runs `fg` on `s`, failing the test (instead of hanging) if it takes longer than a minute.
+fn run(fg: &mut Flowgraph, s: &dyn Scheduler) -> Result<(), RunError> {
+    fg.start(s)?;
+    let t0 = Instant::now();
+    while !fg.is_finished() {
+        if t0.elapsed() > Duration::from_secs(60) {
+            fg.stop();
+            let _ = fg.wait();
+            panic!("scheduler {} hung", s.name());
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    fg.wait()
+}
+
+/// Small deterministic generator for graph shapes.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+/// A random DAG of sources, `Combine` blocks (fan-in 1..=3, random constants) and sinks, with
+/// fan-out, random chunk sizes, buffer sizes and per-call limits; returns the graph, its sinks
+/// and the stream each sink must receive (computed without running anything).
+fn random_graph(seed: u64) -> (Flowgraph, Vec<(BlockId, Vec<u32>)>) {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut fg = Flowgraph::new();
+    let mut streams: Vec<(BlockId, Vec<u32>)> = Vec::new();
+    let mut readers: Vec<usize> = Vec::new();
+    for _ in 0..1 + rng.below(3) {
+        let n = rng.below(60_000);
+        let id = fg.add(Counter::new(n).chunked(rng.next(), 1 + rng.below(5000) as usize));
+        streams.push((id, (0..n as u32).collect()));
+        readers.push(0);
+    }
+    for _ in 0..2 + rng.below(12) {
+        let k = 1 + rng.below(3) as usize;
+        let add = rng.below(1000) as u32;
+        let inputs: Vec<usize> = (0..k)
+            .map(|_| rng.below(streams.len() as u64) as usize)
+            .collect();
+        let id = fg.add(Combine::new(k, add).chunked(rng.next(), 1 + rng.below(3000) as usize));
+        if rng.below(3) == 0 {
+            fg.set_max_items(id, 1 + rng.below(700) as usize);
+        }
+        let len = inputs
+            .iter()
+            .map(|&i| streams[i].1.len())
+            .min()
+            .unwrap_or(0);
+        let mut out = vec![add; len];
+        for (port, &src) in inputs.iter().enumerate() {
+            let e = fg.connect(streams[src].0, (id, port)).unwrap();
+            if rng.below(2) == 0 {
+                fg.set_buffer_size(e, 1 + rng.below(64 * 1024) as usize);
+            }
+            readers[src] += 1;
+            for (o, x) in out.iter_mut().zip(&streams[src].1) {
+                *o = o.wrapping_add(*x);
+            }
+        }
+        streams.push((id, out));
+        readers.push(0);
+    }
+    let mut sinks = Vec::new();
+    for i in 0..streams.len() {
+        // Every output needs a reader; some get a second one (more fan-out).
+        if readers[i] == 0 || rng.below(4) == 0 {
+            let sink = fg.add(Sink::new().chunked(rng.next(), 1 + rng.below(4000) as usize));
+            fg.connect(streams[i].0, sink).unwrap();
+            sinks.push((sink, streams[i].1.clone()));
+        }
+    }
+    (fg, sinks)
+}
+
+#[test]
+fn random_graphs_conserve_items_in_order() {
+    let graphs = if cfg!(debug_assertions) { 40 } else { 150 };
+    for s in schedulers() {
+        for seed in 0..graphs {
+            let (mut fg, sinks) = random_graph(seed);
+            run(&mut fg, s.as_ref()).unwrap_or_else(|e| panic!("{} seed {seed}: {e}", s.name()));
+            for (sink, want) in sinks {
+                let got = &fg.block::<Sink>(sink).unwrap().items;
+                assert_eq!(
+                    got.len(),
+                    want.len(),
+                    "{} seed {seed}: item count at {}",
+                    s.name(),
+                    fg.name(sink)
+                );
+                assert!(
+                    got == &want,
+                    "{} seed {seed}: items differ at {}",
+                    s.name(),
+                    fg.name(sink)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn tags_arrive_at_their_offsets_through_chains_and_fan_out() {
+    for s in schedulers() {
+        let n = 100_000u64;
+        let mut fg = Flowgraph::new();
+        let src = fg.add(Counter::new(n).chunked(7, 3000).tag_every(97));
+        let a = fg.add(Combine::new(1, 0).chunked(8, 500));
+        let b = fg.add(Combine::new(1, 0).chunked(9, 4000));
+        fg.connect(src, a).unwrap();
+        fg.connect(a, b).unwrap();
+        let sinks: Vec<BlockId> = (0..3)
+            .map(|i| {
+                let k = fg.add(Sink::new().chunked(10 + i, 100 + 1000 * i as usize));
+                fg.connect(b, k).unwrap();
+                k
+            })
+            .collect();
+        let direct = fg.add(Sink::new());
+        fg.connect(src, direct).unwrap();
+        run(&mut fg, s.as_ref()).unwrap();
+        let want: Vec<u64> = (0..n).step_by(97).collect();
+        for k in sinks.into_iter().chain([direct]) {
+            let sink = fg.block::<Sink>(k).unwrap();
+            let offsets: Vec<u64> = sink.tags.iter().map(|t| t.offset).collect();
+            assert_eq!(offsets, want, "{}: tag offsets at {}", s.name(), fg.name(k));
+            for t in &sink.tags {
+                assert_eq!(t.key, Pmt::Symbol("n".into()));
+                assert_eq!(t.value, Pmt::Uint64(t.offset));
+                // The tagged item is the one the source tagged.
+                assert_eq!(u64::from(sink.items[t.offset as usize]), t.offset);
+            }
+        }
+    }
+}
+
+#[test]
+fn end_of_stream_propagates_downstream_through_a_chain() {
+    for s in schedulers() {
+        let data: Vec<f32> = (0..250_000).map(|i| i as f32 * 0.5).collect();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(data.clone()));
+        let mut prev = src;
+        for _ in 0..5 {
+            let c = fg.add(Copy::<f32>::new());
+            fg.connect(prev, c).unwrap();
+            prev = c;
+        }
+        let sink = fg.add(VectorSink::<f32>::new());
+        fg.connect(prev, sink).unwrap();
+        run(&mut fg, s.as_ref()).unwrap();
+        assert_eq!(
+            fg.block::<VectorSink<f32>>(sink).unwrap().data(),
+            &data[..],
+            "{}",
+            s.name()
+        );
+    }
+}
+
+#[test]
+fn end_of_stream_propagates_upstream_from_head_to_an_endless_source() {
+    for s in schedulers() {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(NullSource::<f32>::new());
+        let short = fg.add(Head::<f32>::new(10));
+        let long = fg.add(Head::<f32>::new(1_000_000));
+        let (ks, kl) = (
+            fg.add(NullSink::<f32>::new()),
+            fg.add(NullSink::<f32>::new()),
+        );
+        fg.connect(src, short).unwrap();
+        fg.connect(src, long).unwrap();
+        fg.connect(short, ks).unwrap();
+        fg.connect(long, kl).unwrap();
+        run(&mut fg, s.as_ref()).unwrap();
+        assert_eq!(
+            fg.block::<NullSink<f32>>(ks).unwrap().items(),
+            10,
+            "{}",
+            s.name()
+        );
+        assert_eq!(
+            fg.block::<NullSink<f32>>(kl).unwrap().items(),
+            1_000_000,
+            "{}",
+            s.name()
+        );
+    }
+}
+
+#[test]
+fn every_item_type_flows_unchanged() {
+    #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+    #[repr(C)]
+    struct Sample {
+        t: u64,
+        iq: [i16; 2],
+        flags: u32,
+    }
+    fn check<T: radioflow_runtime::Item + PartialEq + std::fmt::Debug>(
+        s: &dyn Scheduler,
+        data: Vec<T>,
+    ) {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(data.clone()));
+        let c = fg.add(Copy::<T>::new());
+        let sink = fg.add(VectorSink::<T>::new());
+        fg.connect(src, c).unwrap();
+        fg.connect(c, sink).unwrap();
+        run(&mut fg, s).unwrap();
+        assert_eq!(
+            fg.block::<VectorSink<T>>(sink).unwrap().data(),
+            &data[..],
+            "{}",
+            s.name()
+        );
+    }
+    for s in schedulers() {
+        let s = s.as_ref();
+        check(s, (0..70_000).map(|i| i as f32).collect::<Vec<f32>>());
+        check(
+            s,
+            (0..70_000)
+                .map(|i| Complex32::new(i as f32, -(i as f32)))
+                .collect(),
+        );
+        check(s, (0..70_000).map(|i| i as i16).collect::<Vec<i16>>());
+        check(s, (0..70_000).map(|i| i as i8).collect::<Vec<i8>>());
+        check(s, (0..70_000).map(|i| i as u8).collect::<Vec<u8>>());
+        // 16-byte items: the buffer is rounded to whole pages and whole items.
+        check(
+            s,
+            (0..70_000u64)
+                .map(|t| Sample {
+                    t,
+                    iq: [t as i16, (t as i16).wrapping_neg()],
+                    flags: 7,
+                })
+                .collect(),
+        );
+        // 12-byte items do not divide a page.
+        check(
+            s,
+            (0..70_000u32)
+                .map(|t| [t, t + 1, t + 2])
+                .collect::<Vec<[u32; 3]>>(),
+        );
+    }
+}
+
+#[test]
+fn message_graphs_deliver_every_message_and_end_when_sources_finish() {
+    for s in schedulers() {
+        let (pipes, stages, burst) = (4, 5, 1000);
+        let mut fg = Flowgraph::new();
+        let payload = Pmt::U8Vector(vec![0xA5; 500].into());
+        let src = fg.add(MessageBurstSource::repeat(payload.clone(), burst));
+        let head = fg.add(MessageForwarder::new());
+        fg.connect_message(src, head).unwrap();
+        let mut counters = Vec::new();
+        for _ in 0..pipes {
+            let mut prev = head;
+            for _ in 0..stages {
+                let f = fg.add(MessageForwarder::new());
+                fg.connect_message(prev, f).unwrap();
+                prev = f;
+            }
+            let c = fg.add(MessageCounter::new());
+            fg.connect_message(prev, c).unwrap();
+            counters.push(c);
+        }
+        // A second source into the first counter: fan-in.
+        let extra = fg.add(MessageBurstSource::repeat(Pmt::Int(1), 10));
+        fg.connect_message((extra, "out"), (counters[0], "in"))
+            .unwrap();
+        run(&mut fg, s.as_ref()).unwrap();
+        for (i, c) in counters.iter().enumerate() {
+            let counter = fg.block::<MessageCounter>(*c).unwrap();
+            let want = burst as u64 + if i == 0 { 10 } else { 0 };
+            assert_eq!(counter.count(), want, "{}: counter {i}", s.name());
+        }
+        assert_eq!(
+            fg.block::<MessageCounter>(counters[1]).unwrap().last(),
+            Some(&payload)
+        );
+    }
+}
+
+#[test]
+fn a_failing_block_stops_the_graph_and_is_named() {
+    for s in schedulers() {
+        for panic in [false, true] {
+            let mut fg = Flowgraph::new();
+            let src = fg.add(Counter::new(u64::MAX >> 1));
+            let fail = fg.add_named(
+                "culprit",
+                if panic {
+                    FailAfter::panic(50_000)
+                } else {
+                    FailAfter::error(50_000)
+                },
+            );
+            let sink = fg.add(Sink::new());
+            fg.connect(src, fail).unwrap();
+            fg.connect(fail, sink).unwrap();
+            let err = run(&mut fg, s.as_ref()).unwrap_err();
+            assert_eq!(err.block(), Some("culprit"), "{}: {err}", s.name());
+            match (&err, panic) {
+                (RunError::BlockPanicked { message, .. }, true) => {
+                    assert!(message.contains("deliberate panic"))
+                }
+                (RunError::BlockFailed { error, .. }, false) => {
+                    assert!(error.contains("deliberate failure"))
+                }
+                _ => panic!("{}: unexpected error {err}", s.name()),
+            }
+            assert!(err.to_string().contains("culprit"));
+            // Everything the failing block published before failing arrived, in order.
+            let got = &fg.block::<Sink>(sink).unwrap().items;
+            assert!(got.iter().copied().eq(0..got.len() as u32), "{}", s.name());
+        }
+    }
+}
+
+#[test]
+fn a_failing_start_hook_prevents_the_run() {
+    for s in schedulers() {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(Counter::new(10));
+        let f = fg.add_named("bad_start", FailAfter::at_start());
+        let sink = fg.add(Sink::new());
+        fg.connect(src, f).unwrap();
+        fg.connect(f, sink).unwrap();
+        let err = fg.run_with(s.as_ref()).unwrap_err();
+        assert!(
+            matches!(err, RunError::StartFailed { ref block, .. } if block == "bad_start"),
+            "{err}"
+        );
+        assert!(fg.block::<Sink>(sink).unwrap().items.is_empty());
+    }
+}
+
+#[test]
+fn stop_ends_an_endless_graph() {
+    for s in schedulers() {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(NullSource::<f32>::new());
+        let c = fg.add(Copy::<f32>::new());
+        let sink = fg.add(NullSink::<f32>::new());
+        fg.connect(src, c).unwrap();
+        fg.connect(c, sink).unwrap();
+        fg.start(s.as_ref()).unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        let handle = fg.stop_handle().unwrap();
+        std::thread::spawn(move || handle.stop()).join().unwrap();
+        fg.wait().unwrap();
+        assert!(
+            fg.block::<NullSink<f32>>(sink).unwrap().items() > 0,
+            "{}",
+            s.name()
+        );
+        assert!(matches!(fg.wait(), Err(RunError::NotRunning)));
+    }
+}
+
+#[test]
+fn bad_graphs_are_refused_before_running_with_names() {
+    let mut fg = Flowgraph::new();
+    let f = fg.add_named("floats", NullSource::<f32>::new());
+    let c = fg.add_named("complex_sink", NullSink::<Complex32>::new());
+    let err = fg.connect(f, c).unwrap_err();
+    assert!(matches!(err, ConnectError::TypeMismatch { .. }));
+    let msg = err.to_string();
+    assert!(
+        msg.contains("floats.out") && msg.contains("complex_sink.in") && msg.contains("f32"),
+        "{msg}"
+    );
+
+    let err = fg.connect((f, "output"), c).unwrap_err();
+    assert!(
+        err.to_string().contains("floats") && err.to_string().contains("'output'"),
+        "{err}"
+    );
+    let err = fg.connect((f, 3), c).unwrap_err();
+    assert!(matches!(err, ConnectError::UnknownPort { .. }), "{err}");
+
+    let s2 = fg.add_named("second", NullSource::<f32>::new());
+    let k = fg.add_named("sink", NullSink::<f32>::new());
+    fg.connect(f, k).unwrap();
+    let err = fg.connect(s2, k).unwrap_err();
+    assert!(
+        err.to_string().contains("sink.in") && err.to_string().contains("floats.out"),
+        "{err}"
+    );
+
+    // `second` is unconnected, and so is the complex sink's input.
+    let err = fg.validate().unwrap_err();
+    assert!(
+        matches!(err, RunError::UnconnectedInput(ref p) if p == "complex_sink.in"),
+        "{err}"
+    );
+
+    let mut fg = Flowgraph::new();
+    let src = fg.add_named("src", NullSource::<f32>::new());
+    let h = fg.add_named("h", Head::<f32>::new(1));
+    fg.connect(src, h).unwrap();
+    let err = fg.run_with(&SingleThread::new()).unwrap_err();
+    assert_eq!(err, RunError::UnconnectedOutput("h.out".into()));
+
+    let mut fg = Flowgraph::new();
+    let a = fg.add_named("a", Combine::new(2, 0));
+    let b = fg.add_named("b", Combine::new(1, 0));
+    let src = fg.add_named("src", Counter::new(5));
+    let k = fg.add(Sink::new());
+    fg.connect(src, (a, 0)).unwrap();
+    fg.connect(a, b).unwrap();
+    fg.connect(b, (a, 1)).unwrap();
+    fg.connect(b, k).unwrap();
+    let err = fg.run_with(&ThreadPerBlock::new()).unwrap_err();
+    assert_eq!(
+        err,
+        RunError::Cycle(vec!["a".into(), "b".into(), "a".into()])
+    );
+
+    let mut fg = Flowgraph::new();
+    let m = fg.add(MessageCounter::new());
+    let n = fg.add(NullSource::<f32>::new());
+    let err = fg.connect_message(n, m).unwrap_err();
+    assert!(err.to_string().contains("message output"), "{err}");
+    assert!(matches!(Flowgraph::new().validate(), Err(RunError::Empty)));
+}
+
+#[test]
+fn a_graph_can_run_again_after_it_finished() {
+    for s in schedulers() {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(NullSource::<u8>::new());
+        let head = fg.add(Head::<u8>::new(1000));
+        let sink = fg.add(NullSink::<u8>::new());
+        fg.connect(src, head).unwrap();
+        fg.connect(head, sink).unwrap();
+        run(&mut fg, s.as_ref()).unwrap();
+        // Head has passed its items; the second run ends at once without new items.
+        run(&mut fg, s.as_ref()).unwrap();
+        assert_eq!(fg.block::<NullSink<u8>>(sink).unwrap().items(), 1000);
+    }
+}

@@ -1,0 +1,144 @@
+//! Element-wise arithmetic with a constant.
+
+use num_complex::{Complex32, Complex64};
+
+/// A sample type with the addition and multiplication the constant kernels need.
+///
+/// Floats and complex floats use ordinary IEEE arithmetic. Integers wrap on overflow, like the
+/// C++ integer arithmetic of GNU Radio's `add_const_ss` and `multiply_const_ss`.
+pub trait Arith: Copy {
+    /// `self + rhs`.
+    fn add(self, rhs: Self) -> Self;
+    /// `self · rhs`.
+    fn mul(self, rhs: Self) -> Self;
+}
+
+macro_rules! float_arith {
+    ($($t:ty),*) => {$(
+        impl Arith for $t {
+            #[inline]
+            fn add(self, rhs: Self) -> Self {
+                self + rhs
+            }
+            #[inline]
+            fn mul(self, rhs: Self) -> Self {
+                self * rhs
+            }
+        }
+    )*};
+}
+
+macro_rules! int_arith {
+    ($($t:ty),*) => {$(
+        impl Arith for $t {
+            #[inline]
+            fn add(self, rhs: Self) -> Self {
+                self.wrapping_add(rhs)
+            }
+            #[inline]
+            fn mul(self, rhs: Self) -> Self {
+                self.wrapping_mul(rhs)
+            }
+        }
+    )*};
+}
+
+float_arith!(f32, f64, Complex32, Complex64);
+int_arith!(i8, i16, i32, i64, u8, u16, u32, u64);
+
+/// `output[i] = input[i] + k` for every item of `input`.
+///
+/// # Panics
+/// If `output` is shorter than `input`.
+pub fn add_const<T: Arith>(input: &[T], k: T, output: &mut [T]) {
+    for (o, &x) in output[..input.len()].iter_mut().zip(input) {
+        *o = x.add(k);
+    }
+}
+
+/// `output[i] = input[i] · k` for every item of `input`.
+///
+/// # Panics
+/// If `output` is shorter than `input`.
+pub fn multiply_const<T: Arith>(input: &[T], k: T, output: &mut [T]) {
+    for (o, &x) in output[..input.len()].iter_mut().zip(input) {
+        *o = x.mul(k);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::distributions::{Distribution, Standard};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Checks both kernels against the plain per-item expressions on fixed-seed random data.
+    /// The kernels do exactly those operations, so the tolerance is zero (bitwise equal).
+    fn check<T>(
+        seed: u64,
+        add: impl Fn(T, T) -> T,
+        mul: impl Fn(T, T) -> T,
+        random: impl Fn(&mut StdRng) -> T,
+    ) where
+        T: Arith + PartialEq + std::fmt::Debug + Default,
+    {
+        let mut rng = StdRng::seed_from_u64(seed);
+        for len in [0, 1, 7, 64, 1000] {
+            let input: Vec<T> = (0..len).map(|_| random(&mut rng)).collect();
+            let k = random(&mut rng);
+            let mut out = vec![T::default(); len + 3];
+            add_const(&input, k, &mut out);
+            let want: Vec<T> = input.iter().map(|&x| add(x, k)).collect();
+            assert_eq!(out[..len], want[..]);
+            multiply_const(&input, k, &mut out);
+            let want: Vec<T> = input.iter().map(|&x| mul(x, k)).collect();
+            assert_eq!(out[..len], want[..]);
+            assert!(
+                out[len..].iter().all(|x| *x == T::default()),
+                "wrote past the input length"
+            );
+        }
+    }
+
+    fn any<T>(rng: &mut StdRng) -> T
+    where
+        Standard: Distribution<T>,
+    {
+        rng.gen()
+    }
+
+    #[test]
+    fn floats_match_naive() {
+        check(
+            1,
+            |a: f32, b| a + b,
+            |a, b| a * b,
+            |r| r.gen_range(-1e3..1e3),
+        );
+        check(
+            2,
+            |a: f64, b| a + b,
+            |a, b| a * b,
+            |r| r.gen_range(-1e3..1e3),
+        );
+        let c = |r: &mut StdRng| Complex32::new(r.gen_range(-10.0..10.0), r.gen_range(-10.0..10.0));
+        check(3, |a: Complex32, b| a + b, |a, b| a * b, c);
+    }
+
+    #[test]
+    fn integers_wrap() {
+        check(4, i16::wrapping_add, i16::wrapping_mul, any::<i16>);
+        check(5, i32::wrapping_add, i32::wrapping_mul, any::<i32>);
+        check(6, u8::wrapping_add, u8::wrapping_mul, any::<u8>);
+        let mut out = [0i16; 1];
+        add_const(&[i16::MAX], 1, &mut out);
+        assert_eq!(out, [i16::MIN]);
+    }
+
+    #[test]
+    #[should_panic]
+    fn short_output_panics() {
+        add_const(&[1.0f32, 2.0], 1.0, &mut [0.0; 1]);
+    }
+}

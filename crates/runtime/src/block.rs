@@ -1,0 +1,102 @@
+//! The [`Block`] trait: what every signal-processing block implements.
+
+use crate::error::BlockError;
+use crate::port::Ports;
+use radioflow_pmt::Pmt;
+use std::any::Any;
+
+/// What a work call reports beyond the items it consumed and produced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkStatus {
+    /// Call again when inputs, outputs or messages change.
+    Continue,
+    /// The block will produce nothing more: its outputs finish once read, its inputs are
+    /// released (and upstream blocks that feed only it finish too).
+    Done,
+}
+
+/// A signal-processing block.
+///
+/// Ports are fields of the block, listed in [`ports`](Self::ports). The runtime calls
+/// [`work`](Self::work) whenever an input got items, an output got space, or (for sources)
+/// repeatedly; the block reads `input.slice()`, writes `output.slice()`, then says how much it
+/// used with `consume`/`produce`. End of stream needs no code: when every input is finished
+/// and the block can make no more progress, the runtime finishes it.
+///
+/// ```
+/// use radioflow_runtime::prelude::*;
+///
+/// /// Multiplies every sample by two.
+/// struct Double {
+///     input: StreamInput<f32>,
+///     output: StreamOutput<f32>,
+/// }
+///
+/// impl Block for Double {
+///     fn ports(&mut self, p: &mut Ports<'_>) {
+///         p.stream_input("in", &mut self.input);
+///         p.stream_output("out", &mut self.output);
+///     }
+///     fn work(&mut self) -> Result<WorkStatus, BlockError> {
+///         let i = self.input.slice();
+///         let o = self.output.slice();
+///         let n = i.len().min(o.len());
+///         for (o, i) in o[..n].iter_mut().zip(i) {
+///             *o = 2.0 * i;
+///         }
+///         self.input.consume(n);
+///         self.output.produce(n);
+///         Ok(WorkStatus::Continue)
+///     }
+/// }
+/// ```
+pub trait Block: Any + Send {
+    /// Lists the block's ports to `p`, always in the same order.
+    fn ports(&mut self, p: &mut Ports<'_>);
+
+    /// Processes what the ports offer.
+    ///
+    /// # Errors
+    /// An error stops the whole flowgraph; `wait` reports it with this block's name.
+    fn work(&mut self) -> Result<WorkStatus, BlockError>;
+
+    /// Handles a message that arrived on message input `port` (index in declaration order).
+    ///
+    /// # Errors
+    /// As for [`work`](Self::work). The default refuses every message.
+    fn handle_message(&mut self, port: usize, msg: Pmt) -> Result<(), BlockError> {
+        let _ = msg;
+        Err(BlockError::msg(format!(
+            "message input {port} has no handler"
+        )))
+    }
+
+    /// Called once before the flowgraph starts running.
+    ///
+    /// # Errors
+    /// An error aborts the start; nothing runs.
+    fn start(&mut self) -> Result<(), BlockError> {
+        Ok(())
+    }
+
+    /// Called once when the block has finished (or the graph was stopped).
+    ///
+    /// # Errors
+    /// Reported like a work error.
+    fn stop(&mut self) -> Result<(), BlockError> {
+        Ok(())
+    }
+
+    /// Short type name used for default instance names (`copy`, `head`, ...).
+    fn type_name(&self) -> &'static str {
+        let full = std::any::type_name::<Self>();
+        let base = full.split('<').next().unwrap_or(full);
+        base.rsplit("::").next().unwrap_or(base)
+    }
+
+    /// Whether `work` may block the calling thread (file or device I/O, sleeping). Schedulers
+    /// that share threads between blocks give such blocks a thread of their own.
+    fn is_blocking(&self) -> bool {
+        false
+    }
+}

@@ -1,0 +1,788 @@
+//! [`Flowgraph`]: blocks, their connections, and the run lifecycle.
+
+use crate::block::Block;
+use crate::buffer::{Reader, StreamBuffer, Writer, DEFAULT_BUFFER_BYTES};
+use crate::error::{ConnectError, Direction, RunError};
+use crate::message::{Inbox, Subscriber};
+use crate::parker::Parker;
+use crate::port::{Attachments, PortSpecs, Ports};
+use crate::scheduler::{default_scheduler, Scheduler};
+use crate::sync::Arc;
+use crate::task::{BlockTask, RunControl};
+use std::any::Any;
+use std::collections::HashMap;
+use std::fmt;
+use std::thread::JoinHandle;
+
+/// Handle of a block inside one [`Flowgraph`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlockId(usize);
+
+impl BlockId {
+    /// Position of the block in the flowgraph (0, 1, 2, ... in the order added).
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
+impl fmt::Display for BlockId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// A port named by index or by name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PortName {
+    /// The n-th port of that direction, in declaration order.
+    Index(usize),
+    /// The port declared with this name.
+    Name(String),
+}
+
+/// One end of a connection: a block and one of its ports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortRef {
+    /// The block.
+    pub block: BlockId,
+    /// The port.
+    pub port: PortName,
+}
+
+impl From<BlockId> for PortRef {
+    /// Port 0.
+    fn from(block: BlockId) -> Self {
+        Self {
+            block,
+            port: PortName::Index(0),
+        }
+    }
+}
+
+impl From<(BlockId, usize)> for PortRef {
+    fn from((block, i): (BlockId, usize)) -> Self {
+        Self {
+            block,
+            port: PortName::Index(i),
+        }
+    }
+}
+
+impl From<(BlockId, &str)> for PortRef {
+    fn from((block, name): (BlockId, &str)) -> Self {
+        Self {
+            block,
+            port: PortName::Name(name.to_owned()),
+        }
+    }
+}
+
+/// Handle of a stream connection, to configure its buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EdgeId(usize);
+
+struct Node {
+    name: std::sync::Arc<str>,
+    /// `None` while the block runs on a scheduler thread.
+    block: Option<Box<dyn Block>>,
+    specs: PortSpecs,
+    max_items: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    src: (usize, usize),
+    dst: (usize, usize),
+}
+
+struct Active {
+    control: Arc<RunControl>,
+    threads: Vec<JoinHandle<Vec<BlockTask>>>,
+    scheduler: String,
+}
+
+/// A graph of blocks: build it, then [`run`](Flowgraph::run) it (or
+/// [`start`](Flowgraph::start), [`stop`](Flowgraph::stop), [`wait`](Flowgraph::wait)).
+///
+/// ```
+/// use radioflow_runtime::prelude::*;
+/// # use radioflow_runtime::testing::{Counter, Sink};
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(Counter::new(1000));
+/// let sink = fg.add(Sink::new());
+/// fg.connect(src, sink).unwrap();
+/// fg.run_with(&SingleThread::new()).unwrap();
+/// assert_eq!(fg.block::<Sink>(sink).unwrap().items.len(), 1000);
+/// ```
+pub struct Flowgraph {
+    nodes: Vec<Node>,
+    stream_edges: Vec<Edge>,
+    edge_bytes: Vec<Option<usize>>,
+    message_edges: Vec<Edge>,
+    default_buffer_bytes: usize,
+    type_counts: HashMap<&'static str, usize>,
+    active: Option<Active>,
+}
+
+impl Default for Flowgraph {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Debug for Flowgraph {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Flowgraph")
+            .field(
+                "blocks",
+                &self.nodes.iter().map(|n| &n.name).collect::<Vec<_>>(),
+            )
+            .field("stream_edges", &self.stream_edges.len())
+            .field("message_edges", &self.message_edges.len())
+            .finish()
+    }
+}
+
+fn snake_case(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 4);
+    for (i, c) in s.chars().enumerate() {
+        if c.is_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl Flowgraph {
+    /// An empty flowgraph.
+    pub fn new() -> Self {
+        Self {
+            nodes: Vec::new(),
+            stream_edges: Vec::new(),
+            edge_bytes: Vec::new(),
+            message_edges: Vec::new(),
+            default_buffer_bytes: DEFAULT_BUFFER_BYTES,
+            type_counts: HashMap::new(),
+            active: None,
+        }
+    }
+
+    /// Adds a block named after its type (`copy0`, `copy1`, ...).
+    pub fn add<B: Block>(&mut self, block: B) -> BlockId {
+        let ty = block.type_name();
+        let k = self.type_counts.entry(ty).or_insert(0);
+        let name = format!("{}{}", snake_case(ty), *k);
+        *k += 1;
+        self.add_named(&name, block)
+    }
+
+    /// Adds a block with an instance name (made unique with a `#n` suffix if already taken).
+    pub fn add_named<B: Block>(&mut self, name: &str, mut block: B) -> BlockId {
+        let mut specs = PortSpecs::default();
+        block.ports(&mut Ports::describe(&mut specs));
+        let mut unique = name.to_owned();
+        let mut n = 2;
+        while self.nodes.iter().any(|x| *x.name == *unique) {
+            unique = format!("{name}#{n}");
+            n += 1;
+        }
+        self.nodes.push(Node {
+            name: unique.into(),
+            block: Some(Box::new(block)),
+            specs,
+            max_items: None,
+        });
+        BlockId(self.nodes.len() - 1)
+    }
+
+    /// The instance name of a block.
+    ///
+    /// # Panics
+    /// If `id` is not from this flowgraph.
+    pub fn name(&self, id: BlockId) -> &str {
+        &self.nodes[id.0].name
+    }
+
+    /// Number of blocks.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the flowgraph has no blocks.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The block `id` as its concrete type (not available while running).
+    pub fn block<B: Block>(&self, id: BlockId) -> Option<&B> {
+        let b: &dyn Any = self.nodes.get(id.0)?.block.as_deref()?;
+        b.downcast_ref()
+    }
+
+    /// The block `id` as its concrete type, mutably (not available while running).
+    pub fn block_mut<B: Block>(&mut self, id: BlockId) -> Option<&mut B> {
+        let b: &mut dyn Any = self.nodes.get_mut(id.0)?.block.as_deref_mut()?;
+        b.downcast_mut()
+    }
+
+    fn resolve(&self, r: &PortRef, d: Direction) -> Result<usize, ConnectError> {
+        let node = self
+            .nodes
+            .get(r.block.0)
+            .ok_or(ConnectError::UnknownBlock(r.block.0))?;
+        let list = node.specs.list(d);
+        let found = match &r.port {
+            PortName::Index(i) => (*i < list.len()).then_some(*i),
+            PortName::Name(n) => list.iter().position(|p| p.name == *n),
+        };
+        found.ok_or_else(|| ConnectError::UnknownPort {
+            block: node.name.to_string(),
+            port: match &r.port {
+                PortName::Index(i) => i.to_string(),
+                PortName::Name(n) => n.clone(),
+            },
+            direction: d,
+            available: if list.is_empty() {
+                "none".into()
+            } else {
+                list.iter()
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        })
+    }
+
+    fn port_label(&self, (b, p): (usize, usize), d: Direction) -> String {
+        format!(
+            "{}.{}",
+            self.nodes[b].name,
+            self.nodes[b].specs.list(d)[p].name
+        )
+    }
+
+    /// Connects a stream output to a stream input.
+    ///
+    /// # Errors
+    /// Unknown block or port, different item types, or an input that already has a writer.
+    pub fn connect(
+        &mut self,
+        src: impl Into<PortRef>,
+        dst: impl Into<PortRef>,
+    ) -> Result<EdgeId, ConnectError> {
+        if self.active.is_some() {
+            return Err(ConnectError::Running);
+        }
+        let (src, dst) = (src.into(), dst.into());
+        let sp = (src.block.0, self.resolve(&src, Direction::StreamOutput)?);
+        let dp = (dst.block.0, self.resolve(&dst, Direction::StreamInput)?);
+        let st = self.nodes[sp.0].specs.stream_out[sp.1].item;
+        let dt = self.nodes[dp.0].specs.stream_in[dp.1].item;
+        if st != dt {
+            let show =
+                |t: Option<crate::item::ItemType>| t.map(|t| t.to_string()).unwrap_or_default();
+            return Err(ConnectError::TypeMismatch {
+                src: self.port_label(sp, Direction::StreamOutput),
+                src_type: show(st),
+                dst: self.port_label(dp, Direction::StreamInput),
+                dst_type: show(dt),
+            });
+        }
+        if let Some(e) = self.stream_edges.iter().find(|e| e.dst == dp) {
+            return Err(ConnectError::InputAlreadyConnected {
+                dst: self.port_label(dp, Direction::StreamInput),
+                existing: self.port_label(e.src, Direction::StreamOutput),
+            });
+        }
+        self.stream_edges.push(Edge { src: sp, dst: dp });
+        self.edge_bytes.push(None);
+        Ok(EdgeId(self.stream_edges.len() - 1))
+    }
+
+    /// Connects a message output to a message input (many-to-many is allowed).
+    ///
+    /// # Errors
+    /// Unknown block or port.
+    pub fn connect_message(
+        &mut self,
+        src: impl Into<PortRef>,
+        dst: impl Into<PortRef>,
+    ) -> Result<(), ConnectError> {
+        if self.active.is_some() {
+            return Err(ConnectError::Running);
+        }
+        let (src, dst) = (src.into(), dst.into());
+        let sp = (src.block.0, self.resolve(&src, Direction::MessageOutput)?);
+        let dp = (dst.block.0, self.resolve(&dst, Direction::MessageInput)?);
+        if !self
+            .message_edges
+            .iter()
+            .any(|e| e.src == sp && e.dst == dp)
+        {
+            self.message_edges.push(Edge { src: sp, dst: dp });
+        }
+        Ok(())
+    }
+
+    /// Sets the buffer size (bytes) of a connection. Connections from the same output share
+    /// one buffer, which gets the largest size asked for. Rounded up to whole pages and items.
+    pub fn set_buffer_size(&mut self, edge: EdgeId, bytes: usize) {
+        self.edge_bytes[edge.0] = Some(bytes);
+    }
+
+    /// Sets the buffer size (bytes) of connections without their own size.
+    pub fn set_default_buffer_size(&mut self, bytes: usize) {
+        self.default_buffer_bytes = bytes;
+    }
+
+    /// Limits the items a block may produce per work call on each output (like GNU Radio's
+    /// `set_max_noutput_items`).
+    pub fn set_max_items(&mut self, block: BlockId, items: usize) {
+        self.nodes[block.0].max_items = Some(items.max(1) as u64);
+    }
+
+    /// Checks that the graph can run: every required input and every output connected, no
+    /// cycle through stream connections.
+    ///
+    /// # Errors
+    /// The first problem found, naming the block and port.
+    pub fn validate(&self) -> Result<(), RunError> {
+        if self.nodes.is_empty() {
+            return Err(RunError::Empty);
+        }
+        for (b, n) in self.nodes.iter().enumerate() {
+            for (p, spec) in n.specs.stream_in.iter().enumerate() {
+                if !spec.optional && !self.stream_edges.iter().any(|e| e.dst == (b, p)) {
+                    return Err(RunError::UnconnectedInput(
+                        self.port_label((b, p), Direction::StreamInput),
+                    ));
+                }
+            }
+            for p in 0..n.specs.stream_out.len() {
+                if !self.stream_edges.iter().any(|e| e.src == (b, p)) {
+                    return Err(RunError::UnconnectedOutput(
+                        self.port_label((b, p), Direction::StreamOutput),
+                    ));
+                }
+            }
+        }
+        if let Some(cycle) = self.find_cycle() {
+            return Err(RunError::Cycle(
+                cycle
+                    .iter()
+                    .map(|&b| self.nodes[b].name.to_string())
+                    .collect(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A cycle of blocks through stream edges (first block repeated at the end), if any.
+    fn find_cycle(&self) -> Option<Vec<usize>> {
+        let n = self.nodes.len();
+        let mut succ = vec![Vec::new(); n];
+        for e in &self.stream_edges {
+            succ[e.src.0].push(e.dst.0);
+        }
+        // 0 = unvisited, 1 = on the DFS stack, 2 = done
+        let mut color = vec![0u8; n];
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        for root in 0..n {
+            if color[root] != 0 {
+                continue;
+            }
+            stack.push((root, 0));
+            color[root] = 1;
+            while let Some(&mut (v, ref mut i)) = stack.last_mut() {
+                if let Some(&w) = succ[v].get(*i) {
+                    *i += 1;
+                    match color[w] {
+                        0 => {
+                            color[w] = 1;
+                            stack.push((w, 0));
+                        }
+                        1 => {
+                            let start = stack.iter().position(|&(x, _)| x == w).unwrap_or(0);
+                            let mut c: Vec<usize> =
+                                stack[start..].iter().map(|&(x, _)| x).collect();
+                            c.push(w);
+                            return Some(c);
+                        }
+                        _ => {}
+                    }
+                } else {
+                    color[v] = 2;
+                    stack.pop();
+                }
+            }
+        }
+        None
+    }
+
+    /// Runs the graph to completion on the default scheduler.
+    ///
+    /// # Errors
+    /// See [`start`](Self::start) and [`wait`](Self::wait).
+    pub fn run(&mut self) -> Result<(), RunError> {
+        self.run_with(default_scheduler().as_ref())
+    }
+
+    /// Runs the graph to completion on `scheduler`.
+    ///
+    /// # Errors
+    /// See [`start`](Self::start) and [`wait`](Self::wait).
+    pub fn run_with(&mut self, scheduler: &dyn Scheduler) -> Result<(), RunError> {
+        self.start(scheduler)?;
+        self.wait()
+    }
+
+    /// Validates the graph, calls every block's `start` hook and hands the blocks to
+    /// `scheduler`. Returns once they run.
+    ///
+    /// # Errors
+    /// A validation error, a failing `start` hook, a buffer that cannot be allocated, or a
+    /// scheduler that cannot start its threads.
+    pub fn start(&mut self, scheduler: &dyn Scheduler) -> Result<(), RunError> {
+        if self.active.is_some() {
+            return Err(RunError::AlreadyRunning);
+        }
+        self.validate()?;
+        for i in 0..self.nodes.len() {
+            let name = self.nodes[i].name.to_string();
+            let block = self.nodes[i]
+                .block
+                .as_mut()
+                .ok_or_else(|| RunError::Scheduler {
+                    scheduler: scheduler.name().to_owned(),
+                    error: format!("block '{name}' was lost by an earlier failed run"),
+                })?;
+            block.start().map_err(|e| RunError::StartFailed {
+                block: name,
+                error: e.to_string(),
+            })?;
+        }
+        let control = Arc::new(RunControl::default());
+        let ready = self.ready_graph(control.clone());
+        match scheduler.launch(ready) {
+            Ok(threads) => {
+                self.active = Some(Active {
+                    control,
+                    threads,
+                    scheduler: scheduler.name().to_owned(),
+                });
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn ready_graph(&mut self, control: Arc<RunControl>) -> ReadyGraph {
+        let n = self.nodes.len();
+        let mut senders = vec![0usize; n];
+        let mut message_driven = vec![false; n];
+        for e in &self.message_edges {
+            senders[e.dst.0] += 1;
+        }
+        for (b, node) in self.nodes.iter().enumerate() {
+            let specs = &node.specs;
+            message_driven[b] = !specs.message_in.is_empty()
+                && specs.stream_in.is_empty()
+                && specs.stream_out.is_empty();
+        }
+        let mut outputs = Vec::new();
+        for (b, node) in self.nodes.iter().enumerate() {
+            for (p, spec) in node.specs.stream_out.iter().enumerate() {
+                let edges: Vec<usize> = (0..self.stream_edges.len())
+                    .filter(|&i| self.stream_edges[i].src == (b, p))
+                    .collect();
+                let bytes = edges
+                    .iter()
+                    .filter_map(|&i| self.edge_bytes[i])
+                    .max()
+                    .unwrap_or(self.default_buffer_bytes);
+                outputs.push(OutputPlan {
+                    src: (b, p),
+                    label: self.port_label((b, p), Direction::StreamOutput),
+                    item_size: spec.item.map_or(1, |t| t.size()),
+                    bytes,
+                    readers: edges.iter().map(|&i| self.stream_edges[i].dst).collect(),
+                });
+            }
+        }
+        let topology = Topology {
+            names: self.nodes.iter().map(|n| n.name.clone()).collect(),
+            stream_edges: self
+                .stream_edges
+                .iter()
+                .map(|e| (e.src.0, e.dst.0))
+                .collect(),
+            message_edges: self
+                .message_edges
+                .iter()
+                .map(|e| (e.src.0, e.dst.0))
+                .collect(),
+            blocking: self
+                .nodes
+                .iter()
+                .map(|n| n.block.as_ref().is_some_and(|b| b.is_blocking()))
+                .collect(),
+        };
+        let blocks = self
+            .nodes
+            .iter_mut()
+            .map(|n| {
+                (
+                    n.block.take().expect("checked in start"),
+                    n.specs.clone(),
+                    n.max_items.unwrap_or(u64::MAX),
+                )
+            })
+            .collect();
+        ReadyGraph {
+            topology,
+            blocks,
+            outputs,
+            message_edges: self.message_edges.clone(),
+            senders,
+            message_driven,
+            control,
+        }
+    }
+
+    /// Asks a running graph to stop: every block finishes after its current call, without
+    /// draining its inputs. [`wait`](Self::wait) then returns.
+    pub fn stop(&self) {
+        if let Some(a) = &self.active {
+            a.control.request_stop();
+        }
+    }
+
+    /// A handle that can stop the running graph from another thread.
+    pub fn stop_handle(&self) -> Option<StopHandle> {
+        self.active.as_ref().map(|a| StopHandle(a.control.clone()))
+    }
+
+    /// Whether [`start`](Self::start) was called and [`wait`](Self::wait) has not returned.
+    pub fn is_running(&self) -> bool {
+        self.active.is_some()
+    }
+
+    /// Whether every scheduler thread has ended (so [`wait`](Self::wait) will not block).
+    pub fn is_finished(&self) -> bool {
+        self.active
+            .as_ref()
+            .is_none_or(|a| a.threads.iter().all(JoinHandle::is_finished))
+    }
+
+    /// Waits until every block finished, takes the blocks back, and reports how the run ended.
+    ///
+    /// # Errors
+    /// The first block error or panic (naming the block), or [`RunError::NotRunning`].
+    pub fn wait(&mut self) -> Result<(), RunError> {
+        let active = self.active.take().ok_or(RunError::NotRunning)?;
+        let mut lost = None;
+        for t in active.threads {
+            match t.join() {
+                Ok(tasks) => {
+                    for task in tasks {
+                        self.nodes[task.index].block = Some(task.block);
+                    }
+                }
+                Err(_) => lost = Some(active.scheduler.clone()),
+            }
+        }
+        if let Some(e) = active.control.take_failure() {
+            return Err(e);
+        }
+        if let Some(scheduler) = lost {
+            return Err(RunError::Scheduler {
+                scheduler,
+                error: "a scheduler thread panicked".into(),
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Flowgraph {
+    fn drop(&mut self) {
+        if self.active.is_some() {
+            self.stop();
+            let _ = self.wait();
+        }
+    }
+}
+
+/// Stops a running flowgraph from any thread.
+#[derive(Clone, Debug)]
+pub struct StopHandle(Arc<RunControl>);
+
+impl StopHandle {
+    /// See [`Flowgraph::stop`].
+    pub fn stop(&self) {
+        self.0.request_stop();
+    }
+}
+
+/// The shape of a graph as schedulers see it (block indices are [`BlockId::index`]).
+#[derive(Clone, Debug)]
+pub struct Topology {
+    /// Instance names.
+    pub names: Vec<std::sync::Arc<str>>,
+    /// `(writer, reader)` block pairs of every stream connection.
+    pub stream_edges: Vec<(usize, usize)>,
+    /// `(sender, receiver)` block pairs of every message connection.
+    pub message_edges: Vec<(usize, usize)>,
+    /// Blocks whose work may block their thread.
+    pub blocking: Vec<bool>,
+}
+
+impl Topology {
+    /// Number of blocks.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether there are no blocks.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// Blocks ordered so that every stream writer comes before its readers (the stream graph
+    /// is acyclic once validated); ties keep insertion order.
+    pub fn topological_order(&self) -> Vec<usize> {
+        let n = self.len();
+        let mut indeg = vec![0usize; n];
+        for &(_, d) in &self.stream_edges {
+            indeg[d] += 1;
+        }
+        let mut ready: std::collections::VecDeque<usize> =
+            (0..n).filter(|&b| indeg[b] == 0).collect();
+        let mut order = Vec::with_capacity(n);
+        while let Some(b) = ready.pop_front() {
+            order.push(b);
+            for &(s, d) in &self.stream_edges {
+                if s == b {
+                    indeg[d] -= 1;
+                    if indeg[d] == 0 {
+                        ready.push_back(d);
+                    }
+                }
+            }
+        }
+        order
+    }
+}
+
+struct OutputPlan {
+    src: (usize, usize),
+    label: String,
+    item_size: usize,
+    bytes: usize,
+    readers: Vec<(usize, usize)>,
+}
+
+/// A validated graph handed to a [`Scheduler`]: its [`Topology`] and, once the scheduler has
+/// chosen a parker per block, its [`BlockTask`]s.
+pub struct ReadyGraph {
+    topology: Topology,
+    blocks: Vec<(Box<dyn Block>, PortSpecs, u64)>,
+    outputs: Vec<OutputPlan>,
+    message_edges: Vec<Edge>,
+    senders: Vec<usize>,
+    message_driven: Vec<bool>,
+    control: Arc<RunControl>,
+}
+
+impl fmt::Debug for ReadyGraph {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ReadyGraph")
+            .field("topology", &self.topology)
+            .finish()
+    }
+}
+
+impl ReadyGraph {
+    /// The graph's shape.
+    pub fn topology(&self) -> &Topology {
+        &self.topology
+    }
+
+    /// The run's shared control (stop flag, failure).
+    pub fn control(&self) -> &Arc<RunControl> {
+        &self.control
+    }
+
+    /// Allocates the buffers and attaches every port. `parkers[b]` is the wake-up channel of
+    /// block `b`; blocks stepped by the same thread should share one.
+    ///
+    /// # Errors
+    /// [`RunError::Buffer`] if a buffer cannot be mapped. The blocks are then lost for this
+    /// flowgraph.
+    ///
+    /// # Panics
+    /// If `parkers` does not have one entry per block.
+    pub fn into_tasks(self, parkers: Vec<Arc<Parker>>) -> Result<Vec<BlockTask>, RunError> {
+        assert_eq!(parkers.len(), self.blocks.len(), "one parker per block");
+        let mut att: Vec<Attachments> = self
+            .blocks
+            .iter()
+            .map(|(_, s, _)| Attachments {
+                stream_in: (0..s.stream_in.len()).map(|_| None).collect(),
+                stream_out: (0..s.stream_out.len()).map(|_| None).collect(),
+                message_out: vec![Vec::new(); s.message_out.len()],
+            })
+            .collect();
+        for o in &self.outputs {
+            let reader_parkers = o.readers.iter().map(|&(b, _)| parkers[b].clone()).collect();
+            let buf = StreamBuffer::new(
+                o.item_size,
+                o.bytes,
+                parkers[o.src.0].clone(),
+                reader_parkers,
+            )
+            .map_err(|e| RunError::Buffer {
+                port: o.label.clone(),
+                error: e.to_string(),
+            })?;
+            att[o.src.0].stream_out[o.src.1] = Some(Writer::new(buf.clone()));
+            for (slot, &(b, p)) in o.readers.iter().enumerate() {
+                att[b].stream_in[p] = Some(Reader::new(buf.clone(), slot));
+            }
+        }
+        let inboxes: Vec<Arc<Inbox>> = self
+            .senders
+            .iter()
+            .map(|&s| Arc::new(Inbox::new(s)))
+            .collect();
+        for e in &self.message_edges {
+            att[e.src.0].message_out[e.src.1].push(Subscriber {
+                inbox: inboxes[e.dst.0].clone(),
+                port: e.dst.1,
+                parker: parkers[e.dst.0].clone(),
+            });
+        }
+        self.control.set_parkers(parkers.clone());
+        let mut tasks = Vec::with_capacity(self.blocks.len());
+        for (i, ((mut block, _, max_items), mut a)) in self.blocks.into_iter().zip(att).enumerate()
+        {
+            block.ports(&mut Ports::attach(&mut a));
+            tasks.push(BlockTask::new(
+                i,
+                self.topology.names[i].clone(),
+                block,
+                parkers[i].clone(),
+                inboxes[i].clone(),
+                self.control.clone(),
+                self.message_driven[i],
+                max_items,
+            ));
+        }
+        Ok(tasks)
+    }
+}

@@ -1,0 +1,68 @@
+//! radioflow runtime: lock-free stream buffers, typed ports, blocks, flowgraphs and schedulers.
+//!
+//! - [`Block`]: the trait every block implements; its ports are fields
+//!   ([`StreamInput`], [`StreamOutput`], [`MessageOutput`]) listed to a [`Ports`] visitor.
+//! - [`Flowgraph`]: add blocks, [`connect`](Flowgraph::connect) ports, [`run`](Flowgraph::run).
+//! - [`Scheduler`]s: [`ThreadPerBlock`] (`tpb`) and [`SingleThread`] (`single`).
+//! - Stream buffers are mapped twice back to back so every window is one slice; positions are
+//!   atomics, and a thread sleeps on a [`Parker`] only when nothing can move.
+//!
+//! ```
+//! use radioflow_runtime::prelude::*;
+//! use radioflow_runtime::testing::{Counter, Sink};
+//!
+//! let mut fg = Flowgraph::new();
+//! let src = fg.add(Counter::new(10_000));
+//! let sink = fg.add(Sink::new());
+//! fg.connect(src, sink)?;
+//! fg.run_with(&ThreadPerBlock::new())?;
+//! let got = &fg.block::<Sink>(sink).unwrap().items;
+//! assert!(got.iter().copied().eq(0..10_000u32));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod block;
+mod buffer;
+mod error;
+mod flowgraph;
+mod item;
+#[cfg(all(test, loom))]
+mod loom_tests;
+mod message;
+mod parker;
+mod port;
+mod scheduler;
+mod sync;
+mod tag;
+mod task;
+pub mod testing;
+
+pub use block::{Block, WorkStatus};
+pub use buffer::DEFAULT_BUFFER_BYTES;
+pub use error::{BlockError, ConnectError, Direction, RunError};
+pub use flowgraph::{
+    BlockId, EdgeId, Flowgraph, PortName, PortRef, ReadyGraph, StopHandle, Topology,
+};
+pub use item::{Item, ItemType};
+pub use message::MessageOutput;
+pub use parker::Parker;
+pub use port::{propagate_tags, Ports, StreamInput, StreamOutput};
+pub use radioflow_pmt::{self as pmt, Pmt};
+pub use scheduler::{
+    default_scheduler, scheduler_by_name, RealtimePolicy, Scheduler, SingleThread, ThreadPerBlock,
+    SCHEDULER_NAMES,
+};
+pub use tag::Tag;
+pub use task::{BlockTask, RunControl, Step};
+
+/// Re-exported so blocks can name `Complex32` without another dependency.
+pub use num_complex::Complex32;
+
+/// Everything needed to build and run graphs, and to write blocks.
+pub mod prelude {
+    pub use crate::{
+        propagate_tags, Block, BlockError, BlockId, Complex32, Flowgraph, Item, MessageOutput, Pmt,
+        Ports, RunError, Scheduler, SingleThread, StreamInput, StreamOutput, Tag, ThreadPerBlock,
+        WorkStatus,
+    };
+}

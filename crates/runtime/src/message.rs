@@ -1,0 +1,110 @@
+//! Message ports: a block's inbox and the output ports that post into inboxes.
+//!
+//! Posting a message is a lock-free queue push plus a [`Parker::notify`] of the receiver; the
+//! [`Pmt`] itself is shared (reference counted), never copied per hop.
+
+use crate::parker::Parker;
+use crate::sync::{Arc, AtomicBool, AtomicUsize};
+use crossbeam_queue::SegQueue;
+use radioflow_pmt::Pmt;
+use std::sync::atomic::Ordering::{Acquire, Release};
+
+/// Messages waiting for one block, tagged with the receiving message-input index.
+#[derive(Debug, Default)]
+pub(crate) struct Inbox {
+    queue: SegQueue<(usize, Pmt)>,
+    /// Connected senders that have not finished yet.
+    senders: AtomicUsize,
+    /// The receiving block finished; further messages are dropped.
+    closed: AtomicBool,
+}
+
+impl Inbox {
+    pub(crate) fn new(senders: usize) -> Self {
+        Self {
+            queue: SegQueue::new(),
+            senders: AtomicUsize::new(senders),
+            closed: AtomicBool::new(false),
+        }
+    }
+
+    pub(crate) fn pop(&self) -> Option<(usize, Pmt)> {
+        self.queue.pop()
+    }
+
+    /// Every sender finished and every message it sent was taken out.
+    pub(crate) fn exhausted(&self) -> bool {
+        // Senders first: a sender's pushes happen before its Release decrement.
+        self.senders.load(Acquire) == 0 && self.queue.is_empty()
+    }
+
+    pub(crate) fn close(&self) {
+        self.closed.store(true, Release);
+        while self.queue.pop().is_some() {}
+    }
+
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed.load(Acquire)
+    }
+}
+
+/// Where a message output delivers.
+#[derive(Debug, Clone)]
+pub(crate) struct Subscriber {
+    pub(crate) inbox: Arc<Inbox>,
+    pub(crate) port: usize,
+    pub(crate) parker: Arc<Parker>,
+}
+
+/// A message output port; declare it as a field of your block and register it in
+/// [`Block::ports`](crate::Block::ports) with [`Ports::message_output`](crate::Ports::message_output).
+#[derive(Debug, Default)]
+pub struct MessageOutput {
+    subscribers: Vec<Subscriber>,
+}
+
+impl MessageOutput {
+    /// An unconnected message output.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sends `msg` to every connected input. Messages to finished blocks are dropped.
+    pub fn post(&self, msg: Pmt) {
+        if let Some((last, rest)) = self.subscribers.split_last() {
+            for s in rest {
+                Self::deliver(s, msg.clone());
+            }
+            Self::deliver(last, msg);
+        }
+    }
+
+    fn deliver(s: &Subscriber, msg: Pmt) {
+        if !s.inbox.is_closed() {
+            s.inbox.queue.push((s.port, msg));
+            s.parker.notify();
+        }
+    }
+
+    /// Whether any input is connected.
+    pub fn is_connected(&self) -> bool {
+        !self.subscribers.is_empty()
+    }
+
+    pub(crate) fn attach(&mut self, subscribers: Vec<Subscriber>) {
+        self.subscribers = subscribers;
+    }
+
+    /// Every receiver finished (false when nothing is connected).
+    pub(crate) fn dead(&self) -> bool {
+        !self.subscribers.is_empty() && self.subscribers.iter().all(|s| s.inbox.is_closed())
+    }
+
+    /// Tells every receiver this sender is done, and disconnects.
+    pub(crate) fn finish(&mut self) {
+        for s in self.subscribers.drain(..) {
+            s.inbox.senders.fetch_sub(1, Release);
+            s.parker.notify();
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! Schedulers: which thread steps which [`BlockTask`] and when a thread sleeps.
+//!
+//! Every scheduler passes the same conformance suite (`tests/conformance.rs`). To add one,
+//! implement [`Scheduler`] in a file of this folder and add a line to that suite.
+
+mod single;
+mod thread;
+mod tpb;
+
+pub use single::SingleThread;
+pub use thread::RealtimePolicy;
+pub use tpb::ThreadPerBlock;
+
+use crate::error::RunError;
+use crate::flowgraph::ReadyGraph;
+use crate::task::BlockTask;
+use std::thread::JoinHandle;
+
+/// Runs the blocks of a [`ReadyGraph`].
+pub trait Scheduler: Send + Sync {
+    /// Short name (`tpb`, `single`, ...), used in errors and reports.
+    fn name(&self) -> &str;
+
+    /// Chooses a parker per block, turns the graph into tasks and starts threads that step
+    /// them until every task is done. Each thread returns its tasks when it ends.
+    ///
+    /// # Errors
+    /// Buffers that cannot be allocated, or threads that cannot be spawned (the run is then
+    /// stopped).
+    fn launch(&self, graph: ReadyGraph) -> Result<Vec<JoinHandle<Vec<BlockTask>>>, RunError>;
+}
+
+/// The scheduler [`Flowgraph::run`](crate::Flowgraph::run) uses: thread-per-block for now.
+pub fn default_scheduler() -> Box<dyn Scheduler> {
+    Box::new(ThreadPerBlock::new())
+}
+
+/// A scheduler by name: `tpb` or `single`.
+pub fn scheduler_by_name(name: &str) -> Option<Box<dyn Scheduler>> {
+    match name {
+        "tpb" => Some(Box::new(ThreadPerBlock::new())),
+        "single" => Some(Box::new(SingleThread::new())),
+        _ => None,
+    }
+}
+
+/// Names accepted by [`scheduler_by_name`].
+pub const SCHEDULER_NAMES: &[&str] = &["tpb", "single"];

@@ -1,0 +1,79 @@
+//! `single`: every block on one thread, stepped in topological order.
+
+use super::Scheduler;
+use crate::error::RunError;
+use crate::flowgraph::ReadyGraph;
+use crate::parker::Parker;
+use crate::sync::Arc;
+use crate::task::{BlockTask, Step};
+use std::thread::JoinHandle;
+
+/// Steps every block on one thread, writers before readers, so a chunk travels down a chain
+/// in one pass. The thread sleeps when a whole pass moved nothing.
+#[derive(Clone, Debug, Default)]
+pub struct SingleThread {}
+
+impl SingleThread {
+    /// The single-thread scheduler.
+    pub fn new() -> Self {
+        Self {}
+    }
+}
+
+impl Scheduler for SingleThread {
+    fn name(&self) -> &str {
+        "single"
+    }
+
+    fn launch(&self, graph: ReadyGraph) -> Result<Vec<JoinHandle<Vec<BlockTask>>>, RunError> {
+        let order = graph.topology().topological_order();
+        let parker = Arc::new(Parker::new());
+        let n = graph.topology().len();
+        let control = graph.control().clone();
+        let mut tasks = graph.into_tasks(vec![parker.clone(); n])?;
+        // Reorder once so the pass below walks a plain slice.
+        let mut slots: Vec<Option<BlockTask>> = tasks.drain(..).map(Some).collect();
+        let ordered: Vec<BlockTask> = order.iter().filter_map(|&i| slots[i].take()).collect();
+        let handle = std::thread::Builder::new()
+            .name("rf-single".into())
+            .spawn(move || run(ordered, &parker))
+            .map_err(|e| {
+                control.request_stop();
+                RunError::Scheduler {
+                    scheduler: "single".into(),
+                    error: e.to_string(),
+                }
+            })?;
+        Ok(vec![handle])
+    }
+}
+
+fn run(mut tasks: Vec<BlockTask>, parker: &Parker) -> Vec<BlockTask> {
+    let mut live = tasks.len();
+    // After a pass without progress: reset the token, look once more, and only then sleep.
+    let mut checking = false;
+    while live > 0 {
+        if checking {
+            parker.reset();
+        }
+        let mut progress = false;
+        for t in tasks.iter_mut().filter(|t| !t.is_finished()) {
+            match t.step() {
+                Step::Progress => progress = true,
+                Step::Idle => {}
+                Step::Done => {
+                    live -= 1;
+                    progress = true;
+                }
+            }
+        }
+        if progress {
+            checking = false;
+        } else if checking {
+            parker.park();
+        } else {
+            checking = true;
+        }
+    }
+    tasks
+}

@@ -1,0 +1,115 @@
+//! `tpb`: one OS thread per block, the GNU Radio 3.x model.
+
+use super::thread::{pin_current_thread, set_realtime, thread_name, RealtimePolicy};
+use super::Scheduler;
+use crate::error::RunError;
+use crate::flowgraph::ReadyGraph;
+use crate::parker::Parker;
+use crate::sync::Arc;
+use crate::task::{BlockTask, Step};
+use std::collections::HashMap;
+use std::thread::JoinHandle;
+
+/// One thread per block; the OS decides who runs. Optional CPU affinity per block (by
+/// instance name) or for all blocks, and optional real-time priority.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadPerBlock {
+    affinity: HashMap<String, Vec<usize>>,
+    default_affinity: Option<Vec<usize>>,
+    realtime: Option<RealtimePolicy>,
+}
+
+impl ThreadPerBlock {
+    /// Thread-per-block with no affinity, normal priority.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Pins the thread of block `name` to `cores`.
+    pub fn pin(mut self, name: impl Into<String>, cores: Vec<usize>) -> Self {
+        self.affinity.insert(name.into(), cores);
+        self
+    }
+
+    /// Pins every block without its own pinning to `cores`.
+    pub fn pin_all(mut self, cores: Vec<usize>) -> Self {
+        self.default_affinity = Some(cores);
+        self
+    }
+
+    /// Runs every thread in a real-time class (warns once and continues if not permitted).
+    pub fn realtime(mut self, policy: RealtimePolicy) -> Self {
+        self.realtime = Some(policy);
+        self
+    }
+}
+
+impl Scheduler for ThreadPerBlock {
+    fn name(&self) -> &str {
+        "tpb"
+    }
+
+    fn launch(&self, graph: ReadyGraph) -> Result<Vec<JoinHandle<Vec<BlockTask>>>, RunError> {
+        let n = graph.topology().len();
+        let control = graph.control().clone();
+        let parkers = (0..n).map(|_| Arc::new(Parker::new())).collect();
+        let tasks = graph.into_tasks(parkers)?;
+        let mut handles = Vec::with_capacity(n);
+        for task in tasks {
+            let cores = self
+                .affinity
+                .get(task.name())
+                .or(self.default_affinity.as_ref())
+                .cloned();
+            let realtime = self.realtime;
+            let spawned = std::thread::Builder::new()
+                .name(thread_name("rf-", task.name()))
+                .spawn(move || {
+                    if let Some(c) = cores {
+                        if let Err(e) = pin_current_thread(&c) {
+                            tracing::warn!("cannot pin {} to {c:?}: {e}", task.name());
+                        }
+                    }
+                    if let Some(p) = realtime {
+                        set_realtime(p);
+                    }
+                    run(task)
+                });
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    // The unspawned tasks are dropped, which releases their ports; the rest stop.
+                    control.request_stop();
+                    for h in handles {
+                        let _ = h.join();
+                    }
+                    return Err(RunError::Scheduler {
+                        scheduler: "tpb".into(),
+                        error: format!("cannot spawn a thread: {e}"),
+                    });
+                }
+            }
+        }
+        Ok(handles)
+    }
+}
+
+fn run(mut task: BlockTask) -> Vec<BlockTask> {
+    let parker = task.parker().clone();
+    loop {
+        match task.step() {
+            Step::Progress => continue,
+            Step::Done => break,
+            Step::Idle => {
+                // Reset, look once more, and sleep only if that look found nothing.
+                parker.reset();
+                match task.step() {
+                    Step::Progress => {}
+                    Step::Done => break,
+                    Step::Idle => parker.park(),
+                }
+            }
+        }
+    }
+    vec![task]
+}

@@ -1,0 +1,256 @@
+//! [`BlockTask`]: one block with everything it needs to run, stepped by a scheduler.
+//!
+//! All schedulers share this code: they only decide which thread steps which task and when a
+//! thread sleeps. [`BlockTask::step`] handles messages, calls `work` between a snapshot and a
+//! publication of the port positions, wakes neighbours, and decides end of stream.
+
+use crate::block::{Block, WorkStatus};
+use crate::error::{BlockError, RunError};
+use crate::message::Inbox;
+use crate::parker::Parker;
+use crate::port::{After, Before, Ports};
+use crate::sync::{Arc, AtomicBool};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering::{Acquire, Release};
+use std::sync::{Mutex, OnceLock};
+
+/// Messages handled per step before `work` gets a turn.
+const MESSAGES_PER_STEP: usize = 256;
+
+/// Outcome of one [`BlockTask::step`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Something moved; step again.
+    Progress,
+    /// Nothing can move until a neighbour notifies the task's parker.
+    Idle,
+    /// The block finished (or the run was stopped, or it failed); never step it again.
+    Done,
+}
+
+/// State shared by all threads of one run: the stop flag, the first failure, and every parker
+/// (to wake everyone on stop).
+#[derive(Debug, Default)]
+pub struct RunControl {
+    stop: AtomicBool,
+    failure: Mutex<Option<RunError>>,
+    parkers: OnceLock<Vec<Arc<Parker>>>,
+}
+
+impl RunControl {
+    /// Asks every task to finish now and wakes every thread.
+    pub fn request_stop(&self) {
+        self.stop.store(true, Release);
+        for p in self.parkers.get().into_iter().flatten() {
+            p.notify();
+        }
+    }
+
+    /// Whether a stop was requested (by the user or by a failure).
+    pub fn stop_requested(&self) -> bool {
+        self.stop.load(Acquire)
+    }
+
+    /// Records `e` if it is the first failure, and stops the run.
+    pub(crate) fn fail(&self, e: RunError) {
+        {
+            let mut f = self.failure.lock().unwrap_or_else(|p| p.into_inner());
+            if f.is_none() {
+                *f = Some(e);
+            }
+        }
+        self.request_stop();
+    }
+
+    pub(crate) fn take_failure(&self) -> Option<RunError> {
+        self.failure
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+    }
+
+    pub(crate) fn set_parkers(&self, parkers: Vec<Arc<Parker>>) {
+        let _ = self.parkers.set(parkers);
+    }
+}
+
+/// A block ready to run: the block, its wake-up channel, its inbox, and its run-time flags.
+pub struct BlockTask {
+    pub(crate) index: usize,
+    pub(crate) name: std::sync::Arc<str>,
+    pub(crate) block: Box<dyn Block>,
+    parker: Arc<Parker>,
+    inbox: Arc<Inbox>,
+    control: Arc<RunControl>,
+    /// A pure message block (message inputs, no stream ports): it ends when every sender has
+    /// finished and its inbox is empty (at once if no sender is connected).
+    message_driven: bool,
+    max_items: u64,
+    finished: bool,
+}
+
+impl std::fmt::Debug for BlockTask {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlockTask")
+            .field("name", &self.name)
+            .finish()
+    }
+}
+
+impl BlockTask {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        index: usize,
+        name: std::sync::Arc<str>,
+        block: Box<dyn Block>,
+        parker: Arc<Parker>,
+        inbox: Arc<Inbox>,
+        control: Arc<RunControl>,
+        message_driven: bool,
+        max_items: u64,
+    ) -> Self {
+        Self {
+            index,
+            name,
+            block,
+            parker,
+            inbox,
+            control,
+            message_driven,
+            max_items,
+            finished: false,
+        }
+    }
+
+    /// The block's instance name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The parker neighbours notify when this task may be able to move.
+    pub fn parker(&self) -> &Arc<Parker> {
+        &self.parker
+    }
+
+    /// Whether the task finished.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Whether the block may block its thread (see [`Block::is_blocking`]).
+    pub fn is_blocking(&self) -> bool {
+        self.block.is_blocking()
+    }
+
+    /// Runs the block once: pending messages, then one work call, then bookkeeping.
+    pub fn step(&mut self) -> Step {
+        if self.finished {
+            return Step::Done;
+        }
+        if self.control.stop_requested() {
+            self.finish();
+            return Step::Done;
+        }
+        let mut progress = false;
+        for _ in 0..MESSAGES_PER_STEP {
+            let Some((port, msg)) = self.inbox.pop() else {
+                break;
+            };
+            progress = true;
+            let block = &mut self.block;
+            if let Err(e) = guard(&self.name, || block.handle_message(port, msg)) {
+                return self.fail(e);
+            }
+        }
+
+        let mut before = Before::default();
+        self.block
+            .ports(&mut Ports::before(self.max_items, &mut before));
+        let starved = before.inputs > 0 && before.inputs_readable == 0 && before.inputs_done == 0;
+        let blocked = before.outputs > 0 && before.outputs_writable == 0;
+        let mut status = WorkStatus::Continue;
+        if !starved && !blocked {
+            let block = &mut self.block;
+            match guard(&self.name, || block.work()) {
+                Ok(s) => status = s,
+                Err(e) => return self.fail(e),
+            }
+        }
+        let mut after = After::default();
+        self.block.ports(&mut Ports::after(&mut after));
+        progress |= after.progress;
+
+        // Downstream end of stream, as GNU Radio decides it: the block could not move, it is not
+        // waiting for output space, and its inputs will not give it anything new (all are
+        // final, or one it needs is final and empty).
+        // "Waiting for space" counts the snapshot before work too: space freed meanwhile does
+        // not mean the block had a chance to use it.
+        let inputs_over =
+            after.inputs > 0 && (after.inputs_done == after.inputs || after.input_exhausted);
+        let waiting_for_space = before.outputs_full > 0 || after.output_full;
+        let done = status == WorkStatus::Done
+            || (!progress && !waiting_for_space && inputs_over)
+            // Upstream: nobody reads what this block produces.
+            || (after.outputs > 0 && after.outputs_dead == after.outputs)
+            // Message-driven: every sender finished and the inbox is empty.
+            || (self.message_driven && !progress && self.inbox.exhausted());
+        if done {
+            self.finish();
+            Step::Done
+        } else if progress {
+            Step::Progress
+        } else {
+            Step::Idle
+        }
+    }
+
+    fn fail(&mut self, e: RunError) -> Step {
+        self.control.fail(e);
+        self.release();
+        Step::Done
+    }
+
+    /// Normal end: the block's `stop` hook, then release the ports.
+    fn finish(&mut self) {
+        let block = &mut self.block;
+        if let Err(e) = guard(&self.name, || block.stop()) {
+            self.control.fail(e);
+        }
+        self.release();
+    }
+
+    /// Publishes the end of the block's streams and messages and wakes its neighbours.
+    fn release(&mut self) {
+        if !self.finished {
+            self.finished = true;
+            self.inbox.close();
+            // A panicking port visitor must not take the scheduler thread down.
+            let _ = catch_unwind(AssertUnwindSafe(|| self.block.ports(&mut Ports::finish())));
+        }
+    }
+}
+
+/// Runs block code, turning an error or a panic into a [`RunError`] naming the block.
+fn guard<R>(name: &str, f: impl FnOnce() -> Result<R, BlockError>) -> Result<R, RunError> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(r)) => Ok(r),
+        Ok(Err(e)) => Err(RunError::BlockFailed {
+            block: name.to_owned(),
+            error: e.to_string(),
+        }),
+        Err(panic) => Err(RunError::BlockPanicked {
+            block: name.to_owned(),
+            message: panic_message(&panic),
+        }),
+    }
+}
+
+fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic payload".to_owned()
+    }
+}
