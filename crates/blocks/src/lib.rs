@@ -73,3 +73,8 @@ pub use vector_source::VectorSource;
 pub use radioflow_dsp as dsp;
 /// The runtime the blocks plug into, so graph code needs only this crate.
 pub use radioflow_runtime as runtime;
+
+/// The README's examples, compiled and run as doc-tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

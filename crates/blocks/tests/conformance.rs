@@ -8,8 +8,8 @@ use radioflow_blocks::{
 };
 use radioflow_runtime::testing::{Combine, Counter, FailAfter, Sink};
 use radioflow_runtime::{
-    BlockId, Complex32, ConnectError, Flowgraph, Pmt, RunError, Scheduler, SingleThread,
-    ThreadPerBlock,
+    BlockId, Complex32, ConnectError, FlowScheduler, Flowgraph, Pmt, RunError, Scheduler,
+    SingleThread, ThreadPerBlock,
 };
 use std::time::{Duration, Instant};
 
@@ -18,6 +18,15 @@ fn schedulers() -> Vec<Box<dyn Scheduler>> {
     vec![
         Box::new(ThreadPerBlock::new()),
         Box::new(SingleThread::new()),
+        Box::new(FlowScheduler::new()),
+        // Tiny chunks and buffers, pinned: many more passes, wraps and cross-worker wake-ups.
+        Box::new(
+            FlowScheduler::new()
+                .workers(3)
+                .pin(true)
+                .chunk_bytes(64)
+                .buffer_bytes(4096),
+        ),
     ]
 }
 
@@ -478,5 +487,94 @@ fn a_graph_can_run_again_after_it_finished() {
         // Head has passed its items; the second run ends at once without new items.
         run(&mut fg, s.as_ref()).unwrap();
         assert_eq!(fg.block::<NullSink<u8>>(sink).unwrap().items(), 1000);
+    }
+}
+
+#[test]
+fn pinned_real_time_threads_give_the_same_results() {
+    use radioflow_runtime::RealtimePolicy;
+    let pinned: Vec<Box<dyn Scheduler>> = vec![
+        Box::new(
+            ThreadPerBlock::new()
+                .pin_all(vec![0])
+                .realtime(RealtimePolicy::RoundRobin(10)),
+        ),
+        Box::new(
+            ThreadPerBlock::new()
+                .pin("counter0", vec![1])
+                .realtime(RealtimePolicy::Fifo(10)),
+        ),
+    ];
+    for s in pinned {
+        for seed in 0..10 {
+            let (mut fg, sinks) = random_graph(1000 + seed);
+            run(&mut fg, s.as_ref()).unwrap();
+            for (sink, want) in sinks {
+                assert!(fg.block::<Sink>(sink).unwrap().items == want, "seed {seed}");
+            }
+        }
+    }
+}
+
+/// Claims one item more than its output window holds.
+struct Overproduce {
+    output: radioflow_runtime::StreamOutput<u32>,
+}
+
+impl radioflow_runtime::Block for Overproduce {
+    fn ports(&mut self, p: &mut radioflow_runtime::Ports<'_>) {
+        p.stream_output("out", &mut self.output);
+    }
+    fn work(&mut self) -> Result<radioflow_runtime::WorkStatus, radioflow_runtime::BlockError> {
+        let n = self.output.slice().len();
+        self.output.produce(n + 1);
+        Ok(radioflow_runtime::WorkStatus::Continue)
+    }
+}
+
+/// Consumes one item more than its input window holds.
+struct Overconsume {
+    input: radioflow_runtime::StreamInput<u32>,
+}
+
+impl radioflow_runtime::Block for Overconsume {
+    fn ports(&mut self, p: &mut radioflow_runtime::Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+    }
+    fn work(&mut self) -> Result<radioflow_runtime::WorkStatus, radioflow_runtime::BlockError> {
+        let n = self.input.slice().len();
+        self.input.consume(n + 1);
+        Ok(radioflow_runtime::WorkStatus::Continue)
+    }
+}
+
+#[test]
+fn a_block_cannot_write_past_free_space_or_read_past_written_items() {
+    for s in schedulers() {
+        let mut fg = Flowgraph::new();
+        let src = fg.add_named(
+            "greedy",
+            Overproduce {
+                output: Default::default(),
+            },
+        );
+        let sink = fg.add(Sink::new());
+        fg.connect(src, sink).unwrap();
+        let err = run(&mut fg, s.as_ref()).unwrap_err();
+        assert_eq!(err.block(), Some("greedy"), "{}: {err}", s.name());
+        assert!(err.to_string().contains("were free"), "{err}");
+
+        let mut fg = Flowgraph::new();
+        let src = fg.add(Counter::new(1000));
+        let sink = fg.add_named(
+            "hungry",
+            Overconsume {
+                input: Default::default(),
+            },
+        );
+        fg.connect(src, sink).unwrap();
+        let err = run(&mut fg, s.as_ref()).unwrap_err();
+        assert_eq!(err.block(), Some("hungry"), "{}: {err}", s.name());
+        assert!(err.to_string().contains("were readable"), "{err}");
     }
 }

@@ -119,7 +119,7 @@ pub struct Flowgraph {
     stream_edges: Vec<Edge>,
     edge_bytes: Vec<Option<usize>>,
     message_edges: Vec<Edge>,
-    default_buffer_bytes: usize,
+    default_buffer_bytes: Option<usize>,
     type_counts: HashMap<&'static str, usize>,
     active: Option<Active>,
 }
@@ -166,7 +166,7 @@ impl Flowgraph {
             stream_edges: Vec::new(),
             edge_bytes: Vec::new(),
             message_edges: Vec::new(),
-            default_buffer_bytes: DEFAULT_BUFFER_BYTES,
+            default_buffer_bytes: None,
             type_counts: HashMap::new(),
             active: None,
         }
@@ -335,9 +335,10 @@ impl Flowgraph {
         self.edge_bytes[edge.0] = Some(bytes);
     }
 
-    /// Sets the buffer size (bytes) of connections without their own size.
+    /// Sets the buffer size (bytes) of connections without their own size (otherwise the
+    /// scheduler chooses; [`DEFAULT_BUFFER_BYTES`] for `tpb` and `single`).
     pub fn set_default_buffer_size(&mut self, bytes: usize) {
-        self.default_buffer_bytes = bytes;
+        self.default_buffer_bytes = Some(bytes);
     }
 
     /// Limits the items a block may produce per work call on each output (like GNU Radio's
@@ -500,11 +501,7 @@ impl Flowgraph {
                 let edges: Vec<usize> = (0..self.stream_edges.len())
                     .filter(|&i| self.stream_edges[i].src == (b, p))
                     .collect();
-                let bytes = edges
-                    .iter()
-                    .filter_map(|&i| self.edge_bytes[i])
-                    .max()
-                    .unwrap_or(self.default_buffer_bytes);
+                let bytes = edges.iter().filter_map(|&i| self.edge_bytes[i]).max();
                 outputs.push(OutputPlan {
                     src: (b, p),
                     label: self.port_label((b, p), Direction::StreamOutput),
@@ -551,6 +548,8 @@ impl Flowgraph {
             senders,
             message_driven,
             control,
+            user_buffer_bytes: self.default_buffer_bytes,
+            scheduler_buffer_bytes: DEFAULT_BUFFER_BYTES,
         }
     }
 
@@ -653,28 +652,33 @@ impl Topology {
         self.names.is_empty()
     }
 
-    /// Blocks ordered so that every stream writer comes before its readers (the stream graph
-    /// is acyclic once validated); ties keep insertion order.
-    pub fn topological_order(&self) -> Vec<usize> {
+    /// Blocks ordered so that every writer or message sender comes before its readers and
+    /// receivers, visiting each branch to its end before the next (depth-first), so a chunk
+    /// crosses a chain in one pass. Blocks on message cycles (the stream graph has none once
+    /// validated) follow in insertion order.
+    pub fn execution_order(&self) -> Vec<usize> {
         let n = self.len();
+        let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
         let mut indeg = vec![0usize; n];
-        for &(_, d) in &self.stream_edges {
-            indeg[d] += 1;
+        for &(a, b) in self.stream_edges.iter().chain(&self.message_edges) {
+            succ[a].push(b);
+            indeg[b] += 1;
         }
-        let mut ready: std::collections::VecDeque<usize> =
-            (0..n).filter(|&b| indeg[b] == 0).collect();
         let mut order = Vec::with_capacity(n);
-        while let Some(b) = ready.pop_front() {
+        let mut placed = vec![false; n];
+        // A stack gives depth-first order; sources are pushed so the first added runs first.
+        let mut stack: Vec<usize> = (0..n).rev().filter(|&b| indeg[b] == 0).collect();
+        while let Some(b) = stack.pop() {
             order.push(b);
-            for &(s, d) in &self.stream_edges {
-                if s == b {
-                    indeg[d] -= 1;
-                    if indeg[d] == 0 {
-                        ready.push_back(d);
-                    }
+            placed[b] = true;
+            for &d in succ[b].iter().rev() {
+                indeg[d] -= 1;
+                if indeg[d] == 0 {
+                    stack.push(d);
                 }
             }
         }
+        order.extend((0..n).filter(|&b| !placed[b]));
         order
     }
 }
@@ -683,7 +687,8 @@ struct OutputPlan {
     src: (usize, usize),
     label: String,
     item_size: usize,
-    bytes: usize,
+    /// Largest size asked for on one of its connections.
+    bytes: Option<usize>,
     readers: Vec<(usize, usize)>,
 }
 
@@ -697,6 +702,9 @@ pub struct ReadyGraph {
     senders: Vec<usize>,
     message_driven: Vec<bool>,
     control: Arc<RunControl>,
+    /// `Flowgraph::set_default_buffer_size`, which wins over the scheduler's choice.
+    user_buffer_bytes: Option<usize>,
+    scheduler_buffer_bytes: usize,
 }
 
 impl fmt::Debug for ReadyGraph {
@@ -716,6 +724,12 @@ impl ReadyGraph {
     /// The run's shared control (stop flag, failure).
     pub fn control(&self) -> &Arc<RunControl> {
         &self.control
+    }
+
+    /// The buffer size for connections that have none of their own, unless the user set a
+    /// default on the flowgraph.
+    pub fn set_default_buffer_size(&mut self, bytes: usize) {
+        self.scheduler_buffer_bytes = bytes;
     }
 
     /// Allocates the buffers and attaches every port. `parkers[b]` is the wake-up channel of
@@ -740,16 +754,16 @@ impl ReadyGraph {
             .collect();
         for o in &self.outputs {
             let reader_parkers = o.readers.iter().map(|&(b, _)| parkers[b].clone()).collect();
-            let buf = StreamBuffer::new(
-                o.item_size,
-                o.bytes,
-                parkers[o.src.0].clone(),
-                reader_parkers,
-            )
-            .map_err(|e| RunError::Buffer {
-                port: o.label.clone(),
-                error: e.to_string(),
-            })?;
+            let bytes = o
+                .bytes
+                .or(self.user_buffer_bytes)
+                .unwrap_or(self.scheduler_buffer_bytes);
+            let buf =
+                StreamBuffer::new(o.item_size, bytes, parkers[o.src.0].clone(), reader_parkers)
+                    .map_err(|e| RunError::Buffer {
+                        port: o.label.clone(),
+                        error: e.to_string(),
+                    })?;
             att[o.src.0].stream_out[o.src.1] = Some(Writer::new(buf.clone()));
             for (slot, &(b, p)) in o.readers.iter().enumerate() {
                 att[b].stream_in[p] = Some(Reader::new(buf.clone(), slot));

@@ -36,6 +36,7 @@ mod sync;
 mod tag;
 mod task;
 pub mod testing;
+mod valgrind;
 
 pub use block::{Block, WorkStatus};
 pub use buffer::DEFAULT_BUFFER_BYTES;
@@ -49,8 +50,8 @@ pub use parker::Parker;
 pub use port::{propagate_tags, Ports, StreamInput, StreamOutput};
 pub use radioflow_pmt::{self as pmt, Pmt};
 pub use scheduler::{
-    default_scheduler, scheduler_by_name, RealtimePolicy, Scheduler, SingleThread, ThreadPerBlock,
-    SCHEDULER_NAMES,
+    default_scheduler, scheduler_by_name, FlowScheduler, RealtimePolicy, Scheduler, SingleThread,
+    ThreadPerBlock, SCHEDULER_NAMES,
 };
 pub use tag::Tag;
 pub use task::{BlockTask, RunControl, Step};

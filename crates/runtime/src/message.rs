@@ -5,6 +5,7 @@
 
 use crate::parker::Parker;
 use crate::sync::{Arc, AtomicBool, AtomicUsize};
+use crate::valgrind;
 use crossbeam_queue::SegQueue;
 use radioflow_pmt::Pmt;
 use std::sync::atomic::Ordering::{Acquire, Release};
@@ -28,19 +29,37 @@ impl Inbox {
         }
     }
 
+    fn push(&self, port: usize, msg: Pmt) {
+        valgrind::happens_before(&self.queue);
+        self.queue.push((port, msg));
+    }
+
     pub(crate) fn pop(&self) -> Option<(usize, Pmt)> {
-        self.queue.pop()
+        let m = self.queue.pop()?;
+        valgrind::happens_after(&self.queue);
+        Some(m)
+    }
+
+    fn sender_finished(&self) {
+        valgrind::happens_before(&self.senders);
+        self.senders.fetch_sub(1, Release);
     }
 
     /// Every sender finished and every message it sent was taken out.
     pub(crate) fn exhausted(&self) -> bool {
         // Senders first: a sender's pushes happen before its Release decrement.
-        self.senders.load(Acquire) == 0 && self.queue.is_empty()
+        if self.senders.load(Acquire) != 0 {
+            return false;
+        }
+        valgrind::happens_after(&self.senders);
+        self.queue.is_empty()
     }
 
     pub(crate) fn close(&self) {
+        // A flag, published with no data: it needs no ordering, only to be left unchecked.
+        valgrind::untracked(&self.closed);
         self.closed.store(true, Release);
-        while self.queue.pop().is_some() {}
+        while self.pop().is_some() {}
     }
 
     pub(crate) fn is_closed(&self) -> bool {
@@ -81,7 +100,7 @@ impl MessageOutput {
 
     fn deliver(s: &Subscriber, msg: Pmt) {
         if !s.inbox.is_closed() {
-            s.inbox.queue.push((s.port, msg));
+            s.inbox.push(s.port, msg);
             s.parker.notify();
         }
     }
@@ -103,7 +122,7 @@ impl MessageOutput {
     /// Tells every receiver this sender is done, and disconnects.
     pub(crate) fn finish(&mut self) {
         for s in self.subscribers.drain(..) {
-            s.inbox.senders.fetch_sub(1, Release);
+            s.inbox.sender_finished();
             s.parker.notify();
         }
     }

@@ -12,6 +12,7 @@
 //! token and sets it again, so `park` returns at once: no wake-up is lost.
 
 use crate::sync::{fence, AtomicU32};
+use crate::valgrind;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release, SeqCst};
 
 const EMPTY: u32 = 0;
@@ -50,6 +51,7 @@ impl Parker {
         if self.state.load(Relaxed) == NOTIFIED {
             return;
         }
+        valgrind::happens_before(&self.state);
         if self.state.swap(NOTIFIED, Release) == PARKED {
             self.wake();
         }
@@ -69,15 +71,19 @@ impl Parker {
             .compare_exchange(EMPTY, PARKED, Acquire, Acquire)
             .is_err()
         {
+            valgrind::happens_after(&self.state);
             return;
         }
         while self.state.load(Acquire) == PARKED {
             self.wait_while_parked();
         }
+        valgrind::happens_after(&self.state);
     }
 
     #[cfg(not(loom))]
     fn wait_while_parked(&self) {
+        // Valgrind counts a futex call as a plain write of the word; it is an atomic.
+        valgrind::untracked(&self.state);
         // SAFETY: FUTEX_WAIT reads the u32 behind a valid, aligned pointer that outlives the
         // call; it sleeps only while the value still equals PARKED. A null timeout waits forever.
         unsafe {
@@ -93,6 +99,7 @@ impl Parker {
 
     #[cfg(not(loom))]
     fn wake(&self) {
+        valgrind::untracked(&self.state);
         // SAFETY: FUTEX_WAKE only uses the address as a key; the pointer is valid and aligned.
         unsafe {
             libc::syscall(

@@ -238,7 +238,11 @@ pub(crate) struct After {
 enum Mode<'a> {
     Describe(&'a mut PortSpecs),
     Attach(&'a mut Attachments),
-    Before { max_items: u64, out: &'a mut Before },
+    Before {
+        max_items: u64,
+        max_bytes: u64,
+        out: &'a mut Before,
+    },
     After(&'a mut After),
     Finish,
 }
@@ -267,8 +271,13 @@ impl<'a> Ports<'a> {
     pub(crate) fn attach(a: &'a mut Attachments) -> Self {
         Self::with(Mode::Attach(a))
     }
-    pub(crate) fn before(max_items: u64, out: &'a mut Before) -> Self {
-        Self::with(Mode::Before { max_items, out })
+    /// Each output's window is capped at `max_items` and at `max_bytes` (at least one item).
+    pub(crate) fn before(max_items: u64, max_bytes: u64, out: &'a mut Before) -> Self {
+        Self::with(Mode::Before {
+            max_items,
+            max_bytes,
+            out,
+        })
     }
     pub(crate) fn after(out: &'a mut After) -> Self {
         Self::with(Mode::After(out))
@@ -334,10 +343,15 @@ impl<'a> Ports<'a> {
                 optional: false,
             }),
             Mode::Attach(a) => port.writer = a.stream_out.get_mut(idx).and_then(Option::take),
-            Mode::Before { max_items, out } => {
+            Mode::Before {
+                max_items,
+                max_bytes,
+                out,
+            } => {
                 out.outputs += 1;
                 if let Some(w) = &mut port.writer {
-                    if w.refresh(*max_items) > 0 {
+                    let by_bytes = (*max_bytes / std::mem::size_of::<T>() as u64).max(1);
+                    if w.refresh((*max_items).min(by_bytes)) > 0 {
                         out.outputs_writable += 1;
                     } else if !w.dead() {
                         out.outputs_full += 1;

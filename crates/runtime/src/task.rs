@@ -10,6 +10,7 @@ use crate::message::Inbox;
 use crate::parker::Parker;
 use crate::port::{After, Before, Ports};
 use crate::sync::{Arc, AtomicBool};
+use crate::valgrind;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering::{Acquire, Release};
 use std::sync::{Mutex, OnceLock};
@@ -40,6 +41,8 @@ pub struct RunControl {
 impl RunControl {
     /// Asks every task to finish now and wakes every thread.
     pub fn request_stop(&self) {
+        valgrind::untracked(&self.stop);
+        valgrind::happens_before(&self.stop);
         self.stop.store(true, Release);
         for p in self.parkers.get().into_iter().flatten() {
             p.notify();
@@ -48,7 +51,11 @@ impl RunControl {
 
     /// Whether a stop was requested (by the user or by a failure).
     pub fn stop_requested(&self) -> bool {
-        self.stop.load(Acquire)
+        let stop = self.stop.load(Acquire);
+        if stop {
+            valgrind::happens_after(&self.stop);
+        }
+        stop
     }
 
     /// Records `e` if it is the first failure, and stops the run.
@@ -86,6 +93,8 @@ pub struct BlockTask {
     /// finished and its inbox is empty (at once if no sender is connected).
     message_driven: bool,
     max_items: u64,
+    /// Bytes each output may receive per work call (set by cache-aware schedulers).
+    max_bytes: u64,
     finished: bool,
 }
 
@@ -118,6 +127,7 @@ impl BlockTask {
             control,
             message_driven,
             max_items,
+            max_bytes: u64::MAX,
             finished: false,
         }
     }
@@ -130,6 +140,12 @@ impl BlockTask {
     /// The parker neighbours notify when this task may be able to move.
     pub fn parker(&self) -> &Arc<Parker> {
         &self.parker
+    }
+
+    /// Caps what the block may write per output per work call at `bytes` (at least one item),
+    /// so that a chunk stays in cache while it travels down a chain.
+    pub fn limit_output_bytes(&mut self, bytes: usize) {
+        self.max_bytes = self.max_bytes.min(bytes as u64);
     }
 
     /// Whether the task finished.
@@ -164,8 +180,11 @@ impl BlockTask {
         }
 
         let mut before = Before::default();
-        self.block
-            .ports(&mut Ports::before(self.max_items, &mut before));
+        self.block.ports(&mut Ports::before(
+            self.max_items,
+            self.max_bytes,
+            &mut before,
+        ));
         let starved = before.inputs > 0 && before.inputs_readable == 0 && before.inputs_done == 0;
         let blocked = before.outputs > 0 && before.outputs_writable == 0;
         let mut status = WorkStatus::Continue;

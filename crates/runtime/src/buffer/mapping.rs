@@ -58,14 +58,22 @@ impl Mapping {
     }
 
     /// Heap memory of `2 * capacity` bytes; writes must be mirrored with [`Mapping::mirror`].
+    /// Page-aligned like a real mapping, so that every item type is aligned in it.
     pub(crate) fn mirrored(capacity: usize) -> Self {
-        let mem = vec![0u8; 2 * capacity].into_boxed_slice();
-        let base = NonNull::new(Box::into_raw(mem) as *mut u8).expect("box pointer is non-null");
+        let layout = Self::mirrored_layout(capacity);
+        // SAFETY: the layout has a non-zero size (capacity > 0 is asserted by callers).
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        let base = NonNull::new(ptr).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
         Self {
             base,
             capacity,
             kind: Kind::Mirrored,
         }
+    }
+
+    fn mirrored_layout(capacity: usize) -> std::alloc::Layout {
+        std::alloc::Layout::from_size_align(2 * capacity, page_size())
+            .expect("buffer capacity fits a Layout")
     }
 
     #[cfg(all(target_os = "linux", not(miri), not(loom)))]
@@ -176,10 +184,9 @@ impl Drop for Mapping {
                 }
             }
             Kind::Mirrored => {
-                let slice =
-                    std::ptr::slice_from_raw_parts_mut(self.base.as_ptr(), 2 * self.capacity);
-                // SAFETY: `base` came from `Box::into_raw` of a boxed slice of this length.
-                drop(unsafe { Box::from_raw(slice) });
+                let layout = Self::mirrored_layout(self.capacity);
+                // SAFETY: `base` came from `alloc_zeroed` with exactly this layout.
+                unsafe { std::alloc::dealloc(self.base.as_ptr(), layout) };
             }
         }
     }

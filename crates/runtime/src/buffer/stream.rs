@@ -10,6 +10,7 @@ use super::tags::TagLog;
 use crate::parker::Parker;
 use crate::sync::{Arc, AtomicBool, AtomicU64};
 use crate::tag::Tag;
+use crate::valgrind;
 use crossbeam_utils::CachePadded;
 use std::sync::atomic::Ordering::{Acquire, Release};
 
@@ -57,7 +58,7 @@ impl StreamBuffer {
                 unique.push(p);
             }
         }
-        Ok(Arc::new(Self {
+        let buf = Arc::new(Self {
             capacity: (mapping.capacity() / item_size) as u64,
             mapping,
             item_size,
@@ -71,7 +72,12 @@ impl StreamBuffer {
             tags: TagLog::default(),
             writer_parker,
             reader_parkers: unique.into_boxed_slice(),
-        }))
+        });
+        // The positions are atomics: no access to them is a data race.
+        valgrind::untracked(&*buf.writer);
+        valgrind::untracked(&*buf.readers);
+        buf.tags.untrack_total();
+        Ok(buf)
     }
 
     /// Capacity in items.
@@ -84,7 +90,11 @@ impl StreamBuffer {
     fn min_read(&self) -> u64 {
         self.readers
             .iter()
-            .map(|r| r.load(Acquire))
+            .map(|r| {
+                let pos = r.load(Acquire);
+                valgrind::happens_after(r);
+                pos
+            })
             .min()
             .unwrap_or(READER_GONE)
     }
@@ -202,6 +212,7 @@ impl Writer {
         if !self.staged.is_empty() {
             self.flush_tags();
         }
+        valgrind::happens_before(&*self.buf.writer);
         self.buf.writer.pos.store(self.pos, Release);
         self.published = self.pos;
         self.buf.notify_readers();
@@ -226,6 +237,7 @@ impl Writer {
     /// Marks the stream finished (after a final commit) and wakes readers.
     pub(crate) fn finish(&mut self) {
         self.commit();
+        valgrind::happens_before(&*self.buf.writer);
         self.buf.writer.done.store(true, Release);
         self.buf.notify_readers();
     }
@@ -267,6 +279,7 @@ impl Reader {
         // `done` before `pos`: if the writer had finished, the position read next is final.
         self.writer_done = self.buf.writer.done.load(Acquire);
         self.limit = self.buf.writer.pos.load(Acquire);
+        valgrind::happens_after(&*self.buf.writer);
         debug_assert!(self.limit >= self.pos);
         if self.buf.tags.total() > self.tags_fetched {
             self.tags_fetched = self.buf.tags.fetch(self.tags_fetched, &mut self.tags);
@@ -318,6 +331,7 @@ impl Reader {
             let gone = self.tags.partition_point(|t| t.offset < self.pos);
             self.tags.drain(..gone);
         }
+        valgrind::happens_before(&self.buf.readers[self.slot]);
         self.buf.readers[self.slot].store(self.pos, Release);
         self.published = self.pos;
         self.buf.writer_parker.notify();
@@ -326,6 +340,7 @@ impl Reader {
 
     /// Leaves the buffer: the writer no longer waits for this reader.
     pub(crate) fn finish(&mut self) {
+        valgrind::happens_before(&self.buf.readers[self.slot]);
         self.buf.readers[self.slot].store(READER_GONE, Release);
         self.buf.writer_parker.notify();
     }

@@ -7,6 +7,7 @@
 
 use crate::sync::AtomicU64;
 use crate::tag::Tag;
+use crate::valgrind;
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering::{Acquire, Release};
 use std::sync::Mutex;
@@ -32,10 +33,18 @@ impl TagLog {
         self.total.load(Acquire)
     }
 
+    /// Stops valgrind's race detectors from checking `total` (an atomic); call once the log
+    /// is at its final address.
+    pub(crate) fn untrack_total(&self) {
+        valgrind::untracked(&self.total);
+    }
+
     /// Appends `tags` (sorted, offsets not below any earlier tag) and drops tags on items every
     /// live reader has consumed (`offset < min_read`).
     pub(crate) fn push(&self, tags: impl Iterator<Item = Tag>, min_read: u64) {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        // std's futex-based Mutex is invisible to valgrind: annotate lock and unlock.
+        valgrind::happens_after(&self.inner);
         while inner.log.front().is_some_and(|t| t.offset < min_read) {
             inner.log.pop_front();
             inner.base += 1;
@@ -44,15 +53,19 @@ impl TagLog {
         inner.log.extend(tags);
         let total = inner.base + inner.log.len() as u64;
         debug_assert!(inner.log.len() >= before);
+        valgrind::happens_before(&self.inner);
         self.total.store(total, Release);
     }
 
     /// Appends to `out` every tag with push index in `[from, total)`; returns the new `from`.
     pub(crate) fn fetch(&self, from: u64, out: &mut Vec<Tag>) -> u64 {
         let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        valgrind::happens_after(&self.inner);
         debug_assert!(from >= inner.base, "a reader's unseen tag was pruned");
         let start = from.saturating_sub(inner.base) as usize;
         out.extend(inner.log.iter().skip(start).cloned());
-        inner.base + inner.log.len() as u64
+        let total = inner.base + inner.log.len() as u64;
+        valgrind::happens_before(&self.inner);
+        total
     }
 }

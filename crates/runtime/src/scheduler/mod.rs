@@ -3,10 +3,14 @@
 //! Every scheduler passes the same conformance suite (`tests/conformance.rs`). To add one,
 //! implement [`Scheduler`] in a file of this folder and add a line to that suite.
 
+mod flow;
+mod placement;
 mod single;
 mod thread;
 mod tpb;
+mod worker;
 
+pub use flow::FlowScheduler;
 pub use single::SingleThread;
 pub use thread::RealtimePolicy;
 pub use tpb::ThreadPerBlock;
@@ -35,14 +39,15 @@ pub fn default_scheduler() -> Box<dyn Scheduler> {
     Box::new(ThreadPerBlock::new())
 }
 
-/// A scheduler by name: `tpb` or `single`.
+/// A scheduler by name: `flow`, `tpb` or `single`.
 pub fn scheduler_by_name(name: &str) -> Option<Box<dyn Scheduler>> {
     match name {
         "tpb" => Some(Box::new(ThreadPerBlock::new())),
         "single" => Some(Box::new(SingleThread::new())),
+        "flow" => Some(Box::new(FlowScheduler::new())),
         _ => None,
     }
 }
 
 /// Names accepted by [`scheduler_by_name`].
-pub const SCHEDULER_NAMES: &[&str] = &["tpb", "single"];
+pub const SCHEDULER_NAMES: &[&str] = &["flow", "tpb", "single"];

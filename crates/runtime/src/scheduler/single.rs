@@ -1,11 +1,12 @@
 //! `single`: every block on one thread, stepped in topological order.
 
+use super::worker::run_tasks;
 use super::Scheduler;
 use crate::error::RunError;
 use crate::flowgraph::ReadyGraph;
 use crate::parker::Parker;
 use crate::sync::Arc;
-use crate::task::{BlockTask, Step};
+use crate::task::BlockTask;
 use std::thread::JoinHandle;
 
 /// Steps every block on one thread, writers before readers, so a chunk travels down a chain
@@ -26,7 +27,7 @@ impl Scheduler for SingleThread {
     }
 
     fn launch(&self, graph: ReadyGraph) -> Result<Vec<JoinHandle<Vec<BlockTask>>>, RunError> {
-        let order = graph.topology().topological_order();
+        let order = graph.topology().execution_order();
         let parker = Arc::new(Parker::new());
         let n = graph.topology().len();
         let control = graph.control().clone();
@@ -36,7 +37,7 @@ impl Scheduler for SingleThread {
         let ordered: Vec<BlockTask> = order.iter().filter_map(|&i| slots[i].take()).collect();
         let handle = std::thread::Builder::new()
             .name("rf-single".into())
-            .spawn(move || run(ordered, &parker))
+            .spawn(move || run_tasks(ordered, &parker))
             .map_err(|e| {
                 control.request_stop();
                 RunError::Scheduler {
@@ -46,34 +47,4 @@ impl Scheduler for SingleThread {
             })?;
         Ok(vec![handle])
     }
-}
-
-fn run(mut tasks: Vec<BlockTask>, parker: &Parker) -> Vec<BlockTask> {
-    let mut live = tasks.len();
-    // After a pass without progress: reset the token, look once more, and only then sleep.
-    let mut checking = false;
-    while live > 0 {
-        if checking {
-            parker.reset();
-        }
-        let mut progress = false;
-        for t in tasks.iter_mut().filter(|t| !t.is_finished()) {
-            match t.step() {
-                Step::Progress => progress = true,
-                Step::Idle => {}
-                Step::Done => {
-                    live -= 1;
-                    progress = true;
-                }
-            }
-        }
-        if progress {
-            checking = false;
-        } else if checking {
-            parker.park();
-        } else {
-            checking = true;
-        }
-    }
-    tasks
 }

@@ -1,12 +1,13 @@
 //! `tpb`: one OS thread per block, the GNU Radio 3.x model.
 
 use super::thread::{pin_current_thread, set_realtime, thread_name, RealtimePolicy};
+use super::worker::run_task;
 use super::Scheduler;
 use crate::error::RunError;
 use crate::flowgraph::ReadyGraph;
 use crate::parker::Parker;
 use crate::sync::Arc;
-use crate::task::{BlockTask, Step};
+use crate::task::BlockTask;
 use std::collections::HashMap;
 use std::thread::JoinHandle;
 
@@ -45,8 +46,13 @@ impl ThreadPerBlock {
 }
 
 impl Scheduler for ThreadPerBlock {
+    /// `tpb`, or `tpb-rt` with real-time priority.
     fn name(&self) -> &str {
-        "tpb"
+        if self.realtime.is_some() {
+            "tpb-rt"
+        } else {
+            "tpb"
+        }
     }
 
     fn launch(&self, graph: ReadyGraph) -> Result<Vec<JoinHandle<Vec<BlockTask>>>, RunError> {
@@ -73,7 +79,7 @@ impl Scheduler for ThreadPerBlock {
                     if let Some(p) = realtime {
                         set_realtime(p);
                     }
-                    run(task)
+                    run_task(task)
                 });
             match spawned {
                 Ok(h) => handles.push(h),
@@ -92,24 +98,4 @@ impl Scheduler for ThreadPerBlock {
         }
         Ok(handles)
     }
-}
-
-fn run(mut task: BlockTask) -> Vec<BlockTask> {
-    let parker = task.parker().clone();
-    loop {
-        match task.step() {
-            Step::Progress => continue,
-            Step::Done => break,
-            Step::Idle => {
-                // Reset, look once more, and sleep only if that look found nothing.
-                parker.reset();
-                match task.step() {
-                    Step::Progress => {}
-                    Step::Done => break,
-                    Step::Idle => parker.park(),
-                }
-            }
-        }
-    }
-    vec![task]
 }

@@ -1,0 +1,71 @@
+//! `buf` (seed 000, Fig. 3): shared null source -> head(N f32) -> P chains of S copy blocks ->
+//! one null sink per chain. Verified: every sink received exactly N items.
+
+use super::timed_run;
+use crate::measurement::{BenchError, Measurement};
+use radioflow_blocks::{Copy, Head, NullSink, NullSource};
+use radioflow_runtime::{BlockId, Flowgraph, Scheduler};
+use serde_json::json;
+
+/// Parameters of the stream benchmark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BufParams {
+    /// Parallel chains.
+    pub pipes: usize,
+    /// Copy blocks per chain.
+    pub stages: usize,
+    /// f32 samples passed by the head block.
+    pub samples: u64,
+}
+
+/// The graph and its sinks.
+pub fn build(p: &BufParams) -> Result<(Flowgraph, Vec<BlockId>), BenchError> {
+    if p.pipes == 0 || p.stages == 0 {
+        return Err(BenchError::Params(
+            "buf needs at least one pipe and one stage".into(),
+        ));
+    }
+    let mut fg = Flowgraph::new();
+    let src = fg.add(NullSource::<f32>::new());
+    let head = fg.add(Head::<f32>::new(p.samples));
+    let connect = |fg: &mut Flowgraph, a, b| {
+        fg.connect(a, b)
+            .unwrap_or_else(|e| unreachable!("the buf graph is well-formed: {e}"))
+    };
+    connect(&mut fg, src, head);
+    let mut sinks = Vec::with_capacity(p.pipes);
+    for _ in 0..p.pipes {
+        let mut prev = head;
+        for _ in 0..p.stages {
+            let c = fg.add(Copy::<f32>::new());
+            connect(&mut fg, prev, c);
+            prev = c;
+        }
+        let sink = fg.add(NullSink::<f32>::new());
+        connect(&mut fg, prev, sink);
+        sinks.push(sink);
+    }
+    Ok((fg, sinks))
+}
+
+/// Builds, runs and verifies one `buf` run.
+///
+/// # Errors
+/// Bad parameters or a failed run.
+pub fn run(p: &BufParams, scheduler: &dyn Scheduler) -> Result<Measurement, BenchError> {
+    let (mut fg, sinks) = build(p)?;
+    let seconds = timed_run("buf", &mut fg, scheduler)?;
+    let verified = sinks.iter().all(|&s| {
+        fg.block::<NullSink<f32>>(s)
+            .is_some_and(|k| k.items() == p.samples)
+    });
+    Ok(Measurement {
+        experiment: "buf".into(),
+        runtime: "radioflow".into(),
+        scheduler: scheduler.name().to_owned(),
+        params: json!({ "pipes": p.pipes, "stages": p.stages, "samples": p.samples }),
+        seconds,
+        verified,
+        detail: format!("{} sinks x {} items", p.pipes, p.samples),
+    })
+}

@@ -1,0 +1,41 @@
+//! One timed, verified run of an experiment.
+
+use serde::Serialize;
+
+/// The result of one run, printed as one JSON line with `--json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Measurement {
+    /// Experiment id (`buf`, `msg`, ...).
+    pub experiment: String,
+    /// Which runtime ran it (`radioflow`, `gnuradio`, `futuresdr`).
+    pub runtime: String,
+    /// Scheduler name.
+    pub scheduler: String,
+    /// The experiment's parameters.
+    pub params: serde_json::Value,
+    /// Wall-clock time of the run (start to end of processing).
+    pub seconds: f64,
+    /// Every item/message arrived.
+    pub verified: bool,
+    /// What was checked, e.g. "10 sinks x 100000000 items".
+    pub detail: String,
+}
+
+/// Why an experiment could not produce a measurement.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// The graph failed to build or run.
+    #[error("{experiment}: {source}")]
+    Run {
+        /// Experiment id.
+        experiment: &'static str,
+        /// The runtime's error.
+        source: radioflow_runtime::RunError,
+    },
+    /// A parameter is out of range.
+    #[error("{0}")]
+    Params(String),
+    /// A peer could not be built or run.
+    #[error("{0}")]
+    Peer(String),
+}

@@ -1,0 +1,145 @@
+//! Peers measured side by side with radioflow: GNU Radio 3.10 (`peers/gnuradio`, C++) and
+//! FutureSDR 0.0.40 (`peers/futuresdr`, its own Cargo project). Each peer is a program that runs
+//! one configuration and prints one JSON line in [`Measurement`]'s format; the harness builds it
+//! on first use and says clearly when it cannot.
+
+use crate::measurement::{BenchError, Measurement};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A peer runtime.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Peer {
+    /// GNU Radio 3.10 (thread per block), built against Debian's gnuradio-dev.
+    GnuRadio,
+    /// FutureSDR 0.0.40.
+    FutureSdr,
+}
+
+impl Peer {
+    /// Parses `gnuradio` or `futuresdr`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "gnuradio" | "gr" => Some(Self::GnuRadio),
+            "futuresdr" | "fsdr" => Some(Self::FutureSdr),
+            _ => None,
+        }
+    }
+
+    /// `gnuradio` or `futuresdr`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::GnuRadio => "gnuradio",
+            Self::FutureSdr => "futuresdr",
+        }
+    }
+
+    /// The scheduler configurations compared for `experiment` (peer CLI arguments and the label).
+    pub fn configurations(self, realtime: bool) -> Vec<(String, Vec<String>)> {
+        match self {
+            Self::GnuRadio if realtime => vec![("tpb-rt".into(), vec!["--rt".into()])],
+            Self::GnuRadio => vec![("tpb".into(), vec![])],
+            Self::FutureSdr => ["flow", "smol"]
+                .iter()
+                .map(|s| (s.to_string(), vec!["--scheduler".into(), s.to_string()]))
+                .collect(),
+        }
+    }
+
+    fn folder(self) -> &'static str {
+        match self {
+            Self::GnuRadio => "peers/gnuradio",
+            Self::FutureSdr => "peers/futuresdr",
+        }
+    }
+
+    fn binary(self, root: &Path) -> PathBuf {
+        match self {
+            Self::GnuRadio => root.join("peers/gnuradio/build/gr_bench"),
+            Self::FutureSdr => root.join("peers/futuresdr/target/release/fsdr_bench"),
+        }
+    }
+
+    /// The peer's program, built with its `build.sh` if missing.
+    ///
+    /// # Errors
+    /// The peer cannot be built here (e.g. GNU Radio is not installed); the message says why.
+    pub fn ensure_built(self) -> Result<PathBuf, BenchError> {
+        let root = repo_root();
+        let bin = self.binary(&root);
+        if bin.exists() {
+            return Ok(bin);
+        }
+        eprintln!(
+            "building the {} peer ({}/build.sh) ...",
+            self.name(),
+            self.folder()
+        );
+        let out = Command::new("bash")
+            .arg(root.join(self.folder()).join("build.sh"))
+            .output()
+            .map_err(|e| BenchError::Peer(format!("{}: cannot run build.sh: {e}", self.name())))?;
+        if !out.status.success() || !bin.exists() {
+            let why = String::from_utf8_lossy(&out.stderr);
+            let why = why.lines().rev().take(3).collect::<Vec<_>>().join(" | ");
+            return Err(BenchError::Peer(format!(
+                "the {} peer is not available here ({why}); see {}/README.md",
+                self.name(),
+                self.folder()
+            )));
+        }
+        Ok(bin)
+    }
+
+    /// Runs one configuration of `experiment` with `args` and returns its measurement.
+    ///
+    /// # Errors
+    /// The peer failed to run or printed something that is not a measurement.
+    pub fn run(
+        self,
+        bin: &Path,
+        experiment: &str,
+        args: &[String],
+    ) -> Result<Measurement, BenchError> {
+        let out = Command::new(bin)
+            .arg(experiment)
+            .args(args)
+            .output()
+            .map_err(|e| BenchError::Peer(format!("{}: {e}", bin.display())))?;
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let line = stdout
+            .lines()
+            .rev()
+            .find(|l| l.trim_start().starts_with('{'));
+        let parsed = line.and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok());
+        let Some(v) = parsed else {
+            return Err(BenchError::Peer(format!(
+                "{} {experiment} {}: no measurement (exit {}): {}",
+                self.name(),
+                args.join(" "),
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim()
+            )));
+        };
+        Ok(Measurement {
+            experiment: experiment.to_owned(),
+            runtime: self.name().to_owned(),
+            scheduler: v["scheduler"].as_str().unwrap_or("?").to_owned(),
+            params: v["params"].clone(),
+            seconds: v["seconds"].as_f64().unwrap_or(f64::NAN),
+            verified: v["verified"].as_bool().unwrap_or(false),
+            detail: v
+                .get("config")
+                .and_then(|c| c.as_str())
+                .unwrap_or("")
+                .to_owned(),
+        })
+    }
+}
+
+/// The repository root: `RADIOFLOW_ROOT`, else the workspace this crate was built in.
+fn repo_root() -> PathBuf {
+    std::env::var_os("RADIOFLOW_ROOT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+}

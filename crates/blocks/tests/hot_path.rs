@@ -1,0 +1,109 @@
+//! The hot path allocates nothing: a run's allocation count does not grow with the number of
+//! items or messages it moves (set-up allocates the same amount whatever the size).
+
+use radioflow_blocks::{
+    Copy, Head, MessageBurstSource, MessageCounter, MessageForwarder, NullSink, NullSource,
+};
+use radioflow_runtime::{Flowgraph, Pmt, Scheduler, SingleThread, ThreadPerBlock};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+struct Counting;
+
+static ALLOCS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: forwards to the system allocator unchanged; only counts calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Relaxed);
+        // SAFETY: same contract as our caller's.
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        // SAFETY: same contract as our caller's.
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Relaxed);
+        // SAFETY: same contract as our caller's.
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The counter is global: tests in this file must not run at the same time.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn allocations_of_stream_run(s: &dyn Scheduler, samples: u64) -> u64 {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(NullSource::<f32>::new());
+    let head = fg.add(Head::<f32>::new(samples));
+    fg.connect(src, head).unwrap();
+    for _ in 0..2 {
+        let c1 = fg.add(Copy::<f32>::new());
+        let c2 = fg.add(Copy::<f32>::new());
+        let sink = fg.add(NullSink::<f32>::new());
+        fg.connect(head, c1).unwrap();
+        fg.connect(c1, c2).unwrap();
+        fg.connect(c2, sink).unwrap();
+    }
+    let before = ALLOCS.load(Relaxed);
+    fg.run_with(s).unwrap();
+    ALLOCS.load(Relaxed) - before
+}
+
+#[test]
+fn stream_runs_allocate_the_same_whatever_the_number_of_items() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let schedulers: Vec<Box<dyn Scheduler>> = vec![
+        Box::new(ThreadPerBlock::new()),
+        Box::new(SingleThread::new()),
+    ];
+    for s in schedulers {
+        // The first run in a process also pays one-time initialisation.
+        allocations_of_stream_run(s.as_ref(), 1000);
+        let small = allocations_of_stream_run(s.as_ref(), 100_000);
+        let large = allocations_of_stream_run(s.as_ref(), 20_000_000);
+        // 200x the items (thousands of work calls more) must not mean more allocations.
+        assert_eq!(
+            small,
+            large,
+            "{}: {small} allocations for 1e5 items, {large} for 2e7",
+            s.name()
+        );
+    }
+}
+
+#[test]
+fn message_hops_do_not_allocate_beyond_the_queue_segments() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    fn run(burst: usize) -> u64 {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(MessageBurstSource::repeat(
+            Pmt::U8Vector(vec![0; 500].into()),
+            burst,
+        ));
+        let mut prev = src;
+        for _ in 0..5 {
+            let f = fg.add(MessageForwarder::new());
+            fg.connect_message(prev, f).unwrap();
+            prev = f;
+        }
+        let c = fg.add(MessageCounter::new());
+        fg.connect_message(prev, c).unwrap();
+        let before = ALLOCS.load(Relaxed);
+        fg.run_with(&SingleThread::new()).unwrap();
+        assert_eq!(fg.block::<MessageCounter>(c).unwrap().count(), burst as u64);
+        ALLOCS.load(Relaxed) - before
+    }
+    let (a, b) = (run(1_000), run(11_000));
+    // 10k more messages over 6 hops = 60k deliveries; the lock-free queues allocate one segment
+    // per 31 messages (about 2k segments), the payload is shared, never copied.
+    let extra = b - a;
+    assert!(
+        extra < 60_000 / 20,
+        "{extra} extra allocations for 60000 extra deliveries"
+    );
+}

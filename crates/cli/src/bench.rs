@@ -1,0 +1,301 @@
+//! `radioflow bench ...`
+
+use anyhow::{bail, Context};
+use clap::{Args, Subcommand};
+use radioflow_bench::stats::summarize;
+use radioflow_bench::{buf, msg, BufParams, Machine, Measurement, MsgParams, Peer};
+use radioflow_runtime::{
+    scheduler_by_name, RealtimePolicy, Scheduler, ThreadPerBlock, SCHEDULER_NAMES,
+};
+
+#[derive(Args)]
+pub(crate) struct BenchArgs {
+    #[command(subcommand)]
+    experiment: Option<Experiment>,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(Args, Clone)]
+struct Common {
+    /// Scheduler(s) to measure, comma separated, or `all`.
+    #[arg(long, global = true, default_value = "all")]
+    scheduler: String,
+    /// Runs per scheduler (alternated between schedulers run by run).
+    #[arg(long, global = true, default_value_t = 5)]
+    runs: usize,
+    /// Print one JSON object per measured run instead of a table.
+    #[arg(long, global = true)]
+    json: bool,
+    /// Run scheduler threads at real-time priority (SCHED_FIFO 50) where permitted.
+    #[arg(long, global = true)]
+    realtime: bool,
+    /// Peers to measure side by side, comma separated: gnuradio, futuresdr.
+    #[arg(long, global = true)]
+    compare: Vec<String>,
+}
+
+#[derive(Subcommand)]
+enum Experiment {
+    /// Stream benchmark: null source -> head(N) -> P chains of S copy blocks -> null sinks.
+    Buf {
+        #[arg(long, default_value_t = 10)]
+        pipes: usize,
+        #[arg(long, default_value_t = 10)]
+        stages: usize,
+        /// Samples through the head block (accepts 1e8).
+        #[arg(long, default_value = "1e8", value_parser = parse_count)]
+        samples: u64,
+    },
+    /// Message benchmark: a burst of 500-byte messages -> forwarder -> P chains of S forwarders.
+    Msg {
+        #[arg(long, default_value_t = 10)]
+        pipes: usize,
+        #[arg(long, default_value_t = 10)]
+        stages: usize,
+        /// Messages in the burst (accepts 1e3).
+        #[arg(long, default_value = "1000", value_parser = parse_count)]
+        burst: u64,
+    },
+}
+
+fn parse_count(s: &str) -> Result<u64, String> {
+    let v: f64 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
+    if !(v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= u64::MAX as f64) {
+        return Err(format!("'{s}' is not a whole non-negative count"));
+    }
+    Ok(v as u64)
+}
+
+fn schedulers(c: &Common) -> anyhow::Result<Vec<Box<dyn Scheduler>>> {
+    let names: Vec<&str> = if c.scheduler == "all" {
+        SCHEDULER_NAMES.to_vec()
+    } else {
+        c.scheduler.split(',').map(str::trim).collect()
+    };
+    names
+        .into_iter()
+        .map(|n| -> anyhow::Result<Box<dyn Scheduler>> {
+            if c.realtime && n == "tpb" {
+                return Ok(Box::new(
+                    ThreadPerBlock::new().realtime(RealtimePolicy::Fifo(50)),
+                ));
+            }
+            scheduler_by_name(n).with_context(|| {
+                format!(
+                    "unknown scheduler '{n}' (known: {})",
+                    SCHEDULER_NAMES.join(", ")
+                )
+            })
+        })
+        .collect()
+}
+
+/// One experiment with its parameters.
+#[derive(Clone, Copy)]
+enum Setup {
+    Buf(BufParams),
+    Msg(MsgParams),
+}
+
+impl Setup {
+    fn label(&self) -> String {
+        match self {
+            Setup::Buf(p) => format!("buf {}x{} {:e}", p.pipes, p.stages, p.samples as f64),
+            Setup::Msg(p) => format!("msg {}x{} burst {}", p.pipes, p.stages, p.burst),
+        }
+    }
+
+    fn run(&self, s: &dyn Scheduler) -> anyhow::Result<Measurement> {
+        Ok(match self {
+            Setup::Buf(p) => buf::run(p, s)?,
+            Setup::Msg(p) => msg::run(p, s)?,
+        })
+    }
+
+    /// The experiment name and arguments for a peer program.
+    fn peer_args(&self) -> (&'static str, Vec<String>) {
+        match self {
+            Setup::Buf(p) => (
+                "buf",
+                vec![
+                    "--pipes".into(),
+                    p.pipes.to_string(),
+                    "--stages".into(),
+                    p.stages.to_string(),
+                    "--samples".into(),
+                    p.samples.to_string(),
+                ],
+            ),
+            Setup::Msg(p) => (
+                "msg",
+                vec![
+                    "--pipes".into(),
+                    p.pipes.to_string(),
+                    "--stages".into(),
+                    p.stages.to_string(),
+                    "--burst".into(),
+                    p.burst.to_string(),
+                ],
+            ),
+        }
+    }
+}
+
+/// Runs one measured run of a setup.
+type RunFn = Box<dyn Fn(&Setup) -> anyhow::Result<Measurement>>;
+
+/// Something measured in a run: a radioflow scheduler or a peer configuration.
+struct Contender {
+    label: String,
+    runtime: String,
+    run: RunFn,
+}
+
+fn contenders(c: &Common) -> anyhow::Result<Vec<Contender>> {
+    let mut out = Vec::new();
+    for s in schedulers(c)? {
+        let label = s.name().to_owned();
+        let s: std::sync::Arc<dyn Scheduler> = s.into();
+        out.push(Contender {
+            label,
+            runtime: "radioflow".into(),
+            run: Box::new(move |setup| setup.run(s.as_ref())),
+        });
+    }
+    for name in c.compare.iter().flat_map(|s| s.split(',')).map(str::trim) {
+        let peer = Peer::from_name(name)
+            .with_context(|| format!("unknown peer '{name}' (known: gnuradio, futuresdr)"))?;
+        let bin = match peer.ensure_built() {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("radioflow: {e}; comparing without it");
+                continue;
+            }
+        };
+        for (label, extra) in peer.configurations(c.realtime) {
+            let bin = bin.clone();
+            out.push(Contender {
+                label,
+                runtime: peer.name().into(),
+                run: Box::new(move |setup| {
+                    let (exp, mut args) = setup.peer_args();
+                    args.extend(extra.iter().cloned());
+                    Ok(peer.run(&bin, exp, &args)?)
+                }),
+            });
+        }
+    }
+    Ok(out)
+}
+
+pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
+    let c = args.common;
+    if c.runs == 0 {
+        bail!("--runs must be at least 1");
+    }
+    let setups: Vec<Setup> = match args.experiment {
+        Some(Experiment::Buf {
+            pipes,
+            stages,
+            samples,
+        }) => {
+            vec![Setup::Buf(BufParams {
+                pipes,
+                stages,
+                samples,
+            })]
+        }
+        Some(Experiment::Msg {
+            pipes,
+            stages,
+            burst,
+        }) => {
+            vec![Setup::Msg(MsgParams {
+                pipes,
+                stages,
+                burst: burst as usize,
+            })]
+        }
+        // The README's demo: every experiment at a size that takes seconds.
+        None => vec![
+            Setup::Buf(BufParams {
+                pipes: 10,
+                stages: 10,
+                samples: 10_000_000,
+            }),
+            Setup::Msg(MsgParams {
+                pipes: 10,
+                stages: 10,
+                burst: 1000,
+            }),
+        ],
+    };
+    let contenders = contenders(&c)?;
+    if !c.json {
+        println!("machine: {}", Machine::detect());
+    }
+    let mut all_verified = true;
+    let mut table = Vec::new();
+    for setup in &setups {
+        let mut times: Vec<Vec<f64>> = vec![Vec::new(); contenders.len()];
+        let mut verified = vec![true; contenders.len()];
+        // Alternate contenders run by run, so drift on a shared machine hits all alike.
+        for _ in 0..c.runs {
+            for (i, k) in contenders.iter().enumerate() {
+                let m = (k.run)(setup)?;
+                if c.json {
+                    println!("{}", serde_json::to_string(&m)?);
+                }
+                verified[i] &= m.verified;
+                times[i].push(m.seconds);
+            }
+        }
+        let summaries: Vec<_> = times
+            .iter()
+            .map(|t| summarize(t).expect("runs >= 1"))
+            .collect();
+        for (i, k) in contenders.iter().enumerate() {
+            all_verified &= verified[i];
+            // Ratio against the first radioflow scheduler: > 1 means radioflow is faster.
+            let ratio = summaries[i].median / summaries[0].median;
+            table.push((
+                setup.label(),
+                format!("{} {}", k.runtime, k.label),
+                summaries[i],
+                ratio,
+                verified[i],
+            ));
+        }
+    }
+    if !c.json {
+        let base = contenders.first().map(|k| k.label.as_str()).unwrap_or("?");
+        println!(
+            "{:<22} {:<20} {:>4} {:>10} {:>21} {:>9} {:>8}",
+            "experiment",
+            "runtime scheduler",
+            "runs",
+            "median s",
+            "mean s (95% CI)",
+            format!("/{base}"),
+            "verified"
+        );
+        for (label, who, s, ratio, ok) in table {
+            println!(
+                "{:<22} {:<20} {:>4} {:>10.4} {:>10.4} ± {:<8.4} {:>9.2} {:>8}",
+                label,
+                who,
+                s.n,
+                s.median,
+                s.mean,
+                s.ci95,
+                ratio,
+                if ok { "yes" } else { "NO" }
+            );
+        }
+    }
+    if !all_verified {
+        bail!("some runs lost items or messages");
+    }
+    Ok(())
+}

@@ -1,0 +1,165 @@
+//! `flow`: one worker per core; chains of blocks stay on one worker and run depth-first in
+//! cache-sized chunks (the "scheduler emulation" of the seed 000, generalised to any graph).
+
+use super::placement::{place, Placement};
+use super::thread::{pin_current_thread, thread_name};
+use super::worker::{run_task, run_tasks};
+use super::Scheduler;
+use crate::error::RunError;
+use crate::flowgraph::ReadyGraph;
+use crate::parker::Parker;
+use crate::sync::Arc;
+use crate::task::BlockTask;
+use std::thread::JoinHandle;
+
+/// Worker-per-core scheduler.
+///
+/// Blocks are cut into chains (linked one-to-one) and chains are spread over the workers so each
+/// gets the same number of blocks. A worker steps its blocks in execution order, one chunk per
+/// block per pass, so a chunk written by a block is read by the next while still in L1/L2; it
+/// sleeps when a pass moves nothing. Blocks whose work may block (file I/O, throttle) get a
+/// thread of their own so they never stall a worker.
+#[derive(Clone, Debug)]
+pub struct FlowScheduler {
+    workers: usize,
+    pin: bool,
+    chunk_bytes: usize,
+    buffer_bytes: Option<usize>,
+}
+
+impl Default for FlowScheduler {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FlowScheduler {
+    /// One worker per available CPU, unpinned, chunks of a quarter of the L1 data cache.
+    pub fn new() -> Self {
+        Self {
+            workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            pin: false,
+            chunk_bytes: (l1d_bytes() / 4).max(1024),
+            buffer_bytes: None,
+        }
+    }
+
+    /// Number of worker threads (at least 1).
+    pub fn workers(mut self, n: usize) -> Self {
+        self.workers = n.max(1);
+        self
+    }
+
+    /// Pins worker `i` to CPU `i` (modulo the CPU count).
+    pub fn pin(mut self, pin: bool) -> Self {
+        self.pin = pin;
+        self
+    }
+
+    /// Bytes a block may write per output per work call.
+    pub fn chunk_bytes(mut self, bytes: usize) -> Self {
+        self.chunk_bytes = bytes.max(1);
+        self
+    }
+
+    /// Buffer size for connections without their own size (default: four chunks).
+    pub fn buffer_bytes(mut self, bytes: usize) -> Self {
+        self.buffer_bytes = Some(bytes);
+        self
+    }
+}
+
+/// Size of the L1 data cache of CPU 0, 32 KiB if unknown.
+fn l1d_bytes() -> usize {
+    for i in 0..8 {
+        let base = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
+        let read = |f: &str| std::fs::read_to_string(format!("{base}/{f}")).unwrap_or_default();
+        if read("level").trim() == "1" && read("type").trim() == "Data" {
+            let size = read("size");
+            let size = size.trim();
+            if let Some(k) = size.strip_suffix('K') {
+                if let Ok(k) = k.parse::<usize>() {
+                    return k * 1024;
+                }
+            }
+        }
+    }
+    32 * 1024
+}
+
+impl Scheduler for FlowScheduler {
+    fn name(&self) -> &str {
+        "flow"
+    }
+
+    fn launch(&self, mut graph: ReadyGraph) -> Result<Vec<JoinHandle<Vec<BlockTask>>>, RunError> {
+        let order = graph.topology().execution_order();
+        let placement = place(graph.topology(), &order, self.workers);
+        let control = graph.control().clone();
+        let worker_parkers: Vec<Arc<Parker>> =
+            (0..self.workers).map(|_| Arc::new(Parker::new())).collect();
+        let parkers = placement
+            .iter()
+            .map(|p| match p {
+                Placement::Worker(w) => worker_parkers[*w].clone(),
+                Placement::Dedicated => Arc::new(Parker::new()),
+            })
+            .collect();
+        graph.set_default_buffer_size(self.buffer_bytes.unwrap_or(4 * self.chunk_bytes));
+        let mut slots: Vec<Option<BlockTask>> =
+            graph.into_tasks(parkers)?.into_iter().map(Some).collect();
+        let mut per_worker: Vec<Vec<BlockTask>> = (0..self.workers).map(|_| Vec::new()).collect();
+        let mut dedicated = Vec::new();
+        for &b in &order {
+            let mut task = slots[b].take().expect("each block once in the order");
+            task.limit_output_bytes(self.chunk_bytes);
+            match placement[b] {
+                Placement::Worker(w) => per_worker[w].push(task),
+                Placement::Dedicated => dedicated.push(task),
+            }
+        }
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut handles = Vec::new();
+        let mut spawn = |name: String, f: Box<dyn FnOnce() -> Vec<BlockTask> + Send>| {
+            std::thread::Builder::new()
+                .name(name)
+                .spawn(f)
+                .map(|h| handles.push(h))
+        };
+        let mut result = Ok(());
+        for (w, (tasks, parker)) in per_worker.into_iter().zip(worker_parkers).enumerate() {
+            if tasks.is_empty() {
+                continue;
+            }
+            let pin = self.pin.then_some(w % cpus);
+            result = result.and_then(|()| {
+                spawn(
+                    format!("rf-flow-{w}"),
+                    Box::new(move || {
+                        if let Some(cpu) = pin {
+                            if let Err(e) = pin_current_thread(&[cpu]) {
+                                tracing::warn!("cannot pin flow worker {w} to CPU {cpu}: {e}");
+                            }
+                        }
+                        run_tasks(tasks, &parker)
+                    }),
+                )
+            });
+        }
+        for task in dedicated {
+            let name = thread_name("rf-", task.name());
+            result = result.and_then(|()| spawn(name, Box::new(move || run_task(task))));
+        }
+        if let Err(e) = result {
+            control.request_stop();
+            for h in handles {
+                let _ = h.join();
+            }
+            return Err(RunError::Scheduler {
+                scheduler: "flow".into(),
+                error: format!("cannot spawn a thread: {e}"),
+            });
+        }
+        Ok(handles)
+    }
+}

@@ -1,0 +1,116 @@
+//! Which worker runs which block: the graph is cut into chains, chains are spread over workers.
+
+use crate::flowgraph::Topology;
+
+/// Where a block runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Placement {
+    /// On worker `n`, with the other blocks of its chains.
+    Worker(usize),
+    /// On a thread of its own (blocks whose work may block).
+    Dedicated,
+}
+
+/// Maximal chains of blocks linked one-to-one (a block continues its predecessor's chain when
+/// it is that predecessor's only successor and has no other predecessor), in execution order.
+/// Stream and message connections both count; blocking blocks are left out.
+pub(crate) fn chains(topo: &Topology, order: &[usize]) -> Vec<Vec<usize>> {
+    let n = topo.len();
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut pred: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(a, b) in topo.stream_edges.iter().chain(&topo.message_edges) {
+        if a != b && !succ[a].contains(&b) {
+            succ[a].push(b);
+            pred[b].push(a);
+        }
+    }
+    let mut chain_of: Vec<Option<usize>> = vec![None; n];
+    let mut chains: Vec<Vec<usize>> = Vec::new();
+    for &b in order {
+        if topo.blocking[b] {
+            continue;
+        }
+        let continues = match pred[b].as_slice() {
+            [p] if succ[*p].len() == 1 && !topo.blocking[*p] => chain_of[*p],
+            _ => None,
+        };
+        let c = continues.unwrap_or_else(|| {
+            chains.push(Vec::new());
+            chains.len() - 1
+        });
+        chains[c].push(b);
+        chain_of[b] = Some(c);
+    }
+    chains
+}
+
+/// Spreads chains over `workers` so that every worker gets about the same number of blocks
+/// (longest chains first, each to the least loaded worker).
+pub(crate) fn place(topo: &Topology, order: &[usize], workers: usize) -> Vec<Placement> {
+    let workers = workers.max(1);
+    let mut placement = vec![Placement::Dedicated; topo.len()];
+    let mut chains = chains(topo, order);
+    chains.sort_by_key(|c| std::cmp::Reverse(c.len()));
+    let mut load = vec![0usize; workers];
+    for chain in chains {
+        let w = (0..workers).min_by_key(|&w| (load[w], w)).unwrap_or(0);
+        load[w] += chain.len();
+        for b in chain {
+            placement[b] = Placement::Worker(w);
+        }
+    }
+    placement
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn topo(n: usize, stream: &[(usize, usize)], blocking: &[usize]) -> Topology {
+        Topology {
+            names: (0..n).map(|i| i.to_string().into()).collect(),
+            stream_edges: stream.to_vec(),
+            message_edges: Vec::new(),
+            blocking: (0..n).map(|i| blocking.contains(&i)).collect(),
+        }
+    }
+
+    #[test]
+    fn fan_out_cuts_chains_and_pipes_spread_evenly() {
+        // 0 -> 1 -> {2 -> 3, 4 -> 5, 6 -> 7, 8 -> 9}
+        let edges = [
+            (0, 1),
+            (1, 2),
+            (2, 3),
+            (1, 4),
+            (4, 5),
+            (1, 6),
+            (6, 7),
+            (1, 8),
+            (8, 9),
+        ];
+        let t = topo(10, &edges, &[]);
+        let order = t.execution_order();
+        let c = chains(&t, &order);
+        assert_eq!(
+            c,
+            vec![vec![0, 1], vec![2, 3], vec![4, 5], vec![6, 7], vec![8, 9]]
+        );
+        let p = place(&t, &order, 2);
+        let on = |w| (0..10).filter(|&b| p[b] == Placement::Worker(w)).count();
+        assert_eq!(on(0) + on(1), 10);
+        assert!(on(0).abs_diff(on(1)) <= 2);
+        for (a, b) in [(2, 3), (4, 5), (6, 7), (8, 9), (0, 1)] {
+            assert_eq!(p[a], p[b], "a chain stays on one worker");
+        }
+    }
+
+    #[test]
+    fn fan_in_starts_a_chain_and_blocking_blocks_get_their_own_thread() {
+        // 0 -> 2, 1 -> 2, 2 -> 3 (3 blocks)
+        let t = topo(4, &[(0, 2), (1, 2), (2, 3)], &[3]);
+        let order = t.execution_order();
+        assert_eq!(chains(&t, &order), vec![vec![0], vec![1], vec![2]]);
+        assert_eq!(place(&t, &order, 4)[3], Placement::Dedicated);
+    }
+}

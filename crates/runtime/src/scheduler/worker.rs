@@ -1,0 +1,58 @@
+//! The two thread loops every scheduler is built from.
+
+use crate::parker::Parker;
+use crate::task::{BlockTask, Step};
+
+/// Steps `tasks` (in the given order) on the calling thread until all are done. A pass steps
+/// every live task once, so a chunk produced by one block is consumed by the next in the same
+/// pass while it is still in cache. Sleeps on `parker` only after a pass that moved nothing,
+/// followed by a token reset and one more fruitless pass.
+pub(crate) fn run_tasks(mut tasks: Vec<BlockTask>, parker: &Parker) -> Vec<BlockTask> {
+    let mut live = tasks.len();
+    let mut checking = false;
+    while live > 0 {
+        if checking {
+            parker.reset();
+        }
+        let mut progress = false;
+        for t in tasks.iter_mut().filter(|t| !t.is_finished()) {
+            match t.step() {
+                Step::Progress => progress = true,
+                Step::Idle => {}
+                Step::Done => {
+                    live -= 1;
+                    progress = true;
+                }
+            }
+        }
+        if progress {
+            checking = false;
+        } else if checking {
+            parker.park();
+        } else {
+            checking = true;
+        }
+    }
+    tasks
+}
+
+/// Steps one task on the calling thread until it is done, sleeping on its parker when idle.
+pub(crate) fn run_task(mut task: BlockTask) -> Vec<BlockTask> {
+    let parker = task.parker().clone();
+    loop {
+        match task.step() {
+            Step::Progress => continue,
+            Step::Done => break,
+            Step::Idle => {
+                // Reset, look once more, and sleep only if that look found nothing.
+                parker.reset();
+                match task.step() {
+                    Step::Progress => {}
+                    Step::Done => break,
+                    Step::Idle => parker.park(),
+                }
+            }
+        }
+    }
+    vec![task]
+}

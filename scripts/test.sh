@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting, lints, docs, unit/integration/doc tests, the scheduler
+# conformance suite (also in release), loom model checks, valgrind (memcheck + race
+# detection), Miri where a nightly toolchain with Miri can be installed, and a benchmark smoke
+# run. Installs what it needs (valgrind via apt when missing). Ends with "N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+log=target/test-log.txt
+mkdir -p target
+: > "$log"
+step() { printf '\n==> %s\n' "$*"; }
+t0=$SECONDS
+
+command -v cargo >/dev/null || { echo "cargo not found: install a Rust toolchain (rustup)" >&2; exit 1; }
+if ! command -v valgrind >/dev/null; then
+  step "installing valgrind"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind) >/dev/null
+fi
+
+step "format, lints, docs"
+cargo fmt --all -- --check
+cargo clippy --locked --workspace --all-targets -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --workspace --no-deps --quiet
+
+step "tests (debug: overflow checks and debug assertions on)"
+cargo test --locked --workspace 2>&1 | tee -a "$log"
+
+step "conformance suite in release (more random graphs, real timing)"
+cargo test --locked --release -p radioflow-blocks --test conformance 2>&1 | tee -a "$log"
+
+step "loom model checks of buffer positions and wake-ups"
+RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
+  cargo test --locked --release -p radioflow-runtime --lib loom 2>&1 | tee -a "$log"
+
+step "valgrind"
+bash scripts/valgrind.sh
+
+step "miri (unsafe buffer code, threads)"
+if cargo +nightly miri --version >/dev/null 2>&1 \
+   || timeout 300 rustup component add miri rust-src --toolchain nightly >/dev/null 2>&1; then
+  # The buffer unit tests, then real threads through both schedulers (Miri's race detector on).
+  export CARGO_TARGET_DIR=target/miri
+  cargo +nightly miri test --locked -p radioflow-runtime --lib buffer 2>&1 | tee -a "$log"
+  cargo +nightly miri test --locked -p radioflow-runtime --test threads 2>&1 | tee -a "$log"
+  unset CARGO_TARGET_DIR
+else
+  echo "miri: no nightly toolchain with Miri can be installed here; skipped (valgrind ran instead)"
+fi
+
+step "benchmark smoke run (tiny sizes; checks that the experiments run and verify)"
+cargo run --locked --release -q -p radioflow-cli -- bench buf --pipes 3 --stages 3 --samples 1e5 --runs 1
+cargo run --locked --release -q -p radioflow-cli -- bench msg --pipes 3 --stages 3 --burst 100 --runs 1
+
+passed=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s+=$4} END {print s+0}')
+failed=$(grep -oE '[0-9]+ failed' "$log" | awk '{s+=$1} END {print s+0}')
+printf '\nall checks done in %ss\n' "$((SECONDS - t0))"
+echo "radioflow: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
