@@ -2,7 +2,7 @@
 
 use radioflow_blocks::runtime::testing::{Counter, Sink};
 use radioflow_blocks::runtime::{
-    Complex32, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
+    Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
 use radioflow_blocks::{
     AddConst, FileSink, FileSource, Head, MessageBurstSource, MessageCounter, MessageForwarder,
@@ -18,6 +18,7 @@ fn schedulers() -> Vec<Box<dyn Scheduler>> {
     vec![
         Box::new(ThreadPerBlock::new()),
         Box::new(SingleThread::new()),
+        Box::new(FlowScheduler::new()),
     ]
 }
 

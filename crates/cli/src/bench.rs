@@ -5,7 +5,7 @@ use clap::{Args, Subcommand};
 use radioflow_bench::stats::summarize;
 use radioflow_bench::{buf, msg, BufParams, Machine, Measurement, MsgParams, Peer};
 use radioflow_runtime::{
-    scheduler_by_name, RealtimePolicy, Scheduler, ThreadPerBlock, SCHEDULER_NAMES,
+    scheduler_by_name, FlowScheduler, RealtimePolicy, Scheduler, ThreadPerBlock, SCHEDULER_NAMES,
 };
 
 #[derive(Args)]
@@ -33,6 +33,18 @@ struct Common {
     /// Peers to measure side by side, comma separated: gnuradio, futuresdr.
     #[arg(long, global = true)]
     compare: Vec<String>,
+    /// flow: worker threads (default: one per CPU).
+    #[arg(long, global = true)]
+    workers: Option<usize>,
+    /// flow: pin worker i to CPU i.
+    #[arg(long, global = true)]
+    pin: bool,
+    /// flow: bytes a block writes per output per work call (default: L1d / 4).
+    #[arg(long, global = true)]
+    chunk_bytes: Option<usize>,
+    /// flow: buffer bytes per connection (default: 4 chunks).
+    #[arg(long, global = true)]
+    buffer_bytes: Option<usize>,
 }
 
 #[derive(Subcommand)]
@@ -76,6 +88,19 @@ fn schedulers(c: &Common) -> anyhow::Result<Vec<Box<dyn Scheduler>>> {
     names
         .into_iter()
         .map(|n| -> anyhow::Result<Box<dyn Scheduler>> {
+            if n == "flow" {
+                let mut f = FlowScheduler::new().pin(c.pin);
+                if let Some(w) = c.workers {
+                    f = f.workers(w);
+                }
+                if let Some(b) = c.chunk_bytes {
+                    f = f.chunk_bytes(b);
+                }
+                if let Some(b) = c.buffer_bytes {
+                    f = f.buffer_bytes(b);
+                }
+                return Ok(Box::new(f));
+            }
             if c.realtime && n == "tpb" {
                 return Ok(Box::new(
                     ThreadPerBlock::new().realtime(RealtimePolicy::Fifo(50)),

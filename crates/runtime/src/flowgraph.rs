@@ -1,5 +1,6 @@
 //! [`Flowgraph`]: blocks, their connections, and the run lifecycle.
 
+use crate::activation::{Activation, Wake};
 use crate::block::Block;
 use crate::buffer::{Reader, StreamBuffer, Writer, DEFAULT_BUFFER_BYTES};
 use crate::error::{ConnectError, Direction, RunError};
@@ -743,6 +744,7 @@ impl ReadyGraph {
     /// If `parkers` does not have one entry per block.
     pub fn into_tasks(self, parkers: Vec<Arc<Parker>>) -> Result<Vec<BlockTask>, RunError> {
         assert_eq!(parkers.len(), self.blocks.len(), "one parker per block");
+        let acts: Vec<Arc<Activation>> = parkers.into_iter().map(Activation::new).collect();
         let mut att: Vec<Attachments> = self
             .blocks
             .iter()
@@ -753,17 +755,19 @@ impl ReadyGraph {
             })
             .collect();
         for o in &self.outputs {
-            let reader_parkers = o.readers.iter().map(|&(b, _)| parkers[b].clone()).collect();
+            let readers: Vec<Arc<Activation>> =
+                o.readers.iter().map(|&(b, _)| acts[b].clone()).collect();
             let bytes = o
                 .bytes
                 .or(self.user_buffer_bytes)
                 .unwrap_or(self.scheduler_buffer_bytes);
             let buf =
-                StreamBuffer::new(o.item_size, bytes, parkers[o.src.0].clone(), reader_parkers)
-                    .map_err(|e| RunError::Buffer {
+                StreamBuffer::new(o.item_size, bytes, &acts[o.src.0], &readers).map_err(|e| {
+                    RunError::Buffer {
                         port: o.label.clone(),
                         error: e.to_string(),
-                    })?;
+                    }
+                })?;
             att[o.src.0].stream_out[o.src.1] = Some(Writer::new(buf.clone()));
             for (slot, &(b, p)) in o.readers.iter().enumerate() {
                 att[b].stream_in[p] = Some(Reader::new(buf.clone(), slot));
@@ -778,10 +782,10 @@ impl ReadyGraph {
             att[e.src.0].message_out[e.src.1].push(Subscriber {
                 inbox: inboxes[e.dst.0].clone(),
                 port: e.dst.1,
-                parker: parkers[e.dst.0].clone(),
+                wake: Wake::new(&acts[e.dst.0], &acts[e.src.0]),
             });
         }
-        self.control.set_parkers(parkers.clone());
+        self.control.set_activations(acts.clone());
         let mut tasks = Vec::with_capacity(self.blocks.len());
         for (i, ((mut block, _, max_items), mut a)) in self.blocks.into_iter().zip(att).enumerate()
         {
@@ -790,7 +794,7 @@ impl ReadyGraph {
                 i,
                 self.topology.names[i].clone(),
                 block,
-                parkers[i].clone(),
+                acts[i].clone(),
                 inboxes[i].clone(),
                 self.control.clone(),
                 self.message_driven[i],

@@ -21,6 +21,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod activation;
 mod block;
 mod buffer;
 mod error;

@@ -2,6 +2,7 @@
 //! --lib loom`): every interleaving of the atomics in the parker handshake and the buffer
 //! positions, with loom detecting lost wake-ups as deadlocks.
 
+use crate::activation::Activation;
 use crate::buffer::{Reader, StreamBuffer, Writer};
 use crate::parker::Parker;
 use crate::sync::{Arc, AtomicU64};
@@ -69,9 +70,13 @@ fn check_buffer(readers: usize, n: u32, preemptions: usize) {
     let mut model = loom::model::Builder::new();
     model.preemption_bound = Some(preemptions);
     model.check(move || {
-        let wp = Arc::new(Parker::new());
-        let rp: Vec<Arc<Parker>> = (0..readers).map(|_| Arc::new(Parker::new())).collect();
-        let buf = StreamBuffer::new(ITEM, ITEM * 2, wp.clone(), rp.clone()).unwrap();
+        let wa = Activation::new(Arc::new(Parker::new()));
+        let ra: Vec<Arc<Activation>> = (0..readers)
+            .map(|_| Activation::new(Arc::new(Parker::new())))
+            .collect();
+        let wp = wa.parker().clone();
+        let rp: Vec<Arc<Parker>> = ra.iter().map(|a| a.parker().clone()).collect();
+        let buf = StreamBuffer::new(ITEM, ITEM * 2, &wa, &ra).unwrap();
         assert_eq!(buf.capacity(), 2);
         let threads: Vec<_> = (0..readers)
             .map(|slot| {

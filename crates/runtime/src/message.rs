@@ -1,9 +1,9 @@
 //! Message ports: a block's inbox and the output ports that post into inboxes.
 //!
-//! Posting a message is a lock-free queue push plus a [`Parker::notify`] of the receiver; the
+//! Posting a message is a lock-free queue push plus a wake-up of the receiver; the
 //! [`Pmt`] itself is shared (reference counted), never copied per hop.
 
-use crate::parker::Parker;
+use crate::activation::Wake;
 use crate::sync::{Arc, AtomicBool, AtomicUsize};
 use crate::valgrind;
 use crossbeam_queue::SegQueue;
@@ -72,7 +72,7 @@ impl Inbox {
 pub(crate) struct Subscriber {
     pub(crate) inbox: Arc<Inbox>,
     pub(crate) port: usize,
-    pub(crate) parker: Arc<Parker>,
+    pub(crate) wake: Wake,
 }
 
 /// A message output port; declare it as a field of your block and register it in
@@ -101,7 +101,7 @@ impl MessageOutput {
     fn deliver(s: &Subscriber, msg: Pmt) {
         if !s.inbox.is_closed() {
             s.inbox.push(s.port, msg);
-            s.parker.notify();
+            s.wake.notify();
         }
     }
 
@@ -123,7 +123,7 @@ impl MessageOutput {
     pub(crate) fn finish(&mut self) {
         for s in self.subscribers.drain(..) {
             s.inbox.sender_finished();
-            s.parker.notify();
+            s.wake.notify();
         }
     }
 }

@@ -4,6 +4,7 @@
 //! thread sleeps. [`BlockTask::step`] handles messages, calls `work` between a snapshot and a
 //! publication of the port positions, wakes neighbours, and decides end of stream.
 
+use crate::activation::Activation;
 use crate::block::{Block, WorkStatus};
 use crate::error::{BlockError, RunError};
 use crate::message::Inbox;
@@ -23,19 +24,20 @@ const MESSAGES_PER_STEP: usize = 256;
 pub enum Step {
     /// Something moved; step again.
     Progress,
-    /// Nothing can move until a neighbour notifies the task's parker.
+    /// Nothing can move until a neighbour wakes the task.
     Idle,
     /// The block finished (or the run was stopped, or it failed); never step it again.
     Done,
 }
 
-/// State shared by all threads of one run: the stop flag, the first failure, and every parker
+/// State shared by all threads of one run: the stop flag, the first failure, and every block's
+/// activation
 /// (to wake everyone on stop).
 #[derive(Debug, Default)]
 pub struct RunControl {
     stop: AtomicBool,
     failure: Mutex<Option<RunError>>,
-    parkers: OnceLock<Vec<Arc<Parker>>>,
+    activations: OnceLock<Vec<Arc<Activation>>>,
 }
 
 impl RunControl {
@@ -44,8 +46,8 @@ impl RunControl {
         valgrind::untracked(&self.stop);
         valgrind::happens_before(&self.stop);
         self.stop.store(true, Release);
-        for p in self.parkers.get().into_iter().flatten() {
-            p.notify();
+        for a in self.activations.get().into_iter().flatten() {
+            a.notify();
         }
     }
 
@@ -76,8 +78,8 @@ impl RunControl {
             .take()
     }
 
-    pub(crate) fn set_parkers(&self, parkers: Vec<Arc<Parker>>) {
-        let _ = self.parkers.set(parkers);
+    pub(crate) fn set_activations(&self, activations: Vec<Arc<Activation>>) {
+        let _ = self.activations.set(activations);
     }
 }
 
@@ -86,7 +88,7 @@ pub struct BlockTask {
     pub(crate) index: usize,
     pub(crate) name: std::sync::Arc<str>,
     pub(crate) block: Box<dyn Block>,
-    parker: Arc<Parker>,
+    activation: Arc<Activation>,
     inbox: Arc<Inbox>,
     control: Arc<RunControl>,
     /// A pure message block (message inputs, no stream ports): it ends when every sender has
@@ -112,7 +114,7 @@ impl BlockTask {
         index: usize,
         name: std::sync::Arc<str>,
         block: Box<dyn Block>,
-        parker: Arc<Parker>,
+        activation: Arc<Activation>,
         inbox: Arc<Inbox>,
         control: Arc<RunControl>,
         message_driven: bool,
@@ -122,7 +124,7 @@ impl BlockTask {
             index,
             name,
             block,
-            parker,
+            activation,
             inbox,
             control,
             message_driven,
@@ -137,9 +139,20 @@ impl BlockTask {
         &self.name
     }
 
-    /// The parker neighbours notify when this task may be able to move.
+    /// The parker of the thread this task was assigned to.
     pub fn parker(&self) -> &Arc<Parker> {
-        &self.parker
+        self.activation.parker()
+    }
+
+    /// Whether a neighbour (or the task's own progress) raised the task's ready flag since the
+    /// last call; lowers it. Threads that step many tasks step only ready ones.
+    pub fn take_ready(&self) -> bool {
+        self.activation.take()
+    }
+
+    /// Raises the task's ready flag (from the thread that steps it).
+    pub fn mark_ready(&self) {
+        self.activation.raise();
     }
 
     /// Caps what the block may write per output per work call at `bytes` (at least one item),

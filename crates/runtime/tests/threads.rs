@@ -5,7 +5,7 @@
 
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::testing::{Chunks, Combine, Counter, Sink};
-use radioflow_runtime::{Scheduler, SingleThread, ThreadPerBlock};
+use radioflow_runtime::{FlowScheduler, Scheduler, SingleThread, ThreadPerBlock};
 use std::time::Duration;
 
 fn chain_with_fan_out(s: &dyn Scheduler) {
@@ -197,4 +197,24 @@ fn threaded_stop_tpb() {
 #[test]
 fn threaded_stop_single() {
     stop_from_another_thread(&SingleThread::new());
+}
+
+/// Two workers with small chunks: chains split across threads, so wake-ups cross workers.
+fn flow() -> FlowScheduler {
+    FlowScheduler::new().workers(2).chunk_bytes(256)
+}
+
+#[test]
+fn threaded_chain_with_fan_out_flow() {
+    chain_with_fan_out(&flow());
+}
+
+#[test]
+fn threaded_messages_flow() {
+    messages_from_two_senders(&flow());
+}
+
+#[test]
+fn threaded_stop_flow() {
+    stop_from_another_thread(&flow());
 }

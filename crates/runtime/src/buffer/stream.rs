@@ -7,7 +7,7 @@
 
 use super::mapping::{page_size, Mapping};
 use super::tags::TagLog;
-use crate::parker::Parker;
+use crate::activation::{Activation, Wake};
 use crate::sync::{Arc, AtomicBool, AtomicU64};
 use crate::tag::Tag;
 use crate::valgrind;
@@ -33,9 +33,10 @@ pub(crate) struct StreamBuffer {
     writer: CachePadded<WriterSide>,
     readers: Box<[CachePadded<AtomicU64>]>,
     tags: TagLog,
-    writer_parker: Arc<Parker>,
-    /// One entry per distinct reader parker (readers run by the same thread share one).
-    reader_parkers: Box<[Arc<Parker>]>,
+    /// How the writer wakes each reader (by slot).
+    wake_readers: Box<[Wake]>,
+    /// How each reader (by slot) wakes the writer.
+    wake_writer: Box<[Wake]>,
 }
 
 impl StreamBuffer {
@@ -44,20 +45,14 @@ impl StreamBuffer {
     pub(crate) fn new(
         item_size: usize,
         min_bytes: usize,
-        writer_parker: Arc<Parker>,
-        reader_parkers: Vec<Arc<Parker>>,
+        writer: &Arc<Activation>,
+        readers: &[Arc<Activation>],
     ) -> std::io::Result<Arc<Self>> {
         assert!(item_size > 0, "zero-sized items cannot be streamed");
         let granule = lcm(page_size(), item_size);
         let bytes = min_bytes.max(1).div_ceil(granule) * granule;
         let mapping = Mapping::new(bytes)?;
-        let n_readers = reader_parkers.len();
-        let mut unique: Vec<Arc<Parker>> = Vec::with_capacity(n_readers);
-        for p in reader_parkers {
-            if !unique.iter().any(|u| Arc::ptr_eq(u, &p)) {
-                unique.push(p);
-            }
-        }
+        let n_readers = readers.len();
         let buf = Arc::new(Self {
             capacity: (mapping.capacity() / item_size) as u64,
             mapping,
@@ -70,8 +65,8 @@ impl StreamBuffer {
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
                 .collect(),
             tags: TagLog::default(),
-            writer_parker,
-            reader_parkers: unique.into_boxed_slice(),
+            wake_readers: readers.iter().map(|r| Wake::new(r, writer)).collect(),
+            wake_writer: readers.iter().map(|r| Wake::new(writer, r)).collect(),
         });
         // The positions are atomics: no access to them is a data race.
         valgrind::untracked(&*buf.writer);
@@ -106,8 +101,8 @@ impl StreamBuffer {
     }
 
     fn notify_readers(&self) {
-        for p in self.reader_parkers.iter() {
-            p.notify();
+        for w in self.wake_readers.iter() {
+            w.notify();
         }
     }
 }
@@ -334,7 +329,7 @@ impl Reader {
         valgrind::happens_before(&self.buf.readers[self.slot]);
         self.buf.readers[self.slot].store(self.pos, Release);
         self.published = self.pos;
-        self.buf.writer_parker.notify();
+        self.buf.wake_writer[self.slot].notify();
         true
     }
 
@@ -342,7 +337,7 @@ impl Reader {
     pub(crate) fn finish(&mut self) {
         valgrind::happens_before(&self.buf.readers[self.slot]);
         self.buf.readers[self.slot].store(READER_GONE, Release);
-        self.buf.writer_parker.notify();
+        self.buf.wake_writer[self.slot].notify();
     }
 }
 
@@ -351,8 +346,8 @@ mod tests {
     use super::*;
 
     fn buffer(item: usize, bytes: usize, readers: usize) -> Arc<StreamBuffer> {
-        let p = Arc::new(Parker::new());
-        StreamBuffer::new(item, bytes, p.clone(), vec![p; readers]).unwrap()
+        let a = Activation::new(Arc::new(crate::parker::Parker::new()));
+        StreamBuffer::new(item, bytes, &a, &vec![a.clone(); readers]).unwrap()
     }
 
     #[test]

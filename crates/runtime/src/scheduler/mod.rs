@@ -34,9 +34,9 @@ pub trait Scheduler: Send + Sync {
     fn launch(&self, graph: ReadyGraph) -> Result<Vec<JoinHandle<Vec<BlockTask>>>, RunError>;
 }
 
-/// The scheduler [`Flowgraph::run`](crate::Flowgraph::run) uses: thread-per-block for now.
+/// The scheduler [`Flowgraph::run`](crate::Flowgraph::run) uses: [`FlowScheduler`].
 pub fn default_scheduler() -> Box<dyn Scheduler> {
-    Box::new(ThreadPerBlock::new())
+    Box::new(FlowScheduler::new())
 }
 
 /// A scheduler by name: `flow`, `tpb` or `single`.

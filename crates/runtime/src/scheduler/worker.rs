@@ -4,9 +4,11 @@ use crate::parker::Parker;
 use crate::task::{BlockTask, Step};
 
 /// Steps `tasks` (in the given order) on the calling thread until all are done. A pass steps
-/// every live task once, so a chunk produced by one block is consumed by the next in the same
-/// pass while it is still in cache. Sleeps on `parker` only after a pass that moved nothing,
-/// followed by a token reset and one more fruitless pass.
+/// every ready task once (one whose neighbour moved, or which moved itself last time), so a
+/// chunk produced by one block is consumed by the next in the same pass while it is still in
+/// cache. After a pass that moved nothing the token is reset and *every* task is stepped once
+/// more (a block may have changed state without moving a port, like a file source rewinding);
+/// only if that moves nothing either does the thread sleep on `parker`.
 pub(crate) fn run_tasks(mut tasks: Vec<BlockTask>, parker: &Parker) -> Vec<BlockTask> {
     let mut live = tasks.len();
     let mut checking = false;
@@ -16,8 +18,15 @@ pub(crate) fn run_tasks(mut tasks: Vec<BlockTask>, parker: &Parker) -> Vec<Block
         }
         let mut progress = false;
         for t in tasks.iter_mut().filter(|t| !t.is_finished()) {
+            if !t.take_ready() && !checking {
+                continue;
+            }
             match t.step() {
-                Step::Progress => progress = true,
+                Step::Progress => {
+                    progress = true;
+                    // It may be able to do more (it moved at most one chunk).
+                    t.mark_ready();
+                }
                 Step::Idle => {}
                 Step::Done => {
                     live -= 1;
