@@ -47,9 +47,9 @@ else
   echo "miri: no nightly toolchain with Miri can be installed here; skipped (valgrind ran instead)"
 fi
 
-step "benchmark smoke run (tiny sizes; checks that the experiments run and verify)"
-cargo run --locked --release -q -p radioflow-cli -- bench buf --pipes 3 --stages 3 --samples 1e5 --runs 1
-cargo run --locked --release -q -p radioflow-cli -- bench msg --pipes 3 --stages 3 --burst 100 --runs 1
+step "benchmarks in quick mode (tiny sizes; every experiment runs and verifies)"
+cargo run --locked --release -q -p radioflow-cli -- bench --quick
+cargo run --locked --release -q -p radioflow-cli -- bench opti --quick --sweep --json > /dev/null
 
 passed=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s+=$4} END {print s+0}')
 failed=$(grep -oE '[0-9]+ failed' "$log" | awk '{s+=$1} END {print s+0}')

@@ -13,12 +13,13 @@
 //! ```
 
 mod experiments;
+pub mod limit;
 mod machine;
 mod measurement;
 mod peers;
 pub mod stats;
 
-pub use experiments::{buf, msg, BufParams, MsgParams};
+pub use experiments::{buf, msg, opti, BufParams, MsgParams, OptiParams};
 pub use machine::Machine;
 pub use measurement::{BenchError, Measurement};
 pub use peers::Peer;

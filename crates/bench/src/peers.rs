@@ -34,12 +34,28 @@ impl Peer {
         }
     }
 
-    /// The scheduler configurations compared for `experiment` (peer CLI arguments and the label).
-    pub fn configurations(self, realtime: bool) -> Vec<(String, Vec<String>)> {
-        match self {
-            Self::GnuRadio if realtime => vec![("tpb-rt".into(), vec!["--rt".into()])],
-            Self::GnuRadio => vec![("tpb".into(), vec![])],
-            Self::FutureSdr => ["flow", "smol"]
+    /// The configurations compared for `experiment`: a label and the peer's extra CLI
+    /// arguments. Empty if the peer does not implement the experiment.
+    pub fn configurations(self, experiment: &str, realtime: bool) -> Vec<(String, Vec<String>)> {
+        let rt: Vec<String> = if realtime {
+            vec!["--rt".into()]
+        } else {
+            vec![]
+        };
+        let tpb = if realtime { "tpb-rt" } else { "tpb" };
+        match (self, experiment) {
+            // The seed's three Fig. 8 configurations.
+            (Self::GnuRadio, "opti") => ["default", "tuned", "emulation"]
+                .iter()
+                .map(|c| {
+                    let mut args = vec!["--config".to_string(), c.to_string()];
+                    args.extend(rt.iter().cloned());
+                    (format!("{tpb} {c}"), args)
+                })
+                .collect(),
+            (Self::GnuRadio, _) => vec![(tpb.into(), rt)],
+            (Self::FutureSdr, "opti") => vec![],
+            (Self::FutureSdr, _) => ["flow", "smol"]
                 .iter()
                 .map(|s| (s.to_string(), vec!["--scheduler".into(), s.to_string()]))
                 .collect(),

@@ -63,6 +63,20 @@ pub fn summarize(values: &[f64]) -> Option<Summary> {
     })
 }
 
+/// Least-squares line `y = intercept + slope * x`; `None` with fewer than two distinct x.
+pub fn linear_fit(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let n = points.len() as f64;
+    let mx = points.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = points.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = points.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    if points.len() < 2 || sxx == 0.0 {
+        return None;
+    }
+    let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let slope = sxy / sxx;
+    Some((slope, my - slope * mx))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,5 +92,16 @@ mod tests {
         assert_eq!((s.min, s.max), (2.0, 9.0));
         assert_eq!(summarize(&[3.0]).unwrap().ci95, 0.0);
         assert!(summarize(&[]).is_none());
+    }
+
+    #[test]
+    fn linear_fit_recovers_a_line() {
+        let pts: Vec<(f64, f64)> = (1..=20)
+            .map(|s| (s as f64, 0.3 + 0.05 * s as f64))
+            .collect();
+        let (slope, intercept) = linear_fit(&pts).unwrap();
+        assert!((slope - 0.05).abs() < 1e-12 && (intercept - 0.3).abs() < 1e-12);
+        assert!(linear_fit(&[(1.0, 2.0)]).is_none());
+        assert!(linear_fit(&[(1.0, 2.0), (1.0, 3.0)]).is_none());
     }
 }

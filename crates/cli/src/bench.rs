@@ -2,8 +2,11 @@
 
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
-use radioflow_bench::stats::summarize;
-use radioflow_bench::{buf, msg, BufParams, Machine, Measurement, MsgParams, Peer};
+use radioflow_bench::limit::{buf_floor_seconds, memcpy_bandwidth};
+use radioflow_bench::stats::{linear_fit, summarize};
+use radioflow_bench::{
+    buf, msg, opti, BufParams, Machine, Measurement, MsgParams, OptiParams, Peer,
+};
 use radioflow_runtime::{
     scheduler_by_name, FlowScheduler, RealtimePolicy, Scheduler, ThreadPerBlock, SCHEDULER_NAMES,
 };
@@ -45,6 +48,14 @@ struct Common {
     /// flow: buffer bytes per connection (default: 4 chunks).
     #[arg(long, global = true)]
     buffer_bytes: Option<usize>,
+    /// Sweep the size: P = S in 1, 2, 5, 10, 15, 20 (buf, msg) or S in the same list (opti),
+    /// and report the cost per block as a regression slope.
+    #[arg(long, global = true)]
+    sweep: bool,
+    /// Every experiment (or the one named) at a tiny size, one run each: proves they run and
+    /// verify (used by the test suite).
+    #[arg(long, global = true)]
+    quick: bool,
 }
 
 #[derive(Subcommand)]
@@ -68,6 +79,16 @@ enum Experiment {
         /// Messages in the burst (accepts 1e3).
         #[arg(long, default_value = "1000", value_parser = parse_count)]
         burst: u64,
+    },
+    /// Seed Fig. 8: independent branches (own source + head(N) + S copies + sink each).
+    Opti {
+        #[arg(long, default_value_t = 4)]
+        pipes: usize,
+        #[arg(long, default_value_t = 10)]
+        stages: usize,
+        /// Samples per branch (accepts 1e8).
+        #[arg(long, default_value = "1e8", value_parser = parse_count)]
+        samples: u64,
     },
 }
 
@@ -121,6 +142,7 @@ fn schedulers(c: &Common) -> anyhow::Result<Vec<Box<dyn Scheduler>>> {
 enum Setup {
     Buf(BufParams),
     Msg(MsgParams),
+    Opti(OptiParams),
 }
 
 impl Setup {
@@ -128,6 +150,59 @@ impl Setup {
         match self {
             Setup::Buf(p) => format!("buf {}x{} {:e}", p.pipes, p.stages, p.samples as f64),
             Setup::Msg(p) => format!("msg {}x{} burst {}", p.pipes, p.stages, p.burst),
+            Setup::Opti(p) => format!("opti {}x{} {:e}", p.pipes, p.stages, p.samples as f64),
+        }
+    }
+
+    fn experiment(&self) -> &'static str {
+        match self {
+            Setup::Buf(_) => "buf",
+            Setup::Msg(_) => "msg",
+            Setup::Opti(_) => "opti",
+        }
+    }
+
+    /// Blocks whose cost the sweep's slope measures (P x S, or S for opti).
+    fn size(&self) -> usize {
+        match self {
+            Setup::Buf(p) => p.pipes * p.stages,
+            Setup::Msg(p) => p.pipes * p.stages,
+            Setup::Opti(p) => p.stages,
+        }
+    }
+
+    /// The same experiment with at most 1e5 samples or 100 messages.
+    fn shrunk(&self) -> Setup {
+        match *self {
+            Setup::Buf(p) => Setup::Buf(BufParams {
+                samples: p.samples.min(100_000),
+                ..p
+            }),
+            Setup::Msg(p) => Setup::Msg(MsgParams {
+                burst: p.burst.min(100),
+                ..p
+            }),
+            Setup::Opti(p) => Setup::Opti(OptiParams {
+                samples: p.samples.min(100_000),
+                ..p
+            }),
+        }
+    }
+
+    /// The same experiment with P = S = n (buf, msg) or S = n (opti).
+    fn resized(&self, n: usize) -> Setup {
+        match *self {
+            Setup::Buf(p) => Setup::Buf(BufParams {
+                pipes: n,
+                stages: n,
+                ..p
+            }),
+            Setup::Msg(p) => Setup::Msg(MsgParams {
+                pipes: n,
+                stages: n,
+                ..p
+            }),
+            Setup::Opti(p) => Setup::Opti(OptiParams { stages: n, ..p }),
         }
     }
 
@@ -135,6 +210,7 @@ impl Setup {
         Ok(match self {
             Setup::Buf(p) => buf::run(p, s)?,
             Setup::Msg(p) => msg::run(p, s)?,
+            Setup::Opti(p) => opti::run(p, s)?,
         })
     }
 
@@ -163,6 +239,17 @@ impl Setup {
                     p.burst.to_string(),
                 ],
             ),
+            Setup::Opti(p) => (
+                "opti",
+                vec![
+                    "--pipes".into(),
+                    p.pipes.to_string(),
+                    "--stages".into(),
+                    p.stages.to_string(),
+                    "--samples".into(),
+                    p.samples.to_string(),
+                ],
+            ),
         }
     }
 }
@@ -177,7 +264,7 @@ struct Contender {
     run: RunFn,
 }
 
-fn contenders(c: &Common) -> anyhow::Result<Vec<Contender>> {
+fn contenders(c: &Common, experiment: &str) -> anyhow::Result<Vec<Contender>> {
     let mut out = Vec::new();
     for s in schedulers(c)? {
         let label = s.name().to_owned();
@@ -186,6 +273,26 @@ fn contenders(c: &Common) -> anyhow::Result<Vec<Contender>> {
             label,
             runtime: "radioflow".into(),
             run: Box::new(move |setup| setup.run(s.as_ref())),
+        });
+    }
+    let wants_tpb = c.scheduler == "all" || c.scheduler.split(',').any(|n| n.trim() == "tpb");
+    if experiment == "opti" && wants_tpb {
+        // The seed's manual optimisation, on radioflow's thread-per-block scheduler.
+        let l1_items = radioflow_runtime::l1d_bytes() / 4;
+        out.push(Contender {
+            label: "tpb tuned".into(),
+            runtime: "radioflow".into(),
+            run: Box::new(move |setup| match setup {
+                Setup::Opti(p) => {
+                    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+                    Ok(opti::run_limited(
+                        p,
+                        &opti::tuned_tpb(p, cpus),
+                        Some(l1_items),
+                    )?)
+                }
+                _ => unreachable!("tpb tuned is an opti configuration"),
+            }),
         });
     }
     for name in c.compare.iter().flat_map(|s| s.split(',')).map(str::trim) {
@@ -198,7 +305,7 @@ fn contenders(c: &Common) -> anyhow::Result<Vec<Contender>> {
                 continue;
             }
         };
-        for (label, extra) in peer.configurations(c.realtime) {
+        for (label, extra) in peer.configurations(experiment, c.realtime) {
             let bin = bin.clone();
             out.push(Contender {
                 label,
@@ -214,12 +321,18 @@ fn contenders(c: &Common) -> anyhow::Result<Vec<Contender>> {
     Ok(out)
 }
 
+/// Sizes of a sweep (`--sweep`).
+const SWEEP: [usize; 6] = [1, 2, 5, 10, 15, 20];
+
 pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
-    let c = args.common;
+    let mut c = args.common;
     if c.runs == 0 {
         bail!("--runs must be at least 1");
     }
-    let setups: Vec<Setup> = match args.experiment {
+    if c.quick {
+        c.runs = 1;
+    }
+    let base: Vec<Setup> = match args.experiment {
         Some(Experiment::Buf {
             pipes,
             stages,
@@ -242,6 +355,34 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
                 burst: burst as usize,
             })]
         }
+        Some(Experiment::Opti {
+            pipes,
+            stages,
+            samples,
+        }) => {
+            vec![Setup::Opti(OptiParams {
+                pipes,
+                stages,
+                samples,
+            })]
+        }
+        None if c.quick => vec![
+            Setup::Buf(BufParams {
+                pipes: 3,
+                stages: 3,
+                samples: 100_000,
+            }),
+            Setup::Msg(MsgParams {
+                pipes: 3,
+                stages: 3,
+                burst: 100,
+            }),
+            Setup::Opti(OptiParams {
+                pipes: 4,
+                stages: 3,
+                samples: 100_000,
+            }),
+        ],
         // The README's demo: every experiment at a size that takes seconds.
         None => vec![
             Setup::Buf(BufParams {
@@ -256,47 +397,72 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
             }),
         ],
     };
-    let contenders = contenders(&c)?;
     if !c.json {
         println!("machine: {}", Machine::detect());
     }
     let mut all_verified = true;
-    let mut table = Vec::new();
-    for setup in &setups {
-        let mut times: Vec<Vec<f64>> = vec![Vec::new(); contenders.len()];
-        let mut verified = vec![true; contenders.len()];
-        // Alternate contenders run by run, so drift on a shared machine hits all alike.
-        for _ in 0..c.runs {
-            for (i, k) in contenders.iter().enumerate() {
-                let m = (k.run)(setup)?;
-                if c.json {
-                    println!("{}", serde_json::to_string(&m)?);
+    for setup in base {
+        let setup = if c.quick { setup.shrunk() } else { setup };
+        let setups: Vec<Setup> = if c.sweep {
+            let sizes: &[usize] = if c.quick { &SWEEP[..3] } else { &SWEEP };
+            sizes.iter().map(|&n| setup.resized(n)).collect()
+        } else {
+            vec![setup]
+        };
+        let contenders = contenders(&c, setup.experiment())?;
+        let mut medians: Vec<Vec<(f64, f64)>> = vec![Vec::new(); contenders.len()];
+        let mut table = Vec::new();
+        let total = setups.len() * c.runs * contenders.len();
+        let mut done = 0;
+        for setup in &setups {
+            let mut times: Vec<Vec<f64>> = vec![Vec::new(); contenders.len()];
+            let mut verified = vec![true; contenders.len()];
+            // Alternate contenders run by run, so drift on a shared machine hits all alike.
+            for _ in 0..c.runs {
+                for (i, k) in contenders.iter().enumerate() {
+                    let m = (k.run)(setup)?;
+                    done += 1;
+                    if c.json {
+                        println!("{}", serde_json::to_string(&m)?);
+                    } else if total > 4 {
+                        eprint!(
+                            "\r[{done}/{total}] {} {} {}      ",
+                            setup.label(),
+                            k.runtime,
+                            k.label
+                        );
+                    }
+                    verified[i] &= m.verified;
+                    times[i].push(m.seconds);
                 }
-                verified[i] &= m.verified;
-                times[i].push(m.seconds);
+            }
+            let summaries: Vec<_> = times
+                .iter()
+                .map(|t| summarize(t).expect("runs >= 1"))
+                .collect();
+            for (i, k) in contenders.iter().enumerate() {
+                all_verified &= verified[i];
+                medians[i].push((setup.size() as f64, summaries[i].median));
+                // Ratio against the first radioflow scheduler: > 1 means radioflow is faster.
+                let ratio = summaries[i].median / summaries[0].median;
+                table.push((
+                    setup.label(),
+                    format!("{} {}", k.runtime, k.label),
+                    summaries[i],
+                    ratio,
+                    verified[i],
+                ));
             }
         }
-        let summaries: Vec<_> = times
-            .iter()
-            .map(|t| summarize(t).expect("runs >= 1"))
-            .collect();
-        for (i, k) in contenders.iter().enumerate() {
-            all_verified &= verified[i];
-            // Ratio against the first radioflow scheduler: > 1 means radioflow is faster.
-            let ratio = summaries[i].median / summaries[0].median;
-            table.push((
-                setup.label(),
-                format!("{} {}", k.runtime, k.label),
-                summaries[i],
-                ratio,
-                verified[i],
-            ));
+        if c.json {
+            continue;
         }
-    }
-    if !c.json {
+        if total > 4 {
+            eprintln!();
+        }
         let base = contenders.first().map(|k| k.label.as_str()).unwrap_or("?");
         println!(
-            "{:<22} {:<20} {:>4} {:>10} {:>21} {:>9} {:>8}",
+            "{:<22} {:<26} {:>4} {:>10} {:>21} {:>9} {:>8}",
             "experiment",
             "runtime scheduler",
             "runs",
@@ -307,7 +473,7 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
         );
         for (label, who, s, ratio, ok) in table {
             println!(
-                "{:<22} {:<20} {:>4} {:>10.4} {:>10.4} ± {:<8.4} {:>9.2} {:>8}",
+                "{:<22} {:<26} {:>4} {:>10.4} {:>10.4} ± {:<8.4} {:>9.2} {:>8}",
                 label,
                 who,
                 s.n,
@@ -317,6 +483,43 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
                 ratio,
                 if ok { "yes" } else { "NO" }
             );
+        }
+        if c.sweep {
+            println!(
+                "cost per block (slope of median run time over {}):",
+                if setup.experiment() == "opti" {
+                    "stages"
+                } else {
+                    "pipes x stages"
+                }
+            );
+            for (k, pts) in contenders.iter().zip(&medians) {
+                if let Some((slope, intercept)) = linear_fit(pts) {
+                    println!(
+                        "  {:<26} {:>10.3} ms/block   (intercept {:.3} s)",
+                        format!("{} {}", k.runtime, k.label),
+                        slope * 1e3,
+                        intercept
+                    );
+                }
+            }
+        }
+        if let (Setup::Buf(p), false) = (setup, c.sweep) {
+            let bw = memcpy_bandwidth(8192);
+            let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let floor = buf_floor_seconds(p.pipes, p.stages, p.samples, bw, cpus);
+            println!(
+                "physical limit: in-cache memcpy {:.1} GB/s per core (measured now); {} copies of {:e} f32 on {cpus} cores take at least {:.3e} s",
+                bw / 1e9, p.pipes * p.stages, p.samples as f64, floor
+            );
+            if let (Some(k), Some(&(_, median))) = (contenders.first(), medians[0].last()) {
+                println!(
+                    "  {} {}: {:.2}x the limit",
+                    k.runtime,
+                    k.label,
+                    median / floor
+                );
+            }
         }
     }
     if !all_verified {

@@ -24,6 +24,11 @@ impl BlockId {
     pub fn index(self) -> usize {
         self.0
     }
+
+    /// The id of the block added `index`-th (valid only for a flowgraph with that many blocks).
+    pub fn from_index(index: usize) -> Self {
+        Self(index)
+    }
 }
 
 impl fmt::Display for BlockId {

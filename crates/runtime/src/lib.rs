@@ -51,8 +51,8 @@ pub use parker::Parker;
 pub use port::{propagate_tags, Ports, StreamInput, StreamOutput};
 pub use radioflow_pmt::{self as pmt, Pmt};
 pub use scheduler::{
-    default_scheduler, scheduler_by_name, FlowScheduler, RealtimePolicy, Scheduler, SingleThread,
-    ThreadPerBlock, SCHEDULER_NAMES,
+    default_scheduler, l1d_bytes, scheduler_by_name, FlowScheduler, RealtimePolicy, Scheduler,
+    SingleThread, ThreadPerBlock, SCHEDULER_NAMES,
 };
 pub use tag::Tag;
 pub use task::{BlockTask, RunControl, Step};

@@ -18,6 +18,8 @@ pub(crate) struct Inbox {
     senders: AtomicUsize,
     /// The receiving block finished; further messages are dropped.
     closed: AtomicBool,
+    /// Some sender is connected (fixed for the run).
+    connected: bool,
 }
 
 impl Inbox {
@@ -26,12 +28,18 @@ impl Inbox {
             queue: SegQueue::new(),
             senders: AtomicUsize::new(senders),
             closed: AtomicBool::new(false),
+            connected: senders > 0,
         }
     }
 
     fn push(&self, port: usize, msg: Pmt) {
         valgrind::happens_before(&self.queue);
         self.queue.push((port, msg));
+    }
+
+    /// Whether any sender was ever connected (otherwise there is nothing to pop, ever).
+    pub(crate) fn has_senders(&self) -> bool {
+        self.connected
     }
 
     pub(crate) fn pop(&self) -> Option<(usize, Pmt)> {

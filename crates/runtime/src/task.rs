@@ -181,7 +181,12 @@ impl BlockTask {
             return Step::Done;
         }
         let mut progress = false;
-        for _ in 0..MESSAGES_PER_STEP {
+        let messages = if self.inbox.has_senders() {
+            MESSAGES_PER_STEP
+        } else {
+            0
+        };
+        for _ in 0..messages {
             let Some((port, msg)) = self.inbox.pop() else {
                 break;
             };

@@ -2,9 +2,11 @@
 
 pub mod buf;
 pub mod msg;
+pub mod opti;
 
 pub use buf::BufParams;
 pub use msg::MsgParams;
+pub use opti::OptiParams;
 
 use crate::measurement::BenchError;
 use radioflow_runtime::{Flowgraph, RunError, Scheduler};

@@ -69,8 +69,8 @@ impl FlowScheduler {
     }
 }
 
-/// Size of the L1 data cache of CPU 0, 32 KiB if unknown.
-fn l1d_bytes() -> usize {
+/// Size of the L1 data cache of CPU 0 (from Linux sysfs), 32 KiB if unknown.
+pub fn l1d_bytes() -> usize {
     for i in 0..8 {
         let base = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
         let read = |f: &str| std::fs::read_to_string(format!("{base}/{f}")).unwrap_or_default();

@@ -10,7 +10,7 @@ mod thread;
 mod tpb;
 mod worker;
 
-pub use flow::FlowScheduler;
+pub use flow::{l1d_bytes, FlowScheduler};
 pub use single::SingleThread;
 pub use thread::RealtimePolicy;
 pub use tpb::ThreadPerBlock;

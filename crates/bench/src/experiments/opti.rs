@@ -1,0 +1,107 @@
+//! `opti` (seed 000, Fig. 7/8): `pipes` (4) independent branches, each its own null source ->
+//! head(N) -> S copy blocks -> null sink. Swept over S, the cost per stage is the slope of a
+//! linear regression of run time on S. Verified: every sink received exactly N items.
+
+use super::timed_run;
+use crate::measurement::{BenchError, Measurement};
+use radioflow_blocks::{Copy, Head, NullSink, NullSource};
+use radioflow_runtime::{BlockId, Flowgraph, Scheduler};
+use serde_json::json;
+
+/// Parameters of one `opti` point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptiParams {
+    /// Independent branches (4 in the seed).
+    pub pipes: usize,
+    /// Copy blocks per branch.
+    pub stages: usize,
+    /// f32 samples per branch.
+    pub samples: u64,
+}
+
+/// The graph and its sinks.
+pub fn build(p: &OptiParams) -> Result<(Flowgraph, Vec<BlockId>), BenchError> {
+    if p.pipes == 0 || p.stages == 0 {
+        return Err(BenchError::Params(
+            "opti needs at least one pipe and one stage".into(),
+        ));
+    }
+    let mut fg = Flowgraph::new();
+    let connect = |fg: &mut Flowgraph, a, b| {
+        fg.connect(a, b)
+            .unwrap_or_else(|e| unreachable!("the opti graph is well-formed: {e}"))
+    };
+    let mut sinks = Vec::with_capacity(p.pipes);
+    for _ in 0..p.pipes {
+        let src = fg.add(NullSource::<f32>::new());
+        let head = fg.add(Head::<f32>::new(p.samples));
+        connect(&mut fg, src, head);
+        let mut prev = head;
+        for _ in 0..p.stages {
+            let c = fg.add(Copy::<f32>::new());
+            connect(&mut fg, prev, c);
+            prev = c;
+        }
+        let sink = fg.add(NullSink::<f32>::new());
+        connect(&mut fg, prev, sink);
+        sinks.push(sink);
+    }
+    Ok((fg, sinks))
+}
+
+/// The seed's "manual optimization" applied to radioflow's thread-per-block scheduler: each
+/// branch pinned to one CPU (branch `i` to CPU `i % cpus`), and every block limited to an L1d's
+/// worth of items per work call (`l1d_items`), as `build_tuned` sets.
+pub fn tuned_tpb(p: &OptiParams, cpus: usize) -> radioflow_runtime::ThreadPerBlock {
+    let mut s = radioflow_runtime::ThreadPerBlock::new();
+    for pipe in 0..p.pipes {
+        let core = vec![pipe % cpus.max(1)];
+        s = s
+            .pin(format!("null_source{pipe}"), core.clone())
+            .pin(format!("head{pipe}"), core.clone())
+            .pin(format!("null_sink{pipe}"), core.clone());
+        for k in 0..p.stages {
+            s = s.pin(format!("copy{}", pipe * p.stages + k), core.clone());
+        }
+    }
+    s
+}
+
+/// Builds, runs and verifies one `opti` point.
+///
+/// # Errors
+/// Bad parameters or a failed run.
+pub fn run(p: &OptiParams, scheduler: &dyn Scheduler) -> Result<Measurement, BenchError> {
+    run_limited(p, scheduler, None)
+}
+
+/// [`run`] with every block limited to `max_items` per work call (the tuned configuration).
+///
+/// # Errors
+/// Bad parameters or a failed run.
+pub fn run_limited(
+    p: &OptiParams,
+    scheduler: &dyn Scheduler,
+    max_items: Option<usize>,
+) -> Result<Measurement, BenchError> {
+    let (mut fg, sinks) = build(p)?;
+    if let Some(m) = max_items {
+        for b in 0..fg.len() {
+            fg.set_max_items(radioflow_runtime::BlockId::from_index(b), m);
+        }
+    }
+    let seconds = timed_run("opti", &mut fg, scheduler)?;
+    let verified = sinks.iter().all(|&s| {
+        fg.block::<NullSink<f32>>(s)
+            .is_some_and(|k| k.items() == p.samples)
+    });
+    Ok(Measurement {
+        experiment: "opti".into(),
+        runtime: "radioflow".into(),
+        scheduler: scheduler.name().to_owned(),
+        params: json!({ "pipes": p.pipes, "stages": p.stages, "samples": p.samples }),
+        seconds,
+        verified,
+        detail: format!("{} sinks x {} items", p.pipes, p.samples),
+    })
+}
