@@ -485,18 +485,16 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
             );
         }
         if c.sweep {
-            println!(
-                "cost per block (slope of median run time over {}):",
-                if setup.experiment() == "opti" {
-                    "stages"
-                } else {
-                    "pipes x stages"
-                }
-            );
+            let unit = if setup.experiment() == "opti" {
+                "stage"
+            } else {
+                "block (P x S)"
+            };
+            println!("cost per {unit} (slope of the median run time):");
             for (k, pts) in contenders.iter().zip(&medians) {
                 if let Some((slope, intercept)) = linear_fit(pts) {
                     println!(
-                        "  {:<26} {:>10.3} ms/block   (intercept {:.3} s)",
+                        "  {:<26} {:>10.3} ms per {unit}   (intercept {:.3} s)",
                         format!("{} {}", k.runtime, k.label),
                         slope * 1e3,
                         intercept
