@@ -61,13 +61,9 @@ impl<T: Item> Block for Copy<T> {
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        let i = self.input.slice();
-        let o = self.output.slice();
-        let n = i.len().min(o.len());
-        o[..n].copy_from_slice(&i[..n]);
-        propagate_tags(&self.input, &mut self.output, n);
-        self.input.consume(n);
-        self.output.produce(n);
+        sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
+            o.copy_from_slice(i)
+        });
         Ok(WorkStatus::Continue)
     }
 }

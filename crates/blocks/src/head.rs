@@ -59,16 +59,10 @@ impl<T: Item> Block for Head<T> {
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        let i = self.input.slice();
-        let o = self.output.slice();
-        let n = i
-            .len()
-            .min(o.len())
-            .min(usize::try_from(self.remaining).unwrap_or(usize::MAX));
-        o[..n].copy_from_slice(&i[..n]);
-        propagate_tags(&self.input, &mut self.output, n);
-        self.input.consume(n);
-        self.output.produce(n);
+        let limit = usize::try_from(self.remaining).unwrap_or(usize::MAX);
+        let n = sync_work(&mut self.input, &mut self.output, limit, |i, o| {
+            o.copy_from_slice(i)
+        });
         self.remaining -= n as u64;
         Ok(if self.remaining == 0 {
             WorkStatus::Done

@@ -59,13 +59,10 @@ impl<T: Item + Arith> Block for MultiplyConst<T> {
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        let i = self.input.slice();
-        let o = self.output.slice();
-        let n = i.len().min(o.len());
-        multiply_const(&i[..n], self.k, o);
-        propagate_tags(&self.input, &mut self.output, n);
-        self.input.consume(n);
-        self.output.produce(n);
+        let k = self.k;
+        sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
+            multiply_const(i, k, o)
+        });
         Ok(WorkStatus::Continue)
     }
 }

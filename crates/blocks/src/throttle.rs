@@ -107,10 +107,9 @@ impl<T: Item> Block for Throttle<T> {
         } else if now - due > MAX_LAG {
             *start += now - due - MAX_LAG;
         }
-        self.output.slice()[..n].copy_from_slice(&self.input.slice()[..n]);
-        propagate_tags(&self.input, &mut self.output, n);
-        self.input.consume(n);
-        self.output.produce(n);
+        sync_work(&mut self.input, &mut self.output, n, |i, o| {
+            o.copy_from_slice(i)
+        });
         self.passed += n as u64;
         Ok(WorkStatus::Continue)
     }

@@ -216,41 +216,30 @@ impl Setup {
 
     /// The experiment name and arguments for a peer program.
     fn peer_args(&self) -> (&'static str, Vec<String>) {
-        match self {
-            Setup::Buf(p) => (
-                "buf",
-                vec![
-                    "--pipes".into(),
-                    p.pipes.to_string(),
-                    "--stages".into(),
-                    p.stages.to_string(),
-                    "--samples".into(),
-                    p.samples.to_string(),
-                ],
-            ),
-            Setup::Msg(p) => (
-                "msg",
-                vec![
-                    "--pipes".into(),
-                    p.pipes.to_string(),
-                    "--stages".into(),
-                    p.stages.to_string(),
-                    "--burst".into(),
-                    p.burst.to_string(),
-                ],
-            ),
-            Setup::Opti(p) => (
-                "opti",
-                vec![
-                    "--pipes".into(),
-                    p.pipes.to_string(),
-                    "--stages".into(),
-                    p.stages.to_string(),
-                    "--samples".into(),
-                    p.samples.to_string(),
-                ],
-            ),
-        }
+        let flags = |pairs: &[(&str, String)]| -> Vec<String> {
+            pairs
+                .iter()
+                .flat_map(|(k, v)| [format!("--{k}"), v.clone()])
+                .collect()
+        };
+        let args = match self {
+            Setup::Buf(p) => flags(&[
+                ("pipes", p.pipes.to_string()),
+                ("stages", p.stages.to_string()),
+                ("samples", p.samples.to_string()),
+            ]),
+            Setup::Msg(p) => flags(&[
+                ("pipes", p.pipes.to_string()),
+                ("stages", p.stages.to_string()),
+                ("burst", p.burst.to_string()),
+            ]),
+            Setup::Opti(p) => flags(&[
+                ("pipes", p.pipes.to_string()),
+                ("stages", p.stages.to_string()),
+                ("samples", p.samples.to_string()),
+            ]),
+        };
+        (self.experiment(), args)
     }
 }
 

@@ -48,7 +48,7 @@ pub use flowgraph::{
 pub use item::{Item, ItemType};
 pub use message::MessageOutput;
 pub use parker::Parker;
-pub use port::{propagate_tags, Ports, StreamInput, StreamOutput};
+pub use port::{propagate_tags, sync_work, Ports, StreamInput, StreamOutput};
 pub use radioflow_pmt::{self as pmt, Pmt};
 pub use scheduler::{
     default_scheduler, l1d_bytes, scheduler_by_name, FlowScheduler, RealtimePolicy, Scheduler,
@@ -63,8 +63,8 @@ pub use num_complex::Complex32;
 /// Everything needed to build and run graphs, and to write blocks.
 pub mod prelude {
     pub use crate::{
-        propagate_tags, Block, BlockError, BlockId, Complex32, Flowgraph, Item, MessageOutput, Pmt,
-        Ports, RunError, Scheduler, SingleThread, StreamInput, StreamOutput, Tag, ThreadPerBlock,
-        WorkStatus,
+        propagate_tags, sync_work, Block, BlockError, BlockId, Complex32, Flowgraph, Item,
+        MessageOutput, Pmt, Ports, RunError, Scheduler, SingleThread, StreamInput, StreamOutput,
+        Tag, ThreadPerBlock, WorkStatus,
     };
 }

@@ -168,6 +168,41 @@ pub fn propagate_tags<A: Item, B: Item>(
     }
 }
 
+/// One work call of a block that makes one output item per input item ("sync" block): `f`
+/// gets the first `n` readable inputs and `n` free outputs, where `n` is the smaller window
+/// (at most `limit`); then the tags on those items are copied to the same output positions and
+/// `n` items are consumed and produced. Returns `n`.
+///
+/// ```
+/// # use radioflow_runtime::prelude::*;
+/// # struct Negate { input: StreamInput<f32>, output: StreamOutput<f32> }
+/// # impl Negate {
+/// fn work(&mut self) -> Result<WorkStatus, BlockError> {
+///     sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
+///         for (o, i) in o.iter_mut().zip(i) {
+///             *o = -i;
+///         }
+///     });
+///     Ok(WorkStatus::Continue)
+/// }
+/// # }
+/// ```
+pub fn sync_work<A: Item, B: Item>(
+    input: &mut StreamInput<A>,
+    output: &mut StreamOutput<B>,
+    limit: usize,
+    f: impl FnOnce(&[A], &mut [B]),
+) -> usize {
+    let i = input.slice();
+    let o = output.slice();
+    let n = i.len().min(o.len()).min(limit);
+    f(&i[..n], &mut o[..n]);
+    propagate_tags(input, output, n);
+    input.consume(n);
+    output.produce(n);
+    n
+}
+
 /// Description of one declared port.
 #[derive(Clone, Debug)]
 pub(crate) struct PortSpec {

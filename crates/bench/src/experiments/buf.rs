@@ -1,7 +1,7 @@
 //! `buf` (seed 000, Fig. 3): shared null source -> head(N f32) -> P chains of S copy blocks ->
 //! one null sink per chain. Verified: every sink received exactly N items.
 
-use super::timed_run;
+use super::{connect, sinks_received, timed_run};
 use crate::measurement::{BenchError, Measurement};
 use radioflow_blocks::{Copy, Head, NullSink, NullSource};
 use radioflow_runtime::{BlockId, Flowgraph, Scheduler};
@@ -28,10 +28,6 @@ pub fn build(p: &BufParams) -> Result<(Flowgraph, Vec<BlockId>), BenchError> {
     let mut fg = Flowgraph::new();
     let src = fg.add(NullSource::<f32>::new());
     let head = fg.add(Head::<f32>::new(p.samples));
-    let connect = |fg: &mut Flowgraph, a, b| {
-        fg.connect(a, b)
-            .unwrap_or_else(|e| unreachable!("the buf graph is well-formed: {e}"))
-    };
     connect(&mut fg, src, head);
     let mut sinks = Vec::with_capacity(p.pipes);
     for _ in 0..p.pipes {
@@ -55,10 +51,7 @@ pub fn build(p: &BufParams) -> Result<(Flowgraph, Vec<BlockId>), BenchError> {
 pub fn run(p: &BufParams, scheduler: &dyn Scheduler) -> Result<Measurement, BenchError> {
     let (mut fg, sinks) = build(p)?;
     let seconds = timed_run("buf", &mut fg, scheduler)?;
-    let verified = sinks.iter().all(|&s| {
-        fg.block::<NullSink<f32>>(s)
-            .is_some_and(|k| k.items() == p.samples)
-    });
+    let verified = sinks_received(&fg, &sinks, p.samples);
     Ok(Measurement {
         experiment: "buf".into(),
         runtime: "radioflow".into(),

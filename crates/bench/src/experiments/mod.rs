@@ -12,6 +12,20 @@ use crate::measurement::BenchError;
 use radioflow_runtime::{Flowgraph, RunError, Scheduler};
 use std::time::Instant;
 
+/// Connects two stream ports of an experiment's graph, which is well-formed by construction.
+fn connect(fg: &mut Flowgraph, a: radioflow_runtime::BlockId, b: radioflow_runtime::BlockId) {
+    fg.connect(a, b)
+        .unwrap_or_else(|e| unreachable!("experiment graphs are well-formed: {e}"));
+}
+
+/// Every null sink in `sinks` received exactly `n` items.
+fn sinks_received(fg: &Flowgraph, sinks: &[radioflow_runtime::BlockId], n: u64) -> bool {
+    sinks.iter().all(|&s| {
+        fg.block::<radioflow_blocks::NullSink<f32>>(s)
+            .is_some_and(|k| k.items() == n)
+    })
+}
+
 /// Runs `fg` on `scheduler` and returns the seconds from start to the end of processing.
 fn timed_run(
     experiment: &'static str,

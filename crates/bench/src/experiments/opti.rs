@@ -2,7 +2,7 @@
 //! head(N) -> S copy blocks -> null sink. Swept over S, the cost per stage is the slope of a
 //! linear regression of run time on S. Verified: every sink received exactly N items.
 
-use super::timed_run;
+use super::{connect, sinks_received, timed_run};
 use crate::measurement::{BenchError, Measurement};
 use radioflow_blocks::{Copy, Head, NullSink, NullSource};
 use radioflow_runtime::{BlockId, Flowgraph, Scheduler};
@@ -27,10 +27,6 @@ pub fn build(p: &OptiParams) -> Result<(Flowgraph, Vec<BlockId>), BenchError> {
         ));
     }
     let mut fg = Flowgraph::new();
-    let connect = |fg: &mut Flowgraph, a, b| {
-        fg.connect(a, b)
-            .unwrap_or_else(|e| unreachable!("the opti graph is well-formed: {e}"))
-    };
     let mut sinks = Vec::with_capacity(p.pipes);
     for _ in 0..p.pipes {
         let src = fg.add(NullSource::<f32>::new());
@@ -91,10 +87,7 @@ pub fn run_limited(
         }
     }
     let seconds = timed_run("opti", &mut fg, scheduler)?;
-    let verified = sinks.iter().all(|&s| {
-        fg.block::<NullSink<f32>>(s)
-            .is_some_and(|k| k.items() == p.samples)
-    });
+    let verified = sinks_received(&fg, &sinks, p.samples);
     Ok(Measurement {
         experiment: "opti".into(),
         runtime: "radioflow".into(),
