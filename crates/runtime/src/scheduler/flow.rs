@@ -2,7 +2,7 @@
 //! cache-sized chunks (the "scheduler emulation" of the seed 000, generalised to any graph).
 
 use super::placement::{place, Placement};
-use super::thread::{pin_current_thread, thread_name};
+use super::thread::{pin_current_thread, spawn_all, thread_name, ThreadJob};
 use super::worker::{run_task, run_tasks};
 use super::Scheduler;
 use crate::error::RunError;
@@ -121,47 +121,30 @@ impl Scheduler for FlowScheduler {
             }
         }
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let mut handles = Vec::new();
-        let mut spawn = |name: String, f: Box<dyn FnOnce() -> Vec<BlockTask> + Send>| {
-            std::thread::Builder::new()
-                .name(name)
-                .spawn(f)
-                .map(|h| handles.push(h))
-        };
-        let mut result = Ok(());
+        let mut jobs: Vec<ThreadJob> = Vec::new();
         for (w, (tasks, parker)) in per_worker.into_iter().zip(worker_parkers).enumerate() {
             if tasks.is_empty() {
                 continue;
             }
             let pin = self.pin.then_some(w % cpus);
-            result = result.and_then(|()| {
-                spawn(
-                    format!("rf-flow-{w}"),
-                    Box::new(move || {
-                        if let Some(cpu) = pin {
-                            if let Err(e) = pin_current_thread(&[cpu]) {
-                                tracing::warn!("cannot pin flow worker {w} to CPU {cpu}: {e}");
-                            }
+            jobs.push((
+                format!("rf-flow-{w}"),
+                Box::new(move || {
+                    if let Some(cpu) = pin {
+                        if let Err(e) = pin_current_thread(&[cpu]) {
+                            tracing::warn!("cannot pin flow worker {w} to CPU {cpu}: {e}");
                         }
-                        run_tasks(tasks, &parker)
-                    }),
-                )
-            });
+                    }
+                    run_tasks(tasks, &parker)
+                }),
+            ));
         }
         for task in dedicated {
-            let name = thread_name("rf-", task.name());
-            result = result.and_then(|()| spawn(name, Box::new(move || run_task(task))));
+            jobs.push((
+                thread_name("rf-", task.name()),
+                Box::new(move || run_task(task)),
+            ));
         }
-        if let Err(e) = result {
-            control.request_stop();
-            for h in handles {
-                let _ = h.join();
-            }
-            return Err(RunError::Scheduler {
-                scheduler: "flow".into(),
-                error: format!("cannot spawn a thread: {e}"),
-            });
-        }
-        Ok(handles)
+        spawn_all("flow", &control, jobs)
     }
 }

@@ -1,5 +1,6 @@
 //! `single`: every block on one thread, stepped in topological order.
 
+use super::thread::spawn_all;
 use super::worker::run_tasks;
 use super::Scheduler;
 use crate::error::RunError;
@@ -35,16 +36,13 @@ impl Scheduler for SingleThread {
         // Reorder once so the pass below walks a plain slice.
         let mut slots: Vec<Option<BlockTask>> = tasks.drain(..).map(Some).collect();
         let ordered: Vec<BlockTask> = order.iter().filter_map(|&i| slots[i].take()).collect();
-        let handle = std::thread::Builder::new()
-            .name("rf-single".into())
-            .spawn(move || run_tasks(ordered, &parker))
-            .map_err(|e| {
-                control.request_stop();
-                RunError::Scheduler {
-                    scheduler: "single".into(),
-                    error: e.to_string(),
-                }
-            })?;
-        Ok(vec![handle])
+        spawn_all(
+            "single",
+            &control,
+            vec![(
+                "rf-single".into(),
+                Box::new(move || run_tasks(ordered, &parker)),
+            )],
+        )
     }
 }

@@ -1,6 +1,9 @@
 //! Thread set-up shared by schedulers: names, CPU affinity, real-time priority.
 
+use crate::error::RunError;
+use crate::task::{BlockTask, RunControl};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
 
 /// A Linux real-time scheduling class for scheduler threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,4 +63,34 @@ pub(crate) fn set_realtime(policy: RealtimePolicy) {
         tracing::warn!("real-time priority not permitted ({e}); running at normal priority");
         eprintln!("radioflow: real-time priority not permitted ({e}); running at normal priority");
     }
+}
+
+/// A scheduler thread to start: its name and what it runs (returning its tasks when done).
+pub(crate) type ThreadJob = (String, Box<dyn FnOnce() -> Vec<BlockTask> + Send>);
+
+/// Starts every job on a thread of its own. If one cannot be spawned, the run is stopped, the
+/// threads already started are joined (the unstarted jobs' tasks are dropped, which releases
+/// their ports) and the error names `scheduler`.
+pub(crate) fn spawn_all(
+    scheduler: &str,
+    control: &RunControl,
+    jobs: Vec<ThreadJob>,
+) -> Result<Vec<JoinHandle<Vec<BlockTask>>>, RunError> {
+    let mut handles = Vec::with_capacity(jobs.len());
+    for (name, job) in jobs {
+        match std::thread::Builder::new().name(name).spawn(job) {
+            Ok(h) => handles.push(h),
+            Err(e) => {
+                control.request_stop();
+                for h in handles {
+                    let _ = h.join();
+                }
+                return Err(RunError::Scheduler {
+                    scheduler: scheduler.into(),
+                    error: format!("cannot spawn a thread: {e}"),
+                });
+            }
+        }
+    }
+    Ok(handles)
 }

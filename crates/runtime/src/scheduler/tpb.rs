@@ -1,6 +1,8 @@
 //! `tpb`: one OS thread per block, the GNU Radio 3.x model.
 
-use super::thread::{pin_current_thread, set_realtime, thread_name, RealtimePolicy};
+use super::thread::{
+    pin_current_thread, set_realtime, spawn_all, thread_name, RealtimePolicy, ThreadJob,
+};
 use super::worker::run_task;
 use super::Scheduler;
 use crate::error::RunError;
@@ -60,7 +62,7 @@ impl Scheduler for ThreadPerBlock {
         let control = graph.control().clone();
         let parkers = (0..n).map(|_| Arc::new(Parker::new())).collect();
         let tasks = graph.into_tasks(parkers)?;
-        let mut handles = Vec::with_capacity(n);
+        let mut jobs: Vec<ThreadJob> = Vec::with_capacity(n);
         for task in tasks {
             let cores = self
                 .affinity
@@ -68,9 +70,10 @@ impl Scheduler for ThreadPerBlock {
                 .or(self.default_affinity.as_ref())
                 .cloned();
             let realtime = self.realtime;
-            let spawned = std::thread::Builder::new()
-                .name(thread_name("rf-", task.name()))
-                .spawn(move || {
+            let name = thread_name("rf-", task.name());
+            jobs.push((
+                name,
+                Box::new(move || {
                     if let Some(c) = cores {
                         if let Err(e) = pin_current_thread(&c) {
                             tracing::warn!("cannot pin {} to {c:?}: {e}", task.name());
@@ -80,22 +83,9 @@ impl Scheduler for ThreadPerBlock {
                         set_realtime(p);
                     }
                     run_task(task)
-                });
-            match spawned {
-                Ok(h) => handles.push(h),
-                Err(e) => {
-                    // The unspawned tasks are dropped, which releases their ports; the rest stop.
-                    control.request_stop();
-                    for h in handles {
-                        let _ = h.join();
-                    }
-                    return Err(RunError::Scheduler {
-                        scheduler: "tpb".into(),
-                        error: format!("cannot spawn a thread: {e}"),
-                    });
-                }
-            }
+                }),
+            ));
         }
-        Ok(handles)
+        spawn_all(self.name(), &control, jobs)
     }
 }
