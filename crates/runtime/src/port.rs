@@ -388,7 +388,7 @@ impl<'a> Ports<'a> {
                     let by_bytes = (*max_bytes / std::mem::size_of::<T>() as u64).max(1);
                     if w.refresh((*max_items).min(by_bytes)) > 0 {
                         out.outputs_writable += 1;
-                    } else if !w.dead() {
+                    } else if !w.was_dead() {
                         out.outputs_full += 1;
                     }
                 }
@@ -397,10 +397,9 @@ impl<'a> Ports<'a> {
                 if let Some(w) = &mut port.writer {
                     out.progress |= w.commit();
                     out.outputs += 1;
-                    if w.dead() {
-                        out.outputs_dead += 1;
-                    } else if w.refresh(u64::MAX) == 0 {
-                        out.output_full = true;
+                    match w.dead_or_full() {
+                        (true, _) => out.outputs_dead += 1,
+                        (false, full) => out.output_full |= full,
                     }
                 }
             }

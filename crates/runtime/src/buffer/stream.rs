@@ -224,9 +224,20 @@ impl Writer {
         }
     }
 
-    /// No reader is left.
-    pub(crate) fn dead(&self) -> bool {
-        self.buf.min_read() == READER_GONE
+    /// No reader was left at the last [`Writer::refresh`].
+    pub(crate) fn was_dead(&self) -> bool {
+        self.last_min_read == READER_GONE
+    }
+
+    /// Whether the output is dead (no reader left) or full (no free item), in one scan of the
+    /// reader positions.
+    pub(crate) fn dead_or_full(&self) -> (bool, bool) {
+        let min = self.buf.min_read();
+        if min == READER_GONE {
+            (true, false)
+        } else {
+            (false, self.pos - min >= self.buf.capacity)
+        }
     }
 
     /// Marks the stream finished (after a final commit) and wakes readers.
@@ -434,7 +445,7 @@ mod tests {
         b.commit();
         assert_eq!(w.refresh(u64::MAX), 10);
         b.finish();
-        assert!(w.dead());
+        assert!(w.dead_or_full().0);
         assert_eq!(w.refresh(u64::MAX), 0);
     }
 
