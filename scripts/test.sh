@@ -50,6 +50,8 @@ fi
 step "benchmarks in quick mode (tiny sizes; every experiment runs and verifies)"
 cargo run --locked --release -q -p radioflow-cli -- bench --quick
 cargo run --locked --release -q -p radioflow-cli -- bench opti --quick --sweep --json > /dev/null
+cargo run --locked --release -q -p radioflow-cli -- bench resched --quick
+cargo run --locked --release -q -p radioflow-cli -- bench items --quick
 
 passed=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s+=$4} END {print s+0}')
 failed=$(grep -oE '[0-9]+ failed' "$log" | awk '{s+=$1} END {print s+0}')

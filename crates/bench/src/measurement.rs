@@ -19,6 +19,9 @@ pub struct Measurement {
     pub verified: bool,
     /// What was checked, e.g. "10 sinks x 100000000 items".
     pub detail: String,
+    /// Experiment-specific results (context switches, items-per-call histograms, ...).
+    #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+    pub extra: serde_json::Value,
 }
 
 /// Why an experiment could not produce a measurement.

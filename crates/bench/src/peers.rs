@@ -149,6 +149,7 @@ impl Peer {
                 .and_then(|c| c.as_str())
                 .unwrap_or("")
                 .to_owned(),
+            extra: serde_json::Value::Null,
         })
     }
 }

@@ -578,3 +578,45 @@ fn a_block_cannot_write_past_free_space_or_read_past_written_items() {
         assert!(err.to_string().contains("were readable"), "{err}");
     }
 }
+
+#[test]
+fn statistics_count_every_item_work_call_and_thread() {
+    for s in schedulers() {
+        let n = 100_000u64;
+        let mut fg = Flowgraph::new();
+        let src = fg.add(Counter::new(n).chunked(3, 1000));
+        let mid = fg.add(Combine::new(1, 0).chunked(4, 700));
+        let sink = fg.add(Sink::new());
+        fg.connect(src, mid).unwrap();
+        fg.connect(mid, sink).unwrap();
+        run(&mut fg, s.as_ref()).unwrap();
+        for b in [src, mid] {
+            let st = fg.stats(b).unwrap();
+            assert_eq!(st.items_produced, n, "{}: {}", s.name(), fg.name(b));
+            assert_eq!(
+                st.produced_log2.iter().sum::<u64>(),
+                st.work_calls,
+                "{}",
+                s.name()
+            );
+            // Chunks of at most 1000 (700) items: at least n / 1000 calls, none above 2^10.
+            assert!(st.work_calls >= n / 1000, "{}: {st:?}", s.name());
+            assert!(
+                st.produced_log2[10..].iter().all(|&c| c == 0),
+                "{}: {st:?}",
+                s.name()
+            );
+        }
+        assert_eq!(fg.stats(sink).unwrap().items_produced, 0);
+        let threads = fg.thread_stats();
+        assert!(!threads.is_empty(), "{}", s.name());
+        assert!(
+            threads.iter().all(|t| t.name.starts_with("rf-")),
+            "{}: {threads:?}",
+            s.name()
+        );
+        if s.name() == "tpb" {
+            assert_eq!(threads.len(), 3);
+        }
+    }
+}

@@ -8,6 +8,7 @@ use crate::message::{Inbox, Subscriber};
 use crate::parker::Parker;
 use crate::port::{Attachments, PortSpecs, Ports};
 use crate::scheduler::{default_scheduler, Scheduler};
+use crate::stats::{BlockStats, ThreadStats};
 use crate::sync::Arc;
 use crate::task::{BlockTask, RunControl};
 use std::any::Any;
@@ -93,6 +94,8 @@ struct Node {
     block: Option<Box<dyn Block>>,
     specs: PortSpecs,
     max_items: Option<u64>,
+    /// Statistics of the last run.
+    stats: BlockStats,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -128,6 +131,7 @@ pub struct Flowgraph {
     default_buffer_bytes: Option<usize>,
     type_counts: HashMap<&'static str, usize>,
     active: Option<Active>,
+    thread_stats: Vec<ThreadStats>,
 }
 
 impl Default for Flowgraph {
@@ -175,6 +179,7 @@ impl Flowgraph {
             default_buffer_bytes: None,
             type_counts: HashMap::new(),
             active: None,
+            thread_stats: Vec::new(),
         }
     }
 
@@ -202,6 +207,7 @@ impl Flowgraph {
             block: Some(Box::new(block)),
             specs,
             max_items: None,
+            stats: BlockStats::default(),
         });
         BlockId(self.nodes.len() - 1)
     }
@@ -222,6 +228,16 @@ impl Flowgraph {
     /// Whether the flowgraph has no blocks.
     pub fn is_empty(&self) -> bool {
         self.nodes.is_empty()
+    }
+
+    /// What block `id` did during the last run (work calls, items per call).
+    pub fn stats(&self, id: BlockId) -> Option<&BlockStats> {
+        self.nodes.get(id.0).map(|n| &n.stats)
+    }
+
+    /// Context switches of every scheduler thread of the last run.
+    pub fn thread_stats(&self) -> &[ThreadStats] {
+        &self.thread_stats
     }
 
     /// The block `id` as its concrete type (not available while running).
@@ -595,12 +611,15 @@ impl Flowgraph {
             match t.join() {
                 Ok(tasks) => {
                     for task in tasks {
-                        self.nodes[task.index].block = Some(task.block);
+                        let node = &mut self.nodes[task.index];
+                        node.block = Some(task.block);
+                        node.stats = task.stats;
                     }
                 }
                 Err(_) => lost = Some(active.scheduler.clone()),
             }
         }
+        self.thread_stats = active.control.take_thread_stats();
         if let Some(e) = active.control.take_failure() {
             return Err(e);
         }

@@ -33,6 +33,7 @@ mod message;
 mod parker;
 mod port;
 mod scheduler;
+mod stats;
 mod sync;
 mod tag;
 mod task;
@@ -54,6 +55,7 @@ pub use scheduler::{
     default_scheduler, l1d_bytes, scheduler_by_name, FlowScheduler, RealtimePolicy, Scheduler,
     SingleThread, ThreadPerBlock, SCHEDULER_NAMES,
 };
+pub use stats::{BlockStats, ThreadStats};
 pub use tag::Tag;
 pub use task::{BlockTask, RunControl, Step};
 

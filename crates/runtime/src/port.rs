@@ -256,6 +256,8 @@ pub(crate) struct Before {
 pub(crate) struct After {
     /// Some port moved.
     pub(crate) progress: bool,
+    /// Items published on all stream outputs.
+    pub(crate) produced: u64,
     /// Stream inputs.
     pub(crate) inputs: usize,
     /// Of those, the ones whose writer finished (their contents are final).
@@ -395,7 +397,9 @@ impl<'a> Ports<'a> {
             }
             Mode::After(out) => {
                 if let Some(w) = &mut port.writer {
+                    let before = w.published();
                     out.progress |= w.commit();
+                    out.produced += w.published() - before;
                     out.outputs += 1;
                     match w.dead_or_full() {
                         (true, _) => out.outputs_dead += 1,

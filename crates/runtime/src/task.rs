@@ -10,6 +10,7 @@ use crate::error::{BlockError, RunError};
 use crate::message::Inbox;
 use crate::parker::Parker;
 use crate::port::{After, Before, Ports};
+use crate::stats::{BlockStats, ThreadStats};
 use crate::sync::{Arc, AtomicBool};
 use crate::valgrind;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -38,6 +39,7 @@ pub struct RunControl {
     stop: AtomicBool,
     failure: Mutex<Option<RunError>>,
     activations: OnceLock<Vec<Arc<Activation>>>,
+    threads: Mutex<Vec<ThreadStats>>,
 }
 
 impl RunControl {
@@ -71,6 +73,10 @@ impl RunControl {
         self.request_stop();
     }
 
+    pub(crate) fn take_thread_stats(&self) -> Vec<ThreadStats> {
+        std::mem::take(&mut *self.threads.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
     pub(crate) fn take_failure(&self) -> Option<RunError> {
         self.failure
             .lock()
@@ -98,6 +104,7 @@ pub struct BlockTask {
     /// Bytes each output may receive per work call (set by cache-aware schedulers).
     max_bytes: u64,
     finished: bool,
+    pub(crate) stats: BlockStats,
 }
 
 impl std::fmt::Debug for BlockTask {
@@ -131,6 +138,7 @@ impl BlockTask {
             max_items,
             max_bytes: u64::MAX,
             finished: false,
+            stats: BlockStats::default(),
         }
     }
 
@@ -159,6 +167,16 @@ impl BlockTask {
     /// so that a chunk stays in cache while it travels down a chain.
     pub fn limit_output_bytes(&mut self, bytes: usize) {
         self.max_bytes = self.max_bytes.min(bytes as u64);
+    }
+
+    /// Records the calling thread's statistics for this run (call once, when the thread ends).
+    pub fn record_thread(&self) {
+        let t = ThreadStats::of_current_thread();
+        self.control
+            .threads
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(t);
     }
 
     /// Whether the task finished.
@@ -206,7 +224,8 @@ impl BlockTask {
         let starved = before.inputs > 0 && before.inputs_readable == 0 && before.inputs_done == 0;
         let blocked = before.outputs > 0 && before.outputs_writable == 0;
         let mut status = WorkStatus::Continue;
-        if !starved && !blocked {
+        let worked = !starved && !blocked;
+        if worked {
             let block = &mut self.block;
             match guard(&self.name, || block.work()) {
                 Ok(s) => status = s,
@@ -215,6 +234,9 @@ impl BlockTask {
         }
         let mut after = After::default();
         self.block.ports(&mut Ports::after(&mut after));
+        if worked {
+            self.stats.record_work(after.produced);
+        }
         progress |= after.progress;
 
         // Downstream end of stream, as GNU Radio decides it: the block could not move, it is not

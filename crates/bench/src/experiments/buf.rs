@@ -59,6 +59,49 @@ pub fn run(p: &BufParams, scheduler: &dyn Scheduler) -> Result<Measurement, Benc
         params: json!({ "pipes": p.pipes, "stages": p.stages, "samples": p.samples }),
         seconds,
         verified,
+        extra: serde_json::Value::Null,
+        detail: format!("{} sinks x {} items", p.pipes, p.samples),
+    })
+}
+
+/// One `buf` run with its profile, for `resched` (seed Fig. 5: context switches per thread) and
+/// `items` (seed Fig. 6: log2 histogram of items produced per work call by the copy blocks).
+/// The profile is in [`Measurement::extra`]: `voluntary`, `involuntary` (summed over threads),
+/// `threads`, and `produced_log2` (32 bins) with `work_calls`.
+///
+/// # Errors
+/// Bad parameters or a failed run.
+pub fn run_profiled(p: &BufParams, scheduler: &dyn Scheduler) -> Result<Measurement, BenchError> {
+    let (mut fg, sinks) = build(p)?;
+    let seconds = timed_run("buf", &mut fg, scheduler)?;
+    let verified = sinks_received(&fg, &sinks, p.samples);
+    let threads = fg.thread_stats();
+    let mut hist = [0u64; 32];
+    let mut calls = 0;
+    for b in 0..fg.len() {
+        let id = BlockId::from_index(b);
+        if fg.block::<Copy<f32>>(id).is_some() {
+            let st = fg.stats(id).expect("block exists");
+            calls += st.work_calls;
+            for (h, c) in hist.iter_mut().zip(st.produced_log2) {
+                *h += c;
+            }
+        }
+    }
+    Ok(Measurement {
+        experiment: "buf".into(),
+        runtime: "radioflow".into(),
+        scheduler: scheduler.name().to_owned(),
+        params: json!({ "pipes": p.pipes, "stages": p.stages, "samples": p.samples }),
+        seconds,
+        verified,
+        extra: json!({
+            "threads": threads.len(),
+            "voluntary": threads.iter().map(|t| t.voluntary_switches).sum::<u64>(),
+            "involuntary": threads.iter().map(|t| t.involuntary_switches).sum::<u64>(),
+            "work_calls": calls,
+            "produced_log2": hist.to_vec(),
+        }),
         detail: format!("{} sinks x {} items", p.pipes, p.samples),
     })
 }

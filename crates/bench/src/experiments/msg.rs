@@ -70,6 +70,7 @@ pub fn run(p: &MsgParams, scheduler: &dyn Scheduler) -> Result<Measurement, Benc
         params: json!({ "pipes": p.pipes, "stages": p.stages, "burst": p.burst }),
         seconds,
         verified,
+        extra: serde_json::Value::Null,
         detail: format!("{} counters x {} messages", p.pipes, p.burst),
     })
 }

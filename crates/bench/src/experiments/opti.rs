@@ -95,6 +95,7 @@ pub fn run_limited(
         params: json!({ "pipes": p.pipes, "stages": p.stages, "samples": p.samples }),
         seconds,
         verified,
+        extra: serde_json::Value::Null,
         detail: format!("{} sinks x {} items", p.pipes, p.samples),
     })
 }

@@ -171,6 +171,11 @@ impl Writer {
         self.pos
     }
 
+    /// Items visible to readers so far.
+    pub(crate) fn published(&self) -> u64 {
+        self.published
+    }
+
     /// # Panics
     /// If `n` exceeds the free window.
     pub(crate) fn produce(&mut self, n: usize) {

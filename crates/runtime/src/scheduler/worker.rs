@@ -42,6 +42,9 @@ pub(crate) fn run_tasks(mut tasks: Vec<BlockTask>, parker: &Parker) -> Vec<Block
             checking = true;
         }
     }
+    if let Some(t) = tasks.first() {
+        t.record_thread();
+    }
     tasks
 }
 
@@ -63,5 +66,6 @@ pub(crate) fn run_task(mut task: BlockTask) -> Vec<BlockTask> {
             }
         }
     }
+    task.record_thread();
     vec![task]
 }
