@@ -56,6 +56,10 @@ struct Common {
     /// verify (used by the test suite).
     #[arg(long, global = true)]
     quick: bool,
+    /// Also write the results to this folder: runs.jsonl (every run), summary.csv (per
+    /// experiment and configuration), machine.json.
+    #[arg(long, global = true)]
+    out: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -438,6 +442,10 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
         println!("machine: {}", Machine::detect());
     }
     let mut all_verified = true;
+    let mut all_runs: Vec<Measurement> = Vec::new();
+    let mut csv = String::from(
+        "experiment,runtime,scheduler,runs,median_s,mean_s,ci95_s,min_s,max_s,ratio_to_first,verified\n",
+    );
     for setup in base {
         let setup = if c.quick { setup.shrunk() } else { setup };
         let setups: Vec<Setup> = if c.sweep {
@@ -458,6 +466,7 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
             for _ in 0..c.runs {
                 for (i, k) in contenders.iter().enumerate() {
                     let m = (k.run)(setup)?;
+                    all_runs.push(m.clone());
                     done += 1;
                     if c.json {
                         println!("{}", serde_json::to_string(&m)?);
@@ -482,6 +491,21 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
                 medians[i].push((setup.size() as f64, summaries[i].median));
                 // Ratio against the first radioflow scheduler: > 1 means radioflow is faster.
                 let ratio = summaries[i].median / summaries[0].median;
+                let sm = &summaries[i];
+                csv.push_str(&format!(
+                    "{},{},{},{},{},{},{},{},{},{},{}\n",
+                    setup.label(),
+                    k.runtime,
+                    k.label,
+                    sm.n,
+                    sm.median,
+                    sm.mean,
+                    sm.ci95,
+                    sm.min,
+                    sm.max,
+                    ratio,
+                    verified[i]
+                ));
                 table.push((
                     setup.label(),
                     format!("{} {}", k.runtime, k.label),
@@ -557,9 +581,34 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
             }
         }
     }
+    if let Some(dir) = &c.out {
+        write_results(dir, &all_runs, &csv)?;
+    }
     if !all_verified {
         bail!("some runs lost items or messages");
     }
+    Ok(())
+}
+
+/// Writes runs.jsonl, summary.csv and machine.json into `dir` (created if missing).
+fn write_results(dir: &std::path::Path, runs: &[Measurement], csv: &str) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut jsonl = String::new();
+    for m in runs {
+        jsonl.push_str(&serde_json::to_string(m)?);
+        jsonl.push('\n');
+    }
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+    };
+    write("runs.jsonl", &jsonl)?;
+    write("summary.csv", csv)?;
+    write(
+        "machine.json",
+        &serde_json::to_string_pretty(&Machine::detect())?,
+    )?;
+    eprintln!("results written to {}", dir.display());
     Ok(())
 }
 
