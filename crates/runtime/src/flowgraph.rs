@@ -606,11 +606,13 @@ impl Flowgraph {
     /// The first block error or panic (naming the block), or [`RunError::NotRunning`].
     pub fn wait(&mut self) -> Result<(), RunError> {
         let active = self.active.take().ok_or(RunError::NotRunning)?;
+        self.thread_stats.clear();
         let mut lost = None;
         for t in active.threads {
             match t.join() {
                 Ok(tasks) => {
-                    for task in tasks {
+                    for mut task in tasks {
+                        self.thread_stats.extend(task.thread.take());
                         let node = &mut self.nodes[task.index];
                         node.block = Some(task.block);
                         node.stats = task.stats;
@@ -619,7 +621,6 @@ impl Flowgraph {
                 Err(_) => lost = Some(active.scheduler.clone()),
             }
         }
-        self.thread_stats = active.control.take_thread_stats();
         if let Some(e) = active.control.take_failure() {
             return Err(e);
         }

@@ -39,7 +39,6 @@ pub struct RunControl {
     stop: AtomicBool,
     failure: Mutex<Option<RunError>>,
     activations: OnceLock<Vec<Arc<Activation>>>,
-    threads: Mutex<Vec<ThreadStats>>,
 }
 
 impl RunControl {
@@ -73,10 +72,6 @@ impl RunControl {
         self.request_stop();
     }
 
-    pub(crate) fn take_thread_stats(&self) -> Vec<ThreadStats> {
-        std::mem::take(&mut *self.threads.lock().unwrap_or_else(|p| p.into_inner()))
-    }
-
     pub(crate) fn take_failure(&self) -> Option<RunError> {
         self.failure
             .lock()
@@ -105,6 +100,8 @@ pub struct BlockTask {
     max_bytes: u64,
     finished: bool,
     pub(crate) stats: BlockStats,
+    /// Set on one task per scheduler thread when that thread ends.
+    pub(crate) thread: Option<ThreadStats>,
 }
 
 impl std::fmt::Debug for BlockTask {
@@ -139,6 +136,7 @@ impl BlockTask {
             max_bytes: u64::MAX,
             finished: false,
             stats: BlockStats::default(),
+            thread: None,
         }
     }
 
@@ -169,14 +167,10 @@ impl BlockTask {
         self.max_bytes = self.max_bytes.min(bytes as u64);
     }
 
-    /// Records the calling thread's statistics for this run (call once, when the thread ends).
-    pub fn record_thread(&self) {
-        let t = ThreadStats::of_current_thread();
-        self.control
-            .threads
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(t);
+    /// Records the calling thread's statistics for this run in this task (call on one task per
+    /// thread, when the thread ends); they travel back to the flowgraph with the task.
+    pub fn record_thread(&mut self) {
+        self.thread = Some(ThreadStats::of_current_thread());
     }
 
     /// Whether the task finished.

@@ -42,7 +42,7 @@ pub(crate) fn run_tasks(mut tasks: Vec<BlockTask>, parker: &Parker) -> Vec<Block
             checking = true;
         }
     }
-    if let Some(t) = tasks.first() {
+    if let Some(t) = tasks.first_mut() {
         t.record_thread();
     }
     tasks
