@@ -62,18 +62,32 @@ struct Common {
     out: Option<std::path::PathBuf>,
 }
 
+/// Size of the `buf` graph (also profiled by `resched` and `items`).
+#[derive(Args, Clone, Copy)]
+struct BufArgs {
+    #[arg(long, default_value_t = 10)]
+    pipes: usize,
+    #[arg(long, default_value_t = 10)]
+    stages: usize,
+    /// Samples through the head block (accepts 1e8).
+    #[arg(long, default_value = "1e8", value_parser = parse_count)]
+    samples: u64,
+}
+
+impl From<BufArgs> for BufParams {
+    fn from(a: BufArgs) -> Self {
+        BufParams {
+            pipes: a.pipes,
+            stages: a.stages,
+            samples: a.samples,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Experiment {
     /// Stream benchmark: null source -> head(N) -> P chains of S copy blocks -> null sinks.
-    Buf {
-        #[arg(long, default_value_t = 10)]
-        pipes: usize,
-        #[arg(long, default_value_t = 10)]
-        stages: usize,
-        /// Samples through the head block (accepts 1e8).
-        #[arg(long, default_value = "1e8", value_parser = parse_count)]
-        samples: u64,
-    },
+    Buf(BufArgs),
     /// Message benchmark: a burst of 500-byte messages -> forwarder -> P chains of S forwarders.
     Msg {
         #[arg(long, default_value_t = 10)]
@@ -85,23 +99,9 @@ enum Experiment {
         burst: u64,
     },
     /// Seed Fig. 5: voluntary and involuntary context switches per thread during `buf`.
-    Resched {
-        #[arg(long, default_value_t = 10)]
-        pipes: usize,
-        #[arg(long, default_value_t = 10)]
-        stages: usize,
-        #[arg(long, default_value = "1e8", value_parser = parse_count)]
-        samples: u64,
-    },
+    Resched(BufArgs),
     /// Seed Fig. 6: log2 histogram of items produced per work call during `buf`.
-    Items {
-        #[arg(long, default_value_t = 10)]
-        pipes: usize,
-        #[arg(long, default_value_t = 10)]
-        stages: usize,
-        #[arg(long, default_value = "1e8", value_parser = parse_count)]
-        samples: u64,
-    },
+    Items(BufArgs),
     /// Seed Fig. 8: independent branches (own source + head(N) + S copies + sink each).
     Opti {
         #[arg(long, default_value_t = 4)]
@@ -344,47 +344,9 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
         c.runs = 1;
     }
     let base: Vec<Setup> = match args.experiment {
-        Some(Experiment::Resched {
-            pipes,
-            stages,
-            samples,
-        }) => {
-            return profile(
-                Profile::Resched,
-                BufParams {
-                    pipes,
-                    stages,
-                    samples,
-                },
-                &c,
-            );
-        }
-        Some(Experiment::Items {
-            pipes,
-            stages,
-            samples,
-        }) => {
-            return profile(
-                Profile::Items,
-                BufParams {
-                    pipes,
-                    stages,
-                    samples,
-                },
-                &c,
-            );
-        }
-        Some(Experiment::Buf {
-            pipes,
-            stages,
-            samples,
-        }) => {
-            vec![Setup::Buf(BufParams {
-                pipes,
-                stages,
-                samples,
-            })]
-        }
+        Some(Experiment::Resched(a)) => return profile(Profile::Resched, a.into(), &c),
+        Some(Experiment::Items(a)) => return profile(Profile::Items, a.into(), &c),
+        Some(Experiment::Buf(a)) => vec![Setup::Buf(a.into())],
         Some(Experiment::Msg {
             pipes,
             stages,

@@ -49,10 +49,18 @@ pub fn build(p: &BufParams) -> Result<(Flowgraph, Vec<BlockId>), BenchError> {
 /// # Errors
 /// Bad parameters or a failed run.
 pub fn run(p: &BufParams, scheduler: &dyn Scheduler) -> Result<Measurement, BenchError> {
+    run_graph(p, scheduler).map(|(_, m)| m)
+}
+
+/// One run, returning the graph too (for its statistics).
+fn run_graph(
+    p: &BufParams,
+    scheduler: &dyn Scheduler,
+) -> Result<(Flowgraph, Measurement), BenchError> {
     let (mut fg, sinks) = build(p)?;
     let seconds = timed_run("buf", &mut fg, scheduler)?;
     let verified = sinks_received(&fg, &sinks, p.samples);
-    Ok(Measurement {
+    let m = Measurement {
         experiment: "buf".into(),
         runtime: "radioflow".into(),
         scheduler: scheduler.name().to_owned(),
@@ -61,7 +69,8 @@ pub fn run(p: &BufParams, scheduler: &dyn Scheduler) -> Result<Measurement, Benc
         verified,
         extra: serde_json::Value::Null,
         detail: format!("{} sinks x {} items", p.pipes, p.samples),
-    })
+    };
+    Ok((fg, m))
 }
 
 /// One `buf` run with its profile, for `resched` (seed Fig. 5: context switches per thread) and
@@ -72,9 +81,7 @@ pub fn run(p: &BufParams, scheduler: &dyn Scheduler) -> Result<Measurement, Benc
 /// # Errors
 /// Bad parameters or a failed run.
 pub fn run_profiled(p: &BufParams, scheduler: &dyn Scheduler) -> Result<Measurement, BenchError> {
-    let (mut fg, sinks) = build(p)?;
-    let seconds = timed_run("buf", &mut fg, scheduler)?;
-    let verified = sinks_received(&fg, &sinks, p.samples);
+    let (fg, mut m) = run_graph(p, scheduler)?;
     let threads = fg.thread_stats();
     let mut hist = [0u64; 32];
     let mut calls = 0;
@@ -88,20 +95,12 @@ pub fn run_profiled(p: &BufParams, scheduler: &dyn Scheduler) -> Result<Measurem
             }
         }
     }
-    Ok(Measurement {
-        experiment: "buf".into(),
-        runtime: "radioflow".into(),
-        scheduler: scheduler.name().to_owned(),
-        params: json!({ "pipes": p.pipes, "stages": p.stages, "samples": p.samples }),
-        seconds,
-        verified,
-        extra: json!({
-            "threads": threads.len(),
-            "voluntary": threads.iter().map(|t| t.voluntary_switches).sum::<u64>(),
-            "involuntary": threads.iter().map(|t| t.involuntary_switches).sum::<u64>(),
-            "work_calls": calls,
-            "produced_log2": hist.to_vec(),
-        }),
-        detail: format!("{} sinks x {} items", p.pipes, p.samples),
-    })
+    m.extra = json!({
+        "threads": threads.len(),
+        "voluntary": threads.iter().map(|t| t.voluntary_switches).sum::<u64>(),
+        "involuntary": threads.iter().map(|t| t.involuntary_switches).sum::<u64>(),
+        "work_calls": calls,
+        "produced_log2": hist.to_vec(),
+    });
+    Ok(m)
 }
