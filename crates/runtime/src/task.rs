@@ -178,11 +178,6 @@ impl BlockTask {
         self.finished
     }
 
-    /// Whether the block may block its thread (see [`Block::is_blocking`]).
-    pub fn is_blocking(&self) -> bool {
-        self.block.is_blocking()
-    }
-
     /// Runs the block once: pending messages, then one work call, then bookkeeping.
     pub fn step(&mut self) -> Step {
         if self.finished {

@@ -1,7 +1,7 @@
 //! `buf` (seed 000, Fig. 3): shared null source -> head(N f32) -> P chains of S copy blocks ->
 //! one null sink per chain. Verified: every sink received exactly N items.
 
-use super::{connect, sinks_received, timed_run};
+use super::{check_shape, connect, sinks_received, timed_run};
 use crate::measurement::{BenchError, Measurement};
 use radioflow_blocks::{Copy, Head, NullSink, NullSource};
 use radioflow_runtime::{BlockId, Flowgraph, Scheduler};
@@ -20,11 +20,7 @@ pub struct BufParams {
 
 /// The graph and its sinks.
 pub fn build(p: &BufParams) -> Result<(Flowgraph, Vec<BlockId>), BenchError> {
-    if p.pipes == 0 || p.stages == 0 {
-        return Err(BenchError::Params(
-            "buf needs at least one pipe and one stage".into(),
-        ));
-    }
+    check_shape("buf", p.pipes, p.stages)?;
     let mut fg = Flowgraph::new();
     let src = fg.add(NullSource::<f32>::new());
     let head = fg.add(Head::<f32>::new(p.samples));

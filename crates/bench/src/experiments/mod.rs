@@ -12,6 +12,16 @@ use crate::measurement::BenchError;
 use radioflow_runtime::{Flowgraph, RunError, Scheduler};
 use std::time::Instant;
 
+/// Refuses a graph without pipes or stages.
+fn check_shape(experiment: &str, pipes: usize, stages: usize) -> Result<(), BenchError> {
+    if pipes == 0 || stages == 0 {
+        return Err(BenchError::Params(format!(
+            "{experiment} needs at least one pipe and one stage"
+        )));
+    }
+    Ok(())
+}
+
 /// Connects two stream ports of an experiment's graph, which is well-formed by construction.
 fn connect(fg: &mut Flowgraph, a: radioflow_runtime::BlockId, b: radioflow_runtime::BlockId) {
     fg.connect(a, b)

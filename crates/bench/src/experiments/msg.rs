@@ -1,7 +1,7 @@
 //! `msg` (seed 000, Fig. 2): a burst of B 500-byte messages -> a shared source forwarder ->
 //! P chains of S forwarders -> one counter per chain. Verified: every counter saw B messages.
 
-use super::timed_run;
+use super::{check_shape, timed_run};
 use crate::measurement::{BenchError, Measurement};
 use radioflow_blocks::{MessageBurstSource, MessageCounter, MessageForwarder};
 use radioflow_runtime::{BlockId, Flowgraph, Pmt, Scheduler};
@@ -23,11 +23,7 @@ pub struct MsgParams {
 
 /// The graph and its counters.
 pub fn build(p: &MsgParams) -> Result<(Flowgraph, Vec<BlockId>), BenchError> {
-    if p.pipes == 0 || p.stages == 0 {
-        return Err(BenchError::Params(
-            "msg needs at least one pipe and one stage".into(),
-        ));
-    }
+    check_shape("msg", p.pipes, p.stages)?;
     let mut fg = Flowgraph::new();
     let payload = Pmt::U8Vector(vec![0u8; MESSAGE_BYTES].into());
     let burst = fg.add(MessageBurstSource::repeat(payload, p.burst));

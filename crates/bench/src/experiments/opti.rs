@@ -2,7 +2,7 @@
 //! head(N) -> S copy blocks -> null sink. Swept over S, the cost per stage is the slope of a
 //! linear regression of run time on S. Verified: every sink received exactly N items.
 
-use super::{connect, sinks_received, timed_run};
+use super::{check_shape, connect, sinks_received, timed_run};
 use crate::measurement::{BenchError, Measurement};
 use radioflow_blocks::{Copy, Head, NullSink, NullSource};
 use radioflow_runtime::{BlockId, Flowgraph, Scheduler};
@@ -21,11 +21,7 @@ pub struct OptiParams {
 
 /// The graph and its sinks.
 pub fn build(p: &OptiParams) -> Result<(Flowgraph, Vec<BlockId>), BenchError> {
-    if p.pipes == 0 || p.stages == 0 {
-        return Err(BenchError::Params(
-            "opti needs at least one pipe and one stage".into(),
-        ));
-    }
+    check_shape("opti", p.pipes, p.stages)?;
     let mut fg = Flowgraph::new();
     let mut sinks = Vec::with_capacity(p.pipes);
     for _ in 0..p.pipes {
