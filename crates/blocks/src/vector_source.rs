@@ -15,7 +15,9 @@ use radioflow_runtime::prelude::*;
 /// None.
 ///
 /// # Parameters
-/// - `data`: the items. An empty vector finishes at once, even when repeating.
+/// - `data`: the items. An empty vector finishes at once, even when repeating. Any storage
+///   that derefs to a slice can hold them ([`from_storage`](Self::from_storage)): the Python
+///   package streams a numpy array in place this way.
 /// - [`repeat`](Self::repeat): start over at the end instead of finishing (default `false`).
 /// - [`tags`](Self::tags): tags whose offsets index `data`; each repetition emits them again,
 ///   shifted by `data.len()` per repetition.
@@ -43,9 +45,9 @@ use radioflow_runtime::prelude::*;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug)]
-pub struct VectorSource<T: Item> {
+pub struct VectorSource<T: Item, S = Vec<T>> {
     output: StreamOutput<T>,
-    data: Vec<T>,
+    data: S,
     /// Sorted by offset; every offset is below `data.len()`.
     tags: Vec<Tag>,
     repeat: bool,
@@ -58,6 +60,13 @@ pub struct VectorSource<T: Item> {
 impl<T: Item> VectorSource<T> {
     /// Plays `data` once, without tags.
     pub fn new(data: Vec<T>) -> Self {
+        Self::from_storage(data)
+    }
+}
+
+impl<T: Item, S: AsRef<[T]> + Send + 'static> VectorSource<T, S> {
+    /// Plays the items `data` holds once, without tags.
+    pub fn from_storage(data: S) -> Self {
         Self {
             output: StreamOutput::new(),
             data,
@@ -79,7 +88,7 @@ impl<T: Item> VectorSource<T> {
     /// # Panics
     /// If a tag's offset is not below the length of the data.
     pub fn tags(mut self, mut tags: Vec<Tag>) -> Self {
-        let len = self.data.len();
+        let len = self.data.as_ref().len();
         if let Some(t) = tags.iter().find(|t| t.offset >= len as u64) {
             panic!(
                 "tag at offset {} is past the end of {len} data items",
@@ -92,19 +101,20 @@ impl<T: Item> VectorSource<T> {
     }
 }
 
-impl<T: Item> Block for VectorSource<T> {
+impl<T: Item, S: AsRef<[T]> + Send + 'static> Block for VectorSource<T, S> {
     fn ports(&mut self, p: &mut Ports<'_>) {
         p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let mut written = 0;
+        let data = self.data.as_ref();
         // Loops only when repeating: a short vector fills the whole free space in one call.
         loop {
             let base = self.output.offset() + written as u64;
             let out = &mut self.output.slice()[written..];
-            let n = out.len().min(self.data.len() - self.pos);
-            out[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
+            let n = out.len().min(data.len() - self.pos);
+            out[..n].copy_from_slice(&data[self.pos..self.pos + n]);
             let end = (self.pos + n) as u64;
             while let Some(t) = self.tags.get(self.next_tag).filter(|t| t.offset < end) {
                 let at = base + (t.offset - self.pos as u64);
@@ -113,10 +123,10 @@ impl<T: Item> Block for VectorSource<T> {
             }
             self.pos += n;
             written += n;
-            if self.pos < self.data.len() {
+            if self.pos < data.len() {
                 break;
             }
-            if !self.repeat || self.data.is_empty() {
+            if !self.repeat || data.is_empty() {
                 self.output.produce(written);
                 return Ok(WorkStatus::Done);
             }

@@ -1,0 +1,69 @@
+//! [`MessageDebug`]: keeps every message it receives.
+
+use radioflow_runtime::prelude::*;
+
+/// Stores every message that arrives, in order, like the `store` port of GNU Radio's
+/// `message_debug`. Memory grows with the messages received: meant for tests, tools and
+/// collecting results, not for endless streams (use [`MessageCounter`](crate::MessageCounter)).
+///
+/// # Stream inputs
+/// None.
+///
+/// # Stream outputs
+/// None.
+///
+/// # Message ports
+/// - input `store`: any message.
+///
+/// # Parameters
+/// None. It finishes when every sender has finished and its inbox is empty.
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{MessageBurstSource, MessageDebug};
+/// use radioflow_blocks::runtime::{Flowgraph, Pmt};
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(MessageBurstSource::new(vec![Pmt::Int(1), Pmt::symbol("two")]));
+/// let dbg = fg.add(MessageDebug::new());
+/// fg.connect_message((src, "out"), (dbg, "store"))?;
+/// fg.run()?;
+/// assert_eq!(fg.block::<MessageDebug>(dbg).unwrap().messages(), [Pmt::Int(1), Pmt::symbol("two")]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct MessageDebug {
+    messages: Vec<Pmt>,
+}
+
+impl MessageDebug {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The messages received so far, in order of arrival.
+    pub fn messages(&self) -> &[Pmt] {
+        &self.messages
+    }
+
+    /// Takes the messages received so far, leaving the store empty.
+    pub fn take(&mut self) -> Vec<Pmt> {
+        std::mem::take(&mut self.messages)
+    }
+}
+
+impl Block for MessageDebug {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.message_input("store");
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        Ok(WorkStatus::Continue)
+    }
+
+    fn handle_message(&mut self, _port: usize, msg: Pmt) -> Result<(), BlockError> {
+        self.messages.push(msg);
+        Ok(())
+    }
+}
