@@ -114,9 +114,14 @@ impl Scheduler for FlowScheduler {
         let mut dedicated = Vec::new();
         for &b in &order {
             let mut task = slots[b].take().expect("each block once in the order");
-            task.limit_output_bytes(self.chunk_bytes);
             match placement[b] {
-                Placement::Worker(w) => per_worker[w].push(task),
+                Placement::Worker(w) => {
+                    task.limit_output_bytes(self.chunk_bytes);
+                    per_worker[w].push(task);
+                }
+                // A thread of its own has no chain to keep in cache: its calls are as large as
+                // the buffers allow, so that a blocking block (I/O, a Python block holding the
+                // interpreter) pays its per-call cost and thread hand-offs as rarely as possible.
                 Placement::Dedicated => dedicated.push(task),
             }
         }

@@ -1,0 +1,51 @@
+"""radioflow: a dataflow runtime for software-defined radio, driven from Python.
+
+Build a graph of blocks, connect them, run it; the graph runs natively with the interpreter
+released, on the scheduler you choose::
+
+    import numpy as np
+    import radioflow as rf
+    from radioflow import blocks
+
+    fg = rf.Flowgraph()
+    src = blocks.signal_source(48_000, "cosine", 1_000, dtype=np.complex64)
+    head = blocks.head(48_000, dtype=np.complex64)
+    sink = blocks.vector_sink(np.complex64)
+    fg.connect(src, head, sink)
+    fg.run()                      # or fg.run("tpb"), fg.run(rf.Scheduler("flow", workers=2))
+    samples = sink.data()         # numpy.ndarray, complex64, no copy
+
+Blocks written in Python subclass :class:`SyncBlock`; PMT messages map to Python values (see
+:mod:`radioflow.pmt`). Errors raised by the runtime are :class:`Error` subclasses whose
+message names the block and port at fault.
+"""
+
+from ._native import (
+    DTYPES,
+    SCHEDULERS,
+    Block,
+    ConnectError,
+    Error,
+    Pair,
+    RunError,
+    Scheduler,
+)
+from ._flowgraph import Flowgraph
+from ._sync_block import WORK_DONE, SyncBlock
+from . import blocks, pmt
+
+__all__ = [
+    "DTYPES",
+    "SCHEDULERS",
+    "WORK_DONE",
+    "Block",
+    "ConnectError",
+    "Error",
+    "Flowgraph",
+    "Pair",
+    "RunError",
+    "Scheduler",
+    "SyncBlock",
+    "blocks",
+    "pmt",
+]

@@ -1,0 +1,172 @@
+"""Blocks written in Python (GNU Radio's ``gr.sync_block``)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _native
+from ._dtypes import dtype_name
+
+#: Returned by ``work`` when the block will produce nothing more.
+WORK_DONE = -1
+
+
+class SyncBlock:
+    """A block whose ``work`` is written in Python, one output item per input item.
+
+    Subclass it, call ``super().__init__(name, in_sig, out_sig)`` and define
+    ``work(input_items, output_items)``. ``input_items[i]`` and ``output_items[o]`` are numpy
+    arrays of equal length that *are* the stream buffers (no copy): read the inputs, fill the
+    outputs, return how many items were used (or ``WORK_DONE``). The arrays are valid only
+    during the call; keeping one after returning fails the graph (copy what you need).
+
+    Tags on the used input items go to every output. Message ports: register them in
+    ``__init__`` with ``message_port_register_in/out``, handle input messages with
+    ``set_msg_handler``, send with ``message_port_pub``. Messages are Python values (see
+    :mod:`radioflow.pmt`). A block with only message ports gets ``work([], [])`` calls if it
+    has no message inputs (a message source: publish, then return ``WORK_DONE``).
+
+    ``start()`` and ``stop()`` are called before the graph runs and when the block finishes;
+    returning ``False`` fails the graph.
+
+    ::
+
+        class Scale(radioflow.SyncBlock):
+            def __init__(self, k):
+                super().__init__("scale", in_sig=[np.float32], out_sig=[np.float32])
+                self.k = k
+
+            def work(self, input_items, output_items):
+                np.multiply(input_items[0], self.k, out=output_items[0])
+                return len(output_items[0])
+    """
+
+    _rf_ctx: Optional[_native.WorkContext]
+
+    def __init__(
+        self,
+        name: str = "python_block",
+        in_sig: Optional[Sequence[Any]] = None,
+        out_sig: Optional[Sequence[Any]] = None,
+    ) -> None:
+        self._rf_name = str(name)
+        self._rf_in_sig: List[str] = [dtype_name(t) for t in (in_sig or ())]
+        self._rf_out_sig: List[str] = [dtype_name(t) for t in (out_sig or ())]
+        self._rf_message_inputs: List[str] = []
+        self._rf_message_outputs: List[str] = []
+        self._rf_handlers: Dict[str, Callable[[Any], Any]] = {}
+        self._rf_ctx = None
+        self._rf_native: Optional[_native.Block] = None
+
+    # -- what subclasses define -------------------------------------------------------------
+
+    def work(self, input_items: List[np.ndarray], output_items: List[np.ndarray]) -> int:
+        """Processes ``len(output_items[0])`` (or input) items; returns how many it used."""
+        raise NotImplementedError(f"block '{self._rf_name}' does not define work()")
+
+    def start(self) -> bool:
+        """Called once before the graph runs."""
+        return True
+
+    def stop(self) -> bool:
+        """Called once when the block has finished or the graph was stopped."""
+        return True
+
+    # -- GNU Radio's block API --------------------------------------------------------------
+
+    def name(self) -> str:
+        """The name given to the constructor."""
+        return self._rf_name
+
+    def _check_not_running(self, what: str) -> None:
+        if self._rf_native is not None:
+            raise _native.Error(
+                f"block '{self._rf_name}': {what} must happen before the block joins a flowgraph"
+            )
+
+    def message_port_register_in(self, port: str) -> None:
+        """Declares message input `port` (handle it with ``set_msg_handler``)."""
+        self._check_not_running("registering a message port")
+        self._rf_message_inputs.append(str(port))
+
+    def message_port_register_out(self, port: str) -> None:
+        """Declares message output `port`."""
+        self._check_not_running("registering a message port")
+        self._rf_message_outputs.append(str(port))
+
+    def set_msg_handler(self, port: str, handler: Callable[[Any], Any]) -> None:
+        """Calls ``handler(msg)`` for every message arriving on input `port`."""
+        if port not in self._rf_message_inputs:
+            raise ValueError(
+                f"block '{self._rf_name}' has no message input '{port}' "
+                "(register it with message_port_register_in first)"
+            )
+        self._rf_handlers[port] = handler
+
+    def message_port_pub(self, port: str, msg: Any) -> None:
+        """Sends `msg` (any value PMTs can hold) on message output `port`."""
+        if self._rf_ctx is None:
+            raise _native.Error(
+                f"block '{self._rf_name}' is not in a flowgraph yet: publish from work, "
+                "start or a message handler"
+            )
+        self._rf_ctx.publish(port, msg)
+
+    def nitems_read(self, which_input: int) -> int:
+        """Items consumed so far on input `which_input` (absolute offset of ``input_items[i][0]``)."""
+        return self._ctx().nitems_read(which_input)
+
+    def nitems_written(self, which_output: int) -> int:
+        """Items produced so far on output `which_output` (offset of ``output_items[o][0]``)."""
+        return self._ctx().nitems_written(which_output)
+
+    def get_tags_in_window(
+        self, which_input: int, rel_start: int, rel_end: int
+    ) -> List[Tuple[int, Any, Any]]:
+        """Tags on items ``rel_start..rel_end`` of this call's ``input_items[which_input]``,
+        as ``(absolute_offset, key, value)``."""
+        base = self.nitems_read(which_input)
+        lo, hi = base + rel_start, base + rel_end
+        return [t for t in self._ctx().tags(which_input) if lo <= t[0] < hi]
+
+    def add_item_tag(self, which_output: int, offset: int, key: Any, value: Any) -> None:
+        """Tags item `offset` (absolute) of output `which_output`; it must be produced by
+        this call."""
+        self._ctx().add_tag(which_output, offset, key, value)
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def _ctx(self) -> _native.WorkContext:
+        if self._rf_ctx is None:
+            raise _native.Error(f"block '{self._rf_name}' is not running")
+        return self._rf_ctx
+
+    def _rf_handle_message(self, port: str, msg: Any) -> None:
+        handler = self._rf_handlers.get(port)
+        if handler is None:
+            raise _native.Error(
+                f"block '{self._rf_name}' got a message on '{port}' but has no handler for it "
+                "(set_msg_handler)"
+            )
+        handler(msg)
+
+    def _rf_make_native(self) -> _native.Block:
+        if not hasattr(self, "_rf_name"):
+            raise TypeError(
+                f"{type(self).__name__}.__init__ must call SyncBlock.__init__(self, name, in_sig, out_sig)"
+            )
+        if self._rf_native is not None:
+            raise _native.ConnectError(
+                f"Python block '{self._rf_name}' already belongs to another flowgraph"
+            )
+        self._rf_native = _native.python_block(
+            self,
+            self._rf_name,
+            self._rf_in_sig,
+            self._rf_out_sig,
+            self._rf_message_inputs,
+            self._rf_message_outputs,
+        )
+        return self._rf_native

@@ -1,0 +1,314 @@
+//! The flowgraph object: connect blocks, run them with the interpreter released, stop them
+//! (also with Ctrl-C), read their counters.
+//!
+//! Locking rule: the Rust flowgraph sits behind a mutex that is only ever taken with the
+//! interpreter released ([`Graph::with_fg`]). A thread holding the interpreter may therefore wait
+//! for the mutex, but never the other way round, and Python blocks (which take the interpreter
+//! inside `work`) cannot deadlock against a thread that reads a sink.
+
+use crate::errors::{connect_error, value_error, RunError};
+use crate::handle::{lock, BlockHandle};
+use crate::scheduler::PyScheduler;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use radioflow_runtime::{BlockId, BlockStats, Flowgraph, PortName, PortRef, StopHandle};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Where a Python block leaves the exception that failed it, so that the flowgraph can raise
+/// it as the cause of its `RunError`.
+pub(crate) type ErrorSlot = Arc<Mutex<Option<Py<PyAny>>>>;
+
+/// A flowgraph shared by its Python object and the blocks added to it.
+pub(crate) struct Graph {
+    fg: Mutex<Flowgraph>,
+    stop: Mutex<Option<StopHandle>>,
+    python_blocks: Mutex<Vec<(BlockId, ErrorSlot)>>,
+}
+
+impl Graph {
+    /// Runs `f` on the flowgraph, with the interpreter released while waiting for and holding
+    /// the lock.
+    pub(crate) fn with_fg<R: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Flowgraph) -> R + Send,
+    ) -> R {
+        py.detach(|| f(&mut lock(&self.fg)))
+    }
+
+    /// As [`with_fg`](Self::with_fg), refusing while the graph runs (its blocks are away).
+    pub(crate) fn with_stopped_fg<R: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Flowgraph) -> R + Send,
+    ) -> PyResult<R> {
+        self.with_fg(py, |fg| {
+            if fg.is_running() {
+                Err(())
+            } else {
+                Ok(f(fg))
+            }
+        })
+        .map_err(|()| {
+            RunError::new_err(
+                "the flowgraph is running: its blocks can be read after wait() (counters too)",
+            )
+        })
+    }
+
+    /// The instance name of block `id`.
+    pub(crate) fn name_of(&self, py: Python<'_>, id: BlockId) -> String {
+        self.with_fg(py, |fg| fg.name(id).to_owned())
+    }
+
+    /// Remembers that block `id` is written in Python and reports its exceptions to `slot`.
+    pub(crate) fn add_python_block(&self, id: BlockId, slot: ErrorSlot) {
+        lock(&self.python_blocks).push((id, slot));
+    }
+
+    /// The Python exception for `e`; a failure of a Python block gets the exception it raised
+    /// as `__cause__`.
+    fn run_error(&self, py: Python<'_>, e: radioflow_runtime::RunError) -> PyErr {
+        let err = RunError::new_err(e.to_string());
+        if let Some(block) = e.block() {
+            let ids: Vec<(BlockId, ErrorSlot)> = lock(&self.python_blocks).clone();
+            let block = block.to_owned();
+            let at = self.with_fg(py, |fg| ids.iter().position(|(id, _)| fg.name(*id) == block));
+            if let Some(i) = at {
+                if let Some(cause) = lock(&ids[i].1).take() {
+                    err.set_cause(py, Some(PyErr::from_value(cause.into_bound(py))));
+                }
+            }
+        }
+        err
+    }
+}
+
+impl Drop for Graph {
+    fn drop(&mut self) {
+        // A flowgraph dropped while running stops and waits for its threads, which may need
+        // the interpreter (Python blocks): release it meanwhile.
+        let fg = self.fg.get_mut().unwrap_or_else(|e| e.into_inner());
+        if fg.is_running() {
+            fg.stop();
+            Python::attach(|py| {
+                py.detach(|| {
+                    let _ = fg.wait();
+                })
+            });
+        }
+    }
+}
+
+/// A port given from Python: an index or a name.
+fn port(block: BlockId, p: &Bound<'_, PyAny>) -> PyResult<PortRef> {
+    let port = if let Ok(i) = p.extract::<usize>() {
+        PortName::Index(i)
+    } else if let Ok(s) = p.extract::<String>() {
+        PortName::Name(s)
+    } else {
+        return Err(value_error(format!(
+            "a port is an index (int) or a name (str), not {}",
+            p.repr()?
+        )));
+    };
+    Ok(PortRef { block, port })
+}
+
+/// A block's counters as a dict.
+pub(crate) fn stats_dict<'py>(py: Python<'py>, s: &BlockStats) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("work_calls", s.work_calls)?;
+    d.set_item("items_produced", s.items_produced)?;
+    d.set_item("produced_log2", s.produced_log2.to_vec())?;
+    Ok(d)
+}
+
+/// A flowgraph (GNU Radio's `top_block`).
+#[pyclass(frozen, module = "radioflow", name = "Flowgraph")]
+pub(crate) struct PyFlowgraph {
+    graph: Arc<Graph>,
+}
+
+#[pymethods]
+impl PyFlowgraph {
+    #[new]
+    fn new() -> Self {
+        Self {
+            graph: Arc::new(Graph {
+                fg: Mutex::new(Flowgraph::new()),
+                stop: Mutex::new(None),
+                python_blocks: Mutex::new(Vec::new()),
+            }),
+        }
+    }
+
+    /// Adds `block` (if it is not in this flowgraph yet); returns its index.
+    fn add(&self, py: Python<'_>, block: &Bound<'_, BlockHandle>) -> PyResult<usize> {
+        Ok(block.get().id_in(py, &self.graph)?.index())
+    }
+
+    /// Connects stream output `src_port` of `src` to stream input `dst_port` of `dst`.
+    fn connect(
+        &self,
+        py: Python<'_>,
+        src: &Bound<'_, BlockHandle>,
+        src_port: &Bound<'_, PyAny>,
+        dst: &Bound<'_, BlockHandle>,
+        dst_port: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let s = port(src.get().id_in(py, &self.graph)?, src_port)?;
+        let d = port(dst.get().id_in(py, &self.graph)?, dst_port)?;
+        self.graph
+            .with_fg(py, |fg| fg.connect(s, d).map(|_| ()))
+            .map_err(connect_error)
+    }
+
+    /// Connects message output `src_port` of `src` to message input `dst_port` of `dst`.
+    fn msg_connect(
+        &self,
+        py: Python<'_>,
+        src: &Bound<'_, BlockHandle>,
+        src_port: &Bound<'_, PyAny>,
+        dst: &Bound<'_, BlockHandle>,
+        dst_port: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let s = port(src.get().id_in(py, &self.graph)?, src_port)?;
+        let d = port(dst.get().id_in(py, &self.graph)?, dst_port)?;
+        self.graph
+            .with_fg(py, |fg| fg.connect_message(s, d))
+            .map_err(connect_error)
+    }
+
+    /// Buffer bytes of every connection (rounded up to whole pages and items).
+    fn set_default_buffer_size(&self, py: Python<'_>, bytes: usize) -> PyResult<()> {
+        if bytes == 0 {
+            return Err(value_error("a buffer needs at least one byte"));
+        }
+        self.graph
+            .with_stopped_fg(py, |fg| fg.set_default_buffer_size(bytes))
+    }
+
+    /// At most `items` items per work call of `block` (GNU Radio's `set_max_noutput_items`).
+    fn set_max_items(
+        &self,
+        py: Python<'_>,
+        block: &Bound<'_, BlockHandle>,
+        items: usize,
+    ) -> PyResult<()> {
+        if items == 0 {
+            return Err(value_error("max items must be at least 1"));
+        }
+        let id = block.get().id_in(py, &self.graph)?;
+        self.graph
+            .with_stopped_fg(py, |fg| fg.set_max_items(id, items))
+    }
+
+    /// Checks the graph and starts it on `scheduler` (default: flow); returns at once.
+    #[pyo3(signature = (scheduler = None))]
+    fn start(&self, py: Python<'_>, scheduler: Option<&Bound<'_, PyScheduler>>) -> PyResult<()> {
+        let config = scheduler.map_or_else(PyScheduler::default_flow, |s| s.get().clone());
+        let graph = &self.graph;
+        let started = graph.with_fg(py, |fg| {
+            fg.start(config.build().as_ref())?;
+            Ok(fg.stop_handle())
+        });
+        match started {
+            Ok(handle) => {
+                *lock(&graph.stop) = handle;
+                Ok(())
+            }
+            Err(e) => Err(graph.run_error(py, e)),
+        }
+    }
+
+    /// Waits until the graph has finished. Ctrl-C (KeyboardInterrupt) stops the graph, waits
+    /// for its threads, and is raised again.
+    fn wait(&self, py: Python<'_>) -> PyResult<()> {
+        let graph = &self.graph;
+        loop {
+            // Poll with a growing sleep: short graphs end promptly, long ones cost nothing.
+            let finished = py.detach(|| {
+                let deadline = Instant::now() + Duration::from_millis(100);
+                let mut nap = Duration::from_micros(20);
+                loop {
+                    if lock(&graph.fg).is_finished() {
+                        return true;
+                    }
+                    if Instant::now() >= deadline {
+                        return false;
+                    }
+                    std::thread::sleep(nap);
+                    nap = (nap * 2).min(Duration::from_millis(10));
+                }
+            });
+            if finished {
+                break;
+            }
+            if let Err(interrupt) = py.check_signals() {
+                self.stop();
+                let _ = graph.with_fg(py, |fg| fg.wait());
+                return Err(interrupt);
+            }
+        }
+        let result = graph.with_fg(py, |fg| fg.wait());
+        *lock(&graph.stop) = None;
+        result.map_err(|e| graph.run_error(py, e))
+    }
+
+    /// Runs the graph to completion on `scheduler` (default: flow).
+    #[pyo3(signature = (scheduler = None))]
+    fn run(&self, py: Python<'_>, scheduler: Option<&Bound<'_, PyScheduler>>) -> PyResult<()> {
+        self.start(py, scheduler)?;
+        self.wait(py)
+    }
+
+    /// Asks a running graph to stop (from any thread); `wait()` then returns.
+    fn stop(&self) {
+        if let Some(h) = lock(&self.graph.stop).as_ref() {
+            h.stop();
+        }
+    }
+
+    /// Whether the graph was started and `wait()` has not returned yet.
+    fn is_running(&self, py: Python<'_>) -> bool {
+        self.graph.with_fg(py, |fg| fg.is_running())
+    }
+
+    /// Counters of `block` from the last run.
+    fn stats<'py>(
+        &self,
+        block: &Bound<'py, BlockHandle>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        block.call_method0("stats")?.cast_into::<PyDict>().map_err(Into::into)
+    }
+
+    /// Context switches of every scheduler thread of the last run: a list of dicts with
+    /// `name`, `voluntary_switches`, `involuntary_switches`.
+    fn thread_stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let threads = self
+            .graph
+            .with_stopped_fg(py, |fg| fg.thread_stats().to_vec())?;
+        let items: PyResult<Vec<_>> = threads
+            .iter()
+            .map(|t| {
+                let d = PyDict::new(py);
+                d.set_item("name", &t.name)?;
+                d.set_item("voluntary_switches", t.voluntary_switches)?;
+                d.set_item("involuntary_switches", t.involuntary_switches)?;
+                Ok(d)
+            })
+            .collect();
+        PyList::new(py, items?)
+    }
+
+    /// Instance names of the blocks, in the order they were added.
+    fn block_names(&self, py: Python<'_>) -> Vec<String> {
+        self.graph.with_fg(py, |fg| {
+            (0..fg.len())
+                .map(|i| fg.name(BlockId::from_index(i)).to_owned())
+                .collect()
+        })
+    }
+}

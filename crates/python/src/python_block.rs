@@ -1,0 +1,517 @@
+//! Blocks written in Python: a `radioflow.SyncBlock` subclass whose `work(input_items,
+//! output_items)` gets numpy views straight into the stream buffers (no copy) and returns how
+//! many items it used on every port, as GNU Radio's `gr.sync_block`; message handlers; tags.
+//!
+//! The views are only valid during the call: a block that keeps one (or a slice of one) after
+//! `work` returns fails with an error saying so, instead of reading freed buffer memory later.
+//! Python blocks hold the interpreter lock while they run, so schedulers give them a thread of
+//! their own ([`Block::is_blocking`]) and native blocks never wait for Python.
+
+use crate::dtype::Dtype;
+use crate::errors::value_error;
+use crate::flowgraph::ErrorSlot;
+use crate::handle::{lock, BlockHandle, Kind};
+use crate::pmt::{from_py, to_py};
+use crate::views::view;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+use pyo3::intern;
+use radioflow_runtime::{
+    Block, BlockError, Complex32, MessageOutput, Pmt, Ports, StreamInput, StreamOutput, Tag,
+    WorkStatus,
+};
+use std::sync::{Arc, Mutex};
+
+/// GNU Radio's `WORK_DONE`: returned by `work` when the block will produce nothing more.
+const WORK_DONE: i64 = -1;
+
+macro_rules! any_ports {
+    ($($variant:ident => $t:ty),*) => {
+        /// A stream input of any supported item type.
+        enum AnyInput { $($variant(StreamInput<$t>)),* }
+        /// A stream output of any supported item type.
+        enum AnyOutput { $($variant(StreamOutput<$t>)),* }
+
+        impl AnyInput {
+            fn new(d: Dtype) -> Self {
+                match d { $(Dtype::$variant => AnyInput::$variant(StreamInput::new())),* }
+            }
+            fn declare(&mut self, p: &mut Ports<'_>, name: &str) {
+                match self { $(AnyInput::$variant(x) => p.stream_input(name, x)),* }
+            }
+            fn available(&self) -> usize {
+                match self { $(AnyInput::$variant(x) => x.slice().len()),* }
+            }
+            /// A read-only view of the first `n` readable items.
+            ///
+            /// # Safety
+            /// The view must not be used after this port's window changes (consume, next call).
+            unsafe fn view<'py>(&self, base: &Bound<'py, PyAny>, n: usize) -> PyResult<Bound<'py, PyAny>> {
+                match self {
+                    $(AnyInput::$variant(x) => {
+                        let s = &x.slice()[..n];
+                        // SAFETY: `s` is readable for the rest of this work call; the caller
+                        // refuses views that outlive it.
+                        unsafe { view(base, s.as_ptr(), n, false) }
+                    }),*
+                }
+            }
+            fn consume(&mut self, n: usize) {
+                match self { $(AnyInput::$variant(x) => x.consume(n)),* }
+            }
+            fn tags(&self) -> &[Tag] {
+                match self { $(AnyInput::$variant(x) => x.tags()),* }
+            }
+            fn offset(&self) -> u64 {
+                match self { $(AnyInput::$variant(x) => x.offset()),* }
+            }
+        }
+
+        impl AnyOutput {
+            fn new(d: Dtype) -> Self {
+                match d { $(Dtype::$variant => AnyOutput::$variant(StreamOutput::new())),* }
+            }
+            fn declare(&mut self, p: &mut Ports<'_>, name: &str) {
+                match self { $(AnyOutput::$variant(x) => p.stream_output(name, x)),* }
+            }
+            fn space(&mut self) -> usize {
+                match self { $(AnyOutput::$variant(x) => x.slice().len()),* }
+            }
+            /// A writable view of the first `n` free items.
+            ///
+            /// # Safety
+            /// As for [`AnyInput::view`].
+            unsafe fn view<'py>(&mut self, base: &Bound<'py, PyAny>, n: usize) -> PyResult<Bound<'py, PyAny>> {
+                match self {
+                    $(AnyOutput::$variant(x) => {
+                        let s = &mut x.slice()[..n];
+                        // SAFETY: `s` is ours to write for the rest of this work call; the
+                        // caller refuses views that outlive it.
+                        unsafe { view(base, s.as_mut_ptr().cast_const(), n, true) }
+                    }),*
+                }
+            }
+            fn produce(&mut self, n: usize) {
+                match self { $(AnyOutput::$variant(x) => x.produce(n)),* }
+            }
+            fn add_tag(&mut self, offset: u64, key: Pmt, value: Pmt) {
+                match self { $(AnyOutput::$variant(x) => x.add_tag(offset, key, value)),* }
+            }
+            fn offset(&self) -> u64 {
+                match self { $(AnyOutput::$variant(x) => x.offset()),* }
+            }
+        }
+    };
+}
+
+any_ports!(
+    Float32 => f32,
+    Float64 => f64,
+    Complex64 => Complex32,
+    Int8 => i8,
+    Uint8 => u8,
+    Int16 => i16,
+    Int32 => i32
+);
+
+/// The base object of the numpy views handed to one `work` call: every view references it,
+/// so its reference count tells whether a view survived the call.
+#[pyclass(frozen, module = "radioflow")]
+struct BufferLease;
+
+/// What a Python block sees of the runtime during a call (`self._rf_ctx`): item counters,
+/// tags on the current inputs, and the messages and tags it emits.
+#[pyclass(frozen, module = "radioflow", name = "WorkContext")]
+pub(crate) struct WorkContext {
+    inner: Mutex<Context>,
+}
+
+#[derive(Default)]
+struct Context {
+    block: String,
+    message_outputs: Vec<String>,
+    outputs: usize,
+    nitems_read: Vec<u64>,
+    nitems_written: Vec<u64>,
+    /// Tags on the items offered to the current call, per input.
+    tags: Vec<Vec<Tag>>,
+    /// Tags added during the current call: (output, tag).
+    new_tags: Vec<(usize, Tag)>,
+    /// Messages published and not yet posted: (message output, message).
+    outbox: Vec<(usize, Pmt)>,
+}
+
+fn tag_tuple<'py>(py: Python<'py>, t: &Tag) -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(
+        py,
+        [
+            t.offset.into_pyobject(py)?.into_any(),
+            to_py(py, &t.key)?,
+            to_py(py, &t.value)?,
+        ],
+    )
+}
+
+#[pymethods]
+impl WorkContext {
+    /// Items consumed so far on input `i`.
+    fn nitems_read(&self, i: usize) -> PyResult<u64> {
+        let c = lock(&self.inner);
+        c.nitems_read.get(i).copied().ok_or_else(|| {
+            value_error(format!("block '{}' has no stream input {i}", c.block))
+        })
+    }
+
+    /// Items produced so far on output `o`.
+    fn nitems_written(&self, o: usize) -> PyResult<u64> {
+        let c = lock(&self.inner);
+        c.nitems_written.get(o).copied().ok_or_else(|| {
+            value_error(format!("block '{}' has no stream output {o}", c.block))
+        })
+    }
+
+    /// Tags on the items of input `i` offered to this call: `(offset, key, value)` tuples
+    /// with absolute offsets.
+    fn tags<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyList>> {
+        let c = lock(&self.inner);
+        let Some(tags) = c.tags.get(i) else {
+            return Err(value_error(format!(
+                "block '{}' has no stream input {i}",
+                c.block
+            )));
+        };
+        let items: PyResult<Vec<_>> = tags.iter().map(|t| tag_tuple(py, t)).collect();
+        PyList::new(py, items?)
+    }
+
+    /// Puts a tag on item `offset` (absolute) of output `o`; it must be one of the items this
+    /// call produces.
+    fn add_tag(
+        &self,
+        o: usize,
+        offset: u64,
+        key: &Bound<'_, PyAny>,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let (key, value) = (from_py(key)?, from_py(value)?);
+        let mut c = lock(&self.inner);
+        if o >= c.outputs {
+            return Err(value_error(format!(
+                "block '{}' has no stream output {o}",
+                c.block
+            )));
+        }
+        let written = c.nitems_written[o];
+        if offset < written {
+            return Err(value_error(format!(
+                "block '{}': tag offset {offset} on output {o} is before the items of this call \
+                 (which start at {written})",
+                c.block
+            )));
+        }
+        c.new_tags.push((o, Tag::new(offset, key, value)));
+        Ok(())
+    }
+
+    /// Publishes `msg` on message output `port`.
+    fn publish(&self, port: &str, msg: &Bound<'_, PyAny>) -> PyResult<()> {
+        let msg = from_py(msg)?;
+        let mut c = lock(&self.inner);
+        let Some(i) = c.message_outputs.iter().position(|p| p == port) else {
+            return Err(value_error(format!(
+                "block '{}' has no message output '{port}' (it has: {})",
+                c.block,
+                c.message_outputs.join(", ")
+            )));
+        };
+        c.outbox.push((i, msg));
+        Ok(())
+    }
+}
+
+/// The native side of a Python block.
+struct PythonBlock {
+    obj: Py<PyAny>,
+    ctx: Py<WorkContext>,
+    label: String,
+    inputs: Vec<AnyInput>,
+    outputs: Vec<AnyOutput>,
+    message_inputs: Vec<String>,
+    message_outputs: Vec<(String, MessageOutput)>,
+    error: ErrorSlot,
+}
+
+impl PythonBlock {
+    /// Keeps the Python exception for the flowgraph and turns it into a block error.
+    fn fail(&self, py: Python<'_>, during: &str, e: PyErr) -> BlockError {
+        let text = format!("{during} raised {e}");
+        *lock(&self.error) = Some(e.into_value(py).into_any());
+        BlockError::msg(text)
+    }
+
+    /// Posts the messages published during the last call.
+    fn post_outbox(&mut self, py: Python<'_>) {
+        let outbox = std::mem::take(&mut lock(&self.ctx.bind(py).get().inner).outbox);
+        for (port, msg) in outbox {
+            self.message_outputs[port].1.post(msg);
+        }
+    }
+
+    fn call_work(&mut self, py: Python<'_>, n: usize) -> Result<WorkStatus, BlockError> {
+        let ctx = self.ctx.bind(py).get();
+        {
+            let mut c = lock(&ctx.inner);
+            c.nitems_read.clear();
+            c.nitems_read.extend(self.inputs.iter().map(AnyInput::offset));
+            c.nitems_written.clear();
+            c.nitems_written.extend(self.outputs.iter().map(AnyOutput::offset));
+            for (i, input) in self.inputs.iter().enumerate() {
+                let end = input.offset() + n as u64;
+                c.tags[i].clear();
+                c.tags[i].extend(input.tags().iter().take_while(|t| t.offset < end).cloned());
+            }
+            c.new_tags.clear();
+        }
+        let to_err = |e: PyErr| BlockError::msg(format!("cannot make the work() arrays: {e}"));
+        let lease = Bound::new(py, BufferLease).map_err(to_err)?.into_any();
+        let result = {
+            let mut ins = Vec::with_capacity(self.inputs.len());
+            for input in &self.inputs {
+                // SAFETY: the view is used only during this call; leaks are detected below.
+                ins.push(unsafe { input.view(&lease, n) }.map_err(to_err)?);
+            }
+            let mut outs = Vec::with_capacity(self.outputs.len());
+            for output in &mut self.outputs {
+                // SAFETY: as above.
+                outs.push(unsafe { output.view(&lease, n) }.map_err(to_err)?);
+            }
+            let ins = PyList::new(py, ins).map_err(to_err)?;
+            let outs = PyList::new(py, outs).map_err(to_err)?;
+            self.obj
+                .bind(py)
+                .call_method1(intern!(py, "work"), (ins, outs))
+        };
+        let ret = match result {
+            Ok(r) => r,
+            Err(e) => return Err(self.fail(py, "work()", e)),
+        };
+        // SAFETY: `lease` is a live object we hold a reference to.
+        if unsafe { pyo3::ffi::Py_REFCNT(lease.as_ptr()) } > 1 {
+            return Err(BlockError::msg(
+                "work() kept a reference to its input/output arrays after returning; they are \
+                 views into the stream buffers, valid only during the call: copy what you need \
+                 to keep (numpy.copy)",
+            ));
+        }
+        let r: i64 = ret.extract().map_err(|_| {
+            BlockError::msg(format!(
+                "work() must return the number of items it used (an int), not {}",
+                ret.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+            ))
+        })?;
+        if r == WORK_DONE {
+            self.post_outbox(py);
+            return Ok(WorkStatus::Done);
+        }
+        let used = usize::try_from(r)
+            .ok()
+            .filter(|&r| r <= n)
+            .ok_or_else(|| {
+                BlockError::msg(format!(
+                    "work() returned {r}, but it was offered {n} items (return 0..={n}, or -1 \
+                     when done)"
+                ))
+            })?;
+        // Tags: every input tag on a used item goes to every output (GNU Radio's default
+        // all-to-all propagation), then the tags the block added.
+        let new_tags = std::mem::take(&mut lock(&ctx.inner).new_tags);
+        for input in &self.inputs {
+            let (from, end) = (input.offset(), input.offset() + used as u64);
+            for t in input.tags().iter().take_while(|t| t.offset < end) {
+                for output in &mut self.outputs {
+                    let at = t.offset - from + output.offset();
+                    output.add_tag(at, t.key.clone(), t.value.clone());
+                }
+            }
+        }
+        for (o, t) in new_tags {
+            let end = self.outputs[o].offset() + used as u64;
+            if t.offset >= end {
+                return Err(BlockError::msg(format!(
+                    "add_item_tag({o}, {}, ...) tags an item this call did not produce (it \
+                     produced items up to {})",
+                    t.offset,
+                    end.saturating_sub(1)
+                )));
+            }
+            self.outputs[o].add_tag(t.offset, t.key, t.value);
+        }
+        for input in &mut self.inputs {
+            input.consume(used);
+        }
+        for output in &mut self.outputs {
+            output.produce(used);
+        }
+        self.post_outbox(py);
+        Ok(WorkStatus::Continue)
+    }
+}
+
+impl Block for PythonBlock {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        for (i, input) in self.inputs.iter_mut().enumerate() {
+            input.declare(p, &format!("in{i}"));
+        }
+        for (o, output) in self.outputs.iter_mut().enumerate() {
+            output.declare(p, &format!("out{o}"));
+        }
+        for name in &self.message_inputs {
+            p.message_input(name);
+        }
+        for (name, out) in &mut self.message_outputs {
+            p.message_output(name, out);
+        }
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let n_in = self.inputs.iter().map(AnyInput::available).min();
+        let n_out = self.outputs.iter_mut().map(AnyOutput::space).min();
+        let n = match (n_in, n_out) {
+            (Some(i), Some(o)) => i.min(o),
+            (Some(i), None) => i,
+            (None, Some(o)) => o,
+            // No stream ports: a message block; `work` lets it publish (a message source).
+            (None, None) if self.message_inputs.is_empty() => 0,
+            (None, None) => return Ok(WorkStatus::Continue),
+        };
+        if n == 0 && !(self.inputs.is_empty() && self.outputs.is_empty()) {
+            return Ok(WorkStatus::Continue);
+        }
+        crate::thread_state::keep();
+        Python::attach(|py| self.call_work(py, n))
+    }
+
+    fn handle_message(&mut self, port: usize, msg: Pmt) -> Result<(), BlockError> {
+        crate::thread_state::keep();
+        Python::attach(|py| {
+            let name = &self.message_inputs[port];
+            let value =
+                to_py(py, &msg).map_err(|e| self.fail(py, "converting the message", e))?;
+            if let Err(e) = self.obj.bind(py).call_method1(
+                intern!(py, "_rf_handle_message"),
+                (name.as_str(), value),
+            ) {
+                return Err(self.fail(py, &format!("the handler of message port '{name}'"), e));
+            }
+            self.post_outbox(py);
+            Ok(())
+        })
+    }
+
+    fn start(&mut self) -> Result<(), BlockError> {
+        self.hook("start")
+    }
+
+    fn stop(&mut self) -> Result<(), BlockError> {
+        self.hook("stop")
+    }
+
+    fn type_name(&self) -> &'static str {
+        "python_block"
+    }
+
+    fn is_blocking(&self) -> bool {
+        true
+    }
+}
+
+impl PythonBlock {
+    /// Calls `start()` / `stop()`; returning `False` is a failure, as in GNU Radio.
+    fn hook(&mut self, which: &str) -> Result<(), BlockError> {
+        Python::attach(|py| {
+            let ok = self
+                .obj
+                .bind(py)
+                .call_method0(which)
+                .and_then(|r| Ok(r.is_none() || r.is_truthy()?));
+            match ok {
+                Ok(true) => Ok(()),
+                Ok(false) => Err(BlockError::msg(format!(
+                    "{which}() of block '{}' returned False",
+                    self.label
+                ))),
+                Err(e) => Err(self.fail(py, &format!("{which}()"), e)),
+            }
+        })
+    }
+}
+
+/// Makes the native side of Python block `obj` (a `radioflow.SyncBlock`): stream ports of the
+/// given numpy types, message ports with the given names. Sets `obj._rf_ctx`.
+#[pyfunction]
+#[pyo3(signature = (obj, name, in_sig, out_sig, message_inputs, message_outputs))]
+pub(crate) fn python_block(
+    obj: &Bound<'_, PyAny>,
+    name: String,
+    in_sig: Vec<String>,
+    out_sig: Vec<String>,
+    message_inputs: Vec<String>,
+    message_outputs: Vec<String>,
+) -> PyResult<BlockHandle> {
+    let py = obj.py();
+    if in_sig.is_empty()
+        && out_sig.is_empty()
+        && message_inputs.is_empty()
+        && message_outputs.is_empty()
+    {
+        return Err(value_error(format!(
+            "Python block '{name}' has no ports: give it in_sig/out_sig or register message ports"
+        )));
+    }
+    let dtypes = |sig: &[String]| -> PyResult<Vec<Dtype>> {
+        sig.iter().map(|s| Dtype::parse(s)).collect()
+    };
+    let (ins, outs) = (dtypes(&in_sig)?, dtypes(&out_sig)?);
+    for list in [&message_inputs, &message_outputs] {
+        for (i, a) in list.iter().enumerate() {
+            if list[..i].contains(a) {
+                return Err(value_error(format!(
+                    "Python block '{name}' registers message port '{a}' twice"
+                )));
+            }
+        }
+    }
+    let ctx = Py::new(
+        py,
+        WorkContext {
+            inner: Mutex::new(Context {
+                block: name.clone(),
+                message_outputs: message_outputs.clone(),
+                outputs: outs.len(),
+                tags: vec![Vec::new(); ins.len()],
+                ..Context::default()
+            }),
+        },
+    )?;
+    obj.setattr("_rf_ctx", ctx.clone_ref(py))?;
+    let error: ErrorSlot = Arc::new(Mutex::new(None));
+    let block = PythonBlock {
+        obj: obj.clone().unbind(),
+        ctx,
+        label: name.clone(),
+        inputs: ins.into_iter().map(AnyInput::new).collect(),
+        outputs: outs.into_iter().map(AnyOutput::new).collect(),
+        message_inputs,
+        message_outputs: message_outputs
+            .into_iter()
+            .map(|n| (n, MessageOutput::new()))
+            .collect(),
+        error: error.clone(),
+    };
+    Ok(BlockHandle::new(
+        "python_block",
+        Some(name),
+        Kind::Python(error),
+        block,
+    ))
+}

@@ -1,0 +1,202 @@
+"""Flowgraphs from Python: building, running on every scheduler, errors, stopping, counters."""
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import radioflow as rf
+from radioflow import blocks
+
+
+def test_chain_runs_on_every_scheduler(scheduler):
+    fg = rf.Flowgraph()
+    data = np.arange(50_000, dtype=np.float32)
+    src = blocks.vector_source(data)
+    add = blocks.add_const(1.5)
+    mul = blocks.multiply_const(-2.0)
+    sink = blocks.vector_sink(np.float32)
+    fg.connect(src, add, mul, sink)
+    fg.run(scheduler)
+    np.testing.assert_array_equal(sink.data(), (data + 1.5) * -2.0)
+    assert fg.block_names() == ["vector_source0", "add_const0", "multiply_const0", "vector_sink0"]
+
+
+def test_signal_source_matches_the_formula():
+    fg = rf.Flowgraph()
+    fs, f = 48_000.0, 1_000.0
+    src = blocks.signal_source(fs, "cosine", f, amplitude=0.5, dtype=np.complex64)
+    head = blocks.head(4_800, np.complex64)
+    sink = blocks.vector_sink(np.complex64)
+    fg.connect(src, head, sink)
+    fg.run()
+    n = np.arange(4_800)
+    want = 0.5 * np.exp(2j * np.pi * f / fs * n)
+    np.testing.assert_allclose(sink.data(), want, atol=1e-5)
+
+
+def test_ports_by_index_and_by_name():
+    fg = rf.Flowgraph()
+    src = blocks.vector_source(np.ones(10, np.int16))
+    sink = blocks.vector_sink(np.int16)
+    fg.connect((src, "out"), (sink, 0))
+    fg.run("single")
+    assert sink.data().tolist() == [1] * 10
+
+
+def test_type_mismatch_names_both_ports():
+    fg = rf.Flowgraph()
+    src = blocks.null_source(np.float32, name="src")
+    sink = blocks.null_sink(np.int16, name="sink")
+    with pytest.raises(rf.ConnectError) as e:
+        fg.connect(src, sink)
+    assert "src.out" in str(e.value) and "sink.in" in str(e.value)
+
+
+def test_unknown_port_is_named():
+    fg = rf.Flowgraph()
+    src = blocks.null_source(name="src")
+    sink = blocks.null_sink(name="sink")
+    with pytest.raises(rf.ConnectError, match="'sink' has no stream input 'nope'"):
+        fg.connect(src, (sink, "nope"))
+
+
+def test_unconnected_input_fails_at_start_naming_the_port():
+    fg = rf.Flowgraph()
+    head = blocks.head(10, name="h")
+    sink = blocks.null_sink()
+    fg.connect(head, sink)
+    with pytest.raises(rf.RunError, match=r"stream input h\.in is not connected"):
+        fg.run()
+
+
+def test_block_belongs_to_one_flowgraph():
+    a, b = rf.Flowgraph(), rf.Flowgraph()
+    src, sink = blocks.null_source(name="shared"), blocks.null_sink()
+    a.connect(src, sink)
+    with pytest.raises(rf.ConnectError, match="'shared'.*another flowgraph"):
+        b.connect(src, blocks.null_sink())
+
+
+def test_bad_parameters_raise_before_running(tmp_path):
+    with pytest.raises(ValueError, match="unsupported item type float16"):
+        blocks.null_source(np.float16)
+    with pytest.raises(ValueError, match="unknown waveform 'square'"):
+        blocks.signal_source(1e3, "square", 10)
+    with pytest.raises(ValueError, match="sample_rate must be finite and positive"):
+        blocks.throttle(0.0)
+    with pytest.raises(ValueError, match="does not fit in i8"):
+        blocks.add_const(300, np.int8)
+    with pytest.raises(ValueError, match="unknown scheduler 'fast'"):
+        rf.Scheduler("fast")
+    with pytest.raises(ValueError, match="settings of the flow scheduler"):
+        rf.Scheduler("tpb", workers=2)
+    missing = tmp_path / "missing.bin"
+    with pytest.raises(OSError, match="missing.bin"):
+        blocks.file_source(missing)
+
+
+def test_file_sink_and_source_roundtrip(tmp_path, scheduler):
+    path = tmp_path / "x.bin"
+    data = (np.arange(10_000) % 251).astype(np.uint8)
+    fg = rf.Flowgraph()
+    fg.connect(blocks.vector_source(data), blocks.file_sink(path, np.uint8))
+    fg.run(scheduler)
+    assert path.read_bytes() == data.tobytes()
+    fg = rf.Flowgraph()
+    sink = blocks.vector_sink(np.uint8)
+    fg.connect(blocks.file_source(path, np.uint8), sink)
+    fg.run(scheduler)
+    np.testing.assert_array_equal(sink.data(), data)
+
+
+def test_start_stop_wait_on_an_endless_graph(scheduler):
+    fg = rf.Flowgraph()
+    src, sink = blocks.null_source(np.complex64), blocks.null_sink(np.complex64)
+    fg.connect(src, sink)
+    fg.start(scheduler)
+    assert fg.is_running()
+    time.sleep(0.05)
+    fg.stop()
+    fg.wait()
+    assert not fg.is_running()
+    assert fg.stats(sink)["work_calls"] > 0
+
+
+def test_stop_from_another_thread_while_run_waits():
+    fg = rf.Flowgraph()
+    fg.connect(blocks.null_source(), blocks.null_sink())
+    threading.Timer(0.1, fg.stop).start()
+    t0 = time.monotonic()
+    fg.run()
+    assert time.monotonic() - t0 < 10
+
+
+def test_wait_without_start_is_an_error():
+    fg = rf.Flowgraph()
+    fg.connect(blocks.null_source(), blocks.head(1), blocks.null_sink())
+    with pytest.raises(rf.RunError, match="not running"):
+        fg.wait()
+
+
+def test_reading_a_sink_while_running_is_refused():
+    fg = rf.Flowgraph()
+    sink = blocks.vector_sink()
+    fg.connect(blocks.null_source(), sink)
+    fg.start()
+    try:
+        with pytest.raises(rf.RunError, match="running"):
+            sink.data()
+        time.sleep(0.05)
+    finally:
+        fg.stop()
+        fg.wait()
+    assert sink.data().size > 0
+
+
+def test_counters_after_a_run(scheduler):
+    fg = rf.Flowgraph()
+    head = blocks.head(100_000)
+    sink = blocks.null_sink()
+    fg.connect(blocks.null_source(), head, sink)
+    fg.set_max_items(head, 64)
+    fg.run(scheduler)
+    stats = fg.stats(head)
+    assert stats["items_produced"] == 100_000
+    assert stats["work_calls"] >= 100_000 // 64
+    hist = stats["produced_log2"]
+    assert sum(hist) == stats["work_calls"]
+    assert sum(hist[7:]) == 0  # never more than 64 items per call
+    threads = fg.thread_stats()
+    assert threads and all(t["voluntary_switches"] >= 0 for t in threads)
+    assert all(t["name"].startswith("rf-") for t in threads)
+
+
+def test_scheduler_objects():
+    fg = rf.Flowgraph()
+    sink = blocks.vector_sink(np.int32)
+    fg.connect(blocks.vector_source(np.arange(1000, dtype=np.int32)), blocks.copy(np.int32), sink)
+    fg.run(rf.Scheduler("flow", workers=2, chunk_bytes=256))
+    assert sink.data().tolist() == list(range(1000))
+    assert repr(rf.Scheduler("flow", workers=2)) == "Scheduler('flow', workers=2)"
+
+
+def test_message_graph():
+    fg = rf.Flowgraph()
+    msgs = [1, "two", 3.0, {"k": [1, 2]}]
+    src = blocks.message_burst_source(msgs)
+    fwd = blocks.message_forwarder()
+    dbg = blocks.message_debug()
+    cnt = blocks.message_counter()
+    fg.msg_connect(src, "out", fwd, "in")
+    fg.msg_connect((fwd, "out"), (dbg, "store"))
+    fg.msg_connect(fwd, "out", cnt, "in")
+    fg.run()
+    assert dbg.messages() == msgs
+    assert cnt.count() == len(msgs)
+
+
+def test_wrong_accessor_is_a_type_error():
+    with pytest.raises(TypeError, match="only vector_sink"):
+        blocks.head(1).data()
