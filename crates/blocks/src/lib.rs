@@ -4,7 +4,8 @@
 //!
 //! - Sources: [`NullSource`], [`VectorSource`], [`FileSource`], [`SignalSource`].
 //! - Sinks: [`NullSink`], [`VectorSink`], [`FileSink`].
-//! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`AddConst`], [`MultiplyConst`], [`Throttle`].
+//! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`AddConst`], [`MultiplyConst`], [`Throttle`],
+//!   [`FirFilter`].
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`].
 //!
 //! Stream ports are named `in` and `out`, and so are message ports.
@@ -39,6 +40,7 @@ mod copy;
 mod file_error;
 mod file_sink;
 mod file_source;
+mod fir_filter;
 mod head;
 mod message_burst_source;
 mod message_counter;
@@ -57,6 +59,7 @@ pub use copy::Copy;
 pub use file_error::FileError;
 pub use file_sink::FileSink;
 pub use file_source::FileSource;
+pub use fir_filter::FirFilter;
 pub use head::Head;
 pub use message_burst_source::MessageBurstSource;
 pub use message_counter::MessageCounter;

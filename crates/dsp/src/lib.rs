@@ -5,6 +5,8 @@
 //!   exponential samples with a drift-free phase that stays continuous across calls.
 //! - [`add_const`], [`multiply_const`]: element-wise arithmetic with a constant, for any
 //!   [`Arith`] sample type (floats, complex floats, wrapping integers).
+//! - [`Fir`]: FIR filter with real taps on `f32` or `Complex32` samples (SIMD, AVX2+FMA chosen
+//!   at run time where available).
 //!
 //! ```
 //! use radioflow_dsp::{multiply_const, Complex32, Nco};
@@ -22,9 +24,11 @@
 //! ```
 
 mod arith;
+mod fir;
 mod nco;
 
 pub use arith::{add_const, multiply_const, Arith};
+pub use fir::{Fir, FirSample};
 pub use nco::Nco;
 
 /// Re-exported so callers can name the complex sample type without another dependency.

@@ -8,9 +8,10 @@ use crate::message::{Inbox, Subscriber};
 use crate::parker::Parker;
 use crate::port::{Attachments, PortSpecs, Ports};
 use crate::scheduler::{default_scheduler, Scheduler};
-use crate::stats::{BlockStats, ThreadStats};
+use crate::stats::{BlockCounters, BlockStats, Counters, ThreadStats};
 use crate::sync::Arc;
-use crate::task::{BlockTask, RunControl};
+use crate::task::{BlockTask, Instrument, RunControl};
+use crate::trace::{BlockTrace, Trace, TraceConfig};
 use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
@@ -106,6 +107,10 @@ struct Edge {
 
 struct Active {
     control: Arc<RunControl>,
+    /// Every block's live counters, for readers while the graph runs.
+    counters: StatsHandle,
+    /// Clock ticks at start (the origin of the trace).
+    origin: u64,
     threads: Vec<JoinHandle<Vec<BlockTask>>>,
     scheduler: String,
 }
@@ -132,6 +137,9 @@ pub struct Flowgraph {
     type_counts: HashMap<&'static str, usize>,
     active: Option<Active>,
     thread_stats: Vec<ThreadStats>,
+    counters: Counters,
+    trace_config: Option<TraceConfig>,
+    trace: Option<Trace>,
 }
 
 impl Default for Flowgraph {
@@ -180,6 +188,9 @@ impl Flowgraph {
             type_counts: HashMap::new(),
             active: None,
             thread_stats: Vec::new(),
+            counters: Counters::default(),
+            trace_config: None,
+            trace: None,
         }
     }
 
@@ -230,9 +241,46 @@ impl Flowgraph {
         self.nodes.is_empty()
     }
 
-    /// What block `id` did during the last run (work calls, items per call).
+    /// What block `id` did during the last run (work calls, items, items per call, time in
+    /// work, ...; what was recorded depends on [`set_counters`](Self::set_counters)).
     pub fn stats(&self, id: BlockId) -> Option<&BlockStats> {
         self.nodes.get(id.0).map(|n| &n.stats)
+    }
+
+    /// What block `id` has done so far: a snapshot of its live counters while the graph runs,
+    /// else the last run's [`stats`](Self::stats). Never stops or slows the run.
+    pub fn live_stats(&self, id: BlockId) -> Option<BlockStats> {
+        match &self.active {
+            Some(a) => a.counters.get(id),
+            None => self.stats(id).cloned(),
+        }
+    }
+
+    /// A handle that reads every block's live counters from any thread while the graph runs
+    /// (`None` when it is not running).
+    pub fn stats_handle(&self) -> Option<StatsHandle> {
+        self.active.as_ref().map(|a| a.counters.clone())
+    }
+
+    /// Chooses what the next runs record per block (default [`Counters::Counts`]: counts, no
+    /// clock reads). [`Counters::Timed`] adds the time in work.
+    pub fn set_counters(&mut self, counters: Counters) {
+        self.counters = counters;
+    }
+
+    /// What runs record per block.
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    /// Records a trace of the next runs (`None`: no trace, the default). See [`Trace`].
+    pub fn set_trace(&mut self, config: Option<TraceConfig>) {
+        self.trace_config = config;
+    }
+
+    /// The trace of the last run, if [`set_trace`](Self::set_trace) asked for one.
+    pub fn trace(&self) -> Option<&Trace> {
+        self.trace.as_ref()
     }
 
     /// Context switches of every scheduler thread of the last run.
@@ -490,10 +538,24 @@ impl Flowgraph {
             })?;
         }
         let control = Arc::new(RunControl::default());
-        let ready = self.ready_graph(control.clone());
+        let counters: Vec<std::sync::Arc<BlockCounters>> = (0..self.nodes.len())
+            .map(|_| std::sync::Arc::default())
+            .collect();
+        let instruments = counters
+            .iter()
+            .map(|c| Instrument {
+                counters: c.clone(),
+                level: self.counters,
+                trace: self.trace_config,
+            })
+            .collect();
+        let ready = self.ready_graph(control.clone(), instruments);
+        let origin = crate::clock::now();
         match scheduler.launch(ready) {
             Ok(threads) => {
                 self.active = Some(Active {
+                    counters: StatsHandle(counters.into()),
+                    origin,
                     control,
                     threads,
                     scheduler: scheduler.name().to_owned(),
@@ -504,7 +566,11 @@ impl Flowgraph {
         }
     }
 
-    fn ready_graph(&mut self, control: Arc<RunControl>) -> ReadyGraph {
+    fn ready_graph(
+        &mut self,
+        control: Arc<RunControl>,
+        instruments: Vec<Instrument>,
+    ) -> ReadyGraph {
         let n = self.nodes.len();
         let mut senders = vec![0usize; n];
         let mut message_driven = vec![false; n];
@@ -569,6 +635,7 @@ impl Flowgraph {
             message_edges: self.message_edges.clone(),
             senders,
             message_driven,
+            instruments,
             control,
             user_buffer_bytes: self.default_buffer_bytes,
             scheduler_buffer_bytes: DEFAULT_BUFFER_BYTES,
@@ -608,19 +675,34 @@ impl Flowgraph {
         let active = self.active.take().ok_or(RunError::NotRunning)?;
         self.thread_stats.clear();
         let mut lost = None;
+        let mut traces = Vec::new();
         for t in active.threads {
             match t.join() {
                 Ok(tasks) => {
                     for mut task in tasks {
                         self.thread_stats.extend(task.thread.take());
+                        if let Some(ring) = task.trace.take() {
+                            traces.push((task.index, *ring));
+                        }
                         let node = &mut self.nodes[task.index];
                         node.block = Some(task.block);
-                        node.stats = task.stats;
+                        node.stats = task.counters.snapshot();
                     }
                 }
                 Err(_) => lost = Some(active.scheduler.clone()),
             }
         }
+        traces.sort_by_key(|(i, _)| *i);
+        self.trace = self.trace_config.map(|_| Trace {
+            origin: active.origin,
+            blocks: traces
+                .into_iter()
+                .map(|(i, ring)| BlockTrace {
+                    name: self.nodes[i].name.clone(),
+                    ring,
+                })
+                .collect(),
+        });
         if let Some(e) = active.control.take_failure() {
             return Err(e);
         }
@@ -640,6 +722,18 @@ impl Drop for Flowgraph {
             self.stop();
             let _ = self.wait();
         }
+    }
+}
+
+/// Reads the live counters of a running flowgraph's blocks from any thread
+/// ([`Flowgraph::stats_handle`]).
+#[derive(Clone, Debug)]
+pub struct StatsHandle(std::sync::Arc<[std::sync::Arc<BlockCounters>]>);
+
+impl StatsHandle {
+    /// A snapshot of block `id`'s counters now.
+    pub fn get(&self, id: BlockId) -> Option<BlockStats> {
+        self.0.get(id.0).map(|c| c.snapshot())
     }
 }
 
@@ -727,6 +821,7 @@ pub struct ReadyGraph {
     message_edges: Vec<Edge>,
     senders: Vec<usize>,
     message_driven: Vec<bool>,
+    instruments: Vec<Instrument>,
     control: Arc<RunControl>,
     /// `Flowgraph::set_default_buffer_size`, which wins over the scheduler's choice.
     user_buffer_bytes: Option<usize>,
@@ -812,7 +907,12 @@ impl ReadyGraph {
         }
         self.control.set_activations(acts.clone());
         let mut tasks = Vec::with_capacity(self.blocks.len());
-        for (i, ((mut block, _, max_items), mut a)) in self.blocks.into_iter().zip(att).enumerate()
+        for (i, (((mut block, _, max_items), mut a), instrument)) in self
+            .blocks
+            .into_iter()
+            .zip(att)
+            .zip(self.instruments)
+            .enumerate()
         {
             block.ports(&mut Ports::attach(&mut a));
             tasks.push(BlockTask::new(
@@ -824,6 +924,7 @@ impl ReadyGraph {
                 self.control.clone(),
                 self.message_driven[i],
                 max_items,
+                instrument,
             ));
         }
         Ok(tasks)

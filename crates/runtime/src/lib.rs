@@ -24,6 +24,7 @@
 mod activation;
 mod block;
 mod buffer;
+mod clock;
 mod error;
 mod flowgraph;
 mod item;
@@ -38,13 +39,14 @@ mod sync;
 mod tag;
 mod task;
 pub mod testing;
+mod trace;
 mod valgrind;
 
 pub use block::{Block, WorkStatus};
 pub use buffer::DEFAULT_BUFFER_BYTES;
 pub use error::{BlockError, ConnectError, Direction, RunError};
 pub use flowgraph::{
-    BlockId, EdgeId, Flowgraph, PortName, PortRef, ReadyGraph, StopHandle, Topology,
+    BlockId, EdgeId, Flowgraph, PortName, PortRef, ReadyGraph, StatsHandle, StopHandle, Topology,
 };
 pub use item::{Item, ItemType};
 pub use message::MessageOutput;
@@ -55,9 +57,10 @@ pub use scheduler::{
     default_scheduler, l1d_bytes, scheduler_by_name, FlowScheduler, RealtimePolicy, Scheduler,
     SingleThread, ThreadPerBlock, SCHEDULER_NAMES,
 };
-pub use stats::{BlockStats, ThreadStats};
+pub use stats::{BlockStats, Counters, ThreadStats, COUNTERS_COMPILED};
 pub use tag::Tag;
 pub use task::{BlockTask, RunControl, Step};
+pub use trace::{Trace, TraceConfig};
 
 /// Re-exported so blocks can name `Complex32` without another dependency.
 pub use num_complex::Complex32;

@@ -258,6 +258,8 @@ pub(crate) struct After {
     pub(crate) progress: bool,
     /// Items published on all stream outputs.
     pub(crate) produced: u64,
+    /// Items released on all stream inputs.
+    pub(crate) consumed: u64,
     /// Stream inputs.
     pub(crate) inputs: usize,
     /// Of those, the ones whose writer finished (their contents are final).
@@ -351,7 +353,9 @@ impl<'a> Ports<'a> {
                 out.inputs += 1;
                 let (done, empty) = match &mut port.reader {
                     Some(r) => {
+                        let before = r.published();
                         out.progress |= r.commit();
+                        out.consumed += r.published() - before;
                         (r.writer_done(), r.available() == 0)
                     }
                     None => (true, true),

@@ -1,24 +1,185 @@
-//! Run-time statistics kept by every scheduler: per block (work calls, items produced per call
-//! as a log2 histogram) and per thread (context switches). Cheap enough to stay on: a few
-//! instructions per work call, one system call per thread at its end.
+//! Run-time statistics kept by every scheduler: per block (work calls, items, a log2 histogram
+//! of items produced per call, time in work, starved/full steps, messages) and per thread
+//! (context switches).
+//!
+//! Each block's counters live in a `BlockCounters` shared between the thread that steps the
+//! block (the only writer: plain relaxed loads and stores, no read-modify-write) and any reader,
+//! which can take a [`BlockStats`] snapshot while the graph runs. [`Counters`] chooses at run
+//! time what is recorded; the `no-counters` feature compiles all of it out.
 
-/// What one block did during the last run.
+#[cfg(not(feature = "no-counters"))]
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// Whether the counters are compiled in (`false` with the runtime's `no-counters` feature; every
+/// statistic then reads zero).
+pub const COUNTERS_COMPILED: bool = cfg!(not(feature = "no-counters"));
+
+/// What a run records per block, chosen with
+/// [`Flowgraph::set_counters`](crate::Flowgraph::set_counters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Counters {
+    /// Nothing.
+    Off,
+    /// Counts only: work calls, items, histogram, starved/full steps, messages. No clock read.
+    #[default]
+    Counts,
+    /// Counts and time in work: two clock reads (the CPU's time-stamp counter where usable)
+    /// per work call.
+    Timed,
+}
+
+impl Counters {
+    /// Parses `off`, `counts` or `timed` (`on` is `timed`).
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "off" => Some(Self::Off),
+            "counts" => Some(Self::Counts),
+            "timed" | "on" => Some(Self::Timed),
+            _ => None,
+        }
+    }
+}
+
+/// What one block did during a run (a snapshot; see [`Flowgraph::stats`](crate::Flowgraph::stats)
+/// and [`Flowgraph::live_stats`](crate::Flowgraph::live_stats)).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BlockStats {
     /// Calls of `work`.
     pub work_calls: u64,
+    /// Items consumed, summed over all stream inputs.
+    pub items_consumed: u64,
     /// Items produced, summed over all stream outputs.
     pub items_produced: u64,
     /// `produced_log2[k]`: work calls that produced `n` items with `2^k <= n < 2^(k+1)`
     /// (`k = 0` also counts calls that produced nothing; the last bin takes everything larger).
     pub produced_log2: [u64; 32],
+    /// Nanoseconds spent in `work`, summed ([`Counters::Timed`] only).
+    pub work_ns: u64,
+    /// Shortest work call in nanoseconds (0 before the first timed call).
+    pub work_ns_min: u64,
+    /// Longest work call in nanoseconds.
+    pub work_ns_max: u64,
+    /// Steps that found an input empty (`work` not called).
+    pub input_empty: u64,
+    /// Steps that found an output full (`work` not called).
+    pub output_full: u64,
+    /// Messages handled.
+    pub messages: u64,
 }
 
 impl BlockStats {
-    pub(crate) fn record_work(&mut self, produced: u64) {
-        self.work_calls += 1;
-        self.items_produced += produced;
-        self.produced_log2[(produced.max(1).ilog2() as usize).min(31)] += 1;
+    /// Mean nanoseconds per work call (0 without timed calls).
+    pub fn work_ns_avg(&self) -> f64 {
+        if self.work_calls == 0 {
+            0.0
+        } else {
+            self.work_ns as f64 / self.work_calls as f64
+        }
+    }
+}
+
+/// One block's live counters: written by the one thread stepping the block, readable anywhere.
+#[derive(Debug, Default)]
+pub(crate) struct BlockCounters {
+    #[cfg(not(feature = "no-counters"))]
+    c: crossbeam_utils::CachePadded<Cells>,
+}
+
+#[cfg(not(feature = "no-counters"))]
+#[derive(Debug, Default)]
+struct Cells {
+    work_calls: AtomicU64,
+    items_consumed: AtomicU64,
+    items_produced: AtomicU64,
+    produced_log2: [AtomicU64; 32],
+    /// In clock ticks (see `clock.rs`), converted by the snapshot.
+    work_ticks: AtomicU64,
+    work_ticks_min: AtomicU64,
+    work_ticks_max: AtomicU64,
+    input_empty: AtomicU64,
+    output_full: AtomicU64,
+    messages: AtomicU64,
+}
+
+/// `a += v` by the only writer: a relaxed load and store (a plain `add` to memory on x86).
+#[cfg(not(feature = "no-counters"))]
+#[inline(always)]
+fn bump(a: &AtomicU64, v: u64) {
+    a.store(a.load(Relaxed).wrapping_add(v), Relaxed);
+}
+
+#[cfg(not(feature = "no-counters"))]
+impl BlockCounters {
+    /// One work call that consumed and produced these many items.
+    #[inline]
+    pub(crate) fn record_work(&self, consumed: u64, produced: u64) {
+        let c = &*self.c;
+        bump(&c.work_calls, 1);
+        bump(&c.items_consumed, consumed);
+        bump(&c.items_produced, produced);
+        bump(
+            &c.produced_log2[(produced.max(1).ilog2() as usize).min(31)],
+            1,
+        );
+    }
+
+    /// The duration of one work call, in clock ticks.
+    #[inline]
+    pub(crate) fn record_time(&self, ticks: u64) {
+        let c = &*self.c;
+        bump(&c.work_ticks, ticks);
+        let min = c.work_ticks_min.load(Relaxed);
+        if min == 0 || ticks < min {
+            c.work_ticks_min.store(ticks.max(1), Relaxed);
+        }
+        if ticks > c.work_ticks_max.load(Relaxed) {
+            c.work_ticks_max.store(ticks, Relaxed);
+        }
+    }
+
+    #[inline]
+    pub(crate) fn record_idle(&self, input_empty: bool, output_full: bool) {
+        bump(&self.c.input_empty, input_empty as u64);
+        bump(&self.c.output_full, output_full as u64);
+    }
+
+    #[inline]
+    pub(crate) fn record_messages(&self, n: u64) {
+        bump(&self.c.messages, n);
+    }
+
+    /// The counters now (each field exact; fields may be from neighbouring work calls while the
+    /// block runs).
+    pub(crate) fn snapshot(&self) -> BlockStats {
+        let c = &*self.c;
+        let ns = |a: &AtomicU64| crate::clock::to_ns(a.load(Relaxed)).round() as u64;
+        BlockStats {
+            work_calls: c.work_calls.load(Relaxed),
+            items_consumed: c.items_consumed.load(Relaxed),
+            items_produced: c.items_produced.load(Relaxed),
+            produced_log2: std::array::from_fn(|k| c.produced_log2[k].load(Relaxed)),
+            work_ns: ns(&c.work_ticks),
+            work_ns_min: ns(&c.work_ticks_min),
+            work_ns_max: ns(&c.work_ticks_max),
+            input_empty: c.input_empty.load(Relaxed),
+            output_full: c.output_full.load(Relaxed),
+            messages: c.messages.load(Relaxed),
+        }
+    }
+}
+
+#[cfg(feature = "no-counters")]
+impl BlockCounters {
+    #[inline(always)]
+    pub(crate) fn record_work(&self, _consumed: u64, _produced: u64) {}
+    #[inline(always)]
+    pub(crate) fn record_time(&self, _ticks: u64) {}
+    #[inline(always)]
+    pub(crate) fn record_idle(&self, _input_empty: bool, _output_full: bool) {}
+    #[inline(always)]
+    pub(crate) fn record_messages(&self, _n: u64) {}
+    pub(crate) fn snapshot(&self) -> BlockStats {
+        BlockStats::default()
     }
 }
 
@@ -66,11 +227,14 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg_attr(feature = "no-counters", ignore = "counters compiled out")]
     fn histogram_bins_by_powers_of_two() {
-        let mut s = BlockStats::default();
+        let c = BlockCounters::default();
         for n in [0, 1, 2, 3, 4, 1023, 1024, 4096] {
-            s.record_work(n);
+            c.record_work(2 * n, n);
         }
+        let s = c.snapshot();
+        assert_eq!(s.items_consumed, 2 * s.items_produced);
         assert_eq!(s.work_calls, 8);
         assert_eq!(s.items_produced, 1 + 2 + 3 + 4 + 1023 + 1024 + 4096);
         assert_eq!(s.produced_log2[0], 2); // 0 and 1

@@ -6,12 +6,14 @@
 
 use crate::activation::Activation;
 use crate::block::{Block, WorkStatus};
+use crate::clock;
 use crate::error::{BlockError, RunError};
 use crate::message::Inbox;
 use crate::parker::Parker;
 use crate::port::{After, Before, Ports};
-use crate::stats::{BlockStats, ThreadStats};
+use crate::stats::{BlockCounters, Counters, ThreadStats, COUNTERS_COMPILED};
 use crate::sync::{Arc, AtomicBool};
+use crate::trace::{TraceConfig, TraceRing};
 use crate::valgrind;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering::{Acquire, Release};
@@ -84,6 +86,15 @@ impl RunControl {
     }
 }
 
+/// What a task records while it runs (see `stats.rs`, `trace.rs`).
+#[derive(Debug)]
+pub(crate) struct Instrument {
+    /// The block's live counters, shared with the flowgraph.
+    pub(crate) counters: std::sync::Arc<BlockCounters>,
+    pub(crate) level: Counters,
+    pub(crate) trace: Option<TraceConfig>,
+}
+
 /// A block ready to run: the block, its wake-up channel, its inbox, and its run-time flags.
 pub struct BlockTask {
     pub(crate) index: usize,
@@ -99,7 +110,14 @@ pub struct BlockTask {
     /// Bytes each output may receive per work call (set by cache-aware schedulers).
     max_bytes: u64,
     finished: bool,
-    pub(crate) stats: BlockStats,
+    pub(crate) counters: std::sync::Arc<BlockCounters>,
+    /// Record counts (compiled in and not switched off).
+    counting: bool,
+    /// Read the clock around `work` (time counters or a trace).
+    timed: bool,
+    /// Record the time in work into the counters.
+    time_counters: bool,
+    pub(crate) trace: Option<Box<TraceRing>>,
     /// Set on one task per scheduler thread when that thread ends.
     pub(crate) thread: Option<ThreadStats>,
 }
@@ -123,7 +141,17 @@ impl BlockTask {
         control: Arc<RunControl>,
         message_driven: bool,
         max_items: u64,
+        instrument: Instrument,
     ) -> Self {
+        let time_counters = COUNTERS_COMPILED && instrument.level == Counters::Timed;
+        let trace = instrument
+            .trace
+            .filter(|_| COUNTERS_COMPILED)
+            .map(|c| Box::new(TraceRing::new(c)));
+        let timed = time_counters || trace.is_some();
+        if timed {
+            clock::init();
+        }
         Self {
             index,
             name,
@@ -135,7 +163,11 @@ impl BlockTask {
             max_items,
             max_bytes: u64::MAX,
             finished: false,
-            stats: BlockStats::default(),
+            counters: instrument.counters,
+            counting: COUNTERS_COMPILED && instrument.level != Counters::Off,
+            timed,
+            time_counters,
+            trace,
             thread: None,
         }
     }
@@ -193,11 +225,13 @@ impl BlockTask {
         } else {
             0
         };
+        let mut handled = 0;
         for _ in 0..messages {
             let Some((port, msg)) = self.inbox.pop() else {
                 break;
             };
             progress = true;
+            handled += 1;
             let block = &mut self.block;
             if let Err(e) = guard(&self.name, || block.handle_message(port, msg)) {
                 return self.fail(e);
@@ -214,6 +248,12 @@ impl BlockTask {
         let blocked = before.outputs > 0 && before.outputs_writable == 0;
         let mut status = WorkStatus::Continue;
         let worked = !starved && !blocked;
+        // With the counters compiled out (a constant false) all of this instrumentation goes.
+        let timed = COUNTERS_COMPILED && self.timed && worked;
+        let mut t0 = 0;
+        if timed {
+            t0 = clock::now();
+        }
         if worked {
             let block = &mut self.block;
             match guard(&self.name, || block.work()) {
@@ -221,10 +261,29 @@ impl BlockTask {
                 Err(e) => return self.fail(e),
             }
         }
+        let mut t1 = 0;
+        if timed {
+            t1 = clock::now();
+        }
         let mut after = After::default();
         self.block.ports(&mut Ports::after(&mut after));
-        if worked {
-            self.stats.record_work(after.produced);
+        if COUNTERS_COMPILED && self.counting {
+            if worked {
+                self.counters.record_work(after.consumed, after.produced);
+                if self.time_counters {
+                    self.counters.record_time(t1.wrapping_sub(t0));
+                }
+            } else {
+                self.counters.record_idle(starved, blocked);
+            }
+            if handled > 0 {
+                self.counters.record_messages(handled);
+            }
+        }
+        if timed {
+            if let Some(t) = &mut self.trace {
+                t.record(t0, t1, after.produced);
+            }
         }
         progress |= after.progress;
 

@@ -310,6 +310,11 @@ impl Reader {
         self.pos
     }
 
+    /// Items released to the writer so far.
+    pub(crate) fn published(&self) -> u64 {
+        self.published
+    }
+
     /// The writer finished and every item it wrote is in the window.
     pub(crate) fn writer_done(&self) -> bool {
         self.writer_done

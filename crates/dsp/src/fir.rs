@@ -1,0 +1,298 @@
+//! Finite impulse response filter with real taps, for real and complex samples.
+//!
+//! One portable kernel, written so that the compiler vectorizes it (independent accumulator
+//! lanes, no reassociation needed), compiled twice: as is (SSE2 on x86-64) and, on x86-64
+//! machines that have them, with AVX2 and FMA enabled, chosen once at run time.
+
+use num_complex::Complex32;
+
+/// Accumulator lanes of the dot product: two AVX registers, four SSE registers.
+const LANES: usize = 16;
+
+/// A sample type the FIR kernel filters: made of `f32` components that are filtered
+/// independently by the same real taps (one for `f32`, two for `Complex32`).
+pub trait FirSample: Copy + Default + Send + 'static {
+    /// `f32` components per sample.
+    const COMPONENTS: usize;
+    /// The samples as their components.
+    fn components(s: &[Self]) -> &[f32];
+    /// The samples as their components, mutably.
+    fn components_mut(s: &mut [Self]) -> &mut [f32];
+}
+
+impl FirSample for f32 {
+    const COMPONENTS: usize = 1;
+    fn components(s: &[Self]) -> &[f32] {
+        s
+    }
+    fn components_mut(s: &mut [Self]) -> &mut [f32] {
+        s
+    }
+}
+
+impl FirSample for Complex32 {
+    const COMPONENTS: usize = 2;
+    fn components(s: &[Self]) -> &[f32] {
+        bytemuck::cast_slice(s)
+    }
+    fn components_mut(s: &mut [Self]) -> &mut [f32] {
+        bytemuck::cast_slice_mut(s)
+    }
+}
+
+/// An FIR filter `y[n] = Σ_k taps[k] · x[n - k]` (no state: the caller passes the history).
+///
+/// ```
+/// use radioflow_dsp::Fir;
+/// let fir = Fir::<f32>::new(&[0.5, 0.5]);
+/// let x = [1.0, 3.0, 5.0, 7.0];
+/// let mut y = [0.0; 3];
+/// // Each output needs the `taps - 1` inputs before it: 4 inputs give 3 outputs.
+/// assert_eq!(fir.filter(&x, &mut y), 3);
+/// assert_eq!(y, [2.0, 4.0, 6.0]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Fir<T: FirSample> {
+    taps: Vec<f32>,
+    /// Taps reversed (so a window of the input is multiplied element by element), each
+    /// repeated once per component of a sample.
+    kernel: Vec<f32>,
+    /// AVX2 and FMA were detected on this CPU.
+    wide: bool,
+    _sample: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: FirSample> Fir<T> {
+    /// A filter with these taps (`taps[0]` weighs the newest sample).
+    ///
+    /// # Panics
+    /// If `taps` is empty.
+    pub fn new(taps: &[f32]) -> Self {
+        assert!(!taps.is_empty(), "an FIR filter needs at least one tap");
+        let kernel = taps
+            .iter()
+            .rev()
+            .flat_map(|&t| std::iter::repeat_n(t, T::COMPONENTS))
+            .collect();
+        Self {
+            taps: taps.to_vec(),
+            kernel,
+            wide: wide_available(),
+            _sample: std::marker::PhantomData,
+        }
+    }
+
+    /// The taps, as given.
+    pub fn taps(&self) -> &[f32] {
+        &self.taps
+    }
+
+    /// Filters `input`, which starts with the `taps - 1` samples of history, into `output`:
+    /// `output[i]` is the output for `input[i + taps - 1]`. Writes and returns
+    /// `input.len() - (taps - 1)` outputs (0 if the input is shorter than that).
+    ///
+    /// # Panics
+    /// If `output` is shorter than the number of outputs.
+    pub fn filter(&self, input: &[T], output: &mut [T]) -> usize {
+        let n = (input.len() + 1).saturating_sub(self.taps.len());
+        assert!(
+            output.len() >= n,
+            "output holds {} samples, {n} needed",
+            output.len()
+        );
+        if n == 0 {
+            return 0;
+        }
+        let x = T::components(input);
+        let y = T::components_mut(&mut output[..n]);
+        #[cfg(target_arch = "x86_64")]
+        if self.wide {
+            // SAFETY: `wide` is set only when the CPU reported AVX2 and FMA.
+            unsafe { filter_avx2_fma(x, &self.kernel, y, T::COMPONENTS) };
+            return n;
+        }
+        filter_lanes::<false>(x, &self.kernel, y, T::COMPONENTS);
+        n
+    }
+
+    /// Which compiled kernel runs on this CPU: `"avx2+fma"` or `"portable"`.
+    pub fn kernel_name(&self) -> &'static str {
+        if self.wide {
+            "avx2+fma"
+        } else {
+            "portable"
+        }
+    }
+}
+
+fn wide_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The portable kernel compiled with AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn filter_avx2_fma(x: &[f32], kernel: &[f32], y: &mut [f32], components: usize) {
+    filter_lanes::<true>(x, kernel, y, components);
+}
+
+/// `y[c·i + j] = Σ_m kernel[m] · x[c·i + m]` over the components `j` of sample `i` (the
+/// kernel's entries for component `j` sit at `m ≡ j mod c`, `c` = 1 or 2).
+#[inline(always)]
+fn filter_lanes<const FMA: bool>(x: &[f32], kernel: &[f32], y: &mut [f32], components: usize) {
+    if components == 1 {
+        for (i, y) in y.iter_mut().enumerate() {
+            let [even, odd] = dot::<FMA>(&x[i..i + kernel.len()], kernel);
+            *y = even + odd;
+        }
+    } else {
+        for (i, y) in y.chunks_exact_mut(2).enumerate() {
+            let [even, odd] = dot::<FMA>(&x[2 * i..2 * i + kernel.len()], kernel);
+            y[0] = even;
+            y[1] = odd;
+        }
+    }
+}
+
+/// Dot product of two equally long slices, split into the sums over even and odd indices
+/// (the real and imaginary parts of interleaved complex samples).
+#[inline(always)]
+fn dot<const FMA: bool>(x: &[f32], t: &[f32]) -> [f32; 2] {
+    let mut acc = [0.0f32; LANES];
+    let (xs, ts) = (x.chunks_exact(LANES), t.chunks_exact(LANES));
+    let (x_tail, t_tail) = (xs.remainder(), ts.remainder());
+    for (xs, ts) in xs.zip(ts) {
+        for j in 0..LANES {
+            acc[j] = if FMA {
+                xs[j].mul_add(ts[j], acc[j])
+            } else {
+                acc[j] + xs[j] * ts[j]
+            };
+        }
+    }
+    let mut sum = [0.0f32; 2];
+    for (j, a) in acc.iter().enumerate() {
+        sum[j % 2] += a;
+    }
+    // The tail starts at a multiple of LANES (even), so index parity is kept.
+    for (j, (a, b)) in x_tail.iter().zip(t_tail).enumerate() {
+        sum[j % 2] += a * b;
+    }
+    sum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// `y[n] = Σ_k taps[k] x[n + h - k]` in f64, and the sum of |terms| (for the tolerance).
+    fn naive(taps: &[f32], x: &[f64]) -> Vec<(f64, f64)> {
+        let h = taps.len() - 1;
+        (h..x.len())
+            .map(|n| {
+                taps.iter().enumerate().fold((0.0, 0.0), |(s, m), (k, &t)| {
+                    let term = t as f64 * x[n - k];
+                    (s + term, m + term.abs())
+                })
+            })
+            .collect()
+    }
+
+    /// The kernel's single-precision sums may round differently from the f64 reference in any
+    /// order of summation: allow 1e-5 of the sum of absolute terms (about 100 f32 ulps).
+    fn close(got: f32, (want, magnitude): (f64, f64)) -> bool {
+        (got as f64 - want).abs() <= 1e-5 * magnitude + 1e-30
+    }
+
+    #[test]
+    fn real_samples_match_the_naive_convolution() {
+        let mut rng = StdRng::seed_from_u64(5);
+        for taps_len in [1, 2, 3, 7, 15, 16, 17, 31, 32, 33, 64, 100, 129] {
+            let taps: Vec<f32> = (0..taps_len).map(|_| rng.gen_range(-1.0..1.0)).collect();
+            let fir = Fir::<f32>::new(&taps);
+            for len in [
+                0,
+                1,
+                taps_len - 1,
+                taps_len,
+                taps_len + 1,
+                taps_len + 57,
+                1000,
+            ] {
+                let x: Vec<f32> = (0..len).map(|_| rng.gen_range(-1.0..1.0)).collect();
+                let mut y = vec![f32::NAN; len + 2];
+                let n = fir.filter(&x, &mut y);
+                let x64: Vec<f64> = x.iter().map(|&v| v as f64).collect();
+                let want = naive(&taps, &x64);
+                assert_eq!(n, want.len(), "taps {taps_len} len {len}");
+                for (i, (&g, &w)) in y.iter().zip(&want).enumerate() {
+                    assert!(close(g, w), "taps {taps_len} len {len} i {i}: {g} vs {w:?}");
+                }
+                assert!(y[n..].iter().all(|v| v.is_nan()), "wrote past the outputs");
+            }
+        }
+    }
+
+    #[test]
+    fn complex_samples_match_the_naive_convolution() {
+        let mut rng = StdRng::seed_from_u64(6);
+        for taps_len in [1, 2, 5, 8, 9, 16, 33, 100] {
+            let taps: Vec<f32> = (0..taps_len).map(|_| rng.gen_range(-1.0..1.0)).collect();
+            let fir = Fir::<Complex32>::new(&taps);
+            for len in [0, taps_len - 1, taps_len, taps_len + 3, 777] {
+                let x: Vec<Complex32> = (0..len)
+                    .map(|_| Complex32::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)))
+                    .collect();
+                let mut y = vec![Complex32::new(f32::NAN, f32::NAN); len + 1];
+                let n = fir.filter(&x, &mut y);
+                let re: Vec<f64> = x.iter().map(|v| v.re as f64).collect();
+                let im: Vec<f64> = x.iter().map(|v| v.im as f64).collect();
+                let (want_re, want_im) = (naive(&taps, &re), naive(&taps, &im));
+                assert_eq!(n, want_re.len());
+                for i in 0..n {
+                    assert!(close(y[i].re, want_re[i]), "taps {taps_len} i {i} re");
+                    assert!(close(y[i].im, want_im[i]), "taps {taps_len} i {i} im");
+                }
+                assert!(
+                    y[n..].iter().all(|v| v.re.is_nan()),
+                    "wrote past the outputs"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn portable_kernel_matches_the_dispatched_one() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let taps: Vec<f32> = (0..100).map(|_| rng.gen_range(-1.0..1.0)).collect();
+        let fir = Fir::<f32>::new(&taps);
+        let x: Vec<f32> = (0..2000).map(|_| rng.gen_range(-1.0..1.0)).collect();
+        let mut a = vec![0.0; 2000];
+        let mut b = vec![0.0; 2000];
+        let n = fir.filter(&x, &mut a);
+        filter_lanes::<false>(&x, &fir.kernel, &mut b[..n], 1);
+        for i in 0..n {
+            assert!(
+                (a[i] - b[i]).abs() <= 1e-5 * 100.0,
+                "{i}: {} {}",
+                a[i],
+                b[i]
+            );
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "needed")]
+    fn short_output_panics() {
+        Fir::<f32>::new(&[1.0, 2.0]).filter(&[1.0; 10], &mut [0.0; 8]);
+    }
+}

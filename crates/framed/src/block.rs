@@ -1,0 +1,110 @@
+//! [`FramedBlock`]: a sequence as one block of a streaming flowgraph.
+
+use crate::io::{Out, Status};
+use crate::sequence::Sequence;
+use radioflow_runtime::{Block, BlockError, Item, Ports, StreamInput, StreamOutput, WorkStatus};
+
+/// Runs a [`Sequence`] on a stream: every `frame_in` items of the input fill the
+/// [`Graph::external`](crate::Graph::external) socket `source`, the sequence runs once, and the
+/// `frame_out` items of output socket `result` are written to the output. A frame a task
+/// aborts produces nothing. Items left over at the end of the stream (less than a frame) are
+/// dropped.
+///
+/// # Stream inputs
+/// - `in`: `T`.
+///
+/// # Stream outputs
+/// - `out`: `U`.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `seq`, `source`, `result`: the sequence and its two ends.
+///
+/// # Example
+/// ```
+/// use radioflow_framed::{FramedBlock, Graph, Sequence, Status};
+/// use radioflow_runtime::Flowgraph;
+/// use radioflow_runtime::testing::{Counter, Sink};
+///
+/// // Frames of 4 u32 -> their sum.
+/// let mut g = Graph::new();
+/// let src = g.external::<u32>("stream", 4);
+/// let sum = g.stateless("sum");
+/// let (i, o) = (g.input::<u32>(sum, "in", 4), g.output::<u32>(sum, "out", 1));
+/// g.codelet(sum, move |_, io| { io.output(o)[0] = io.input(i).iter().sum(); Status::Continue });
+/// g.bind(i, src)?;
+/// let block = FramedBlock::new(Sequence::new(g)?, src, o);
+///
+/// let mut fg = Flowgraph::new();
+/// let c = fg.add(Counter::new(8)); // 0..8
+/// let b = fg.add(block);
+/// let s = fg.add(Sink::new());
+/// fg.connect(c, b)?;
+/// fg.connect(b, s)?;
+/// fg.run()?;
+/// assert_eq!(fg.block::<Sink>(s).unwrap().items, [6, 22]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct FramedBlock<T: Item, U: Item> {
+    seq: Sequence,
+    source: Out<T>,
+    result: Out<U>,
+    input: StreamInput<T>,
+    output: StreamOutput<U>,
+}
+
+impl<T: Item, U: Item> FramedBlock<T, U> {
+    /// A block running `seq`, fed through `source`, emitting `result`.
+    pub fn new(seq: Sequence, source: Out<T>, result: Out<U>) -> Self {
+        FramedBlock {
+            seq,
+            source,
+            result,
+            input: StreamInput::new(),
+            output: StreamOutput::new(),
+        }
+    }
+
+    /// The sequence (for its profile after a run).
+    pub fn sequence(&self) -> &Sequence {
+        &self.seq
+    }
+}
+
+impl<T: Item, U: Item> Block for FramedBlock<T, U> {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let (n_in, n_out) = (self.source.len(), self.result.len());
+        let Self {
+            seq,
+            source,
+            result,
+            input,
+            output,
+        } = self;
+        let i = input.slice();
+        let o = output.slice();
+        let (mut used, mut made) = (0, 0);
+        while i.len() - used >= n_in && o.len() - made >= n_out {
+            seq.write(*source).copy_from_slice(&i[used..used + n_in]);
+            used += n_in;
+            if seq.exec_once().map_err(BlockError::from)? == Status::Continue {
+                o[made..made + n_out].copy_from_slice(seq.read(*result));
+                made += n_out;
+            }
+        }
+        input.consume(used);
+        output.produce(made);
+        Ok(WorkStatus::Continue)
+    }
+
+    fn type_name(&self) -> &'static str {
+        "framed"
+    }
+}
