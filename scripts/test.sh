@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, lints, docs, unit/integration/doc tests, the scheduler
-# conformance suite (also in release), loom model checks, valgrind (memcheck + race
+# The whole test suite: formatting, lints, docs, unit/integration/doc tests, the Python
+# package's pytest suite, the scheduler conformance suite (also in release), loom model checks, valgrind (memcheck + race
 # detection), Miri where a nightly toolchain with Miri can be installed, and a benchmark smoke
 # run. Installs what it needs (valgrind via apt when missing). Ends with "N passed, N failed".
 set -euo pipefail
@@ -24,6 +24,10 @@ RUSTDOCFLAGS="-D warnings" cargo doc --locked --workspace --no-deps --quiet
 
 step "tests (debug: overflow checks and debug assertions on)"
 cargo test --locked --workspace 2>&1 | tee -a "$log"
+
+step "Python package: build with maturin, install into python3, pytest (warnings are errors)"
+bash scripts/python.sh --dev
+(cd crates/python && python3 -m pytest -q -p no:cacheprovider) 2>&1 | tee -a "$log"
 
 step "conformance suite in release (more random graphs, real timing)"
 cargo test --locked --release -p radioflow-blocks --test conformance 2>&1 | tee -a "$log"
@@ -54,6 +58,9 @@ cargo run --locked --release -q -p radioflow-cli -- bench resched --quick
 cargo run --locked --release -q -p radioflow-cli -- bench items --quick
 
 passed=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s+=$4} END {print s+0}')
+# pytest's summary line: "N passed in 2.1s" or "N passed, M skipped in ...".
+pytest_passed=$(grep -oE '[0-9]+ passed(,| in)' "$log" | awk '{s+=$1} END {print s+0}')
+passed=$((passed + pytest_passed))
 failed=$(grep -oE '[0-9]+ failed' "$log" | awk '{s+=$1} END {print s+0}')
 printf '\nall checks done in %ss\n' "$((SECONDS - t0))"
 echo "radioflow: $passed passed, $failed failed"

@@ -4,7 +4,7 @@
 //!
 //! - Sources: [`NullSource`], [`VectorSource`], [`FileSource`], [`SignalSource`].
 //! - Sinks: [`NullSink`], [`VectorSink`], [`FileSink`].
-//! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`AddConst`], [`MultiplyConst`], [`Throttle`],
+//! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`AddConst`], [`Multiply`], [`MultiplyConst`], [`Throttle`],
 //!   [`FirFilter`].
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`].
 //!
@@ -46,6 +46,7 @@ mod message_burst_source;
 mod message_counter;
 mod message_debug;
 mod message_forwarder;
+mod multiply;
 mod multiply_const;
 mod null_sink;
 mod null_source;
@@ -65,6 +66,7 @@ pub use message_burst_source::MessageBurstSource;
 pub use message_counter::MessageCounter;
 pub use message_debug::MessageDebug;
 pub use message_forwarder::MessageForwarder;
+pub use multiply::Multiply;
 pub use multiply_const::MultiplyConst;
 pub use null_sink::NullSink;
 pub use null_source::NullSource;

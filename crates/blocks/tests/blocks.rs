@@ -6,8 +6,8 @@ use radioflow_blocks::runtime::{
 };
 use radioflow_blocks::{
     AddConst, FileSink, FileSource, Head, MessageBurstSource, MessageCounter, MessageForwarder,
-    MultiplyConst, NullSink, NullSource, SignalSource, Throttle, VectorSink, VectorSource,
-    Waveform,
+    Multiply, MultiplyConst, NullSink, NullSource, SignalSource, Throttle, VectorSink,
+    VectorSource, Waveform,
 };
 use std::f64::consts::PI;
 use std::io::ErrorKind;
@@ -557,5 +557,42 @@ fn empty_message_burst_finishes() {
         run(&mut fg, s.as_ref());
         let count = fg.block::<MessageCounter>(count).unwrap();
         assert_eq!((count.count(), count.last()), (0, None));
+    }
+}
+
+#[test]
+fn multiply_is_the_item_by_item_product_with_every_inputs_tags() {
+    for s in schedulers() {
+        let mut fg = Flowgraph::new();
+        fg.set_default_buffer_size(4096);
+        let n = 50_000u32;
+        let a: Vec<u32> = (0..n).collect();
+        let b: Vec<u32> = (0..n).map(|k| k % 7 + 1).collect();
+        let c: Vec<u32> = (0..n).map(|k| k % 3).collect();
+        let tag = Tag::new(123, sym("b"), Pmt::Int(1));
+        let sa = fg.add(Counter::new(u64::from(n)).chunked(3, 700).tag_every(10_000));
+        let sb = fg.add(VectorSource::new(b.clone()).tags(vec![tag.clone()]));
+        let sc = fg.add(VectorSource::new(c.clone()));
+        let mul = fg.add(Multiply::<u32>::new(3));
+        let sink = fg.add(Sink::new().chunked(4, 900));
+        fg.connect(sa, (mul, "in0")).unwrap();
+        fg.connect(sb, (mul, 1)).unwrap();
+        fg.connect(sc, (mul, 2)).unwrap();
+        fg.connect(mul, sink).unwrap();
+        run(&mut fg, s.as_ref());
+        let sink = fg.block::<Sink>(sink).unwrap();
+        let want: Vec<u32> = (0..n as usize)
+            .map(|k| a[k].wrapping_mul(b[k]).wrapping_mul(c[k]))
+            .collect();
+        assert_eq!(sink.items, want, "{}", s.name());
+        let mut want_tags: Vec<Tag> = (0..u64::from(n))
+            .step_by(10_000)
+            .map(|k| Tag::new(k, sym("n"), Pmt::Uint64(k)))
+            .collect();
+        want_tags.push(tag.clone());
+        want_tags.sort_by_key(|t| t.offset);
+        let mut got = sink.tags.clone();
+        got.sort_by_key(|t| t.offset);
+        assert_eq!(got, want_tags, "{}", s.name());
     }
 }

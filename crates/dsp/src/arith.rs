@@ -66,6 +66,17 @@ pub fn multiply_const<T: Arith>(input: &[T], k: T, output: &mut [T]) {
     }
 }
 
+/// `acc[i] = acc[i] · input[i]` for every item of `acc` (a stream multiplied into another).
+///
+/// # Panics
+/// If `input` is shorter than `acc`.
+pub fn multiply_into<T: Arith>(acc: &mut [T], input: &[T]) {
+    let input = &input[..acc.len()];
+    for (a, &x) in acc.iter_mut().zip(input) {
+        *a = a.mul(x);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,6 +109,11 @@ mod tests {
                 out[len..].iter().all(|x| *x == T::default()),
                 "wrote past the input length"
             );
+            let other: Vec<T> = (0..len + 2).map(|_| random(&mut rng)).collect();
+            let mut acc = input.clone();
+            multiply_into(&mut acc, &other);
+            let want: Vec<T> = input.iter().zip(&other).map(|(&x, &y)| mul(x, y)).collect();
+            assert_eq!(acc, want);
         }
     }
 

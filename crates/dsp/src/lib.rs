@@ -27,7 +27,7 @@ mod arith;
 mod fir;
 mod nco;
 
-pub use arith::{add_const, multiply_const, Arith};
+pub use arith::{add_const, multiply_const, multiply_into, Arith};
 pub use fir::{Fir, FirSample};
 pub use nco::Nco;
 

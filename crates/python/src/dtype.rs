@@ -95,7 +95,9 @@ macro_rules! with_dtype {
 pub(crate) use with_dtype;
 
 /// A Rust item type with a numpy twin, and how to read one value of it from Python.
-pub(crate) trait PyItem: radioflow_runtime::Item + numpy::Element + radioflow_blocks::dsp::Arith {
+pub(crate) trait PyItem:
+    radioflow_runtime::Item + numpy::Element + radioflow_blocks::dsp::Arith
+{
     /// `obj` as a value of this type, refusing what does not fit.
     fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Self>;
 }

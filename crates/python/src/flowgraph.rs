@@ -11,7 +11,9 @@ use crate::handle::{lock, BlockHandle};
 use crate::scheduler::PyScheduler;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use radioflow_runtime::{BlockId, BlockStats, Flowgraph, PortName, PortRef, StopHandle};
+use radioflow_runtime::{
+    BlockId, BlockStats, Counters, Flowgraph, PortName, PortRef, StopHandle, TraceConfig,
+};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -43,18 +45,12 @@ impl Graph {
         py: Python<'_>,
         f: impl FnOnce(&mut Flowgraph) -> R + Send,
     ) -> PyResult<R> {
-        self.with_fg(py, |fg| {
-            if fg.is_running() {
-                Err(())
-            } else {
-                Ok(f(fg))
-            }
-        })
-        .map_err(|()| {
-            RunError::new_err(
-                "the flowgraph is running: its blocks can be read after wait() (counters too)",
-            )
-        })
+        self.with_fg(py, |fg| if fg.is_running() { Err(()) } else { Ok(f(fg)) })
+            .map_err(|()| {
+                RunError::new_err(
+                    "the flowgraph is running: its blocks can be read after wait() (counters too)",
+                )
+            })
     }
 
     /// The instance name of block `id`.
@@ -74,7 +70,9 @@ impl Graph {
         if let Some(block) = e.block() {
             let ids: Vec<(BlockId, ErrorSlot)> = lock(&self.python_blocks).clone();
             let block = block.to_owned();
-            let at = self.with_fg(py, |fg| ids.iter().position(|(id, _)| fg.name(*id) == block));
+            let at = self.with_fg(py, |fg| {
+                ids.iter().position(|(id, _)| fg.name(*id) == block)
+            });
             if let Some(i) = at {
                 if let Some(cause) = lock(&ids[i].1).take() {
                     err.set_cause(py, Some(PyErr::from_value(cause.into_bound(py))));
@@ -120,8 +118,16 @@ fn port(block: BlockId, p: &Bound<'_, PyAny>) -> PyResult<PortRef> {
 pub(crate) fn stats_dict<'py>(py: Python<'py>, s: &BlockStats) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("work_calls", s.work_calls)?;
+    d.set_item("items_consumed", s.items_consumed)?;
     d.set_item("items_produced", s.items_produced)?;
     d.set_item("produced_log2", s.produced_log2.to_vec())?;
+    d.set_item("work_ns", s.work_ns)?;
+    d.set_item("work_ns_min", s.work_ns_min)?;
+    d.set_item("work_ns_avg", s.work_ns_avg())?;
+    d.set_item("work_ns_max", s.work_ns_max)?;
+    d.set_item("input_empty", s.input_empty)?;
+    d.set_item("output_full", s.output_full)?;
+    d.set_item("messages", s.messages)?;
     Ok(d)
 }
 
@@ -205,6 +211,62 @@ impl PyFlowgraph {
             .with_stopped_fg(py, |fg| fg.set_max_items(id, items))
     }
 
+    /// What the next runs record per block: "off", "counts" (default) or "timed" (adds the
+    /// time in work: two clock reads per call).
+    fn set_counters(&self, py: Python<'_>, counters: &str) -> PyResult<()> {
+        let c = Counters::from_name(counters).ok_or_else(|| {
+            value_error(format!(
+                "unknown counters setting '{counters}': use off, counts or timed"
+            ))
+        })?;
+        self.graph.with_stopped_fg(py, |fg| fg.set_counters(c))
+    }
+
+    /// What runs record per block: "off", "counts" or "timed".
+    fn counters(&self, py: Python<'_>) -> &'static str {
+        match self.graph.with_fg(py, |fg| fg.counters()) {
+            Counters::Off => "off",
+            Counters::Counts => "counts",
+            Counters::Timed => "timed",
+        }
+    }
+
+    /// Records a trace of the next runs, keeping the last `events_per_block` work calls of
+    /// each block (24 bytes each); `None` turns tracing off.
+    #[pyo3(signature = (events_per_block = Some(65536)))]
+    fn set_trace(&self, py: Python<'_>, events_per_block: Option<usize>) -> PyResult<()> {
+        if events_per_block == Some(0) {
+            return Err(value_error("a trace keeps at least one event per block"));
+        }
+        self.graph.with_stopped_fg(py, |fg| {
+            fg.set_trace(events_per_block.map(|n| TraceConfig {
+                events_per_block: n,
+            }))
+        })
+    }
+
+    /// Writes the last run's trace as Chrome trace-event JSON (Perfetto, chrome://tracing).
+    fn write_trace(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        let shown = path.display().to_string();
+        let written = self.graph.with_stopped_fg(py, move |fg| {
+            let Some(trace) = fg.trace() else {
+                return Ok(false);
+            };
+            let mut file = std::fs::File::create(&path)?;
+            trace.write_chrome_json(&mut file)?;
+            Ok::<bool, std::io::Error>(true)
+        })?;
+        match written {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(RunError::new_err(
+                "no trace recorded: call set_trace() before the run",
+            )),
+            Err(e) => Err(pyo3::exceptions::PyOSError::new_err(format!(
+                "cannot write the trace to {shown}: {e}"
+            ))),
+        }
+    }
+
     /// Checks the graph and starts it on `scheduler` (default: flow); returns at once.
     #[pyo3(signature = (scheduler = None))]
     fn start(&self, py: Python<'_>, scheduler: Option<&Bound<'_, PyScheduler>>) -> PyResult<()> {
@@ -277,11 +339,11 @@ impl PyFlowgraph {
     }
 
     /// Counters of `block` from the last run.
-    fn stats<'py>(
-        &self,
-        block: &Bound<'py, BlockHandle>,
-    ) -> PyResult<Bound<'py, PyDict>> {
-        block.call_method0("stats")?.cast_into::<PyDict>().map_err(Into::into)
+    fn stats<'py>(&self, block: &Bound<'py, BlockHandle>) -> PyResult<Bound<'py, PyDict>> {
+        block
+            .call_method0("stats")?
+            .cast_into::<PyDict>()
+            .map_err(Into::into)
     }
 
     /// Context switches of every scheduler thread of the last run: a list of dicts with

@@ -29,7 +29,10 @@ pub(crate) enum Kind {
 
 enum State {
     Pending(Adder),
-    Added { graph: Arc<Graph>, id: BlockId },
+    Added {
+        graph: Arc<Graph>,
+        id: BlockId,
+    },
     /// The adder was taken by a flowgraph that is adding it right now.
     Adding,
 }
@@ -256,14 +259,18 @@ impl BlockHandle {
             return Err(self.wrong_kind("count()", "message_counter"));
         };
         self.with_block(py, |fg, id| {
-            fg.block::<MessageCounter>(id).map_or(0, MessageCounter::count)
+            fg.block::<MessageCounter>(id)
+                .map_or(0, MessageCounter::count)
         })
     }
 
-    /// Counters of the last run: work calls, items produced, log2 histogram of items per call.
+    /// The block's counters: live while the graph runs, else those of the last run. Keys:
+    /// work_calls, items_consumed, items_produced, produced_log2 (calls by log2 of the items
+    /// produced), work_ns/_min/_avg/_max (with counters "timed"), input_empty, output_full
+    /// (steps that found nothing to read / no room), messages.
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        let s: BlockStats =
-            self.with_block(py, |fg, id| fg.stats(id).cloned().unwrap_or_default())?;
+        let (graph, id) = self.added()?;
+        let s: BlockStats = graph.with_fg(py, |fg| fg.live_stats(id).unwrap_or_default());
         stats_dict(py, &s)
     }
 

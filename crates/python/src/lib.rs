@@ -4,17 +4,17 @@
 //! GNU Radio user expects and calls into this module. Graphs run with the interpreter released;
 //! Python takes part only where the user asked for it (blocks written in Python, Ctrl-C).
 //!
-//! - [`dtype`]: numpy item types and the Rust types behind them.
-//! - [`pmt`]: PMT values to and from Python objects.
-//! - [`errors`]: the exception classes.
-//! - [`handle`]: a block object as Python sees it, before and after it joins a flowgraph.
-//! - [`flowgraph`]: the flowgraph object: connect, run, start, stop, wait, counters.
-//! - [`scheduler`]: the scheduler a run uses.
-//! - [`library`]: factories for the native block library.
-//! - [`numpy_source`]: a source that streams a numpy array without copying it first.
-//! - [`python_block`]: blocks whose `work` and message handlers are written in Python.
-//! - [`views`]: numpy arrays that look into stream buffers.
-//! - [`thread_state`]: Python thread states kept by scheduler threads.
+//! - `dtype`: numpy item types and the Rust types behind them.
+//! - `pmt`: PMT values to and from Python objects.
+//! - `errors`: the exception classes.
+//! - `handle`: a block object as Python sees it, before and after it joins a flowgraph.
+//! - `flowgraph`: the flowgraph object: connect, run, start, stop, wait, counters.
+//! - `scheduler`: the scheduler a run uses.
+//! - `library`: factories for the native block library.
+//! - `numpy_source`: a source that streams a numpy array without copying it first.
+//! - `python_block`: blocks whose `work` and message handlers are written in Python.
+//! - `views`: numpy arrays that look into stream buffers.
+//! - `thread_state`: Python thread states kept by scheduler threads.
 
 mod dtype;
 mod errors;

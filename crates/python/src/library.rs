@@ -13,9 +13,9 @@ use numpy::PyArray1;
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use radioflow_blocks::{
-    AddConst, Copy, FileSink, FileSource, Head, MessageBurstSource, MessageCounter, MessageDebug,
-    MessageForwarder, MultiplyConst, NullSink, NullSource, SignalSource, Throttle, VectorSink,
-    VectorSource, Waveform,
+    AddConst, Copy, FileSink, FileSource, FirFilter, Head, MessageBurstSource, MessageCounter,
+    MessageDebug, MessageForwarder, Multiply, MultiplyConst, NullSink, NullSource, SignalSource,
+    Throttle, VectorSink, VectorSource, Waveform,
 };
 use radioflow_runtime::{Complex32, Pmt, Tag};
 
@@ -29,8 +29,10 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(head, m)?)?;
     m.add_function(wrap_pyfunction!(add_const, m)?)?;
     m.add_function(wrap_pyfunction!(multiply_const, m)?)?;
+    m.add_function(wrap_pyfunction!(multiply, m)?)?;
     m.add_function(wrap_pyfunction!(signal_source, m)?)?;
     m.add_function(wrap_pyfunction!(throttle, m)?)?;
+    m.add_function(wrap_pyfunction!(fir_filter, m)?)?;
     m.add_function(wrap_pyfunction!(file_source, m)?)?;
     m.add_function(wrap_pyfunction!(file_sink, m)?)?;
     m.add_function(wrap_pyfunction!(message_burst_source, m)?)?;
@@ -58,8 +60,11 @@ typed_factory!(null_sink, |_| Kind::Other, |T| NullSink::<T>::new());
 typed_factory!(copy, |_| Kind::Other, |T| Copy::<T>::new());
 typed_factory!(vector_sink, Kind::VectorSink, |T| VectorSink::<T>::new());
 
+/// A tag given from Python: `(offset, key, value)`.
+type PyTag<'py> = (u64, Bound<'py, PyAny>, Bound<'py, PyAny>);
+
 /// Tags given from Python as `(offset, key, value)` tuples.
-fn tags_from_py(tags: Option<Vec<(u64, Bound<'_, PyAny>, Bound<'_, PyAny>)>>) -> PyResult<Vec<Tag>> {
+fn tags_from_py(tags: Option<Vec<PyTag<'_>>>) -> PyResult<Vec<Tag>> {
     tags.unwrap_or_default()
         .into_iter()
         .map(|(offset, k, v)| Ok(Tag::new(offset, from_py(&k)?, from_py(&v)?)))
@@ -72,7 +77,7 @@ fn vector_source(
     dtype: &str,
     data: &Bound<'_, PyAny>,
     repeat: bool,
-    tags: Option<Vec<(u64, Bound<'_, PyAny>, Bound<'_, PyAny>)>>,
+    tags: Option<Vec<PyTag<'_>>>,
     name: Option<String>,
 ) -> PyResult<BlockHandle> {
     let d = Dtype::parse(dtype)?;
@@ -123,6 +128,18 @@ fn multiply_const(
         let k = <T as PyItem>::from_py(k)?;
         Ok(BlockHandle::new("multiply_const", name, Kind::Other, MultiplyConst::<T>::new(k)))
     })
+}
+
+#[pyfunction]
+#[pyo3(signature = (dtype, inputs, *, name = None))]
+fn multiply(dtype: &str, inputs: usize, name: Option<String>) -> PyResult<BlockHandle> {
+    if inputs == 0 {
+        return Err(value_error("multiply needs at least one input"));
+    }
+    let d = Dtype::parse(dtype)?;
+    Ok(
+        with_dtype!(d, T => BlockHandle::new("multiply", name, Kind::Other, Multiply::<T>::new(inputs))),
+    )
 }
 
 #[pyfunction]
@@ -200,6 +217,38 @@ fn throttle(dtype: &str, sample_rate: f64, name: Option<String>) -> PyResult<Blo
 }
 
 #[pyfunction]
+#[pyo3(signature = (dtype, taps, *, name = None))]
+fn fir_filter(dtype: &str, taps: Vec<f32>, name: Option<String>) -> PyResult<BlockHandle> {
+    if taps.is_empty() {
+        return Err(value_error("fir_filter needs at least one tap"));
+    }
+    if let Some(t) = taps.iter().find(|t| !t.is_finite()) {
+        return Err(value_error(format!("fir_filter: tap {t} is not finite")));
+    }
+    let block = match Dtype::parse(dtype)? {
+        Dtype::Float32 => BlockHandle::new(
+            "fir_filter",
+            name,
+            Kind::Other,
+            FirFilter::<f32>::new(&taps),
+        ),
+        Dtype::Complex64 => BlockHandle::new(
+            "fir_filter",
+            name,
+            Kind::Other,
+            FirFilter::<Complex32>::new(&taps),
+        ),
+        other => {
+            return Err(value_error(format!(
+                "fir_filter filters float32 or complex64 items, not {}",
+                other.name()
+            )))
+        }
+    };
+    Ok(block)
+}
+
+#[pyfunction]
 #[pyo3(signature = (dtype, path, *, repeat = false, name = None))]
 fn file_source(
     dtype: &str,
@@ -242,7 +291,12 @@ fn message_burst_source(
 #[pyfunction]
 #[pyo3(signature = (*, name = None))]
 fn message_forwarder(name: Option<String>) -> BlockHandle {
-    BlockHandle::new("message_forwarder", name, Kind::Other, MessageForwarder::new())
+    BlockHandle::new(
+        "message_forwarder",
+        name,
+        Kind::Other,
+        MessageForwarder::new(),
+    )
 }
 
 #[pyfunction]
@@ -259,5 +313,10 @@ fn message_counter(name: Option<String>) -> BlockHandle {
 #[pyfunction]
 #[pyo3(signature = (*, name = None))]
 fn message_debug(name: Option<String>) -> BlockHandle {
-    BlockHandle::new("message_debug", name, Kind::MessageDebug, MessageDebug::new())
+    BlockHandle::new(
+        "message_debug",
+        name,
+        Kind::MessageDebug,
+        MessageDebug::new(),
+    )
 }

@@ -30,7 +30,7 @@ impl<T: Element> NumpyData<T> {
         }
         let len = array.len();
         let ptr = array.data().cast_const();
-        if (ptr as usize) % std::mem::align_of::<T>() != 0 {
+        if !(ptr as usize).is_multiple_of(std::mem::align_of::<T>()) {
             return Err(crate::errors::value_error(
                 "vector_source needs an aligned array (numpy.require(a, requirements='A'))",
             ));

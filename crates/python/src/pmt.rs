@@ -263,10 +263,7 @@ pub(crate) fn pmt_serialize<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'p
 
 /// The value of GNU Radio PMT wire bytes (`pmt.deserialize_str`).
 #[pyfunction]
-pub(crate) fn pmt_deserialize<'py>(
-    py: Python<'py>,
-    data: &[u8],
-) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn pmt_deserialize<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyAny>> {
     let (pmt, used) = Pmt::deserialize(data).map_err(|e| value_error(e.to_string()))?;
     if used != data.len() {
         return Err(value_error(format!(

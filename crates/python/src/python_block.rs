@@ -13,9 +13,9 @@ use crate::flowgraph::ErrorSlot;
 use crate::handle::{lock, BlockHandle, Kind};
 use crate::pmt::{from_py, to_py};
 use crate::views::view;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
-use pyo3::intern;
 use radioflow_runtime::{
     Block, BlockError, Complex32, MessageOutput, Pmt, Ports, StreamInput, StreamOutput, Tag,
     WorkStatus,
@@ -157,17 +157,19 @@ impl WorkContext {
     /// Items consumed so far on input `i`.
     fn nitems_read(&self, i: usize) -> PyResult<u64> {
         let c = lock(&self.inner);
-        c.nitems_read.get(i).copied().ok_or_else(|| {
-            value_error(format!("block '{}' has no stream input {i}", c.block))
-        })
+        c.nitems_read
+            .get(i)
+            .copied()
+            .ok_or_else(|| value_error(format!("block '{}' has no stream input {i}", c.block)))
     }
 
     /// Items produced so far on output `o`.
     fn nitems_written(&self, o: usize) -> PyResult<u64> {
         let c = lock(&self.inner);
-        c.nitems_written.get(o).copied().ok_or_else(|| {
-            value_error(format!("block '{}' has no stream output {o}", c.block))
-        })
+        c.nitems_written
+            .get(o)
+            .copied()
+            .ok_or_else(|| value_error(format!("block '{}' has no stream output {o}", c.block)))
     }
 
     /// Tags on the items of input `i` offered to this call: `(offset, key, value)` tuples
@@ -262,9 +264,11 @@ impl PythonBlock {
         {
             let mut c = lock(&ctx.inner);
             c.nitems_read.clear();
-            c.nitems_read.extend(self.inputs.iter().map(AnyInput::offset));
+            c.nitems_read
+                .extend(self.inputs.iter().map(AnyInput::offset));
             c.nitems_written.clear();
-            c.nitems_written.extend(self.outputs.iter().map(AnyOutput::offset));
+            c.nitems_written
+                .extend(self.outputs.iter().map(AnyOutput::offset));
             for (i, input) in self.inputs.iter().enumerate() {
                 let end = input.offset() + n as u64;
                 c.tags[i].clear();
@@ -313,15 +317,12 @@ impl PythonBlock {
             self.post_outbox(py);
             return Ok(WorkStatus::Done);
         }
-        let used = usize::try_from(r)
-            .ok()
-            .filter(|&r| r <= n)
-            .ok_or_else(|| {
-                BlockError::msg(format!(
-                    "work() returned {r}, but it was offered {n} items (return 0..={n}, or -1 \
+        let used = usize::try_from(r).ok().filter(|&r| r <= n).ok_or_else(|| {
+            BlockError::msg(format!(
+                "work() returned {r}, but it was offered {n} items (return 0..={n}, or -1 \
                      when done)"
-                ))
-            })?;
+            ))
+        })?;
         // Tags: every input tag on a used item goes to every output (GNU Radio's default
         // all-to-all propagation), then the tags the block added.
         let new_tags = std::mem::take(&mut lock(&ctx.inner).new_tags);
@@ -395,12 +396,12 @@ impl Block for PythonBlock {
         crate::thread_state::keep();
         Python::attach(|py| {
             let name = &self.message_inputs[port];
-            let value =
-                to_py(py, &msg).map_err(|e| self.fail(py, "converting the message", e))?;
-            if let Err(e) = self.obj.bind(py).call_method1(
-                intern!(py, "_rf_handle_message"),
-                (name.as_str(), value),
-            ) {
+            let value = to_py(py, &msg).map_err(|e| self.fail(py, "converting the message", e))?;
+            if let Err(e) = self
+                .obj
+                .bind(py)
+                .call_method1(intern!(py, "_rf_handle_message"), (name.as_str(), value))
+            {
                 return Err(self.fail(py, &format!("the handler of message port '{name}'"), e));
             }
             self.post_outbox(py);
@@ -468,9 +469,8 @@ pub(crate) fn python_block(
             "Python block '{name}' has no ports: give it in_sig/out_sig or register message ports"
         )));
     }
-    let dtypes = |sig: &[String]| -> PyResult<Vec<Dtype>> {
-        sig.iter().map(|s| Dtype::parse(s)).collect()
-    };
+    let dtypes =
+        |sig: &[String]| -> PyResult<Vec<Dtype>> { sig.iter().map(|s| Dtype::parse(s)).collect() };
     let (ins, outs) = (dtypes(&in_sig)?, dtypes(&out_sig)?);
     for list in [&message_inputs, &message_outputs] {
         for (i, a) in list.iter().enumerate() {

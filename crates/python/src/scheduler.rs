@@ -42,8 +42,7 @@ impl PyScheduler {
                 SCHEDULER_NAMES.join(", ")
             )));
         }
-        let flow_only =
-            workers.is_some() || pin || chunk_bytes.is_some() || buffer_bytes.is_some();
+        let flow_only = workers.is_some() || pin || chunk_bytes.is_some() || buffer_bytes.is_some();
         if flow_only && name != "flow" {
             return Err(value_error(format!(
                 "workers, pin, chunk_bytes and buffer_bytes are settings of the flow scheduler, \
@@ -56,7 +55,9 @@ impl PyScheduler {
             )));
         }
         if workers == Some(0) || chunk_bytes == Some(0) || buffer_bytes == Some(0) {
-            return Err(value_error("workers, chunk_bytes and buffer_bytes must be positive"));
+            return Err(value_error(
+                "workers, chunk_bytes and buffer_bytes must be positive",
+            ));
         }
         Ok(Self {
             name: name.to_owned(),

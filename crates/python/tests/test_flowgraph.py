@@ -200,3 +200,73 @@ def test_message_graph():
 def test_wrong_accessor_is_a_type_error():
     with pytest.raises(TypeError, match="only vector_sink"):
         blocks.head(1).data()
+
+
+def test_live_counters_while_running():
+    fg = rf.Flowgraph()
+    sink = blocks.null_sink()
+    fg.connect(blocks.null_source(), blocks.throttle(1e6), sink)
+    fg.start()
+    try:
+        time.sleep(0.1)
+        first = fg.stats(sink)["items_consumed"]
+        time.sleep(0.1)
+        second = fg.stats(sink)["items_consumed"]
+    finally:
+        fg.stop()
+        fg.wait()
+    assert 0 < first < second
+
+
+def test_timed_counters_and_counters_off():
+    def run(setting):
+        fg = rf.Flowgraph()
+        fir = blocks.fir_filter(np.ones(16) / 16, np.float32)
+        fg.connect(blocks.null_source(), blocks.head(100_000), fir, blocks.null_sink())
+        fg.set_counters(setting)
+        assert fg.counters() == setting
+        fg.run()
+        return fg.stats(fir)
+
+    timed = run("timed")
+    assert timed["items_produced"] == 100_000
+    assert 0 < timed["work_ns_min"] <= timed["work_ns_avg"] <= timed["work_ns_max"]
+    assert timed["work_ns"] >= timed["work_ns_max"]
+    counts = run("counts")
+    assert counts["items_produced"] == 100_000 and counts["work_ns"] == 0
+    off = run("off")
+    assert off["work_calls"] == 0 and off["items_produced"] == 0
+    with pytest.raises(ValueError, match="unknown counters setting 'loud'"):
+        rf.Flowgraph().set_counters("loud")
+
+
+def test_trace_is_chrome_trace_json(tmp_path):
+    import json
+
+    fg = rf.Flowgraph()
+    fg.connect(blocks.null_source(), blocks.head(50_000), blocks.copy(name="c"), blocks.null_sink())
+    with pytest.raises(rf.RunError, match="no trace recorded"):
+        fg.write_trace(tmp_path / "none.json")
+    fg.set_trace(1000)
+    fg.run("tpb")
+    path = tmp_path / "trace.json"
+    fg.write_trace(path)
+    trace = json.loads(path.read_text())
+    events = trace["traceEvents"]
+    work = [e for e in events if e["ph"] == "X"]
+    assert {e["name"] for e in work} >= {"c", "head0"}
+    threads = {e["args"]["name"] for e in events if e["name"] == "thread_name"}
+    assert any("c" in t for t in threads)
+    assert all(e["dur"] >= 0 for e in work)
+
+
+def test_fir_filter_matches_numpy(scheduler):
+    rng = np.random.default_rng(3)
+    taps = rng.standard_normal(37).astype(np.float32)
+    x = (rng.standard_normal(30_000) + 1j * rng.standard_normal(30_000)).astype(np.complex64)
+    fg = rf.Flowgraph()
+    sink = blocks.vector_sink(np.complex64)
+    fg.connect(blocks.vector_source(x), blocks.fir_filter(taps), sink)
+    fg.run(scheduler)
+    want = np.convolve(x, taps)[: x.size]
+    np.testing.assert_allclose(sink.data(), want, rtol=1e-4, atol=1e-4)

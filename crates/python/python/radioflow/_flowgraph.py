@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from . import _native
@@ -119,8 +120,27 @@ class Flowgraph:
         """Buffer size of every connection, in bytes (rounded up to whole pages)."""
         self._native.set_default_buffer_size(nbytes)
 
+    def set_counters(self, counters: str) -> None:
+        """What the next runs record per block: ``"off"``, ``"counts"`` (default) or
+        ``"timed"`` (adds the time spent in work)."""
+        self._native.set_counters(counters)
+
+    def counters(self) -> str:
+        """What runs record per block."""
+        return self._native.counters()
+
+    def set_trace(self, events_per_block: Optional[int] = 65536) -> None:
+        """Records a trace of the next runs (the last `events_per_block` work calls of each
+        block); ``None`` turns it off. Write it with :meth:`write_trace`."""
+        self._native.set_trace(events_per_block)
+
+    def write_trace(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """Writes the last run's trace as Chrome trace-event JSON (opens in Perfetto)."""
+        self._native.write_trace(os.fspath(path))
+
     def stats(self, block: AnyBlock) -> Dict[str, Any]:
-        """Counters of `block` from the last run (work calls, items, items per call)."""
+        """Counters of `block`: live while the graph runs, else from the last run (work calls,
+        items in and out, items per call, time in work, starved/full steps, messages)."""
         return self._handle(block).stats()
 
     def thread_stats(self) -> List[Dict[str, Any]]:

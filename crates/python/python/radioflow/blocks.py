@@ -82,6 +82,14 @@ def multiply_const(
     return _native.multiply_const(dtype_name(dtype), k, name=name)
 
 
+def multiply(
+    dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional[str] = None
+) -> Block:
+    """The item-by-item product of `inputs` streams (ports 0..inputs-1): a mixer when one
+    input is an oscillator."""
+    return _native.multiply(dtype_name(dtype), int(inputs), name=name)
+
+
 def signal_source(
     sample_rate: float,
     waveform: str,
@@ -105,6 +113,14 @@ def signal_source(
         phase=float(phase),
         name=name,
     )
+
+
+def fir_filter(
+    taps: Sequence[float], dtype: DTypeLike = np.complex64, *, name: Optional[str] = None
+) -> Block:
+    """A FIR filter with real `taps` (``y[n] = sum_k taps[k] * x[n-k]``) on float32 or
+    complex64 items; SIMD where the CPU has it."""
+    return _native.fir_filter(dtype_name(dtype), [float(t) for t in taps], name=name)
 
 
 def throttle(
@@ -157,11 +173,13 @@ __all__ = [
     "copy",
     "file_sink",
     "file_source",
+    "fir_filter",
     "head",
     "message_burst_source",
     "message_counter",
     "message_debug",
     "message_forwarder",
+    "multiply",
     "multiply_const",
     "null_sink",
     "null_source",

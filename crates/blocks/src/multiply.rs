@@ -1,0 +1,86 @@
+//! [`Multiply`]: the item-by-item product of several streams.
+
+use radioflow_dsp::{multiply_into, Arith};
+use radioflow_runtime::prelude::*;
+
+/// Multiplies its input streams item by item, like GNU Radio's `multiply_cc`/`multiply_ff`:
+/// `out[n] = in0[n] · in1[n] · …` (a mixer when one input is an oscillator).
+///
+/// # Stream inputs
+/// - `in0`, `in1`, …: `T`, as many as asked for (at least one).
+///
+/// # Stream outputs
+/// - `out`: `T`, the product. Tags of every input go to the same output items.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `inputs`: number of input streams.
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{Multiply, VectorSink, VectorSource};
+/// use radioflow_blocks::runtime::Flowgraph;
+///
+/// let mut fg = Flowgraph::new();
+/// let a = fg.add(VectorSource::new(vec![1.0f32, 2.0, 3.0]));
+/// let b = fg.add(VectorSource::new(vec![4.0f32, 5.0, 6.0]));
+/// let mul = fg.add(Multiply::<f32>::new(2));
+/// let sink = fg.add(VectorSink::<f32>::new());
+/// fg.connect(a, (mul, 0))?;
+/// fg.connect(b, (mul, 1))?;
+/// fg.connect(mul, sink)?;
+/// fg.run()?;
+/// assert_eq!(fg.block::<VectorSink<f32>>(sink).unwrap().data(), &[4.0, 10.0, 18.0]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Multiply<T: Item + Arith> {
+    inputs: Vec<StreamInput<T>>,
+    names: Vec<String>,
+    output: StreamOutput<T>,
+}
+
+impl<T: Item + Arith> Multiply<T> {
+    /// A product of `inputs` streams.
+    ///
+    /// # Panics
+    /// If `inputs` is 0.
+    pub fn new(inputs: usize) -> Self {
+        assert!(inputs > 0, "Multiply needs at least one input");
+        Self {
+            inputs: (0..inputs).map(|_| StreamInput::new()).collect(),
+            names: (0..inputs).map(|i| format!("in{i}")).collect(),
+            output: StreamOutput::new(),
+        }
+    }
+}
+
+impl<T: Item + Arith> Block for Multiply<T> {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        for (input, name) in self.inputs.iter_mut().zip(&self.names) {
+            p.stream_input(name, input);
+        }
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let available = self.inputs.iter().map(|i| i.slice().len()).min();
+        let n = available.unwrap_or(0).min(self.output.slice().len());
+        if n == 0 {
+            return Ok(WorkStatus::Continue);
+        }
+        let out = &mut self.output.slice()[..n];
+        out.copy_from_slice(&self.inputs[0].slice()[..n]);
+        for input in &self.inputs[1..] {
+            multiply_into(out, input.slice());
+        }
+        for input in &mut self.inputs {
+            propagate_tags(input, &mut self.output, n);
+            input.consume(n);
+        }
+        self.output.produce(n);
+        Ok(WorkStatus::Continue)
+    }
+}
