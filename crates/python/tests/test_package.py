@@ -59,3 +59,15 @@ def test_public_api():
     assert {"float32", "complex64", "int16", "int8", "uint8"} <= set(rf.DTYPES)
     assert issubclass(rf.ConnectError, rf.Error) and issubclass(rf.RunError, rf.Error)
     assert rf.blocks.vector_sink(np.uint8).type_name == "vector_sink"
+
+
+def test_readme_and_docs_python_snippets_run():
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parents[3]
+    for doc in [root / "README.md", root / "docs" / "python.md"]:
+        snippets = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
+        assert snippets, doc
+        for code in snippets:
+            exec(compile(code, str(doc), "exec"), {})
