@@ -27,6 +27,17 @@ fn schedulers() -> Vec<Box<dyn Scheduler>> {
                 .chunk_bytes(64)
                 .buffer_bytes(4096),
         ),
+        // Chains handed from worker to worker every few passes, asked for or not: every task
+        // crosses threads many times while its neighbours keep waking it.
+        Box::new(
+            FlowScheduler::new()
+                .workers(3)
+                .chunk_bytes(256)
+                .buffer_bytes(4096)
+                .balance_stress(3),
+        ),
+        // The placement made at start, never changed.
+        Box::new(FlowScheduler::new().balance(false)),
     ]
 }
 

@@ -48,6 +48,9 @@ struct Common {
     /// flow: buffer bytes per connection (default: 4 chunks).
     #[arg(long, global = true)]
     buffer_bytes: Option<usize>,
+    /// flow: keep the placement made at start (no chain hand-over to idle workers).
+    #[arg(long, global = true)]
+    no_balance: bool,
     /// Sweep the size: P = S in 1, 2, 5, 10, 15, 20 (buf, msg) or S in the same list (opti),
     /// and report the cost per block as a regression slope.
     #[arg(long, global = true)]
@@ -132,7 +135,7 @@ fn schedulers(c: &Common) -> anyhow::Result<Vec<Box<dyn Scheduler>>> {
         .into_iter()
         .map(|n| -> anyhow::Result<Box<dyn Scheduler>> {
             if n == "flow" {
-                let mut f = FlowScheduler::new().pin(c.pin);
+                let mut f = FlowScheduler::new().pin(c.pin).balance(!c.no_balance);
                 if let Some(w) = c.workers {
                     f = f.workers(w);
                 }

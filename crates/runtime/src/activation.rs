@@ -2,43 +2,81 @@
 //!
 //! Every block has one. A neighbour that published items, freed space, posted a message or
 //! finished raises the block's flag; a thread that steps many blocks (`single`, `flow`) steps
-//! only raised ones. When notifier and block run on the same thread ([`Wake::local`]) raising
-//! the flag is all it takes, a plain store with no fence; only a notification that crosses
-//! threads also goes through the [`Parker`].
+//! only raised ones. When notifier and block run on the same thread (see [`Wake`]) raising the
+//! flag is all it takes, a plain store with no fence; only a notification that crosses threads
+//! also goes through the [`Parker`].
+//!
+//! The thread is a *slot* in the run's list of parkers, not a fixed parker, because `flow`
+//! hands blocks from one worker to another while they run (`scheduler/balance.rs`). Only the
+//! thread that runs a block moves it, and it hands the block over through a queue after moving
+//! it; a notifier that reads the old slot wakes the old thread for nothing, and the new one
+//! steps every block it receives anyway, so no wake-up is lost.
 
 use crate::parker::Parker;
-use crate::sync::{Arc, AtomicBool};
+use crate::sync::{Arc, AtomicBool, AtomicUsize};
 use crate::valgrind;
 use crossbeam_utils::CachePadded;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+
+/// The parkers of a run's threads, one per thread, shared by every activation of the run
+/// (immutable, so a plain `std` Arc also under loom).
+pub(crate) type Parkers = std::sync::Arc<[Arc<Parker>]>;
 
 /// A block's ready flag and the parker of the thread that runs it.
 #[derive(Debug)]
 pub(crate) struct Activation {
     ready: CachePadded<AtomicBool>,
-    parker: Arc<Parker>,
+    /// Index in `parkers` of the thread that runs the block.
+    slot: AtomicUsize,
+    parkers: Parkers,
 }
 
 impl Activation {
     /// Starts raised, so every block is stepped once. Built in its `Arc` so that the flag is
     /// marked for valgrind at its final address.
-    pub(crate) fn new(parker: Arc<Parker>) -> Arc<Self> {
+    pub(crate) fn new(parkers: Parkers, slot: usize) -> Arc<Self> {
+        assert!(
+            slot < parkers.len(),
+            "slot {slot} of {} parkers",
+            parkers.len()
+        );
         let a = Arc::new(Self {
             ready: CachePadded::new(AtomicBool::new(true)),
-            parker,
+            slot: AtomicUsize::new(slot),
+            parkers,
         });
         valgrind::untracked(&*a.ready);
+        valgrind::untracked(&a.slot);
         a
     }
 
+    /// An activation with a parker of its own (tests).
+    #[cfg(test)]
+    pub(crate) fn alone(parker: Arc<Parker>) -> Arc<Self> {
+        Self::new(vec![parker].into(), 0)
+    }
+
+    /// The parker of the thread that runs the block.
     pub(crate) fn parker(&self) -> &Arc<Parker> {
-        &self.parker
+        &self.parkers[self.slot()]
+    }
+
+    /// The thread (slot) that runs the block.
+    pub(crate) fn slot(&self) -> usize {
+        self.slot.load(Relaxed)
+    }
+
+    /// Hands the block to the thread in `slot`. Called only by the thread that runs it, before
+    /// it passes the block on.
+    pub(crate) fn move_to(&self, slot: usize) {
+        assert!(slot < self.parkers.len(), "no thread slot {slot}");
+        self.slot.store(slot, Relaxed);
     }
 
     /// Raises the flag and wakes the block's thread (from another thread).
     pub(crate) fn notify(&self) {
         self.raise();
-        self.parker.notify();
+        self.parker().notify();
     }
 
     /// Raises the flag only: the caller runs on the block's thread, which looks at every flag
@@ -59,8 +97,7 @@ impl Activation {
 #[derive(Clone, Debug)]
 pub(crate) struct Wake {
     target: Arc<Activation>,
-    /// The target runs on the notifier's thread.
-    local: bool,
+    own: Arc<Activation>,
 }
 
 impl Wake {
@@ -68,12 +105,15 @@ impl Wake {
     pub(crate) fn new(target: &Arc<Activation>, own: &Arc<Activation>) -> Self {
         Self {
             target: target.clone(),
-            local: Arc::ptr_eq(&target.parker, &own.parker),
+            own: own.clone(),
         }
     }
 
+    /// Raises the target's flag, and wakes its thread unless that is the caller's thread.
+    /// Both slots are read now: the caller's is exact (only its own thread moves it), and a
+    /// stale target slot can only name another thread, which is then woken for nothing.
     pub(crate) fn notify(&self) {
-        if self.local {
+        if self.target.slot() == self.own.slot() {
             self.target.raise();
         } else {
             self.target.notify();

@@ -864,7 +864,25 @@ impl ReadyGraph {
     /// If `parkers` does not have one entry per block.
     pub fn into_tasks(self, parkers: Vec<Arc<Parker>>) -> Result<Vec<BlockTask>, RunError> {
         assert_eq!(parkers.len(), self.blocks.len(), "one parker per block");
-        let acts: Vec<Arc<Activation>> = parkers.into_iter().map(Activation::new).collect();
+        // One slot per distinct parker (thread); every activation names its thread's slot.
+        let mut distinct: Vec<Arc<Parker>> = Vec::new();
+        let slots: Vec<usize> = parkers
+            .iter()
+            .map(|p| {
+                distinct
+                    .iter()
+                    .position(|d| Arc::ptr_eq(d, p))
+                    .unwrap_or_else(|| {
+                        distinct.push(p.clone());
+                        distinct.len() - 1
+                    })
+            })
+            .collect();
+        let distinct: crate::activation::Parkers = distinct.into();
+        let acts: Vec<Arc<Activation>> = slots
+            .into_iter()
+            .map(|s| Activation::new(distinct.clone(), s))
+            .collect();
         let mut att: Vec<Attachments> = self
             .blocks
             .iter()

@@ -70,9 +70,9 @@ fn check_buffer(readers: usize, n: u32, preemptions: usize) {
     let mut model = loom::model::Builder::new();
     model.preemption_bound = Some(preemptions);
     model.check(move || {
-        let wa = Activation::new(Arc::new(Parker::new()));
+        let wa = Activation::alone(Arc::new(Parker::new()));
         let ra: Vec<Arc<Activation>> = (0..readers)
-            .map(|_| Activation::new(Arc::new(Parker::new())))
+            .map(|_| Activation::alone(Arc::new(Parker::new())))
             .collect();
         let wp = wa.parker().clone();
         let rp: Vec<Arc<Parker>> = ra.iter().map(|a| a.parker().clone()).collect();

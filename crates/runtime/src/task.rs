@@ -193,6 +193,17 @@ impl BlockTask {
         self.activation.raise();
     }
 
+    /// The thread slot the task runs on (see `activation.rs`).
+    pub(crate) fn slot(&self) -> usize {
+        self.activation.slot()
+    }
+
+    /// Hands the task to the thread in `slot` (called by the thread that runs it, before it
+    /// passes the task on).
+    pub(crate) fn move_to(&self, slot: usize) {
+        self.activation.move_to(slot);
+    }
+
     /// Caps what the block may write per output per work call at `bytes` (at least one item),
     /// so that a chunk stays in cache while it travels down a chain.
     pub fn limit_output_bytes(&mut self, bytes: usize) {

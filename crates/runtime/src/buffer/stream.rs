@@ -367,7 +367,7 @@ mod tests {
     use super::*;
 
     fn buffer(item: usize, bytes: usize, readers: usize) -> Arc<StreamBuffer> {
-        let a = Activation::new(Arc::new(crate::parker::Parker::new()));
+        let a = Activation::alone(Arc::new(crate::parker::Parker::new()));
         StreamBuffer::new(item, bytes, &a, &vec![a.clone(); readers]).unwrap()
     }
 

@@ -1,9 +1,10 @@
 //! `flow`: one worker per core; chains of blocks stay on one worker and run depth-first in
 //! cache-sized chunks (the "scheduler emulation" of the seed 000, generalised to any graph).
 
-use super::placement::{place, Placement};
+use super::balance::{Seat, Team};
+use super::placement::{chains, place, Placement};
 use super::thread::{pin_current_thread, spawn_all, thread_name, ThreadJob};
-use super::worker::{run_task, run_tasks};
+use super::worker::{run_task, run_worker};
 use super::Scheduler;
 use crate::error::RunError;
 use crate::flowgraph::ReadyGraph;
@@ -18,13 +19,16 @@ use std::thread::JoinHandle;
 /// gets the same number of blocks. A worker steps its blocks in execution order, one chunk per
 /// block per pass, so a chunk written by a block is read by the next while still in L1/L2; it
 /// sleeps when a pass moves nothing. Blocks whose work may block (file I/O, throttle) get a
-/// thread of their own so they never stall a worker.
+/// thread of their own so they never stall a worker. A worker that runs out of blocks while
+/// another still has several chains takes one of them over (see [`balance`](Self::balance)).
 #[derive(Clone, Debug)]
 pub struct FlowScheduler {
     workers: usize,
     pin: bool,
     chunk_bytes: usize,
     buffer_bytes: Option<usize>,
+    balance: bool,
+    stress: Option<u32>,
 }
 
 impl Default for FlowScheduler {
@@ -41,7 +45,24 @@ impl FlowScheduler {
             pin: false,
             chunk_bytes: (l1d_bytes() / 4).max(1024),
             buffer_bytes: None,
+            balance: true,
+            stress: None,
         }
+    }
+
+    /// Whether a worker that has run out of blocks takes a chain over from a worker that has
+    /// two or more left (default `true`). Off, the placement made at start holds to the end.
+    pub fn balance(mut self, on: bool) -> Self {
+        self.balance = on;
+        self
+    }
+
+    /// Testing aid: every `passes` passes each worker hands a chain to the next worker whether
+    /// or not it asked, so that tests cross the hand-over path constantly.
+    #[doc(hidden)]
+    pub fn balance_stress(mut self, passes: u32) -> Self {
+        self.stress = Some(passes.max(1));
+        self
     }
 
     /// Number of worker threads (at least 1).
@@ -97,6 +118,12 @@ impl Scheduler for FlowScheduler {
     fn launch(&self, mut graph: ReadyGraph) -> Result<Vec<JoinHandle<Vec<BlockTask>>>, RunError> {
         let order = graph.topology().execution_order();
         let placement = place(graph.topology(), &order, self.workers);
+        let mut chain_of = vec![usize::MAX; order.len()];
+        for (c, chain) in chains(graph.topology(), &order).iter().enumerate() {
+            for &b in chain {
+                chain_of[b] = c;
+            }
+        }
         let control = graph.control().clone();
         let worker_parkers: Vec<Arc<Parker>> =
             (0..self.workers).map(|_| Arc::new(Parker::new())).collect();
@@ -125,13 +152,31 @@ impl Scheduler for FlowScheduler {
                 Placement::Dedicated => dedicated.push(task),
             }
         }
+        // The team: workers that have tasks, with the thread slot their tasks were given.
+        let (mut team_parkers, mut team_slots, mut team_tasks) = (Vec::new(), Vec::new(), 0);
+        let mut members = Vec::new();
+        for (w, (tasks, parker)) in per_worker.into_iter().zip(worker_parkers).enumerate() {
+            if let Some(first) = tasks.first() {
+                team_slots.push(first.slot());
+                team_parkers.push(parker);
+                team_tasks += tasks.len();
+                members.push((w, tasks));
+            }
+        }
+        let team = (self.balance && members.len() > 1).then(|| {
+            Team::new(
+                team_parkers.clone(),
+                team_slots,
+                team_tasks,
+                chain_of,
+                self.stress,
+            )
+        });
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         let mut jobs: Vec<ThreadJob> = Vec::new();
-        for (w, (tasks, parker)) in per_worker.into_iter().zip(worker_parkers).enumerate() {
-            if tasks.is_empty() {
-                continue;
-            }
+        for (seat, ((w, tasks), parker)) in members.into_iter().zip(team_parkers).enumerate() {
             let pin = self.pin.then_some(w % cpus);
+            let seat = team.as_ref().map(|t| Seat::new(t.clone(), seat));
             jobs.push((
                 format!("rf-flow-{w}"),
                 Box::new(move || {
@@ -140,7 +185,7 @@ impl Scheduler for FlowScheduler {
                             tracing::warn!("cannot pin flow worker {w} to CPU {cpu}: {e}");
                         }
                     }
-                    run_tasks(tasks, &parker)
+                    run_worker(tasks, &parker, seat)
                 }),
             ));
         }

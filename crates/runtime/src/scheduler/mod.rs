@@ -3,6 +3,7 @@
 //! Every scheduler passes the same conformance suite (`tests/conformance.rs`). To add one,
 //! implement [`Scheduler`] in a file of this folder and add a line to that suite.
 
+mod balance;
 mod flow;
 mod placement;
 mod single;

@@ -1,5 +1,6 @@
 //! The two thread loops every scheduler is built from.
 
+use super::balance::Seat;
 use crate::parker::Parker;
 use crate::task::{BlockTask, Step};
 
@@ -9,10 +10,41 @@ use crate::task::{BlockTask, Step};
 /// cache. After a pass that moved nothing the token is reset and *every* task is stepped once
 /// more (a block may have changed state without moving a port, like a file source rewinding);
 /// only if that moves nothing either does the thread sleep on `parker`.
-pub(crate) fn run_tasks(mut tasks: Vec<BlockTask>, parker: &Parker) -> Vec<BlockTask> {
-    let mut live = tasks.len();
+pub(crate) fn run_tasks(tasks: Vec<BlockTask>, parker: &Parker) -> Vec<BlockTask> {
+    run_worker(tasks, parker, None)
+}
+
+/// As [`run_tasks`], as one of a team of workers (`balance.rs`) when `seat` is given: the
+/// worker also takes tasks handed to it and hands chains to idle workers, and when its own
+/// tasks are done it waits for more until the whole team is done.
+pub(crate) fn run_worker(
+    mut tasks: Vec<BlockTask>,
+    parker: &Parker,
+    mut seat: Option<Seat>,
+) -> Vec<BlockTask> {
+    let mut live = tasks.iter().filter(|t| !t.is_finished()).count();
     let mut checking = false;
-    while live > 0 {
+    loop {
+        if let Some(s) = seat.as_mut() {
+            if s.receive(&mut tasks) > 0 {
+                live = tasks.iter().filter(|t| !t.is_finished()).count();
+                checking = false;
+            }
+        }
+        if live == 0 {
+            let Some(s) = seat.as_ref() else { break };
+            if s.all_done() {
+                break;
+            }
+            // Out of work while others still run: ask for a chain, sleep until one arrives
+            // or the team is done.
+            s.set_hungry();
+            parker.reset();
+            if !s.has_incoming() && !s.all_done() {
+                parker.park();
+            }
+            continue;
+        }
         if checking {
             parker.reset();
         }
@@ -31,8 +63,14 @@ pub(crate) fn run_tasks(mut tasks: Vec<BlockTask>, parker: &Parker) -> Vec<Block
                 Step::Done => {
                     live -= 1;
                     progress = true;
+                    if let Some(s) = seat.as_ref() {
+                        s.task_done();
+                    }
                 }
             }
+        }
+        if let Some(s) = seat.as_mut() {
+            live -= s.maybe_give(&mut tasks);
         }
         if progress {
             checking = false;

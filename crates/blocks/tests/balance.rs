@@ -1,0 +1,121 @@
+//! `flow` hands chains between workers while they run (`scheduler/balance.rs`): the data stays
+//! exact, and a block really changes threads (seen in the run's trace).
+
+use radioflow_blocks::runtime::{BlockId, FlowScheduler, Flowgraph, TraceConfig};
+use radioflow_blocks::{Copy, Head, NullSink, NullSource, VectorSink, VectorSource};
+use std::collections::{HashMap, HashSet};
+
+/// Threads (trace `tid`s) that ran each block's work calls.
+fn threads_per_block(fg: &Flowgraph) -> HashMap<String, HashSet<u64>> {
+    let mut json = Vec::new();
+    fg.trace()
+        .expect("the trace was asked for")
+        .write_chrome_json(&mut json)
+        .unwrap();
+    let trace: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let mut per_block: HashMap<String, HashSet<u64>> = HashMap::new();
+    for e in trace["traceEvents"].as_array().unwrap() {
+        if e["ph"] == "X" {
+            per_block
+                .entry(e["name"].as_str().unwrap().to_owned())
+                .or_default()
+                .insert(e["tid"].as_u64().unwrap());
+        }
+    }
+    per_block
+}
+
+/// `pipes` pipes of null source -> head(items) -> `copies` copies -> null sink.
+fn pipes(fg: &mut Flowgraph, pipes: usize, copies: usize, items: u64) -> Vec<BlockId> {
+    let mut sinks = Vec::new();
+    for _ in 0..pipes {
+        let mut prev = fg.add(NullSource::<f32>::new());
+        let head = fg.add(Head::<f32>::new(items));
+        fg.connect(prev, head).unwrap();
+        prev = head;
+        for _ in 0..copies {
+            let c = fg.add(Copy::<f32>::new());
+            fg.connect(prev, c).unwrap();
+            prev = c;
+        }
+        let sink = fg.add(NullSink::<f32>::new());
+        fg.connect(prev, sink).unwrap();
+        sinks.push(sink);
+    }
+    sinks
+}
+
+#[test]
+fn handed_over_chains_keep_every_item_in_order() {
+    let mut fg = Flowgraph::new();
+    fg.set_trace(Some(TraceConfig {
+        events_per_block: 1 << 16,
+    }));
+    let mut sinks = Vec::new();
+    for p in 0..3u32 {
+        let data: Vec<u32> = (0..200_000u32).map(|k| k.wrapping_mul(p + 1)).collect();
+        let src = fg.add(VectorSource::new(data));
+        let a = fg.add(Copy::<u32>::new());
+        let b = fg.add(Copy::<u32>::new());
+        let sink = fg.add(VectorSink::<u32>::new());
+        fg.connect(src, a).unwrap();
+        fg.connect(a, b).unwrap();
+        fg.connect(b, sink).unwrap();
+        sinks.push(sink);
+    }
+    let s = FlowScheduler::new()
+        .workers(2)
+        .chunk_bytes(1024)
+        .buffer_bytes(8192)
+        .balance_stress(2);
+    fg.run_with(&s).unwrap();
+    for (p, &sink) in sinks.iter().enumerate() {
+        let got = fg.block::<VectorSink<u32>>(sink).unwrap().data();
+        assert!(
+            got.iter()
+                .copied()
+                .eq((0..200_000u32).map(|k| k.wrapping_mul(p as u32 + 1))),
+            "pipe {p}"
+        );
+    }
+    let moved = threads_per_block(&fg)
+        .values()
+        .filter(|t| t.len() > 1)
+        .count();
+    assert!(moved > 0, "stress mode must move blocks between threads");
+}
+
+#[test]
+fn a_worker_that_ran_out_of_blocks_takes_a_chain_over() {
+    // Three equal pipes on two workers: one worker starts with two of them. When the other
+    // has finished its pipe, it must take one of the two over.
+    let run = |balance: bool| {
+        let mut fg = Flowgraph::new();
+        fg.set_trace(Some(TraceConfig {
+            events_per_block: 1 << 16,
+        }));
+        let sinks = pipes(&mut fg, 3, 4, 3_000_000);
+        fg.run_with(&FlowScheduler::new().workers(2).balance(balance))
+            .unwrap();
+        for s in sinks {
+            assert_eq!(fg.block::<NullSink<f32>>(s).unwrap().items(), 3_000_000);
+        }
+        threads_per_block(&fg)
+    };
+    let fixed = run(false);
+    assert!(
+        fixed.values().all(|t| t.len() == 1),
+        "without balancing every block stays on its worker"
+    );
+    let balanced = run(true);
+    let moved: Vec<&String> = balanced
+        .iter()
+        .filter(|(_, t)| t.len() > 1)
+        .map(|(b, _)| b)
+        .collect();
+    // A whole chain moves: head and its copies and sink (the source is part of it too).
+    assert!(
+        moved.len() >= 6,
+        "a pipe should have moved, moved: {moved:?}"
+    );
+}
