@@ -3,7 +3,7 @@
 use crate::adaptor::{Msg, Queue, Signal, Wait};
 use crate::error::{BuildError, ExecError};
 use crate::frame::{Frame, Layout};
-use crate::graph::{CloneableTaskId, Graph, TaskId, TaskKind};
+use crate::graph::{CloneableTaskId, Graph, TaskId};
 use crate::io::Status;
 use crate::plan::Plan;
 use crate::profile::Profile;
