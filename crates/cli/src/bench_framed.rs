@@ -125,7 +125,8 @@ fn for_loop(g: &mut Graph, name: &str, n: u32, input: Out<u32>) -> Switcher<u32>
     let (_, p) = g
         .iterate(&format!("{name}_it"), n, sw.select_out())
         .expect("same shape");
-    g.bind(sw.commute_in(), sw.select_out()).expect("same shape");
+    g.bind(sw.commute_in(), sw.select_out())
+        .expect("same shape");
     g.bind(sw.commute_path(), p).expect("same shape");
     sw
 }
@@ -281,7 +282,15 @@ pub(crate) fn tasks(a: TasksArgs, runs: usize, json: bool, quick: bool) -> anyho
             println!("\ncompute task: active wait of {ns} ns");
             println!(
                 "{:<4} {:>10} {:>10} {:>10} {:>10} {:>12} {:>14} {:>10} {:>8}",
-                "MB", "seq exec", "C tasks", "ctl tasks", "seq s", "plain s", "ns/C task", "ns/ctl", "ok"
+                "MB",
+                "seq exec",
+                "C tasks",
+                "ctl tasks",
+                "seq s",
+                "plain s",
+                "ns/C task",
+                "ns/ctl",
+                "ok"
             );
         }
         for (k, mb) in Mb::ALL.into_iter().enumerate() {
@@ -368,6 +377,9 @@ fn fir(x: &[f32], h: &[f32], y: &mut [f32]) {
     }
 }
 
+/// What the sink saw: frames, and whether all were in order and correct.
+type SinkResult = std::sync::Arc<std::sync::Mutex<(u64, bool)>>;
+
 #[derive(Clone)]
 struct Heavy {
     taps: Vec<f32>,
@@ -386,7 +398,7 @@ fn build_pipeline(
     copy: bool,
     replicas: usize,
     wait: Wait,
-) -> anyhow::Result<(Pipeline, std::sync::Arc<std::sync::Mutex<(u64, bool)>>)> {
+) -> anyhow::Result<(Pipeline, SinkResult)> {
     let f = p.frame;
     let mut g = Graph::new();
     let src = g.sequential_module("source", 0u64);
@@ -482,7 +494,12 @@ fn run_pipeline(
     Ok((report, ok && seen == frames))
 }
 
-pub(crate) fn pipeline(p: PipelineArgs, runs: usize, json: bool, quick: bool) -> anyhow::Result<()> {
+pub(crate) fn pipeline(
+    p: PipelineArgs,
+    runs: usize,
+    json: bool,
+    quick: bool,
+) -> anyhow::Result<()> {
     let wait = match p.wait.as_str() {
         "passive" => Wait::Passive,
         "active" => Wait::Active,
@@ -521,12 +538,20 @@ pub(crate) fn pipeline(p: PipelineArgs, runs: usize, json: bool, quick: bool) ->
     if !json {
         println!(
             "{:<9} {:>8} {:>12} {:>8}   {:<54} {:>8}",
-            "mode", "replicas", "frames/s", "speedup", "per stage: wait / copy / work (% of thread time)", "verified"
+            "mode",
+            "replicas",
+            "frames/s",
+            "speedup",
+            "per stage: wait / copy / work (% of thread time)",
+            "verified"
         );
     }
     for (i, &(copy, r)) in configs.iter().enumerate() {
         let rs = &results[i];
-        let fps: Vec<f64> = rs.iter().map(|(m, _)| m.frames as f64 / m.seconds).collect();
+        let fps: Vec<f64> = rs
+            .iter()
+            .map(|(m, _)| m.frames as f64 / m.seconds)
+            .collect();
         let s = summarize(&fps).expect("runs >= 1");
         // The run whose throughput is the median one, for the shares.
         let mid = fps
@@ -611,8 +636,10 @@ pub(crate) fn pipeline(p: PipelineArgs, runs: usize, json: bool, quick: bool) ->
                     .iter()
                     .position(|&c| c == (copy, r))
                     .and_then(|i| {
-                        let fps: Vec<f64> =
-                            results[i].iter().map(|(m, _)| m.frames as f64 / m.seconds).collect();
+                        let fps: Vec<f64> = results[i]
+                            .iter()
+                            .map(|(m, _)| m.frames as f64 / m.seconds)
+                            .collect();
                         summarize(&fps).map(|s| s.median)
                     })
                     .unwrap_or(f64::NAN)
