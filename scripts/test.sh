@@ -56,6 +56,7 @@ cargo run --locked --release -q -p radioflow-cli -- bench --quick
 cargo run --locked --release -q -p radioflow-cli -- bench opti --quick --sweep --json > /dev/null
 cargo run --locked --release -q -p radioflow-cli -- bench resched --quick
 cargo run --locked --release -q -p radioflow-cli -- bench items --quick
+cargo run --locked --release -q -p radioflow-cli -- bench tasks --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- bench pipeline --quick --json > /dev/null
 
 passed=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s+=$4} END {print s+0}')
 # pytest's summary line: "N passed in 2.1s" or "N passed, M skipped in ...".

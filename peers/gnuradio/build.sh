@@ -21,7 +21,7 @@ have_deps() {
     command -v pkg-config >/dev/null 2>&1 &&
     command -v "${CXX:-g++}" >/dev/null 2>&1 &&
     command -v make >/dev/null 2>&1 &&
-    pkg-config --exists gnuradio-runtime gnuradio-blocks 2>/dev/null &&
+    pkg-config --exists gnuradio-runtime gnuradio-blocks gnuradio-filter 2>/dev/null &&
     [ -f "$(pkg-config --variable=includedir gnuradio-runtime)/gnuradio/top_block.h" ] &&
     [ -f "$(pkg-config --variable=includedir gnuradio-blocks)/gnuradio/blocks/copy.h" ]
 }

@@ -13,13 +13,14 @@
 //! ```
 
 mod experiments;
+pub mod graphs;
 pub mod limit;
 mod machine;
 mod measurement;
 mod peers;
 pub mod stats;
 
-pub use experiments::{buf, msg, opti, BufParams, MsgParams, OptiParams};
+pub use experiments::{buf, counters, msg, opti, BufParams, CountersParams, MsgParams, OptiParams};
 pub use machine::Machine;
 pub use measurement::{BenchError, Measurement};
 pub use peers::Peer;

@@ -1,9 +1,9 @@
 //! One timed, verified run of an experiment.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The result of one run, printed as one JSON line with `--json`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Measurement {
     /// Experiment id (`buf`, `msg`, ...).
     pub experiment: String,
@@ -20,7 +20,7 @@ pub struct Measurement {
     /// What was checked, e.g. "10 sinks x 100000000 items".
     pub detail: String,
     /// Experiment-specific results (context switches, items-per-call histograms, ...).
-    #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
     pub extra: serde_json::Value,
 }
 

@@ -155,7 +155,7 @@ impl Peer {
 }
 
 /// The repository root: `RADIOFLOW_ROOT`, else the workspace this crate was built in.
-fn repo_root() -> PathBuf {
+pub(crate) fn repo_root() -> PathBuf {
     std::env::var_os("RADIOFLOW_ROOT")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))

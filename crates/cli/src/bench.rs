@@ -115,9 +115,19 @@ enum Experiment {
         #[arg(long, default_value = "1e8", value_parser = parse_count)]
         samples: u64,
     },
+    /// Seed 004: cost of the per-block counters (compiled out / off / on, affinity off / on) on
+    /// null source -> head -> FIR(s) -> null sink; `--compare gnuradio` for its perf counters.
+    Counters(crate::bench_observe::CountersArgs),
+    /// One `counters` configuration (run by `bench counters` in a child process).
+    #[command(hide = true)]
+    CountersRun(crate::bench_observe::CountersRunArgs),
+    /// Seed 003 Table 1 / Fig. 5: overhead of framed execution per task (MB1-MB4).
+    Tasks(crate::bench_framed::TasksArgs),
+    /// Seed 003 Fig. 11: framed pipeline, copy vs copy-less adaptors, heavy stage duplicated.
+    Pipeline(crate::bench_framed::PipelineArgs),
 }
 
-fn parse_count(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_count(s: &str) -> Result<u64, String> {
     let v: f64 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
     if !(v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= u64::MAX as f64) {
         return Err(format!("'{s}' is not a whole non-negative count"));
@@ -346,7 +356,25 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
     if c.quick {
         c.runs = 1;
     }
+    let observe = || crate::bench_observe::Opts {
+        runs: c.runs,
+        json: c.json,
+        quick: c.quick,
+        compare: c.compare.clone(),
+        scheduler: c.scheduler.clone(),
+        out: c.out.clone(),
+    };
     let base: Vec<Setup> = match args.experiment {
+        Some(Experiment::Counters(a)) => return crate::bench_observe::counters_main(a, observe()),
+        Some(Experiment::CountersRun(a)) => {
+            return crate::bench_observe::counters_run(a, &c.scheduler)
+        }
+        Some(Experiment::Tasks(a)) => {
+            return crate::bench_framed::tasks(a, c.runs, c.json, c.quick)
+        }
+        Some(Experiment::Pipeline(a)) => {
+            return crate::bench_framed::pipeline(a, c.runs, c.json, c.quick)
+        }
         Some(Experiment::Resched(a)) => return profile(Profile::Resched, a.into(), &c),
         Some(Experiment::Items(a)) => return profile(Profile::Items, a.into(), &c),
         Some(Experiment::Buf(a)) => vec![Setup::Buf(a.into())],

@@ -1,6 +1,9 @@
-//! `radioflow`: run the source documents' benchmarks on radioflow.
+//! `radioflow`: run the source documents' benchmarks on radioflow, and profile graphs.
 
 mod bench;
+mod bench_framed;
+mod bench_observe;
+mod profile;
 
 use clap::{Parser, Subcommand};
 
@@ -19,6 +22,8 @@ struct Cli {
 enum Command {
     /// Run a benchmark experiment (without one: a short demo of every experiment and scheduler).
     Bench(bench::BenchArgs),
+    /// Run a graph with time counters on and print a per-block profile (optionally a trace).
+    Profile(profile::ProfileArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -28,5 +33,6 @@ fn main() -> anyhow::Result<()> {
         .init();
     match Cli::parse().command {
         Command::Bench(args) => bench::main(args),
+        Command::Profile(args) => profile::main(args),
     }
 }

@@ -1,13 +1,13 @@
 //! Finite impulse response filter with real taps, for real and complex samples.
 //!
-//! One portable kernel, written so that the compiler vectorizes it (independent accumulator
-//! lanes, no reassociation needed), compiled twice: as is (SSE2 on x86-64) and, on x86-64
+//! One portable kernel, written so that the compiler vectorizes it (outputs computed side by side
+//! in independent lanes, so no reassociation is needed), compiled twice: as is (SSE2 on x86-64) and, on x86-64
 //! machines that have them, with AVX2 and FMA enabled, chosen once at run time.
 
 use num_complex::Complex32;
 
-/// Accumulator lanes of the dot product: two AVX registers, four SSE registers.
-const LANES: usize = 16;
+/// Outputs computed together: four AVX registers, eight SSE registers.
+const LANES: usize = 32;
 
 /// A sample type the FIR kernel filters: made of `f32` components that are filtered
 /// independently by the same real taps (one for `f32`, two for `Complex32`).
@@ -54,8 +54,7 @@ impl FirSample for Complex32 {
 #[derive(Clone, Debug)]
 pub struct Fir<T: FirSample> {
     taps: Vec<f32>,
-    /// Taps reversed (so a window of the input is multiplied element by element), each
-    /// repeated once per component of a sample.
+    /// Taps reversed: `kernel[m]` weighs the `m`-th sample of an output's input window.
     kernel: Vec<f32>,
     /// AVX2 and FMA were detected on this CPU.
     wide: bool,
@@ -69,11 +68,7 @@ impl<T: FirSample> Fir<T> {
     /// If `taps` is empty.
     pub fn new(taps: &[f32]) -> Self {
         assert!(!taps.is_empty(), "an FIR filter needs at least one tap");
-        let kernel = taps
-            .iter()
-            .rev()
-            .flat_map(|&t| std::iter::repeat_n(t, T::COMPONENTS))
-            .collect();
+        let kernel = taps.iter().rev().copied().collect();
         Self {
             taps: taps.to_vec(),
             kernel,
@@ -143,49 +138,51 @@ fn filter_avx2_fma(x: &[f32], kernel: &[f32], y: &mut [f32], components: usize) 
     filter_lanes::<true>(x, kernel, y, components);
 }
 
-/// `y[c·i + j] = Σ_m kernel[m] · x[c·i + m]` over the components `j` of sample `i` (the
-/// kernel's entries for component `j` sit at `m ≡ j mod c`, `c` = 1 or 2).
+/// `y[j] = Σ_m kernel[m] · x[j + c·m]` for every component index `j` of the output (`c`
+/// components per sample): component `j % c` of output sample `j / c` from the same component
+/// of the `kernel.len()` input samples from sample `j / c` on.
+///
+/// Vectorized across outputs: a block of `LANES` outputs accumulates `kernel[m]` (broadcast)
+/// times `LANES` consecutive inputs, tap after tap, so there is one load and one multiply-add
+/// per output and tap, and no horizontal sum. Blocks of 8, then single outputs finish the end.
 #[inline(always)]
 fn filter_lanes<const FMA: bool>(x: &[f32], kernel: &[f32], y: &mut [f32], components: usize) {
-    if components == 1 {
-        for (i, y) in y.iter_mut().enumerate() {
-            let [even, odd] = dot::<FMA>(&x[i..i + kernel.len()], kernel);
-            *y = even + odd;
-        }
-    } else {
-        for (i, y) in y.chunks_exact_mut(2).enumerate() {
-            let [even, odd] = dot::<FMA>(&x[2 * i..2 * i + kernel.len()], kernel);
-            y[0] = even;
-            y[1] = odd;
-        }
+    let n = y.len();
+    let mut j = 0;
+    while j + LANES <= n {
+        y[j..j + LANES].copy_from_slice(&block::<FMA, LANES>(x, kernel, j, components));
+        j += LANES;
+    }
+    while j + 8 <= n {
+        y[j..j + 8].copy_from_slice(&block::<FMA, 8>(x, kernel, j, components));
+        j += 8;
+    }
+    while j < n {
+        y[j] = block::<FMA, 1>(x, kernel, j, components)[0];
+        j += 1;
     }
 }
 
-/// Dot product of two equally long slices, split into the sums over even and odd indices
-/// (the real and imaginary parts of interleaved complex samples).
+/// `W` consecutive outputs starting at output component `j`.
 #[inline(always)]
-fn dot<const FMA: bool>(x: &[f32], t: &[f32]) -> [f32; 2] {
-    let mut acc = [0.0f32; LANES];
-    let (xs, ts) = (x.chunks_exact(LANES), t.chunks_exact(LANES));
-    let (x_tail, t_tail) = (xs.remainder(), ts.remainder());
-    for (xs, ts) in xs.zip(ts) {
-        for j in 0..LANES {
-            acc[j] = if FMA {
-                xs[j].mul_add(ts[j], acc[j])
+fn block<const FMA: bool, const W: usize>(
+    x: &[f32],
+    kernel: &[f32],
+    j: usize,
+    components: usize,
+) -> [f32; W] {
+    let mut acc = [0.0f32; W];
+    for (m, &t) in kernel.iter().enumerate() {
+        let xs: &[f32; W] = x[j + components * m..][..W].try_into().expect("W elements");
+        for l in 0..W {
+            acc[l] = if FMA {
+                t.mul_add(xs[l], acc[l])
             } else {
-                acc[j] + xs[j] * ts[j]
+                acc[l] + t * xs[l]
             };
         }
     }
-    let mut sum = [0.0f32; 2];
-    for (j, a) in acc.iter().enumerate() {
-        sum[j % 2] += a;
-    }
-    // The tail starts at a multiple of LANES (even), so index parity is kept.
-    for (j, (a, b)) in x_tail.iter().zip(t_tail).enumerate() {
-        sum[j % 2] += a * b;
-    }
-    sum
+    acc
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use crate::adaptor::{Msg, Queue, Signal, Wait};
 use crate::error::{BuildError, ExecError};
 use crate::frame::{Frame, Layout};
-use crate::graph::{CloneableTaskId, Graph, TaskId, TaskKind};
+use crate::graph::{CloneableTaskId, Graph, TaskId};
 use crate::io::Status;
 use crate::plan::Plan;
 use crate::profile::Profile;
@@ -251,23 +251,14 @@ impl PipelineBuilder {
         for sw in &g.switchers {
             let s = stage_of[sw.select as usize];
             let sel = &g.tasks[sw.select as usize];
-            let com = &g.tasks[sw.commute as usize];
             let feeders = sel
                 .inputs
                 .iter()
                 .map(|&i| g.sockets[g.sockets[i as usize].bound.expect("validated") as usize].task);
-            let readers = com
-                .outputs
-                .iter()
-                .flat_map(|&o| g.sockets[o as usize].readers.iter())
-                .map(|&i| g.sockets[i as usize].task);
+            // Paths may leave the stage (an exit read later), but every path back into the
+            // select must come from this stage or an earlier one.
             let split = stage_of[sw.commute as usize] != s
-                || readers.into_iter().any(|t| stage_of[t as usize] != s)
-                || feeders.into_iter().any(|t| {
-                    stage_of[t as usize] != s
-                        && g.tasks[t as usize].kind != TaskKind::External
-                        && stage_of[t as usize] > s
-                });
+                || feeders.into_iter().any(|t| stage_of[t as usize] > s);
             if split {
                 return Err(BuildError::SwitcherSplit(sw.name.clone()));
             }

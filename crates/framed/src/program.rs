@@ -432,11 +432,16 @@ impl Program {
         let mut roots: Vec<u32> = first.to_vec();
         for t in 0..nt as u32 {
             let spec = &g.tasks[t as usize];
-            if in_stage[t as usize]
-                && visited[t as usize] == needed[t as usize]
-                && !matches!(spec.kind, TaskKind::Select(_))
-                && !roots.contains(&t)
-            {
+            let ready = match spec.kind {
+                // A select is entered from its last input: here, from an earlier stage.
+                TaskKind::Select(_) => {
+                    let last = *spec.inputs.last().expect("a select has inputs");
+                    let o = g.sockets[last as usize].bound.expect("validated: bound");
+                    before[g.sockets[o as usize].task as usize]
+                }
+                _ => visited[t as usize] == needed[t as usize],
+            };
+            if in_stage[t as usize] && ready && !roots.contains(&t) {
                 roots.push(t);
             }
         }

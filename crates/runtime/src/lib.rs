@@ -33,6 +33,7 @@ mod loom_tests;
 mod message;
 mod parker;
 mod port;
+mod profile;
 mod scheduler;
 mod stats;
 mod sync;
@@ -52,6 +53,7 @@ pub use item::{Item, ItemType};
 pub use message::MessageOutput;
 pub use parker::Parker;
 pub use port::{propagate_tags, sync_work, Ports, StreamInput, StreamOutput};
+pub use profile::{Profile, ProfileRow};
 pub use radioflow_pmt::{self as pmt, Pmt};
 pub use scheduler::{
     default_scheduler, l1d_bytes, scheduler_by_name, FlowScheduler, RealtimePolicy, Scheduler,

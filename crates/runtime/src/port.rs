@@ -353,9 +353,9 @@ impl<'a> Ports<'a> {
                 out.inputs += 1;
                 let (done, empty) = match &mut port.reader {
                     Some(r) => {
-                        let before = r.published();
-                        out.progress |= r.commit();
-                        out.consumed += r.published() - before;
+                        let released = r.commit();
+                        out.progress |= released > 0;
+                        out.consumed += released;
                         (r.writer_done(), r.available() == 0)
                     }
                     None => (true, true),

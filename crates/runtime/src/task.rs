@@ -117,6 +117,8 @@ pub struct BlockTask {
     timed: bool,
     /// Record the time in work into the counters.
     time_counters: bool,
+    /// Some of the above, or a trace.
+    instrumented: bool,
     pub(crate) trace: Option<Box<TraceRing>>,
     /// Set on one task per scheduler thread when that thread ends.
     pub(crate) thread: Option<ThreadStats>,
@@ -165,6 +167,7 @@ impl BlockTask {
             finished: false,
             counters: instrument.counters,
             counting: COUNTERS_COMPILED && instrument.level != Counters::Off,
+            instrumented: COUNTERS_COMPILED && (instrument.level != Counters::Off || timed),
             timed,
             time_counters,
             trace,
@@ -260,9 +263,8 @@ impl BlockTask {
         let mut status = WorkStatus::Continue;
         let worked = !starved && !blocked;
         // With the counters compiled out (a constant false) all of this instrumentation goes.
-        let timed = COUNTERS_COMPILED && self.timed && worked;
         let mut t0 = 0;
-        if timed {
+        if COUNTERS_COMPILED && self.timed {
             t0 = clock::now();
         }
         if worked {
@@ -273,28 +275,13 @@ impl BlockTask {
             }
         }
         let mut t1 = 0;
-        if timed {
+        if COUNTERS_COMPILED && self.timed {
             t1 = clock::now();
         }
         let mut after = After::default();
         self.block.ports(&mut Ports::after(&mut after));
-        if COUNTERS_COMPILED && self.counting {
-            if worked {
-                self.counters.record_work(after.consumed, after.produced);
-                if self.time_counters {
-                    self.counters.record_time(t1.wrapping_sub(t0));
-                }
-            } else {
-                self.counters.record_idle(starved, blocked);
-            }
-            if handled > 0 {
-                self.counters.record_messages(handled);
-            }
-        }
-        if timed {
-            if let Some(t) = &mut self.trace {
-                t.record(t0, t1, after.produced);
-            }
+        if COUNTERS_COMPILED && self.instrumented {
+            self.record(worked, starved, blocked, handled, &after, t0, t1);
         }
         progress |= after.progress;
 
@@ -319,6 +306,39 @@ impl BlockTask {
             Step::Progress
         } else {
             Step::Idle
+        }
+    }
+
+    /// Counters and trace of one step.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn record(
+        &mut self,
+        worked: bool,
+        starved: bool,
+        blocked: bool,
+        handled: u64,
+        after: &After,
+        t0: u64,
+        t1: u64,
+    ) {
+        if worked {
+            if self.counting {
+                self.counters.record_work(after.consumed, after.produced);
+                if self.time_counters {
+                    self.counters.record_time(t1.wrapping_sub(t0));
+                }
+            }
+            if self.timed {
+                if let Some(t) = &mut self.trace {
+                    t.record(t0, t1, after.produced);
+                }
+            }
+        } else if self.counting && (starved || blocked) {
+            self.counters.record_idle(starved, blocked);
+        }
+        if handled > 0 && self.counting {
+            self.counters.record_messages(handled);
         }
     }
 

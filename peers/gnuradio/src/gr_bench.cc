@@ -3,7 +3,9 @@
 // Reproduces the flowgraphs of Bloessl et al., "Benchmarking and Profiling the
 // GNU Radio Scheduler" (GRCon 2019): the message-passing fork (Fig. 2), the
 // stream fork of copy blocks (Fig. 1/3) and the four-branch optimisation
-// experiment (Fig. 7/8). Flowgraphs are built programmatically in C++ and the
+// experiment (Fig. 7/8); and the GNU Radio maintainer's performance-counter
+// experiment (null source -> head -> FIR filter(s) -> null sink, with the
+// performance counters off or on and thread affinity off or on). Flowgraphs are built programmatically in C++ and the
 // custom blocks (message forwarder, n-copy "scheduler emulation") are C++
 // blocks, so that the measurement is of the GNU Radio runtime, not of Python.
 //
@@ -16,6 +18,8 @@
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/null_source.h>
 #include <gnuradio/constants.h>
+#include <gnuradio/filter/fir_filter_blk.h>
+#include <gnuradio/prefs.h>
 #include <gnuradio/io_signature.h>
 #include <gnuradio/realtime.h>
 #include <gnuradio/sync_block.h>
@@ -229,6 +233,10 @@ struct args_t {
     long burst = -1;
     bool rt = false;
     std::string config = "default";
+    // counters
+    long taps = 100;
+    bool perfcounters = false;
+    bool affinity = false;
 };
 
 [[noreturn]] void usage(const std::string& err)
@@ -241,6 +249,8 @@ struct args_t {
            "  gr_bench msg  --pipes P --stages S --burst B [--rt]\n"
            "  gr_bench opti --stages S --samples N [--pipes 4] [--rt]\n"
            "                --config default|tuned|emulation\n"
+           "  gr_bench counters --stages K --samples N [--taps 100]\n"
+           "                [--perfcounters on|off] [--affinity on|off]\n"
            "N accepts integers or scientific notation (1e8).\n";
     std::exit(2);
 }
@@ -269,7 +279,8 @@ args_t parse_args(int argc, char** argv)
     a.experiment = argv[1];
     if (a.experiment == "-h" || a.experiment == "--help")
         usage("");
-    if (a.experiment != "buf" && a.experiment != "msg" && a.experiment != "opti")
+    if (a.experiment != "buf" && a.experiment != "msg" && a.experiment != "opti" &&
+        a.experiment != "counters")
         usage("unknown experiment '" + a.experiment + "'");
     for (int i = 2; i < argc; i++) {
         std::string k = argv[i];
@@ -291,13 +302,19 @@ args_t parse_args(int argc, char** argv)
             a.config = val();
         else if (k == "--rt")
             a.rt = true;
+        else if (k == "--taps")
+            a.taps = static_cast<long>(parse_count(k, val()));
+        else if (k == "--perfcounters")
+            a.perfcounters = val() == "on";
+        else if (k == "--affinity")
+            a.affinity = val() == "on";
         else if (k == "-h" || k == "--help")
             usage("");
         else
             usage("unknown option '" + k + "'");
     }
-    if (a.experiment == "opti" && a.pipes < 0)
-        a.pipes = 4;
+    if ((a.experiment == "opti" && a.pipes < 0) || a.experiment == "counters")
+        a.pipes = a.experiment == "opti" ? 4 : 1;
     if (a.pipes < 1)
         usage("--pipes must be >= 1");
     if (a.stages < 1)
@@ -597,6 +614,63 @@ result_t run_opti(const args_t& a)
     return r;
 }
 
+// The taps of FIR number f (k = 0..n-1): splitmix64 values in [0, 1), the same
+// sequence radioflow's counters experiment uses (crates/bench/src/experiments/counters.rs).
+std::vector<float> counter_taps(long f, long n)
+{
+    std::vector<float> t;
+    uint64_t s = 0x9E3779B97F4A7C15ULL * static_cast<uint64_t>(f + 1);
+    for (long k = 0; k < n; k++) {
+        s += 0x9E3779B97F4A7C15ULL;
+        uint64_t z = s;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+        z ^= z >> 31;
+        t.push_back(static_cast<float>(z >> 40) / 16777216.0f);
+    }
+    return t;
+}
+
+// Maintainer's notes: null_source -> head(N) -> K x fir_filter_ccf(taps) ->
+// null_sink, gr_complex items. Performance counters via the [PerfCounters] on
+// preference (what GR_CONF_PERFCOUNTERS_ON sets); affinity as in the notes:
+// source, head and sink on the first CPU, the filters on the others in turn.
+result_t run_counters(const args_t& a)
+{
+    gr::prefs::singleton()->set_bool("PerfCounters", "on", a.perfcounters);
+    auto tb = gr::make_top_block("counters");
+    auto cpus = allowed_cpus();
+    auto src = gr::blocks::null_source::make(sizeof(gr_complex));
+    auto head = gr::blocks::head::make(sizeof(gr_complex), a.samples);
+    auto snk = gr::blocks::null_sink::make(sizeof(gr_complex));
+    tb->connect(src, 0, head, 0);
+    gr::basic_block_sptr prev = head;
+    for (long f = 0; f < a.stages; f++) {
+        auto fir = gr::filter::fir_filter_ccf::make(1, counter_taps(f, a.taps));
+        if (a.affinity)
+            pin(fir, cpus[(1 + f) % cpus.size()]);
+        tb->connect(prev, 0, fir, 0);
+        prev = fir;
+    }
+    tb->connect(prev, 0, snk, 0);
+    if (a.affinity) {
+        pin(src, cpus[0]);
+        pin(head, cpus[0]);
+        pin(snk, cpus[0]);
+    }
+    result_t r;
+    r.seconds = time_run(tb);
+    r.verified = snk->nitems_read(0) == a.samples;
+    std::ostringstream d;
+    d << "\"sink_items\":" << snk->nitems_read(0) << ",\"taps\":" << a.taps
+      << ",\"perfcounters\":" << (a.perfcounters ? "true" : "false")
+      << ",\"perfcounters_pref\":"
+      << (gr::prefs::singleton()->get_bool("PerfCounters", "on", false) ? "true" : "false")
+      << ",\"affinity\":" << (a.affinity ? "true" : "false");
+    r.details = d.str();
+    return r;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -628,6 +702,8 @@ int main(int argc, char** argv)
             r = run_buf(a);
         else if (a.experiment == "msg")
             r = run_msg(a);
+        else if (a.experiment == "counters")
+            r = run_counters(a);
         else
             r = run_opti(a);
     } catch (const std::exception& e) {
@@ -642,6 +718,9 @@ int main(int argc, char** argv)
     else
         params << ",\"samples\":" << a.samples;
     params << ",\"rt\":" << (a.rt ? "true" : "false");
+    if (a.experiment == "counters")
+        params << ",\"taps\":" << a.taps << ",\"counters\":" << jstr(a.perfcounters ? "on" : "off")
+               << ",\"affinity\":" << jstr(a.affinity ? "on" : "off");
 
     char secs[64];
     std::snprintf(secs, sizeof secs, "%.9f", r.seconds);

@@ -1,10 +1,12 @@
 //! One file per experiment of `shared/BENCHMARKS.md`.
 
 pub mod buf;
+pub mod counters;
 pub mod msg;
 pub mod opti;
 
 pub use buf::BufParams;
+pub use counters::CountersParams;
 pub use msg::MsgParams;
 pub use opti::OptiParams;
 

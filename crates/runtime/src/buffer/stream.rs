@@ -310,11 +310,6 @@ impl Reader {
         self.pos
     }
 
-    /// Items released to the writer so far.
-    pub(crate) fn published(&self) -> u64 {
-        self.published
-    }
-
     /// The writer finished and every item it wrote is in the window.
     pub(crate) fn writer_done(&self) -> bool {
         self.writer_done
@@ -338,10 +333,11 @@ impl Reader {
         self.pos += n as u64;
     }
 
-    /// Releases consumed items to the writer. Returns whether anything was released.
-    pub(crate) fn commit(&mut self) -> bool {
-        if self.pos == self.published {
-            return false;
+    /// Releases consumed items to the writer. Returns how many items were released.
+    pub(crate) fn commit(&mut self) -> u64 {
+        let released = self.pos - self.published;
+        if released == 0 {
+            return 0;
         }
         if !self.tags.is_empty() {
             let gone = self.tags.partition_point(|t| t.offset < self.pos);
@@ -351,7 +347,7 @@ impl Reader {
         self.buf.readers[self.slot].store(self.pos, Release);
         self.published = self.pos;
         self.buf.wake_writer[self.slot].notify();
-        true
+        released
     }
 
     /// Leaves the buffer: the writer no longer waits for this reader.

@@ -1,0 +1,344 @@
+//! `radioflow bench counters` (seed 004): the cost of the per-block counters, compiled out /
+//! off / on, affinity off / on, side by side with GNU Radio's performance counters.
+
+use crate::bench::parse_count;
+use anyhow::{bail, Context};
+use clap::Args;
+use radioflow_bench::counters::{self, CountersParams};
+use radioflow_bench::stats::summarize;
+use radioflow_bench::{Machine, Measurement, Peer};
+use radioflow_runtime::Counters;
+use std::path::PathBuf;
+
+/// Options shared with the other experiments (`bench`'s global flags).
+pub(crate) struct Opts {
+    pub(crate) runs: usize,
+    pub(crate) json: bool,
+    pub(crate) quick: bool,
+    pub(crate) compare: Vec<String>,
+    pub(crate) scheduler: String,
+    pub(crate) out: Option<PathBuf>,
+}
+
+#[derive(Args, Clone)]
+pub(crate) struct CountersArgs {
+    /// Complex samples through the one-FIR graph (accepts 1e7).
+    #[arg(long, default_value = "2e7", value_parser = parse_count)]
+    samples: u64,
+    /// FIR filters in the chain graph (each with its own taps).
+    #[arg(long, default_value_t = 20)]
+    chain: usize,
+    /// Complex samples through the chain graph.
+    #[arg(long, default_value = "2e6", value_parser = parse_count)]
+    chain_samples: u64,
+    /// Taps per FIR filter.
+    #[arg(long, default_value_t = 100)]
+    taps: usize,
+    /// Affinity settings to measure, comma separated: off, on.
+    #[arg(long, default_value = "off,on")]
+    affinity: String,
+    /// Counter modes to measure, comma separated: compiled-out, off, counts, on.
+    #[arg(long, default_value = "compiled-out,off,on")]
+    modes: String,
+}
+
+/// One configuration in a child process (used by `bench counters`; prints one JSON line).
+#[derive(Args, Clone)]
+pub(crate) struct CountersRunArgs {
+    #[arg(long, default_value_t = 1)]
+    stages: usize,
+    #[arg(long, value_parser = parse_count)]
+    samples: u64,
+    #[arg(long, default_value_t = 100)]
+    taps: usize,
+    /// off, counts or on.
+    #[arg(long, default_value = "on")]
+    counters: String,
+    /// off or on.
+    #[arg(long, default_value = "off")]
+    affinity: String,
+}
+
+pub(crate) fn counters_run(a: CountersRunArgs, scheduler: &str) -> anyhow::Result<()> {
+    let p = CountersParams {
+        stages: a.stages,
+        samples: a.samples,
+        taps: a.taps,
+    };
+    let affinity = a.affinity == "on";
+    let level = Counters::from_name(&a.counters)
+        .with_context(|| format!("unknown counters mode '{}'", a.counters))?;
+    let s = counters::scheduler(scheduler, &p, affinity)
+        .with_context(|| format!("counters runs on tpb or flow, not '{scheduler}'"))?;
+    let m = counters::run(&p, s.as_ref(), level, affinity)?;
+    println!("{}", serde_json::to_string(&m)?);
+    Ok(())
+}
+
+type RunFn = Box<dyn Fn(&CountersParams) -> anyhow::Result<Measurement>>;
+
+struct Contender {
+    runtime: &'static str,
+    scheduler: String,
+    affinity: bool,
+    mode: String,
+    run: RunFn,
+}
+
+pub(crate) fn counters_main(a: CountersArgs, o: Opts) -> anyhow::Result<()> {
+    let list = |s: &str| -> Vec<String> {
+        s.split(',')
+            .map(|x| x.trim().to_owned())
+            .filter(|x| !x.is_empty())
+            .collect()
+    };
+    let affinities: Vec<bool> = list(&a.affinity).iter().map(|x| x == "on").collect();
+    let modes = list(&a.modes);
+    let schedulers = if o.scheduler == "all" {
+        vec!["tpb".to_owned(), "flow".to_owned()]
+    } else {
+        list(&o.scheduler)
+    };
+    let exe = std::env::current_exe().context("cannot find the radioflow binary")?;
+    let out_bin = if modes.iter().any(|m| m == "compiled-out") {
+        match counters::compiled_out_binary() {
+            Ok(b) => Some(b),
+            Err(e) => {
+                eprintln!("radioflow: {e}; measuring without the compiled-out mode");
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let mut contenders = Vec::new();
+    for s in &schedulers {
+        for &aff in &affinities {
+            for mode in &modes {
+                let (bin, level) = match mode.as_str() {
+                    "compiled-out" => match &out_bin {
+                        Some(b) => (b.clone(), "on"),
+                        None => continue,
+                    },
+                    "off" | "counts" | "on" => (exe.clone(), mode.as_str()),
+                    other => bail!("unknown counters mode '{other}'"),
+                };
+                let (s2, level) = (s.clone(), level.to_owned());
+                contenders.push(Contender {
+                    runtime: "radioflow",
+                    scheduler: s.clone(),
+                    affinity: aff,
+                    mode: mode.clone(),
+                    run: Box::new(move |p| Ok(counters::run_child(&bin, p, &s2, &level, aff)?)),
+                });
+            }
+        }
+    }
+    for name in o.compare.iter().flat_map(|s| s.split(',')).map(str::trim) {
+        let peer = Peer::from_name(name)
+            .with_context(|| format!("unknown peer '{name}' (known: gnuradio)"))?;
+        if peer != Peer::GnuRadio {
+            eprintln!(
+                "radioflow: counters: only GNU Radio has performance counters; skipping {name}"
+            );
+            continue;
+        }
+        let bin = match peer.ensure_built() {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("radioflow: {e}; comparing without it");
+                continue;
+            }
+        };
+        for &aff in &affinities {
+            for pc in ["off", "on"] {
+                let bin = bin.clone();
+                contenders.push(Contender {
+                    runtime: "gnuradio",
+                    scheduler: "tpb".into(),
+                    affinity: aff,
+                    mode: pc.into(),
+                    run: Box::new(move |p| {
+                        let args: Vec<String> = [
+                            ("--stages", p.stages.to_string()),
+                            ("--samples", p.samples.to_string()),
+                            ("--taps", p.taps.to_string()),
+                            ("--perfcounters", pc.to_string()),
+                            ("--affinity", if aff { "on" } else { "off" }.to_string()),
+                        ]
+                        .into_iter()
+                        .flat_map(|(k, v)| [k.to_string(), v])
+                        .collect();
+                        Ok(peer.run(&bin, "counters", &args)?)
+                    }),
+                });
+            }
+        }
+    }
+    if contenders.is_empty() {
+        bail!("nothing to measure");
+    }
+    let (samples, chain_samples) = if o.quick {
+        (a.samples.min(100_000), a.chain_samples.min(10_000))
+    } else {
+        (a.samples, a.chain_samples)
+    };
+    let graphs = [
+        (
+            "fir",
+            CountersParams {
+                stages: 1,
+                samples,
+                taps: a.taps,
+            },
+        ),
+        (
+            "fir-chain",
+            CountersParams {
+                stages: a.chain,
+                samples: chain_samples,
+                taps: a.taps,
+            },
+        ),
+    ];
+    if !o.json {
+        println!("machine: {}", Machine::detect());
+    }
+    let mut jsonl = String::new();
+    let mut csv = String::from(
+        "graph,runtime,scheduler,affinity,counters,runs,median_s,mean_s,ci95_s,min_s,max_s,overhead_pct,gnuradio_over_radioflow,verified\n",
+    );
+    let mut all_verified = true;
+    let total = graphs.len() * o.runs * contenders.len();
+    let mut done = 0;
+    for (graph, p) in &graphs {
+        let mut times: Vec<Vec<f64>> = vec![Vec::new(); contenders.len()];
+        let mut verified = vec![true; contenders.len()];
+        // Alternate configurations run by run, so drift hits all alike.
+        for _ in 0..o.runs {
+            for (i, k) in contenders.iter().enumerate() {
+                let m = (k.run)(p)?;
+                let mut v = serde_json::to_value(&m)?;
+                v["graph"] = (*graph).into();
+                v["counters"] = k.mode.clone().into();
+                v["affinity"] = if k.affinity { "on" } else { "off" }.into();
+                let line = serde_json::to_string(&v)?;
+                jsonl.push_str(&line);
+                jsonl.push('\n');
+                done += 1;
+                if o.json {
+                    println!("{line}");
+                } else {
+                    eprint!(
+                        "\r[{done}/{total}] {graph} {} {} affinity {} counters {}        ",
+                        k.runtime,
+                        k.scheduler,
+                        if k.affinity { "on" } else { "off" },
+                        k.mode
+                    );
+                }
+                verified[i] &= m.verified;
+                times[i].push(m.seconds);
+            }
+        }
+        if !o.json {
+            eprintln!();
+        }
+        let sums: Vec<_> = times
+            .iter()
+            .map(|t| summarize(t).expect("runs >= 1"))
+            .collect();
+        let find = |rt: &str, s: &str, aff: bool, mode: &str| {
+            contenders.iter().position(|k| {
+                k.runtime == rt && k.scheduler == s && k.affinity == aff && k.mode == mode
+            })
+        };
+        if !o.json {
+            println!(
+                "{graph}: {} FIR(s) x {} taps, {:e} complex samples, {} runs per configuration",
+                p.stages, p.taps, p.samples as f64, o.runs
+            );
+            println!(
+                "{:<10} {:<5} {:<9} {:<13} {:>10} {:>21} {:>10} {:>10} {:>8}",
+                "runtime",
+                "sched",
+                "affinity",
+                "counters",
+                "median s",
+                "mean s (95% CI)",
+                "overhead",
+                "GR/this",
+                "verified"
+            );
+        }
+        for (i, k) in contenders.iter().enumerate() {
+            all_verified &= verified[i];
+            let base = if k.runtime == "gnuradio" {
+                find("gnuradio", "tpb", k.affinity, "off")
+            } else {
+                find("radioflow", &k.scheduler, k.affinity, "compiled-out")
+                    .or_else(|| find("radioflow", &k.scheduler, k.affinity, "off"))
+            };
+            let s = &sums[i];
+            let overhead = base.map_or(f64::NAN, |b| 100.0 * (s.median / sums[b].median - 1.0));
+            let gr = find("gnuradio", "tpb", k.affinity, "off")
+                .map_or(f64::NAN, |g| sums[g].median / s.median);
+            let aff = if k.affinity { "on" } else { "off" };
+            csv.push_str(&format!(
+                "{graph},{},{},{aff},{},{},{},{},{},{},{},{},{},{}\n",
+                k.runtime,
+                k.scheduler,
+                k.mode,
+                s.n,
+                s.median,
+                s.mean,
+                s.ci95,
+                s.min,
+                s.max,
+                overhead,
+                gr,
+                verified[i]
+            ));
+            if !o.json {
+                println!(
+                    "{:<10} {:<5} {:<9} {:<13} {:>10.4} {:>10.4} ± {:<8.4} {:>9.2}% {:>10.2} {:>8}",
+                    k.runtime,
+                    k.scheduler,
+                    aff,
+                    k.mode,
+                    s.median,
+                    s.mean,
+                    s.ci95,
+                    overhead,
+                    gr,
+                    if verified[i] { "yes" } else { "NO" }
+                );
+            }
+        }
+    }
+    if !o.json {
+        println!(
+            "overhead: median against the same runtime, scheduler and affinity with the counters \
+             compiled out (radioflow) or off (GNU Radio); GR/this: GNU Radio's median (counters \
+             off, same affinity) over this one (> 1: radioflow faster)"
+        );
+    }
+    if let Some(dir) = &o.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let write = |name: &str, text: &str| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+        };
+        write("runs.jsonl", &jsonl)?;
+        write("summary.csv", &csv)?;
+        write(
+            "machine.json",
+            &serde_json::to_string_pretty(&Machine::detect())?,
+        )?;
+        eprintln!("results written to {}", dir.display());
+    }
+    if !all_verified {
+        bail!("some runs lost items");
+    }
+    Ok(())
+}
