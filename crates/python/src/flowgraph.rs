@@ -12,7 +12,7 @@ use crate::scheduler::PyScheduler;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use radioflow_runtime::{
-    BlockId, BlockStats, Counters, Flowgraph, PortName, PortRef, StopHandle, TraceConfig,
+    BlockId, BlockStats, Counters, Flowgraph, PortName, PortRef, Profile, StopHandle, TraceConfig,
 };
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -26,6 +26,9 @@ pub(crate) struct Graph {
     fg: Mutex<Flowgraph>,
     stop: Mutex<Option<StopHandle>>,
     python_blocks: Mutex<Vec<(BlockId, ErrorSlot)>>,
+    /// When the current run started, and how long the last one took (for the profile).
+    started: Mutex<Option<Instant>>,
+    last_seconds: Mutex<f64>,
 }
 
 impl Graph {
@@ -146,6 +149,8 @@ impl PyFlowgraph {
                 fg: Mutex::new(Flowgraph::new()),
                 stop: Mutex::new(None),
                 python_blocks: Mutex::new(Vec::new()),
+                started: Mutex::new(None),
+                last_seconds: Mutex::new(0.0),
             }),
         }
     }
@@ -279,6 +284,7 @@ impl PyFlowgraph {
         match started {
             Ok(handle) => {
                 *lock(&graph.stop) = handle;
+                *lock(&graph.started) = Some(Instant::now());
                 Ok(())
             }
             Err(e) => Err(graph.run_error(py, e)),
@@ -316,6 +322,9 @@ impl PyFlowgraph {
         }
         let result = graph.with_fg(py, |fg| fg.wait());
         *lock(&graph.stop) = None;
+        if let Some(t0) = lock(&graph.started).take() {
+            *lock(&graph.last_seconds) = t0.elapsed().as_secs_f64();
+        }
         result.map_err(|e| graph.run_error(py, e))
     }
 
@@ -363,6 +372,25 @@ impl PyFlowgraph {
             })
             .collect();
         PyList::new(py, items?)
+    }
+
+    /// The last run as a table, one row per block: calls, items, share of time in work,
+    /// throughput, latency per call, starved/full steps, messages; the bottleneck is marked.
+    /// Run with `set_counters("timed")` for the time columns.
+    fn profile(&self, py: Python<'_>) -> PyResult<String> {
+        let seconds = *lock(&self.graph.last_seconds);
+        self.graph
+            .with_stopped_fg(py, |fg| Profile::of(fg, seconds).to_string())
+    }
+
+    /// The block that took the largest share of time in the last timed run, if any.
+    fn bottleneck(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        let seconds = *lock(&self.graph.last_seconds);
+        self.graph.with_stopped_fg(py, |fg| {
+            Profile::of(fg, seconds)
+                .bottleneck()
+                .map(|r| r.name.clone())
+        })
     }
 
     /// Instance names of the blocks, in the order they were added.

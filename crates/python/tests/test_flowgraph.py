@@ -270,3 +270,17 @@ def test_fir_filter_matches_numpy(scheduler):
     fg.run(scheduler)
     want = np.convolve(x, taps)[: x.size]
     np.testing.assert_allclose(sink.data(), want, rtol=1e-4, atol=1e-4)
+
+
+def test_profile_marks_the_bottleneck():
+    fg = rf.Flowgraph()
+    heavy = blocks.fir_filter(np.ones(400, np.float32) / 400, np.float32, name="heavy")
+    fg.connect(blocks.null_source(), blocks.head(300_000), blocks.copy(), heavy, blocks.null_sink())
+    fg.set_counters("timed")
+    fg.run()
+    table = fg.profile()
+    assert fg.bottleneck() == "heavy"
+    lines = table.splitlines()
+    assert lines[0].split()[0] == "block"
+    assert any(line.startswith("heavy") for line in lines)
+    assert len([line for line in lines if line.split() and line.split()[0] in fg.block_names()]) == 5

@@ -147,6 +147,15 @@ class Flowgraph:
         """Context switches of each scheduler thread during the last run."""
         return self._native.thread_stats()
 
+    def profile(self) -> str:
+        """The last run as a table (share of time, throughput, latency per block; the
+        bottleneck marked). Run with ``set_counters("timed")`` for the time columns."""
+        return self._native.profile()
+
+    def bottleneck(self) -> Optional[str]:
+        """Name of the block with the largest share of time in the last timed run."""
+        return self._native.bottleneck()
+
     def block_names(self) -> List[str]:
         """Instance names of the blocks, in the order they joined."""
         return self._native.block_names()
