@@ -87,18 +87,19 @@ fn handed_over_chains_keep_every_item_in_order() {
 
 #[test]
 fn a_worker_that_ran_out_of_blocks_takes_a_chain_over() {
-    // Three equal pipes on two workers: one worker starts with two of them. When the other
-    // has finished its pipe, it must take one of the two over.
+    // Three equal pipes of three blocks on two workers: one worker starts with two of them
+    // (too few blocks to be worth cutting a pipe at start). When the other has finished its
+    // pipe, it must take one of the two over.
     let run = |balance: bool| {
         let mut fg = Flowgraph::new();
         fg.set_trace(Some(TraceConfig {
             events_per_block: 1 << 16,
         }));
-        let sinks = pipes(&mut fg, 3, 4, 3_000_000);
+        let sinks = pipes(&mut fg, 3, 0, 30_000_000);
         fg.run_with(&FlowScheduler::new().workers(2).balance(balance))
             .unwrap();
         for s in sinks {
-            assert_eq!(fg.block::<NullSink<f32>>(s).unwrap().items(), 3_000_000);
+            assert_eq!(fg.block::<NullSink<f32>>(s).unwrap().items(), 30_000_000);
         }
         threads_per_block(&fg)
     };
@@ -113,9 +114,9 @@ fn a_worker_that_ran_out_of_blocks_takes_a_chain_over() {
         .filter(|(_, t)| t.len() > 1)
         .map(|(b, _)| b)
         .collect();
-    // A whole chain moves: head and its copies and sink (the source is part of it too).
+    // A whole pipe moves: source, head and sink.
     assert!(
-        moved.len() >= 6,
+        moved.len() >= 3,
         "a pipe should have moved, moved: {moved:?}"
     );
 }

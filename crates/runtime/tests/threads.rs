@@ -218,3 +218,19 @@ fn threaded_messages_flow() {
 fn threaded_stop_flow() {
     stop_from_another_thread(&flow());
 }
+
+/// Two workers handing chains to each other every other pass (`balance.rs`): tasks cross
+/// threads through the hand-over queue while their neighbours keep waking them.
+fn flow_handing_over() -> FlowScheduler {
+    flow().balance_stress(2)
+}
+
+#[test]
+fn threaded_chain_with_fan_out_flow_handing_over() {
+    chain_with_fan_out(&flow_handing_over());
+}
+
+#[test]
+fn threaded_messages_flow_handing_over() {
+    messages_from_two_senders(&flow_handing_over());
+}

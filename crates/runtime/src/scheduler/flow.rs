@@ -2,7 +2,7 @@
 //! cache-sized chunks (the "scheduler emulation" of the seed 000, generalised to any graph).
 
 use super::balance::{Seat, Team};
-use super::placement::{chains, place, Placement};
+use super::placement::{place, Placement};
 use super::thread::{pin_current_thread, spawn_all, thread_name, ThreadJob};
 use super::worker::{run_task, run_worker};
 use super::Scheduler;
@@ -117,9 +117,10 @@ impl Scheduler for FlowScheduler {
 
     fn launch(&self, mut graph: ReadyGraph) -> Result<Vec<JoinHandle<Vec<BlockTask>>>, RunError> {
         let order = graph.topology().execution_order();
-        let placement = place(graph.topology(), &order, self.workers);
+        let plan = place(graph.topology(), &order, self.workers);
+        let placement = plan.placement;
         let mut chain_of = vec![usize::MAX; order.len()];
-        for (c, chain) in chains(graph.topology(), &order).iter().enumerate() {
+        for (c, chain) in plan.chains.iter().enumerate() {
             for &b in chain {
                 chain_of[b] = c;
             }
