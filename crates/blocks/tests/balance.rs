@@ -1,6 +1,7 @@
 //! `flow` hands chains between workers while they run (`scheduler/balance.rs`): the data stays
 //! exact, and a block really changes threads (seen in the run's trace).
 
+use radioflow_blocks::runtime::testing::{Counter, FailAfter, Sink};
 use radioflow_blocks::runtime::{BlockId, FlowScheduler, Flowgraph, TraceConfig};
 use radioflow_blocks::{Copy, Head, NullSink, NullSource, VectorSink, VectorSource};
 use std::collections::{HashMap, HashSet};
@@ -87,19 +88,23 @@ fn handed_over_chains_keep_every_item_in_order() {
 
 #[test]
 fn a_worker_that_ran_out_of_blocks_takes_a_chain_over() {
-    // Three equal pipes of three blocks on two workers: one worker starts with two of them
-    // (too few blocks to be worth cutting a pipe at start). When the other has finished its
-    // pipe, it must take one of the two over.
+    // Three pipes of three blocks on two workers (too few blocks to cut one at start): the
+    // first and third go to worker 0, the second, much shorter, to worker 1. When worker 1 has
+    // finished its pipe, it must take one of the other two over.
     let run = |balance: bool| {
         let mut fg = Flowgraph::new();
         fg.set_trace(Some(TraceConfig {
             events_per_block: 1 << 16,
         }));
-        let sinks = pipes(&mut fg, 3, 0, 30_000_000);
+        let lengths = [30_000_000u64, 1_000_000, 30_000_000];
+        let mut sinks = Vec::new();
+        for &n in &lengths {
+            sinks.extend(pipes(&mut fg, 1, 0, n));
+        }
         fg.run_with(&FlowScheduler::new().workers(2).balance(balance))
             .unwrap();
-        for s in sinks {
-            assert_eq!(fg.block::<NullSink<f32>>(s).unwrap().items(), 30_000_000);
+        for (s, n) in sinks.into_iter().zip(lengths) {
+            assert_eq!(fg.block::<NullSink<f32>>(s).unwrap().items(), n);
         }
         threads_per_block(&fg)
     };
@@ -119,4 +124,37 @@ fn a_worker_that_ran_out_of_blocks_takes_a_chain_over() {
         moved.len() >= 3,
         "a pipe should have moved, moved: {moved:?}"
     );
+}
+
+/// An endless pipe and a short one on two workers: the worker of the short one then waits,
+/// hungry, for work that never comes (the other has a single chain); a stop or a failure must
+/// still end the run.
+fn endless_and_short(fg: &mut Flowgraph, fail_after: Option<u64>) {
+    let src = fg.add(Counter::new(u64::MAX));
+    let mid: BlockId = match fail_after {
+        Some(n) => fg.add(FailAfter::error(n)),
+        None => fg.add(Sink::new()),
+    };
+    fg.connect(src, mid).unwrap();
+    if fail_after.is_some() {
+        let sink = fg.add(NullSink::<u32>::new());
+        fg.connect(mid, sink).unwrap();
+    }
+    pipes(fg, 1, 0, 1000);
+}
+
+#[test]
+fn stop_and_failure_end_a_run_with_a_hungry_worker() {
+    let s = FlowScheduler::new().workers(2);
+    let mut fg = Flowgraph::new();
+    endless_and_short(&mut fg, None);
+    fg.start(&s).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    fg.stop();
+    fg.wait().unwrap();
+
+    let mut fg = Flowgraph::new();
+    endless_and_short(&mut fg, Some(5_000_000));
+    let err = fg.run_with(&s).unwrap_err().to_string();
+    assert!(err.contains("fail_after0"), "{err}");
 }

@@ -14,7 +14,7 @@ use pyo3::types::{PyDict, PyList};
 use radioflow_runtime::{
     BlockId, BlockStats, Counters, Flowgraph, PortName, PortRef, Profile, StopHandle, TraceConfig,
 };
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 /// Where a Python block leaves the exception that failed it, so that the flowgraph can raise
@@ -31,15 +31,68 @@ pub(crate) struct Graph {
     last_seconds: Mutex<f64>,
 }
 
+thread_local! {
+    /// This thread holds a flowgraph lock (while a graph starts, its blocks' `start()` hooks
+    /// run on the thread that called `start`).
+    static HOLDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Every flowgraph made from Python, so that the interpreter's exit can stop the running ones
+/// before it shuts down (their threads must not meet a finalizing interpreter).
+static GRAPHS: Mutex<Vec<Weak<Graph>>> = Mutex::new(Vec::new());
+
+/// Stops every running flowgraph and waits for its threads (called at interpreter exit).
+pub(crate) fn stop_all(py: Python<'_>) {
+    let graphs: Vec<Arc<Graph>> = lock(&GRAPHS).iter().filter_map(Weak::upgrade).collect();
+    for g in graphs {
+        if let Some(h) = lock(&g.stop).take() {
+            h.stop();
+            let _ = g.finish(py);
+        }
+    }
+}
+
+/// Fails if this thread is inside a flowgraph call (a block's `start()` hook).
+pub(crate) fn ensure_outside_flowgraph() -> PyResult<()> {
+    if HOLDING.with(std::cell::Cell::get) {
+        return Err(RunError::new_err(
+            "a block's start() cannot call its flowgraph: it runs while the flowgraph starts",
+        ));
+    }
+    Ok(())
+}
+
 impl Graph {
     /// Runs `f` on the flowgraph, with the interpreter released while waiting for and holding
-    /// the lock.
+    /// the lock; fails if this thread is inside a flowgraph call already (a block's `start()`
+    /// calling its flowgraph).
     pub(crate) fn with_fg<R: Send>(
         &self,
         py: Python<'_>,
         f: impl FnOnce(&mut Flowgraph) -> R + Send,
-    ) -> R {
-        py.detach(|| f(&mut lock(&self.fg)))
+    ) -> PyResult<R> {
+        ensure_outside_flowgraph()?;
+        Ok(py.detach(|| {
+            let mut fg = lock(&self.fg);
+            HOLDING.with(|h| h.set(true));
+            let r = f(&mut fg);
+            HOLDING.with(|h| h.set(false));
+            r
+        }))
+    }
+
+    /// Waits (interpreter released, lock not held) until every thread of the run has ended,
+    /// then collects the run. Blocks may call the flowgraph meanwhile.
+    fn finish(&self, py: Python<'_>) -> PyResult<()> {
+        py.detach(|| {
+            let mut nap = Duration::from_micros(20);
+            while !lock(&self.fg).is_finished() {
+                std::thread::sleep(nap);
+                nap = (nap * 2).min(Duration::from_millis(10));
+            }
+        });
+        self.with_fg(py, |fg| fg.wait())?
+            .map_err(|e| self.run_error(py, e))
     }
 
     /// As [`with_fg`](Self::with_fg), refusing while the graph runs (its blocks are away).
@@ -48,7 +101,7 @@ impl Graph {
         py: Python<'_>,
         f: impl FnOnce(&mut Flowgraph) -> R + Send,
     ) -> PyResult<R> {
-        self.with_fg(py, |fg| if fg.is_running() { Err(()) } else { Ok(f(fg)) })
+        self.with_fg(py, |fg| if fg.is_running() { Err(()) } else { Ok(f(fg)) })?
             .map_err(|()| {
                 RunError::new_err(
                     "the flowgraph is running: its blocks can be read after wait() (counters too)",
@@ -57,7 +110,7 @@ impl Graph {
     }
 
     /// The instance name of block `id`.
-    pub(crate) fn name_of(&self, py: Python<'_>, id: BlockId) -> String {
+    pub(crate) fn name_of(&self, py: Python<'_>, id: BlockId) -> PyResult<String> {
         self.with_fg(py, |fg| fg.name(id).to_owned())
     }
 
@@ -76,7 +129,7 @@ impl Graph {
             let at = self.with_fg(py, |fg| {
                 ids.iter().position(|(id, _)| fg.name(*id) == block)
             });
-            if let Some(i) = at {
+            if let Ok(Some(i)) = at {
                 if let Some(cause) = lock(&ids[i].1).take() {
                     err.set_cause(py, Some(PyErr::from_value(cause.into_bound(py))));
                 }
@@ -95,6 +148,9 @@ impl Drop for Graph {
             fg.stop();
             Python::attach(|py| {
                 py.detach(|| {
+                    while !fg.is_finished() {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
                     let _ = fg.wait();
                 })
             });
@@ -144,15 +200,17 @@ pub(crate) struct PyFlowgraph {
 impl PyFlowgraph {
     #[new]
     fn new() -> Self {
-        Self {
-            graph: Arc::new(Graph {
-                fg: Mutex::new(Flowgraph::new()),
-                stop: Mutex::new(None),
-                python_blocks: Mutex::new(Vec::new()),
-                started: Mutex::new(None),
-                last_seconds: Mutex::new(0.0),
-            }),
-        }
+        let graph = Arc::new(Graph {
+            fg: Mutex::new(Flowgraph::new()),
+            stop: Mutex::new(None),
+            python_blocks: Mutex::new(Vec::new()),
+            started: Mutex::new(None),
+            last_seconds: Mutex::new(0.0),
+        });
+        let mut graphs = lock(&GRAPHS);
+        graphs.retain(|g| g.strong_count() > 0);
+        graphs.push(Arc::downgrade(&graph));
+        Self { graph }
     }
 
     /// Adds `block` (if it is not in this flowgraph yet); returns its index.
@@ -172,7 +230,7 @@ impl PyFlowgraph {
         let s = port(src.get().id_in(py, &self.graph)?, src_port)?;
         let d = port(dst.get().id_in(py, &self.graph)?, dst_port)?;
         self.graph
-            .with_fg(py, |fg| fg.connect(s, d).map(|_| ()))
+            .with_fg(py, |fg| fg.connect(s, d).map(|_| ()))?
             .map_err(connect_error)
     }
 
@@ -188,7 +246,7 @@ impl PyFlowgraph {
         let s = port(src.get().id_in(py, &self.graph)?, src_port)?;
         let d = port(dst.get().id_in(py, &self.graph)?, dst_port)?;
         self.graph
-            .with_fg(py, |fg| fg.connect_message(s, d))
+            .with_fg(py, |fg| fg.connect_message(s, d))?
             .map_err(connect_error)
     }
 
@@ -228,12 +286,12 @@ impl PyFlowgraph {
     }
 
     /// What runs record per block: "off", "counts" or "timed".
-    fn counters(&self, py: Python<'_>) -> &'static str {
-        match self.graph.with_fg(py, |fg| fg.counters()) {
+    fn counters(&self, py: Python<'_>) -> PyResult<&'static str> {
+        Ok(match self.graph.with_fg(py, |fg| fg.counters())? {
             Counters::Off => "off",
             Counters::Counts => "counts",
             Counters::Timed => "timed",
-        }
+        })
     }
 
     /// Records a trace of the next runs, keeping the last `events_per_block` work calls of
@@ -280,7 +338,7 @@ impl PyFlowgraph {
         let started = graph.with_fg(py, |fg| {
             fg.start(config.build().as_ref())?;
             Ok(fg.stop_handle())
-        });
+        })?;
         match started {
             Ok(handle) => {
                 *lock(&graph.stop) = handle;
@@ -316,16 +374,17 @@ impl PyFlowgraph {
             }
             if let Err(interrupt) = py.check_signals() {
                 self.stop();
-                let _ = graph.with_fg(py, |fg| fg.wait());
+                let _ = graph.finish(py);
+                *lock(&graph.stop) = None;
                 return Err(interrupt);
             }
         }
-        let result = graph.with_fg(py, |fg| fg.wait());
+        let result = graph.finish(py);
         *lock(&graph.stop) = None;
         if let Some(t0) = lock(&graph.started).take() {
             *lock(&graph.last_seconds) = t0.elapsed().as_secs_f64();
         }
-        result.map_err(|e| graph.run_error(py, e))
+        result
     }
 
     /// Runs the graph to completion on `scheduler` (default: flow).
@@ -343,7 +402,7 @@ impl PyFlowgraph {
     }
 
     /// Whether the graph was started and `wait()` has not returned yet.
-    fn is_running(&self, py: Python<'_>) -> bool {
+    fn is_running(&self, py: Python<'_>) -> PyResult<bool> {
         self.graph.with_fg(py, |fg| fg.is_running())
     }
 
@@ -394,7 +453,7 @@ impl PyFlowgraph {
     }
 
     /// Instance names of the blocks, in the order they were added.
-    fn block_names(&self, py: Python<'_>) -> Vec<String> {
+    fn block_names(&self, py: Python<'_>) -> PyResult<Vec<String>> {
         self.graph.with_fg(py, |fg| {
             (0..fg.len())
                 .map(|i| fg.name(BlockId::from_index(i)).to_owned())

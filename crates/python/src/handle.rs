@@ -79,6 +79,7 @@ impl BlockHandle {
 
     /// The block's id in `graph`, adding it there first if it is in no flowgraph yet.
     pub(crate) fn id_in(&self, py: Python<'_>, graph: &Arc<Graph>) -> PyResult<BlockId> {
+        crate::flowgraph::ensure_outside_flowgraph()?;
         let adder = {
             let mut state = lock(&self.state);
             match &*state {
@@ -104,7 +105,7 @@ impl BlockHandle {
             }
         };
         let name = self.requested_name.clone();
-        let id = graph.with_fg(py, move |fg| adder(fg, &name));
+        let id = graph.with_fg(py, move |fg| adder(fg, &name))?;
         if let Kind::Python(slot) = &self.kind {
             graph.add_python_block(id, slot.clone());
         }
@@ -157,10 +158,14 @@ impl BlockHandle {
 impl BlockHandle {
     /// The instance name (unique in its flowgraph once added, e.g. `head0`).
     #[getter]
-    fn name(&self, py: Python<'_>) -> String {
-        match &*lock(&self.state) {
-            State::Added { graph, id } => graph.name_of(py, *id),
-            _ => self.label(),
+    fn name(&self, py: Python<'_>) -> PyResult<String> {
+        let added = match &*lock(&self.state) {
+            State::Added { graph, id } => Some((graph.clone(), *id)),
+            _ => None,
+        };
+        match added {
+            Some((graph, id)) => graph.name_of(py, id),
+            None => Ok(self.label()),
         }
     }
 
@@ -270,11 +275,12 @@ impl BlockHandle {
     /// (steps that found nothing to read / no room), messages.
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let (graph, id) = self.added()?;
-        let s: BlockStats = graph.with_fg(py, |fg| fg.live_stats(id).unwrap_or_default());
+        let s: BlockStats = graph.with_fg(py, |fg| fg.live_stats(id).unwrap_or_default())?;
         stats_dict(py, &s)
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
-        format!("<radioflow block '{}' ({})>", self.name(py), self.type_name)
+        let name = self.name(py).unwrap_or_else(|_| self.label());
+        format!("<radioflow block '{name}' ({})>", self.type_name)
     }
 }

@@ -61,8 +61,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// Registered with `atexit`: from now on scheduler threads leave thread states alone.
+/// Registered with `atexit`: stops the running flowgraphs and waits for their threads, then
+/// tells scheduler threads to leave thread states alone.
 #[pyfunction(name = "_mark_finalizing")]
-fn mark_finalizing() {
+fn mark_finalizing(py: Python<'_>) {
+    flowgraph::stop_all(py);
     thread_state::mark_finalizing();
 }

@@ -17,8 +17,8 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use radioflow_runtime::{
-    Block, BlockError, Complex32, MessageOutput, Pmt, Ports, StreamInput, StreamOutput, Tag,
-    WorkStatus,
+    Block, BlockError, BufferKeepAlive, Complex32, MessageOutput, Pmt, Ports, StreamInput,
+    StreamOutput, Tag, WorkStatus,
 };
 use std::sync::{Arc, Mutex};
 
@@ -59,6 +59,9 @@ macro_rules! any_ports {
             fn consume(&mut self, n: usize) {
                 match self { $(AnyInput::$variant(x) => x.consume(n)),* }
             }
+            fn keep_alive(&self) -> Option<BufferKeepAlive> {
+                match self { $(AnyInput::$variant(x) => x.keep_alive()),* }
+            }
             fn tags(&self) -> &[Tag] {
                 match self { $(AnyInput::$variant(x) => x.tags()),* }
             }
@@ -94,6 +97,9 @@ macro_rules! any_ports {
             fn produce(&mut self, n: usize) {
                 match self { $(AnyOutput::$variant(x) => x.produce(n)),* }
             }
+            fn keep_alive(&self) -> Option<BufferKeepAlive> {
+                match self { $(AnyOutput::$variant(x) => x.keep_alive()),* }
+            }
             fn add_tag(&mut self, offset: u64, key: Pmt, value: Pmt) {
                 match self { $(AnyOutput::$variant(x) => x.add_tag(offset, key, value)),* }
             }
@@ -115,9 +121,13 @@ any_ports!(
 );
 
 /// The base object of the numpy views handed to one `work` call: every view references it,
-/// so its reference count tells whether a view survived the call.
+/// so its reference count tells whether a view survived the call. If one did, the lease is
+/// given the buffers' keep-alive handles, so that the surviving view reads stale items rather
+/// than unmapped memory until it is dropped.
 #[pyclass(frozen, module = "radioflow")]
-struct BufferLease;
+struct BufferLease {
+    keep: Mutex<Vec<BufferKeepAlive>>,
+}
 
 /// What a Python block sees of the runtime during a call (`self._rf_ctx`): item counters,
 /// tags on the current inputs, and the messages and tags it emits.
@@ -244,6 +254,19 @@ struct PythonBlock {
 }
 
 impl PythonBlock {
+    /// Whether a view of this call's buffers outlived the call; if so, the lease keeps the
+    /// buffers mapped for as long as such a view lives.
+    fn guard_lease(&self, lease: &Bound<'_, BufferLease>) -> bool {
+        // SAFETY: `lease` is a live object we hold a reference to.
+        if unsafe { pyo3::ffi::Py_REFCNT(lease.as_ptr()) } <= 1 {
+            return false;
+        }
+        let mut keep = lock(&lease.get().keep);
+        keep.extend(self.inputs.iter().filter_map(AnyInput::keep_alive));
+        keep.extend(self.outputs.iter().filter_map(AnyOutput::keep_alive));
+        true
+    }
+
     /// Keeps the Python exception for the flowgraph and turns it into a block error.
     fn fail(&self, py: Python<'_>, during: &str, e: PyErr) -> BlockError {
         let text = format!("{during} raised {e}");
@@ -277,17 +300,23 @@ impl PythonBlock {
             c.new_tags.clear();
         }
         let to_err = |e: PyErr| BlockError::msg(format!("cannot make the work() arrays: {e}"));
-        let lease = Bound::new(py, BufferLease).map_err(to_err)?.into_any();
+        let lease = Bound::new(
+            py,
+            BufferLease {
+                keep: Mutex::new(Vec::new()),
+            },
+        )
+        .map_err(to_err)?;
         let result = {
             let mut ins = Vec::with_capacity(self.inputs.len());
             for input in &self.inputs {
                 // SAFETY: the view is used only during this call; leaks are detected below.
-                ins.push(unsafe { input.view(&lease, n) }.map_err(to_err)?);
+                ins.push(unsafe { input.view(lease.as_any(), n) }.map_err(to_err)?);
             }
             let mut outs = Vec::with_capacity(self.outputs.len());
             for output in &mut self.outputs {
                 // SAFETY: as above.
-                outs.push(unsafe { output.view(&lease, n) }.map_err(to_err)?);
+                outs.push(unsafe { output.view(lease.as_any(), n) }.map_err(to_err)?);
             }
             let ins = PyList::new(py, ins).map_err(to_err)?;
             let outs = PyList::new(py, outs).map_err(to_err)?;
@@ -297,10 +326,22 @@ impl PythonBlock {
         };
         let ret = match result {
             Ok(r) => r,
-            Err(e) => return Err(self.fail(py, "work()", e)),
+            Err(e) => {
+                // The traceback's frames hold `input_items`/`output_items`: clear them so that
+                // the exception (raised again as the cause of the run's error) keeps no view.
+                if let Some(tb) = e.traceback(py) {
+                    let cleared = py
+                        .import("traceback")
+                        .and_then(|m| m.call_method1("clear_frames", (tb,)));
+                    if let Err(c) = cleared {
+                        c.print(py);
+                    }
+                }
+                self.guard_lease(&lease);
+                return Err(self.fail(py, "work()", e));
+            }
         };
-        // SAFETY: `lease` is a live object we hold a reference to.
-        if unsafe { pyo3::ffi::Py_REFCNT(lease.as_ptr()) } > 1 {
+        if self.guard_lease(&lease) {
             return Err(BlockError::msg(
                 "work() kept a reference to its input/output arrays after returning; they are \
                  views into the stream buffers, valid only during the call: copy what you need \

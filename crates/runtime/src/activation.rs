@@ -13,10 +13,10 @@
 //! steps every block it receives anyway, so no wake-up is lost.
 
 use crate::parker::Parker;
-use crate::sync::{Arc, AtomicBool, AtomicUsize};
+use crate::sync::{fence, Arc, AtomicBool, AtomicUsize};
 use crate::valgrind;
 use crossbeam_utils::CachePadded;
-use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release, SeqCst};
 
 /// The parkers of a run's threads, one per thread, shared by every activation of the run
 /// (immutable, so a plain `std` Arc also under loom).
@@ -67,16 +67,21 @@ impl Activation {
     }
 
     /// Hands the block to the thread in `slot`. Called only by the thread that runs it, before
-    /// it passes the block on.
+    /// it passes the block on; the fence pairs with the one in [`notify`](Self::notify): a
+    /// notifier that still reads the old slot published its items before this fence, so the
+    /// new thread (which receives the block after it) sees them.
     pub(crate) fn move_to(&self, slot: usize) {
         assert!(slot < self.parkers.len(), "no thread slot {slot}");
         self.slot.store(slot, Relaxed);
+        fence(SeqCst);
     }
 
-    /// Raises the flag and wakes the block's thread (from another thread).
+    /// Raises the flag and wakes the block's thread (from another thread). The slot is read
+    /// after the fence that publishes the caller's items (see [`move_to`](Self::move_to)).
     pub(crate) fn notify(&self) {
         self.raise();
-        self.parker().notify();
+        fence(SeqCst);
+        self.parker().notify_after_fence();
     }
 
     /// Raises the flag only: the caller runs on the block's thread, which looks at every flag

@@ -52,7 +52,7 @@ pub use flowgraph::{
 pub use item::{Item, ItemType};
 pub use message::MessageOutput;
 pub use parker::Parker;
-pub use port::{propagate_tags, sync_work, Ports, StreamInput, StreamOutput};
+pub use port::{propagate_tags, sync_work, BufferKeepAlive, Ports, StreamInput, StreamOutput};
 pub use profile::{Profile, ProfileRow};
 pub use radioflow_pmt::{self as pmt, Pmt};
 pub use scheduler::{

@@ -48,6 +48,12 @@ impl Parker {
     /// should see.
     pub fn notify(&self) {
         fence(SeqCst);
+        self.notify_after_fence();
+    }
+
+    /// [`notify`](Self::notify) for a caller that has just issued the `SeqCst` fence itself
+    /// (after publishing, before choosing which parker to notify).
+    pub(crate) fn notify_after_fence(&self) {
         if self.state.load(Relaxed) == NOTIFIED {
             return;
         }

@@ -6,13 +6,26 @@
 //! port only hands out the window it owns: an input cannot read past what was written and an
 //! output cannot write past free space.
 
-use crate::buffer::{Reader, Writer};
+use crate::buffer::{Reader, StreamBuffer, Writer};
 use crate::error::Direction;
 use crate::item::{Item, ItemType};
 use crate::message::{MessageOutput, Subscriber};
+use crate::sync::Arc;
 use crate::tag::Tag;
 use radioflow_pmt::Pmt;
 use std::marker::PhantomData;
+
+/// Keeps a stream buffer's memory mapped while it lives (see [`StreamInput::keep_alive`]).
+#[derive(Clone)]
+pub struct BufferKeepAlive {
+    _buffer: Arc<StreamBuffer>,
+}
+
+impl std::fmt::Debug for BufferKeepAlive {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BufferKeepAlive")
+    }
+}
 
 /// A typed stream input port.
 #[derive(Debug)]
@@ -75,6 +88,15 @@ impl<T: Item> StreamInput<T> {
     /// The writer finished and [`slice`](Self::slice) holds everything it will ever write.
     pub fn is_finished(&self) -> bool {
         self.reader.as_ref().is_none_or(Reader::writer_done)
+    }
+
+    /// A handle that keeps this port's buffer memory mapped as long as it lives (`None` while
+    /// the port is not attached). For bindings whose views of [`slice`](Self::slice) may
+    /// outlive the work call (a leaked view then reads stale items, not unmapped memory).
+    pub fn keep_alive(&self) -> Option<BufferKeepAlive> {
+        self.reader.as_ref().map(|r| BufferKeepAlive {
+            _buffer: r.buffer().clone(),
+        })
     }
 
     /// Tags on the items of [`slice`](Self::slice), sorted by offset.
@@ -148,6 +170,14 @@ impl<T: Item> StreamOutput<T> {
     /// Absolute index of `slice()[0]` in the stream (items produced so far).
     pub fn offset(&self) -> u64 {
         self.writer.as_ref().map_or(0, Writer::position)
+    }
+
+    /// A handle that keeps this port's buffer memory mapped as long as it lives (`None` while
+    /// the port is not attached); see [`StreamInput::keep_alive`].
+    pub fn keep_alive(&self) -> Option<BufferKeepAlive> {
+        self.writer.as_ref().map(|w| BufferKeepAlive {
+            _buffer: w.buffer().clone(),
+        })
     }
 }
 

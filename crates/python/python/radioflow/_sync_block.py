@@ -58,7 +58,10 @@ class SyncBlock:
         self._rf_message_outputs: List[str] = []
         self._rf_handlers: Dict[str, Callable[[Any], Any]] = {}
         self._rf_ctx = None
-        self._rf_native: Optional[_native.Block] = None
+        # Only a flag: the native handle lives in the flowgraph, and the block must not refer
+        # to it (the flowgraph owns the block; a reference back would be a cycle through Rust
+        # that Python's garbage collector cannot see).
+        self._rf_joined = False
 
     # -- what subclasses define -------------------------------------------------------------
 
@@ -81,7 +84,7 @@ class SyncBlock:
         return self._rf_name
 
     def _check_not_running(self, what: str) -> None:
-        if self._rf_native is not None:
+        if self._rf_joined:
             raise _native.Error(
                 f"block '{self._rf_name}': {what} must happen before the block joins a flowgraph"
             )
@@ -157,11 +160,11 @@ class SyncBlock:
             raise TypeError(
                 f"{type(self).__name__}.__init__ must call SyncBlock.__init__(self, name, in_sig, out_sig)"
             )
-        if self._rf_native is not None:
+        if self._rf_joined:
             raise _native.ConnectError(
                 f"Python block '{self._rf_name}' already belongs to another flowgraph"
             )
-        self._rf_native = _native.python_block(
+        native = _native.python_block(
             self,
             self._rf_name,
             self._rf_in_sig,
@@ -169,4 +172,5 @@ class SyncBlock:
             self._rf_message_inputs,
             self._rf_message_outputs,
         )
-        return self._rf_native
+        self._rf_joined = True
+        return native

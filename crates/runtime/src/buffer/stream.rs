@@ -133,6 +133,11 @@ pub(crate) struct Writer {
 }
 
 impl Writer {
+    /// The buffer this writer fills.
+    pub(crate) fn buffer(&self) -> &Arc<StreamBuffer> {
+        &self.buf
+    }
+
     pub(crate) fn new(buf: Arc<StreamBuffer>) -> Self {
         Self {
             buf,
@@ -271,6 +276,11 @@ pub(crate) struct Reader {
 }
 
 impl Reader {
+    /// The buffer this reader reads.
+    pub(crate) fn buffer(&self) -> &Arc<StreamBuffer> {
+        &self.buf
+    }
+
     pub(crate) fn new(buf: Arc<StreamBuffer>, slot: usize) -> Self {
         assert!(slot < buf.readers.len());
         Self {

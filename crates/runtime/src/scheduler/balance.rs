@@ -15,12 +15,12 @@
 //! the team has finished (a shared count; the last finisher wakes everyone).
 
 use crate::parker::Parker;
-use crate::sync::{Arc, AtomicBool, AtomicUsize};
+use crate::sync::{fence, Arc, AtomicBool, AtomicUsize};
 use crate::task::BlockTask;
 use crate::valgrind;
 use crossbeam_queue::SegQueue;
 use crossbeam_utils::CachePadded;
-use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release, SeqCst};
 
 /// The workers of one `flow` run.
 #[derive(Debug)]
@@ -118,6 +118,9 @@ impl Seat {
             tasks.push(t);
             n += 1;
         }
+        // Pairs with the fences of `Activation::move_to` and `notify`: items published by a
+        // notifier that woke the old thread are visible here.
+        fence(SeqCst);
         if n > 0 {
             tasks.sort_unstable_by_key(|t| t.index);
         }

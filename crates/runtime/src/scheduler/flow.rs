@@ -160,7 +160,7 @@ impl Scheduler for FlowScheduler {
             if let Some(first) = tasks.first() {
                 team_slots.push(first.slot());
                 team_parkers.push(parker);
-                team_tasks += tasks.len();
+                team_tasks += tasks.iter().filter(|t| !t.is_finished()).count();
                 members.push((w, tasks));
             }
         }

@@ -75,7 +75,11 @@ pub(crate) fn run_worker(
         if progress {
             checking = false;
         } else if checking {
-            parker.park();
+            // Tasks handed over after the `receive` above: their giver's wake-up may have been
+            // cleared by this pass's reset, so look (after the reset) before sleeping.
+            if !seat.as_ref().is_some_and(Seat::has_incoming) {
+                parker.park();
+            }
         } else {
             checking = true;
         }
