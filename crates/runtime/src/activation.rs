@@ -103,6 +103,9 @@ impl Activation {
 pub(crate) struct Wake {
     target: Arc<Activation>,
     own: Arc<Activation>,
+    /// Both activations index the same parker list, so equal slots mean the same thread
+    /// (activations built apart, as in tests, never count as local).
+    same_run: bool,
 }
 
 impl Wake {
@@ -111,6 +114,7 @@ impl Wake {
         Self {
             target: target.clone(),
             own: own.clone(),
+            same_run: std::sync::Arc::ptr_eq(&target.parkers, &own.parkers),
         }
     }
 
@@ -118,7 +122,7 @@ impl Wake {
     /// Both slots are read now: the caller's is exact (only its own thread moves it), and a
     /// stale target slot can only name another thread, which is then woken for nothing.
     pub(crate) fn notify(&self) {
-        if self.target.slot() == self.own.slot() {
+        if self.same_run && self.target.slot() == self.own.slot() {
             self.target.raise();
         } else {
             self.target.notify();

@@ -136,3 +136,53 @@ fn check_buffer(readers: usize, n: u32, preemptions: usize) {
         }
     });
 }
+
+/// A block handed from one thread to another (`scheduler/balance.rs`) while a neighbour
+/// publishes to it: the neighbour may still read the old thread slot and wake the old thread,
+/// but the new thread, which looks at the block after receiving it, then sees the publication
+/// (the fences in `Activation::move_to`, `Activation::notify` and `Seat::receive`), so it never
+/// sleeps through it.
+#[test]
+fn loom_hand_over_never_loses_a_wakeup() {
+    use crate::activation::Wake;
+    use crate::sync::{fence, AtomicBool};
+    use std::sync::atomic::Ordering::SeqCst;
+
+    loom::model(|| {
+        // Threads: 0 = old owner (giver), 1 = new owner (receiver), 2 = the neighbour.
+        let parkers: crate::activation::Parkers = (0..3)
+            .map(|_| Arc::new(Parker::new()))
+            .collect::<Vec<_>>()
+            .into();
+        let target = Activation::new(parkers.clone(), 0);
+        let neighbour = Activation::new(parkers.clone(), 2);
+        let wake = Wake::new(&target, &neighbour);
+        let data = Arc::new(AtomicBool::new(false));
+        let given = Arc::new(AtomicBool::new(false));
+
+        let d = data.clone();
+        let publisher = thread::spawn(move || {
+            d.store(true, Release);
+            wake.notify();
+        });
+        let (t, g, p) = (target.clone(), given.clone(), parkers.clone());
+        let giver = thread::spawn(move || {
+            t.move_to(1);
+            g.store(true, Release);
+            p[1].notify();
+        });
+        // The receiver: runs the block once it has it, sleeps while there is nothing to do.
+        loop {
+            parkers[1].reset();
+            if given.load(Acquire) {
+                fence(SeqCst);
+                if data.load(Acquire) {
+                    break;
+                }
+            }
+            parkers[1].park();
+        }
+        publisher.join().unwrap();
+        giver.join().unwrap();
+    });
+}
