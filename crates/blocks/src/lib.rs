@@ -2,8 +2,8 @@
 //! throttling and message plumbing. Each block is a thin adapter over the runtime's ports and,
 //! where there is math, a kernel from [`radioflow_dsp`].
 //!
-//! - Sources: [`NullSource`], [`VectorSource`], [`FileSource`], [`SignalSource`].
-//! - Sinks: [`NullSink`], [`VectorSink`], [`FileSink`].
+//! - Sources: [`NullSource`], [`VectorSource`], [`FileSource`], [`SignalSource`], [`RateSource`].
+//! - Sinks: [`NullSink`], [`VectorSink`], [`FileSink`], [`RateProbe`].
 //! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`AddConst`], [`MultiplyConst`], [`Throttle`],
 //!   [`FirFilter`].
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`].
@@ -49,6 +49,8 @@ mod message_forwarder;
 mod multiply_const;
 mod null_sink;
 mod null_source;
+mod rate_probe;
+mod rate_source;
 mod signal_source;
 mod throttle;
 mod vector_sink;
@@ -68,6 +70,8 @@ pub use message_forwarder::MessageForwarder;
 pub use multiply_const::MultiplyConst;
 pub use null_sink::NullSink;
 pub use null_source::NullSource;
+pub use rate_probe::RateProbe;
+pub use rate_source::RateSource;
 pub use signal_source::{SignalItem, SignalSource, Waveform};
 pub use throttle::Throttle;
 pub use vector_sink::VectorSink;
