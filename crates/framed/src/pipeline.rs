@@ -694,10 +694,15 @@ fn run_replica(
             let next = s + 1;
             let q = &sh.queues[next][(k % sh.replicas[next] as u64) as usize];
             let mut copy_ns = 0;
-            let frame = &*frame;
+            // No reference to the frame may live across `push`: once published, a copy-less
+            // frame belongs to the consumer.
+            let src: *const Frame = frame;
             let aborted = msg.aborted;
             let ok = q.push(k, msg, sh.wait, &sh.abort, |buf| {
                 if let (Some(buf), false) = (buf, aborted) {
+                    // SAFETY: slot buffers exist only in copying mode, where `src` is this
+                    // replica's own frame, never shared, and alive for this whole call.
+                    let frame = unsafe { &*src };
                     let c = Instant::now();
                     for &o in &sh.crossing[next] {
                         buf.copy_in(sh.layout, frame, o);
