@@ -55,8 +55,10 @@ impl Signal {
                 Wait::Passive => break,
             }
         }
-        // Dekker with `notify`: either the notifier sees our count, or we see its update.
+        // Dekker with `notify` (SeqCst fences on both sides): either the notifier sees our
+        // count, or our next look at the condition sees its update.
         self.waiters.fetch_add(1, Ordering::SeqCst);
+        fence(Ordering::SeqCst);
         let mut g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         let ok = loop {
             if ready() {
