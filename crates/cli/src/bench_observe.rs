@@ -69,7 +69,7 @@ pub(crate) fn counters_run(a: CountersRunArgs, scheduler: &str) -> anyhow::Resul
     let level = Counters::from_name(&a.counters)
         .with_context(|| format!("unknown counters mode '{}'", a.counters))?;
     let s = counters::scheduler(scheduler, &p, affinity)
-        .with_context(|| format!("counters runs on tpb or flow, not '{scheduler}'"))?;
+        .with_context(|| format!("counters runs on tpb, flow or single, not '{scheduler}'"))?;
     let m = counters::run(&p, s.as_ref(), level, affinity)?;
     println!("{}", serde_json::to_string(&m)?);
     Ok(())
