@@ -13,7 +13,7 @@ use std::sync::{Condvar, Mutex};
 pub enum Wait {
     /// Spin (yielding the CPU now and then, so that more threads than cores still progress).
     Active,
-    /// Spin briefly, then sleep until woken.
+    /// Spin briefly, yield the CPU a while, then sleep until woken.
     #[default]
     Passive,
 }
@@ -51,7 +51,11 @@ impl Signal {
                         std::hint::spin_loop();
                     }
                 }
+                // Spin briefly, then give the CPU to others a while (the thread we wait for
+                // may be one of them), and only then sleep: waking a sleeper costs tens of
+                // microseconds.
                 Wait::Passive if spins < 100 => std::hint::spin_loop(),
+                Wait::Passive if spins < 200 => std::thread::yield_now(),
                 Wait::Passive => break,
             }
         }
