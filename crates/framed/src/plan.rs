@@ -25,6 +25,76 @@ pub struct Plan {
     pub frames_per_second: f64,
 }
 
+impl Plan {
+    /// The paper's Table 3 for this plan: each stage's tasks (throughput normalised to
+    /// `info_bits` of information per frame in Mb/s, latency per frame in µs, share of the
+    /// sequential time), then the stage (its throughput counts its replicas), then the total.
+    pub fn table(&self, profile: &Profile, info_bits: f64) -> String {
+        use std::fmt::Write;
+        let per_frame = |i: usize| profile.ns_per_frame(i);
+        let total: f64 = (0..profile.tasks.len()).map(per_frame).sum();
+        let mbps = |ns: f64| {
+            if ns > 0.0 {
+                info_bits / ns * 1e3
+            } else {
+                f64::INFINITY
+            }
+        };
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "{:<30} {:>8} {:>12} {:>12} {:>8}",
+            "stages and tasks", "replicas", "Mb/s", "latency µs", "time %"
+        );
+        for (k, st) in self.stages.iter().enumerate() {
+            for t in &st.tasks {
+                let Some(i) = profile.tasks.iter().position(|p| p.task == *t) else {
+                    continue;
+                };
+                if profile.tasks[i].control {
+                    continue;
+                }
+                let ns = per_frame(i);
+                let _ = writeln!(
+                    s,
+                    "  {:<28} {:>8} {:>12.2} {:>12.2} {:>8.2}",
+                    profile.tasks[i].name,
+                    "",
+                    mbps(ns),
+                    ns / 1e3,
+                    100.0 * ns / total.max(f64::MIN_POSITIVE)
+                );
+            }
+            let _ = writeln!(
+                s,
+                "{:<30} {:>8} {:>12.2} {:>12.2} {:>8.2}",
+                format!("stage {}", k + 1),
+                st.replicas,
+                mbps(st.ns_per_frame / st.replicas as f64),
+                st.ns_per_frame / 1e3,
+                100.0 * st.ns_per_frame / total.max(f64::MIN_POSITIVE)
+            );
+        }
+        let _ = writeln!(
+            s,
+            "{:<30} {:>8} {:>12.2} {:>12.2} {:>8.2}",
+            "total (sequential)",
+            "",
+            mbps(total),
+            total / 1e3,
+            100.0
+        );
+        let _ = writeln!(
+            s,
+            "{:<30} {:>8} {:>12.2}",
+            "pipeline (predicted)",
+            self.stages.iter().map(|s| s.replicas).sum::<usize>(),
+            info_bits * self.frames_per_second / 1e6
+        );
+        s
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Best {
     /// Bottleneck throughput (frames per ns).
@@ -202,6 +272,11 @@ mod tests {
             .collect();
         assert_eq!(shape, [(1, 1), (3, 4), (2, 1)]);
         assert!((plan.frames_per_second - 1e9 / 100.0).abs() < 1.0);
+        let table = plan.table(&p, 1000.0);
+        assert!(table.contains("stage 2"), "{table}");
+        // Stage 2: 400 ns on 4 replicas = 1000 bits per 100 ns = 10000 Mb/s.
+        let row = table.lines().find(|l| l.starts_with("stage 2")).unwrap();
+        assert!(row.contains("10000.00"), "{row}");
     }
 
     #[test]
