@@ -209,6 +209,7 @@ pub(crate) fn counters_main(a: CountersArgs, o: Opts) -> anyhow::Result<()> {
         "graph,runtime,scheduler,affinity,counters,runs,median_s,mean_s,ci95_s,min_s,max_s,overhead_pct,gnuradio_over_radioflow,verified\n",
     );
     let mut all_verified = true;
+    let mut plots: Vec<(&str, Vec<radioflow_bench::plot::Series>)> = Vec::new();
     let total = graphs.len() * o.runs * contenders.len();
     let mut done = 0;
     for (graph, p) in &graphs {
@@ -271,6 +272,30 @@ pub(crate) fn counters_main(a: CountersArgs, o: Opts) -> anyhow::Result<()> {
                 "verified"
             );
         }
+        // One line per runtime, scheduler and affinity across the counter modes.
+        let mut series: Vec<radioflow_bench::plot::Series> = Vec::new();
+        for (i, k) in contenders.iter().enumerate() {
+            let label = format!(
+                "{} {} affinity {}",
+                k.runtime,
+                k.scheduler,
+                if k.affinity { "on" } else { "off" }
+            );
+            let x = match k.mode.as_str() {
+                "compiled-out" => 0.0,
+                "off" => 1.0,
+                "counts" => 1.5,
+                _ => 2.0,
+            };
+            match series.iter_mut().find(|s| s.label == label) {
+                Some(s) => s.points.push((x, sums[i].median)),
+                None => series.push(radioflow_bench::plot::Series {
+                    label,
+                    points: vec![(x, sums[i].median)],
+                }),
+            }
+        }
+        plots.push((graph, series));
         for (i, k) in contenders.iter().enumerate() {
             all_verified &= verified[i];
             let base = if k.runtime == "gnuradio" {
@@ -335,6 +360,22 @@ pub(crate) fn counters_main(a: CountersArgs, o: Opts) -> anyhow::Result<()> {
             "machine.json",
             &serde_json::to_string_pretty(&Machine::detect())?,
         )?;
+        for (graph, series) in &plots {
+            let title = format!("counters: {graph}, median run time");
+            match radioflow_bench::plot::line_chart(
+                &dir.join(format!("counters-{graph}")),
+                &radioflow_bench::plot::Chart {
+                    title: &title,
+                    x_label: "counters: 0 compiled out, 1 off, 2 on",
+                    y_label: "seconds",
+                    log_x: false,
+                    series,
+                },
+            ) {
+                Ok(w) => eprintln!("plots: {} {}", w.svg.display(), w.png.display()),
+                Err(e) => eprintln!("radioflow: no plot: {e}"),
+            }
+        }
         eprintln!("results written to {}", dir.display());
     }
     if !all_verified {

@@ -10,7 +10,7 @@ use std::time::Instant;
 #[derive(Args)]
 pub(crate) struct ProfileArgs {
     /// The graph: example (tone -> head -> FIR -> gain -> sink), fir and fir-chain (the
-    /// counters experiment), buf, opti, msg.
+    /// counters experiment), buf, opti, msg, workload (a real-time source: 1e6 samples/s).
     #[arg(default_value = "example")]
     graph: String,
     /// Items through each head block (messages for msg; accepts 1e7).
