@@ -8,7 +8,9 @@
 //! - [`Sequence`]: the graph compiled once into a flat program, run on the calling thread with
 //!   [`exec`](Sequence::exec); per-task [`Profile`]s.
 //! - [`Pipeline`]: stages on threads, bounded order-preserving adaptors, copy-less or copying,
-//!   replicated stages, pinning; [`plan`] chooses stages and replicas from a profile.
+//!   replicated stages, pinning; [`plan`] chooses stages and replicas from a profile. A
+//!   sequence duplicated on n threads (the paper's section 3.3) is a pipeline of one
+//!   replicated stage.
 //! - [`FramedBlock`]: a sequence as one block of a streaming flowgraph; the other way round,
 //!   [`Graph::stream_block`] makes a fixed-rate streaming block a task.
 //!
