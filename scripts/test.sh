@@ -16,6 +16,7 @@ if ! command -v valgrind >/dev/null; then
   step "installing valgrind"
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind) >/dev/null
 fi
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core) >/dev/null 2>&1 || echo "no fonts-dejavu-core: plot tests skip"
 
 step "format, lints, docs"
 cargo fmt --all -- --check
@@ -31,6 +32,7 @@ bash scripts/python.sh --dev
 
 step "conformance suite in release (more random graphs, real timing)"
 cargo test --locked --release -p radioflow-blocks --test conformance 2>&1 | tee -a "$log"
+cargo test --locked --release -p radioflow-runtime -p radioflow-blocks --features radioflow-runtime/no-counters 2>&1 | tee -a "$log"  # counters compiled out
 
 step "loom model checks of buffer positions and wake-ups"
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
@@ -56,6 +58,7 @@ cargo run --locked --release -q -p radioflow-cli -- bench --quick
 cargo run --locked --release -q -p radioflow-cli -- bench opti --quick --sweep --json > /dev/null
 cargo run --locked --release -q -p radioflow-cli -- bench resched --quick
 cargo run --locked --release -q -p radioflow-cli -- bench items --quick
+cargo run --locked --release -q -p radioflow-cli -- bench counters --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- bench workload --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- profile fir --samples 1e5 --trace target/profile-trace.json > /dev/null
 cargo run --locked --release -q -p radioflow-cli -- bench tasks --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- bench pipeline --quick --json > /dev/null
 
 passed=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s+=$4} END {print s+0}')

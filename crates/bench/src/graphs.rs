@@ -1,14 +1,25 @@
 //! Graphs to profile by name (`radioflow profile GRAPH`): a built-in example receiver chain and
 //! the graphs of the experiments.
 
+use crate::experiments::workload::{Kind, Processor};
 use crate::experiments::{buf, counters, msg, opti};
 use crate::measurement::BenchError;
 use crate::{BufParams, CountersParams, MsgParams, OptiParams};
-use radioflow_blocks::{FirFilter, Head, MultiplyConst, NullSink, SignalSource, Waveform};
+use radioflow_blocks::{
+    FirFilter, Head, MultiplyConst, NullSink, RateProbe, RateSource, SignalSource, Waveform,
+};
 use radioflow_runtime::{Complex32, Flowgraph};
 
 /// Names accepted by [`build`].
-pub const GRAPH_NAMES: &[&str] = &["example", "fir", "fir-chain", "buf", "opti", "msg"];
+pub const GRAPH_NAMES: &[&str] = &[
+    "example",
+    "fir",
+    "fir-chain",
+    "buf",
+    "opti",
+    "msg",
+    "workload",
+];
 
 /// Builds graph `name` sized by `samples` (items through each head block, or messages in the
 /// burst for `msg`).
@@ -16,6 +27,8 @@ pub const GRAPH_NAMES: &[&str] = &["example", "fir", "fir-chain", "buf", "opti",
 /// - `example`: complex tone -> head -> low-pass FIR (64 taps) -> gain -> null sink.
 /// - `fir`, `fir-chain`: the `counters` experiment with 1 and 20 FIR filters of 100 taps.
 /// - `buf`: 3 x 3 copy blocks; `opti`: 4 branches of 3 copies; `msg`: 3 x 3 forwarders.
+/// - `workload`: a real-time source of 1e6 samples/s (so `samples` microseconds long) -> two
+///   chained processors doing 1e5 floating-point divisions per packet -> rate probe.
 ///
 /// # Errors
 /// An unknown name.
@@ -54,6 +67,18 @@ pub fn build(name: &str, samples: u64) -> Result<Flowgraph, BenchError> {
                 burst: samples.min(1 << 20) as usize,
             })?
             .0
+        }
+        "workload" => {
+            let mut fg = Flowgraph::new();
+            let src = fg.add(RateSource::new(1e6, samples));
+            let a = fg.add(Processor::new(Kind::FloatDivision, 50_000, 1));
+            let b = fg.add(Processor::new(Kind::FloatDivision, 50_000, 1));
+            let probe = fg.add(RateProbe::new());
+            for (x, y) in [(src, a), (a, b), (b, probe)] {
+                fg.connect(x, y)
+                    .unwrap_or_else(|e| unreachable!("the workload graph is well-formed: {e}"));
+            }
+            fg
         }
         _ => {
             return Err(BenchError::Params(format!(

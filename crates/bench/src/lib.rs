@@ -18,9 +18,13 @@ pub mod limit;
 mod machine;
 mod measurement;
 mod peers;
+pub mod plot;
 pub mod stats;
 
-pub use experiments::{buf, counters, msg, opti, BufParams, CountersParams, MsgParams, OptiParams};
+pub use experiments::{
+    buf, counters, msg, opti, workload, BufParams, CountersParams, MsgParams, OptiParams,
+    WorkloadParams,
+};
 pub use machine::Machine;
 pub use measurement::{BenchError, Measurement};
 pub use peers::Peer;

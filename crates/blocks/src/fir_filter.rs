@@ -4,10 +4,12 @@ use radioflow_dsp::{Fir, FirSample};
 use radioflow_runtime::prelude::*;
 
 /// Filters a stream of `f32` or `Complex32` samples with real taps,
-/// `y[n] = Σ_k taps[k] · x[n - k]`, like GNU Radio's `fir_filter_fff`/`fir_filter_ccf` with
-/// decimation 1. One output per input: the history starts as zeros (as GNU Radio's) and is
-/// carried across work calls, so the output does not depend on how the stream is chunked.
-/// The kernel is [`radioflow_dsp::Fir`] (SIMD); tags keep their sample positions.
+/// `y[n] = Σ_k taps[k] · x[n - k]`, like GNU Radio's `fir_filter_fff`/`fir_filter_ccf`. The
+/// history starts as zeros (as GNU Radio's) and is carried across work calls, so the output
+/// does not depend on how the stream is chunked. With [`new`](Self::new) there is one output
+/// per input (SIMD kernel, [`radioflow_dsp::Fir`]) and tags keep their sample positions; with
+/// [`decimating`](Self::decimating) output `k` is `y[k·decimation]` and a tag on input `i`
+/// moves to output `⌈i / decimation⌉`, the first output that input is part of.
 ///
 /// # Stream inputs
 /// - `in`: `T` (`f32` or `Complex32`).
@@ -20,6 +22,7 @@ use radioflow_runtime::prelude::*;
 ///
 /// # Parameters
 /// - `taps`: the impulse response (`taps[0]` weighs the newest sample), at least one tap.
+/// - `decimation`: inputs per output (1 with [`new`](Self::new)).
 ///
 /// # Example
 /// ```
@@ -44,6 +47,9 @@ pub struct FirFilter<T: FirSample + Item> {
     history: Vec<T>,
     /// `history` followed by the first `taps - 1` inputs of a call (preallocated).
     scratch: Vec<T>,
+    decimation: usize,
+    /// Where the next output's window starts, counted from the start of `history`.
+    next: usize,
 }
 
 impl<T: FirSample + Item> std::fmt::Debug for FirFilter<T> {
@@ -67,7 +73,78 @@ impl<T: FirSample + Item> FirFilter<T> {
             fir: Fir::new(taps),
             history: vec![T::default(); h],
             scratch: vec![T::default(); 2 * h],
+            decimation: 1,
+            next: 0,
         }
+    }
+
+    /// A filter keeping every `decimation`-th output: `y[0]`, `y[decimation]`, ...
+    ///
+    /// # Panics
+    /// If `taps` is empty or `decimation` is 0.
+    pub fn decimating(taps: &[f32], decimation: usize) -> Self {
+        assert!(decimation > 0, "decimation must be at least 1");
+        Self {
+            decimation,
+            ..Self::new(taps)
+        }
+    }
+
+    /// One work call of the decimating filter. Input and history form one sequence `e`
+    /// (history first); outputs are the windows of `e` starting at `next`, `next + d`, ...
+    fn work_decimating(&mut self) {
+        let (h, d) = (self.history.len(), self.decimation);
+        let taps = h + 1;
+        let n = self.input.slice().len();
+        let fit = if self.next + taps <= h + n {
+            (h + n - taps - self.next) / d + 1
+        } else {
+            0
+        };
+        let count = fit.min(self.output.slice().len());
+        let consumed = n.min(self.next + count * d);
+        // Tags: input i -> output ceil(i / d), the first output computed from it. Inputs are
+        // consumed only up to the next output's newest sample, so that output is never
+        // published before its tags (clamped anyway, for safety).
+        let (from, to) = (self.input.offset(), self.output.offset());
+        for t in self.input.tags() {
+            if t.offset >= from + consumed as u64 {
+                break;
+            }
+            let offset = t.offset.div_ceil(d as u64).max(to);
+            self.output.add_tag(offset, t.key.clone(), t.value.clone());
+        }
+        let x = self.input.slice();
+        let y = &mut self.output.slice()[..count];
+        // Windows starting in the history come from history + the first inputs.
+        let head = n.min(h);
+        self.scratch[..h].copy_from_slice(&self.history);
+        self.scratch[h..h + head].copy_from_slice(&x[..head]);
+        let in_history = if self.next < h {
+            ((h - 1 - self.next) / d + 1).min(count)
+        } else {
+            0
+        };
+        if in_history > 0 {
+            self.fir
+                .filter_decimated(&self.scratch[self.next..h + head], &mut y[..in_history], d);
+        }
+        if count > in_history {
+            let start = self.next + in_history * d - h;
+            self.fir
+                .filter_decimated(&x[start..], &mut y[in_history..], d);
+        }
+        // The new history: the last h items of history + consumed inputs.
+        if consumed >= h {
+            self.history.copy_from_slice(&x[consumed - h..consumed]);
+        } else {
+            self.scratch[h..h + consumed].copy_from_slice(&x[..consumed]);
+            self.history
+                .copy_from_slice(&self.scratch[consumed..consumed + h]);
+        }
+        self.next = self.next + count * d - consumed;
+        self.input.consume(consumed);
+        self.output.produce(count);
     }
 
     /// The taps.
@@ -83,6 +160,10 @@ impl<T: FirSample + Item> Block for FirFilter<T> {
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        if self.decimation > 1 {
+            self.work_decimating();
+            return Ok(WorkStatus::Continue);
+        }
         let (fir, history, scratch) = (&self.fir, &mut self.history, &mut self.scratch);
         sync_work(&mut self.input, &mut self.output, usize::MAX, |x, y| {
             let h = history.len();

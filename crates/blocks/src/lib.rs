@@ -2,11 +2,13 @@
 //! throttling and message plumbing. Each block is a thin adapter over the runtime's ports and,
 //! where there is math, a kernel from [`radioflow_dsp`].
 //!
-//! - Sources: [`NullSource`], [`VectorSource`], [`FileSource`], [`SignalSource`].
-//! - Sinks: [`NullSink`], [`VectorSink`], [`FileSink`].
-//! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`AddConst`], [`Multiply`], [`MultiplyConst`], [`Throttle`],
+//! - Sources: [`NullSource`], [`VectorSource`], [`FileSource`], [`SignalSource`], [`RateSource`].
+//! - Sinks: [`NullSink`], [`VectorSink`], [`FileSink`], [`RateProbe`].
+//! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`AddConst`], [`Multiply`],
+//!   [`MultiplyConst`], [`Throttle`],
 //!   [`FirFilter`].
-//! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`].
+//! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
+//!   [`MessageDebug`].
 //!
 //! Stream ports are named `in` and `out`, and so are message ports.
 //!
@@ -50,6 +52,8 @@ mod multiply;
 mod multiply_const;
 mod null_sink;
 mod null_source;
+mod rate_probe;
+mod rate_source;
 mod signal_source;
 mod throttle;
 mod vector_sink;
@@ -70,6 +74,8 @@ pub use multiply::Multiply;
 pub use multiply_const::MultiplyConst;
 pub use null_sink::NullSink;
 pub use null_source::NullSource;
+pub use rate_probe::RateProbe;
+pub use rate_source::RateSource;
 pub use signal_source::{SignalItem, SignalSource, Waveform};
 pub use throttle::Throttle;
 pub use vector_sink::VectorSink;

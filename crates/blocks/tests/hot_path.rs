@@ -2,9 +2,12 @@
 //! items or messages it moves (set-up allocates the same amount whatever the size).
 
 use radioflow_blocks::{
-    Copy, Head, MessageBurstSource, MessageCounter, MessageForwarder, NullSink, NullSource,
+    Copy, FirFilter, Head, MessageBurstSource, MessageCounter, MessageForwarder, NullSink,
+    NullSource,
 };
-use radioflow_runtime::{Flowgraph, Pmt, Scheduler, SingleThread, ThreadPerBlock};
+use radioflow_runtime::{
+    Complex32, Counters, Flowgraph, Pmt, Scheduler, SingleThread, ThreadPerBlock, TraceConfig,
+};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -74,6 +77,37 @@ fn stream_runs_allocate_the_same_whatever_the_number_of_items() {
             s.name()
         );
     }
+}
+
+#[test]
+fn fir_with_time_counters_and_a_full_trace_ring_allocates_the_same_whatever_the_items() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    fn run(samples: u64) -> u64 {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(NullSource::<Complex32>::new());
+        let head = fg.add(Head::<Complex32>::new(samples));
+        let fir = fg.add(FirFilter::<Complex32>::new(&[0.5; 100]));
+        let sink = fg.add(NullSink::<Complex32>::new());
+        fg.connect(src, head).unwrap();
+        fg.connect(head, fir).unwrap();
+        fg.connect(fir, sink).unwrap();
+        fg.set_counters(Counters::Timed);
+        // A small ring, so the large run wraps it many times.
+        fg.set_trace(Some(TraceConfig {
+            events_per_block: 64,
+        }));
+        let before = ALLOCS.load(Relaxed);
+        fg.run_with(&ThreadPerBlock::new()).unwrap();
+        let allocs = ALLOCS.load(Relaxed) - before;
+        drop(fg);
+        allocs
+    }
+    run(1000);
+    let (small, large) = (run(100_000), run(5_000_000));
+    assert_eq!(
+        small, large,
+        "{small} allocations for 1e5 items, {large} for 5e6"
+    );
 }
 
 #[test]

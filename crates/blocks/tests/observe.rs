@@ -284,3 +284,52 @@ fn complex_fir_block_filters_real_and_imaginary_parts_alike() {
         assert!((y[i].im as f64 - im[i]).abs() < 1e-3, "{i}");
     }
 }
+
+#[test]
+fn decimating_fir_keeps_every_dth_output_whatever_the_chunking() {
+    let x: Vec<f32> = (0..3001)
+        .map(|i| ((i * 7919) % 97) as f32 / 48.0 - 1.0)
+        .collect();
+    let tags: Vec<Tag> = [0u64, 5, 36, 1000, 2999]
+        .iter()
+        .map(|&o| Tag::new(o, "k", Pmt::from(o as i64)))
+        .collect();
+    for taps_len in [1, 4, 37] {
+        let taps: Vec<f32> = (0..taps_len)
+            .map(|k| ((k * 31) % 17) as f32 / 8.0 - 1.0)
+            .collect();
+        let full = reference(&taps, &x);
+        for d in [2, 3, 10] {
+            for (chunk, out_chunk, scheduler) in [
+                (1, 1, "single"),
+                (7, 3, "tpb"),
+                (36, 1000, "flow"),
+                (4096, 2, "single"),
+            ] {
+                let mut fg = Flowgraph::new();
+                let src = fg.add(VectorSource::new(x.clone()).tags(tags.clone()));
+                let fir = fg.add(FirFilter::<f32>::decimating(&taps, d));
+                let sink = fg.add(VectorSink::<f32>::new());
+                fg.connect(src, fir).unwrap();
+                fg.connect(fir, sink).unwrap();
+                fg.set_max_items(src, chunk);
+                fg.set_max_items(fir, out_chunk);
+                fg.run_with(scheduler_by_name(scheduler).unwrap().as_ref())
+                    .unwrap();
+                let k = fg.block::<VectorSink<f32>>(sink).unwrap();
+                let want: Vec<f64> = full.iter().step_by(d).copied().collect();
+                let label = format!("taps {taps_len} d {d} chunk {chunk}/{out_chunk}");
+                assert_eq!(k.data().len(), want.len(), "{label}");
+                for (i, (&g, &w)) in k.data().iter().zip(&want).enumerate() {
+                    assert!((g as f64 - w).abs() < 1e-4, "{label} item {i}: {g} vs {w}");
+                }
+                let offsets: Vec<u64> = k.tags().iter().map(|t| t.offset).collect();
+                let expected: Vec<u64> = [0u64, 5, 36, 1000, 2999]
+                    .iter()
+                    .map(|o| o.div_ceil(d as u64))
+                    .collect();
+                assert_eq!(offsets, expected, "{label}");
+            }
+        }
+    }
+}

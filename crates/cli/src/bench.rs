@@ -118,6 +118,9 @@ enum Experiment {
     /// Seed 004: cost of the per-block counters (compiled out / off / on, affinity off / on) on
     /// null source -> head -> FIR(s) -> null sink; `--compare gnuradio` for its perf counters.
     Counters(crate::bench_observe::CountersArgs),
+    /// Seed 002: delivered / required sample rate ("signal quality") against the work per
+    /// packet, threads inside a block vs chained blocks, all cores vs one, single-threaded.
+    Workload(crate::bench_observe::WorkloadArgs),
     /// One `counters` configuration (run by `bench counters` in a child process).
     #[command(hide = true)]
     CountersRun(crate::bench_observe::CountersRunArgs),
@@ -366,6 +369,7 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
     };
     let base: Vec<Setup> = match args.experiment {
         Some(Experiment::Counters(a)) => return crate::bench_observe::counters_main(a, observe()),
+        Some(Experiment::Workload(a)) => return crate::bench_observe::workload_main(a, observe()),
         Some(Experiment::CountersRun(a)) => {
             return crate::bench_observe::counters_run(a, &c.scheduler)
         }

@@ -69,7 +69,7 @@ pub(crate) fn counters_run(a: CountersRunArgs, scheduler: &str) -> anyhow::Resul
     let level = Counters::from_name(&a.counters)
         .with_context(|| format!("unknown counters mode '{}'", a.counters))?;
     let s = counters::scheduler(scheduler, &p, affinity)
-        .with_context(|| format!("counters runs on tpb or flow, not '{scheduler}'"))?;
+        .with_context(|| format!("counters runs on tpb, flow or single, not '{scheduler}'"))?;
     let m = counters::run(&p, s.as_ref(), level, affinity)?;
     println!("{}", serde_json::to_string(&m)?);
     Ok(())
@@ -209,6 +209,7 @@ pub(crate) fn counters_main(a: CountersArgs, o: Opts) -> anyhow::Result<()> {
         "graph,runtime,scheduler,affinity,counters,runs,median_s,mean_s,ci95_s,min_s,max_s,overhead_pct,gnuradio_over_radioflow,verified\n",
     );
     let mut all_verified = true;
+    let mut plots: Vec<(&str, Vec<radioflow_bench::plot::Series>)> = Vec::new();
     let total = graphs.len() * o.runs * contenders.len();
     let mut done = 0;
     for (graph, p) in &graphs {
@@ -271,6 +272,30 @@ pub(crate) fn counters_main(a: CountersArgs, o: Opts) -> anyhow::Result<()> {
                 "verified"
             );
         }
+        // One line per runtime, scheduler and affinity across the counter modes.
+        let mut series: Vec<radioflow_bench::plot::Series> = Vec::new();
+        for (i, k) in contenders.iter().enumerate() {
+            let label = format!(
+                "{} {} affinity {}",
+                k.runtime,
+                k.scheduler,
+                if k.affinity { "on" } else { "off" }
+            );
+            let x = match k.mode.as_str() {
+                "compiled-out" => 0.0,
+                "off" => 1.0,
+                "counts" => 1.5,
+                _ => 2.0,
+            };
+            match series.iter_mut().find(|s| s.label == label) {
+                Some(s) => s.points.push((x, sums[i].median)),
+                None => series.push(radioflow_bench::plot::Series {
+                    label,
+                    points: vec![(x, sums[i].median)],
+                }),
+            }
+        }
+        plots.push((graph, series));
         for (i, k) in contenders.iter().enumerate() {
             all_verified &= verified[i];
             let base = if k.runtime == "gnuradio" {
@@ -335,10 +360,250 @@ pub(crate) fn counters_main(a: CountersArgs, o: Opts) -> anyhow::Result<()> {
             "machine.json",
             &serde_json::to_string_pretty(&Machine::detect())?,
         )?;
+        for (graph, series) in &plots {
+            let title = format!("counters: {graph}, median run time");
+            match radioflow_bench::plot::line_chart(
+                &dir.join(format!("counters-{graph}")),
+                &radioflow_bench::plot::Chart {
+                    title: &title,
+                    x_label: "counters: 0 compiled out, 1 off, 2 on",
+                    y_label: "seconds",
+                    log_x: false,
+                    series,
+                },
+            ) {
+                Ok(w) => eprintln!("plots: {} {}", w.svg.display(), w.png.display()),
+                Err(e) => eprintln!("radioflow: no plot: {e}"),
+            }
+        }
         eprintln!("results written to {}", dir.display());
     }
     if !all_verified {
         bail!("some runs lost items");
+    }
+    Ok(())
+}
+
+#[derive(Args, Clone)]
+pub(crate) struct WorkloadArgs {
+    /// Required samples per second of the source.
+    #[arg(long, default_value = "1e6", value_parser = parse_count)]
+    rate: u64,
+    /// Seconds of samples per run.
+    #[arg(long, default_value_t = 1.0)]
+    seconds: f64,
+    /// Kinds of work, comma separated: fdiv, intaddsub, reverse-temp, reverse-xor, alloc,
+    /// empty, recursion.
+    #[arg(long, default_value = "fdiv")]
+    kinds: String,
+    /// Units of work per packet of 1024 samples, comma separated (accepts 1e5).
+    #[arg(long, default_value = "1e3,1e4,1e5,3e5,1e6,3e6")]
+    units: String,
+    /// Threads inside a block / blocks in a chain for the parallel arrangements (default: CPUs).
+    #[arg(long)]
+    parallel: Option<usize>,
+}
+
+pub(crate) fn workload_main(a: WorkloadArgs, o: Opts) -> anyhow::Result<()> {
+    use radioflow_bench::plot::{line_chart, Chart, Series};
+    use radioflow_bench::workload::{self, Arrangement, Kind, WorkloadParams};
+    let kinds: Vec<Kind> = a
+        .kinds
+        .split(',')
+        .map(|k| {
+            Kind::from_name(k.trim()).with_context(|| {
+                let names: Vec<&str> = Kind::ALL.iter().map(|(_, n)| *n).collect();
+                format!("unknown kind '{k}' (known: {})", names.join(", "))
+            })
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let mut units: Vec<usize> = a
+        .units
+        .split(',')
+        .map(|u| {
+            parse_count(u.trim())
+                .map(|v| v as usize)
+                .map_err(anyhow::Error::msg)
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let mut seconds = a.seconds;
+    if o.quick {
+        units = vec![units[0], *units.last().expect("at least one size")];
+        seconds = seconds.min(0.1);
+    }
+    let n = a
+        .parallel
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let arrangements = [
+        Arrangement {
+            blocks: 1,
+            threads: 1,
+            one_core: false,
+            single: false,
+        },
+        Arrangement {
+            blocks: 1,
+            threads: n,
+            one_core: false,
+            single: false,
+        },
+        Arrangement {
+            blocks: n,
+            threads: 1,
+            one_core: false,
+            single: false,
+        },
+        Arrangement {
+            blocks: 1,
+            threads: n,
+            one_core: true,
+            single: false,
+        },
+        Arrangement {
+            blocks: n,
+            threads: 1,
+            one_core: true,
+            single: false,
+        },
+        Arrangement {
+            blocks: 1,
+            threads: 1,
+            one_core: false,
+            single: true,
+        },
+    ];
+    if !o.json {
+        println!("machine: {}", Machine::detect());
+        println!(
+            "source {} samples/s for {seconds} s; work per packet of {} samples; quality = \
+             delivered / required samples (median of {} runs)",
+            a.rate,
+            workload::PACKET,
+            o.runs
+        );
+    }
+    let mut jsonl = String::new();
+    let mut csv = String::from(
+        "kind,arrangement,units,runs,median_quality,mean_quality,ci95_quality,median_delivered_rate,verified\n",
+    );
+    let total = kinds.len() * units.len() * arrangements.len() * o.runs;
+    let mut done = 0;
+    let mut all_verified = true;
+    for &kind in &kinds {
+        let mut series: Vec<Series> = arrangements
+            .iter()
+            .map(|ar| Series {
+                label: ar.label(),
+                points: Vec::new(),
+            })
+            .collect();
+        let mut table = vec![vec![f64::NAN; units.len()]; arrangements.len()];
+        for (ui, &u) in units.iter().enumerate() {
+            let mut q: Vec<Vec<f64>> = vec![Vec::new(); arrangements.len()];
+            let mut rates: Vec<Vec<f64>> = vec![Vec::new(); arrangements.len()];
+            let mut ok = vec![true; arrangements.len()];
+            for _ in 0..o.runs {
+                for (i, &arrangement) in arrangements.iter().enumerate() {
+                    let m = workload::run(&WorkloadParams {
+                        rate: a.rate as f64,
+                        seconds,
+                        kind,
+                        units: u,
+                        arrangement,
+                    })?;
+                    done += 1;
+                    let line = serde_json::to_string(&m)?;
+                    jsonl.push_str(&line);
+                    jsonl.push('\n');
+                    if o.json {
+                        println!("{line}");
+                    } else {
+                        eprint!(
+                            "\r[{done}/{total}] {} {u} units, {}          ",
+                            kind.name(),
+                            arrangement.label()
+                        );
+                    }
+                    ok[i] &= m.verified;
+                    q[i].push(m.extra["quality"].as_f64().unwrap_or(f64::NAN));
+                    rates[i].push(m.extra["delivered_rate"].as_f64().unwrap_or(f64::NAN));
+                }
+            }
+            for (i, ar) in arrangements.iter().enumerate() {
+                all_verified &= ok[i];
+                let s = summarize(&q[i]).expect("runs >= 1");
+                let r = summarize(&rates[i]).expect("runs >= 1");
+                table[i][ui] = s.median;
+                series[i].points.push((u as f64, s.median));
+                csv.push_str(&format!(
+                    "{},{},{u},{},{},{},{},{},{}\n",
+                    kind.name(),
+                    ar.label(),
+                    s.n,
+                    s.median,
+                    s.mean,
+                    s.ci95,
+                    r.median,
+                    ok[i]
+                ));
+            }
+        }
+        if !o.json {
+            eprintln!();
+            println!(
+                "{}: signal quality by units of work per packet",
+                kind.name()
+            );
+            print!("{:<26}", "arrangement");
+            for u in &units {
+                print!(" {:>9}", format!("{:e}", *u as f64));
+            }
+            println!();
+            for (i, ar) in arrangements.iter().enumerate() {
+                print!("{:<26}", ar.label());
+                for v in &table[i] {
+                    print!(" {:>8.1}%", 100.0 * v);
+                }
+                println!();
+            }
+        }
+        if let Some(dir) = &o.out {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            let title = format!(
+                "workload {}: {} samples/s, {} cores",
+                kind.name(),
+                a.rate,
+                Machine::detect().cpus
+            );
+            match line_chart(
+                &dir.join(format!("workload-{}", kind.name())),
+                &Chart {
+                    title: &title,
+                    x_label: "units of work per 1024-sample packet",
+                    y_label: "delivered / required",
+                    log_x: true,
+                    series: &series,
+                },
+            ) {
+                Ok(w) => eprintln!("plots: {} {}", w.svg.display(), w.png.display()),
+                Err(e) => eprintln!("radioflow: no plot: {e}"),
+            }
+        }
+    }
+    if let Some(dir) = &o.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::write(dir.join("runs.jsonl"), &jsonl)?;
+        std::fs::write(dir.join("summary.csv"), &csv)?;
+        std::fs::write(
+            dir.join("machine.json"),
+            serde_json::to_string_pretty(&Machine::detect())?,
+        )?;
+        eprintln!("results written to {}", dir.display());
+    }
+    if !all_verified {
+        bail!("some delivered samples did not reach the probe");
     }
     Ok(())
 }

@@ -10,7 +10,7 @@ use std::time::Instant;
 #[derive(Args)]
 pub(crate) struct ProfileArgs {
     /// The graph: example (tone -> head -> FIR -> gain -> sink), fir and fir-chain (the
-    /// counters experiment), buf, opti, msg.
+    /// counters experiment), buf, opti, msg, workload (a real-time source: 1e6 samples/s).
     #[arg(default_value = "example")]
     graph: String,
     /// Items through each head block (messages for msg; accepts 1e7).
@@ -28,6 +28,9 @@ pub(crate) struct ProfileArgs {
     /// Print the table as JSON (one object per block) instead.
     #[arg(long)]
     json: bool,
+    /// While the graph runs, print every block's live counters every this many seconds.
+    #[arg(long)]
+    live: Option<f64>,
 }
 
 pub(crate) fn main(a: ProfileArgs) -> anyhow::Result<()> {
@@ -47,7 +50,11 @@ pub(crate) fn main(a: ProfileArgs) -> anyhow::Result<()> {
         }));
     }
     let t0 = Instant::now();
-    fg.run_with(scheduler.as_ref())?;
+    fg.start(scheduler.as_ref())?;
+    if let Some(every) = a.live.filter(|s| *s > 0.0) {
+        watch(&fg, std::time::Duration::from_secs_f64(every));
+    }
+    fg.wait()?;
     let profile = Profile::of(&fg, t0.elapsed().as_secs_f64());
     if a.json {
         for r in &profile.rows {
@@ -88,4 +95,49 @@ pub(crate) fn main(a: ProfileArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Prints the live counters of the running `fg` every `every` until it finishes: per block
+/// the items produced (consumed for sinks) since the last look, as a rate, and its share of
+/// the time in work so far.
+fn watch(fg: &radioflow_runtime::Flowgraph, every: std::time::Duration) {
+    use radioflow_runtime::BlockId;
+    let Some(handle) = fg.stats_handle() else {
+        return;
+    };
+    let ids: Vec<BlockId> = (0..fg.len()).map(BlockId::from_index).collect();
+    let items = |s: &radioflow_runtime::BlockStats| s.items_produced.max(s.items_consumed);
+    let mut last: Vec<u64> = vec![0; ids.len()];
+    let start = Instant::now();
+    let mut tick = start;
+    while !fg.is_finished() {
+        std::thread::sleep(every.min(std::time::Duration::from_millis(10)));
+        if tick.elapsed() < every {
+            continue;
+        }
+        let dt = tick.elapsed().as_secs_f64();
+        tick = Instant::now();
+        let now: Vec<_> = ids.iter().filter_map(|&id| handle.get(id)).collect();
+        let busy: u64 = now.iter().map(|s| s.work_ns).sum::<u64>().max(1);
+        let cells: Vec<String> = ids
+            .iter()
+            .zip(&now)
+            .zip(&mut last)
+            .map(|((&id, s), l)| {
+                let rate = (items(s) - *l) as f64 / dt;
+                *l = items(s);
+                format!(
+                    "{} {:.1} M/s {:.0}%",
+                    fg.name(id),
+                    rate / 1e6,
+                    100.0 * s.work_ns as f64 / busy as f64
+                )
+            })
+            .collect();
+        println!(
+            "[{:>6.2} s] {}",
+            start.elapsed().as_secs_f64(),
+            cells.join(" | ")
+        );
+    }
 }

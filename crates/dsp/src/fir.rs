@@ -110,6 +110,35 @@ impl<T: FirSample> Fir<T> {
         n
     }
 
+    /// Filters and decimates: `output[k]` is the output for `input[k·decimation + taps - 1]`
+    /// (the window of `taps` samples starting at `input[k·decimation]`), for every `k` below
+    /// `output.len()`. Each output is one pass over the taps (no work for the skipped
+    /// outputs), so this pays off from a decimation of about 8; use [`filter`](Self::filter)
+    /// for 1.
+    ///
+    /// # Panics
+    /// If `decimation` is 0, or `input` is shorter than the last window.
+    pub fn filter_decimated(&self, input: &[T], output: &mut [T], decimation: usize) {
+        assert!(decimation > 0, "decimation must be at least 1");
+        if let Some(last) = output.len().checked_sub(1) {
+            assert!(
+                input.len() >= last * decimation + self.taps.len(),
+                "input holds {} samples, {} needed",
+                input.len(),
+                last * decimation + self.taps.len()
+            );
+        }
+        let x = T::components(input);
+        let y = T::components_mut(output);
+        #[cfg(target_arch = "x86_64")]
+        if self.wide {
+            // SAFETY: `wide` is set only when the CPU reported AVX2 and FMA.
+            unsafe { decimate_avx2_fma(x, &self.kernel, y, T::COMPONENTS, decimation) };
+            return;
+        }
+        decimate::<false>(x, &self.kernel, y, T::COMPONENTS, decimation);
+    }
+
     /// Which compiled kernel runs on this CPU: `"avx2+fma"` or `"portable"`.
     pub fn kernel_name(&self) -> &'static str {
         if self.wide {
@@ -136,6 +165,26 @@ fn wide_available() -> bool {
 #[target_feature(enable = "avx2,fma")]
 fn filter_avx2_fma(x: &[f32], kernel: &[f32], y: &mut [f32], components: usize) {
     filter_lanes::<true>(x, kernel, y, components);
+}
+
+/// The decimating kernel compiled with AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn decimate_avx2_fma(x: &[f32], kernel: &[f32], y: &mut [f32], components: usize, d: usize) {
+    decimate::<true>(x, kernel, y, components, d);
+}
+
+/// Output sample `k` (its `c` components) from the window starting at input sample `k·d`.
+#[inline(always)]
+fn decimate<const FMA: bool>(x: &[f32], kernel: &[f32], y: &mut [f32], c: usize, d: usize) {
+    for (k, out) in y.chunks_exact_mut(c).enumerate() {
+        let j = k * d * c;
+        if c == 1 {
+            out[0] = block::<FMA, 1>(x, kernel, j, 1)[0];
+        } else {
+            out.copy_from_slice(&block::<FMA, 2>(x, kernel, j, 2));
+        }
+    }
 }
 
 /// `y[j] = Σ_m kernel[m] · x[j + c·m]` for every component index `j` of the output (`c`
@@ -285,6 +334,41 @@ mod tests {
                 b[i]
             );
         }
+    }
+
+    #[test]
+    fn decimation_keeps_every_dth_output_of_the_full_filter() {
+        let mut rng = StdRng::seed_from_u64(8);
+        for taps_len in [1, 3, 16, 33, 100] {
+            let taps: Vec<f32> = (0..taps_len).map(|_| rng.gen_range(-1.0..1.0)).collect();
+            let real = Fir::<f32>::new(&taps);
+            let complex = Fir::<Complex32>::new(&taps);
+            for d in [1, 2, 3, 8, 13] {
+                let len = taps_len + 500;
+                let x: Vec<f32> = (0..len).map(|_| rng.gen_range(-1.0..1.0)).collect();
+                let want = naive(&taps, &x.iter().map(|&v| v as f64).collect::<Vec<_>>());
+                let n = (len - taps_len) / d + 1;
+                let mut y = vec![0.0; n];
+                real.filter_decimated(&x, &mut y, d);
+                for k in 0..n {
+                    assert!(close(y[k], want[k * d]), "taps {taps_len} d {d} k {k}");
+                }
+                let xc: Vec<Complex32> = x.iter().map(|&v| Complex32::new(v, -2.0 * v)).collect();
+                let mut yc = vec![Complex32::default(); n];
+                complex.filter_decimated(&xc, &mut yc, d);
+                for k in 0..n {
+                    assert!(close(yc[k].re, want[k * d]), "taps {taps_len} d {d} k {k}");
+                    let im = (-2.0 * want[k * d].0, 2.0 * want[k * d].1);
+                    assert!(close(yc[k].im, im), "taps {taps_len} d {d} k {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "needed")]
+    fn decimation_past_the_input_panics() {
+        Fir::<f32>::new(&[1.0, 2.0]).filter_decimated(&[1.0; 10], &mut [0.0; 6], 2);
     }
 
     #[test]

@@ -110,16 +110,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         n == 200
     })?;
     let profile = seq.profile();
-    print!("{}", profile.table(N as f64 * 32.0));
     let plan = plan(&profile, cores);
-    for (k, s) in plan.stages.iter().enumerate() {
-        println!(
-            "stage {k}: {} task(s), {} replica(s), {:.1} µs/frame",
-            s.tasks.len(),
-            s.replicas,
-            s.ns_per_frame / 1e3
-        );
-    }
+    print!("{}", plan.table(&profile, N as f64 * 32.0));
     let Built { g, seen, .. } = build();
     let mut p = PipelineBuilder::from_plan(g, &plan).build()?;
     let mut n = 0;

@@ -13,7 +13,7 @@ use std::sync::{Condvar, Mutex};
 pub enum Wait {
     /// Spin (yielding the CPU now and then, so that more threads than cores still progress).
     Active,
-    /// Spin briefly, then sleep until woken.
+    /// Spin briefly, yield the CPU a while, then sleep until woken.
     #[default]
     Passive,
 }
@@ -51,12 +51,18 @@ impl Signal {
                         std::hint::spin_loop();
                     }
                 }
+                // Spin briefly, then give the CPU to others a while (the thread we wait for
+                // may be one of them), and only then sleep: waking a sleeper costs tens of
+                // microseconds.
                 Wait::Passive if spins < 100 => std::hint::spin_loop(),
+                Wait::Passive if spins < 200 => std::thread::yield_now(),
                 Wait::Passive => break,
             }
         }
-        // Dekker with `notify`: either the notifier sees our count, or we see its update.
+        // Dekker with `notify` (SeqCst fences on both sides): either the notifier sees our
+        // count, or our next look at the condition sees its update.
         self.waiters.fetch_add(1, Ordering::SeqCst);
+        fence(Ordering::SeqCst);
         let mut g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         let ok = loop {
             if ready() {

@@ -728,13 +728,12 @@ impl Graph {
         // Which real buffers may each output socket show (aliases through switchers)?
         let n = self.sockets.len();
         let mut sources: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (t, spec) in self.tasks.iter().enumerate() {
+        for spec in &self.tasks {
             if !matches!(spec.kind, TaskKind::Select(_) | TaskKind::Commute(_)) {
                 for &o in &spec.outputs {
                     sources[o as usize].push(o);
                 }
             }
-            let _ = t;
         }
         loop {
             let mut changed = false;

@@ -8,8 +8,11 @@
 //! - [`Sequence`]: the graph compiled once into a flat program, run on the calling thread with
 //!   [`exec`](Sequence::exec); per-task [`Profile`]s.
 //! - [`Pipeline`]: stages on threads, bounded order-preserving adaptors, copy-less or copying,
-//!   replicated stages, pinning; [`plan`] chooses stages and replicas from a profile.
-//! - [`FramedBlock`]: a sequence as one block of a streaming flowgraph.
+//!   replicated stages, pinning; [`plan`] chooses stages and replicas from a profile. A
+//!   sequence duplicated on n threads (the paper's section 3.3) is a pipeline of one
+//!   replicated stage.
+//! - [`FramedBlock`]: a sequence as one block of a streaming flowgraph; the other way round,
+//!   [`Graph::stream_block`] makes a fixed-rate streaming block a task.
 //!
 //! Only [`Cloneable`] modules can be duplicated, and the compiler checks it: a replicated
 //! stage lists [`CloneableTaskId`]s, which tasks of a [`Sequential`] module do not convert to.
@@ -66,6 +69,7 @@ mod plan;
 mod profile;
 mod program;
 mod sequence;
+mod stream_task;
 
 pub use adaptor::Wait;
 pub use block::FramedBlock;
@@ -78,3 +82,4 @@ pub use pipeline::{Pipeline, PipelineBuilder, PipelineReport, StageReport};
 pub use plan::{plan, Plan, PlannedStage};
 pub use profile::{Profile, TaskProfile, TaskStats};
 pub use sequence::{Report, Sequence};
+pub use stream_task::{StreamBlock, StreamTask};

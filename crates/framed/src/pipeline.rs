@@ -68,7 +68,6 @@ pub struct PipelineBuilder {
     copy: bool,
     wait: Wait,
     profiling: bool,
-    unchecked: bool,
 }
 
 impl std::fmt::Debug for PipelineBuilder {
@@ -93,7 +92,6 @@ impl PipelineBuilder {
             copy: false,
             wait: Wait::Passive,
             profiling: false,
-            unchecked: false,
         }
     }
 
@@ -101,7 +99,6 @@ impl PipelineBuilder {
     /// replicated stages can be cloned is checked when the pipeline is built.
     pub fn from_plan(graph: Graph, plan: &Plan) -> Self {
         let mut b = Self::new(graph);
-        b.unchecked = true;
         for s in &plan.stages {
             b.stages.push(StageDef {
                 tasks: s.tasks.iter().map(|t| t.0).collect(),
@@ -217,7 +214,6 @@ impl PipelineBuilder {
             copy,
             wait,
             profiling,
-            unchecked: _,
         } = self;
         let g = &mut graph;
         g.validate()?;
@@ -498,6 +494,7 @@ impl Pipeline {
                         .name(name)
                         .spawn_scoped(scope, move || {
                             if let Some(cpu) = pin {
+                                // Best effort: a refused pin leaves the thread unpinned.
                                 let _ = pin_current_thread(cpu);
                             }
                             let mut own = shared.copy.then(|| Frame::new(shared.layout, nsw));
@@ -534,7 +531,6 @@ impl Pipeline {
                 }
             }
         });
-        // The copying mode's stage-local frames were per thread; nothing to return.
         let seconds = t0.elapsed().as_secs_f64();
         if let Some(e) = shared.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(e);
@@ -694,10 +690,15 @@ fn run_replica(
             let next = s + 1;
             let q = &sh.queues[next][(k % sh.replicas[next] as u64) as usize];
             let mut copy_ns = 0;
-            let frame = &*frame;
+            // No reference to the frame may live across `push`: once published, a copy-less
+            // frame belongs to the consumer.
+            let src: *const Frame = frame;
             let aborted = msg.aborted;
             let ok = q.push(k, msg, sh.wait, &sh.abort, |buf| {
                 if let (Some(buf), false) = (buf, aborted) {
+                    // SAFETY: slot buffers exist only in copying mode, where `src` is this
+                    // replica's own frame, never shared, and alive for this whole call.
+                    let frame = unsafe { &*src };
                     let c = Instant::now();
                     for &o in &sh.crossing[next] {
                         buf.copy_in(sh.layout, frame, o);

@@ -25,6 +25,76 @@ pub struct Plan {
     pub frames_per_second: f64,
 }
 
+impl Plan {
+    /// The paper's Table 3 for this plan: each stage's tasks (throughput normalised to
+    /// `info_bits` of information per frame in Mb/s, latency per frame in µs, share of the
+    /// sequential time), then the stage (its throughput counts its replicas), then the total.
+    pub fn table(&self, profile: &Profile, info_bits: f64) -> String {
+        use std::fmt::Write;
+        let per_frame = |i: usize| profile.ns_per_frame(i);
+        let total: f64 = (0..profile.tasks.len()).map(per_frame).sum();
+        let mbps = |ns: f64| {
+            if ns > 0.0 {
+                info_bits / ns * 1e3
+            } else {
+                f64::INFINITY
+            }
+        };
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "{:<30} {:>8} {:>12} {:>12} {:>8}",
+            "stages and tasks", "replicas", "Mb/s", "latency µs", "time %"
+        );
+        for (k, st) in self.stages.iter().enumerate() {
+            for t in &st.tasks {
+                let Some(i) = profile.tasks.iter().position(|p| p.task == *t) else {
+                    continue;
+                };
+                if profile.tasks[i].control {
+                    continue;
+                }
+                let ns = per_frame(i);
+                let _ = writeln!(
+                    s,
+                    "  {:<28} {:>8} {:>12.2} {:>12.2} {:>8.2}",
+                    profile.tasks[i].name,
+                    "",
+                    mbps(ns),
+                    ns / 1e3,
+                    100.0 * ns / total.max(f64::MIN_POSITIVE)
+                );
+            }
+            let _ = writeln!(
+                s,
+                "{:<30} {:>8} {:>12.2} {:>12.2} {:>8.2}",
+                format!("stage {}", k + 1),
+                st.replicas,
+                mbps(st.ns_per_frame / st.replicas as f64),
+                st.ns_per_frame / 1e3,
+                100.0 * st.ns_per_frame / total.max(f64::MIN_POSITIVE)
+            );
+        }
+        let _ = writeln!(
+            s,
+            "{:<30} {:>8} {:>12.2} {:>12.2} {:>8.2}",
+            "total (sequential)",
+            "",
+            mbps(total),
+            total / 1e3,
+            100.0
+        );
+        let _ = writeln!(
+            s,
+            "{:<30} {:>8} {:>12.2}",
+            "pipeline (predicted)",
+            self.stages.iter().map(|s| s.replicas).sum::<usize>(),
+            info_bits * self.frames_per_second / 1e6
+        );
+        s
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Best {
     /// Bottleneck throughput (frames per ns).
@@ -44,10 +114,13 @@ fn better(a: &Best, b: &Best) -> bool {
     (a.stages, a.threads) < (b.stages, b.threads)
 }
 
-/// Chooses contiguous stages over the profiled execution order and a replica count per stage,
-/// using at most `cores` threads, to maximise the throughput of the slowest stage (ties: fewer
-/// stages, then fewer threads). Stages never split a switcher's loop or switch; a stage with a
-/// task that cannot be cloned gets one thread.
+/// Chooses contiguous stages over the profiled execution order and a replica count per stage
+/// to maximise the predicted throughput (ties: fewer stages, then fewer threads). A stage of
+/// `r` replicas whose tasks take `t` per frame handles at most `r / t` frames; all stages
+/// together at most `cores / (sum of t)`, since they share the cores. A stage gets at most
+/// `cores` replicas and the pipeline at most `2 x cores` threads (light stages mostly sleep
+/// while waiting). Stages never split a switcher's loop or switch; a stage with a task that
+/// cannot be cloned gets one thread.
 ///
 /// # Panics
 /// If `cores` is 0 or the profile has no task.
@@ -74,6 +147,8 @@ pub fn plan(profile: &Profile, cores: usize) -> Plan {
     let clone: Vec<bool> = (0..u)
         .map(|k| (bounds[k]..bounds[k + 1]).all(|i| profile.tasks[i].cloneable))
         .collect();
+    let cpu_cap = cores as f64 / time.iter().sum::<f64>().max(f64::MIN_POSITIVE);
+    let threads = 2 * cores;
     // best[i][c]: first i units on at most c threads.
     let none = Best {
         thr: f64::NEG_INFINITY,
@@ -82,7 +157,7 @@ pub fn plan(profile: &Profile, cores: usize) -> Plan {
         from: 0,
         replicas: 0,
     };
-    let mut best = vec![vec![none; cores + 1]; u + 1];
+    let mut best = vec![vec![none; threads + 1]; u + 1];
     for b in best[0].iter_mut() {
         *b = Best {
             thr: f64::INFINITY,
@@ -93,23 +168,23 @@ pub fn plan(profile: &Profile, cores: usize) -> Plan {
         };
     }
     for i in 1..=u {
-        for c in 1..=cores {
+        for c in 1..=threads {
             let mut b = none;
             let mut t = 0.0;
             let mut cl = true;
             for j in (0..i).rev() {
                 t += time[j];
                 cl &= clone[j];
-                let max_r = if cl { c } else { 1 };
+                let max_r = if cl { c.min(cores) } else { 1 };
                 for r in 1..=max_r {
                     let p = best[j][c - r];
                     if p.thr == f64::NEG_INFINITY {
                         continue;
                     }
                     let stage_thr = if t <= 0.0 {
-                        f64::INFINITY
+                        cpu_cap
                     } else {
-                        r as f64 / t
+                        (r as f64 / t).min(cpu_cap)
                     };
                     let cand = Best {
                         thr: p.thr.min(stage_thr),
@@ -127,8 +202,8 @@ pub fn plan(profile: &Profile, cores: usize) -> Plan {
         }
     }
     let mut stages = Vec::new();
-    let (mut i, mut c) = (u, cores);
-    let total = best[u][cores];
+    let (mut i, mut c) = (u, threads);
+    let total = best[u][threads];
     while i > 0 {
         let b = best[i][c];
         let tasks: Vec<TaskId> = (bounds[b.from]..bounds[i])
@@ -197,6 +272,26 @@ mod tests {
             .collect();
         assert_eq!(shape, [(1, 1), (3, 4), (2, 1)]);
         assert!((plan.frames_per_second - 1e9 / 100.0).abs() < 1.0);
+        let table = plan.table(&p, 1000.0);
+        assert!(table.contains("stage 2"), "{table}");
+        // Stage 2: 400 ns on 4 replicas = 1000 bits per 100 ns = 10000 Mb/s.
+        let row = table.lines().find(|l| l.starts_with("stage 2")).unwrap();
+        assert!(row.contains("10000.00"), "{row}");
+    }
+
+    #[test]
+    fn light_sequential_ends_do_not_keep_the_heavy_stage_from_the_cores() {
+        // source 20, heavy 610 (cloneable), sink 1 ns per frame, 2 cores: the heavy stage gets
+        // both cores while the light ends sleep most of the time.
+        let p = prof(&[(20.0, false), (610.0, true), (1.0, false)]);
+        let plan = plan(&p, 2);
+        let shape: Vec<(usize, usize)> = plan
+            .stages
+            .iter()
+            .map(|s| (s.tasks.len(), s.replicas))
+            .collect();
+        assert_eq!(shape, [(1, 1), (1, 2), (1, 1)]);
+        assert!((plan.frames_per_second - 2e9 / 631.0).abs() < 1.0);
     }
 
     #[test]

@@ -151,7 +151,7 @@ impl Sequence {
     /// Runs frames until `stop` (asked after each frame) returns true.
     ///
     /// # Errors
-    /// As for [`exec_once`](Self::exec_once); the frames before the error count in nothing.
+    /// As for [`exec_once`](Self::exec_once); execution stops at the first error.
     pub fn exec(&mut self, mut stop: impl FnMut() -> bool) -> Result<Report, ExecError> {
         let mut r = Report::default();
         loop {

@@ -209,8 +209,16 @@ fn a_pipeline_can_run_again() {
     check_seen(&p.seen.lock().unwrap(), 20, |_| false);
 }
 
-#[test]
-fn a_switcher_loop_runs_inside_a_replicated_stage() {
+/// src -> for 4 { a; b } -> sink (records); returns the graph, the tasks by role and what the
+/// sink saw (frame n gives n + 8).
+#[allow(clippy::type_complexity)]
+fn loop_graph() -> (
+    Graph,
+    TaskId,
+    Vec<CloneableTaskId>,
+    TaskId,
+    Arc<Mutex<Vec<u32>>>,
+) {
     let mut g = Graph::new();
     let m = g.sequential_module("src", 0u32);
     let src = g.task(m, "src");
@@ -251,12 +259,43 @@ fn a_switcher_loop_runs_inside_a_replicated_stage() {
     g.bind(ki, sw.commute_out(1)).unwrap();
     let mut stage = vec![sw.select_task(), sw.commute_task(), it.into()];
     stage.extend(body);
+    (g, src.into(), stage, k.into(), seen)
+}
+
+#[test]
+fn a_switcher_loop_runs_inside_a_replicated_stage() {
+    let (g, src, stage, sink, seen) = loop_graph();
     let mut pipe = PipelineBuilder::new(g)
-        .stage([src.into()])
+        .stage([src])
         .replicated_stage(2, stage)
-        .stage([k.into()])
+        .stage([sink])
+        .pin(0, vec![0]) // best effort
         .build()
         .unwrap();
+    run(&mut pipe, 40);
+    let want: Vec<u32> = (0..40).map(|n| n + 8).collect();
+    assert_eq!(*seen.lock().unwrap(), want);
+}
+
+#[test]
+fn a_plan_keeps_a_loop_in_one_stage() {
+    let (g, ..) = loop_graph();
+    let mut seq = Sequence::new(g).unwrap();
+    seq.set_profiling(true);
+    for _ in 0..20 {
+        seq.exec_once().unwrap();
+    }
+    let profile = seq.profile();
+    let plan = plan(&profile, 3);
+    let (g, _, body, _, seen) = loop_graph();
+    let body: Vec<TaskId> = body.into_iter().map(TaskId::from).collect();
+    let holding = plan
+        .stages
+        .iter()
+        .filter(|s| s.tasks.iter().any(|t| body.contains(t)))
+        .count();
+    assert_eq!(holding, 1, "{plan:?}");
+    let mut pipe = PipelineBuilder::from_plan(g, &plan).build().unwrap();
     run(&mut pipe, 40);
     let want: Vec<u32> = (0..40).map(|n| n + 8).collect();
     assert_eq!(*seen.lock().unwrap(), want);
@@ -277,7 +316,8 @@ fn plan_from_a_profile_builds_a_working_pipeline() {
     let plan = plan(&profile, 4);
     assert!(!plan.stages.is_empty());
     assert_eq!(plan.stages.iter().map(|s| s.tasks.len()).sum::<usize>(), 4);
-    assert!(plan.stages.iter().map(|s| s.replicas).sum::<usize>() <= 4);
+    assert!(plan.stages.iter().all(|s| s.replicas <= 4));
+    assert!(plan.stages.iter().map(|s| s.replicas).sum::<usize>() <= 8);
     // A stage holding the source or the sink is never replicated.
     for s in &plan.stages {
         if s.tasks.contains(&p.src) || s.tasks.contains(&p.sink) {

@@ -24,6 +24,10 @@ pub struct ProfileRow {
 /// The profile of a flowgraph's last run, built from its counters (run it with
 /// [`Counters::Timed`](crate::Counters::Timed) for the time columns).
 ///
+/// Time in work is what `work` took, so a block that waits inside `work` (a throttle, a
+/// real-time source sleeping until samples are due) shows its waiting as time and may be
+/// marked the bottleneck; message handling is not timed (see the `msgs` column).
+///
 /// ```
 /// use radioflow_runtime::prelude::*;
 /// use radioflow_runtime::testing::{Counter, Sink};

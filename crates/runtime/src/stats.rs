@@ -152,7 +152,11 @@ impl BlockCounters {
     /// block runs).
     pub(crate) fn snapshot(&self) -> BlockStats {
         let c = &*self.c;
-        let ns = |a: &AtomicU64| crate::clock::to_ns(a.load(Relaxed)).round() as u64;
+        // Zero ticks (no timed call) need no conversion, which would calibrate the clock.
+        let ns = |a: &AtomicU64| match a.load(Relaxed) {
+            0 => 0,
+            t => crate::clock::to_ns(t).round() as u64,
+        };
         BlockStats {
             work_calls: c.work_calls.load(Relaxed),
             items_consumed: c.items_consumed.load(Relaxed),

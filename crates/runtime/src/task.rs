@@ -264,7 +264,7 @@ impl BlockTask {
         let worked = !starved && !blocked;
         // With the counters compiled out (a constant false) all of this instrumentation goes.
         let mut t0 = 0;
-        if COUNTERS_COMPILED && self.timed {
+        if COUNTERS_COMPILED && self.timed && worked {
             t0 = clock::now();
         }
         if worked {
@@ -275,7 +275,7 @@ impl BlockTask {
             }
         }
         let mut t1 = 0;
-        if COUNTERS_COMPILED && self.timed {
+        if COUNTERS_COMPILED && self.timed && worked {
             t1 = clock::now();
         }
         let mut after = After::default();

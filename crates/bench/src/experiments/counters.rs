@@ -74,7 +74,8 @@ pub fn build(p: &CountersParams) -> Result<(Flowgraph, BlockId), BenchError> {
 }
 
 /// The scheduler of a run: `tpb` with the seed's affinity (source, head and sink on the first
-/// CPU, the filters on the others in turn), or `flow` with its workers pinned.
+/// CPU, the filters on the others in turn), `flow` with its workers pinned, or `single`
+/// (deterministic, for instruction counts; no affinity).
 pub fn scheduler(name: &str, p: &CountersParams, affinity: bool) -> Option<Box<dyn Scheduler>> {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     match name {
@@ -91,6 +92,7 @@ pub fn scheduler(name: &str, p: &CountersParams, affinity: bool) -> Option<Box<d
             Some(Box::new(s))
         }
         "flow" => Some(Box::new(FlowScheduler::new().pin(affinity))),
+        "single" => Some(Box::new(radioflow_runtime::SingleThread::new())),
         _ => None,
     }
 }

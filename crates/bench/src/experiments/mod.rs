@@ -4,11 +4,13 @@ pub mod buf;
 pub mod counters;
 pub mod msg;
 pub mod opti;
+pub mod workload;
 
 pub use buf::BufParams;
 pub use counters::CountersParams;
 pub use msg::MsgParams;
 pub use opti::OptiParams;
+pub use workload::WorkloadParams;
 
 use crate::measurement::BenchError;
 use radioflow_runtime::{Flowgraph, RunError, Scheduler};

@@ -1,0 +1,79 @@
+//! [`RateProbe`]: a sink that measures the rate at which samples arrive.
+
+use radioflow_runtime::prelude::*;
+use std::time::Instant;
+
+/// Consumes `f32` samples and records how many arrived and when the first and the last did,
+/// so that the delivered rate can be compared with the required one (see
+/// [`RateSource`](crate::RateSource)).
+///
+/// # Stream inputs
+/// - `in`: `f32`.
+///
+/// # Stream outputs
+/// None.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// None.
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{RateProbe, VectorSource};
+/// use radioflow_blocks::runtime::Flowgraph;
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(VectorSource::new(vec![0.0f32; 1000]));
+/// let probe = fg.add(RateProbe::new());
+/// fg.connect(src, probe)?;
+/// fg.run()?;
+/// assert_eq!(fg.block::<RateProbe>(probe).unwrap().items(), 1000);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct RateProbe {
+    input: StreamInput<f32>,
+    items: u64,
+    first: Option<Instant>,
+    last: Option<Instant>,
+}
+
+impl RateProbe {
+    /// A probe.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Samples received.
+    pub fn items(&self) -> u64 {
+        self.items
+    }
+
+    /// Samples per second between the first and the last arrival (0 before two arrivals).
+    pub fn delivered_rate(&self) -> f64 {
+        match (self.first, self.last) {
+            (Some(a), Some(b)) if b > a => self.items as f64 / (b - a).as_secs_f64(),
+            _ => 0.0,
+        }
+    }
+}
+
+impl Block for RateProbe {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let n = self.input.slice().len();
+        if n > 0 {
+            let now = Instant::now();
+            self.first.get_or_insert(now);
+            self.last = Some(now);
+            self.items += n as u64;
+            self.input.consume(n);
+        }
+        Ok(WorkStatus::Continue)
+    }
+}

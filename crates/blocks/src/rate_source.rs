@@ -1,0 +1,129 @@
+//! [`RateSource`]: a source that must deliver samples at a real-time rate, dropping what the
+//! graph cannot take in time.
+
+use radioflow_runtime::prelude::*;
+use std::time::{Duration, Instant};
+
+/// Wake-ups per second while waiting for the next samples to fall due.
+const TICKS_PER_SECOND: f64 = 1000.0;
+
+/// Emits `rate` samples per second of wall-clock time, like a radio front end: samples fall due
+/// with time whether or not the graph is ready for them, and those that find the output buffer
+/// full are dropped (an overflow), counted in [`dropped`](Self::dropped). It stops after
+/// `total` samples have fallen due. The samples count up (`0, 1, 2, ...` converted to `T`), so
+/// a sink can tell which arrived. With [`RateProbe`](crate::RateProbe) at the end of the graph
+/// this measures the seed 002's "signal quality": delivered over required samples.
+///
+/// # Stream inputs
+/// None.
+///
+/// # Stream outputs
+/// - `out`: `f32` samples.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `rate`: required samples per second.
+/// - `total`: samples that fall due before the source ends.
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{RateProbe, RateSource};
+/// use radioflow_blocks::runtime::Flowgraph;
+///
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(RateSource::new(100_000.0, 5_000)); // 50 ms of samples
+/// let probe = fg.add(RateProbe::new());
+/// fg.connect(src, probe)?;
+/// fg.run()?;
+/// let delivered = fg.block::<RateProbe>(probe).unwrap().items();
+/// let dropped = fg.block::<RateSource>(src).unwrap().dropped();
+/// assert_eq!(delivered + dropped, 5_000);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct RateSource {
+    output: StreamOutput<f32>,
+    rate: f64,
+    total: u64,
+    start: Option<Instant>,
+    /// Samples that fell due so far (emitted or dropped).
+    due: u64,
+    dropped: u64,
+}
+
+impl RateSource {
+    /// A source of `rate` samples per second, `total` samples in all.
+    ///
+    /// # Panics
+    /// If `rate` is not finite and positive.
+    pub fn new(rate: f64, total: u64) -> Self {
+        assert!(
+            rate.is_finite() && rate > 0.0,
+            "rate must be finite and positive, got {rate}"
+        );
+        Self {
+            output: StreamOutput::new(),
+            rate,
+            total,
+            start: None,
+            due: 0,
+            dropped: 0,
+        }
+    }
+
+    /// Samples dropped because the output was full when they fell due.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    /// Samples delivered into the graph.
+    pub fn delivered(&self) -> u64 {
+        self.due - self.dropped
+    }
+
+    /// Seconds from the first sample to the last one falling due.
+    pub fn duration(&self) -> f64 {
+        self.total as f64 / self.rate
+    }
+}
+
+impl Block for RateSource {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        if self.due >= self.total {
+            return Ok(WorkStatus::Done);
+        }
+        let start = *self.start.get_or_insert_with(Instant::now);
+        let mut now_due = ((start.elapsed().as_secs_f64() * self.rate) as u64).min(self.total);
+        if now_due == self.due {
+            // Sleep until at least one tick's worth of samples is due.
+            let next = (self.due as f64 + (self.rate / TICKS_PER_SECOND).max(1.0)) / self.rate;
+            let wait = Duration::from_secs_f64(next).saturating_sub(start.elapsed());
+            std::thread::sleep(wait);
+            now_due = ((start.elapsed().as_secs_f64() * self.rate) as u64).min(self.total);
+        }
+        let new = (now_due - self.due) as usize;
+        let out = self.output.slice();
+        let n = new.min(out.len());
+        for (k, o) in out[..n].iter_mut().enumerate() {
+            *o = (self.due - self.dropped + k as u64) as f32;
+        }
+        self.output.produce(n);
+        self.dropped += (new - n) as u64;
+        self.due = now_due;
+        Ok(if self.due >= self.total {
+            WorkStatus::Done
+        } else {
+            WorkStatus::Continue
+        })
+    }
+
+    fn is_blocking(&self) -> bool {
+        true
+    }
+}
