@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, docs, unit/integration/doc tests, the Python
-# package's pytest suite, the scheduler conformance suite (also in release), loom model checks, valgrind (memcheck + race
-# detection), Miri where a nightly toolchain with Miri can be installed, and a benchmark smoke
-# run. Installs what it needs (valgrind via apt when missing). Ends with "N passed, N failed".
+# package's pytest suite, the scheduler conformance suite (also in release), loom model checks,
+# valgrind (memcheck + race detection), Miri where a nightly toolchain with Miri can be
+# installed, and a benchmark smoke run. Installs what it needs (valgrind via apt when missing). Ends with "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=target/test-log.txt
@@ -16,7 +16,11 @@ if ! command -v valgrind >/dev/null; then
   step "installing valgrind"
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind) >/dev/null
 fi
-[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core) >/dev/null 2>&1 || echo "no fonts-dejavu-core: plot tests skip"
+if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
+  step "installing fonts-dejavu-core (text in PNG plots)"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core) \
+    >/dev/null 2>&1 || echo "no fonts-dejavu-core: plot tests skip"
+fi
 
 step "format, lints, docs"
 cargo fmt --all -- --check
