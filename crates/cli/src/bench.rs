@@ -3,6 +3,7 @@
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use radioflow_bench::limit::{buf_floor_seconds, memcpy_bandwidth};
+use radioflow_bench::plot::{line_chart, Chart, Series};
 use radioflow_bench::stats::{linear_fit, summarize};
 use radioflow_bench::{
     buf, msg, opti, BufParams, Machine, Measurement, MsgParams, OptiParams, Peer,
@@ -512,6 +513,9 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
                 ));
             }
         }
+        if let (true, Some(dir)) = (c.sweep, &c.out) {
+            sweep_plot(dir, &setups, &contenders, &medians)?;
+        }
         if c.json {
             continue;
         }
@@ -583,6 +587,64 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
     }
     if !all_verified {
         bail!("some runs lost items or messages");
+    }
+    Ok(())
+}
+
+/// Draws a sweep like the seed's figures: median run time against the graph size, one line per
+/// runtime and scheduler, as `<dir>/<experiment>-sweep.{svg,png}`.
+fn sweep_plot(
+    dir: &std::path::Path,
+    setups: &[Setup],
+    contenders: &[Contender],
+    medians: &[Vec<(f64, f64)>],
+) -> anyhow::Result<()> {
+    let Some(first) = setups.first() else {
+        return Ok(());
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let experiment = first.experiment();
+    let series: Vec<Series> = contenders
+        .iter()
+        .zip(medians)
+        .map(|(k, pts)| Series {
+            label: format!("{} {}", k.runtime, k.label),
+            points: pts.clone(),
+        })
+        .collect();
+    let (title, x_label) = match first {
+        Setup::Buf(p) => (
+            format!(
+                "buf (seed Fig. 3): P pipes x S stages, P = S, {:e} samples",
+                p.samples as f64
+            ),
+            "blocks P x S",
+        ),
+        Setup::Msg(p) => (
+            format!(
+                "msg (seed Fig. 2): P pipes x S stages, P = S, burst {}",
+                p.burst
+            ),
+            "blocks P x S",
+        ),
+        Setup::Opti(p) => (
+            format!(
+                "opti (seed Fig. 8): {} pipes x S copies, {:e} samples each",
+                p.pipes, p.samples as f64
+            ),
+            "stages S",
+        ),
+    };
+    let chart = Chart {
+        title: &title,
+        x_label,
+        y_label: "median run time (s)",
+        log_x: false,
+        series: &series,
+    };
+    match line_chart(&dir.join(format!("{experiment}-sweep")), &chart) {
+        Ok(w) => eprintln!("plot: {} and {}", w.svg.display(), w.png.display()),
+        Err(e) => eprintln!("no plot for {experiment}: {e}"),
     }
     Ok(())
 }

@@ -148,7 +148,11 @@ fn loom_hand_over_never_loses_a_wakeup() {
     use crate::sync::{fence, AtomicBool};
     use std::sync::atomic::Ordering::SeqCst;
 
-    loom::model(|| {
+    // Three threads: a bound on preemptions keeps the search to seconds (loom's advice; the
+    // orderings that matter need one or two).
+    let mut model = loom::model::Builder::new();
+    model.preemption_bound = Some(2);
+    model.check(|| {
         // Threads: 0 = old owner (giver), 1 = new owner (receiver), 2 = the neighbour.
         let parkers: crate::activation::Parkers = (0..3)
             .map(|_| Arc::new(Parker::new()))
