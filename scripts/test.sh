@@ -45,13 +45,16 @@ RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
 step "valgrind"
 bash scripts/valgrind.sh
 
-step "miri (unsafe buffer code, threads)"
+step "miri (unsafe buffer code, threads, framed pipelines)"
 if cargo +nightly miri --version >/dev/null 2>&1 \
    || timeout 300 rustup component add miri rust-src --toolchain nightly >/dev/null 2>&1; then
   # The buffer unit tests, then real threads through both schedulers (Miri's race detector on).
   export CARGO_TARGET_DIR=target/miri
   cargo +nightly miri test --locked -p radioflow-runtime --lib buffer 2>&1 | tee -a "$log"
   cargo +nightly miri test --locked -p radioflow-runtime --test threads 2>&1 | tee -a "$log"
+  # Framed execution: sequences, pipelines with their adaptors (unsafe frame hand-over).
+  MIRIFLAGS=-Zmiri-disable-isolation cargo +nightly miri test --locked -p radioflow-framed \
+    --test sequence --test pipeline --test stream_task -- --skip plan_from 2>&1 | tee -a "$log"
   unset CARGO_TARGET_DIR
 else
   echo "miri: no nightly toolchain with Miri can be installed here; skipped (valgrind ran instead)"
