@@ -607,6 +607,7 @@ impl Flowgraph {
                     label: self.port_label((b, p), Direction::StreamOutput),
                     item_size: spec.item.map_or(1, |t| t.size()),
                     bytes,
+                    scheduler_bytes: None,
                     readers: edges.iter().map(|&i| self.stream_edges[i].dst).collect(),
                 });
             }
@@ -821,6 +822,8 @@ struct OutputPlan {
     item_size: usize,
     /// Largest size asked for on one of its connections.
     bytes: Option<usize>,
+    /// Size the scheduler asked for this buffer (below the user's settings).
+    scheduler_bytes: Option<usize>,
     readers: Vec<(usize, usize)>,
 }
 
@@ -863,6 +866,16 @@ impl ReadyGraph {
     /// default on the flowgraph.
     pub fn set_default_buffer_size(&mut self, bytes: usize) {
         self.scheduler_buffer_bytes = bytes;
+    }
+
+    /// The buffer size for the connections into and out of `block` that have none of their
+    /// own, unless the user set a default on the flowgraph (the largest asked for wins).
+    pub fn set_buffer_size_around(&mut self, block: usize, bytes: usize) {
+        for o in &mut self.outputs {
+            if o.src.0 == block || o.readers.iter().any(|&(b, _)| b == block) {
+                o.scheduler_bytes = Some(o.scheduler_bytes.map_or(bytes, |s| s.max(bytes)));
+            }
+        }
     }
 
     /// Allocates the buffers and attaches every port. `parkers[b]` is the wake-up channel of
@@ -910,6 +923,7 @@ impl ReadyGraph {
             let bytes = o
                 .bytes
                 .or(self.user_buffer_bytes)
+                .or(o.scheduler_bytes)
                 .unwrap_or(self.scheduler_buffer_bytes);
             let buf =
                 StreamBuffer::new(o.item_size, bytes, &acts[o.src.0], &readers).map_err(|e| {

@@ -44,6 +44,9 @@ pub(crate) fn chains(topo: &Topology, order: &[usize]) -> Vec<Vec<usize>> {
     chains
 }
 
+/// Mean blocks per worker below which no chain is cut at start.
+pub(crate) const MIN_SPLIT_MEAN: usize = 8;
+
 /// Where each block runs, and the chains as placed (a chain never spans two workers).
 #[derive(Debug)]
 pub(crate) struct Plan {
@@ -56,7 +59,9 @@ pub(crate) struct Plan {
 /// loaded workers differ by a quarter of the mean load or more (at least 4 blocks), the tail
 /// of a chain of the most loaded one moves to the least loaded one (three equal pipes on two
 /// cores become one and a half each). A split costs one connection between cores, which is
-/// why small differences are left alone.
+/// why small differences are left alone, and small graphs (fewer than [`MIN_SPLIT_MEAN`]
+/// blocks per worker) are never cut: their workers would mostly hand chunks to each other and
+/// sleep (a 4-block chain cut in two ran 20 times slower per item than on one worker).
 pub(crate) fn place(topo: &Topology, order: &[usize], workers: usize) -> Plan {
     let workers = workers.max(1);
     let mut chains = chains(topo, order);
@@ -70,7 +75,8 @@ pub(crate) fn place(topo: &Topology, order: &[usize], workers: usize) -> Plan {
     }
     let total: usize = load.iter().sum();
     let threshold = (total / workers / 4).max(4);
-    loop {
+    let worth_cutting = total / workers >= MIN_SPLIT_MEAN;
+    while worth_cutting {
         let hi = (0..workers).max_by_key(|&w| (load[w], w)).unwrap_or(0);
         let lo = (0..workers).min_by_key(|&w| (load[w], w)).unwrap_or(0);
         let gap = load[hi] - load[lo];
@@ -175,6 +181,15 @@ mod tests {
             // A cut keeps the pieces contiguous: consecutive blocks of one pipe.
             assert!(chain.windows(2).all(|w| w[1] == w[0] + 1));
         }
+    }
+
+    #[test]
+    fn small_graphs_are_not_cut() {
+        // One chain of 4 blocks on two workers: mean 2 blocks per worker, stays whole.
+        let t = topo(4, &[(0, 1), (1, 2), (2, 3)], &[]);
+        let order = t.execution_order();
+        let plan = place(&t, &order, 2);
+        assert_eq!(plan.chains, vec![vec![0, 1, 2, 3]]);
     }
 
     #[test]
