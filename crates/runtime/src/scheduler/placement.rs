@@ -75,8 +75,10 @@ pub(crate) fn place(topo: &Topology, order: &[usize], workers: usize) -> Plan {
     }
     let total: usize = load.iter().sum();
     let threshold = (total / workers / 4).max(4);
-    let worth_cutting = total / workers >= MIN_SPLIT_MEAN;
-    while worth_cutting {
+    loop {
+        if total / workers < MIN_SPLIT_MEAN {
+            break;
+        }
         let hi = (0..workers).max_by_key(|&w| (load[w], w)).unwrap_or(0);
         let lo = (0..workers).min_by_key(|&w| (load[w], w)).unwrap_or(0);
         let gap = load[hi] - load[lo];
