@@ -190,6 +190,27 @@ pub(crate) fn stats_dict<'py>(py: Python<'py>, s: &BlockStats) -> PyResult<Bound
     Ok(d)
 }
 
+/// One end of a connection as Python gives it: a block and a port (index or name).
+type End<'a, 'py> = (&'a Bound<'py, BlockHandle>, &'a Bound<'py, PyAny>);
+
+impl PyFlowgraph {
+    /// Adds both blocks if needed and connects their ports with `how` (stream or message).
+    fn link(
+        &self,
+        py: Python<'_>,
+        (src, src_port): End<'_, '_>,
+        (dst, dst_port): End<'_, '_>,
+        how: impl FnOnce(&mut Flowgraph, PortRef, PortRef) -> Result<(), radioflow_runtime::ConnectError>
+            + Send,
+    ) -> PyResult<()> {
+        let s = port(src.get().id_in(py, &self.graph)?, src_port)?;
+        let d = port(dst.get().id_in(py, &self.graph)?, dst_port)?;
+        self.graph
+            .with_fg(py, |fg| how(fg, s, d))?
+            .map_err(connect_error)
+    }
+}
+
 /// A flowgraph (GNU Radio's `top_block`).
 #[pyclass(frozen, module = "radioflow", name = "Flowgraph")]
 pub(crate) struct PyFlowgraph {
@@ -227,11 +248,9 @@ impl PyFlowgraph {
         dst: &Bound<'_, BlockHandle>,
         dst_port: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let s = port(src.get().id_in(py, &self.graph)?, src_port)?;
-        let d = port(dst.get().id_in(py, &self.graph)?, dst_port)?;
-        self.graph
-            .with_fg(py, |fg| fg.connect(s, d).map(|_| ()))?
-            .map_err(connect_error)
+        self.link(py, (src, src_port), (dst, dst_port), |fg, s, d| {
+            fg.connect(s, d).map(|_| ())
+        })
     }
 
     /// Connects message output `src_port` of `src` to message input `dst_port` of `dst`.
@@ -243,11 +262,9 @@ impl PyFlowgraph {
         dst: &Bound<'_, BlockHandle>,
         dst_port: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let s = port(src.get().id_in(py, &self.graph)?, src_port)?;
-        let d = port(dst.get().id_in(py, &self.graph)?, dst_port)?;
-        self.graph
-            .with_fg(py, |fg| fg.connect_message(s, d))?
-            .map_err(connect_error)
+        self.link(py, (src, src_port), (dst, dst_port), |fg, s, d| {
+            fg.connect_message(s, d)
+        })
     }
 
     /// Buffer bytes of every connection (rounded up to whole pages and items).
