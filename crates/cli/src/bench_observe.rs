@@ -435,44 +435,7 @@ pub(crate) fn workload_main(a: WorkloadArgs, o: Opts) -> anyhow::Result<()> {
         .parallel
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let arrangements = [
-        Arrangement {
-            blocks: 1,
-            threads: 1,
-            one_core: false,
-            single: false,
-        },
-        Arrangement {
-            blocks: 1,
-            threads: n,
-            one_core: false,
-            single: false,
-        },
-        Arrangement {
-            blocks: n,
-            threads: 1,
-            one_core: false,
-            single: false,
-        },
-        Arrangement {
-            blocks: 1,
-            threads: n,
-            one_core: true,
-            single: false,
-        },
-        Arrangement {
-            blocks: n,
-            threads: 1,
-            one_core: true,
-            single: false,
-        },
-        Arrangement {
-            blocks: 1,
-            threads: 1,
-            one_core: false,
-            single: true,
-        },
-    ];
+    let arrangements = Arrangement::seed_set(n);
     if !o.json {
         println!("machine: {}", Machine::detect());
         println!(

@@ -495,7 +495,7 @@ impl Pipeline {
                         .spawn_scoped(scope, move || {
                             if let Some(cpu) = pin {
                                 // Best effort: a refused pin leaves the thread unpinned.
-                                let _ = pin_current_thread(cpu);
+                                let _ = radioflow_runtime::pin_current_thread(&[cpu]);
                             }
                             let mut own = shared.copy.then(|| Frame::new(shared.layout, nsw));
                             let mut st = ReplicaStats::default();
@@ -745,22 +745,4 @@ fn panic_message(p: &Box<dyn std::any::Any + Send>) -> String {
         .map(|s| (*s).to_owned())
         .or_else(|| p.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "panic".into())
-}
-
-/// Pins the calling thread to `cpu`.
-fn pin_current_thread(cpu: usize) -> std::io::Result<()> {
-    #[cfg(target_os = "linux")]
-    // SAFETY: `cpu_set_t` is plain data; CPU_ZERO/CPU_SET write inside it; the pointer and size
-    // given to sched_setaffinity describe it; pid 0 is the calling thread.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        libc::CPU_ZERO(&mut set);
-        libc::CPU_SET(cpu, &mut set);
-        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = cpu;
-    Ok(())
 }

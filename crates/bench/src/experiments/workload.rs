@@ -203,6 +203,25 @@ pub struct Arrangement {
 }
 
 impl Arrangement {
+    /// The seed 002 comparison with `n` threads or blocks: one block one thread, threads inside
+    /// one block, chained blocks, both of those on one core, and the single-threaded scheduler.
+    pub fn seed_set(n: usize) -> [Arrangement; 6] {
+        let a = |blocks, threads, one_core, single| Arrangement {
+            blocks,
+            threads,
+            one_core,
+            single,
+        };
+        [
+            a(1, 1, false, false),
+            a(1, n, false, false),
+            a(n, 1, false, false),
+            a(1, n, true, false),
+            a(n, 1, true, false),
+            a(1, 1, false, true),
+        ]
+    }
+
     /// A short label (`intra 2`, `inter 2`, `intra 2, 1 core`, `single`).
     pub fn label(&self) -> String {
         let mut s = if self.single {
@@ -313,26 +332,8 @@ mod tests {
 
     #[test]
     fn light_work_keeps_up_and_every_delivered_sample_arrives() {
-        for arrangement in [
-            Arrangement {
-                blocks: 1,
-                threads: 2,
-                one_core: false,
-                single: false,
-            },
-            Arrangement {
-                blocks: 2,
-                threads: 1,
-                one_core: true,
-                single: false,
-            },
-            Arrangement {
-                blocks: 1,
-                threads: 1,
-                one_core: false,
-                single: true,
-            },
-        ] {
+        let seed = Arrangement::seed_set(2);
+        for arrangement in [seed[1], seed[4], seed[5]] {
             let m = run(&WorkloadParams {
                 rate: 200_000.0,
                 seconds: 0.05,

@@ -13,7 +13,7 @@ mod worker;
 
 pub use flow::{l1d_bytes, FlowScheduler};
 pub use single::SingleThread;
-pub use thread::RealtimePolicy;
+pub use thread::{pin_current_thread, RealtimePolicy};
 pub use tpb::ThreadPerBlock;
 
 use crate::error::RunError;

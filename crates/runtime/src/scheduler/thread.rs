@@ -23,8 +23,9 @@ pub(crate) fn thread_name(prefix: &str, name: &str) -> String {
     s
 }
 
-/// Pins the calling thread to `cores`. Returns the OS error if the kernel refuses.
-pub(crate) fn pin_current_thread(cores: &[usize]) -> std::io::Result<()> {
+/// Pins the calling thread to `cores` (a no-op outside Linux). Returns the OS error if the
+/// kernel refuses.
+pub fn pin_current_thread(cores: &[usize]) -> std::io::Result<()> {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: cpu_set_t is plain data; CPU_ZERO/CPU_SET write inside it; the pointer and
