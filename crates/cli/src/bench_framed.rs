@@ -695,3 +695,65 @@ pub(crate) fn pipeline(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        p: PipelineArgs,
+    }
+
+    fn args(frame: usize, taps: usize) -> PipelineArgs {
+        let frame = frame.to_string();
+        let taps = taps.to_string();
+        Cli::parse_from(["x", "--frame", &frame, "--taps", &taps]).p
+    }
+
+    /// What the heavy stage computes for frame `k`.
+    fn heavy_output(p: &PipelineArgs, k: u64) -> Vec<f32> {
+        let x: Vec<f32> = (0..p.frame).map(|i| sample(k, i, p.frame)).collect();
+        let mut y = vec![0.0; p.frame];
+        fir(&x, &taps_of(p.taps), &mut y);
+        y
+    }
+
+    #[test]
+    fn the_reference_accepts_the_right_frames_and_refuses_wrong_ones() {
+        let p = args(256, 8);
+        let mut r = Reference::new(&p);
+        let good: Vec<u64> = (0..6).map(|k| fingerprint(&heavy_output(&p, k))).collect();
+        assert!(r.matches(&good));
+        assert!(r.matches(&good[..3]), "a prefix of the right frames");
+        let mut swapped = good.clone();
+        swapped.swap(2, 3);
+        assert!(!r.matches(&swapped), "two frames out of order");
+        for i in [0, 17, 255] {
+            let mut y = heavy_output(&p, 4);
+            y[i] = f32::from_bits(y[i].to_bits() ^ 1);
+            let mut bad = good.clone();
+            bad[4] = fingerprint(&y);
+            assert!(!r.matches(&bad), "one bit flipped in sample {i} of frame 4");
+        }
+        let mut moved = heavy_output(&p, 1);
+        moved.swap(10, 11);
+        let mut bad = good.clone();
+        bad[1] = fingerprint(&moved);
+        assert!(!r.matches(&bad), "two samples swapped inside frame 1");
+    }
+
+    #[test]
+    fn a_pipeline_run_verifies_on_every_mode() {
+        let p = args(512, 4);
+        let mut r = Reference::new(&p);
+        for copy in [false, true] {
+            for replicas in [1, 2] {
+                let (_, ok) = run_pipeline(&p, 50, copy, replicas, Wait::Passive, &mut r).unwrap();
+                assert!(ok, "copy {copy}, {replicas} replicas");
+            }
+        }
+    }
+}
