@@ -63,8 +63,8 @@ fi
 step "benchmarks in quick mode (tiny sizes; every experiment runs and verifies)"
 cargo run --locked --release -q -p radioflow-cli -- bench --quick
 cargo run --locked --release -q -p radioflow-cli -- bench opti --quick --sweep --json > /dev/null
-cargo run --locked --release -q -p radioflow-cli -- bench resched --quick
-cargo run --locked --release -q -p radioflow-cli -- bench items --quick
+cargo run --locked --release -q -p radioflow-cli -- bench resched --quick --compare gnuradio  # GNU Radio rows where it is installed
+cargo run --locked --release -q -p radioflow-cli -- bench items --quick --compare gnuradio
 cargo run --locked --release -q -p radioflow-cli -- bench counters --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- bench workload --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- profile fir --samples 1e5 --trace target/profile-trace.json > /dev/null
 cargo run --locked --release -q -p radioflow-cli -- bench tasks --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- bench pipeline --quick --json > /dev/null
 

@@ -53,8 +53,17 @@ impl Peer {
                     (format!("{tpb} {c}"), args)
                 })
                 .collect(),
+            // The seed's Fig. 5/6 comparison, normal and real-time priority, always both; real
+            // time as radioflow's tpb-rt (SCHED_FIFO 50).
+            (Self::GnuRadio, "resched" | "items") => vec![
+                ("tpb".into(), vec![]),
+                (
+                    "tpb-rt".into(),
+                    ["--rt", "--rt-policy", "fifo"].map(String::from).to_vec(),
+                ),
+            ],
             (Self::GnuRadio, _) => vec![(tpb.into(), rt)],
-            (Self::FutureSdr, "opti") => vec![],
+            (Self::FutureSdr, "opti" | "resched" | "items") => vec![],
             (Self::FutureSdr, _) => ["flow", "smol"]
                 .iter()
                 .map(|s| (s.to_string(), vec!["--scheduler".into(), s.to_string()]))
@@ -76,14 +85,34 @@ impl Peer {
         }
     }
 
-    /// The peer's program, built with its `build.sh` if missing.
+    /// The files the program is built from, relative to the peer's folder.
+    fn sources(self) -> &'static [&'static str] {
+        match self {
+            Self::GnuRadio => &["src/gr_bench.cc", "Makefile"],
+            Self::FutureSdr => &["src/main.rs", "Cargo.toml"],
+        }
+    }
+
+    /// The program exists and is newer than every file it is built from (an older one may
+    /// lack an experiment the harness asks for).
+    fn up_to_date(self, root: &Path, bin: &Path) -> bool {
+        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        let Some(built) = modified(bin) else {
+            return false;
+        };
+        self.sources().iter().all(|s| {
+            modified(&root.join(self.folder()).join(s)).is_none_or(|changed| changed <= built)
+        })
+    }
+
+    /// The peer's program, built with its `build.sh` if missing or older than its sources.
     ///
     /// # Errors
     /// The peer cannot be built here (e.g. GNU Radio is not installed); the message says why.
     pub fn ensure_built(self) -> Result<PathBuf, BenchError> {
         let root = repo_root();
         let bin = self.binary(&root);
-        if bin.exists() {
+        if self.up_to_date(&root, &bin) {
             return Ok(bin);
         }
         eprintln!(
@@ -149,8 +178,28 @@ impl Peer {
                 .and_then(|c| c.as_str())
                 .unwrap_or("")
                 .to_owned(),
-            extra: serde_json::Value::Null,
+            extra: extra(&v),
         })
+    }
+}
+
+/// A peer's experiment-specific results (its `details`, e.g. the context switches and
+/// items-per-call histogram of `resched` and `items`) with whether real-time priority was
+/// granted, or null if it reported neither.
+fn extra(v: &serde_json::Value) -> serde_json::Value {
+    let mut extra = match v.get("details") {
+        Some(serde_json::Value::Object(d)) => d.clone(),
+        _ => serde_json::Map::new(),
+    };
+    for k in ["rt_granted", "rt_status"] {
+        if let Some(x) = v.get(k) {
+            extra.insert(k.to_owned(), x.clone());
+        }
+    }
+    if extra.is_empty() {
+        serde_json::Value::Null
+    } else {
+        serde_json::Value::Object(extra)
     }
 }
 
@@ -159,4 +208,51 @@ pub(crate) fn repo_root() -> PathBuf {
     std::env::var_os("RADIOFLOW_ROOT")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::time::{Duration, SystemTime};
+
+    #[test]
+    fn extra_carries_the_details_and_the_real_time_outcome() {
+        let line = json!({
+            "experiment": "resched", "runtime": "gnuradio", "scheduler": "tpb-rt",
+            "rt_granted": false, "rt_status": "no_privileges",
+            "details": { "threads": 14, "produced_log2": [1, 2] },
+        });
+        let e = extra(&line);
+        assert_eq!(e["threads"], 14);
+        assert_eq!(e["produced_log2"], json!([1, 2]));
+        assert_eq!(e["rt_granted"], false);
+        assert_eq!(e["rt_status"], "no_privileges");
+        assert!(extra(&json!({ "seconds": 1.0 })).is_null());
+    }
+
+    #[test]
+    fn a_program_older_than_its_sources_is_rebuilt() {
+        let root = std::env::temp_dir().join(format!("rf-peer-{}", std::process::id()));
+        let folder = root.join("peers/gnuradio");
+        std::fs::create_dir_all(folder.join("src")).unwrap();
+        let bin = folder.join("gr_bench");
+        let touch = |p: &Path, t: SystemTime| {
+            let f = std::fs::File::create(p).unwrap();
+            f.set_modified(t).unwrap();
+        };
+        let now = SystemTime::now();
+        let hour = Duration::from_secs(3600);
+        touch(&folder.join("src/gr_bench.cc"), now - hour);
+        touch(&folder.join("Makefile"), now - 2 * hour);
+        assert!(!Peer::GnuRadio.up_to_date(&root, &bin), "missing program");
+        touch(&bin, now);
+        assert!(Peer::GnuRadio.up_to_date(&root, &bin));
+        touch(&folder.join("src/gr_bench.cc"), now + hour);
+        assert!(
+            !Peer::GnuRadio.up_to_date(&root, &bin),
+            "source edited since"
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 }

@@ -1,5 +1,6 @@
 //! `radioflow bench ...`
 
+use crate::bench_profile::{profile, Profile};
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use radioflow_bench::limit::{buf_floor_seconds, memcpy_bandwidth};
@@ -102,9 +103,11 @@ enum Experiment {
         #[arg(long, default_value = "1000", value_parser = parse_count)]
         burst: u64,
     },
-    /// Seed Fig. 5: voluntary and involuntary context switches per thread during `buf`.
+    /// Seed Fig. 5: voluntary and involuntary context switches per thread during `buf`
+    /// (`--compare gnuradio`: GNU Radio's block threads too).
     Resched(BufArgs),
-    /// Seed Fig. 6: log2 histogram of items produced per work call during `buf`.
+    /// Seed Fig. 6: log2 histogram of items produced per copy-block work call during `buf`
+    /// (`--compare gnuradio`: GNU Radio's copy blocks too).
     Items(BufArgs),
     /// Seed Fig. 8: independent branches (own source + head(N) + S copies + sink each).
     Opti {
@@ -380,8 +383,8 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
         Some(Experiment::Pipeline(a)) => {
             return crate::bench_framed::pipeline(a, c.runs, c.json, c.quick)
         }
-        Some(Experiment::Resched(a)) => return profile(Profile::Resched, a.into(), &c),
-        Some(Experiment::Items(a)) => return profile(Profile::Items, a.into(), &c),
+        Some(Experiment::Resched(a)) => return profile(Profile::Resched, a.into(), &observe()),
+        Some(Experiment::Items(a)) => return profile(Profile::Items, a.into(), &observe()),
         Some(Experiment::Buf(a)) => vec![Setup::Buf(a.into())],
         Some(Experiment::Msg {
             pipes,
@@ -650,7 +653,11 @@ fn sweep_plot(
 }
 
 /// Writes runs.jsonl, summary.csv and machine.json into `dir` (created if missing).
-fn write_results(dir: &std::path::Path, runs: &[Measurement], csv: &str) -> anyhow::Result<()> {
+pub(crate) fn write_results(
+    dir: &std::path::Path,
+    runs: &[Measurement],
+    csv: &str,
+) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut jsonl = String::new();
     for m in runs {
@@ -668,96 +675,5 @@ fn write_results(dir: &std::path::Path, runs: &[Measurement], csv: &str) -> anyh
         &serde_json::to_string_pretty(&Machine::detect())?,
     )?;
     eprintln!("results written to {}", dir.display());
-    Ok(())
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Profile {
-    Resched,
-    Items,
-}
-
-/// `resched` and `items`: `buf` profiled on thread-per-block at normal and real-time priority
-/// (the seed's comparison) and on the cache-aware schedulers.
-fn profile(kind: Profile, p: BufParams, c: &Common) -> anyhow::Result<()> {
-    let p = if c.quick {
-        BufParams {
-            samples: p.samples.min(100_000),
-            ..p
-        }
-    } else {
-        p
-    };
-    let schedulers: Vec<Box<dyn Scheduler>> = vec![
-        Box::new(ThreadPerBlock::new()),
-        Box::new(ThreadPerBlock::new().realtime(RealtimePolicy::Fifo(50))),
-        Box::new(FlowScheduler::new()),
-        Box::new(radioflow_runtime::SingleThread::new()),
-    ];
-    let mut runs: Vec<Vec<Measurement>> = vec![Vec::new(); schedulers.len()];
-    for _ in 0..c.runs {
-        for (i, s) in schedulers.iter().enumerate() {
-            let m = buf::run_profiled(&p, s.as_ref())?;
-            if c.json {
-                println!("{}", serde_json::to_string(&m)?);
-            }
-            if !m.verified {
-                bail!("{}: items were lost", s.name());
-            }
-            runs[i].push(m);
-        }
-    }
-    if c.json {
-        return Ok(());
-    }
-    println!("machine: {}", Machine::detect());
-    println!(
-        "buf {}x{} {:e}, {} runs per scheduler (medians)",
-        p.pipes, p.stages, p.samples as f64, c.runs
-    );
-    let median = |ms: &[Measurement], f: &dyn Fn(&Measurement) -> f64| {
-        summarize(&ms.iter().map(f).collect::<Vec<_>>()).map_or(f64::NAN, |s| s.median)
-    };
-    let get = |m: &Measurement, k: &str| m.extra[k].as_f64().unwrap_or(f64::NAN);
-    match kind {
-        Profile::Resched => {
-            println!(
-                "{:<9} {:>8} {:>10} {:>14} {:>16} {:>18}",
-                "scheduler", "threads", "seconds", "voluntary", "involuntary", "involuntary/thread"
-            );
-            for (s, ms) in schedulers.iter().zip(&runs) {
-                let threads = median(ms, &|m| get(m, "threads"));
-                let inv = median(ms, &|m| get(m, "involuntary"));
-                println!(
-                    "{:<9} {:>8} {:>10.3} {:>14} {:>16} {:>18.1}",
-                    s.name(),
-                    threads,
-                    median(ms, &|m| m.seconds),
-                    median(ms, &|m| get(m, "voluntary")),
-                    inv,
-                    inv / threads
-                );
-            }
-        }
-        Profile::Items => {
-            println!("copy-block work calls by items produced (log2 bins; share of calls):");
-            for (s, ms) in schedulers.iter().zip(&runs) {
-                // The histogram of the first run (medians of bins need not add up).
-                let m = &ms[0];
-                let hist: Vec<u64> = m.extra["produced_log2"]
-                    .as_array()
-                    .map(|a| a.iter().map(|v| v.as_u64().unwrap_or(0)).collect())
-                    .unwrap_or_default();
-                let calls: u64 = hist.iter().sum();
-                let bins: Vec<String> = hist
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &c)| c * 100 >= calls.max(1))
-                    .map(|(k, &c)| format!("2^{k}: {:.0}%", 100.0 * c as f64 / calls.max(1) as f64))
-                    .collect();
-                println!("  {:<8} {:>9} calls  {}", s.name(), calls, bins.join("  "));
-            }
-        }
-    }
     Ok(())
 }

@@ -3,6 +3,7 @@
 mod bench;
 mod bench_framed;
 mod bench_observe;
+mod bench_profile;
 mod profile;
 
 use clap::{Parser, Subcommand};

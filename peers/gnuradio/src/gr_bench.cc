@@ -5,9 +5,12 @@
 // stream fork of copy blocks (Fig. 1/3) and the four-branch optimisation
 // experiment (Fig. 7/8); and the GNU Radio maintainer's performance-counter
 // experiment (null source -> head -> FIR filter(s) -> null sink, with the
-// performance counters off or on and thread affinity off or on). Flowgraphs are built programmatically in C++ and the
-// custom blocks (message forwarder, n-copy "scheduler emulation") are C++
-// blocks, so that the measurement is of the GNU Radio runtime, not of Python.
+// performance counters off or on and thread affinity off or on); and the
+// `buf` graph profiled (Fig. 5: context switches per thread, Fig. 6: items
+// produced per work call). Flowgraphs are built programmatically in C++ and
+// the custom blocks (message forwarder, n-copy "scheduler emulation",
+// counting copy) are C++ blocks, so that the measurement is of the GNU Radio
+// runtime, not of Python.
 //
 // One run per invocation. Exactly one JSON line goes to stdout; everything
 // else (GNU Radio's own logging, warnings) goes to stderr.
@@ -26,10 +29,16 @@
 #include <gnuradio/top_block.h>
 #include <pmt/pmt.h>
 
+#include <dirent.h>
+#include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -39,6 +48,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -170,6 +180,216 @@ private:
 };
 
 // ---------------------------------------------------------------------------
+// Thread accounting (resched): context switches as the kernel counts them
+// ---------------------------------------------------------------------------
+
+struct switches_t {
+    uint64_t voluntary = 0;
+    uint64_t involuntary = 0;
+};
+
+switches_t operator-(const switches_t& a, const switches_t& b)
+{
+    return { a.voluntary - b.voluntary, a.involuntary - b.involuntary };
+}
+
+pid_t current_tid() { return static_cast<pid_t>(syscall(SYS_gettid)); }
+
+// getrusage(RUSAGE_THREAD): the calling thread since it started;
+// getrusage(RUSAGE_SELF): every thread of the process, including the ones that
+// have exited (the kernel folds a thread's counts into the process's when it
+// exits).
+bool rusage_switches(int who, switches_t& out)
+{
+    struct rusage u;
+    std::memset(&u, 0, sizeof u);
+    if (getrusage(who, &u) != 0)
+        return false;
+    out.voluntary = static_cast<uint64_t>(u.ru_nvcsw);
+    out.involuntary = static_cast<uint64_t>(u.ru_nivcsw);
+    return true;
+}
+
+// The thread ids of this process (/proc/self/task).
+std::vector<pid_t> task_ids()
+{
+    std::vector<pid_t> ids;
+    if (DIR* d = opendir("/proc/self/task")) {
+        while (struct dirent* e = readdir(d)) {
+            if (e->d_name[0] != '.')
+                ids.push_back(static_cast<pid_t>(std::atol(e->d_name)));
+        }
+        closedir(d);
+    }
+    return ids;
+}
+
+// Another live thread's counts, from /proc/self/task/<tid>/status.
+bool task_switches(pid_t tid, switches_t& out)
+{
+    std::ifstream f("/proc/self/task/" + std::to_string(tid) + "/status");
+    const std::string vol = "voluntary_ctxt_switches:";
+    const std::string inv = "nonvoluntary_ctxt_switches:";
+    bool have_v = false, have_i = false;
+    std::string line;
+    while (std::getline(f, line)) {
+        if (line.compare(0, vol.size(), vol) == 0) {
+            out.voluntary = std::stoull(line.substr(vol.size()));
+            have_v = true;
+        } else if (line.compare(0, inv.size(), inv) == 0) {
+            out.involuntary = std::stoull(line.substr(inv.size()));
+            have_i = true;
+        }
+    }
+    return have_v && have_i;
+}
+
+std::string policy_name(int policy)
+{
+    switch (policy) {
+    case SCHED_OTHER: return "SCHED_OTHER";
+    case SCHED_FIFO: return "SCHED_FIFO";
+    case SCHED_RR: return "SCHED_RR";
+#ifdef SCHED_BATCH
+    case SCHED_BATCH: return "SCHED_BATCH";
+#endif
+#ifdef SCHED_IDLE
+    case SCHED_IDLE: return "SCHED_IDLE";
+#endif
+    default: return "policy-" + std::to_string(policy);
+    }
+}
+
+// Bin k of the items-per-call histogram: calls that produced n items with
+// 2^k <= n < 2^(k+1) (0 and 1 both in bin 0), as radioflow bins them.
+constexpr size_t kHistBins = 32;
+size_t log2_bin(int n)
+{
+    size_t k = 0;
+    for (unsigned v = static_cast<unsigned>(std::max(n, 1)); v > 1; v >>= 1)
+        k++;
+    return std::min(k, kHistBins - 1);
+}
+
+// A copy block that records what the scheduler did with it: how many items
+// each general_work call produced (log2 histogram, Fig. 6) and the context
+// switches of the thread that ran it (Fig. 5).
+//
+// It is scheduled as gr::blocks::copy is: a general gr::block (not a
+// sync_block, whose fixed rate would change how block_executor sizes calls),
+// one f32 input and output, a forecast asking for as many input items as
+// output items, and an "en" message port (the thread-per-block loop polls
+// every message port each iteration).
+//
+// Where the counts are read: in GNU Radio 3.10 the thread-per-block thread
+// constructs tpb_thread_body, whose block_executor member calls the block's
+// start() in its constructor and stop() in its destructor, so start() and
+// stop() run on the block's own thread, stop() after its last work call, just
+// before the thread returns. getrusage(RUSAGE_THREAD) in stop() therefore
+// reads the whole life of the block's thread, as radioflow reads its threads
+// at their end. The thread ids seen in start(), general_work() and stop() are
+// kept so the run can prove it.
+class counting_copy : public gr::block
+{
+public:
+    using sptr = std::shared_ptr<counting_copy>;
+
+    // Called once, by the first work call of any counting_copy of the run.
+    struct census_t {
+        std::atomic<bool> taken{ false };
+        size_t tasks = 0;
+    };
+
+    static sptr make(census_t* census)
+    {
+        return gnuradio::make_block_sptr<counting_copy>(census);
+    }
+
+    explicit counting_copy(census_t* census)
+        : gr::block("counting_copy",
+                    gr::io_signature::make(1, 1, kItem),
+                    gr::io_signature::make(1, 1, kItem)),
+          d_census(census)
+    {
+        message_port_register_in(pmt::mp("en"));
+        set_msg_handler(pmt::mp("en"), [this](const pmt::pmt_t& msg) {
+            if (pmt::is_bool(msg))
+                d_enabled = pmt::to_bool(msg);
+        });
+    }
+
+    void forecast(int noutput_items, gr_vector_int& ninput_items_required) override
+    {
+        for (auto& n : ninput_items_required)
+            n = noutput_items;
+    }
+
+    bool start() override
+    {
+        d_start_tid = current_tid();
+        struct sched_param sp;
+        if (pthread_getschedparam(pthread_self(), &d_policy, &sp) == 0)
+            d_priority = sp.sched_priority;
+        return gr::block::start();
+    }
+
+    bool stop() override
+    {
+        d_stop_tid = current_tid();
+        d_have_switches = rusage_switches(RUSAGE_THREAD, d_switches);
+        return gr::block::stop();
+    }
+
+    int general_work(int noutput_items,
+                     gr_vector_int& /*ninput_items*/,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items) override
+    {
+        int n = 0;
+        if (d_enabled) {
+            std::memcpy(output_items[0], input_items[0], noutput_items * kItem);
+            n = noutput_items;
+        }
+        consume_each(noutput_items);
+        if (d_work_tid == 0) {
+            d_work_tid = current_tid();
+            if (d_census && !d_census->taken.exchange(true))
+                d_census->tasks = task_ids().size();
+        }
+        d_calls++;
+        d_items += static_cast<uint64_t>(n);
+        d_hist[log2_bin(n)]++;
+        return n;
+    }
+
+    uint64_t calls() const { return d_calls; }
+    uint64_t items() const { return d_items; }
+    const std::array<uint64_t, kHistBins>& hist() const { return d_hist; }
+    bool have_switches() const { return d_have_switches; }
+    const switches_t& switches() const { return d_switches; }
+    int policy() const { return d_policy; }
+    int priority() const { return d_priority; }
+    // start(), the work calls (if any) and stop() all ran on one thread, not
+    // the caller of top_block::run().
+    bool ran_on_own_thread(pid_t main_tid) const
+    {
+        return d_start_tid != 0 && d_start_tid != main_tid &&
+               (d_work_tid == 0 || d_start_tid == d_work_tid) && d_start_tid == d_stop_tid;
+    }
+
+private:
+    census_t* const d_census;
+    bool d_enabled = true;
+    uint64_t d_calls = 0;
+    uint64_t d_items = 0;
+    std::array<uint64_t, kHistBins> d_hist{};
+    pid_t d_start_tid = 0, d_work_tid = 0, d_stop_tid = 0;
+    int d_policy = -1, d_priority = -1;
+    bool d_have_switches = false;
+    switches_t d_switches;
+};
+
+// ---------------------------------------------------------------------------
 // Machine helpers
 // ---------------------------------------------------------------------------
 
@@ -232,6 +452,7 @@ struct args_t {
     bool have_samples = false;
     long burst = -1;
     bool rt = false;
+    std::string rt_policy = "rr"; // rr: gr::enable_realtime_scheduling(); fifo: SCHED_FIFO 50
     std::string config = "default";
     // counters
     long taps = 100;
@@ -251,6 +472,9 @@ struct args_t {
            "                --config default|tuned|emulation\n"
            "  gr_bench counters --stages K --samples N [--taps 100]\n"
            "                [--perfcounters on|off] [--affinity on|off]\n"
+           "  gr_bench resched|items --pipes P --stages S --samples N [--rt]\n"
+           "--rt: real-time priority; --rt-policy rr (default: GNU Radio's\n"
+           "gr::enable_realtime_scheduling(), SCHED_RR) or fifo (SCHED_FIFO 50).\n"
            "N accepts integers or scientific notation (1e8).\n";
     std::exit(2);
 }
@@ -280,7 +504,7 @@ args_t parse_args(int argc, char** argv)
     if (a.experiment == "-h" || a.experiment == "--help")
         usage("");
     if (a.experiment != "buf" && a.experiment != "msg" && a.experiment != "opti" &&
-        a.experiment != "counters")
+        a.experiment != "counters" && a.experiment != "resched" && a.experiment != "items")
         usage("unknown experiment '" + a.experiment + "'");
     for (int i = 2; i < argc; i++) {
         std::string k = argv[i];
@@ -302,6 +526,11 @@ args_t parse_args(int argc, char** argv)
             a.config = val();
         else if (k == "--rt")
             a.rt = true;
+        else if (k == "--rt-policy") {
+            a.rt_policy = val();
+            if (a.rt_policy != "rr" && a.rt_policy != "fifo")
+                usage("--rt-policy is rr or fifo");
+        }
         else if (k == "--taps")
             a.taps = static_cast<long>(parse_count(k, val()));
         else if (k == "--perfcounters")
@@ -332,6 +561,8 @@ args_t parse_args(int argc, char** argv)
         if (a.experiment == "opti" && a.config != "default" && a.config != "tuned" &&
             a.config != "emulation")
             usage("opti supports --config default|tuned|emulation");
+        if ((a.experiment == "resched" || a.experiment == "items") && a.config != "default")
+            usage(a.experiment + " only supports --config default");
     }
     return a;
 }
@@ -671,6 +902,144 @@ result_t run_counters(const args_t& a)
     return r;
 }
 
+// Fig. 5/6: the buf graph (null_source -> head(N) -> P x (S copies ->
+// null_sink)), the copies being counting_copy blocks, profiled.
+//
+// Context switches of every block thread: GNU Radio starts one thread per
+// block inside top_block::run() and joins them before it returns, so their sum
+// is getrusage(RUSAGE_SELF) after run() minus before run(), minus the main
+// thread's own switches (RUSAGE_THREAD) and those of any thread that already
+// existed (read from /proc/self/task/<tid>/status before and after). That sum
+// is exact however threads end. Per thread: each copy block's thread, read by
+// the block itself in stop() (see counting_copy); the source, head and sink
+// threads (stock GNU Radio blocks) are given together as the rest.
+result_t run_profiled(const args_t& a)
+{
+    auto tb = gr::make_top_block(a.experiment);
+    counting_copy::census_t census;
+    auto src = gr::blocks::null_source::make(kItem);
+    auto head = gr::blocks::head::make(kItem, a.samples);
+    tb->connect(src, 0, head, 0);
+    std::vector<counting_copy::sptr> copies;
+    std::vector<gr::blocks::null_sink::sptr> sinks;
+    for (long p = 0; p < a.pipes; p++) {
+        gr::basic_block_sptr prev = head;
+        for (long s = 0; s < a.stages; s++) {
+            auto c = counting_copy::make(&census);
+            tb->connect(prev, 0, c, 0);
+            copies.push_back(c);
+            prev = c;
+        }
+        auto snk = gr::blocks::null_sink::make(kItem);
+        tb->connect(prev, 0, snk, 0);
+        sinks.push_back(snk);
+    }
+    const long blocks = 2 + a.pipes * (a.stages + 1);
+
+    const pid_t main_tid = current_tid();
+    std::map<pid_t, switches_t> others_before;
+    for (pid_t t : task_ids()) {
+        switches_t sw;
+        if (t != main_tid && task_switches(t, sw))
+            others_before[t] = sw;
+    }
+    switches_t self_before, main_before, self_after, main_after;
+    bool rusage_ok = rusage_switches(RUSAGE_SELF, self_before) &&
+                     rusage_switches(RUSAGE_THREAD, main_before);
+
+    result_t r;
+    r.seconds = time_run(tb);
+
+    rusage_ok = rusage_ok && rusage_switches(RUSAGE_THREAD, main_after) &&
+                rusage_switches(RUSAGE_SELF, self_after);
+    switches_t others;
+    bool others_ok = true; // every earlier thread still there, so its share is known
+    for (auto& [t, before] : others_before) {
+        switches_t now;
+        if (!task_switches(t, now)) {
+            others_ok = false;
+            continue;
+        }
+        others.voluntary += (now - before).voluntary;
+        others.involuntary += (now - before).involuntary;
+    }
+    const switches_t total = (self_after - self_before) - (main_after - main_before) - others;
+
+    uint64_t calls = 0, items = 0;
+    std::array<uint64_t, kHistBins> hist{};
+    switches_t copy_sum;
+    bool own_threads = true, copies_ok = true, have_switches = true;
+    std::ostringstream per_thread;
+    for (size_t i = 0; i < copies.size(); i++) {
+        const auto& c = *copies[i];
+        calls += c.calls();
+        items += c.items();
+        for (size_t k = 0; k < kHistBins; k++)
+            hist[k] += c.hist()[k];
+        copy_sum.voluntary += c.switches().voluntary;
+        copy_sum.involuntary += c.switches().involuntary;
+        own_threads = own_threads && c.ran_on_own_thread(main_tid);
+        copies_ok = copies_ok && c.items() == a.samples;
+        have_switches = have_switches && c.have_switches();
+        per_thread << (i ? "," : "") << "{\"pipe\":" << i / a.stages
+                   << ",\"stage\":" << i % a.stages
+                   << ",\"voluntary\":" << c.switches().voluntary
+                   << ",\"involuntary\":" << c.switches().involuntary << "}";
+    }
+    uint64_t hist_calls = 0;
+    std::ostringstream bins;
+    for (size_t k = 0; k < kHistBins; k++) {
+        hist_calls += hist[k];
+        bins << (k ? "," : "") << hist[k];
+    }
+    uint64_t mn = UINT64_MAX, mx = 0;
+    for (auto& s : sinks) {
+        mn = std::min(mn, s->nitems_read(0));
+        mx = std::max(mx, s->nitems_read(0));
+    }
+    // Every thread but main and the earlier ones is a block thread, so the
+    // copies' own readings cannot exceed the total.
+    const bool accounted = rusage_ok && others_ok && have_switches && own_threads &&
+                           copy_sum.voluntary <= total.voluntary &&
+                           copy_sum.involuntary <= total.involuntary;
+    const uint64_t expected_items =
+        a.samples * static_cast<uint64_t>(a.pipes) * static_cast<uint64_t>(a.stages);
+    r.verified = mn == a.samples && mx == a.samples && head->nitems_written(0) == a.samples &&
+                 copies_ok && items == expected_items && hist_calls == calls && accounted;
+    if (!accounted)
+        std::cerr << "gr_bench: context switches not fully accounted (rusage " << rusage_ok
+                  << ", earlier threads still alive " << others_ok << ", stop() on the block's "
+                  << "thread " << own_threads << ")\n";
+    const long seen = census.taken ? static_cast<long>(census.tasks) - 1 -
+                                         static_cast<long>(others_before.size())
+                                   : -1;
+    if (seen > blocks)
+        std::cerr << "gr_bench: " << seen << " threads besides main while running, " << blocks
+                  << " blocks\n";
+
+    const auto& probe = *copies.front();
+    std::ostringstream d;
+    d << "\"sink_items_min\":" << mn << ",\"sink_items_max\":" << mx << ",\"blocks\":" << blocks
+      << ",\"copy_buffer_items\":" << copies.front()->max_output_buffer(0)
+      // GNU Radio's thread-per-block scheduler: one thread per block.
+      << ",\"threads\":" << blocks << ",\"threads_seen_running\":" << seen
+      << ",\"threads_before_run\":" << others_before.size()
+      << ",\"voluntary\":" << total.voluntary << ",\"involuntary\":" << total.involuntary
+      << ",\"copy_voluntary\":" << copy_sum.voluntary
+      << ",\"copy_involuntary\":" << copy_sum.involuntary
+      << ",\"other_threads\":" << (blocks - static_cast<long>(copies.size()))
+      << ",\"other_voluntary\":" << total.voluntary - copy_sum.voluntary
+      << ",\"other_involuntary\":" << total.involuntary - copy_sum.involuntary
+      << ",\"copy_threads\":[" << per_thread.str() << "]"
+      << ",\"stop_on_block_thread\":" << (own_threads ? "true" : "false")
+      << ",\"block_thread_policy\":" << jstr(policy_name(probe.policy()))
+      << ",\"block_thread_priority\":" << probe.priority()
+      << ",\"work_calls\":" << calls << ",\"items_produced\":" << items
+      << ",\"produced_log2\":[" << bins.str() << "]";
+    r.details = d.str();
+    return r;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -679,10 +1048,22 @@ int main(int argc, char** argv)
 
     // Real-time priority the GNU Radio way: set on the main thread before the
     // top block (and so its worker threads, which inherit it) is created.
+    // GNU Radio's own call sets SCHED_RR; its public API has no FIFO variant,
+    // so fifo sets SCHED_FIFO 50 (radioflow's tpb-rt) on the main thread
+    // directly, which the block threads inherit the same way.
     bool rt_granted = false;
     std::string rt_status = "not_requested";
     if (a.rt) {
-        gr::rt_status_t st = gr::enable_realtime_scheduling();
+        gr::rt_status_t st;
+        if (a.rt_policy == "fifo") {
+            struct sched_param sp;
+            std::memset(&sp, 0, sizeof sp);
+            sp.sched_priority = 50;
+            const int rc = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+            st = rc == 0 ? gr::RT_OK : rc == EPERM ? gr::RT_NO_PRIVS : gr::RT_OTHER_ERROR;
+        } else {
+            st = gr::enable_realtime_scheduling();
+        }
         switch (st) {
         case gr::RT_OK: rt_status = "ok"; break;
         case gr::RT_NOT_IMPLEMENTED: rt_status = "not_implemented"; break;
@@ -704,12 +1085,19 @@ int main(int argc, char** argv)
             r = run_msg(a);
         else if (a.experiment == "counters")
             r = run_counters(a);
+        else if (a.experiment == "resched" || a.experiment == "items")
+            r = run_profiled(a);
         else
             r = run_opti(a);
     } catch (const std::exception& e) {
         std::cerr << "gr_bench: error: " << e.what() << "\n";
         return 1;
     }
+
+    struct sched_param main_sp;
+    int main_policy = -1, main_priority = -1;
+    if (pthread_getschedparam(pthread_self(), &main_policy, &main_sp) == 0)
+        main_priority = main_sp.sched_priority;
 
     std::ostringstream params;
     params << "\"pipes\":" << a.pipes << ",\"stages\":" << a.stages;
@@ -718,6 +1106,8 @@ int main(int argc, char** argv)
     else
         params << ",\"samples\":" << a.samples;
     params << ",\"rt\":" << (a.rt ? "true" : "false");
+    if (a.rt)
+        params << ",\"rt_policy\":" << jstr(a.rt_policy);
     if (a.experiment == "counters")
         params << ",\"taps\":" << a.taps << ",\"counters\":" << jstr(a.perfcounters ? "on" : "off")
                << ",\"affinity\":" << jstr(a.affinity ? "on" : "off");
@@ -732,7 +1122,9 @@ int main(int argc, char** argv)
       << ",\"seconds\":" << secs << ",\"verified\":" << (r.verified ? "true" : "false")
       << ",\"gnuradio_version\":" << jstr(gr::version())
       << ",\"rt_granted\":" << (rt_granted ? "true" : "false")
-      << ",\"rt_status\":" << jstr(rt_status) << ",\"details\":{" << r.details << "}}";
+      << ",\"rt_status\":" << jstr(rt_status) << ",\"main_thread_policy\":"
+      << jstr(policy_name(main_policy)) << ",\"main_thread_priority\":" << main_priority
+      << ",\"details\":{" << r.details << "}}";
     std::cout << o.str() << std::endl;
 
     if (!r.verified)

@@ -72,7 +72,8 @@ fn run_graph(
 /// One `buf` run with its profile, for `resched` (seed Fig. 5: context switches per thread) and
 /// `items` (seed Fig. 6: log2 histogram of items produced per work call by the copy blocks).
 /// The profile is in [`Measurement::extra`]: `voluntary`, `involuntary` (summed over threads),
-/// `threads`, and `produced_log2` (32 bins) with `work_calls`.
+/// `threads`, `per_thread` (each thread's `name`, `voluntary`, `involuntary`), and
+/// `produced_log2` (32 bins) with `work_calls` and `items_produced`.
 ///
 /// # Errors
 /// Bad parameters or a failed run.
@@ -81,11 +82,13 @@ pub fn run_profiled(p: &BufParams, scheduler: &dyn Scheduler) -> Result<Measurem
     let threads = fg.thread_stats();
     let mut hist = [0u64; 32];
     let mut calls = 0;
+    let mut items = 0;
     for b in 0..fg.len() {
         let id = BlockId::from_index(b);
         if fg.block::<Copy<f32>>(id).is_some() {
             let st = fg.stats(id).expect("block exists");
             calls += st.work_calls;
+            items += st.items_produced;
             for (h, c) in hist.iter_mut().zip(st.produced_log2) {
                 *h += c;
             }
@@ -95,7 +98,13 @@ pub fn run_profiled(p: &BufParams, scheduler: &dyn Scheduler) -> Result<Measurem
         "threads": threads.len(),
         "voluntary": threads.iter().map(|t| t.voluntary_switches).sum::<u64>(),
         "involuntary": threads.iter().map(|t| t.involuntary_switches).sum::<u64>(),
+        "per_thread": threads.iter().map(|t| json!({
+            "name": t.name,
+            "voluntary": t.voluntary_switches,
+            "involuntary": t.involuntary_switches,
+        })).collect::<Vec<_>>(),
         "work_calls": calls,
+        "items_produced": items,
         "produced_log2": hist.to_vec(),
     });
     Ok(m)
