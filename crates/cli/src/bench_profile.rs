@@ -185,8 +185,9 @@ pub(crate) fn profile(kind: Profile, p: BufParams, o: &Opts) -> anyhow::Result<(
     if let Some(dir) = &o.out {
         let all: Vec<Measurement> = runs.iter().flatten().cloned().collect();
         crate::bench::write_results(dir, &all, &csv)?;
-        if kind == Profile::Items {
-            items_plot(dir, &p, &labels, &contenders, &runs);
+        match kind {
+            Profile::Items => items_plot(dir, &p, &labels, &contenders, &runs),
+            Profile::Resched => resched_plot(dir, &p, &labels, &contenders, &runs),
         }
     }
     if let Some(i) = verified.iter().position(|ok| !ok) {
@@ -384,5 +385,77 @@ fn items_plot(
     match line_chart(&dir.join("items-hist"), &chart) {
         Ok(w) => eprintln!("plot: {} and {}", w.svg.display(), w.png.display()),
         Err(e) => eprintln!("radioflow: no items plot: {e}"),
+    }
+}
+
+/// The context switches of each thread that runs copy blocks in a run: radioflow's threads
+/// that step a copy block (each copy's own thread under `tpb`; the workers under `flow` and
+/// `single`, which step all blocks), GNU Radio's copy-block threads (`copy_threads`; its
+/// source, head and sink threads are only known as a sum). `key`: "voluntary" or
+/// "involuntary".
+fn copy_thread_switches(m: &Measurement, key: &str) -> Vec<u64> {
+    let pick = |v: &serde_json::Value| v[key].as_u64().unwrap_or(0);
+    if let Some(ts) = m.extra["copy_threads"].as_array() {
+        return ts.iter().map(pick).collect();
+    }
+    let threads = m.extra["per_thread"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let copies: Vec<u64> = threads
+        .iter()
+        .filter(|t| t["name"].as_str().is_some_and(|n| n.contains("copy")))
+        .map(pick)
+        .collect();
+    if copies.is_empty() {
+        threads.iter().map(pick).collect()
+    } else {
+        copies
+    }
+}
+
+/// Seed Fig. 5 as lines: context switches of every copy-running thread of the first run,
+/// threads sorted from most to fewest, one line per runtime and scheduler, as
+/// `<dir>/resched-{involuntary,voluntary}.{svg,png}`.
+fn resched_plot(
+    dir: &std::path::Path,
+    p: &BufParams,
+    labels: &[String],
+    contenders: &[Contender],
+    runs: &[Vec<Measurement>],
+) {
+    for key in ["involuntary", "voluntary"] {
+        let series: Vec<Series> = contenders
+            .iter()
+            .zip(labels)
+            .zip(runs)
+            .map(|((k, label), ms)| {
+                let mut counts = copy_thread_switches(&ms[0], key);
+                counts.sort_unstable_by(|a, b| b.cmp(a));
+                Series {
+                    label: format!("{} {label} ({} threads)", k.runtime, counts.len()),
+                    points: counts
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &c)| (i as f64 + 1.0, c as f64))
+                        .collect(),
+                }
+            })
+            .collect();
+        let title = format!(
+            "resched (seed Fig. 5): buf {}x{} {:e}, {key} context switches per thread",
+            p.pipes, p.stages, p.samples as f64
+        );
+        let chart = Chart {
+            title: &title,
+            x_label: "thread running copy blocks (sorted, most switches first)",
+            y_label: &format!("{key} context switches"),
+            log_x: false,
+            series: &series,
+        };
+        match line_chart(&dir.join(format!("resched-{key}")), &chart) {
+            Ok(w) => eprintln!("plot: {} and {}", w.svg.display(), w.png.display()),
+            Err(e) => eprintln!("radioflow: no resched plot: {e}"),
+        }
     }
 }
