@@ -878,6 +878,21 @@ impl ReadyGraph {
         }
     }
 
+    /// The buffer size for the connections from a writer `w` to a reader `r` for which
+    /// `selects(w, r)` holds and that have none of their own, unless the user set a default on
+    /// the flowgraph (the largest asked for wins).
+    pub fn set_buffer_size_where(
+        &mut self,
+        bytes: usize,
+        mut selects: impl FnMut(usize, usize) -> bool,
+    ) {
+        for o in &mut self.outputs {
+            if o.readers.iter().any(|&(b, _)| selects(o.src.0, b)) {
+                o.scheduler_bytes = Some(o.scheduler_bytes.map_or(bytes, |s| s.max(bytes)));
+            }
+        }
+    }
+
     /// Allocates the buffers and attaches every port. `parkers[b]` is the wake-up channel of
     /// block `b`; blocks stepped by the same thread should share one.
     ///

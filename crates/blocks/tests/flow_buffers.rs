@@ -1,0 +1,106 @@
+//! `flow` gives a connection between two workers a larger buffer than the cache-sized ones
+//! inside a chain, so that the two workers do not wake each other chunk by chunk.
+
+use radioflow_blocks::runtime::prelude::*;
+use radioflow_blocks::runtime::{FlowScheduler, Flowgraph};
+use radioflow_blocks::{Head, NullSink, NullSource};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// Passes items on, one per call for its first `slow_calls` calls (so that its input buffer
+/// fills up), and records the largest readable window it saw, in bytes.
+struct WindowProbe {
+    input: StreamInput<f32>,
+    output: StreamOutput<f32>,
+    slow_calls: usize,
+    largest: Arc<AtomicUsize>,
+}
+
+impl Block for WindowProbe {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let readable = std::mem::size_of_val(self.input.slice());
+        self.largest.fetch_max(readable, Ordering::Relaxed);
+        let limit = if self.slow_calls > 0 {
+            self.slow_calls -= 1;
+            1
+        } else {
+            usize::MAX
+        };
+        sync_work(&mut self.input, &mut self.output, limit, |i, o| {
+            o.copy_from_slice(i)
+        });
+        Ok(WorkStatus::Continue)
+    }
+}
+
+#[test]
+fn a_connection_between_workers_gets_a_large_buffer() {
+    let chunk = 8 * 1024;
+    // null source -> head, then two chains (probe -> sink): with two workers the chains go to
+    // different workers, so one probe reads the head's buffer from the other worker.
+    let mut fg = Flowgraph::new();
+    let src = fg.add(NullSource::<f32>::new());
+    let head = fg.add(Head::<f32>::new(1 << 20));
+    fg.connect(src, head).unwrap();
+    let mut largest = Vec::new();
+    for _ in 0..2 {
+        let seen = Arc::new(AtomicUsize::new(0));
+        let probe = fg.add(WindowProbe {
+            input: StreamInput::new(),
+            output: StreamOutput::new(),
+            slow_calls: 20_000,
+            largest: seen.clone(),
+        });
+        let sink = fg.add(NullSink::<f32>::new());
+        fg.connect(head, probe).unwrap();
+        fg.connect(probe, sink).unwrap();
+        largest.push(seen);
+    }
+    fg.run_with(
+        &FlowScheduler::new()
+            .workers(2)
+            .chunk_bytes(chunk)
+            .balance(false),
+    )
+    .unwrap();
+    let seen: Vec<usize> = largest.iter().map(|s| s.load(Ordering::Relaxed)).collect();
+    // Inside a chain a buffer holds 4 chunks (32 KiB); the head's buffer, read from both
+    // workers, may hold 1 MiB, and the slow probes let it fill.
+    assert!(
+        seen.iter().any(|&b| b > 4 * chunk),
+        "largest readable windows {seen:?} bytes: no buffer beyond 4 chunks"
+    );
+    assert!(seen.iter().all(|&b| b <= 1 << 20), "{seen:?}");
+}
+
+#[test]
+fn connections_inside_a_worker_keep_cache_sized_buffers() {
+    let chunk = 8 * 1024;
+    // The same graph on one worker: every buffer stays at 4 chunks.
+    let mut fg = Flowgraph::new();
+    let src = fg.add(NullSource::<f32>::new());
+    let head = fg.add(Head::<f32>::new(1 << 18));
+    fg.connect(src, head).unwrap();
+    let seen = Arc::new(AtomicUsize::new(0));
+    let probe = fg.add(WindowProbe {
+        input: StreamInput::new(),
+        output: StreamOutput::new(),
+        slow_calls: 20_000,
+        largest: seen.clone(),
+    });
+    let sink = fg.add(NullSink::<f32>::new());
+    fg.connect(head, probe).unwrap();
+    fg.connect(probe, sink).unwrap();
+    fg.run_with(&FlowScheduler::new().workers(1).chunk_bytes(chunk))
+        .unwrap();
+    let seen = seen.load(Ordering::Relaxed);
+    assert!(
+        seen > 0 && seen <= 4 * chunk,
+        "largest readable window {seen} bytes"
+    );
+}
