@@ -98,6 +98,11 @@ pub(crate) struct Instrument {
 /// A block ready to run: the block, its wake-up channel, its inbox, and its run-time flags.
 pub struct BlockTask {
     pub(crate) index: usize,
+    /// The chain the scheduler put the block in (`flow`; 0 elsewhere): a worker repeats a
+    /// chain while it moves before going on to the next (`scheduler/worker.rs`).
+    pub(crate) chain: usize,
+    /// Position in the scheduler's execution order (a worker keeps its tasks sorted by it).
+    pub(crate) rank: usize,
     pub(crate) name: std::sync::Arc<str>,
     pub(crate) block: Box<dyn Block>,
     activation: Arc<Activation>,
@@ -156,6 +161,8 @@ impl BlockTask {
         }
         Self {
             index,
+            chain: 0,
+            rank: index,
             name,
             block,
             activation,

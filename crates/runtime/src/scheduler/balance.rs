@@ -34,20 +34,17 @@ pub(crate) struct Team {
     hungry_count: CachePadded<AtomicUsize>,
     /// Unfinished tasks of all workers (including tasks on their way between workers).
     live: CachePadded<AtomicUsize>,
-    /// Chain of every block (by block index); blocks outside the team are never looked up.
-    chain_of: Vec<usize>,
     /// Testing: give a chain to the next worker every this many passes, hungry or not.
     stress: Option<u32>,
 }
 
 impl Team {
     /// A team of workers with these parkers and thread slots, running `tasks` unfinished tasks
-    /// in all, chains as given by `chain_of`.
+    /// in all (chains as given by each task's `chain`).
     pub(crate) fn new(
         parkers: Vec<Arc<Parker>>,
         slots: Vec<usize>,
         tasks: usize,
-        chain_of: Vec<usize>,
         stress: Option<u32>,
     ) -> Arc<Self> {
         let n = parkers.len();
@@ -60,7 +57,6 @@ impl Team {
             hungry: (0..n).map(|_| flag()).collect(),
             hungry_count: CachePadded::new(AtomicUsize::new(0)),
             live: CachePadded::new(AtomicUsize::new(tasks)),
-            chain_of,
             stress,
         });
         for f in team.incoming.iter().chain(&team.hungry) {
@@ -122,7 +118,7 @@ impl Seat {
         // notifier that woke the old thread are visible here.
         fence(SeqCst);
         if n > 0 {
-            tasks.sort_unstable_by_key(|t| t.index);
+            tasks.sort_unstable_by_key(|t| t.rank);
         }
         n
     }
@@ -168,13 +164,12 @@ impl Seat {
             return 0;
         }
         // The chain to give: the last unfinished one in execution order, if another is left.
-        let chain_of = &self.team.chain_of;
         let mut alive = tasks.iter().rev().filter(|t| !t.is_finished());
         let Some(last) = alive.next() else {
             return 0;
         };
-        let chain = chain_of[last.index];
-        if !alive.any(|t| chain_of[t.index] != chain) {
+        let chain = last.chain;
+        if !alive.any(|t| t.chain != chain) {
             return 0;
         }
         let Some(to) = self.claim_receiver(stress_turn) else {
@@ -182,7 +177,7 @@ impl Seat {
         };
         let slot = self.team.slots[to];
         let mut given = 0;
-        for t in tasks.extract_if(.., |t| !t.is_finished() && chain_of[t.index] == chain) {
+        for t in tasks.extract_if(.., |t| !t.is_finished() && t.chain == chain) {
             t.move_to(slot);
             valgrind::happens_before(&self.team.inbox[to]);
             self.team.inbox[to].push(t);

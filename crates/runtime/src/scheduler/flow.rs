@@ -166,8 +166,10 @@ impl Scheduler for FlowScheduler {
             graph.into_tasks(parkers)?.into_iter().map(Some).collect();
         let mut per_worker: Vec<Vec<BlockTask>> = (0..self.workers).map(|_| Vec::new()).collect();
         let mut dedicated = Vec::new();
-        for &b in &order {
+        for (rank, &b) in order.iter().enumerate() {
             let mut task = slots[b].take().expect("each block once in the order");
+            task.chain = chain_of[b];
+            task.rank = rank;
             match placement[b] {
                 Placement::Worker(w) => {
                     task.limit_output_bytes(self.chunk_bytes);
@@ -190,15 +192,8 @@ impl Scheduler for FlowScheduler {
                 members.push((w, tasks));
             }
         }
-        let team = (self.balance && members.len() > 1).then(|| {
-            Team::new(
-                team_parkers.clone(),
-                team_slots,
-                team_tasks,
-                chain_of,
-                self.stress,
-            )
-        });
+        let team = (self.balance && members.len() > 1)
+            .then(|| Team::new(team_parkers.clone(), team_slots, team_tasks, self.stress));
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         let mut jobs: Vec<ThreadJob> = Vec::new();
         for (seat, ((w, tasks), parker)) in members.into_iter().zip(team_parkers).enumerate() {

@@ -4,12 +4,21 @@ use super::balance::Seat;
 use crate::parker::Parker;
 use crate::task::{BlockTask, Step};
 
-/// Steps `tasks` (in the given order) on the calling thread until all are done. A pass steps
-/// every ready task once (one whose neighbour moved, or which moved itself last time), so a
-/// chunk produced by one block is consumed by the next in the same pass while it is still in
-/// cache. After a pass that moved nothing the token is reset and *every* task is stepped once
-/// more (a block may have changed state without moving a port, like a file source rewinding);
-/// only if that moves nothing either does the thread sleep on `parker`.
+/// Passes over one chain, while they move anything, before a worker goes on to the next chain.
+/// `buf` 10x10 and 20x20 under `flow` ran 17-19% faster with 16 to 256 passes than with one
+/// (one chain's buffers in the caches at a time instead of all the worker's chains);
+/// 64 moves at most 64 chunks per block before the other chains get their turn.
+const CHAIN_PASSES: u32 = 64;
+
+/// Steps `tasks` (in the given order) on the calling thread until all are done. A pass over a
+/// chain (consecutive tasks with the same `chain`) steps every ready task of it once (one whose
+/// neighbour moved, or which moved itself last time), so a chunk produced by one block is
+/// consumed by the next in the same pass while it is still in cache; the worker repeats passes
+/// over a chain while they move anything (up to [`CHAIN_PASSES`]) before it goes on to the
+/// next chain. After a round over all chains that moved nothing the token is reset and *every*
+/// task is stepped once more (a block may have changed state without moving a port, like a
+/// file source rewinding); only if that moves nothing either does the thread sleep on
+/// `parker`.
 pub(crate) fn run_tasks(tasks: Vec<BlockTask>, parker: &Parker) -> Vec<BlockTask> {
     run_worker(tasks, parker, None)
 }
@@ -49,25 +58,41 @@ pub(crate) fn run_worker(
             parker.reset();
         }
         let mut progress = false;
-        for t in tasks.iter_mut().filter(|t| !t.is_finished()) {
-            if !t.take_ready() && !checking {
-                continue;
-            }
-            match t.step() {
-                Step::Progress => {
-                    progress = true;
-                    // It may be able to do more (it moved at most one chunk).
-                    t.mark_ready();
-                }
-                Step::Idle => {}
-                Step::Done => {
-                    live -= 1;
-                    progress = true;
-                    if let Some(s) = seat.as_ref() {
-                        s.task_done();
+        let mut start = 0;
+        while start < tasks.len() {
+            let chain = tasks[start].chain;
+            let end = tasks[start..]
+                .iter()
+                .position(|t| t.chain != chain)
+                .map_or(tasks.len(), |n| start + n);
+            for _ in 0..CHAIN_PASSES {
+                let mut moved = false;
+                for t in tasks[start..end].iter_mut().filter(|t| !t.is_finished()) {
+                    if !t.take_ready() && !checking {
+                        continue;
+                    }
+                    match t.step() {
+                        Step::Progress => {
+                            moved = true;
+                            // It may be able to do more (it moved at most one chunk).
+                            t.mark_ready();
+                        }
+                        Step::Idle => {}
+                        Step::Done => {
+                            live -= 1;
+                            moved = true;
+                            if let Some(s) = seat.as_ref() {
+                                s.task_done();
+                            }
+                        }
                     }
                 }
+                progress |= moved;
+                if !moved || checking {
+                    break;
+                }
             }
+            start = end;
         }
         if let Some(s) = seat.as_mut() {
             live -= s.maybe_give(&mut tasks);
