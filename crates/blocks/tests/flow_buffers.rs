@@ -38,17 +38,15 @@ impl Block for WindowProbe {
     }
 }
 
-#[test]
-fn a_connection_between_workers_gets_a_large_buffer() {
-    let chunk = 8 * 1024;
-    // null source -> head, then two chains (probe -> sink): with two workers the chains go to
-    // different workers, so one probe reads the head's buffer from the other worker.
+/// null source -> head(`items`) -> `branches` x (probe -> sink); returns the graph and each
+/// probe's largest readable window.
+fn fan_out(items: u64, branches: usize) -> (Flowgraph, Vec<Arc<AtomicUsize>>) {
     let mut fg = Flowgraph::new();
     let src = fg.add(NullSource::<f32>::new());
-    let head = fg.add(Head::<f32>::new(1 << 20));
+    let head = fg.add(Head::<f32>::new(items));
     fg.connect(src, head).unwrap();
     let mut largest = Vec::new();
-    for _ in 0..2 {
+    for _ in 0..branches {
         let seen = Arc::new(AtomicUsize::new(0));
         let probe = fg.add(WindowProbe {
             input: StreamInput::new(),
@@ -61,6 +59,15 @@ fn a_connection_between_workers_gets_a_large_buffer() {
         fg.connect(probe, sink).unwrap();
         largest.push(seen);
     }
+    (fg, largest)
+}
+
+#[test]
+fn a_connection_between_workers_gets_a_large_buffer() {
+    let chunk = 8 * 1024;
+    // Two chains (probe -> sink) after the head: with two workers the chains go to different
+    // workers, so one probe reads the head's buffer from the other worker.
+    let (mut fg, largest) = fan_out(1 << 20, 2);
     fg.run_with(
         &FlowScheduler::new()
             .workers(2)
@@ -81,24 +88,11 @@ fn a_connection_between_workers_gets_a_large_buffer() {
 #[test]
 fn connections_inside_a_worker_keep_cache_sized_buffers() {
     let chunk = 8 * 1024;
-    // The same graph on one worker: every buffer stays at 4 chunks.
-    let mut fg = Flowgraph::new();
-    let src = fg.add(NullSource::<f32>::new());
-    let head = fg.add(Head::<f32>::new(1 << 18));
-    fg.connect(src, head).unwrap();
-    let seen = Arc::new(AtomicUsize::new(0));
-    let probe = fg.add(WindowProbe {
-        input: StreamInput::new(),
-        output: StreamOutput::new(),
-        slow_calls: 20_000,
-        largest: seen.clone(),
-    });
-    let sink = fg.add(NullSink::<f32>::new());
-    fg.connect(head, probe).unwrap();
-    fg.connect(probe, sink).unwrap();
+    // One chain on one worker: every buffer stays at 4 chunks.
+    let (mut fg, largest) = fan_out(1 << 18, 1);
     fg.run_with(&FlowScheduler::new().workers(1).chunk_bytes(chunk))
         .unwrap();
-    let seen = seen.load(Ordering::Relaxed);
+    let seen = largest[0].load(Ordering::Relaxed);
     assert!(
         seen > 0 && seen <= 4 * chunk,
         "largest readable window {seen} bytes"

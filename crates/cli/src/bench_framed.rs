@@ -11,6 +11,8 @@ use radioflow_framed::{
 };
 use serde_json::json;
 use std::hint::black_box;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// `bench tasks`: MB1-MB4.
@@ -422,8 +424,43 @@ impl Reference {
     }
 }
 
-/// What the sink saw: whether the frame numbers came in order, and each frame's fingerprint.
-type SinkResult = std::sync::Arc<std::sync::Mutex<(bool, Vec<u64>)>>;
+/// What the sink saw: whether the frame numbers came in order, how many frames came, and each
+/// frame's fingerprint. Preallocated and written with plain atomic stores, so the sink neither
+/// allocates nor locks while frames flow; read after the pipeline's threads are joined.
+struct SinkLog {
+    in_order: AtomicBool,
+    seen: AtomicUsize,
+    prints: Box<[AtomicU64]>,
+}
+
+impl SinkLog {
+    fn new(frames: usize) -> Self {
+        SinkLog {
+            in_order: AtomicBool::new(true),
+            seen: AtomicUsize::new(0),
+            prints: (0..frames).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    /// Records the next frame (frames beyond the expected count are only counted).
+    fn record(&self, in_order: bool, print: u64) {
+        let n = self.seen.fetch_add(1, Ordering::Relaxed);
+        if let Some(slot) = self.prints.get(n) {
+            slot.store(print, Ordering::Relaxed);
+        }
+        self.in_order.store(in_order, Ordering::Relaxed);
+    }
+
+    /// Whether exactly `frames` frames came, in order, with the reference's fingerprints.
+    fn verified(&self, frames: u64, reference: &mut Reference) -> bool {
+        let seen = self.seen.load(Ordering::Relaxed);
+        let prints: Vec<u64> = self.prints[..seen.min(self.prints.len())]
+            .iter()
+            .map(|p| p.load(Ordering::Relaxed))
+            .collect();
+        self.in_order.load(Ordering::Relaxed) && seen as u64 == frames && reference.matches(&prints)
+    }
+}
 
 #[derive(Clone)]
 struct Heavy {
@@ -441,7 +478,7 @@ fn build_pipeline(
     replicas: usize,
     wait: Wait,
     frames: u64,
-) -> anyhow::Result<(Pipeline, SinkResult)> {
+) -> anyhow::Result<(Pipeline, Arc<SinkLog>)> {
     let f = p.frame;
     let mut g = Graph::new();
     let src = g.sequential_module("source", 0u64);
@@ -470,10 +507,8 @@ fn build_pipeline(
         Status::Continue
     });
     g.bind(hi, data)?;
-    // Preallocated: the sink does not allocate while frames flow.
-    let prints = Vec::with_capacity(usize::try_from(frames)?);
-    let result = std::sync::Arc::new(std::sync::Mutex::new((true, prints)));
-    let r2 = result.clone();
+    let result = Arc::new(SinkLog::new(usize::try_from(frames)?));
+    let log = result.clone();
     let checker = g.sequential_module(
         "sink",
         Checker {
@@ -488,10 +523,7 @@ fn build_pipeline(
         let k = io.input(ci)[0];
         c.in_order &= k == c.next;
         c.next += 1;
-        let print = fingerprint(io.input(cy));
-        let mut r = r2.lock().unwrap(); // uncontended: read after the run
-        r.0 = c.in_order;
-        r.1.push(print);
+        log.record(c.in_order, fingerprint(io.input(cy)));
         Status::Continue
     });
     g.bind(ci, idx)?; // crosses two stage boundaries
@@ -528,8 +560,7 @@ fn run_pipeline(
         n == frames
     })?;
     drop(pipe);
-    let (in_order, prints) = &*result.lock().unwrap();
-    let ok = *in_order && prints.len() as u64 == frames && reference.matches(prints);
+    let ok = result.verified(frames, reference);
     Ok((report, ok))
 }
 

@@ -382,9 +382,15 @@ fn items_plot(
         log_x: false,
         series: &series,
     };
-    match line_chart(&dir.join("items-hist"), &chart) {
+    write_plot(&dir.join("items-hist"), &chart);
+}
+
+/// Draws `chart` as `<stem>.{svg,png}` and says where, or why not (a missing font does not
+/// fail the measurement).
+fn write_plot(stem: &std::path::Path, chart: &Chart<'_>) {
+    match line_chart(stem, chart) {
         Ok(w) => eprintln!("plot: {} and {}", w.svg.display(), w.png.display()),
-        Err(e) => eprintln!("radioflow: no items plot: {e}"),
+        Err(e) => eprintln!("radioflow: no plot {}: {e}", stem.display()),
     }
 }
 
@@ -400,8 +406,8 @@ fn copy_thread_switches(m: &Measurement, key: &str) -> Vec<u64> {
     }
     let threads = m.extra["per_thread"]
         .as_array()
-        .cloned()
-        .unwrap_or_default();
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
     let copies: Vec<u64> = threads
         .iter()
         .filter(|t| t["name"].as_str().is_some_and(|n| n.contains("copy")))
@@ -453,9 +459,6 @@ fn resched_plot(
             log_x: false,
             series: &series,
         };
-        match line_chart(&dir.join(format!("resched-{key}")), &chart) {
-            Ok(w) => eprintln!("plot: {} and {}", w.svg.display(), w.png.display()),
-            Err(e) => eprintln!("radioflow: no resched plot: {e}"),
-        }
+        write_plot(&dir.join(format!("resched-{key}")), &chart);
     }
 }

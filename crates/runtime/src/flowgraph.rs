@@ -868,16 +868,6 @@ impl ReadyGraph {
         self.scheduler_buffer_bytes = bytes;
     }
 
-    /// The buffer size for the connections into and out of `block` that have none of their
-    /// own, unless the user set a default on the flowgraph (the largest asked for wins).
-    pub fn set_buffer_size_around(&mut self, block: usize, bytes: usize) {
-        for o in &mut self.outputs {
-            if o.src.0 == block || o.readers.iter().any(|&(b, _)| b == block) {
-                o.scheduler_bytes = Some(o.scheduler_bytes.map_or(bytes, |s| s.max(bytes)));
-            }
-        }
-    }
-
     /// The buffer size for the connections from a writer `w` to a reader `r` for which
     /// `selects(w, r)` holds and that have none of their own, unless the user set a default on
     /// the flowgraph (the largest asked for wins).

@@ -146,11 +146,9 @@ impl Scheduler for FlowScheduler {
         // A block on a thread of its own hands data across threads on every call: larger
         // buffers around it let both sides run longer between wake-ups (a Python block under
         // `flow` went from 5.1 to ~1 ns per item with 256 KiB).
-        for (b, p) in placement.iter().enumerate() {
-            if *p == Placement::Dedicated {
-                graph.set_buffer_size_around(b, default_bytes.max(DEDICATED_BUFFER_BYTES));
-            }
-        }
+        graph.set_buffer_size_where(default_bytes.max(DEDICATED_BUFFER_BYTES), |w, r| {
+            placement[w] == Placement::Dedicated || placement[r] == Placement::Dedicated
+        });
         // A connection between two workers couples them: with a few chunks of slack the
         // writer's worker sleeps whenever the reader's worker is behind, and the two wake
         // each other chunk by chunk (`buf` 2x2 took 3-4x longer with 32 KiB than with 1 MiB;
