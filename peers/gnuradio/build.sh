@@ -54,5 +54,12 @@ esac
 
 cd "$here"
 if [ "$clean" = 1 ]; then make clean; fi
+# One build at a time (parallel tests each ask for the peer): the others wait, then find it
+# built. The Makefile renames the binary into place, so a running gr_bench keeps its file.
+mkdir -p build
+if command -v flock >/dev/null 2>&1; then
+    exec 9>build/.lock
+    flock 9
+fi
 make -j"$(nproc 2>/dev/null || echo 2)"
 echo "build.sh: built $here/build/gr_bench (GNU Radio $ver)" >&2
