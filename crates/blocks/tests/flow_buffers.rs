@@ -76,7 +76,7 @@ fn a_connection_between_workers_gets_a_large_buffer() {
     )
     .unwrap();
     let seen: Vec<usize> = largest.iter().map(|s| s.load(Ordering::Relaxed)).collect();
-    // Inside a chain a buffer holds 4 chunks (32 KiB); the head's buffer, read from both
+    // Inside a chain a buffer holds 2 chunks (16 KiB); the head's buffer, read from both
     // workers, may hold 1 MiB, and the slow probes let it fill.
     assert!(
         seen.iter().any(|&b| b > 4 * chunk),
@@ -88,13 +88,13 @@ fn a_connection_between_workers_gets_a_large_buffer() {
 #[test]
 fn connections_inside_a_worker_keep_cache_sized_buffers() {
     let chunk = 8 * 1024;
-    // One chain on one worker: every buffer stays at 4 chunks.
+    // One chain on one worker: every buffer stays at 2 chunks.
     let (mut fg, largest) = fan_out(1 << 18, 1);
     fg.run_with(&FlowScheduler::new().workers(1).chunk_bytes(chunk))
         .unwrap();
     let seen = largest[0].load(Ordering::Relaxed);
     assert!(
-        seen > 0 && seen <= 4 * chunk,
+        seen > 0 && seen <= 2 * chunk,
         "largest readable window {seen} bytes"
     );
 }

@@ -3,7 +3,7 @@
 use crate::bench_profile::{profile, Profile};
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
-use radioflow_bench::limit::{buf_floor_seconds, memcpy_bandwidth};
+use radioflow_bench::limit::{buf_floor_seconds, chain_layout_seconds, memcpy_bandwidth};
 use radioflow_bench::plot::{line_chart, Chart, Series};
 use radioflow_bench::stats::{linear_fit, summarize};
 use radioflow_bench::{
@@ -44,10 +44,10 @@ struct Common {
     /// flow: pin worker i to CPU i.
     #[arg(long, global = true)]
     pin: bool,
-    /// flow: bytes a block writes per output per work call (default: L1d / 4).
+    /// flow: bytes a block writes per output per work call (default: 3/8 of L1d).
     #[arg(long, global = true)]
     chunk_bytes: Option<usize>,
-    /// flow: buffer bytes per connection (default: 4 chunks).
+    /// flow: buffer bytes per connection (default: 2 chunks).
     #[arg(long, global = true)]
     buffer_bytes: Option<usize>,
     /// flow: keep the placement made at start (no chain hand-over to idle workers).
@@ -142,6 +142,21 @@ pub(crate) fn parse_count(s: &str) -> Result<u64, String> {
     Ok(v as u64)
 }
 
+/// The `flow` scheduler with the command line's options.
+fn flow_scheduler(c: &Common) -> FlowScheduler {
+    let mut f = FlowScheduler::new().pin(c.pin).balance(!c.no_balance);
+    if let Some(w) = c.workers {
+        f = f.workers(w);
+    }
+    if let Some(b) = c.chunk_bytes {
+        f = f.chunk_bytes(b);
+    }
+    if let Some(b) = c.buffer_bytes {
+        f = f.buffer_bytes(b);
+    }
+    f
+}
+
 fn schedulers(c: &Common) -> anyhow::Result<Vec<Box<dyn Scheduler>>> {
     let names: Vec<&str> = if c.scheduler == "all" {
         SCHEDULER_NAMES.to_vec()
@@ -152,17 +167,7 @@ fn schedulers(c: &Common) -> anyhow::Result<Vec<Box<dyn Scheduler>>> {
         .into_iter()
         .map(|n| -> anyhow::Result<Box<dyn Scheduler>> {
             if n == "flow" {
-                let mut f = FlowScheduler::new().pin(c.pin).balance(!c.no_balance);
-                if let Some(w) = c.workers {
-                    f = f.workers(w);
-                }
-                if let Some(b) = c.chunk_bytes {
-                    f = f.chunk_bytes(b);
-                }
-                if let Some(b) = c.buffer_bytes {
-                    f = f.buffer_bytes(b);
-                }
-                return Ok(Box::new(f));
+                return Ok(Box::new(flow_scheduler(c)));
             }
             if c.realtime && n == "tpb" {
                 return Ok(Box::new(
@@ -582,6 +587,20 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
                     k.label,
                     median / floor
                 );
+            }
+            // What the buffer layout alone costs: the same copies with no runtime, through one
+            // ring per connection in `flow`'s geometry.
+            let (workers, chunk, buffer) = flow_scheduler(&c).geometry();
+            let layout = chain_layout_seconds(p.pipes, p.stages, p.samples, chunk, buffer, workers);
+            println!(
+                "layout limit: the same copies with no runtime, {chunk} B chunks through a {buffer} B ring per connection, depth-first, on {workers} threads: {layout:.3e} s ({:.2}x the limit)",
+                layout / floor
+            );
+            let flow = contenders
+                .iter()
+                .position(|k| k.runtime == "radioflow" && k.label == "flow");
+            if let Some(&(_, median)) = flow.and_then(|i| medians[i].last()) {
+                println!("  radioflow flow: {:.2}x the layout limit", median / layout);
             }
         }
     }
