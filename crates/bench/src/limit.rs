@@ -40,22 +40,23 @@ pub fn buf_floor_seconds(
     (pipes * stages) as f64 * samples as f64 * 4.0 / (bandwidth * cores.max(1) as f64)
 }
 
-/// Samples per pipe [`chain_layout_seconds`] moves before it scales its time up.
+/// Samples [`chain_layout_seconds`] moves per pipe before it scales its time up.
 const LAYOUT_SAMPLES: u64 = 20_000_000;
 
-/// One connection of a chain: a page-aligned ring of `f32` and its two positions.
+/// A connection in the model: a page-aligned ring of `f32`, its writer's position and its
+/// readers' positions.
 struct Ring {
     memory: Vec<f32>,
     start: usize,
     capacity: usize,
     written: u64,
-    read: u64,
+    reads: Vec<u64>,
 }
 
 impl Ring {
-    fn new(capacity: usize) -> Self {
+    fn new(capacity: usize, readers: usize) -> Self {
         // Page aligned like the runtime's mapped buffers, so that the copies meet the caches
-        // the same way.
+        // the same way (`align_offset` counts f32 elements: at most 1023).
         let memory = vec![0.0f32; capacity + 1024];
         let start = memory.as_ptr().align_offset(4096).min(1024);
         Ring {
@@ -63,132 +64,168 @@ impl Ring {
             start,
             capacity,
             written: 0,
-            read: 0,
+            reads: vec![0; readers],
         }
     }
 
     /// Items that may be written now, contiguous (up to the end of the ring), at most `max`.
     fn writable(&self, max: u64) -> usize {
-        let free = self.read + self.capacity as u64 - self.written;
-        let to_end = self.capacity - (self.written % self.capacity as u64) as usize;
-        free.min(max).min(to_end as u64) as usize
+        let oldest = self.reads.iter().copied().min().unwrap_or(self.written);
+        let free = oldest + self.capacity as u64 - self.written;
+        free.min(max).min(self.to_end(self.written)) as usize
     }
 
-    /// Items that may be read now, contiguous, at most `max`.
-    fn readable(&self, max: u64) -> usize {
-        let there = self.written - self.read;
-        let to_end = self.capacity - (self.read % self.capacity as u64) as usize;
-        there.min(max).min(to_end as u64) as usize
+    /// Items reader `r` may read now, contiguous, at most `max`.
+    fn readable(&self, r: usize, max: u64) -> usize {
+        let there = self.written - self.reads[r];
+        there.min(max).min(self.to_end(self.reads[r])) as usize
+    }
+
+    fn to_end(&self, pos: u64) -> u64 {
+        self.capacity as u64 - pos % self.capacity as u64
     }
 
     fn at(&self, pos: u64) -> usize {
         self.start + (pos % self.capacity as u64) as usize
     }
+
+    fn drained(&self) -> bool {
+        self.reads.iter().all(|&r| r == self.written)
+    }
 }
 
-/// One `buf` pipe with no runtime: null source -> head(`samples`) -> `stages` copies -> null
-/// sink through `stages + 2` rings. Returns the items the sink received.
-struct LayoutPipe {
-    rings: Vec<Ring>,
+/// Copies up to `max` items from reader `r` of `from` into `to`; returns how many.
+fn copy_between(from: &mut Ring, r: usize, to: &mut Ring, max: u64) -> usize {
+    let n = from.readable(r, max).min(to.writable(max));
+    if n > 0 {
+        let (a, b) = (from.at(from.reads[r]), to.at(to.written));
+        to.memory[b..b + n].copy_from_slice(black_box(&from.memory[a..a + n]));
+        from.reads[r] += n as u64;
+        to.written += n as u64;
+    }
+    n
+}
+
+/// The part of `buf` one worker runs, with no runtime: null source -> head(`samples`),
+/// fanned out to `pipes` chains of `stages` copies, each ending in a null sink.
+struct LayoutGraph {
+    source: Ring,
+    head: Ring,
+    /// Per pipe, the outputs of its copies.
+    pipes: Vec<Vec<Ring>>,
     left: u64,
-    delivered: u64,
+    delivered: Vec<u64>,
 }
 
-impl LayoutPipe {
-    fn new(stages: usize, samples: u64, buffer_items: usize) -> Self {
-        LayoutPipe {
-            rings: (0..stages + 2).map(|_| Ring::new(buffer_items)).collect(),
+impl LayoutGraph {
+    fn new(pipes: usize, stages: usize, samples: u64, buffer: usize, head_buffer: usize) -> Self {
+        LayoutGraph {
+            source: Ring::new(buffer, 1),
+            head: Ring::new(head_buffer, pipes),
+            pipes: (0..pipes)
+                .map(|_| (0..stages).map(|_| Ring::new(buffer, 1)).collect())
+                .collect(),
             left: samples,
-            delivered: 0,
+            delivered: vec![0; pipes],
         }
     }
 
-    /// One depth-first pass moving at most `chunk` items per connection; whether anything moved.
-    fn pass(&mut self, chunk: u64) -> bool {
-        let mut moved = false;
+    /// One pass over the source and the head; whether anything moved.
+    fn head_pass(&mut self, chunk: u64) -> bool {
         // The null source fills its output (a memset, as the runtime's does).
-        let src = &mut self.rings[0];
-        let n = src.writable(chunk);
+        let n = self.source.writable(chunk);
         if n > 0 {
-            let at = src.at(src.written);
-            src.memory[at..at + n].fill(0.0);
-            src.written += n as u64;
-            moved = true;
+            let at = self.source.at(self.source.written);
+            self.source.memory[at..at + n].fill(0.0);
+            self.source.written += n as u64;
         }
-        // The head, then the copies.
-        for i in 0..self.rings.len() - 1 {
-            let (upstream, downstream) = self.rings.split_at_mut(i + 1);
-            let (from, to) = (&mut upstream[i], &mut downstream[0]);
-            let mut n = from.readable(chunk).min(to.writable(chunk));
-            if i == 0 {
-                n = n.min(self.left as usize);
-                self.left -= n as u64;
-            }
-            if n == 0 {
-                continue;
-            }
-            let (a, b) = (from.at(from.read), to.at(to.written));
-            to.memory[b..b + n].copy_from_slice(black_box(&from.memory[a..a + n]));
-            from.read += n as u64;
-            to.written += n as u64;
-            moved = true;
-        }
-        // The null sink.
-        let sink = self.rings.last_mut().expect("a pipe has rings");
-        self.delivered += sink.written - sink.read;
-        sink.read = sink.written;
-        moved
+        let copied = copy_between(&mut self.source, 0, &mut self.head, chunk.min(self.left));
+        self.left -= copied as u64;
+        n + copied > 0
     }
 
-    fn finished(&self) -> bool {
-        self.left == 0 && self.rings[1..].iter().all(|r| r.read == r.written)
+    /// One depth-first pass over pipe `p`; whether anything moved.
+    fn pipe_pass(&mut self, p: usize, chunk: u64) -> bool {
+        let rings = &mut self.pipes[p];
+        let mut moved = false;
+        if let Some(first) = rings.first_mut() {
+            moved |= copy_between(&mut self.head, p, first, chunk) > 0;
+        }
+        for i in 1..rings.len() {
+            let (upstream, downstream) = rings.split_at_mut(i);
+            moved |= copy_between(&mut upstream[i - 1], 0, &mut downstream[0], chunk) > 0;
+        }
+        // The null sink (on the head itself when the pipe has no copies).
+        let (last, r) = match rings.last_mut() {
+            Some(last) => (last, 0),
+            None => (&mut self.head, p),
+        };
+        let n = last.written - last.reads[r];
+        last.reads[r] = last.written;
+        self.delivered[p] += n;
+        moved || n > 0
     }
-}
 
-/// Runs `pipes` pipes to the end on one thread the way the `flow` scheduler orders them: up to
-/// 64 passes over one pipe before the next. Returns the items delivered per pipe.
-fn run_layout(pipes: &mut [LayoutPipe], chunk: u64) {
-    while pipes.iter().any(|p| !p.finished()) {
-        for p in pipes.iter_mut().filter(|p| !p.finished()) {
+    fn pipe_finished(&self, p: usize) -> bool {
+        self.left == 0
+            && self.head.reads[p] == self.head.written
+            && self.pipes[p].iter().all(Ring::drained)
+    }
+
+    /// Runs to the end the way a `flow` worker orders chains: up to 64 passes over one chain
+    /// (here the source and head, then each pipe) before the next.
+    fn run(&mut self, chunk: u64) {
+        let pipes = self.pipes.len();
+        while (0..pipes).any(|p| !self.pipe_finished(p)) {
             for _ in 0..64 {
-                if !p.pass(chunk) || p.finished() {
+                if !self.head_pass(chunk) {
                     break;
+                }
+            }
+            for p in 0..pipes {
+                for _ in 0..64 {
+                    if self.pipe_finished(p) || !self.pipe_pass(p, chunk) {
+                        break;
+                    }
                 }
             }
         }
     }
 }
 
-/// Seconds `buf` takes with no runtime at all, through the memory layout of a chain
-/// scheduler: one page-aligned ring of `buffer_bytes` per connection, data moved `chunk_bytes`
-/// at a time depth-first along each pipe (source fill, head copy, `stages` copies, sink), up
-/// to 64 passes over one pipe before the next, the pipes dealt out to `cores` threads. It
-/// separates what the layout costs (where the copies find their data in the caches) from
-/// what a runtime adds on top. The best of three trials on at most 2e7 samples per pipe,
-/// scaled to `samples`.
+/// Seconds `buf` (`pipes` x `stages` copies of `samples` f32) takes with no runtime at all,
+/// through the memory layout of the `flow` scheduler: a page-aligned ring per connection of
+/// `geometry.buffer_bytes` (the head's, read from every worker, of
+/// `geometry.crossing_buffer_bytes` when there are several), data moved `chunk_bytes` at a
+/// time depth-first, up to 64 passes over one chain before the next, the pipes dealt out to
+/// `geometry.workers` threads. It separates what the layout costs (where the copies find
+/// their data in the caches) from what a runtime adds on top. Each thread has a source and a
+/// head of its own (the real graph has one, read by every worker: 1/`pipes` of the copies).
+/// The best of three trials on at most 2e7 samples per pipe, scaled to `samples`.
 pub fn chain_layout_seconds(
     pipes: usize,
     stages: usize,
     samples: u64,
-    chunk_bytes: usize,
-    buffer_bytes: usize,
-    cores: usize,
+    geometry: &radioflow_runtime::FlowGeometry,
 ) -> f64 {
-    let chunk = (chunk_bytes / 4).max(1);
-    let buffer = (buffer_bytes / 4).max(chunk);
+    let chunk = (geometry.chunk_bytes / 4).max(1);
+    let buffer = (geometry.buffer_bytes / 4).max(chunk);
+    let threads = geometry.workers.clamp(1, pipes.max(1));
+    let head_buffer = if threads > 1 {
+        (geometry.crossing_buffer_bytes / 4).max(buffer)
+    } else {
+        buffer
+    };
     let measured = samples.min(LAYOUT_SAMPLES);
-    let cores = cores.clamp(1, pipes.max(1));
     let trial = || {
         let t0 = Instant::now();
         std::thread::scope(|s| {
-            for core in 0..cores {
-                let mine = (core..pipes).step_by(cores).count();
+            for t in 0..threads {
+                let mine = (t..pipes).step_by(threads).count();
                 s.spawn(move || {
-                    let mut ps: Vec<LayoutPipe> = (0..mine)
-                        .map(|_| LayoutPipe::new(stages, measured, buffer))
-                        .collect();
-                    run_layout(&mut ps, chunk as u64);
-                    black_box(&ps);
+                    let mut g = LayoutGraph::new(mine, stages, measured, buffer, head_buffer);
+                    g.run(chunk as u64);
+                    black_box(&g.delivered);
                 });
             }
         });
@@ -212,26 +249,33 @@ mod tests {
     }
 
     #[test]
-    fn the_layout_pipes_deliver_every_sample_whatever_the_ring_and_chunk() {
+    fn the_layout_model_delivers_every_sample_to_every_pipe() {
         // Rings that are not a multiple of the chunk wrap mid-chunk; rings smaller than a
-        // chunk cap it.
-        for (chunk, buffer) in [(2048, 8192), (3000, 7000), (4096, 1024), (1, 3)] {
-            let mut ps: Vec<LayoutPipe> = (0..3)
-                .map(|k| LayoutPipe::new(4, 100_003 + k, buffer))
-                .collect();
-            run_layout(&mut ps, chunk);
-            for (k, p) in ps.iter().enumerate() {
-                assert_eq!(
-                    p.delivered,
-                    100_003 + k as u64,
-                    "chunk {chunk} ring {buffer}"
-                );
-                assert!(p.finished());
-                for r in &p.rings[1..] {
-                    assert_eq!(r.written, 100_003 + k as u64);
+        // chunk cap it; a pipe without copies reads the head directly.
+        for (chunk, buffer, head, stages) in [
+            (2048, 8192, 8192, 4),
+            (3000, 7000, 70_000, 3),
+            (4096, 1024, 1024, 2),
+            (1, 3, 5, 1),
+            (512, 2048, 2048, 0),
+        ] {
+            let mut g = LayoutGraph::new(3, stages, 100_003, buffer, head);
+            g.run(chunk);
+            let what = format!("chunk {chunk} ring {buffer} head ring {head} stages {stages}");
+            assert_eq!(g.delivered, vec![100_003; 3], "{what}");
+            assert_eq!(g.head.written, 100_003, "{what}");
+            for pipe in &g.pipes {
+                for ring in pipe {
+                    assert_eq!(ring.written, 100_003, "{what}");
                 }
             }
         }
-        assert!(chain_layout_seconds(3, 2, 50_000, 8192, 32768, 2) > 0.0);
+        let geometry = radioflow_runtime::FlowGeometry {
+            workers: 2,
+            chunk_bytes: 8192,
+            buffer_bytes: 16384,
+            crossing_buffer_bytes: 1 << 20,
+        };
+        assert!(chain_layout_seconds(3, 2, 50_000, &geometry) > 0.0);
     }
 }

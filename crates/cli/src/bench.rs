@@ -590,11 +590,11 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
             }
             // What the buffer layout alone costs: the same copies with no runtime, through one
             // ring per connection in `flow`'s geometry.
-            let (workers, chunk, buffer) = flow_scheduler(&c).geometry();
-            let layout = chain_layout_seconds(p.pipes, p.stages, p.samples, chunk, buffer, workers);
+            let g = flow_scheduler(&c).geometry();
+            let layout = chain_layout_seconds(p.pipes, p.stages, p.samples, &g);
             println!(
-                "layout limit: the same copies with no runtime, {chunk} B chunks through a {buffer} B ring per connection, depth-first, on {workers} threads: {layout:.3e} s ({:.2}x the limit)",
-                layout / floor
+                "layout limit: the same copies with no runtime, {} B chunks through a {} B ring per connection, depth-first, on {} threads: {layout:.3e} s ({:.2}x the limit)",
+                g.chunk_bytes, g.buffer_bytes, g.workers, layout / floor
             );
             let flow = contenders
                 .iter()

@@ -56,8 +56,8 @@ pub use port::{propagate_tags, sync_work, BufferKeepAlive, Ports, StreamInput, S
 pub use profile::{Profile, ProfileRow};
 pub use radioflow_pmt::{self as pmt, Pmt};
 pub use scheduler::{
-    default_scheduler, l1d_bytes, pin_current_thread, scheduler_by_name, FlowScheduler,
-    RealtimePolicy, Scheduler, SingleThread, ThreadPerBlock, SCHEDULER_NAMES,
+    default_scheduler, l1d_bytes, pin_current_thread, scheduler_by_name, FlowGeometry,
+    FlowScheduler, RealtimePolicy, Scheduler, SingleThread, ThreadPerBlock, SCHEDULER_NAMES,
 };
 pub use stats::{BlockStats, Counters, ThreadStats, COUNTERS_COMPILED};
 pub use tag::Tag;

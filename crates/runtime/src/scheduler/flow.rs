@@ -101,12 +101,31 @@ impl FlowScheduler {
         self
     }
 
-    /// The worker count, the chunk a block may write per call, and the buffer size of a
-    /// connection inside a worker, in bytes, as this scheduler will use them.
-    pub fn geometry(&self) -> (usize, usize, usize) {
-        let buffer = self.buffer_bytes.unwrap_or(2 * self.chunk_bytes);
-        (self.workers, self.chunk_bytes, buffer)
+    /// The sizes this scheduler will use (for models of its memory traffic).
+    pub fn geometry(&self) -> FlowGeometry {
+        FlowGeometry {
+            workers: self.workers,
+            chunk_bytes: self.chunk_bytes,
+            buffer_bytes: self.buffer_bytes.unwrap_or(2 * self.chunk_bytes),
+            crossing_buffer_bytes: self
+                .buffer_bytes
+                .unwrap_or(2 * self.chunk_bytes)
+                .max(CROSSING_BUFFER_BYTES),
+        }
     }
+}
+
+/// The sizes of a [`FlowScheduler`] run, in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlowGeometry {
+    /// Worker threads.
+    pub workers: usize,
+    /// What a block may write per output per work call.
+    pub chunk_bytes: usize,
+    /// The buffer of a connection inside a worker.
+    pub buffer_bytes: usize,
+    /// The buffer of a connection between two workers.
+    pub crossing_buffer_bytes: usize,
 }
 
 /// Size of the L1 data cache of CPU 0 (from Linux sysfs), 32 KiB if unknown.
@@ -154,7 +173,8 @@ impl Scheduler for FlowScheduler {
                 Placement::Dedicated => Arc::new(Parker::new()),
             })
             .collect();
-        let (_, _, default_bytes) = self.geometry();
+        let geometry = self.geometry();
+        let default_bytes = geometry.buffer_bytes;
         graph.set_default_buffer_size(default_bytes);
         // A block on a thread of its own hands data across threads on every call: larger
         // buffers around it let both sides run longer between wake-ups (a Python block under
@@ -167,7 +187,7 @@ impl Scheduler for FlowScheduler {
         // each other chunk by chunk (`buf` 2x2 took 3-4x longer with 32 KiB than with 1 MiB;
         // the larger size only fills when the reader falls behind, so a stream that keeps up
         // gains no latency).
-        graph.set_buffer_size_where(default_bytes.max(CROSSING_BUFFER_BYTES), |w, r| {
+        graph.set_buffer_size_where(geometry.crossing_buffer_bytes, |w, r| {
             matches!(
                 (placement[w], placement[r]),
                 (Placement::Worker(a), Placement::Worker(b)) if a != b
