@@ -200,7 +200,9 @@ impl LayoutGraph {
 /// time depth-first, up to 64 passes over one chain before the next, the pipes dealt out to
 /// `geometry.workers` threads. It separates what the layout costs (where the copies find
 /// their data in the caches) from what a runtime adds on top. Each thread has a source and a
-/// head of its own (the real graph has one, read by every worker: 1/`pipes` of the copies).
+/// head of its own (the real graph has one for all workers, so the model fills and copies
+/// `workers - 1` streams more: 2% of `buf` 10x10's work on two cores), and so it does not
+/// pay for reading the head's ring from another core's caches.
 /// The best of three trials on at most 2e7 samples per pipe, scaled to `samples`.
 pub fn chain_layout_seconds(
     pipes: usize,
