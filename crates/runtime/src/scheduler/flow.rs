@@ -53,8 +53,9 @@ impl FlowScheduler {
             // A step reads one chunk and writes one: together 3/4 of L1d, the rest left to the
             // stack and the block's own state. Two chunks per buffer are all a depth-first
             // pass needs (the writer fills one while the reader empties the other). Against a
-            // quarter of L1d in four-chunk buffers: `buf` 10x10 8% and `opti` S=10 10% faster
-            // (docs/benchmarks.md); fewer steps for the same bytes, a smaller chain in L2.
+            // quarter of L1d in four-chunk buffers: `buf` 10x10 21% and `opti` S=10 6% faster
+            // (docs/benchmarks.md, "The chunk geometry"); fewer steps for the same bytes, a
+            // smaller chain in L2.
             chunk_bytes: (l1d_bytes() * 3 / 8).max(1024),
             buffer_bytes: None,
             balance: true,
@@ -103,14 +104,12 @@ impl FlowScheduler {
 
     /// The sizes this scheduler will use (for models of its memory traffic).
     pub fn geometry(&self) -> FlowGeometry {
+        let buffer_bytes = self.buffer_bytes.unwrap_or(2 * self.chunk_bytes);
         FlowGeometry {
             workers: self.workers,
             chunk_bytes: self.chunk_bytes,
-            buffer_bytes: self.buffer_bytes.unwrap_or(2 * self.chunk_bytes),
-            crossing_buffer_bytes: self
-                .buffer_bytes
-                .unwrap_or(2 * self.chunk_bytes)
-                .max(CROSSING_BUFFER_BYTES),
+            buffer_bytes,
+            crossing_buffer_bytes: buffer_bytes.max(CROSSING_BUFFER_BYTES),
         }
     }
 }
