@@ -154,6 +154,38 @@ fn random_graphs_conserve_items_in_order() {
 }
 
 #[test]
+fn chains_of_one_to_one_blocks_conserve_items_in_order() {
+    // A chain keeps to one worker under `flow`, whose connections then borrow the chain's
+    // regions; blocks that consume random amounts leave items behind in them.
+    let graphs = if cfg!(debug_assertions) { 8 } else { 30 };
+    for s in schedulers() {
+        for seed in 0..graphs {
+            let mut rng = Rng(seed * 7919 + 1);
+            let n = 1 + rng.below(100_000);
+            let mut fg = Flowgraph::new();
+            let mut last =
+                fg.add(Counter::new(n).chunked(rng.next(), 1 + rng.below(5000) as usize));
+            let mut add = 0u32;
+            for _ in 0..1 + rng.below(12) {
+                let k = rng.below(50) as u32;
+                let largest = if rng.below(2) == 0 { 40 } else { 4000 };
+                let chunk = 1 + rng.below(largest) as usize;
+                let c = fg.add(Combine::new(1, k).chunked(rng.next(), chunk));
+                fg.connect(last, c).unwrap();
+                last = c;
+                add = add.wrapping_add(k);
+            }
+            let sink = fg.add(Sink::new().chunked(rng.next(), 1 + rng.below(4000) as usize));
+            fg.connect(last, sink).unwrap();
+            run(&mut fg, s.as_ref()).unwrap_or_else(|e| panic!("{} seed {seed}: {e}", s.name()));
+            let got = &fg.block::<Sink>(sink).unwrap().items;
+            let want: Vec<u32> = (0..n as u32).map(|x| x.wrapping_add(add)).collect();
+            assert!(got == &want, "{} seed {seed}: items differ", s.name());
+        }
+    }
+}
+
+#[test]
 fn tags_arrive_at_their_offsets_through_chains_and_fan_out() {
     for s in schedulers() {
         let n = 100_000u64;

@@ -1,11 +1,14 @@
 //! `flow` gives a connection between two workers a larger buffer than the cache-sized ones
-//! inside a chain, so that the two workers do not wake each other chunk by chunk.
+//! inside a chain, so that the two workers do not wake each other chunk by chunk; and the
+//! connections inside a chain borrow the chain's two regions, so that a chunk goes down the
+//! chain through memory that stays in L1.
 
 use radioflow_blocks::runtime::prelude::*;
 use radioflow_blocks::runtime::{FlowScheduler, Flowgraph};
 use radioflow_blocks::{Head, NullSink, NullSource};
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Passes items on, one per call for its first `slow_calls` calls (so that its input buffer
 /// fills up), and records the largest readable window it saw, in bytes.
@@ -97,4 +100,73 @@ fn connections_inside_a_worker_keep_cache_sized_buffers() {
         seen > 0 && seen <= 2 * chunk,
         "largest readable window {seen} bytes"
     );
+}
+
+/// Copies its input and records the addresses of the output windows it wrote into.
+struct AddressProbe {
+    input: StreamInput<f32>,
+    output: StreamOutput<f32>,
+    seen: Arc<Mutex<BTreeSet<usize>>>,
+}
+
+impl Block for AddressProbe {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let at = self.output.slice().as_ptr() as usize;
+        let n = sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
+            o.copy_from_slice(i)
+        });
+        if n > 0 {
+            self.seen.lock().unwrap().insert(at);
+        }
+        Ok(WorkStatus::Continue)
+    }
+}
+
+/// null source -> head -> 4 probes -> sink on `scheduler`; the output addresses of each probe.
+fn probed_chain(scheduler: FlowScheduler) -> Vec<BTreeSet<usize>> {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(NullSource::<f32>::new());
+    let head = fg.add(Head::<f32>::new(1 << 20));
+    fg.connect(src, head).unwrap();
+    let mut last = head;
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        let s = Arc::new(Mutex::new(BTreeSet::new()));
+        let probe = fg.add(AddressProbe {
+            input: StreamInput::new(),
+            output: StreamOutput::new(),
+            seen: s.clone(),
+        });
+        fg.connect(last, probe).unwrap();
+        last = probe;
+        seen.push(s);
+    }
+    let sink = fg.add(NullSink::<f32>::new());
+    fg.connect(last, sink).unwrap();
+    fg.run_with(&scheduler.workers(1).chunk_bytes(8 * 1024))
+        .unwrap();
+    seen.iter().map(|s| s.lock().unwrap().clone()).collect()
+}
+
+#[test]
+fn a_chain_passes_chunks_through_two_shared_regions() {
+    let seen = probed_chain(FlowScheduler::new());
+    // Probes two apart write into the same region, probes next to each other never share.
+    assert!(
+        !seen[0].is_disjoint(&seen[2]) && !seen[1].is_disjoint(&seen[3]),
+        "{seen:?}"
+    );
+    assert!(seen[0].is_disjoint(&seen[1]) && seen[2].is_disjoint(&seen[3]));
+    // Without regions every connection writes into its own ring.
+    let rings = probed_chain(FlowScheduler::new().regions(false));
+    for (i, a) in rings.iter().enumerate() {
+        for b in &rings[i + 1..] {
+            assert!(a.is_disjoint(b), "{rings:?}");
+        }
+    }
 }

@@ -53,6 +53,10 @@ struct Common {
     /// flow: keep the placement made at start (no chain hand-over to idle workers).
     #[arg(long, global = true)]
     no_balance: bool,
+    /// flow: every connection in its own ring only (no chunk-sized regions borrowed down a
+    /// chain).
+    #[arg(long, global = true)]
+    no_regions: bool,
     /// Sweep the size: P = S in 1, 2, 5, 10, 15, 20 (buf, msg) or S in the same list (opti),
     /// and report the cost per block as a regression slope.
     #[arg(long, global = true)]
@@ -144,7 +148,10 @@ pub(crate) fn parse_count(s: &str) -> Result<u64, String> {
 
 /// The `flow` scheduler with the command line's options.
 fn flow_scheduler(c: &Common) -> FlowScheduler {
-    let mut f = FlowScheduler::new().pin(c.pin).balance(!c.no_balance);
+    let mut f = FlowScheduler::new()
+        .pin(c.pin)
+        .balance(!c.no_balance)
+        .regions(!c.no_regions);
     if let Some(w) = c.workers {
         f = f.workers(w);
     }

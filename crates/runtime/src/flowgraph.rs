@@ -2,11 +2,13 @@
 
 use crate::activation::{Activation, Wake};
 use crate::block::Block;
-use crate::buffer::{Reader, StreamBuffer, Writer, DEFAULT_BUFFER_BYTES};
+use crate::buffer::{Reader, Region, StreamBuffer, Writer, DEFAULT_BUFFER_BYTES};
+use crate::endpoint::Endpoint;
 use crate::error::{ConnectError, Direction, RunError};
 use crate::message::{Inbox, Subscriber};
 use crate::parker::Parker;
 use crate::port::{Attachments, PortSpecs, Ports};
+use crate::port_table::PortTable;
 use crate::scheduler::{default_scheduler, Scheduler};
 use crate::stats::{BlockCounters, BlockStats, Counters, ThreadStats};
 use crate::sync::Arc;
@@ -609,6 +611,7 @@ impl Flowgraph {
                     bytes,
                     scheduler_bytes: None,
                     readers: edges.iter().map(|&i| self.stream_edges[i].dst).collect(),
+                    region: None,
                 });
             }
         }
@@ -652,6 +655,7 @@ impl Flowgraph {
             control,
             user_buffer_bytes: self.default_buffer_bytes,
             scheduler_buffer_bytes: DEFAULT_BUFFER_BYTES,
+            region_bytes: 0,
         }
     }
 
@@ -825,6 +829,8 @@ struct OutputPlan {
     /// Size the scheduler asked for this buffer (below the user's settings).
     scheduler_bytes: Option<usize>,
     readers: Vec<(usize, usize)>,
+    /// The region set this buffer may borrow from (`ReadyGraph::share_regions`).
+    region: Option<usize>,
 }
 
 /// A validated graph handed to a [`Scheduler`]: its [`Topology`] and, once the scheduler has
@@ -841,6 +847,8 @@ pub struct ReadyGraph {
     /// `Flowgraph::set_default_buffer_size`, which wins over the scheduler's choice.
     user_buffer_bytes: Option<usize>,
     scheduler_buffer_bytes: usize,
+    /// Bytes of each region (`share_regions`).
+    region_bytes: usize,
 }
 
 impl fmt::Debug for ReadyGraph {
@@ -883,6 +891,27 @@ impl ReadyGraph {
         }
     }
 
+    /// Lets each connection from a writer `w` to its single reader `r` for which `key(w, r)`
+    /// names a region borrow that region, of `bytes`, while the connection is empty; the
+    /// connections given the same key share it, one at a time (`buffer/region.rs`).
+    ///
+    /// The caller guarantees that the blocks at both ends of all connections of one key are
+    /// only ever stepped by one thread at a time, with a hand-over that orders memory when
+    /// they move between threads (`flow` keeps a chain on one worker and moves it whole).
+    pub(crate) fn share_regions(
+        &mut self,
+        bytes: usize,
+        mut key: impl FnMut(usize, usize) -> Option<usize>,
+    ) {
+        self.region_bytes = bytes;
+        for o in &mut self.outputs {
+            o.region = match o.readers.as_slice() {
+                [(r, _)] => key(o.src.0, *r),
+                _ => None,
+            };
+        }
+    }
+
     /// Allocates the buffers and attaches every port. `parkers[b]` is the wake-up channel of
     /// block `b`; blocks stepped by the same thread should share one.
     ///
@@ -922,7 +951,14 @@ impl ReadyGraph {
                 message_out: vec![Vec::new(); s.message_out.len()],
             })
             .collect();
+        let mut regions: HashMap<usize, std::sync::Arc<Region>> = HashMap::new();
         for o in &self.outputs {
+            let region = o.region.map(|k| {
+                regions
+                    .entry(k)
+                    .or_insert_with(|| std::sync::Arc::new(Region::new(self.region_bytes)))
+                    .clone()
+            });
             let readers: Vec<Arc<Activation>> =
                 o.readers.iter().map(|&(b, _)| acts[b].clone()).collect();
             let bytes = o
@@ -931,15 +967,14 @@ impl ReadyGraph {
                 .or(o.scheduler_bytes)
                 .unwrap_or(self.scheduler_buffer_bytes);
             let buf =
-                StreamBuffer::new(o.item_size, bytes, &acts[o.src.0], &readers).map_err(|e| {
-                    RunError::Buffer {
+                StreamBuffer::with_region(o.item_size, bytes, &acts[o.src.0], &readers, region)
+                    .map_err(|e| RunError::Buffer {
                         port: o.label.clone(),
                         error: e.to_string(),
-                    }
-                })?;
-            att[o.src.0].stream_out[o.src.1] = Some(Writer::new(buf.clone()));
+                    })?;
+            att[o.src.0].stream_out[o.src.1] = Some(Endpoint::new(Writer::new(buf.clone())));
             for (slot, &(b, p)) in o.readers.iter().enumerate() {
-                att[b].stream_in[p] = Some(Reader::new(buf.clone(), slot));
+                att[b].stream_in[p] = Some(Endpoint::new(Reader::new(buf.clone(), slot)));
             }
         }
         let inboxes: Vec<Arc<Inbox>> = self
@@ -963,11 +998,13 @@ impl ReadyGraph {
             .zip(self.instruments)
             .enumerate()
         {
+            let table = PortTable::for_attachments(&a);
             block.ports(&mut Ports::attach(&mut a));
             tasks.push(BlockTask::new(
                 i,
                 self.topology.names[i].clone(),
                 block,
+                table,
                 acts[i].clone(),
                 inboxes[i].clone(),
                 self.control.clone(),

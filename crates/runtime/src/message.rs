@@ -122,11 +122,6 @@ impl MessageOutput {
         self.subscribers = subscribers;
     }
 
-    /// Every receiver finished (false when nothing is connected).
-    pub(crate) fn dead(&self) -> bool {
-        !self.subscribers.is_empty() && self.subscribers.iter().all(|s| s.inbox.is_closed())
-    }
-
     /// Tells every receiver this sender is done, and disconnects.
     pub(crate) fn finish(&mut self) {
         for s in self.subscribers.drain(..) {

@@ -2,11 +2,14 @@
 //!
 //! Ports are fields of the block. [`Block::ports`](crate::Block::ports) lists them, in order,
 //! to a [`Ports`] visitor; the runtime uses the same listing to describe the block, to attach
-//! buffers, and before/after each work call to snapshot and publish positions. Inside `work` a
-//! port only hands out the window it owns: an input cannot read past what was written and an
+//! buffers when a run starts, and to detach them when the block finishes. A port holds one
+//! handle on its buffer endpoint ([`Endpoint`]); the task that steps the block holds the other
+//! and refreshes and publishes positions around each work call (`port_table.rs`). Inside `work`
+//! a port only hands out the window it owns: an input cannot read past what was written and an
 //! output cannot write past free space.
 
 use crate::buffer::{Reader, StreamBuffer, Writer};
+use crate::endpoint::Endpoint;
 use crate::error::Direction;
 use crate::item::{Item, ItemType};
 use crate::message::{MessageOutput, Subscriber};
@@ -30,7 +33,7 @@ impl std::fmt::Debug for BufferKeepAlive {
 /// A typed stream input port.
 #[derive(Debug)]
 pub struct StreamInput<T: Item> {
-    reader: Option<Reader>,
+    reader: Option<Endpoint<Reader>>,
     optional: bool,
     _item: PhantomData<fn() -> T>,
 }
@@ -59,9 +62,16 @@ impl<T: Item> StreamInput<T> {
         }
     }
 
+    /// The reader, while attached.
+    fn reader(&self) -> Option<&Reader> {
+        // SAFETY: the task's handle is not in use while the block runs (endpoint.rs), and the
+        // reference does not outlive this port borrow.
+        self.reader.as_ref().map(|r| unsafe { r.get() })
+    }
+
     /// The readable items, oldest first.
     pub fn slice(&self) -> &[T] {
-        match &self.reader {
+        match self.reader() {
             None => &[],
             Some(r) => {
                 let (p, n) = r.window();
@@ -80,40 +90,41 @@ impl<T: Item> StreamInput<T> {
     /// If `n` is larger than [`slice`](Self::slice)`.len()`.
     pub fn consume(&mut self, n: usize) {
         match &mut self.reader {
-            Some(r) => r.consume(n),
+            // SAFETY: as in `reader`.
+            Some(r) => unsafe { r.get_mut() }.consume(n),
             None => assert!(n == 0, "consumed {n} items from an unconnected input"),
         }
     }
 
     /// The writer finished and [`slice`](Self::slice) holds everything it will ever write.
     pub fn is_finished(&self) -> bool {
-        self.reader.as_ref().is_none_or(Reader::writer_done)
+        self.reader().is_none_or(Reader::writer_done)
     }
 
     /// A handle that keeps this port's buffer memory mapped as long as it lives (`None` while
     /// the port is not attached). For bindings whose views of [`slice`](Self::slice) may
     /// outlive the work call (a leaked view then reads stale items, not unmapped memory).
     pub fn keep_alive(&self) -> Option<BufferKeepAlive> {
-        self.reader.as_ref().map(|r| BufferKeepAlive {
+        self.reader().map(|r| BufferKeepAlive {
             _buffer: r.buffer().clone(),
         })
     }
 
     /// Tags on the items of [`slice`](Self::slice), sorted by offset.
     pub fn tags(&self) -> &[Tag] {
-        self.reader.as_ref().map_or(&[], Reader::tags)
+        self.reader().map_or(&[], Reader::tags)
     }
 
     /// Absolute index of `slice()[0]` in the stream (items consumed so far).
     pub fn offset(&self) -> u64 {
-        self.reader.as_ref().map_or(0, Reader::position)
+        self.reader().map_or(0, Reader::position)
     }
 }
 
 /// A typed stream output port.
 #[derive(Debug)]
 pub struct StreamOutput<T: Item> {
-    writer: Option<Writer>,
+    writer: Option<Endpoint<Writer>>,
     _item: PhantomData<fn() -> T>,
 }
 
@@ -132,9 +143,21 @@ impl<T: Item> StreamOutput<T> {
         }
     }
 
+    /// The writer, while attached.
+    fn writer(&self) -> Option<&Writer> {
+        // SAFETY: as in `StreamInput::reader`.
+        self.writer.as_ref().map(|w| unsafe { w.get() })
+    }
+
+    /// The writer, exclusively, while attached.
+    fn writer_mut(&mut self) -> Option<&mut Writer> {
+        // SAFETY: as in `StreamInput::reader`.
+        self.writer.as_mut().map(|w| unsafe { w.get_mut() })
+    }
+
     /// The free space to write into. Its contents are unspecified (old items).
     pub fn slice(&mut self) -> &mut [T] {
-        match &self.writer {
+        match self.writer() {
             None => &mut [],
             Some(w) => {
                 let (p, n) = w.window();
@@ -151,7 +174,7 @@ impl<T: Item> StreamOutput<T> {
     /// # Panics
     /// If `n` is larger than the free space.
     pub fn produce(&mut self, n: usize) {
-        match &mut self.writer {
+        match self.writer_mut() {
             Some(w) => w.produce(n),
             None => assert!(n == 0, "produced {n} items on an unconnected output"),
         }
@@ -162,20 +185,20 @@ impl<T: Item> StreamOutput<T> {
     /// # Panics
     /// If `offset` names an item already published.
     pub fn add_tag(&mut self, offset: u64, key: impl Into<Pmt>, value: impl Into<Pmt>) {
-        if let Some(w) = &mut self.writer {
+        if let Some(w) = self.writer_mut() {
             w.add_tag(Tag::new(offset, key, value));
         }
     }
 
     /// Absolute index of `slice()[0]` in the stream (items produced so far).
     pub fn offset(&self) -> u64 {
-        self.writer.as_ref().map_or(0, Writer::position)
+        self.writer().map_or(0, Writer::position)
     }
 
     /// A handle that keeps this port's buffer memory mapped as long as it lives (`None` while
     /// the port is not attached); see [`StreamInput::keep_alive`].
     pub fn keep_alive(&self) -> Option<BufferKeepAlive> {
-        self.writer.as_ref().map(|w| BufferKeepAlive {
+        self.writer().map(|w| BufferKeepAlive {
             _buffer: w.buffer().clone(),
         })
     }
@@ -183,6 +206,7 @@ impl<T: Item> StreamOutput<T> {
 
 /// Copies the tags on the next `n` items of `input` to the same positions of `output`
 /// (for blocks that produce one output item per input item). Call before `consume`/`produce`.
+#[inline]
 pub fn propagate_tags<A: Item, B: Item>(
     input: &StreamInput<A>,
     output: &mut StreamOutput<B>,
@@ -217,6 +241,7 @@ pub fn propagate_tags<A: Item, B: Item>(
 /// }
 /// # }
 /// ```
+#[inline]
 pub fn sync_work<A: Item, B: Item>(
     input: &mut StreamInput<A>,
     output: &mut StreamOutput<B>,
@@ -264,56 +289,17 @@ impl PortSpecs {
 /// Endpoints handed to a block's ports when a run starts.
 #[derive(Debug, Default)]
 pub(crate) struct Attachments {
-    pub(crate) stream_in: Vec<Option<Reader>>,
-    pub(crate) stream_out: Vec<Option<Writer>>,
+    pub(crate) stream_in: Vec<Option<Endpoint<Reader>>>,
+    pub(crate) stream_out: Vec<Option<Endpoint<Writer>>>,
     pub(crate) message_out: Vec<Vec<Subscriber>>,
-}
-
-/// What the ports looked like before a work call.
-#[derive(Debug, Default)]
-pub(crate) struct Before {
-    pub(crate) inputs: usize,
-    pub(crate) inputs_readable: usize,
-    pub(crate) inputs_done: usize,
-    pub(crate) outputs: usize,
-    pub(crate) outputs_writable: usize,
-    /// Outputs with a live reader but no free space.
-    pub(crate) outputs_full: usize,
-}
-
-/// What the ports did during a work call, and whether they can still move.
-#[derive(Debug, Default)]
-pub(crate) struct After {
-    /// Some port moved.
-    pub(crate) progress: bool,
-    /// Items published on all stream outputs.
-    pub(crate) produced: u64,
-    /// Items released on all stream inputs.
-    pub(crate) consumed: u64,
-    /// Stream inputs.
-    pub(crate) inputs: usize,
-    /// Of those, the ones whose writer finished (their contents are final).
-    pub(crate) inputs_done: usize,
-    /// Some input is final and empty: it will never supply another item.
-    pub(crate) input_exhausted: bool,
-    /// Some live stream output has no free space.
-    pub(crate) output_full: bool,
-    /// Stream outputs plus connected message outputs.
-    pub(crate) outputs: usize,
-    /// Of those, the ones with no live reader left.
-    pub(crate) outputs_dead: usize,
 }
 
 enum Mode<'a> {
     Describe(&'a mut PortSpecs),
     Attach(&'a mut Attachments),
-    Before {
-        max_items: u64,
-        max_bytes: u64,
-        out: &'a mut Before,
-    },
-    After(&'a mut After),
-    Finish,
+    /// Drops the ports' endpoint handles and finishes the message outputs (the task has
+    /// finished the stream endpoints through its own handles).
+    Detach,
 }
 
 /// The visitor a block lists its ports to, in [`Block::ports`](crate::Block::ports).
@@ -340,19 +326,8 @@ impl<'a> Ports<'a> {
     pub(crate) fn attach(a: &'a mut Attachments) -> Self {
         Self::with(Mode::Attach(a))
     }
-    /// Each output's window is capped at `max_items` and at `max_bytes` (at least one item).
-    pub(crate) fn before(max_items: u64, max_bytes: u64, out: &'a mut Before) -> Self {
-        Self::with(Mode::Before {
-            max_items,
-            max_bytes,
-            out,
-        })
-    }
-    pub(crate) fn after(out: &'a mut After) -> Self {
-        Self::with(Mode::After(out))
-    }
-    pub(crate) fn finish() -> Self {
-        Self::with(Mode::Finish)
+    pub(crate) fn detach() -> Self {
+        Self::with(Mode::Detach)
     }
 
     /// Declares a stream input named `name`.
@@ -366,40 +341,7 @@ impl<'a> Ports<'a> {
                 optional: port.optional,
             }),
             Mode::Attach(a) => port.reader = a.stream_in.get_mut(idx).and_then(Option::take),
-            Mode::Before { out, .. } => {
-                out.inputs += 1;
-                if let Some(r) = &mut port.reader {
-                    if r.refresh() > 0 {
-                        out.inputs_readable += 1;
-                    }
-                    if r.writer_done() {
-                        out.inputs_done += 1;
-                    }
-                } else {
-                    out.inputs_done += 1;
-                }
-            }
-            Mode::After(out) => {
-                out.inputs += 1;
-                let (done, empty) = match &mut port.reader {
-                    Some(r) => {
-                        let released = r.commit();
-                        out.progress |= released > 0;
-                        out.consumed += released;
-                        (r.writer_done(), r.available() == 0)
-                    }
-                    None => (true, true),
-                };
-                if done {
-                    out.inputs_done += 1;
-                    out.input_exhausted |= empty;
-                }
-            }
-            Mode::Finish => {
-                if let Some(mut r) = port.reader.take() {
-                    r.finish();
-                }
-            }
+            Mode::Detach => port.reader = None,
         }
     }
 
@@ -414,38 +356,7 @@ impl<'a> Ports<'a> {
                 optional: false,
             }),
             Mode::Attach(a) => port.writer = a.stream_out.get_mut(idx).and_then(Option::take),
-            Mode::Before {
-                max_items,
-                max_bytes,
-                out,
-            } => {
-                out.outputs += 1;
-                if let Some(w) = &mut port.writer {
-                    let by_bytes = (*max_bytes / std::mem::size_of::<T>() as u64).max(1);
-                    if w.refresh((*max_items).min(by_bytes)) > 0 {
-                        out.outputs_writable += 1;
-                    } else if !w.was_dead() {
-                        out.outputs_full += 1;
-                    }
-                }
-            }
-            Mode::After(out) => {
-                if let Some(w) = &mut port.writer {
-                    let before = w.published();
-                    out.progress |= w.commit();
-                    out.produced += w.published() - before;
-                    out.outputs += 1;
-                    match w.dead_or_full() {
-                        (true, _) => out.outputs_dead += 1,
-                        (false, full) => out.output_full |= full,
-                    }
-                }
-            }
-            Mode::Finish => {
-                if let Some(mut w) = port.writer.take() {
-                    w.finish();
-                }
-            }
+            Mode::Detach => port.writer = None,
         }
     }
 
@@ -477,16 +388,7 @@ impl<'a> Ports<'a> {
                     .map(std::mem::take)
                     .unwrap_or_default(),
             ),
-            Mode::After(out) => {
-                if port.is_connected() {
-                    out.outputs += 1;
-                    if port.dead() {
-                        out.outputs_dead += 1;
-                    }
-                }
-            }
-            Mode::Before { .. } => {}
-            Mode::Finish => port.finish(),
+            Mode::Detach => port.finish(),
         }
     }
 }

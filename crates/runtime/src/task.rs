@@ -10,7 +10,8 @@ use crate::clock;
 use crate::error::{BlockError, RunError};
 use crate::message::Inbox;
 use crate::parker::Parker;
-use crate::port::{After, Before, Ports};
+use crate::port::Ports;
+use crate::port_table::{After, PortTable};
 use crate::stats::{BlockCounters, Counters, ThreadStats, COUNTERS_COMPILED};
 use crate::sync::{Arc, AtomicBool};
 use crate::trace::{TraceConfig, TraceRing};
@@ -105,6 +106,8 @@ pub struct BlockTask {
     pub(crate) rank: usize,
     pub(crate) name: std::sync::Arc<str>,
     pub(crate) block: Box<dyn Block>,
+    /// The task's handles on the block's stream endpoints.
+    ports: PortTable,
     activation: Arc<Activation>,
     inbox: Arc<Inbox>,
     control: Arc<RunControl>,
@@ -143,6 +146,7 @@ impl BlockTask {
         index: usize,
         name: std::sync::Arc<str>,
         block: Box<dyn Block>,
+        mut ports: PortTable,
         activation: Arc<Activation>,
         inbox: Arc<Inbox>,
         control: Arc<RunControl>,
@@ -150,6 +154,7 @@ impl BlockTask {
         max_items: u64,
         instrument: Instrument,
     ) -> Self {
+        ports.limit(max_items, u64::MAX);
         let time_counters = COUNTERS_COMPILED && instrument.level == Counters::Timed;
         let trace = instrument
             .trace
@@ -165,6 +170,7 @@ impl BlockTask {
             rank: index,
             name,
             block,
+            ports,
             activation,
             inbox,
             control,
@@ -218,6 +224,7 @@ impl BlockTask {
     /// so that a chunk stays in cache while it travels down a chain.
     pub fn limit_output_bytes(&mut self, bytes: usize) {
         self.max_bytes = self.max_bytes.min(bytes as u64);
+        self.ports.limit(self.max_items, self.max_bytes);
     }
 
     /// Records the calling thread's statistics for this run in this task (call on one task per
@@ -259,12 +266,7 @@ impl BlockTask {
             }
         }
 
-        let mut before = Before::default();
-        self.block.ports(&mut Ports::before(
-            self.max_items,
-            self.max_bytes,
-            &mut before,
-        ));
+        let before = self.ports.before();
         let starved = before.inputs > 0 && before.inputs_readable == 0 && before.inputs_done == 0;
         let blocked = before.outputs > 0 && before.outputs_writable == 0;
         let mut status = WorkStatus::Continue;
@@ -285,8 +287,7 @@ impl BlockTask {
         if COUNTERS_COMPILED && self.timed && worked {
             t1 = clock::now();
         }
-        let mut after = After::default();
-        self.block.ports(&mut Ports::after(&mut after));
+        let after = self.ports.after();
         if COUNTERS_COMPILED && self.instrumented {
             self.record(worked, starved, blocked, handled, &after, t0, t1);
         }
@@ -369,8 +370,10 @@ impl BlockTask {
         if !self.finished {
             self.finished = true;
             self.inbox.close();
-            // A panicking port visitor must not take the scheduler thread down.
-            let _ = catch_unwind(AssertUnwindSafe(|| self.block.ports(&mut Ports::finish())));
+            self.ports.finish();
+            // A panicking port visitor must not take the scheduler thread down (the streams
+            // are already finished above).
+            let _ = catch_unwind(AssertUnwindSafe(|| self.block.ports(&mut Ports::detach())));
         }
     }
 }

@@ -141,6 +141,12 @@ impl Mapping {
         self.capacity
     }
 
+    /// Whether writes must be copied into the other half with [`Mapping::mirror`] (heap
+    /// memory); double-mapped memory shows them there by itself.
+    pub(crate) fn needs_mirror(&self) -> bool {
+        matches!(self.kind, Kind::Mirrored)
+    }
+
     /// Makes `len` bytes just written at ring offset `offset` (< capacity) visible in both halves.
     /// A no-op for double-mapped memory.
     ///

@@ -34,6 +34,7 @@ pub struct FlowScheduler {
     chunk_bytes: usize,
     buffer_bytes: Option<usize>,
     balance: bool,
+    regions: bool,
     stress: Option<u32>,
 }
 
@@ -59,6 +60,7 @@ impl FlowScheduler {
             chunk_bytes: (l1d_bytes() * 3 / 8).max(1024),
             buffer_bytes: None,
             balance: true,
+            regions: true,
             stress: None,
         }
     }
@@ -67,6 +69,14 @@ impl FlowScheduler {
     /// two or more left (default `true`). Off, the placement made at start holds to the end.
     pub fn balance(mut self, on: bool) -> Self {
         self.balance = on;
+        self
+    }
+
+    /// Whether the connections inside a chain borrow the chain's two chunk-sized regions while
+    /// they are empty, so that a chunk stays in L1 down the chain (default `true`; off, every
+    /// connection uses its own ring only).
+    pub fn regions(mut self, on: bool) -> Self {
+        self.regions = on;
         self
     }
 
@@ -157,9 +167,11 @@ impl Scheduler for FlowScheduler {
         let plan = place(graph.topology(), &order, self.workers);
         let placement = plan.placement;
         let mut chain_of = vec![usize::MAX; order.len()];
+        let mut link_of = vec![0; order.len()];
         for (c, chain) in plan.chains.iter().enumerate() {
-            for &b in chain {
+            for (i, &b) in chain.iter().enumerate() {
                 chain_of[b] = c;
+                link_of[b] = i;
             }
         }
         let control = graph.control().clone();
@@ -192,6 +204,16 @@ impl Scheduler for FlowScheduler {
                 (Placement::Worker(a), Placement::Worker(b)) if a != b
             )
         });
+        // Connections inside a chain borrow one of the chain's two regions of a chunk while
+        // they are empty, alternating along the chain, so that a chunk goes down the chain
+        // between two areas that stay in L1 (`buffer/region.rs`; a chain runs on one worker
+        // at a time and moves whole). Blocks on threads of their own are in no chain.
+        if self.regions {
+            graph.share_regions(self.chunk_bytes, |w, r| {
+                let same_chain = chain_of[w] != usize::MAX && chain_of[w] == chain_of[r];
+                same_chain.then(|| 2 * chain_of[w] + link_of[w] % 2)
+            });
+        }
         let mut slots: Vec<Option<BlockTask>> =
             graph.into_tasks(parkers)?.into_iter().map(Some).collect();
         let mut per_worker: Vec<Vec<BlockTask>> = (0..self.workers).map(|_| Vec::new()).collect();
