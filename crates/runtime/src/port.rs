@@ -206,18 +206,24 @@ impl<T: Item> StreamOutput<T> {
 
 /// Copies the tags on the next `n` items of `input` to the same positions of `output`
 /// (for blocks that produce one output item per input item). Call before `consume`/`produce`.
-#[inline]
+#[inline(always)]
 pub fn propagate_tags<A: Item, B: Item>(
     input: &StreamInput<A>,
     output: &mut StreamOutput<B>,
     n: usize,
 ) {
-    let tags = input.tags();
-    if tags.is_empty() {
-        return;
+    if !input.tags().is_empty() {
+        copy_tags(input, output, n);
     }
+}
+
+fn copy_tags<A: Item, B: Item>(input: &StreamInput<A>, output: &mut StreamOutput<B>, n: usize) {
     let (from, to) = (input.offset(), output.offset());
-    for t in tags.iter().take_while(|t| t.offset < from + n as u64) {
+    for t in input
+        .tags()
+        .iter()
+        .take_while(|t| t.offset < from + n as u64)
+    {
         output.add_tag(t.offset - from + to, t.key.clone(), t.value.clone());
     }
 }

@@ -11,36 +11,30 @@ use crate::sync::Arc;
 /// What the ports looked like before a work call.
 #[derive(Debug, Default)]
 pub(crate) struct Before {
-    pub(crate) inputs: usize,
-    pub(crate) inputs_readable: usize,
-    pub(crate) inputs_done: usize,
-    pub(crate) outputs: usize,
-    pub(crate) outputs_writable: usize,
-    /// Outputs with a live reader but no free space.
-    pub(crate) outputs_full: usize,
+    /// The block has stream inputs and none has an item or has finished: `work` would wait.
+    pub(crate) starved: bool,
+    /// The block has stream outputs and none has space: `work` would wait.
+    pub(crate) blocked: bool,
+    /// Some output with a live reader had no space.
+    pub(crate) output_full: bool,
+    /// The block has outputs (stream or connected message ones) and none has a reader left.
+    pub(crate) outputs_dead: bool,
 }
 
-/// What the ports did during a work call, and whether they can still move.
+/// What a work call moved.
 #[derive(Debug, Default)]
 pub(crate) struct After {
-    /// Some port moved.
-    pub(crate) progress: bool,
     /// Items published on all stream outputs.
     pub(crate) produced: u64,
     /// Items released on all stream inputs.
     pub(crate) consumed: u64,
-    /// Stream inputs.
-    pub(crate) inputs: usize,
-    /// Of those, the ones whose writer finished (their contents are final).
-    pub(crate) inputs_done: usize,
-    /// Some input is final and empty: it will never supply another item.
-    pub(crate) input_exhausted: bool,
-    /// Some live stream output has no free space.
-    pub(crate) output_full: bool,
-    /// Stream outputs plus connected message outputs.
-    pub(crate) outputs: usize,
-    /// Of those, the ones with no live reader left.
-    pub(crate) outputs_dead: usize,
+}
+
+impl After {
+    /// Some port moved.
+    pub(crate) fn progress(&self) -> bool {
+        self.produced + self.consumed > 0
+    }
 }
 
 /// A stream output as the task sees it.
@@ -113,73 +107,89 @@ impl PortTable {
     }
 
     /// Refreshes every window (called with the block idle).
+    #[inline]
     pub(crate) fn before(&mut self) -> Before {
-        let mut b = Before {
-            inputs: self.inputs.len() + self.unconnected_inputs,
-            inputs_done: self.unconnected_inputs,
-            outputs: self.outputs.len(),
-            ..Before::default()
-        };
+        let (mut readable, mut done) = (0, self.unconnected_inputs);
         for r in &mut self.inputs {
             // SAFETY: the block is not running, so its port's handle is not in use.
             let r = unsafe { r.get_mut() };
-            if r.refresh() > 0 {
-                b.inputs_readable += 1;
-            }
-            if r.writer_done() {
-                b.inputs_done += 1;
-            }
+            readable += (r.refresh() > 0) as usize;
+            done += r.writer_done() as usize;
         }
+        let (mut writable, mut full, mut dead) = (0, false, 0);
         for o in &mut self.outputs {
             // SAFETY: as above.
             let w = unsafe { o.writer.get_mut() };
             if w.refresh(o.cap) > 0 {
-                b.outputs_writable += 1;
-            } else if !w.was_dead() {
-                b.outputs_full += 1;
+                writable += 1;
+            } else if w.was_dead() {
+                dead += 1;
+            } else {
+                full = true;
             }
         }
-        b
+        let stream_inputs = self.inputs.len() + self.unconnected_inputs;
+        let stream_outputs = self.outputs.len();
+        Before {
+            starved: stream_inputs > 0 && readable == 0 && done == 0,
+            blocked: stream_outputs > 0 && writable == 0,
+            output_full: full,
+            outputs_dead: dead == stream_outputs
+                && stream_outputs + self.message_outputs.len() > 0
+                && self.message_outputs_dead(),
+        }
     }
 
-    /// Publishes what the work call consumed and produced, wakes the neighbours, and reports
-    /// whether the ports can still move (called with the block idle).
+    /// Every connected message output has no live receiver left (true if there are none).
+    fn message_outputs_dead(&self) -> bool {
+        self.message_outputs
+            .iter()
+            .all(|inboxes| inboxes.iter().all(|i| i.is_closed()))
+    }
+
+    /// Publishes what the work call consumed and produced and wakes the neighbours (called
+    /// with the block idle).
+    #[inline]
     pub(crate) fn after(&mut self) -> After {
-        let mut a = After {
-            inputs: self.inputs.len() + self.unconnected_inputs,
-            inputs_done: self.unconnected_inputs,
-            input_exhausted: self.unconnected_inputs > 0,
-            outputs: self.outputs.len() + self.message_outputs.len(),
-            ..After::default()
-        };
+        let mut a = After::default();
         for r in &mut self.inputs {
             // SAFETY: the block is not running, so its port's handle is not in use.
-            let r = unsafe { r.get_mut() };
-            let released = r.commit();
-            a.progress |= released > 0;
-            a.consumed += released;
-            if r.writer_done() {
-                a.inputs_done += 1;
-                a.input_exhausted |= r.available() == 0;
-            }
+            a.consumed += unsafe { r.get_mut() }.commit();
         }
         for o in &mut self.outputs {
             // SAFETY: as above.
-            let w = unsafe { o.writer.get_mut() };
-            let before = w.published();
-            a.progress |= w.commit();
-            a.produced += w.published() - before;
-            match w.dead_or_full() {
-                (true, _) => a.outputs_dead += 1,
-                (false, full) => a.output_full |= full,
-            }
-        }
-        for inboxes in &self.message_outputs {
-            if inboxes.iter().all(|i| i.is_closed()) {
-                a.outputs_dead += 1;
-            }
+            a.produced += unsafe { o.writer.get_mut() }.commit();
         }
         a
+    }
+
+    /// The block has stream inputs and they will not give it anything new: all are final, or
+    /// one is final and empty (judged on the last refresh and what was consumed since).
+    pub(crate) fn inputs_over(&mut self) -> bool {
+        if self.unconnected_inputs > 0 {
+            return true;
+        }
+        let mut done = 0;
+        for r in &mut self.inputs {
+            // SAFETY: the block is not running, so its port's handle is not in use.
+            let r = unsafe { r.get_mut() };
+            if r.writer_done() {
+                if r.available() == 0 {
+                    return true;
+                }
+                done += 1;
+            }
+        }
+        !self.inputs.is_empty() && done == self.inputs.len()
+    }
+
+    /// Some output with a live reader has no free space now.
+    pub(crate) fn output_full(&mut self) -> bool {
+        self.outputs.iter_mut().any(|o| {
+            // SAFETY: the block is not running, so its port's handle is not in use.
+            let (dead, full) = unsafe { o.writer.get_mut() }.dead_or_full();
+            !dead && full
+        })
     }
 
     /// Publishes the end of every output (readers drain what is left) and leaves every input

@@ -11,7 +11,7 @@ use crate::error::{BlockError, RunError};
 use crate::message::Inbox;
 use crate::parker::Parker;
 use crate::port::Ports;
-use crate::port_table::{After, PortTable};
+use crate::port_table::{After, Before, PortTable};
 use crate::stats::{BlockCounters, Counters, ThreadStats, COUNTERS_COMPILED};
 use crate::sync::{Arc, AtomicBool};
 use crate::trace::{TraceConfig, TraceRing};
@@ -125,8 +125,6 @@ pub struct BlockTask {
     timed: bool,
     /// Record the time in work into the counters.
     time_counters: bool,
-    /// Some of the above, or a trace.
-    instrumented: bool,
     pub(crate) trace: Option<Box<TraceRing>>,
     /// Set on one task per scheduler thread when that thread ends.
     pub(crate) thread: Option<ThreadStats>,
@@ -180,7 +178,6 @@ impl BlockTask {
             finished: false,
             counters: instrument.counters,
             counting: COUNTERS_COMPILED && instrument.level != Counters::Off,
-            instrumented: COUNTERS_COMPILED && (instrument.level != Counters::Off || timed),
             timed,
             time_counters,
             trace,
@@ -244,69 +241,52 @@ impl BlockTask {
             return Step::Done;
         }
         if self.control.stop_requested() {
-            self.finish();
-            return Step::Done;
+            return self.stopped();
         }
-        let mut progress = false;
-        let messages = if self.inbox.has_senders() {
-            MESSAGES_PER_STEP
-        } else {
-            0
-        };
         let mut handled = 0;
-        for _ in 0..messages {
-            let Some((port, msg)) = self.inbox.pop() else {
-                break;
-            };
-            progress = true;
-            handled += 1;
-            let block = &mut self.block;
-            if let Err(e) = guard(&self.name, || block.handle_message(port, msg)) {
-                return self.fail(e);
-            }
-        }
-
-        let before = self.ports.before();
-        let starved = before.inputs > 0 && before.inputs_readable == 0 && before.inputs_done == 0;
-        let blocked = before.outputs > 0 && before.outputs_writable == 0;
-        let mut status = WorkStatus::Continue;
-        let worked = !starved && !blocked;
-        // With the counters compiled out (a constant false) all of this instrumentation goes.
-        let mut t0 = 0;
-        if COUNTERS_COMPILED && self.timed && worked {
-            t0 = clock::now();
-        }
-        if worked {
-            let block = &mut self.block;
-            match guard(&self.name, || block.work()) {
-                Ok(s) => status = s,
+        if self.inbox.has_senders() {
+            match self.handle_messages() {
+                Ok(n) => handled = n,
                 Err(e) => return self.fail(e),
             }
         }
-        let mut t1 = 0;
-        if COUNTERS_COMPILED && self.timed && worked {
-            t1 = clock::now();
+        let before = self.ports.before();
+        let worked = !before.starved && !before.blocked;
+        let mut status = WorkStatus::Continue;
+        let after;
+        if worked {
+            // With the counters compiled out (a constant false) the instrumentation goes.
+            if COUNTERS_COMPILED && self.timed {
+                match self.timed_work() {
+                    Ok((s, a)) => (status, after) = (s, a),
+                    Err(e) => return self.fail(e),
+                }
+            } else {
+                let block = &mut self.block;
+                match guard(&self.name, || block.work()) {
+                    Ok(s) => status = s,
+                    Err(e) => return self.fail(e),
+                }
+                after = self.ports.after();
+                if COUNTERS_COMPILED && self.counting {
+                    self.counters.record_work(after.consumed, after.produced);
+                }
+            }
+        } else {
+            // Commits anyway: a writer may hand back a region its empty buffer held.
+            after = self.ports.after();
+            if COUNTERS_COMPILED && self.counting {
+                self.counters.record_idle(before.starved, before.blocked);
+            }
         }
-        let after = self.ports.after();
-        if COUNTERS_COMPILED && self.instrumented {
-            self.record(worked, starved, blocked, handled, &after, t0, t1);
+        if COUNTERS_COMPILED && self.counting && handled > 0 {
+            self.counters.record_messages(handled);
         }
-        progress |= after.progress;
-
-        // Downstream end of stream, as GNU Radio decides it: the block could not move, it is not
-        // waiting for output space, and its inputs will not give it anything new (all are
-        // final, or one it needs is final and empty).
-        // "Waiting for space" counts the snapshot before work too: space freed meanwhile does
-        // not mean the block had a chance to use it.
-        let inputs_over =
-            after.inputs > 0 && (after.inputs_done == after.inputs || after.input_exhausted);
-        let waiting_for_space = before.outputs_full > 0 || after.output_full;
+        let progress = handled > 0 || after.progress();
         let done = status == WorkStatus::Done
-            || (!progress && !waiting_for_space && inputs_over)
             // Upstream: nobody reads what this block produces.
-            || (after.outputs > 0 && after.outputs_dead == after.outputs)
-            // Message-driven: every sender finished and the inbox is empty.
-            || (self.message_driven && !progress && self.inbox.exhausted());
+            || before.outputs_dead
+            || (!progress && self.idle_ends(&before));
         if done {
             self.finish();
             Step::Done
@@ -317,39 +297,61 @@ impl BlockTask {
         }
     }
 
-    /// Counters and trace of one step.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn record(
-        &mut self,
-        worked: bool,
-        starved: bool,
-        blocked: bool,
-        handled: u64,
-        after: &After,
-        t0: u64,
-        t1: u64,
-    ) {
-        if worked {
-            if self.counting {
-                self.counters.record_work(after.consumed, after.produced);
-                if self.time_counters {
-                    self.counters.record_time(t1.wrapping_sub(t0));
-                }
-            }
-            if self.timed {
-                if let Some(t) = &mut self.trace {
-                    t.record(t0, t1, after.produced);
-                }
-            }
-        } else if self.counting && (starved || blocked) {
-            self.counters.record_idle(starved, blocked);
-        }
-        if handled > 0 && self.counting {
-            self.counters.record_messages(handled);
-        }
+    /// Whether a block that could not move this step has finished. Downstream end of stream,
+    /// as GNU Radio decides it: the block is not waiting for output space, and its inputs will
+    /// not give it anything new (all are final, or one it needs is final and empty). "Waiting
+    /// for space" counts the snapshot before work too: space freed meanwhile does not mean
+    /// the block had a chance to use it. A message-driven block ends when every sender
+    /// finished and its inbox is empty.
+    #[cold]
+    fn idle_ends(&mut self, before: &Before) -> bool {
+        (!before.output_full && !self.ports.output_full() && self.ports.inputs_over())
+            || (self.message_driven && self.inbox.exhausted())
     }
 
+    /// Handles up to [`MESSAGES_PER_STEP`] pending messages; returns how many.
+    #[inline(never)]
+    fn handle_messages(&mut self) -> Result<u64, RunError> {
+        let mut handled = 0;
+        for _ in 0..MESSAGES_PER_STEP {
+            let Some((port, msg)) = self.inbox.pop() else {
+                break;
+            };
+            handled += 1;
+            let block = &mut self.block;
+            guard(&self.name, || block.handle_message(port, msg))?;
+        }
+        Ok(handled)
+    }
+
+    /// One work call timed for the counters and the trace, and its publication.
+    #[inline(never)]
+    fn timed_work(&mut self) -> Result<(WorkStatus, After), RunError> {
+        let t0 = clock::now();
+        let block = &mut self.block;
+        let status = guard(&self.name, || block.work())?;
+        let t1 = clock::now();
+        let after = self.ports.after();
+        if self.counting {
+            self.counters.record_work(after.consumed, after.produced);
+            if self.time_counters {
+                self.counters.record_time(t1.wrapping_sub(t0));
+            }
+        }
+        if let Some(t) = &mut self.trace {
+            t.record(t0, t1, after.produced);
+        }
+        Ok((status, after))
+    }
+
+    /// The run was asked to stop: finish now.
+    #[cold]
+    fn stopped(&mut self) -> Step {
+        self.finish();
+        Step::Done
+    }
+
+    #[cold]
     fn fail(&mut self, e: RunError) -> Step {
         self.control.fail(e);
         self.release();

@@ -158,17 +158,11 @@ impl StreamBuffer {
         self.region.is_some()
     }
 
-    /// Address of byte `offset` of the ring (< capacity bytes; a window of up to a capacity
-    /// starting there is contiguous), or of the region when `in_region`.
-    #[inline]
-    fn ptr_at_offset(&self, offset: usize, in_region: bool) -> *mut u8 {
-        debug_assert!(offset < self.bytes);
+    /// Where the offsets of an endpoint count from: the ring, or the region when `in_region`.
+    fn start(&self, in_region: bool) -> Start {
         match (&self.region, in_region) {
-            // SAFETY: offset < the region's bytes while the items are there (the windows end
-            // at the region's end).
-            (Some(r), true) => unsafe { r.base().add(offset) },
-            // SAFETY: offset < capacity bytes, inside the 2 * capacity mapping.
-            _ => unsafe { self.mapping.base().add(offset) },
+            (Some(r), true) => Start(r.base()),
+            _ => Start(self.mapping.base()),
         }
     }
 
@@ -206,6 +200,28 @@ impl StreamBuffer {
     }
 }
 
+/// The first byte of the memory an endpoint's offset counts from (ring or region), kept by the
+/// endpoint so that a window costs one addition.
+#[derive(Clone, Copy, Debug)]
+struct Start(*mut u8);
+
+// SAFETY: a plain address into memory the buffer owns; who touches which bytes when is decided
+// by the positions, as for the memory itself.
+unsafe impl Send for Start {}
+
+impl Start {
+    /// The address `offset` bytes further.
+    ///
+    /// # Safety
+    /// `offset` must lie inside the memory (a ring offset < capacity, or a region offset below
+    /// the region's end).
+    #[inline]
+    unsafe fn at(self, offset: usize) -> *mut u8 {
+        // SAFETY: as the caller promises.
+        unsafe { self.0.add(offset) }
+    }
+}
+
 fn lcm(a: usize, b: usize) -> usize {
     fn gcd(a: usize, b: usize) -> usize {
         if b == 0 {
@@ -230,6 +246,8 @@ pub(crate) struct Writer {
     published_offset: usize,
     /// The items are in the region (`offset` counts from its start).
     in_region: bool,
+    /// Where `offset` counts from.
+    start: Start,
     /// End of the writable window computed by [`Writer::refresh`].
     limit: u64,
     /// Tags added since the last commit, in insertion order.
@@ -245,6 +263,7 @@ impl Writer {
 
     pub(crate) fn new(buf: Arc<StreamBuffer>) -> Self {
         Self {
+            start: buf.start(false),
             buf,
             pos: 0,
             offset: 0,
@@ -307,12 +326,14 @@ impl Writer {
         if empty && region.try_take() {
             buf.region_base.store(self.pos, Relaxed);
             self.in_region = true;
+            self.start = buf.start(true);
             self.offset = 0;
             return self.pos + buf.region_items;
         }
         if self.in_region {
             // The reader emptied the buffer and freed the region; back to the ring.
             self.in_region = false;
+            self.start = buf.start(false);
             self.offset = buf.ring_offset(self.pos);
             self.published_offset = self.offset;
         }
@@ -353,6 +374,7 @@ impl Writer {
         }
         buf.free_region();
         self.in_region = false;
+        self.start = buf.start(false);
         self.offset = buf.ring_offset(self.pos);
         self.published_offset = self.offset;
     }
@@ -369,19 +391,14 @@ impl Writer {
 
     /// Start of the window and its length in items.
     pub(crate) fn window(&self) -> (*mut u8, usize) {
-        (
-            self.buf.ptr_at_offset(self.offset, self.in_region),
-            self.free(),
-        )
+        debug_assert!(self.offset < self.buf.bytes);
+        // SAFETY: the offset of the write position: inside the ring, or below the region's
+        // end while the items are there (the window ends there).
+        (unsafe { self.start.at(self.offset) }, self.free())
     }
 
     pub(crate) fn position(&self) -> u64 {
         self.pos
-    }
-
-    /// Items visible to readers so far.
-    pub(crate) fn published(&self) -> u64 {
-        self.published
     }
 
     /// # Panics
@@ -408,16 +425,17 @@ impl Writer {
         self.staged.push(tag);
     }
 
-    /// Publishes produced items (and their tags) and wakes readers. Returns whether anything
-    /// was published.
+    /// Publishes produced items (and their tags) and wakes readers. Returns how many items
+    /// were published.
     #[inline]
-    pub(crate) fn commit(&mut self) -> bool {
+    pub(crate) fn commit(&mut self) -> u64 {
         if self.pos == self.published {
             if self.in_region {
                 self.free_idle_region();
             }
-            return false;
+            return 0;
         }
+        let published = self.pos - self.published;
         if !self.in_region && self.buf.mapping.needs_mirror() {
             let n = (self.pos - self.published) as usize;
             // SAFETY: we are the only writer and [published, pos) is not visible to readers yet.
@@ -435,7 +453,7 @@ impl Writer {
         self.buf.writer.pos.store(self.pos, Release);
         self.published = self.pos;
         self.buf.notify_readers();
-        true
+        published
     }
 
     fn flush_tags(&mut self) {
@@ -487,6 +505,8 @@ pub(crate) struct Reader {
     offset: usize,
     /// The items were in the region at the last refresh.
     in_region: bool,
+    /// Where `offset` counts from.
+    start: Start,
     published: u64,
     /// Writer position seen by the last refresh.
     limit: u64,
@@ -506,6 +526,7 @@ impl Reader {
     pub(crate) fn new(buf: Arc<StreamBuffer>, slot: usize) -> Self {
         assert!(slot < buf.readers.len());
         Self {
+            start: buf.start(false),
             buf,
             slot,
             pos: 0,
@@ -541,9 +562,11 @@ impl Reader {
         let base = self.buf.region_base.load(Relaxed);
         if base != IN_RING {
             self.in_region = true;
+            self.start = self.buf.start(true);
             self.offset = (self.pos - base) as usize * self.buf.item_size;
         } else if self.in_region {
             self.in_region = false;
+            self.start = self.buf.start(false);
             self.offset = self.buf.ring_offset(self.pos);
         }
     }
@@ -553,10 +576,10 @@ impl Reader {
     }
 
     pub(crate) fn window(&self) -> (*const u8, usize) {
-        (
-            self.buf.ptr_at_offset(self.offset, self.in_region),
-            self.available(),
-        )
+        debug_assert!(self.offset < self.buf.bytes);
+        // SAFETY: the offset of the read position: inside the ring, or below the region's end
+        // while the items are there (the window ends there).
+        (unsafe { self.start.at(self.offset) }, self.available())
     }
 
     pub(crate) fn position(&self) -> u64 {
