@@ -113,18 +113,34 @@ struct LayoutGraph {
     head: Ring,
     /// Per pipe, the outputs of its copies.
     pipes: Vec<Vec<Ring>>,
+    /// Per pipe, the two chunk-sized regions its copies write into in turn, when the model
+    /// follows `flow`'s regions (the rings in `pipes` then stay unused).
+    regions: Option<Vec<[Ring; 2]>>,
     left: u64,
     delivered: Vec<u64>,
 }
 
 impl LayoutGraph {
-    fn new(pipes: usize, stages: usize, samples: u64, buffer: usize, head_buffer: usize) -> Self {
+    /// `region`: the size of the regions (`flow`'s chunk) when the pipes use them.
+    fn new(
+        pipes: usize,
+        stages: usize,
+        samples: u64,
+        buffer: usize,
+        head_buffer: usize,
+        region: Option<usize>,
+    ) -> Self {
         LayoutGraph {
             source: Ring::new(buffer, 1),
             head: Ring::new(head_buffer, pipes),
             pipes: (0..pipes)
                 .map(|_| (0..stages).map(|_| Ring::new(buffer, 1)).collect())
                 .collect(),
+            regions: region.map(|r| {
+                (0..pipes)
+                    .map(|_| [Ring::new(r, 1), Ring::new(r, 1)])
+                    .collect()
+            }),
             left: samples,
             delivered: vec![0; pipes],
         }
@@ -146,6 +162,16 @@ impl LayoutGraph {
 
     /// One depth-first pass over pipe `p`; whether anything moved.
     fn pipe_pass(&mut self, p: usize, chunk: u64) -> bool {
+        if let Some(regions) = &mut self.regions {
+            return Self::region_pass(
+                &mut self.head,
+                p,
+                &mut regions[p],
+                self.pipes[p].len(),
+                chunk,
+                &mut self.delivered[p],
+            );
+        }
         let rings = &mut self.pipes[p];
         let mut moved = false;
         if let Some(first) = rings.first_mut() {
@@ -164,6 +190,39 @@ impl LayoutGraph {
         last.reads[r] = last.written;
         self.delivered[p] += n;
         moved || n > 0
+    }
+
+    /// One pass of pipe `p` through its two regions: a chunk of the head's ring into the first
+    /// region, then from region to region down the `stages` copies (a chunk never waits: each
+    /// copy takes all its input, as `buf`'s copies do in `flow`); the null sink takes the last.
+    fn region_pass(
+        head: &mut Ring,
+        p: usize,
+        [a, b]: &mut [Ring; 2],
+        stages: usize,
+        chunk: u64,
+        delivered: &mut u64,
+    ) -> bool {
+        let n = head.readable(p, chunk.min(a.capacity as u64));
+        if n == 0 {
+            return false;
+        }
+        if stages > 0 {
+            let at = head.at(head.reads[p]);
+            a.memory[a.start..a.start + n].copy_from_slice(black_box(&head.memory[at..at + n]));
+            for j in 1..stages {
+                let (from, to) = if j % 2 == 1 {
+                    (&*a, &mut *b)
+                } else {
+                    (&*b, &mut *a)
+                };
+                to.memory[to.start..to.start + n]
+                    .copy_from_slice(black_box(&from.memory[from.start..from.start + n]));
+            }
+        }
+        head.reads[p] += n as u64;
+        *delivered += n as u64;
+        true
     }
 
     fn pipe_finished(&self, p: usize) -> bool {
@@ -196,9 +255,10 @@ impl LayoutGraph {
 /// Seconds `buf` (`pipes` x `stages` copies of `samples` f32) takes with no runtime at all,
 /// through the memory layout of the `flow` scheduler: a page-aligned ring per connection of
 /// `geometry.buffer_bytes` (the head's, read from every worker, of
-/// `geometry.crossing_buffer_bytes` when there are several), data moved `chunk_bytes` at a
-/// time depth-first, up to 64 passes over one chain before the next, the pipes dealt out to
-/// `geometry.workers` threads. It separates what the layout costs (where the copies find
+/// `geometry.crossing_buffer_bytes` when there are several), or, with `geometry.regions`,
+/// two chunk-sized regions per pipe that its copies write into in turn; data moved
+/// `chunk_bytes` at a time depth-first, up to 64 passes over one chain before the next, the
+/// pipes dealt out to `geometry.workers` threads. It separates what the layout costs (where the copies find
 /// their data in the caches) from what a runtime adds on top. Each thread has a source and a
 /// head of its own (the real graph has one for all workers, so the model fills and copies
 /// `workers - 1` streams more: 2% of `buf` 10x10's work on two cores), and so it does not
@@ -213,6 +273,8 @@ pub fn chain_layout_seconds(
     let chunk = (geometry.chunk_bytes / 4).max(1);
     let buffer = (geometry.buffer_bytes / 4).max(chunk);
     let threads = geometry.workers.clamp(1, pipes.max(1));
+    let region =
+        (geometry.regions && geometry.chunk_bytes <= geometry.buffer_bytes).then_some(chunk);
     let head_buffer = if threads > 1 {
         (geometry.crossing_buffer_bytes / 4).max(buffer)
     } else {
@@ -225,7 +287,8 @@ pub fn chain_layout_seconds(
             for t in 0..threads {
                 let mine = (t..pipes).step_by(threads).count();
                 s.spawn(move || {
-                    let mut g = LayoutGraph::new(mine, stages, measured, buffer, head_buffer);
+                    let mut g =
+                        LayoutGraph::new(mine, stages, measured, buffer, head_buffer, region);
                     g.run(chunk as u64);
                     black_box(&g.delivered);
                 });
@@ -261,14 +324,19 @@ mod tests {
             (1, 3, 5, 1),
             (512, 2048, 2048, 0),
         ] {
-            let mut g = LayoutGraph::new(3, stages, 100_003, buffer, head);
-            g.run(chunk);
-            let what = format!("chunk {chunk} ring {buffer} head ring {head} stages {stages}");
-            assert_eq!(g.delivered, vec![100_003; 3], "{what}");
-            assert_eq!(g.head.written, 100_003, "{what}");
-            for pipe in &g.pipes {
-                for ring in pipe {
-                    assert_eq!(ring.written, 100_003, "{what}");
+            for region in [None, Some(chunk as usize)] {
+                let mut g = LayoutGraph::new(3, stages, 100_003, buffer, head, region);
+                g.run(chunk);
+                let what = format!(
+                    "chunk {chunk} ring {buffer} head ring {head} stages {stages} regions {region:?}"
+                );
+                assert_eq!(g.delivered, vec![100_003; 3], "{what}");
+                assert_eq!(g.head.written, 100_003, "{what}");
+                let rings_used = region.is_none() as u64 * 100_003;
+                for pipe in &g.pipes {
+                    for ring in pipe {
+                        assert_eq!(ring.written, rings_used, "{what}");
+                    }
                 }
             }
         }
@@ -277,6 +345,7 @@ mod tests {
             chunk_bytes: 8192,
             buffer_bytes: 16384,
             crossing_buffer_bytes: 1 << 20,
+            regions: true,
         };
         assert!(chain_layout_seconds(3, 2, 50_000, &geometry) > 0.0);
     }

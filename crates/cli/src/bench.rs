@@ -44,7 +44,7 @@ struct Common {
     /// flow: pin worker i to CPU i.
     #[arg(long, global = true)]
     pin: bool,
-    /// flow: bytes a block writes per output per work call (default: 3/8 of L1d).
+    /// flow: bytes a block writes per output per work call (default: an eighth of L2).
     #[arg(long, global = true)]
     chunk_bytes: Option<usize>,
     /// flow: buffer bytes per connection (default: 2 chunks).
@@ -595,13 +595,18 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
                     median / floor
                 );
             }
-            // What the buffer layout alone costs: the same copies with no runtime, through one
-            // ring per connection in `flow`'s geometry.
+            // What the buffer layout alone costs: the same copies with no runtime, through the
+            // memory `flow` uses (two regions per chain, or a ring per connection).
             let g = flow_scheduler(&c).geometry();
             let layout = chain_layout_seconds(p.pipes, p.stages, p.samples, &g);
+            let memory = if g.regions && g.chunk_bytes <= g.buffer_bytes {
+                "two regions per pipe".to_owned()
+            } else {
+                format!("a {} B ring per connection", g.buffer_bytes)
+            };
             println!(
-                "layout limit: the same copies with no runtime, {} B chunks through a {} B ring per connection, depth-first, on {} threads: {layout:.3e} s ({:.2}x the limit)",
-                g.chunk_bytes, g.buffer_bytes, g.workers, layout / floor
+                "layout limit: the same copies with no runtime, {} B chunks through {memory}, depth-first, on {} threads: {layout:.3e} s ({:.2}x the limit)",
+                g.chunk_bytes, g.workers, layout / floor
             );
             let flow = contenders
                 .iter()

@@ -45,19 +45,22 @@ impl Default for FlowScheduler {
 }
 
 impl FlowScheduler {
-    /// One worker per available CPU, unpinned, chunks of 3/8 of the L1 data cache in buffers
-    /// of two chunks.
+    /// One worker per available CPU, unpinned, chunks of an eighth of the L2 cache (at least
+    /// 3/8 of L1d) in buffers of two chunks, the connections of a chain borrowing two
+    /// chunk-sized regions.
     pub fn new() -> Self {
         Self {
             workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
             pin: false,
-            // A step reads one chunk and writes one: together 3/4 of L1d, the rest left to the
-            // stack and the block's own state. Two chunks per buffer are all a depth-first
-            // pass needs (the writer fills one while the reader empties the other). Against a
-            // quarter of L1d in four-chunk buffers: `buf` 10x10 21% and `opti` S=10 6% faster
-            // (docs/benchmarks.md, "The chunk geometry"); fewer steps for the same bytes, a
-            // smaller chain in L2.
-            chunk_bytes: (l1d_bytes() * 3 / 8).max(1024),
+            // With regions a chain's chunks live in two regions whatever its length, so its
+            // working set is about three chunks (the two regions and the chunk it reads from
+            // another chain): an eighth of L2 keeps that within 3/8 of L2, the rest left to
+            // the blocks' own state. Larger chunks mean fewer steps for the same bytes. Against
+            // 3/8 of L1d (which kept a step's two chunks in L1): `buf` 10x10 25%, 20x20 24%,
+            // 2x2 40%, `opti` S=10 19% faster, a 20-FIR chain unchanged (docs/benchmarks.md,
+            // "Chunks with regions"). Two chunks per buffer are all a depth-first pass needs
+            // where a connection cannot borrow a region.
+            chunk_bytes: (l2_bytes() / 8).max(l1d_bytes() * 3 / 8).max(1024),
             buffer_bytes: None,
             balance: true,
             regions: true,
@@ -120,6 +123,7 @@ impl FlowScheduler {
             chunk_bytes: self.chunk_bytes,
             buffer_bytes,
             crossing_buffer_bytes: buffer_bytes.max(CROSSING_BUFFER_BYTES),
+            regions: self.regions,
         }
     }
 }
@@ -135,26 +139,42 @@ pub struct FlowGeometry {
     pub buffer_bytes: usize,
     /// The buffer of a connection between two workers.
     pub crossing_buffer_bytes: usize,
+    /// The connections inside a chain borrow two regions of a chunk (when a chunk fits their
+    /// ring).
+    pub regions: bool,
 }
 
 /// Size of the L1 data cache of CPU 0 (from Linux sysfs), 32 KiB if unknown.
 pub fn l1d_bytes() -> usize {
+    cache_bytes("1", "Data").unwrap_or(32 * 1024)
+}
+
+/// Size of the L2 cache of CPU 0 (from Linux sysfs), 512 KiB if unknown.
+pub fn l2_bytes() -> usize {
+    cache_bytes("2", "Unified").unwrap_or(512 * 1024)
+}
+
+/// Size of CPU 0's cache of this level and type, as Linux describes it in sysfs.
+fn cache_bytes(level: &str, kind: &str) -> Option<usize> {
     // Miri runs isolated from the file system.
     let probe = if cfg!(miri) { 0 } else { 8 };
     for i in 0..probe {
         let base = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
         let read = |f: &str| std::fs::read_to_string(format!("{base}/{f}")).unwrap_or_default();
-        if read("level").trim() == "1" && read("type").trim() == "Data" {
+        if read("level").trim() == level && read("type").trim() == kind {
             let size = read("size");
             let size = size.trim();
-            if let Some(k) = size.strip_suffix('K') {
-                if let Ok(k) = k.parse::<usize>() {
-                    return k * 1024;
-                }
-            }
+            let (digits, unit) = match size.strip_suffix('K') {
+                Some(k) => (k, 1024),
+                None => match size.strip_suffix('M') {
+                    Some(m) => (m, 1024 * 1024),
+                    None => (size, 1),
+                },
+            };
+            return digits.parse::<usize>().ok().map(|n| n * unit);
         }
     }
-    32 * 1024
+    None
 }
 
 impl Scheduler for FlowScheduler {

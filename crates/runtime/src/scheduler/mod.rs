@@ -11,7 +11,7 @@ mod thread;
 mod tpb;
 mod worker;
 
-pub use flow::{l1d_bytes, FlowGeometry, FlowScheduler};
+pub use flow::{l1d_bytes, l2_bytes, FlowGeometry, FlowScheduler};
 pub use single::SingleThread;
 pub use thread::{pin_current_thread, RealtimePolicy};
 pub use tpb::ThreadPerBlock;
