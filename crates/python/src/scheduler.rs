@@ -18,16 +18,18 @@ pub(crate) struct PyScheduler {
     realtime: bool,
     chunk_bytes: Option<usize>,
     buffer_bytes: Option<usize>,
+    regions: bool,
 }
 
 #[pymethods]
 impl PyScheduler {
     /// `name`: `flow` (default: a worker per core, chains kept on one core), `tpb` (a thread
     /// per block, GNU Radio 3.x style) or `single`. Flow only: `workers`, `pin` (worker i on
-    /// CPU i), `chunk_bytes`, `buffer_bytes`. Tpb only: `realtime` (SCHED_FIFO 50 where
-    /// permitted, a warning where not).
+    /// CPU i), `chunk_bytes`, `buffer_bytes`, `regions` (False: every connection in its own
+    /// ring, no chunk-sized regions shared down a chain). Tpb only: `realtime` (SCHED_FIFO 50
+    /// where permitted, a warning where not).
     #[new]
-    #[pyo3(signature = (name = "flow", *, workers = None, pin = false, realtime = false, chunk_bytes = None, buffer_bytes = None))]
+    #[pyo3(signature = (name = "flow", *, workers = None, pin = false, realtime = false, chunk_bytes = None, buffer_bytes = None, regions = true))]
     fn new(
         name: &str,
         workers: Option<usize>,
@@ -35,6 +37,7 @@ impl PyScheduler {
         realtime: bool,
         chunk_bytes: Option<usize>,
         buffer_bytes: Option<usize>,
+        regions: bool,
     ) -> PyResult<Self> {
         if !SCHEDULER_NAMES.contains(&name) {
             return Err(value_error(format!(
@@ -42,11 +45,12 @@ impl PyScheduler {
                 SCHEDULER_NAMES.join(", ")
             )));
         }
-        let flow_only = workers.is_some() || pin || chunk_bytes.is_some() || buffer_bytes.is_some();
+        let flow_only =
+            workers.is_some() || pin || chunk_bytes.is_some() || buffer_bytes.is_some() || !regions;
         if flow_only && name != "flow" {
             return Err(value_error(format!(
-                "workers, pin, chunk_bytes and buffer_bytes are settings of the flow scheduler, \
-                 not of '{name}'"
+                "workers, pin, chunk_bytes, buffer_bytes and regions are settings of the flow \
+                 scheduler, not of '{name}'"
             )));
         }
         if realtime && name != "tpb" {
@@ -66,6 +70,7 @@ impl PyScheduler {
             realtime,
             chunk_bytes,
             buffer_bytes,
+            regions,
         })
     }
 
@@ -86,6 +91,9 @@ impl PyScheduler {
         if let Some(b) = self.buffer_bytes {
             s += &format!(", buffer_bytes={b}");
         }
+        if !self.regions {
+            s += ", regions=False";
+        }
         s + ")"
     }
 }
@@ -100,6 +108,7 @@ impl PyScheduler {
             realtime: false,
             chunk_bytes: None,
             buffer_bytes: None,
+            regions: true,
         }
     }
 
@@ -115,7 +124,7 @@ impl PyScheduler {
             }
             "single" => Box::new(SingleThread::new()),
             _ => {
-                let mut s = FlowScheduler::new().pin(self.pin);
+                let mut s = FlowScheduler::new().pin(self.pin).regions(self.regions);
                 if let Some(w) = self.workers {
                     s = s.workers(w);
                 }

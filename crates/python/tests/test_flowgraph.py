@@ -180,6 +180,15 @@ def test_scheduler_objects():
     fg.run(rf.Scheduler("flow", workers=2, chunk_bytes=256))
     assert sink.data().tolist() == list(range(1000))
     assert repr(rf.Scheduler("flow", workers=2)) == "Scheduler('flow', workers=2)"
+    # Without regions (every connection in its own ring) the items are the same.
+    fg = rf.Flowgraph()
+    sink = blocks.vector_sink(np.int32)
+    fg.connect(blocks.vector_source(np.arange(1000, dtype=np.int32)), blocks.copy(np.int32), sink)
+    fg.run(rf.Scheduler("flow", chunk_bytes=256, regions=False))
+    assert sink.data().tolist() == list(range(1000))
+    assert repr(rf.Scheduler("flow", regions=False)) == "Scheduler('flow', regions=False)"
+    with pytest.raises(ValueError, match="regions"):
+        rf.Scheduler("tpb", regions=False)
 
 
 def test_message_graph():

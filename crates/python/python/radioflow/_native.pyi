@@ -30,6 +30,7 @@ class Scheduler:
         realtime: bool = False,
         chunk_bytes: Optional[int] = None,
         buffer_bytes: Optional[int] = None,
+        regions: bool = True,
     ) -> None: ...
 
 class Block:
