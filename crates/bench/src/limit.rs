@@ -28,6 +28,24 @@ pub fn memcpy_bandwidth(chunk_bytes: usize) -> f64 {
     best
 }
 
+/// Bytes per second per core when `cores` cores copy at once as [`memcpy_bandwidth`] does, each
+/// between buffers of its own (the mean over the cores). On the dev machine it is 10-15% below
+/// one core copying alone (docs/benchmarks.md, "Two cores copying at once"): a `buf` run keeps
+/// every core copying, so this is the bandwidth it can reach.
+pub fn memcpy_bandwidth_all_cores(chunk_bytes: usize, cores: usize) -> f64 {
+    let cores = cores.max(1);
+    let rates: Vec<f64> = std::thread::scope(|s| {
+        let running: Vec<_> = (0..cores)
+            .map(|_| s.spawn(move || memcpy_bandwidth(chunk_bytes)))
+            .collect();
+        running
+            .into_iter()
+            .map(|t| t.join().unwrap_or(0.0))
+            .collect()
+    });
+    rates.iter().sum::<f64>() / cores as f64
+}
+
 /// The shortest possible run time of `buf`: its copy blocks move `pipes * stages * samples`
 /// f32 at `bandwidth` bytes/s per core on `cores` cores.
 pub fn buf_floor_seconds(
@@ -309,6 +327,11 @@ mod tests {
     fn bandwidth_is_measured_and_the_floor_scales_with_work() {
         let bw = memcpy_bandwidth(8192);
         assert!(bw > 1e8, "memcpy at {bw} B/s is not plausible");
+        let all = memcpy_bandwidth_all_cores(8192, 2);
+        assert!(
+            all > 1e8,
+            "memcpy on two cores at once at {all} B/s per core"
+        );
         let one = buf_floor_seconds(1, 1, 1_000_000, bw, 1);
         assert!((buf_floor_seconds(10, 10, 1_000_000, bw, 2) / one - 50.0).abs() < 1e-9);
     }

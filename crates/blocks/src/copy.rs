@@ -61,9 +61,7 @@ impl<T: Item> Block for Copy<T> {
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
-            o.copy_from_slice(i)
-        });
+        copy_work(&mut self.input, &mut self.output, usize::MAX);
         Ok(WorkStatus::Continue)
     }
 }

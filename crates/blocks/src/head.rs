@@ -60,9 +60,7 @@ impl<T: Item> Block for Head<T> {
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let limit = usize::try_from(self.remaining).unwrap_or(usize::MAX);
-        let n = sync_work(&mut self.input, &mut self.output, limit, |i, o| {
-            o.copy_from_slice(i)
-        });
+        let n = copy_work(&mut self.input, &mut self.output, limit);
         self.remaining -= n as u64;
         Ok(if self.remaining == 0 {
             WorkStatus::Done

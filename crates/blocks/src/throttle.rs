@@ -107,9 +107,7 @@ impl<T: Item> Block for Throttle<T> {
         } else if now - due > MAX_LAG {
             *start += now - due - MAX_LAG;
         }
-        sync_work(&mut self.input, &mut self.output, n, |i, o| {
-            o.copy_from_slice(i)
-        });
+        copy_work(&mut self.input, &mut self.output, n);
         self.passed += n as u64;
         Ok(WorkStatus::Continue)
     }

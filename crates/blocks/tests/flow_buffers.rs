@@ -3,11 +3,12 @@
 //! connections inside a chain borrow the chain's two regions, so that a chunk goes down the
 //! chain through memory that stays in L1.
 
+use radioflow_blocks::runtime::copy_work;
 use radioflow_blocks::runtime::prelude::*;
 use radioflow_blocks::runtime::{FlowScheduler, Flowgraph};
-use radioflow_blocks::{Head, NullSink, NullSource};
+use radioflow_blocks::{Copy, Head, NullSink, NullSource, VectorSink, VectorSource};
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Passes items on, one per call for its first `slow_calls` calls (so that its input buffer
@@ -168,5 +169,102 @@ fn a_chain_passes_chunks_through_two_shared_regions() {
         for b in &rings[i + 1..] {
             assert!(a.is_disjoint(b), "{rings:?}");
         }
+    }
+}
+
+/// Copies its input with [`copy_work`] and records whether its output was marked as read on
+/// another core.
+struct MarkProbe {
+    input: StreamInput<f32>,
+    output: StreamOutput<f32>,
+    marked: Arc<AtomicBool>,
+    unmarked: Arc<AtomicBool>,
+}
+
+impl Block for MarkProbe {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let flag = if self.output.read_elsewhere() {
+            &self.marked
+        } else {
+            &self.unmarked
+        };
+        flag.store(true, Ordering::Relaxed);
+        copy_work(&mut self.input, &mut self.output, usize::MAX);
+        Ok(WorkStatus::Continue)
+    }
+}
+
+/// vector source -> probe -> 2 x (copy -> vector sink) on `scheduler`: whether the probe saw
+/// its output marked and unmarked, and what each sink received.
+fn marked_fan_out(scheduler: FlowScheduler, data: &[f32]) -> ((bool, bool), Vec<Vec<f32>>) {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(data.to_vec()));
+    let (marked, unmarked) = (
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(AtomicBool::new(false)),
+    );
+    let probe = fg.add(MarkProbe {
+        input: StreamInput::new(),
+        output: StreamOutput::new(),
+        marked: marked.clone(),
+        unmarked: unmarked.clone(),
+    });
+    fg.connect(src, probe).unwrap();
+    let mut sinks = Vec::new();
+    for _ in 0..2 {
+        let copy = fg.add(Copy::<f32>::new());
+        let sink = fg.add(VectorSink::<f32>::new());
+        fg.connect(probe, copy).unwrap();
+        fg.connect(copy, sink).unwrap();
+        sinks.push(sink);
+    }
+    fg.run_with(&scheduler.balance(false)).unwrap();
+    let received = sinks
+        .iter()
+        .map(|&s| fg.block::<VectorSink<f32>>(s).unwrap().data().to_vec())
+        .collect();
+    (
+        (
+            marked.load(Ordering::Relaxed),
+            unmarked.load(Ordering::Relaxed),
+        ),
+        received,
+    )
+}
+
+#[test]
+fn outputs_read_on_another_worker_are_marked_and_stream_every_item() {
+    // 1.2 MB of distinct values, in chunks of 64 KiB: the marked copies take the streaming path.
+    let data: Vec<f32> = (0..300_000).map(|i| i as f32 * 0.5 - 7.0).collect();
+    let chunk = 64 * 1024;
+    // Two workers: the source and probe on one, the two copy chains split between them, so one
+    // copy reads the probe's output from the other worker.
+    let (flags, received) =
+        marked_fan_out(FlowScheduler::new().workers(2).chunk_bytes(chunk), &data);
+    assert_eq!(flags, (true, false), "(marked, unmarked) seen by the probe");
+    for r in &received {
+        assert!(
+            r == &data,
+            "a sink received {} items, not the source's {}",
+            r.len(),
+            data.len()
+        );
+    }
+    // One worker, or the marks turned off: never marked, same items.
+    for scheduler in [
+        FlowScheduler::new().workers(1).chunk_bytes(chunk),
+        FlowScheduler::new()
+            .workers(2)
+            .chunk_bytes(chunk)
+            .streaming_stores(false),
+    ] {
+        let (flags, received) = marked_fan_out(scheduler, &data);
+        assert_eq!(flags, (false, true), "(marked, unmarked) seen by the probe");
+        assert!(received.iter().all(|r| r == &data));
     }
 }

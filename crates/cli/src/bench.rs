@@ -3,7 +3,9 @@
 use crate::bench_profile::{profile, Profile};
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
-use radioflow_bench::limit::{buf_floor_seconds, chain_layout_seconds, memcpy_bandwidth};
+use radioflow_bench::limit::{
+    buf_floor_seconds, chain_layout_seconds, memcpy_bandwidth, memcpy_bandwidth_all_cores,
+};
 use radioflow_bench::plot::{line_chart, Chart, Series};
 use radioflow_bench::stats::{linear_fit, summarize};
 use radioflow_bench::{
@@ -57,6 +59,10 @@ struct Common {
     /// chain).
     #[arg(long, global = true)]
     no_regions: bool,
+    /// flow: copies into a connection read on another worker use ordinary stores (not
+    /// non-temporal ones).
+    #[arg(long, global = true)]
+    no_streaming_stores: bool,
     /// Sweep the size: P = S in 1, 2, 5, 10, 15, 20 (buf, msg) or S in the same list (opti),
     /// and report the cost per block as a regression slope.
     #[arg(long, global = true)]
@@ -151,7 +157,8 @@ fn flow_scheduler(c: &Common) -> FlowScheduler {
     let mut f = FlowScheduler::new()
         .pin(c.pin)
         .balance(!c.no_balance)
-        .regions(!c.no_regions);
+        .regions(!c.no_regions)
+        .streaming_stores(!c.no_streaming_stores);
     if let Some(w) = c.workers {
         f = f.workers(w);
     }
@@ -593,6 +600,24 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
                     k.runtime,
                     k.label,
                     median / floor
+                );
+            }
+            // One core copying alone runs faster than each of several copying at once (turbo,
+            // shared L3 and memory paths): the bandwidth with every core busy is the one a run
+            // can reach.
+            let all = memcpy_bandwidth_all_cores(8192, cpus);
+            let all_floor = buf_floor_seconds(p.pipes, p.stages, p.samples, all, cpus);
+            println!(
+                "  with all {cpus} cores copying at once: {:.1} GB/s per core, at least {:.3e} s",
+                all / 1e9,
+                all_floor
+            );
+            if let (Some(k), Some(&(_, median))) = (contenders.first(), medians[0].last()) {
+                println!(
+                    "  {} {}: {:.2}x that limit",
+                    k.runtime,
+                    k.label,
+                    median / all_floor
                 );
             }
             // What the buffer layout alone costs: the same copies with no runtime, through the

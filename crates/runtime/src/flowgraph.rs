@@ -612,6 +612,7 @@ impl Flowgraph {
                     scheduler_bytes: None,
                     readers: edges.iter().map(|&i| self.stream_edges[i].dst).collect(),
                     region: None,
+                    read_elsewhere: false,
                 });
             }
         }
@@ -831,6 +832,8 @@ struct OutputPlan {
     readers: Vec<(usize, usize)>,
     /// The region set this buffer may borrow from (`ReadyGraph::share_regions`).
     region: Option<usize>,
+    /// A reader runs on another core than the writer (`ReadyGraph::mark_read_elsewhere`).
+    read_elsewhere: bool,
 }
 
 /// A validated graph handed to a [`Scheduler`]: its [`Topology`] and, once the scheduler has
@@ -888,6 +891,16 @@ impl ReadyGraph {
             if o.readers.iter().any(|&(b, _)| selects(o.src.0, b)) {
                 o.scheduler_bytes = Some(o.scheduler_bytes.map_or(bytes, |s| s.max(bytes)));
             }
+        }
+    }
+
+    /// Marks the outputs of a writer `w` with a reader `r` for which `selects(w, r)` as read on
+    /// another core than the writer's: blocks that copy into them write with non-temporal
+    /// stores ([`copy_work`](crate::copy_work)), which spares the writer waiting for the other
+    /// core to give the lines up. A hint: a wrong mark costs time, never items.
+    pub fn mark_read_elsewhere(&mut self, mut selects: impl FnMut(usize, usize) -> bool) {
+        for o in &mut self.outputs {
+            o.read_elsewhere |= o.readers.iter().any(|&(b, _)| selects(o.src.0, b));
         }
     }
 
@@ -972,7 +985,9 @@ impl ReadyGraph {
                         port: o.label.clone(),
                         error: e.to_string(),
                     })?;
-            att[o.src.0].stream_out[o.src.1] = Some(Endpoint::new(Writer::new(buf.clone())));
+            let mut writer = Writer::new(buf.clone());
+            writer.set_read_elsewhere(o.read_elsewhere);
+            att[o.src.0].stream_out[o.src.1] = Some(Endpoint::new(writer));
             for (slot, &(b, p)) in o.readers.iter().enumerate() {
                 att[b].stream_in[p] = Some(Endpoint::new(Reader::new(buf.clone(), slot)));
             }

@@ -25,6 +25,7 @@ mod activation;
 mod block;
 mod buffer;
 mod clock;
+mod copy;
 mod endpoint;
 mod error;
 mod flowgraph;
@@ -47,6 +48,7 @@ mod valgrind;
 
 pub use block::{Block, WorkStatus};
 pub use buffer::DEFAULT_BUFFER_BYTES;
+pub use copy::copy_work;
 pub use error::{BlockError, ConnectError, Direction, RunError};
 pub use flowgraph::{
     BlockId, EdgeId, Flowgraph, PortName, PortRef, ReadyGraph, StatsHandle, StopHandle, Topology,
@@ -72,8 +74,8 @@ pub use num_complex::Complex32;
 /// Everything needed to build and run graphs, and to write blocks.
 pub mod prelude {
     pub use crate::{
-        propagate_tags, sync_work, Block, BlockError, BlockId, Complex32, Flowgraph, Item,
-        MessageOutput, Pmt, Ports, RunError, Scheduler, SingleThread, StreamInput, StreamOutput,
-        Tag, ThreadPerBlock, WorkStatus,
+        copy_work, propagate_tags, sync_work, Block, BlockError, BlockId, Complex32, Flowgraph,
+        Item, MessageOutput, Pmt, Ports, RunError, Scheduler, SingleThread, StreamInput,
+        StreamOutput, Tag, ThreadPerBlock, WorkStatus,
     };
 }

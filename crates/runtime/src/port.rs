@@ -195,6 +195,14 @@ impl<T: Item> StreamOutput<T> {
         self.writer().map_or(0, Writer::position)
     }
 
+    /// Whether the scheduler runs a reader of this output on another core than this block
+    /// (`flow`: a connection between two workers). A block writing large windows of data it
+    /// will not read again may then use non-temporal stores, as [`copy_work`](crate::copy_work)
+    /// does.
+    pub fn read_elsewhere(&self) -> bool {
+        self.writer().is_some_and(Writer::read_elsewhere)
+    }
+
     /// A handle that keeps this port's buffer memory mapped as long as it lives (`None` while
     /// the port is not attached); see [`StreamInput::keep_alive`].
     pub fn keep_alive(&self) -> Option<BufferKeepAlive> {

@@ -253,6 +253,8 @@ pub(crate) struct Writer {
     /// Tags added since the last commit, in insertion order.
     staged: Vec<Tag>,
     last_min_read: u64,
+    /// A reader runs on another core (as the scheduler placed them).
+    read_elsewhere: bool,
 }
 
 impl Writer {
@@ -273,7 +275,18 @@ impl Writer {
             limit: 0,
             staged: Vec::new(),
             last_min_read: 0,
+            read_elsewhere: false,
         }
+    }
+
+    /// Marks the items as read on another core than the writer's.
+    pub(crate) fn set_read_elsewhere(&mut self, elsewhere: bool) {
+        self.read_elsewhere = elsewhere;
+    }
+
+    /// Whether a reader runs on another core than the writer's.
+    pub(crate) fn read_elsewhere(&self) -> bool {
+        self.read_elsewhere
     }
 
     /// Recomputes the free window, at most `max_items` long. Returns its length.

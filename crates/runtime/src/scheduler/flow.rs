@@ -35,6 +35,7 @@ pub struct FlowScheduler {
     buffer_bytes: Option<usize>,
     balance: bool,
     regions: bool,
+    streaming_stores: bool,
     stress: Option<u32>,
 }
 
@@ -64,6 +65,7 @@ impl FlowScheduler {
             buffer_bytes: None,
             balance: true,
             regions: true,
+            streaming_stores: true,
             stress: None,
         }
     }
@@ -80,6 +82,14 @@ impl FlowScheduler {
     /// connection uses its own ring only).
     pub fn regions(mut self, on: bool) -> Self {
         self.regions = on;
+        self
+    }
+
+    /// Whether the outputs read on another worker are marked so (default `true`): blocks that
+    /// copy into them ([`copy_work`](crate::copy_work)) then write with non-temporal stores
+    /// instead of waiting for the other worker's core to give each line up.
+    pub fn streaming_stores(mut self, on: bool) -> Self {
+        self.streaming_stores = on;
         self
     }
 
@@ -218,12 +228,21 @@ impl Scheduler for FlowScheduler {
         // each other chunk by chunk (`buf` 2x2 took 3-4x longer with 32 KiB than with 1 MiB;
         // the larger size only fills when the reader falls behind, so a stream that keeps up
         // gains no latency).
-        graph.set_buffer_size_where(geometry.crossing_buffer_bytes, |w, r| {
+        let crossing = |w: usize, r: usize| {
             matches!(
                 (placement[w], placement[r]),
                 (Placement::Worker(a), Placement::Worker(b)) if a != b
             )
-        });
+        };
+        graph.set_buffer_size_where(geometry.crossing_buffer_bytes, crossing);
+        // Rewriting a line the other worker's core has read waits for that core to give it
+        // up: the head of `buf` 10x10 took 14-15 us per 64 KiB chunk so, 2.2 us on one worker
+        // (`copy.rs`). Outputs read on another worker are marked so that copies into them
+        // stream. (A hint that a chain handed over between workers leaves stale: time only.
+        // Blocks on threads of their own are not marked: the kernel may run them anywhere.)
+        if self.streaming_stores {
+            graph.mark_read_elsewhere(crossing);
+        }
         // Connections inside a chain borrow one of the chain's two regions of a chunk while
         // they are empty, alternating along the chain, so that a chunk goes down the chain
         // between two areas that stay in L1 (`buffer/region.rs`; a chain runs on one worker
