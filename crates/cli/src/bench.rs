@@ -594,7 +594,8 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
                 "physical limit: in-cache memcpy {:.1} GB/s per core (measured now); {} copies of {:e} f32 on {cpus} cores take at least {:.3e} s",
                 bw / 1e9, p.pipes * p.stages, p.samples as f64, floor
             );
-            if let (Some(k), Some(&(_, median))) = (contenders.first(), medians[0].last()) {
+            let first = contenders.first().zip(medians[0].last());
+            if let Some((k, &(_, median))) = first {
                 println!(
                     "  {} {}: {:.2}x the limit",
                     k.runtime,
@@ -612,7 +613,7 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
                 all / 1e9,
                 all_floor
             );
-            if let (Some(k), Some(&(_, median))) = (contenders.first(), medians[0].last()) {
+            if let Some((k, &(_, median))) = first {
                 println!(
                     "  {} {}: {:.2}x that limit",
                     k.runtime,

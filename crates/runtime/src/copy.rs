@@ -2,8 +2,8 @@
 //! the output is read on another core, writes with non-temporal stores.
 //!
 //! Overwriting a cache line that another core has read makes the writing core wait for that
-//! core to give the line up, line by line: on the dev machine (docs/benchmarks.md, "Writes
-//! read on another core") a 64 KiB copy into a ring another core reads took 13-15 us instead of
+//! core to give the line up, line by line: on the dev machine (docs/benchmarks.md, "What moved
+//! `buf`", item 4) a 64 KiB copy into a ring another core reads took 13-15 us instead of
 //! 2.2 us. Non-temporal stores skip the ownership request: 4 us, and the other core reads the
 //! lines no slower than it fetched them from the writer's cache. The writer's own readers lose
 //! what they would have found in its cache, so this is only for outputs read elsewhere, which
