@@ -431,8 +431,8 @@ impl PyFlowgraph {
             .map_err(Into::into)
     }
 
-    /// Context switches of every scheduler thread of the last run: a list of dicts with
-    /// `name`, `voluntary_switches`, `involuntary_switches`.
+    /// Context switches and CPU time of every scheduler thread of the last run: a list of dicts
+    /// with `name`, `voluntary_switches`, `involuntary_switches`, `cpu_seconds`.
     fn thread_stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let threads = self
             .graph
@@ -444,6 +444,7 @@ impl PyFlowgraph {
                 d.set_item("name", &t.name)?;
                 d.set_item("voluntary_switches", t.voluntary_switches)?;
                 d.set_item("involuntary_switches", t.involuntary_switches)?;
+                d.set_item("cpu_seconds", t.cpu_time.as_secs_f64())?;
                 Ok(d)
             })
             .collect();

@@ -19,6 +19,7 @@ pub(crate) struct PyScheduler {
     chunk_bytes: Option<usize>,
     buffer_bytes: Option<usize>,
     regions: bool,
+    streaming_stores: bool,
 }
 
 #[pymethods]
@@ -26,10 +27,12 @@ impl PyScheduler {
     /// `name`: `flow` (default: a worker per core, chains kept on one core), `tpb` (a thread
     /// per block, GNU Radio 3.x style) or `single`. Flow only: `workers`, `pin` (worker i on
     /// CPU i), `chunk_bytes`, `buffer_bytes`, `regions` (False: every connection in its own
-    /// ring, no chunk-sized regions shared down a chain). Tpb only: `realtime` (SCHED_FIFO 50
-    /// where permitted, a warning where not).
+    /// ring, no chunk-sized regions shared down a chain), `streaming_stores` (False: copies into
+    /// a connection read on another worker use ordinary stores, not non-temporal ones). Tpb
+    /// only: `realtime` (SCHED_FIFO 50 where permitted, a warning where not).
     #[new]
-    #[pyo3(signature = (name = "flow", *, workers = None, pin = false, realtime = false, chunk_bytes = None, buffer_bytes = None, regions = true))]
+    #[pyo3(signature = (name = "flow", *, workers = None, pin = false, realtime = false, chunk_bytes = None, buffer_bytes = None, regions = true, streaming_stores = true))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         name: &str,
         workers: Option<usize>,
@@ -38,6 +41,7 @@ impl PyScheduler {
         chunk_bytes: Option<usize>,
         buffer_bytes: Option<usize>,
         regions: bool,
+        streaming_stores: bool,
     ) -> PyResult<Self> {
         if !SCHEDULER_NAMES.contains(&name) {
             return Err(value_error(format!(
@@ -45,12 +49,16 @@ impl PyScheduler {
                 SCHEDULER_NAMES.join(", ")
             )));
         }
-        let flow_only =
-            workers.is_some() || pin || chunk_bytes.is_some() || buffer_bytes.is_some() || !regions;
+        let flow_only = workers.is_some()
+            || pin
+            || chunk_bytes.is_some()
+            || buffer_bytes.is_some()
+            || !regions
+            || !streaming_stores;
         if flow_only && name != "flow" {
             return Err(value_error(format!(
-                "workers, pin, chunk_bytes, buffer_bytes and regions are settings of the flow \
-                 scheduler, not of '{name}'"
+                "workers, pin, chunk_bytes, buffer_bytes, regions and streaming_stores are \
+                 settings of the flow scheduler, not of '{name}'"
             )));
         }
         if realtime && name != "tpb" {
@@ -71,6 +79,7 @@ impl PyScheduler {
             chunk_bytes,
             buffer_bytes,
             regions,
+            streaming_stores,
         })
     }
 
@@ -94,6 +103,9 @@ impl PyScheduler {
         if !self.regions {
             s += ", regions=False";
         }
+        if !self.streaming_stores {
+            s += ", streaming_stores=False";
+        }
         s + ")"
     }
 }
@@ -109,6 +121,7 @@ impl PyScheduler {
             chunk_bytes: None,
             buffer_bytes: None,
             regions: true,
+            streaming_stores: true,
         }
     }
 
@@ -124,7 +137,10 @@ impl PyScheduler {
             }
             "single" => Box::new(SingleThread::new()),
             _ => {
-                let mut s = FlowScheduler::new().pin(self.pin).regions(self.regions);
+                let mut s = FlowScheduler::new()
+                    .pin(self.pin)
+                    .regions(self.regions)
+                    .streaming_stores(self.streaming_stores);
                 if let Some(w) = self.workers {
                     s = s.workers(w);
                 }

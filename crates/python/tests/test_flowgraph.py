@@ -170,6 +170,8 @@ def test_counters_after_a_run(scheduler):
     assert sum(hist[7:]) == 0  # never more than 64 items per call
     threads = fg.thread_stats()
     assert threads and all(t["voluntary_switches"] >= 0 for t in threads)
+    # The CPU time is there (its value is tested in Rust: `stats.rs`).
+    assert all(0.0 <= t["cpu_seconds"] < 60.0 for t in threads)
     assert all(t["name"].startswith("rf-") for t in threads)
 
 
@@ -189,6 +191,30 @@ def test_scheduler_objects():
     assert repr(rf.Scheduler("flow", regions=False)) == "Scheduler('flow', regions=False)"
     with pytest.raises(ValueError, match="regions"):
         rf.Scheduler("tpb", regions=False)
+
+
+@pytest.mark.parametrize("streaming", [True, False])
+def test_streaming_stores_switch_keeps_every_item(streaming):
+    # A head read by pipes on both workers: its output is marked read elsewhere, and with the
+    # switch on its copies into it use non-temporal stores (chunks well above 4 KiB).
+    data = np.arange(300_000, dtype=np.int32)
+    fg = rf.Flowgraph()
+    head = blocks.head(len(data), np.int32)
+    fg.connect(blocks.vector_source(data), head)
+    sinks = []
+    for _ in range(4):
+        sink = blocks.vector_sink(np.int32)
+        fg.connect(head, blocks.copy(np.int32), sink)
+        sinks.append(sink)
+    scheduler = rf.Scheduler("flow", workers=2, streaming_stores=streaming)
+    fg.run(scheduler)
+    for sink in sinks:
+        np.testing.assert_array_equal(sink.data(), data)
+    expected = "Scheduler('flow', workers=2)" if streaming else (
+        "Scheduler('flow', workers=2, streaming_stores=False)")
+    assert repr(scheduler) == expected
+    with pytest.raises(ValueError, match="streaming_stores"):
+        rf.Scheduler("single", streaming_stores=False)
 
 
 def test_message_graph():

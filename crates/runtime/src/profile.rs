@@ -161,6 +161,10 @@ impl fmt::Display for Profile {
         )?;
         let vol: u64 = self.threads.iter().map(|t| t.voluntary_switches).sum();
         let inv: u64 = self.threads.iter().map(|t| t.involuntary_switches).sum();
-        write!(f, "; context switches {vol} voluntary, {inv} involuntary")
+        let cpu: f64 = self.threads.iter().map(|t| t.cpu_time.as_secs_f64()).sum();
+        write!(
+            f,
+            "; on a CPU {cpu:.4} s; context switches {vol} voluntary, {inv} involuntary"
+        )
     }
 }

@@ -196,6 +196,9 @@ pub struct ThreadStats {
     pub voluntary_switches: u64,
     /// Context switches because the kernel preempted the thread.
     pub involuntary_switches: u64,
+    /// Time the thread ran on a CPU (user and system): next to the run's wall time, how busy
+    /// the thread was.
+    pub cpu_time: std::time::Duration,
 }
 
 impl ThreadStats {
@@ -216,6 +219,7 @@ impl ThreadStats {
                     name,
                     voluntary_switches: u.ru_nvcsw as u64,
                     involuntary_switches: u.ru_nivcsw as u64,
+                    cpu_time: timeval(u.ru_utime) + timeval(u.ru_stime),
                 };
             }
         }
@@ -224,6 +228,14 @@ impl ThreadStats {
             ..Self::default()
         }
     }
+}
+
+#[cfg(all(target_os = "linux", not(miri)))]
+fn timeval(t: libc::timeval) -> std::time::Duration {
+    std::time::Duration::new(
+        t.tv_sec.max(0) as u64,
+        (t.tv_usec.clamp(0, 999_999) * 1000) as u32,
+    )
 }
 
 #[cfg(test)]
@@ -257,6 +269,12 @@ mod tests {
                 for _ in 0..20 {
                     std::thread::sleep(std::time::Duration::from_millis(1));
                 }
+                // Then 50 ms on the CPU.
+                let t0 = std::time::Instant::now();
+                let mut x = 0u64;
+                while t0.elapsed() < std::time::Duration::from_millis(50) {
+                    x = std::hint::black_box(x.wrapping_add(1));
+                }
                 ThreadStats::of_current_thread()
             })
             .unwrap()
@@ -264,6 +282,11 @@ mod tests {
             .unwrap();
         assert_eq!(s.name, "stats-test");
         #[cfg(all(target_os = "linux", not(miri)))]
-        assert!(s.voluntary_switches >= 20, "{s:?}");
+        {
+            assert!(s.voluntary_switches >= 20, "{s:?}");
+            // Sleeping does not count, running does (the kernel's clock ticks: allow slack).
+            assert!(s.cpu_time >= std::time::Duration::from_millis(30), "{s:?}");
+            assert!(s.cpu_time < std::time::Duration::from_secs(5), "{s:?}");
+        }
     }
 }

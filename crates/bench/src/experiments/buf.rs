@@ -98,14 +98,57 @@ pub fn run_profiled(p: &BufParams, scheduler: &dyn Scheduler) -> Result<Measurem
         "threads": threads.len(),
         "voluntary": threads.iter().map(|t| t.voluntary_switches).sum::<u64>(),
         "involuntary": threads.iter().map(|t| t.involuntary_switches).sum::<u64>(),
+        "cpu_seconds": threads.iter().map(|t| t.cpu_time.as_secs_f64()).sum::<f64>(),
         "per_thread": threads.iter().map(|t| json!({
             "name": t.name,
             "voluntary": t.voluntary_switches,
             "involuntary": t.involuntary_switches,
+            "cpu_seconds": t.cpu_time.as_secs_f64(),
         })).collect::<Vec<_>>(),
         "work_calls": calls,
         "items_produced": items,
         "produced_log2": hist.to_vec(),
     });
     Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::FlowScheduler;
+
+    #[test]
+    fn the_profiled_run_counts_each_worker_and_its_cpu_time() {
+        let p = BufParams {
+            pipes: 3,
+            stages: 2,
+            samples: 2_000_000,
+        };
+        let m = run_profiled(&p, &FlowScheduler::new().workers(2)).unwrap();
+        assert!(m.verified, "{m:?}");
+        let e = &m.extra;
+        assert_eq!(e["threads"], 2, "{e}");
+        let per_thread = e["per_thread"].as_array().unwrap();
+        assert_eq!(per_thread.len(), 2, "{e}");
+        let cpu: f64 = per_thread
+            .iter()
+            .map(|t| t["cpu_seconds"].as_f64().unwrap())
+            .sum();
+        assert!(
+            (cpu - e["cpu_seconds"].as_f64().unwrap()).abs() < 1e-9,
+            "{e}"
+        );
+        // 2e6 samples copied 6 times and more: the workers ran, and no longer than they lived
+        // (the run's time plus their start and end, on two threads).
+        assert!(cpu > 0.0, "{e}");
+        assert!(cpu < 2.0 * m.seconds + 1.0, "{e}");
+        #[cfg(target_os = "linux")]
+        assert!(
+            per_thread
+                .iter()
+                .all(|t| t["cpu_seconds"].as_f64().unwrap() > 0.0),
+            "{e}"
+        );
+        assert_eq!(e["items_produced"], 3 * 2 * 2_000_000u64, "{e}");
+    }
 }

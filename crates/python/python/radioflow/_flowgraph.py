@@ -144,7 +144,8 @@ class Flowgraph:
         return self._handle(block).stats()
 
     def thread_stats(self) -> List[Dict[str, Any]]:
-        """Context switches of each scheduler thread during the last run."""
+        """Context switches and CPU time (`cpu_seconds`) of each scheduler thread during the
+        last run."""
         return self._native.thread_stats()
 
     def profile(self) -> str:

@@ -31,6 +31,7 @@ class Scheduler:
         chunk_bytes: Optional[int] = None,
         buffer_bytes: Optional[int] = None,
         regions: bool = True,
+        streaming_stores: bool = True,
     ) -> None: ...
 
 class Block:
