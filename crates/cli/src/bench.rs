@@ -15,6 +15,9 @@ use radioflow_runtime::{
     scheduler_by_name, FlowScheduler, RealtimePolicy, Scheduler, ThreadPerBlock, SCHEDULER_NAMES,
 };
 
+/// Bytes of each of the two buffers the in-cache memcpy limit copies between (they stay in L1).
+const MEMCPY_CHUNK_BYTES: usize = 8192;
+
 #[derive(Args)]
 pub(crate) struct BenchArgs {
     #[command(subcommand)]
@@ -587,40 +590,36 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
             }
         }
         if let (Setup::Buf(p), false) = (setup, c.sweep) {
-            let bw = memcpy_bandwidth(8192);
+            let bw = memcpy_bandwidth(MEMCPY_CHUNK_BYTES);
             let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
             let floor = buf_floor_seconds(p.pipes, p.stages, p.samples, bw, cpus);
             println!(
                 "physical limit: in-cache memcpy {:.1} GB/s per core (measured now); {} copies of {:e} f32 on {cpus} cores take at least {:.3e} s",
                 bw / 1e9, p.pipes * p.stages, p.samples as f64, floor
             );
-            let first = contenders.first().zip(medians[0].last());
-            if let Some((k, &(_, median))) = first {
-                println!(
-                    "  {} {}: {:.2}x the limit",
-                    k.runtime,
-                    k.label,
-                    median / floor
-                );
-            }
+            // The first contender's median against a limit.
+            let against = |limit: f64, which: &str| {
+                if let Some((k, &(_, median))) = contenders.first().zip(medians[0].last()) {
+                    println!(
+                        "  {} {}: {:.2}x {which}",
+                        k.runtime,
+                        k.label,
+                        median / limit
+                    );
+                }
+            };
+            against(floor, "the limit");
             // One core copying alone runs faster than each of several copying at once (turbo,
             // shared L3 and memory paths): the bandwidth with every core busy is the one a run
             // can reach.
-            let all = memcpy_bandwidth_all_cores(8192, cpus);
+            let all = memcpy_bandwidth_all_cores(MEMCPY_CHUNK_BYTES, cpus);
             let all_floor = buf_floor_seconds(p.pipes, p.stages, p.samples, all, cpus);
             println!(
                 "  with all {cpus} cores copying at once: {:.1} GB/s per core, at least {:.3e} s",
                 all / 1e9,
                 all_floor
             );
-            if let Some((k, &(_, median))) = first {
-                println!(
-                    "  {} {}: {:.2}x that limit",
-                    k.runtime,
-                    k.label,
-                    median / all_floor
-                );
-            }
+            against(all_floor, "that limit");
             // What the buffer layout alone costs: the same copies with no runtime, through the
             // memory `flow` uses (two regions per chain, or a ring per connection).
             let g = flow_scheduler(&c).geometry();
