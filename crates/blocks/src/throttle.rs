@@ -103,7 +103,10 @@ impl<T: Item> Block for Throttle<T> {
         let due = *start + Duration::from_secs_f64(self.passed as f64 / self.items_per_second);
         let now = Instant::now();
         if due > now {
-            std::thread::sleep(due - now);
+            // A stop cuts the sleep short (a slow rate would hold `stop()` for a whole period).
+            if !interruptible_sleep(due - now) {
+                return Ok(WorkStatus::Continue);
+            }
         } else if now - due > MAX_LAG {
             *start += now - due - MAX_LAG;
         }

@@ -57,13 +57,16 @@ pub struct FramedBlock<T: Item, U: Item> {
 
 impl<T: Item, U: Item> FramedBlock<T, U> {
     /// A block running `seq`, fed through `source`, emitting `result`.
+    /// The block needs a whole input frame to run the sequence and a whole output frame of
+    /// room to write its result; it declares both, so the runtime sizes its buffers for them
+    /// (a 64,800-symbol frame included) under every scheduler.
     pub fn new(seq: Sequence, source: Out<T>, result: Out<U>) -> Self {
         FramedBlock {
+            input: StreamInput::new().with_min_items(source.len()),
+            output: StreamOutput::new().with_min_items(result.len()),
             seq,
             source,
             result,
-            input: StreamInput::new(),
-            output: StreamOutput::new(),
         }
     }
 

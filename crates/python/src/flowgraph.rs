@@ -370,6 +370,11 @@ impl PyFlowgraph {
     /// for its threads, and is raised again.
     fn wait(&self, py: Python<'_>) -> PyResult<()> {
         let graph = &self.graph;
+        if graph.with_fg(py, |fg| fg.called_from_own_block())? {
+            return Err(RunError::new_err(
+                radioflow_runtime::RunError::WaitFromBlock.to_string(),
+            ));
+        }
         loop {
             // Poll with a growing sleep: short graphs end promptly, long ones cost nothing.
             let finished = py.detach(|| {

@@ -262,3 +262,57 @@ def test_python_block_joins_one_flowgraph_only():
     rf.Flowgraph().connect(blocks.null_source(), s)
     with pytest.raises(rf.ConnectError, match="already belongs to another flowgraph"):
         rf.Flowgraph().connect(blocks.null_source(), s)
+
+
+def test_wait_inside_work_is_refused_not_a_deadlock(scheduler):
+    class WaitsForItself(Scale):
+        def __init__(self):
+            super().__init__(1.0)
+            self.fg, self.error = None, None
+
+        def work(self, input_items, output_items):
+            if self.error is None:
+                try:
+                    self.fg.wait()
+                except rf.RunError as e:
+                    self.error = str(e)
+            return super().work(input_items, output_items)
+
+    block = WaitsForItself()
+    fg = rf.Flowgraph()
+    block.fg = fg
+    sink = blocks.vector_sink()
+    fg.connect(blocks.vector_source(np.ones(1000, np.float32)), block, sink)
+    fg.run(scheduler)
+    assert block.error is not None and "would wait for itself" in block.error
+    assert sink.data().size == 1000
+
+
+def test_a_failed_start_stops_the_blocks_already_started():
+    class Hooked(Scale):
+        def __init__(self, ok, calls):
+            super().__init__(1.0)
+            self.ok, self.calls = ok, calls
+
+        def start(self):
+            self.calls.append(("start", self.ok))
+            if self.ok == "raise":
+                raise RuntimeError("no device")
+            return self.ok
+
+        def stop(self):
+            self.calls.append(("stop", self.ok))
+            return True
+
+    for later in (False, "raise"):
+        calls = []
+        fg = rf.Flowgraph()
+        fg.connect(
+            blocks.vector_source(np.ones(10, np.float32)),
+            Hooked(True, calls),
+            Hooked(later, calls),
+            blocks.null_sink(),
+        )
+        with pytest.raises(rf.RunError, match="failed to start"):
+            fg.run()
+        assert calls == [("start", True), ("start", later), ("stop", True)]

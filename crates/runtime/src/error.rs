@@ -108,8 +108,23 @@ pub enum RunError {
         /// The panic message.
         message: String,
     },
-    /// Memory for a stream buffer could not be set up.
-    #[error("cannot allocate the buffer of {port}: {error}")]
+    /// A block can never make progress again: it holds a full input and does not consume it
+    /// (it needs a larger window than it declared).
+    #[error("block '{block}' is stuck: {error}")]
+    Stalled {
+        /// Block name.
+        block: String,
+        /// The stream input it cannot empty.
+        port: String,
+        /// What the runtime saw.
+        error: String,
+    },
+    /// [`Flowgraph::wait`](crate::Flowgraph::wait) was called from one of the graph's own
+    /// blocks, which would wait for itself forever.
+    #[error("wait() called from a block of the same flowgraph (it would wait for itself)")]
+    WaitFromBlock,
+    /// A stream buffer could not be set up: an impossible size, or no memory for it.
+    #[error("cannot set up the buffer of {port}: {error}")]
     Buffer {
         /// `block.port` of the output.
         port: String,
@@ -138,7 +153,8 @@ impl RunError {
         match self {
             RunError::StartFailed { block, .. }
             | RunError::BlockFailed { block, .. }
-            | RunError::BlockPanicked { block, .. } => Some(block),
+            | RunError::BlockPanicked { block, .. }
+            | RunError::Stalled { block, .. } => Some(block),
             _ => None,
         }
     }

@@ -410,6 +410,10 @@ impl Flowgraph {
 
     /// Sets the buffer size (bytes) of a connection. Connections from the same output share
     /// one buffer, which gets the largest size asked for. Rounded up to whole pages and items.
+    /// A size smaller than the windows its writer and readers declared, or larger than the
+    /// machine's memory, makes [`start`](Self::start) fail with [`RunError::Buffer`] naming the
+    /// port. Without a size of its own a connection gets the scheduler's default, grown to fit
+    /// the declared windows.
     pub fn set_buffer_size(&mut self, edge: EdgeId, bytes: usize) {
         self.edge_bytes[edge.0] = Some(bytes);
     }
@@ -421,7 +425,8 @@ impl Flowgraph {
     }
 
     /// Limits the items a block may produce per work call on each output (like GNU Radio's
-    /// `set_max_noutput_items`).
+    /// `set_max_noutput_items`), but never below the window an output declared it needs
+    /// ([`StreamOutput::with_min_items`](crate::StreamOutput::with_min_items)).
     pub fn set_max_items(&mut self, block: BlockId, items: usize) {
         self.nodes[block.0].max_items = Some(items.max(1) as u64);
     }
@@ -449,6 +454,17 @@ impl Flowgraph {
                         self.port_label((b, p), Direction::StreamOutput),
                     ));
                 }
+            }
+        }
+        // Sizes the user set that no run could use, before any block starts.
+        let default = self.default_buffer_bytes.unwrap_or(DEFAULT_BUFFER_BYTES);
+        for o in self.output_plans() {
+            let bytes = o.buffer_bytes(default)?;
+            if bytes > crate::buffer::max_buffer_bytes() {
+                return Err(RunError::Buffer {
+                    port: o.label,
+                    error: crate::buffer::too_large(bytes),
+                });
             }
         }
         if let Some(cycle) = self.find_cycle() {
@@ -532,20 +548,16 @@ impl Flowgraph {
             return Err(RunError::AlreadyRunning);
         }
         self.validate()?;
-        for i in 0..self.nodes.len() {
-            let name = self.nodes[i].name.to_string();
-            let block = self.nodes[i]
-                .block
-                .as_mut()
-                .ok_or_else(|| RunError::Scheduler {
-                    scheduler: scheduler.name().to_owned(),
-                    error: format!("block '{name}' was lost by an earlier failed run"),
-                })?;
-            block.start().map_err(|e| RunError::StartFailed {
-                block: name,
-                error: e.to_string(),
-            })?;
+        if let Some(i) = self.nodes.iter().position(|n| n.block.is_none()) {
+            return Err(RunError::Scheduler {
+                scheduler: scheduler.name().to_owned(),
+                error: format!(
+                    "block '{}' was lost by an earlier failed run",
+                    self.nodes[i].name
+                ),
+            });
         }
+        self.start_blocks()?;
         let control = Arc::new(RunControl::default());
         let counters: Vec<std::sync::Arc<BlockCounters>> = (0..self.nodes.len())
             .map(|_| std::sync::Arc::default())
@@ -580,6 +592,70 @@ impl Flowgraph {
         }
     }
 
+    /// One plan per stream output: its readers, the sizes asked for, the windows declared.
+    fn output_plans(&self) -> Vec<OutputPlan> {
+        let mut outputs = Vec::new();
+        for (b, node) in self.nodes.iter().enumerate() {
+            for (p, spec) in node.specs.stream_out.iter().enumerate() {
+                let edges: Vec<usize> = (0..self.stream_edges.len())
+                    .filter(|&i| self.stream_edges[i].src == (b, p))
+                    .collect();
+                let bytes = edges.iter().filter_map(|&i| self.edge_bytes[i]).max();
+                // The reader that needs the largest window, by name for the errors.
+                let reader_need = edges
+                    .iter()
+                    .map(|&i| {
+                        let (rb, rp) = self.stream_edges[i].dst;
+                        (self.nodes[rb].specs.stream_in[rp].min_items, (rb, rp))
+                    })
+                    .max_by_key(|&(need, _)| need);
+                outputs.push(OutputPlan {
+                    src: (b, p),
+                    label: self.port_label((b, p), Direction::StreamOutput),
+                    item_size: spec.item.map_or(1, |t| t.size()),
+                    writer_need: spec.min_items,
+                    reader_need: reader_need
+                        .map(|(need, at)| (need, self.port_label(at, Direction::StreamInput))),
+                    bytes,
+                    scheduler_bytes: None,
+                    readers: edges.iter().map(|&i| self.stream_edges[i].dst).collect(),
+                    region: None,
+                    read_elsewhere: false,
+                });
+            }
+        }
+        outputs
+    }
+
+    /// Calls every block's `start` hook in order. If one fails or panics, the blocks already
+    /// started get their `stop` hook (in reverse order; what those report is dropped in favour
+    /// of the first failure) and the failure is returned naming the block.
+    fn start_blocks(&mut self) -> Result<(), RunError> {
+        for i in 0..self.nodes.len() {
+            let node = &mut self.nodes[i];
+            let Some(block) = node.block.as_mut() else {
+                continue;
+            };
+            if let Err(e) = crate::task::guard(&node.name, || block.start()) {
+                for n in self.nodes[..i].iter_mut().rev() {
+                    if let Some(b) = n.block.as_mut() {
+                        let _ = crate::task::guard(&n.name, || b.stop());
+                    }
+                }
+                let error = match e {
+                    RunError::BlockFailed { error, .. } => error,
+                    RunError::BlockPanicked { message, .. } => format!("panicked: {message}"),
+                    other => other.to_string(),
+                };
+                return Err(RunError::StartFailed {
+                    block: self.nodes[i].name.to_string(),
+                    error,
+                });
+            }
+        }
+        Ok(())
+    }
+
     fn ready_graph(
         &mut self,
         control: Arc<RunControl>,
@@ -597,25 +673,7 @@ impl Flowgraph {
                 && specs.stream_in.is_empty()
                 && specs.stream_out.is_empty();
         }
-        let mut outputs = Vec::new();
-        for (b, node) in self.nodes.iter().enumerate() {
-            for (p, spec) in node.specs.stream_out.iter().enumerate() {
-                let edges: Vec<usize> = (0..self.stream_edges.len())
-                    .filter(|&i| self.stream_edges[i].src == (b, p))
-                    .collect();
-                let bytes = edges.iter().filter_map(|&i| self.edge_bytes[i]).max();
-                outputs.push(OutputPlan {
-                    src: (b, p),
-                    label: self.port_label((b, p), Direction::StreamOutput),
-                    item_size: spec.item.map_or(1, |t| t.size()),
-                    bytes,
-                    scheduler_bytes: None,
-                    readers: edges.iter().map(|&i| self.stream_edges[i].dst).collect(),
-                    region: None,
-                    read_elsewhere: false,
-                });
-            }
-        }
+        let outputs = self.output_plans();
         let topology = Topology {
             names: self.nodes.iter().map(|n| n.name.clone()).collect(),
             stream_edges: self
@@ -673,6 +731,14 @@ impl Flowgraph {
         self.active.as_ref().map(|a| StopHandle(a.control.clone()))
     }
 
+    /// Whether the calling thread is one of this running graph's own scheduler threads (a
+    /// block's `work` or message handler), where [`wait`](Self::wait) is refused.
+    pub fn called_from_own_block(&self) -> bool {
+        self.active
+            .as_ref()
+            .is_some_and(|a| crate::current_run::is(&a.control))
+    }
+
     /// Whether [`start`](Self::start) was called and [`wait`](Self::wait) has not returned.
     pub fn is_running(&self) -> bool {
         self.active.is_some()
@@ -688,8 +754,13 @@ impl Flowgraph {
     /// Waits until every block finished, takes the blocks back, and reports how the run ended.
     ///
     /// # Errors
-    /// The first block error or panic (naming the block), or [`RunError::NotRunning`].
+    /// The first block error or panic (naming the block), [`RunError::NotRunning`], or
+    /// [`RunError::WaitFromBlock`] when called from one of the graph's own blocks (the run
+    /// goes on).
     pub fn wait(&mut self) -> Result<(), RunError> {
+        if self.called_from_own_block() {
+            return Err(RunError::WaitFromBlock);
+        }
         let active = self.active.take().ok_or(RunError::NotRunning)?;
         self.thread_stats.clear();
         let mut lost = None;
@@ -825,6 +896,10 @@ struct OutputPlan {
     src: (usize, usize),
     label: String,
     item_size: usize,
+    /// The window the writer declared it needs.
+    writer_need: usize,
+    /// The largest window a reader declared it needs, and that reader's `block.port`.
+    reader_need: Option<(usize, String)>,
     /// Largest size asked for on one of its connections.
     bytes: Option<usize>,
     /// Size the scheduler asked for this buffer (below the user's settings).
@@ -834,6 +909,48 @@ struct OutputPlan {
     region: Option<usize>,
     /// A reader runs on another core than the writer (`ReadyGraph::mark_read_elsewhere`).
     read_elsewhere: bool,
+}
+
+impl OutputPlan {
+    /// The buffer size for this output: its own size if the user set one, else `default`,
+    /// grown to the smallest size with which neither side can wait on the other forever: the
+    /// writer's window plus the reader's window less one item (a writer that finds less than
+    /// its window free then leaves at least the reader's window to read).
+    ///
+    /// # Errors
+    /// [`RunError::Buffer`] naming the port when the windows overflow, or when the user's size
+    /// is smaller than they need.
+    fn buffer_bytes(&self, default: usize) -> Result<usize, RunError> {
+        let reader_need = self.reader_need.as_ref().map_or(1, |r| r.0);
+        let need = self
+            .writer_need
+            .checked_add(reader_need - 1)
+            .and_then(|n| n.checked_mul(self.item_size));
+        let explain = || {
+            let mut s = format!("{} needs windows of {} items", self.label, self.writer_need);
+            if let Some((n, reader)) = &self.reader_need {
+                s += &format!(" and {reader} of {n}");
+            }
+            s
+        };
+        let Some(need) = need else {
+            return Err(RunError::Buffer {
+                port: self.label.clone(),
+                error: format!("{}: no buffer can hold that many bytes", explain()),
+            });
+        };
+        match self.bytes {
+            Some(b) if b < need => Err(RunError::Buffer {
+                port: self.label.clone(),
+                error: format!(
+                    "its buffer was set to {b} bytes, but {}: it needs at least {need} bytes",
+                    explain()
+                ),
+            }),
+            Some(b) => Ok(b),
+            None => Ok(default.max(need)),
+        }
+    }
 }
 
 /// A validated graph handed to a [`Scheduler`]: its [`Topology`] and, once the scheduler has
@@ -974,11 +1091,19 @@ impl ReadyGraph {
             });
             let readers: Vec<Arc<Activation>> =
                 o.readers.iter().map(|&(b, _)| acts[b].clone()).collect();
-            let bytes = o
-                .bytes
-                .or(self.user_buffer_bytes)
-                .or(o.scheduler_bytes)
-                .unwrap_or(self.scheduler_buffer_bytes);
+            let bytes = o.buffer_bytes(
+                self.user_buffer_bytes
+                    .or(o.scheduler_bytes)
+                    .unwrap_or(self.scheduler_buffer_bytes),
+            )?;
+            // A region holds one chunk: a window larger than half of it would keep the writer
+            // (or the reader) waiting for room the region never has.
+            let largest = o.writer_need.max(o.reader_need.as_ref().map_or(1, |r| r.0));
+            let region = region.filter(|_| {
+                largest
+                    .checked_mul(2 * o.item_size)
+                    .is_some_and(|b| b <= self.region_bytes)
+            });
             let buf =
                 StreamBuffer::with_region(o.item_size, bytes, &acts[o.src.0], &readers, region)
                     .map_err(|e| RunError::Buffer {
@@ -1006,14 +1131,14 @@ impl ReadyGraph {
         }
         self.control.set_activations(acts.clone());
         let mut tasks = Vec::with_capacity(self.blocks.len());
-        for (i, (((mut block, _, max_items), mut a), instrument)) in self
+        for (i, (((mut block, specs, max_items), mut a), instrument)) in self
             .blocks
             .into_iter()
             .zip(att)
             .zip(self.instruments)
             .enumerate()
         {
-            let table = PortTable::for_attachments(&a);
+            let table = PortTable::for_attachments(&a, &specs);
             block.ports(&mut Ports::attach(&mut a));
             tasks.push(BlockTask::new(
                 i,

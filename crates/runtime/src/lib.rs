@@ -26,6 +26,7 @@ mod block;
 mod buffer;
 mod clock;
 mod copy;
+mod current_run;
 mod endpoint;
 mod error;
 mod flowgraph;
@@ -49,6 +50,7 @@ mod valgrind;
 pub use block::{Block, WorkStatus};
 pub use buffer::DEFAULT_BUFFER_BYTES;
 pub use copy::copy_work;
+pub use current_run::{interruptible_sleep, stop_requested};
 pub use error::{BlockError, ConnectError, Direction, RunError};
 pub use flowgraph::{
     BlockId, EdgeId, Flowgraph, PortName, PortRef, ReadyGraph, StatsHandle, StopHandle, Topology,
@@ -74,8 +76,8 @@ pub use num_complex::Complex32;
 /// Everything needed to build and run graphs, and to write blocks.
 pub mod prelude {
     pub use crate::{
-        copy_work, propagate_tags, sync_work, Block, BlockError, BlockId, Complex32, Flowgraph,
-        Item, MessageOutput, Pmt, Ports, RunError, Scheduler, SingleThread, StreamInput,
-        StreamOutput, Tag, ThreadPerBlock, WorkStatus,
+        copy_work, interruptible_sleep, propagate_tags, stop_requested, sync_work, Block,
+        BlockError, BlockId, Complex32, Flowgraph, Item, MessageOutput, Pmt, Ports, RunError,
+        Scheduler, SingleThread, StreamInput, StreamOutput, Tag, ThreadPerBlock, WorkStatus,
     };
 }

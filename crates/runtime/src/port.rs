@@ -35,6 +35,8 @@ impl std::fmt::Debug for BufferKeepAlive {
 pub struct StreamInput<T: Item> {
     reader: Option<Endpoint<Reader>>,
     optional: bool,
+    /// Items the block needs readable before `work` can use any (at least 1).
+    min_items: usize,
     _item: PhantomData<fn() -> T>,
 }
 
@@ -50,8 +52,30 @@ impl<T: Item> StreamInput<T> {
         Self {
             reader: None,
             optional: false,
+            min_items: 1,
             _item: PhantomData,
         }
+    }
+
+    /// Declares that `work` needs at least `n` readable items to make progress (a frame, a
+    /// filter's history plus one decimation step; GNU Radio's `forecast`). The runtime sizes
+    /// the buffer so that `n` items fit together with what the writer needs, calls `work` only
+    /// when `n` items are readable or the writer has finished, and ends the block when fewer
+    /// than `n` items are left after the writer finished. Declare it before the block is added
+    /// to a flowgraph (in the block's constructor).
+    pub fn with_min_items(mut self, n: usize) -> Self {
+        self.set_min_items(n);
+        self
+    }
+
+    /// As [`with_min_items`](Self::with_min_items), on an existing port.
+    pub fn set_min_items(&mut self, n: usize) {
+        self.min_items = n.max(1);
+    }
+
+    /// The declared minimum window (1 unless declared).
+    pub fn min_items(&self) -> usize {
+        self.min_items
     }
 
     /// An input that may stay unconnected (it then reads as finished and empty).
@@ -125,6 +149,8 @@ impl<T: Item> StreamInput<T> {
 #[derive(Debug)]
 pub struct StreamOutput<T: Item> {
     writer: Option<Endpoint<Writer>>,
+    /// Free items the block needs before `work` can write any (at least 1).
+    min_items: usize,
     _item: PhantomData<fn() -> T>,
 }
 
@@ -139,8 +165,29 @@ impl<T: Item> StreamOutput<T> {
     pub fn new() -> Self {
         Self {
             writer: None,
+            min_items: 1,
             _item: PhantomData,
         }
+    }
+
+    /// Declares that `work` needs a window of at least `n` free items to write anything (a
+    /// whole output frame; GNU Radio's `set_output_multiple` / `set_min_output_buffer`). The
+    /// runtime sizes the buffer (and any per-call limit of the scheduler) so that such a window
+    /// comes, calls `work` only when it is there, and does not judge the block finished while
+    /// it waits for it. Declare it before the block is added to a flowgraph.
+    pub fn with_min_items(mut self, n: usize) -> Self {
+        self.set_min_items(n);
+        self
+    }
+
+    /// As [`with_min_items`](Self::with_min_items), on an existing port.
+    pub fn set_min_items(&mut self, n: usize) {
+        self.min_items = n.max(1);
+    }
+
+    /// The declared minimum window (1 unless declared).
+    pub fn min_items(&self) -> usize {
+        self.min_items
     }
 
     /// The writer, while attached.
@@ -278,6 +325,8 @@ pub(crate) struct PortSpec {
     pub(crate) name: String,
     pub(crate) item: Option<ItemType>,
     pub(crate) optional: bool,
+    /// The window the block needs on this stream port (1 for message ports).
+    pub(crate) min_items: usize,
 }
 
 /// The ports of a block, in declaration order, per direction.
@@ -353,6 +402,7 @@ impl<'a> Ports<'a> {
                 name: name.to_owned(),
                 item: Some(ItemType::of::<T>()),
                 optional: port.optional,
+                min_items: port.min_items,
             }),
             Mode::Attach(a) => port.reader = a.stream_in.get_mut(idx).and_then(Option::take),
             Mode::Detach => port.reader = None,
@@ -368,6 +418,7 @@ impl<'a> Ports<'a> {
                 name: name.to_owned(),
                 item: Some(ItemType::of::<T>()),
                 optional: false,
+                min_items: port.min_items,
             }),
             Mode::Attach(a) => port.writer = a.stream_out.get_mut(idx).and_then(Option::take),
             Mode::Detach => port.writer = None,
@@ -382,6 +433,7 @@ impl<'a> Ports<'a> {
                 name: name.to_owned(),
                 item: None,
                 optional: true,
+                min_items: 1,
             });
         }
     }
@@ -395,6 +447,7 @@ impl<'a> Ports<'a> {
                 name: name.to_owned(),
                 item: None,
                 optional: true,
+                min_items: 1,
             }),
             Mode::Attach(a) => port.attach(
                 a.message_out

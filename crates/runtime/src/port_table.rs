@@ -5,7 +5,7 @@
 use crate::buffer::{Reader, Writer};
 use crate::endpoint::Endpoint;
 use crate::message::Inbox;
-use crate::port::Attachments;
+use crate::port::{Attachments, PortSpecs};
 use crate::sync::Arc;
 
 /// What the ports looked like before a work call.
@@ -42,14 +42,36 @@ impl After {
 struct Output {
     writer: Endpoint<Writer>,
     item_size: u64,
-    /// Items the block may write per work call (from the task's item and byte caps).
+    /// Items the block may write per work call (from the task's item and byte caps, never
+    /// below `need`).
     cap: u64,
+    /// The window the block declared it needs (`StreamOutput::with_min_items`).
+    need: u64,
+}
+
+/// A connected stream input as the task sees it.
+#[derive(Debug)]
+struct Input {
+    reader: Endpoint<Reader>,
+    /// The window the block declared it needs (`StreamInput::with_min_items`).
+    need: u64,
+    /// The port's name, for errors.
+    name: std::sync::Arc<str>,
+}
+
+/// Why a block that was given its windows moved nothing and never will (`PortTable::stuck`).
+#[derive(Debug)]
+pub(crate) struct Stuck {
+    /// Name of the full input.
+    pub(crate) input: std::sync::Arc<str>,
+    /// Items it holds (the whole buffer).
+    pub(crate) items: u64,
 }
 
 /// The task's handles on one block's ports, in port order.
 #[derive(Debug, Default)]
 pub(crate) struct PortTable {
-    inputs: Vec<Endpoint<Reader>>,
+    inputs: Vec<Input>,
     /// Declared stream inputs left unconnected (optional ones): finished and empty.
     unconnected_inputs: usize,
     outputs: Vec<Output>,
@@ -59,15 +81,17 @@ pub(crate) struct PortTable {
 
 impl PortTable {
     /// The task's handles on the endpoints about to be attached to a block's ports.
-    pub(crate) fn for_attachments(a: &Attachments) -> Self {
+    pub(crate) fn for_attachments(a: &Attachments, specs: &PortSpecs) -> Self {
         let mut t = Self::default();
-        for r in &a.stream_in {
-            t.add_input(r.as_ref().map(Endpoint::share));
+        for (r, spec) in a.stream_in.iter().zip(&specs.stream_in) {
+            t.add_input(r.as_ref().map(Endpoint::share), spec.min_items, &spec.name);
         }
-        for w in a.stream_out.iter().flatten() {
-            // SAFETY: no block is running: the endpoint was made moments ago.
-            let item_size = unsafe { w.get() }.item_size();
-            t.add_output(w.share(), item_size);
+        for (w, spec) in a.stream_out.iter().zip(&specs.stream_out) {
+            if let Some(w) = w {
+                // SAFETY: no block is running: the endpoint was made moments ago.
+                let item_size = unsafe { w.get() }.item_size();
+                t.add_output(w.share(), item_size, spec.min_items);
+            }
         }
         for subscribers in &a.message_out {
             t.add_message_output(subscribers.iter().map(|s| s.inbox.clone()).collect());
@@ -76,19 +100,24 @@ impl PortTable {
     }
 
     /// A stream input: its reader, or `None` while unconnected.
-    pub(crate) fn add_input(&mut self, reader: Option<Endpoint<Reader>>) {
+    pub(crate) fn add_input(&mut self, reader: Option<Endpoint<Reader>>, need: usize, name: &str) {
         match reader {
-            Some(r) => self.inputs.push(r),
+            Some(reader) => self.inputs.push(Input {
+                reader,
+                need: need.max(1) as u64,
+                name: name.into(),
+            }),
             None => self.unconnected_inputs += 1,
         }
     }
 
-    /// A connected stream output.
-    pub(crate) fn add_output(&mut self, writer: Endpoint<Writer>, item_size: usize) {
+    /// A connected stream output whose block needs windows of `need` items.
+    pub(crate) fn add_output(&mut self, writer: Endpoint<Writer>, item_size: usize, need: usize) {
         self.outputs.push(Output {
             writer,
             item_size: item_size.max(1) as u64,
             cap: u64::MAX,
+            need: need.max(1) as u64,
         });
     }
 
@@ -99,28 +128,79 @@ impl PortTable {
         }
     }
 
-    /// Caps each output's window at `max_items` and at `max_bytes` (at least one item).
+    /// Caps each output's window at `max_items` and at `max_bytes`, but never below the window
+    /// the block needs there.
     pub(crate) fn limit(&mut self, max_items: u64, max_bytes: u64) {
         for o in &mut self.outputs {
-            o.cap = max_items.min((max_bytes / o.item_size).max(1));
+            o.cap = max_items.min(max_bytes / o.item_size).max(o.need);
         }
+    }
+
+    /// Lifts every output's cap and keeps every output's items in its ring, for a block that
+    /// moved nothing with the windows it was given: it may need more than it declared.
+    /// Returns whether a window can now grow (some output was held below its buffer).
+    #[cold]
+    pub(crate) fn widen(&mut self) -> bool {
+        let mut grew = false;
+        for o in &mut self.outputs {
+            // SAFETY: the block is not running, so its port's handle is not in use.
+            let w = unsafe { o.writer.get_mut() };
+            let capped = w.refresh(u64::MAX) > o.cap;
+            grew |= capped | w.keep_in_ring();
+            o.cap = u64::MAX;
+        }
+        grew
+    }
+
+    /// Whether a block that moved nothing in a work call can never move again however long it
+    /// waits: it has stream inputs, each was full (its writer could not add an item) or final,
+    /// at least one was full, and no output could offer a larger window than it did (each was
+    /// empty or dead). Judged on the snapshot the work call saw (`before`), not on a newer one:
+    /// an input that filled up or finished since is the block's next chance, not its end.
+    /// Returns the full input.
+    #[cold]
+    pub(crate) fn stuck(&mut self) -> Option<Stuck> {
+        if self.inputs.is_empty() || self.unconnected_inputs > 0 {
+            return None;
+        }
+        for o in &mut self.outputs {
+            // SAFETY: the block is not running, so its port's handle is not in use.
+            let w = unsafe { o.writer.get_mut() };
+            if !w.was_empty_or_dead() {
+                return None;
+            }
+        }
+        let mut full = None;
+        for i in &mut self.inputs {
+            // SAFETY: as above.
+            let r = unsafe { i.reader.get_mut() };
+            if r.is_full() {
+                full.get_or_insert(Stuck {
+                    input: i.name.clone(),
+                    items: r.available() as u64,
+                });
+            } else if !r.writer_done() {
+                return None;
+            }
+        }
+        full
     }
 
     /// Refreshes every window (called with the block idle).
     #[inline]
     pub(crate) fn before(&mut self) -> Before {
         let (mut readable, mut done) = (0, self.unconnected_inputs);
-        for r in &mut self.inputs {
+        for i in &mut self.inputs {
             // SAFETY: the block is not running, so its port's handle is not in use.
-            let r = unsafe { r.get_mut() };
-            readable += (r.refresh() > 0) as usize;
+            let r = unsafe { i.reader.get_mut() };
+            readable += (r.refresh() >= i.need) as usize;
             done += r.writer_done() as usize;
         }
         let (mut writable, mut full, mut dead) = (0, false, 0);
         for o in &mut self.outputs {
             // SAFETY: as above.
             let w = unsafe { o.writer.get_mut() };
-            if w.refresh(o.cap) > 0 {
+            if w.refresh(o.cap) >= o.need {
                 writable += 1;
             } else if w.was_dead() {
                 dead += 1;
@@ -152,9 +232,9 @@ impl PortTable {
     #[inline]
     pub(crate) fn after(&mut self) -> After {
         let mut a = After::default();
-        for r in &mut self.inputs {
+        for i in &mut self.inputs {
             // SAFETY: the block is not running, so its port's handle is not in use.
-            a.consumed += unsafe { r.get_mut() }.commit();
+            a.consumed += unsafe { i.reader.get_mut() }.commit();
         }
         for o in &mut self.outputs {
             // SAFETY: as above.
@@ -164,17 +244,18 @@ impl PortTable {
     }
 
     /// The block has stream inputs and they will not give it anything new: all are final, or
-    /// one is final and empty (judged on the last refresh and what was consumed since).
+    /// one is final and holds less than the block needs there (judged on the last refresh and
+    /// what was consumed since).
     pub(crate) fn inputs_over(&mut self) -> bool {
         if self.unconnected_inputs > 0 {
             return true;
         }
         let mut done = 0;
-        for r in &mut self.inputs {
+        for i in &mut self.inputs {
             // SAFETY: the block is not running, so its port's handle is not in use.
-            let r = unsafe { r.get_mut() };
+            let r = unsafe { i.reader.get_mut() };
             if r.writer_done() {
-                if r.available() == 0 {
+                if (r.available() as u64) < i.need {
                     return true;
                 }
                 done += 1;
@@ -183,11 +264,11 @@ impl PortTable {
         !self.inputs.is_empty() && done == self.inputs.len()
     }
 
-    /// Some output with a live reader has no free space now.
+    /// Some output with a live reader has less free space now than the block needs there.
     pub(crate) fn output_full(&mut self) -> bool {
         self.outputs.iter_mut().any(|o| {
             // SAFETY: the block is not running, so its port's handle is not in use.
-            let (dead, full) = unsafe { o.writer.get_mut() }.dead_or_full();
+            let (dead, full) = unsafe { o.writer.get_mut() }.dead_or_short(o.need);
             !dead && full
         })
     }
@@ -195,9 +276,9 @@ impl PortTable {
     /// Publishes the end of every output (readers drain what is left) and leaves every input
     /// (writers stop waiting for it). The port handles are dropped separately (`Ports::detach`).
     pub(crate) fn finish(&mut self) {
-        for mut r in self.inputs.drain(..) {
+        for mut i in self.inputs.drain(..) {
             // SAFETY: the block is not running, so its port's handle is not in use.
-            unsafe { r.get_mut() }.finish();
+            unsafe { i.reader.get_mut() }.finish();
         }
         for mut o in self.outputs.drain(..) {
             // SAFETY: as above.

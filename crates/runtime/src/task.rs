@@ -18,7 +18,8 @@ use crate::trace::{TraceConfig, TraceRing};
 use crate::valgrind;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering::{Acquire, Release};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// Messages handled per step before `work` gets a turn.
 const MESSAGES_PER_STEP: usize = 256;
@@ -42,6 +43,9 @@ pub struct RunControl {
     stop: AtomicBool,
     failure: Mutex<Option<RunError>>,
     activations: OnceLock<Vec<Arc<Activation>>>,
+    /// Blocks sleeping in `interruptible_sleep` wait here; a stop wakes them.
+    sleepers: Mutex<()>,
+    stopped: Condvar,
 }
 
 impl RunControl {
@@ -52,6 +56,29 @@ impl RunControl {
         self.stop.store(true, Release);
         for a in self.activations.get().into_iter().flatten() {
             a.notify();
+        }
+        // Under the sleepers' lock, so that a sleeper that checked the flag before the store
+        // is already waiting when the notification comes.
+        let _sleepers = self.sleepers.lock().unwrap_or_else(|p| p.into_inner());
+        self.stopped.notify_all();
+    }
+
+    /// Sleeps `duration` unless a stop comes first; `true` if the whole duration passed.
+    pub(crate) fn sleep(&self, duration: Duration) -> bool {
+        let deadline = Instant::now() + duration;
+        let mut guard = self.sleepers.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if self.stop_requested() {
+                return false;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return true;
+            }
+            guard = match self.stopped.wait_timeout(guard, deadline - now) {
+                Ok((g, _)) => g,
+                Err(p) => p.into_inner().0,
+            };
         }
     }
 
@@ -118,6 +145,8 @@ pub struct BlockTask {
     /// Bytes each output may receive per work call (set by cache-aware schedulers).
     max_bytes: u64,
     finished: bool,
+    /// The caps on the block's windows were lifted once already (`no_progress`).
+    widened: bool,
     pub(crate) counters: std::sync::Arc<BlockCounters>,
     /// Record counts (compiled in and not switched off).
     counting: bool,
@@ -176,6 +205,7 @@ impl BlockTask {
             max_items,
             max_bytes: u64::MAX,
             finished: false,
+            widened: false,
             counters: instrument.counters,
             counting: COUNTERS_COMPILED && instrument.level != Counters::Off,
             timed,
@@ -188,6 +218,11 @@ impl BlockTask {
     /// The block's instance name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The run this task belongs to.
+    pub(crate) fn control(&self) -> &Arc<RunControl> {
+        &self.control
     }
 
     /// The parker of the thread this task was assigned to.
@@ -283,18 +318,64 @@ impl BlockTask {
             self.counters.record_messages(handled);
         }
         let progress = handled > 0 || after.progress();
-        let done = status == WorkStatus::Done
-            // Upstream: nobody reads what this block produces.
-            || before.outputs_dead
-            || (!progress && self.idle_ends(&before));
-        if done {
+        // Upstream end of stream: nobody reads what this block produces.
+        if status == WorkStatus::Done || before.outputs_dead {
             self.finish();
             Step::Done
         } else if progress {
             Step::Progress
         } else {
-            Step::Idle
+            self.no_progress(&before, worked)
         }
+    }
+
+    /// After a step that moved nothing: the block finished (end of stream), may move with a
+    /// larger window, can never move again (an error naming it and the input it cannot empty),
+    /// or waits for a neighbour.
+    #[cold]
+    fn no_progress(&mut self, before: &Before, worked: bool) -> Step {
+        let ends = self.idle_ends(before);
+        // A window held below the buffer by the scheduler's per-call cap (or a region) may be
+        // what the block is waiting for: before judging it finished or stuck, let it try once
+        // with everything its buffers can give.
+        let stuck = if ends || !worked || self.block.is_blocking() || self.messages_may_come() {
+            None
+        } else {
+            self.ports.stuck()
+        };
+        if (ends || stuck.is_some()) && !self.widened {
+            self.widened = true;
+            if self.ports.widen() {
+                return Step::Progress;
+            }
+        }
+        if ends {
+            self.finish();
+            return Step::Done;
+        }
+        match stuck {
+            Some(s) => {
+                let e = RunError::Stalled {
+                    block: self.name.to_string(),
+                    port: s.input.to_string(),
+                    error: format!(
+                        "its input '{}' holds {} items, as many as its buffer can, and work() \
+                         consumed none with room on every output: the block needs a larger \
+                         window than the buffer gives; declare it with \
+                         StreamInput::with_min_items (or StreamOutput::with_min_items)",
+                        s.input, s.items
+                    ),
+                };
+                self.fail(e)
+            }
+            None => Step::Idle,
+        }
+    }
+
+    /// Whether a message may still arrive (a connected sender has not finished, or one is
+    /// queued).
+    fn messages_may_come(&self) -> bool {
+        self.inbox.has_senders() && !self.inbox.exhausted()
     }
 
     /// Whether a block that could not move this step has finished. Downstream end of stream,
@@ -381,7 +462,10 @@ impl BlockTask {
 }
 
 /// Runs block code, turning an error or a panic into a [`RunError`] naming the block.
-fn guard<R>(name: &str, f: impl FnOnce() -> Result<R, BlockError>) -> Result<R, RunError> {
+pub(crate) fn guard<R>(
+    name: &str,
+    f: impl FnOnce() -> Result<R, BlockError>,
+) -> Result<R, RunError> {
     match catch_unwind(AssertUnwindSafe(f)) {
         Ok(Ok(r)) => Ok(r),
         Ok(Err(e)) => Err(RunError::BlockFailed {

@@ -45,8 +45,20 @@ unsafe impl Sync for Mapping {}
 impl Mapping {
     /// Double-mapped memory if the platform allows, mirrored heap memory otherwise.
     /// `capacity` must be a non-zero multiple of [`page_size`].
+    ///
+    /// # Errors
+    /// `capacity` is zero, not a multiple of the page size, or twice it does not fit the
+    /// address space; or the system has not the memory (never an abort).
     pub(crate) fn new(capacity: usize) -> std::io::Result<Self> {
-        assert!(capacity > 0 && capacity.is_multiple_of(page_size()));
+        if capacity == 0
+            || !capacity.is_multiple_of(page_size())
+            || capacity > isize::MAX as usize / 2
+        {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{capacity} bytes cannot be mapped twice"),
+            ));
+        }
         #[cfg(all(target_os = "linux", not(miri), not(loom)))]
         {
             match Self::double_mapped(capacity) {
@@ -54,26 +66,47 @@ impl Mapping {
                 Err(e) => tracing::warn!("double mapping failed ({e}); using a mirrored buffer"),
             }
         }
-        Ok(Self::mirrored(capacity))
+        Self::mirrored(capacity)
     }
 
     /// Heap memory of `2 * capacity` bytes; writes must be mirrored with [`Mapping::mirror`].
     /// Page-aligned like a real mapping, so that every item type is aligned in it.
-    pub(crate) fn mirrored(capacity: usize) -> Self {
-        let layout = Self::mirrored_layout(capacity);
-        // SAFETY: the layout has a non-zero size (capacity > 0 is asserted by callers).
+    ///
+    /// # Errors
+    /// The allocator has not the memory (reported, not aborted on).
+    pub(crate) fn mirrored(capacity: usize) -> std::io::Result<Self> {
+        let layout = Self::mirrored_layout(capacity)?;
+        if layout.size() == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "a buffer needs at least one byte",
+            ));
+        }
+        // SAFETY: the layout has a non-zero size (checked above).
         let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
-        let base = NonNull::new(ptr).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
-        Self {
+        let base = NonNull::new(ptr).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::OutOfMemory,
+                format!("cannot allocate {} bytes", layout.size()),
+            )
+        })?;
+        Ok(Self {
             base,
             capacity,
             kind: Kind::Mirrored,
-        }
+        })
     }
 
-    fn mirrored_layout(capacity: usize) -> std::alloc::Layout {
-        std::alloc::Layout::from_size_align(2 * capacity, page_size())
-            .expect("buffer capacity fits a Layout")
+    fn mirrored_layout(capacity: usize) -> std::io::Result<std::alloc::Layout> {
+        capacity
+            .checked_mul(2)
+            .and_then(|bytes| std::alloc::Layout::from_size_align(bytes, page_size()).ok())
+            .ok_or_else(|| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    format!("{capacity} bytes cannot be allocated twice"),
+                )
+            })
     }
 
     #[cfg(all(target_os = "linux", not(miri), not(loom)))]
@@ -190,9 +223,11 @@ impl Drop for Mapping {
                 }
             }
             Kind::Mirrored => {
-                let layout = Self::mirrored_layout(self.capacity);
-                // SAFETY: `base` came from `alloc_zeroed` with exactly this layout.
-                unsafe { std::alloc::dealloc(self.base.as_ptr(), layout) };
+                if let Ok(layout) = Self::mirrored_layout(self.capacity) {
+                    // SAFETY: `base` came from `alloc_zeroed` with exactly this layout (the
+                    // same capacity gave it when the mapping was made).
+                    unsafe { std::alloc::dealloc(self.base.as_ptr(), layout) };
+                }
             }
         }
     }
@@ -223,7 +258,7 @@ mod tests {
 
     #[test]
     fn mirrored_mapping_reads_contiguously_across_the_wrap() {
-        check_wraps(&Mapping::mirrored(page_size()));
+        check_wraps(&Mapping::mirrored(page_size()).unwrap());
     }
 
     #[test]

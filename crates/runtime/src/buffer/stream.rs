@@ -83,7 +83,17 @@ impl StreamBuffer {
     ) -> std::io::Result<Arc<Self>> {
         assert!(item_size > 0, "zero-sized items cannot be streamed");
         let granule = lcm(page_size(), item_size);
-        let bytes = min_bytes.max(1).div_ceil(granule) * granule;
+        let bytes = min_bytes
+            .max(1)
+            .div_ceil(granule)
+            .checked_mul(granule)
+            .filter(|&b| b <= super::max_buffer_bytes())
+            .ok_or_else(|| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    super::too_large(min_bytes),
+                )
+            })?;
         let mapping = Mapping::new(bytes)?;
         Ok(Self::on_mapping(
             item_size, mapping, writer, readers, region,
@@ -255,6 +265,8 @@ pub(crate) struct Writer {
     last_min_read: u64,
     /// A reader runs on another core (as the scheduler placed them).
     read_elsewhere: bool,
+    /// Never borrow the region again (`keep_in_ring`).
+    ring_only: bool,
 }
 
 impl Writer {
@@ -276,7 +288,24 @@ impl Writer {
             staged: Vec::new(),
             last_min_read: 0,
             read_elsewhere: false,
+            ring_only: false,
         }
+    }
+
+    /// Keeps the items in the ring from now on (the region offers one chunk at most, the ring
+    /// its whole capacity): for a block that cannot move with the windows it was given.
+    /// Returns whether this changed anything (the buffer could borrow a region until now).
+    #[cold]
+    pub(crate) fn keep_in_ring(&mut self) -> bool {
+        let changed = self.buf.region.is_some() && !self.ring_only;
+        self.ring_only = true;
+        changed
+    }
+
+    /// Whether, at the last [`refresh`](Self::refresh), no reader was left or every reader
+    /// had read everything published (the window was as large as the buffer allows).
+    pub(crate) fn was_empty_or_dead(&self) -> bool {
+        self.last_min_read == READER_GONE || self.last_min_read == self.published
     }
 
     /// Marks the items as read on another core than the writer's.
@@ -322,6 +351,11 @@ impl Writer {
         if base != IN_RING {
             // Our items are in the region (only the reader frees it, by storing IN_RING).
             debug_assert!(self.in_region);
+            if self.ring_only {
+                let end = min + buf.capacity;
+                self.leave_region(base, min);
+                return end;
+            }
             if empty {
                 // Start again at the region's start.
                 buf.region_base.store(self.pos, Relaxed);
@@ -336,7 +370,7 @@ impl Writer {
             self.leave_region(base, min);
             return end;
         }
-        if empty && region.try_take() {
+        if empty && !self.ring_only && region.try_take() {
             buf.region_base.store(self.pos, Relaxed);
             self.in_region = true;
             self.start = buf.start(true);
@@ -484,15 +518,15 @@ impl Writer {
         self.last_min_read == READER_GONE
     }
 
-    /// Whether the output is dead (no reader left) or full (no free item), in one scan of the
-    /// reader positions.
+    /// Whether the output is dead (no reader left) or short (fewer than `need` free items), in
+    /// one scan of the reader positions.
     #[inline]
-    pub(crate) fn dead_or_full(&self) -> (bool, bool) {
+    pub(crate) fn dead_or_short(&self, need: u64) -> (bool, bool) {
         let min = self.buf.min_read();
         if min == READER_GONE {
             (true, false)
         } else {
-            (false, self.pos - min >= self.buf.capacity)
+            (false, self.pos - min + need > self.buf.capacity)
         }
     }
 
@@ -586,6 +620,12 @@ impl Reader {
 
     pub(crate) fn available(&self) -> usize {
         (self.limit - self.pos) as usize
+    }
+
+    /// The buffer holds as many unread items as it can: the writer cannot add one before this
+    /// reader consumes (judged on the last refresh).
+    pub(crate) fn is_full(&self) -> bool {
+        self.limit - self.pos >= self.buf.capacity
     }
 
     pub(crate) fn window(&self) -> (*const u8, usize) {
@@ -750,7 +790,7 @@ mod tests {
         b.commit();
         assert_eq!(w.refresh(u64::MAX), 10);
         b.finish();
-        assert!(w.dead_or_full().0);
+        assert!(w.dead_or_short(1).0);
         assert_eq!(w.refresh(u64::MAX), 0);
     }
 
@@ -833,7 +873,7 @@ mod tests {
             .map(|k| {
                 let region = regions.as_ref().map(|r| r[k % 2].clone());
                 if mirrored {
-                    let m = Mapping::mirrored(page_size());
+                    let m = Mapping::mirrored(page_size()).unwrap();
                     StreamBuffer::on_mapping(4, m, &a, std::slice::from_ref(&a), region)
                 } else {
                     StreamBuffer::with_region(4, 1, &a, std::slice::from_ref(&a), region).unwrap()

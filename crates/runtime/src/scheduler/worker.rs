@@ -1,6 +1,7 @@
 //! The two thread loops every scheduler is built from.
 
 use super::balance::Seat;
+use crate::current_run;
 use crate::parker::Parker;
 use crate::task::{BlockTask, Step};
 
@@ -31,6 +32,9 @@ pub(crate) fn run_worker(
     parker: &Parker,
     mut seat: Option<Seat>,
 ) -> Vec<BlockTask> {
+    if let Some(t) = tasks.first() {
+        current_run::enter(t.control());
+    }
     let mut live = tasks.iter().filter(|t| !t.is_finished()).count();
     let mut checking = false;
     loop {
@@ -112,11 +116,13 @@ pub(crate) fn run_worker(
     if let Some(t) = tasks.first_mut() {
         t.record_thread();
     }
+    current_run::leave();
     tasks
 }
 
 /// Steps one task on the calling thread until it is done, sleeping on its parker when idle.
 pub(crate) fn run_task(mut task: BlockTask) -> Vec<BlockTask> {
+    current_run::enter(task.control());
     let parker = task.parker().clone();
     loop {
         match task.step() {
@@ -134,5 +140,6 @@ pub(crate) fn run_task(mut task: BlockTask) -> Vec<BlockTask> {
         }
     }
     task.record_thread();
+    current_run::leave();
     vec![task]
 }
