@@ -104,7 +104,10 @@ impl Block for RateSource {
             // Sleep until at least one tick's worth of samples is due.
             let next = (self.due as f64 + (self.rate / TICKS_PER_SECOND).max(1.0)) / self.rate;
             let wait = Duration::from_secs_f64(next).saturating_sub(start.elapsed());
-            std::thread::sleep(wait);
+            // A stop cuts the sleep short.
+            if !interruptible_sleep(wait) {
+                return Ok(WorkStatus::Continue);
+            }
             now_due = ((start.elapsed().as_secs_f64() * self.rate) as u64).min(self.total);
         }
         let new = (now_due - self.due) as usize;

@@ -6,7 +6,7 @@ use radioflow_blocks::{
     Copy, Head, MessageBurstSource, MessageCounter, MessageForwarder, NullSink, NullSource,
     VectorSink, VectorSource,
 };
-use radioflow_runtime::testing::{Combine, Counter, FailAfter, Sink};
+use radioflow_runtime::testing::{reframed, Combine, Counter, FailAfter, Reframe, Sink};
 use radioflow_runtime::{
     BlockId, Complex32, ConnectError, FlowScheduler, Flowgraph, Pmt, RunError, Scheduler,
     SingleThread, ThreadPerBlock,
@@ -664,6 +664,66 @@ fn statistics_count_every_item_work_call_and_thread() {
         );
         if s.name() == "tpb" {
             assert_eq!(threads.len(), 3);
+        }
+    }
+}
+
+/// A window size for [`randomized_declared_windows_conserve_every_item_in_order`]: mostly
+/// small, sometimes up to about a million items (4 MiB of u32).
+fn random_window(rng: &mut Rng) -> usize {
+    match rng.below(4) {
+        0 => 1 + rng.below(16) as usize,
+        1 => 1 + rng.below(5_000) as usize,
+        2 => 10_000 + rng.below(100_000) as usize,
+        _ => 200_000 + rng.below(900_000) as usize,
+    }
+}
+
+#[test]
+fn randomized_declared_windows_conserve_every_item_in_order() {
+    // Chains of one to three frame-based blocks with random declared windows (up to several
+    // MiB) on every scheduler: every buffer must be sized for them, no frame lost, none
+    // reordered, no block ended early.
+    let mut rng = Rng(0x5EED_0FF7_A3E5);
+    let mut ran = 0;
+    while ran < 6 {
+        let stages = 1 + rng.below(3) as usize;
+        let frames: Vec<(usize, usize)> = (0..stages)
+            .map(|_| (random_window(&mut rng), random_window(&mut rng)))
+            .collect();
+        // Input for two to four frames of the last stage, and a partial frame on every stage.
+        let mut len = (2 + rng.below(3) as usize) * frames[stages - 1].0;
+        for &(n_in, n_out) in frames[..stages - 1].iter().rev() {
+            len = len.div_ceil(n_out) * n_in + rng.below(n_in as u64) as usize;
+        }
+        let input: Vec<u32> = (0..len as u32).collect();
+        let want = reframed(&input, &frames);
+        // Graphs small enough for a debug build; others are drawn again.
+        if len > 3_000_000 || want.len() > 3_000_000 || want.is_empty() {
+            continue;
+        }
+        ran += 1;
+        for s in schedulers() {
+            let mut fg = Flowgraph::new();
+            let mut prev = fg.add(VectorSource::new(input.clone()));
+            for &(a, b) in &frames {
+                let r = fg.add(Reframe::<u32>::declared(a, b));
+                fg.connect(prev, r).unwrap();
+                prev = r;
+            }
+            let sink = fg.add(VectorSink::<u32>::new());
+            fg.connect(prev, sink).unwrap();
+            run(&mut fg, s.as_ref()).unwrap_or_else(|e| panic!("{frames:?} {}: {e}", s.name()));
+            let got = fg.block::<VectorSink<u32>>(sink).unwrap().data();
+            assert_eq!(got.len(), want.len(), "{frames:?} {}", s.name());
+            if let Some(i) = (0..got.len()).find(|&i| got[i] != want[i]) {
+                panic!(
+                    "{frames:?} {}: item {i} is {}, not {}",
+                    s.name(),
+                    got[i],
+                    want[i]
+                );
+            }
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use radioflow_blocks::{NullSink, Throttle, VectorSink, VectorSource};
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::testing::{reframed, Reframe};
 use radioflow_runtime::{FlowScheduler, Item};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -56,71 +57,6 @@ fn run(fg: &mut Flowgraph, s: &dyn Scheduler) -> Result<(), RunError> {
         std::thread::sleep(Duration::from_millis(1));
     }
     fg.wait()
-}
-
-/// Turns every `n_in` input items into `n_out` output items (`out[j] = in[j % n_in]`), one
-/// whole frame at a time, declaring both windows unless told not to (the way a block written
-/// before declarations existed behaves).
-struct Reframe<T: Item> {
-    input: StreamInput<T>,
-    output: StreamOutput<T>,
-    n_in: usize,
-    n_out: usize,
-}
-
-impl<T: Item> Reframe<T> {
-    fn declared(n_in: usize, n_out: usize) -> Self {
-        Self {
-            input: StreamInput::new().with_min_items(n_in),
-            output: StreamOutput::new().with_min_items(n_out),
-            n_in,
-            n_out,
-        }
-    }
-
-    fn undeclared(n_in: usize, n_out: usize) -> Self {
-        Self {
-            input: StreamInput::new(),
-            output: StreamOutput::new(),
-            n_in,
-            n_out,
-        }
-    }
-}
-
-impl<T: Item> Block for Reframe<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
-    }
-
-    fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        let i = self.input.slice();
-        let o = self.output.slice();
-        let (mut used, mut made) = (0, 0);
-        while i.len() - used >= self.n_in && o.len() - made >= self.n_out {
-            for j in 0..self.n_out {
-                o[made + j] = i[used + j % self.n_in];
-            }
-            used += self.n_in;
-            made += self.n_out;
-        }
-        self.input.consume(used);
-        self.output.produce(made);
-        Ok(WorkStatus::Continue)
-    }
-}
-
-/// What a chain of `Reframe`s with these frames makes of `input`.
-fn reframed<T: Copy>(input: &[T], frames: &[(usize, usize)]) -> Vec<T> {
-    let mut data = input.to_vec();
-    for &(n_in, n_out) in frames {
-        data = data
-            .chunks_exact(n_in)
-            .flat_map(|f| (0..n_out).map(move |j| f[j % n_in]))
-            .collect();
-    }
-    data
 }
 
 /// Source -> one `Reframe` per frame pair -> sink, run on `s`; returns the sink's items.
@@ -276,61 +212,6 @@ fn complex_dvbs2_frames_pass_unchanged_through_every_scheduler() {
         let got = run_chain(input.clone(), stages, s.as_ref())
             .unwrap_or_else(|e| panic!("{}: {e}", s.name()));
         assert_same(&got, &want, s.name());
-    }
-}
-
-/// xorshift for the randomized windows.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n.max(1)
-    }
-
-    /// A window size: mostly small, sometimes up to about a million items (4 MiB of u32).
-    fn window(&mut self) -> usize {
-        match self.below(4) {
-            0 => 1 + self.below(16) as usize,
-            1 => 1 + self.below(5_000) as usize,
-            2 => 10_000 + self.below(100_000) as usize,
-            _ => 200_000 + self.below(900_000) as usize,
-        }
-    }
-}
-
-#[test]
-fn randomized_declared_windows_conserve_every_item_in_order() {
-    let mut rng = Rng(0x5EED_0FF7_A3E5);
-    let mut ran = 0;
-    while ran < 6 {
-        let stages = 1 + rng.below(3) as usize;
-        let frames: Vec<(usize, usize)> =
-            (0..stages).map(|_| (rng.window(), rng.window())).collect();
-        // Input for two to four frames of the last stage, and a partial frame on every stage.
-        let mut len = (2 + rng.below(3) as usize) * frames[stages - 1].0;
-        for &(n_in, n_out) in frames[..stages - 1].iter().rev() {
-            len = len.div_ceil(n_out) * n_in + rng.below(n_in as u64) as usize;
-        }
-        let input = counting(len);
-        let want = reframed(&input, &frames);
-        // Graphs small enough for a debug build; others are drawn again.
-        if len > 3_000_000 || want.len() > 3_000_000 || want.is_empty() {
-            continue;
-        }
-        ran += 1;
-        for s in schedulers() {
-            let chain = frames
-                .iter()
-                .map(|&(a, b)| Reframe::declared(a, b))
-                .collect();
-            let got = run_chain(input.clone(), chain, s.as_ref())
-                .unwrap_or_else(|e| panic!("{frames:?} {}: {e}", s.name()));
-            assert_same(&got, &want, &format!("{frames:?} {}", s.name()));
-        }
-        eprintln!("{frames:?}: {len} items in, {} out", want.len());
     }
 }
 

@@ -319,3 +319,28 @@ def test_profile_marks_the_bottleneck():
     assert lines[0].split()[0] == "block"
     assert any(line.startswith("heavy") for line in lines)
     assert len([line for line in lines if line.split() and line.split()[0] in fg.block_names()]) == 5
+
+
+@pytest.mark.parametrize("size", [2**62, 2**63 - 1, 2**64 - 1, 2**46])
+def test_an_impossible_buffer_size_is_an_error_not_a_crash(scheduler, size):
+    fg = rf.Flowgraph()
+    fg.connect(blocks.vector_source(np.ones(10, np.float32)), blocks.null_sink())
+    fg.set_default_buffer_size(size)
+    with pytest.raises(rf.RunError, match="vector_source0.out.*machine's memory"):
+        fg.run(scheduler)
+    # The graph is intact: with a sane size it runs.
+    fg.set_default_buffer_size(1 << 16)
+    fg.run(scheduler)
+
+
+def test_stop_interrupts_a_slow_throttle(scheduler):
+    # One item per 1000 s: stop() must not wait for the next one.
+    fg = rf.Flowgraph()
+    sink = blocks.vector_sink()
+    fg.connect(
+        blocks.vector_source(np.ones(10, np.float32)), blocks.throttle(0.001), sink
+    )
+    fg.start(scheduler)
+    fg.stop()
+    fg.wait()
+    assert sink.data().size <= 1

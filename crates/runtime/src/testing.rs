@@ -225,6 +225,76 @@ impl Block for Combine {
     }
 }
 
+/// Turns every `n_in` input items into `n_out` output items (`out[j] = in[j % n_in]`), whole
+/// frames only, like a frame-based receiver stage. [`declared`](Self::declared) states both
+/// windows to the runtime; [`undeclared`](Self::undeclared) behaves like a block written
+/// without declarations. [`reframed`] computes what a chain of them makes of a stream.
+#[derive(Debug)]
+pub struct Reframe<T: crate::Item> {
+    input: StreamInput<T>,
+    output: StreamOutput<T>,
+    n_in: usize,
+    n_out: usize,
+}
+
+impl<T: crate::Item> Reframe<T> {
+    /// Frames of `n_in` in, `n_out` out, both declared (`with_min_items`).
+    pub fn declared(n_in: usize, n_out: usize) -> Self {
+        Self {
+            input: StreamInput::new().with_min_items(n_in),
+            output: StreamOutput::new().with_min_items(n_out),
+            n_in: n_in.max(1),
+            n_out,
+        }
+    }
+
+    /// Frames of `n_in` in, `n_out` out, neither declared.
+    pub fn undeclared(n_in: usize, n_out: usize) -> Self {
+        Self {
+            input: StreamInput::new(),
+            output: StreamOutput::new(),
+            n_in: n_in.max(1),
+            n_out,
+        }
+    }
+}
+
+impl<T: crate::Item> Block for Reframe<T> {
+    fn ports(&mut self, p: &mut Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+        p.stream_output("out", &mut self.output);
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let i = self.input.slice();
+        let o = self.output.slice();
+        let (mut used, mut made) = (0, 0);
+        while i.len() - used >= self.n_in && o.len() - made >= self.n_out {
+            for j in 0..self.n_out {
+                o[made + j] = i[used + j % self.n_in];
+            }
+            used += self.n_in;
+            made += self.n_out;
+        }
+        self.input.consume(used);
+        self.output.produce(made);
+        Ok(WorkStatus::Continue)
+    }
+}
+
+/// What a chain of [`Reframe`] blocks with these `(n_in, n_out)` frames makes of `input`
+/// (trailing partial frames dropped).
+pub fn reframed<T: Copy>(input: &[T], frames: &[(usize, usize)]) -> Vec<T> {
+    let mut data = input.to_vec();
+    for &(n_in, n_out) in frames {
+        data = data
+            .chunks_exact(n_in.max(1))
+            .flat_map(|f| (0..n_out).map(move |j| f[j % f.len()]))
+            .collect();
+    }
+    data
+}
+
 /// A copy that fails after `after` items (with an error or a panic), or in its `start` hook.
 #[derive(Debug)]
 pub struct FailAfter {
