@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 log=target/test-log.txt
 mkdir -p target
 : > "$log"
-step() { printf '\n==> %s\n' "$*"; }
 t0=$SECONDS
+# Each step names itself with the seconds since the start, so a slow step shows in CI's log.
+step() { printf '\n==> [%ss] %s\n' "$((SECONDS - t0))" "$*"; }
 
 command -v cargo >/dev/null || { echo "cargo not found: install a Rust toolchain (rustup)" >&2; exit 1; }
 if ! command -v valgrind >/dev/null; then
