@@ -44,17 +44,17 @@ mod sync;
 mod tag;
 mod task;
 pub mod testing;
+mod topology;
 mod trace;
 mod valgrind;
+mod wiring;
 
 pub use block::{Block, WorkStatus};
 pub use buffer::DEFAULT_BUFFER_BYTES;
 pub use copy::copy_work;
 pub use current_run::{interruptible_sleep, stop_requested};
 pub use error::{BlockError, ConnectError, Direction, RunError};
-pub use flowgraph::{
-    BlockId, EdgeId, Flowgraph, PortName, PortRef, ReadyGraph, StatsHandle, StopHandle, Topology,
-};
+pub use flowgraph::{BlockId, EdgeId, Flowgraph, PortName, PortRef, StatsHandle, StopHandle};
 pub use item::{Item, ItemType};
 pub use message::MessageOutput;
 pub use parker::Parker;
@@ -68,10 +68,27 @@ pub use scheduler::{
 pub use stats::{BlockStats, Counters, ThreadStats, COUNTERS_COMPILED};
 pub use tag::Tag;
 pub use task::{BlockTask, RunControl, Step};
+pub use topology::Topology;
 pub use trace::{Trace, TraceConfig};
+pub use wiring::ReadyGraph;
 
 /// Re-exported so blocks can name `Complex32` without another dependency.
 pub use num_complex::Complex32;
+
+/// For scheduler authors: what a [`Scheduler`] receives and drives. A scheduler gets a
+/// [`ReadyGraph`] (its [`Topology`], buffer-size and placement hints), turns it into
+/// [`BlockTask`]s with one [`Parker`] per thread, and steps them ([`BlockTask::step`] returns a
+/// [`Step`]) on threads it starts; [`RunControl`] carries the stop flag and the first failure.
+/// Schedulers depend on these, never on [`Flowgraph`].
+pub mod scheduling {
+    /// The scheduler author's imports.
+    pub mod prelude {
+        pub use crate::{
+            pin_current_thread, BlockTask, Parker, ReadyGraph, RunControl, RunError, Scheduler,
+            Step, Topology,
+        };
+    }
+}
 
 /// Everything needed to build and run graphs, and to write blocks.
 pub mod prelude {

@@ -263,30 +263,47 @@ mod tests {
 
     #[test]
     fn a_thread_sees_its_own_context_switches() {
-        let s = std::thread::Builder::new()
+        // Whatever the machine's load: sleeping adds switches, spinning adds CPU time, and a
+        // thread's CPU time never grows faster than the wall clock.
+        let (after_sleep, after_spin, wall) = std::thread::Builder::new()
             .name("stats-test".into())
             .spawn(|| {
                 for _ in 0..20 {
                     std::thread::sleep(std::time::Duration::from_millis(1));
                 }
-                // Then 50 ms on the CPU.
+                let after_sleep = ThreadStats::of_current_thread();
+                // Spin until the thread has run 30 ms more (within a minute of wall time).
                 let t0 = std::time::Instant::now();
                 let mut x = 0u64;
-                while t0.elapsed() < std::time::Duration::from_millis(50) {
-                    x = std::hint::black_box(x.wrapping_add(1));
+                let mut now = after_sleep.clone();
+                while now.cpu_time < after_sleep.cpu_time + std::time::Duration::from_millis(30)
+                    && t0.elapsed() < std::time::Duration::from_secs(60)
+                {
+                    for _ in 0..10_000 {
+                        x = std::hint::black_box(x.wrapping_add(1));
+                    }
+                    now = ThreadStats::of_current_thread();
                 }
-                ThreadStats::of_current_thread()
+                (after_sleep, now, t0.elapsed())
             })
             .unwrap()
             .join()
             .unwrap();
-        assert_eq!(s.name, "stats-test");
+        assert_eq!(after_spin.name, "stats-test");
         #[cfg(all(target_os = "linux", not(miri)))]
         {
-            assert!(s.voluntary_switches >= 20, "{s:?}");
-            // Sleeping does not count, running does (the kernel's clock ticks: allow slack).
-            assert!(s.cpu_time >= std::time::Duration::from_millis(30), "{s:?}");
-            assert!(s.cpu_time < std::time::Duration::from_secs(5), "{s:?}");
+            assert!(after_sleep.voluntary_switches >= 20, "{after_sleep:?}");
+            let spun = after_spin.cpu_time - after_sleep.cpu_time;
+            assert!(
+                spun >= std::time::Duration::from_millis(30),
+                "no CPU time in a minute of spinning: {after_spin:?}"
+            );
+            // The kernel accounts in ticks: allow one of slack.
+            assert!(
+                spun <= wall + std::time::Duration::from_millis(10),
+                "{spun:?} > {wall:?}"
+            );
         }
+        let _ = wall;
     }
 }

@@ -3,7 +3,8 @@
 //! - [`mapping`]: memory mapped twice back to back (or mirrored where that is unavailable).
 //! - [`region`]: memory the buffers of one chain borrow in turn, so a chunk stays in L1.
 //! - [`stream`]: the shared ring state (atomic positions, tags) and the untyped
-//!   [`Reader`](stream::Reader) / [`Writer`](stream::Writer) endpoints that ports wrap.
+//!   [`Reader`](stream::Reader) / [`Writer`](stream::Writer) endpoints that ports wrap;
+//!   `stream/borrow.rs`: how a buffer borrows a region while it is empty.
 
 pub(crate) mod mapping;
 pub(crate) mod region;

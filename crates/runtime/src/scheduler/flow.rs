@@ -7,10 +7,10 @@ use super::thread::{pin_current_thread, spawn_all, thread_name, ThreadJob};
 use super::worker::{run_task, run_worker};
 use super::Scheduler;
 use crate::error::RunError;
-use crate::flowgraph::ReadyGraph;
 use crate::parker::Parker;
 use crate::sync::Arc;
 use crate::task::BlockTask;
+use crate::wiring::ReadyGraph;
 use std::thread::JoinHandle;
 
 /// Buffer bytes of the connections of a block that runs on a thread of its own.

@@ -17,8 +17,8 @@ pub use thread::{pin_current_thread, RealtimePolicy};
 pub use tpb::ThreadPerBlock;
 
 use crate::error::RunError;
-use crate::flowgraph::ReadyGraph;
 use crate::task::BlockTask;
+use crate::wiring::ReadyGraph;
 use std::thread::JoinHandle;
 
 /// Runs the blocks of a [`ReadyGraph`].

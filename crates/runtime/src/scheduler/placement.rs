@@ -1,6 +1,6 @@
 //! Which worker runs which block: the graph is cut into chains, chains are spread over workers.
 
-use crate::flowgraph::Topology;
+use crate::topology::Topology;
 
 /// Where a block runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

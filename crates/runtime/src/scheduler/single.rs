@@ -4,10 +4,10 @@ use super::thread::spawn_all;
 use super::worker::run_tasks;
 use super::Scheduler;
 use crate::error::RunError;
-use crate::flowgraph::ReadyGraph;
 use crate::parker::Parker;
 use crate::sync::Arc;
 use crate::task::BlockTask;
+use crate::wiring::ReadyGraph;
 use std::thread::JoinHandle;
 
 /// Steps every block on one thread, writers before readers, so a chunk travels down a chain

@@ -6,10 +6,10 @@ use super::thread::{
 use super::worker::run_task;
 use super::Scheduler;
 use crate::error::RunError;
-use crate::flowgraph::ReadyGraph;
 use crate::parker::Parker;
 use crate::sync::Arc;
 use crate::task::BlockTask;
+use crate::wiring::ReadyGraph;
 use std::collections::HashMap;
 use std::thread::JoinHandle;
 

@@ -7,8 +7,8 @@
 //! as its position, which takes it out of the writer's minimum.
 //!
 //! A buffer with one reader in the writer's chain may borrow a [`Region`] while it is empty:
-//! its items then live at `region + (pos - region_base)` instead of in the ring (`region.rs`
-//! has the rules). Only the writer moves items into or out of the region; the reader frees it
+//! its items then live at `region + (pos - region_base)` instead of in the ring (`borrow.rs`
+//! has the protocol, `buffer/region.rs` the memory). Only the writer moves items into or out of the region; the reader frees it
 //! when it has read everything.
 
 use super::mapping::{page_size, Mapping};
@@ -19,7 +19,9 @@ use crate::sync::{Arc, AtomicBool, AtomicU64};
 use crate::tag::Tag;
 use crate::valgrind;
 use crossbeam_utils::CachePadded;
-use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::Ordering::{Acquire, Release};
+
+mod borrow;
 
 /// Position stored by a reader that will read no more.
 const READER_GONE: u64 = u64::MAX;
@@ -168,30 +170,6 @@ impl StreamBuffer {
         self.region.is_some()
     }
 
-    /// Where the offsets of an endpoint count from: the ring, or the region when `in_region`.
-    fn start(&self, in_region: bool) -> Start {
-        match (&self.region, in_region) {
-            (Some(r), true) => Start(r.base()),
-            _ => Start(self.mapping.base()),
-        }
-    }
-
-    /// Byte offset of position `pos` in the ring (a division: only when a buffer moves its
-    /// items between region and ring).
-    fn ring_offset(&self, pos: u64) -> usize {
-        (pos % self.capacity) as usize * self.item_size
-    }
-
-    /// Frees the region the items were in (the buffer is empty, or its reader left).
-    fn free_region(&self) {
-        if let Some(r) = &self.region {
-            if self.region_base.load(Relaxed) != IN_RING {
-                self.region_base.store(IN_RING, Relaxed);
-                r.release();
-            }
-        }
-    }
-
     /// The ring byte offset `n` items after `offset` (`n` at most a capacity).
     #[inline]
     fn advance(&self, offset: usize, n: usize) -> usize {
@@ -292,16 +270,6 @@ impl Writer {
         }
     }
 
-    /// Keeps the items in the ring from now on (the region offers one chunk at most, the ring
-    /// its whole capacity): for a block that cannot move with the windows it was given.
-    /// Returns whether this changed anything (the buffer could borrow a region until now).
-    #[cold]
-    pub(crate) fn keep_in_ring(&mut self) -> bool {
-        let changed = self.buf.region.is_some() && !self.ring_only;
-        self.ring_only = true;
-        changed
-    }
-
     /// Whether, at the last [`refresh`](Self::refresh), no reader was left or every reader
     /// had read everything published (the window was as large as the buffer allows).
     pub(crate) fn was_empty_or_dead(&self) -> bool {
@@ -335,95 +303,6 @@ impl Writer {
             end.min(self.pos.saturating_add(max_items))
         };
         self.limit - self.pos
-    }
-
-    /// Decides where the next items go, for a buffer with a region: into the region if the
-    /// buffer is empty and the region free (or already ours), into the ring otherwise. Items
-    /// left in a region with less than half of it free move to the ring. Returns the end of
-    /// the writable space. `min` is the reader's position.
-    fn place(&mut self, min: u64) -> u64 {
-        let buf = &*self.buf;
-        let Some(region) = buf.region.as_deref() else {
-            return min + buf.capacity;
-        };
-        let empty = min == self.pos;
-        let base = buf.region_base.load(Relaxed);
-        if base != IN_RING {
-            // Our items are in the region (only the reader frees it, by storing IN_RING).
-            debug_assert!(self.in_region);
-            if self.ring_only {
-                let end = min + buf.capacity;
-                self.leave_region(base, min);
-                return end;
-            }
-            if empty {
-                // Start again at the region's start.
-                buf.region_base.store(self.pos, Relaxed);
-                self.offset = 0;
-                return self.pos + buf.region_items;
-            }
-            let end = base + buf.region_items;
-            if (end - self.pos) * 2 >= buf.region_items {
-                return end;
-            }
-            let end = min + buf.capacity;
-            self.leave_region(base, min);
-            return end;
-        }
-        if empty && !self.ring_only && region.try_take() {
-            buf.region_base.store(self.pos, Relaxed);
-            self.in_region = true;
-            self.start = buf.start(true);
-            self.offset = 0;
-            return self.pos + buf.region_items;
-        }
-        if self.in_region {
-            // The reader emptied the buffer and freed the region; back to the ring.
-            self.in_region = false;
-            self.start = buf.start(false);
-            self.offset = buf.ring_offset(self.pos);
-            self.published_offset = self.offset;
-        }
-        min + buf.capacity
-    }
-
-    /// Frees the region if the buffer is empty: a writer that took it for a step that produced
-    /// nothing (its input was empty) must not keep it from the chain's other buffers.
-    #[cold]
-    fn free_idle_region(&mut self) {
-        if self.buf.min_read() == self.pos {
-            self.buf.free_region();
-        }
-    }
-
-    /// Moves the items `[min, pos)` from the region (its first byte at position `base`) to
-    /// their places in the ring and frees the region.
-    fn leave_region(&mut self, base: u64, min: u64) {
-        let buf = &*self.buf;
-        let Some(region) = buf.region.as_deref() else {
-            return;
-        };
-        let bytes = (self.pos - min) as usize * buf.item_size;
-        let to = buf.ring_offset(min);
-        // SAFETY: the source lies inside the region (the items came in after `base` and end
-        // before the region's end); the destination is ring memory no reader looks at (every
-        // item of the buffer is in the region), `bytes` <= the region <= one capacity, which the
-        // double (or mirrored) mapping shows contiguously from any ring offset.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                region.base().add((min - base) as usize * buf.item_size),
-                buf.mapping.base().add(to),
-                bytes,
-            );
-            if buf.mapping.needs_mirror() {
-                buf.mapping.mirror(to, bytes);
-            }
-        }
-        buf.free_region();
-        self.in_region = false;
-        self.start = buf.start(false);
-        self.offset = buf.ring_offset(self.pos);
-        self.published_offset = self.offset;
     }
 
     /// Bytes per item.
@@ -604,20 +483,6 @@ impl Reader {
         self.limit - self.pos
     }
 
-    /// Finds the items again after the writer moved them between region and ring.
-    fn locate(&mut self) {
-        let base = self.buf.region_base.load(Relaxed);
-        if base != IN_RING {
-            self.in_region = true;
-            self.start = self.buf.start(true);
-            self.offset = (self.pos - base) as usize * self.buf.item_size;
-        } else if self.in_region {
-            self.in_region = false;
-            self.start = self.buf.start(false);
-            self.offset = self.buf.ring_offset(self.pos);
-        }
-    }
-
     pub(crate) fn available(&self) -> usize {
         (self.limit - self.pos) as usize
     }
@@ -700,6 +565,7 @@ impl Reader {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering::Relaxed;
 
     fn buffer(item: usize, bytes: usize, readers: usize) -> Arc<StreamBuffer> {
         let a = Activation::alone(Arc::new(crate::parker::Parker::new()));

@@ -1,0 +1,293 @@
+//! [`ReadyGraph`]: a validated graph on its way to a scheduler, and the wiring of its run: the
+//! buffer of every stream output (size policy: the user's size, the scheduler's, the declared
+//! windows), the regions of `flow`'s chains, the read-elsewhere marks, the ports attached to
+//! their endpoints and the message outputs to their receivers' inboxes, and the tasks.
+
+use crate::activation::{Activation, Wake};
+use crate::block::Block;
+use crate::buffer::{Reader, Region, StreamBuffer, Writer};
+use crate::endpoint::Endpoint;
+use crate::error::RunError;
+use crate::message::{Inbox, Subscriber};
+use crate::parker::Parker;
+use crate::port::{Attachments, PortSpecs, Ports};
+use crate::port_table::PortTable;
+use crate::sync::Arc;
+use crate::task::{BlockTask, Instrument, RunControl};
+use crate::topology::Topology;
+use std::collections::HashMap;
+use std::fmt;
+
+/// A connection between two ports: `(block, port)` at each end.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Edge {
+    pub(crate) src: (usize, usize),
+    pub(crate) dst: (usize, usize),
+}
+
+/// The buffer plan of one stream output.
+pub(crate) struct OutputPlan {
+    pub(crate) src: (usize, usize),
+    /// `block.port`, for errors.
+    pub(crate) label: String,
+    pub(crate) item_size: usize,
+    /// The window the writer declared it needs.
+    pub(crate) writer_need: usize,
+    /// The largest window a reader declared it needs, and that reader's `block.port`.
+    pub(crate) reader_need: Option<(usize, String)>,
+    /// Largest size asked for on one of its connections.
+    pub(crate) bytes: Option<usize>,
+    /// Size the scheduler asked for this buffer (below the user's settings).
+    pub(crate) scheduler_bytes: Option<usize>,
+    pub(crate) readers: Vec<(usize, usize)>,
+    /// The region set this buffer may borrow from (`ReadyGraph::share_regions`).
+    pub(crate) region: Option<usize>,
+    /// A reader runs on another core than the writer (`ReadyGraph::mark_read_elsewhere`).
+    pub(crate) read_elsewhere: bool,
+}
+
+impl OutputPlan {
+    /// The buffer size for this output: its own size if the user set one, else `default`,
+    /// grown to the smallest size with which neither side can wait on the other forever: the
+    /// writer's window plus the reader's window less one item (a writer that finds less than
+    /// its window free then leaves at least the reader's window to read).
+    ///
+    /// # Errors
+    /// [`RunError::Buffer`] naming the port when the windows overflow, or when the user's size
+    /// is smaller than they need.
+    pub(crate) fn buffer_bytes(&self, default: usize) -> Result<usize, RunError> {
+        let reader_need = self.reader_need.as_ref().map_or(1, |r| r.0);
+        let need = self
+            .writer_need
+            .checked_add(reader_need - 1)
+            .and_then(|n| n.checked_mul(self.item_size));
+        let explain = || {
+            let mut s = format!("{} needs windows of {} items", self.label, self.writer_need);
+            if let Some((n, reader)) = &self.reader_need {
+                s += &format!(" and {reader} of {n}");
+            }
+            s
+        };
+        let Some(need) = need else {
+            return Err(RunError::Buffer {
+                port: self.label.clone(),
+                error: format!("{}: no buffer can hold that many bytes", explain()),
+            });
+        };
+        match self.bytes {
+            Some(b) if b < need => Err(RunError::Buffer {
+                port: self.label.clone(),
+                error: format!(
+                    "its buffer was set to {b} bytes, but {}: it needs at least {need} bytes",
+                    explain()
+                ),
+            }),
+            Some(b) => Ok(b),
+            None => Ok(default.max(need)),
+        }
+    }
+}
+
+/// A validated graph handed to a [`Scheduler`](crate::Scheduler): its [`Topology`] and, once the scheduler has
+/// chosen a parker per block, its [`BlockTask`]s.
+pub struct ReadyGraph {
+    pub(crate) topology: Topology,
+    pub(crate) blocks: Vec<(Box<dyn Block>, PortSpecs, u64)>,
+    pub(crate) outputs: Vec<OutputPlan>,
+    pub(crate) message_edges: Vec<Edge>,
+    pub(crate) senders: Vec<usize>,
+    pub(crate) message_driven: Vec<bool>,
+    pub(crate) instruments: Vec<Instrument>,
+    pub(crate) control: Arc<RunControl>,
+    /// `Flowgraph::set_default_buffer_size`, which wins over the scheduler's choice.
+    pub(crate) user_buffer_bytes: Option<usize>,
+    pub(crate) scheduler_buffer_bytes: usize,
+    /// Bytes of each region (`share_regions`).
+    pub(crate) region_bytes: usize,
+}
+
+impl fmt::Debug for ReadyGraph {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ReadyGraph")
+            .field("topology", &self.topology)
+            .finish()
+    }
+}
+
+impl ReadyGraph {
+    /// The graph's shape.
+    pub fn topology(&self) -> &Topology {
+        &self.topology
+    }
+
+    /// The run's shared control (stop flag, failure).
+    pub fn control(&self) -> &Arc<RunControl> {
+        &self.control
+    }
+
+    /// The buffer size for connections that have none of their own, unless the user set a
+    /// default on the flowgraph.
+    pub fn set_default_buffer_size(&mut self, bytes: usize) {
+        self.scheduler_buffer_bytes = bytes;
+    }
+
+    /// The buffer size for the connections from a writer `w` to a reader `r` for which
+    /// `selects(w, r)` holds and that have none of their own, unless the user set a default on
+    /// the flowgraph (the largest asked for wins).
+    pub fn set_buffer_size_where(
+        &mut self,
+        bytes: usize,
+        mut selects: impl FnMut(usize, usize) -> bool,
+    ) {
+        for o in &mut self.outputs {
+            if o.readers.iter().any(|&(b, _)| selects(o.src.0, b)) {
+                o.scheduler_bytes = Some(o.scheduler_bytes.map_or(bytes, |s| s.max(bytes)));
+            }
+        }
+    }
+
+    /// Marks the outputs of a writer `w` with a reader `r` for which `selects(w, r)` as read on
+    /// another core than the writer's: blocks that copy into them write with non-temporal
+    /// stores ([`copy_work`](crate::copy_work)), which spares the writer waiting for the other
+    /// core to give the lines up. A hint: a wrong mark costs time, never items.
+    pub fn mark_read_elsewhere(&mut self, mut selects: impl FnMut(usize, usize) -> bool) {
+        for o in &mut self.outputs {
+            o.read_elsewhere |= o.readers.iter().any(|&(b, _)| selects(o.src.0, b));
+        }
+    }
+
+    /// Lets each connection from a writer `w` to its single reader `r` for which `key(w, r)`
+    /// names a region borrow that region, of `bytes`, while the connection is empty; the
+    /// connections given the same key share it, one at a time (`buffer/region.rs`).
+    ///
+    /// The caller guarantees that the blocks at both ends of all connections of one key are
+    /// only ever stepped by one thread at a time, with a hand-over that orders memory when
+    /// they move between threads (`flow` keeps a chain on one worker and moves it whole).
+    pub(crate) fn share_regions(
+        &mut self,
+        bytes: usize,
+        mut key: impl FnMut(usize, usize) -> Option<usize>,
+    ) {
+        self.region_bytes = bytes;
+        for o in &mut self.outputs {
+            o.region = match o.readers.as_slice() {
+                [(r, _)] => key(o.src.0, *r),
+                _ => None,
+            };
+        }
+    }
+
+    /// Allocates the buffers and attaches every port. `parkers[b]` is the wake-up channel of
+    /// block `b`; blocks stepped by the same thread should share one.
+    ///
+    /// # Errors
+    /// [`RunError::Buffer`] if a buffer cannot be mapped. The blocks are then lost for this
+    /// flowgraph.
+    ///
+    /// # Panics
+    /// If `parkers` does not have one entry per block.
+    pub fn into_tasks(self, parkers: Vec<Arc<Parker>>) -> Result<Vec<BlockTask>, RunError> {
+        assert_eq!(parkers.len(), self.blocks.len(), "one parker per block");
+        // One slot per distinct parker (thread); every activation names its thread's slot.
+        let mut distinct: Vec<Arc<Parker>> = Vec::new();
+        let slots: Vec<usize> = parkers
+            .iter()
+            .map(|p| {
+                distinct
+                    .iter()
+                    .position(|d| Arc::ptr_eq(d, p))
+                    .unwrap_or_else(|| {
+                        distinct.push(p.clone());
+                        distinct.len() - 1
+                    })
+            })
+            .collect();
+        let distinct: crate::activation::Parkers = distinct.into();
+        let acts: Vec<Arc<Activation>> = slots
+            .into_iter()
+            .map(|s| Activation::new(distinct.clone(), s))
+            .collect();
+        let mut att: Vec<Attachments> = self
+            .blocks
+            .iter()
+            .map(|(_, s, _)| Attachments {
+                stream_in: (0..s.stream_in.len()).map(|_| None).collect(),
+                stream_out: (0..s.stream_out.len()).map(|_| None).collect(),
+                message_out: vec![Vec::new(); s.message_out.len()],
+            })
+            .collect();
+        let mut regions: HashMap<usize, std::sync::Arc<Region>> = HashMap::new();
+        for o in &self.outputs {
+            let region = o.region.map(|k| {
+                regions
+                    .entry(k)
+                    .or_insert_with(|| std::sync::Arc::new(Region::new(self.region_bytes)))
+                    .clone()
+            });
+            let readers: Vec<Arc<Activation>> =
+                o.readers.iter().map(|&(b, _)| acts[b].clone()).collect();
+            let bytes = o.buffer_bytes(
+                self.user_buffer_bytes
+                    .or(o.scheduler_bytes)
+                    .unwrap_or(self.scheduler_buffer_bytes),
+            )?;
+            // A region holds one chunk: a window larger than half of it would keep the writer
+            // (or the reader) waiting for room the region never has.
+            let largest = o.writer_need.max(o.reader_need.as_ref().map_or(1, |r| r.0));
+            let region = region.filter(|_| {
+                largest
+                    .checked_mul(2 * o.item_size)
+                    .is_some_and(|b| b <= self.region_bytes)
+            });
+            let buf =
+                StreamBuffer::with_region(o.item_size, bytes, &acts[o.src.0], &readers, region)
+                    .map_err(|e| RunError::Buffer {
+                        port: o.label.clone(),
+                        error: e.to_string(),
+                    })?;
+            let mut writer = Writer::new(buf.clone());
+            writer.set_read_elsewhere(o.read_elsewhere);
+            att[o.src.0].stream_out[o.src.1] = Some(Endpoint::new(writer));
+            for (slot, &(b, p)) in o.readers.iter().enumerate() {
+                att[b].stream_in[p] = Some(Endpoint::new(Reader::new(buf.clone(), slot)));
+            }
+        }
+        let inboxes: Vec<Arc<Inbox>> = self
+            .senders
+            .iter()
+            .map(|&s| Arc::new(Inbox::new(s)))
+            .collect();
+        for e in &self.message_edges {
+            att[e.src.0].message_out[e.src.1].push(Subscriber {
+                inbox: inboxes[e.dst.0].clone(),
+                port: e.dst.1,
+                wake: Wake::new(&acts[e.dst.0], &acts[e.src.0]),
+            });
+        }
+        self.control.set_activations(acts.clone());
+        let mut tasks = Vec::with_capacity(self.blocks.len());
+        for (i, (((mut block, specs, max_items), mut a), instrument)) in self
+            .blocks
+            .into_iter()
+            .zip(att)
+            .zip(self.instruments)
+            .enumerate()
+        {
+            let table = PortTable::for_attachments(&a, &specs);
+            block.ports(&mut Ports::attach(&mut a));
+            tasks.push(BlockTask::new(
+                i,
+                self.topology.names[i].clone(),
+                block,
+                table,
+                acts[i].clone(),
+                inboxes[i].clone(),
+                self.control.clone(),
+                self.message_driven[i],
+                max_items,
+                instrument,
+            ));
+        }
+        Ok(tasks)
+    }
+}
