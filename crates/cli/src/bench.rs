@@ -11,9 +11,7 @@ use radioflow_bench::stats::{linear_fit, summarize};
 use radioflow_bench::{
     buf, msg, opti, BufParams, Machine, Measurement, MsgParams, OptiParams, Peer,
 };
-use radioflow_runtime::{
-    scheduler_by_name, FlowScheduler, RealtimePolicy, Scheduler, ThreadPerBlock, SCHEDULER_NAMES,
-};
+use radioflow_runtime::{FlowSettings, Scheduler, SchedulerSpec};
 
 /// Bytes of each of the two buffers the in-cache memcpy limit copies between (they stay in L1).
 const MEMCPY_CHUNK_BYTES: usize = 8192;
@@ -28,7 +26,8 @@ pub(crate) struct BenchArgs {
 
 #[derive(Args, Clone)]
 struct Common {
-    /// Scheduler(s) to measure, comma separated, or `all`.
+    /// Scheduler(s) to measure, comma separated (specs such as `flow:workers=2,pin,tpb`), or
+    /// `all`.
     #[arg(long, global = true, default_value = "all")]
     scheduler: String,
     /// Runs per scheduler (alternated between schedulers run by run).
@@ -155,50 +154,39 @@ pub(crate) fn parse_count(s: &str) -> Result<u64, String> {
     Ok(v as u64)
 }
 
-/// The `flow` scheduler with the command line's options.
-fn flow_scheduler(c: &Common) -> FlowScheduler {
-    let mut f = FlowScheduler::new()
-        .pin(c.pin)
-        .balance(!c.no_balance)
-        .regions(!c.no_regions)
-        .streaming_stores(!c.no_streaming_stores);
-    if let Some(w) = c.workers {
-        f = f.workers(w);
+/// `spec` with the command line's scheduler flags applied (`--workers`, `--pin`, ... to
+/// `flow`, `--realtime` to `tpb`).
+fn with_flags(mut spec: SchedulerSpec, c: &Common) -> SchedulerSpec {
+    match &mut spec {
+        SchedulerSpec::Flow(f) => {
+            f.workers = c.workers.or(f.workers);
+            f.chunk_bytes = c.chunk_bytes.or(f.chunk_bytes);
+            f.buffer_bytes = c.buffer_bytes.or(f.buffer_bytes);
+            f.pin |= c.pin;
+            f.balance &= !c.no_balance;
+            f.regions &= !c.no_regions;
+            f.streaming_stores &= !c.no_streaming_stores;
+        }
+        SchedulerSpec::ThreadPerBlock { realtime } => *realtime |= c.realtime,
+        SchedulerSpec::Single => {}
     }
-    if let Some(b) = c.chunk_bytes {
-        f = f.chunk_bytes(b);
-    }
-    if let Some(b) = c.buffer_bytes {
-        f = f.buffer_bytes(b);
-    }
-    f
+    spec
 }
 
+/// The `flow` scheduler's settings from the command line.
+fn flow_settings(c: &Common) -> FlowSettings {
+    match with_flags(SchedulerSpec::default(), c) {
+        SchedulerSpec::Flow(f) => f,
+        _ => unreachable!("the default spec is flow"),
+    }
+}
+
+/// The schedulers `--scheduler` names (specs such as `flow:workers=2,tpb`), with the flags.
 fn schedulers(c: &Common) -> anyhow::Result<Vec<Box<dyn Scheduler>>> {
-    let names: Vec<&str> = if c.scheduler == "all" {
-        SCHEDULER_NAMES.to_vec()
-    } else {
-        c.scheduler.split(',').map(str::trim).collect()
-    };
-    names
+    Ok(SchedulerSpec::parse_list(&c.scheduler)?
         .into_iter()
-        .map(|n| -> anyhow::Result<Box<dyn Scheduler>> {
-            if n == "flow" {
-                return Ok(Box::new(flow_scheduler(c)));
-            }
-            if c.realtime && n == "tpb" {
-                return Ok(Box::new(
-                    ThreadPerBlock::new().realtime(RealtimePolicy::Fifo(50)),
-                ));
-            }
-            scheduler_by_name(n).with_context(|| {
-                format!(
-                    "unknown scheduler '{n}' (known: {})",
-                    SCHEDULER_NAMES.join(", ")
-                )
-            })
-        })
-        .collect()
+        .map(|s| with_flags(s, c).build())
+        .collect())
 }
 
 /// One experiment with its parameters.
@@ -622,7 +610,7 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
             against(all_floor, "that limit");
             // What the buffer layout alone costs: the same copies with no runtime, through the
             // memory `flow` uses (two regions per chain, or a ring per connection).
-            let g = flow_scheduler(&c).geometry();
+            let g = flow_settings(&c).scheduler().geometry();
             let layout = chain_layout_seconds(p.pipes, p.stages, p.samples, &g);
             let memory = if g.regions && g.chunk_bytes <= g.buffer_bytes {
                 "two regions per pipe".to_owned()

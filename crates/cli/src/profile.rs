@@ -4,7 +4,7 @@
 use anyhow::Context;
 use clap::Args;
 use radioflow_bench::graphs::{build, GRAPH_NAMES};
-use radioflow_runtime::{scheduler_by_name, Counters, Profile, TraceConfig, SCHEDULER_NAMES};
+use radioflow_runtime::{Counters, Profile, SchedulerSpec, TraceConfig};
 use std::time::Instant;
 
 #[derive(Args)]
@@ -16,7 +16,7 @@ pub(crate) struct ProfileArgs {
     /// Items through each head block (messages for msg; accepts 1e7).
     #[arg(long, default_value = "1e7", value_parser = crate::bench::parse_count)]
     samples: u64,
-    /// Scheduler: flow, tpb or single.
+    /// Scheduler: flow, tpb or single, with options (`flow:workers=2,pin`, `tpb:realtime`).
     #[arg(long, default_value = "flow")]
     scheduler: String,
     /// Also write a Chrome trace-event JSON of the run here (opens in Perfetto).
@@ -34,13 +34,7 @@ pub(crate) struct ProfileArgs {
 }
 
 pub(crate) fn main(a: ProfileArgs) -> anyhow::Result<()> {
-    let scheduler = scheduler_by_name(&a.scheduler).with_context(|| {
-        format!(
-            "unknown scheduler '{}' (known: {})",
-            a.scheduler,
-            SCHEDULER_NAMES.join(", ")
-        )
-    })?;
+    let scheduler = a.scheduler.parse::<SchedulerSpec>()?.build();
     let mut fg = build(&a.graph, a.samples)
         .with_context(|| format!("graphs: {}", GRAPH_NAMES.join(", ")))?;
     fg.set_counters(Counters::Timed);

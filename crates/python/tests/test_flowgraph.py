@@ -344,3 +344,18 @@ def test_stop_interrupts_a_slow_throttle(scheduler):
     fg.stop()
     fg.wait()
     assert sink.data().size <= 1
+
+
+def test_scheduler_from_a_spec_string():
+    s = rf.Scheduler("flow:workers=2,pin")
+    assert s.name == "flow" and str(s) == "flow:workers=2,pin"
+    assert repr(s) == "Scheduler('flow', workers=2, pin=True)"
+    assert str(rf.Scheduler("tpb:realtime")) == "tpb:realtime"
+    assert str(rf.Scheduler("flow:workers=2", chunk_bytes=4096)) == "flow:workers=2,chunk=4096"
+    with pytest.raises(ValueError, match="unknown option 'wrokers' of the flow scheduler"):
+        rf.Scheduler("flow:wrokers=2")
+    fg = rf.Flowgraph()
+    sink = blocks.vector_sink(np.int32)
+    fg.connect(blocks.vector_source(np.arange(1000, dtype=np.int32)), blocks.copy(np.int32), sink)
+    fg.run(rf.Scheduler("flow:workers=2,chunk=256"))
+    np.testing.assert_array_equal(sink.data(), np.arange(1000, dtype=np.int32))

@@ -33,6 +33,7 @@ class Scheduler:
         regions: bool = True,
         streaming_stores: bool = True,
     ) -> None: ...
+    def __str__(self) -> str: ...
 
 class Block:
     @property

@@ -7,12 +7,14 @@ mod balance;
 mod flow;
 mod placement;
 mod single;
+mod spec;
 mod thread;
 mod tpb;
 mod worker;
 
 pub use flow::{l1d_bytes, l2_bytes, FlowGeometry, FlowScheduler};
 pub use single::SingleThread;
+pub use spec::{FlowSettings, SchedulerSpec, SchedulerSpecError, SCHEDULER_NAMES};
 pub use thread::{pin_current_thread, RealtimePolicy};
 pub use tpb::ThreadPerBlock;
 
@@ -40,15 +42,8 @@ pub fn default_scheduler() -> Box<dyn Scheduler> {
     Box::new(FlowScheduler::new())
 }
 
-/// A scheduler by name: `flow`, `tpb` or `single`.
+/// A scheduler by name with its default settings (`flow`, `tpb` or `single`), or from a full
+/// spec (`flow:workers=2`, see [`SchedulerSpec`]); `None` if it does not parse.
 pub fn scheduler_by_name(name: &str) -> Option<Box<dyn Scheduler>> {
-    match name {
-        "tpb" => Some(Box::new(ThreadPerBlock::new())),
-        "single" => Some(Box::new(SingleThread::new())),
-        "flow" => Some(Box::new(FlowScheduler::new())),
-        _ => None,
-    }
+    name.parse::<SchedulerSpec>().ok().map(|s| s.build())
 }
-
-/// Names accepted by [`scheduler_by_name`].
-pub const SCHEDULER_NAMES: &[&str] = &["flow", "tpb", "single"];
