@@ -24,10 +24,14 @@
 //! ```
 
 mod arith;
+mod error;
 mod fir;
+pub mod firdes;
 mod nco;
+mod window;
 
 pub use arith::{add_const, multiply_const, multiply_into, Arith};
+pub use error::ParamError;
 pub use fir::{Fir, FirSample};
 pub use nco::Nco;
 
