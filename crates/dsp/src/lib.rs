@@ -24,16 +24,27 @@
 //! ```
 
 mod arith;
+mod decimating_fir;
 mod error;
 mod fir;
 pub mod firdes;
+mod freq_xlating_fir;
+mod history;
+mod interpolating_fir;
 mod nco;
+mod rational_resampler;
+#[cfg(test)]
+mod test_util;
 mod window;
 
 pub use arith::{add_const, multiply_const, multiply_into, Arith};
+pub use decimating_fir::DecimatingFir;
 pub use error::ParamError;
 pub use fir::{Fir, FirSample};
+pub use freq_xlating_fir::FreqXlatingFir;
+pub use interpolating_fir::InterpolatingFir;
 pub use nco::Nco;
+pub use rational_resampler::RationalResampler;
 
 /// Re-exported so callers can name the complex sample type without another dependency.
 pub use num_complex::Complex32;
