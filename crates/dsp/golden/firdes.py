@@ -61,6 +61,12 @@ def taps_cases():
     for gain, spb, bt, ntaps in [(1.0, 4.0, 0.35, 33), (2.0, 8.0, 0.5, 40), (1.0, 2.0, 0.3, 9)]:
         cases.append({"kind": "gaussian", "gain": gain, "spb": spb, "bt": bt, "ntaps": ntaps,
                       "taps": list(firdes.gaussian(gain, spb, bt, ntaps))})
+    for ntaps, (wname, (win, beta)) in [(31, ("hamming", WINDOWS["hamming"])),
+                                        (65, ("blackman", WINDOWS["blackman"])),
+                                        (101, ("kaiser8.6", WINDOWS["kaiser8.6"])),
+                                        (15, ("rectangular", WINDOWS["rectangular"]))]:
+        cases.append({"kind": "hilbert", "ntaps": ntaps, "window": wname,
+                      "taps": list(firdes.hilbert(ntaps, win, beta))})
     for interp, decim, fbw in [(3, 2, 0.4), (2, 5, 0.4), (48, 125, 0.45), (5, 1, 0.3)]:
         block = filter.rational_resampler_ccf(interp, decim, [], fbw)
         cases.append({"kind": "resampler", "interp": interp, "decim": decim, "fbw": fbw,
@@ -111,6 +117,8 @@ def block_cases():
         out[f"xlating_{centre}"] = cplx(run(
             c(noise), filter.freq_xlating_fir_filter_ccf(5, lp, centre * 48e3, 48e3),
             blocks.vector_sink_c))
+    out["fft_filter"] = cplx(run(c(noise), filter.fft_filter_ccf(1, lp), blocks.vector_sink_c))
+    out["hilbert"] = cplx(run(f(real), filter.hilbert_fc(65, W.WIN_HAMMING), blocks.vector_sink_c))
     out["quad_demod"] = run(c(fm), analog.quadrature_demod_cf(1.7), blocks.vector_sink_f)
     for tau in [50e-6, 75e-6]:
         out[f"deemph_{round(tau * 1e6)}"] = run(f(real), analog.fm_deemph(48e3, tau),

@@ -188,6 +188,39 @@ pub fn gaussian(
     Ok(scale_to_sum(&h, gain))
 }
 
+/// A Hilbert transformer of `ntaps` taps (odd), GNU Radio's `firdes.hilbert`: the ideal
+/// response `1/k` at odd offsets `k` from the centre (negated before it, 0 at even ones),
+/// windowed, scaled to unit gain at a quarter of the sample rate.
+///
+/// # Errors
+/// If `ntaps` is even, or the window's parameter is out of range.
+pub fn hilbert(ntaps: usize, window: Window) -> Result<Vec<f32>, ParamError> {
+    check(ntaps % 2 == 1, "ntaps", || format!("{ntaps} must be odd"))?;
+    window.validate()?;
+    let taps = windowed(
+        ntaps,
+        window,
+        |k| {
+            if k % 2 == 0 {
+                0.0
+            } else {
+                1.0 / k as f64
+            }
+        },
+    );
+    // The response at ω = π/2 is -2j Σ_{odd k>0} h[k]·(-1)^((k-1)/2).
+    let m = ntaps / 2;
+    let gain = 2.0
+        * taps[m + 1..]
+            .iter()
+            .step_by(2)
+            .enumerate()
+            .map(|(i, h)| if i % 2 == 0 { *h } else { -h })
+            .sum::<f64>()
+            .abs();
+    Ok(taps.iter().map(|h| (h / gain) as f32).collect())
+}
+
 /// The anti-aliasing low-pass GNU Radio's `rational_resampler` designs when given no taps: a
 /// Kaiser (β = 7) low-pass at the rate `interpolation` with gain `interpolation`, whose pass
 /// band is `fractional_bw` of the lower of the input and output Nyquist bands (0 means GNU
@@ -332,6 +365,18 @@ mod tests {
         }
     }
 
+    fn window_of(c: &Value) -> Window {
+        match c["window"].as_str().expect("window") {
+            "hamming" => Window::Hamming,
+            "hann" => Window::Hann,
+            "blackman" => Window::Blackman,
+            "rectangular" => Window::Rectangular,
+            "kaiser5" => Window::Kaiser { beta: 5.0 },
+            "kaiser8.6" => Window::Kaiser { beta: 8.6 },
+            w => panic!("window {w}"),
+        }
+    }
+
     #[test]
     fn taps_equal_gnu_radios() {
         let golden = golden();
@@ -359,6 +404,7 @@ mod tests {
                     num(c, "bt"),
                     num(c, "ntaps") as usize,
                 ),
+                "hilbert" => hilbert(num(c, "ntaps") as usize, window_of(c)),
                 "resampler" => resampler(
                     num(c, "interp") as usize,
                     num(c, "decim") as usize,
@@ -370,15 +416,7 @@ mod tests {
                     t
                 }),
                 _ => {
-                    let window = match c["window"].as_str().expect("window") {
-                        "hamming" => Window::Hamming,
-                        "hann" => Window::Hann,
-                        "blackman" => Window::Blackman,
-                        "rectangular" => Window::Rectangular,
-                        "kaiser5" => Window::Kaiser { beta: 5.0 },
-                        "kaiser8.6" => Window::Kaiser { beta: 8.6 },
-                        w => panic!("window {w}"),
-                    };
+                    let window = window_of(c);
                     let (g, fs, f1, tw) =
                         (num(c, "gain"), num(c, "fs"), num(c, "f1"), num(c, "tw"));
                     match kind {
@@ -444,5 +482,6 @@ mod tests {
         assert_eq!(name(gaussian(1.0, 4.0, 0.3, 0)), "ntaps");
         assert_eq!(name(resampler(0, 3, 0.4)), "interpolation");
         assert_eq!(name(resampler(2, 3, 0.5)), "fractional_bw");
+        assert_eq!(name(hilbert(10, h)), "ntaps");
     }
 }

@@ -8,12 +8,14 @@
 //!
 //! Design and filtering:
 //! - [`firdes`]: GNU Radio's filter designs (low/high/band-pass, band-reject with
-//!   [`firdes::Window`]s, root-raised-cosine, Gaussian, resampler taps), same taps.
+//!   [`firdes::Window`]s, root-raised-cosine, Gaussian, Hilbert, resampler taps), same taps.
 //! - [`Fir`]: FIR filter with real taps on `f32` or `Complex32` samples (SIMD, AVX2+FMA chosen
 //!   at run time where available), over caller-held history.
 //! - [`DecimatingFir`], [`InterpolatingFir`], [`RationalResampler`]: streaming FIRs keeping
 //!   one output in `D`, making `I` per input (polyphase), or both.
 //! - [`FreqXlatingFir`]: moves a channel to DC, filters and decimates.
+//! - [`FftFir`]: overlap-save FFT convolution, for long filters.
+//! - [`Hilbert`]: a real signal to its analytic signal.
 //! - [`Iir`] (with [`Iir::fm_deemphasis`]), [`SinglePoleIir`], [`Biquad`]: recursive filters.
 //! - [`MovingAverage`], [`DcBlocker`], [`Delay`]: running sums, DC removal, delay lines.
 //!
@@ -23,6 +25,7 @@
 //! - [`QuadratureDemod`]: FM demodulation, `gain · arg(x[n]·conj(x[n-1]))`.
 //! - [`Agc`]: automatic gain control toward a reference amplitude.
 //! - [`Pll`]: carrier-tracking phase-locked loop with frequency and lock outputs.
+//! - [`Spectrum`]: windowed log-power spectrum of a frame.
 //!
 //! Samples:
 //! - [`add_const`], [`multiply_const`], [`multiply_into`]: element-wise arithmetic, for any
@@ -76,9 +79,11 @@ mod complex;
 mod dc_blocker;
 mod decimating_fir;
 mod error;
+mod fft_fir;
 mod fir;
 pub mod firdes;
 mod freq_xlating_fir;
+mod hilbert;
 mod history;
 mod iir;
 mod interpolating_fir;
@@ -88,6 +93,7 @@ mod pll;
 mod quadrature_demod;
 mod rational_resampler;
 mod sample_format;
+mod spectrum;
 #[cfg(test)]
 mod test_util;
 mod window;
@@ -98,8 +104,10 @@ pub use complex::{arg, conjugate, imag, magnitude, magnitude_squared, real, to_c
 pub use dc_blocker::DcBlocker;
 pub use decimating_fir::DecimatingFir;
 pub use error::ParamError;
+pub use fft_fir::FftFir;
 pub use fir::{Fir, FirSample};
 pub use freq_xlating_fir::FreqXlatingFir;
+pub use hilbert::Hilbert;
 pub use iir::{Biquad, Iir, SinglePoleIir};
 pub use interpolating_fir::InterpolatingFir;
 pub use moving_average::{Delay, MovingAverage};
@@ -111,6 +119,7 @@ pub use sample_format::{
     cf32_to_complex, complex_to_cf32, complex_to_cs16, complex_to_cs8, complex_to_cu8,
     cs16_to_complex, cs8_to_complex, cu8_to_complex,
 };
+pub use spectrum::Spectrum;
 
 /// Re-exported so callers can name the complex sample type without another dependency.
 pub use num_complex::Complex32;
