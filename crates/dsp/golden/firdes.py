@@ -7,18 +7,22 @@ Run from the repository root with Debian's Python (the one GNU Radio is installe
 
 It writes `crates/dsp/golden/firdes.json` (filter taps from `filter.firdes`) and
 `crates/dsp/golden/blocks.json` (deterministic inputs and what GNU Radio blocks make of them).
-The Rust tests read the committed files; nothing here runs during `cargo test`.
+The unit tests read the committed files. `tests/golden_regenerate.rs` runs this script into
+a temporary directory (the first argument, if given, replaces this script's directory) and
+checks the committed files are what the installed GNU Radio makes; it says it is skipped where
+GNU Radio is not installed.
 """
 
 import json
 import math
 import os
+import sys
 
 import numpy as np
 from gnuradio import analog, blocks, fft, filter, gr
 from gnuradio.filter import firdes
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 W = fft.window
 
 WINDOWS = {

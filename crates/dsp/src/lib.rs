@@ -22,14 +22,16 @@
 //! Synchronization and demodulation:
 //! - [`Nco`]: numerically controlled oscillator producing sine, cosine and complex
 //!   exponential samples with a drift-free phase that stays continuous across calls.
+//! - [`Rotator`]: frequency shift by an NCO mixer.
 //! - [`QuadratureDemod`]: FM demodulation, `gain · arg(x[n]·conj(x[n-1]))`.
 //! - [`Agc`]: automatic gain control toward a reference amplitude.
 //! - [`Pll`]: carrier-tracking phase-locked loop with frequency and lock outputs.
 //! - [`Spectrum`]: windowed log-power spectrum of a frame.
 //!
 //! Samples:
-//! - [`add_const`], [`multiply_const`], [`multiply_into`]: element-wise arithmetic, for any
-//!   [`Arith`] sample type (floats, complex floats, wrapping integers).
+//! - [`add_const`], [`multiply_const`], [`add_into`], [`subtract_into`], [`multiply_into`]:
+//!   element-wise arithmetic with a constant or between streams, for any [`Arith`] sample
+//!   type (floats, complex floats, wrapping integers).
 //! - [`magnitude`], [`magnitude_squared`], [`arg`], [`real`], [`imag`], [`conjugate`],
 //!   [`to_complex`]: complex conversions.
 //! - [`cu8_to_complex`], [`cs8_to_complex`], [`cs16_to_complex`], [`cf32_to_complex`] and
@@ -92,6 +94,7 @@ mod nco;
 mod pll;
 mod quadrature_demod;
 mod rational_resampler;
+mod rotator;
 mod sample_format;
 mod spectrum;
 #[cfg(test)]
@@ -99,7 +102,7 @@ mod test_util;
 mod window;
 
 pub use agc::Agc;
-pub use arith::{add_const, multiply_const, multiply_into, Arith};
+pub use arith::{add_const, add_into, multiply_const, multiply_into, subtract_into, Arith};
 pub use complex::{arg, conjugate, imag, magnitude, magnitude_squared, real, to_complex};
 pub use dc_blocker::DcBlocker;
 pub use decimating_fir::DecimatingFir;
@@ -115,6 +118,7 @@ pub use nco::Nco;
 pub use pll::Pll;
 pub use quadrature_demod::QuadratureDemod;
 pub use rational_resampler::RationalResampler;
+pub use rotator::Rotator;
 pub use sample_format::{
     cf32_to_complex, complex_to_cf32, complex_to_cs16, complex_to_cs8, complex_to_cu8,
     cs16_to_complex, cs8_to_complex, cu8_to_complex,
