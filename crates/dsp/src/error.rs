@@ -39,3 +39,15 @@ pub(crate) fn check(
         Err(ParamError::new(name, reason()))
     }
 }
+
+/// `Ok` if `v` is finite and above 0, else an error for `name` saying so.
+pub(crate) fn positive(name: &'static str, v: f64) -> Result<(), ParamError> {
+    check(v.is_finite() && v > 0.0, name, || {
+        format!("{v} must be finite and positive")
+    })
+}
+
+/// `Ok` if `v` is finite, else an error for `name` saying so.
+pub(crate) fn finite(name: &'static str, v: f64) -> Result<(), ParamError> {
+    check(v.is_finite(), name, || format!("{v} must be finite"))
+}

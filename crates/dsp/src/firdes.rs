@@ -16,7 +16,7 @@
 //! # Ok::<(), radioflow_dsp::ParamError>(())
 //! ```
 
-use crate::error::{check, ParamError};
+use crate::error::{check, positive, ParamError};
 use std::f64::consts::PI;
 
 pub use crate::window::Window;
@@ -314,12 +314,6 @@ fn normalize(taps: Vec<f64>, gain: f64, w: f64) -> Vec<f32> {
 fn scale_to_sum(taps: &[f64], gain: f64) -> Vec<f32> {
     let g = gain / taps.iter().sum::<f64>();
     taps.iter().map(|h| (h * g) as f32).collect()
-}
-
-fn positive(name: &'static str, v: f64) -> Result<(), ParamError> {
-    check(v.is_finite() && v > 0.0, name, || {
-        format!("{v} must be finite and positive")
-    })
 }
 
 fn in_band(name: &'static str, f: f64, fs: f64) -> Result<(), ParamError> {

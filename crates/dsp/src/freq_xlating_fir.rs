@@ -1,7 +1,7 @@
 //! [`FreqXlatingFir`]: shift a channel to DC, filter and decimate.
 
 use crate::decimating_fir::DecimatingFir;
-use crate::error::{check, ParamError};
+use crate::error::{finite, positive, ParamError};
 use crate::nco::Nco;
 use num_complex::Complex32;
 use std::f64::consts::PI;
@@ -50,14 +50,8 @@ impl FreqXlatingFir {
         centre: f64,
         sample_rate: f64,
     ) -> Result<Self, ParamError> {
-        check(
-            sample_rate.is_finite() && sample_rate > 0.0,
-            "sample_rate",
-            || format!("{sample_rate} must be finite and positive"),
-        )?;
-        check(centre.is_finite(), "centre", || {
-            format!("{centre} must be finite")
-        })?;
+        positive("sample_rate", sample_rate)?;
+        finite("centre", centre)?;
         let mut mixer = Nco::new(-centre, sample_rate);
         mixer.set_phase(-PI * centre / sample_rate * (taps.len() as f64 - 1.0));
         Ok(Self {
@@ -78,9 +72,7 @@ impl FreqXlatingFir {
     /// # Errors
     /// If `centre` is not finite.
     pub fn set_centre(&mut self, centre: f64) -> Result<(), ParamError> {
-        check(centre.is_finite(), "centre", || {
-            format!("{centre} must be finite")
-        })?;
+        finite("centre", centre)?;
         self.centre = centre;
         self.mixer.set_frequency(-centre, self.sample_rate);
         Ok(())

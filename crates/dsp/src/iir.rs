@@ -1,6 +1,6 @@
 //! [`Iir`], [`SinglePoleIir`] and [`Biquad`]: recursive filters, and the FM de-emphasis.
 
-use crate::error::{check, ParamError};
+use crate::error::{check, positive, ParamError};
 
 /// A general IIR filter `Σ_k a[k]·y[n-k] = Σ_k b[k]·x[n-k]` in direct form I, with `f64`
 /// coefficients and state, as GNU Radio's `iir_filter_ffd` with `oldstyle = false`. The
@@ -55,14 +55,8 @@ impl Iir {
     /// If `sample_rate` or `tau` is not finite and positive, or the corner is above
     /// Nyquist.
     pub fn fm_deemphasis(sample_rate: f64, tau: f64) -> Result<Self, ParamError> {
-        check(
-            sample_rate.is_finite() && sample_rate > 0.0,
-            "sample_rate",
-            || format!("{sample_rate} must be finite and positive"),
-        )?;
-        check(tau.is_finite() && tau > 0.0, "tau", || {
-            format!("{tau} must be finite and positive")
-        })?;
+        positive("sample_rate", sample_rate)?;
+        positive("tau", tau)?;
         let half_angle = 1.0 / (tau * 2.0 * sample_rate);
         check(half_angle < std::f64::consts::FRAC_PI_2, "tau", || {
             format!("{tau} puts the corner above half the sample rate")
@@ -248,15 +242,11 @@ impl Biquad {
 
 /// `(cos ω, sin ω / 2q)` for the cookbook designs, checked.
 fn rbj(fs: f64, f: f64, q: f64) -> Result<(f64, f64), ParamError> {
-    check(fs.is_finite() && fs > 0.0, "fs", || {
-        format!("{fs} must be finite and positive")
-    })?;
+    positive("fs", fs)?;
     check(f > 0.0 && f < fs / 2.0, "f", || {
         format!("{f} must be in (0, {})", fs / 2.0)
     })?;
-    check(q.is_finite() && q > 0.0, "q", || {
-        format!("{q} must be finite and positive")
-    })?;
+    positive("q", q)?;
     let w = 2.0 * std::f64::consts::PI * f / fs;
     Ok((w.cos(), w.sin() / (2.0 * q)))
 }
@@ -282,12 +272,8 @@ mod tests {
         y
     }
 
-    fn run(mut f: impl FnMut(&[f32], &mut [f32]), x: &[f32]) -> Vec<f32> {
-        run_split(4, x, 300, |i, o: &mut [f32]| {
-            let n = i.len().min(o.len());
-            f(&i[..n], o);
-            (n, n)
-        })
+    fn run(f: impl FnMut(&[f32], &mut [f32]), x: &[f32]) -> Vec<f32> {
+        run_split_sync(4, x, 300, f)
     }
 
     #[test]

@@ -134,12 +134,8 @@ mod tests {
     use crate::test_util::*;
     use num_complex::Complex32;
 
-    fn split<T: Copy + Default>(x: &[T], mut f: impl FnMut(&[T], &mut [T])) -> Vec<T> {
-        run_split(6, x, 300, |i, o: &mut [T]| {
-            let n = i.len().min(o.len());
-            f(&i[..n], o);
-            (n, n)
-        })
+    fn split<T: Copy + Default>(x: &[T], f: impl FnMut(&[T], &mut [T])) -> Vec<T> {
+        run_split_sync(6, x, 300, f)
     }
 
     #[test]

@@ -228,11 +228,7 @@ mod tests {
             fr = fr.clamp(min, max);
         }
         let mut pll = Pll::new(bw as f32, max as f32, min as f32).unwrap();
-        let got = run_split(3, &x, 200, |i, o: &mut [Complex32]| {
-            let n = i.len().min(o.len());
-            pll.reference(&i[..n], o);
-            (n, n)
-        });
+        let got = run_split_sync(3, &x, 200, |i, o| pll.reference(i, o));
         for (n, (g, w)) in got.iter().zip(&want).enumerate() {
             let diff = (f64::from(g.arg()) - w).rem_euclid(std::f64::consts::TAU);
             assert!(

@@ -73,11 +73,7 @@ mod tests {
             })
             .collect();
         let mut demod = QuadratureDemod::new(0.5);
-        let got = run_split(2, &x, 400, |i, o: &mut [f32]| {
-            let n = i.len().min(o.len());
-            demod.process(&i[..n], o);
-            (n, n)
-        });
+        let got = run_split_sync(2, &x, 400, |i, o: &mut [f32]| demod.process(i, o));
         for (n, (g, w)) in got.iter().zip(&want).enumerate() {
             // f32 product and atan2: a few ulps of π.
             assert!((f64::from(*g) - w).abs() < 1e-6, "{n}: {g} vs {w}");

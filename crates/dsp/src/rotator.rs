@@ -1,6 +1,6 @@
 //! [`Rotator`]: a frequency shift by an NCO mixer.
 
-use crate::error::{check, ParamError};
+use crate::error::{finite, positive, ParamError};
 use crate::nco::Nco;
 use num_complex::Complex32;
 
@@ -31,14 +31,8 @@ impl Rotator {
     /// # Errors
     /// If `sample_rate` is not finite and positive or `shift` is not finite.
     pub fn new(shift: f64, sample_rate: f64) -> Result<Self, ParamError> {
-        check(
-            sample_rate.is_finite() && sample_rate > 0.0,
-            "sample_rate",
-            || format!("{sample_rate} must be finite and positive"),
-        )?;
-        check(shift.is_finite(), "shift", || {
-            format!("{shift} must be finite")
-        })?;
+        positive("sample_rate", sample_rate)?;
+        finite("shift", shift)?;
         Ok(Self {
             nco: Nco::new(shift, sample_rate),
             sample_rate,
@@ -50,9 +44,7 @@ impl Rotator {
     /// # Errors
     /// If `shift` is not finite.
     pub fn set_shift(&mut self, shift: f64) -> Result<(), ParamError> {
-        check(shift.is_finite(), "shift", || {
-            format!("{shift} must be finite")
-        })?;
+        finite("shift", shift)?;
         self.nco.set_frequency(shift, self.sample_rate);
         Ok(())
     }
@@ -91,11 +83,7 @@ mod tests {
         let (f, fs, phi) = (-1234.5, 10e3, 0.3);
         let mut r = Rotator::new(f, fs).unwrap();
         r.set_phase(phi);
-        let got = run_split(2, &x, 3000, |i, o: &mut [Complex32]| {
-            let n = i.len().min(o.len());
-            r.process(&i[..n], o);
-            (n, n)
-        });
+        let got = run_split_sync(2, &x, 3000, |i, o| r.process(i, o));
         for (n, (g, x)) in got.iter().zip(to64(&x)).enumerate() {
             let want = x * Complex64::from_polar(1.0, 2.0 * PI * f * n as f64 / fs + phi);
             // f32 product of unit-scale values.

@@ -61,6 +61,21 @@ pub(crate) fn run_split<I: Copy, O: Copy + Default>(
     out
 }
 
+/// [`run_split`] for a one-to-one kernel `process(input, output)` that fills
+/// `output[..input.len()]`.
+pub(crate) fn run_split_sync<I: Copy, O: Copy + Default>(
+    seed: u64,
+    input: &[I],
+    max_out: usize,
+    mut process: impl FnMut(&[I], &mut [O]),
+) -> Vec<O> {
+    run_split(seed, input, max_out, |i, o| {
+        let n = i.len().min(o.len());
+        process(&i[..n], &mut o[..n]);
+        (n, n)
+    })
+}
+
 /// Runs `process` over all of `input` in one call with ample output room.
 pub(crate) fn run_whole<I: Copy, O: Copy + Default>(
     input: &[I],
