@@ -9,7 +9,9 @@ use crate::history::{windows, History, CHUNK};
 /// starting from zero history (so `y[0] = taps[0] · x[0]`).
 ///
 /// State is kept between calls: the output does not depend on how the input is split into
-/// calls. Only the outputs it computes are computed (one pass over the taps each).
+/// calls. From a decimation of [`PICK_BELOW`] only the kept outputs are computed (one pass
+/// over the taps each); below it every output is computed, vectorized across outputs, and
+/// every `decimation`-th kept, which is faster there.
 ///
 /// ```
 /// use radioflow_dsp::DecimatingFir;
@@ -25,7 +27,14 @@ pub struct DecimatingFir<T: FirSample> {
     fir: Fir<T>,
     decimation: usize,
     history: History<T>,
+    /// Every output of a chunk, when decimating by less than [`PICK_BELOW`] (else empty).
+    all: Vec<T>,
 }
+
+/// Decimations from 2 up to this compute every output and keep one in `D`. Measured on
+/// 2.4 M complex samples, 61 taps, AVX2 (release): by 2, 107 Msps in against 31 computing only the kept
+/// outputs; by 4, 112 against 65; by 8 and 10, about equal.
+const PICK_BELOW: usize = 8;
 
 impl<T: FirSample> DecimatingFir<T> {
     /// A filter with these taps (`taps[0]` weighs the newest sample) keeping one output in
@@ -36,10 +45,12 @@ impl<T: FirSample> DecimatingFir<T> {
     pub fn new(taps: &[f32], decimation: usize) -> Result<Self, ParamError> {
         check(!taps.is_empty(), "taps", || "need at least one tap".into())?;
         check(decimation > 0, "decimation", || "must be at least 1".into())?;
+        let pick = (2..PICK_BELOW).contains(&decimation);
         Ok(Self {
             fir: Fir::new(taps),
             decimation,
             history: History::new(taps.len() - 1, CHUNK.max(taps.len() + decimation)),
+            all: vec![T::default(); if pick { CHUNK } else { 0 }],
         })
     }
 
@@ -72,13 +83,24 @@ impl<T: FirSample> DecimatingFir<T> {
         let (mut consumed, mut produced) = (0, 0);
         loop {
             let pending = self.history.pending();
-            let n = windows(pending.len(), len, d).min(output.len() - produced);
+            let mut n = windows(pending.len(), len, d).min(output.len() - produced);
+            if !self.all.is_empty() {
+                // Every output from the first kept one to the last: (n - 1)·d + 1.
+                n = n.min((self.all.len() - 1) / d + 1);
+            }
             if n > 0 {
                 let out = &mut output[produced..produced + n];
                 if d == 1 {
                     self.fir.filter(&pending[..n + len - 1], out);
-                } else {
+                } else if self.all.is_empty() {
                     self.fir.filter_decimated(pending, out, d);
+                } else {
+                    let span = (n - 1) * d + 1;
+                    self.fir
+                        .filter(&pending[..span + len - 1], &mut self.all[..span]);
+                    for (o, &a) in out.iter_mut().zip(self.all.iter().step_by(d)) {
+                        *o = a;
+                    }
                 }
                 self.history.advance(n * d);
                 produced += n;
