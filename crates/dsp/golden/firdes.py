@@ -71,6 +71,14 @@ def taps_cases():
                                         (15, ("rectangular", WINDOWS["rectangular"]))]:
         cases.append({"kind": "hilbert", "ntaps": ntaps, "window": wname,
                       "taps": list(firdes.hilbert(ntaps, win, beta))})
+    for gain, fs, low, high, tw, wname in [(1.0, 48e3, -5e3, 3e3, 2e3, "hamming"),
+                                           (2.0, 240e3, 18e3, 20e3, 1e3, "blackman"),
+                                           (1.0, 1.0, 0.05, 0.2, 0.05, "kaiser8.6"),
+                                           (1.0, 1.0, -0.3, -0.1, 0.04, "hann")]:
+        win, beta = WINDOWS[wname]
+        cases.append({"kind": "complex_band_pass", "gain": gain, "fs": fs, "f1": low, "f2": high,
+                      "tw": tw, "window": wname,
+                      "taps": cplx(firdes.complex_band_pass(gain, fs, low, high, tw, win, beta))})
     for interp, decim, fbw in [(3, 2, 0.4), (2, 5, 0.4), (48, 125, 0.45), (5, 1, 0.3)]:
         block = filter.rational_resampler_ccf(interp, decim, [], fbw)
         cases.append({"kind": "resampler", "interp": interp, "decim": decim, "fbw": fbw,
@@ -121,6 +129,9 @@ def block_cases():
         out[f"xlating_{centre}"] = cplx(run(
             c(noise), filter.freq_xlating_fir_filter_ccf(5, lp, centre * 48e3, 48e3),
             blocks.vector_sink_c))
+    cbp = list(firdes.complex_band_pass(1.0, 1.0, 0.05, 0.2, 0.05, W.WIN_HAMMING))
+    out["complex_band_pass_taps"] = cplx(cbp)
+    out["fir_fcc"] = cplx(run(f(real), filter.fir_filter_fcc(3, cbp), blocks.vector_sink_c))
     out["fft_filter"] = cplx(run(c(noise), filter.fft_filter_ccf(1, lp), blocks.vector_sink_c))
     out["hilbert"] = cplx(run(f(real), filter.hilbert_fc(65, W.WIN_HAMMING), blocks.vector_sink_c))
     out["quad_demod"] = run(c(fm), analog.quadrature_demod_cf(1.7), blocks.vector_sink_f)

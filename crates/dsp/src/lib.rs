@@ -8,12 +8,14 @@
 //!
 //! Design and filtering:
 //! - [`firdes`]: GNU Radio's filter designs (low/high/band-pass, band-reject with
-//!   [`firdes::Window`]s, root-raised-cosine, Gaussian, Hilbert, resampler taps), same taps.
+//!   [`firdes::Window`]s, complex band-pass, root-raised-cosine, Gaussian, Hilbert,
+//!   resampler taps), same taps.
 //! - [`Fir`]: FIR filter with real taps on `f32` or `Complex32` samples (SIMD, AVX2+FMA chosen
 //!   at run time where available), over caller-held history.
 //! - [`DecimatingFir`], [`InterpolatingFir`], [`RationalResampler`]: streaming FIRs keeping
 //!   one output in `D`, making `I` per input (polyphase), or both.
 //! - [`FreqXlatingFir`]: moves a channel to DC, filters and decimates.
+//! - [`ComplexTapFir`]: complex taps on real samples (a complex band-pass picks one side).
 //! - [`FftFir`]: overlap-save FFT convolution, for long filters.
 //! - [`Hilbert`]: a real signal to its analytic signal.
 //! - [`Iir`] (with [`Iir::fm_deemphasis`]), [`SinglePoleIir`], [`Biquad`]: recursive filters.
@@ -78,6 +80,7 @@
 mod agc;
 mod arith;
 mod complex;
+mod complex_tap_fir;
 mod dc_blocker;
 mod decimating_fir;
 mod error;
@@ -104,6 +107,7 @@ mod window;
 pub use agc::Agc;
 pub use arith::{add_const, add_into, multiply_const, multiply_into, subtract_into, Arith};
 pub use complex::{arg, conjugate, imag, magnitude, magnitude_squared, real, to_complex};
+pub use complex_tap_fir::ComplexTapFir;
 pub use dc_blocker::DcBlocker;
 pub use decimating_fir::DecimatingFir;
 pub use error::ParamError;
