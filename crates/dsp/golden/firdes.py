@@ -5,8 +5,11 @@ Run from the repository root with Debian's Python (the one GNU Radio is installe
 
     /usr/bin/python3 crates/dsp/golden/firdes.py
 
-It writes `crates/dsp/golden/firdes.json` (filter taps from `filter.firdes`) and
-`crates/dsp/golden/blocks.json` (deterministic inputs and what GNU Radio blocks make of them).
+It writes `crates/dsp/golden/firdes.json` (filter taps from `filter.firdes`),
+`crates/dsp/golden/blocks.json` (deterministic inputs and what GNU Radio blocks make of them)
+and `crates/dsp/golden/wfm_mono.cf32` with `wfm_mono.json` (a 1 kHz tone through GNU Radio's
+`analog.wfm_tx`, 100 kHz off centre at 480 kHz, and the tone SNR GNU Radio's own `wfm_rcv`
+chain gets from it).
 The unit tests read the committed files. `tests/golden_regenerate.rs` runs this script into
 a temporary directory (the first argument, if given, replaces this script's directory) and
 checks the committed files are what the installed GNU Radio makes; it says it is skipped where
@@ -157,6 +160,45 @@ def block_cases():
     return out
 
 
+def tone_snr_db(audio, rate, freq, skip):
+    """SNR of a tone: the least-squares sinusoid (and DC) at `freq` against the rest."""
+    y = np.asarray(audio[skip:], dtype=np.float64)
+    t = np.arange(len(y)) / rate
+    basis = np.stack([np.cos(2 * np.pi * freq * t), np.sin(2 * np.pi * freq * t),
+                      np.ones_like(t)], axis=1)
+    coef, *_ = np.linalg.lstsq(basis, y, rcond=None)
+    tone = basis[:, :2] @ coef[:2]
+    residual = y - basis @ coef
+    return 10 * math.log10(np.sum(tone ** 2) / np.sum(residual ** 2))
+
+
+def wfm_mono():
+    """A mono WBFM station carrying a 1 kHz tone, and GNU Radio's receiver's tone SNR."""
+    audio_rate, quad_rate, offset, seconds = 48000, 480000, 100e3, 0.06
+    n = int(audio_rate * seconds)
+    tone = 0.5 * np.sin(2 * np.pi * 1e3 * np.arange(n) / audio_rate)
+    tb = gr.top_block()
+    iq = blocks.vector_sink_c()
+    tb.connect(blocks.vector_source_f(list(tone.astype(np.float32))),
+               analog.wfm_tx(audio_rate, quad_rate, 75e-6, 75e3),
+               blocks.rotator_cc(2 * math.pi * offset / quad_rate), iq)
+    tb.run()
+    iq = np.array(iq.data(), dtype=np.complex64)
+    # GNU Radio's mono receiver: channel filter decimating by 2, then wfm_rcv by 5.
+    tb = gr.top_block()
+    audio = blocks.vector_sink_f()
+    channel = filter.freq_xlating_fir_filter_ccf(
+        2, firdes.low_pass(1.0, quad_rate, 100e3, 20e3, W.WIN_HAMMING), offset, quad_rate)
+    tb.connect(blocks.vector_source_c(list(iq)), channel,
+               analog.wfm_rcv(quad_rate / 2, 5), audio)
+    tb.run()
+    meta = {"gnuradio": gr.version(), "audio_rate": audio_rate, "quad_rate": quad_rate,
+            "offset": offset, "tone_hz": 1e3, "tone_amplitude": 0.5, "max_dev": 75e3,
+            "tau": 75e-6, "samples": len(iq),
+            "gnuradio_wfm_rcv_snr_db": round(tone_snr_db(audio.data(), 48e3, 1e3, 960), 2)}
+    return iq, meta
+
+
 def f32(data):
     """Floats to the 9 significant digits that round-trip an f32 (all the data is f32)."""
     if isinstance(data, float):
@@ -179,3 +221,6 @@ def dump(name, data):
 if __name__ == "__main__":
     dump("firdes.json", {"gnuradio": gr.version(), "cases": taps_cases()})
     dump("blocks.json", dict(block_cases(), gnuradio=gr.version()))
+    iq, meta = wfm_mono()
+    iq.astype("<c8").tofile(os.path.join(HERE, "wfm_mono.cf32"))
+    dump("wfm_mono.json", meta)
