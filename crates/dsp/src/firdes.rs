@@ -22,12 +22,16 @@ use std::f64::consts::PI;
 
 pub use crate::window::Window;
 
+/// The most taps a windowed design may have (a guard against a transition width given in the
+/// wrong unit, which would otherwise try to allocate terabytes).
+pub const MAX_TAPS: usize = 1 << 24;
+
 /// The number of taps GNU Radio's `firdes` gives a windowed design: `⌊A·fs / (22·tw)⌋` for the
 /// window's attenuation `A`, plus one if that is even.
 ///
 /// # Errors
-/// If `sample_rate` or `transition` is not finite and positive, or the window's parameter is
-/// out of range.
+/// If `sample_rate` or `transition` is not finite and positive, the window's parameter is
+/// out of range, or the design would need more than [`MAX_TAPS`] taps.
 pub fn windowed_len(
     sample_rate: f64,
     transition: f64,
@@ -36,8 +40,11 @@ pub fn windowed_len(
     positive("sample_rate", sample_rate)?;
     positive("transition", transition)?;
     window.validate()?;
-    let n = (window.max_attenuation() * sample_rate / (22.0 * transition)) as usize;
-    Ok(n | 1)
+    let n = window.max_attenuation() * sample_rate / (22.0 * transition);
+    check(n <= MAX_TAPS as f64, "transition", || {
+        format!("{transition} needs {n:.0} taps, more than {MAX_TAPS}")
+    })?;
+    Ok(n as usize | 1)
 }
 
 /// A low-pass filter passing `0..cutoff` Hz with gain `gain` at DC (GNU Radio's
@@ -549,6 +556,7 @@ mod tests {
         assert_eq!(name(low_pass(1.0, 10.0, 6.0, 1.0, h)), "cutoff");
         assert_eq!(name(low_pass(1.0, 10.0, 1.0, -1.0, h)), "transition");
         assert_eq!(name(low_pass(1.0, 10.0, 1.0, f64::NAN, h)), "transition");
+        assert_eq!(name(low_pass(1.0, 2.4e6, 1e5, 1e-3, h)), "transition");
         let k = Window::Kaiser { beta: -1.0 };
         assert_eq!(name(high_pass(1.0, 10.0, 1.0, 1.0, k)), "beta");
         assert_eq!(name(band_pass(1.0, 10.0, 3.0, 2.0, 1.0, h)), "high");

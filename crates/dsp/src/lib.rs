@@ -4,7 +4,8 @@
 //! Each kernel is checked against a naive reference on fixed-seed random input; those that
 //! mirror a GNU Radio block are also checked against that block's own output (`golden/`,
 //! made by `golden/firdes.py` with Debian's GNU Radio 3.10). Streaming kernels keep their
-//! state between calls and allocate only in `new`.
+//! state between calls and allocate only in `new`. Constructors and designs check their
+//! parameters and return a [`ParamError`] naming the one that is wrong.
 //!
 //! Design and filtering:
 //! - [`firdes`]: GNU Radio's filter designs (low/high/band-pass, band-reject with
