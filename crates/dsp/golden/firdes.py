@@ -23,6 +23,7 @@ import sys
 
 import numpy as np
 from gnuradio import analog, blocks, fft, filter, gr
+from gnuradio.fft import logpwrfft
 from gnuradio.filter import firdes
 
 HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
@@ -137,6 +138,13 @@ def block_cases():
     out["fir_fcc"] = cplx(run(f(real), filter.fir_filter_fcc(3, cbp), blocks.vector_sink_c))
     out["fft_filter"] = cplx(run(c(noise), filter.fft_filter_ccf(1, lp), blocks.vector_sink_c))
     out["hilbert"] = cplx(run(f(real), filter.hilbert_fc(65, W.WIN_HAMMING), blocks.vector_sink_c))
+    for win, shift, key in [(W.hamming, False, "logpwrfft_hamming"),
+                            (W.hann, True, "logpwrfft_hann_shifted")]:
+        # Frame rate = sample rate / size: every frame of 64, no averaging.
+        spectrum = logpwrfft.logpwrfft_c(sample_rate=64e3, fft_size=64, ref_scale=2,
+                                         frame_rate=1e3, avg_alpha=1.0, average=False,
+                                         win=win, shift=shift)
+        out[key] = run(c(noise[:256]), spectrum, lambda: blocks.vector_sink_f(64))
     out["quad_demod"] = run(c(fm), analog.quadrature_demod_cf(1.7), blocks.vector_sink_f)
     for tau in [50e-6, 75e-6]:
         out[f"deemph_{round(tau * 1e6)}"] = run(f(real), analog.fm_deemph(48e3, tau),
