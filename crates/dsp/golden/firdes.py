@@ -153,6 +153,9 @@ def block_cases():
     agc = analog.agc_cc(1e-2, 1.0, 1.0)
     agc.set_max_gain(2.0)
     out["agc_max2"] = cplx(run(c(tone), agc, blocks.vector_sink_c))
+    out["agc_ff"] = run(f(0.3 * real), analog.agc_ff(1e-2, 1.0, 1.0), blocks.vector_sink_f)
+    out["rotator"] = cplx(run(c(noise), blocks.rotator_cc(2 * math.pi * -0.123),
+                              blocks.vector_sink_c))
     bw, fmax, fmin = 0.05, 0.4, -0.1
     out["pll_carriertracking"] = cplx(run(c(tone), analog.pll_carriertracking_cc(bw, fmax, fmin),
                                           blocks.vector_sink_c))

@@ -118,6 +118,15 @@ mod tests {
     }
 
     #[test]
+    fn equals_gnu_radios_agc_ff() {
+        let x: Vec<f32> = golden_real("real").iter().map(|v| 0.3 * v).collect();
+        let mut agc = Agc::new(1e-2, 1.0, 1.0, None).unwrap();
+        let mut y = vec![0.0; x.len()];
+        agc.process_real(&x, &mut y);
+        assert_close_real(&y, &golden_real("agc_ff"), 1e-6, "agc_ff");
+    }
+
+    #[test]
     fn real_loop_matches_the_recurrence() {
         let x = random_real(1, 1000);
         let mut agc = Agc::new(0.05, 0.5, 2.0, Some(3.0)).unwrap();
