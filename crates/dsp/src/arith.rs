@@ -1,14 +1,16 @@
-//! Element-wise arithmetic with a constant.
+//! Element-wise arithmetic: with a constant, and between two streams.
 
 use num_complex::{Complex32, Complex64};
 
-/// A sample type with the addition and multiplication the constant kernels need.
+/// A sample type with the addition, subtraction and multiplication the kernels need.
 ///
 /// Floats and complex floats use ordinary IEEE arithmetic. Integers wrap on overflow, like the
 /// C++ integer arithmetic of GNU Radio's `add_const_ss` and `multiply_const_ss`.
 pub trait Arith: Copy {
     /// `self + rhs`.
     fn add(self, rhs: Self) -> Self;
+    /// `self - rhs`.
+    fn sub(self, rhs: Self) -> Self;
     /// `self · rhs`.
     fn mul(self, rhs: Self) -> Self;
 }
@@ -19,6 +21,10 @@ macro_rules! float_arith {
             #[inline]
             fn add(self, rhs: Self) -> Self {
                 self + rhs
+            }
+            #[inline]
+            fn sub(self, rhs: Self) -> Self {
+                self - rhs
             }
             #[inline]
             fn mul(self, rhs: Self) -> Self {
@@ -34,6 +40,10 @@ macro_rules! int_arith {
             #[inline]
             fn add(self, rhs: Self) -> Self {
                 self.wrapping_add(rhs)
+            }
+            #[inline]
+            fn sub(self, rhs: Self) -> Self {
+                self.wrapping_sub(rhs)
             }
             #[inline]
             fn mul(self, rhs: Self) -> Self {
@@ -77,6 +87,28 @@ pub fn multiply_into<T: Arith>(acc: &mut [T], input: &[T]) {
     }
 }
 
+/// `acc[i] = acc[i] + input[i]` for every item of `acc` (a stream added into another).
+///
+/// # Panics
+/// If `input` is shorter than `acc`.
+pub fn add_into<T: Arith>(acc: &mut [T], input: &[T]) {
+    let input = &input[..acc.len()];
+    for (a, &x) in acc.iter_mut().zip(input) {
+        *a = a.add(x);
+    }
+}
+
+/// `acc[i] = acc[i] - input[i]` for every item of `acc` (a stream subtracted from another).
+///
+/// # Panics
+/// If `input` is shorter than `acc`.
+pub fn subtract_into<T: Arith>(acc: &mut [T], input: &[T]) {
+    let input = &input[..acc.len()];
+    for (a, &x) in acc.iter_mut().zip(input) {
+        *a = a.sub(x);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,8 +120,7 @@ mod tests {
     /// The kernels do exactly those operations, so the tolerance is zero (bitwise equal).
     fn check<T>(
         seed: u64,
-        add: impl Fn(T, T) -> T,
-        mul: impl Fn(T, T) -> T,
+        (add, sub, mul): (impl Fn(T, T) -> T, impl Fn(T, T) -> T, impl Fn(T, T) -> T),
         random: impl Fn(&mut StdRng) -> T,
     ) where
         T: Arith + PartialEq + std::fmt::Debug + Default,
@@ -114,6 +145,14 @@ mod tests {
             multiply_into(&mut acc, &other);
             let want: Vec<T> = input.iter().zip(&other).map(|(&x, &y)| mul(x, y)).collect();
             assert_eq!(acc, want);
+            let mut acc = input.clone();
+            add_into(&mut acc, &other);
+            let want: Vec<T> = input.iter().zip(&other).map(|(&x, &y)| add(x, y)).collect();
+            assert_eq!(acc, want);
+            let mut acc = input.clone();
+            subtract_into(&mut acc, &other);
+            let want: Vec<T> = input.iter().zip(&other).map(|(&x, &y)| sub(x, y)).collect();
+            assert_eq!(acc, want);
         }
     }
 
@@ -126,27 +165,27 @@ mod tests {
 
     #[test]
     fn floats_match_naive() {
-        check(
-            1,
-            |a: f32, b| a + b,
-            |a, b| a * b,
-            |r| r.gen_range(-1e3..1e3),
-        );
-        check(
-            2,
-            |a: f64, b| a + b,
-            |a, b| a * b,
-            |r| r.gen_range(-1e3..1e3),
-        );
+        let ops = (|a: f32, b| a + b, |a: f32, b| a - b, |a: f32, b| a * b);
+        check(1, ops, |r| r.gen_range(-1e3..1e3));
+        let ops = (|a: f64, b| a + b, |a: f64, b| a - b, |a: f64, b| a * b);
+        check(2, ops, |r| r.gen_range(-1e3..1e3));
         let c = |r: &mut StdRng| Complex32::new(r.gen_range(-10.0..10.0), r.gen_range(-10.0..10.0));
-        check(3, |a: Complex32, b| a + b, |a, b| a * b, c);
+        let ops = (
+            |a: Complex32, b| a + b,
+            |a: Complex32, b| a - b,
+            |a: Complex32, b| a * b,
+        );
+        check(3, ops, c);
     }
 
     #[test]
     fn integers_wrap() {
-        check(4, i16::wrapping_add, i16::wrapping_mul, any::<i16>);
-        check(5, i32::wrapping_add, i32::wrapping_mul, any::<i32>);
-        check(6, u8::wrapping_add, u8::wrapping_mul, any::<u8>);
+        let ops = (i16::wrapping_add, i16::wrapping_sub, i16::wrapping_mul);
+        check(4, ops, any::<i16>);
+        let ops = (i32::wrapping_add, i32::wrapping_sub, i32::wrapping_mul);
+        check(5, ops, any::<i32>);
+        let ops = (u8::wrapping_add, u8::wrapping_sub, u8::wrapping_mul);
+        check(6, ops, any::<u8>);
         let mut out = [0i16; 1];
         add_const(&[i16::MAX], 1, &mut out);
         assert_eq!(out, [i16::MIN]);

@@ -1,0 +1,134 @@
+//! [`Window`]: the window functions of the windowed FIR designs, with GNU Radio's conventions.
+
+use crate::error::{check, ParamError};
+use std::f64::consts::PI;
+
+/// A window for the windowed-sinc designs of [`firdes`](crate::firdes), defined as in GNU Radio's
+/// `fft::window` (symmetric: `M = ntaps - 1` in the cosine terms).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Window {
+    /// All ones (21 dB stop band).
+    Rectangular,
+    /// `0.54 - 0.46 cos(2πn/M)` (53 dB).
+    Hamming,
+    /// `0.5 - 0.5 cos(2πn/M)` (44 dB).
+    Hann,
+    /// `0.42 - 0.5 cos(2πn/M) + 0.08 cos(4πn/M)` (74 dB).
+    Blackman,
+    /// Kaiser with shape `beta` (`I0(β√(1-(2n/M-1)²)) / I0(β)`, about `β/0.1102 + 8.7` dB).
+    Kaiser {
+        /// Shape parameter, at least 0; GNU Radio's default is 6.76.
+        beta: f64,
+    },
+}
+
+impl Window {
+    /// The stop-band attenuation in dB that GNU Radio's `window::max_attenuation` assigns to this
+    /// window; [`firdes`](crate::firdes) derives the number of taps from it.
+    pub fn max_attenuation(&self) -> f64 {
+        match *self {
+            Window::Rectangular => 21.0,
+            Window::Hamming => 53.0,
+            Window::Hann => 44.0,
+            Window::Blackman => 74.0,
+            Window::Kaiser { beta } => beta / 0.1102 + 8.7,
+        }
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), ParamError> {
+        if let Window::Kaiser { beta } = *self {
+            check(beta.is_finite() && beta >= 0.0, "beta", || {
+                format!("{beta} must be finite and at least 0")
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The `ntaps` window coefficients (a single tap is 1).
+    ///
+    /// # Panics
+    /// If `ntaps` is 0.
+    pub fn coefficients(&self, ntaps: usize) -> Vec<f64> {
+        assert!(ntaps > 0, "a window needs at least one tap");
+        if ntaps == 1 {
+            return vec![1.0];
+        }
+        let m = (ntaps - 1) as f64;
+        let cosines = |c0: f64, c1: f64, c2: f64| -> Vec<f64> {
+            (0..ntaps)
+                .map(|n| {
+                    let x = 2.0 * PI * n as f64 / m;
+                    c0 - c1 * x.cos() + c2 * (2.0 * x).cos()
+                })
+                .collect()
+        };
+        match *self {
+            Window::Rectangular => vec![1.0; ntaps],
+            Window::Hamming => cosines(0.54, 0.46, 0.0),
+            Window::Hann => cosines(0.5, 0.5, 0.0),
+            Window::Blackman => cosines(0.42, 0.5, 0.08),
+            Window::Kaiser { beta } => {
+                let norm = bessel_i0(beta);
+                (0..ntaps)
+                    .map(|n| {
+                        let r = 2.0 * n as f64 / m - 1.0;
+                        bessel_i0(beta * (1.0 - r * r).max(0.0).sqrt()) / norm
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+/// The modified Bessel function of the first kind, order 0, by its power series
+/// `Σ ((x/2)^k / k!)²`, summed until a term no longer changes the sum.
+fn bessel_i0(x: f64) -> f64 {
+    let half = x / 2.0;
+    let (mut sum, mut term, mut k) = (1.0f64, 1.0f64, 1.0f64);
+    loop {
+        let r = half / k;
+        term *= r * r;
+        sum += term;
+        if term < 1e-21 * sum {
+            return sum;
+        }
+        k += 1.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bessel_i0_matches_known_values() {
+        // Abramowitz and Stegun, table 9.8: I0(1), I0(5) and e^-10 I0(10).
+        assert!((bessel_i0(0.0) - 1.0).abs() < 1e-15);
+        assert!((bessel_i0(1.0) - 1.266_065_877_752_008_4).abs() < 1e-14);
+        assert!((bessel_i0(5.0) - 27.239_871_823_604_45).abs() < 1e-11);
+        assert!((bessel_i0(10.0) * (-10.0f64).exp() - 0.127_833_337_163).abs() < 1e-11);
+    }
+
+    #[test]
+    fn windows_are_symmetric_and_peak_in_the_middle() {
+        for w in [
+            Window::Rectangular,
+            Window::Hamming,
+            Window::Hann,
+            Window::Blackman,
+            Window::Kaiser { beta: 6.76 },
+        ] {
+            for n in [1, 2, 5, 64, 101] {
+                let c = w.coefficients(n);
+                for i in 0..n {
+                    assert!((c[i] - c[n - 1 - i]).abs() < 1e-12, "{w:?} {n} {i}");
+                    assert!(c[i] <= 1.0 + 1e-12);
+                }
+                if n % 2 == 1 {
+                    assert!((c[n / 2] - 1.0).abs() < 1e-12, "{w:?} {n}");
+                }
+            }
+        }
+        assert_eq!(Window::Hann.coefficients(3), vec![0.0, 1.0, 0.0]);
+    }
+}
