@@ -17,6 +17,44 @@ pub enum WorkStatus {
 
 /// A signal-processing block.
 ///
+/// Declare a block rather than implement this trait by hand: `#[derive(Ports)]` lists the
+/// ports from the fields, and `#[block]` on the block's own impl writes the rest (`work`,
+/// message inputs as methods, `start`/`stop` hooks, `blocking`):
+///
+/// ```
+/// use radioflow_runtime::prelude::*;
+///
+/// /// Multiplies every sample by a gain that the `gain` message input sets.
+/// #[derive(Ports)]
+/// struct Gain {
+///     #[input(name = "in")]
+///     input: StreamInput<f32>,
+///     #[output(name = "out")]
+///     output: StreamOutput<f32>,
+///     k: f32,
+/// }
+///
+/// #[block]
+/// impl Gain {
+///     fn work(&mut self) -> Result<WorkStatus, BlockError> {
+///         let k = self.k;
+///         sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
+///             for (o, i) in o.iter_mut().zip(i) {
+///                 *o = k * i;
+///             }
+///         });
+///         Ok(WorkStatus::Continue)
+///     }
+///
+///     /// A number (GNU Radio `from_double`, `from_long`).
+///     #[message_input]
+///     fn gain(&mut self, k: f64) {
+///         self.k = k as f32;
+///     }
+/// }
+/// ```
+///
+/// A hand-written implementation stays possible for exotic cases.
 /// Ports are fields of the block, listed in [`ports`](Self::ports). The runtime calls
 /// [`work`](Self::work) whenever an input got items, an output got space, or (for sources)
 /// repeatedly; the block reads `input.slice()`, writes `output.slice()`, then says how much it

@@ -1,7 +1,8 @@
 //! radioflow runtime: lock-free stream buffers, typed ports, blocks, flowgraphs and schedulers.
 //!
-//! - [`Block`]: the trait every block implements; its ports are fields
-//!   ([`StreamInput`], [`StreamOutput`], [`MessageOutput`]) listed to a [`Ports`] visitor.
+//! - [`Block`]: the trait every block implements, usually declared with `#[derive(Ports)]` on
+//!   the struct and [`macro@block`] on its impl; its ports are fields
+//!   ([`StreamInput`], [`StreamOutput`], [`MessageOutput`]) listed to a [`Ports`](struct@Ports) visitor.
 //! - [`Flowgraph`]: add blocks, [`connect`](Flowgraph::connect) ports, [`run`](Flowgraph::run).
 //! - [`Scheduler`]s: [`ThreadPerBlock`] (`tpb`) and [`SingleThread`] (`single`).
 //! - Stream buffers are mapped twice back to back so every window is one slice; positions are
@@ -21,6 +22,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+// The declarative block macros name `::radioflow_runtime`; inside this crate that is itself.
+extern crate self as radioflow_runtime;
+
 mod activation;
 mod block;
 mod buffer;
@@ -30,6 +34,7 @@ mod current_run;
 mod endpoint;
 mod error;
 mod flowgraph;
+mod from_message;
 mod item;
 #[cfg(all(test, loom))]
 mod loom_tests;
@@ -55,11 +60,15 @@ pub use copy::copy_work;
 pub use current_run::{interruptible_sleep, stop_requested};
 pub use error::{BlockError, ConnectError, Direction, RunError};
 pub use flowgraph::{BlockId, EdgeId, Flowgraph, PortName, PortRef, StatsHandle, StopHandle};
+pub use from_message::FromMessage;
 pub use item::{Item, ItemType};
 pub use message::MessageOutput;
 pub use parker::Parker;
-pub use port::{propagate_tags, sync_work, BufferKeepAlive, Ports, StreamInput, StreamOutput};
+pub use port::{
+    propagate_tags, sync_work, BufferKeepAlive, PortFields, Ports, StreamInput, StreamOutput,
+};
 pub use profile::{Profile, ProfileRow};
+pub use radioflow_macros::{block, Ports};
 pub use radioflow_pmt::{self as pmt, Pmt};
 pub use scheduler::{
     default_scheduler, l1d_bytes, l2_bytes, pin_current_thread, scheduler_by_name, FlowGeometry,
@@ -94,7 +103,7 @@ pub mod scheduling {
 /// Everything needed to build and run graphs, and to write blocks.
 pub mod prelude {
     pub use crate::{
-        copy_work, interruptible_sleep, propagate_tags, stop_requested, sync_work, Block,
+        block, copy_work, interruptible_sleep, propagate_tags, stop_requested, sync_work, Block,
         BlockError, BlockId, Complex32, Flowgraph, Item, MessageOutput, Pmt, Ports, RunError,
         Scheduler, SingleThread, StreamInput, StreamOutput, Tag, ThreadPerBlock, WorkStatus,
     };

@@ -1,7 +1,7 @@
-//! Typed stream ports and the [`Ports`] visitor through which a block declares its ports.
+//! Typed stream ports and the [`Ports`](struct@Ports) visitor through which a block declares its ports.
 //!
 //! Ports are fields of the block. [`Block::ports`](crate::Block::ports) lists them, in order,
-//! to a [`Ports`] visitor; the runtime uses the same listing to describe the block, to attach
+//! to a [`Ports`](struct@Ports) visitor; the runtime uses the same listing to describe the block, to attach
 //! buffers when a run starts, and to detach them when the block finishes. A port holds one
 //! handle on its buffer endpoint ([`Endpoint`]); the task that steps the block holds the other
 //! and refreshes and publishes positions around each work call (`port_table.rs`). Inside `work`
@@ -317,6 +317,17 @@ pub fn sync_work<A: Item, B: Item>(
     input.consume(n);
     output.produce(n);
     n
+}
+
+/// The ports of a block declared on its fields (`#[derive(Ports)]` writes this; see
+/// [`block`](crate::block)). Not meant to be implemented by hand.
+#[doc(hidden)]
+pub trait PortFields {
+    /// How many fields are stream ports (a `Vec` of ports counts once).
+    const STREAM_PORT_FIELDS: usize;
+
+    /// Lists the fields' ports to `p`, in field order.
+    fn list_ports(&mut self, p: &mut Ports<'_>);
 }
 
 /// Description of one declared port.

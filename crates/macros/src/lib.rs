@@ -1,0 +1,70 @@
+//! Declarative blocks for radioflow: a block's ports are declared on its fields with
+//! `#[derive(Ports)]`, and its behaviour in one impl marked `#[block]`, which writes the
+//! `Block` implementation (port listing, `work`, message routing to named methods, hooks).
+//!
+//! Use them through `radioflow_runtime` (`use radioflow_runtime::prelude::*`), which re-exports
+//! both; the generated code names `::radioflow_runtime`.
+//!
+//! ```ignore
+//! use radioflow_runtime::prelude::*;
+//!
+//! /// Multiplies by a gain that a message can change.
+//! #[derive(Ports)]
+//! struct Gain {
+//!     #[input(name = "in")]
+//!     input: StreamInput<f32>,
+//!     #[output(name = "out")]
+//!     output: StreamOutput<f32>,
+//!     k: f32,
+//! }
+//!
+//! #[block]
+//! impl Gain {
+//!     fn work(&mut self) -> Result<WorkStatus, BlockError> {
+//!         let k = self.k;
+//!         sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
+//!             for (o, i) in o.iter_mut().zip(i) {
+//!                 *o = k * i;
+//!             }
+//!         });
+//!         Ok(WorkStatus::Continue)
+//!     }
+//!
+//!     /// The `gain` message input: a number.
+//!     #[message_input]
+//!     fn gain(&mut self, k: f64) {
+//!         self.k = k as f32;
+//!     }
+//! }
+//! ```
+//! (Tested in `radioflow-runtime`'s docs and `crates/macros/tests`.)
+
+mod block;
+mod ports;
+
+use proc_macro::TokenStream;
+
+/// Lists a block's ports from its fields, in field order: `#[input]` on a `StreamInput<T>`,
+/// `#[output]` on a `StreamOutput<T>`, `#[message_output]` on a `MessageOutput` (each also on a
+/// `Vec` of them, for blocks with N ports named `name0`, `name1`, ...). A port is named after
+/// its field unless given `#[input(name = "in")]`.
+#[proc_macro_derive(Ports, attributes(input, output, message_output))]
+pub fn derive_ports(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    ports::derive(&input)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Implements `Block` from the block's inherent impl: `fn work(&mut self)` (optional for a
+/// block without stream ports), `fn start` / `fn stop` hooks (optional), and message inputs as
+/// methods marked `#[message_input]` taking `&Pmt`, `Pmt`, or any `FromMessage` type (a number,
+/// a bool, a string...), returning `()` or a `Result`. Arguments: `blocking` (its `work` may
+/// block its thread), `type_name = "..."` (the default instance name's stem).
+#[proc_macro_attribute]
+pub fn block(args: TokenStream, item: TokenStream) -> TokenStream {
+    let item = syn::parse_macro_input!(item as syn::ItemImpl);
+    block::expand(args.into(), item)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}

@@ -1,0 +1,8 @@
+use radioflow_runtime::prelude::*;
+
+#[derive(Ports)]
+enum B {
+    A,
+}
+
+fn main() {}
