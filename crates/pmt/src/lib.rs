@@ -28,13 +28,18 @@ mod convert;
 mod display;
 mod error;
 mod value;
+mod walk;
 mod wire;
 
 pub use error::PmtError;
 pub use wire::MAX_DEPTH;
 
 /// A polymorphic value, modelled on GNU Radio's `pmt::pmt_t`.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Dropping, comparing, printing and serializing a value take a fixed amount of call stack
+/// however long a list (a chain of [`Pair`](Pmt::Pair)s) or however deep a nest of containers
+/// it holds.
+#[derive(Clone)]
 pub enum Pmt {
     /// `pmt::PMT_NIL` (also the empty list and the empty dict in GNU Radio).
     Null,

@@ -151,14 +151,26 @@ fn long_list(n: usize) -> Vec<u8> {
     bytes
 }
 
+/// `n` pairs, each in the car of the next: `((((#f . #f) . #f) ...) . #f)`.
+fn car_nested_pairs(n: usize) -> Vec<u8> {
+    let mut bytes = vec![0x07; n];
+    bytes.push(0x01);
+    bytes.extend(std::iter::repeat_n(0x01, n));
+    bytes
+}
+
 #[test]
 fn nesting_is_bounded() {
     assert!(Pmt::from_bytes(&nested_vectors(MAX_DEPTH)).is_ok());
-    assert!(Pmt::from_bytes(&long_list(MAX_DEPTH)).is_ok());
+    assert!(Pmt::from_bytes(&car_nested_pairs(MAX_DEPTH)).is_ok());
+    // The cdr of a pair is not nesting: GNU Radio reads lists of any length.
+    assert!(Pmt::from_bytes(&long_list(MAX_DEPTH + 1)).is_ok());
+    assert!(Pmt::from_bytes(&long_list(1_000_000)).is_ok());
     for bytes in [
         nested_vectors(MAX_DEPTH + 1),
-        long_list(MAX_DEPTH + 1),
+        car_nested_pairs(MAX_DEPTH + 1),
         nested_vectors(1_000_000),
+        car_nested_pairs(1_000_000),
     ] {
         let err = Pmt::from_bytes(&bytes).unwrap_err();
         assert!(
@@ -170,12 +182,16 @@ fn nesting_is_bounded() {
 
 #[test]
 fn deepest_values_fit_in_a_small_stack() {
-    // Decoding does not recurse, but printing, comparing and dropping do; 256 KiB is far
-    // below the 2 MiB that Rust gives spawned threads.
+    // No walk over a value recurses; 256 KiB is far below the 2 MiB that Rust gives spawned
+    // threads.
     std::thread::Builder::new()
         .stack_size(256 * 1024)
         .spawn(|| {
-            for bytes in [nested_vectors(MAX_DEPTH), long_list(MAX_DEPTH)] {
+            for bytes in [
+                nested_vectors(MAX_DEPTH),
+                car_nested_pairs(MAX_DEPTH),
+                long_list(100_000),
+            ] {
                 let value = Pmt::from_bytes(&bytes).unwrap();
                 assert_eq!(value.to_bytes(), bytes);
                 assert_eq!(value.clone(), value);
