@@ -63,54 +63,43 @@ impl Pmt {
         )
     }
 
-    /// The children of `self` if this is the last reference to them (so dropping `self` drops
-    /// them too); `None` for atoms and shared containers.
-    fn unique_children(&mut self) -> Option<Children<'_>> {
+    /// Whether `self` is a container and the only owner of its children, so that dropping it
+    /// drops them. A plain load of the count: enough, as `self` cannot be cloned meanwhile.
+    fn owns_children(&self) -> bool {
         match self {
-            Pmt::Pair(pair) => Arc::get_mut(pair).map(|(car, cdr)| Children::Pair(car, cdr)),
-            Pmt::Dict(entries) => Arc::get_mut(entries).map(|e| Children::Entries(e)),
-            Pmt::Vector(items) | Pmt::Tuple(items) => Arc::get_mut(items).map(Children::Items),
-            _ => None,
+            Pmt::Pair(pair) => Arc::strong_count(pair) == 1,
+            Pmt::Dict(entries) => Arc::strong_count(entries) == 1,
+            Pmt::Vector(items) | Pmt::Tuple(items) => Arc::strong_count(items) == 1,
+            _ => false,
         }
     }
 
-    /// Whether dropping `self` would drop a container inside it, i.e. recurse at least twice.
-    fn drop_would_nest(&mut self) -> bool {
-        self.unique_children()
-            .is_some_and(|children| children.any(|child| child.is_container()))
-    }
-}
-
-enum Children<'a> {
-    Pair(&'a mut Pmt, &'a mut Pmt),
-    Entries(&'a mut [(Pmt, Pmt)]),
-    Items(&'a mut [Pmt]),
-}
-
-impl Children<'_> {
-    fn any(self, mut f: impl FnMut(&mut Pmt) -> bool) -> bool {
+    /// Whether `f` holds for a child of `self`.
+    fn any_child(&self, mut f: impl FnMut(&Pmt) -> bool) -> bool {
         match self {
-            Children::Pair(car, cdr) => f(car) || f(cdr),
-            Children::Entries(entries) => entries.iter_mut().any(|(k, v)| f(k) || f(v)),
-            Children::Items(items) => items.iter_mut().any(f),
+            Pmt::Pair(pair) => f(&pair.0) || f(&pair.1),
+            Pmt::Dict(entries) => entries.iter().any(|(k, v)| f(k) || f(v)),
+            Pmt::Vector(items) | Pmt::Tuple(items) => items.iter().any(f),
+            _ => false,
         }
     }
 
-    fn for_each(self, mut f: impl FnMut(&mut Pmt)) {
-        self.any(|child| {
-            f(child);
-            false
-        });
+    /// Whether dropping `self` would drop a container inside it, i.e. recurse twice or more.
+    fn drop_would_nest(&self) -> bool {
+        self.owns_children() && self.any_child(Pmt::is_container)
     }
 }
 
 /// Dismantles long chains and deep nests from the top: every child whose own drop would nest
 /// further is moved out onto a heap list and dropped from there once emptied the same way, so
 /// no drop recurses more than two levels. A child shared with another owner is left in place:
-/// dropping it only decrements a count. Atoms and flat containers take the fast path and
-/// allocate nothing.
+/// dropping it only decrements a count. Atoms and flat containers (most messages) take the
+/// fast path, which reads counts but changes nothing and allocates nothing.
 impl Drop for Pmt {
     fn drop(&mut self) {
+        if !(self.owns_children() && self.any_child(Pmt::drop_would_nest)) {
+            return;
+        }
         // The cdr of a list goes to `next` (no allocation); other detached children to `rest`.
         let mut next: Option<Pmt> = None;
         let mut rest: Vec<Pmt> = Vec::new();
@@ -123,10 +112,7 @@ impl Drop for Pmt {
 }
 
 fn detach_nesting_children(value: &mut Pmt, next: &mut Option<Pmt>, rest: &mut Vec<Pmt>) {
-    let Some(children) = value.unique_children() else {
-        return;
-    };
-    children.for_each(|child| {
+    let mut detach = |child: &mut Pmt| {
         if child.drop_would_nest() {
             let child = std::mem::replace(child, Pmt::Null);
             match next {
@@ -134,7 +120,27 @@ fn detach_nesting_children(value: &mut Pmt, next: &mut Option<Pmt>, rest: &mut V
                 Some(_) => rest.push(child),
             }
         }
-    });
+    };
+    // `get_mut` fails only if someone holds a `Weak` (never made here): then this value
+    // drops recursively, as before.
+    match value {
+        Pmt::Pair(pair) => {
+            if let Some((car, cdr)) = Arc::get_mut(pair) {
+                detach(car);
+                detach(cdr);
+            }
+        }
+        Pmt::Dict(entries) => {
+            for (k, v) in Arc::get_mut(entries).into_iter().flatten() {
+                detach(k);
+                detach(v);
+            }
+        }
+        Pmt::Vector(items) | Pmt::Tuple(items) => {
+            Arc::get_mut(items).into_iter().flatten().for_each(detach);
+        }
+        _ => {}
+    }
 }
 
 /// Structural equality, as derived (NaN differs from itself), compared without recursion.
