@@ -96,18 +96,24 @@ impl Pmt {
 /// dropping it only decrements a count. Atoms and flat containers (most messages) take the
 /// fast path, which reads counts but changes nothing and allocates nothing.
 impl Drop for Pmt {
+    #[inline]
     fn drop(&mut self) {
-        if !(self.owns_children() && self.any_child(Pmt::drop_would_nest)) {
-            return;
+        if self.owns_children() && self.any_child(Pmt::drop_would_nest) {
+            drop_deep(self);
         }
-        // The cdr of a list goes to `next` (no allocation); other detached children to `rest`.
-        let mut next: Option<Pmt> = None;
-        let mut rest: Vec<Pmt> = Vec::new();
-        detach_nesting_children(self, &mut next, &mut rest);
-        while let Some(mut value) = next.take().or_else(|| rest.pop()) {
-            detach_nesting_children(&mut value, &mut next, &mut rest);
-            // `value` drops here, shallowly: its nesting children were moved out.
-        }
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn drop_deep(value: &mut Pmt) {
+    // The cdr of a list goes to `next` (no allocation); other detached children to `rest`.
+    let mut next: Option<Pmt> = None;
+    let mut rest: Vec<Pmt> = Vec::new();
+    detach_nesting_children(value, &mut next, &mut rest);
+    while let Some(mut value) = next.take().or_else(|| rest.pop()) {
+        detach_nesting_children(&mut value, &mut next, &mut rest);
+        // `value` drops here, shallowly: its nesting children were moved out.
     }
 }
 
@@ -143,49 +149,91 @@ fn detach_nesting_children(value: &mut Pmt, next: &mut Option<Pmt>, rest: &mut V
     }
 }
 
-/// Structural equality, as derived (NaN differs from itself), compared without recursion.
+/// How many levels of nesting [`Pmt::serialize`] and `==` handle by plain recursion, the
+/// fastest way for ordinary messages, before they go on with a heap stack; a few KiB of stack.
+pub(crate) const RECURSION_BUDGET: u32 = 32;
+
+/// Structural equality, as derived (NaN differs from itself). Lists are followed in a loop;
+/// nesting deeper than `RECURSION_BUDGET` levels is compared on a heap stack.
 impl PartialEq for Pmt {
     fn eq(&self, other: &Pmt) -> bool {
-        let mut pending: Stack<(&Pmt, &Pmt)> = Stack::new();
-        let (mut a, mut b) = (self, other);
-        loop {
-            match (a, b) {
-                // Follow the cdr in the loop; defer the car only if it is a container.
-                (Pmt::Pair(x), Pmt::Pair(y)) => {
-                    if !shallow_eq(&x.0, &y.0, &mut pending) {
-                        return false;
-                    }
-                    (a, b) = (&x.1, &y.1);
-                    continue;
+        eq_within(self, other, RECURSION_BUDGET)
+    }
+}
+
+fn eq_within(mut a: &Pmt, mut b: &Pmt, budget: u32) -> bool {
+    loop {
+        if std::mem::discriminant(a) != std::mem::discriminant(b) {
+            return false;
+        }
+        return match (a, b) {
+            (Pmt::Pair(x), Pmt::Pair(y)) if budget > 0 => {
+                if !eq_within(&x.0, &y.0, budget - 1) {
+                    return false;
                 }
-                (Pmt::Dict(x), Pmt::Dict(y)) => {
-                    let same = x.len() == y.len()
-                        && x.iter().zip(y.iter()).all(|((k1, v1), (k2, v2))| {
-                            shallow_eq(k1, k2, &mut pending) && shallow_eq(v1, v2, &mut pending)
-                        });
-                    if !same {
-                        return false;
-                    }
+                (a, b) = (&x.1, &y.1);
+                continue;
+            }
+            (Pmt::Dict(x), Pmt::Dict(y)) if budget > 0 => {
+                x.len() == y.len()
+                    && x.iter().zip(y.iter()).all(|((k1, v1), (k2, v2))| {
+                        eq_within(k1, k2, budget - 1) && eq_within(v1, v2, budget - 1)
+                    })
+            }
+            (Pmt::Vector(x), Pmt::Vector(y)) | (Pmt::Tuple(x), Pmt::Tuple(y)) if budget > 0 => {
+                x.len() == y.len()
+                    && x.iter()
+                        .zip(y.iter())
+                        .all(|(x, y)| eq_within(x, y, budget - 1))
+            }
+            _ if a.is_container() => eq_deep(a, b),
+            _ => atom_eq(a, b),
+        };
+    }
+}
+
+/// `a == b` for values nested too deeply for [`eq_within`]'s recursion.
+#[cold]
+fn eq_deep(a: &Pmt, b: &Pmt) -> bool {
+    let mut pending: Stack<(&Pmt, &Pmt)> = Stack::new();
+    let (mut a, mut b) = (a, b);
+    loop {
+        match (a, b) {
+            // Follow the cdr in the loop; defer the car only if it is a container.
+            (Pmt::Pair(x), Pmt::Pair(y)) => {
+                if !shallow_eq(&x.0, &y.0, &mut pending) {
+                    return false;
                 }
-                (Pmt::Vector(x), Pmt::Vector(y)) | (Pmt::Tuple(x), Pmt::Tuple(y)) => {
-                    let same = x.len() == y.len()
-                        && x.iter()
-                            .zip(y.iter())
-                            .all(|(x, y)| shallow_eq(x, y, &mut pending));
-                    if !same {
-                        return false;
-                    }
-                }
-                _ => {
-                    if !atom_eq(a, b) {
-                        return false;
-                    }
+                (a, b) = (&x.1, &y.1);
+                continue;
+            }
+            (Pmt::Dict(x), Pmt::Dict(y)) => {
+                let same = x.len() == y.len()
+                    && x.iter().zip(y.iter()).all(|((k1, v1), (k2, v2))| {
+                        shallow_eq(k1, k2, &mut pending) && shallow_eq(v1, v2, &mut pending)
+                    });
+                if !same {
+                    return false;
                 }
             }
-            match pending.pop() {
-                Some((x, y)) => (a, b) = (x, y),
-                None => return true,
+            (Pmt::Vector(x), Pmt::Vector(y)) | (Pmt::Tuple(x), Pmt::Tuple(y)) => {
+                let same = x.len() == y.len()
+                    && x.iter()
+                        .zip(y.iter())
+                        .all(|(x, y)| shallow_eq(x, y, &mut pending));
+                if !same {
+                    return false;
+                }
             }
+            _ => {
+                if !atom_eq(a, b) {
+                    return false;
+                }
+            }
+        }
+        match pending.pop() {
+            Some((x, y)) => (a, b) = (x, y),
+            None => return true,
         }
     }
 }
@@ -202,6 +250,7 @@ fn shallow_eq<'a>(a: &'a Pmt, b: &'a Pmt, pending: &mut Stack<(&'a Pmt, &'a Pmt)
 }
 
 /// Equality of values that hold no other values; false for containers.
+#[inline]
 fn atom_eq(a: &Pmt, b: &Pmt) -> bool {
     match (a, b) {
         (Pmt::Null, Pmt::Null) => true,

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use crate::walk::Stack;
+use crate::walk::RECURSION_BUDGET;
 use crate::{Complex32, Complex64, Pmt, PmtError};
 
 const TRUE: u8 = 0x00;
@@ -64,52 +64,7 @@ impl Pmt {
     /// `u32::MAX` elements: the format cannot express those lengths. (GNU Radio silently writes
     /// a corrupt stream instead; note also that it refuses to decode symbols over 1024 bytes.)
     pub fn serialize(&self, out: &mut Vec<u8>) {
-        // Containers wait on a stack (inline for ordinary messages); the cdr of a pair whose
-        // car is an atom is followed in the loop, so a list of atoms pushes nothing.
-        let mut pending: Stack<Frame<'_>> = Stack::new();
-        let mut value = self;
-        loop {
-            match value {
-                Pmt::Pair(pair) => {
-                    out.push(PAIR);
-                    if pair.0.is_container() {
-                        pending.push(Frame::Value(&pair.1));
-                        value = &pair.0;
-                    } else {
-                        write_atom(out, &pair.0);
-                        value = &pair.1;
-                    }
-                    continue;
-                }
-                Pmt::Dict(entries) => pending.push(Frame::Entries(entries)),
-                Pmt::Vector(items) => write_items(out, &mut pending, VECTOR, items),
-                Pmt::Tuple(items) => write_items(out, &mut pending, TUPLE, items),
-                atom => write_atom(out, atom),
-            }
-            value = loop {
-                match pending.pop() {
-                    None => return,
-                    Some(Frame::Value(next)) => break next,
-                    Some(Frame::Items(items)) => {
-                        let Some((first, rest)) = items.split_first() else {
-                            continue;
-                        };
-                        pending.push(Frame::Items(rest));
-                        break first;
-                    }
-                    Some(Frame::Entries(entries)) => {
-                        let Some(((key, value), rest)) = entries.split_first() else {
-                            out.push(NULL);
-                            continue;
-                        };
-                        out.extend_from_slice(&[DICT, PAIR]);
-                        pending.push(Frame::Entries(rest));
-                        pending.push(Frame::Value(value));
-                        break key;
-                    }
-                }
-            };
-        }
+        write_value(out, self, RECURSION_BUDGET);
     }
 
     /// GNU Radio's serialized form of `self` (what `pmt::serialize_str` returns).
@@ -165,60 +120,159 @@ fn write_len(out: &mut Vec<u8>, len: usize) {
     out.extend_from_slice(&len.to_be_bytes());
 }
 
-/// A part of a value that [`Pmt::serialize`] has still to write.
-#[derive(Clone, Copy)]
-enum Frame<'a> {
-    Value(&'a Pmt),
-    /// The rest of a vector or tuple.
-    Items(&'a [Pmt]),
-    /// The rest of a dict, then its closing `NULL`.
-    Entries(&'a [(Pmt, Pmt)]),
-}
-
-fn write_items<'a>(out: &mut Vec<u8>, pending: &mut Stack<Frame<'a>>, tag: u8, items: &'a [Pmt]) {
-    out.push(tag);
-    write_len(out, items.len());
-    if !items.is_empty() {
-        pending.push(Frame::Items(items));
+/// Writes `value`, recursing into containers while `budget` lasts, and writes atoms. The cdr
+/// of a pair is followed in a loop, so a list costs no budget.
+fn write_value(out: &mut Vec<u8>, mut value: &Pmt, budget: u32) {
+    loop {
+        // Containers check the budget in their arms: atoms, the most values, pay nothing.
+        match value {
+            Pmt::Pair(pair) => {
+                let Some(inner) = budget.checked_sub(1) else {
+                    return write_deep(out, value);
+                };
+                out.push(PAIR);
+                write_value(out, &pair.0, inner);
+                value = &pair.1;
+                continue;
+            }
+            Pmt::Dict(entries) => {
+                let Some(inner) = budget.checked_sub(1) else {
+                    return write_deep(out, value);
+                };
+                for (key, value) in entries.iter() {
+                    out.extend_from_slice(&[DICT, PAIR]);
+                    write_value(out, key, inner);
+                    write_value(out, value, inner);
+                }
+                out.push(NULL);
+            }
+            Pmt::Vector(items) | Pmt::Tuple(items) => {
+                let Some(inner) = budget.checked_sub(1) else {
+                    return write_deep(out, value);
+                };
+                write_header(out, value, items);
+                for item in items.iter() {
+                    write_value(out, item, inner);
+                }
+            }
+            Pmt::Null => out.push(NULL),
+            Pmt::Bool(true) => out.push(TRUE),
+            Pmt::Bool(false) => out.push(FALSE),
+            Pmt::Symbol(name) => {
+                let len = u16::try_from(name.len())
+                    .expect("PMT symbols longer than 65535 bytes cannot be serialized");
+                out.push(SYMBOL);
+                out.extend_from_slice(&len.to_be_bytes());
+                out.extend_from_slice(name.as_bytes());
+            }
+            Pmt::Int(i) => match i32::try_from(*i) {
+                Ok(small) => {
+                    out.push(INT32);
+                    out.extend_from_slice(&small.to_be_bytes());
+                }
+                Err(_) => {
+                    out.push(INT64);
+                    out.extend_from_slice(&i.to_be_bytes());
+                }
+            },
+            Pmt::Uint64(u) => {
+                out.push(UINT64);
+                out.extend_from_slice(&u.to_be_bytes());
+            }
+            Pmt::Double(d) => {
+                out.push(DOUBLE);
+                out.extend_from_slice(&d.to_be_bytes());
+            }
+            Pmt::Complex(c) => {
+                out.push(COMPLEX);
+                out.extend_from_slice(&c.re.to_be_bytes());
+                out.extend_from_slice(&c.im.to_be_bytes());
+            }
+            uniform => write_uniform_vector(out, uniform),
+        }
+        return;
     }
 }
 
-/// Writes a value that holds no other values.
-fn write_atom(out: &mut Vec<u8>, atom: &Pmt) {
-    match atom {
-        Pmt::Null => out.push(NULL),
-        Pmt::Bool(true) => out.push(TRUE),
-        Pmt::Bool(false) => out.push(FALSE),
-        Pmt::Symbol(name) => {
-            let len = u16::try_from(name.len())
-                .expect("PMT symbols longer than 65535 bytes cannot be serialized");
-            out.push(SYMBOL);
-            out.extend_from_slice(&len.to_be_bytes());
-            out.extend_from_slice(name.as_bytes());
-        }
-        Pmt::Int(i) => match i32::try_from(*i) {
-            Ok(small) => {
-                out.push(INT32);
-                out.extend_from_slice(&small.to_be_bytes());
+/// The tag and length of a vector or tuple.
+#[inline]
+fn write_header(out: &mut Vec<u8>, value: &Pmt, items: &[Pmt]) {
+    out.push(if matches!(value, Pmt::Tuple(_)) {
+        TUPLE
+    } else {
+        VECTOR
+    });
+    write_len(out, items.len());
+}
+
+/// A part of a value that [`write_deep`] has still to write.
+enum Frame<'a> {
+    Value(&'a Pmt),
+    /// The rest of a vector or tuple.
+    Items(std::slice::Iter<'a, Pmt>),
+    /// The rest of a dict, then its closing `NULL`.
+    Entries(std::slice::Iter<'a, (Pmt, Pmt)>),
+}
+
+/// Writes a value nested too deeply for [`write_value`]'s recursion, keeping what is left to
+/// write on a heap stack instead.
+#[cold]
+fn write_deep(out: &mut Vec<u8>, root: &Pmt) {
+    let mut pending: Vec<Frame<'_>> = Vec::new();
+    let mut value = root;
+    loop {
+        match value {
+            Pmt::Pair(pair) => {
+                out.push(PAIR);
+                if pair.0.is_container() {
+                    pending.push(Frame::Value(&pair.1));
+                    value = &pair.0;
+                } else {
+                    write_value(out, &pair.0, 0);
+                    value = &pair.1;
+                }
+                continue;
             }
-            Err(_) => {
-                out.push(INT64);
-                out.extend_from_slice(&i.to_be_bytes());
+            Pmt::Dict(entries) => pending.push(Frame::Entries(entries.iter())),
+            Pmt::Vector(items) | Pmt::Tuple(items) => {
+                write_header(out, value, items);
+                pending.push(Frame::Items(items.iter()));
             }
-        },
-        Pmt::Uint64(u) => {
-            out.push(UINT64);
-            out.extend_from_slice(&u.to_be_bytes());
+            atom => write_value(out, atom, 0),
         }
-        Pmt::Double(d) => {
-            out.push(DOUBLE);
-            out.extend_from_slice(&d.to_be_bytes());
-        }
-        Pmt::Complex(c) => {
-            out.push(COMPLEX);
-            out.extend_from_slice(&c.re.to_be_bytes());
-            out.extend_from_slice(&c.im.to_be_bytes());
-        }
+        value = loop {
+            match pending.last_mut() {
+                None => return,
+                Some(Frame::Value(next)) => {
+                    let next = *next;
+                    pending.pop();
+                    break next;
+                }
+                Some(Frame::Items(items)) => match items.next() {
+                    Some(item) => break item,
+                    None => _ = pending.pop(),
+                },
+                Some(Frame::Entries(entries)) => match entries.next() {
+                    Some((key, value)) => {
+                        out.extend_from_slice(&[DICT, PAIR]);
+                        pending.push(Frame::Value(value));
+                        break key;
+                    }
+                    None => {
+                        out.push(NULL);
+                        pending.pop();
+                    }
+                },
+            }
+        };
+    }
+}
+
+/// Writes a uniform vector; out of line, so that [`write_value`] stays small for the common
+/// atoms.
+#[inline(never)]
+fn write_uniform_vector(out: &mut Vec<u8>, value: &Pmt) {
+    match value {
         Pmt::U8Vector(v) => write_uniform(out, UVI_U8, v, |x| x.to_be_bytes()),
         Pmt::S8Vector(v) => write_uniform(out, UVI_S8, v, |x| x.to_be_bytes()),
         Pmt::U16Vector(v) => write_uniform(out, UVI_U16, v, |x| x.to_be_bytes()),
@@ -241,9 +295,7 @@ fn write_atom(out: &mut Vec<u8>, atom: &Pmt) {
             b[8..].copy_from_slice(&x.im.to_be_bytes());
             b
         }),
-        Pmt::Pair(_) | Pmt::Dict(_) | Pmt::Vector(_) | Pmt::Tuple(_) => {
-            unreachable!("containers are written by `Pmt::serialize`")
-        }
+        _ => unreachable!("not a uniform vector: {value:?}"),
     }
 }
 
@@ -256,9 +308,12 @@ fn write_uniform<T, const N: usize>(
     out.extend_from_slice(&[UNIFORM_VECTOR, kind]);
     write_len(out, items.len());
     out.extend_from_slice(&[1, 0]); // one byte of padding, as GNU Radio writes
-    out.reserve(items.len() * N);
-    for item in items {
-        out.extend_from_slice(&to_be(item));
+                                    // Into a zeroed region, which compiles to a tight loop however the caller is inlined
+                                    // (pushing element by element checks the capacity each time).
+    let start = out.len();
+    out.resize(start + items.len() * N, 0);
+    for (bytes, item) in out[start..].chunks_exact_mut(N).zip(items) {
+        bytes.copy_from_slice(&to_be(item));
     }
 }
 

@@ -293,3 +293,27 @@ fn accepts_what_gnu_radio_reads_but_never_writes() {
         ]))
     );
 }
+
+/// `value` inside `n` one-item vectors: deep enough that serializing and comparing it go on
+/// past their recursion (32 levels) on a heap stack.
+fn wrapped(value: Pmt, n: usize) -> Pmt {
+    (0..n).fold(value, |inner, _| Pmt::Vector(Arc::new([inner])))
+}
+
+#[test]
+fn deep_values_serialize_and_compare_as_shallow_ones_do() {
+    let values = random_values(5, 500);
+    for (value, other) in values.iter().zip(values.iter().skip(1)) {
+        let deep = wrapped(value.clone(), 40);
+        let mut expected = [0x08, 0, 0, 0, 1].repeat(40);
+        expected.extend_from_slice(&value.to_bytes());
+        assert_eq!(deep.to_bytes(), expected, "{value}");
+        assert_eq!(Pmt::from_bytes(&expected).unwrap(), deep);
+        assert_eq!(wrapped(value.clone(), 40), deep);
+        assert_eq!(wrapped(other.clone(), 40) == deep, other == value);
+        assert_eq!(
+            deep.to_string(),
+            format!("{}{value}{}", "#(".repeat(40), ")".repeat(40))
+        );
+    }
+}
