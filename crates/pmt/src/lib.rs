@@ -36,9 +36,11 @@ pub use wire::MAX_DEPTH;
 
 /// A polymorphic value, modelled on GNU Radio's `pmt::pmt_t`.
 ///
-/// Dropping, comparing, printing and serializing a value take a fixed amount of call stack
+/// Dropping, comparing, printing and serializing a value take a bounded amount of call stack
 /// however long a list (a chain of [`Pair`](Pmt::Pair)s) or however deep a nest of containers
-/// it holds.
+/// it holds. For that `Pmt` implements [`Drop`], so a pattern cannot move a field out of it:
+/// match on `&pmt` and clone the `Arc` you need (a reference count), or use the `as_*`
+/// accessors.
 #[derive(Clone)]
 pub enum Pmt {
     /// `pmt::PMT_NIL` (also the empty list and the empty dict in GNU Radio).

@@ -1,9 +1,11 @@
-//! Drop and equality without recursion, and the stack that the iterative walks share.
+//! Drop and equality that need a bounded amount of call stack, and the inline stack that the
+//! iterative walks share.
 //!
 //! A GNU Radio list is a chain of pairs, so the derived `Drop` and `PartialEq` would recurse
-//! once per item and overflow a thread's stack on a list of some ten thousand items. Here every
-//! walk over a [`Pmt`] keeps its pending work on a [`Stack`], and follows the cdr of a pair in a
-//! loop, so it needs a fixed amount of call stack however long or deep the value is.
+//! once per item and overflow a thread's stack on a list of some ten thousand items. Every walk
+//! over a [`Pmt`] here follows the cdr of a pair in a loop, and keeps its pending work for
+//! nested containers on a heap stack (equality and serialization first recurse up to
+//! [`RECURSION_BUDGET`] levels, the fastest way for ordinary messages).
 
 use std::sync::Arc;
 

@@ -47,9 +47,9 @@ const UVI_C64: u8 = 0x0b;
 /// Only real nesting counts: a value inside the car of a pair, an item of a vector or tuple, a
 /// key or value of a dict is one level deeper than its container, but the cdr of a pair is not,
 /// so a list of any length is one level, as in GNU Radio (which has no limit). Nothing in this
-/// crate needs the bound (every walk over a [`Pmt`] is iterative); it keeps hostile input from
-/// building values that code walking them recursively, such as a conversion to another
-/// language's values, could not handle.
+/// crate needs the bound (no walk over a [`Pmt`] recurses more than a few dozen levels); it
+/// keeps hostile input from building values that code walking them recursively, such as a
+/// conversion to another language's values, could not handle.
 pub const MAX_DEPTH: usize = 256;
 
 impl Pmt {

@@ -182,8 +182,8 @@ fn nesting_is_bounded() {
 
 #[test]
 fn deepest_values_fit_in_a_small_stack() {
-    // No walk over a value recurses; 256 KiB is far below the 2 MiB that Rust gives spawned
-    // threads.
+    // No walk over a value recurses more than a few dozen levels; 256 KiB is far below the
+    // 2 MiB that Rust gives spawned threads.
     std::thread::Builder::new()
         .stack_size(256 * 1024)
         .spawn(|| {
