@@ -9,6 +9,9 @@ Each line of vectors.txt is `name<TAB>hex of pmt.serialize_str(value)<TAB>pmt.wr
 tests/golden.rs builds the value with the same name in Rust and checks both columns. Cases
 named `random_*` are random nested values with no Rust twin: for those the test checks that
 decoding and re-encoding reproduces GNU Radio's bytes, and that printing matches.
+
+list_10000.bin holds the bytes of a 10,000-item list (`long_list_item(i)` for each i), which
+tests/golden.rs rebuilds, serializes and decodes.
 """
 
 import os
@@ -18,6 +21,8 @@ import pmt
 from gnuradio import gr
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vectors.txt")
+LIST_LEN = 10_000
+LIST_OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"list_{LIST_LEN}.bin")
 
 L = pmt.from_long
 S = pmt.intern
@@ -188,10 +193,24 @@ def cases():
     add("pdu_f32", pmt.cons(meta, pmt.init_f32vector(2, [0.5, -0.25])))
     add("pair_dict_cdr", pmt.cons(L(1), dict_of((S("a"), L(2)))))
 
+    # Lists longer than radioflow's nesting limit (256): the cdr of a pair is not nesting.
+    add("list_300", lst(*[long_list_item(i) for i in range(300)]))
+    add("list_of_lists", lst(*[lst(*[L(j) for j in range(i)]) for i in range(20)]))
+    add("dict_long_list_value", dict_of((S("items"), lst(*[L(i) for i in range(300)]))))
+    car_nested = L(0)
+    for i in range(200):
+        car_nested = lst(car_nested, L(i))
+    add("list_car_nested_200", car_nested)
+
     rng = random.Random(20240611)
     for i in range(60):
         add(f"random_{i:03}", random_pmt(rng, 4))
     return c
+
+
+def long_list_item(i):
+    """Item `i` of the long golden lists; tests/golden.rs builds the same."""
+    return [L(i), S(f"s{i % 7}"), pmt.PMT_T][i % 3]
 
 
 def random_pmt(rng, depth):
@@ -261,6 +280,11 @@ def main():
     with open(OUT, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     print(f"wrote {len(lines) - 1} cases to {OUT}")
+    # Too long for a line of vectors.txt: the raw bytes of a list of LIST_LEN items.
+    value = lst(*[long_list_item(i) for i in range(LIST_LEN)])
+    with open(LIST_OUT, "wb") as f:
+        f.write(pmt.serialize_str(value))
+    print(f"wrote a list of {LIST_LEN} items to {LIST_OUT}")
 
 
 if __name__ == "__main__":

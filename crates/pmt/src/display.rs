@@ -1,7 +1,8 @@
 //! Printing in GNU Radio's notation (`pmt::write_string`, Python's `str(pmt)`).
 
-use std::fmt::{self, Display, Formatter, Write};
+use std::fmt::{self, Debug, Display, Formatter, Write};
 
+use crate::walk::Stack;
 use crate::{Complex64, Pmt};
 
 /// Prints like GNU Radio: `#t`, `()`, `(a . 1)`, `(1 2 3)`, `((key . value) ...)` for dicts,
@@ -9,83 +10,232 @@ use crate::{Complex64, Pmt};
 /// C's `%g`, `f32` and `f64` vector elements as `%f` and `%.15f`.
 impl Display for Pmt {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match self {
-            Pmt::Null => f.write_str("()"),
-            Pmt::Bool(true) => f.write_str("#t"),
-            Pmt::Bool(false) => f.write_str("#f"),
-            Pmt::Symbol(name) => f.write_str(name),
-            Pmt::Int(i) => write!(f, "{i}"),
-            Pmt::Uint64(u) => write!(f, "{u}"),
-            Pmt::Double(d) => write_g(f, *d),
-            Pmt::Complex(c) => {
-                // GNU Radio always writes the '+', giving "1+-2i".
-                write_g(f, c.re)?;
-                f.write_char('+')?;
-                write_g(f, c.im)?;
-                f.write_char('i')
-            }
-            Pmt::Pair(pair) => write_pair(f, &pair.0, &pair.1),
-            Pmt::Dict(entries) => {
+        print(f, self, |f, task, stack| match task {
+            Task::Value(Pmt::Pair(pair)) => {
                 f.write_char('(')?;
-                write_entries(f, entries)?;
-                f.write_char(')')
+                stack.push(Task::Tail(&pair.1));
+                stack.push(Task::Value(&pair.0));
+                Ok(())
             }
-            Pmt::Vector(items) => write_seq(f, "#(", items, ")", |f, x| x.fmt(f)),
-            Pmt::Tuple(items) => write_seq(f, "{", items, "}", |f, x| x.fmt(f)),
-            Pmt::U8Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
-            Pmt::S8Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
-            Pmt::U16Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
-            Pmt::S16Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
-            Pmt::U32Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
-            Pmt::S32Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
-            Pmt::U64Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
-            Pmt::S64Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
-            Pmt::F32Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{:.6}", *x as f64)),
-            Pmt::F64Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x:.15}")),
-            Pmt::C32Vector(v) => write_seq(f, "#[", v, "]", |f, x| {
-                write_tuple_complex(f, Complex64::new(x.re.into(), x.im.into()))
-            }),
-            Pmt::C64Vector(v) => write_seq(f, "#[", v, "]", |f, x| write_tuple_complex(f, *x)),
-        }
-    }
-}
-
-/// Writes a pair as Scheme does: a chain of pairs as a list, `.` before a final non-list cdr.
-fn write_pair(f: &mut Formatter<'_>, car: &Pmt, cdr: &Pmt) -> fmt::Result {
-    write!(f, "({car}")?;
-    let mut tail = cdr;
-    loop {
-        match tail {
-            Pmt::Pair(pair) => {
-                write!(f, " {}", pair.0)?;
-                tail = &pair.1;
+            Task::Value(Pmt::Dict(entries)) => {
+                f.write_char('(')?;
+                push_text(stack, ")");
+                stack.push(Task::Entries(entries, true));
+                Ok(())
             }
-            // A dict is a list of pairs in GNU Radio, so it continues the list.
-            Pmt::Dict(entries) => {
-                for (key, value) in entries.iter() {
+            Task::Value(Pmt::Vector(items)) => open_items(f, stack, "#(", items, " ", ")"),
+            Task::Value(Pmt::Tuple(items)) => open_items(f, stack, "{", items, " ", "}"),
+            Task::Value(leaf) => write_leaf(f, leaf),
+            // Scheme's notation: a chain of pairs is a list, `.` goes before a final non-list
+            // cdr, and a dict (a list of pairs in GNU Radio) continues the list.
+            Task::Tail(tail) => match tail {
+                Pmt::Pair(pair) => {
                     f.write_char(' ')?;
-                    write_pair(f, key, value)?;
+                    stack.push(Task::Tail(&pair.1));
+                    stack.push(Task::Value(&pair.0));
+                    Ok(())
                 }
-                break;
+                Pmt::Null => f.write_char(')'),
+                Pmt::Dict(entries) => {
+                    push_text(stack, ")");
+                    stack.push(Task::Entries(entries, false));
+                    Ok(())
+                }
+                other => {
+                    f.write_str(" . ")?;
+                    push_text(stack, ")");
+                    stack.push(Task::Value(other));
+                    Ok(())
+                }
+            },
+            Task::Entries(entries, first) => {
+                let Some(((key, value), rest)) = entries.split_first() else {
+                    return Ok(());
+                };
+                f.write_str(if first { "(" } else { " (" })?;
+                stack.push(Task::Entries(rest, false));
+                stack.push(Task::Tail(value));
+                stack.push(Task::Value(key));
+                Ok(())
             }
-            Pmt::Null => break,
-            other => {
-                write!(f, " . {other}")?;
-                break;
-            }
-        }
+            Task::Items(..) | Task::Text(..) => unreachable!("handled by `print`"),
+        })
     }
-    f.write_char(')')
 }
 
-fn write_entries(f: &mut Formatter<'_>, entries: &[(Pmt, Pmt)]) -> fmt::Result {
-    for (i, (key, value)) in entries.iter().enumerate() {
-        if i > 0 {
-            f.write_char(' ')?;
+/// The derived format (`Pair((Int(1), Null))`), always on one line: `{:#?}` prints the same.
+impl Debug for Pmt {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        print(f, self, |f, task, stack| match task {
+            Task::Value(Pmt::Pair(pair)) => {
+                f.write_str("Pair((")?;
+                push_text(stack, "))");
+                stack.push(Task::Value(&pair.1));
+                stack.push(Task::Text(", ", 1));
+                stack.push(Task::Value(&pair.0));
+                Ok(())
+            }
+            Task::Value(Pmt::Dict(entries)) => {
+                f.write_str("Dict([")?;
+                push_text(stack, "])");
+                stack.push(Task::Entries(entries, true));
+                Ok(())
+            }
+            Task::Value(Pmt::Vector(items)) => open_items(f, stack, "Vector([", items, ", ", "])"),
+            Task::Value(Pmt::Tuple(items)) => open_items(f, stack, "Tuple([", items, ", ", "])"),
+            Task::Value(leaf) => debug_leaf(f, leaf),
+            Task::Entries(entries, first) => {
+                let Some(((key, value), rest)) = entries.split_first() else {
+                    return Ok(());
+                };
+                f.write_str(if first { "(" } else { ", (" })?;
+                stack.push(Task::Entries(rest, false));
+                push_text(stack, ")");
+                stack.push(Task::Value(value));
+                stack.push(Task::Text(", ", 1));
+                stack.push(Task::Value(key));
+                Ok(())
+            }
+            Task::Tail(_) | Task::Items(..) | Task::Text(..) => unreachable!("not pushed"),
+        })
+    }
+}
+
+/// A piece of printing left to do. Containers push their parts in reverse, so the stack grows
+/// with the nesting of a value but not with the length of a list.
+#[derive(Clone, Copy)]
+enum Task<'a> {
+    Value(&'a Pmt),
+    /// What follows the car of a list: the cdr of the pair just opened.
+    Tail(&'a Pmt),
+    /// Dict entries, the bool telling whether the first of them opens the dict.
+    Entries(&'a [(Pmt, Pmt)], bool),
+    /// Items of a vector or tuple, each written after the separator.
+    Items(&'a [Pmt], &'static str),
+    /// Text written `n` times: the closing brackets of a chain collapse into one task.
+    Text(&'static str, usize),
+}
+
+/// Runs the tasks that `root` unfolds into; `step` does those of [`Task::Value`],
+/// [`Task::Tail`] and [`Task::Entries`], which differ between formats.
+fn print<'a>(
+    f: &mut Formatter<'_>,
+    root: &'a Pmt,
+    mut step: impl FnMut(&mut Formatter<'_>, Task<'a>, &mut Stack<Task<'a>>) -> fmt::Result,
+) -> fmt::Result {
+    if !root.is_container() {
+        return step(f, Task::Value(root), &mut Stack::new());
+    }
+    let mut stack = Stack::new();
+    stack.push(Task::Value(root));
+    while let Some(task) = stack.pop() {
+        match task {
+            Task::Text(text, n) => {
+                for _ in 0..n {
+                    f.write_str(text)?;
+                }
+            }
+            Task::Items(items, separator) => {
+                if let Some((item, rest)) = items.split_first() {
+                    f.write_str(separator)?;
+                    stack.push(Task::Items(rest, separator));
+                    stack.push(Task::Value(item));
+                }
+            }
+            task => step(f, task, &mut stack)?,
         }
-        write_pair(f, key, value)?;
     }
     Ok(())
+}
+
+fn push_text<'a>(stack: &mut Stack<Task<'a>>, text: &'static str) {
+    match stack.top_mut() {
+        Some(Task::Text(top, n)) if *top == text => *n += 1,
+        _ => stack.push(Task::Text(text, 1)),
+    }
+}
+
+fn open_items<'a>(
+    f: &mut Formatter<'_>,
+    stack: &mut Stack<Task<'a>>,
+    open: &str,
+    items: &'a [Pmt],
+    separator: &'static str,
+    close: &'static str,
+) -> fmt::Result {
+    f.write_str(open)?;
+    let Some((first, rest)) = items.split_first() else {
+        return f.write_str(close);
+    };
+    push_text(stack, close);
+    stack.push(Task::Items(rest, separator));
+    stack.push(Task::Value(first));
+    Ok(())
+}
+
+/// Writes a value that holds no other [`Pmt`] in GNU Radio's notation.
+fn write_leaf(f: &mut Formatter<'_>, leaf: &Pmt) -> fmt::Result {
+    match leaf {
+        Pmt::Null => f.write_str("()"),
+        Pmt::Bool(true) => f.write_str("#t"),
+        Pmt::Bool(false) => f.write_str("#f"),
+        Pmt::Symbol(name) => f.write_str(name),
+        Pmt::Int(i) => write!(f, "{i}"),
+        Pmt::Uint64(u) => write!(f, "{u}"),
+        Pmt::Double(d) => write_g(f, *d),
+        Pmt::Complex(c) => {
+            // GNU Radio always writes the '+', giving "1+-2i".
+            write_g(f, c.re)?;
+            f.write_char('+')?;
+            write_g(f, c.im)?;
+            f.write_char('i')
+        }
+        Pmt::U8Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
+        Pmt::S8Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
+        Pmt::U16Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
+        Pmt::S16Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
+        Pmt::U32Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
+        Pmt::S32Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
+        Pmt::U64Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
+        Pmt::S64Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x}")),
+        Pmt::F32Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{:.6}", *x as f64)),
+        Pmt::F64Vector(v) => write_seq(f, "#[", v, "]", |f, x| write!(f, "{x:.15}")),
+        Pmt::C32Vector(v) => write_seq(f, "#[", v, "]", |f, x| {
+            write_tuple_complex(f, Complex64::new(x.re.into(), x.im.into()))
+        }),
+        Pmt::C64Vector(v) => write_seq(f, "#[", v, "]", |f, x| write_tuple_complex(f, *x)),
+        Pmt::Pair(_) | Pmt::Dict(_) | Pmt::Vector(_) | Pmt::Tuple(_) => {
+            unreachable!("containers are printed by `print`")
+        }
+    }
+}
+
+/// Writes a value that holds no other [`Pmt`] as `#[derive(Debug)]` would.
+fn debug_leaf(f: &mut Formatter<'_>, leaf: &Pmt) -> fmt::Result {
+    match leaf {
+        Pmt::Null => f.write_str("Null"),
+        Pmt::Bool(b) => write!(f, "Bool({b:?})"),
+        Pmt::Symbol(name) => write!(f, "Symbol({:?})", &**name),
+        Pmt::Int(i) => write!(f, "Int({i:?})"),
+        Pmt::Uint64(u) => write!(f, "Uint64({u:?})"),
+        Pmt::Double(d) => write!(f, "Double({d:?})"),
+        Pmt::Complex(c) => write!(f, "Complex({c:?})"),
+        Pmt::U8Vector(v) => write!(f, "U8Vector({:?})", &**v),
+        Pmt::S8Vector(v) => write!(f, "S8Vector({:?})", &**v),
+        Pmt::U16Vector(v) => write!(f, "U16Vector({:?})", &**v),
+        Pmt::S16Vector(v) => write!(f, "S16Vector({:?})", &**v),
+        Pmt::U32Vector(v) => write!(f, "U32Vector({:?})", &**v),
+        Pmt::S32Vector(v) => write!(f, "S32Vector({:?})", &**v),
+        Pmt::U64Vector(v) => write!(f, "U64Vector({:?})", &**v),
+        Pmt::S64Vector(v) => write!(f, "S64Vector({:?})", &**v),
+        Pmt::F32Vector(v) => write!(f, "F32Vector({:?})", &**v),
+        Pmt::F64Vector(v) => write!(f, "F64Vector({:?})", &**v),
+        Pmt::C32Vector(v) => write!(f, "C32Vector({:?})", &**v),
+        Pmt::C64Vector(v) => write!(f, "C64Vector({:?})", &**v),
+        Pmt::Pair(_) | Pmt::Dict(_) | Pmt::Vector(_) | Pmt::Tuple(_) => {
+            unreachable!("containers are printed by `print`")
+        }
+    }
 }
 
 fn write_seq<T>(

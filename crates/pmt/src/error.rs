@@ -26,7 +26,8 @@ pub enum PmtError {
     /// A dict whose chain of cells ends in something other than null.
     #[error("dict continues with tag 0x{tag:02x} at byte {offset}; expected a dict cell or null")]
     ImproperDict { offset: usize, tag: u8 },
-    /// Containers (pair chains included) nested more than [`MAX_DEPTH`](crate::MAX_DEPTH) deep.
+    /// Containers nested more than [`MAX_DEPTH`](crate::MAX_DEPTH) deep (the cdr of a pair,
+    /// which makes lists, does not count as nesting).
     #[error("PMT nested deeper than {max} levels at byte {offset}")]
     TooDeep { offset: usize, max: usize },
     /// [`Pmt::from_bytes`](crate::Pmt::from_bytes) found bytes after a complete value.

@@ -28,13 +28,20 @@ mod convert;
 mod display;
 mod error;
 mod value;
+mod walk;
 mod wire;
 
 pub use error::PmtError;
 pub use wire::MAX_DEPTH;
 
 /// A polymorphic value, modelled on GNU Radio's `pmt::pmt_t`.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Dropping, comparing, printing and serializing a value take a bounded amount of call stack
+/// however long a list (a chain of [`Pair`](Pmt::Pair)s) or however deep a nest of containers
+/// it holds. For that `Pmt` implements [`Drop`], so a pattern cannot move a field out of it:
+/// match on `&pmt` and clone the `Arc` you need (a reference count), or use the `as_*`
+/// accessors.
+#[derive(Clone)]
 pub enum Pmt {
     /// `pmt::PMT_NIL` (also the empty list and the empty dict in GNU Radio).
     Null,

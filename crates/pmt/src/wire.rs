@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use crate::walk::RECURSION_BUDGET;
 use crate::{Complex32, Complex64, Pmt, PmtError};
 
 const TRUE: u8 = 0x00;
@@ -43,10 +44,12 @@ const UVI_C64: u8 = 0x0b;
 /// How deeply [`Pmt::deserialize`] lets containers nest before it gives up with
 /// [`PmtError::TooDeep`].
 ///
-/// Decoding itself does not recurse, but dropping, comparing and printing a [`Pmt`] do, so this
-/// bound keeps hostile input from overflowing the stack later. Each link of a pair chain counts
-/// as a level (a list of `n` items is `n` deep) because [`Pmt::Pair`] nests. At this depth a
-/// debug build needs about 200 KiB of stack to print or compare a value.
+/// Only real nesting counts: a value inside the car of a pair, an item of a vector or tuple, a
+/// key or value of a dict is one level deeper than its container, but the cdr of a pair is not,
+/// so a list of any length is one level, as in GNU Radio (which has no limit). Nothing in this
+/// crate needs the bound (no walk over a [`Pmt`] recurses more than a few dozen levels); it
+/// keeps hostile input from building values that code walking them recursively, such as a
+/// conversion to another language's values, could not handle.
 pub const MAX_DEPTH: usize = 256;
 
 impl Pmt {
@@ -61,84 +64,7 @@ impl Pmt {
     /// `u32::MAX` elements: the format cannot express those lengths. (GNU Radio silently writes
     /// a corrupt stream instead; note also that it refuses to decode symbols over 1024 bytes.)
     pub fn serialize(&self, out: &mut Vec<u8>) {
-        let mut value = self;
-        // Lists are chains of pairs: walk the cdrs in a loop, not by recursion.
-        loop {
-            match value {
-                Pmt::Pair(pair) => {
-                    out.push(PAIR);
-                    pair.0.serialize(out);
-                    value = &pair.1;
-                    continue;
-                }
-                Pmt::Null => out.push(NULL),
-                Pmt::Bool(true) => out.push(TRUE),
-                Pmt::Bool(false) => out.push(FALSE),
-                Pmt::Symbol(name) => {
-                    let len = u16::try_from(name.len())
-                        .expect("PMT symbols longer than 65535 bytes cannot be serialized");
-                    out.push(SYMBOL);
-                    out.extend_from_slice(&len.to_be_bytes());
-                    out.extend_from_slice(name.as_bytes());
-                }
-                Pmt::Int(i) => match i32::try_from(*i) {
-                    Ok(small) => {
-                        out.push(INT32);
-                        out.extend_from_slice(&small.to_be_bytes());
-                    }
-                    Err(_) => {
-                        out.push(INT64);
-                        out.extend_from_slice(&i.to_be_bytes());
-                    }
-                },
-                Pmt::Uint64(u) => {
-                    out.push(UINT64);
-                    out.extend_from_slice(&u.to_be_bytes());
-                }
-                Pmt::Double(d) => {
-                    out.push(DOUBLE);
-                    out.extend_from_slice(&d.to_be_bytes());
-                }
-                Pmt::Complex(c) => {
-                    out.push(COMPLEX);
-                    out.extend_from_slice(&c.re.to_be_bytes());
-                    out.extend_from_slice(&c.im.to_be_bytes());
-                }
-                Pmt::Dict(entries) => {
-                    for (key, value) in entries.iter() {
-                        out.extend_from_slice(&[DICT, PAIR]);
-                        key.serialize(out);
-                        value.serialize(out);
-                    }
-                    out.push(NULL);
-                }
-                Pmt::Vector(items) => write_items(out, VECTOR, items),
-                Pmt::Tuple(items) => write_items(out, TUPLE, items),
-                Pmt::U8Vector(v) => write_uniform(out, UVI_U8, v, |x| x.to_be_bytes()),
-                Pmt::S8Vector(v) => write_uniform(out, UVI_S8, v, |x| x.to_be_bytes()),
-                Pmt::U16Vector(v) => write_uniform(out, UVI_U16, v, |x| x.to_be_bytes()),
-                Pmt::S16Vector(v) => write_uniform(out, UVI_S16, v, |x| x.to_be_bytes()),
-                Pmt::U32Vector(v) => write_uniform(out, UVI_U32, v, |x| x.to_be_bytes()),
-                Pmt::S32Vector(v) => write_uniform(out, UVI_S32, v, |x| x.to_be_bytes()),
-                Pmt::U64Vector(v) => write_uniform(out, UVI_U64, v, |x| x.to_be_bytes()),
-                Pmt::S64Vector(v) => write_uniform(out, UVI_S64, v, |x| x.to_be_bytes()),
-                Pmt::F32Vector(v) => write_uniform(out, UVI_F32, v, |x| x.to_be_bytes()),
-                Pmt::F64Vector(v) => write_uniform(out, UVI_F64, v, |x| x.to_be_bytes()),
-                Pmt::C32Vector(v) => write_uniform(out, UVI_C32, v, |x| {
-                    let mut b = [0; 8];
-                    b[..4].copy_from_slice(&x.re.to_be_bytes());
-                    b[4..].copy_from_slice(&x.im.to_be_bytes());
-                    b
-                }),
-                Pmt::C64Vector(v) => write_uniform(out, UVI_C64, v, |x| {
-                    let mut b = [0; 16];
-                    b[..8].copy_from_slice(&x.re.to_be_bytes());
-                    b[8..].copy_from_slice(&x.im.to_be_bytes());
-                    b
-                }),
-            }
-            return;
-        }
+        write_value(out, self, RECURSION_BUDGET);
     }
 
     /// GNU Radio's serialized form of `self` (what `pmt::serialize_str` returns).
@@ -194,11 +120,182 @@ fn write_len(out: &mut Vec<u8>, len: usize) {
     out.extend_from_slice(&len.to_be_bytes());
 }
 
-fn write_items(out: &mut Vec<u8>, tag: u8, items: &[Pmt]) {
-    out.push(tag);
+/// Writes `value`, recursing into containers while `budget` lasts, and writes atoms. The cdr
+/// of a pair is followed in a loop, so a list costs no budget.
+fn write_value(out: &mut Vec<u8>, mut value: &Pmt, budget: u32) {
+    loop {
+        // Containers check the budget in their arms: atoms, the most values, pay nothing.
+        match value {
+            Pmt::Pair(pair) => {
+                let Some(inner) = budget.checked_sub(1) else {
+                    return write_deep(out, value);
+                };
+                out.push(PAIR);
+                write_value(out, &pair.0, inner);
+                value = &pair.1;
+                continue;
+            }
+            Pmt::Dict(entries) => {
+                let Some(inner) = budget.checked_sub(1) else {
+                    return write_deep(out, value);
+                };
+                for (key, value) in entries.iter() {
+                    out.extend_from_slice(&[DICT, PAIR]);
+                    write_value(out, key, inner);
+                    write_value(out, value, inner);
+                }
+                out.push(NULL);
+            }
+            Pmt::Vector(items) | Pmt::Tuple(items) => {
+                let Some(inner) = budget.checked_sub(1) else {
+                    return write_deep(out, value);
+                };
+                write_header(out, value, items);
+                for item in items.iter() {
+                    write_value(out, item, inner);
+                }
+            }
+            Pmt::Null => out.push(NULL),
+            Pmt::Bool(true) => out.push(TRUE),
+            Pmt::Bool(false) => out.push(FALSE),
+            Pmt::Symbol(name) => {
+                let len = u16::try_from(name.len())
+                    .expect("PMT symbols longer than 65535 bytes cannot be serialized");
+                out.push(SYMBOL);
+                out.extend_from_slice(&len.to_be_bytes());
+                out.extend_from_slice(name.as_bytes());
+            }
+            Pmt::Int(i) => match i32::try_from(*i) {
+                Ok(small) => {
+                    out.push(INT32);
+                    out.extend_from_slice(&small.to_be_bytes());
+                }
+                Err(_) => {
+                    out.push(INT64);
+                    out.extend_from_slice(&i.to_be_bytes());
+                }
+            },
+            Pmt::Uint64(u) => {
+                out.push(UINT64);
+                out.extend_from_slice(&u.to_be_bytes());
+            }
+            Pmt::Double(d) => {
+                out.push(DOUBLE);
+                out.extend_from_slice(&d.to_be_bytes());
+            }
+            Pmt::Complex(c) => {
+                out.push(COMPLEX);
+                out.extend_from_slice(&c.re.to_be_bytes());
+                out.extend_from_slice(&c.im.to_be_bytes());
+            }
+            uniform => write_uniform_vector(out, uniform),
+        }
+        return;
+    }
+}
+
+/// The tag and length of a vector or tuple.
+#[inline]
+fn write_header(out: &mut Vec<u8>, value: &Pmt, items: &[Pmt]) {
+    out.push(if matches!(value, Pmt::Tuple(_)) {
+        TUPLE
+    } else {
+        VECTOR
+    });
     write_len(out, items.len());
-    for item in items {
-        item.serialize(out);
+}
+
+/// A part of a value that [`write_deep`] has still to write.
+enum Frame<'a> {
+    Value(&'a Pmt),
+    /// The rest of a vector or tuple.
+    Items(std::slice::Iter<'a, Pmt>),
+    /// The rest of a dict, then its closing `NULL`.
+    Entries(std::slice::Iter<'a, (Pmt, Pmt)>),
+}
+
+/// Writes a value nested too deeply for [`write_value`]'s recursion, keeping what is left to
+/// write on a heap stack instead.
+#[cold]
+fn write_deep(out: &mut Vec<u8>, root: &Pmt) {
+    let mut pending: Vec<Frame<'_>> = Vec::new();
+    let mut value = root;
+    loop {
+        match value {
+            Pmt::Pair(pair) => {
+                out.push(PAIR);
+                if pair.0.is_container() {
+                    pending.push(Frame::Value(&pair.1));
+                    value = &pair.0;
+                } else {
+                    write_value(out, &pair.0, 0);
+                    value = &pair.1;
+                }
+                continue;
+            }
+            Pmt::Dict(entries) => pending.push(Frame::Entries(entries.iter())),
+            Pmt::Vector(items) | Pmt::Tuple(items) => {
+                write_header(out, value, items);
+                pending.push(Frame::Items(items.iter()));
+            }
+            atom => write_value(out, atom, 0),
+        }
+        value = loop {
+            match pending.last_mut() {
+                None => return,
+                Some(Frame::Value(next)) => {
+                    let next = *next;
+                    pending.pop();
+                    break next;
+                }
+                Some(Frame::Items(items)) => match items.next() {
+                    Some(item) => break item,
+                    None => _ = pending.pop(),
+                },
+                Some(Frame::Entries(entries)) => match entries.next() {
+                    Some((key, value)) => {
+                        out.extend_from_slice(&[DICT, PAIR]);
+                        pending.push(Frame::Value(value));
+                        break key;
+                    }
+                    None => {
+                        out.push(NULL);
+                        pending.pop();
+                    }
+                },
+            }
+        };
+    }
+}
+
+/// Writes a uniform vector; out of line, so that [`write_value`] stays small for the common
+/// atoms.
+#[inline(never)]
+fn write_uniform_vector(out: &mut Vec<u8>, value: &Pmt) {
+    match value {
+        Pmt::U8Vector(v) => write_uniform(out, UVI_U8, v, |x| x.to_be_bytes()),
+        Pmt::S8Vector(v) => write_uniform(out, UVI_S8, v, |x| x.to_be_bytes()),
+        Pmt::U16Vector(v) => write_uniform(out, UVI_U16, v, |x| x.to_be_bytes()),
+        Pmt::S16Vector(v) => write_uniform(out, UVI_S16, v, |x| x.to_be_bytes()),
+        Pmt::U32Vector(v) => write_uniform(out, UVI_U32, v, |x| x.to_be_bytes()),
+        Pmt::S32Vector(v) => write_uniform(out, UVI_S32, v, |x| x.to_be_bytes()),
+        Pmt::U64Vector(v) => write_uniform(out, UVI_U64, v, |x| x.to_be_bytes()),
+        Pmt::S64Vector(v) => write_uniform(out, UVI_S64, v, |x| x.to_be_bytes()),
+        Pmt::F32Vector(v) => write_uniform(out, UVI_F32, v, |x| x.to_be_bytes()),
+        Pmt::F64Vector(v) => write_uniform(out, UVI_F64, v, |x| x.to_be_bytes()),
+        Pmt::C32Vector(v) => write_uniform(out, UVI_C32, v, |x| {
+            let mut b = [0; 8];
+            b[..4].copy_from_slice(&x.re.to_be_bytes());
+            b[4..].copy_from_slice(&x.im.to_be_bytes());
+            b
+        }),
+        Pmt::C64Vector(v) => write_uniform(out, UVI_C64, v, |x| {
+            let mut b = [0; 16];
+            b[..8].copy_from_slice(&x.re.to_be_bytes());
+            b[8..].copy_from_slice(&x.im.to_be_bytes());
+            b
+        }),
+        _ => unreachable!("not a uniform vector: {value:?}"),
     }
 }
 
@@ -211,26 +308,30 @@ fn write_uniform<T, const N: usize>(
     out.extend_from_slice(&[UNIFORM_VECTOR, kind]);
     write_len(out, items.len());
     out.extend_from_slice(&[1, 0]); // one byte of padding, as GNU Radio writes
-    out.reserve(items.len() * N);
-    for item in items {
-        out.extend_from_slice(&to_be(item));
+                                    // Into a zeroed region, which compiles to a tight loop however the caller is inlined
+                                    // (pushing element by element checks the capacity each time).
+    let start = out.len();
+    out.resize(start + items.len() * N, 0);
+    for (bytes, item) in out[start..].chunks_exact_mut(N).zip(items) {
+        bytes.copy_from_slice(&to_be(item));
     }
 }
 
 /// A container that [`Reader::value`] has started but not finished reading.
 enum Open {
-    /// A pair, holding its car once that has been read.
-    Pair(Option<Pmt>),
+    /// A chain of pairs (a list), read in one frame so that its length costs no depth. `car`
+    /// holds the car of the last pair once that has been read; `earlier` the cars before it.
+    Pairs { car: Option<Pmt>, earlier: Vec<Pmt> },
     /// A vector or tuple of `len` items, of which `items` have been read.
     Items {
         items: Vec<Pmt>,
         len: usize,
         tuple: bool,
     },
-    /// A dict, with the offset of the entry being read for error messages.
+    /// A dict, holding the key of the entry being read once that has been read.
     Dict {
         entries: Vec<(Pmt, Pmt)>,
-        entry_start: usize,
+        key: Option<Pmt>,
     },
 }
 
@@ -290,25 +391,33 @@ impl<'a> Reader<'a> {
         let mut open: Vec<Open> = Vec::new();
         loop {
             let start = self.pos;
+            let tag = self.u8("tag")?;
+            // A pair in the cdr of a pair continues a list: same frame, no deeper.
+            if let (PAIR, Some(Open::Pairs { car, earlier })) = (tag, open.last_mut()) {
+                if let Some(car) = car.take() {
+                    earlier.push(car);
+                    continue;
+                }
+            }
             if open.len() > MAX_DEPTH {
                 return Err(PmtError::TooDeep {
                     offset: start,
                     max: MAX_DEPTH,
                 });
             }
-            if let Some(Open::Dict { entry_start, .. }) = open.last_mut() {
-                *entry_start = start;
-            }
-            let tag = self.u8("tag")?;
             let mut done = match tag {
                 PAIR => {
-                    open.push(Open::Pair(None));
+                    open.push(Open::Pairs {
+                        car: None,
+                        earlier: Vec::new(),
+                    });
                     continue;
                 }
                 DICT => {
+                    self.dict_entry_tag()?;
                     open.push(Open::Dict {
                         entries: Vec::new(),
-                        entry_start: start,
+                        key: None,
                     });
                     continue;
                 }
@@ -333,12 +442,18 @@ impl<'a> Reader<'a> {
                     return Ok(done);
                 };
                 match top {
-                    Open::Pair(car) => match car.take() {
+                    Open::Pairs { car, earlier } => match car.take() {
                         None => {
                             *car = Some(done);
                             break;
                         }
-                        Some(car) => done = Pmt::Pair(Arc::new((car, done))),
+                        // `done` is the final cdr: build the chain from its end.
+                        Some(car) => {
+                            done = Pmt::Pair(Arc::new((car, done)));
+                            while let Some(car) = earlier.pop() {
+                                done = Pmt::Pair(Arc::new((car, done)));
+                            }
+                        }
                     },
                     Open::Items { items, len, tuple } => {
                         items.push(done);
@@ -347,32 +462,42 @@ impl<'a> Reader<'a> {
                         }
                         done = sequence(*tuple, std::mem::take(items));
                     }
-                    Open::Dict {
-                        entries,
-                        entry_start,
-                    } => {
-                        let Pmt::Pair(entry) = done else {
-                            return Err(PmtError::DictEntryNotPair {
-                                offset: *entry_start,
-                            });
-                        };
-                        entries.push(Arc::unwrap_or_clone(entry));
-                        let tag_start = self.pos;
-                        match self.u8("dict continuation tag")? {
-                            // GNU Radio also continues a dict after a PAIR tag.
-                            DICT | PAIR => break,
-                            NULL => done = Pmt::Dict(Arc::new(std::mem::take(entries))),
-                            tag => {
-                                return Err(PmtError::ImproperDict {
-                                    offset: tag_start,
-                                    tag,
-                                })
+                    Open::Dict { entries, key } => match key.take() {
+                        None => {
+                            *key = Some(done);
+                            break;
+                        }
+                        Some(key) => {
+                            entries.push((key, done));
+                            let tag_start = self.pos;
+                            match self.u8("dict continuation tag")? {
+                                // GNU Radio also continues a dict after a PAIR tag.
+                                DICT | PAIR => {
+                                    self.dict_entry_tag()?;
+                                    break;
+                                }
+                                NULL => done = Pmt::Dict(Arc::new(std::mem::take(entries))),
+                                tag => {
+                                    return Err(PmtError::ImproperDict {
+                                        offset: tag_start,
+                                        tag,
+                                    })
+                                }
                             }
                         }
-                    }
+                    },
                 }
                 open.pop();
             }
+        }
+    }
+
+    /// Reads the `PAIR` tag that opens a dict entry (a `(key . value)` pair).
+    fn dict_entry_tag(&mut self) -> Result<(), PmtError> {
+        let offset = self.pos;
+        match self.u8("dict entry tag")? {
+            PAIR => Ok(()),
+            _ => Err(PmtError::DictEntryNotPair { offset }),
         }
     }
 

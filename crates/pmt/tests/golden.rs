@@ -8,6 +8,9 @@ use radioflow_pmt::{Complex32, Complex64, Pmt};
 
 const VECTORS: &str = include_str!("../golden/vectors.txt");
 
+/// GNU Radio's bytes for `long_list(10_000)`, too long for a line of `vectors.txt`.
+const LIST_10000: &[u8] = include_bytes!("../golden/list_10000.bin");
+
 struct Golden {
     name: &'static str,
     bytes: Vec<u8>,
@@ -248,6 +251,19 @@ fn expected() -> Vec<(&'static str, Pmt)> {
         ),
         ("pdu_f32", Pmt::pair(pdu_meta(), vec![0.5f32, -0.25])),
         ("pair_dict_cdr", Pmt::pair(1, Pmt::dict_from([("a", 2)]))),
+        ("list_300", long_list(300)),
+        (
+            "list_of_lists",
+            Pmt::list((0..20).map(|i| Pmt::list((0..i).map(Pmt::from)))),
+        ),
+        (
+            "dict_long_list_value",
+            Pmt::dict_from([("items", Pmt::list((0..300).map(Pmt::from)))]),
+        ),
+        (
+            "list_car_nested_200",
+            (0..200).fold(Pmt::Int(0), |inner, i| Pmt::list([inner, i.into()])),
+        ),
     ];
     cases.extend([
         ("u8vector_empty", Pmt::U8Vector(Arc::new([]))),
@@ -264,6 +280,15 @@ fn expected() -> Vec<(&'static str, Pmt)> {
         ("c64vector_empty", Pmt::C64Vector(Arc::new([]))),
     ]);
     cases
+}
+
+/// `make_golden.py`'s `lst(*[long_list_item(i) for i in range(n)])`.
+fn long_list(n: i64) -> Pmt {
+    Pmt::list((0..n).map(|i| match i % 3 {
+        0 => Pmt::Int(i),
+        1 => sym(&format!("s{}", i % 7)),
+        _ => Pmt::Bool(true),
+    }))
 }
 
 fn pdu_meta() -> Pmt {
@@ -336,4 +361,19 @@ fn trailing_bytes_are_left_for_the_caller() {
     bytes.extend_from_slice(&[0x06, 0xff]);
     assert_eq!(Pmt::deserialize(&bytes).unwrap(), (Pmt::pair(1, 2), len));
     assert!(Pmt::from_bytes(&bytes).is_err());
+}
+
+#[test]
+fn a_list_of_10_000_items_reads_and_writes_as_gnu_radio_does() {
+    let value = long_list(10_000);
+    assert_eq!(value.to_bytes(), LIST_10000);
+    let decoded = Pmt::from_bytes(LIST_10000).unwrap();
+    assert_eq!(decoded, value);
+    let text = decoded.to_string();
+    assert!(
+        text.starts_with("(0 s1 #t 3 s4 #t 6 s0 "),
+        "{}",
+        &text[..40]
+    );
+    assert!(text.ends_with(" 9999)"));
 }

@@ -151,14 +151,26 @@ fn long_list(n: usize) -> Vec<u8> {
     bytes
 }
 
+/// `n` pairs, each in the car of the next: `((((#f . #f) . #f) ...) . #f)`.
+fn car_nested_pairs(n: usize) -> Vec<u8> {
+    let mut bytes = vec![0x07; n];
+    bytes.push(0x01);
+    bytes.extend(std::iter::repeat_n(0x01, n));
+    bytes
+}
+
 #[test]
 fn nesting_is_bounded() {
     assert!(Pmt::from_bytes(&nested_vectors(MAX_DEPTH)).is_ok());
-    assert!(Pmt::from_bytes(&long_list(MAX_DEPTH)).is_ok());
+    assert!(Pmt::from_bytes(&car_nested_pairs(MAX_DEPTH)).is_ok());
+    // The cdr of a pair is not nesting: GNU Radio reads lists of any length.
+    assert!(Pmt::from_bytes(&long_list(MAX_DEPTH + 1)).is_ok());
+    assert!(Pmt::from_bytes(&long_list(1_000_000)).is_ok());
     for bytes in [
         nested_vectors(MAX_DEPTH + 1),
-        long_list(MAX_DEPTH + 1),
+        car_nested_pairs(MAX_DEPTH + 1),
         nested_vectors(1_000_000),
+        car_nested_pairs(1_000_000),
     ] {
         let err = Pmt::from_bytes(&bytes).unwrap_err();
         assert!(
@@ -170,12 +182,16 @@ fn nesting_is_bounded() {
 
 #[test]
 fn deepest_values_fit_in_a_small_stack() {
-    // Decoding does not recurse, but printing, comparing and dropping do; 256 KiB is far
-    // below the 2 MiB that Rust gives spawned threads.
+    // No walk over a value recurses more than a few dozen levels; 256 KiB is far below the
+    // 2 MiB that Rust gives spawned threads.
     std::thread::Builder::new()
         .stack_size(256 * 1024)
         .spawn(|| {
-            for bytes in [nested_vectors(MAX_DEPTH), long_list(MAX_DEPTH)] {
+            for bytes in [
+                nested_vectors(MAX_DEPTH),
+                car_nested_pairs(MAX_DEPTH),
+                long_list(100_000),
+            ] {
                 let value = Pmt::from_bytes(&bytes).unwrap();
                 assert_eq!(value.to_bytes(), bytes);
                 assert_eq!(value.clone(), value);
@@ -276,4 +292,28 @@ fn accepts_what_gnu_radio_reads_but_never_writes() {
             (Pmt::Bool(false), Pmt::Bool(true)),
         ]))
     );
+}
+
+/// `value` inside `n` one-item vectors: deep enough that serializing and comparing it go on
+/// past their recursion (32 levels) on a heap stack.
+fn wrapped(value: Pmt, n: usize) -> Pmt {
+    (0..n).fold(value, |inner, _| Pmt::Vector(Arc::new([inner])))
+}
+
+#[test]
+fn deep_values_serialize_and_compare_as_shallow_ones_do() {
+    let values = random_values(5, 500);
+    for (value, other) in values.iter().zip(values.iter().skip(1)) {
+        let deep = wrapped(value.clone(), 40);
+        let mut expected = [0x08, 0, 0, 0, 1].repeat(40);
+        expected.extend_from_slice(&value.to_bytes());
+        assert_eq!(deep.to_bytes(), expected, "{value}");
+        assert_eq!(Pmt::from_bytes(&expected).unwrap(), deep);
+        assert_eq!(wrapped(value.clone(), 40), deep);
+        assert_eq!(wrapped(other.clone(), 40) == deep, other == value);
+        assert_eq!(
+            deep.to_string(),
+            format!("{}{value}{}", "#(".repeat(40), ")".repeat(40))
+        );
+    }
 }

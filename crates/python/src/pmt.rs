@@ -14,6 +14,10 @@
 //!
 //! numpy scalars convert as their Python value. Uniform vectors come back as numpy arrays, as
 //! in GNU Radio's `pmt.to_python`.
+//!
+//! Conversions in both directions keep their work on the heap: a list (a chain of Pairs) of any
+//! length converts, and containers nested more than [`MAX_DEPTH`] deep are a `ValueError`, as
+//! they are when decoding.
 
 use crate::errors::value_error;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
@@ -21,11 +25,14 @@ use pyo3::prelude::*;
 use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyComplex, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple,
 };
-use radioflow_pmt::{Complex32, Complex64, Pmt};
+use radioflow_pmt::{Complex32, Complex64, Pmt, MAX_DEPTH};
 use std::sync::Arc;
 
 /// A PMT pair (`pmt.cons(car, cdr)`), e.g. a PDU: `Pair(metadata_dict, numpy_uint8_array)`.
-#[pyclass(frozen, module = "radioflow", name = "Pair")]
+///
+/// Not `frozen` only so that [`Drop`] can empty a Pair that it frees: the fields are never
+/// changed while Python can see them.
+#[pyclass(module = "radioflow", name = "Pair")]
 pub(crate) struct PyPair {
     /// The first element.
     #[pyo3(get)]
@@ -50,14 +57,11 @@ impl PyPair {
         ))
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let py = other.py();
-        let Ok(other) = other.cast::<PyPair>() else {
+    fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        if !other.is_instance_of::<PyPair>() {
             return Ok(false);
-        };
-        let other = other.get();
-        Ok(values_equal(self.car.bind(py), other.car.bind(py))?
-            && values_equal(self.cdr.bind(py), other.cdr.bind(py))?)
+        }
+        values_equal(slf.as_any(), other)
     }
 
     fn __len__(&self) -> usize {
@@ -75,13 +79,190 @@ impl PyPair {
     }
 }
 
+/// Python frees a chain of Pairs (a PMT list) by recursion, one level per Pair, which
+/// overflows the stack at some 100,000 items: a Pair that is the last owner of Pairs inside it
+/// takes them out and frees them one by one, each emptied the same way first.
+impl Drop for PyPair {
+    fn drop(&mut self) {
+        Python::attach(|py| {
+            let mut pending: Vec<Py<PyAny>> = Vec::new();
+            take_owned_pairs(py, [&mut self.car, &mut self.cdr], &mut pending);
+            while let Some(pair) = pending.pop() {
+                if let Ok(pair) = pair.bind(py).cast::<PyPair>() {
+                    if let Ok(mut pair) = pair.try_borrow_mut() {
+                        let pair = &mut *pair;
+                        take_owned_pairs(py, [&mut pair.car, &mut pair.cdr], &mut pending);
+                    }
+                }
+                // `pair` is freed here with no Pair left inside that it alone owns.
+            }
+        });
+    }
+}
+
+/// Moves each field that holds the only reference to a Pair into `pending`. Nothing else can
+/// see such a Pair: Pairs support no weak references and are not tracked by the collector.
+fn take_owned_pairs(py: Python<'_>, fields: [&mut Py<PyAny>; 2], pending: &mut Vec<Py<PyAny>>) {
+    for field in fields {
+        // SAFETY: `field` owns a reference to a live object, and this thread is attached.
+        let only_owner = unsafe { pyo3::ffi::Py_REFCNT(field.as_ptr()) } == 1;
+        if only_owner && field.bind(py).is_instance_of::<PyPair>() {
+            pending.push(std::mem::replace(field, py.None()));
+        }
+    }
+}
+
 /// Equality that also works for numpy arrays (compared element-wise, then reduced).
 fn values_equal(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(from_py(a)? == from_py(b)?)
 }
 
+/// The error for a value nested deeper than [`MAX_DEPTH`] (a list's length does not count).
+fn too_deep() -> PyErr {
+    value_error(format!(
+        "PMT nested deeper than {MAX_DEPTH} levels (the limit for containers inside containers; \
+         the length of a list does not count)"
+    ))
+}
+
+/// How the converted children of a container, in order on a stack of values, become the
+/// container.
+#[derive(Clone, Copy)]
+enum Build {
+    /// A chain of Pairs: its `n` cars, then the final cdr.
+    Pairs(usize),
+    /// `n` keys and values, alternating, in the order to insert them.
+    Dict(usize),
+    /// A vector (a Python list) or a tuple of `n` items.
+    Items { n: usize, tuple: bool },
+}
+
+impl Build {
+    fn children(self) -> usize {
+        match self {
+            Build::Pairs(n) => n + 1,
+            Build::Dict(n) => 2 * n,
+            Build::Items { n, .. } => n,
+        }
+    }
+}
+
+/// A step of a conversion: convert a value `depth` containers deep, or build a container from
+/// the values converted last. Containers push their children instead of recursing, and the
+/// cdrs of a chain of pairs are children of the chain, so neither a long list nor deep nesting
+/// costs call stack.
+enum Step<T> {
+    Convert(T, usize),
+    Build(Build),
+}
+
+/// Runs the steps of a conversion from `root`: `expand` converts a leaf, or pushes the
+/// children of a container and says how to build it; `build` makes a container of its
+/// children's values.
+fn convert<T, V>(
+    root: T,
+    mut expand: impl FnMut(T, &mut Vec<T>) -> PyResult<Result<V, Build>>,
+    mut build: impl FnMut(Build, std::vec::Drain<'_, V>) -> PyResult<V>,
+) -> PyResult<V> {
+    let mut steps = vec![Step::Convert(root, 0)];
+    let mut values: Vec<V> = Vec::new();
+    let mut children: Vec<T> = Vec::new();
+    while let Some(step) = steps.pop() {
+        match step {
+            Step::Convert(value, depth) => {
+                if depth > MAX_DEPTH {
+                    return Err(too_deep());
+                }
+                match expand(value, &mut children)? {
+                    Ok(leaf) => values.push(leaf),
+                    Err(container) => {
+                        debug_assert_eq!(children.len(), container.children());
+                        steps.push(Step::Build(container));
+                        // Reversed, so that the children are converted in order.
+                        steps.extend(
+                            children
+                                .drain(..)
+                                .rev()
+                                .map(|c| Step::Convert(c, depth + 1)),
+                        );
+                    }
+                }
+            }
+            Step::Build(container) => {
+                let first = values.len() - container.children();
+                let value = build(container, values.drain(first..))?;
+                values.push(value);
+            }
+        }
+    }
+    debug_assert_eq!(values.len(), 1);
+    Ok(values.pop().expect("the root's value"))
+}
+
 /// The Python value of `pmt`.
+///
+/// # Errors
+///
+/// `ValueError` if `pmt` nests containers more than [`MAX_DEPTH`] deep.
 pub(crate) fn to_py<'py>(py: Python<'py>, pmt: &Pmt) -> PyResult<Bound<'py, PyAny>> {
+    convert(
+        pmt,
+        |pmt, children| {
+            Ok(match pmt {
+                Pmt::Pair(_) => {
+                    let mut tail = pmt;
+                    while let Pmt::Pair(pair) = tail {
+                        children.push(&pair.0);
+                        tail = &pair.1;
+                    }
+                    let n = children.len();
+                    children.push(tail);
+                    Err(Build::Pairs(n))
+                }
+                // GNU Radio keeps the most recently added key first; Python dicts keep
+                // insertion order: insert backwards so that the keys are in the order added.
+                Pmt::Dict(entries) => {
+                    children.extend(entries.iter().rev().flat_map(|(k, v)| [k, v]));
+                    Err(Build::Dict(entries.len()))
+                }
+                Pmt::Vector(items) | Pmt::Tuple(items) => {
+                    children.extend(items.iter());
+                    let tuple = matches!(pmt, Pmt::Tuple(_));
+                    Err(Build::Items {
+                        n: items.len(),
+                        tuple,
+                    })
+                }
+                leaf => Ok(leaf_to_py(py, leaf)?),
+            })
+        },
+        |container, mut values| {
+            Ok(match container {
+                Build::Pairs(_) => {
+                    let mut values: Vec<_> = values.collect();
+                    let mut pair = values.pop().expect("the cdr of a chain");
+                    while let Some(car) = values.pop() {
+                        let cdr = pair.unbind();
+                        pair = Bound::new(py, PyPair::new(car.unbind(), cdr))?.into_any();
+                    }
+                    pair
+                }
+                Build::Dict(_) => {
+                    let d = PyDict::new(py);
+                    while let (Some(k), Some(v)) = (values.next(), values.next()) {
+                        d.set_item(k, v)?;
+                    }
+                    d.into_any()
+                }
+                Build::Items { tuple: false, .. } => PyList::new(py, values)?.into_any(),
+                Build::Items { tuple: true, .. } => PyTuple::new(py, values)?.into_any(),
+            })
+        },
+    )
+}
+
+/// The Python value of a PMT that holds no other PMT.
+fn leaf_to_py<'py>(py: Python<'py>, pmt: &Pmt) -> PyResult<Bound<'py, PyAny>> {
     fn array<'py, T: numpy::Element + Copy>(py: Python<'py>, v: &[T]) -> Bound<'py, PyAny> {
         PyArray1::from_slice(py, v).into_any()
     }
@@ -93,31 +274,6 @@ pub(crate) fn to_py<'py>(py: Python<'py>, pmt: &Pmt) -> PyResult<Bound<'py, PyAn
         Pmt::Uint64(v) => v.into_pyobject(py)?.into_any(),
         Pmt::Double(v) => PyFloat::new(py, *v).into_any(),
         Pmt::Complex(c) => PyComplex::from_doubles(py, c.re, c.im).into_any(),
-        Pmt::Pair(p) => Bound::new(
-            py,
-            PyPair {
-                car: to_py(py, &p.0)?.unbind(),
-                cdr: to_py(py, &p.1)?.unbind(),
-            },
-        )?
-        .into_any(),
-        Pmt::Dict(entries) => {
-            // GNU Radio keeps the most recently added key first; Python dicts keep insertion
-            // order: walk backwards so that the Python dict lists keys in the order added.
-            let d = PyDict::new(py);
-            for (k, v) in entries.iter().rev() {
-                d.set_item(to_py(py, k)?, to_py(py, v)?)?;
-            }
-            d.into_any()
-        }
-        Pmt::Vector(items) => {
-            let items: PyResult<Vec<_>> = items.iter().map(|p| to_py(py, p)).collect();
-            PyList::new(py, items?)?.into_any()
-        }
-        Pmt::Tuple(items) => {
-            let items: PyResult<Vec<_>> = items.iter().map(|p| to_py(py, p)).collect();
-            PyTuple::new(py, items?)?.into_any()
-        }
         Pmt::U8Vector(v) => array(py, v),
         Pmt::S8Vector(v) => array(py, v),
         Pmt::U16Vector(v) => array(py, v),
@@ -130,11 +286,83 @@ pub(crate) fn to_py<'py>(py: Python<'py>, pmt: &Pmt) -> PyResult<Bound<'py, PyAn
         Pmt::F64Vector(v) => array(py, v),
         Pmt::C32Vector(v) => array(py, v),
         Pmt::C64Vector(v) => array(py, v),
+        Pmt::Pair(_) | Pmt::Dict(_) | Pmt::Vector(_) | Pmt::Tuple(_) => {
+            unreachable!("containers are converted by `to_py`")
+        }
     })
 }
 
 /// The PMT of a Python value.
+///
+/// # Errors
+///
+/// `TypeError` for a value with no PMT type, `ValueError` for an integer that does not fit or
+/// containers nested more than [`MAX_DEPTH`] deep.
 pub(crate) fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Pmt> {
+    convert(
+        obj.clone(),
+        |obj, children| {
+            if let Ok(pair) = obj.cast::<PyPair>() {
+                let py = obj.py();
+                let mut pair = pair.clone();
+                loop {
+                    let (car, cdr) = {
+                        let p = pair.borrow();
+                        (p.car.bind(py).clone(), p.cdr.bind(py).clone())
+                    };
+                    children.push(car);
+                    match cdr.cast_into::<PyPair>() {
+                        Ok(next) => pair = next,
+                        Err(tail) => {
+                            let n = children.len();
+                            children.push(tail.into_inner());
+                            return Ok(Err(Build::Pairs(n)));
+                        }
+                    }
+                }
+            }
+            if let Ok(d) = obj.cast::<PyDict>() {
+                children.extend(d.iter().flat_map(|(k, v)| [k, v]));
+                return Ok(Err(Build::Dict(d.len())));
+            }
+            if let Ok(l) = obj.cast::<PyList>() {
+                children.extend(l.iter());
+                let n = children.len();
+                return Ok(Err(Build::Items { n, tuple: false }));
+            }
+            if let Ok(t) = obj.cast::<PyTuple>() {
+                children.extend(t.iter());
+                let n = children.len();
+                return Ok(Err(Build::Items { n, tuple: true }));
+            }
+            leaf_from_py(&obj).map(Ok)
+        },
+        |container, mut values| {
+            Ok(match container {
+                Build::Pairs(_) => {
+                    let mut values: Vec<Pmt> = values.collect();
+                    let mut pair = values.pop().expect("the cdr of a chain");
+                    while let Some(car) = values.pop() {
+                        pair = Pmt::pair(car, pair);
+                    }
+                    pair
+                }
+                Build::Dict(n) => {
+                    let mut entries = Vec::with_capacity(n);
+                    while let (Some(k), Some(v)) = (values.next(), values.next()) {
+                        entries.push((k, v));
+                    }
+                    Pmt::dict_from(entries)
+                }
+                Build::Items { tuple: false, .. } => Pmt::Vector(values.collect()),
+                Build::Items { tuple: true, .. } => Pmt::Tuple(values.collect()),
+            })
+        },
+    )
+}
+
+/// The PMT of a Python value that is not a container.
+fn leaf_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Pmt> {
     if obj.is_none() {
         return Ok(Pmt::Null);
     }
@@ -167,35 +395,13 @@ pub(crate) fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Pmt> {
     if let Ok(b) = obj.cast::<PyByteArray>() {
         return Ok(Pmt::blob(b.to_vec()));
     }
-    if let Ok(p) = obj.cast::<PyPair>() {
-        let p = p.get();
-        let py = obj.py();
-        return Ok(Pmt::pair(
-            from_py(p.car.bind(py))?,
-            from_py(p.cdr.bind(py))?,
-        ));
-    }
-    if let Ok(d) = obj.cast::<PyDict>() {
-        let mut entries = Vec::with_capacity(d.len());
-        for (k, v) in d.iter() {
-            entries.push((from_py(&k)?, from_py(&v)?));
-        }
-        return Ok(Pmt::dict_from(entries));
-    }
-    if let Ok(l) = obj.cast::<PyList>() {
-        let items: PyResult<Vec<Pmt>> = l.iter().map(|x| from_py(&x)).collect();
-        return Ok(Pmt::Vector(items?.into()));
-    }
-    if let Ok(t) = obj.cast::<PyTuple>() {
-        let items: PyResult<Vec<Pmt>> = t.iter().map(|x| from_py(&x)).collect();
-        return Ok(Pmt::Tuple(items?.into()));
-    }
     if let Some(p) = numpy_array(obj)? {
         return Ok(p);
     }
-    // numpy scalars (numpy.float32(1.0), numpy.int64(3), ...) convert as their Python value.
+    // numpy scalars (numpy.float32(1.0), numpy.int64(3), ...) convert as their Python value,
+    // which is never a container.
     if is_numpy_scalar(obj)? {
-        return from_py(&obj.call_method0("item")?);
+        return leaf_from_py(&obj.call_method0("item")?);
     }
     Err(pyo3::exceptions::PyTypeError::new_err(format!(
         "cannot convert a Python {} to a PMT (use None, bool, int, float, complex, str, bytes, \
