@@ -727,3 +727,28 @@ fn randomized_declared_windows_conserve_every_item_in_order() {
         }
     }
 }
+
+#[test]
+fn long_lists_pass_through_message_blocks_on_every_scheduler() {
+    // GNU Radio lists are pair chains: 100,000 items through two forwarders used to overflow a
+    // scheduler thread's stack (and dropping a million-item list to abort the process).
+    for n in [100_000i64, 1_000_000] {
+        let list = || Pmt::list((0..n).map(Pmt::Int));
+        let want = list();
+        for s in schedulers() {
+            let mut fg = Flowgraph::new();
+            // Three distinct lists: the counter drops the first two on its scheduler thread.
+            let src = fg.add(MessageBurstSource::new(vec![list(), list(), list()]));
+            let a = fg.add(MessageForwarder::new());
+            let b = fg.add(MessageForwarder::new());
+            let c = fg.add(MessageCounter::new());
+            fg.connect_message(src, a).unwrap();
+            fg.connect_message(a, b).unwrap();
+            fg.connect_message(b, c).unwrap();
+            run(&mut fg, s.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", s.name()));
+            let counter = fg.block::<MessageCounter>(c).unwrap();
+            assert_eq!(counter.count(), 3, "{}", s.name());
+            assert_eq!(counter.last(), Some(&want), "{} {n}", s.name());
+        }
+    }
+}

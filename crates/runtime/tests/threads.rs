@@ -106,9 +106,9 @@ impl Block for Collector {
     }
 
     fn handle_message(&mut self, port: usize, msg: Pmt) -> Result<(), BlockError> {
-        match msg {
+        match &msg {
             Pmt::U32Vector(v) => {
-                self.got[port].extend_from_slice(&v);
+                self.got[port].extend_from_slice(v);
                 Ok(())
             }
             other => Err(BlockError::msg(format!("unexpected {other:?}"))),
