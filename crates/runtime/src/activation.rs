@@ -50,8 +50,7 @@ impl Activation {
         a
     }
 
-    /// An activation with a parker of its own (tests).
-    #[cfg(test)]
+    /// An activation with a parker of its own (tests, the test harness).
     pub(crate) fn alone(parker: Arc<Parker>) -> Arc<Self> {
         Self::new(vec![parker].into(), 0)
     }

@@ -136,6 +136,13 @@ impl PortTable {
         }
     }
 
+    /// Caps output `i`'s window at `items` (at least its declared window): the test harness's
+    /// output space per call.
+    pub(crate) fn set_output_cap(&mut self, i: usize, items: u64) {
+        let o = &mut self.outputs[i];
+        o.cap = items.max(o.need);
+    }
+
     /// Lifts every output's cap and keeps every output's items in its ring, for a block that
     /// moved nothing with the windows it was given: it may need more than it declared.
     /// Returns whether a window can now grow (some output was held below its buffer).

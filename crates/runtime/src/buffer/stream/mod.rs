@@ -164,6 +164,11 @@ impl StreamBuffer {
             .unwrap_or(READER_GONE)
     }
 
+    /// The position of the slowest live reader (`u64::MAX` if none is left).
+    pub(crate) fn min_read_position(&self) -> u64 {
+        self.min_read()
+    }
+
     /// Whether the buffer was given a region it may borrow.
     #[cfg(test)]
     pub(crate) fn has_region(&self) -> bool {

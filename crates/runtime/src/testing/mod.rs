@@ -1,6 +1,10 @@
 //! Blocks for tests and examples: deterministic `u32` streams with random chunk sizes, so a
 //! test can compute the expected output of any graph without running it.
 
+mod harness;
+
+pub use harness::Harness;
+
 use crate::block::{Block, WorkStatus};
 use crate::error::BlockError;
 use crate::port::{propagate_tags, Ports, StreamInput, StreamOutput};
