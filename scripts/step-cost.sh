@@ -3,7 +3,7 @@
 # instructions inside the `flow` worker loop (run_worker) of `buf --pipes 1 --stages 10` on one
 # worker at two sizes; the difference over the difference of block steps leaves out every
 # fixed cost (start, stop, the first and last chunks). Repeatable whatever else the machine
-# does, unlike wall time (docs/benchmarks.md, "Per-step instructions").
+# does, unlike wall time (docs/notes/benchmarks-history.md, "Per-step instructions").
 #
 # usage: scripts/step-cost.sh [radioflow binary] [extra `bench buf` options, e.g. --no-regions]
 set -eu

@@ -2,7 +2,7 @@
 //! the output is read on another core, writes with non-temporal stores.
 //!
 //! Overwriting a cache line that another core has read makes the writing core wait for that
-//! core to give the line up, line by line: on the dev machine (docs/benchmarks.md, "What moved
+//! core to give the line up, line by line: on the dev machine (docs/notes/benchmarks-history.md, "What moved
 //! `buf`", item 4) a 64 KiB copy into a ring another core reads took 13-15 us instead of
 //! 2.2 us. Non-temporal stores skip the ownership request: 4 us, and the other core reads the
 //! lines no slower than it fetched them from the writer's cache. The writer's own readers lose

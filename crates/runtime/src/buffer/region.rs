@@ -2,7 +2,7 @@
 //!
 //! A ring per connection means a block writes into memory the chain has not touched since its
 //! last pass, which on a ten-block chain has left L1: every write then fetches its lines from
-//! L2 (the `buf` experiment's *layout limit*, docs/benchmarks.md). `flow` gives each chain two
+//! L2 (the `buf` experiment's *layout limit*, docs/notes/benchmarks-history.md). `flow` gives each chain two
 //! regions of one chunk. A buffer of the chain that is empty when its writer looks may move its
 //! next items into a free region instead of its ring; its reader gives the region back as soon
 //! as it has read everything. Neighbouring buffers of a chain use different regions, so a chunk

@@ -58,8 +58,8 @@ impl FlowScheduler {
             // another chain): an eighth of L2 keeps that within 3/8 of L2, the rest left to
             // the blocks' own state. Larger chunks mean fewer steps for the same bytes. Against
             // 3/8 of L1d (which kept a step's two chunks in L1): `buf` 10x10 25%, 20x20 24%,
-            // 2x2 40%, `opti` S=10 19% faster, a 20-FIR chain unchanged (docs/benchmarks.md,
-            // "Chunks with regions"). Two chunks per buffer are all a depth-first pass needs
+            // 2x2 40%, `opti` S=10 19% faster, a 20-FIR chain unchanged (docs/notes/benchmarks-history.md,
+            // "What moved `buf`", item 3). Two chunks per buffer are all a depth-first pass needs
             // where a connection cannot borrow a region.
             chunk_bytes: (l2_bytes() / 8).max(l1d_bytes() * 3 / 8).max(1024),
             buffer_bytes: None,
