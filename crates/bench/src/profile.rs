@@ -166,7 +166,7 @@ mod tests {
         let json = row_json(&run.profile.rows[0]);
         assert_eq!(json["produced_log2"].as_array().map(Vec::len), Some(32));
         let trace = run.trace().expect("a trace was asked for");
-        assert!(trace.len() > 0);
+        assert!(!trace.is_empty());
         assert!(build("no-such-graph", 1).is_err());
     }
 }

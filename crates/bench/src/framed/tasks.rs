@@ -362,10 +362,17 @@ mod tests {
             .collect();
         assert_eq!(
             counts,
-            [(400, 1200, 0), (40, 1200, 1320), (40, 1200, 1800), (600, 1200, 1800)]
+            [
+                (400, 1200, 0),
+                (40, 1200, 1320),
+                (40, 1200, 1800),
+                (600, 1200, 1800)
+            ]
         );
         assert!(rows.iter().all(|r| r.verified));
         assert!(rows[0].overhead_ns_per_control_task.is_none());
-        assert!(rows[1..].iter().all(|r| r.overhead_ns_per_control_task.is_some()));
+        assert!(rows[1..]
+            .iter()
+            .all(|r| r.overhead_ns_per_control_task.is_some()));
     }
 }

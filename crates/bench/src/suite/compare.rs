@@ -442,6 +442,9 @@ mod tests {
         assert!(c.verified());
         assert_eq!(c.rows[0].ratio, 1.0);
         assert_eq!(c.csv_rows().lines().count(), 4);
-        assert_eq!(c.medians[1].iter().map(|p| p.0).collect::<Vec<_>>(), [4.0, 4.0]);
+        assert_eq!(
+            c.medians[1].iter().map(|p| p.0).collect::<Vec<_>>(),
+            [4.0, 4.0]
+        );
     }
 }

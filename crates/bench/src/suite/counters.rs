@@ -336,15 +336,19 @@ pub fn measure(
 }
 
 /// The configurations' summaries, with the overhead against each one's baseline.
-fn rows(contenders: &[CountersContender], times: &[Vec<f64>], verified: &[bool]) -> Vec<CountersRow> {
+fn rows(
+    contenders: &[CountersContender],
+    times: &[Vec<f64>],
+    verified: &[bool],
+) -> Vec<CountersRow> {
     let sums: Vec<Summary> = times
         .iter()
         .map(|t| summarize(t).expect("runs >= 1"))
         .collect();
     let find = |rt: &str, s: &str, aff: bool, mode: &str| {
-        contenders
-            .iter()
-            .position(|k| k.runtime == rt && k.scheduler == s && k.affinity == aff && k.mode == mode)
+        contenders.iter().position(|k| {
+            k.runtime == rt && k.scheduler == s && k.affinity == aff && k.mode == mode
+        })
     };
     contenders
         .iter()

@@ -155,12 +155,9 @@ pub fn measure(
     let refused: Vec<Option<String>> = all
         .iter()
         .map(|ms| {
-            ms.iter().any(rt_refused).then(|| {
-                ms[0].extra["rt_status"]
-                    .as_str()
-                    .unwrap_or("?")
-                    .to_owned()
-            })
+            ms.iter()
+                .any(rt_refused)
+                .then(|| ms[0].extra["rt_status"].as_str().unwrap_or("?").to_owned())
         })
         .collect();
     let labels = contenders

@@ -65,7 +65,11 @@ pub const CSV_HEADER: &str = "kind,arrangement,units,runs,median_quality,mean_qu
 impl WorkloadStudy {
     /// Every run verified.
     pub fn verified(&self) -> bool {
-        self.kinds.iter().flat_map(|k| &k.verified).flatten().all(|&ok| ok)
+        self.kinds
+            .iter()
+            .flat_map(|k| &k.verified)
+            .flatten()
+            .all(|&ok| ok)
     }
 
     /// summary.csv.
@@ -221,7 +225,11 @@ mod tests {
         for k in &study.kinds {
             assert_eq!(k.quality.len(), 2);
             assert!(k.quality.iter().all(|q| q.len() == 2));
-            assert!(k.quality.iter().flatten().all(|s| (0.0..=1.0).contains(&s.median)));
+            assert!(k
+                .quality
+                .iter()
+                .flatten()
+                .all(|s| (0.0..=1.0).contains(&s.median)));
         }
         assert_eq!(study.csv().lines().count(), 1 + 8);
     }
