@@ -1,10 +1,10 @@
 //! `radioflow bench ...`: the arguments, and what every experiment's printing shares. The
 //! experiments themselves live in `radioflow_bench`.
 
-use crate::bench_profile::Profile;
 use crate::{bench_compare, bench_framed, bench_observe, bench_profile};
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
+use radioflow_bench::suite::profiled::Profile;
 use radioflow_bench::suite::{self, compare::Setup, Plotted, Skipped};
 use radioflow_bench::{BufParams, MsgParams, OptiParams, Peer};
 use radioflow_runtime::{FlowSettings, SchedulerSpec};

@@ -4,8 +4,7 @@
 use crate::bench::{peers, report_plots, warn, write_results, Common, Ticker};
 use anyhow::bail;
 use radioflow_bench::suite::jsonl;
-pub(crate) use radioflow_bench::suite::profiled::Profile;
-use radioflow_bench::suite::profiled::{self, Profiled};
+use radioflow_bench::suite::profiled::{self, Profile, Profiled};
 use radioflow_bench::{BufParams, Machine, Measurement};
 
 /// Runs `kind` on every contender, alternated run by run, and reports it.
