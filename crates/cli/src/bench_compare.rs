@@ -1,7 +1,8 @@
 //! `radioflow bench buf|msg|opti` (and `bench` alone): prints `radioflow_bench::suite::compare`.
 
-use crate::bench::Ticker;
-use crate::bench::{flow_settings, peers, report_plots, schedulers, warn, write_results, Common};
+use crate::bench::{
+    flow_settings, peers, report_plots, schedulers, warn, write_results, Common, Ticker,
+};
 use anyhow::bail;
 use radioflow_bench::limit::BufLimits;
 use radioflow_bench::suite::compare::{self, Comparison, Setup};
