@@ -4,6 +4,13 @@
 //! papers time `top_block::run()`), checks that every item or message arrived, and returns a
 //! [`Measurement`]. [`stats`] summarises repeated runs (median, mean, 95% confidence interval).
 //!
+//! - [`buf`], [`msg`], [`opti`], [`counters`], [`workload`]: one run of each experiment.
+//! - [`suite`]: what one `radioflow bench <experiment>` invocation measures: radioflow's
+//!   schedulers and the [`Peer`]s alternated run by run, summaries, sweeps, result files.
+//! - [`framed`]: seed 003 on framed execution (`bench tasks`, `bench pipeline`).
+//! - [`profile`] and [`graphs`]: `radioflow profile`, a graph run with time counters on.
+//! - [`limit`]: the physical limits a run is compared with; [`plot`]: the figures.
+//!
 //! ```
 //! use radioflow_bench::{buf, BufParams};
 //! use radioflow_runtime::SingleThread;
@@ -13,13 +20,16 @@
 //! ```
 
 mod experiments;
+pub mod framed;
 pub mod graphs;
 pub mod limit;
 mod machine;
 mod measurement;
 mod peers;
 pub mod plot;
+pub mod profile;
 pub mod stats;
+pub mod suite;
 
 pub use experiments::{
     buf, counters, msg, opti, workload, BufParams, CountersParams, MsgParams, OptiParams,

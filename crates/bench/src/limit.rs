@@ -319,6 +319,67 @@ pub fn chain_layout_seconds(
     best * samples as f64 / measured.max(1) as f64
 }
 
+/// Bytes of each of the two buffers the in-cache memcpy limit copies between (they stay in L1).
+pub const MEMCPY_CHUNK_BYTES: usize = 8192;
+
+/// What `bench buf` reports next to its runs: how fast the copies could possibly go, measured
+/// now on this machine.
+#[derive(Clone, Copy, Debug)]
+pub struct BufLimits {
+    /// CPUs the copies spread over.
+    pub cpus: usize,
+    /// In-cache memcpy bandwidth of one core copying alone (B/s).
+    pub bandwidth: f64,
+    /// The shortest run time at [`bandwidth`](Self::bandwidth) on every core (s).
+    pub floor_s: f64,
+    /// In-cache memcpy bandwidth per core with every core copying at once (B/s).
+    pub all_cores_bandwidth: f64,
+    /// The shortest run time at [`all_cores_bandwidth`](Self::all_cores_bandwidth) (s).
+    pub all_cores_floor_s: f64,
+    /// The same copies with no runtime through the memory `flow` uses (s).
+    pub layout_s: f64,
+    /// The `flow` geometry the layout limit copies through.
+    pub geometry: radioflow_runtime::FlowGeometry,
+}
+
+impl BufLimits {
+    /// Measures the limits of `pipes` x `stages` copies of `samples` f32, the layout one
+    /// through `geometry`.
+    pub fn measure(
+        pipes: usize,
+        stages: usize,
+        samples: u64,
+        geometry: &radioflow_runtime::FlowGeometry,
+    ) -> Self {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let bandwidth = memcpy_bandwidth(MEMCPY_CHUNK_BYTES);
+        // One core copying alone runs faster than each of several copying at once (turbo,
+        // shared L3 and memory paths): the bandwidth with every core busy is the one a run
+        // can reach.
+        let all_cores_bandwidth = memcpy_bandwidth_all_cores(MEMCPY_CHUNK_BYTES, cpus);
+        BufLimits {
+            cpus,
+            bandwidth,
+            floor_s: buf_floor_seconds(pipes, stages, samples, bandwidth, cpus),
+            all_cores_bandwidth,
+            all_cores_floor_s: buf_floor_seconds(pipes, stages, samples, all_cores_bandwidth, cpus),
+            layout_s: chain_layout_seconds(pipes, stages, samples, geometry),
+            geometry: *geometry,
+        }
+    }
+
+    /// The memory the layout limit copies through: two regions per pipe, or a ring per
+    /// connection.
+    pub fn memory(&self) -> String {
+        let g = &self.geometry;
+        if g.regions && g.chunk_bytes <= g.buffer_bytes {
+            "two regions per pipe".to_owned()
+        } else {
+            format!("a {} B ring per connection", g.buffer_bytes)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -371,5 +432,26 @@ mod tests {
             regions: true,
         };
         assert!(chain_layout_seconds(3, 2, 50_000, &geometry) > 0.0);
+    }
+
+    #[test]
+    fn buf_limits_scale_with_the_graph_and_name_the_memory() {
+        let mut geometry = radioflow_runtime::FlowGeometry {
+            workers: 2,
+            chunk_bytes: 8192,
+            buffer_bytes: 16384,
+            crossing_buffer_bytes: 1 << 20,
+            regions: true,
+        };
+        let l = BufLimits::measure(2, 3, 100_000, &geometry);
+        let want = buf_floor_seconds(2, 3, 100_000, l.bandwidth, l.cpus);
+        assert!((l.floor_s - want).abs() <= 1e-12 * want);
+        let want = buf_floor_seconds(2, 3, 100_000, l.all_cores_bandwidth, l.cpus);
+        assert!((l.all_cores_floor_s - want).abs() <= 1e-12 * want);
+        assert!(l.layout_s > 0.0);
+        assert_eq!(l.memory(), "two regions per pipe");
+        geometry.chunk_bytes = 32768;
+        let l = BufLimits { geometry, ..l };
+        assert_eq!(l.memory(), "a 16384 B ring per connection");
     }
 }

@@ -41,4 +41,18 @@ pub enum BenchError {
     /// A peer could not be built or run.
     #[error("{0}")]
     Peer(String),
+    /// A framed-execution graph (`tasks`, `pipeline`) failed to build.
+    #[error(transparent)]
+    FramedBuild(#[from] radioflow_framed::BuildError),
+    /// A framed-execution graph failed to run.
+    #[error(transparent)]
+    FramedExec(#[from] radioflow_framed::ExecError),
+    /// A results file could not be written.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file or folder.
+        path: std::path::PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
 }

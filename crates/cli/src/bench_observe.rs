@@ -1,24 +1,15 @@
-//! `radioflow bench counters` (seed 004): the cost of the per-block counters, compiled out /
-//! off / on, affinity off / on, side by side with GNU Radio's performance counters.
+//! `radioflow bench counters` (seed 004) and `radioflow bench workload` (seed 002): prints
+//! `radioflow_bench::suite::counters` and `radioflow_bench::suite::workload`.
 
-use crate::bench::parse_count;
+use crate::bench::{parse_count, peers, report_plots, warn, write_results, Common, Ticker};
 use anyhow::{bail, Context};
 use clap::Args;
 use radioflow_bench::counters::{self, CountersParams};
-use radioflow_bench::stats::summarize;
-use radioflow_bench::{Machine, Measurement, Peer};
+use radioflow_bench::suite::counters::{self as study, GraphResult};
+use radioflow_bench::suite::workload::{self as quality, KindResult, WorkloadStudy};
+use radioflow_bench::workload::{Arrangement, Kind, PACKET};
+use radioflow_bench::Machine;
 use radioflow_runtime::Counters;
-use std::path::PathBuf;
-
-/// Options shared with the other experiments (`bench`'s global flags).
-pub(crate) struct Opts {
-    pub(crate) runs: usize,
-    pub(crate) json: bool,
-    pub(crate) quick: bool,
-    pub(crate) compare: Vec<String>,
-    pub(crate) scheduler: String,
-    pub(crate) out: Option<PathBuf>,
-}
 
 #[derive(Args, Clone)]
 pub(crate) struct CountersArgs {
@@ -75,313 +66,97 @@ pub(crate) fn counters_run(a: CountersRunArgs, scheduler: &str) -> anyhow::Resul
     Ok(())
 }
 
-type RunFn = Box<dyn Fn(&CountersParams) -> anyhow::Result<Measurement>>;
-
-struct Contender {
-    runtime: &'static str,
-    scheduler: String,
-    affinity: bool,
-    mode: String,
-    run: RunFn,
+/// The non-empty items of a comma-separated list.
+fn list(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(|x| x.trim().to_owned())
+        .filter(|x| !x.is_empty())
+        .collect()
 }
 
-pub(crate) fn counters_main(a: CountersArgs, o: Opts) -> anyhow::Result<()> {
-    let list = |s: &str| -> Vec<String> {
-        s.split(',')
-            .map(|x| x.trim().to_owned())
-            .filter(|x| !x.is_empty())
-            .collect()
-    };
+pub(crate) fn counters(a: CountersArgs, c: &Common) -> anyhow::Result<()> {
     let affinities: Vec<bool> = list(&a.affinity).iter().map(|x| x == "on").collect();
-    let modes = list(&a.modes);
-    let schedulers = if o.scheduler == "all" {
+    let schedulers = if c.scheduler == "all" {
         vec!["tpb".to_owned(), "flow".to_owned()]
     } else {
-        list(&o.scheduler)
+        list(&c.scheduler)
     };
     let exe = std::env::current_exe().context("cannot find the radioflow binary")?;
-    let out_bin = if modes.iter().any(|m| m == "compiled-out") {
-        match counters::compiled_out_binary() {
-            Ok(b) => Some(b),
-            Err(e) => {
-                eprintln!("radioflow: {e}; measuring without the compiled-out mode");
-                None
-            }
-        }
-    } else {
-        None
-    };
-    let mut contenders = Vec::new();
-    for s in &schedulers {
-        for &aff in &affinities {
-            for mode in &modes {
-                let (bin, level) = match mode.as_str() {
-                    "compiled-out" => match &out_bin {
-                        Some(b) => (b.clone(), "on"),
-                        None => continue,
-                    },
-                    "off" | "counts" | "on" => (exe.clone(), mode.as_str()),
-                    other => bail!("unknown counters mode '{other}'"),
-                };
-                let (s2, level) = (s.clone(), level.to_owned());
-                contenders.push(Contender {
-                    runtime: "radioflow",
-                    scheduler: s.clone(),
-                    affinity: aff,
-                    mode: mode.clone(),
-                    run: Box::new(move |p| Ok(counters::run_child(&bin, p, &s2, &level, aff)?)),
-                });
-            }
-        }
-    }
-    for name in o.compare.iter().flat_map(|s| s.split(',')).map(str::trim) {
-        let peer = Peer::from_name(name)
-            .with_context(|| format!("unknown peer '{name}' (known: gnuradio)"))?;
-        if peer != Peer::GnuRadio {
-            eprintln!(
-                "radioflow: counters: only GNU Radio has performance counters; skipping {name}"
-            );
-            continue;
-        }
-        let bin = match peer.ensure_built() {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("radioflow: {e}; comparing without it");
-                continue;
-            }
-        };
-        for &aff in &affinities {
-            for pc in ["off", "on"] {
-                let bin = bin.clone();
-                contenders.push(Contender {
-                    runtime: "gnuradio",
-                    scheduler: "tpb".into(),
-                    affinity: aff,
-                    mode: pc.into(),
-                    run: Box::new(move |p| {
-                        let args: Vec<String> = [
-                            ("--stages", p.stages.to_string()),
-                            ("--samples", p.samples.to_string()),
-                            ("--taps", p.taps.to_string()),
-                            ("--perfcounters", pc.to_string()),
-                            ("--affinity", if aff { "on" } else { "off" }.to_string()),
-                        ]
-                        .into_iter()
-                        .flat_map(|(k, v)| [k.to_string(), v])
-                        .collect();
-                        Ok(peer.run(&bin, "counters", &args)?)
-                    }),
-                });
-            }
-        }
-    }
-    if contenders.is_empty() {
+    let peers = peers(c, "gnuradio")?;
+    let mut skipped = Vec::new();
+    let modes = list(&a.modes);
+    let ks = study::contenders(&exe, &schedulers, &affinities, &modes, &peers, &mut skipped);
+    warn(skipped);
+    let ks = ks?;
+    if ks.is_empty() {
         bail!("nothing to measure");
     }
-    let (samples, chain_samples) = if o.quick {
+    let (samples, chain_samples) = if c.quick {
         (a.samples.min(100_000), a.chain_samples.min(10_000))
     } else {
         (a.samples, a.chain_samples)
     };
-    let graphs = [
-        (
-            "fir",
-            CountersParams {
-                stages: 1,
-                samples,
-                taps: a.taps,
-            },
-        ),
-        (
-            "fir-chain",
-            CountersParams {
-                stages: a.chain,
-                samples: chain_samples,
-                taps: a.taps,
-            },
-        ),
-    ];
-    if !o.json {
+    let graphs = study::graphs(samples, a.chain, chain_samples, a.taps);
+    if !c.json {
         println!("machine: {}", Machine::detect());
     }
-    let mut jsonl = String::new();
-    let mut csv = String::from(
-        "graph,runtime,scheduler,affinity,counters,runs,median_s,mean_s,ci95_s,min_s,max_s,overhead_pct,gnuradio_over_radioflow,verified\n",
-    );
-    let mut all_verified = true;
-    let mut plots: Vec<(&str, Vec<radioflow_bench::plot::Series>)> = Vec::new();
-    let total = graphs.len() * o.runs * contenders.len();
-    let mut done = 0;
-    for (graph, p) in &graphs {
-        let mut times: Vec<Vec<f64>> = vec![Vec::new(); contenders.len()];
-        let mut verified = vec![true; contenders.len()];
-        // Alternate configurations run by run, so drift hits all alike.
-        for _ in 0..o.runs {
-            for (i, k) in contenders.iter().enumerate() {
-                let m = (k.run)(p)?;
-                let mut v = serde_json::to_value(&m)?;
-                v["graph"] = (*graph).into();
-                v["counters"] = k.mode.clone().into();
-                v["affinity"] = if k.affinity { "on" } else { "off" }.into();
-                let line = serde_json::to_string(&v)?;
-                jsonl.push_str(&line);
-                jsonl.push('\n');
-                done += 1;
-                if o.json {
-                    println!("{line}");
-                } else {
-                    eprint!(
-                        "\r[{done}/{total}] {graph} {} {} affinity {} counters {}        ",
-                        k.runtime,
-                        k.scheduler,
-                        if k.affinity { "on" } else { "off" },
-                        k.mode
-                    );
-                }
-                verified[i] &= m.verified;
-                times[i].push(m.seconds);
-            }
+    let mut ticker = Ticker::new(c, 0);
+    let result = study::measure(&graphs, &ks, c.runs, &mut |p| ticker.show(p))?;
+    ticker.end();
+    if !c.json {
+        for g in &result.graphs {
+            print_counters(g, c.runs);
         }
-        if !o.json {
-            eprintln!();
-        }
-        let sums: Vec<_> = times
-            .iter()
-            .map(|t| summarize(t).expect("runs >= 1"))
-            .collect();
-        let find = |rt: &str, s: &str, aff: bool, mode: &str| {
-            contenders.iter().position(|k| {
-                k.runtime == rt && k.scheduler == s && k.affinity == aff && k.mode == mode
-            })
-        };
-        if !o.json {
-            println!(
-                "{graph}: {} FIR(s) x {} taps, {:e} complex samples, {} runs per configuration",
-                p.stages, p.taps, p.samples as f64, o.runs
-            );
-            println!(
-                "{:<10} {:<5} {:<9} {:<13} {:>10} {:>21} {:>10} {:>10} {:>8}",
-                "runtime",
-                "sched",
-                "affinity",
-                "counters",
-                "median s",
-                "mean s (95% CI)",
-                "overhead",
-                "GR/this",
-                "verified"
-            );
-        }
-        // One line per runtime, scheduler and affinity across the counter modes.
-        let mut series: Vec<radioflow_bench::plot::Series> = Vec::new();
-        for (i, k) in contenders.iter().enumerate() {
-            let label = format!(
-                "{} {} affinity {}",
-                k.runtime,
-                k.scheduler,
-                if k.affinity { "on" } else { "off" }
-            );
-            let x = match k.mode.as_str() {
-                "compiled-out" => 0.0,
-                "off" => 1.0,
-                "counts" => 1.5,
-                _ => 2.0,
-            };
-            match series.iter_mut().find(|s| s.label == label) {
-                Some(s) => s.points.push((x, sums[i].median)),
-                None => series.push(radioflow_bench::plot::Series {
-                    label,
-                    points: vec![(x, sums[i].median)],
-                }),
-            }
-        }
-        plots.push((graph, series));
-        for (i, k) in contenders.iter().enumerate() {
-            all_verified &= verified[i];
-            let base = if k.runtime == "gnuradio" {
-                find("gnuradio", "tpb", k.affinity, "off")
-            } else {
-                find("radioflow", &k.scheduler, k.affinity, "compiled-out")
-                    .or_else(|| find("radioflow", &k.scheduler, k.affinity, "off"))
-            };
-            let s = &sums[i];
-            let overhead = base.map_or(f64::NAN, |b| 100.0 * (s.median / sums[b].median - 1.0));
-            let gr = find("gnuradio", "tpb", k.affinity, "off")
-                .map_or(f64::NAN, |g| sums[g].median / s.median);
-            let aff = if k.affinity { "on" } else { "off" };
-            csv.push_str(&format!(
-                "{graph},{},{},{aff},{},{},{},{},{},{},{},{},{},{}\n",
-                k.runtime,
-                k.scheduler,
-                k.mode,
-                s.n,
-                s.median,
-                s.mean,
-                s.ci95,
-                s.min,
-                s.max,
-                overhead,
-                gr,
-                verified[i]
-            ));
-            if !o.json {
-                println!(
-                    "{:<10} {:<5} {:<9} {:<13} {:>10.4} {:>10.4} ± {:<8.4} {:>9.2}% {:>10.2} {:>8}",
-                    k.runtime,
-                    k.scheduler,
-                    aff,
-                    k.mode,
-                    s.median,
-                    s.mean,
-                    s.ci95,
-                    overhead,
-                    gr,
-                    if verified[i] { "yes" } else { "NO" }
-                );
-            }
-        }
-    }
-    if !o.json {
         println!(
             "overhead: median against the same runtime, scheduler and affinity with the counters \
              compiled out (radioflow) or off (GNU Radio); GR/this: GNU Radio's median (counters \
              off, same affinity) over this one (> 1: radioflow faster)"
         );
     }
-    if let Some(dir) = &o.out {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let write = |name: &str, text: &str| {
-            let path = dir.join(name);
-            std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
-        };
-        write("runs.jsonl", &jsonl)?;
-        write("summary.csv", &csv)?;
-        write(
-            "machine.json",
-            &serde_json::to_string_pretty(&Machine::detect())?,
-        )?;
-        for (graph, series) in &plots {
-            let title = format!("counters: {graph}, median run time");
-            match radioflow_bench::plot::line_chart(
-                &dir.join(format!("counters-{graph}")),
-                &radioflow_bench::plot::Chart {
-                    title: &title,
-                    x_label: "counters: 0 compiled out, 1 off, 2 on",
-                    y_label: "seconds",
-                    log_x: false,
-                    series,
-                },
-            ) {
-                Ok(w) => eprintln!("plots: {} {}", w.svg.display(), w.png.display()),
-                Err(e) => eprintln!("radioflow: no plot: {e}"),
-            }
-        }
-        eprintln!("results written to {}", dir.display());
+    if let Some(dir) = &c.out {
+        write_results(dir, &result.jsonl, &result.csv())?;
+        report_plots(result.plots(dir));
     }
-    if !all_verified {
+    if !result.verified() {
         bail!("some runs lost items");
     }
     Ok(())
+}
+
+fn print_counters(g: &GraphResult, runs: usize) {
+    let p = &g.params;
+    println!(
+        "{}: {} FIR(s) x {} taps, {:e} complex samples, {runs} runs per configuration",
+        g.graph, p.stages, p.taps, p.samples as f64
+    );
+    println!(
+        "{:<10} {:<5} {:<9} {:<13} {:>10} {:>21} {:>10} {:>10} {:>8}",
+        "runtime",
+        "sched",
+        "affinity",
+        "counters",
+        "median s",
+        "mean s (95% CI)",
+        "overhead",
+        "GR/this",
+        "verified"
+    );
+    for r in &g.rows {
+        let s = &r.summary;
+        println!(
+            "{:<10} {:<5} {:<9} {:<13} {:>10.4} {:>10.4} ± {:<8.4} {:>9.2}% {:>10.2} {:>8}",
+            r.runtime,
+            r.scheduler,
+            if r.affinity { "on" } else { "off" },
+            r.mode,
+            s.median,
+            s.mean,
+            s.ci95,
+            r.overhead_pct,
+            r.gnuradio_over_this,
+            if r.verified { "yes" } else { "NO" }
+        );
+    }
 }
 
 #[derive(Args, Clone)]
@@ -404,9 +179,8 @@ pub(crate) struct WorkloadArgs {
     parallel: Option<usize>,
 }
 
-pub(crate) fn workload_main(a: WorkloadArgs, o: Opts) -> anyhow::Result<()> {
-    use radioflow_bench::plot::{line_chart, Chart, Series};
-    use radioflow_bench::workload::{self, Arrangement, Kind, WorkloadParams};
+/// The study the arguments ask for.
+fn workload_params(a: &WorkloadArgs, quick: bool) -> anyhow::Result<quality::WorkloadStudyParams> {
     let kinds: Vec<Kind> = a
         .kinds
         .split(',')
@@ -417,7 +191,7 @@ pub(crate) fn workload_main(a: WorkloadArgs, o: Opts) -> anyhow::Result<()> {
             })
         })
         .collect::<anyhow::Result<_>>()?;
-    let mut units: Vec<usize> = a
+    let units: Vec<usize> = a
         .units
         .split(',')
         .map(|u| {
@@ -426,147 +200,63 @@ pub(crate) fn workload_main(a: WorkloadArgs, o: Opts) -> anyhow::Result<()> {
                 .map_err(anyhow::Error::msg)
         })
         .collect::<anyhow::Result<_>>()?;
-    let mut seconds = a.seconds;
-    if o.quick {
-        units = vec![units[0], *units.last().expect("at least one size")];
-        seconds = seconds.min(0.1);
-    }
     let n = a
         .parallel
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let arrangements = Arrangement::seed_set(n);
-    if !o.json {
+    let p = quality::WorkloadStudyParams {
+        rate: a.rate,
+        seconds: a.seconds,
+        kinds,
+        units,
+        arrangements: Arrangement::seed_set(n).to_vec(),
+    };
+    Ok(if quick { p.quick() } else { p })
+}
+
+pub(crate) fn workload(a: WorkloadArgs, c: &Common) -> anyhow::Result<()> {
+    let p = workload_params(&a, c.quick)?;
+    if !c.json {
         println!("machine: {}", Machine::detect());
         println!(
-            "source {} samples/s for {seconds} s; work per packet of {} samples; quality = \
+            "source {} samples/s for {} s; work per packet of {PACKET} samples; quality = \
              delivered / required samples (median of {} runs)",
-            a.rate,
-            workload::PACKET,
-            o.runs
+            p.rate, p.seconds, c.runs
         );
     }
-    let mut jsonl = String::new();
-    let mut csv = String::from(
-        "kind,arrangement,units,runs,median_quality,mean_quality,ci95_quality,median_delivered_rate,verified\n",
-    );
-    let total = kinds.len() * units.len() * arrangements.len() * o.runs;
-    let mut done = 0;
-    let mut all_verified = true;
-    for &kind in &kinds {
-        let mut series: Vec<Series> = arrangements
-            .iter()
-            .map(|ar| Series {
-                label: ar.label(),
-                points: Vec::new(),
-            })
-            .collect();
-        let mut table = vec![vec![f64::NAN; units.len()]; arrangements.len()];
-        for (ui, &u) in units.iter().enumerate() {
-            let mut q: Vec<Vec<f64>> = vec![Vec::new(); arrangements.len()];
-            let mut rates: Vec<Vec<f64>> = vec![Vec::new(); arrangements.len()];
-            let mut ok = vec![true; arrangements.len()];
-            for _ in 0..o.runs {
-                for (i, &arrangement) in arrangements.iter().enumerate() {
-                    let m = workload::run(&WorkloadParams {
-                        rate: a.rate as f64,
-                        seconds,
-                        kind,
-                        units: u,
-                        arrangement,
-                    })?;
-                    done += 1;
-                    let line = serde_json::to_string(&m)?;
-                    jsonl.push_str(&line);
-                    jsonl.push('\n');
-                    if o.json {
-                        println!("{line}");
-                    } else {
-                        eprint!(
-                            "\r[{done}/{total}] {} {u} units, {}          ",
-                            kind.name(),
-                            arrangement.label()
-                        );
-                    }
-                    ok[i] &= m.verified;
-                    q[i].push(m.extra["quality"].as_f64().unwrap_or(f64::NAN));
-                    rates[i].push(m.extra["delivered_rate"].as_f64().unwrap_or(f64::NAN));
-                }
-            }
-            for (i, ar) in arrangements.iter().enumerate() {
-                all_verified &= ok[i];
-                let s = summarize(&q[i]).expect("runs >= 1");
-                let r = summarize(&rates[i]).expect("runs >= 1");
-                table[i][ui] = s.median;
-                series[i].points.push((u as f64, s.median));
-                csv.push_str(&format!(
-                    "{},{},{u},{},{},{},{},{},{}\n",
-                    kind.name(),
-                    ar.label(),
-                    s.n,
-                    s.median,
-                    s.mean,
-                    s.ci95,
-                    r.median,
-                    ok[i]
-                ));
-            }
-        }
-        if !o.json {
-            eprintln!();
-            println!(
-                "{}: signal quality by units of work per packet",
-                kind.name()
-            );
-            print!("{:<26}", "arrangement");
-            for u in &units {
-                print!(" {:>9}", format!("{:e}", *u as f64));
-            }
-            println!();
-            for (i, ar) in arrangements.iter().enumerate() {
-                print!("{:<26}", ar.label());
-                for v in &table[i] {
-                    print!(" {:>8.1}%", 100.0 * v);
-                }
-                println!();
-            }
-        }
-        if let Some(dir) = &o.out {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            let title = format!(
-                "workload {}: {} samples/s, {} cores",
-                kind.name(),
-                a.rate,
-                Machine::detect().cpus
-            );
-            match line_chart(
-                &dir.join(format!("workload-{}", kind.name())),
-                &Chart {
-                    title: &title,
-                    x_label: "units of work per 1024-sample packet",
-                    y_label: "delivered / required",
-                    log_x: true,
-                    series: &series,
-                },
-            ) {
-                Ok(w) => eprintln!("plots: {} {}", w.svg.display(), w.png.display()),
-                Err(e) => eprintln!("radioflow: no plot: {e}"),
-            }
+    let mut ticker = Ticker::new(c, 0);
+    let result = quality::measure(&p, c.runs, &mut |x| ticker.show(x))?;
+    ticker.end();
+    if !c.json {
+        for k in &result.kinds {
+            print_quality(&result, k);
         }
     }
-    if let Some(dir) = &o.out {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        std::fs::write(dir.join("runs.jsonl"), &jsonl)?;
-        std::fs::write(dir.join("summary.csv"), &csv)?;
-        std::fs::write(
-            dir.join("machine.json"),
-            serde_json::to_string_pretty(&Machine::detect())?,
-        )?;
-        eprintln!("results written to {}", dir.display());
+    if let Some(dir) = &c.out {
+        write_results(dir, &result.jsonl, &result.csv())?;
+        report_plots(result.plots(dir));
     }
-    if !all_verified {
+    if !result.verified() {
         bail!("some delivered samples did not reach the probe");
     }
     Ok(())
+}
+
+fn print_quality(result: &WorkloadStudy, k: &KindResult) {
+    println!(
+        "{}: signal quality by units of work per packet",
+        k.kind.name()
+    );
+    print!("{:<26}", "arrangement");
+    for u in &result.params.units {
+        print!(" {:>9}", format!("{:e}", *u as f64));
+    }
+    println!();
+    for (ar, q) in result.params.arrangements.iter().zip(&k.quality) {
+        print!("{:<26}", ar.label());
+        for s in q {
+            print!(" {:>8.1}%", 100.0 * s.median);
+        }
+        println!();
+    }
 }

@@ -1,6 +1,10 @@
 //! `radioflow`: run the source documents' benchmarks on radioflow, and profile graphs.
+//!
+//! The experiments live in `radioflow_bench`; this binary parses arguments, maps them to the
+//! bench crate's parameters and prints what it returns.
 
 mod bench;
+mod bench_compare;
 mod bench_framed;
 mod bench_observe;
 mod bench_profile;

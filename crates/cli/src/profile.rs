@@ -1,11 +1,14 @@
-//! `radioflow profile [GRAPH] [--trace FILE]`: run a graph with time counters on and print the
-//! per-block profile table; optionally write a Chrome trace of the run.
+//! `radioflow profile [GRAPH] [--trace FILE]`: prints `radioflow_bench::profile`'s per-block
+//! profile table (or JSON), live counters while the graph runs, and writes the trace.
 
 use anyhow::Context;
 use clap::Args;
-use radioflow_bench::graphs::{build, GRAPH_NAMES};
-use radioflow_runtime::{Counters, Profile, SchedulerSpec, TraceConfig};
-use std::time::Instant;
+use radioflow_bench::graphs::GRAPH_NAMES;
+use radioflow_bench::profile::{self, LiveSample, ProfileParams, ProfileRun};
+use radioflow_bench::BenchError;
+use radioflow_runtime::SchedulerSpec;
+use std::path::Path;
+use std::time::Duration;
 
 #[derive(Args)]
 pub(crate) struct ProfileArgs {
@@ -35,36 +38,21 @@ pub(crate) struct ProfileArgs {
 
 pub(crate) fn main(a: ProfileArgs) -> anyhow::Result<()> {
     let scheduler = a.scheduler.parse::<SchedulerSpec>()?.build();
-    let mut fg = build(&a.graph, a.samples)
-        .with_context(|| format!("graphs: {}", GRAPH_NAMES.join(", ")))?;
-    fg.set_counters(Counters::Timed);
-    if a.trace.is_some() {
-        fg.set_trace(Some(TraceConfig {
-            events_per_block: a.trace_events,
-        }));
-    }
-    let t0 = Instant::now();
-    fg.start(scheduler.as_ref())?;
-    if let Some(every) = a.live.filter(|s| *s > 0.0) {
-        watch(&fg, std::time::Duration::from_secs_f64(every));
-    }
-    fg.wait()?;
-    let profile = Profile::of(&fg, t0.elapsed().as_secs_f64());
+    let p = ProfileParams {
+        graph: &a.graph,
+        samples: a.samples,
+        trace_events: a.trace.is_some().then_some(a.trace_events),
+        live: a.live.filter(|s| *s > 0.0).map(Duration::from_secs_f64),
+    };
+    let run = match profile::run(&p, scheduler.as_ref(), &mut print_live) {
+        Err(e @ BenchError::Params(_)) => {
+            return Err(e).with_context(|| format!("graphs: {}", GRAPH_NAMES.join(", ")))
+        }
+        r => r?,
+    };
     if a.json {
-        for r in &profile.rows {
-            let s = &r.stats;
-            println!(
-                "{}",
-                serde_json::json!({
-                    "block": r.name, "work_calls": s.work_calls,
-                    "items_consumed": s.items_consumed, "items_produced": s.items_produced,
-                    "work_ns": s.work_ns, "work_ns_min": s.work_ns_min,
-                    "work_ns_avg": s.work_ns_avg(), "work_ns_max": s.work_ns_max,
-                    "share": r.share, "throughput": r.throughput, "bottleneck": r.bottleneck,
-                    "input_empty": s.input_empty, "output_full": s.output_full,
-                    "messages": s.messages, "produced_log2": s.produced_log2.to_vec(),
-                })
-            );
+        for r in &run.profile.rows {
+            println!("{}", profile::row_json(r));
         }
     } else {
         println!(
@@ -73,65 +61,38 @@ pub(crate) fn main(a: ProfileArgs) -> anyhow::Result<()> {
             scheduler.name(),
             a.samples as f64
         );
-        println!("{profile}");
+        println!("{}", run.profile);
     }
-    if let (Some(path), Some(trace)) = (&a.trace, fg.trace()) {
-        let mut f = std::fs::File::create(path)
-            .with_context(|| format!("cannot create {}", path.display()))?;
-        trace
-            .write_chrome_json(&mut f)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        eprintln!(
-            "trace: {} work calls ({} older ones dropped) -> {} (open in Perfetto or chrome://tracing)",
-            trace.len(),
-            trace.dropped(),
-            path.display()
-        );
+    if let Some(path) = &a.trace {
+        write_trace(&run, path)?;
     }
     Ok(())
 }
 
-/// Prints the live counters of the running `fg` every `every` until it finishes: per block
-/// the items produced (consumed for sinks) since the last look, as a rate, and its share of
-/// the time in work so far.
-fn watch(fg: &radioflow_runtime::Flowgraph, every: std::time::Duration) {
-    use radioflow_runtime::BlockId;
-    let Some(handle) = fg.stats_handle() else {
-        return;
+/// One line of live counters: per block its rate and share of the time in work.
+fn print_live(s: &LiveSample) {
+    let cells: Vec<String> = s
+        .blocks
+        .iter()
+        .map(|b| format!("{} {:.1} M/s {:.0}%", b.name, b.rate / 1e6, 100.0 * b.share))
+        .collect();
+    println!("[{:>6.2} s] {}", s.elapsed, cells.join(" | "));
+}
+
+fn write_trace(run: &ProfileRun, path: &Path) -> anyhow::Result<()> {
+    let Some(trace) = run.trace() else {
+        return Ok(());
     };
-    let ids: Vec<BlockId> = (0..fg.len()).map(BlockId::from_index).collect();
-    let items = |s: &radioflow_runtime::BlockStats| s.items_produced.max(s.items_consumed);
-    let mut last: Vec<u64> = vec![0; ids.len()];
-    let start = Instant::now();
-    let mut tick = start;
-    while !fg.is_finished() {
-        std::thread::sleep(every.min(std::time::Duration::from_millis(10)));
-        if tick.elapsed() < every {
-            continue;
-        }
-        let dt = tick.elapsed().as_secs_f64();
-        tick = Instant::now();
-        let now: Vec<_> = ids.iter().filter_map(|&id| handle.get(id)).collect();
-        let busy: u64 = now.iter().map(|s| s.work_ns).sum::<u64>().max(1);
-        let cells: Vec<String> = ids
-            .iter()
-            .zip(&now)
-            .zip(&mut last)
-            .map(|((&id, s), l)| {
-                let rate = (items(s) - *l) as f64 / dt;
-                *l = items(s);
-                format!(
-                    "{} {:.1} M/s {:.0}%",
-                    fg.name(id),
-                    rate / 1e6,
-                    100.0 * s.work_ns as f64 / busy as f64
-                )
-            })
-            .collect();
-        println!(
-            "[{:>6.2} s] {}",
-            start.elapsed().as_secs_f64(),
-            cells.join(" | ")
-        );
-    }
+    let mut f =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    trace
+        .write_chrome_json(&mut f)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    eprintln!(
+        "trace: {} work calls ({} older ones dropped) -> {} (open in Perfetto or chrome://tracing)",
+        trace.len(),
+        trace.dropped(),
+        path.display()
+    );
+    Ok(())
 }
