@@ -34,13 +34,16 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<i16>>(sink).unwrap().data(), &[11, 12, 13]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct AddConst<T: Item + Arith> {
+    #[input(name = "in")]
     input: StreamInput<T>,
+    #[output(name = "out")]
     output: StreamOutput<T>,
     k: T,
 }
 
+#[block]
 impl<T: Item + Arith> AddConst<T> {
     /// A block computing `in + k`.
     pub fn new(k: T) -> Self {
@@ -49,13 +52,6 @@ impl<T: Item + Arith> AddConst<T> {
             output: StreamOutput::new(),
             k,
         }
-    }
-}
-
-impl<T: Item + Arith> Block for AddConst<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {

@@ -32,12 +32,15 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<u32>>(sink).unwrap().data(), &[1, 2, 3]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct Copy<T: Item> {
+    #[input(name = "in")]
     input: StreamInput<T>,
+    #[output(name = "out")]
     output: StreamOutput<T>,
 }
 
+#[block]
 impl<T: Item> Copy<T> {
     /// A copy block.
     pub fn new() -> Self {
@@ -46,22 +49,15 @@ impl<T: Item> Copy<T> {
             output: StreamOutput::new(),
         }
     }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        copy_work(&mut self.input, &mut self.output, usize::MAX);
+        Ok(WorkStatus::Continue)
+    }
 }
 
 impl<T: Item> Default for Copy<T> {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-impl<T: Item> Block for Copy<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
-    }
-
-    fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        copy_work(&mut self.input, &mut self.output, usize::MAX);
-        Ok(WorkStatus::Continue)
     }
 }

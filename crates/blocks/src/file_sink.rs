@@ -26,13 +26,15 @@ use std::path::{Path, PathBuf};
 ///
 /// # Example
 /// See [`FileSource`](crate::FileSource).
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct FileSink<T: Item> {
+    #[input(name = "in")]
     input: StreamInput<T>,
     writer: BufWriter<File>,
     path: PathBuf,
 }
 
+#[block(blocking)]
 impl<T: Item> FileSink<T> {
     /// Creates `path`, or truncates it if it exists.
     ///
@@ -46,12 +48,6 @@ impl<T: Item> FileSink<T> {
             writer: BufWriter::new(file),
             path: path.to_owned(),
         })
-    }
-}
-
-impl<T: Item> Block for FileSink<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -69,9 +65,5 @@ impl<T: Item> Block for FileSink<T> {
             .flush()
             .map_err(|e| FileError::new("flush", &self.path, e))?;
         Ok(())
-    }
-
-    fn is_blocking(&self) -> bool {
-        true
     }
 }

@@ -52,8 +52,9 @@ use std::path::{Path, PathBuf};
 /// # std::fs::remove_file(&path)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct FileSource<T: Item> {
+    #[output(name = "out")]
     output: StreamOutput<T>,
     file: File,
     path: PathBuf,
@@ -64,6 +65,7 @@ pub struct FileSource<T: Item> {
     warned: bool,
 }
 
+#[block(blocking)]
 impl<T: Item> FileSource<T> {
     /// Opens `path` for reading.
     ///
@@ -94,12 +96,6 @@ impl<T: Item> FileSource<T> {
     pub fn repeat(mut self, repeat: bool) -> Self {
         self.repeat = repeat;
         self
-    }
-}
-
-impl<T: Item> Block for FileSource<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -146,9 +142,5 @@ impl<T: Item> Block for FileSource<T> {
             .map_err(|e| FileError::new("rewind", &self.path, e))?;
         self.items_this_pass = 0;
         Ok(WorkStatus::Continue)
-    }
-
-    fn is_blocking(&self) -> bool {
-        true
     }
 }

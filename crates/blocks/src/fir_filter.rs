@@ -39,8 +39,11 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<f32>>(sink).unwrap().data(), &[1.0, 0.5, 0.0, 2.0]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[derive(Ports)]
 pub struct FirFilter<T: FirSample + Item> {
+    #[input(name = "in")]
     input: StreamInput<T>,
+    #[output(name = "out")]
     output: StreamOutput<T>,
     fir: Fir<T>,
     /// The last `taps - 1` inputs, oldest first.
@@ -60,6 +63,7 @@ impl<T: FirSample + Item> std::fmt::Debug for FirFilter<T> {
     }
 }
 
+#[block]
 impl<T: FirSample + Item> FirFilter<T> {
     /// A filter with these taps.
     ///
@@ -150,13 +154,6 @@ impl<T: FirSample + Item> FirFilter<T> {
     /// The taps.
     pub fn taps(&self) -> &[f32] {
         self.fir.taps()
-    }
-}
-
-impl<T: FirSample + Item> Block for FirFilter<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {

@@ -33,14 +33,17 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<NullSink<u8>>(sink).unwrap().items(), 1_000_000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct Head<T: Item> {
+    #[input(name = "in")]
     input: StreamInput<T>,
+    #[output(name = "out")]
     output: StreamOutput<T>,
     /// Items still to pass.
     remaining: u64,
 }
 
+#[block]
 impl<T: Item> Head<T> {
     /// Passes `n` items.
     pub fn new(n: u64) -> Self {
@@ -49,13 +52,6 @@ impl<T: Item> Head<T> {
             output: StreamOutput::new(),
             remaining: n,
         }
-    }
-}
-
-impl<T: Item> Block for Head<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {

@@ -35,12 +35,14 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(count.last(), Some(&Pmt::Int(7)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Ports)]
 pub struct MessageBurstSource {
+    #[message_output]
     out: MessageOutput,
     messages: Vec<Pmt>,
 }
 
+#[block]
 impl MessageBurstSource {
     /// Posts `messages` in order.
     pub fn new(messages: Vec<Pmt>) -> Self {
@@ -53,12 +55,6 @@ impl MessageBurstSource {
     /// Posts `msg` `n` times (the copies share its payload).
     pub fn repeat(msg: Pmt, n: usize) -> Self {
         Self::new(vec![msg; n])
-    }
-}
-
-impl Block for MessageBurstSource {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.message_output("out", &mut self.out);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {

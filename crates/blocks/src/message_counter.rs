@@ -19,12 +19,13 @@ use radioflow_runtime::prelude::*;
 ///
 /// # Example
 /// See [`MessageBurstSource`](crate::MessageBurstSource).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Ports)]
 pub struct MessageCounter {
     count: u64,
     last: Option<Pmt>,
 }
 
+#[block]
 impl MessageCounter {
     /// A counter at zero.
     pub fn new() -> Self {
@@ -40,20 +41,10 @@ impl MessageCounter {
     pub fn last(&self) -> Option<&Pmt> {
         self.last.as_ref()
     }
-}
 
-impl Block for MessageCounter {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.message_input("in");
-    }
-
-    fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        Ok(WorkStatus::Continue)
-    }
-
-    fn handle_message(&mut self, _port: usize, msg: Pmt) -> Result<(), BlockError> {
+    #[message_input(name = "in")]
+    fn receive(&mut self, msg: Pmt) {
         self.count += 1;
         self.last = Some(msg);
-        Ok(())
     }
 }

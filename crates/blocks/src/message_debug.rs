@@ -31,11 +31,12 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<MessageDebug>(dbg).unwrap().messages(), [Pmt::Int(1), Pmt::symbol("two")]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Ports)]
 pub struct MessageDebug {
     messages: Vec<Pmt>,
 }
 
+#[block]
 impl MessageDebug {
     /// An empty store.
     pub fn new() -> Self {
@@ -51,19 +52,9 @@ impl MessageDebug {
     pub fn take(&mut self) -> Vec<Pmt> {
         std::mem::take(&mut self.messages)
     }
-}
 
-impl Block for MessageDebug {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.message_input("store");
-    }
-
-    fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        Ok(WorkStatus::Continue)
-    }
-
-    fn handle_message(&mut self, _port: usize, msg: Pmt) -> Result<(), BlockError> {
+    #[message_input]
+    fn store(&mut self, msg: Pmt) {
         self.messages.push(msg);
-        Ok(())
     }
 }

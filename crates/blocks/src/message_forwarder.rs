@@ -20,30 +20,21 @@ use radioflow_runtime::prelude::*;
 ///
 /// # Example
 /// See [`MessageBurstSource`](crate::MessageBurstSource).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Ports)]
 pub struct MessageForwarder {
+    #[message_output]
     out: MessageOutput,
 }
 
+#[block]
 impl MessageForwarder {
     /// A forwarder.
     pub fn new() -> Self {
         Self::default()
     }
-}
 
-impl Block for MessageForwarder {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.message_input("in");
-        p.message_output("out", &mut self.out);
-    }
-
-    fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        Ok(WorkStatus::Continue)
-    }
-
-    fn handle_message(&mut self, _port: usize, msg: Pmt) -> Result<(), BlockError> {
+    #[message_input(name = "in")]
+    fn forward(&mut self, msg: Pmt) {
         self.out.post(msg);
-        Ok(())
     }
 }

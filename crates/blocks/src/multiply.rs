@@ -35,13 +35,16 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<f32>>(sink).unwrap().data(), &[4.0, 10.0, 18.0]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct Multiply<T: Item + Arith> {
+    /// Ports `in0`, `in1`, ...; at least one.
+    #[input(name = "in")]
     inputs: Vec<StreamInput<T>>,
-    names: Vec<String>,
+    #[output(name = "out")]
     output: StreamOutput<T>,
 }
 
+#[block]
 impl<T: Item + Arith> Multiply<T> {
     /// A product of `inputs` streams.
     ///
@@ -51,18 +54,8 @@ impl<T: Item + Arith> Multiply<T> {
         assert!(inputs > 0, "Multiply needs at least one input");
         Self {
             inputs: (0..inputs).map(|_| StreamInput::new()).collect(),
-            names: (0..inputs).map(|i| format!("in{i}")).collect(),
             output: StreamOutput::new(),
         }
-    }
-}
-
-impl<T: Item + Arith> Block for Multiply<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        for (input, name) in self.inputs.iter_mut().zip(&self.names) {
-            p.stream_input(name, input);
-        }
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {

@@ -34,13 +34,16 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<Complex32>>(sink).unwrap().data(), &[Complex32::new(0.0, 1.0), Complex32::new(-2.0, 0.0)]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct MultiplyConst<T: Item + Arith> {
+    #[input(name = "in")]
     input: StreamInput<T>,
+    #[output(name = "out")]
     output: StreamOutput<T>,
     k: T,
 }
 
+#[block]
 impl<T: Item + Arith> MultiplyConst<T> {
     /// A block computing `in · k`.
     pub fn new(k: T) -> Self {
@@ -49,13 +52,6 @@ impl<T: Item + Arith> MultiplyConst<T> {
             output: StreamOutput::new(),
             k,
         }
-    }
-}
-
-impl<T: Item + Arith> Block for MultiplyConst<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {

@@ -29,12 +29,14 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<NullSink<f32>>(sink).unwrap().items(), 1000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct NullSink<T: Item> {
+    #[input(name = "in")]
     input: StreamInput<T>,
     items: u64,
 }
 
+#[block]
 impl<T: Item> NullSink<T> {
     /// A sink that discards its input.
     pub fn new() -> Self {
@@ -48,23 +50,17 @@ impl<T: Item> NullSink<T> {
     pub fn items(&self) -> u64 {
         self.items
     }
-}
-
-impl<T: Item> Default for NullSink<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<T: Item> Block for NullSink<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-    }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let n = self.input.slice().len();
         self.input.consume(n);
         self.items += n as u64;
         Ok(WorkStatus::Continue)
+    }
+}
+
+impl<T: Item> Default for NullSink<T> {
+    fn default() -> Self {
+        Self::new()
     }
 }

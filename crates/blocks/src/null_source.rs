@@ -33,29 +33,19 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<i16>>(sink).unwrap().data(), &[0; 100]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct NullSource<T: Item> {
+    #[output(name = "out")]
     output: StreamOutput<T>,
 }
 
+#[block]
 impl<T: Item> NullSource<T> {
     /// A source of zeros.
     pub fn new() -> Self {
         Self {
             output: StreamOutput::new(),
         }
-    }
-}
-
-impl<T: Item> Default for NullSource<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<T: Item> Block for NullSource<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -64,5 +54,11 @@ impl<T: Item> Block for NullSource<T> {
         bytemuck::cast_slice_mut::<T, u8>(out).fill(0);
         self.output.produce(n);
         Ok(WorkStatus::Continue)
+    }
+}
+
+impl<T: Item> Default for NullSource<T> {
+    fn default() -> Self {
+        Self::new()
     }
 }

@@ -32,14 +32,16 @@ use std::time::Instant;
 /// assert_eq!(fg.block::<RateProbe>(probe).unwrap().items(), 1000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Ports)]
 pub struct RateProbe {
+    #[input(name = "in")]
     input: StreamInput<f32>,
     items: u64,
     first: Option<Instant>,
     last: Option<Instant>,
 }
 
+#[block]
 impl RateProbe {
     /// A probe.
     pub fn new() -> Self {
@@ -57,12 +59,6 @@ impl RateProbe {
             (Some(a), Some(b)) if b > a => self.items as f64 / (b - a).as_secs_f64(),
             _ => 0.0,
         }
-    }
-}
-
-impl Block for RateProbe {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {

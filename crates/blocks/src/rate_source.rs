@@ -42,8 +42,9 @@ const TICKS_PER_SECOND: f64 = 1000.0;
 /// assert_eq!(delivered + dropped, 5_000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct RateSource {
+    #[output(name = "out")]
     output: StreamOutput<f32>,
     rate: f64,
     total: u64,
@@ -53,6 +54,7 @@ pub struct RateSource {
     dropped: u64,
 }
 
+#[block(blocking)]
 impl RateSource {
     /// A source of `rate` samples per second, `total` samples in all.
     ///
@@ -87,12 +89,6 @@ impl RateSource {
     pub fn duration(&self) -> f64 {
         self.total as f64 / self.rate
     }
-}
-
-impl Block for RateSource {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_output("out", &mut self.output);
-    }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         if self.due >= self.total {
@@ -124,9 +120,5 @@ impl Block for RateSource {
         } else {
             WorkStatus::Continue
         })
-    }
-
-    fn is_blocking(&self) -> bool {
-        true
     }
 }

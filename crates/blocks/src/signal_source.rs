@@ -87,8 +87,9 @@ impl SignalItem for Complex32 {
 /// assert!(got.iter().zip([1.0, 0.0, -1.0, 0.0]).all(|(g, w)| (g - w).abs() < 1e-6));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct SignalSource<T: SignalItem> {
+    #[output(name = "out")]
     output: StreamOutput<T>,
     nco: Nco,
     waveform: Waveform,
@@ -96,6 +97,7 @@ pub struct SignalSource<T: SignalItem> {
     offset: T,
 }
 
+#[block]
 impl<T: SignalItem> SignalSource<T> {
     /// A source of `waveform` at `frequency` Hz for `sample_rate` samples per second.
     ///
@@ -124,12 +126,6 @@ impl<T: SignalItem> SignalSource<T> {
     pub fn phase(mut self, radians: f64) -> Self {
         self.nco.set_phase(radians);
         self
-    }
-}
-
-impl<T: SignalItem> Block for SignalSource<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {

@@ -50,9 +50,11 @@ const MAX_LAG: Duration = Duration::from_millis(50);
 /// assert!(t.elapsed() >= Duration::from_millis(90)); // 1000 items at 10 000/s
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct Throttle<T: Item> {
+    #[input(name = "in")]
     input: StreamInput<T>,
+    #[output(name = "out")]
     output: StreamOutput<T>,
     items_per_second: f64,
     max_chunk: usize,
@@ -62,6 +64,7 @@ pub struct Throttle<T: Item> {
     passed: u64,
 }
 
+#[block(blocking)]
 impl<T: Item> Throttle<T> {
     /// Passes `items_per_second` items per second on average.
     ///
@@ -80,13 +83,6 @@ impl<T: Item> Throttle<T> {
             start: None,
             passed: 0,
         }
-    }
-}
-
-impl<T: Item> Block for Throttle<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -113,9 +109,5 @@ impl<T: Item> Block for Throttle<T> {
         copy_work(&mut self.input, &mut self.output, n);
         self.passed += n as u64;
         Ok(WorkStatus::Continue)
-    }
-
-    fn is_blocking(&self) -> bool {
-        true
     }
 }

@@ -31,13 +31,15 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(data, [0.5, 1.5]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct VectorSink<T: Item> {
+    #[input(name = "in")]
     input: StreamInput<T>,
     data: Vec<T>,
     tags: Vec<Tag>,
 }
 
+#[block]
 impl<T: Item> VectorSink<T> {
     /// An empty sink.
     pub fn new() -> Self {
@@ -63,18 +65,6 @@ impl<T: Item> VectorSink<T> {
     pub fn take(&mut self) -> Vec<T> {
         std::mem::take(&mut self.data)
     }
-}
-
-impl<T: Item> Default for VectorSink<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<T: Item> Block for VectorSink<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-    }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let i = self.input.slice();
@@ -83,5 +73,11 @@ impl<T: Item> Block for VectorSink<T> {
         let n = i.len();
         self.input.consume(n);
         Ok(WorkStatus::Continue)
+    }
+}
+
+impl<T: Item> Default for VectorSink<T> {
+    fn default() -> Self {
+        Self::new()
     }
 }

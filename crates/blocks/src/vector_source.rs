@@ -44,8 +44,9 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(offsets, [0, 3, 6]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct VectorSource<T: Item, S = Vec<T>> {
+    #[output(name = "out")]
     output: StreamOutput<T>,
     data: S,
     /// Sorted by offset; every offset is below `data.len()`.
@@ -64,6 +65,7 @@ impl<T: Item> VectorSource<T> {
     }
 }
 
+#[block]
 impl<T: Item, S: AsRef<[T]> + Send + 'static> VectorSource<T, S> {
     /// Plays the items `data` holds once, without tags.
     pub fn from_storage(data: S) -> Self {
@@ -98,12 +100,6 @@ impl<T: Item, S: AsRef<[T]> + Send + 'static> VectorSource<T, S> {
         tags.sort_by_key(|t| t.offset);
         self.tags = tags;
         self
-    }
-}
-
-impl<T: Item, S: AsRef<[T]> + Send + 'static> Block for VectorSource<T, S> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
