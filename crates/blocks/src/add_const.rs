@@ -62,3 +62,31 @@ impl<T: Item + Arith> AddConst<T> {
         Ok(WorkStatus::Continue)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn adds_per_call_as_far_as_the_output_allows_keeping_tags_and_wrapping() {
+        let mut h = Harness::new(AddConst::new(30_000i16));
+        h.push_tag("in", 2, "k", 1i64);
+        h.push("in", &[-1i16, 0, 2_767, 2_768]);
+        h.set_space("out", 3);
+        h.work().unwrap();
+        assert_eq!((h.consumed("in"), h.produced("out")), (3, 3));
+        assert_eq!(h.output_tags("out"), [Tag::new(2, "k", 1i64)]);
+        assert_eq!(h.take_output::<i16>("out"), [29_999, 30_000, i16::MAX]);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<i16>("out"), [i16::MIN], "integers wrap");
+
+        let mut h = Harness::new(AddConst::new(Complex32::new(0.5, -1.0)));
+        h.push("in", &[Complex32::new(1.0, 1.0)]);
+        h.work().unwrap();
+        assert_eq!(
+            h.take_output::<Complex32>("out"),
+            [Complex32::new(1.5, 0.0)]
+        );
+    }
+}

@@ -61,3 +61,27 @@ impl<T: Item> Default for Copy<T> {
         Self::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn copies_what_the_output_has_room_for_with_the_tags() {
+        let mut h = Harness::new(Copy::<u32>::new());
+        h.push_tag("in", 3, "burst", 7i64);
+        h.push("in", &[10u32, 11, 12, 13, 14]);
+        h.set_space("out", 2);
+        assert_eq!(h.work().unwrap(), WorkStatus::Continue);
+        assert_eq!((h.consumed("in"), h.produced("out")), (2, 2));
+        assert_eq!(h.take_output::<u32>("out"), [10, 11]);
+        assert!(h.output_tags("out").is_empty());
+        h.set_space("out", 100);
+        h.work().unwrap();
+        assert_eq!((h.consumed("in"), h.produced("out")), (5, 5));
+        let tags = h.output_tags("out");
+        assert_eq!(tags, [Tag::new(3, "burst", 7i64)]);
+        assert_eq!(h.take_output::<u32>("out"), [12, 13, 14]);
+    }
+}

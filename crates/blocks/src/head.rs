@@ -65,3 +65,34 @@ impl<T: Item> Head<T> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn passes_n_items_across_calls_then_is_done() {
+        let mut h = Harness::new(Head::<u16>::new(5));
+        h.push_tag("in", 1, "early", 1i64);
+        h.push_tag("in", 6, "late", 6i64);
+        h.push("in", &[0u16, 1, 2, 3, 4, 5, 6, 7]);
+        h.set_space("out", 3);
+        assert_eq!(h.work().unwrap(), WorkStatus::Continue);
+        assert_eq!(h.output_tags("out"), [Tag::new(1, "early", 1i64)]);
+        assert_eq!(h.take_output::<u16>("out"), [0, 1, 2]);
+        h.set_space("out", 100);
+        assert_eq!(h.work().unwrap(), WorkStatus::Done, "the fifth item passed");
+        assert_eq!((h.consumed("in"), h.produced("out")), (5, 5));
+        assert!(h.output_tags("out").is_empty(), "item 6 and its tag stay");
+        assert_eq!(h.take_output::<u16>("out"), [3, 4]);
+    }
+
+    #[test]
+    fn a_head_of_zero_passes_nothing() {
+        let mut h = Harness::new(Head::<u8>::new(0));
+        h.push("in", &[1u8, 2]);
+        assert_eq!(h.work().unwrap(), WorkStatus::Done);
+        assert_eq!((h.consumed("in"), h.produced("out")), (0, 0));
+    }
+}

@@ -64,3 +64,22 @@ impl MessageBurstSource {
         Ok(WorkStatus::Done)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn posts_everything_in_its_first_call_then_is_done() {
+        let mut h = Harness::new(MessageBurstSource::new(vec![Pmt::Int(1), Pmt::symbol("b")]));
+        assert_eq!(h.work().unwrap(), WorkStatus::Done);
+        assert_eq!(h.take_messages("out"), [Pmt::Int(1), Pmt::symbol("b")]);
+        assert_eq!(h.work().unwrap(), WorkStatus::Done);
+        assert!(h.take_messages("out").is_empty(), "posted once");
+
+        let mut h = Harness::new(MessageBurstSource::repeat(Pmt::Int(7), 3));
+        h.work().unwrap();
+        assert_eq!(h.take_messages("out"), vec![Pmt::Int(7); 3]);
+    }
+}

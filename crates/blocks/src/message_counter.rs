@@ -48,3 +48,21 @@ impl MessageCounter {
         self.last = Some(msg);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn counts_any_message_and_keeps_the_last() {
+        let mut h = Harness::new(MessageCounter::new());
+        assert_eq!((h.block().count(), h.block().last()), (0, None));
+        h.post("in", Pmt::Int(1)).unwrap();
+        h.post("in", Pmt::symbol("two")).unwrap();
+        h.post("in", Pmt::Null).unwrap();
+        assert_eq!(h.block().count(), 3);
+        assert_eq!(h.block().last(), Some(&Pmt::Null));
+        assert_eq!(h.work().unwrap(), WorkStatus::Continue, "work does nothing");
+    }
+}

@@ -58,3 +58,21 @@ impl MessageDebug {
         self.messages.push(msg);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn stores_every_message_in_order() {
+        let mut h = Harness::new(MessageDebug::new());
+        h.post("store", Pmt::Int(1)).unwrap();
+        h.post("store", Pmt::symbol("two")).unwrap();
+        assert_eq!(h.block().messages(), [Pmt::Int(1), Pmt::symbol("two")]);
+        assert_eq!(h.block_mut().take(), [Pmt::Int(1), Pmt::symbol("two")]);
+        assert!(h.block().messages().is_empty());
+        h.post("store", Pmt::Bool(true)).unwrap();
+        assert_eq!(h.block().messages(), [Pmt::Bool(true)]);
+    }
+}

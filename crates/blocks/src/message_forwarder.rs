@@ -38,3 +38,24 @@ impl MessageForwarder {
         self.out.post(msg);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn posts_what_it_receives_in_order_without_copying() {
+        let mut h = Harness::new(MessageForwarder::new());
+        let payload = Pmt::U8Vector(vec![7u8; 1000].into());
+        h.post("in", Pmt::Int(1)).unwrap();
+        h.post("in", payload.clone()).unwrap();
+        let got = h.take_messages("out");
+        assert_eq!(got, [Pmt::Int(1), payload.clone()]);
+        let (Pmt::U8Vector(got), Pmt::U8Vector(sent)) = (&got[1], &payload) else {
+            panic!("wrong message type");
+        };
+        assert!(std::sync::Arc::ptr_eq(got, sent), "the payload was copied");
+        assert!(h.take_messages("out").is_empty());
+    }
+}

@@ -62,3 +62,35 @@ impl<T: Item + Arith> MultiplyConst<T> {
         Ok(WorkStatus::Continue)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn multiplies_per_call_as_far_as_the_output_allows_keeping_tags_and_wrapping() {
+        let mut h = Harness::new(MultiplyConst::new(3i32));
+        h.push_tag("in", 1, "k", 1i64);
+        h.push("in", &[-2i32, 5, i32::MAX]);
+        h.set_space("out", 2);
+        h.work().unwrap();
+        assert_eq!((h.consumed("in"), h.produced("out")), (2, 2));
+        assert_eq!(h.output_tags("out"), [Tag::new(1, "k", 1i64)]);
+        assert_eq!(h.take_output::<i32>("out"), [-6, 15]);
+        h.work().unwrap();
+        assert_eq!(
+            h.take_output::<i32>("out"),
+            [i32::MAX.wrapping_mul(3)],
+            "integers wrap"
+        );
+
+        let mut h = Harness::new(MultiplyConst::new(Complex32::new(0.0, 1.0)));
+        h.push("in", &[Complex32::new(1.0, 0.0), Complex32::new(0.0, 2.0)]);
+        h.work().unwrap();
+        assert_eq!(
+            h.take_output::<Complex32>("out"),
+            [Complex32::new(0.0, 1.0), Complex32::new(-2.0, 0.0)]
+        );
+    }
+}

@@ -64,3 +64,19 @@ impl<T: Item> Default for NullSink<T> {
         Self::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn consumes_everything_offered_and_counts_it() {
+        let mut h = Harness::new(NullSink::<u32>::new());
+        h.push("in", &[1u32; 700]);
+        h.work().unwrap();
+        h.push("in", &[2u32; 300]);
+        assert_eq!(h.work().unwrap(), WorkStatus::Continue);
+        assert_eq!((h.consumed("in"), h.block().items()), (1000, 1000));
+    }
+}

@@ -62,3 +62,24 @@ impl<T: Item> Default for NullSource<T> {
         Self::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn fills_the_space_it_is_offered_with_zeros() {
+        let mut h = Harness::new(NullSource::<Complex32>::new());
+        h.set_space("out", 5);
+        assert_eq!(h.work().unwrap(), WorkStatus::Continue);
+        assert_eq!(h.take_output::<Complex32>("out"), [Complex32::default(); 5]);
+        h.set_space("out", 1000);
+        h.work().unwrap();
+        assert_eq!(
+            h.take_output::<Complex32>("out"),
+            [Complex32::default(); 1000]
+        );
+        assert_eq!(h.produced("out"), 1005);
+    }
+}

@@ -73,3 +73,27 @@ impl RateProbe {
         Ok(WorkStatus::Continue)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+    use std::time::Duration;
+
+    #[test]
+    fn counts_arrivals_and_their_rate() {
+        let mut h = Harness::new(RateProbe::new());
+        h.work().unwrap();
+        assert_eq!(h.block().delivered_rate(), 0.0, "nothing arrived");
+        h.push("in", &[0.0f32; 100]);
+        h.work().unwrap();
+        assert_eq!(h.block().delivered_rate(), 0.0, "one arrival");
+        std::thread::sleep(Duration::from_millis(20));
+        h.push("in", &[0.0f32; 100]);
+        h.work().unwrap();
+        assert_eq!((h.consumed("in"), h.block().items()), (200, 200));
+        // 200 items in at least 20 ms.
+        let rate = h.block().delivered_rate();
+        assert!(rate > 0.0 && rate <= 10_000.0, "{rate}");
+    }
+}

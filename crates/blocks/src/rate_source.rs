@@ -122,3 +122,28 @@ impl RateSource {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn what_finds_the_output_full_is_dropped_and_counted() {
+        // 2,000 samples at 1 MHz: 2 ms, taken 10 per call at most.
+        let mut h = Harness::new(RateSource::new(1e6, 2_000));
+        h.set_space("out", 10);
+        let mut got = Vec::new();
+        while h.work().unwrap() == WorkStatus::Continue {
+            got.extend(h.take_output::<f32>("out"));
+        }
+        got.extend(h.take_output::<f32>("out"));
+        let src = h.block();
+        assert_eq!(src.delivered() + src.dropped(), 2_000);
+        assert_eq!(got.len() as u64, src.delivered());
+        assert!(src.dropped() > 0, "10 per call cannot keep up with 1 MHz");
+        let counting: Vec<f32> = (0..got.len()).map(|k| k as f32).collect();
+        assert_eq!(got, counting, "delivered samples count up without gaps");
+        assert_eq!(h.work().unwrap(), WorkStatus::Done);
+    }
+}

@@ -111,3 +111,29 @@ impl<T: Item> Throttle<T> {
         Ok(WorkStatus::Continue)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn passes_at_most_5_ms_of_items_per_call_on_schedule() {
+        // 2,000 items per second: 10 items per call, 5 ms apart.
+        let mut h = Harness::new(Throttle::<u32>::new(2_000.0));
+        h.push_tag("in", 12, "t", 12i64);
+        h.push("in", &(0..25u32).collect::<Vec<_>>());
+        let t = Instant::now();
+        for want in [10, 20, 25] {
+            h.work().unwrap();
+            assert_eq!(h.produced("out"), want);
+        }
+        assert!(t.elapsed() >= Duration::from_millis(9), "{:?}", t.elapsed());
+        assert_eq!(h.output_tags("out"), [Tag::new(12, "t", 12i64)]);
+        assert_eq!(h.take_output::<u32>("out"), (0..25).collect::<Vec<_>>());
+        h.set_space("out", 3);
+        h.push("in", &[7u32; 5]);
+        h.work().unwrap();
+        assert_eq!(h.produced("out"), 28, "the output limits too");
+    }
+}

@@ -81,3 +81,29 @@ impl<T: Item> Default for VectorSink<T> {
         Self::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn keeps_items_and_tags_of_every_call() {
+        let mut h = Harness::new(VectorSink::<i16>::new());
+        h.push_tag("in", 1, "a", 1i64);
+        h.push("in", &[1i16, 2]);
+        h.work().unwrap();
+        h.push_tag("in", 3, "b", 3i64);
+        h.push("in", &[3i16, 4]);
+        h.work().unwrap();
+        assert_eq!(h.consumed("in"), 4);
+        assert_eq!(h.block().data(), [1, 2, 3, 4]);
+        assert_eq!(
+            h.block().tags(),
+            [Tag::new(1, "a", 1i64), Tag::new(3, "b", 3i64)]
+        );
+        assert_eq!(h.block_mut().take(), [1, 2, 3, 4]);
+        assert!(h.block().data().is_empty());
+        assert_eq!(h.block().tags().len(), 2, "tags stay");
+    }
+}

@@ -2,7 +2,7 @@
 
 use crate::io::{Out, Status};
 use crate::sequence::Sequence;
-use radioflow_runtime::{Block, BlockError, Item, Ports, StreamInput, StreamOutput, WorkStatus};
+use radioflow_runtime::{block, BlockError, Item, Ports, StreamInput, StreamOutput, WorkStatus};
 
 /// Runs a [`Sequence`] on a stream: every `frame_in` items of the input fill the
 /// [`Graph::external`](crate::Graph::external) socket `source`, the sequence runs once, and the
@@ -47,14 +47,18 @@ use radioflow_runtime::{Block, BlockError, Item, Ports, StreamInput, StreamOutpu
 /// assert_eq!(fg.block::<Sink>(s).unwrap().items, [6, 22]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[derive(Ports)]
 pub struct FramedBlock<T: Item, U: Item> {
     seq: Sequence,
     source: Out<T>,
     result: Out<U>,
+    #[input(name = "in")]
     input: StreamInput<T>,
+    #[output(name = "out")]
     output: StreamOutput<U>,
 }
 
+#[block(type_name = "framed")]
 impl<T: Item, U: Item> FramedBlock<T, U> {
     /// A block running `seq`, fed through `source`, emitting `result`.
     /// The block needs a whole input frame to run the sequence and a whole output frame of
@@ -73,13 +77,6 @@ impl<T: Item, U: Item> FramedBlock<T, U> {
     /// The sequence (for its profile after a run).
     pub fn sequence(&self) -> &Sequence {
         &self.seq
-    }
-}
-
-impl<T: Item, U: Item> Block for FramedBlock<T, U> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -105,9 +102,5 @@ impl<T: Item, U: Item> Block for FramedBlock<T, U> {
         input.consume(used);
         output.produce(made);
         Ok(WorkStatus::Continue)
-    }
-
-    fn type_name(&self) -> &'static str {
-        "framed"
     }
 }
