@@ -67,3 +67,26 @@ impl<T: Item> FileSink<T> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn writes_every_call_and_flushes_on_stop() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.i32");
+        let mut h = Harness::new(FileSink::<i32>::new(&path).unwrap());
+        h.push("in", &[1i32, -2]);
+        h.work().unwrap();
+        h.push("in", &[3i32]);
+        h.work().unwrap();
+        assert_eq!(h.consumed("in"), 3);
+        Block::stop(h.block_mut()).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let want: Vec<u8> = [1i32, -2, 3].iter().flat_map(|x| x.to_ne_bytes()).collect();
+        assert_eq!(bytes, want);
+        assert!(h.block().is_blocking());
+    }
+}

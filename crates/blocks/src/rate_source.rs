@@ -145,5 +145,6 @@ mod tests {
         let counting: Vec<f32> = (0..got.len()).map(|k| k as f32).collect();
         assert_eq!(got, counting, "delivered samples count up without gaps");
         assert_eq!(h.work().unwrap(), WorkStatus::Done);
+        assert!(h.block().is_blocking());
     }
 }

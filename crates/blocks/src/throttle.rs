@@ -135,5 +135,6 @@ mod tests {
         h.push("in", &[7u32; 5]);
         h.work().unwrap();
         assert_eq!(h.produced("out"), 28, "the output limits too");
+        assert!(h.block().is_blocking());
     }
 }

@@ -104,3 +104,43 @@ impl<T: Item, U: Item> FramedBlock<T, U> {
         Ok(WorkStatus::Continue)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Graph;
+    use radioflow_runtime::testing::Harness;
+    use radioflow_runtime::Block;
+
+    /// Frames of 4 `u32` -> their sum.
+    fn summer() -> FramedBlock<u32, u32> {
+        let mut g = Graph::new();
+        let src = g.external::<u32>("stream", 4);
+        let sum = g.stateless("sum");
+        let (i, o) = (g.input::<u32>(sum, "in", 4), g.output::<u32>(sum, "out", 1));
+        g.codelet(sum, move |_, io| {
+            io.output(o)[0] = io.input(i).iter().sum();
+            Status::Continue
+        });
+        g.bind(i, src).unwrap();
+        FramedBlock::new(Sequence::new(g).unwrap(), src, o)
+    }
+
+    #[test]
+    fn runs_whole_frames_only_as_far_as_the_output_allows() {
+        let mut h = Harness::new(summer());
+        assert_eq!(h.block().type_name(), "framed");
+        h.push("in", &[1u32, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+        h.set_space("out", 2);
+        h.work().unwrap();
+        assert_eq!((h.consumed("in"), h.produced("out")), (8, 2));
+        assert_eq!(h.take_output::<u32>("out"), [10, 26]);
+        h.set_space("out", 10);
+        h.work().unwrap();
+        assert_eq!(h.consumed("in"), 12, "two items wait for their frame");
+        assert_eq!(h.take_output::<u32>("out"), [42]);
+        h.push("in", &[15u32, 16]);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<u32>("out"), [58]);
+    }
+}
