@@ -34,13 +34,16 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<i16>>(sink).unwrap().data(), &[11, 12, 13]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct AddConst<T: Item + Arith> {
+    #[input(name = "in")]
     input: StreamInput<T>,
+    #[output(name = "out")]
     output: StreamOutput<T>,
     k: T,
 }
 
+#[block]
 impl<T: Item + Arith> AddConst<T> {
     /// A block computing `in + k`.
     pub fn new(k: T) -> Self {
@@ -50,13 +53,6 @@ impl<T: Item + Arith> AddConst<T> {
             k,
         }
     }
-}
-
-impl<T: Item + Arith> Block for AddConst<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
-    }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let k = self.k;
@@ -64,5 +60,33 @@ impl<T: Item + Arith> Block for AddConst<T> {
             add_const(i, k, o)
         });
         Ok(WorkStatus::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn adds_per_call_as_far_as_the_output_allows_keeping_tags_and_wrapping() {
+        let mut h = Harness::new(AddConst::new(30_000i16));
+        h.push_tag("in", 2, "k", 1i64);
+        h.push("in", &[-1i16, 0, 2_767, 2_768]);
+        h.set_space("out", 3);
+        h.work().unwrap();
+        assert_eq!((h.consumed("in"), h.produced("out")), (3, 3));
+        assert_eq!(h.output_tags("out"), [Tag::new(2, "k", 1i64)]);
+        assert_eq!(h.take_output::<i16>("out"), [29_999, 30_000, i16::MAX]);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<i16>("out"), [i16::MIN], "integers wrap");
+
+        let mut h = Harness::new(AddConst::new(Complex32::new(0.5, -1.0)));
+        h.push("in", &[Complex32::new(1.0, 1.0)]);
+        h.work().unwrap();
+        assert_eq!(
+            h.take_output::<Complex32>("out"),
+            [Complex32::new(1.5, 0.0)]
+        );
     }
 }

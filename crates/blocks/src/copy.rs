@@ -32,12 +32,15 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<u32>>(sink).unwrap().data(), &[1, 2, 3]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct Copy<T: Item> {
+    #[input(name = "in")]
     input: StreamInput<T>,
+    #[output(name = "out")]
     output: StreamOutput<T>,
 }
 
+#[block]
 impl<T: Item> Copy<T> {
     /// A copy block.
     pub fn new() -> Self {
@@ -45,6 +48,11 @@ impl<T: Item> Copy<T> {
             input: StreamInput::new(),
             output: StreamOutput::new(),
         }
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        copy_work(&mut self.input, &mut self.output, usize::MAX);
+        Ok(WorkStatus::Continue)
     }
 }
 
@@ -54,14 +62,26 @@ impl<T: Item> Default for Copy<T> {
     }
 }
 
-impl<T: Item> Block for Copy<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
 
-    fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        copy_work(&mut self.input, &mut self.output, usize::MAX);
-        Ok(WorkStatus::Continue)
+    #[test]
+    fn copies_what_the_output_has_room_for_with_the_tags() {
+        let mut h = Harness::new(Copy::<u32>::new());
+        h.push_tag("in", 3, "burst", 7i64);
+        h.push("in", &[10u32, 11, 12, 13, 14]);
+        h.set_space("out", 2);
+        assert_eq!(h.work().unwrap(), WorkStatus::Continue);
+        assert_eq!((h.consumed("in"), h.produced("out")), (2, 2));
+        assert_eq!(h.take_output::<u32>("out"), [10, 11]);
+        assert!(h.output_tags("out").is_empty());
+        h.set_space("out", 100);
+        h.work().unwrap();
+        assert_eq!((h.consumed("in"), h.produced("out")), (5, 5));
+        let tags = h.output_tags("out");
+        assert_eq!(tags, [Tag::new(3, "burst", 7i64)]);
+        assert_eq!(h.take_output::<u32>("out"), [12, 13, 14]);
     }
 }

@@ -26,13 +26,15 @@ use std::path::{Path, PathBuf};
 ///
 /// # Example
 /// See [`FileSource`](crate::FileSource).
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct FileSink<T: Item> {
+    #[input(name = "in")]
     input: StreamInput<T>,
     writer: BufWriter<File>,
     path: PathBuf,
 }
 
+#[block(blocking)]
 impl<T: Item> FileSink<T> {
     /// Creates `path`, or truncates it if it exists.
     ///
@@ -46,12 +48,6 @@ impl<T: Item> FileSink<T> {
             writer: BufWriter::new(file),
             path: path.to_owned(),
         })
-    }
-}
-
-impl<T: Item> Block for FileSink<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -70,8 +66,27 @@ impl<T: Item> Block for FileSink<T> {
             .map_err(|e| FileError::new("flush", &self.path, e))?;
         Ok(())
     }
+}
 
-    fn is_blocking(&self) -> bool {
-        true
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn writes_every_call_and_flushes_on_stop() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.i32");
+        let mut h = Harness::new(FileSink::<i32>::new(&path).unwrap());
+        h.push("in", &[1i32, -2]);
+        h.work().unwrap();
+        h.push("in", &[3i32]);
+        h.work().unwrap();
+        assert_eq!(h.consumed("in"), 3);
+        Block::stop(h.block_mut()).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let want: Vec<u8> = [1i32, -2, 3].iter().flat_map(|x| x.to_ne_bytes()).collect();
+        assert_eq!(bytes, want);
+        assert!(h.block().is_blocking());
     }
 }

@@ -52,8 +52,9 @@ use std::path::{Path, PathBuf};
 /// # std::fs::remove_file(&path)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct FileSource<T: Item> {
+    #[output(name = "out")]
     output: StreamOutput<T>,
     file: File,
     path: PathBuf,
@@ -64,6 +65,7 @@ pub struct FileSource<T: Item> {
     warned: bool,
 }
 
+#[block(blocking)]
 impl<T: Item> FileSource<T> {
     /// Opens `path` for reading.
     ///
@@ -94,12 +96,6 @@ impl<T: Item> FileSource<T> {
     pub fn repeat(mut self, repeat: bool) -> Self {
         self.repeat = repeat;
         self
-    }
-}
-
-impl<T: Item> Block for FileSource<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -147,8 +143,52 @@ impl<T: Item> Block for FileSource<T> {
         self.items_this_pass = 0;
         Ok(WorkStatus::Continue)
     }
+}
 
-    fn is_blocking(&self) -> bool {
-        true
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    fn file_of(bytes: &[u8]) -> tempfile::NamedTempFile {
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        std::io::Write::write_all(&mut f, bytes).unwrap();
+        f
+    }
+
+    #[test]
+    fn reads_as_much_as_the_output_has_room_for() {
+        let data: Vec<u16> = (0..10).collect();
+        let f = file_of(bytemuck::cast_slice(&data));
+        let mut h = Harness::new(FileSource::<u16>::new(f.path()).unwrap());
+        h.set_space("out", 4);
+        assert_eq!(h.work().unwrap(), WorkStatus::Continue);
+        assert_eq!(h.take_output::<u16>("out"), [0, 1, 2, 3]);
+        h.set_space("out", 100);
+        // The rest, then the end of the file in the same call or the next.
+        let mut got = Vec::new();
+        while h.work().unwrap() == WorkStatus::Continue {
+            got.extend(h.take_output::<u16>("out"));
+        }
+        got.extend(h.take_output::<u16>("out"));
+        assert_eq!(got, (4..10).collect::<Vec<u16>>());
+        assert!(h.block().is_blocking());
+    }
+
+    #[test]
+    fn repeating_rewinds_and_drops_a_partial_item_every_pass() {
+        let f = file_of(&[1, 0, 2, 0, 9]); // two u16 and a stray byte
+        let mut h = Harness::new(FileSource::<u16>::new(f.path()).unwrap().repeat(true));
+        h.set_space("out", 3);
+        let mut got = Vec::new();
+        for _ in 0..6 {
+            assert_eq!(h.work().unwrap(), WorkStatus::Continue);
+            got.extend(h.take_output::<u16>("out"));
+        }
+        assert!(got.len() >= 6, "{got:?}");
+        assert!(
+            got.iter().zip([1, 2].iter().cycle()).all(|(g, w)| g == w),
+            "{got:?}"
+        );
     }
 }

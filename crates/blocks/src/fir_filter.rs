@@ -39,8 +39,11 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<f32>>(sink).unwrap().data(), &[1.0, 0.5, 0.0, 2.0]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[derive(Ports)]
 pub struct FirFilter<T: FirSample + Item> {
+    #[input(name = "in")]
     input: StreamInput<T>,
+    #[output(name = "out")]
     output: StreamOutput<T>,
     fir: Fir<T>,
     /// The last `taps - 1` inputs, oldest first.
@@ -60,6 +63,7 @@ impl<T: FirSample + Item> std::fmt::Debug for FirFilter<T> {
     }
 }
 
+#[block]
 impl<T: FirSample + Item> FirFilter<T> {
     /// A filter with these taps.
     ///
@@ -151,13 +155,6 @@ impl<T: FirSample + Item> FirFilter<T> {
     pub fn taps(&self) -> &[f32] {
         self.fir.taps()
     }
-}
-
-impl<T: FirSample + Item> Block for FirFilter<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
-    }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         if self.decimation > 1 {
@@ -182,5 +179,104 @@ impl<T: FirSample + Item> Block for FirFilter<T> {
             }
         });
         Ok(WorkStatus::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    /// `y[n] = Σ_k taps[k] · x[n - k]`, zeros before the first input.
+    fn naive(taps: &[f32], x: &[f32]) -> Vec<f64> {
+        (0..x.len())
+            .map(|n| {
+                (0..taps.len().min(n + 1))
+                    .map(|k| taps[k] as f64 * x[n - k] as f64)
+                    .sum()
+            })
+            .collect()
+    }
+
+    /// Runs `fir` on `x` (tagged at `tagged`), `push` items in and at most `space` out per call.
+    fn run(
+        mut fir: Harness<FirFilter<f32>>,
+        x: &[f32],
+        tagged: &[u64],
+        push: usize,
+        space: usize,
+    ) -> (Vec<f32>, Vec<u64>) {
+        for &t in tagged {
+            fir.push_tag("in", t, "t", t);
+        }
+        fir.set_space("out", space);
+        let (mut y, mut tags) = (Vec::new(), Vec::new());
+        for chunk in x.chunks(push) {
+            fir.push("in", chunk);
+            // Calls until this chunk is used up: the output space is the limit.
+            loop {
+                let before = fir.consumed("in");
+                fir.work().unwrap();
+                tags.extend(fir.output_tags("out").iter().map(|t| t.offset));
+                let got = fir.take_output::<f32>("out");
+                y.extend_from_slice(&got);
+                if got.is_empty() && fir.consumed("in") == before {
+                    break;
+                }
+            }
+        }
+        (y, tags)
+    }
+
+    fn input() -> (Vec<f32>, Vec<f32>) {
+        let taps: Vec<f32> = (0..13).map(|k| 1.0 / (k as f32 + 1.0)).collect();
+        let x: Vec<f32> = (0..500).map(|i| ((i * 37) % 17) as f32 - 8.0).collect();
+        (taps, x)
+    }
+
+    fn assert_close(got: &[f32], want: impl Iterator<Item = f64>, what: &str) {
+        let want: Vec<f64> = want.collect();
+        assert_eq!(got.len(), want.len(), "{what}");
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            // Sums of 13 terms of magnitude <= 8: f32 is good to well within 1e-3.
+            assert!((*g as f64 - w).abs() < 1e-3, "{what}: item {i}: {g} vs {w}");
+        }
+    }
+
+    #[test]
+    fn history_carries_across_calls_with_little_output_space() {
+        let (taps, x) = input();
+        let want = naive(&taps, &x);
+        for (push, space) in [(500, 500), (1, 1), (7, 3), (5, 64), (64, 5)] {
+            let (y, tags) = run(
+                Harness::new(FirFilter::new(&taps)),
+                &x,
+                &[0, 11, 12, 499],
+                push,
+                space,
+            );
+            assert_close(&y, want.iter().copied(), &format!("{push}/{space}"));
+            assert_eq!(tags, [0, 11, 12, 499], "tags keep their positions");
+        }
+    }
+
+    #[test]
+    fn decimating_keeps_every_dth_output_whatever_the_calls() {
+        let (taps, x) = input();
+        let want = naive(&taps, &x);
+        for d in [2, 3, 13, 20] {
+            for (push, space) in [(500, 500), (1, 1), (7, 3), (64, 5)] {
+                let fir = Harness::new(FirFilter::decimating(&taps, d));
+                let (y, tags) = run(fir, &x, &[0, 1, 5, 26, 499], push, space);
+                let what = format!("decimation {d}, {push}/{space}");
+                assert_close(&y, want.iter().step_by(d).copied(), &what);
+                let moved: Vec<u64> = [0u64, 1, 5, 26, 499]
+                    .iter()
+                    .map(|i| i.div_ceil(d as u64))
+                    .filter(|&o| o < y.len() as u64)
+                    .collect();
+                assert_eq!(tags, moved, "{what}: a tag moves to output ⌈i / d⌉");
+            }
+        }
     }
 }

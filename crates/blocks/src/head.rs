@@ -33,14 +33,17 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<NullSink<u8>>(sink).unwrap().items(), 1_000_000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct Head<T: Item> {
+    #[input(name = "in")]
     input: StreamInput<T>,
+    #[output(name = "out")]
     output: StreamOutput<T>,
     /// Items still to pass.
     remaining: u64,
 }
 
+#[block]
 impl<T: Item> Head<T> {
     /// Passes `n` items.
     pub fn new(n: u64) -> Self {
@@ -49,13 +52,6 @@ impl<T: Item> Head<T> {
             output: StreamOutput::new(),
             remaining: n,
         }
-    }
-}
-
-impl<T: Item> Block for Head<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -67,5 +63,36 @@ impl<T: Item> Block for Head<T> {
         } else {
             WorkStatus::Continue
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn passes_n_items_across_calls_then_is_done() {
+        let mut h = Harness::new(Head::<u16>::new(5));
+        h.push_tag("in", 1, "early", 1i64);
+        h.push_tag("in", 6, "late", 6i64);
+        h.push("in", &[0u16, 1, 2, 3, 4, 5, 6, 7]);
+        h.set_space("out", 3);
+        assert_eq!(h.work().unwrap(), WorkStatus::Continue);
+        assert_eq!(h.output_tags("out"), [Tag::new(1, "early", 1i64)]);
+        assert_eq!(h.take_output::<u16>("out"), [0, 1, 2]);
+        h.set_space("out", 100);
+        assert_eq!(h.work().unwrap(), WorkStatus::Done, "the fifth item passed");
+        assert_eq!((h.consumed("in"), h.produced("out")), (5, 5));
+        assert!(h.output_tags("out").is_empty(), "item 6 and its tag stay");
+        assert_eq!(h.take_output::<u16>("out"), [3, 4]);
+    }
+
+    #[test]
+    fn a_head_of_zero_passes_nothing() {
+        let mut h = Harness::new(Head::<u8>::new(0));
+        h.push("in", &[1u8, 2]);
+        assert_eq!(h.work().unwrap(), WorkStatus::Done);
+        assert_eq!((h.consumed("in"), h.produced("out")), (0, 0));
     }
 }

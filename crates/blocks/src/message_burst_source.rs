@@ -35,12 +35,14 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(count.last(), Some(&Pmt::Int(7)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Ports)]
 pub struct MessageBurstSource {
+    #[message_output]
     out: MessageOutput,
     messages: Vec<Pmt>,
 }
 
+#[block]
 impl MessageBurstSource {
     /// Posts `messages` in order.
     pub fn new(messages: Vec<Pmt>) -> Self {
@@ -54,17 +56,30 @@ impl MessageBurstSource {
     pub fn repeat(msg: Pmt, n: usize) -> Self {
         Self::new(vec![msg; n])
     }
-}
-
-impl Block for MessageBurstSource {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.message_output("out", &mut self.out);
-    }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         for msg in self.messages.drain(..) {
             self.out.post(msg);
         }
         Ok(WorkStatus::Done)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn posts_everything_in_its_first_call_then_is_done() {
+        let mut h = Harness::new(MessageBurstSource::new(vec![Pmt::Int(1), Pmt::symbol("b")]));
+        assert_eq!(h.work().unwrap(), WorkStatus::Done);
+        assert_eq!(h.take_messages("out"), [Pmt::Int(1), Pmt::symbol("b")]);
+        assert_eq!(h.work().unwrap(), WorkStatus::Done);
+        assert!(h.take_messages("out").is_empty(), "posted once");
+
+        let mut h = Harness::new(MessageBurstSource::repeat(Pmt::Int(7), 3));
+        h.work().unwrap();
+        assert_eq!(h.take_messages("out"), vec![Pmt::Int(7); 3]);
     }
 }

@@ -19,12 +19,13 @@ use radioflow_runtime::prelude::*;
 ///
 /// # Example
 /// See [`MessageBurstSource`](crate::MessageBurstSource).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Ports)]
 pub struct MessageCounter {
     count: u64,
     last: Option<Pmt>,
 }
 
+#[block]
 impl MessageCounter {
     /// A counter at zero.
     pub fn new() -> Self {
@@ -40,20 +41,28 @@ impl MessageCounter {
     pub fn last(&self) -> Option<&Pmt> {
         self.last.as_ref()
     }
-}
 
-impl Block for MessageCounter {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.message_input("in");
-    }
-
-    fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        Ok(WorkStatus::Continue)
-    }
-
-    fn handle_message(&mut self, _port: usize, msg: Pmt) -> Result<(), BlockError> {
+    #[message_input(name = "in")]
+    fn receive(&mut self, msg: Pmt) {
         self.count += 1;
         self.last = Some(msg);
-        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn counts_any_message_and_keeps_the_last() {
+        let mut h = Harness::new(MessageCounter::new());
+        assert_eq!((h.block().count(), h.block().last()), (0, None));
+        h.post("in", Pmt::Int(1)).unwrap();
+        h.post("in", Pmt::symbol("two")).unwrap();
+        h.post("in", Pmt::Null).unwrap();
+        assert_eq!(h.block().count(), 3);
+        assert_eq!(h.block().last(), Some(&Pmt::Null));
+        assert_eq!(h.work().unwrap(), WorkStatus::Continue, "work does nothing");
     }
 }

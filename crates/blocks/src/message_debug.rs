@@ -31,11 +31,12 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<MessageDebug>(dbg).unwrap().messages(), [Pmt::Int(1), Pmt::symbol("two")]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Ports)]
 pub struct MessageDebug {
     messages: Vec<Pmt>,
 }
 
+#[block]
 impl MessageDebug {
     /// An empty store.
     pub fn new() -> Self {
@@ -51,19 +52,27 @@ impl MessageDebug {
     pub fn take(&mut self) -> Vec<Pmt> {
         std::mem::take(&mut self.messages)
     }
+
+    #[message_input]
+    fn store(&mut self, msg: Pmt) {
+        self.messages.push(msg);
+    }
 }
 
-impl Block for MessageDebug {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.message_input("store");
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
 
-    fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        Ok(WorkStatus::Continue)
-    }
-
-    fn handle_message(&mut self, _port: usize, msg: Pmt) -> Result<(), BlockError> {
-        self.messages.push(msg);
-        Ok(())
+    #[test]
+    fn stores_every_message_in_order() {
+        let mut h = Harness::new(MessageDebug::new());
+        h.post("store", Pmt::Int(1)).unwrap();
+        h.post("store", Pmt::symbol("two")).unwrap();
+        assert_eq!(h.block().messages(), [Pmt::Int(1), Pmt::symbol("two")]);
+        assert_eq!(h.block_mut().take(), [Pmt::Int(1), Pmt::symbol("two")]);
+        assert!(h.block().messages().is_empty());
+        h.post("store", Pmt::Bool(true)).unwrap();
+        assert_eq!(h.block().messages(), [Pmt::Bool(true)]);
     }
 }

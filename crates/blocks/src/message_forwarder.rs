@@ -20,30 +20,42 @@ use radioflow_runtime::prelude::*;
 ///
 /// # Example
 /// See [`MessageBurstSource`](crate::MessageBurstSource).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Ports)]
 pub struct MessageForwarder {
+    #[message_output]
     out: MessageOutput,
 }
 
+#[block]
 impl MessageForwarder {
     /// A forwarder.
     pub fn new() -> Self {
         Self::default()
     }
+
+    #[message_input(name = "in")]
+    fn forward(&mut self, msg: Pmt) {
+        self.out.post(msg);
+    }
 }
 
-impl Block for MessageForwarder {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.message_input("in");
-        p.message_output("out", &mut self.out);
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
 
-    fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        Ok(WorkStatus::Continue)
-    }
-
-    fn handle_message(&mut self, _port: usize, msg: Pmt) -> Result<(), BlockError> {
-        self.out.post(msg);
-        Ok(())
+    #[test]
+    fn posts_what_it_receives_in_order_without_copying() {
+        let mut h = Harness::new(MessageForwarder::new());
+        let payload = Pmt::U8Vector(vec![7u8; 1000].into());
+        h.post("in", Pmt::Int(1)).unwrap();
+        h.post("in", payload.clone()).unwrap();
+        let got = h.take_messages("out");
+        assert_eq!(got, [Pmt::Int(1), payload.clone()]);
+        let (Pmt::U8Vector(got), Pmt::U8Vector(sent)) = (&got[1], &payload) else {
+            panic!("wrong message type");
+        };
+        assert!(std::sync::Arc::ptr_eq(got, sent), "the payload was copied");
+        assert!(h.take_messages("out").is_empty());
     }
 }

@@ -35,13 +35,16 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<f32>>(sink).unwrap().data(), &[4.0, 10.0, 18.0]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct Multiply<T: Item + Arith> {
+    /// Ports `in0`, `in1`, ...; at least one.
+    #[input(name = "in")]
     inputs: Vec<StreamInput<T>>,
-    names: Vec<String>,
+    #[output(name = "out")]
     output: StreamOutput<T>,
 }
 
+#[block]
 impl<T: Item + Arith> Multiply<T> {
     /// A product of `inputs` streams.
     ///
@@ -51,18 +54,8 @@ impl<T: Item + Arith> Multiply<T> {
         assert!(inputs > 0, "Multiply needs at least one input");
         Self {
             inputs: (0..inputs).map(|_| StreamInput::new()).collect(),
-            names: (0..inputs).map(|i| format!("in{i}")).collect(),
             output: StreamOutput::new(),
         }
-    }
-}
-
-impl<T: Item + Arith> Block for Multiply<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        for (input, name) in self.inputs.iter_mut().zip(&self.names) {
-            p.stream_input(name, input);
-        }
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -82,5 +75,52 @@ impl<T: Item + Arith> Block for Multiply<T> {
         }
         self.output.produce(n);
         Ok(WorkStatus::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn multiplies_what_every_input_has_and_carries_every_inputs_tags() {
+        let mut h = Harness::new(Multiply::<f32>::new(3));
+        h.push_tag("in0", 0, "a", 0i64);
+        h.push_tag("in2", 2, "c", 2i64);
+        h.push("in0", &[1.0f32, 2.0, 3.0, 4.0]);
+        h.push("in1", &[5.0f32, 6.0]);
+        h.push("in2", &[-1.0f32, 0.5, 2.0, 2.0]);
+        h.work().unwrap();
+        assert_eq!(
+            [h.consumed("in0"), h.consumed("in1"), h.consumed("in2")],
+            [2, 2, 2],
+            "limited by the shortest input"
+        );
+        assert_eq!(h.output_tags("out"), [Tag::new(0, "a", 0i64)]);
+        assert_eq!(h.take_output::<f32>("out"), [-5.0, 6.0]);
+        h.push("in1", &[7.0f32, 8.0]);
+        h.set_space("out", 1);
+        h.work().unwrap();
+        assert_eq!(h.output_tags("out"), [Tag::new(2, "c", 2i64)]);
+        assert_eq!(h.take_output::<f32>("out"), [42.0], "limited by the output");
+        h.set_space("out", 10);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<f32>("out"), [64.0]);
+        assert_eq!(h.produced("out"), 4);
+    }
+
+    #[test]
+    fn one_input_is_a_copy() {
+        let mut h = Harness::new(Multiply::<i16>::new(1));
+        h.push("in0", &[3i16, -4]);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<i16>("out"), [3, -4]);
+    }
+
+    #[test]
+    #[should_panic(expected = "at least one input")]
+    fn no_input_is_refused() {
+        let _ = Multiply::<f32>::new(0);
     }
 }

@@ -34,13 +34,16 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<Complex32>>(sink).unwrap().data(), &[Complex32::new(0.0, 1.0), Complex32::new(-2.0, 0.0)]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct MultiplyConst<T: Item + Arith> {
+    #[input(name = "in")]
     input: StreamInput<T>,
+    #[output(name = "out")]
     output: StreamOutput<T>,
     k: T,
 }
 
+#[block]
 impl<T: Item + Arith> MultiplyConst<T> {
     /// A block computing `in · k`.
     pub fn new(k: T) -> Self {
@@ -50,13 +53,6 @@ impl<T: Item + Arith> MultiplyConst<T> {
             k,
         }
     }
-}
-
-impl<T: Item + Arith> Block for MultiplyConst<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
-    }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let k = self.k;
@@ -64,5 +60,37 @@ impl<T: Item + Arith> Block for MultiplyConst<T> {
             multiply_const(i, k, o)
         });
         Ok(WorkStatus::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn multiplies_per_call_as_far_as_the_output_allows_keeping_tags_and_wrapping() {
+        let mut h = Harness::new(MultiplyConst::new(3i32));
+        h.push_tag("in", 1, "k", 1i64);
+        h.push("in", &[-2i32, 5, i32::MAX]);
+        h.set_space("out", 2);
+        h.work().unwrap();
+        assert_eq!((h.consumed("in"), h.produced("out")), (2, 2));
+        assert_eq!(h.output_tags("out"), [Tag::new(1, "k", 1i64)]);
+        assert_eq!(h.take_output::<i32>("out"), [-6, 15]);
+        h.work().unwrap();
+        assert_eq!(
+            h.take_output::<i32>("out"),
+            [i32::MAX.wrapping_mul(3)],
+            "integers wrap"
+        );
+
+        let mut h = Harness::new(MultiplyConst::new(Complex32::new(0.0, 1.0)));
+        h.push("in", &[Complex32::new(1.0, 0.0), Complex32::new(0.0, 2.0)]);
+        h.work().unwrap();
+        assert_eq!(
+            h.take_output::<Complex32>("out"),
+            [Complex32::new(0.0, 1.0), Complex32::new(-2.0, 0.0)]
+        );
     }
 }

@@ -29,12 +29,14 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<NullSink<f32>>(sink).unwrap().items(), 1000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct NullSink<T: Item> {
+    #[input(name = "in")]
     input: StreamInput<T>,
     items: u64,
 }
 
+#[block]
 impl<T: Item> NullSink<T> {
     /// A sink that discards its input.
     pub fn new() -> Self {
@@ -48,6 +50,13 @@ impl<T: Item> NullSink<T> {
     pub fn items(&self) -> u64 {
         self.items
     }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let n = self.input.slice().len();
+        self.input.consume(n);
+        self.items += n as u64;
+        Ok(WorkStatus::Continue)
+    }
 }
 
 impl<T: Item> Default for NullSink<T> {
@@ -56,15 +65,18 @@ impl<T: Item> Default for NullSink<T> {
     }
 }
 
-impl<T: Item> Block for NullSink<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
 
-    fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        let n = self.input.slice().len();
-        self.input.consume(n);
-        self.items += n as u64;
-        Ok(WorkStatus::Continue)
+    #[test]
+    fn consumes_everything_offered_and_counts_it() {
+        let mut h = Harness::new(NullSink::<u32>::new());
+        h.push("in", &[1u32; 700]);
+        h.work().unwrap();
+        h.push("in", &[2u32; 300]);
+        assert_eq!(h.work().unwrap(), WorkStatus::Continue);
+        assert_eq!((h.consumed("in"), h.block().items()), (1000, 1000));
     }
 }

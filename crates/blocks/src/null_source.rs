@@ -33,17 +33,27 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<i16>>(sink).unwrap().data(), &[0; 100]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct NullSource<T: Item> {
+    #[output(name = "out")]
     output: StreamOutput<T>,
 }
 
+#[block]
 impl<T: Item> NullSource<T> {
     /// A source of zeros.
     pub fn new() -> Self {
         Self {
             output: StreamOutput::new(),
         }
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let out = self.output.slice();
+        let n = out.len();
+        bytemuck::cast_slice_mut::<T, u8>(out).fill(0);
+        self.output.produce(n);
+        Ok(WorkStatus::Continue)
     }
 }
 
@@ -53,16 +63,23 @@ impl<T: Item> Default for NullSource<T> {
     }
 }
 
-impl<T: Item> Block for NullSource<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_output("out", &mut self.output);
-    }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
 
-    fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        let out = self.output.slice();
-        let n = out.len();
-        bytemuck::cast_slice_mut::<T, u8>(out).fill(0);
-        self.output.produce(n);
-        Ok(WorkStatus::Continue)
+    #[test]
+    fn fills_the_space_it_is_offered_with_zeros() {
+        let mut h = Harness::new(NullSource::<Complex32>::new());
+        h.set_space("out", 5);
+        assert_eq!(h.work().unwrap(), WorkStatus::Continue);
+        assert_eq!(h.take_output::<Complex32>("out"), [Complex32::default(); 5]);
+        h.set_space("out", 1000);
+        h.work().unwrap();
+        assert_eq!(
+            h.take_output::<Complex32>("out"),
+            [Complex32::default(); 1000]
+        );
+        assert_eq!(h.produced("out"), 1005);
     }
 }

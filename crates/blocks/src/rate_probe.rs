@@ -32,14 +32,16 @@ use std::time::Instant;
 /// assert_eq!(fg.block::<RateProbe>(probe).unwrap().items(), 1000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Ports)]
 pub struct RateProbe {
+    #[input(name = "in")]
     input: StreamInput<f32>,
     items: u64,
     first: Option<Instant>,
     last: Option<Instant>,
 }
 
+#[block]
 impl RateProbe {
     /// A probe.
     pub fn new() -> Self {
@@ -58,12 +60,6 @@ impl RateProbe {
             _ => 0.0,
         }
     }
-}
-
-impl Block for RateProbe {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-    }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let n = self.input.slice().len();
@@ -75,5 +71,29 @@ impl Block for RateProbe {
             self.input.consume(n);
         }
         Ok(WorkStatus::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+    use std::time::Duration;
+
+    #[test]
+    fn counts_arrivals_and_their_rate() {
+        let mut h = Harness::new(RateProbe::new());
+        h.work().unwrap();
+        assert_eq!(h.block().delivered_rate(), 0.0, "nothing arrived");
+        h.push("in", &[0.0f32; 100]);
+        h.work().unwrap();
+        assert_eq!(h.block().delivered_rate(), 0.0, "one arrival");
+        std::thread::sleep(Duration::from_millis(20));
+        h.push("in", &[0.0f32; 100]);
+        h.work().unwrap();
+        assert_eq!((h.consumed("in"), h.block().items()), (200, 200));
+        // 200 items in at least 20 ms.
+        let rate = h.block().delivered_rate();
+        assert!(rate > 0.0 && rate <= 10_000.0, "{rate}");
     }
 }

@@ -42,8 +42,9 @@ const TICKS_PER_SECOND: f64 = 1000.0;
 /// assert_eq!(delivered + dropped, 5_000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct RateSource {
+    #[output(name = "out")]
     output: StreamOutput<f32>,
     rate: f64,
     total: u64,
@@ -53,6 +54,7 @@ pub struct RateSource {
     dropped: u64,
 }
 
+#[block(blocking)]
 impl RateSource {
     /// A source of `rate` samples per second, `total` samples in all.
     ///
@@ -87,12 +89,6 @@ impl RateSource {
     pub fn duration(&self) -> f64 {
         self.total as f64 / self.rate
     }
-}
-
-impl Block for RateSource {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_output("out", &mut self.output);
-    }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         if self.due >= self.total {
@@ -125,8 +121,30 @@ impl Block for RateSource {
             WorkStatus::Continue
         })
     }
+}
 
-    fn is_blocking(&self) -> bool {
-        true
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn what_finds_the_output_full_is_dropped_and_counted() {
+        // 2,000 samples at 1 MHz: 2 ms, taken 10 per call at most.
+        let mut h = Harness::new(RateSource::new(1e6, 2_000));
+        h.set_space("out", 10);
+        let mut got = Vec::new();
+        while h.work().unwrap() == WorkStatus::Continue {
+            got.extend(h.take_output::<f32>("out"));
+        }
+        got.extend(h.take_output::<f32>("out"));
+        let src = h.block();
+        assert_eq!(src.delivered() + src.dropped(), 2_000);
+        assert_eq!(got.len() as u64, src.delivered());
+        assert!(src.dropped() > 0, "10 per call cannot keep up with 1 MHz");
+        let counting: Vec<f32> = (0..got.len()).map(|k| k as f32).collect();
+        assert_eq!(got, counting, "delivered samples count up without gaps");
+        assert_eq!(h.work().unwrap(), WorkStatus::Done);
+        assert!(h.block().is_blocking());
     }
 }

@@ -87,8 +87,9 @@ impl SignalItem for Complex32 {
 /// assert!(got.iter().zip([1.0, 0.0, -1.0, 0.0]).all(|(g, w)| (g - w).abs() < 1e-6));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct SignalSource<T: SignalItem> {
+    #[output(name = "out")]
     output: StreamOutput<T>,
     nco: Nco,
     waveform: Waveform,
@@ -96,6 +97,7 @@ pub struct SignalSource<T: SignalItem> {
     offset: T,
 }
 
+#[block]
 impl<T: SignalItem> SignalSource<T> {
     /// A source of `waveform` at `frequency` Hz for `sample_rate` samples per second.
     ///
@@ -125,12 +127,6 @@ impl<T: SignalItem> SignalSource<T> {
         self.nco.set_phase(radians);
         self
     }
-}
-
-impl<T: SignalItem> Block for SignalSource<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_output("out", &mut self.output);
-    }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let out = self.output.slice();
@@ -144,5 +140,48 @@ impl<T: SignalItem> Block for SignalSource<T> {
         );
         self.output.produce(n);
         Ok(WorkStatus::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn the_phase_runs_on_across_calls() {
+        let tone =
+            || SignalSource::<Complex32>::new(Waveform::Sine, 1_000.0, 8_000.0, 2.0, 0.0.into());
+        let mut whole = Harness::new(tone().phase(0.25));
+        whole.set_space("out", 12);
+        whole.work().unwrap();
+        let want = whole.take_output::<Complex32>("out");
+        let mut parts = Harness::new(tone().phase(0.25));
+        let mut got = Vec::new();
+        for space in [1, 4, 7] {
+            parts.set_space("out", space);
+            assert_eq!(parts.work().unwrap(), WorkStatus::Continue);
+            assert_eq!(parts.produced("out") as usize, got.len() + space);
+            got.extend(parts.take_output::<Complex32>("out"));
+        }
+        assert_eq!(got, want);
+        assert!(
+            (want[2] - Complex32::from_polar(2.0, 0.25 + std::f32::consts::FRAC_PI_2)).norm()
+                < 1e-5
+        );
+    }
+
+    #[test]
+    fn constant_is_amplitude_plus_offset() {
+        let mut h = Harness::new(SignalSource::<f32>::new(
+            Waveform::Constant,
+            5.0,
+            1.0,
+            2.0,
+            0.5,
+        ));
+        h.set_space("out", 3);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<f32>("out"), [2.5; 3]);
     }
 }

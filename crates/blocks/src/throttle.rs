@@ -50,9 +50,11 @@ const MAX_LAG: Duration = Duration::from_millis(50);
 /// assert!(t.elapsed() >= Duration::from_millis(90)); // 1000 items at 10 000/s
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct Throttle<T: Item> {
+    #[input(name = "in")]
     input: StreamInput<T>,
+    #[output(name = "out")]
     output: StreamOutput<T>,
     items_per_second: f64,
     max_chunk: usize,
@@ -62,6 +64,7 @@ pub struct Throttle<T: Item> {
     passed: u64,
 }
 
+#[block(blocking)]
 impl<T: Item> Throttle<T> {
     /// Passes `items_per_second` items per second on average.
     ///
@@ -80,13 +83,6 @@ impl<T: Item> Throttle<T> {
             start: None,
             passed: 0,
         }
-    }
-}
-
-impl<T: Item> Block for Throttle<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -114,8 +110,31 @@ impl<T: Item> Block for Throttle<T> {
         self.passed += n as u64;
         Ok(WorkStatus::Continue)
     }
+}
 
-    fn is_blocking(&self) -> bool {
-        true
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn passes_at_most_5_ms_of_items_per_call_on_schedule() {
+        // 2,000 items per second: 10 items per call, 5 ms apart.
+        let mut h = Harness::new(Throttle::<u32>::new(2_000.0));
+        h.push_tag("in", 12, "t", 12i64);
+        h.push("in", &(0..25u32).collect::<Vec<_>>());
+        let t = Instant::now();
+        for want in [10, 20, 25] {
+            h.work().unwrap();
+            assert_eq!(h.produced("out"), want);
+        }
+        assert!(t.elapsed() >= Duration::from_millis(9), "{:?}", t.elapsed());
+        assert_eq!(h.output_tags("out"), [Tag::new(12, "t", 12i64)]);
+        assert_eq!(h.take_output::<u32>("out"), (0..25).collect::<Vec<_>>());
+        h.set_space("out", 3);
+        h.push("in", &[7u32; 5]);
+        h.work().unwrap();
+        assert_eq!(h.produced("out"), 28, "the output limits too");
+        assert!(h.block().is_blocking());
     }
 }

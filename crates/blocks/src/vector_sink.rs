@@ -31,13 +31,15 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(data, [0.5, 1.5]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct VectorSink<T: Item> {
+    #[input(name = "in")]
     input: StreamInput<T>,
     data: Vec<T>,
     tags: Vec<Tag>,
 }
 
+#[block]
 impl<T: Item> VectorSink<T> {
     /// An empty sink.
     pub fn new() -> Self {
@@ -63,18 +65,6 @@ impl<T: Item> VectorSink<T> {
     pub fn take(&mut self) -> Vec<T> {
         std::mem::take(&mut self.data)
     }
-}
-
-impl<T: Item> Default for VectorSink<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<T: Item> Block for VectorSink<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-    }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let i = self.input.slice();
@@ -83,5 +73,37 @@ impl<T: Item> Block for VectorSink<T> {
         let n = i.len();
         self.input.consume(n);
         Ok(WorkStatus::Continue)
+    }
+}
+
+impl<T: Item> Default for VectorSink<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn keeps_items_and_tags_of_every_call() {
+        let mut h = Harness::new(VectorSink::<i16>::new());
+        h.push_tag("in", 1, "a", 1i64);
+        h.push("in", &[1i16, 2]);
+        h.work().unwrap();
+        h.push_tag("in", 3, "b", 3i64);
+        h.push("in", &[3i16, 4]);
+        h.work().unwrap();
+        assert_eq!(h.consumed("in"), 4);
+        assert_eq!(h.block().data(), [1, 2, 3, 4]);
+        assert_eq!(
+            h.block().tags(),
+            [Tag::new(1, "a", 1i64), Tag::new(3, "b", 3i64)]
+        );
+        assert_eq!(h.block_mut().take(), [1, 2, 3, 4]);
+        assert!(h.block().data().is_empty());
+        assert_eq!(h.block().tags().len(), 2, "tags stay");
     }
 }

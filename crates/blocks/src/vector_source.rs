@@ -44,8 +44,9 @@ use radioflow_runtime::prelude::*;
 /// assert_eq!(offsets, [0, 3, 6]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct VectorSource<T: Item, S = Vec<T>> {
+    #[output(name = "out")]
     output: StreamOutput<T>,
     data: S,
     /// Sorted by offset; every offset is below `data.len()`.
@@ -64,6 +65,7 @@ impl<T: Item> VectorSource<T> {
     }
 }
 
+#[block]
 impl<T: Item, S: AsRef<[T]> + Send + 'static> VectorSource<T, S> {
     /// Plays the items `data` holds once, without tags.
     pub fn from_storage(data: S) -> Self {
@@ -99,12 +101,6 @@ impl<T: Item, S: AsRef<[T]> + Send + 'static> VectorSource<T, S> {
         self.tags = tags;
         self
     }
-}
-
-impl<T: Item, S: AsRef<[T]> + Send + 'static> Block for VectorSource<T, S> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_output("out", &mut self.output);
-    }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let mut written = 0;
@@ -138,5 +134,51 @@ impl<T: Item, S: AsRef<[T]> + Send + 'static> Block for VectorSource<T, S> {
         }
         self.output.produce(written);
         Ok(WorkStatus::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn plays_as_much_as_fits_then_is_done() {
+        let tags = vec![Tag::new(2, "two", 2i64), Tag::new(0, "zero", 0i64)];
+        let mut h = Harness::new(VectorSource::new(vec![1u8, 2, 3, 4]).tags(tags));
+        h.set_space("out", 3);
+        assert_eq!(h.work().unwrap(), WorkStatus::Continue);
+        assert_eq!(
+            h.output_tags("out"),
+            [Tag::new(0, "zero", 0i64), Tag::new(2, "two", 2i64)]
+        );
+        assert_eq!(h.take_output::<u8>("out"), [1, 2, 3]);
+        assert_eq!(h.work().unwrap(), WorkStatus::Done);
+        assert_eq!(h.take_output::<u8>("out"), [4]);
+    }
+
+    #[test]
+    fn repeats_within_and_across_calls_with_shifted_tags() {
+        let src = VectorSource::new(vec![1u8, 2, 3])
+            .repeat(true)
+            .tags(vec![Tag::new(1, "t", 0i64)]);
+        let mut h = Harness::new(src);
+        h.set_space("out", 7);
+        assert_eq!(h.work().unwrap(), WorkStatus::Continue);
+        let offsets: Vec<u64> = h.output_tags("out").iter().map(|t| t.offset).collect();
+        assert_eq!(offsets, [1, 4]);
+        assert_eq!(h.take_output::<u8>("out"), [1, 2, 3, 1, 2, 3, 1]);
+        h.set_space("out", 4);
+        h.work().unwrap();
+        let offsets: Vec<u64> = h.output_tags("out").iter().map(|t| t.offset).collect();
+        assert_eq!(offsets, [7, 10]);
+        assert_eq!(h.take_output::<u8>("out"), [2, 3, 1, 2]);
+    }
+
+    #[test]
+    fn an_empty_vector_is_done_at_once_even_when_repeating() {
+        let mut h = Harness::new(VectorSource::<f32>::new(Vec::new()).repeat(true));
+        assert_eq!(h.work().unwrap(), WorkStatus::Done);
+        assert_eq!(h.produced("out"), 0);
     }
 }

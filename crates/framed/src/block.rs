@@ -2,7 +2,7 @@
 
 use crate::io::{Out, Status};
 use crate::sequence::Sequence;
-use radioflow_runtime::{Block, BlockError, Item, Ports, StreamInput, StreamOutput, WorkStatus};
+use radioflow_runtime::{block, BlockError, Item, Ports, StreamInput, StreamOutput, WorkStatus};
 
 /// Runs a [`Sequence`] on a stream: every `frame_in` items of the input fill the
 /// [`Graph::external`](crate::Graph::external) socket `source`, the sequence runs once, and the
@@ -47,14 +47,18 @@ use radioflow_runtime::{Block, BlockError, Item, Ports, StreamInput, StreamOutpu
 /// assert_eq!(fg.block::<Sink>(s).unwrap().items, [6, 22]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[derive(Ports)]
 pub struct FramedBlock<T: Item, U: Item> {
     seq: Sequence,
     source: Out<T>,
     result: Out<U>,
+    #[input(name = "in")]
     input: StreamInput<T>,
+    #[output(name = "out")]
     output: StreamOutput<U>,
 }
 
+#[block(type_name = "framed")]
 impl<T: Item, U: Item> FramedBlock<T, U> {
     /// A block running `seq`, fed through `source`, emitting `result`.
     /// The block needs a whole input frame to run the sequence and a whole output frame of
@@ -73,13 +77,6 @@ impl<T: Item, U: Item> FramedBlock<T, U> {
     /// The sequence (for its profile after a run).
     pub fn sequence(&self) -> &Sequence {
         &self.seq
-    }
-}
-
-impl<T: Item, U: Item> Block for FramedBlock<T, U> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -106,8 +103,44 @@ impl<T: Item, U: Item> Block for FramedBlock<T, U> {
         output.produce(made);
         Ok(WorkStatus::Continue)
     }
+}
 
-    fn type_name(&self) -> &'static str {
-        "framed"
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Graph;
+    use radioflow_runtime::testing::Harness;
+    use radioflow_runtime::Block;
+
+    /// Frames of 4 `u32` -> their sum.
+    fn summer() -> FramedBlock<u32, u32> {
+        let mut g = Graph::new();
+        let src = g.external::<u32>("stream", 4);
+        let sum = g.stateless("sum");
+        let (i, o) = (g.input::<u32>(sum, "in", 4), g.output::<u32>(sum, "out", 1));
+        g.codelet(sum, move |_, io| {
+            io.output(o)[0] = io.input(i).iter().sum();
+            Status::Continue
+        });
+        g.bind(i, src).unwrap();
+        FramedBlock::new(Sequence::new(g).unwrap(), src, o)
+    }
+
+    #[test]
+    fn runs_whole_frames_only_as_far_as_the_output_allows() {
+        let mut h = Harness::new(summer());
+        assert_eq!(h.block().type_name(), "framed");
+        h.push("in", &[1u32, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+        h.set_space("out", 2);
+        h.work().unwrap();
+        assert_eq!((h.consumed("in"), h.produced("out")), (8, 2));
+        assert_eq!(h.take_output::<u32>("out"), [10, 26]);
+        h.set_space("out", 10);
+        h.work().unwrap();
+        assert_eq!(h.consumed("in"), 12, "two items wait for their frame");
+        assert_eq!(h.take_output::<u32>("out"), [42]);
+        h.push("in", &[15u32, 16]);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<u32>("out"), [58]);
     }
 }

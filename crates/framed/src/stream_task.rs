@@ -4,8 +4,8 @@ use crate::error::BuildError;
 use crate::graph::{Graph, Sequential, Task};
 use crate::io::{In, Out, Status};
 use radioflow_runtime::{
-    Block, BlockError, BlockTask, Flowgraph, Item, Parker, Ports, ReadyGraph, RunError, Scheduler,
-    Step, StreamInput, StreamOutput, WorkStatus,
+    block, Block, BlockError, BlockTask, Flowgraph, Item, Parker, Ports, ReadyGraph, RunError,
+    Scheduler, Step, StreamInput, StreamOutput, WorkStatus,
 };
 use std::collections::VecDeque;
 use std::sync::mpsc;
@@ -58,16 +58,15 @@ impl Scheduler for Inline {
 }
 
 /// Feeds a frame's items into the stream.
+#[derive(Ports)]
 struct Feeder<T: Item> {
+    #[output]
     out: StreamOutput<T>,
     pending: Arc<Mutex<VecDeque<T>>>,
 }
 
-impl<T: Item> Block for Feeder<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_output("out", &mut self.out);
-    }
-
+#[block]
+impl<T: Item> Feeder<T> {
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let mut q = self.pending.lock().unwrap_or_else(|e| e.into_inner());
         let o = self.out.slice();
@@ -81,16 +80,15 @@ impl<T: Item> Block for Feeder<T> {
 }
 
 /// Collects what the block produced.
+#[derive(Ports)]
 struct Collector<U: Item> {
+    #[input(name = "in")]
     input: StreamInput<U>,
     got: Arc<Mutex<Vec<U>>>,
 }
 
-impl<U: Item> Block for Collector<U> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-    }
-
+#[block]
+impl<U: Item> Collector<U> {
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let i = self.input.slice();
         let n = i.len();

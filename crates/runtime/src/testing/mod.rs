@@ -5,10 +5,11 @@ mod harness;
 
 pub use harness::Harness;
 
-use crate::block::{Block, WorkStatus};
+use crate::block::WorkStatus;
 use crate::error::BlockError;
-use crate::port::{propagate_tags, Ports, StreamInput, StreamOutput};
+use crate::port::{propagate_tags, StreamInput, StreamOutput};
 use crate::tag::Tag;
+use crate::{block, Ports};
 use radioflow_pmt::Pmt;
 
 /// xorshift64*: small, seedable, good enough to pick chunk sizes.
@@ -42,8 +43,9 @@ impl Chunks {
 
 /// Source of `0, 1, ..., n-1` as `u32`, optionally tagging every `k`-th item with key
 /// `"n"` and its index as value.
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct Counter {
+    #[output(name = "out")]
     output: StreamOutput<u32>,
     next: u64,
     n: u64,
@@ -51,6 +53,7 @@ pub struct Counter {
     chunks: Chunks,
 }
 
+#[block]
 impl Counter {
     /// Counts to `n` in as large chunks as the buffer allows.
     pub fn new(n: u64) -> Self {
@@ -73,12 +76,6 @@ impl Counter {
     pub fn tag_every(mut self, k: u64) -> Self {
         self.tag_every = Some(k.max(1));
         self
-    }
-}
-
-impl Block for Counter {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -107,8 +104,9 @@ impl Block for Counter {
 }
 
 /// Collects every `u32` and tag it receives.
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct Sink {
+    #[input(name = "in")]
     input: StreamInput<u32>,
     chunks: Chunks,
     /// Items received, in order.
@@ -123,6 +121,7 @@ impl Default for Sink {
     }
 }
 
+#[block]
 impl Sink {
     /// A sink that takes everything available per call.
     pub fn new() -> Self {
@@ -138,12 +137,6 @@ impl Sink {
     pub fn chunked(mut self, seed: u64, max: usize) -> Self {
         self.chunks = Chunks::new(seed, max);
         self
-    }
-}
-
-impl Block for Sink {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -165,15 +158,17 @@ impl Block for Sink {
 
 /// `k` inputs, one output: `out[i] = in0[i] + ... + in(k-1)[i] + add` (wrapping), in random
 /// chunk sizes; tags of input 0 are propagated. With one input and `add == 0` it is a copy.
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct Combine {
+    #[input(name = "in")]
     inputs: Vec<StreamInput<u32>>,
+    #[output(name = "out")]
     output: StreamOutput<u32>,
     add: u32,
     chunks: Chunks,
-    names: Vec<String>,
 }
 
+#[block]
 impl Combine {
     /// A block summing `k >= 1` inputs plus `add`.
     pub fn new(k: usize, add: u32) -> Self {
@@ -183,7 +178,6 @@ impl Combine {
             output: StreamOutput::new(),
             add,
             chunks: Chunks::new(0, 0),
-            names: (0..k).map(|i| format!("in{i}")).collect(),
         }
     }
 
@@ -191,15 +185,6 @@ impl Combine {
     pub fn chunked(mut self, seed: u64, max: usize) -> Self {
         self.chunks = Chunks::new(seed, max);
         self
-    }
-}
-
-impl Block for Combine {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        for (port, name) in self.inputs.iter_mut().zip(&self.names) {
-            p.stream_input(name, port);
-        }
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -233,14 +218,17 @@ impl Block for Combine {
 /// frames only, like a frame-based receiver stage. [`declared`](Self::declared) states both
 /// windows to the runtime; [`undeclared`](Self::undeclared) behaves like a block written
 /// without declarations. [`reframed`] computes what a chain of them makes of a stream.
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct Reframe<T: crate::Item> {
+    #[input(name = "in")]
     input: StreamInput<T>,
+    #[output(name = "out")]
     output: StreamOutput<T>,
     n_in: usize,
     n_out: usize,
 }
 
+#[block]
 impl<T: crate::Item> Reframe<T> {
     /// Frames of `n_in` in, `n_out` out, both declared (`with_min_items`).
     pub fn declared(n_in: usize, n_out: usize) -> Self {
@@ -260,13 +248,6 @@ impl<T: crate::Item> Reframe<T> {
             n_in: n_in.max(1),
             n_out,
         }
-    }
-}
-
-impl<T: crate::Item> Block for Reframe<T> {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -300,9 +281,11 @@ pub fn reframed<T: Copy>(input: &[T], frames: &[(usize, usize)]) -> Vec<T> {
 }
 
 /// A copy that fails after `after` items (with an error or a panic), or in its `start` hook.
-#[derive(Debug)]
+#[derive(Debug, Ports)]
 pub struct FailAfter {
+    #[input(name = "in")]
     input: StreamInput<u32>,
+    #[output(name = "out")]
     output: StreamOutput<u32>,
     after: u64,
     seen: u64,
@@ -310,6 +293,7 @@ pub struct FailAfter {
     at_start: bool,
 }
 
+#[block]
 impl FailAfter {
     /// Returns an error once `after` items went through.
     pub fn error(after: u64) -> Self {
@@ -337,13 +321,6 @@ impl FailAfter {
             panic: true,
             ..Self::error(after)
         }
-    }
-}
-
-impl Block for FailAfter {
-    fn ports(&mut self, p: &mut Ports<'_>) {
-        p.stream_input("in", &mut self.input);
-        p.stream_output("out", &mut self.output);
     }
 
     fn start(&mut self) -> Result<(), BlockError> {
