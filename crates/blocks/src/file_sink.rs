@@ -83,7 +83,7 @@ mod tests {
         h.push("in", &[3i32]);
         h.work().unwrap();
         assert_eq!(h.consumed("in"), 3);
-        Block::stop(h.block_mut()).unwrap();
+        h.stop().unwrap();
         let bytes = std::fs::read(&path).unwrap();
         let want: Vec<u8> = [1i32, -2, 3].iter().flat_map(|x| x.to_ne_bytes()).collect();
         assert_eq!(bytes, want);

@@ -187,7 +187,8 @@ fn a_handler_error_names_the_block() {
     });
     let (b, _) = sum_times(1);
     let b = fg.add(b);
-    let c = fg.add(Counter::new(10));
+    // Endless: only the handler's error can end the run (a short stream could end it first).
+    let c = fg.add(Counter::new(u64::MAX));
     let s = fg.add(Sink::new());
     fg.connect(c, b).unwrap();
     fg.connect(b, s).unwrap();

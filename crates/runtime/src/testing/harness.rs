@@ -209,6 +209,22 @@ impl<B: Block> Harness<B> {
         self.block.handle_message(i, msg.into())
     }
 
+    /// Calls the block's `start` hook (as a flowgraph does before the first work call).
+    ///
+    /// # Errors
+    /// What the hook returns.
+    pub fn start(&mut self) -> Result<(), BlockError> {
+        self.block.start()
+    }
+
+    /// Calls the block's `stop` hook (as a flowgraph does when the block finishes).
+    ///
+    /// # Errors
+    /// What the hook returns.
+    pub fn stop(&mut self) -> Result<(), BlockError> {
+        self.block.stop()
+    }
+
     /// One work call: the ports' windows are refreshed, `work` runs, what it consumed and
     /// produced is published (and counted).
     ///
@@ -237,7 +253,9 @@ impl<B: Block> Harness<B> {
         self.produced[self.index(&self.specs.stream_out, "stream output", port)]
     }
 
-    /// The items produced on stream output `port` since the last call, in order.
+    /// The items produced on stream output `port` since the last call, in order. Their tags go
+    /// with them: read [`output_tags`](Self::output_tags) first, or use
+    /// [`take_output_with_tags`](Self::take_output_with_tags).
     pub fn take_output<T: Item>(&mut self, port: &str) -> Vec<T> {
         let i = self.index(&self.specs.stream_out, "stream output", port);
         let (r, item) = &mut self.outputs[i];
@@ -249,6 +267,12 @@ impl<B: Block> Harness<B> {
         r.consume(n);
         r.commit();
         got
+    }
+
+    /// The items produced on stream output `port` since the last call and the tags on them.
+    pub fn take_output_with_tags<T: Item>(&mut self, port: &str) -> (Vec<T>, Vec<Tag>) {
+        let tags = self.output_tags(port);
+        (self.take_output(port), tags)
     }
 
     /// The tags on the items of stream output `port` not taken yet.
