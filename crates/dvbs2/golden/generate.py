@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Golden data for radioflow-dvbs2 from GNU Radio's gr-dtv (the independent oracle).
 
-Run with Debian's GNU Radio 3.10:  /usr/bin/python3 crates/dvbs2/golden/generate.py
-Writes crates/dvbs2/golden/gr_dtv.txt (per MODCOD x frame x pilots: FNV-1a-64 of every bit
+Run with Debian's GNU Radio 3.10:  /usr/bin/python3 crates/dvbs2/golden/generate.py [OUTDIR]
+Writes OUTDIR/gr_dtv.txt (OUTDIR defaults to this script's directory) (per MODCOD x frame x pilots: FNV-1a-64 of every bit
 stage over FRAMES frames, a weighted sum of the PL symbols, the first/last symbols) and a few
 full first PLFRAMEs as little-endian complex64 files (*.cf32).
 
@@ -16,8 +16,11 @@ import numpy as np
 from gnuradio import blocks, dtv, gr
 
 FRAMES = 2
-GOLD = 0
 HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = sys.argv[1] if len(sys.argv) > 1 else HERE
+# Extra cases with other PL scrambling Gold code indices (every other case uses 0).
+GOLD_CASES = [("qpsk-3/4", "short", True, 7), ("8psk-2/3", "normal", False, 131071),
+              ("32apsk-4/5", "short", True, 262141)]
 
 RATES = {
     "1/4": dtv.C1_4, "1/3": dtv.C1_3, "2/5": dtv.C2_5, "1/2": dtv.C1_2, "3/5": dtv.C3_5,
@@ -79,7 +82,7 @@ def bits_hash(bits):
     return fnv1a64(np.packbits(np.asarray(bits, dtype=np.uint8)))
 
 
-def run(const_name, rate_name, fs_name, pilots):
+def run(const_name, rate_name, fs_name, pilots, gold):
     const, _ = CONST[const_name]
     rate = RATES[rate_name]
     fs = FRAMESIZES[fs_name]
@@ -93,7 +96,7 @@ def run(const_name, rate_name, fs_name, pilots):
     il = dtv.dvbs2_interleaver_bb(fs, rate, const)
     mod = dtv.dvbs2_modulator_bc(fs, rate, const, dtv.INTERPOLATION_OFF)
     phy = dtv.dvbs2_physical_cc(fs, rate, const,
-                                dtv.PILOTS_ON if pilots else dtv.PILOTS_OFF, GOLD)
+                                dtv.PILOTS_ON if pilots else dtv.PILOTS_OFF, gold)
     chain = [bbh, scr, bch, ldpc, il, mod, phy]
     sinks = []
     tb = gr.top_block()
@@ -109,56 +112,60 @@ def run(const_name, rate_name, fs_name, pilots):
 
 
 def main():
-    out = {"generator": "gr-dtv " + gr.version(), "frames": FRAMES, "gold": GOLD,
-           "rolloff": 0.20, "cases": []}
+    out = {"generator": "gr-dtv " + gr.version(), "cases": []}
+    todo = []
     for const_name, (_, rates) in CONST.items():
         for rate_name in rates:
             for fs_name in FRAMESIZES:
                 if fs_name == "short" and rate_name == "9/10":
                     continue
-                modcod = "%s-%s" % (const_name, rate_name)
                 for pilots in (False, True):
-                    bbh, scr, bch, ldpc, il, mod, phy = run(const_name, rate_name, fs_name,
-                                                            pilots)
-                    nfec = 64800 if fs_name == "normal" else 16200
-                    kbch = KBCH[fs_name][rate_name]
-                    nsym = nfec // BITS[const_name]
-                    slots = nsym // 90
-                    plen = 90 + nsym + (((slots - 1) // 16) * 36 if pilots else 0)
-                    # gr-dtv's dvbs2_physical_cc writes each symbol followed by a zero sample.
-                    plsym = phy[0::2]
-                    assert np.all(phy[1::2] == 0)
-                    assert len(bbh) >= FRAMES * kbch and len(ldpc) >= FRAMES * nfec
-                    w = (np.arange(FRAMES * plen) % 97 + 1).astype(np.float64)
-                    s = plsym[: FRAMES * plen].astype(np.complex128)
-                    case = {
-                        "modcod": modcod, "frame": fs_name, "pilots": pilots,
-                        "kbch": kbch, "plframe_len": plen,
-                        "bbheader": bits_hash(bbh[: FRAMES * kbch]),
-                        "bbscrambler": bits_hash(scr[: FRAMES * kbch]),
-                        "bch": bits_hash(bch[: FRAMES * NBCH[fs_name][rate_name]]),
-                        "ldpc": bits_hash(ldpc[: FRAMES * nfec]),
-                        "interleaver": fnv1a64(il[: FRAMES * nsym].astype(np.uint8)),
-                        "modulator_wsum": [float(np.sum(w[: FRAMES * nsym] * mod[: FRAMES * nsym].real)),
-                                           float(np.sum(w[: FRAMES * nsym] * mod[: FRAMES * nsym].imag))],
-                        "wsum": [float(np.sum(w * s.real)), float(np.sum(w * s.imag))],
-                        "first": [[float(c.real), float(c.imag)] for c in plsym[:8]],
-                        "last": [[float(c.real), float(c.imag)] for c in plsym[FRAMES * plen - 8: FRAMES * plen]],
-                    }
-                    out["cases"].append(case)
-                    if (modcod, fs_name, pilots) in FULL:
-                        name = "%s_%s_%s.cf32" % (modcod.replace("/", "_"), fs_name,
-                                                  "pilots" if pilots else "nopilots")
-                        plsym[:plen].astype(np.complex64).tofile(os.path.join(HERE, name))
-                    print(modcod, fs_name, pilots, kbch, plen, file=sys.stderr)
+                    todo.append(("%s-%s" % (const_name, rate_name), fs_name, pilots, 0))
+    todo += GOLD_CASES
+    for modcod, fs_name, pilots, gold in todo:
+        const_name, rate_name = modcod.split("-")
+        bbh, scr, bch, ldpc, il, mod, phy = run(const_name, rate_name, fs_name,
+                                                pilots, gold)
+        nfec = 64800 if fs_name == "normal" else 16200
+        kbch = KBCH[fs_name][rate_name]
+        nsym = nfec // BITS[const_name]
+        slots = nsym // 90
+        plen = 90 + nsym + (((slots - 1) // 16) * 36 if pilots else 0)
+        # gr-dtv's dvbs2_physical_cc writes each symbol followed by a zero sample.
+        plsym = phy[0::2]
+        assert np.all(phy[1::2] == 0)
+        assert len(bbh) >= FRAMES * kbch and len(ldpc) >= FRAMES * nfec
+        w = (np.arange(FRAMES * plen) % 97 + 1).astype(np.float64)
+        s = plsym[: FRAMES * plen].astype(np.complex128)
+        case = {
+            "modcod": modcod, "frame": fs_name, "pilots": pilots, "gold": gold,
+            "kbch": kbch, "plframe_len": plen,
+            "bbheader": bits_hash(bbh[: FRAMES * kbch]),
+            "bbscrambler": bits_hash(scr[: FRAMES * kbch]),
+            "bch": bits_hash(bch[: FRAMES * NBCH[fs_name][rate_name]]),
+            "ldpc": bits_hash(ldpc[: FRAMES * nfec]),
+            "interleaver": fnv1a64(il[: FRAMES * nsym].astype(np.uint8)),
+            "modulator_wsum": [float(np.sum(w[: FRAMES * nsym] * mod[: FRAMES * nsym].real)),
+                               float(np.sum(w[: FRAMES * nsym] * mod[: FRAMES * nsym].imag))],
+            "wsum": [float(np.sum(w * s.real)), float(np.sum(w * s.imag))],
+            "first": [[float(c.real), float(c.imag)] for c in plsym[:8]],
+            "last": [[float(c.real), float(c.imag)] for c in plsym[FRAMES * plen - 8: FRAMES * plen]],
+        }
+        out["cases"].append(case)
+        if (modcod, fs_name, pilots) in FULL and gold == 0:
+            name = "%s_%s_%s.cf32" % (modcod.replace("/", "_"), fs_name,
+                                      "pilots" if pilots else "nopilots")
+            plsym[:plen].astype(np.complex64).tofile(os.path.join(OUT, name))
+        print(modcod, fs_name, pilots, kbch, plen, file=sys.stderr)
     # One case per line, whitespace separated, parsed by tests/gr_dtv.rs:
-    # modcod frame pilots kbch plframe_len bbheader bbscrambler bch ldpc interleaver
+    # modcod frame pilots gold kbch plframe_len bbheader bbscrambler bch ldpc interleaver
     # modulator_wsum(re im) wsum(re im) first[8](re im) last[8](re im)
-    with open(os.path.join(HERE, "gr_dtv.txt"), "w") as f:
-        f.write("# %s frames=%d gold=%d rolloff=0.20 (generated by generate.py)\n"
-                % (out["generator"], FRAMES, GOLD))
+    with open(os.path.join(OUT, "gr_dtv.txt"), "w") as f:
+        f.write("# %s frames=%d rolloff=0.20 (generated by generate.py)\n"
+                % (out["generator"], FRAMES))
         for c in out["cases"]:
-            fields = [c["modcod"], c["frame"], "on" if c["pilots"] else "off", str(c["kbch"]),
+            fields = [c["modcod"], c["frame"], "on" if c["pilots"] else "off", str(c["gold"]),
+                      str(c["kbch"]),
                       str(c["plframe_len"]), c["bbheader"], c["bbscrambler"], c["bch"],
                       c["ldpc"], c["interleaver"]]
             fields += [repr(x) for x in c["modulator_wsum"] + c["wsum"]]

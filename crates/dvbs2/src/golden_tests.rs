@@ -48,6 +48,7 @@ struct Case {
     modcod: Modcod,
     frame: FrameSize,
     pilots: bool,
+    gold: u32,
     kbch: usize,
     plframe_len: usize,
     hashes: [String; 5],
@@ -75,13 +76,14 @@ fn cases() -> Vec<Case> {
                 modcod: f[0].parse().unwrap(),
                 frame: f[1].parse().unwrap(),
                 pilots: f[2] == "on",
-                kbch: f[3].parse().unwrap(),
-                plframe_len: f[4].parse().unwrap(),
-                hashes: std::array::from_fn(|i| f[5 + i].to_string()),
-                modulator_wsum: Complex32::new(num(10) as f32, num(11) as f32),
-                wsum: [num(12), num(13)],
-                first: pts(14),
-                last: pts(30),
+                gold: f[3].parse().unwrap(),
+                kbch: f[4].parse().unwrap(),
+                plframe_len: f[5].parse().unwrap(),
+                hashes: std::array::from_fn(|i| f[6 + i].to_string()),
+                modulator_wsum: Complex32::new(num(11) as f32, num(12) as f32),
+                wsum: [num(13), num(14)],
+                first: pts(15),
+                last: pts(31),
             }
         })
         .collect()
@@ -104,15 +106,16 @@ fn close(a: Complex32, b: Complex32) -> bool {
 #[test]
 fn every_modcod_frame_and_pilot_setting_matches_gr_dtv() {
     let cases = cases();
-    assert_eq!(
-        cases.len(),
-        2 * (Modcod::all().count() * 2 - 4),
-        "28 MODCODs, 24 short ones"
-    );
+    // 28 MODCODs normal + 24 short, pilots off and on, plus 3 cases with other Gold codes.
+    assert_eq!(cases.len(), 2 * (Modcod::all().count() * 2 - 4) + 3);
+    assert_eq!(cases.iter().filter(|c| c.gold != 0).count(), 3);
     let input = ts_stream(FRAMES * 40 + 2);
     let scrambler = BbScrambler::new();
     for c in &cases {
-        let name = format!("{} {:?} pilots {}", c.modcod, c.frame, c.pilots);
+        let name = format!(
+            "{} {:?} pilots {} gold {}",
+            c.modcod, c.frame, c.pilots, c.gold
+        );
         let fec = c.modcod.fec(c.frame).unwrap();
         assert_eq!(fec.kbch, c.kbch, "{name}");
         // Stage by stage, FRAMES frames.
@@ -159,7 +162,11 @@ fn every_modcod_frame_and_pilot_setting_matches_gr_dtv() {
         );
 
         // The whole chain through the public Transmitter.
-        let mut tx = Transmitter::new(TxConfig::new(c.modcod, c.frame, c.pilots)).unwrap();
+        let cfg = TxConfig {
+            gold: c.gold,
+            ..TxConfig::new(c.modcod, c.frame, c.pilots)
+        };
+        let mut tx = Transmitter::new(cfg).unwrap();
         assert_eq!(tx.frame_len(), c.plframe_len, "{name}");
         let mut pl = vec![Complex32::new(0.0, 0.0); FRAMES * c.plframe_len];
         let mut pos = 0;
@@ -233,4 +240,41 @@ fn full_plframes_match_gr_dtv_symbol_by_symbol() {
             .fold(0.0f32, f32::max);
         assert!(worst < 1e-5, "{name}: worst symbol error {worst}");
     }
+}
+
+/// Regenerates the golden data with the installed gr-dtv and checks it equals the committed
+/// files, so the committed data cannot drift from GNU Radio. Skipped (saying so) without it.
+#[test]
+fn committed_golden_data_equals_live_gr_dtv_output() {
+    let python = "/usr/bin/python3";
+    let have_gr = std::process::Command::new(python)
+        .args(["-c", "from gnuradio import dtv"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have_gr {
+        eprintln!("SKIPPED committed_golden_data_equals_live_gr_dtv_output: no GNU Radio gr-dtv for {python}");
+        return;
+    }
+    let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("golden");
+    let dir = tempfile::tempdir().unwrap();
+    let status = std::process::Command::new(python)
+        .arg(here.join("generate.py"))
+        .arg(dir.path())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "generate.py failed");
+    let mut compared = 0;
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap();
+        let live = std::fs::read(&path).unwrap();
+        let committed = std::fs::read(here.join(name)).unwrap();
+        assert!(
+            live == committed,
+            "{name:?} differs from live gr-dtv output"
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, 5);
 }
