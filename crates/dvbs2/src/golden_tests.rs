@@ -121,7 +121,7 @@ fn every_modcod_frame_and_pilot_setting_matches_gr_dtv() {
         // Stage by stage, FRAMES frames.
         let mut adapter = ModeAdapter::new(InputStream::Transport, RollOff::R020, true);
         let bch = BchEncoder::new(&fec);
-        let ldpc = LdpcEncoder::new(&fec);
+        let mut ldpc = LdpcEncoder::new(&fec);
         let mapper = Mapper::new(c.modcod);
         let nsym = fec.nldpc / c.modcod.constellation().bits_per_symbol();
         let mut stages: [Vec<u8>; 5] = Default::default();

@@ -106,13 +106,13 @@ impl PlScrambler {
     /// Multiplies `symbols` by e^{j R_n π/2}, n counted from the first symbol after the header.
     #[inline]
     pub(crate) fn apply(&self, symbols: &mut [Complex32]) {
+        // Branch-free: R_n is random, so a match mispredicts half the time.
+        const RE: [usize; 4] = [0, 3, 2, 1];
+        const IM: [usize; 4] = [1, 0, 3, 2];
         for (s, &r) in symbols.iter_mut().zip(&self.r) {
-            *s = match r {
-                0 => *s,
-                1 => Complex32::new(-s.im, s.re),
-                2 => -*s,
-                _ => Complex32::new(s.im, -s.re),
-            };
+            let v = [s.re, s.im, -s.re, -s.im];
+            let r = usize::from(r & 3);
+            *s = Complex32::new(v[RE[r]], v[IM[r]]);
         }
     }
 }

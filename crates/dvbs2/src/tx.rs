@@ -236,7 +236,7 @@ impl Transmitter {
 
     /// Mode adaptation, BB scrambling, BCH and LDPC into `fec_bits`; returns bytes consumed.
     fn encode_fec(&mut self, input: &[u8]) -> Result<usize, TxError> {
-        let code = &self.codes[self.current];
+        let code = &mut self.codes[self.current];
         let fec = code.fec;
         let consumed = self.adapter.build(&fec, input, &mut self.fec_bits)?;
         self.bb_scrambler.apply(&mut self.fec_bits[..fec.kbch]);
