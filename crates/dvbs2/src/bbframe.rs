@@ -262,6 +262,26 @@ mod tests {
     }
 
     #[test]
+    fn generic_continuous_stream_header_and_data() {
+        let fec = FecParams::new(crate::FrameSize::Short, crate::CodeRate::R1_2).unwrap();
+        let mut adapter = ModeAdapter::new(InputStream::GenericContinuous, RollOff::R035, false);
+        let input: Vec<u8> = (0..50u8).collect();
+        let mut out = vec![9u8; fec.kbch];
+        assert_eq!(adapter.build(&fec, &input, &mut out), Ok(50));
+        let mut header = [0u8; 10];
+        for (i, bits) in out[..80].chunks(8).enumerate() {
+            header[i] = bits.iter().fold(0, |a, &b| (a << 1) | b);
+        }
+        // MATYPE-1: GS continuous (01), SIS (1), ACM (0), no ISSY/NPD, roll-off 0.35 (00).
+        assert_eq!(header[..9], [0b0110_0000, 0, 0, 0, 0x01, 0x90, 0, 0, 0]);
+        assert_eq!(header[9], CRC8.bytes(&header[..9]));
+        let mut data = vec![0u8; 400];
+        unpack(&input, &mut data);
+        assert_eq!(out[80..480], data[..]);
+        assert!(out[480..].iter().all(|&b| b == 0), "padding");
+    }
+
+    #[test]
     fn scrambler_matches_shift_register_of_figure_3() {
         // Cells 1..=15 loaded with 100101010000000; output = cell 14 XOR cell 15, fed to cell 1.
         let mut cells: Vec<u8> = "100101010000000".bytes().map(|c| c - b'0').collect();

@@ -35,9 +35,8 @@ impl FromStr for FrameSize {
     }
 }
 
-/// LDPC code rate (identification, Table 5a/5b).
+/// LDPC code rate (identification, Table 5a/5b); `R3_5` is 3/5.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
 pub enum CodeRate {
     R1_4,
     R1_3,
@@ -215,16 +214,15 @@ impl Modcod {
     }
 
     fn pls_modcod_opt(self) -> Option<u8> {
-        let r = self.rate.index() as u8;
-        match self.constellation {
-            Constellation::Qpsk => Some(1 + r),
-            Constellation::Psk8 if r >= 4 && self.rate != CodeRate::R4_5 => {
-                Some(12 + r - 4 - u8::from(r > CodeRate::R4_5.index() as u8))
-            }
-            Constellation::Apsk16 if r >= 5 => Some(18 + r - 5),
-            Constellation::Apsk32 if r >= 6 => Some(24 + r - 6),
-            _ => None,
-        }
+        // Table 12, indexed by constellation and code rate (1/4 .. 9/10); 0: not defined.
+        const PLS: [[u8; 11]; 4] = [
+            [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+            [0, 0, 0, 0, 12, 13, 14, 0, 15, 16, 17],
+            [0, 0, 0, 0, 0, 18, 19, 20, 21, 22, 23],
+            [0, 0, 0, 0, 0, 0, 24, 25, 26, 27, 28],
+        ];
+        let n = PLS[self.constellation as usize][self.rate.index()];
+        (n != 0).then_some(n)
     }
 
     /// The MODCOD field of the PLS code, 1..=28 (clause 5.5.2.2, Table 12).
@@ -326,5 +324,49 @@ impl FecParams {
     /// Kldpc (= Nbch).
     pub const fn kldpc(&self) -> usize {
         self.nbch
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn twenty_eight_modcods_numbered_in_order() {
+        let numbers: Vec<u8> = Modcod::all().map(Modcod::pls_modcod).collect();
+        assert_eq!(numbers, (1..=28).collect::<Vec<_>>());
+        for m in Modcod::all() {
+            assert_eq!(m.to_string().parse::<Modcod>(), Ok(m));
+        }
+    }
+
+    #[test]
+    fn parse_errors_say_what_is_wrong() {
+        assert_eq!(
+            "qpsk".parse::<Modcod>(),
+            Err(ModcodError::Malformed("qpsk".into()))
+        );
+        assert_eq!(
+            "64apsk-3/4".parse::<Modcod>(),
+            Err(ModcodError::UnknownConstellation("64apsk".into()))
+        );
+        assert_eq!(
+            "qpsk-7/8".parse::<Modcod>(),
+            Err(ModcodError::UnknownCodeRate("7/8".into()))
+        );
+        assert_eq!(
+            "32apsk-2/3".parse::<Modcod>(),
+            Err(ModcodError::UndefinedModcod("32apsk-2/3".into()))
+        );
+        let m: Modcod = "QPSK-9/10".parse().unwrap();
+        assert_eq!(
+            m.fec(FrameSize::Short),
+            Err(ModcodError::UndefinedForShortFrame(CodeRate::R9_10))
+        );
+        assert_eq!(m.fec(FrameSize::Normal).unwrap().kbch, 58192);
+        assert_eq!(
+            "medium".parse::<FrameSize>(),
+            Err(ModcodError::UnknownFrameSize("medium".into()))
+        );
     }
 }
