@@ -1,6 +1,6 @@
 //! Mode adaptation (clause 5.1) and BB scrambling (clause 5.2.2).
 //!
-//! Bits are carried one per byte (0 or 1), first transmitted bit first, as gr-dtv does.
+//! BBFRAMEs are packed, 8 bits per byte, first transmitted bit in the MSB.
 
 use crate::modcod::FecParams;
 
@@ -127,7 +127,7 @@ impl ModeAdapter {
         (fec.kbch - BBHEADER_BITS) / 8
     }
 
-    /// Writes a BBFRAME of `fec.kbch` bits into `out` from at most `max_input` bytes of
+    /// Writes a BBFRAME of `fec.kbch` bits (`kbch / 8` bytes) into `out` from at most `max_input` bytes of
     /// `input`; pads if `input` is shorter (clause 5.2.1). Returns the bytes consumed.
     ///
     /// A sync byte is checked before any state changes, so an error leaves the adapter as it was.
@@ -137,7 +137,7 @@ impl ModeAdapter {
         input: &[u8],
         out: &mut [u8],
     ) -> Result<usize, TsSyncError> {
-        let out = &mut out[..fec.kbch];
+        let out = &mut out[..fec.kbch / 8];
         let n = input.len().min(Self::max_input(fec));
         let input = &input[..n];
         if self.stream == InputStream::Transport {
@@ -171,12 +171,11 @@ impl ModeAdapter {
         header[6] = sync;
         header[7..9].copy_from_slice(&(syncd as u16).to_be_bytes());
         header[9] = CRC8.bytes(&header[..9]);
-        unpack(&header, &mut out[..BBHEADER_BITS]);
-
-        let field = &mut out[BBHEADER_BITS..];
+        let (head, field) = out.split_at_mut(BBHEADER_BITS / 8);
+        head.copy_from_slice(&header);
         match self.stream {
             InputStream::Transport => {
-                for (&b, bits) in input.iter().zip(field.chunks_exact_mut(8)) {
+                for (&b, o) in input.iter().zip(field.iter_mut()) {
                     // The sync byte carries the CRC-8 of the previous packet (0 before the first).
                     let byte = if self.count == 0 {
                         std::mem::take(&mut self.crc)
@@ -185,12 +184,12 @@ impl ModeAdapter {
                         b
                     };
                     self.count = (self.count + 1) % TS_PACKET;
-                    unpack(&[byte], bits);
+                    *o = byte;
                 }
             }
-            InputStream::GenericContinuous => unpack(input, &mut field[..dfl]),
+            InputStream::GenericContinuous => field[..n].copy_from_slice(input),
         }
-        field[dfl..].fill(0);
+        field[n..].fill(0);
         Ok(n)
     }
 }
@@ -209,6 +208,7 @@ pub(crate) fn unpack(bytes: &[u8], bits: &mut [u8]) {
 /// 100101010000000 at the start of every BBFRAME.
 #[derive(Debug, Clone)]
 pub(crate) struct BbScrambler {
+    /// The sequence packed MSB first.
     sequence: Vec<u8>,
 }
 
@@ -216,19 +216,23 @@ impl BbScrambler {
     pub(crate) fn new() -> Self {
         // reg bit 14 is the register's first stage; clause 5.2.2 init value read left to right.
         let mut reg: u16 = 0b100_1010_1000_0000;
-        let sequence = (0..64_800)
+        let bits: Vec<u8> = (0..64_800)
             .map(|_| {
                 let out = ((reg >> 1) ^ reg) as u8 & 1;
                 reg = (reg >> 1) | (u16::from(out) << 14);
                 out
             })
             .collect();
+        let sequence = bits
+            .chunks(8)
+            .map(|c| c.iter().fold(0, |a, &b| (a << 1) | b))
+            .collect();
         BbScrambler { sequence }
     }
 
-    /// XORs the sequence into a BBFRAME (header included).
-    pub(crate) fn apply(&self, bits: &mut [u8]) {
-        for (b, s) in bits.iter_mut().zip(&self.sequence) {
+    /// XORs the sequence into a packed BBFRAME (header included).
+    pub(crate) fn apply(&self, bytes: &mut [u8]) {
+        for (b, s) in bytes.iter_mut().zip(&self.sequence) {
             *b ^= s;
         }
     }
@@ -266,27 +270,22 @@ mod tests {
         let fec = FecParams::new(crate::FrameSize::Short, crate::CodeRate::R1_2).unwrap();
         let mut adapter = ModeAdapter::new(InputStream::GenericContinuous, RollOff::R035, false);
         let input: Vec<u8> = (0..50u8).collect();
-        let mut out = vec![9u8; fec.kbch];
+        let mut out = vec![9u8; fec.kbch / 8];
         assert_eq!(adapter.build(&fec, &input, &mut out), Ok(50));
-        let mut header = [0u8; 10];
-        for (i, bits) in out[..80].chunks(8).enumerate() {
-            header[i] = bits.iter().fold(0, |a, &b| (a << 1) | b);
-        }
         // MATYPE-1: GS continuous (01), SIS (1), ACM (0), no ISSY/NPD, roll-off 0.35 (00).
-        assert_eq!(header[..9], [0b0110_0000, 0, 0, 0, 0x01, 0x90, 0, 0, 0]);
-        assert_eq!(header[9], CRC8.bytes(&header[..9]));
-        let mut data = vec![0u8; 400];
-        unpack(&input, &mut data);
-        assert_eq!(out[80..480], data[..]);
-        assert!(out[480..].iter().all(|&b| b == 0), "padding");
+        assert_eq!(out[..9], [0b0110_0000, 0, 0, 0, 0x01, 0x90, 0, 0, 0]);
+        assert_eq!(out[9], CRC8.bytes(&out[..9]));
+        assert_eq!(out[10..60], input[..]);
+        assert!(out[60..].iter().all(|&b| b == 0), "padding");
     }
 
     #[test]
     fn scrambler_matches_shift_register_of_figure_3() {
         // Cells 1..=15 loaded with 100101010000000; output = cell 14 XOR cell 15, fed to cell 1.
         let mut cells: Vec<u8> = "100101010000000".bytes().map(|c| c - b'0').collect();
-        let s = BbScrambler::new();
-        for (i, &expected) in s.sequence.iter().take(1000).enumerate() {
+        let mut s = vec![0u8; 1000];
+        unpack(&BbScrambler::new().sequence[..125], &mut s);
+        for (i, &expected) in s.iter().enumerate() {
             let out = cells[13] ^ cells[14];
             assert_eq!(out, expected, "bit {i}");
             cells.rotate_right(1);

@@ -111,24 +111,23 @@ impl BchEncoder {
         }
     }
 
-    /// Writes the parity of `bits[..kbch]` into `bits[kbch..kbch + nparity]` (one bit per byte).
-    ///
-    /// # Panics
-    /// If `kbch` is not a multiple of 8 (every Kbch of the standard is) or `bits` is too short.
-    pub(crate) fn encode(&self, bits: &mut [u8], kbch: usize) {
-        assert_eq!(kbch % 8, 0);
-        let (msg, parity) = bits.split_at_mut(kbch);
+    /// Writes the parity of the packed message `bytes[..kbch / 8]` after it, in
+    /// `bytes[kbch / 8..nbch / 8]` (every Kbch and parity length of the standard is a multiple of 8).
+    pub(crate) fn encode(&self, bytes: &mut [u8], kbch: usize) {
+        debug_assert_eq!(kbch % 8, 0);
+        let (msg, parity) = bytes.split_at_mut(kbch / 8);
         let mut reg: Reg = [0; 3];
-        for chunk in msg.chunks_exact(8) {
-            let byte = chunk.iter().fold(0u8, |acc, &b| (acc << 1) | b);
+        for &byte in msg.iter() {
             let idx = usize::from((reg[0] >> 56) as u8 ^ byte);
             reg = shl(&reg, 8);
             xor(&mut reg, &self.table[idx]);
         }
-        for (k, p) in parity[..self.nparity].iter_mut().enumerate() {
-            let bit = 191 - k;
-            *p = ((reg[2 - bit / 64] >> (bit % 64)) & 1) as u8;
+        // The register is left-aligned: the parity is its first nparity / 8 big-endian bytes.
+        let mut be = [0u8; 24];
+        for (chunk, w) in be.chunks_exact_mut(8).zip(reg) {
+            chunk.copy_from_slice(&w.to_be_bytes());
         }
+        parity[..self.nparity / 8].copy_from_slice(&be[..self.nparity / 8]);
     }
 }
 
@@ -137,6 +136,12 @@ mod tests {
     use super::*;
     use crate::modcod::CodeRate;
     use rand::{Rng, SeedableRng};
+
+    fn unpacked(bytes: &[u8]) -> Vec<u8> {
+        let mut bits = vec![0u8; bytes.len() * 8];
+        crate::bbframe::unpack(bytes, &mut bits);
+        bits
+    }
 
     /// Remainder of m(x)·x^deg divided by g(x), long division one bit at a time.
     fn naive_parity(msg: &[u8], g: &[u8]) -> Vec<u8> {
@@ -179,11 +184,10 @@ mod tests {
                 };
                 let enc = BchEncoder::new(&fec);
                 let g = generator(frame, fec.t);
-                let mut bits = vec![0u8; fec.nbch];
-                for b in &mut bits[..fec.kbch] {
-                    *b = rng.gen_range(0..2);
-                }
-                enc.encode(&mut bits, fec.kbch);
+                let mut bytes = vec![0u8; fec.nbch / 8];
+                rng.fill(&mut bytes[..fec.kbch / 8]);
+                enc.encode(&mut bytes, fec.kbch);
+                let bits = unpacked(&bytes);
                 assert_eq!(
                     bits[fec.kbch..],
                     naive_parity(&bits[..fec.kbch], &g)[..],
@@ -198,9 +202,10 @@ mod tests {
         // A single 1 in the last message bit: codeword = x^deg + parity must be divisible by g.
         let fec = FecParams::new(FrameSize::Short, CodeRate::R1_2).unwrap();
         let enc = BchEncoder::new(&fec);
-        let mut bits = vec![0u8; fec.nbch];
-        bits[fec.kbch - 1] = 1;
-        enc.encode(&mut bits, fec.kbch);
+        let mut bytes = vec![0u8; fec.nbch / 8];
+        bytes[fec.kbch / 8 - 1] = 1;
+        enc.encode(&mut bytes, fec.kbch);
+        let bits = unpacked(&bytes);
         let g = generator(FrameSize::Short, fec.t);
         assert_eq!(
             naive_parity(&bits, &g).iter().filter(|&&b| b == 1).count(),

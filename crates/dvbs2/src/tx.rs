@@ -3,7 +3,7 @@
 use num_complex::Complex32;
 use thiserror::Error;
 
-use crate::bbframe::{BbScrambler, InputStream, ModeAdapter, RollOff, TsSyncError};
+use crate::bbframe::{unpack, BbScrambler, InputStream, ModeAdapter, RollOff, TsSyncError};
 use crate::bch::BchEncoder;
 use crate::ldpc::LdpcEncoder;
 use crate::mapper::{interleave, Mapper};
@@ -96,7 +96,9 @@ pub struct Transmitter {
     /// Encoders of the MODCODs used so far; the current one is `codes[current]`.
     codes: Vec<Code>,
     current: usize,
-    /// FECFRAME bits, one per byte: BBFRAME, then BCH parity, then LDPC parity.
+    /// Packed BCH codeword: BBFRAME, then BCH parity.
+    bch_bytes: Vec<u8>,
+    /// FECFRAME bits, one per byte: BCH codeword, then LDPC parity.
     fec_bits: Vec<u8>,
     labels: Vec<u8>,
     symbols: Vec<Complex32>,
@@ -116,6 +118,7 @@ impl Transmitter {
             pl_scrambler: PlScrambler::new(cfg.gold),
             codes: Vec::new(),
             current: 0,
+            bch_bytes: vec![0; 64_800 / 8],
             fec_bits: vec![0; 64_800],
             labels: vec![0; 64_800 / 2],
             symbols: vec![Complex32::new(0.0, 0.0); 64_800 / 2],
@@ -238,17 +241,13 @@ impl Transmitter {
     fn encode_fec(&mut self, input: &[u8]) -> Result<usize, TxError> {
         let code = &mut self.codes[self.current];
         let fec = code.fec;
-        let consumed = self.adapter.build(&fec, input, &mut self.fec_bits)?;
-        self.bb_scrambler.apply(&mut self.fec_bits[..fec.kbch]);
-        code.bch.encode(&mut self.fec_bits[..fec.nbch], fec.kbch);
+        let bytes = &mut self.bch_bytes[..fec.nbch / 8];
+        let consumed = self.adapter.build(&fec, input, bytes)?;
+        self.bb_scrambler.apply(&mut bytes[..fec.kbch / 8]);
+        code.bch.encode(bytes, fec.kbch);
+        unpack(bytes, &mut self.fec_bits[..fec.nbch]);
         code.ldpc.encode(&mut self.fec_bits[..fec.nldpc]);
         Ok(consumed)
-    }
-
-    /// The FECFRAME of the last encoded frame, one bit per byte (tests and receivers' checks).
-    #[cfg(test)]
-    pub(crate) fn fec_bits(&self) -> &[u8] {
-        &self.fec_bits[..self.codes[self.current].fec.nldpc]
     }
 }
 
@@ -321,13 +320,10 @@ mod tests {
         );
         let info = tx.encode_frame(&input[..100], &mut out).unwrap();
         assert_eq!(info.consumed, 100);
-        // DFL (header bits 32..48, before BB scrambling undoes it) = 800: descramble to check.
-        let mut bb = tx.fec_bits()[..80].to_vec();
+        // DFL (header bytes 4..6) = 800 bits: undo the BB scrambling to read it.
+        let mut bb = tx.bch_bytes[..10].to_vec();
         tx.bb_scrambler.apply(&mut bb);
-        let dfl = bb[32..48]
-            .iter()
-            .fold(0usize, |a, &b| (a << 1) | usize::from(b));
-        assert_eq!(dfl, 800);
+        assert_eq!(u16::from_be_bytes([bb[4], bb[5]]), 800);
         let mut small = vec![Complex32::new(0.0, 0.0); 10];
         assert!(matches!(
             tx.encode_frame(&input, &mut small),
