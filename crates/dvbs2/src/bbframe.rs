@@ -183,7 +183,10 @@ impl ModeAdapter {
                         self.crc = CRC8.update(self.crc, b);
                         b
                     };
-                    self.count = (self.count + 1) % TS_PACKET;
+                    self.count += 1;
+                    if self.count == TS_PACKET {
+                        self.count = 0;
+                    }
                     *o = byte;
                 }
             }
