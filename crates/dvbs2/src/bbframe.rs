@@ -140,8 +140,9 @@ impl ModeAdapter {
         let out = &mut out[..fec.kbch / 8];
         let n = input.len().min(Self::max_input(fec));
         let input = &input[..n];
+        // Offset of the first packet start in the data field.
+        let first = (TS_PACKET - self.count) % TS_PACKET;
         if self.stream == InputStream::Transport {
-            let first = (TS_PACKET - self.count) % TS_PACKET;
             for offset in (first..n).step_by(TS_PACKET) {
                 if input[offset] != TS_SYNC {
                     return Err(TsSyncError {
@@ -152,11 +153,12 @@ impl ModeAdapter {
             }
         }
         let dfl = n * 8;
-        // SYNCD: bits from the data field start to the first packet's start (clause 5.1.6).
-        let syncd = if self.count == 0 {
-            0
-        } else {
-            (TS_PACKET - self.count) * 8
+        // SYNCD: bits from the data field start to the first packet's start, 65535 if no
+        // packet starts in it (clause 5.1.6); 0 for a continuous stream.
+        let syncd = match self.stream {
+            InputStream::Transport if first >= n => 0xFFFF,
+            InputStream::Transport => first * 8,
+            InputStream::GenericContinuous => 0,
         };
         let (ts_gs, upl, sync) = match self.stream {
             InputStream::Transport => (0b11, TS_PACKET * 8, TS_SYNC),
@@ -280,6 +282,27 @@ mod tests {
         assert_eq!(out[9], CRC8.bytes(&out[..9]));
         assert_eq!(out[10..60], input[..]);
         assert!(out[60..].iter().all(|&b| b == 0), "padding");
+    }
+
+    #[test]
+    fn syncd_points_at_the_first_packet_or_says_none() {
+        let fec = FecParams::new(crate::FrameSize::Short, crate::CodeRate::R1_4).unwrap();
+        let mut adapter = ModeAdapter::new(InputStream::Transport, RollOff::R020, true);
+        let ts: Vec<u8> = (0..3 * 188)
+            .map(|i| if i % 188 == 0 { TS_SYNC } else { i as u8 })
+            .collect();
+        let mut out = vec![0u8; fec.kbch / 8];
+        let syncd = |out: &[u8]| u16::from_be_bytes([out[7], out[8]]);
+        assert_eq!(adapter.build(&fec, &ts[..100], &mut out), Ok(100));
+        assert_eq!(syncd(&out), 0);
+        // 88 bytes left of packet 0, then packet 1 starts: SYNCD = 88 * 8.
+        assert_eq!(adapter.build(&fec, &ts[100..300], &mut out), Ok(200));
+        assert_eq!(syncd(&out), 88 * 8);
+        // Packet 1's sync byte carries the CRC-8 of packet 0's bytes 1..188.
+        assert_eq!(out[10 + 88], CRC8.bytes(&ts[1..188]));
+        // 76 bytes left of packet 1 and only 50 given: no packet starts.
+        assert_eq!(adapter.build(&fec, &ts[300..350], &mut out), Ok(50));
+        assert_eq!(syncd(&out), 0xFFFF);
     }
 
     #[test]
