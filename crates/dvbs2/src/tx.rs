@@ -25,12 +25,13 @@ pub struct TxConfig {
     pub gold: u32,
     /// TS or generic continuous input.
     pub stream: InputStream,
-    /// Signal CCM in MATYPE-1 (false: ACM/VCM). gr-dtv always signals CCM.
+    /// Signal CCM in MATYPE-1; set false (ACM/VCM) when the MODCOD will change between
+    /// frames. gr-dtv always signals CCM.
     pub ccm: bool,
 }
 
 impl TxConfig {
-    /// CCM with the defaults of gr-dtv's DVB-S2 example: TS input, roll-off 0.20, Gold code 0.
+    /// CCM, TS input, roll-off 0.20, Gold code 0: the settings of the gr-dtv golden data.
     pub fn new(modcod: Modcod, frame: FrameSize, pilots: bool) -> Self {
         TxConfig {
             modcod,
@@ -154,6 +155,11 @@ impl Transmitter {
         self.cfg.modcod = modcod;
         self.cfg.frame = frame;
         Ok(())
+    }
+
+    /// Turns pilots on or off from the next frame on.
+    pub fn set_pilots(&mut self, on: bool) {
+        self.cfg.pilots = on;
     }
 
     /// The current settings.
@@ -292,6 +298,8 @@ mod tests {
         assert_eq!(b.symbols, 90 + 12960 + (144 - 1) / 16 * 36);
         tx.set_modcod("qpsk-1/2".parse().unwrap(), FrameSize::Short)
             .unwrap();
+        tx.set_pilots(false);
+        assert_eq!(tx.frame_len(), 90 + 8100);
         assert_eq!(tx.codes.len(), 2);
         assert!(tx
             .set_modcod("qpsk-9/10".parse().unwrap(), FrameSize::Short)
