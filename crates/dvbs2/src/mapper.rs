@@ -39,7 +39,7 @@ pub(crate) struct Mapper {
     points: [Complex32; 32],
 }
 
-/// (ring, angle in units of π/12 or π/8) per label; ring 0 is the innermost.
+/// r·e^{j angle}, computed in f64 and rounded to f32 as gr-dtv does.
 fn polar(r: f64, angle: f64) -> Complex32 {
     Complex32::new((r * angle.cos()) as f32, (r * angle.sin()) as f32)
 }

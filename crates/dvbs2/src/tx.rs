@@ -106,6 +106,8 @@ pub struct Transmitter {
 }
 
 impl Transmitter {
+    /// Builds the encoders of `cfg`'s MODCOD and the scramblers (the PL one for `cfg.gold`).
+    ///
     /// # Errors
     /// [`TxError::Modcod`] for 9/10 short, [`TxError::Gold`] for an index out of range.
     pub fn new(cfg: TxConfig) -> Result<Self, TxError> {
