@@ -33,8 +33,8 @@ macro_rules! any_ports {
         enum AnyOutput { $($variant(StreamOutput<$t>)),* }
 
         impl AnyInput {
-            fn new(d: Dtype) -> Self {
-                match d { $(Dtype::$variant => AnyInput::$variant(StreamInput::new())),* }
+            fn new(d: Dtype, min_items: usize) -> Self {
+                match d { $(Dtype::$variant => AnyInput::$variant(StreamInput::new().with_min_items(min_items))),* }
             }
             fn declare(&mut self, p: &mut Ports<'_>, name: &str) {
                 match self { $(AnyInput::$variant(x) => p.stream_input(name, x)),* }
@@ -71,8 +71,8 @@ macro_rules! any_ports {
         }
 
         impl AnyOutput {
-            fn new(d: Dtype) -> Self {
-                match d { $(Dtype::$variant => AnyOutput::$variant(StreamOutput::new())),* }
+            fn new(d: Dtype, min_items: usize) -> Self {
+                match d { $(Dtype::$variant => AnyOutput::$variant(StreamOutput::new().with_min_items(min_items))),* }
             }
             fn declare(&mut self, p: &mut Ports<'_>, name: &str) {
                 match self { $(AnyOutput::$variant(x) => p.stream_output(name, x)),* }
@@ -251,6 +251,9 @@ struct PythonBlock {
     message_inputs: Vec<String>,
     message_outputs: Vec<(String, MessageOutput)>,
     error: ErrorSlot,
+    /// `work` is offered a whole multiple of this many items (GNU Radio's
+    /// `set_output_multiple`); the ports declare it as their window.
+    multiple: usize,
 }
 
 impl PythonBlock {
@@ -426,6 +429,7 @@ impl Block for PythonBlock {
             (None, None) if self.message_inputs.is_empty() => 0,
             (None, None) => return Ok(WorkStatus::Continue),
         };
+        let n = n - n % self.multiple;
         if n == 0 && !(self.inputs.is_empty() && self.outputs.is_empty()) {
             return Ok(WorkStatus::Continue);
         }
@@ -491,7 +495,7 @@ impl PythonBlock {
 /// Makes the native side of Python block `obj` (a `radioflow.SyncBlock`): stream ports of the
 /// given numpy types, message ports with the given names. Sets `obj._rf_ctx`.
 #[pyfunction]
-#[pyo3(signature = (obj, name, in_sig, out_sig, message_inputs, message_outputs))]
+#[pyo3(signature = (obj, name, in_sig, out_sig, message_inputs, message_outputs, output_multiple = 1))]
 pub(crate) fn python_block(
     obj: &Bound<'_, PyAny>,
     name: String,
@@ -499,7 +503,13 @@ pub(crate) fn python_block(
     out_sig: Vec<String>,
     message_inputs: Vec<String>,
     message_outputs: Vec<String>,
+    output_multiple: usize,
 ) -> PyResult<BlockHandle> {
+    if output_multiple == 0 {
+        return Err(value_error(format!(
+            "Python block '{name}': the output multiple must be at least 1"
+        )));
+    }
     let py = obj.py();
     if in_sig.is_empty()
         && out_sig.is_empty()
@@ -540,8 +550,15 @@ pub(crate) fn python_block(
         obj: obj.clone().unbind(),
         ctx,
         label: name.clone(),
-        inputs: ins.into_iter().map(AnyInput::new).collect(),
-        outputs: outs.into_iter().map(AnyOutput::new).collect(),
+        inputs: ins
+            .into_iter()
+            .map(|d| AnyInput::new(d, output_multiple))
+            .collect(),
+        outputs: outs
+            .into_iter()
+            .map(|d| AnyOutput::new(d, output_multiple))
+            .collect(),
+        multiple: output_multiple,
         message_inputs,
         message_outputs: message_outputs
             .into_iter()

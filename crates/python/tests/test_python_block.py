@@ -316,3 +316,36 @@ def test_a_failed_start_stops_the_blocks_already_started():
         with pytest.raises(rf.RunError, match="failed to start"):
             fg.run()
         assert calls == [("start", True), ("start", later), ("stop", True)]
+
+
+def test_output_multiple_gives_whole_frames_larger_than_any_buffer(scheduler):
+    # Frames of 100,000 float32 (400 KB): more than any buffer a scheduler picks by itself;
+    # every call sees whole frames, nothing is lost, the partial frame at the end is dropped.
+    frame = 100_000
+
+    class FrameSum(rf.SyncBlock):
+        def __init__(self):
+            super().__init__("frame_sum", in_sig=[np.float32], out_sig=[np.float32])
+            self.set_output_multiple(frame)
+            self.sizes = set()
+
+        def work(self, input_items, output_items):
+            n = len(output_items[0])
+            self.sizes.add(n % frame)
+            for k in range(0, n, frame):
+                output_items[0][k : k + frame] = input_items[0][k : k + frame].sum()
+            return n
+
+    data = np.repeat(np.arange(3, dtype=np.float32), frame)
+    data = np.concatenate([data, np.ones(7, np.float32)])
+    block = FrameSum()
+    assert block.output_multiple() == frame
+    sink = blocks.vector_sink()
+    fg = rf.Flowgraph()
+    fg.connect(blocks.vector_source(data), block, sink)
+    fg.run(scheduler)
+    assert block.sizes == {0}
+    want = np.repeat(np.array([0.0, frame, 2.0 * frame], np.float32), frame)
+    np.testing.assert_array_equal(sink.data(), want)
+    with pytest.raises(ValueError, match="at least 1"):
+        FrameSum().set_output_multiple(0)

@@ -57,6 +57,7 @@ class SyncBlock:
         self._rf_message_inputs: List[str] = []
         self._rf_message_outputs: List[str] = []
         self._rf_handlers: Dict[str, Callable[[Any], Any]] = {}
+        self._rf_output_multiple = 1
         self._rf_ctx = None
         # Only a flag: the native handle lives in the flowgraph, and the block must not refer
         # to it (the flowgraph owns the block; a reference back would be a cycle through Rust
@@ -88,6 +89,19 @@ class SyncBlock:
             raise _native.Error(
                 f"block '{self._rf_name}': {what} must happen before the block joins a flowgraph"
             )
+
+    def set_output_multiple(self, multiple: int) -> None:
+        """Offers ``work`` a whole multiple of `multiple` items per call (frames), as GNU
+        Radio's ``set_output_multiple``; the stream buffers are sized so that a frame always
+        fits, however large."""
+        self._check_not_running("setting the output multiple")
+        if int(multiple) < 1:
+            raise ValueError(f"block '{self._rf_name}': the output multiple must be at least 1")
+        self._rf_output_multiple = int(multiple)
+
+    def output_multiple(self) -> int:
+        """The output multiple (1 unless set)."""
+        return self._rf_output_multiple
 
     def message_port_register_in(self, port: str) -> None:
         """Declares message input `port` (handle it with ``set_msg_handler``)."""
@@ -171,6 +185,7 @@ class SyncBlock:
             self._rf_out_sig,
             self._rf_message_inputs,
             self._rf_message_outputs,
+            self._rf_output_multiple,
         )
         self._rf_joined = True
         return native
