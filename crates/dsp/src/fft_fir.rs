@@ -127,9 +127,7 @@ impl FftFir {
                 self.ready = valid;
                 continue;
             }
-            let took = self
-                .history
-                .load(&input[consumed..], |x, s| s.copy_from_slice(x));
+            let took = self.history.extend(&input[consumed..]);
             consumed += took;
             if took == 0 {
                 break;

@@ -51,6 +51,11 @@ impl<T: Copy + Default> History<T> {
         take
     }
 
+    /// [`load`](Self::load) with the samples copied as they are.
+    pub(crate) fn extend(&mut self, input: &[T]) -> usize {
+        self.load(input, |x, s| s.copy_from_slice(x))
+    }
+
     /// Back to the initial state: `zeros` zeros loaded.
     pub(crate) fn reset(&mut self, zeros: usize) {
         self.buf[..zeros].fill(T::default());

@@ -100,9 +100,7 @@ impl<T: FirSample> InterpolatingFir<T> {
             if output.len() - produced < i {
                 break;
             }
-            let took = self
-                .history
-                .load(&input[consumed..], |x, s| s.copy_from_slice(x));
+            let took = self.history.extend(&input[consumed..]);
             consumed += took;
             if took == 0 {
                 break;

@@ -102,9 +102,7 @@ impl<T: FirSample> RationalResampler<T> {
             if produced == output.len() {
                 break;
             }
-            let took = self
-                .history
-                .load(&input[consumed..], |x, s| s.copy_from_slice(x));
+            let took = self.history.extend(&input[consumed..]);
             consumed += took;
             if took == 0 {
                 break;
