@@ -8,7 +8,9 @@ mod bench_compare;
 mod bench_framed;
 mod bench_observe;
 mod bench_profile;
+mod blocks;
 mod profile;
+mod run;
 
 use clap::{Parser, Subcommand};
 
@@ -29,6 +31,10 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Run a graph with time counters on and print a per-block profile (optionally a trace).
     Profile(profile::ProfileArgs),
+    /// List the block library (or show one block's parameters and ports).
+    Blocks(blocks::BlocksArgs),
+    /// Run a graph file (TOML; blocks by library id, parameters by name).
+    Run(run::RunArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -39,5 +45,7 @@ fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Bench(args) => bench::main(args),
         Command::Profile(args) => profile::main(args),
+        Command::Blocks(args) => blocks::main(args),
+        Command::Run(args) => run::main(args),
     }
 }

@@ -189,15 +189,25 @@ impl Flowgraph {
 
     /// Adds a block named after its type (`copy0`, `copy1`, ...).
     pub fn add<B: Block>(&mut self, block: B) -> BlockId {
-        let ty = block.type_name();
-        let k = self.type_counts.entry(ty).or_insert(0);
-        let name = format!("{}{}", snake_case(ty), *k);
-        *k += 1;
-        self.add_named(&name, block)
+        self.add_boxed(None, Box::new(block))
     }
 
     /// Adds a block with an instance name (made unique with a `#n` suffix if already taken).
-    pub fn add_named<B: Block>(&mut self, name: &str, mut block: B) -> BlockId {
+    pub fn add_named<B: Block>(&mut self, name: &str, block: B) -> BlockId {
+        self.add_boxed(Some(name), Box::new(block))
+    }
+
+    /// Adds a block made at run time (e.g. by [`registry::make`](crate::registry::make)),
+    /// named `name` or, without one, after its type. [`block`](Self::block) finds it by its
+    /// concrete type as for any other block.
+    pub fn add_boxed(&mut self, name: Option<&str>, mut block: Box<dyn Block>) -> BlockId {
+        let Some(name) = name else {
+            let ty = block.type_name();
+            let k = self.type_counts.entry(ty).or_insert(0);
+            let name = format!("{}{}", snake_case(ty), *k);
+            *k += 1;
+            return self.add_boxed(Some(&name), block);
+        };
         let mut specs = PortSpecs::default();
         block.ports(&mut Ports::describe(&mut specs));
         let mut unique = name.to_owned();
@@ -208,7 +218,7 @@ impl Flowgraph {
         }
         self.nodes.push(Node {
             name: unique.into(),
-            block: Some(Box::new(block)),
+            block: Some(block),
             specs,
             max_items: None,
             stats: BlockStats::default(),
@@ -286,6 +296,19 @@ impl Flowgraph {
     /// Context switches of every scheduler thread of the last run.
     pub fn thread_stats(&self) -> &[ThreadStats] {
         &self.thread_stats
+    }
+
+    /// The names of block `id`'s ports of direction `d`, in index order.
+    ///
+    /// # Panics
+    /// If `id` is not from this flowgraph.
+    pub fn port_names(&self, id: BlockId, d: Direction) -> Vec<&str> {
+        self.nodes[id.0]
+            .specs
+            .list(d)
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect()
     }
 
     /// The block `id` as its concrete type (not available while running).
