@@ -84,7 +84,12 @@ fn make_block(
     let dtype = dtype.map(Dtype::parse).transpose()?;
     let given: PyResult<Vec<(String, Pmt)>> = params
         .iter()
-        .map(|(k, v)| Ok((k.extract::<String>()?, from_py(&v)?)))
+        .map(|(k, v)| {
+            let k = k.extract::<String>()?;
+            let v = from_py(&v)
+                .map_err(|e| value_error(format!("{id}: {k}: {}", e.value(params.py()))))?;
+            Ok((k, v))
+        })
         .collect();
     let registry_dtype = dtype
         .map(|d| registry::Dtype::parse(d.name()).expect("the Python dtypes are the registry's"));
@@ -108,13 +113,20 @@ fn param_error(e: ParamError) -> PyErr {
 }
 
 /// A tag given from Python: `(offset, key, value)`.
-type PyTag<'py> = (u64, Bound<'py, PyAny>, Bound<'py, PyAny>);
+type PyTag<'py> = (i64, Bound<'py, PyAny>, Bound<'py, PyAny>);
 
 /// Tags given from Python as `(offset, key, value)` tuples.
 fn tags_from_py(tags: Option<Vec<PyTag<'_>>>) -> PyResult<Vec<Tag>> {
     tags.unwrap_or_default()
         .into_iter()
-        .map(|(offset, k, v)| Ok(Tag::new(offset, from_py(&k)?, from_py(&v)?)))
+        .map(|(offset, k, v)| {
+            let offset = u64::try_from(offset).map_err(|_| {
+                value_error(format!(
+                    "vector_source: a tag offset must be >= 0, not {offset}"
+                ))
+            })?;
+            Ok(Tag::new(offset, from_py(&k)?, from_py(&v)?))
+        })
         .collect()
 }
 

@@ -116,6 +116,8 @@ for _id, _description in LIBRARY.items():
 def _vector_source(data: Any, dtype: Any = None, repeat: bool = False, *, tags: Tags = None,
                    name: Optional[str] = None) -> Block:
     array = np.ascontiguousarray(data if dtype is None else np.asarray(data, dtype=dtype))
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
     if array.ndim != 1:
         raise ValueError(f"vector_source needs 1-D data, got shape {array.shape}")
     return _native.vector_source(
