@@ -380,7 +380,7 @@ impl PyFlowgraph {
         }
         let limit = match timeout {
             None => None,
-            Some(t) if t.is_finite() && t >= 0.0 && t < 1e9 => {
+            Some(t) if (0.0..1e9).contains(&t) => {
                 Some(Instant::now() + Duration::from_secs_f64(t))
             }
             Some(t) => {
