@@ -11,6 +11,7 @@ mod bench_profile;
 mod blocks;
 mod profile;
 mod run;
+mod values;
 
 use clap::{Parser, Subcommand};
 

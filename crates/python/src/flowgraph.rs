@@ -380,9 +380,7 @@ impl PyFlowgraph {
         }
         let limit = match timeout {
             None => None,
-            Some(t) if (0.0..1e9).contains(&t) => {
-                Some(Instant::now() + Duration::from_secs_f64(t))
-            }
+            Some(t) if (0.0..1e9).contains(&t) => Some(Instant::now() + Duration::from_secs_f64(t)),
             Some(t) => {
                 return Err(crate::errors::value_error(format!(
                     "wait: timeout must be a number of seconds >= 0, not {t}"
