@@ -2,7 +2,8 @@
 # The whole test suite: formatting, lints, docs, unit/integration/doc tests, the Python
 # package's pytest suite, the scheduler conformance suite (also in release), loom model checks,
 # valgrind (memcheck + race detection), Miri where a nightly toolchain with Miri can be
-# installed, and a benchmark smoke run. Installs what it needs (valgrind via apt when missing). Ends with "N passed, N failed".
+# installed, libFuzzer on the parsers of outside input (scripts/fuzz.sh), and a benchmark smoke
+# run. Installs what it needs (valgrind via apt when missing). Ends with "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=target/test-log.txt
@@ -46,6 +47,12 @@ step "loom model checks of buffer positions and wake-ups"
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
   cargo test --locked --release -p radioflow-runtime --lib loom 2>&1 | tee -a "$log"
 
+# The fuzzers (libFuzzer, 30 s per target) run in the background meanwhile: valgrind and Miri
+# keep one core busy, the fuzzers the other.
+step "fuzzing in the background (scripts/fuzz.sh: build, regressions, 30 s per target)"
+bash scripts/fuzz.sh --seconds 30 > target/fuzz.log 2>&1 &
+fuzz_pid=$!
+
 step "valgrind"
 bash scripts/valgrind.sh
 
@@ -62,6 +69,15 @@ if cargo +nightly miri --version >/dev/null 2>&1 \
   unset CARGO_TARGET_DIR
 else
   echo "miri: no nightly toolchain with Miri can be installed here; skipped (valgrind ran instead)"
+fi
+
+step "fuzzing: results"
+if wait "$fuzz_pid"; then
+  cat target/fuzz.log
+else
+  cat target/fuzz.log
+  echo "fuzzing found a crash (see above)" | tee -a "$log"
+  echo "1 failed (fuzzing)" >> "$log"
 fi
 
 step "benchmarks in quick mode (tiny sizes; every experiment runs and verifies)"
