@@ -11,6 +11,7 @@ mod bench_profile;
 mod blocks;
 mod profile;
 mod run;
+mod soak;
 mod values;
 
 use clap::{Parser, Subcommand};
@@ -36,6 +37,8 @@ enum Command {
     Blocks(blocks::BlocksArgs),
     /// Run a graph file (TOML; blocks by library id, parameters by name).
     Run(run::RunArgs),
+    /// Keep a graph running, sampling memory, threads and throughput (fails if memory grows).
+    Soak(soak::SoakArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -48,5 +51,6 @@ fn main() -> anyhow::Result<()> {
         Command::Profile(args) => profile::main(args),
         Command::Blocks(args) => blocks::main(args),
         Command::Run(args) => run::main(args),
+        Command::Soak(args) => soak::main(args),
     }
 }

@@ -92,6 +92,9 @@ fn wrong_arguments_are_one_clear_error_naming_them() {
         (vec!["run", d], d),
         (vec!["run", empty.to_str().unwrap()], "empty.toml"),
         (vec!["blocks", "nope"], "nope"),
+        (vec!["soak", "--seconds", "0"], "--seconds"),
+        (vec!["soak", "--every", "nan"], "--every"),
+        (vec!["soak", "--graph", "nope", "--seconds", "1"], "nope"),
         (vec!["nosuchcommand"], "nosuchcommand"),
     ];
     for (args, names) in cases {
@@ -127,6 +130,7 @@ fn every_command_has_help() {
         vec!["profile", "--help"],
         vec!["run", "--help"],
         vec!["blocks", "--help"],
+        vec!["soak", "--help"],
     ] {
         let (code, stdout, _) = radioflow(&args);
         assert_eq!(code, Some(0), "{args:?}");
