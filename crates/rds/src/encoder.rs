@@ -201,13 +201,13 @@ impl Encoder {
     fn half_symbol(&mut self, h: u64) -> f32 {
         while self.made <= h {
             let bit_index = (self.made / 2) as usize % self.bits.len();
-            if self.made % 2 == 0 {
+            if self.made.is_multiple_of(2) {
                 // Differential encoding: e[i] = d[i] ⊕ e[i−1] (EN 50067 §1.6).
                 self.prev ^= self.bits[bit_index];
             }
             // Biphase: a 1 is a positive then a negative impulse, a 0 the reverse.
             let first_half = if self.prev == 1 { 1.0 } else { -1.0 };
-            let sign = if self.made % 2 == 0 { 1.0 } else { -1.0 };
+            let sign = if self.made.is_multiple_of(2) { 1.0 } else { -1.0 };
             self.ring[(self.made % 32) as usize] = first_half * sign;
             self.made += 1;
         }

@@ -88,7 +88,7 @@ impl BlockSync {
                 let gap = self.bits - at;
                 gap > 0
                     && gap <= ACQUIRE_SPAN
-                    && gap % u64::from(BLOCK_BITS) == 0
+                    && gap.is_multiple_of(u64::from(BLOCK_BITS))
                     && (earlier.index() + (gap / u64::from(BLOCK_BITS)) as usize) % 4
                         == found.index()
             })
