@@ -276,6 +276,27 @@ mod tests {
     }
 
     #[test]
+    fn version_b_radiotext_has_two_characters_per_group_and_pi_in_block_3() {
+        let mut st = Station::default();
+        let text = b"RDS 2B\r ";
+        let groups: Vec<_> = (0..4usize)
+            .map(|k| Group {
+                blocks: [
+                    None,
+                    Some((2 << 12) | 0x0800 | k as u16),
+                    Some(0x9ABC),
+                    Some(u16::from_be_bytes([text[2 * k], text[2 * k + 1]])),
+                ],
+                c_prime: true,
+                corrected: 0,
+            })
+            .collect();
+        feed(&mut st, &groups);
+        assert_eq!(st.pi, Some(0x9ABC));
+        assert_eq!(st.radiotext.unwrap().to_string(), "RDS 2B");
+    }
+
+    #[test]
     fn radiotext_ends_at_carriage_return_and_restarts_on_ab_flag() {
         let mut st = Station::default();
         let text = b"Hello\r";

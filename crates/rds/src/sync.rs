@@ -182,6 +182,38 @@ mod tests {
             .collect()
     }
 
+    #[test]
+    fn version_b_groups_take_offset_c_prime() {
+        // Group 2B: block 2 has the version bit, block 3 repeats the PI with offset C'.
+        let blocks = [
+            encode_block(0x5678, Offset::A),
+            encode_block(0x2800, Offset::B),
+            encode_block(0x5678, Offset::CPrime),
+            encode_block(0x4142, Offset::D),
+        ];
+        let bits: Vec<u8> = blocks
+            .iter()
+            .cycle()
+            .take(12)
+            .flat_map(|&blk| (0..26).rev().map(move |i| ((blk >> i) & 1) as u8))
+            .collect();
+        let mut sync = BlockSync::new(2, 10);
+        let thirds: Vec<_> = run(&mut sync, &bits)
+            .into_iter()
+            .filter_map(|e| match e {
+                SyncEvent::Block {
+                    index: 2,
+                    offset,
+                    info,
+                    ..
+                } => Some((offset, info)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(thirds.len(), 3); // in sync from block 2 of the first group
+        assert!(thirds.iter().all(|&t| t == (Offset::CPrime, Some(0x5678))));
+    }
+
     fn run(sync: &mut BlockSync, bits: &[u8]) -> Vec<SyncEvent> {
         let mut out = Vec::new();
         for &b in bits {
