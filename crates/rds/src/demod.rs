@@ -35,6 +35,11 @@ const TIMING_KI: f64 = 2e-5;
 /// Costas loop gains (rad per unit of normalised error, per half-symbol).
 const CARRIER_KP: f64 = 0.04;
 const CARRIER_KI: f64 = 4e-4;
+/// The timing loop's integral stays within ±0.5% of the half-symbol period (5000 ppm, far
+/// beyond real clock errors; it also keeps strobes moving forward in pure noise).
+const MAX_RATE: f64 = 5e-3;
+/// The carrier loop's frequency stays within ±0.2 rad per half-symbol (±76 Hz).
+const MAX_CARRIER_OFFSET: f64 = 0.2;
 /// Smoothing of the amplitude estimate and of the biphase pairing metric, per half-symbol.
 const AGC_ALPHA: f32 = 0.005;
 const PAIRING_ALPHA: f32 = 0.01;
@@ -145,7 +150,8 @@ impl Demodulator {
             self.mixer
                 .fill_exp(&mut self.lo[..n], 1.0, Complex32::default());
             for ((m, &lo), &x) in self.mixed.iter_mut().zip(&self.lo[..n]).zip(chunk) {
-                *m = lo * x;
+                // A NaN or infinity would stay in the filters and loops for good.
+                *m = lo * if x.is_finite() { x } else { 0.0 };
             }
             let (consumed, produced) = self.channel.process(&self.mixed[..n], &mut self.narrow);
             debug_assert_eq!(consumed, n);
@@ -194,12 +200,15 @@ impl Demodulator {
 
         // Gardner: negative when sampling late.
         let timing_err = (((ln.re - yn.re) * mn.re) as f64).clamp(-1.0, 1.0);
-        self.rate += TIMING_KI * timing_err * self.half_step;
+        self.rate = (self.rate + TIMING_KI * timing_err * self.half_step)
+            .clamp(-MAX_RATE * self.half_step, MAX_RATE * self.half_step);
         self.next += TIMING_KP * timing_err * self.half_step + self.rate;
 
         // Costas (BPSK): the quadrature part relative to the in-phase sign.
         let carrier_err = ((yn.re.signum() * yn.im) as f64).clamp(-1.0, 1.0);
-        self.freq += CARRIER_KI * carrier_err / self.half_step;
+        let max_freq = MAX_CARRIER_OFFSET / self.half_step;
+        self.freq =
+            (self.freq + CARRIER_KI * carrier_err / self.half_step).clamp(-max_freq, max_freq);
         self.phase += CARRIER_KP * carrier_err;
 
         // Biphase: halves k-1 and k are one bit when k has the pairing's parity.

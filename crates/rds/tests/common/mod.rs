@@ -5,8 +5,6 @@
 
 use radioflow_dsp::{firdes, Complex32, FreqXlatingFir, InterpolatingFir, Nco, QuadratureDemod};
 use radioflow_rds::{Decoder, Encoder, Event, Station, StationInfo, BIT_RATE};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 use std::f64::consts::PI;
 
 pub const PS: &str = "RADIOFLW";
@@ -19,12 +17,23 @@ pub fn info() -> StationInfo {
     info
 }
 
-/// Standard normal samples (Box–Muller), fixed seed.
+/// Standard normal samples (Box–Muller), fixed seed. Uniforms from SplitMix64 written here:
+/// `rand` is built at opt-level 0 in test builds, where millions of its ChaCha draws take
+/// seconds.
 pub fn gaussian(seed: u64, n: usize) -> Vec<f32> {
-    let mut rng = StdRng::seed_from_u64(seed);
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
+    let mut uniform = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        // 53 bits in (0, 1].
+        ((z >> 11) + 1) as f64 / (1u64 << 53) as f64
+    };
     (0..n)
         .map(|_| {
-            let (u, v): (f64, f64) = (rng.gen_range(f64::EPSILON..1.0), rng.gen());
+            let (u, v) = (uniform(), uniform());
             ((-2.0 * u.ln()).sqrt() * (2.0 * PI * v).cos()) as f32
         })
         .collect()
@@ -91,7 +100,8 @@ pub fn exactly_right(st: &Station) -> bool {
 pub fn fm_channel(mpx: &[f32], cnr_db: f64, seed: u64) -> Vec<f32> {
     let (rate, up, offset, dev) = (240e3, 10usize, 200e3, 75e3);
     let fast = rate * up as f64;
-    let taps = firdes::low_pass(up as f64, fast, 100e3, 40e3, firdes::Window::Hamming).unwrap();
+    // Images of the multiplex (up to 60 kHz) start at 180 kHz.
+    let taps = firdes::low_pass(up as f64, fast, 120e3, 100e3, firdes::Window::Hamming).unwrap();
     let mut interp = InterpolatingFir::<f32>::new(&taps, up).unwrap();
     let mut baseband = vec![0.0f32; mpx.len() * up];
     interp.process(mpx, &mut baseband);
@@ -110,7 +120,7 @@ pub fn fm_channel(mpx: &[f32], cnr_db: f64, seed: u64) -> Vec<f32> {
         *c = *c * Complex32::from_polar(1.0, phase as f32)
             + Complex32::new(sigma * gi[i], sigma * gq[i]);
     }
-    let chan = firdes::low_pass(1.0, fast, 110e3, 40e3, firdes::Window::Hamming).unwrap();
+    let chan = firdes::low_pass(1.0, fast, 110e3, 60e3, firdes::Window::Hamming).unwrap();
     let mut xlate = FreqXlatingFir::new(&chan, up, offset, fast).unwrap();
     let mut narrow = vec![Complex32::default(); mpx.len()];
     let (_, produced) = xlate.process(&carrier, &mut narrow);
