@@ -18,7 +18,9 @@ pub const DEFAULT_SYNC_LOSS: u32 = 10;
 ///
 /// Feed it the multiplex as `f32` samples at the rate given to [`new`](Self::new) (at least
 /// 128 kHz, any scale: the subcarrier's level is normalised); it reports what it decodes as
-/// [`Event`]s and keeps a [`Station`] snapshot. No 19 kHz pilot is needed. It allocates only
+/// [`Event`]s and keeps a [`Station`] snapshot. No 19 kHz pilot is needed. Take the
+/// multiplex straight from the FM demodulator: before de-emphasis or any audio filter, which
+/// would remove the 57 kHz subcarrier. It allocates only
 /// in `new`, and when one `process` call yields more events than ever before.
 ///
 /// ```
@@ -110,7 +112,7 @@ impl Decoder {
                     if index == 2 {
                         group.c_prime = offset == crate::Offset::CPrime;
                     }
-                    group.corrected += u8::from(corrected);
+                    group.corrected |= u8::from(corrected) << index;
                     *pending = true;
                     if index == 3 {
                         *pending = false;

@@ -153,14 +153,23 @@ impl Demodulator {
                 // A NaN or infinity would stay in the filters and loops for good.
                 *m = lo * if x.is_finite() { x } else { 0.0 };
             }
-            let (consumed, produced) = self.channel.process(&self.mixed[..n], &mut self.narrow);
-            debug_assert_eq!(consumed, n);
-            let (_, filtered) = self
-                .matched
-                .process(&self.narrow[..produced], &mut self.filtered);
-            for k in 0..filtered {
-                let z = self.filtered[k];
-                self.sample(z, &mut on_bit);
+            // The buffers hold all a chunk makes; loop anyway rather than rely on it.
+            let mut fed = 0;
+            while fed < n {
+                let (consumed, produced) =
+                    self.channel.process(&self.mixed[fed..n], &mut self.narrow);
+                fed += consumed;
+                let mut done = 0;
+                while done < produced {
+                    let (used, filtered) = self
+                        .matched
+                        .process(&self.narrow[done..produced], &mut self.filtered);
+                    done += used;
+                    for k in 0..filtered {
+                        let z = self.filtered[k];
+                        self.sample(z, &mut on_bit);
+                    }
+                }
             }
         }
     }

@@ -8,7 +8,8 @@ pub struct Group {
     pub blocks: [Option<u16>; 4],
     /// Whether block 3 carried offset C' rather than C.
     pub c_prime: bool,
-    /// How many of the blocks present were corrected (not received error-free).
+    /// Which blocks were corrected rather than received error-free: bit `i` for block
+    /// `i + 1`.
     pub corrected: u8,
 }
 
@@ -37,6 +38,13 @@ impl Group {
     /// The programme identification code, from block 1 or (version B) block 3.
     pub fn pi(&self) -> Option<u16> {
         self.blocks[0].or(if self.c_prime { self.blocks[2] } else { None })
+    }
+
+    /// The programme identification code from a block received error-free (1, or 3 in
+    /// version B): a corrected block may be a miscorrection, and the PI comes every group.
+    pub fn pi_error_free(&self) -> Option<u16> {
+        let clean = |i: usize| self.blocks[i].filter(|_| self.corrected & (1 << i) == 0);
+        clean(0).or(if self.c_prime { clean(2) } else { None })
     }
 
     /// The programme type (0..=31), from block 2.
@@ -73,6 +81,9 @@ mod tests {
         };
         assert_eq!(b_version.kind(), Some((2, Version::B)));
         assert_eq!(b_version.pi(), Some(0x1234));
+        let corrected_a = Group { corrected: 1, ..g };
+        assert_eq!(corrected_a.pi(), Some(0xD393));
+        assert_eq!(corrected_a.pi_error_free(), None);
         assert_eq!(Group::default().kind(), None);
     }
 }

@@ -86,7 +86,7 @@ pub enum Event {
 /// A snapshot of the station as decoded so far.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Station {
-    /// Programme identification code.
+    /// Programme identification code (from error-free blocks only).
     pub pi: Option<u16>,
     /// Programme type (0..=31).
     pub pty: Option<u8>,
@@ -119,7 +119,7 @@ impl Station {
     /// Updates the station from `group`, reporting changes through `emit`.
     pub(crate) fn update(&mut self, group: &Group, emit: &mut impl FnMut(Event)) {
         self.groups += 1;
-        if let Some(pi) = group.pi() {
+        if let Some(pi) = group.pi_error_free() {
             if self.pi != Some(pi) {
                 self.pi = Some(pi);
                 emit(Event::Pi(pi));
