@@ -58,8 +58,9 @@ impl Decoder {
         Self::with_options(mpx_rate_hz, DEFAULT_MAX_BURST, DEFAULT_SYNC_LOSS)
     }
 
-    /// A decoder correcting bursts of up to `max_burst` bits (0..=5; 0 only detects errors)
-    /// and losing synchronisation after `sync_loss` bad blocks in a row.
+    /// A decoder correcting bursts of up to `max_burst` bits (0 only detects errors; above 5
+    /// is taken as 5) and losing synchronisation after `sync_loss` bad blocks in a row (at
+    /// least 1).
     ///
     /// # Errors
     /// As [`new`](Self::new).
@@ -151,4 +152,23 @@ fn finish(group: &mut Group, station: &mut Station, events: &mut Vec<Event>) {
     let g = std::mem::take(group);
     events.push(Event::Group(g));
     station.update(&g, &mut |e| events.push(e));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoder_can_move_to_a_block_thread() {
+        fn send<T: Send + 'static>(_: &T) {}
+        send(&Decoder::new(240e3).unwrap());
+    }
+
+    #[test]
+    fn options_are_clamped_not_rejected() {
+        // 9-bit bursts are more than the code corrects: clamped to 5. A loss run of 0 is 1.
+        let mut decoder = Decoder::with_options(240e3, 9, 0).unwrap();
+        assert!(decoder.process(&[0.0; 10_000]).is_empty());
+        assert!(!decoder.is_synced());
+    }
 }
