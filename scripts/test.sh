@@ -47,10 +47,10 @@ step "loom model checks of buffer positions and wake-ups"
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
   cargo test --locked --release -p radioflow-runtime --lib loom 2>&1 | tee -a "$log"
 
-# The fuzzers (libFuzzer, 30 s per target) run in the background meanwhile: valgrind and Miri
-# keep one core busy, the fuzzers the other.
-step "fuzzing in the background (scripts/fuzz.sh: build, regressions, 30 s per target)"
-bash scripts/fuzz.sh --seconds 30 > target/fuzz.log 2>&1 &
+# The fuzzers (libFuzzer, 20 s per target; `scripts/fuzz.sh --long` for hours) run in the
+# background meanwhile: valgrind and Miri keep one core busy, the fuzzers the other.
+step "fuzzing in the background (scripts/fuzz.sh: build, regressions, 20 s per target)"
+bash scripts/fuzz.sh --seconds 20 > target/fuzz.log 2>&1 &
 fuzz_pid=$!
 
 step "valgrind"

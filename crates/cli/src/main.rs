@@ -9,6 +9,7 @@ mod bench_framed;
 mod bench_observe;
 mod bench_profile;
 mod blocks;
+mod grc;
 mod profile;
 mod run;
 mod soak;
@@ -35,8 +36,11 @@ enum Command {
     Profile(profile::ProfileArgs),
     /// List the block library (or show one block's parameters and ports).
     Blocks(blocks::BlocksArgs),
-    /// Run a graph file (TOML; blocks by library id, parameters by name).
+    /// Run a graph file (radioflow's TOML or GNU Radio Companion's .grc).
     Run(run::RunArgs),
+    /// GNU Radio Companion flowgraphs: `radioflow grc list` shows the GNU Radio blocks supported.
+    #[command(subcommand)]
+    Grc(grc::GrcCommand),
     /// Keep a graph running, sampling memory, threads and throughput (fails if memory grows).
     Soak(soak::SoakArgs),
 }
@@ -51,6 +55,7 @@ fn main() -> anyhow::Result<()> {
         Command::Profile(args) => profile::main(args),
         Command::Blocks(args) => blocks::main(args),
         Command::Run(args) => run::main(args),
+        Command::Grc(c) => grc::main(c),
         Command::Soak(args) => soak::main(args),
     }
 }

@@ -92,6 +92,8 @@ fn wrong_arguments_are_one_clear_error_naming_them() {
         (vec!["run", d], d),
         (vec!["run", empty.to_str().unwrap()], "empty.toml"),
         (vec!["blocks", "nope"], "nope"),
+        (vec!["run", "/nonexistent/flowgraph.grc"], "/nonexistent/flowgraph.grc"),
+        (vec!["grc", "nope"], "nope"),
         (vec!["soak", "--seconds", "0"], "--seconds"),
         (vec!["soak", "--every", "nan"], "--every"),
         (vec!["soak", "--graph", "nope", "--seconds", "1"], "nope"),
@@ -131,6 +133,7 @@ fn every_command_has_help() {
         vec!["run", "--help"],
         vec!["blocks", "--help"],
         vec!["soak", "--help"],
+        vec!["grc", "list", "--help"],
     ] {
         let (code, stdout, _) = radioflow(&args);
         assert_eq!(code, Some(0), "{args:?}");
