@@ -92,7 +92,10 @@ fn wrong_arguments_are_one_clear_error_naming_them() {
         (vec!["run", d], d),
         (vec!["run", empty.to_str().unwrap()], "empty.toml"),
         (vec!["blocks", "nope"], "nope"),
-        (vec!["run", "/nonexistent/flowgraph.grc"], "/nonexistent/flowgraph.grc"),
+        (
+            vec!["run", "/nonexistent/flowgraph.grc"],
+            "/nonexistent/flowgraph.grc",
+        ),
         (vec!["grc", "nope"], "nope"),
         (vec!["soak", "--seconds", "0"], "--seconds"),
         (vec!["soak", "--every", "nan"], "--every"),
