@@ -90,7 +90,13 @@ fn every_description_makes_its_block_with_the_ports_it_describes() {
                 .params
                 .iter()
                 .filter(|p| p.default.is_none())
-                .map(|p| (p.name.to_owned(), example(p.kind, &dir)))
+                .map(|p| {
+                    let value = match p.example {
+                        Some(e) => registry::default_pmt(e),
+                        None => example(p.kind, &dir),
+                    };
+                    (p.name.to_owned(), value)
+                })
                 .collect();
             let block = registry::make(d, dtype, given)
                 .unwrap_or_else(|e| panic!("{} ({dtype:?}): {e}", d.id));

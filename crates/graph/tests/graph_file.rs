@@ -2,7 +2,7 @@
 //! file and what is wrong in it.
 
 use radioflow_graph::{load, parse, GraphError};
-use radioflow_runtime::registry::{self, ParamKind};
+use radioflow_runtime::registry::{self, DefaultValue, ParamKind};
 use std::path::PathBuf;
 
 fn scratch(name: &str) -> PathBuf {
@@ -72,6 +72,17 @@ fn example(kind: ParamKind, path: &str) -> String {
     }
 }
 
+/// A description's example value as a TOML literal.
+fn toml_literal(v: DefaultValue) -> String {
+    match v {
+        DefaultValue::Bool(b) => b.to_string(),
+        DefaultValue::Int(i) => i.to_string(),
+        DefaultValue::Float(x) => format!("{x:?}"),
+        DefaultValue::Word(w) => format!("{w:?}"),
+        DefaultValue::Empty => "[]".into(),
+    }
+}
+
 #[test]
 fn every_registered_block_can_be_written_in_a_graph_file() {
     let dir = scratch("every");
@@ -84,7 +95,13 @@ fn every_registered_block_can_be_written_in_a_graph_file() {
             .params
             .iter()
             .filter(|p| p.default.is_none())
-            .map(|p| format!(", {} = {}", p.name, example(p.kind, path.to_str().unwrap())))
+            .map(|p| {
+                let value = match p.example {
+                    Some(e) => toml_literal(e),
+                    None => example(p.kind, path.to_str().unwrap()),
+                };
+                format!(", {} = {value}", p.name)
+            })
             .collect();
         text += &format!("{} = {{ block = {:?}{} }}\n", d.id, d.id, params.concat());
     }

@@ -214,6 +214,20 @@ def rate_source(rate: float, total: int, dtype: DTypeLike = np.float32, *, name:
     """
 
 
+def rds_decoder(sample_rate: float, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """Decodes RDS from an FM multiplex (before de-emphasis) and posts PI, PTY, PS and RadioText as they change.
+
+    Parameters:
+        sample_rate: of the multiplex in Hz (at least 128 kHz) (a finite number > 0).
+        dtype: the item type, one of float32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        station: message output
+    """
+
+
 def signal_source(sample_rate: float, waveform: str, frequency: float, dtype: DTypeLike = np.complex64, amplitude: float = 1.0, offset: Any = 0.0, phase: float = 0.0, *, name: Optional[str] = None) -> Block:
     """A sine, cosine or constant at `frequency` Hz for `sample_rate` samples per second (GNU Radio's analog.sig_source_c/f).
 

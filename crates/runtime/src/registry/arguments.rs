@@ -337,7 +337,8 @@ fn list(v: &Pmt) -> Option<Vec<Pmt>> {
     }
 }
 
-fn default_pmt(d: DefaultValue) -> Pmt {
+/// A default (or example) value as the PMT a parameter takes.
+pub fn default_pmt(d: DefaultValue) -> Pmt {
     match d {
         DefaultValue::Bool(b) => Pmt::Bool(b),
         DefaultValue::Int(i) => Pmt::Int(i),

@@ -57,6 +57,9 @@ pub struct ParamDescription {
     pub default: Option<DefaultValue>,
     /// One line for the docs.
     pub doc: &'static str,
+    /// A typical value of a required parameter (for docs, and for tests that make every
+    /// block of the library); without one, a value of the kind is made up.
+    pub example: Option<DefaultValue>,
 }
 
 impl ParamDescription {
@@ -67,7 +70,14 @@ impl ParamDescription {
             kind,
             default: None,
             doc,
+            example: None,
         }
+    }
+
+    /// The same parameter with a typical value (see [`example`](Self::example)).
+    pub const fn with_example(mut self, example: DefaultValue) -> Self {
+        self.example = Some(example);
+        self
     }
 
     /// A parameter with a default.
@@ -82,6 +92,7 @@ impl ParamDescription {
             kind,
             default: Some(default),
             doc,
+            example: None,
         }
     }
 }
