@@ -1,0 +1,13 @@
+//! The decoding half of a DVB-S2 receiver: everything after synchronisation.
+//!
+//! A PLFRAME's data symbols (PL-descrambled, pilots removed, unit energy) go through
+//! [`Demapper`] (max-log LLRs) and [`deinterleave`], the layered min-sum [`LdpcDecoder`],
+//! the [`BchDecoder`], BB descrambling and BBHEADER parsing ([`BbHeader`]); a
+//! [`FrameDecoder`] does all of it per frame, and a [`Depacketizer`] turns the data fields of
+//! successive frames back into TS packets.
+
+mod deinterleave;
+mod demap;
+
+pub use deinterleave::deinterleave;
+pub use demap::Demapper;
