@@ -11,3 +11,18 @@ mod demap;
 
 pub use deinterleave::deinterleave;
 pub use demap::Demapper;
+mod ldpc_code;
+mod ldpc_decoder;
+mod ldpc_kernel;
+
+pub use ldpc_code::LdpcCode;
+pub use ldpc_decoder::{LdpcDecoder, LdpcStatus};
+pub use ldpc_kernel::Isa;
+mod quantize;
+
+pub use quantize::quantize_llrs;
+
+#[cfg(test)]
+mod ldpc_reference;
+#[cfg(test)]
+mod ldpc_tests;
