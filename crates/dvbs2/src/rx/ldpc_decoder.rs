@@ -31,6 +31,8 @@ pub struct LdpcDecoder {
     r: Vec<Row>,
     /// A layer's rotated posteriors.
     t: Vec<Row>,
+    /// Stop at the first iteration that satisfies every check.
+    early_termination: bool,
 }
 
 impl Default for LdpcDecoder {
@@ -56,7 +58,13 @@ impl LdpcDecoder {
             l: vec![0; 64_800],
             r: vec![[0; PADDED]; MAX_EDGES],
             t: vec![[0; PADDED]; MAX_DEGREE],
+            early_termination: true,
         }
+    }
+
+    /// With `false`, every decoding runs `max_iterations` (for measurements); on by default.
+    pub fn set_early_termination(&mut self, on: bool) {
+        self.early_termination = on;
     }
 
     /// The instruction set in use.
@@ -94,7 +102,8 @@ impl LdpcDecoder {
         };
         while status.iterations < max_iterations {
             status.iterations += 1;
-            if iteration(self.isa, code, &mut self.l, &mut self.r, &mut self.t) {
+            let clean = iteration(self.isa, code, &mut self.l, &mut self.r, &mut self.t);
+            if clean && self.early_termination {
                 status.converged = true;
                 return status;
             }

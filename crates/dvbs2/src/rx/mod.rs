@@ -26,3 +26,8 @@ pub use quantize::quantize_llrs;
 mod ldpc_reference;
 #[cfg(test)]
 mod ldpc_tests;
+
+mod bch_decoder;
+mod gf;
+
+pub use bch_decoder::{BchDecoder, BchFailure};
