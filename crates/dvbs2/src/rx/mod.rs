@@ -31,3 +31,9 @@ mod bch_decoder;
 mod gf;
 
 pub use bch_decoder::{BchDecoder, BchFailure};
+
+mod bbheader;
+mod depacketizer;
+
+pub use bbheader::{BbDescrambler, BbHeader, BbHeaderError, BBHEADER_BYTES};
+pub use depacketizer::{Depacketizer, DepacketizerStats};
