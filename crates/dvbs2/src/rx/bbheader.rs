@@ -88,7 +88,7 @@ impl BbHeader {
                 max,
             });
         }
-        if header.upl % 8 != 0 {
+        if !header.upl.is_multiple_of(8) {
             return Err(BbHeaderError::UplNotBytes(header.upl));
         }
         if header.upl != 0 && header.syncd != 0xFFFF && header.syncd >= header.dfl.max(1) {

@@ -37,3 +37,9 @@ mod depacketizer;
 
 pub use bbheader::{BbDescrambler, BbHeader, BbHeaderError, BBHEADER_BYTES};
 pub use depacketizer::{Depacketizer, DepacketizerStats};
+
+mod frame_decoder;
+
+pub use frame_decoder::{FrameDecoder, FrameStatus, RxError, DEFAULT_MAX_ITERATIONS};
+#[cfg(test)]
+mod roundtrip_tests;

@@ -9,7 +9,7 @@ const TARGET_MEAN: f32 = 8.0;
 const CHANNEL_MAX: f32 = 63.0;
 
 /// Quantizes `src` into `dst[..src.len()]`, scaled so that the mean |LLR| becomes
-/// [`TARGET_MEAN`]; returns the scale used. A frame of zeros (or NaNs) gives zeros.
+/// 8 (see the constant `TARGET_MEAN`); returns the scale used. A frame of zeros (or NaNs) gives zeros.
 ///
 /// # Panics
 /// If `dst` is shorter than `src`.

@@ -1,0 +1,187 @@
+//! Transmitter → AWGN → FrameDecoder → Depacketizer: the TS comes back bit for bit.
+
+use num_complex::Complex32;
+use rand::{Rng, SeedableRng};
+
+use super::{Depacketizer, FrameDecoder, RxError};
+use crate::plframe::{PlScrambler, PILOT_BLOCK, SLOT};
+use crate::{FrameSize, Modcod, Transmitter, TxConfig};
+
+/// EN 302 307-1 Table 13: Es/N0 (dB) for quasi-error-free reception, normal FECFRAMEs, AWGN.
+fn table13_es_n0_db(m: Modcod) -> f64 {
+    const T: [f64; 28] = [
+        -2.35, -1.24, -0.30, 1.00, 2.23, 3.10, 4.03, 4.68, 5.18, 6.20, 6.42, // QPSK
+        5.50, 6.62, 7.91, 9.35, 10.69, 10.98, // 8PSK
+        8.97, 10.21, 11.03, 11.61, 12.89, 13.13, // 16APSK
+        12.73, 13.64, 14.28, 15.69, 16.05, // 32APSK
+    ];
+    T[usize::from(m.pls_modcod()) - 1]
+}
+
+/// Test helper standing in for synchronisation: drops the PLHEADER and the pilot blocks
+/// and undoes PL scrambling (applying the scrambler three times rotates by −R·π/2).
+pub(crate) fn data_symbols(
+    plframe: &[Complex32],
+    pilots: bool,
+    pl: &PlScrambler,
+) -> Vec<Complex32> {
+    let mut payload = plframe[SLOT..].to_vec();
+    for _ in 0..3 {
+        pl.apply(&mut payload);
+    }
+    if !pilots {
+        return payload;
+    }
+    payload
+        .chunks(16 * SLOT + PILOT_BLOCK)
+        .flat_map(|c| c[..c.len().min(16 * SLOT)].iter().copied())
+        .collect()
+}
+
+fn ts(n: usize, seed: u64) -> Vec<u8> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut v = vec![0u8; n * 188];
+    rng.fill(&mut v[..]);
+    for p in v.chunks_mut(188) {
+        p[0] = 0x47;
+        p[1] &= 0x7F; // TEI clear at the source
+    }
+    v
+}
+
+fn gaussian(rng: &mut impl Rng) -> f32 {
+    let u: f32 = rng.gen_range(f32::MIN_POSITIVE..1.0);
+    let v: f32 = rng.gen();
+    (-2.0 * u.ln()).sqrt() * (2.0 * std::f32::consts::PI * v).cos()
+}
+
+/// Sends one frame of `modcod` per entry of `es_n0_db` at that Es/N0, decodes them; returns
+/// the TS received, the TS consumed and the indices of the frames that failed.
+fn round_trip(
+    modcod: Modcod,
+    frame: FrameSize,
+    pilots: bool,
+    es_n0_db: &[f64],
+    dec: &mut FrameDecoder,
+    rng: &mut impl Rng,
+) -> (Vec<u8>, Vec<u8>, Vec<usize>) {
+    let frames = es_n0_db.len();
+    let cfg = TxConfig::new(modcod, frame, pilots);
+    let mut tx = Transmitter::new(cfg).unwrap();
+    let pl = PlScrambler::new(cfg.gold);
+    let input = ts(frames * 60_000 / 188 / 8 + 2, rng.gen());
+    let mut depack = Depacketizer::new();
+    let mut got = Vec::new();
+    let mut pos = 0;
+    let mut failed = Vec::new();
+    for (f, &es_n0) in es_n0_db.iter().enumerate() {
+        let n0 = 10f32.powf(-(es_n0 as f32) / 10.0);
+        let sigma = (n0 / 2.0).sqrt();
+        let mut out = vec![Complex32::new(0.0, 0.0); tx.frame_len()];
+        pos += tx.encode_frame(&input[pos..], &mut out).unwrap().consumed;
+        let mut sym = data_symbols(&out, pilots, &pl);
+        for s in &mut sym {
+            *s += Complex32::new(sigma * gaussian(rng), sigma * gaussian(rng));
+        }
+        let status = dec.decode(&sym, modcod, frame, n0).unwrap();
+        if !status.ok() {
+            failed.push(f);
+        }
+        let header = status.header.ok();
+        depack.push(
+            header.as_ref(),
+            dec.bbframe(),
+            status.ok(),
+            &mut |p: &[u8]| got.extend_from_slice(p),
+        );
+    }
+    depack.flush(&mut |p: &[u8]| got.extend_from_slice(p));
+    (got, input[..pos].to_vec(), failed)
+}
+
+#[test]
+fn every_modcod_and_frame_size_round_trips_above_its_threshold() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(2020);
+    let mut dec = FrameDecoder::new();
+    for frame in [FrameSize::Short, FrameSize::Normal] {
+        for (i, modcod) in Modcod::all().enumerate() {
+            if modcod.fec(frame).is_err() {
+                continue;
+            }
+            let pilots = i % 2 == 0;
+            // Short frames need more than the normal frames' thresholds of Table 13.
+            let margin = if frame == FrameSize::Short { 1.5 } else { 1.0 };
+            let es_n0 = table13_es_n0_db(modcod) + margin;
+            let (got, sent, failed) =
+                round_trip(modcod, frame, pilots, &[es_n0; 2], &mut dec, &mut rng);
+            assert_eq!(failed, [], "{modcod} {frame:?} at {es_n0:.2} dB");
+            // Every whole packet sent comes back, bit for bit.
+            assert_eq!(got.len(), sent.len() / 188 * 188, "{modcod} {frame:?}");
+            assert!(got == sent[..got.len()], "{modcod} {frame:?}");
+        }
+    }
+}
+
+#[test]
+fn packets_of_a_failed_frame_are_marked_and_the_count_kept() {
+    // Frame 2 of 5 far below threshold: it fails, header included; the depacketizer carries
+    // on through it, marks the packets with bytes from it and leaves the others intact.
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let mut dec = FrameDecoder::new();
+    dec.set_max_iterations(5);
+    let m: Modcod = "qpsk-8/9".parse().unwrap();
+    let (got, sent, failed) = round_trip(
+        m,
+        FrameSize::Short,
+        true,
+        &[8.0, 8.0, -3.0, 8.0, 8.0],
+        &mut dec,
+        &mut rng,
+    );
+    assert_eq!(failed, [2]);
+    assert_eq!(got.len(), sent.len() / 188 * 188);
+    let per_frame = (14232 - 80) / 8;
+    let (lo, hi) = (2 * per_frame, 3 * per_frame);
+    let mut marked = 0;
+    for (k, (g, s)) in got.chunks(188).zip(sent.chunks(188)).enumerate() {
+        if k * 188 < hi && k * 188 + 188 > lo {
+            assert_eq!(
+                g[1] & 0x80,
+                0x80,
+                "packet {k} has bytes of the failed frame"
+            );
+            marked += 1;
+        } else {
+            assert!(g == s, "packet {k}");
+        }
+    }
+    assert_eq!(marked, hi.div_ceil(188) - lo / 188);
+}
+
+#[test]
+fn bad_input_is_an_error_naming_what_is_wrong() {
+    let mut dec = FrameDecoder::new();
+    let m: Modcod = "8psk-3/5".parse().unwrap();
+    let sym = vec![Complex32::new(1.0, 0.0); 100];
+    assert_eq!(
+        dec.decode(&sym, m, FrameSize::Short, 0.1),
+        Err(RxError::SymbolCount {
+            modcod: m,
+            frame: FrameSize::Short,
+            need: 5400,
+            got: 100
+        })
+    );
+    let sym = vec![Complex32::new(1.0, 0.0); 5400];
+    for n0 in [f32::NAN, 0.0, -1.0, f32::INFINITY] {
+        assert!(matches!(
+            dec.decode(&sym, m, FrameSize::Short, n0),
+            Err(RxError::NoiseVariance(_))
+        ));
+    }
+    let q: Modcod = "qpsk-9/10".parse().unwrap();
+    assert!(matches!(
+        dec.decode(&sym, q, FrameSize::Short, 0.1),
+        Err(RxError::Modcod(_))
+    ));
+}
