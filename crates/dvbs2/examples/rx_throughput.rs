@@ -5,8 +5,11 @@
 
 use std::time::Instant;
 
-use radioflow_dvbs2::rx::{quantize_llrs, Isa, LdpcCode, LdpcDecoder};
-use radioflow_dvbs2::{FrameSize, Modcod};
+use num_complex::Complex32;
+use radioflow_dvbs2::rx::{
+    quantize_llrs, Depacketizer, FrameDecoder, IdealSync, Isa, LdpcCode, LdpcDecoder,
+};
+use radioflow_dvbs2::{FrameSize, Modcod, Transmitter, TxConfig};
 
 /// A deterministic noisy LLR vector of the all-zero codeword (the decoder's work does not
 /// depend on the codeword) at a given LLR mean, with a little of the frame wrong.
@@ -58,7 +61,96 @@ fn ldpc(frame: FrameSize, modcod: &str, iterations: u32) {
     }
 }
 
+/// Noisy data symbols of `n` frames of `modcod` at `es_n0_db`, and the TS they carry.
+fn frames(
+    modcod: Modcod,
+    frame: FrameSize,
+    es_n0_db: f32,
+    n: usize,
+) -> (Vec<Vec<Complex32>>, Vec<u8>, f32) {
+    let cfg = TxConfig::new(modcod, frame, true);
+    let mut tx = Transmitter::new(cfg).unwrap();
+    let sync = IdealSync::new(cfg.gold);
+    let ts: Vec<u8> = (0..n * 8200)
+        .map(|i| {
+            if i % 188 == 0 {
+                0x47
+            } else {
+                (i * 2_654_435_761usize >> 13) as u8 & 0x7F
+            }
+        })
+        .collect();
+    let n0 = 10f32.powf(-es_n0_db / 10.0);
+    let sigma = (n0 / 2.0).sqrt();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut gauss = move || {
+        let mut s = 0.0f32;
+        for _ in 0..12 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            s += (seed >> 40) as f32 / (1u64 << 24) as f32;
+        }
+        s - 6.0
+    };
+    let mut pos = 0;
+    let mut out = Vec::new();
+    for _ in 0..n {
+        let mut pl = vec![Complex32::new(0.0, 0.0); tx.frame_len()];
+        pos += tx.encode_frame(&ts[pos..], &mut pl).unwrap().consumed;
+        let mut sym = vec![Complex32::new(0.0, 0.0); pl.len()];
+        let k = sync.data_symbols(&pl, true, &mut sym);
+        sym.truncate(k);
+        for s in &mut sym {
+            *s += Complex32::new(sigma * gauss(), sigma * gauss());
+        }
+        out.push(sym);
+    }
+    (out, ts[..pos].to_vec(), n0)
+}
+
+fn frame_decoder(modcod: &str, frame: FrameSize, es_n0_db: f32) {
+    let m: Modcod = modcod.parse().unwrap();
+    let (syms, sent, n0) = frames(m, frame, es_n0_db, 8);
+    let mut dec = FrameDecoder::new();
+    // Correctness before timing: the TS comes back.
+    let mut got = Vec::new();
+    let mut depack = Depacketizer::new();
+    let mut iterations = 0;
+    for s in &syms {
+        let st = dec.decode(s, m, frame, n0).unwrap();
+        assert!(st.ok(), "{st:?}");
+        iterations += st.ldpc.iterations;
+        depack.push(
+            st.header.ok().as_ref(),
+            dec.bbframe(),
+            true,
+            &mut |p: &[u8]| got.extend_from_slice(p),
+        );
+    }
+    assert!(got == sent[..got.len()] && got.len() > sent.len() - 2 * 188);
+    let rounds = 4000 * 16200 / m.fec(frame).unwrap().nldpc / syms.len();
+    let t0 = Instant::now();
+    let mut bits = 0;
+    for _ in 0..rounds {
+        for s in &syms {
+            let st = dec.decode(s, m, frame, n0).unwrap();
+            bits += st.info_bits();
+        }
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    let frames = rounds * syms.len();
+    println!(
+        "FrameDecoder {modcod} {frame:?} pilots at Es/N0 {es_n0_db} dB ({:.1} LDPC iterations/frame): {:.1} Mb/s of information, {:.1} us/frame",
+        f64::from(iterations) / syms.len() as f64,
+        bits as f64 / secs / 1e6,
+        secs / frames as f64 * 1e6
+    );
+}
+
 fn main() {
+    frame_decoder("qpsk-8/9", FrameSize::Short, 8.0);
+    frame_decoder("8psk-3/5", FrameSize::Normal, 7.0);
     ldpc(FrameSize::Short, "qpsk-8/9", 10);
     ldpc(FrameSize::Normal, "8psk-3/5", 10);
 }

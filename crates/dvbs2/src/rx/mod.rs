@@ -43,3 +43,7 @@ mod frame_decoder;
 pub use frame_decoder::{FrameDecoder, FrameStatus, RxError, DEFAULT_MAX_ITERATIONS};
 #[cfg(test)]
 mod roundtrip_tests;
+
+mod ideal_sync;
+
+pub use ideal_sync::IdealSync;

@@ -3,8 +3,7 @@
 use num_complex::Complex32;
 use rand::{Rng, SeedableRng};
 
-use super::{Depacketizer, FrameDecoder, RxError};
-use crate::plframe::{PlScrambler, PILOT_BLOCK, SLOT};
+use super::{Depacketizer, FrameDecoder, IdealSync, RxError};
 use crate::{FrameSize, Modcod, Transmitter, TxConfig};
 
 /// EN 302 307-1 Table 13: Es/N0 (dB) for quasi-error-free reception, normal FECFRAMEs, AWGN.
@@ -16,26 +15,6 @@ fn table13_es_n0_db(m: Modcod) -> f64 {
         12.73, 13.64, 14.28, 15.69, 16.05, // 32APSK
     ];
     T[usize::from(m.pls_modcod()) - 1]
-}
-
-/// Test helper standing in for synchronisation: drops the PLHEADER and the pilot blocks
-/// and undoes PL scrambling (applying the scrambler three times rotates by −R·π/2).
-pub(crate) fn data_symbols(
-    plframe: &[Complex32],
-    pilots: bool,
-    pl: &PlScrambler,
-) -> Vec<Complex32> {
-    let mut payload = plframe[SLOT..].to_vec();
-    for _ in 0..3 {
-        pl.apply(&mut payload);
-    }
-    if !pilots {
-        return payload;
-    }
-    payload
-        .chunks(16 * SLOT + PILOT_BLOCK)
-        .flat_map(|c| c[..c.len().min(16 * SLOT)].iter().copied())
-        .collect()
 }
 
 fn ts(n: usize, seed: u64) -> Vec<u8> {
@@ -68,7 +47,8 @@ fn round_trip(
     let frames = es_n0_db.len();
     let cfg = TxConfig::new(modcod, frame, pilots);
     let mut tx = Transmitter::new(cfg).unwrap();
-    let pl = PlScrambler::new(cfg.gold);
+    let sync = IdealSync::new(cfg.gold);
+    let mut sym = vec![Complex32::new(0.0, 0.0); 64_800];
     let input = ts(frames * 60_000 / 188 / 8 + 2, rng.gen());
     let mut depack = Depacketizer::new();
     let mut got = Vec::new();
@@ -79,11 +59,12 @@ fn round_trip(
         let sigma = (n0 / 2.0).sqrt();
         let mut out = vec![Complex32::new(0.0, 0.0); tx.frame_len()];
         pos += tx.encode_frame(&input[pos..], &mut out).unwrap().consumed;
-        let mut sym = data_symbols(&out, pilots, &pl);
-        for s in &mut sym {
+        let n = sync.data_symbols(&out, pilots, &mut sym);
+        let sym = &mut sym[..n];
+        for s in sym.iter_mut() {
             *s += Complex32::new(sigma * gaussian(rng), sigma * gaussian(rng));
         }
-        let status = dec.decode(&sym, modcod, frame, n0).unwrap();
+        let status = dec.decode(sym, modcod, frame, n0).unwrap();
         if !status.ok() {
             failed.push(f);
         }
