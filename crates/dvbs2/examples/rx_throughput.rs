@@ -76,7 +76,7 @@ fn frames(
             if i % 188 == 0 {
                 0x47
             } else {
-                (i * 2_654_435_761usize >> 13) as u8 & 0x7F
+                ((i * 2_654_435_761usize) >> 13) as u8 & 0x7F
             }
         })
         .collect();
