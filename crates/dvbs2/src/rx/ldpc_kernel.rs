@@ -107,17 +107,34 @@ pub(crate) fn iteration(
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn iteration_avx2(code: &LdpcCode, l: &mut [i8], r: &mut [Row], t: &mut [Row]) -> bool {
-    iteration_body(code, l, r, t)
+    // Safe to call: AVX2 is enabled in this function.
+    iteration_with(code, l, r, t, |edges, r, t, base| {
+        avx2::update_chunk(edges, r, t, base)
+    })
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse4.1")]
 unsafe fn iteration_sse41(code: &LdpcCode, l: &mut [i8], r: &mut [Row], t: &mut [Row]) -> bool {
-    iteration_body(code, l, r, t)
+    // Safe to call: SSE4.1 is enabled in this function.
+    iteration_with(code, l, r, t, |edges, r, t, base| {
+        sse41::update_chunk(edges, r, t, base) | sse41::update_chunk(edges, r, t, base + 16)
+    })
 }
 
 #[inline(always)]
 fn iteration_body(code: &LdpcCode, l: &mut [i8], r: &mut [Row], t: &mut [Row]) -> bool {
+    iteration_with(code, l, r, t, update_chunk)
+}
+
+#[inline(always)]
+fn iteration_with(
+    code: &LdpcCode,
+    l: &mut [i8],
+    r: &mut [Row],
+    t: &mut [Row],
+    update_chunk: impl Fn(&[Edge], &mut [Row], &mut [Row], usize) -> u8,
+) -> bool {
     let mut unsat = 0u8;
     let mut flips = 0u8;
     for layer in code.layers() {
@@ -267,4 +284,171 @@ fn chunk_mut(row: &mut Row, base: usize) -> &mut [i8; LANES] {
     (&mut row[base..base + LANES])
         .try_into()
         .expect("chunk inside row")
+}
+
+/// The check node update of [`update_chunk`] in AVX2 intrinsics, bit-exact with it.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::{Edge, Row, LANES, Z};
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn load(row: &Row, base: usize) -> __m256i {
+        let c = &row[base..base + LANES];
+        // SAFETY: `c` holds 32 readable bytes; loadu has no alignment requirement.
+        unsafe { _mm256_loadu_si256(c.as_ptr().cast()) }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn store(row: &mut Row, base: usize, v: __m256i) {
+        let c = &mut row[base..base + LANES];
+        // SAFETY: `c` holds 32 writable bytes; storeu has no alignment requirement.
+        unsafe { _mm256_storeu_si256(c.as_mut_ptr().cast(), v) }
+    }
+
+    /// m − (m >> 3) on bytes 0..=127.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn normalize(m: __m256i) -> __m256i {
+        let eighth = _mm256_and_si256(_mm256_srli_epi16(m, 3), _mm256_set1_epi8(0x1F));
+        _mm256_sub_epi8(m, eighth)
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn update_chunk(edges: &[Edge], r: &mut [Row], t: &mut [Row], base: usize) -> u8 {
+        let floor = _mm256_set1_epi8(-i8::MAX);
+        let mut min1 = _mm256_set1_epi8(i8::MAX);
+        let mut min2 = min1;
+        let mut idx = _mm256_setzero_si256();
+        let mut sgn = _mm256_setzero_si256();
+        let mut par = _mm256_setzero_si256();
+        for (i, (tr, rr)) in t.iter().zip(r.iter()).enumerate() {
+            let tl = load(tr, base);
+            let x = _mm256_max_epi8(_mm256_subs_epi8(tl, load(rr, base)), floor);
+            let a = _mm256_abs_epi8(x);
+            min2 = _mm256_min_epu8(min2, _mm256_max_epu8(min1, a));
+            let lt = _mm256_cmpgt_epi8(min1, a);
+            idx = _mm256_blendv_epi8(idx, _mm256_set1_epi8(i as i8), lt);
+            min1 = _mm256_min_epu8(min1, a);
+            sgn = _mm256_xor_si256(sgn, x);
+            par = _mm256_xor_si256(par, tl);
+        }
+        let min1 = normalize(min1);
+        let min2 = normalize(min2);
+        let one = _mm256_set1_epi8(1);
+        for (i, ((tr, rr), e)) in t.iter_mut().zip(r.iter_mut()).zip(edges).enumerate() {
+            let tl = load(tr, base);
+            let old = load(rr, base);
+            let x = _mm256_max_epi8(_mm256_subs_epi8(tl, old), floor);
+            let is_min = _mm256_cmpeq_epi8(idx, _mm256_set1_epi8(i as i8));
+            let m = _mm256_blendv_epi8(min1, min2, is_min);
+            // sign_epi8 negates where the (never zero) second operand is negative.
+            let new = _mm256_sign_epi8(m, _mm256_or_si256(_mm256_xor_si256(x, sgn), one));
+            let out = if e.accumulate {
+                _mm256_subs_epi8(new, old)
+            } else {
+                _mm256_adds_epi8(x, new)
+            };
+            store(rr, base, new);
+            store(tr, base, out);
+        }
+        let valid = (Z - base).min(LANES);
+        let mask = _mm256_movemask_epi8(par) as u32;
+        let valid_mask = if valid == LANES {
+            u32::MAX
+        } else {
+            (1 << valid) - 1
+        };
+        if mask & valid_mask != 0 {
+            0x80
+        } else {
+            0
+        }
+    }
+}
+
+/// The check node update of [`update_chunk`] in SSE4.1 intrinsics on 16 lanes, bit-exact
+/// with it (two calls cover a 32-lane chunk).
+#[cfg(target_arch = "x86_64")]
+mod sse41 {
+    use std::arch::x86_64::*;
+
+    use super::{Edge, Row, Z};
+
+    const LANES: usize = 16;
+
+    #[inline]
+    #[target_feature(enable = "sse4.1")]
+    fn load(row: &Row, base: usize) -> __m128i {
+        let c = &row[base..base + LANES];
+        // SAFETY: `c` holds 16 readable bytes; loadu has no alignment requirement.
+        unsafe { _mm_loadu_si128(c.as_ptr().cast()) }
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse4.1")]
+    fn store(row: &mut Row, base: usize, v: __m128i) {
+        let c = &mut row[base..base + LANES];
+        // SAFETY: `c` holds 16 writable bytes; storeu has no alignment requirement.
+        unsafe { _mm_storeu_si128(c.as_mut_ptr().cast(), v) }
+    }
+
+    /// m − (m >> 3) on bytes 0..=127.
+    #[inline]
+    #[target_feature(enable = "sse4.1")]
+    fn normalize(m: __m128i) -> __m128i {
+        let eighth = _mm_and_si128(_mm_srli_epi16(m, 3), _mm_set1_epi8(0x1F));
+        _mm_sub_epi8(m, eighth)
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse4.1")]
+    pub(super) fn update_chunk(edges: &[Edge], r: &mut [Row], t: &mut [Row], base: usize) -> u8 {
+        let floor = _mm_set1_epi8(-i8::MAX);
+        let mut min1 = _mm_set1_epi8(i8::MAX);
+        let mut min2 = min1;
+        let mut idx = _mm_setzero_si128();
+        let mut sgn = _mm_setzero_si128();
+        let mut par = _mm_setzero_si128();
+        for (i, (tr, rr)) in t.iter().zip(r.iter()).enumerate() {
+            let tl = load(tr, base);
+            let x = _mm_max_epi8(_mm_subs_epi8(tl, load(rr, base)), floor);
+            let a = _mm_abs_epi8(x);
+            min2 = _mm_min_epu8(min2, _mm_max_epu8(min1, a));
+            let lt = _mm_cmpgt_epi8(min1, a);
+            idx = _mm_blendv_epi8(idx, _mm_set1_epi8(i as i8), lt);
+            min1 = _mm_min_epu8(min1, a);
+            sgn = _mm_xor_si128(sgn, x);
+            par = _mm_xor_si128(par, tl);
+        }
+        let min1 = normalize(min1);
+        let min2 = normalize(min2);
+        let one = _mm_set1_epi8(1);
+        for (i, ((tr, rr), e)) in t.iter_mut().zip(r.iter_mut()).zip(edges).enumerate() {
+            let tl = load(tr, base);
+            let old = load(rr, base);
+            let x = _mm_max_epi8(_mm_subs_epi8(tl, old), floor);
+            let is_min = _mm_cmpeq_epi8(idx, _mm_set1_epi8(i as i8));
+            let m = _mm_blendv_epi8(min1, min2, is_min);
+            let new = _mm_sign_epi8(m, _mm_or_si128(_mm_xor_si128(x, sgn), one));
+            let out = if e.accumulate {
+                _mm_subs_epi8(new, old)
+            } else {
+                _mm_adds_epi8(x, new)
+            };
+            store(rr, base, new);
+            store(tr, base, out);
+        }
+        let valid = Z.saturating_sub(base).min(LANES);
+        let mask = _mm_movemask_epi8(par) as u32;
+        if mask & ((1u32 << valid) - 1) != 0 {
+            0x80
+        } else {
+            0
+        }
+    }
 }
