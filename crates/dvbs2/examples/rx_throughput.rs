@@ -29,7 +29,8 @@ fn timed(f: impl FnOnce()) -> (f64, f64) {
 
 use num_complex::Complex32;
 use radioflow_dvbs2::rx::{
-    quantize_llrs, Depacketizer, FrameDecoder, IdealSync, Isa, LdpcCode, LdpcDecoder,
+    llr_target_mean, quantize_llrs, Depacketizer, FrameDecoder, IdealSync, Isa, LdpcCode,
+    LdpcDecoder,
 };
 use radioflow_dvbs2::{FrameSize, Modcod, Transmitter, TxConfig};
 
@@ -58,7 +59,7 @@ fn ldpc(frame: FrameSize, modcod: &str, iterations: u32) {
     let code = LdpcCode::new(frame, m.rate()).unwrap();
     let fec = *code.fec();
     let mut q = vec![0i8; fec.nldpc];
-    quantize_llrs(&llrs(fec.nldpc, 7), &mut q);
+    quantize_llrs(&llrs(fec.nldpc, 7), &mut q, llr_target_mean(m.rate()));
     for isa in Isa::available() {
         let mut dec = LdpcDecoder::with_isa(isa);
         dec.set_early_termination(false);

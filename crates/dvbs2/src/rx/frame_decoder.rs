@@ -13,7 +13,7 @@ use super::demap::Demapper;
 use super::gf::Gf;
 use super::ldpc_code::LdpcCode;
 use super::ldpc_decoder::{LdpcDecoder, LdpcStatus};
-use super::quantize::quantize_llrs;
+use super::quantize::{llr_target_mean, quantize_llrs};
 use crate::modcod::{CodeRate, FecParams, FrameSize, Modcod, ModcodError};
 
 /// Iterations allowed per frame unless [`FrameDecoder::set_max_iterations`] says otherwise.
@@ -195,7 +195,11 @@ impl FrameDecoder {
         let demapper = &codes.demappers[usize::from(modcod.pls_modcod()) - 1];
         demapper.demap(symbols, n0, &mut self.per_symbol[..n]);
         deinterleave(modcod, &self.per_symbol[..n], &mut self.fec_llr[..n]);
-        quantize_llrs(&self.fec_llr[..n], &mut self.quantized[..n]);
+        quantize_llrs(
+            &self.fec_llr[..n],
+            &mut self.quantized[..n],
+            llr_target_mean(modcod.rate()),
+        );
         let ldpc = self
             .ldpc
             .decode(code, &self.quantized[..n], self.max_iterations);

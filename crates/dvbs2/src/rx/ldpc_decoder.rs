@@ -19,14 +19,15 @@ pub struct LdpcStatus {
 /// Layered normalized (7/8) min-sum decoder with early termination; scratch for the largest
 /// code, so one decoder serves every code without allocating.
 ///
-/// LLRs are `ln P(0)/P(1)` quantized to i8 (±127); the 360 checks of a layer are updated
+/// LLRs are `ln P(0)/P(1)` quantized to i8 (±127), posteriors are kept in i16 and
+/// messages in i8; the 360 checks of a layer are updated
 /// together (intra-frame SIMD, [`Isa`] chosen at construction). Cloning gives an independent
 /// decoder.
 #[derive(Clone)]
 pub struct LdpcDecoder {
     isa: Isa,
     /// Posteriors in the code's layout ([`LdpcCode::position`]).
-    l: Vec<i8>,
+    l: Vec<i16>,
     /// Check-to-variable messages, one row per circulant.
     r: Vec<Row>,
     /// A layer's rotated posteriors.
@@ -55,7 +56,7 @@ impl LdpcDecoder {
             } else {
                 Isa::Portable
             },
-            l: vec![0; 64_800],
+            l: vec![0i16; 64_800],
             r: vec![[0; PADDED]; MAX_EDGES],
             t: vec![[0; PADDED]; MAX_DEGREE],
             early_termination: true,
@@ -84,12 +85,14 @@ impl LdpcDecoder {
         let k = fec.kldpc();
         let q = code.q();
         let llr = &llr[..fec.nldpc];
-        self.l[..k].copy_from_slice(&llr[..k]);
+        for (l, &v) in self.l[..k].iter_mut().zip(&llr[..k]) {
+            *l = i16::from(v);
+        }
         // Parity p_{c + q k} to block c, position k.
         let parity = &mut self.l[k..fec.nldpc];
         for (kk, group) in llr[k..].chunks_exact(q).enumerate() {
             for (c, &v) in group.iter().enumerate() {
-                parity[c * Z + kk] = v;
+                parity[c * Z + kk] = i16::from(v);
             }
         }
         let nedges = code.edges().len();
@@ -122,10 +125,10 @@ impl LdpcDecoder {
                 let s = usize::from(e.shift);
                 let start = usize::from(e.hole);
                 for k in start..Z {
-                    par[k] ^= b[(k + Z - s) % Z] as u8;
+                    par[k] ^= u8::from(b[(k + Z - s) % Z] < 0);
                 }
             }
-            if par.iter().any(|p| p & 0x80 != 0) {
+            if par.iter().any(|&p| p != 0) {
                 return false;
             }
         }

@@ -1,19 +1,24 @@
-//! One iteration of layered normalized min-sum on i8 LLRs, 360 checks of a layer at once
-//! (intra-frame parallelism over the quasi-cyclic structure), compiled for AVX2, SSE4.1 or
-//! the baseline and chosen at run time.
+//! One iteration of layered normalized min-sum, 360 checks of a layer at once (intra-frame
+//! parallelism over the quasi-cyclic structure), compiled for AVX2, SSE4.1 or the baseline
+//! and chosen at run time.
 //!
-//! The kernel is written once over 32-lane chunks of plain arrays that LLVM vectorizes; each
-//! instruction set gets its own copy through `#[target_feature]` wrappers around the same
-//! `#[inline(always)]` body. A layer's 360 rows are padded to [`PADDED`] lanes (12 AVX2
-//! vectors); lanes 360.. carry junk that never reaches the variables or the parity test.
+//! Posteriors L are i16, messages R and extrinsics i8. Keeping L wide matters: with i8
+//! posteriors a variable of degree 12 saturates at 127, a single disagreeing check then
+//! drops it to a small value, and the low-rate codes stop converging unless the channel LLRs
+//! are scaled down to a few levels, which costs the high-rate codes up to 0.5 dB.
 //!
-//! Per layer: (1) each circulant's 360 posteriors L are copied, rotated by its shift, into a
-//! row of `t`; (2) per chunk of 32 rows, extrinsic x = L − R for every circulant, min1, min2,
-//! the index of min1 and the sign product; (3) new messages R = sign · 7/8 · min(others),
-//! L = x + R (or, for a second circulant of the same block, the update R_new − R_old);
-//! (4) rows rotated back into L. The parity of the hard decisions of L read in (2) and any
-//! sign change in (4) are accumulated: an iteration with every check satisfied and no sign
-//! change means the hard decisions satisfy H·c = 0.
+//! A layer's 360 rows are padded to [`PADDED`] lanes (12 AVX2 vectors); lanes 360.. carry
+//! junk that never reaches the variables or the parity test. Per layer: (1) for each
+//! circulant, the extrinsics x = sat8(L − R) of its 360 variables, rotated by its shift, into
+//! a row of `t`, and the parity of the hard decisions of L per check; (2) per chunk of 32
+//! rows, min1, min2, the index of min1 and the sign product over the circulants, then the
+//! new messages R = sign · 7/8 · min(others) into `t`; (3) L += R_new − R_old, rotated
+//! back, and R = R_new (two circulants of the same block in a layer both add their change). An iteration with every check satisfied by the L it read and no
+//! sign of L changed means the hard decisions satisfy H·c = 0.
+//!
+//! The check node update is written three times: portable Rust over 32-lane arrays (the
+//! reference the others are tested against bit for bit), AVX2 and SSE4.1 intrinsics; the
+//! rotations are plain loops that LLVM vectorizes in each `#[target_feature]` copy.
 
 use super::ldpc_code::{Edge, LdpcCode, Z};
 
@@ -22,6 +27,9 @@ const LANES: usize = 32;
 /// A layer's rows padded to whole chunks.
 pub(crate) const PADDED: usize = 384;
 const CHUNKS: usize = PADDED / LANES;
+
+/// Largest check-to-variable message magnitude.
+const MSG_MAX: u8 = 127;
 
 /// A row of messages or rotated posteriors of one circulant.
 pub(crate) type Row = [i8; PADDED];
@@ -83,7 +91,7 @@ impl Isa {
 pub(crate) fn iteration(
     isa: Isa,
     code: &LdpcCode,
-    l: &mut [i8],
+    l: &mut [i16],
     r: &mut [Row],
     t: &mut [Row],
 ) -> bool {
@@ -106,160 +114,145 @@ pub(crate) fn iteration(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn iteration_avx2(code: &LdpcCode, l: &mut [i8], r: &mut [Row], t: &mut [Row]) -> bool {
+unsafe fn iteration_avx2(code: &LdpcCode, l: &mut [i16], r: &mut [Row], t: &mut [Row]) -> bool {
     // Safe to call: AVX2 is enabled in this function.
-    iteration_with(code, l, r, t, |edges, r, t, base| {
-        avx2::update_chunk(edges, r, t, base)
-    })
+    iteration_with(code, l, r, t, |t, base| avx2::update_chunk(t, base))
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse4.1")]
-unsafe fn iteration_sse41(code: &LdpcCode, l: &mut [i8], r: &mut [Row], t: &mut [Row]) -> bool {
+unsafe fn iteration_sse41(code: &LdpcCode, l: &mut [i16], r: &mut [Row], t: &mut [Row]) -> bool {
     // Safe to call: SSE4.1 is enabled in this function.
-    iteration_with(code, l, r, t, |edges, r, t, base| {
-        sse41::update_chunk(edges, r, t, base) | sse41::update_chunk(edges, r, t, base + 16)
+    iteration_with(code, l, r, t, |t, base| {
+        sse41::update_chunk(t, base);
+        sse41::update_chunk(t, base + 16);
     })
 }
 
 #[inline(always)]
-fn iteration_body(code: &LdpcCode, l: &mut [i8], r: &mut [Row], t: &mut [Row]) -> bool {
+fn iteration_body(code: &LdpcCode, l: &mut [i16], r: &mut [Row], t: &mut [Row]) -> bool {
     iteration_with(code, l, r, t, update_chunk)
 }
 
 #[inline(always)]
 fn iteration_with(
     code: &LdpcCode,
-    l: &mut [i8],
+    l: &mut [i16],
     r: &mut [Row],
     t: &mut [Row],
-    update_chunk: impl Fn(&[Edge], &mut [Row], &mut [Row], usize) -> u8,
+    update_chunk: impl Fn(&mut [Row], usize),
 ) -> bool {
     let mut unsat = 0u8;
-    let mut flips = 0u8;
+    let mut flips = 0u16;
+    let mut par = [0u8; Z];
     for layer in code.layers() {
         let edges = &code.edges()[layer.clone()];
         let rows = &mut r[layer.clone()];
         let t = &mut t[..edges.len()];
-        for (e, row) in edges.iter().zip(t.iter_mut()) {
-            rotate_in(block(l, e), usize::from(e.shift), row);
-            if e.hole {
-                // Neutral for the minima, the sign product and the parity.
-                row[0] = i8::MAX;
-            }
+        par.fill(0);
+        for (e, (row, msg)) in edges.iter().zip(t.iter_mut().zip(rows.iter())) {
+            rotate_in(block(l, e), e, msg, row, &mut par);
         }
+        unsat |= par.iter().fold(0, |a, &p| a | p);
         for v in 0..CHUNKS {
-            unsat |= update_chunk(edges, rows, t, v * LANES);
+            update_chunk(t, v * LANES);
         }
         for (e, (row, msg)) in edges.iter().zip(t.iter().zip(rows.iter_mut())) {
-            if e.hole {
-                msg[0] = 0;
-            }
-            flips |= rotate_out(row, e, block_mut(l, e));
+            flips |= rotate_out(row, msg, e, block_mut(l, e));
         }
     }
-    (unsat | flips) & 0x80 == 0
+    unsat & 0x80 == 0 && flips & 0x8000 == 0
 }
 
 #[inline(always)]
-fn block<'a>(l: &'a [i8], e: &Edge) -> &'a [i8; Z] {
+fn block<'a>(l: &'a [i16], e: &Edge) -> &'a [i16; Z] {
     let b = usize::from(e.block) * Z;
     l[b..b + Z].try_into().expect("block inside l")
 }
 
 #[inline(always)]
-fn block_mut<'a>(l: &'a mut [i8], e: &Edge) -> &'a mut [i8; Z] {
+fn block_mut<'a>(l: &'a mut [i16], e: &Edge) -> &'a mut [i16; Z] {
     let b = usize::from(e.block) * Z;
     (&mut l[b..b + Z]).try_into().expect("block inside l")
 }
 
-/// row[k] = block[(k − s) mod 360].
+/// row[k] = sat8(block[(k − s) mod 360] − msg[k]) and par[k] ^= its hard decision; the
+/// hole's row 0 gets +127, neutral for the minima, the signs and the parity.
 #[inline(always)]
-fn rotate_in(block: &[i8; Z], s: usize, row: &mut Row) {
-    row[s..Z].copy_from_slice(&block[..Z - s]);
-    row[..s].copy_from_slice(&block[Z - s..]);
+fn rotate_in(block: &[i16; Z], e: &Edge, msg: &Row, row: &mut Row, par: &mut [u8; Z]) {
+    let s = usize::from(e.shift);
+    extrinsic(&block[..Z - s], &msg[s..Z], &mut row[s..Z], &mut par[s..Z]);
+    if e.hole {
+        row[0] = i8::MAX;
+    } else {
+        extrinsic(&block[Z - s..], &msg[..s], &mut row[..s], &mut par[..s]);
+    }
 }
 
-/// block[m] = row[(m + s) mod 360] (or += for an accumulating edge); the hole's row 0 is not
-/// written. Returns the OR of the sign changes.
 #[inline(always)]
-fn rotate_out(row: &Row, e: &Edge, block: &mut [i8; Z]) -> u8 {
+fn extrinsic(l: &[i16], msg: &[i8], x: &mut [i8], par: &mut [u8]) {
+    for (((&l, &m), x), p) in l.iter().zip(msg).zip(x.iter_mut()).zip(par.iter_mut()) {
+        *x = (l - i16::from(m)).clamp(-i16::from(i8::MAX), i16::from(i8::MAX)) as i8;
+        *p ^= (l >> 8) as u8;
+    }
+}
+
+/// block[m] += new[k] − msg[k] and msg[k] = new[k], k = (m + s) mod 360; the hole's row 0
+/// is left alone (its message stays 0). Returns the OR of the sign changes (bit 15).
+#[inline(always)]
+fn rotate_out(new: &Row, msg: &mut Row, e: &Edge, block: &mut [i16; Z]) -> u16 {
     let s = usize::from(e.shift);
     let (lo, hi) = block.split_at_mut(Z - s);
-    let mut flips = store(&row[s..Z], lo, e.accumulate);
+    let (msg_hi, msg_lo) = msg.split_at_mut(s);
+    let mut flips = apply(&new[s..Z], &mut msg_lo[..Z - s], lo);
     if !e.hole {
-        flips |= store(&row[..s], hi, e.accumulate);
+        flips |= apply(&new[..s], msg_hi, hi);
     }
     flips
 }
 
 #[inline(always)]
-fn store(src: &[i8], dst: &mut [i8], accumulate: bool) -> u8 {
-    let mut flips = 0u8;
-    if accumulate {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            let new = d.saturating_add(s);
-            flips |= (*d ^ new) as u8;
-            *d = new;
-        }
-    } else {
-        for (d, &s) in dst.iter_mut().zip(src) {
-            flips |= (*d ^ s) as u8;
-            *d = s;
-        }
+fn apply(new: &[i8], msg: &mut [i8], l: &mut [i16]) -> u16 {
+    let mut flips = 0u16;
+    for ((l, &n), m) in l.iter_mut().zip(new).zip(msg.iter_mut()) {
+        let updated = l.saturating_add(i16::from(n) - i16::from(*m));
+        flips |= (*l ^ updated) as u16;
+        *l = updated;
+        *m = n;
     }
     flips
 }
 
-/// Check node update of 32 rows of a layer starting at `base`; returns the OR of the parity
-/// (sign bit) of the valid rows' hard decisions.
+/// Check node update of the 32 rows of a layer starting at `base`: `t` holds the
+/// extrinsics on entry and the new messages on exit.
 #[inline(always)]
-fn update_chunk(edges: &[Edge], r: &mut [Row], t: &mut [Row], base: usize) -> u8 {
+fn update_chunk(t: &mut [Row], base: usize) {
     let mut min1 = [i8::MAX as u8; LANES];
     let mut min2 = [i8::MAX as u8; LANES];
     let mut idx = [0u8; LANES];
     let mut sgn = [0u8; LANES];
-    let mut par = [0u8; LANES];
-    for (i, (tr, rr)) in t.iter().zip(r.iter()).enumerate() {
-        let tl = chunk(tr, base);
-        let rl = chunk(rr, base);
+    for (i, tr) in t.iter().enumerate() {
+        let x = chunk(tr, base);
         for j in 0..LANES {
-            let x = tl[j].saturating_sub(rl[j]).max(-i8::MAX);
-            let a = x.unsigned_abs();
+            let a = x[j].unsigned_abs();
             min2[j] = min2[j].min(min1[j].max(a));
             idx[j] = if a < min1[j] { i as u8 } else { idx[j] };
             min1[j] = min1[j].min(a);
-            sgn[j] ^= x as u8;
-            par[j] ^= tl[j] as u8;
+            sgn[j] ^= x[j] as u8;
         }
     }
     // Normalized min-sum, factor 7/8: with 0.75 the low-rate codes (check degrees 4 to 7)
     // lose more than 1 dB; 7/8 is as good or better for every rate (f64 flooding trials).
     for j in 0..LANES {
-        min1[j] -= min1[j] >> 3;
-        min2[j] -= min2[j] >> 3;
+        min1[j] = (min1[j] - (min1[j] >> 3)).min(MSG_MAX);
+        min2[j] = (min2[j] - (min2[j] >> 3)).min(MSG_MAX);
     }
-    for (i, ((tr, rr), e)) in t.iter_mut().zip(r.iter_mut()).zip(edges).enumerate() {
-        let tl = chunk_mut(tr, base);
-        let rl = chunk_mut(rr, base);
-        if e.accumulate {
-            for j in 0..LANES {
-                let x = tl[j].saturating_sub(rl[j]).max(-i8::MAX);
-                let new = new_message(x, i as u8, idx[j], min1[j], min2[j], sgn[j]);
-                tl[j] = new.saturating_sub(rl[j]);
-                rl[j] = new;
-            }
-        } else {
-            for j in 0..LANES {
-                let x = tl[j].saturating_sub(rl[j]).max(-i8::MAX);
-                let new = new_message(x, i as u8, idx[j], min1[j], min2[j], sgn[j]);
-                tl[j] = x.saturating_add(new);
-                rl[j] = new;
-            }
+    for (i, tr) in t.iter_mut().enumerate() {
+        let x = chunk_mut(tr, base);
+        for j in 0..LANES {
+            x[j] = new_message(x[j], i as u8, idx[j], min1[j], min2[j], sgn[j]);
         }
     }
-    let valid = (Z - base).min(LANES);
-    par[..valid].iter().fold(0, |a, &p| a | p)
 }
 
 #[inline(always)]
@@ -291,7 +284,7 @@ fn chunk_mut(row: &mut Row, base: usize) -> &mut [i8; LANES] {
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{Edge, Row, LANES, Z};
+    use super::{Row, LANES, MSG_MAX};
 
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -314,59 +307,35 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     fn normalize(m: __m256i) -> __m256i {
         let eighth = _mm256_and_si256(_mm256_srli_epi16(m, 3), _mm256_set1_epi8(0x1F));
-        _mm256_sub_epi8(m, eighth)
+        _mm256_min_epu8(_mm256_sub_epi8(m, eighth), _mm256_set1_epi8(MSG_MAX as i8))
     }
 
     #[inline]
     #[target_feature(enable = "avx2")]
-    pub(super) fn update_chunk(edges: &[Edge], r: &mut [Row], t: &mut [Row], base: usize) -> u8 {
-        let floor = _mm256_set1_epi8(-i8::MAX);
+    pub(super) fn update_chunk(t: &mut [Row], base: usize) {
         let mut min1 = _mm256_set1_epi8(i8::MAX);
         let mut min2 = min1;
         let mut idx = _mm256_setzero_si256();
         let mut sgn = _mm256_setzero_si256();
-        let mut par = _mm256_setzero_si256();
-        for (i, (tr, rr)) in t.iter().zip(r.iter()).enumerate() {
-            let tl = load(tr, base);
-            let x = _mm256_max_epi8(_mm256_subs_epi8(tl, load(rr, base)), floor);
+        for (i, tr) in t.iter().enumerate() {
+            let x = load(tr, base);
             let a = _mm256_abs_epi8(x);
             min2 = _mm256_min_epu8(min2, _mm256_max_epu8(min1, a));
             let lt = _mm256_cmpgt_epi8(min1, a);
             idx = _mm256_blendv_epi8(idx, _mm256_set1_epi8(i as i8), lt);
             min1 = _mm256_min_epu8(min1, a);
             sgn = _mm256_xor_si256(sgn, x);
-            par = _mm256_xor_si256(par, tl);
         }
         let min1 = normalize(min1);
         let min2 = normalize(min2);
         let one = _mm256_set1_epi8(1);
-        for (i, ((tr, rr), e)) in t.iter_mut().zip(r.iter_mut()).zip(edges).enumerate() {
-            let tl = load(tr, base);
-            let old = load(rr, base);
-            let x = _mm256_max_epi8(_mm256_subs_epi8(tl, old), floor);
+        for (i, tr) in t.iter_mut().enumerate() {
+            let x = load(tr, base);
             let is_min = _mm256_cmpeq_epi8(idx, _mm256_set1_epi8(i as i8));
             let m = _mm256_blendv_epi8(min1, min2, is_min);
             // sign_epi8 negates where the (never zero) second operand is negative.
             let new = _mm256_sign_epi8(m, _mm256_or_si256(_mm256_xor_si256(x, sgn), one));
-            let out = if e.accumulate {
-                _mm256_subs_epi8(new, old)
-            } else {
-                _mm256_adds_epi8(x, new)
-            };
-            store(rr, base, new);
-            store(tr, base, out);
-        }
-        let valid = (Z - base).min(LANES);
-        let mask = _mm256_movemask_epi8(par) as u32;
-        let valid_mask = if valid == LANES {
-            u32::MAX
-        } else {
-            (1 << valid) - 1
-        };
-        if mask & valid_mask != 0 {
-            0x80
-        } else {
-            0
+            store(tr, base, new);
         }
     }
 }
@@ -377,7 +346,7 @@ mod avx2 {
 mod sse41 {
     use std::arch::x86_64::*;
 
-    use super::{Edge, Row, Z};
+    use super::{Row, MSG_MAX};
 
     const LANES: usize = 16;
 
@@ -402,53 +371,34 @@ mod sse41 {
     #[target_feature(enable = "sse4.1")]
     fn normalize(m: __m128i) -> __m128i {
         let eighth = _mm_and_si128(_mm_srli_epi16(m, 3), _mm_set1_epi8(0x1F));
-        _mm_sub_epi8(m, eighth)
+        _mm_min_epu8(_mm_sub_epi8(m, eighth), _mm_set1_epi8(MSG_MAX as i8))
     }
 
     #[inline]
     #[target_feature(enable = "sse4.1")]
-    pub(super) fn update_chunk(edges: &[Edge], r: &mut [Row], t: &mut [Row], base: usize) -> u8 {
-        let floor = _mm_set1_epi8(-i8::MAX);
+    pub(super) fn update_chunk(t: &mut [Row], base: usize) {
         let mut min1 = _mm_set1_epi8(i8::MAX);
         let mut min2 = min1;
         let mut idx = _mm_setzero_si128();
         let mut sgn = _mm_setzero_si128();
-        let mut par = _mm_setzero_si128();
-        for (i, (tr, rr)) in t.iter().zip(r.iter()).enumerate() {
-            let tl = load(tr, base);
-            let x = _mm_max_epi8(_mm_subs_epi8(tl, load(rr, base)), floor);
+        for (i, tr) in t.iter().enumerate() {
+            let x = load(tr, base);
             let a = _mm_abs_epi8(x);
             min2 = _mm_min_epu8(min2, _mm_max_epu8(min1, a));
             let lt = _mm_cmpgt_epi8(min1, a);
             idx = _mm_blendv_epi8(idx, _mm_set1_epi8(i as i8), lt);
             min1 = _mm_min_epu8(min1, a);
             sgn = _mm_xor_si128(sgn, x);
-            par = _mm_xor_si128(par, tl);
         }
         let min1 = normalize(min1);
         let min2 = normalize(min2);
         let one = _mm_set1_epi8(1);
-        for (i, ((tr, rr), e)) in t.iter_mut().zip(r.iter_mut()).zip(edges).enumerate() {
-            let tl = load(tr, base);
-            let old = load(rr, base);
-            let x = _mm_max_epi8(_mm_subs_epi8(tl, old), floor);
+        for (i, tr) in t.iter_mut().enumerate() {
+            let x = load(tr, base);
             let is_min = _mm_cmpeq_epi8(idx, _mm_set1_epi8(i as i8));
             let m = _mm_blendv_epi8(min1, min2, is_min);
             let new = _mm_sign_epi8(m, _mm_or_si128(_mm_xor_si128(x, sgn), one));
-            let out = if e.accumulate {
-                _mm_subs_epi8(new, old)
-            } else {
-                _mm_adds_epi8(x, new)
-            };
-            store(rr, base, new);
-            store(tr, base, out);
-        }
-        let valid = Z.saturating_sub(base).min(LANES);
-        let mask = _mm_movemask_epi8(par) as u32;
-        if mask & ((1u32 << valid) - 1) != 0 {
-            0x80
-        } else {
-            0
+            store(tr, base, new);
         }
     }
 }

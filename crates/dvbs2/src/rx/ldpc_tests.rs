@@ -5,7 +5,7 @@ use rand::{Rng, SeedableRng};
 use rand_distr_free::gaussian;
 
 use super::ldpc_reference::{flooding_min_sum, h_rows, satisfies};
-use super::{quantize_llrs, Isa, LdpcCode, LdpcDecoder};
+use super::{llr_target_mean, quantize_llrs, Isa, LdpcCode, LdpcDecoder};
 use crate::ldpc::LdpcEncoder;
 use crate::modcod::{CodeRate, FecParams, FrameSize};
 
@@ -47,10 +47,10 @@ fn awgn_llrs(c: &[u8], es_n0_db: f64, rng: &mut impl Rng) -> Vec<f64> {
         .collect()
 }
 
-fn quantized(llr: &[f64]) -> Vec<i8> {
+fn quantized(llr: &[f64], rate: CodeRate) -> Vec<i8> {
     let f: Vec<f32> = llr.iter().map(|&v| v as f32).collect();
     let mut q = vec![0i8; f.len()];
-    quantize_llrs(&f, &mut q);
+    quantize_llrs(&f, &mut q, llr_target_mean(rate));
     q
 }
 
@@ -79,7 +79,7 @@ fn layered_decoder_agrees_with_flooding_reference_on_every_code() {
                 "{frame:?} {rate}: the channel must cause errors"
             );
             let (reference, ref_ok) = flooding_min_sum(&h, &llr, 50);
-            let status = dec.decode(&code, &quantized(&llr), 50);
+            let status = dec.decode(&code, &quantized(&llr, rate), 50);
             let mut bits = vec![0u8; fec.nldpc];
             dec.hard_bits(&code, &mut bits);
             assert!(ref_ok, "{frame:?} {rate}: reference did not converge");
@@ -127,7 +127,7 @@ fn success_is_reported_only_when_every_check_holds() {
                     })
                     .collect()
             };
-            let status = dec.decode(&code, &quantized(&llr), 30);
+            let status = dec.decode(&code, &quantized(&llr, rate), 30);
             let mut bits = vec![0u8; fec.nldpc];
             dec.hard_bits(&code, &mut bits);
             assert_eq!(
@@ -163,7 +163,10 @@ fn every_instruction_set_gives_identical_results() {
         let fec = *code.fec();
         let c = codeword(&fec, &mut rng);
         // Slightly below threshold so that many iterations run and messages saturate.
-        let llr = quantized(&awgn_llrs(&c, qpsk_threshold_db(rate) - 3.3, &mut rng));
+        let llr = quantized(
+            &awgn_llrs(&c, qpsk_threshold_db(rate) - 3.3, &mut rng),
+            rate,
+        );
         let mut results = Vec::new();
         for &isa in &isas {
             let mut dec = LdpcDecoder::with_isa(isa);

@@ -20,7 +20,7 @@ pub use ldpc_decoder::{LdpcDecoder, LdpcStatus};
 pub use ldpc_kernel::Isa;
 mod quantize;
 
-pub use quantize::quantize_llrs;
+pub use quantize::{llr_target_mean, quantize_llrs};
 
 #[cfg(test)]
 mod ldpc_reference;
