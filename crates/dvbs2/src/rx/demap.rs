@@ -55,28 +55,71 @@ impl Demapper {
                     o[1] = k * y.im;
                 }
             }
-            Constellation::Psk8 => self.demap_with::<8, 3>(symbols, inv, out),
-            Constellation::Apsk16 => self.demap_with::<16, 4>(symbols, inv, out),
-            Constellation::Apsk32 => self.demap_with::<32, 5>(symbols, inv, out),
+            _ => {
+                let n = 1 << self.bps;
+                let pts = &self.points[..n];
+                for (o, y) in out.chunks_exact_mut(self.bps).zip(symbols) {
+                    let mut d = [0f32; 32];
+                    for (d, p) in d.iter_mut().zip(pts) {
+                        *d = (y - p).norm_sqr();
+                    }
+                    for (b, o) in o.iter_mut().enumerate() {
+                        let mask = 1 << (self.bps - 1 - b);
+                        let (mut d0, mut d1) = (f32::INFINITY, f32::INFINITY);
+                        for (l, &dl) in d[..n].iter().enumerate() {
+                            if l & mask == 0 {
+                                d0 = d0.min(dl);
+                            } else {
+                                d1 = d1.min(dl);
+                            }
+                        }
+                        *o = (d1 - d0) * inv;
+                    }
+                }
+            }
         }
     }
 
-    /// The exhaustive max-log of an M-point constellation, 8 symbols at a time.
-    fn demap_with<const M: usize, const B: usize>(
+    /// [`demap`](Self::demap) and [`deinterleave`](super::deinterleave) in one pass, the
+    /// fast path: writes the LLRs of one FECFRAME (`symbols.len() · bits_per_symbol()`) in
+    /// FECFRAME order. `modcod` must have this demapper's constellation (it decides the
+    /// column order of 8PSK 3/5).
+    ///
+    /// # Panics
+    /// If `out` is shorter than `symbols.len() · bits_per_symbol()`.
+    pub fn demap_fec(&self, modcod: Modcod, symbols: &[Complex32], n0: f32, out: &mut [f32]) {
+        debug_assert_eq!(modcod.constellation(), self.constellation);
+        if self.constellation == Constellation::Qpsk {
+            // QPSK's FECFRAME order is the symbol order.
+            return self.demap(symbols, n0, out);
+        }
+        let inv = 1.0 / n0.max(f32::MIN_POSITIVE);
+        let out = &mut out[..symbols.len() * self.bps];
+        // Label bit b of symbol j is FECFRAME bit col(b) · rows + j (clause 5.3.3).
+        let reversed = modcod.rate() == crate::modcod::CodeRate::R3_5;
+        match self.constellation {
+            Constellation::Psk8 => self.planes::<8, 3>(symbols, inv, out, reversed),
+            Constellation::Apsk16 => self.planes::<16, 4>(symbols, inv, out, false),
+            _ => self.planes::<32, 5>(symbols, inv, out, false),
+        }
+    }
+
+    fn planes<const M: usize, const B: usize>(
         &self,
         symbols: &[Complex32],
         inv: f32,
         out: &mut [f32],
+        reversed: bool,
     ) {
         #[cfg(target_arch = "x86_64")]
         {
             if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
                 // SAFETY: the CPU supports AVX2 and FMA (checked just above).
-                unsafe { demap_avx2::<M, B>(&self.points, symbols, inv, out) };
+                unsafe { demap_avx2::<M, B>(&self.points, symbols, inv, out, reversed) };
                 return;
             }
         }
-        demap_points::<M, B>(&self.points, symbols, inv, out);
+        demap_points::<M, B>(&self.points, symbols, inv, out, reversed);
     }
 }
 
@@ -87,8 +130,101 @@ unsafe fn demap_avx2<const M: usize, const B: usize>(
     symbols: &[Complex32],
     inv: f32,
     out: &mut [f32],
+    reversed: bool,
 ) {
-    demap_points::<M, B>(points, symbols, inv, out);
+    // Whole steps of 8 symbols in intrinsics, the tail with the portable code.
+    let n = symbols.len();
+    let full = n / W * W;
+    avx2::demap_planes::<M, B>(points, &symbols[..full], n, inv, out, reversed);
+    if full < n {
+        let mut tail = [0f32; W * 5];
+        demap_points::<M, B>(
+            points,
+            &symbols[full..],
+            inv,
+            &mut tail[..(n - full) * B],
+            reversed,
+        );
+        let rest = n - full;
+        for b in 0..B {
+            out[b * n + full..b * n + n].copy_from_slice(&tail[b * rest..(b + 1) * rest]);
+        }
+    }
+}
+
+/// The planar max-log of [`demap_points`] in AVX2/FMA intrinsics, 8 symbols per vector.
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use std::arch::x86_64::*;
+
+    use num_complex::Complex32;
+
+    use super::W;
+
+    /// Writes plane b (or B − 1 − b) of bit b at `out[plane · n + j]` for the symbols given
+    /// (a multiple of 8 of them; `n` is the whole frame's symbol count).
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) fn demap_planes<const M: usize, const B: usize>(
+        points: &[Complex32; 32],
+        symbols: &[Complex32],
+        n: usize,
+        inv: f32,
+        out: &mut [f32],
+        reversed: bool,
+    ) {
+        debug_assert_eq!(symbols.len() % W, 0);
+        let inv = _mm256_set1_ps(inv);
+        let mut px = [_mm256_setzero_ps(); M];
+        let mut py = [_mm256_setzero_ps(); M];
+        let mut e = [_mm256_setzero_ps(); M];
+        for l in 0..M {
+            px[l] = _mm256_set1_ps(2.0 * points[l].re);
+            py[l] = _mm256_set1_ps(2.0 * points[l].im);
+            e[l] = _mm256_set1_ps(points[l].norm_sqr());
+        }
+        for (step, ys) in symbols.chunks_exact(W).enumerate() {
+            let f: &[f32] = bytemuck_floats(ys);
+            // SAFETY: `f` holds 16 floats; loadu has no alignment requirement.
+            let (a, b) = unsafe {
+                (
+                    _mm256_loadu_ps(f.as_ptr()),
+                    _mm256_loadu_ps(f.as_ptr().add(8)),
+                )
+            };
+            // a = r0 i0 r1 i1 | r2 i2 r3 i3, b = r4 i4 r5 i5 | r6 i6 r7 i7.
+            let re =
+                _mm256_permute4x64_pd::<0xD8>(_mm256_castps_pd(_mm256_shuffle_ps::<0x88>(a, b)));
+            let im =
+                _mm256_permute4x64_pd::<0xD8>(_mm256_castps_pd(_mm256_shuffle_ps::<0xDD>(a, b)));
+            let (re, im) = (_mm256_castpd_ps(re), _mm256_castpd_ps(im));
+            let mut m0 = [_mm256_set1_ps(f32::INFINITY); B];
+            let mut m1 = [_mm256_set1_ps(f32::INFINITY); B];
+            for l in 0..M {
+                let d = _mm256_fnmadd_ps(im, py[l], _mm256_fnmadd_ps(re, px[l], e[l]));
+                for bit in 0..B {
+                    if (l >> (B - 1 - bit)) & 1 == 0 {
+                        m0[bit] = _mm256_min_ps(m0[bit], d);
+                    } else {
+                        m1[bit] = _mm256_min_ps(m1[bit], d);
+                    }
+                }
+            }
+            for bit in 0..B {
+                let plane = if reversed { B - 1 - bit } else { bit };
+                let llr = _mm256_mul_ps(_mm256_sub_ps(m1[bit], m0[bit]), inv);
+                let o = &mut out[plane * n + step * W..plane * n + step * W + W];
+                // SAFETY: `o` holds 8 writable floats; storeu has no alignment requirement.
+                unsafe { _mm256_storeu_ps(o.as_mut_ptr(), llr) };
+            }
+        }
+    }
+
+    /// The 16 floats of 8 complex numbers (`Complex32` is `repr(C)` {re, im}).
+    #[inline]
+    fn bytemuck_floats(ys: &[Complex32]) -> &[f32] {
+        bytemuck::cast_slice(ys)
+    }
 }
 
 /// Symbols per vectorized step.
@@ -96,14 +232,17 @@ const W: usize = 8;
 
 /// |y − p|² − |y|² = |p|² − 2·Re(y·p̄): the |y|² common to every point cancels in the LLR.
 /// Loops over the points and bits have constant trip counts, so each bit's two minima are
-/// straight-line code over W lanes of symbols.
+/// straight-line code over W lanes of symbols, stored contiguously in the bit's plane
+/// `out[plane · n ..]` (plane b, or B − 1 − b when `reversed`).
 #[inline(always)]
 fn demap_points<const M: usize, const B: usize>(
     points: &[Complex32; 32],
     symbols: &[Complex32],
     inv: f32,
     out: &mut [f32],
+    reversed: bool,
 ) {
+    let n = symbols.len();
     let mut px = [0f32; M];
     let mut py = [0f32; M];
     let mut e = [0f32; M];
@@ -112,62 +251,41 @@ fn demap_points<const M: usize, const B: usize>(
         py[l] = 2.0 * points[l].im;
         e[l] = points[l].norm_sqr();
     }
-    let full = symbols.len() / W * W;
-    for (ys, o) in symbols[..full]
-        .chunks_exact(W)
-        .zip(out.chunks_exact_mut(W * B))
-    {
-        demap_step::<M, B>(&px, &py, &e, ys.try_into().expect("W symbols"), inv, o);
-    }
-    let rest = symbols.len() - full;
-    if rest > 0 {
-        let mut ys = [Complex32::new(0.0, 0.0); W];
-        ys[..rest].copy_from_slice(&symbols[full..]);
-        let mut o = [0f32; W * 5];
-        demap_step::<M, B>(&px, &py, &e, &ys, inv, &mut o[..W * B]);
-        out[full * B..symbols.len() * B].copy_from_slice(&o[..rest * B]);
-    }
-}
-
-/// The LLRs of W symbols into `o` (W · B values).
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn demap_step<const M: usize, const B: usize>(
-    px: &[f32; M],
-    py: &[f32; M],
-    e: &[f32; M],
-    ys: &[Complex32; W],
-    inv: f32,
-    o: &mut [f32],
-) {
-    let mut yr = [0f32; W];
-    let mut yi = [0f32; W];
-    for j in 0..W {
-        yr[j] = ys[j].re;
-        yi[j] = ys[j].im;
-    }
-    let mut m0 = [[f32::INFINITY; W]; B];
-    let mut m1 = [[f32::INFINITY; W]; B];
-    for l in 0..M {
-        let mut d = [0f32; W];
-        for j in 0..W {
-            d[j] = e[l] - yr[j] * px[l] - yi[j] * py[l];
+    let mut j0 = 0;
+    while j0 < n {
+        let len = (n - j0).min(W);
+        let mut yr = [0f32; W];
+        let mut yi = [0f32; W];
+        for (j, y) in symbols[j0..j0 + len].iter().enumerate() {
+            yr[j] = y.re;
+            yi[j] = y.im;
         }
-        for b in 0..B {
-            let m = if (l >> (B - 1 - b)) & 1 == 0 {
-                &mut m0[b]
-            } else {
-                &mut m1[b]
-            };
+        let mut m0 = [[f32::INFINITY; W]; B];
+        let mut m1 = [[f32::INFINITY; W]; B];
+        for l in 0..M {
+            let mut d = [0f32; W];
             for j in 0..W {
-                m[j] = m[j].min(d[j]);
+                d[j] = e[l] - yr[j] * px[l] - yi[j] * py[l];
+            }
+            for b in 0..B {
+                let m = if (l >> (B - 1 - b)) & 1 == 0 {
+                    &mut m0[b]
+                } else {
+                    &mut m1[b]
+                };
+                for j in 0..W {
+                    m[j] = m[j].min(d[j]);
+                }
             }
         }
-    }
-    for (j, o) in o.chunks_exact_mut(B).enumerate() {
         for b in 0..B {
-            o[b] = (m1[b][j] - m0[b][j]) * inv;
+            let plane = if reversed { B - 1 - b } else { b };
+            let o = &mut out[plane * n + j0..plane * n + j0 + len];
+            for (j, o) in o.iter_mut().enumerate() {
+                *o = (m1[b][j] - m0[b][j]) * inv;
+            }
         }
+        j0 += len;
     }
 }
 
@@ -199,23 +317,39 @@ mod tests {
     }
 
     #[test]
-    fn portable_and_dispatched_paths_agree() {
-        // Odd length: the 8-symbol steps and the tail.
-        let sym: Vec<Complex32> = (0..203)
-            .map(|i| Complex32::new((i as f32 * 0.37).sin(), (i as f32 * 0.91).cos()))
-            .collect();
-        for m in ["8psk-2/3", "16apsk-3/4", "32apsk-9/10"] {
-            let d = Demapper::new(m.parse().unwrap());
+    fn fast_fecframe_path_equals_demap_then_deinterleave() {
+        // 5401 symbols: whole steps and a tail; both the dispatched and the portable code.
+        for m in Modcod::all() {
+            let d = Demapper::new(m);
             let bps = d.bits_per_symbol();
-            let mut a = vec![0f32; sym.len() * bps];
-            let mut b = a.clone();
-            d.demap(&sym, 0.2, &mut a);
+            let sym: Vec<Complex32> = (0..5401)
+                .map(|i| Complex32::new((i as f32 * 0.37).sin(), (i as f32 * 0.91).cos()))
+                .collect();
+            let mut per_symbol = vec![0f32; sym.len() * bps];
+            d.demap(&sym, 0.2, &mut per_symbol);
+            let mut expected = vec![0f32; per_symbol.len()];
+            super::super::deinterleave(m, &per_symbol, &mut expected);
+            let mut fast = vec![0f32; per_symbol.len()];
+            d.demap_fec(m, &sym, 0.2, &mut fast);
+            let mut portable = vec![0f32; per_symbol.len()];
+            let reversed = m.to_string() == "8psk-3/5";
             match bps {
-                3 => demap_points::<8, 3>(&d.points, &sym, 5.0, &mut b),
-                4 => demap_points::<16, 4>(&d.points, &sym, 5.0, &mut b),
-                _ => demap_points::<32, 5>(&d.points, &sym, 5.0, &mut b),
+                2 => d.demap(&sym, 0.2, &mut portable),
+                3 => demap_points::<8, 3>(&d.points, &sym, 5.0, &mut portable, reversed),
+                4 => demap_points::<16, 4>(&d.points, &sym, 5.0, &mut portable, false),
+                _ => demap_points::<32, 5>(&d.points, &sym, 5.0, &mut portable, false),
             }
-            assert_eq!(a, b, "{m}");
+            // FMA (AVX2 path) rounds differently from separate multiplies and adds.
+            for (i, ((f, p), e)) in fast.iter().zip(&portable).zip(&expected).enumerate() {
+                assert!(
+                    (f - p).abs() <= 1e-5 * (1.0 + p.abs()),
+                    "{m} bit {i}: {f} vs {p}"
+                );
+                assert!(
+                    (f - e).abs() <= 1e-4 * (1.0 + e.abs()),
+                    "{m} bit {i}: {f} vs {e}"
+                );
+            }
         }
     }
 

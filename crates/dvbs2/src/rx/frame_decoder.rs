@@ -8,7 +8,6 @@ use thiserror::Error;
 
 use super::bbheader::{BbDescrambler, BbHeader, BbHeaderError};
 use super::bch_decoder::{BchDecoder, BchFailure};
-use super::deinterleave::deinterleave;
 use super::demap::Demapper;
 use super::gf::Gf;
 use super::ldpc_code::LdpcCode;
@@ -91,7 +90,6 @@ fn fec_index(frame: FrameSize, rate: CodeRate) -> usize {
 pub struct FrameDecoder {
     codes: Arc<Codes>,
     ldpc: LdpcDecoder,
-    per_symbol: Vec<f32>,
     fec_llr: Vec<f32>,
     quantized: Vec<i8>,
     bbframe: Vec<u8>,
@@ -132,7 +130,6 @@ impl FrameDecoder {
         FrameDecoder {
             codes: Arc::new(codes),
             ldpc: LdpcDecoder::new(),
-            per_symbol: vec![0.0; 64_800],
             fec_llr: vec![0.0; 64_800],
             quantized: vec![0; 64_800],
             bbframe: vec![0; 64_800 / 8],
@@ -193,8 +190,7 @@ impl FrameDecoder {
         let fec = *code.fec();
         let n = fec.nldpc;
         let demapper = &codes.demappers[usize::from(modcod.pls_modcod()) - 1];
-        demapper.demap(symbols, n0, &mut self.per_symbol[..n]);
-        deinterleave(modcod, &self.per_symbol[..n], &mut self.fec_llr[..n]);
+        demapper.demap_fec(modcod, symbols, n0, &mut self.fec_llr[..n]);
         quantize_llrs(
             &self.fec_llr[..n],
             &mut self.quantized[..n],
