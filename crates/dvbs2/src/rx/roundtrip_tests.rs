@@ -166,3 +166,67 @@ fn bad_input_is_an_error_naming_what_is_wrong() {
         Err(RxError::Modcod(_))
     ));
 }
+
+#[test]
+fn vcm_frames_each_decode_with_their_own_modcod_and_the_stream_continues() {
+    // One decoder, MODCOD and frame size changing every frame (signalled as ACM/VCM); the
+    // depacketizer follows the packets across the switches.
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let plan = [
+        ("qpsk-1/2", FrameSize::Short),
+        ("32apsk-9/10", FrameSize::Normal),
+        ("8psk-3/5", FrameSize::Short),
+        ("16apsk-2/3", FrameSize::Normal),
+        ("qpsk-1/2", FrameSize::Short),
+    ];
+    let first: Modcod = plan[0].0.parse().unwrap();
+    let cfg = TxConfig {
+        ccm: false,
+        ..TxConfig::new(first, plan[0].1, true)
+    };
+    let mut tx = Transmitter::new(cfg).unwrap();
+    let sync = IdealSync::new(cfg.gold);
+    let input = ts(800, 5);
+    let mut dec = FrameDecoder::new();
+    let mut depack = Depacketizer::new();
+    let (mut pos, mut got) = (0, Vec::new());
+    let mut sym = vec![Complex32::new(0.0, 0.0); 64_800];
+    for (name, frame) in plan {
+        let m: Modcod = name.parse().unwrap();
+        tx.set_modcod(m, frame).unwrap();
+        let mut out = vec![Complex32::new(0.0, 0.0); tx.frame_len()];
+        pos += tx.encode_frame(&input[pos..], &mut out).unwrap().consumed;
+        let n = sync.data_symbols(&out, true, &mut sym);
+        let n0 = 10f32.powf(-(table13_es_n0_db(m) as f32 + 2.0) / 10.0);
+        let sigma = (n0 / 2.0).sqrt();
+        for s in &mut sym[..n] {
+            *s += Complex32::new(sigma * gaussian(&mut rng), sigma * gaussian(&mut rng));
+        }
+        let status = dec.decode(&sym[..n], m, frame, n0).unwrap();
+        assert!(status.ok(), "{m} {frame:?}: {status:?}");
+        let header = status.header.unwrap();
+        assert!(!header.is_ccm());
+        depack.push(Some(&header), dec.bbframe(), true, &mut |p: &[u8]| {
+            got.extend_from_slice(p)
+        });
+    }
+    depack.flush(&mut |p: &[u8]| got.extend_from_slice(p));
+    assert_eq!(got.len(), pos / 188 * 188);
+    assert!(got == input[..got.len()]);
+    assert_eq!(depack.stats().crc_errors, 0);
+}
+
+#[test]
+fn garbage_symbols_fail_cleanly() {
+    // NaN, infinite, huge and all-zero symbols: no panic, the frame reported failed.
+    let mut dec = FrameDecoder::new();
+    let m: Modcod = "16apsk-3/4".parse().unwrap();
+    let n = FrameDecoder::symbols_per_frame(m, FrameSize::Short).unwrap();
+    for v in [f32::NAN, f32::INFINITY, 1e30, 0.0] {
+        let mut sym = vec![Complex32::new(v, -v); n];
+        sym[7] = Complex32::new(0.3, 0.1);
+        let status = dec.decode(&sym, m, FrameSize::Short, 0.1).unwrap();
+        assert!(!status.ok(), "{v}: {status:?}");
+        assert_eq!(dec.bbframe().len(), 11712 / 8);
+    }
+}
