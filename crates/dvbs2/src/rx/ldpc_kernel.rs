@@ -142,9 +142,9 @@ fn iteration_with(
     t: &mut [Row],
     update_chunk: impl Fn(&mut [Row], usize),
 ) -> bool {
-    let mut unsat = 0u8;
+    let mut unsat = 0i16;
     let mut flips = 0u16;
-    let mut par = [0u8; Z];
+    let mut par = [0i16; Z];
     for layer in code.layers() {
         let edges = &code.edges()[layer.clone()];
         let rows = &mut r[layer.clone()];
@@ -161,7 +161,7 @@ fn iteration_with(
             flips |= rotate_out(row, msg, e, block_mut(l, e));
         }
     }
-    unsat & 0x80 == 0 && flips & 0x8000 == 0
+    unsat >= 0 && flips & 0x8000 == 0
 }
 
 #[inline(always)]
@@ -179,7 +179,7 @@ fn block_mut<'a>(l: &'a mut [i16], e: &Edge) -> &'a mut [i16; Z] {
 /// row[k] = sat8(block[(k − s) mod 360] − msg[k]) and par[k] ^= its hard decision; the
 /// hole's row 0 gets +127, neutral for the minima, the signs and the parity.
 #[inline(always)]
-fn rotate_in(block: &[i16; Z], e: &Edge, msg: &Row, row: &mut Row, par: &mut [u8; Z]) {
+fn rotate_in(block: &[i16; Z], e: &Edge, msg: &Row, row: &mut Row, par: &mut [i16; Z]) {
     let s = usize::from(e.shift);
     extrinsic(&block[..Z - s], &msg[s..Z], &mut row[s..Z], &mut par[s..Z]);
     if e.hole {
@@ -190,10 +190,10 @@ fn rotate_in(block: &[i16; Z], e: &Edge, msg: &Row, row: &mut Row, par: &mut [u8
 }
 
 #[inline(always)]
-fn extrinsic(l: &[i16], msg: &[i8], x: &mut [i8], par: &mut [u8]) {
+fn extrinsic(l: &[i16], msg: &[i8], x: &mut [i8], par: &mut [i16]) {
     for (((&l, &m), x), p) in l.iter().zip(msg).zip(x.iter_mut()).zip(par.iter_mut()) {
         *x = (l - i16::from(m)).clamp(-i16::from(i8::MAX), i16::from(i8::MAX)) as i8;
-        *p ^= (l >> 8) as u8;
+        *p ^= l;
     }
 }
 
