@@ -30,7 +30,7 @@ fn timed(f: impl FnOnce()) -> (f64, f64) {
 use num_complex::Complex32;
 use radioflow_dvbs2::rx::{
     llr_target_mean, quantize_llrs, Depacketizer, FrameDecoder, IdealSync, Isa, LdpcCode,
-    LdpcDecoder,
+    LdpcDecoder, StageProfile,
 };
 use radioflow_dvbs2::{FrameSize, Modcod, Transmitter, TxConfig};
 
@@ -171,6 +171,23 @@ fn frame_decoder(modcod: &str, frame: FrameSize, es_n0_db: f32) {
         secs / frames as f64 * 1e6,
         bits as f64 / wall / 1e6,
     );
+    // The stages, in the form of the seed's Table 3 (wall time between stages).
+    let mut profile = StageProfile::default();
+    for _ in 0..rounds {
+        for s in &syms {
+            dec.decode_profiled(s, m, frame, n0, &mut profile).unwrap();
+        }
+    }
+    println!(
+        "  {:<26} {:>12} {:>14} {:>8}",
+        "stage", "Mb/s (info)", "latency (us)", "time %"
+    );
+    for (stage, mbps, latency, share) in profile.rows() {
+        println!(
+            "  {:<26} {mbps:>12.1} {latency:>14.1} {share:>8.1}",
+            stage.name()
+        );
+    }
 }
 
 fn main() {

@@ -2,6 +2,7 @@
 //! BCH, BB descrambling and BBHEADER check.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use num_complex::Complex32;
 use thiserror::Error;
@@ -65,6 +66,73 @@ impl FrameStatus {
     /// Information bits of the frame (Kbch).
     pub fn info_bits(&self) -> usize {
         self.modcod.fec(self.frame).map_or(0, |f| f.kbch)
+    }
+}
+
+/// The stages of [`FrameDecoder::decode`], in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Soft demapping and deinterleaving.
+    Demap,
+    /// LLRs to i8.
+    Quantize,
+    /// LDPC decoding (and packing the decisions).
+    Ldpc,
+    /// BCH decoding.
+    Bch,
+    /// BB descrambling and BBHEADER check.
+    Descramble,
+}
+
+impl Stage {
+    /// Every stage, in order.
+    pub const ALL: [Stage; 5] = [
+        Stage::Demap,
+        Stage::Quantize,
+        Stage::Ldpc,
+        Stage::Bch,
+        Stage::Descramble,
+    ];
+
+    /// A short name for tables.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Stage::Demap => "demap + deinterleave",
+            Stage::Quantize => "quantize LLRs",
+            Stage::Ldpc => "LDPC decode",
+            Stage::Bch => "BCH decode",
+            Stage::Descramble => "BB descramble + BBHEADER",
+        }
+    }
+}
+
+/// Time spent per [`Stage`] over the frames given to [`FrameDecoder::decode_profiled`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StageProfile {
+    /// Total time per stage, indexed by `Stage as usize`.
+    pub time: [Duration; 5],
+    /// Frames decoded.
+    pub frames: u64,
+    /// Information bits (Kbch) of those frames.
+    pub info_bits: u64,
+}
+
+impl StageProfile {
+    /// Per stage, as in Table 3 of the seed: throughput normalized to information bits
+    /// (Mb/s), latency per frame (µs) and share of the total time (%).
+    pub fn rows(&self) -> impl Iterator<Item = (Stage, f64, f64, f64)> + '_ {
+        let total: f64 = self.time.iter().map(Duration::as_secs_f64).sum();
+        Stage::ALL.into_iter().map(move |stage| {
+            let t = self.time[stage as usize].as_secs_f64();
+            let mbps = if t > 0.0 {
+                self.info_bits as f64 / t / 1e6
+            } else {
+                f64::INFINITY
+            };
+            let latency = t / self.frames.max(1) as f64 * 1e6;
+            let share = if total > 0.0 { t / total * 100.0 } else { 0.0 };
+            (stage, mbps, latency, share)
+        })
     }
 }
 
@@ -171,6 +239,42 @@ impl FrameDecoder {
         frame: FrameSize,
         n0: f32,
     ) -> Result<FrameStatus, RxError> {
+        self.decode_with(symbols, modcod, frame, n0, &mut |_| {})
+    }
+
+    /// [`decode`](Self::decode), adding the time of each stage to `profile` (a clock read
+    /// between stages).
+    ///
+    /// # Errors
+    /// As [`decode`](Self::decode).
+    pub fn decode_profiled(
+        &mut self,
+        symbols: &[Complex32],
+        modcod: Modcod,
+        frame: FrameSize,
+        n0: f32,
+        profile: &mut StageProfile,
+    ) -> Result<FrameStatus, RxError> {
+        let mut last = Instant::now();
+        let status = self.decode_with(symbols, modcod, frame, n0, &mut |stage| {
+            let now = Instant::now();
+            profile.time[stage as usize] += now - last;
+            last = now;
+        })?;
+        profile.frames += 1;
+        profile.info_bits += status.info_bits() as u64;
+        Ok(status)
+    }
+
+    /// The decoding, calling `done` after each stage.
+    fn decode_with(
+        &mut self,
+        symbols: &[Complex32],
+        modcod: Modcod,
+        frame: FrameSize,
+        n0: f32,
+        done: &mut impl FnMut(Stage),
+    ) -> Result<FrameStatus, RxError> {
         let need = Self::symbols_per_frame(modcod, frame)?;
         if symbols.len() != need {
             return Err(RxError::SymbolCount {
@@ -191,21 +295,26 @@ impl FrameDecoder {
         let n = fec.nldpc;
         let demapper = &codes.demappers[usize::from(modcod.pls_modcod()) - 1];
         demapper.demap_fec(modcod, symbols, n0, &mut self.fec_llr[..n]);
+        done(Stage::Demap);
         quantize_llrs(
             &self.fec_llr[..n],
             &mut self.quantized[..n],
             llr_target_mean(modcod.rate()),
         );
+        done(Stage::Quantize);
         let ldpc = self
             .ldpc
             .decode(code, &self.quantized[..n], self.max_iterations);
         let bytes = &mut self.bbframe[..fec.nbch / 8];
         self.ldpc.pack_info(code, bytes);
+        done(Stage::Ldpc);
         let bch_result = bch.decode(bytes);
+        done(Stage::Bch);
         let bb = &mut self.bbframe[..fec.kbch / 8];
         codes.descrambler.apply(bb);
         self.bbframe_len = fec.kbch / 8;
         let header = BbHeader::parse(bb, fec.kbch);
+        done(Stage::Descramble);
         Ok(FrameStatus {
             modcod,
             frame,

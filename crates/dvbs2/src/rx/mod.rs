@@ -69,7 +69,9 @@ pub use depacketizer::{Depacketizer, DepacketizerStats};
 
 mod frame_decoder;
 
-pub use frame_decoder::{FrameDecoder, FrameStatus, RxError, DEFAULT_MAX_ITERATIONS};
+pub use frame_decoder::{
+    FrameDecoder, FrameStatus, RxError, Stage, StageProfile, DEFAULT_MAX_ITERATIONS,
+};
 #[cfg(test)]
 mod roundtrip_tests;
 

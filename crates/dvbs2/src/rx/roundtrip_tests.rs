@@ -3,7 +3,7 @@
 use num_complex::Complex32;
 use rand::{Rng, SeedableRng};
 
-use super::{Depacketizer, FrameDecoder, IdealSync, RxError};
+use super::{Depacketizer, FrameDecoder, IdealSync, RxError, StageProfile};
 use crate::{FrameSize, Modcod, Transmitter, TxConfig};
 
 /// EN 302 307-1 Table 13: Es/N0 (dB) for quasi-error-free reception, normal FECFRAMEs, AWGN.
@@ -229,4 +229,28 @@ fn garbage_symbols_fail_cleanly() {
         assert!(!status.ok(), "{v}: {status:?}");
         assert_eq!(dec.bbframe().len(), 11712 / 8);
     }
+}
+
+#[test]
+fn profiled_decoding_gives_the_same_status_and_counts_frames() {
+    let m: Modcod = "qpsk-3/4".parse().unwrap();
+    let cfg = TxConfig::new(m, FrameSize::Short, false);
+    let mut tx = Transmitter::new(cfg).unwrap();
+    let mut pl = vec![Complex32::new(0.0, 0.0); tx.frame_len()];
+    tx.encode_frame(&ts(10, 1), &mut pl).unwrap();
+    let mut sym = vec![Complex32::new(0.0, 0.0); pl.len()];
+    let n = IdealSync::new(0).data_symbols(&pl, false, &mut sym);
+    let mut dec = FrameDecoder::new();
+    let plain = dec.decode(&sym[..n], m, FrameSize::Short, 0.05).unwrap();
+    let mut profile = StageProfile::default();
+    for _ in 0..2 {
+        let timed = dec
+            .decode_profiled(&sym[..n], m, FrameSize::Short, 0.05, &mut profile)
+            .unwrap();
+        assert_eq!(timed, plain);
+    }
+    assert_eq!((profile.frames, profile.info_bits), (2, 2 * 11712));
+    assert_eq!(profile.rows().count(), 5);
+    let share: f64 = profile.rows().map(|r| r.3).sum();
+    assert!(share == 0.0 || (share - 100.0).abs() < 1e-6);
 }
