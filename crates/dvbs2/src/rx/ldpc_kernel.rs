@@ -82,8 +82,16 @@ impl Isa {
     }
 }
 
-/// Runs one iteration over every layer; returns true if every check was satisfied by the
-/// hard decisions read and no hard decision changed.
+/// What one iteration saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Sweep {
+    /// Every check was satisfied by the hard decisions read and none changed: H·c = 0.
+    pub(crate) clean: bool,
+    /// Checks unsatisfied by the hard decisions as each layer read them.
+    pub(crate) unsatisfied: u32,
+}
+
+/// Runs one iteration over every layer.
 ///
 /// `l` holds the code's posteriors (`code.blocks() * 360`), `r` one row per edge, `t` at
 /// least `code.max_degree()` rows. `isa` must be supported ([`Isa::is_supported`]); an
@@ -94,7 +102,7 @@ pub(crate) fn iteration(
     l: &mut [i16],
     r: &mut [Row],
     t: &mut [Row],
-) -> bool {
+) -> Sweep {
     debug_assert!(l.len() >= code.blocks() * Z && r.len() >= code.edges().len());
     debug_assert!(t.len() >= code.max_degree());
     #[cfg(target_arch = "x86_64")]
@@ -114,14 +122,14 @@ pub(crate) fn iteration(
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn iteration_avx2(code: &LdpcCode, l: &mut [i16], r: &mut [Row], t: &mut [Row]) -> bool {
+unsafe fn iteration_avx2(code: &LdpcCode, l: &mut [i16], r: &mut [Row], t: &mut [Row]) -> Sweep {
     // Safe to call: AVX2 is enabled in this function.
     iteration_with(code, l, r, t, |t, base| avx2::update_chunk(t, base))
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "sse4.1")]
-unsafe fn iteration_sse41(code: &LdpcCode, l: &mut [i16], r: &mut [Row], t: &mut [Row]) -> bool {
+unsafe fn iteration_sse41(code: &LdpcCode, l: &mut [i16], r: &mut [Row], t: &mut [Row]) -> Sweep {
     // Safe to call: SSE4.1 is enabled in this function.
     iteration_with(code, l, r, t, |t, base| {
         sse41::update_chunk(t, base);
@@ -130,7 +138,7 @@ unsafe fn iteration_sse41(code: &LdpcCode, l: &mut [i16], r: &mut [Row], t: &mut
 }
 
 #[inline(always)]
-fn iteration_body(code: &LdpcCode, l: &mut [i16], r: &mut [Row], t: &mut [Row]) -> bool {
+fn iteration_body(code: &LdpcCode, l: &mut [i16], r: &mut [Row], t: &mut [Row]) -> Sweep {
     iteration_with(code, l, r, t, update_chunk)
 }
 
@@ -141,8 +149,8 @@ fn iteration_with(
     r: &mut [Row],
     t: &mut [Row],
     update_chunk: impl Fn(&mut [Row], usize),
-) -> bool {
-    let mut unsat = 0i16;
+) -> Sweep {
+    let mut unsatisfied = 0u32;
     let mut flips = 0u16;
     let mut par = [0i16; Z];
     for layer in code.layers() {
@@ -153,7 +161,7 @@ fn iteration_with(
         for (e, (row, msg)) in edges.iter().zip(t.iter_mut().zip(rows.iter())) {
             rotate_in(block(l, e), e, msg, row, &mut par);
         }
-        unsat |= par.iter().fold(0, |a, &p| a | p);
+        unsatisfied += par.iter().map(|&p| u32::from(p < 0)).sum::<u32>();
         for v in 0..CHUNKS {
             update_chunk(t, v * LANES);
         }
@@ -161,7 +169,53 @@ fn iteration_with(
             flips |= rotate_out(row, msg, e, block_mut(l, e));
         }
     }
-    unsat >= 0 && flips & 0x8000 == 0
+    Sweep {
+        clean: unsatisfied == 0 && flips & 0x8000 == 0,
+        unsatisfied,
+    }
+}
+
+/// H·c = 0 for the hard decisions of `l` (same instruction set choice as [`iteration`]).
+pub(crate) fn syndrome_ok(isa: Isa, code: &LdpcCode, l: &[i16]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if isa == Isa::Avx2 && isa.is_supported() {
+            // SAFETY: the CPU supports AVX2 (checked just above).
+            return unsafe { syndrome_avx2(code, l) };
+        }
+    }
+    let _ = isa;
+    syndrome_body(code, l)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn syndrome_avx2(code: &LdpcCode, l: &[i16]) -> bool {
+    syndrome_body(code, l)
+}
+
+#[inline(always)]
+fn syndrome_body(code: &LdpcCode, l: &[i16]) -> bool {
+    let mut par = [0i16; Z];
+    for layer in code.layers() {
+        par.fill(0);
+        for e in &code.edges()[layer.clone()] {
+            let b = block(l, e);
+            let s = usize::from(e.shift);
+            for (p, &v) in par[s..].iter_mut().zip(&b[..Z - s]) {
+                *p ^= v;
+            }
+            if !e.hole {
+                for (p, &v) in par[..s].iter_mut().zip(&b[Z - s..]) {
+                    *p ^= v;
+                }
+            }
+        }
+        if par.iter().fold(0, |a, &p| a | p) < 0 {
+            return false;
+        }
+    }
+    true
 }
 
 #[inline(always)]
