@@ -184,14 +184,10 @@ mod avx2 {
             e[l] = _mm256_set1_ps(points[l].norm_sqr());
         }
         for (step, ys) in symbols.chunks_exact(W).enumerate() {
-            let f: &[f32] = bytemuck_floats(ys);
-            // SAFETY: `f` holds 16 floats; loadu has no alignment requirement.
-            let (a, b) = unsafe {
-                (
-                    _mm256_loadu_ps(f.as_ptr()),
-                    _mm256_loadu_ps(f.as_ptr().add(8)),
-                )
-            };
+            let p = ys.as_ptr().cast::<f32>();
+            // SAFETY: `Complex32` is `repr(C)` {re, im}, so the 8 symbols of `ys` are 16
+            // contiguous readable floats; loadu has no alignment requirement.
+            let (a, b) = unsafe { (_mm256_loadu_ps(p), _mm256_loadu_ps(p.add(8))) };
             // a = r0 i0 r1 i1 | r2 i2 r3 i3, b = r4 i4 r5 i5 | r6 i6 r7 i7.
             let re =
                 _mm256_permute4x64_pd::<0xD8>(_mm256_castps_pd(_mm256_shuffle_ps::<0x88>(a, b)));
@@ -218,12 +214,6 @@ mod avx2 {
                 unsafe { _mm256_storeu_ps(o.as_mut_ptr(), llr) };
             }
         }
-    }
-
-    /// The 16 floats of 8 complex numbers (`Complex32` is `repr(C)` {re, im}).
-    #[inline]
-    fn bytemuck_floats(ys: &[Complex32]) -> &[f32] {
-        bytemuck::cast_slice(ys)
     }
 }
 
