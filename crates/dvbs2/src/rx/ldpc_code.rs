@@ -5,7 +5,8 @@
 //! layer c, row (m + s) mod 360 — a 360×360 circulant with shift s. Parity bit p_j, stored in
 //! parity block c at position k, is in check j (layer c, shift 0) and in check j + 1: layer
 //! c + 1 with shift 0 for c < q − 1, layer 0 with shift 1 for c = q − 1, where row 0 has no
-//! edge (check 0 holds p_0 only; the "hole").
+//! edge (check 0 holds p_0 only; the "hole"). A layer may hold two circulants of the same
+//! information block (different shifts); the decoder adds both updates.
 
 use std::ops::Range;
 
@@ -23,8 +24,6 @@ pub(crate) struct Edge {
     pub(crate) block: u16,
     /// Circulant shift, 0..360.
     pub(crate) shift: u16,
-    /// The block already has an edge earlier in this layer: its update is added, not written.
-    pub(crate) accumulate: bool,
     /// Row 0 of this circulant is absent (the p_{−1} position of check 0).
     pub(crate) hole: bool,
 }
@@ -53,17 +52,14 @@ impl LdpcCode {
         let tab = table(frame, rate);
         let mut edges = Vec::new();
         let mut layers = Vec::with_capacity(q);
-        let mut seen = vec![usize::MAX; kb + q];
         for c in 0..q {
             let start = edges.len();
             let mut push = |block: usize, shift: usize, hole: bool| {
                 edges.push(Edge {
                     block: block as u16,
                     shift: shift as u16,
-                    accumulate: seen[block] == c,
                     hole,
                 });
-                seen[block] = c;
             };
             for (r, row) in rows(tab).enumerate() {
                 for &x in row {

@@ -13,8 +13,9 @@
 //! a row of `t`, and the parity of the hard decisions of L per check; (2) per chunk of 32
 //! rows, min1, min2, the index of min1 and the sign product over the circulants, then the
 //! new messages R = sign · 7/8 · min(others) into `t`; (3) L += R_new − R_old, rotated
-//! back, and R = R_new (two circulants of the same block in a layer both add their change). An iteration with every check satisfied by the L it read and no
-//! sign of L changed means the hard decisions satisfy H·c = 0.
+//! back, and R = R_new (two circulants of the same block in a layer both add their
+//! change). An iteration with every check satisfied by the L it read and no sign of L
+//! changed means the hard decisions satisfy H·c = 0.
 //!
 //! The check node update is written three times: portable Rust over 32-lane arrays (the
 //! reference the others are tested against bit for bit), AVX2 and SSE4.1 intrinsics; the
@@ -27,9 +28,6 @@ const LANES: usize = 32;
 /// A layer's rows padded to whole chunks.
 pub(crate) const PADDED: usize = 384;
 const CHUNKS: usize = PADDED / LANES;
-
-/// Largest check-to-variable message magnitude.
-const MSG_MAX: u8 = 127;
 
 /// A row of messages or rotated posteriors of one circulant.
 pub(crate) type Row = [i8; PADDED];
@@ -298,8 +296,8 @@ fn update_chunk(t: &mut [Row], base: usize) {
     // Normalized min-sum, factor 7/8: with 0.75 the low-rate codes (check degrees 4 to 7)
     // lose more than 1 dB; 7/8 is as good or better for every rate (f64 flooding trials).
     for j in 0..LANES {
-        min1[j] = (min1[j] - (min1[j] >> 3)).min(MSG_MAX);
-        min2[j] = (min2[j] - (min2[j] >> 3)).min(MSG_MAX);
+        min1[j] -= min1[j] >> 3;
+        min2[j] -= min2[j] >> 3;
     }
     for (i, tr) in t.iter_mut().enumerate() {
         let x = chunk_mut(tr, base);
@@ -338,7 +336,7 @@ fn chunk_mut(row: &mut Row, base: usize) -> &mut [i8; LANES] {
 mod avx2 {
     use std::arch::x86_64::*;
 
-    use super::{Row, LANES, MSG_MAX};
+    use super::{Row, LANES};
 
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -361,7 +359,7 @@ mod avx2 {
     #[target_feature(enable = "avx2")]
     fn normalize(m: __m256i) -> __m256i {
         let eighth = _mm256_and_si256(_mm256_srli_epi16(m, 3), _mm256_set1_epi8(0x1F));
-        _mm256_min_epu8(_mm256_sub_epi8(m, eighth), _mm256_set1_epi8(MSG_MAX as i8))
+        _mm256_sub_epi8(m, eighth)
     }
 
     #[inline]
@@ -400,7 +398,7 @@ mod avx2 {
 mod sse41 {
     use std::arch::x86_64::*;
 
-    use super::{Row, MSG_MAX};
+    use super::Row;
 
     const LANES: usize = 16;
 
@@ -425,7 +423,7 @@ mod sse41 {
     #[target_feature(enable = "sse4.1")]
     fn normalize(m: __m128i) -> __m128i {
         let eighth = _mm_and_si128(_mm_srli_epi16(m, 3), _mm_set1_epi8(0x1F));
-        _mm_min_epu8(_mm_sub_epi8(m, eighth), _mm_set1_epi8(MSG_MAX as i8))
+        _mm_sub_epi8(m, eighth)
     }
 
     #[inline]
