@@ -244,7 +244,9 @@ fn rotate_in(block: &[i16; Z], e: &Edge, msg: &Row, row: &mut Row, par: &mut [i1
 #[inline(always)]
 fn extrinsic(l: &[i16], msg: &[i8], x: &mut [i8], par: &mut [i16]) {
     for (((&l, &m), x), p) in l.iter().zip(msg).zip(x.iter_mut()).zip(par.iter_mut()) {
-        *x = (l - i16::from(m)).clamp(-i16::from(i8::MAX), i16::from(i8::MAX)) as i8;
+        *x = l
+            .saturating_sub(i16::from(m))
+            .clamp(-i16::from(i8::MAX), i16::from(i8::MAX)) as i8;
         *p ^= l;
     }
 }
