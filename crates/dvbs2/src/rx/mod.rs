@@ -35,46 +35,36 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod bbheader;
+mod bch_decoder;
 mod deinterleave;
 mod demap;
-
-pub use deinterleave::deinterleave;
-pub use demap::Demapper;
+mod depacketizer;
+mod frame_decoder;
+mod gf;
+mod ideal_sync;
 mod ldpc_code;
 mod ldpc_decoder;
 mod ldpc_kernel;
+mod quantize;
 
+pub use bbheader::{BbDescrambler, BbHeader, BbHeaderError, BBHEADER_BYTES};
+pub use bch_decoder::{BchDecoder, BchFailure};
+pub use deinterleave::deinterleave;
+pub use demap::Demapper;
+pub use depacketizer::{Depacketizer, DepacketizerStats};
+pub use frame_decoder::{
+    FrameDecoder, FrameStatus, RxError, Stage, StageProfile, DEFAULT_MAX_ITERATIONS,
+};
+pub use ideal_sync::IdealSync;
 pub use ldpc_code::LdpcCode;
 pub use ldpc_decoder::{LdpcDecoder, LdpcStatus};
 pub use ldpc_kernel::Isa;
-mod quantize;
-
 pub use quantize::{llr_target_mean, quantize_llrs};
 
 #[cfg(test)]
 mod ldpc_reference;
 #[cfg(test)]
 mod ldpc_tests;
-
-mod bch_decoder;
-mod gf;
-
-pub use bch_decoder::{BchDecoder, BchFailure};
-
-mod bbheader;
-mod depacketizer;
-
-pub use bbheader::{BbDescrambler, BbHeader, BbHeaderError, BBHEADER_BYTES};
-pub use depacketizer::{Depacketizer, DepacketizerStats};
-
-mod frame_decoder;
-
-pub use frame_decoder::{
-    FrameDecoder, FrameStatus, RxError, Stage, StageProfile, DEFAULT_MAX_ITERATIONS,
-};
 #[cfg(test)]
 mod roundtrip_tests;
-
-mod ideal_sync;
-
-pub use ideal_sync::IdealSync;
