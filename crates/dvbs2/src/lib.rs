@@ -7,6 +7,10 @@
 //! PL scrambling (5.5). [`Modcod`], [`FrameSize`] and [`FecParams`] describe the 28 MODCODs.
 //! The MODCOD can change from one frame to the next (VCM/ACM).
 //!
+//! The [`rx`] module is the decoding half of a receiver (soft demapping, deinterleaving,
+//! LDPC and BCH decoding, BB descrambling, BBHEADER and TS packets), everything after
+//! synchronisation.
+//!
 //! ```
 //! use num_complex::Complex32;
 //! use radioflow_dvbs2::{FrameSize, Transmitter, TxConfig};
@@ -40,6 +44,7 @@ mod ldpc_tables;
 mod mapper;
 mod modcod;
 mod plframe;
+pub mod rx;
 mod tx;
 
 #[cfg(test)]
