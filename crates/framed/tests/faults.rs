@@ -12,7 +12,15 @@ const LEN: usize = 32;
 static SERIAL: Mutex<()> = Mutex::new(());
 
 fn threads() -> usize {
-    std::fs::read_dir("/proc/self/task").map_or(0, |d| d.count())
+    // The runtime's own threads (every scheduler and pipeline names them "rf-..."): the test
+    // runner's threads come and go with the other tests and are not counted.
+    std::fs::read_dir("/proc/self/task").map_or(0, |d| {
+        d.flatten()
+            .filter(|t| {
+                std::fs::read_to_string(t.path().join("comm")).is_ok_and(|c| c.starts_with("rf-"))
+            })
+            .count()
+    })
 }
 
 /// source -> work (cloneable; panics at frame `bad`, sleeps per frame if `slow`) -> sink.
