@@ -40,11 +40,15 @@ mod ldpc_tables;
 mod mapper;
 mod modcod;
 mod plframe;
+mod shaping;
 mod tx;
 
 #[cfg(test)]
 mod golden_tests;
+#[cfg(test)]
+mod shaping_golden_tests;
 
 pub use bbframe::{InputStream, RollOff, TsSyncError};
 pub use modcod::{CodeRate, Constellation, FecParams, FrameSize, Modcod, ModcodError};
+pub use shaping::{Shaper, Shaping, ShapingError};
 pub use tx::{FrameInfo, Transmitter, TxConfig, TxError};
