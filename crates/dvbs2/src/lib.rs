@@ -35,12 +35,15 @@
 
 mod bbframe;
 mod bch;
+mod frame_shaping;
 mod ldpc;
 mod ldpc_tables;
 mod mapper;
 mod modcod;
 mod plframe;
+mod schedule;
 mod shaping;
+mod stages;
 mod tx;
 
 #[cfg(test)]
@@ -49,6 +52,11 @@ mod golden_tests;
 mod shaping_golden_tests;
 
 pub use bbframe::{InputStream, RollOff, TsSyncError};
+pub use frame_shaping::{FrameShaper, OverlapAdd};
 pub use modcod::{CodeRate, Constellation, FecParams, FrameSize, Modcod, ModcodError};
+pub use schedule::Schedule;
 pub use shaping::{Shaper, Shaping, ShapingError};
+pub use stages::{
+    BbFramer, FecEncoder, FrameSpec, PlFramer, MAX_BBFRAME_BYTES, MAX_FECFRAME_BITS, MAX_PLFRAME,
+};
 pub use tx::{FrameInfo, Transmitter, TxConfig, TxError};
