@@ -93,6 +93,7 @@ impl FrameShaper {
 #[derive(Clone, Debug)]
 pub struct OverlapAdd {
     carry: Vec<Complex32>,
+    head: Vec<Complex32>,
 }
 
 impl OverlapAdd {
@@ -100,28 +101,29 @@ impl OverlapAdd {
     pub fn new(tail: usize) -> Self {
         OverlapAdd {
             carry: vec![Complex32::new(0.0, 0.0); tail],
+            head: vec![Complex32::new(0.0, 0.0); tail],
         }
     }
 
     /// `shaped` is one frame from [`FrameShaper::shape`] (`len + tail` samples); returns the
-    /// `len` samples ready to send (the slice's head, updated in place).
+    /// `len` samples to send, in two parts: the first `tail` with the previous frame's
+    /// ringing added, then the rest as they are. Keeps this frame's ringing.
     ///
     /// # Panics
-    /// If `shaped` is shorter than the tail.
-    pub fn join<'a>(&mut self, shaped: &'a mut [Complex32]) -> &'a [Complex32] {
+    /// If `shaped` is shorter than twice the tail (a PLFRAME is ≥ 3 330 symbols, the tail
+    /// 20 symbols' worth).
+    pub fn join<'a>(&'a mut self, shaped: &'a [Complex32]) -> (&'a [Complex32], &'a [Complex32]) {
         let tail = self.carry.len();
+        assert!(
+            shaped.len() >= 2 * tail,
+            "frame shorter than twice the filter tail"
+        );
         let len = shaped.len() - tail;
-        // Frames are far longer than the tail (≥ 3 330 symbols vs ≤ 20 · sps samples).
-        for (s, c) in shaped.iter_mut().zip(&self.carry) {
-            *s += c;
+        for ((h, s), c) in self.head.iter_mut().zip(shaped).zip(&self.carry) {
+            *h = s + c;
         }
         self.carry.copy_from_slice(&shaped[len..]);
-        &shaped[..len]
-    }
-
-    /// The ringing of the last frame (the end of the stream's filtered signal).
-    pub fn flush(&self) -> &[Complex32] {
-        &self.carry
+        (&self.head, &shaped[tail..len])
     }
 }
 
@@ -153,7 +155,9 @@ mod tests {
             for len in [3330, 100, 1500, 70] {
                 let n = fs.shape(&x[pos..pos + len], &mut buf);
                 assert_eq!(n, len * sps + fs.tail());
-                got.extend_from_slice(ola.join(&mut buf[..n]));
+                let (head, rest) = ola.join(&buf[..n]);
+                got.extend_from_slice(head);
+                got.extend_from_slice(rest);
                 pos += len;
             }
             assert_eq!(got.len(), want.len());

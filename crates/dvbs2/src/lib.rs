@@ -36,6 +36,7 @@
 mod bbframe;
 mod bch;
 mod frame_shaping;
+mod framed_tx;
 mod ldpc;
 mod ldpc_tables;
 mod mapper;
@@ -53,6 +54,7 @@ mod shaping_golden_tests;
 
 pub use bbframe::{InputStream, RollOff, TsSyncError};
 pub use frame_shaping::{FrameShaper, OverlapAdd};
+pub use framed_tx::{run_tx, RunError, TxRun, TxStats};
 pub use modcod::{CodeRate, Constellation, FecParams, FrameSize, Modcod, ModcodError};
 pub use schedule::Schedule;
 pub use shaping::{Shaper, Shaping, ShapingError};

@@ -104,3 +104,65 @@ impl Schedule {
         self.entries.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stages::BbFramer;
+    use crate::tx::TxConfig;
+
+    fn spec(m: &str, frame: FrameSize, pilots: bool) -> FrameSpec {
+        FrameSpec {
+            modcod: m.parse().unwrap(),
+            frame,
+            pilots,
+        }
+    }
+
+    #[test]
+    fn frames_switch_exactly_at_the_scheduled_indices() {
+        let s = Schedule::parse(
+            "3:8psk-3/5:normal:off, 5:32apsk-9/10:normal, 6:qpsk-1/4",
+            FrameSize::Short,
+            true,
+        )
+        .unwrap();
+        let mut cfg = TxConfig::new("qpsk-8/9".parse().unwrap(), FrameSize::Short, true);
+        cfg.ccm = false;
+        let mut f = BbFramer::new(&cfg).unwrap();
+        f.set_schedule(s);
+        let input: Vec<u8> = (0..2000 * 188)
+            .map(|i| if i % 188 == 0 { 0x47 } else { i as u8 })
+            .collect();
+        let mut bb = vec![0u8; crate::MAX_BBFRAME_BYTES];
+        let (mut pos, mut got) = (0, Vec::new());
+        for _ in 0..8 {
+            let (spec, used) = f.frame(&input[pos..], &mut bb).unwrap();
+            pos += used;
+            got.push(spec);
+        }
+        let q = spec("qpsk-8/9", FrameSize::Short, true);
+        let e = spec("8psk-3/5", FrameSize::Normal, false);
+        let a = spec("32apsk-9/10", FrameSize::Normal, true);
+        let l = spec("qpsk-1/4", FrameSize::Short, true);
+        assert_eq!(got, [q, q, q, e, e, a, l, l]);
+        assert_eq!(f.frames(), 8);
+    }
+
+    #[test]
+    fn bad_entries_are_named() {
+        let err = |s: &str| {
+            Schedule::parse(s, FrameSize::Short, true)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err("x:qpsk-1/2").contains("\"x:qpsk-1/2\""));
+        assert!(err("4").contains("missing MODCOD"));
+        assert!(err("4:qpsk-1/2:short:maybe").contains("pilots must be on or off"));
+        assert!(err("4:qpsk-9/10").contains("not defined for short"));
+        assert!(err("4:16apsk-1/2").contains("no MODCOD 16apsk-1/2"));
+        assert!(Schedule::parse("", FrameSize::Short, true)
+            .unwrap()
+            .is_empty());
+    }
+}

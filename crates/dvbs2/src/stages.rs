@@ -379,6 +379,15 @@ mod tests {
             assert_eq!(&got[..len], &want[..], "{m} {f:?}");
             assert_eq!(a, b);
         }
-        assert!(MAX_PLFRAME >= 33_282);
+        assert_eq!(
+            FrameSpec {
+                modcod: "qpsk-1/4".parse().unwrap(),
+                frame: FrameSize::Normal,
+                pilots: true
+            }
+            .plframe_len()
+            .unwrap(),
+            MAX_PLFRAME
+        );
     }
 }
