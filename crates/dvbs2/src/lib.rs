@@ -36,6 +36,7 @@
 mod bbframe;
 mod bch;
 mod frame_shaping;
+#[cfg(feature = "framed")]
 mod framed_tx;
 mod ldpc;
 mod ldpc_tables;
@@ -54,6 +55,7 @@ mod shaping_golden_tests;
 
 pub use bbframe::{InputStream, RollOff, TsSyncError};
 pub use frame_shaping::{FrameShaper, OverlapAdd};
+#[cfg(feature = "framed")]
 pub use framed_tx::{run_tx, RunError, TxRun, TxStats};
 pub use modcod::{CodeRate, Constellation, FecParams, FrameSize, Modcod, ModcodError};
 pub use schedule::Schedule;
