@@ -8,6 +8,7 @@ mod bench_compare;
 mod bench_framed;
 mod bench_observe;
 mod bench_profile;
+mod dvbs2;
 mod profile;
 
 use clap::{Parser, Subcommand};
@@ -29,6 +30,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Run a graph with time counters on and print a per-block profile (optionally a trace).
     Profile(profile::ProfileArgs),
+    /// DVB-S2 tools: `tx` encodes a TS file into a shaped cf32 file.
+    Dvbs2(dvbs2::Dvbs2Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -39,5 +42,6 @@ fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Bench(args) => bench::main(args),
         Command::Profile(args) => profile::main(args),
+        Command::Dvbs2(args) => dvbs2::main(args),
     }
 }

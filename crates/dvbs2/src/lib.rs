@@ -33,6 +33,8 @@
 //! tests compare bit stages exactly and symbols to 1e-5. Encoders are also checked against
 //! naive references (polynomial division for BCH, the parity check matrix for LDPC).
 
+#[cfg(feature = "framed")]
+pub mod app;
 mod bbframe;
 mod bch;
 mod frame_shaping;
