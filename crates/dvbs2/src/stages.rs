@@ -249,12 +249,16 @@ impl FecEncoder {
 
 /// Stage 3: interleaving, mapping and PL framing of FECFRAME bits into a PLFRAME. No state
 /// between frames, so clones may frame different frames in parallel.
+///
+/// Mapping, pilot insertion and PL scrambling are one pass: the scrambler rotates by a
+/// multiple of π/2, so each symbol is read from the constellation rotated by R_n
+/// (`rotated[R_n][label]`), which is exact (a swap and sign changes, as the scrambler does).
 #[derive(Clone)]
 pub struct PlFramer {
-    mappers: Vec<(Modcod, Mapper)>,
+    /// Per MODCOD used so far: its points under the 4 rotations.
+    tables: Vec<(Modcod, Box<[[Complex32; 32]; 4]>)>,
     scrambler: PlScrambler,
     labels: Vec<u8>,
-    symbols: Vec<Complex32>,
 }
 
 impl PlFramer {
@@ -267,10 +271,9 @@ impl PlFramer {
             return Err(TxError::Gold(gold));
         }
         Ok(PlFramer {
-            mappers: Vec::new(),
+            tables: Vec::new(),
             scrambler: PlScrambler::new(gold),
             labels: vec![0; MAX_FECFRAME_BITS / 2],
-            symbols: vec![Complex32::new(0.0, 0.0); MAX_FECFRAME_BITS / 2],
         })
     }
 
@@ -293,18 +296,23 @@ impl PlFramer {
                 got: out.len(),
             });
         }
-        let i = match self.mappers.iter().position(|(m, _)| *m == spec.modcod) {
+        let i = match self.tables.iter().position(|(m, _)| *m == spec.modcod) {
             Some(i) => i,
             None => {
-                self.mappers.push((spec.modcod, Mapper::new(spec.modcod)));
-                self.mappers.len() - 1
+                let points = *Mapper::new(spec.modcod).points();
+                let mut t = Box::new([[Complex32::new(0.0, 0.0); 32]; 4]);
+                for (r, row) in t.iter_mut().enumerate() {
+                    for (o, &p) in row.iter_mut().zip(&points) {
+                        *o = PlScrambler::rotate(p, r as u8);
+                    }
+                }
+                self.tables.push((spec.modcod, t));
+                self.tables.len() - 1
             }
         };
+        let table = &self.tables[i].1;
         let nsym = fec.nldpc / spec.modcod.constellation().bits_per_symbol();
         interleave(spec.modcod, &bits[..fec.nldpc], &mut self.labels);
-        self.mappers[i]
-            .1
-            .map(&self.labels[..nsym], &mut self.symbols[..nsym]);
         let mut header = [Complex32::new(0.0, 0.0); SLOT];
         plframe::plheader(
             spec.modcod.pls_modcod(),
@@ -313,8 +321,29 @@ impl PlFramer {
             &mut header,
         );
         let out = &mut out[..len];
-        plframe::assemble(&header, &self.symbols[..nsym], spec.pilots, out);
-        self.scrambler.apply(&mut out[SLOT..]);
+        out[..SLOT].copy_from_slice(&header);
+        let pilot = plframe::unmodulated();
+        let pilots: [Complex32; 4] = std::array::from_fn(|r| PlScrambler::rotate(pilot, r as u8));
+        let r = &self.scrambler.sequence()[..len - SLOT];
+        let (mut pos, mut n) = (SLOT, 0);
+        let nblocks = nsym.div_ceil(16 * SLOT);
+        for (b, block) in self.labels[..nsym].chunks(16 * SLOT).enumerate() {
+            let k = block.len();
+            for ((o, &l), &rn) in out[pos..pos + k].iter_mut().zip(block).zip(&r[n..n + k]) {
+                *o = table[usize::from(rn & 3)][usize::from(l & 31)];
+            }
+            pos += k;
+            n += k;
+            if spec.pilots && b + 1 < nblocks {
+                let p = plframe::PILOT_BLOCK;
+                for (o, &rn) in out[pos..pos + p].iter_mut().zip(&r[n..n + p]) {
+                    *o = pilots[usize::from(rn & 3)];
+                }
+                pos += p;
+                n += p;
+            }
+        }
+        debug_assert_eq!(pos, len);
         Ok(len)
     }
 }
