@@ -1,7 +1,7 @@
 //! `radioflow bench ...`: the arguments, and what every experiment's printing shares. The
 //! experiments themselves live in `radioflow_bench`.
 
-use crate::{bench_compare, bench_framed, bench_observe, bench_profile};
+use crate::{bench_compare, bench_dvbs2, bench_framed, bench_observe, bench_profile};
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use radioflow_bench::suite::profiled::Profile;
@@ -147,6 +147,9 @@ enum Experiment {
     Tasks(bench_framed::TasksArgs),
     /// Seed 003 Fig. 11: framed pipeline, copy vs copy-less adaptors, heavy stage duplicated.
     Pipeline(bench_framed::PipelineArgs),
+    /// Issue 19: the DVB-S2 transmitter, TS file to RRC-shaped samples, Mb/s of information
+    /// (`--compare gnuradio`: gr-dtv on the same file, alternated).
+    Dvbs2Tx(bench_dvbs2::Dvbs2TxArgs),
 }
 
 pub(crate) fn parse_count(s: &str) -> Result<u64, String> {
@@ -309,6 +312,7 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
         Some(Experiment::CountersRun(a)) => return bench_observe::counters_run(a, &c.scheduler),
         Some(Experiment::Tasks(a)) => return bench_framed::tasks(a, &c),
         Some(Experiment::Pipeline(a)) => return bench_framed::pipeline(a, &c),
+        Some(Experiment::Dvbs2Tx(a)) => return bench_dvbs2::dvbs2_tx(a, &c),
         Some(Experiment::Resched(a)) => {
             return bench_profile::profile(Profile::Resched, a.into(), &c)
         }
