@@ -66,6 +66,25 @@ pub struct Dvbs2Row {
     pub mbps: Vec<f64>,
     /// Summary of `mbps`.
     pub summary: Option<Summary>,
+    /// Mb/s of information per CPU-second (all threads) per run: the cost, whatever the
+    /// machine's load.
+    pub mbps_per_cpu: Vec<f64>,
+}
+
+/// CPU seconds (user + system, all threads) this process used so far, from /proc/self/stat
+/// (clock ticks of 10 ms; runs last ≥ 0.5 s).
+fn process_cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return f64::NAN;
+    };
+    // Fields after the command name's closing parenthesis; utime and stime are 14 and 15.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i - 3).and_then(|x| x.parse::<f64>().ok());
+    match (ticks(14), ticks(15)) {
+        (Some(u), Some(s)) => (u + s) / 100.0,
+        _ => f64::NAN,
+    }
 }
 
 /// The TS file: `packets` packets of the gr-dtv golden data's pattern.
@@ -91,7 +110,7 @@ fn radioflow_run(
     threads: usize,
     taps: usize,
     ts: &Path,
-) -> Result<f64, BenchError> {
+) -> Result<(f64, f64), BenchError> {
     let modcod = case
         .modcod
         .parse()
@@ -111,12 +130,15 @@ fn radioflow_run(
         path: ts.to_path_buf(),
         source,
     })?;
+    let c0 = process_cpu_seconds();
     let stats = run_tx(&run, input, std::io::sink())
         .map_err(|e| BenchError::Params(format!("dvbs2-tx radioflow: {e}")))?;
-    Ok(stats.input_bytes as f64 * 8.0 / stats.seconds / 1e6)
+    let cpu = process_cpu_seconds() - c0;
+    let mbits = stats.input_bytes as f64 * 8.0 / 1e6;
+    Ok((mbits / stats.seconds, mbits / cpu))
 }
 
-fn gnuradio_run(case: &Dvbs2Case, taps: usize, ts: &Path) -> Result<f64, BenchError> {
+fn gnuradio_run(case: &Dvbs2Case, taps: usize, ts: &Path) -> Result<(f64, f64), BenchError> {
     let script = repo_root().join("peers/gnuradio/dvbs2_tx.py");
     let frame = if case.frame == FrameSize::Short {
         "short"
@@ -143,9 +165,13 @@ fn gnuradio_run(case: &Dvbs2Case, taps: usize, ts: &Path) -> Result<f64, BenchEr
     }
     let v: serde_json::Value = serde_json::from_slice(&out.stdout)
         .map_err(|e| BenchError::Peer(format!("gnuradio dvbs2-tx output: {e}")))?;
-    let (bytes, secs) = (v["input_bytes"].as_f64(), v["seconds"].as_f64());
-    match (bytes, secs) {
-        (Some(b), Some(s)) if s > 0.0 => Ok(b * 8.0 / s / 1e6),
+    let (bytes, secs, cpu) = (
+        v["input_bytes"].as_f64(),
+        v["seconds"].as_f64(),
+        v["cpu_seconds"].as_f64(),
+    );
+    match (bytes, secs, cpu) {
+        (Some(b), Some(s), Some(c)) if s > 0.0 && c > 0.0 => Ok((b * 8e-6 / s, b * 8e-6 / c)),
         _ => Err(BenchError::Peer(format!("gnuradio dvbs2-tx output: {v}"))),
     }
 }
@@ -190,6 +216,7 @@ pub fn measure(p: &Dvbs2TxParams) -> Result<Vec<Dvbs2Row>, BenchError> {
                     runtime,
                     mbps: vec![],
                     summary: None,
+                    mbps_per_cpu: vec![],
                 },
             ));
         }
@@ -202,6 +229,7 @@ pub fn measure(p: &Dvbs2TxParams) -> Result<Vec<Dvbs2Row>, BenchError> {
                     runtime: "gnuradio gr-dtv (tpb)".into(),
                     mbps: vec![],
                     summary: None,
+                    mbps_per_cpu: vec![],
                 },
             ));
         }
@@ -209,11 +237,12 @@ pub fn measure(p: &Dvbs2TxParams) -> Result<Vec<Dvbs2Row>, BenchError> {
     let result = (|| -> Result<(), BenchError> {
         for _ in 0..p.runs {
             for (case, threads, row) in rows.iter_mut() {
-                let mbps = match threads {
+                let (mbps, per_cpu) = match threads {
                     Some(t) => radioflow_run(case, *t, p.taps, &ts)?,
                     None => gnuradio_run(case, p.taps, &ts)?,
                 };
                 row.mbps.push(mbps);
+                row.mbps_per_cpu.push(per_cpu);
             }
         }
         Ok(())

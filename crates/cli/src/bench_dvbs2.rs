@@ -78,7 +78,8 @@ pub(crate) fn dvbs2_tx(a: Dvbs2TxArgs, c: &Common) -> anyhow::Result<()> {
         println!("machine: {}", Machine::detect());
         println!(
             "dvbs2-tx: {} TS packets ({:.1} MB), RRC {} taps, 2 samples/symbol, roll-off 0.2; \
-             {} alternated runs; Mb/s of information (TS bits carried)",
+             {} alternated runs; Mb/s of information (TS bits carried), wall clock and per \
+             CPU-second of all threads",
             p.packets,
             p.packets as f64 * 188.0 / 1e6,
             p.taps,
@@ -90,14 +91,14 @@ pub(crate) fn dvbs2_tx(a: Dvbs2TxArgs, c: &Common) -> anyhow::Result<()> {
         for r in &rows {
             println!(
                 "{}",
-                serde_json::json!({"experiment": "dvbs2-tx", "case": r.case, "runtime": r.runtime, "mbps": r.mbps})
+                serde_json::json!({"experiment": "dvbs2-tx", "case": r.case, "runtime": r.runtime, "mbps": r.mbps, "mbps_per_cpu_second": r.mbps_per_cpu})
             );
         }
         return Ok(());
     }
     println!(
-        "{:<26} {:<34} {:>9} {:>9} {:>9} {:>8}",
-        "case", "runtime", "median", "min", "max", "x gr-dtv"
+        "{:<24} {:<33} {:>8} {:>8} {:>8} {:>8} {:>9} {:>8}",
+        "case", "runtime", "median", "min", "max", "x gr-dtv", "per CPU-s", "x gr-dtv"
     );
     for r in &rows {
         let Some(s) = r.summary else { continue };
@@ -106,9 +107,15 @@ pub(crate) fn dvbs2_tx(a: Dvbs2TxArgs, c: &Common) -> anyhow::Result<()> {
             .find(|g| g.case == r.case && g.runtime.starts_with("gnuradio"))
             .and_then(|g| g.summary);
         let ratio = gr.map_or("-".to_string(), |g| format!("{:.2}", s.median / g.median));
+        let cpu = radioflow_bench::stats::summarize(&r.mbps_per_cpu).map_or(f64::NAN, |c| c.median);
+        let gr_cpu = rows
+            .iter()
+            .find(|g| g.case == r.case && g.runtime.starts_with("gnuradio"))
+            .and_then(|g| radioflow_bench::stats::summarize(&g.mbps_per_cpu));
+        let cpu_ratio = gr_cpu.map_or("-".to_string(), |g| format!("{:.2}", cpu / g.median));
         println!(
-            "{:<26} {:<34} {:>9.1} {:>9.1} {:>9.1} {:>8}",
-            r.case, r.runtime, s.median, s.min, s.max, ratio
+            "{:<24} {:<33} {:>8.1} {:>8.1} {:>8.1} {:>8} {:>9.1} {:>8}",
+            r.case, r.runtime, s.median, s.min, s.max, ratio, cpu, cpu_ratio
         );
     }
     Ok(())

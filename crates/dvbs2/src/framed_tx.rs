@@ -359,6 +359,9 @@ where
             .stage([t.bbframe])
             .replicated_stage(run.encoders, [t.fec, t.plframe, t.shape])
             .stage([t.sink])
+            // Four frames per replica in flight: with one, the four threads on two CPUs put
+            // one to sleep and wake it for nearly every frame.
+            .buffer(4)
             .build()?
             .exec(stop)?;
     }
