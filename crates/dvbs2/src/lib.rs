@@ -1,11 +1,16 @@
 //! DVB-S2 transmitter kernels (ETSI EN 302 307-1), bit-exact with GNU Radio's gr-dtv.
 //!
-//! Pure code, no runtime dependency. [`Transmitter`] turns a TS (or generic) byte stream into
-//! PLFRAMEs of [`Complex32`](num_complex::Complex32) symbols, one unshaped symbol per sample:
-//! mode adaptation and BBHEADER (clause 5.1), BB scrambling (5.2.2), BCH (5.3.1) and LDPC
-//! (5.3.2) encoding, bit interleaving (5.3.3), mapping (5.4) and PL framing with pilots and
-//! PL scrambling (5.5). [`Modcod`], [`FrameSize`] and [`FecParams`] describe the 28 MODCODs.
-//! The MODCOD can change from one frame to the next (VCM/ACM).
+//! [`Transmitter`] turns a TS (or generic) byte stream into PLFRAMEs of
+//! [`Complex32`](num_complex::Complex32) symbols, one unshaped symbol per sample: mode
+//! adaptation and BBHEADER (clause 5.1), BB scrambling (5.2.2), BCH (5.3.1) and LDPC (5.3.2)
+//! encoding, bit interleaving (5.3.3), mapping (5.4) and PL framing with pilots and PL
+//! scrambling (5.5). [`Modcod`], [`FrameSize`] and [`FecParams`] describe the 28 MODCODs. The
+//! MODCOD can change from one frame to the next (VCM/ACM, also by a [`Schedule`]). [`Shaper`]
+//! pulse-shapes (RRC, clause 5.6). [`BbFramer`], [`FecEncoder`] and [`PlFramer`] are the
+//! transmitter cut into stages for framed execution; these kernels need no runtime. The
+//! `framed` feature (default) adds `run_tx`, the transmitter as a framed sequence or pipeline
+//! (crates/framed) with the encoding stage duplicated, and `app`, the logic of
+//! `radioflow dvbs2 tx`.
 //!
 //! ```
 //! use num_complex::Complex32;
