@@ -140,6 +140,23 @@ struct Sink<W> {
     shared: Arc<Shared>,
 }
 
+/// Writes `samples` as little-endian float32 pairs: the memory as it is on little-endian
+/// machines, converted on big-endian ones.
+fn write_le<W: Write>(w: &mut W, samples: &[Complex32]) -> std::io::Result<()> {
+    if cfg!(target_endian = "little") {
+        return w.write_all(bytemuck::cast_slice(samples));
+    }
+    let mut buf = [0u8; 4096];
+    for chunk in samples.chunks(buf.len() / 8) {
+        for (b, s) in buf.chunks_exact_mut(8).zip(chunk) {
+            b[..4].copy_from_slice(&s.re.to_le_bytes());
+            b[4..].copy_from_slice(&s.im.to_le_bytes());
+        }
+        w.write_all(&buf[..chunk.len() * 8])?;
+    }
+    Ok(())
+}
+
 /// The tasks of the graph, for building pipelines from it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct TxTasks {
@@ -305,10 +322,7 @@ where
         let n = io.input(slen_in)[0] as usize;
         let (head, rest) = k.ola.join(&io.input(s_in)[..n]);
         let len = head.len() + rest.len();
-        let res = k
-            .writer
-            .write_all(bytemuck::cast_slice(head))
-            .and_then(|()| k.writer.write_all(bytemuck::cast_slice(rest)));
+        let res = write_le(&mut k.writer, head).and_then(|()| write_le(&mut k.writer, rest));
         if let Err(e) = res {
             k.shared.fail(RunError::Io {
                 what: "writing the output",
