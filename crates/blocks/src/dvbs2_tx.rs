@@ -321,6 +321,47 @@ mod tests {
     }
 
     #[test]
+    fn every_scheduler_delivers_every_frame_in_a_flowgraph() {
+        use crate::{VectorSink, VectorSource};
+        use radioflow_runtime::{FlowScheduler, Flowgraph};
+        let cfg = TxConfig::new("8psk-3/5".parse().unwrap(), FrameSize::Short, true);
+        let shaping = Shaping::rrc(RollOff::R035, 2);
+        let input = ts(30); // 4 whole frames and a padded fifth
+        let (want, lens) = reference(cfg, shaping, &input, |_| None);
+        assert_eq!(lens.len(), 5);
+        let schedulers: Vec<Box<dyn Scheduler>> = vec![
+            Box::new(ThreadPerBlock::new()),
+            Box::new(SingleThread::new()),
+            Box::new(FlowScheduler::new().workers(2)),
+            // Chunks and buffers far smaller than a frame: the declared windows must hold.
+            Box::new(
+                FlowScheduler::new()
+                    .workers(2)
+                    .chunk_bytes(256)
+                    .buffer_bytes(4096),
+            ),
+        ];
+        for s in schedulers {
+            let mut fg = Flowgraph::new();
+            let src = fg.add(VectorSource::new(input.clone()));
+            let tx = fg.add(Dvbs2Tx::new(cfg, shaping).unwrap());
+            let sink = fg.add(VectorSink::<Complex32>::new());
+            fg.connect(src, tx).unwrap();
+            fg.connect(tx, sink).unwrap();
+            fg.run_with(s.as_ref())
+                .unwrap_or_else(|e| panic!("{}: {e}", s.name()));
+            let got = fg.block::<VectorSink<Complex32>>(sink).unwrap().data();
+            assert!(
+                got == want.as_slice(),
+                "{}: {} samples of {}",
+                s.name(),
+                got.len(),
+                want.len()
+            );
+        }
+    }
+
+    #[test]
     fn a_missing_sync_byte_names_the_stream_offset_and_packet() {
         let cfg = TxConfig::new("qpsk-1/2".parse().unwrap(), FrameSize::Short, false);
         let mut input = ts(40);
