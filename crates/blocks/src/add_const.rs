@@ -2,6 +2,7 @@
 
 use radioflow_dsp::{add_const, Arith};
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// Adds a constant to every item, keeping the tags, like GNU Radio's `add_const_ff`, `_cc`, `_ss`
 /// and `_ii`. Works for every [`Arith`] item type (`f32`, `Complex32`, `i16`, `i32`, ...);
@@ -62,6 +63,21 @@ impl<T: Item + Arith> AddConst<T> {
         Ok(WorkStatus::Continue)
     }
 }
+
+register_block!(BlockDescription {
+    id: "add_const",
+    summary: "Adds `k` to every item.",
+    dtypes: Dtype::ALL,
+    params: &[ParamDescription::required(
+        "k",
+        ParamKind::Item,
+        "the constant"
+    )],
+    ports: declared_ports::<AddConst<f32>>,
+    make: |a| Ok(
+        with_dtype!(a.item_dtype()?, T => Box::new(AddConst::<T>::new(a.item("k")?)) as Box<dyn Block>)
+    ),
+});
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,7 @@
 //! [`Copy`]: copies its input to its output.
 
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// Copies input items to the output unchanged, with their tags, like GNU Radio's `copy`.
 /// A plain memory copy per call and nothing else: no allocation, no per-item work.
@@ -61,6 +62,15 @@ impl<T: Item> Default for Copy<T> {
         Self::new()
     }
 }
+
+register_block!(BlockDescription {
+    id: "copy",
+    summary: "Passes items (and tags) through unchanged.",
+    dtypes: Dtype::ALL,
+    params: &[],
+    ports: declared_ports::<Copy<f32>>,
+    make: |a| Ok(with_dtype!(a.item_dtype()?, T => Box::new(Copy::<T>::new()) as Box<dyn Block>)),
+});
 
 #[cfg(test)]
 mod tests {

@@ -2,6 +2,7 @@
 
 use crate::file_error::FileError;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -67,6 +68,25 @@ impl<T: Item> FileSink<T> {
         Ok(())
     }
 }
+
+register_block!(BlockDescription {
+    id: "file_sink",
+    summary: "Writes items to a raw binary file (created or truncated).",
+    dtypes: Dtype::ALL,
+    params: &[ParamDescription::required(
+        "path",
+        ParamKind::Path,
+        "the file to write"
+    )],
+    ports: declared_ports::<FileSink<f32>>,
+    make: |a| {
+        let path = a.path("path")?;
+        with_dtype!(a.item_dtype()?, T => {
+            let b = FileSink::<T>::new(&path).map_err(|e| ParamError::io(a.block(), e.to_string()))?;
+            Ok(Box::new(b) as Box<dyn Block>)
+        })
+    },
+});
 
 #[cfg(test)]
 mod tests {

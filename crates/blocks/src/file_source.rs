@@ -2,6 +2,7 @@
 
 use crate::file_error::FileError;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 use std::fs::File;
 use std::io::{self, Read, Seek};
 use std::path::{Path, PathBuf};
@@ -144,6 +145,30 @@ impl<T: Item> FileSource<T> {
         Ok(WorkStatus::Continue)
     }
 }
+
+register_block!(BlockDescription {
+    id: "file_source",
+    summary: "Items read from a raw binary file (GNU Radio's file_source).",
+    dtypes: Dtype::ALL,
+    params: &[
+        ParamDescription::required("path", ParamKind::Path, "the file to read"),
+        ParamDescription::optional(
+            "repeat",
+            ParamKind::Bool,
+            DefaultValue::Bool(false),
+            "start again at the end"
+        ),
+    ],
+    ports: declared_ports::<FileSource<f32>>,
+    make: |a| {
+        let path = a.path("path")?;
+        let repeat = a.bool("repeat")?;
+        with_dtype!(a.item_dtype()?, T => {
+            let b = FileSource::<T>::new(&path).map_err(|e| ParamError::io(a.block(), e.to_string()))?;
+            Ok(Box::new(b.repeat(repeat)) as Box<dyn Block>)
+        })
+    },
+});
 
 #[cfg(test)]
 mod tests {

@@ -2,6 +2,7 @@
 
 use radioflow_dsp::{Fir, FirSample};
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// Filters a stream of `f32` or `Complex32` samples with real taps,
 /// `y[n] = Σ_k taps[k] · x[n - k]`, like GNU Radio's `fir_filter_fff`/`fir_filter_ccf`. The
@@ -181,6 +182,25 @@ impl<T: FirSample + Item> FirFilter<T> {
         Ok(WorkStatus::Continue)
     }
 }
+
+register_block!(BlockDescription {
+    id: "fir_filter",
+    summary:
+        "A FIR filter with real `taps` (y[n] = sum_k taps[k] x[n-k]); SIMD where the CPU has it.",
+    dtypes: &[Dtype::Complex64, Dtype::Float32],
+    params: &[ParamDescription::required(
+        "taps",
+        ParamKind::Floats,
+        "the filter's taps"
+    )],
+    ports: declared_ports::<FirFilter<f32>>,
+    make: |a| {
+        let taps: Vec<f32> = a.floats("taps")?.into_iter().map(|t| t as f32).collect();
+        with_dtype!(a.item_dtype()?, T in [Float32, Complex64] =>
+            Ok(Box::new(FirFilter::<T>::new(&taps)) as Box<dyn Block>),
+            other d => Err(a.error("dtype", format!("{d} is not filtered"))))
+    },
+});
 
 #[cfg(test)]
 mod tests {

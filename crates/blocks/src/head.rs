@@ -1,6 +1,7 @@
 //! [`Head`]: passes the first `n` items, then ends the stream.
 
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// Copies the first `n` items of its input to its output (with their tags), then finishes,
 /// like GNU Radio's `head`. Finishing releases its input, so a source that feeds only this
@@ -65,6 +66,22 @@ impl<T: Item> Head<T> {
         })
     }
 }
+
+register_block!(BlockDescription {
+    id: "head",
+    summary: "Passes the first `n` items, then ends the stream.",
+    dtypes: Dtype::ALL,
+    params: &[ParamDescription::required(
+        "n",
+        ParamKind::Int { min: 0 },
+        "how many items to pass"
+    )],
+    ports: declared_ports::<Head<f32>>,
+    make: |a| {
+        let n = a.u64("n")?;
+        Ok(with_dtype!(a.item_dtype()?, T => Box::new(Head::<T>::new(n)) as Box<dyn Block>))
+    },
+});
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,7 @@
 //! [`MessageBurstSource`]: posts a fixed list of messages, then finishes.
 
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// Posts all its messages, in order, in its first work call, then finishes, so message blocks
 /// downstream finish once they have handled them.
@@ -64,6 +65,19 @@ impl MessageBurstSource {
         Ok(WorkStatus::Done)
     }
 }
+
+register_block!(BlockDescription {
+    id: "message_burst_source",
+    summary: "Sends `messages` on its `out` port as fast as possible, then finishes.",
+    dtypes: &[],
+    params: &[ParamDescription::required(
+        "messages",
+        ParamKind::Messages,
+        "the messages to send"
+    )],
+    ports: declared_ports::<MessageBurstSource>,
+    make: |a| Ok(Box::new(MessageBurstSource::new(a.messages("messages")?))),
+});
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,7 @@
 //! [`MessageCounter`]: counts the messages it receives.
 
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// Counts the messages it receives and keeps the last one.
 ///
@@ -48,6 +49,15 @@ impl MessageCounter {
         self.last = Some(msg);
     }
 }
+
+register_block!(BlockDescription {
+    id: "message_counter",
+    summary: "Counts the messages arriving on `in`.",
+    dtypes: &[],
+    params: &[],
+    ports: declared_ports::<MessageCounter>,
+    make: |_| Ok(Box::new(MessageCounter::new())),
+});
 
 #[cfg(test)]
 mod tests {

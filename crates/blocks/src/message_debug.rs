@@ -1,6 +1,7 @@
 //! [`MessageDebug`]: keeps every message it receives.
 
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// Stores every message that arrives, in order, like the `store` port of GNU Radio's
 /// `message_debug`. Memory grows with the messages received: meant for tests, tools and
@@ -58,6 +59,15 @@ impl MessageDebug {
         self.messages.push(msg);
     }
 }
+
+register_block!(BlockDescription {
+    id: "message_debug",
+    summary: "Prints the messages arriving on `print` and keeps those arriving on `store`.",
+    dtypes: &[],
+    params: &[],
+    ports: declared_ports::<MessageDebug>,
+    make: |_| Ok(Box::new(MessageDebug::new())),
+});
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,7 @@
 //! [`MessageForwarder`]: passes messages on unchanged.
 
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// Posts every message it receives to its output unchanged. The message is moved, not copied
 /// (a [`Pmt`] shares its payload), so a chain of forwarders measures pure message-passing cost.
@@ -38,6 +39,15 @@ impl MessageForwarder {
         self.out.post(msg);
     }
 }
+
+register_block!(BlockDescription {
+    id: "message_forwarder",
+    summary: "Passes messages from `in` to `out`.",
+    dtypes: &[],
+    params: &[],
+    ports: declared_ports::<MessageForwarder>,
+    make: |_| Ok(Box::new(MessageForwarder::new())),
+});
 
 #[cfg(test)]
 mod tests {

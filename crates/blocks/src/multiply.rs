@@ -2,6 +2,7 @@
 
 use radioflow_dsp::{multiply_into, Arith};
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// Multiplies its input streams item by item, like GNU Radio's `multiply_cc`/`multiply_ff`:
 /// `out[n] = in0[n] · in1[n] · …` (a mixer when one input is an oscillator).
@@ -77,6 +78,18 @@ impl<T: Item + Arith> Multiply<T> {
         Ok(WorkStatus::Continue)
     }
 }
+
+register_block!(BlockDescription {
+    id: "multiply",
+    summary: "The item-by-item product of `inputs` streams (ports in0..in{inputs-1}): a mixer when one input is an oscillator.",
+    dtypes: &[Dtype::Complex64, Dtype::Float32, Dtype::Int16, Dtype::Int8, Dtype::Uint8, Dtype::Float64, Dtype::Int32],
+    params: &[ParamDescription::optional("inputs", ParamKind::Int { min: 1 }, DefaultValue::Int(2), "how many inputs")],
+    ports: declared_ports::<Multiply<f32>>,
+    make: |a| {
+        let n = a.usize("inputs")?;
+        Ok(with_dtype!(a.item_dtype()?, T => Box::new(Multiply::<T>::new(n)) as Box<dyn Block>))
+    },
+});
 
 #[cfg(test)]
 mod tests {

@@ -2,6 +2,7 @@
 
 use radioflow_dsp::{multiply_const, Arith};
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// Multiplies every item by a constant, keeping the tags, like GNU Radio's `multiply_const_ff`, `_cc`, `_ss`
 /// and `_ii`. Works for every [`Arith`] item type (`f32`, `Complex32`, `i16`, `i32`, ...);
@@ -62,6 +63,21 @@ impl<T: Item + Arith> MultiplyConst<T> {
         Ok(WorkStatus::Continue)
     }
 }
+
+register_block!(BlockDescription {
+    id: "multiply_const",
+    summary: "Multiplies every item by `k`.",
+    dtypes: Dtype::ALL,
+    params: &[ParamDescription::required(
+        "k",
+        ParamKind::Item,
+        "the constant"
+    )],
+    ports: declared_ports::<MultiplyConst<f32>>,
+    make: |a| Ok(
+        with_dtype!(a.item_dtype()?, T => Box::new(MultiplyConst::<T>::new(a.item("k")?)) as Box<dyn Block>)
+    ),
+});
 
 #[cfg(test)]
 mod tests {

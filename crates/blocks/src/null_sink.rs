@@ -1,6 +1,7 @@
 //! [`NullSink`]: consumes and discards everything.
 
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// Consumes every item it is offered and only counts them, like GNU Radio's `null_sink`.
 ///
@@ -64,6 +65,17 @@ impl<T: Item> Default for NullSink<T> {
         Self::new()
     }
 }
+
+register_block!(BlockDescription {
+    id: "null_sink",
+    summary: "Discards what it receives.",
+    dtypes: Dtype::ALL,
+    params: &[],
+    ports: declared_ports::<NullSink<f32>>,
+    make: |a| Ok(
+        with_dtype!(a.item_dtype()?, T => Box::new(NullSink::<T>::new()) as Box<dyn Block>)
+    ),
+});
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,7 @@
 //! [`NullSource`]: an endless stream of zeros.
 
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// Writes zeros (all-zero bytes) into all the free space of its output, forever, like GNU
 /// Radio's `null_source`.
@@ -62,6 +63,17 @@ impl<T: Item> Default for NullSource<T> {
         Self::new()
     }
 }
+
+register_block!(BlockDescription {
+    id: "null_source",
+    summary: "Zeros, endlessly (bound it with head).",
+    dtypes: Dtype::ALL,
+    params: &[],
+    ports: declared_ports::<NullSource<f32>>,
+    make: |a| Ok(
+        with_dtype!(a.item_dtype()?, T => Box::new(NullSource::<T>::new()) as Box<dyn Block>)
+    ),
+});
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,7 @@
 //! [`RateProbe`]: a sink that measures the rate at which samples arrive.
 
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 use std::time::Instant;
 
 /// Consumes `f32` samples and records how many arrived and when the first and the last did,
@@ -73,6 +74,15 @@ impl RateProbe {
         Ok(WorkStatus::Continue)
     }
 }
+
+register_block!(BlockDescription {
+    id: "rate_probe",
+    summary: "Counts the float32 items it receives and the rate at which they arrive.",
+    dtypes: &[Dtype::Float32],
+    params: &[],
+    ports: declared_ports::<RateProbe>,
+    make: |_| Ok(Box::new(RateProbe::new())),
+});
 
 #[cfg(test)]
 mod tests {

@@ -2,6 +2,7 @@
 //! graph cannot take in time.
 
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 use std::time::{Duration, Instant};
 
 /// Wake-ups per second while waiting for the next samples to fall due.
@@ -122,6 +123,18 @@ impl RateSource {
         })
     }
 }
+
+register_block!(BlockDescription {
+    id: "rate_source",
+    summary: "A source of `rate` float32 samples per second in real time, `total` in all, counting what it had to drop because the graph was not ready (a device's overflow).",
+    dtypes: &[Dtype::Float32],
+    params: &[
+        ParamDescription::required("rate", ParamKind::PositiveFloat, "samples per second"),
+        ParamDescription::required("total", ParamKind::Int { min: 0 }, "samples in all"),
+    ],
+    ports: declared_ports::<RateSource>,
+    make: |a| Ok(Box::new(RateSource::new(a.float("rate")?, a.u64("total")?))),
+});
 
 #[cfg(test)]
 mod tests {

@@ -2,6 +2,7 @@
 
 use radioflow_dsp::Nco;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// The shape of a [`SignalSource`]'s output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,6 +143,32 @@ impl<T: SignalItem> SignalSource<T> {
         Ok(WorkStatus::Continue)
     }
 }
+
+register_block!(BlockDescription {
+    id: "signal_source",
+    summary: "A sine, cosine or constant at `frequency` Hz for `sample_rate` samples per second (GNU Radio's analog.sig_source_c/f).",
+    dtypes: &[Dtype::Complex64, Dtype::Float32],
+    params: &[
+        ParamDescription::required("sample_rate", ParamKind::PositiveFloat, "samples per second"),
+        ParamDescription::required("waveform", ParamKind::Choice(&["sine", "cosine", "constant"]), "the waveform"),
+        ParamDescription::required("frequency", ParamKind::Float, "in Hz"),
+        ParamDescription::optional("amplitude", ParamKind::Float, DefaultValue::Float(1.0), "peak amplitude"),
+        ParamDescription::optional("offset", ParamKind::Item, DefaultValue::Float(0.0), "added to every sample"),
+        ParamDescription::optional("phase", ParamKind::Float, DefaultValue::Float(0.0), "of the first sample, in radians"),
+    ],
+    ports: declared_ports::<SignalSource<f32>>,
+    make: |a| {
+        let waveform = match a.word("waveform")? {
+            "sine" => Waveform::Sine,
+            "cosine" => Waveform::Cosine,
+            _ => Waveform::Constant,
+        };
+        let (f, rate, amp, phase) = (a.float("frequency")?, a.float("sample_rate")?, a.float("amplitude")?, a.float("phase")?);
+        with_dtype!(a.item_dtype()?, T in [Float32, Complex64] =>
+            Ok(Box::new(SignalSource::<T>::new(waveform, f, rate, amp as f32, a.item("offset")?).phase(phase)) as Box<dyn Block>),
+            other d => Err(a.error("dtype", format!("{d} is not made"))))
+    },
+});
 
 #[cfg(test)]
 mod tests {

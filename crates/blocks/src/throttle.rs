@@ -1,6 +1,7 @@
 //! [`Throttle`]: limits the average item rate.
 
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 use std::time::{Duration, Instant};
 
 /// Longest stretch of items passed in one call, in seconds at the configured rate; keeps the
@@ -111,6 +112,23 @@ impl<T: Item> Throttle<T> {
         Ok(WorkStatus::Continue)
     }
 }
+
+register_block!(BlockDescription {
+    id: "throttle",
+    summary:
+        "Limits the item rate to `sample_rate` items per second (for graphs without hardware).",
+    dtypes: Dtype::ALL,
+    params: &[ParamDescription::required(
+        "sample_rate",
+        ParamKind::PositiveFloat,
+        "items per second"
+    )],
+    ports: declared_ports::<Throttle<f32>>,
+    make: |a| {
+        let rate = a.float("sample_rate")?;
+        Ok(with_dtype!(a.item_dtype()?, T => Box::new(Throttle::<T>::new(rate)) as Box<dyn Block>))
+    },
+});
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,7 @@
 //! [`VectorSink`]: collects its input in memory.
 
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// Stores every item and tag it receives, like GNU Radio's `vector_sink`. Read them after the
 /// run with [`data`](Self::data), [`tags`](Self::tags) or [`take`](Self::take).
@@ -81,6 +82,17 @@ impl<T: Item> Default for VectorSink<T> {
         Self::new()
     }
 }
+
+register_block!(BlockDescription {
+    id: "vector_sink",
+    summary: "Collects what it receives (items and tags) for reading after the run.",
+    dtypes: Dtype::ALL,
+    params: &[],
+    ports: declared_ports::<VectorSink<f32>>,
+    make: |a| Ok(
+        with_dtype!(a.item_dtype()?, T => Box::new(VectorSink::<T>::new()) as Box<dyn Block>)
+    ),
+});
 
 #[cfg(test)]
 mod tests {

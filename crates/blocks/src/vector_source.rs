@@ -1,6 +1,7 @@
 //! [`VectorSource`]: plays a vector of items, once or repeatedly.
 
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// Writes the items of a vector, with optional tags, once or over and over, like GNU Radio's
 /// `vector_source`.
@@ -136,6 +137,27 @@ impl<T: Item, S: AsRef<[T]> + Send + 'static> VectorSource<T, S> {
         Ok(WorkStatus::Continue)
     }
 }
+
+register_block!(BlockDescription {
+    id: "vector_source",
+    summary: "Plays `data`, once or repeated.",
+    dtypes: Dtype::ALL,
+    params: &[
+        ParamDescription::required("data", ParamKind::Items, "the items to play"),
+        ParamDescription::optional(
+            "repeat",
+            ParamKind::Bool,
+            DefaultValue::Bool(false),
+            "play them again and again"
+        ),
+    ],
+    ports: declared_ports::<VectorSource<f32>>,
+    make: |a| {
+        let repeat = a.bool("repeat")?;
+        Ok(with_dtype!(a.item_dtype()?, T =>
+            Box::new(VectorSource::<T>::new(a.items("data")?).repeat(repeat)) as Box<dyn Block>))
+    },
+});
 
 #[cfg(test)]
 mod tests {

@@ -485,14 +485,15 @@ fn throttle_limits_the_rate_and_passes_everything() {
         let took = start.elapsed();
         assert_eq!(got, data);
         assert_eq!(tags.len(), 1);
-        // 20 000 items at 100 000/s is 0.2 s; the bounds only catch a throttle that does
-        // nothing or one that is wildly slow.
+        // 20 000 items at 100 000/s is 0.2 s: no load makes a wall clock run faster, so this
+        // lower bound holds on any machine. (No upper bound: a loaded machine may take longer;
+        // that the throttle releases items on schedule, not late, is checked deterministically
+        // in throttle.rs's unit tests, call by call.)
         assert!(
             took >= Duration::from_millis(150),
             "{} took {took:?}",
             s.name()
         );
-        assert!(took < Duration::from_secs(5), "{} took {took:?}", s.name());
     }
 }
 

@@ -8,8 +8,8 @@ use radioflow_blocks::{
 };
 use radioflow_runtime::testing::{reframed, Combine, Counter, FailAfter, Reframe, Sink};
 use radioflow_runtime::{
-    BlockId, Complex32, ConnectError, FlowScheduler, Flowgraph, Pmt, RunError, Scheduler,
-    SingleThread, ThreadPerBlock,
+    BlockError, BlockId, Complex32, ConnectError, FlowScheduler, Flowgraph, Pmt, RunError,
+    Scheduler, SingleThread, StreamInput, ThreadPerBlock, WorkStatus,
 };
 use std::time::{Duration, Instant};
 
@@ -427,25 +427,53 @@ fn a_failing_start_hook_prevents_the_run() {
     }
 }
 
+/// A sink that counts what it consumed where the test can see it while the graph runs (live
+/// counters may be compiled out).
+#[derive(radioflow_runtime::Ports)]
+struct SeenSink {
+    #[input(name = "in")]
+    input: StreamInput<f32>,
+    seen: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+#[radioflow_runtime::block]
+impl SeenSink {
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let n = self.input.slice().len();
+        self.input.consume(n);
+        self.seen
+            .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
+        Ok(WorkStatus::Continue)
+    }
+}
+
 #[test]
 fn stop_ends_an_endless_graph() {
     for s in schedulers() {
         let mut fg = Flowgraph::new();
+        let seen = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
         let src = fg.add(NullSource::<f32>::new());
         let c = fg.add(Copy::<f32>::new());
-        let sink = fg.add(NullSink::<f32>::new());
+        let sink = fg.add(SeenSink {
+            input: StreamInput::new(),
+            seen: seen.clone(),
+        });
         fg.connect(src, c).unwrap();
         fg.connect(c, sink).unwrap();
         fg.start(s.as_ref()).unwrap();
-        std::thread::sleep(Duration::from_millis(50));
+        // Wait until items flowed (the deadline only keeps a broken build from hanging).
+        let t0 = Instant::now();
+        while seen.load(std::sync::atomic::Ordering::Relaxed) == 0 {
+            assert!(
+                t0.elapsed() < Duration::from_secs(60),
+                "{}: nothing flowed",
+                s.name()
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
         let handle = fg.stop_handle().unwrap();
         std::thread::spawn(move || handle.stop()).join().unwrap();
         fg.wait().unwrap();
-        assert!(
-            fg.block::<NullSink<f32>>(sink).unwrap().items() > 0,
-            "{}",
-            s.name()
-        );
         assert!(matches!(fg.wait(), Err(RunError::NotRunning)));
     }
 }

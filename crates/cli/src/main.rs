@@ -9,8 +9,13 @@ mod bench_dvbs2;
 mod bench_framed;
 mod bench_observe;
 mod bench_profile;
+mod blocks;
 mod dvbs2;
+mod grc;
 mod profile;
+mod run;
+mod soak;
+mod values;
 
 use clap::{Parser, Subcommand};
 
@@ -33,6 +38,15 @@ enum Command {
     Profile(profile::ProfileArgs),
     /// DVB-S2 tools: `tx` encodes a TS file into a shaped cf32 file.
     Dvbs2(dvbs2::Dvbs2Args),
+    /// List the block library (or show one block's parameters and ports).
+    Blocks(blocks::BlocksArgs),
+    /// Run a graph file (radioflow's TOML or GNU Radio Companion's .grc).
+    Run(run::RunArgs),
+    /// GNU Radio Companion flowgraphs: `radioflow grc list` shows the GNU Radio blocks supported.
+    #[command(subcommand)]
+    Grc(grc::GrcCommand),
+    /// Keep a graph running, sampling memory, threads and throughput (fails if memory grows).
+    Soak(soak::SoakArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -44,5 +58,9 @@ fn main() -> anyhow::Result<()> {
         Command::Bench(args) => bench::main(args),
         Command::Profile(args) => profile::main(args),
         Command::Dvbs2(args) => dvbs2::main(args),
+        Command::Blocks(args) => blocks::main(args),
+        Command::Run(args) => run::main(args),
+        Command::Grc(c) => grc::main(c),
+        Command::Soak(args) => soak::main(args),
     }
 }

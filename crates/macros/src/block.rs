@@ -184,6 +184,7 @@ pub(crate) fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<Token
         }
     });
     let names = handlers.iter().map(|h| &h.port);
+    let names2 = handlers.iter().map(|h| &h.port);
     let arms = handlers.iter().enumerate().map(|(i, h)| {
         let method = &h.method;
         let port = &h.port;
@@ -233,6 +234,10 @@ pub(crate) fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<Token
         #item
 
         #no_work_check
+
+        impl #impl_generics #rt::registry::MessageInputNames for #self_ty #where_clause {
+            const MESSAGE_INPUTS: &'static [&'static str] = &[#(#names2),*];
+        }
 
         impl #impl_generics #rt::Block for #self_ty #where_clause {
             fn ports(&mut self, p: &mut #rt::Ports<'_>) {

@@ -52,6 +52,16 @@ impl Kind {
         };
         proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
     }
+
+    /// The runtime's `Direction` variant of this kind of port.
+    fn direction(self) -> proc_macro2::Ident {
+        let name = match self {
+            Self::Input => "StreamInput",
+            Self::Output => "StreamOutput",
+            Self::MessageOutput => "MessageOutput",
+        };
+        proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
+    }
 }
 
 /// The last path segment of `ty` and, for `Vec<X>`, the last segment of `X`.
@@ -103,6 +113,7 @@ pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let mut listing = Vec::new();
     let mut seen: Vec<(Kind, String)> = Vec::new();
     let mut stream_ports = 0usize;
+    let mut port_list = Vec::new();
     for field in &fields.named {
         let mut found: Option<(Kind, &syn::Attribute)> = None;
         for attr in &field.attrs {
@@ -160,6 +171,8 @@ pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             stream_ports += 1;
         }
         let visit = kind.visitor();
+        let direction = kind.direction();
+        port_list.push(quote! { (#name, ::radioflow_runtime::Direction::#direction, #is_vec) });
         listing.push(if is_vec {
             quote! {
                 for (i, port) in self.#ident.iter_mut().enumerate() {
@@ -175,6 +188,8 @@ pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     Ok(quote! {
         impl #impl_generics ::radioflow_runtime::PortFields for #ident #ty_generics #where_clause {
             const STREAM_PORT_FIELDS: usize = #stream_ports;
+            const PORT_LIST: &'static [(&'static str, ::radioflow_runtime::Direction, bool)] =
+                &[#(#port_list),*];
 
             fn list_ports(&mut self, p: &mut ::radioflow_runtime::Ports<'_>) {
                 #(#listing)*

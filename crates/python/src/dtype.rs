@@ -1,9 +1,7 @@
 //! Item types as numpy names them, and the Rust type behind each.
 
 use crate::errors::value_error;
-use num_complex::Complex32;
 use pyo3::prelude::*;
-use pyo3::types::PyComplex;
 
 /// A stream item type a Python user can name (numpy's dtype name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,48 +91,3 @@ macro_rules! with_dtype {
     };
 }
 pub(crate) use with_dtype;
-
-/// A Rust item type with a numpy twin, and how to read one value of it from Python.
-pub(crate) trait PyItem:
-    radioflow_runtime::Item + numpy::Element + radioflow_blocks::dsp::Arith
-{
-    /// `obj` as a value of this type, refusing what does not fit.
-    fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Self>;
-}
-
-macro_rules! float_item {
-    ($($t:ty),*) => {$(
-        impl PyItem for $t {
-            fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
-                if obj.is_instance_of::<PyComplex>() {
-                    return Err(value_error(format!(
-                        "{obj} is complex; a {} block needs a real value", stringify!($t)
-                    )));
-                }
-                Ok(obj.extract::<f64>()? as $t)
-            }
-        }
-    )*};
-}
-float_item!(f32, f64);
-
-macro_rules! int_item {
-    ($($t:ty),*) => {$(
-        impl PyItem for $t {
-            fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
-                let v: i64 = obj.extract()?;
-                <$t>::try_from(v).map_err(|_| {
-                    value_error(format!("{v} does not fit in {}", stringify!($t)))
-                })
-            }
-        }
-    )*};
-}
-int_item!(i8, u8, i16, i32);
-
-impl PyItem for Complex32 {
-    fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let c: num_complex::Complex64 = obj.extract()?;
-        Ok(Complex32::new(c.re as f32, c.im as f32))
-    }
-}

@@ -62,16 +62,22 @@ impl BlockHandle {
         kind: Kind,
         block: B,
     ) -> Self {
+        Self::new_boxed(type_name, name, kind, Box::new(block))
+    }
+
+    /// A new block made at run time (by the registry), not yet in a flowgraph.
+    pub(crate) fn new_boxed(
+        type_name: &'static str,
+        name: Option<String>,
+        kind: Kind,
+        block: Box<dyn Block>,
+    ) -> Self {
         Self {
             type_name,
             requested_name: name.unwrap_or_default(),
             kind,
             state: Mutex::new(State::Pending(Box::new(move |fg, name| {
-                if name.is_empty() {
-                    fg.add(block)
-                } else {
-                    fg.add_named(name, block)
-                }
+                fg.add_boxed((!name.is_empty()).then_some(name), block)
             }))),
             data: Mutex::new(None),
         }

@@ -2,6 +2,7 @@
 
 use crate::errors::value_error;
 use pyo3::prelude::*;
+use pyo3::types::PyBool;
 use radioflow_runtime::{Scheduler, SchedulerSpec};
 
 /// A scheduler and its settings ([`SchedulerSpec`]); built anew for every run.
@@ -25,11 +26,11 @@ impl PyScheduler {
     #[allow(clippy::too_many_arguments)]
     fn new(
         name: &str,
-        workers: Option<usize>,
+        workers: Option<&Bound<'_, PyAny>>,
         pin: bool,
         realtime: bool,
-        chunk_bytes: Option<usize>,
-        buffer_bytes: Option<usize>,
+        chunk_bytes: Option<&Bound<'_, PyAny>>,
+        buffer_bytes: Option<&Bound<'_, PyAny>>,
         regions: bool,
         streaming_stores: bool,
     ) -> PyResult<Self> {
@@ -40,11 +41,9 @@ impl PyScheduler {
             || buffer_bytes.is_some()
             || !regions
             || !streaming_stores;
-        if workers == Some(0) || chunk_bytes == Some(0) || buffer_bytes == Some(0) {
-            return Err(value_error(
-                "workers, chunk_bytes and buffer_bytes must be positive",
-            ));
-        }
+        let workers = positive("workers", workers, 1024)?;
+        let chunk_bytes = positive("chunk_bytes", chunk_bytes, 1 << 40)?;
+        let buffer_bytes = positive("buffer_bytes", buffer_bytes, 1 << 40)?;
         match &mut spec {
             SchedulerSpec::Flow(f) => {
                 f.workers = workers.or(f.workers);
@@ -126,4 +125,16 @@ impl PyScheduler {
     pub(crate) fn build(&self) -> Box<dyn Scheduler> {
         self.spec.build()
     }
+}
+
+/// `value` as a count in 1..=max, or a `ValueError` naming `name`.
+fn positive(name: &str, value: Option<&Bound<'_, PyAny>>, max: usize) -> PyResult<Option<usize>> {
+    value
+        .map(|v| match v.extract::<i64>().ok().map(usize::try_from) {
+            Some(Ok(n)) if (1..=max).contains(&n) && !v.is_instance_of::<PyBool>() => Ok(n),
+            _ => Err(value_error(format!(
+                "Scheduler: {name} must be an integer between 1 and {max}, not {v}"
+            ))),
+        })
+        .transpose()
 }

@@ -138,3 +138,9 @@ pub trait Block: Any + Send {
         false
     }
 }
+
+impl std::fmt::Debug for dyn Block {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Block({})", self.type_name())
+    }
+}

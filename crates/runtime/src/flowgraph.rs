@@ -189,15 +189,25 @@ impl Flowgraph {
 
     /// Adds a block named after its type (`copy0`, `copy1`, ...).
     pub fn add<B: Block>(&mut self, block: B) -> BlockId {
-        let ty = block.type_name();
-        let k = self.type_counts.entry(ty).or_insert(0);
-        let name = format!("{}{}", snake_case(ty), *k);
-        *k += 1;
-        self.add_named(&name, block)
+        self.add_boxed(None, Box::new(block))
     }
 
     /// Adds a block with an instance name (made unique with a `#n` suffix if already taken).
-    pub fn add_named<B: Block>(&mut self, name: &str, mut block: B) -> BlockId {
+    pub fn add_named<B: Block>(&mut self, name: &str, block: B) -> BlockId {
+        self.add_boxed(Some(name), Box::new(block))
+    }
+
+    /// Adds a block made at run time (e.g. by [`registry::make`](crate::registry::make)),
+    /// named `name` or, without one, after its type. [`block`](Self::block) finds it by its
+    /// concrete type as for any other block.
+    pub fn add_boxed(&mut self, name: Option<&str>, mut block: Box<dyn Block>) -> BlockId {
+        let Some(name) = name else {
+            let ty = block.type_name();
+            let k = self.type_counts.entry(ty).or_insert(0);
+            let name = format!("{}{}", snake_case(ty), *k);
+            *k += 1;
+            return self.add_boxed(Some(&name), block);
+        };
         let mut specs = PortSpecs::default();
         block.ports(&mut Ports::describe(&mut specs));
         let mut unique = name.to_owned();
@@ -208,7 +218,7 @@ impl Flowgraph {
         }
         self.nodes.push(Node {
             name: unique.into(),
-            block: Some(Box::new(block)),
+            block: Some(block),
             specs,
             max_items: None,
             stats: BlockStats::default(),
@@ -286,6 +296,19 @@ impl Flowgraph {
     /// Context switches of every scheduler thread of the last run.
     pub fn thread_stats(&self) -> &[ThreadStats] {
         &self.thread_stats
+    }
+
+    /// The names of block `id`'s ports of direction `d`, in index order.
+    ///
+    /// # Panics
+    /// If `id` is not from this flowgraph.
+    pub fn port_names(&self, id: BlockId, d: Direction) -> Vec<&str> {
+        self.nodes[id.0]
+            .specs
+            .list(d)
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect()
     }
 
     /// The block `id` as its concrete type (not available while running).
@@ -740,6 +763,51 @@ impl Flowgraph {
         self.active
             .as_ref()
             .is_none_or(|a| a.threads.iter().all(JoinHandle::is_finished))
+    }
+
+    /// The blocks of the running graph whose threads are inside their code now (a work call,
+    /// a message handler, a stop hook); empty when not running.
+    pub fn busy_blocks(&self) -> Vec<&str> {
+        let Some(active) = &self.active else {
+            return Vec::new();
+        };
+        active
+            .counters
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.is_busy())
+            .map(|(i, _)| &*self.nodes[i].name)
+            .collect()
+    }
+
+    /// As [`wait`](Self::wait), but gives up after `timeout` if the run has not ended:
+    /// [`RunError::Unresponsive`] names the blocks whose threads are inside block code (a
+    /// work call or handler that does not return), and the run goes on. After
+    /// [`stop`](Self::stop), a graph whose blocks return ends promptly; one that does not
+    /// is named here instead of hanging the caller.
+    ///
+    /// # Errors
+    /// As [`wait`](Self::wait), and [`RunError::Unresponsive`].
+    pub fn wait_timeout(&mut self, timeout: std::time::Duration) -> Result<(), RunError> {
+        if self.called_from_own_block() {
+            return Err(RunError::WaitFromBlock);
+        }
+        if self.active.is_none() {
+            return Err(RunError::NotRunning);
+        }
+        let start = std::time::Instant::now();
+        let mut nap = std::time::Duration::from_micros(100);
+        while !self.is_finished() {
+            let waited = start.elapsed();
+            if waited >= timeout {
+                let blocks = self.busy_blocks().into_iter().map(str::to_owned).collect();
+                return Err(RunError::Unresponsive { blocks, waited });
+            }
+            std::thread::sleep(nap.min(timeout - waited));
+            nap = (nap * 2).min(std::time::Duration::from_millis(10));
+        }
+        self.wait()
     }
 
     /// Waits until every block finished, takes the blocks back, and reports how the run ended.

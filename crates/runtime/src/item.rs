@@ -46,8 +46,30 @@ impl PartialEq for ItemType {
 
 impl Eq for ItemType {}
 
+impl ItemType {
+    /// The front ends' name of the type (`complex64`, ...), if it is one of theirs.
+    pub fn dtype(&self) -> Option<crate::registry::Dtype> {
+        use crate::registry::Dtype;
+        use crate::Complex32;
+        let known = [
+            (TypeId::of::<f32>(), Dtype::Float32),
+            (TypeId::of::<Complex32>(), Dtype::Complex64),
+            (TypeId::of::<i16>(), Dtype::Int16),
+            (TypeId::of::<i8>(), Dtype::Int8),
+            (TypeId::of::<u8>(), Dtype::Uint8),
+            (TypeId::of::<f64>(), Dtype::Float64),
+            (TypeId::of::<i32>(), Dtype::Int32),
+        ];
+        known.iter().find(|(id, _)| *id == self.id).map(|(_, d)| *d)
+    }
+}
+
+/// `complex64` for the front ends' types, else the Rust name and size (`Pair (16 bytes)`).
 impl fmt::Display for ItemType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({} bytes)", self.name, self.size)
+        match self.dtype() {
+            Some(d) => write!(f, "{d}"),
+            None => write!(f, "{} ({} bytes)", self.name, self.size),
+        }
     }
 }

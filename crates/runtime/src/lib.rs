@@ -43,6 +43,7 @@ mod parker;
 mod port;
 mod port_table;
 mod profile;
+pub mod registry;
 mod scheduler;
 mod stats;
 mod sync;

@@ -326,6 +326,9 @@ pub trait PortFields {
     /// How many fields are stream ports (a `Vec` of ports counts once).
     const STREAM_PORT_FIELDS: usize;
 
+    /// Each field's port: its name (a `Vec`'s prefix), direction, and whether it is a `Vec`.
+    const PORT_LIST: &'static [(&'static str, crate::Direction, bool)];
+
     /// Lists the fields' ports to `p`, in field order.
     fn list_ports(&mut self, p: &mut Ports<'_>);
 }

@@ -106,7 +106,7 @@ fn declared_windows_size_the_harness_buffers() {
 }
 
 #[test]
-#[should_panic(expected = "port 'in' carries u32 (4 bytes), not f32")]
+#[should_panic(expected = "port 'in' carries u32 (4 bytes), not float32")]
 fn a_wrong_item_type_is_named() {
     doubler().push("in", &[1.0f32]);
 }

@@ -12,6 +12,8 @@ from ._native import DTYPES
 def dtype_name(dtype: Any) -> str:
     """numpy's name of `dtype` (``np.float32``, ``"complex64"``, ``np.dtype("i2")``, ...),
     refused with a ValueError if streams cannot carry it."""
+    if dtype is None:
+        raise ValueError("None is not an item type: name one, e.g. np.float32")
     try:
         name = np.dtype(dtype).name
     except TypeError as e:

@@ -1,13 +1,21 @@
 """The native block library. Every block runs in Rust; the item type is a numpy dtype.
 
-Parameters are checked here, before anything runs: a bad value raises ValueError (OSError for
-files) naming it.
+One function per block of the library, made from the block's own description (the same
+one the command line's ``radioflow blocks`` and graph files read): its parameters in order
+(required ones first), then ``dtype`` for blocks that have an item type (the block's default
+type if omitted), then its optional parameters, then the keyword ``name``. ``help(f)`` shows
+the parameters, defaults and ports; ``blocks.pyi`` types them.
+
+Parameters are checked before anything runs: a bad value raises ValueError (OSError for
+files) naming the block and parameter.
 """
 
 from __future__ import annotations
 
+import ast
+import inspect
 import os
-from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 
@@ -15,22 +23,101 @@ from . import _native
 from ._dtypes import dtype_name
 from ._native import Block
 
-DTypeLike = Any
 Tags = Optional[Iterable[Tuple[int, Any, Any]]]
 
+#: Every block of the library: ``{id: description}`` (see ``_native.block_library``).
+LIBRARY: Dict[str, Dict[str, Any]] = {d["id"]: d for d in _native.block_library()}
 
-def vector_source(
-    data: Any,
-    dtype: DTypeLike = None,
-    *,
-    repeat: bool = False,
-    tags: Tags = None,
-    name: Optional[str] = None,
-) -> Block:
-    """Plays `data` (a 1-D numpy array or sequence), once or repeated, with optional
-    ``(offset, key, value)`` tags. A C-contiguous array of a stream dtype is streamed in place,
-    without a copy: do not modify it while the graph runs. Anything else is converted first."""
+
+def _convert(param: Dict[str, Any], value: Any) -> Any:
+    """`value` in the form the native side takes for `param`."""
+    kind = param["type"]
+    if kind == "Union[str, os.PathLike]":
+        return os.fspath(value)
+    if kind == "Sequence[float]":
+        return [float(v) for v in value]
+    if kind == "Sequence[Any]":
+        return list(value)
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    return value
+
+
+def _docstring(d: Dict[str, Any]) -> str:
+    lines = [d["summary"], ""]
+    if d["params"] or d["dtypes"]:
+        lines.append("Parameters:")
+    required = [p for p in d["params"] if p["default"] is None]
+    optional = [p for p in d["params"] if p["default"] is not None]
+    for p in required:
+        lines.append(f"    {p['name']}: {p['doc']} ({p['takes']}).")
+    if d["dtypes"]:
+        lines.append(
+            f"    dtype: the item type, one of {', '.join(d['dtypes'])} "
+            f"(default {d['dtypes'][0]})."
+        )
+    for p in optional:
+        lines.append(f"    {p['name']}: {p['doc']} ({p['takes']}; default {p['default']}).")
+    lines.append("    name: the instance name in the flowgraph (default: from the id).")
+    if d["ports"]:
+        lines += ["", "Ports:"]
+        for port in d["ports"]:
+            many = "0, 1, ..." if port["many"] else ""
+            lines.append(f"    {port['name']}{many}: {port['direction']}")
+    return "\n".join(lines)
+
+
+def _signature(d: Dict[str, Any]) -> inspect.Signature:
+    P = inspect.Parameter
+    params = [P(p["name"], P.POSITIONAL_OR_KEYWORD) for p in d["params"] if p["default"] is None]
+    if d["dtypes"]:
+        params.append(P("dtype", P.POSITIONAL_OR_KEYWORD, default=np.dtype(d["dtypes"][0]).type))
+    params += [
+        P(p["name"], P.POSITIONAL_OR_KEYWORD, default=ast.literal_eval(p["default"]))
+        for p in d["params"]
+        if p["default"] is not None
+    ]
+    params.append(P("name", P.KEYWORD_ONLY, default=None))
+    return inspect.Signature(params, return_annotation="Block")
+
+
+def _factory(d: Dict[str, Any]) -> Callable[..., Block]:
+    """The Python function of block `d`."""
+    signature = _signature(d)
+    by_name = {p["name"]: p for p in d["params"]}
+
+    def make(*args: Any, **kwargs: Any) -> Block:
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{d['id']}: {e}") from None
+        bound.apply_defaults()
+        values = dict(bound.arguments)
+        name = values.pop("name")
+        dtype = values.pop("dtype", None)
+        params = {k: _convert(by_name[k], v) for k, v in values.items()}
+        return _native.make_block(
+            d["id"], None if dtype is None else dtype_name(dtype), params, name=name
+        )
+
+    make.__name__ = make.__qualname__ = d["id"]
+    make.__doc__ = _docstring(d)
+    make.__signature__ = signature  # type: ignore[attr-defined]
+    make.__module__ = __name__
+    return make
+
+
+for _id, _description in LIBRARY.items():
+    globals()[_id] = _factory(_description)
+
+
+def _vector_source(data: Any, dtype: Any = None, repeat: bool = False, *, tags: Tags = None,
+                   name: Optional[str] = None) -> Block:
     array = np.ascontiguousarray(data if dtype is None else np.asarray(data, dtype=dtype))
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
     if array.ndim != 1:
         raise ValueError(f"vector_source needs 1-D data, got shape {array.shape}")
     return _native.vector_source(
@@ -42,149 +129,15 @@ def vector_source(
     )
 
 
-def vector_sink(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
-    """Collects what it receives; ``sink.data()`` returns it as a numpy array (no copy),
-    ``sink.tags()`` the tags."""
-    return _native.vector_sink(dtype_name(dtype), name=name)
+# A numpy array is streamed in place, which the generic factory (a list) cannot do.
+_vector_source.__name__ = _vector_source.__qualname__ = "vector_source"
+_vector_source.__doc__ = (
+    _docstring(LIBRARY["vector_source"]).replace("dtype: the item type", "dtype: the item type "
+    "(default: data's own type)", 1)
+    + "\n\nA C-contiguous array of a stream dtype is streamed in place, without a copy: do not "
+    "modify it while the graph runs. Anything else is converted first. ``tags`` are "
+    "``(offset, key, value)`` tuples."
+)
+vector_source = _vector_source
 
-
-def null_source(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
-    """Zeros, endlessly (bound it with ``head``)."""
-    return _native.null_source(dtype_name(dtype), name=name)
-
-
-def null_sink(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
-    """Discards what it receives."""
-    return _native.null_sink(dtype_name(dtype), name=name)
-
-
-def copy(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
-    """Passes items (and tags) through unchanged."""
-    return _native.copy(dtype_name(dtype), name=name)
-
-
-def head(n: int, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
-    """Passes the first `n` items, then ends the stream."""
-    if n < 0:
-        raise ValueError(f"head: n must be >= 0, not {n}")
-    return _native.head(dtype_name(dtype), int(n), name=name)
-
-
-def add_const(k: Any, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
-    """Adds `k` to every item."""
-    return _native.add_const(dtype_name(dtype), k, name=name)
-
-
-def multiply_const(
-    k: Any, dtype: DTypeLike = np.float32, *, name: Optional[str] = None
-) -> Block:
-    """Multiplies every item by `k`."""
-    return _native.multiply_const(dtype_name(dtype), k, name=name)
-
-
-def multiply(
-    dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional[str] = None
-) -> Block:
-    """The item-by-item product of `inputs` streams (ports 0..inputs-1): a mixer when one
-    input is an oscillator."""
-    return _native.multiply(dtype_name(dtype), int(inputs), name=name)
-
-
-def signal_source(
-    sample_rate: float,
-    waveform: str,
-    frequency: float,
-    amplitude: float = 1.0,
-    offset: Any = 0.0,
-    *,
-    phase: float = 0.0,
-    dtype: DTypeLike = np.complex64,
-    name: Optional[str] = None,
-) -> Block:
-    """A sine, cosine or constant at `frequency` Hz for `sample_rate` samples per second
-    (GNU Radio's ``analog.sig_source_c/f``); float32 or complex64."""
-    return _native.signal_source(
-        dtype_name(dtype),
-        waveform,
-        float(frequency),
-        float(sample_rate),
-        amplitude=float(amplitude),
-        offset=offset,
-        phase=float(phase),
-        name=name,
-    )
-
-
-def fir_filter(
-    taps: Sequence[float], dtype: DTypeLike = np.complex64, *, name: Optional[str] = None
-) -> Block:
-    """A FIR filter with real `taps` (``y[n] = sum_k taps[k] * x[n-k]``) on float32 or
-    complex64 items; SIMD where the CPU has it."""
-    return _native.fir_filter(dtype_name(dtype), [float(t) for t in taps], name=name)
-
-
-def throttle(
-    sample_rate: float, dtype: DTypeLike = np.float32, *, name: Optional[str] = None
-) -> Block:
-    """Limits the item rate to `sample_rate` items per second (for graphs without hardware)."""
-    return _native.throttle(dtype_name(dtype), float(sample_rate), name=name)
-
-
-def file_source(
-    path: Union[str, os.PathLike],
-    dtype: DTypeLike = np.float32,
-    *,
-    repeat: bool = False,
-    name: Optional[str] = None,
-) -> Block:
-    """Items read from a raw binary file (GNU Radio's ``file_source``)."""
-    return _native.file_source(dtype_name(dtype), os.fspath(path), repeat=repeat, name=name)
-
-
-def file_sink(
-    path: Union[str, os.PathLike], dtype: DTypeLike = np.float32, *, name: Optional[str] = None
-) -> Block:
-    """Writes items to a raw binary file (created or truncated)."""
-    return _native.file_sink(dtype_name(dtype), os.fspath(path), name=name)
-
-
-def message_burst_source(messages: Sequence[Any], *, name: Optional[str] = None) -> Block:
-    """Sends `messages` on its ``out`` port as fast as possible, then finishes."""
-    return _native.message_burst_source(list(messages), name=name)
-
-
-def message_forwarder(*, name: Optional[str] = None) -> Block:
-    """Passes messages from ``in`` to ``out``."""
-    return _native.message_forwarder(name=name)
-
-
-def message_counter(*, name: Optional[str] = None) -> Block:
-    """Counts messages arriving on ``in``: ``counter.count()``."""
-    return _native.message_counter(name=name)
-
-
-def message_debug(*, name: Optional[str] = None) -> Block:
-    """Keeps messages arriving on ``store``: ``debug.messages()``."""
-    return _native.message_debug(name=name)
-
-
-__all__ = [
-    "add_const",
-    "copy",
-    "file_sink",
-    "file_source",
-    "fir_filter",
-    "head",
-    "message_burst_source",
-    "message_counter",
-    "message_debug",
-    "message_forwarder",
-    "multiply",
-    "multiply_const",
-    "null_sink",
-    "null_source",
-    "signal_source",
-    "throttle",
-    "vector_sink",
-    "vector_source",
-]
+__all__: List[str] = sorted(LIBRARY)

@@ -143,7 +143,7 @@ impl<B: Block> Harness<B> {
         assert!(
             item == ItemType::of::<T>(),
             "port '{port}' carries {item}, not {}",
-            std::any::type_name::<T>()
+            ItemType::of::<T>()
         );
     }
 

@@ -1,0 +1,227 @@
+//! The block library's descriptions: every block file registers one, and each description
+//! makes, for every item type it lists, a block whose ports are the ports it describes.
+
+use radioflow_blocks::runtime::registry::{self, DefaultValue, Dtype, ParamKind};
+use radioflow_blocks::runtime::{Direction, Flowgraph, Pmt};
+use std::path::Path;
+
+/// A value of `kind` for a required parameter, so that every block can be made.
+fn example(kind: ParamKind, dir: &Path) -> Pmt {
+    match kind {
+        ParamKind::Bool => Pmt::Bool(false),
+        ParamKind::Int { min } => Pmt::Int(min.max(1)),
+        ParamKind::Float | ParamKind::PositiveFloat => Pmt::Double(1000.0),
+        ParamKind::Item => Pmt::Int(1),
+        ParamKind::Floats | ParamKind::Items => Pmt::list([Pmt::Int(1), Pmt::Int(2)]),
+        ParamKind::Choice(words) => Pmt::symbol(words[0]),
+        ParamKind::Path => {
+            let path = dir.join("registry-example.bin");
+            std::fs::write(&path, [0u8; 64]).unwrap();
+            Pmt::symbol(path.to_str().unwrap())
+        }
+        ParamKind::Messages => Pmt::list([Pmt::Int(1)]),
+    }
+}
+
+#[test]
+fn every_block_file_registers_a_description() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let declares = text.contains("#[block]") || text.contains("#[block(");
+        if declares && !text.contains("register_block!") {
+            missing.push(path.file_name().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "blocks without register_block!: {missing:?}"
+    );
+    let files = std::fs::read_dir(&src)
+        .unwrap()
+        .filter(|e| {
+            let text = std::fs::read_to_string(e.as_ref().unwrap().path()).unwrap();
+            text.contains("register_block!")
+        })
+        .count();
+    assert_eq!(
+        registry::descriptions().len(),
+        files,
+        "every register_block! reaches the registry (one per file)"
+    );
+}
+
+#[test]
+fn ids_are_unique_snake_case_and_documented() {
+    let all = registry::descriptions();
+    for pair in all.windows(2) {
+        assert_ne!(pair[0].id, pair[1].id, "duplicate id");
+    }
+    for d in &all {
+        assert!(
+            d.id.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'),
+            "{}",
+            d.id
+        );
+        assert!(!d.summary.is_empty(), "{} has no summary", d.id);
+        for p in d.params {
+            assert!(!p.doc.is_empty(), "{}.{} has no doc", d.id, p.name);
+            assert_ne!(p.name, "dtype", "{}: 'dtype' is every front end's", d.id);
+            assert_ne!(p.name, "name", "{}: 'name' is every front end's", d.id);
+        }
+    }
+}
+
+#[test]
+fn every_description_makes_its_block_with_the_ports_it_describes() {
+    let dir = std::env::temp_dir().join(format!("radioflow-registry-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for d in registry::descriptions() {
+        let types: Vec<Option<Dtype>> = if d.dtypes.is_empty() {
+            vec![None]
+        } else {
+            d.dtypes.iter().copied().map(Some).collect()
+        };
+        for dtype in types {
+            let given: Vec<(String, Pmt)> = d
+                .params
+                .iter()
+                .filter(|p| p.default.is_none())
+                .map(|p| {
+                    let value = match p.example {
+                        Some(e) => registry::default_pmt(e),
+                        None => example(p.kind, &dir),
+                    };
+                    (p.name.to_owned(), value)
+                })
+                .collect();
+            let block = registry::make(d, dtype, given)
+                .unwrap_or_else(|e| panic!("{} ({dtype:?}): {e}", d.id));
+            let mut fg = Flowgraph::new();
+            let id = fg.add_boxed(Some(d.id), block);
+            for direction in [
+                Direction::StreamInput,
+                Direction::StreamOutput,
+                Direction::MessageInput,
+                Direction::MessageOutput,
+            ] {
+                let actual = fg.port_names(id, direction);
+                let declared: Vec<_> = (d.ports)()
+                    .into_iter()
+                    .filter(|p| p.direction == direction)
+                    .collect();
+                let expected: Vec<String> = declared
+                    .iter()
+                    .flat_map(|p| {
+                        if p.many {
+                            let n = actual.iter().filter(|a| a.starts_with(p.name)).count();
+                            (0..n).map(|i| format!("{}{i}", p.name)).collect()
+                        } else {
+                            vec![p.name.to_owned()]
+                        }
+                    })
+                    .collect();
+                assert_eq!(actual, expected, "{} {direction}s", d.id);
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_parameters_are_errors_naming_block_and_parameter() {
+    let head = registry::find("head").unwrap();
+    let err = registry::make(head, None, Vec::new()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "head: parameter 'n' (an integer >= 0) is required"
+    );
+    let err = registry::make(head, None, vec![("n".into(), Pmt::Int(-3))]).unwrap_err();
+    assert_eq!(err.to_string(), "head: n must be >= 0, not -3");
+    let err = registry::make(head, None, vec![("m".into(), Pmt::Int(3))]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "head: has no parameter 'm' (its parameters: n)"
+    );
+    let fir = registry::find("fir_filter").unwrap();
+    let err = registry::make(fir, Some(Dtype::Int8), vec![]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "fir_filter: has no int8 version: its item types are complex64, float32"
+    );
+    let err = registry::make(fir, None, vec![("taps".into(), Pmt::Null)]).unwrap_err();
+    assert_eq!(err.to_string(), "fir_filter: taps needs at least one value");
+    let add = registry::find("add_const").unwrap();
+    let err =
+        registry::make(add, Some(Dtype::Int8), vec![("k".into(), Pmt::Int(300))]).unwrap_err();
+    assert_eq!(err.to_string(), "add_const: k: 300 does not fit in i8");
+    let sig = registry::find("signal_source").unwrap();
+    let given = vec![
+        ("sample_rate".into(), Pmt::Double(1e3)),
+        ("waveform".into(), Pmt::symbol("square")),
+        ("frequency".into(), Pmt::Double(1.0)),
+    ];
+    let err = registry::make(sig, None, given).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "signal_source: unknown waveform 'square' (use sine, cosine, constant)"
+    );
+    let src = registry::find("file_source").unwrap();
+    let given = vec![("path".into(), Pmt::symbol("/nonexistent/radioflow.bin"))];
+    let err = registry::make(src, None, given).unwrap_err();
+    assert!(
+        err.io && err.to_string().contains("/nonexistent/radioflow.bin"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_made_block_runs_like_the_typed_one() {
+    let mut fg = Flowgraph::new();
+    let make = |id: &str, dtype: Dtype, given: Vec<(&str, Pmt)>| {
+        let given = given.into_iter().map(|(k, v)| (k.to_owned(), v));
+        registry::make(registry::find(id).unwrap(), Some(dtype), given).unwrap()
+    };
+    let data = Pmt::list((1..=5).map(Pmt::Int));
+    let src = fg.add_boxed(
+        None,
+        make("vector_source", Dtype::Int16, vec![("data", data)]),
+    );
+    let add = fg.add_boxed(
+        None,
+        make("add_const", Dtype::Int16, vec![("k", Pmt::Int(10))]),
+    );
+    let sink = fg.add_boxed(Some("sink"), make("vector_sink", Dtype::Int16, vec![]));
+    fg.connect(src, add).unwrap();
+    fg.connect(add, sink).unwrap();
+    fg.run().unwrap();
+    let sink = fg.block::<radioflow_blocks::VectorSink<i16>>(sink).unwrap();
+    assert_eq!(sink.data(), &[11, 12, 13, 14, 15]);
+    assert_eq!(fg.name(src), "vector_source0");
+}
+
+#[test]
+fn defaults_are_of_their_parameters_kind() {
+    for d in registry::descriptions() {
+        for p in d.params {
+            let ok = match (p.kind, p.default) {
+                (_, None) => true,
+                (ParamKind::Bool, Some(DefaultValue::Bool(_))) => true,
+                (ParamKind::Int { min }, Some(DefaultValue::Int(i))) => i >= min,
+                (ParamKind::Float | ParamKind::Item, Some(DefaultValue::Float(_))) => true,
+                (ParamKind::PositiveFloat, Some(DefaultValue::Float(x))) => x > 0.0,
+                (ParamKind::Choice(w), Some(DefaultValue::Word(x))) => w.contains(&x),
+                (ParamKind::Items | ParamKind::Messages, Some(DefaultValue::Empty)) => true,
+                _ => false,
+            };
+            assert!(
+                ok,
+                "{}.{}: default {:?} is not a {:?}",
+                d.id, p.name, p.default, p.kind
+            );
+        }
+    }
+}

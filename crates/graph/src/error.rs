@@ -1,0 +1,54 @@
+//! What can be wrong with a graph file.
+
+use std::path::PathBuf;
+
+/// A graph file that cannot be read or built; the message names the file and what is at
+/// fault in it.
+#[derive(Debug, thiserror::Error)]
+pub enum GraphError {
+    /// The file could not be read.
+    #[error("{file}: {source}")]
+    Read {
+        /// The graph file.
+        file: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not TOML, or not a graph (the message says where).
+    #[error("{file}: {message}")]
+    Syntax {
+        /// The graph file.
+        file: PathBuf,
+        /// What and where.
+        message: String,
+    },
+    /// A block could not be made (unknown id, bad parameter).
+    #[error("{file}: block '{name}': {message}")]
+    Block {
+        /// The graph file.
+        file: PathBuf,
+        /// The instance name in the file.
+        name: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// GNU Radio blocks radioflow does not implement (`radioflow grc list` shows those it
+    /// does), all of them.
+    #[error("{file}: GNU Radio blocks radioflow does not run: {} (`radioflow grc list` shows the supported ones)", blocks.join(", "))]
+    Unsupported {
+        /// The graph file.
+        file: PathBuf,
+        /// Each as `id (name)`.
+        blocks: Vec<String>,
+    },
+    /// A connection the flowgraph refused, or that names no block.
+    #[error("{file}: connection '{connection}': {message}")]
+    Connection {
+        /// The graph file.
+        file: PathBuf,
+        /// The connection as written.
+        connection: String,
+        /// Why it was refused.
+        message: String,
+    },
+}
