@@ -19,9 +19,19 @@ pub(crate) struct Dvbs2TxArgs {
     /// Default: 0 and the number of CPUs.
     #[arg(long)]
     threads: Option<String>,
-    /// RRC taps (4·span + 1), the same for GNU Radio.
-    #[arg(long, default_value_t = 41)]
+    /// RRC taps (4·span + 1, 5 to 401), the same for GNU Radio.
+    #[arg(long, default_value = "41", value_parser = rrc_taps)]
     taps: usize,
+}
+
+/// `--taps`: 4·span + 1 for a span of 1 to 100 symbols (2 samples per symbol).
+fn rrc_taps(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (5..=401).contains(&n) && n % 4 == 1 => Ok(n),
+        _ => Err(format!(
+            "'{s}' is not 4·span + 1 taps (2 samples per symbol, span symbols each side): 5 to 401, e.g. 41"
+        )),
+    }
 }
 
 fn parse_cases(s: &str) -> anyhow::Result<Vec<Dvbs2Case>> {
@@ -56,12 +66,17 @@ pub(crate) fn dvbs2_tx(a: Dvbs2TxArgs, c: &Common) -> anyhow::Result<()> {
             .map_err(|e| anyhow::anyhow!("--threads {t:?}: {e}"))?,
         None => vec![0, cpus],
     };
+    if let Some(&t) = threads.iter().find(|&&t| t > 256) {
+        bail!("--threads {t}: at most 256 encoder replicas");
+    }
+    // The peers and settings are checked before anything prints: GNU Radio's availability too.
     let mut gnuradio = false;
+    let mut skipped = None;
     for peer in c.compare.iter().flat_map(|s| s.split(',')) {
         match peer {
             "gnuradio" | "gr" if dvbs2_tx::gnuradio_available() => gnuradio = true,
             "gnuradio" | "gr" => {
-                println!("SKIPPED gnuradio: /usr/bin/python3 cannot import gnuradio.dtv")
+                skipped = Some("SKIPPED gnuradio: /usr/bin/python3 cannot import gnuradio.dtv")
             }
             other => bail!("--compare {other}: dvbs2-tx compares with gnuradio only"),
         }
@@ -74,6 +89,9 @@ pub(crate) fn dvbs2_tx(a: Dvbs2TxArgs, c: &Common) -> anyhow::Result<()> {
         gnuradio,
         taps: a.taps,
     };
+    if let Some(s) = skipped {
+        println!("{s}");
+    }
     if !c.json {
         println!("machine: {}", Machine::detect());
         println!(
