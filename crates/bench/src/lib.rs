@@ -20,6 +20,7 @@
 //! # Ok::<(), radioflow_bench::BenchError>(())
 //! ```
 
+pub mod dvbs2_tx;
 mod experiments;
 pub mod framed;
 pub mod graphs;

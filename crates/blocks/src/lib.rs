@@ -39,6 +39,7 @@
 
 mod add_const;
 mod copy;
+mod dvbs2_tx;
 mod file_error;
 mod file_sink;
 mod file_source;
@@ -62,6 +63,7 @@ mod vector_source;
 
 pub use add_const::AddConst;
 pub use copy::Copy;
+pub use dvbs2_tx::{Dvbs2Tx, Dvbs2TxError};
 pub use file_error::FileError;
 pub use file_sink::FileSink;
 pub use file_source::FileSource;

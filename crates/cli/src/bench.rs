@@ -3,7 +3,7 @@
 
 /// The count parser the experiments' arguments share (at least 1; accepts 1e8).
 pub(crate) use crate::values::count as parse_count;
-use crate::{bench_compare, bench_framed, bench_observe, bench_profile};
+use crate::{bench_compare, bench_dvbs2, bench_framed, bench_observe, bench_profile};
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use radioflow_bench::suite::profiled::Profile;
@@ -149,6 +149,9 @@ enum Experiment {
     Tasks(bench_framed::TasksArgs),
     /// Seed 003 Fig. 11: framed pipeline, copy vs copy-less adaptors, heavy stage duplicated.
     Pipeline(bench_framed::PipelineArgs),
+    /// Issue 19: the DVB-S2 transmitter, TS file to RRC-shaped samples, Mb/s of information
+    /// (`--compare gnuradio`: gr-dtv on the same file, alternated).
+    Dvbs2Tx(bench_dvbs2::Dvbs2TxArgs),
 }
 
 /// `spec` with the command line's scheduler flags applied (`--workers`, `--pin`, ... to
@@ -306,6 +309,7 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
         Some(Experiment::CountersRun(a)) => return bench_observe::counters_run(a, &c.scheduler),
         Some(Experiment::Tasks(a)) => return bench_framed::tasks(a, &c),
         Some(Experiment::Pipeline(a)) => return bench_framed::pipeline(a, &c),
+        Some(Experiment::Dvbs2Tx(a)) => return bench_dvbs2::dvbs2_tx(a, &c),
         Some(Experiment::Resched(a)) => {
             return bench_profile::profile(Profile::Resched, a.into(), &c)
         }

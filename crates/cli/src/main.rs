@@ -5,10 +5,12 @@
 
 mod bench;
 mod bench_compare;
+mod bench_dvbs2;
 mod bench_framed;
 mod bench_observe;
 mod bench_profile;
 mod blocks;
+mod dvbs2;
 mod grc;
 mod profile;
 mod run;
@@ -34,6 +36,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Run a graph with time counters on and print a per-block profile (optionally a trace).
     Profile(profile::ProfileArgs),
+    /// DVB-S2 tools: `tx` encodes a TS file into a shaped cf32 file.
+    Dvbs2(dvbs2::Dvbs2Args),
     /// List the block library (or show one block's parameters and ports).
     Blocks(blocks::BlocksArgs),
     /// Run a graph file (radioflow's TOML or GNU Radio Companion's .grc).
@@ -53,6 +57,7 @@ fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Bench(args) => bench::main(args),
         Command::Profile(args) => profile::main(args),
+        Command::Dvbs2(args) => dvbs2::main(args),
         Command::Blocks(args) => blocks::main(args),
         Command::Run(args) => run::main(args),
         Command::Grc(c) => grc::main(c),

@@ -100,6 +100,76 @@ fn wrong_arguments_are_one_clear_error_naming_them() {
         (vec!["soak", "--seconds", "0"], "--seconds"),
         (vec!["soak", "--every", "nan"], "--every"),
         (vec!["soak", "--graph", "nope", "--seconds", "1"], "nope"),
+        (vec!["bench", "dvbs2-tx", "--packets", "0"], "--packets"),
+        (vec!["bench", "dvbs2-tx", "--taps", "40"], "--taps"),
+        (vec!["bench", "dvbs2-tx", "--threads", "x"], "--threads"),
+        (
+            vec!["bench", "dvbs2-tx", "--cases", "qpsk-8/9:tiny:on"],
+            "--cases",
+        ),
+        (
+            vec!["bench", "dvbs2-tx", "--compare", "futuresdr"],
+            "futuresdr",
+        ),
+        (
+            vec![
+                "dvbs2",
+                "tx",
+                "--input",
+                "/nonexistent/in.ts",
+                "--out",
+                "/dev/null",
+            ],
+            "/nonexistent/in.ts",
+        ),
+        (
+            vec!["dvbs2", "tx", "--input", "x.ts", "--out", "y", "--sps", "0"],
+            "--sps",
+        ),
+        (
+            vec![
+                "dvbs2",
+                "tx",
+                "--input",
+                "x.ts",
+                "--out",
+                "y",
+                "--rolloff",
+                "0.3",
+            ],
+            "--rolloff",
+        ),
+        (
+            vec![
+                "dvbs2", "tx", "--input", "x.ts", "--out", "y", "--gold", "262142",
+            ],
+            "--gold",
+        ),
+        (
+            vec![
+                "dvbs2",
+                "tx",
+                "--input",
+                "x.ts",
+                "--out",
+                "y",
+                "--threads",
+                "300",
+            ],
+            "--threads",
+        ),
+        (
+            vec![
+                "dvbs2", "tx", "--input", "x.ts", "--out", "y", "--modcod", "qpsk-7/8",
+            ],
+            "qpsk-7/8",
+        ),
+        (
+            vec![
+                "dvbs2", "tx", "--input", "x.ts", "--out", "y", "--frame", "tiny",
+            ],
+            "--frame",
+        ),
         (vec!["nosuchcommand"], "nosuchcommand"),
     ];
     for (args, names) in cases {
@@ -137,6 +207,9 @@ fn every_command_has_help() {
         vec!["blocks", "--help"],
         vec!["soak", "--help"],
         vec!["grc", "list", "--help"],
+        vec!["dvbs2", "--help"],
+        vec!["dvbs2", "tx", "--help"],
+        vec!["bench", "dvbs2-tx", "--help"],
     ] {
         let (code, stdout, _) = radioflow(&args);
         assert_eq!(code, Some(0), "{args:?}");
