@@ -5,6 +5,7 @@ use radioflow_dvbs2::{
     MAX_BBFRAME_BYTES, MAX_FECFRAME_BITS, MAX_PLFRAME,
 };
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
 
 /// Encodes a TS (or generic) byte stream into DVB-S2 PLFRAMEs and pulse-shapes them
 /// ([`radioflow_dvbs2`]: BBFRAME, BCH, LDPC, interleaving, mapping, PL framing, RRC), bit-exact
@@ -205,6 +206,42 @@ impl Dvbs2Tx {
         })
     }
 }
+
+register_block!(BlockDescription {
+    id: "dvbs2_tx",
+    summary: "The DVB-S2 transmitter (EN 302 307-1): MPEG-TS bytes in, PLFRAMEs of RRC-shaped (or unshaped) complex samples out; the MODCOD can change per frame by a 'modcod' message.",
+    dtypes: &[],
+    params: &[
+        ParamDescription::optional("modcod", ParamKind::Text, DefaultValue::Word("qpsk-8/9"), "the first frames' MODCOD (qpsk-1/4 ... 32apsk-9/10)"),
+        ParamDescription::optional("frame", ParamKind::Choice(&["normal", "short"]), DefaultValue::Word("normal"), "FECFRAME size"),
+        ParamDescription::optional("pilots", ParamKind::Bool, DefaultValue::Bool(true), "pilot blocks"),
+        ParamDescription::optional("rolloff", ParamKind::Choice(&["0.35", "0.25", "0.2"]), DefaultValue::Word("0.2"), "RRC roll-off, signalled in the BBHEADER"),
+        ParamDescription::optional("sps", ParamKind::Int { min: 1 }, DefaultValue::Int(2), "samples per symbol"),
+        ParamDescription::optional("shaping", ParamKind::Choice(&["rrc", "none"]), DefaultValue::Word("rrc"), "RRC pulse shaping, or one symbol then sps-1 zeros"),
+        ParamDescription::optional("gold", ParamKind::Int { min: 0 }, DefaultValue::Int(0), "PL scrambling Gold code index"),
+    ],
+    ports: declared_ports::<Dvbs2Tx>,
+    make: |a| {
+        let modcod: radioflow_dvbs2::Modcod =
+            a.word("modcod")?.parse().map_err(|e| a.error("modcod", format!("is refused: {e}")))?;
+        let frame: radioflow_dvbs2::FrameSize =
+            a.word("frame")?.parse().map_err(|e| a.error("frame", format!("is refused: {e}")))?;
+        let mut cfg = TxConfig::new(modcod, frame, a.bool("pilots")?);
+        cfg.roll_off = match a.word("rolloff")? {
+            "0.35" => radioflow_dvbs2::RollOff::R035,
+            "0.25" => radioflow_dvbs2::RollOff::R025,
+            _ => radioflow_dvbs2::RollOff::R020,
+        };
+        cfg.gold = u32::try_from(a.int("gold")?).map_err(|_| a.error("gold", "is too large"))?;
+        let sps = a.usize("sps")?;
+        let shaping = match a.word("shaping")? {
+            "rrc" => Shaping::rrc(cfg.roll_off, sps),
+            _ => Shaping::None { sps },
+        };
+        let b = Dvbs2Tx::new(cfg, shaping).map_err(|e| ParamError::new("dvbs2_tx", e.to_string()))?;
+        Ok(Box::new(b))
+    },
+});
 
 #[cfg(test)]
 mod tests {

@@ -67,6 +67,7 @@ fn example(kind: ParamKind, path: &str) -> String {
         ParamKind::Item => "1".into(),
         ParamKind::Floats | ParamKind::Items => "[1, 2]".into(),
         ParamKind::Choice(words) => format!("{:?}", words[0]),
+        ParamKind::Text => "\"x\"".into(),
         ParamKind::Path => format!("{path:?}"),
         ParamKind::Messages => "[1]".into(),
     }

@@ -291,6 +291,7 @@ impl Arguments {
                 Ok(())
             }
             ParamKind::Path => self.path(name).map(drop),
+            ParamKind::Text => self.word(name).map(drop),
             ParamKind::Messages => self.messages(name).map(drop),
         }
     }

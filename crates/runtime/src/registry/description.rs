@@ -120,6 +120,8 @@ pub enum ParamKind {
     Items,
     /// One of a few words.
     Choice(&'static [&'static str]),
+    /// A word or text the block checks itself (a MODCOD name, a format).
+    Text,
     /// A file path.
     Path,
     /// A list of messages (any PMTs).
@@ -136,7 +138,7 @@ impl ParamKind {
             ParamKind::Item => "Any",
             ParamKind::Floats => "Sequence[float]",
             ParamKind::Items => "Any",
-            ParamKind::Choice(_) => "str",
+            ParamKind::Choice(_) | ParamKind::Text => "str",
             ParamKind::Path => "Union[str, os.PathLike]",
             ParamKind::Messages => "Sequence[Any]",
         }
@@ -153,6 +155,7 @@ impl ParamKind {
             ParamKind::Floats => "a non-empty list of finite numbers".into(),
             ParamKind::Items => "a list of values of the item type".into(),
             ParamKind::Choice(words) => format!("one of {}", words.join(", ")),
+            ParamKind::Text => "a word".into(),
             ParamKind::Path => "a file path".into(),
             ParamKind::Messages => "a list of messages".into(),
         }
