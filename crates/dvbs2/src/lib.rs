@@ -40,6 +40,7 @@ mod ldpc_tables;
 mod mapper;
 mod modcod;
 mod plframe;
+pub mod sync;
 mod tx;
 
 #[cfg(test)]
