@@ -68,6 +68,8 @@ pub(crate) struct Layout {
 pub(crate) struct Carrier {
     /// Frequency offset, cycles/symbol.
     freq: f64,
+    /// Standard deviation of `freq`'s error, cycles/symbol.
+    spread: f64,
     stage: usize,
     /// Frames averaged in the current stage, and frames the stage needs.
     frames: u32,
@@ -105,8 +107,9 @@ pub(crate) fn descramble(s: Complex32, r: u8) -> Complex32 {
 }
 
 impl Carrier {
-    /// Starts from a coarse frequency `freq` (cycles/symbol) measured on a header.
-    pub(crate) fn new(freq: f64) -> Self {
+    /// Starts from a coarse frequency `freq` (cycles/symbol) measured on a header, with a
+    /// standard deviation `spread`.
+    pub(crate) fn new(freq: f64, spread: f64) -> Self {
         // Decision-directed loop: BnT 0.002, damping 1/√2, detector gain 1 (Im(z·conj(d))
         // for unit-energy points).
         let (zeta, bn) = (std::f64::consts::FRAC_1_SQRT_2, 0.002);
@@ -114,6 +117,7 @@ impl Carrier {
         let d = 1.0 + 2.0 * zeta * theta + theta * theta;
         Carrier {
             freq,
+            spread,
             stage: 0,
             frames: 0,
             needed: 1,
@@ -129,6 +133,11 @@ impl Carrier {
     /// Current frequency estimate, cycles/symbol.
     pub(crate) fn freq(&self) -> f64 {
         self.freq
+    }
+
+    /// How far the true frequency may be from [`freq`](Self::freq), cycles/symbol.
+    pub(crate) fn uncertainty(&self) -> f64 {
+        3.0 * self.spread
     }
 
     /// Measures the known blocks of the frame in `y` (frame then at least the next SOF) at
@@ -271,6 +280,12 @@ impl Carrier {
                 1.0 / f64::from(self.frames.min(16))
             };
             self.freq += gain * e;
+            // A running mean of k estimates: σ/√k (the stage's last one tracks at gain ½).
+            self.spread = if self.stage == 2 {
+                sigma
+            } else {
+                sigma / f64::from(self.frames.min(16)).sqrt()
+            };
             self.measure(y, layout, header, scr);
             if self.stage == 2 || self.frames < self.needed {
                 break;
@@ -300,6 +315,7 @@ impl Carrier {
             let nu = self.decision_directed(y, layout, scr, inv_amp, decider, out);
             if self.stage == 2 {
                 self.freq += 0.5 * nu;
+                self.spread = Self::range(2, false) / 4.0;
             }
         }
         FrameCarrier {
@@ -309,13 +325,14 @@ impl Carrier {
         }
     }
 
-    /// Es/N0 (linear) of the known symbols as last measured.
+    /// Es/N0 (linear) of the known symbols as last measured, from the lag-1 products (which
+    /// a frequency error does not shrink) against the energy.
     fn block_snr(&self) -> f32 {
         let blocks = &self.blocks[..self.nblocks];
         let n: usize = blocks.iter().map(|b| b.len).sum();
-        let amp: f32 = blocks.iter().map(|b| b.sum.norm()).sum::<f32>() / n as f32;
+        let sig = blocks.iter().map(|b| b.lag1).sum::<Complex32>().norm() / (n - blocks.len()) as f32;
         let energy: f32 = blocks.iter().map(|b| b.energy).sum::<f32>() / n as f32;
-        (amp * amp / (energy - amp * amp).max(1e-6)).clamp(0.05, 1e4)
+        (sig / (energy - sig).max(1e-6)).clamp(0.05, 1e4)
     }
 
     /// Smoothed Es/N0 of the known symbols, linear.

@@ -57,6 +57,11 @@ fn gauss(rng: &mut impl Rng) -> f64 {
     (-2.0 * u.ln()).sqrt() * (TAU * v).cos()
 }
 
+/// A standard normal sample.
+pub(crate) fn gauss_pub(rng: &mut impl Rng) -> f32 {
+    gauss(rng) as f32
+}
+
 /// The received samples (2 per symbol) for `symbols` sent through `imp`.
 pub(crate) fn channel(symbols: &[Complex32], imp: &Impairments) -> Vec<Complex32> {
     let taps = firdes::root_raised_cosine(1.0, OS as f64, 1.0, imp.roll_off, 2 * HALF * OS + 1)

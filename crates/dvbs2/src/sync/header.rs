@@ -98,13 +98,14 @@ impl HeaderRef {
         (mj(s), mj(p))
     }
 
-    /// Detection metric: |c_sof| + |c_pls|, and the combined correlation whose phase is 2πf.
+    /// Detection metric: |c_sof ± c_pls|, the sign (pilots, unknown) that gives the larger,
+    /// and that combined correlation, whose phase is 2πf. Both parts have the phase 2πf on a
+    /// header, so adding them coherently beats adding their magnitudes.
     #[inline]
     pub(crate) fn metric(&self, y: &[Complex32]) -> (f32, Complex32) {
         let (s, p) = self.correlate(y);
-        // Align the PLS correlation's sign (pilots unknown) with the SOF's.
-        let p = if (p * s.conj()).re < 0.0 { -p } else { p };
-        (s.norm() + p.norm(), s + p)
+        let c = if (p * s.conj()).re < 0.0 { s - p } else { s + p };
+        (c.norm(), c)
     }
 
     /// Decodes the PLS code of a header `z` (90 symbols, frequency offset removed): phase from
@@ -152,10 +153,9 @@ fn fwht32(v: &mut [f32; 32]) {
 /// is the bit's index (clause 5.5.2.4: rows 0x5555_5555 … 0x0000_FFFF weigh the index bits
 /// 0..4 of the MSB-first position); the 64-bit code repeats each y_m, the repetition
 /// inverted when pilots are on. So for each pilots hypothesis the correlations with all 64
-/// words are the Hadamard transform of the pair sums.
+/// words are the Hadamard transform of the pair sums. Returns the PLS and its correlation.
 pub(crate) fn decode_soft(soft: &[f32; 64]) -> (Pls, f32) {
-    let mut best = (0.0f32, 0usize, false);
-    let mut second = 0.0f32;
+    let mut best = (f32::MIN, 0usize, false);
     for pilots in [false, true] {
         let sign = if pilots { -1.0 } else { 1.0 };
         let mut v = [0.0f32; 32];
@@ -166,10 +166,7 @@ pub(crate) fn decode_soft(soft: &[f32; 64]) -> (Pls, f32) {
         for (a, &c) in v.iter().enumerate() {
             let mag = c.abs();
             if mag > best.0 {
-                second = best.0;
                 best = (mag, a | if c < 0.0 { 32 } else { 0 }, pilots);
-            } else if mag > second {
-                second = mag;
             }
         }
     }
@@ -182,7 +179,7 @@ pub(crate) fn decode_soft(soft: &[f32; 64]) -> (Pls, f32) {
         short: word & 32 != 0,
         pilots,
     };
-    (pls, (mag - second) / mag.max(f32::MIN_POSITIVE))
+    (pls, mag)
 }
 
 #[cfg(test)]
@@ -232,9 +229,10 @@ mod tests {
             plheader(p.modcod, p.short, p.pilots, &mut sym);
             let rot = Complex32::from_polar(0.7, 2.1);
             let z: Vec<Complex32> = sym.iter().map(|s| s * rot).collect();
-            let (got, margin) = h.decode(&z);
+            let (got, corr) = h.decode(&z);
             assert_eq!(got, p);
-            assert!(margin > 0.4, "{p:?}: {margin}");
+            // 64 bits, each projected with amplitude 0.7·√2.
+            assert!((corr - 64.0 * 0.7 * 2f32.sqrt()).abs() < 1e-3, "{p:?}: {corr}");
             // The detector sees the full terms without noise, the PLS sign flipped by pilots.
             let (cs, cp) = h.correlate(&z);
             assert!((cs - Complex32::new(25.0 * 0.49, 0.0)).norm() < 1e-3);

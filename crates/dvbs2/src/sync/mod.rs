@@ -48,9 +48,15 @@ use header::{HeaderRef, Pls, TERMS};
 const MAX_FRAME: usize = 33_282;
 /// Symbols after a header the scrambling sequence covers.
 const MAX_PAYLOAD: usize = MAX_FRAME - SLOT;
-/// Header detection threshold on (|c_sof| + |c_pls|) / (57·power): the true header gives
-/// Es/(Es+N0) (0.37 at −2.35 dB), other positions about 0.16 ± 0.06.
+/// Header detection threshold on |c_sof ± c_pls| / (57·power): a header gives about
+/// Es/(Es+N0) (0.35 ± 0.08 at −2.35 dB), other positions 0.15 ± 0.06.
 const THRESHOLD: f32 = 0.27;
+/// Most candidate headers tried per acquisition window: at −2.35 dB about 3.4 % of the
+/// positions pass the threshold, and ~100 of them pass a header's typical metric.
+const CANDIDATES: usize = 4096;
+/// Headers after a candidate that must be found where the PLS codes put them: at −2.35 dB
+/// a noise position passes the threshold with 3.4 % probability, a header with about 85 %.
+const CONFIRMATIONS: usize = 3;
 /// Consecutive headers below the threshold before the lock is declared lost.
 const MAX_MISSES: u32 = 4;
 
@@ -112,6 +118,8 @@ pub struct SyncFrame<'a> {
     pub carrier_locked: bool,
     /// Frames delivered before this one.
     pub index: u64,
+    /// Symbols out of the timing loop before this frame's first header symbol.
+    pub symbol_index: u64,
 }
 
 /// Counters and state of a [`Synchronizer`].
@@ -136,6 +144,8 @@ pub struct SyncStats {
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum State {
     Search,
+    /// Trying `candidates[next..]` of the window starting at `syms[base]`, strongest first.
+    Confirm { base: usize, next: usize },
     Locked { misses: u32 },
 }
 
@@ -149,11 +159,15 @@ pub struct Synchronizer {
     scr: Vec<u8>,
     /// Symbols out of the front end; the next to look at is `syms[start]`.
     syms: Vec<Complex32>,
+    /// Symbols dropped from the front of `syms` so far.
+    dropped: u64,
     start: usize,
     state: State,
     carrier: Carrier,
     /// MODCODs 1..=28 and their decision makers, indexed by MODCOD number − 1.
     modcods: Vec<(Modcod, Decider)>,
+    /// Acquisition candidates: position (in `syms`), frequency, its uncertainty, metric.
+    candidates: Vec<(usize, f64, f64, f32)>,
     /// Mean symbol power, for the detection metric.
     power: f32,
     /// The current frame's PLHEADER.
@@ -177,28 +191,19 @@ impl Synchronizer {
         if !(cfg.timing_bandwidth > 0.0 && cfg.timing_bandwidth <= 0.1) {
             return Err(SyncError::TimingBandwidth(cfg.timing_bandwidth));
         }
-        // e^{jR·π/2} of the scrambler applied to ones gives R.
-        let mut ones = vec![Complex32::new(1.0, 0.0); MAX_PAYLOAD];
-        PlScrambler::new(cfg.gold).apply(&mut ones);
-        let scr = ones
-            .iter()
-            .map(|s| match (s.re > 0.5, s.im > 0.5, s.re < -0.5) {
-                (true, _, _) => 0,
-                (_, true, _) => 1,
-                (_, _, true) => 2,
-                _ => 3,
-            })
-            .collect();
+        let scr = scrambling_sequence(cfg.gold);
         let modcods = Modcod::all().map(|m| (m, Decider::new(m))).collect();
         Ok(Synchronizer {
             front: FrontEnd::new(cfg.roll_off, cfg.timing_bandwidth),
             header: HeaderRef::new(),
             scr,
             syms: Vec::with_capacity(4 * MAX_FRAME + 2 * BLOCK),
+            dropped: 0,
             start: 0,
             state: State::Search,
-            carrier: Carrier::new(0.0),
+            carrier: Carrier::new(0.0, 0.0),
             modcods,
+            candidates: Vec::with_capacity(CANDIDATES + 1),
             power: 1.0,
             hdr_syms: [Complex32::new(0.0, 0.0); SLOT],
             data: Vec::with_capacity(64_800 / 2),
@@ -219,8 +224,9 @@ impl Synchronizer {
     /// header has arrived.
     pub fn process(&mut self, input: &[Complex32], mut sink: impl FnMut(&SyncFrame<'_>)) {
         for block in input.chunks(BLOCK) {
-            if self.start > 2 * MAX_FRAME {
+            if self.start > 2 * MAX_FRAME && !matches!(self.state, State::Confirm { .. }) {
                 self.syms.drain(..self.start);
+                self.dropped += self.start as u64;
                 self.start = 0;
             }
             let before = self.syms.len();
@@ -235,6 +241,7 @@ impl Synchronizer {
         loop {
             let progressed = match self.state {
                 State::Search => self.search(),
+                State::Confirm { base, next } => self.confirm(base, next),
                 State::Locked { misses } => self.track(misses, sink),
             };
             if !progressed {
@@ -261,16 +268,32 @@ impl Synchronizer {
         Some(plframe_len(slots, pls.pilots))
     }
 
-    /// Decodes the header at `y[0]` with frequency offset `freq` (cycles/symbol).
-    fn decode_at(&self, y: &[Complex32], freq: f64) -> Pls {
-        let mut z = [Complex32::new(0.0, 0.0); SLOT];
-        let step = Complex32::from_polar(1.0, (-TAU * freq) as f32);
-        let mut w = Complex32::new(1.0, 0.0);
-        for (o, &s) in z.iter_mut().zip(&y[..SLOT]) {
-            *o = s * w;
-            w *= step;
+    /// Decodes the header at `y[0]` whose frequency offset is `freq` ± `span` (cycles/symbol):
+    /// the best PLS correlation over a grid of offsets, fine enough that the phase drifts by
+    /// less than π/4 from the SOF to the end of the PLS code.
+    fn decode_at(&self, y: &[Complex32], freq: f64, span: f64) -> Pls {
+        const STEP: f64 = 1.0 / (8.0 * 77.0);
+        let k = (span / STEP).ceil() as i32;
+        let mut best = (f32::MIN, Pls {
+            modcod: 0,
+            short: false,
+            pilots: false,
+        });
+        for i in -k..=k {
+            let f = freq + f64::from(i) * STEP;
+            let mut z = [Complex32::new(0.0, 0.0); SLOT];
+            let step = Complex32::from_polar(1.0, (-TAU * f) as f32);
+            let mut w = Complex32::new(1.0, 0.0);
+            for (o, &s) in z.iter_mut().zip(&y[..SLOT]) {
+                *o = s * w;
+                w *= step;
+            }
+            let (pls, corr) = self.header.decode(&z);
+            if corr > best.0 {
+                best = (corr, pls);
+            }
         }
-        self.header.decode(&z).0
+        best.1
     }
 
     /// The best normalized header metric at `y[pos − 1 ..= pos + 1]`, and its position.
@@ -285,44 +308,81 @@ impl Synchronizer {
         best
     }
 
-    /// Acquisition: the strongest header over one longest-frame window, confirmed by the
-    /// next header where its PLS code puts it. Returns whether it consumed symbols.
+    /// Acquisition: the header positions above the threshold over one longest-frame window, to be
+    /// confirmed by [`confirm`](Self::confirm). Returns whether it made progress.
     fn search(&mut self) -> bool {
         let window = MAX_FRAME + SLOT;
         let avail = self.syms.len() - self.start;
-        if avail < 2 * window + 2 * SLOT {
+        if avail < window + SLOT {
             return false;
         }
         let y = &self.syms[self.start..];
         let power: f32 =
             y[..window + SLOT].iter().map(|s| s.norm_sqr()).sum::<f32>() / (window + SLOT) as f32;
         self.power = power.max(f32::MIN_POSITIVE);
-        let mut best = (f32::MIN, 0, Complex32::new(0.0, 0.0));
+        let norm = 1.0 / (TERMS as f32 * self.power);
+        self.candidates.clear();
         for p in 0..window {
             let (m, c) = self.header.metric(&y[p..]);
-            if m > best.0 {
-                best = (m, p, c);
+            let m = m * norm;
+            if m < THRESHOLD || self.candidates.len() == CANDIDATES {
+                continue;
             }
+            // The lag-1 estimate's standard deviation at the SNR the metric implies.
+            let snr = f64::from(m.min(0.99) / (1.0 - m.min(0.99)));
+            let sigma = ((1.0 / snr + 0.5 / (snr * snr)) / TERMS as f64).sqrt() / TAU;
+            let freq = f64::from(c.arg()) / TAU;
+            self.candidates
+                .push((self.start + p, freq, (3.0 * sigma).clamp(0.005, 0.1), m));
         }
-        let (m, p, c) = best;
-        if m / (TERMS as f32 * self.power) < THRESHOLD {
-            self.start += window;
+        // Strongest first: at high SNR the first is a header.
+        self.candidates.sort_unstable_by(|a, b| b.3.total_cmp(&a.3));
+        self.state = State::Confirm {
+            base: self.start,
+            next: 0,
+        };
+        true
+    }
+
+    /// Confirms or rejects candidate `next` of the window at `syms[base]`: its PLS code must be
+    /// valid and the next header must be where the code puts it.
+    fn confirm(&mut self, base: usize, next: usize) -> bool {
+        let Some(&(pos, freq, span, _)) = self.candidates.get(next) else {
+            self.start = base + MAX_FRAME + SLOT;
+            self.state = State::Search;
             return true;
+        };
+        let y = &self.syms[pos..];
+        let mut at = 0;
+        let mut confirmed = true;
+        for _ in 0..CONFIRMATIONS {
+            let pls = self.decode_at(&y[at..], freq, span);
+            let Some(len) = self.frame_len(pls) else {
+                confirmed = false;
+                break;
+            };
+            if y.len() < at + len + SLOT + 2 {
+                return false;
+            }
+            // At the exact position: the timing loop does not slip symbols while acquiring.
+            let m = self.header.metric(&y[at + len..]).0 / (TERMS as f32 * self.power);
+            if m < THRESHOLD {
+                confirmed = false;
+                break;
+            }
+            at += len;
         }
-        let freq = f64::from(c.arg()) / TAU;
-        let pls = self.decode_at(&y[p..], freq);
-        let confirmed = self.frame_len(pls).is_some_and(|len| {
-            let (next, _) = self.metric_near(y, p + len);
-            next >= THRESHOLD
-        });
         if confirmed {
-            self.start += p;
-            self.carrier = Carrier::new(freq);
+            self.start = pos;
+            self.carrier = Carrier::new(freq, span / 3.0);
             self.state = State::Locked { misses: 0 };
             self.stats.acquisitions += 1;
             self.stats.locked = true;
         } else {
-            self.start += p + 1;
+            self.state = State::Confirm {
+                base,
+                next: next + 1,
+            };
         }
         true
     }
@@ -333,9 +393,10 @@ impl Synchronizer {
         if y.len() < SLOT {
             return false;
         }
-        let pls = self.decode_at(y, self.carrier.freq());
+        let pls = self.decode_at(y, self.carrier.freq(), self.carrier.uncertainty());
         let Some(len) = self.frame_len(pls) else {
             self.lose_lock();
+            self.start += 1;
             return true;
         };
         if y.len() < len + SLOT + 1 {
@@ -376,6 +437,7 @@ impl Synchronizer {
                 freq_offset: est.freq,
                 carrier_locked: est.locked,
                 index: self.stats.frames,
+                symbol_index: self.dropped + self.start as u64,
             };
             sink(&frame);
             self.stats.frames += 1;
@@ -394,4 +456,20 @@ impl Synchronizer {
         self.stats.locked = false;
         self.stats.lock_losses += 1;
     }
+}
+
+/// R_n (clause 5.5.4) of Gold code `gold` for every symbol after a header, as many as the
+/// longest PLFRAME has.
+pub(crate) fn scrambling_sequence(gold: u32) -> Vec<u8> {
+    // e^{jR·π/2} of the scrambler applied to ones gives R.
+    let mut ones = vec![Complex32::new(1.0, 0.0); MAX_PAYLOAD];
+    PlScrambler::new(gold).apply(&mut ones);
+    ones.iter()
+        .map(|s| match (s.re > 0.5, s.im > 0.5, s.re < -0.5) {
+            (true, _, _) => 0,
+            (_, true, _) => 1,
+            (_, _, true) => 2,
+            _ => 3,
+        })
+        .collect()
 }
