@@ -203,19 +203,20 @@ impl Carrier {
                 // their inverse variances (∝ n·lag²); the header's range bounds the stage.
                 let mut acc = 0.0;
                 let mut info = 0.0;
-                let mut add = |c: Complex32, n: usize| {
-                    let lag = (n / 2) as f64;
+                // c: Σ second half · conj(first half) over blocks of `len`, `n` symbols in all.
+                let mut add = |c: Complex32, len: usize, n: usize| {
+                    let lag = (len / 2) as f64;
                     let w = n as f64 * lag * lag;
                     acc += w * f64::from(c.arg()) / (TAU * lag);
                     info += w;
                 };
-                add(blocks[0].half[1] * blocks[0].half[0].conj(), SLOT);
+                add(blocks[0].half[1] * blocks[0].half[0].conj(), SLOT, SLOT);
                 if pilots && blocks.len() > 2 {
                     let c: Complex32 = blocks[1..blocks.len() - 1]
                         .iter()
                         .map(|b| b.half[1] * b.half[0].conj())
                         .sum();
-                    add(c, PILOT_BLOCK * (blocks.len() - 2));
+                    add(c, PILOT_BLOCK, PILOT_BLOCK * (blocks.len() - 2));
                 }
                 let var = 2.0 / (snr * info) / (TAU * TAU);
                 (acc / info, var.sqrt())
@@ -268,11 +269,10 @@ impl Carrier {
         let snr = f64::from(self.block_snr());
         while self.stage < 2 || layout.pilots {
             let (e, sigma) = self.error(self.stage, layout.pilots, snr);
-            if self.frames == 0 {
-                // Frames this stage averages so that the next stage's range holds 4σ.
-                let next = Self::range(self.stage + 1, layout.pilots);
-                self.needed = ((4.0 * sigma / next).powi(2).ceil() as u32).clamp(1, 64);
-            }
+            // Frames this stage averages so that the next stage's range holds 4σ, at this
+            // frame's SNR (the first frames' may be low while the loops converge).
+            let next = Self::range(self.stage + 1, layout.pilots);
+            self.needed = ((4.0 * sigma / next).powi(2).ceil() as u32).clamp(1, 64);
             self.frames = self.frames.saturating_add(1);
             let gain = if self.stage == 2 {
                 0.5
@@ -301,7 +301,8 @@ impl Carrier {
         let amp = coh / n as f32;
         let noise = (energy / n as f32 - amp * amp).max(1e-12);
         let sig = amp * amp;
-        if self.sig == 0.0 {
+        // Smoothed once the loop has converged; before, each frame's own.
+        if self.stage < 2 || self.sig == 0.0 {
             (self.sig, self.noise) = (sig, noise);
         } else {
             self.sig += 0.1 * (sig - self.sig);
@@ -330,7 +331,8 @@ impl Carrier {
     fn block_snr(&self) -> f32 {
         let blocks = &self.blocks[..self.nblocks];
         let n: usize = blocks.iter().map(|b| b.len).sum();
-        let sig = blocks.iter().map(|b| b.lag1).sum::<Complex32>().norm() / (n - blocks.len()) as f32;
+        let sig =
+            blocks.iter().map(|b| b.lag1).sum::<Complex32>().norm() / (n - blocks.len()) as f32;
         let energy: f32 = blocks.iter().map(|b| b.energy).sum::<f32>() / n as f32;
         (sig / (energy - sig).max(1e-6)).clamp(0.05, 1e4)
     }
@@ -438,4 +440,47 @@ fn descramble_inv(s: Complex32, r: u8) -> Complex32 {
 
 fn header_sof(header: &[Complex32], i: usize) -> Complex32 {
     header[i]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plframe::plheader;
+
+    #[test]
+    fn stage_estimators_measure_a_pure_frequency_offset() {
+        let layout = Layout {
+            len: 8370,
+            pilots: true,
+        };
+        let mut header = [Complex32::new(0.0, 0.0); SLOT];
+        plheader(4, true, true, &mut header);
+        let scr = super::super::scrambling_sequence(0);
+        let pilot = Complex32::new(
+            std::f32::consts::FRAC_1_SQRT_2,
+            std::f32::consts::FRAC_1_SQRT_2,
+        );
+        for eps in [-4e-3, 5e-4, 1e-4] {
+            let y: Vec<Complex32> = (0..layout.len + SLOT)
+                .map(|n| {
+                    let s = if n < SLOT {
+                        header[n]
+                    } else if n >= layout.len {
+                        header[n - layout.len]
+                    } else {
+                        descramble_inv(pilot, scr[n - SLOT])
+                    };
+                    s * Complex32::from_polar(1.0, (TAU * eps * n as f64) as f32)
+                })
+                .collect();
+            let mut c = Carrier::new(0.0, 0.01);
+            c.measure(&y, layout, &header, &scr);
+            for stage in 0..3 {
+                let (e, _) = c.error(stage, true, 100.0);
+                if Carrier::range(stage, true) > eps.abs() {
+                    assert!((e - eps).abs() < 1e-6, "stage {stage}: {e} for {eps}");
+                }
+            }
+        }
+    }
 }

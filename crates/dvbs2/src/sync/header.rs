@@ -104,7 +104,11 @@ impl HeaderRef {
     #[inline]
     pub(crate) fn metric(&self, y: &[Complex32]) -> (f32, Complex32) {
         let (s, p) = self.correlate(y);
-        let c = if (p * s.conj()).re < 0.0 { s - p } else { s + p };
+        let c = if (p * s.conj()).re < 0.0 {
+            s - p
+        } else {
+            s + p
+        };
         (c.norm(), c)
     }
 
@@ -125,7 +129,11 @@ impl HeaderRef {
             let i = SOF_LEN + k;
             let w = z[i] * rot;
             // Projection on (1+j)/√2 (even i) or (−1+j)/√2 (odd i); SOF_LEN is even.
-            let r = if i.is_multiple_of(2) { w.re + w.im } else { w.im - w.re };
+            let r = if i.is_multiple_of(2) {
+                w.re + w.im
+            } else {
+                w.im - w.re
+            };
             *s = r * self.scramble[k];
         }
         decode_soft(&soft)
@@ -232,7 +240,10 @@ mod tests {
             let (got, corr) = h.decode(&z);
             assert_eq!(got, p);
             // 64 bits, each projected with amplitude 0.7·√2.
-            assert!((corr - 64.0 * 0.7 * 2f32.sqrt()).abs() < 1e-3, "{p:?}: {corr}");
+            assert!(
+                (corr - 64.0 * 0.7 * 2f32.sqrt()).abs() < 1e-3,
+                "{p:?}: {corr}"
+            );
             // The detector sees the full terms without noise, the PLS sign flipped by pilots.
             let (cs, cp) = h.correlate(&z);
             assert!((cs - Complex32::new(25.0 * 0.49, 0.0)).norm() < 1e-3);

@@ -51,12 +51,22 @@ const MAX_PAYLOAD: usize = MAX_FRAME - SLOT;
 /// Header detection threshold on |c_sof ± c_pls| / (57·power): a header gives about
 /// Es/(Es+N0) (0.35 ± 0.08 at −2.35 dB), other positions 0.15 ± 0.06.
 const THRESHOLD: f32 = 0.27;
+/// Symbols out of the timing loop ignored at start (about 4 / its bandwidth).
+const WARMUP: usize = 2048;
 /// Most candidate headers tried per acquisition window: at −2.35 dB about 3.4 % of the
 /// positions pass the threshold, and ~100 of them pass a header's typical metric.
 const CANDIDATES: usize = 4096;
-/// Headers after a candidate that must be found where the PLS codes put them: at −2.35 dB
-/// a noise position passes the threshold with 3.4 % probability, a header with about 85 %.
+/// Headers after a candidate that must be found where the PLS codes put them, each with a
+/// metric of at least `CONFIRM_MIN` and all (candidate included) with a mean of at least
+/// `CONFIRM_MEAN`: at −2.35 dB a header's metric is 0.35 ± 0.08, a noise position's
+/// 0.15 ± 0.06, so four noise positions pass with a probability of about 1e-7, four headers
+/// with about 0.9.
 const CONFIRMATIONS: usize = 3;
+const CONFIRM_MIN: f32 = 0.2;
+const CONFIRM_MEAN: f32 = 0.3;
+/// A metric no noise position reaches (their maximum over a window is about 0.55): such a
+/// candidate and one more such header suffice.
+const STRONG: f32 = 0.7;
 /// Consecutive headers below the threshold before the lock is declared lost.
 const MAX_MISSES: u32 = 4;
 
@@ -145,8 +155,13 @@ pub struct SyncStats {
 enum State {
     Search,
     /// Trying `candidates[next..]` of the window starting at `syms[base]`, strongest first.
-    Confirm { base: usize, next: usize },
-    Locked { misses: u32 },
+    Confirm {
+        base: usize,
+        next: usize,
+    },
+    Locked {
+        misses: u32,
+    },
 }
 
 /// DVB-S2 receiver synchronisation: complex samples at 2 samples per symbol in, one
@@ -170,6 +185,8 @@ pub struct Synchronizer {
     candidates: Vec<(usize, f64, f64, f32)>,
     /// Mean symbol power, for the detection metric.
     power: f32,
+    /// The PLS of the last frame tracked.
+    last_pls: Option<Pls>,
     /// The current frame's PLHEADER.
     hdr_syms: [Complex32; SLOT],
     data: Vec<Complex32>,
@@ -205,6 +222,7 @@ impl Synchronizer {
             modcods,
             candidates: Vec::with_capacity(CANDIDATES + 1),
             power: 1.0,
+            last_pls: None,
             hdr_syms: [Complex32::new(0.0, 0.0); SLOT],
             data: Vec::with_capacity(64_800 / 2),
             stats: SyncStats::default(),
@@ -274,11 +292,14 @@ impl Synchronizer {
     fn decode_at(&self, y: &[Complex32], freq: f64, span: f64) -> Pls {
         const STEP: f64 = 1.0 / (8.0 * 77.0);
         let k = (span / STEP).ceil() as i32;
-        let mut best = (f32::MIN, Pls {
-            modcod: 0,
-            short: false,
-            pilots: false,
-        });
+        let mut best = (
+            f32::MIN,
+            Pls {
+                modcod: 0,
+                short: false,
+                pilots: false,
+            },
+        );
         for i in -k..=k {
             let f = freq + f64::from(i) * STEP;
             let mut z = [Complex32::new(0.0, 0.0); SLOT];
@@ -312,10 +333,14 @@ impl Synchronizer {
     /// confirmed by [`confirm`](Self::confirm). Returns whether it made progress.
     fn search(&mut self) -> bool {
         let window = MAX_FRAME + SLOT;
-        let avail = self.syms.len() - self.start;
-        if avail < window + SLOT {
+        // Skip the timing loop's convergence: the first headers would bias the carrier loop.
+        let skip = WARMUP.saturating_sub(self.dropped as usize + self.start);
+        if self.syms.len() - self.start < skip + window + SLOT {
             return false;
         }
+        self.start += skip;
+        let avail = self.syms.len() - self.start;
+        debug_assert!(avail >= window + SLOT);
         let y = &self.syms[self.start..];
         let power: f32 =
             y[..window + SLOT].iter().map(|s| s.norm_sqr()).sum::<f32>() / (window + SLOT) as f32;
@@ -335,8 +360,16 @@ impl Synchronizer {
             self.candidates
                 .push((self.start + p, freq, (3.0 * sigma).clamp(0.005, 0.1), m));
         }
-        // Strongest first: at high SNR the first is a header.
-        self.candidates.sort_unstable_by(|a, b| b.3.total_cmp(&a.3));
+        // First the candidates close to the strongest, earliest first (at high SNR these are
+        // the headers: lock on the first), then the others, strongest first.
+        let best = self.candidates.iter().map(|c| c.3).fold(0.0, f32::max);
+        let tier = |m: f32| m >= 0.7 * best;
+        self.candidates
+            .sort_unstable_by(|a, b| match (tier(a.3), tier(b.3)) {
+                (true, true) => a.0.cmp(&b.0),
+                (false, false) => b.3.total_cmp(&a.3),
+                (ta, tb) => tb.cmp(&ta),
+            });
         self.state = State::Confirm {
             base: self.start,
             next: 0,
@@ -354,8 +387,15 @@ impl Synchronizer {
         };
         let y = &self.syms[pos..];
         let mut at = 0;
+        let mut sum = self.candidates[next].3;
+        // A strong candidate (Es/N0 above ~3.7 dB) needs one confirmation.
+        let (count, mean) = if sum >= STRONG {
+            (1, STRONG)
+        } else {
+            (CONFIRMATIONS, CONFIRM_MEAN)
+        };
         let mut confirmed = true;
-        for _ in 0..CONFIRMATIONS {
+        for _ in 0..count {
             let pls = self.decode_at(&y[at..], freq, span);
             let Some(len) = self.frame_len(pls) else {
                 confirmed = false;
@@ -366,15 +406,18 @@ impl Synchronizer {
             }
             // At the exact position: the timing loop does not slip symbols while acquiring.
             let m = self.header.metric(&y[at + len..]).0 / (TERMS as f32 * self.power);
-            if m < THRESHOLD {
+            sum += m;
+            if m < CONFIRM_MIN {
                 confirmed = false;
                 break;
             }
             at += len;
         }
+        let confirmed = confirmed && sum >= mean * (count + 1) as f32;
         if confirmed {
             self.start = pos;
             self.carrier = Carrier::new(freq, span / 3.0);
+            self.last_pls = None;
             self.state = State::Locked { misses: 0 };
             self.stats.acquisitions += 1;
             self.stats.locked = true;
@@ -393,18 +436,33 @@ impl Synchronizer {
         if y.len() < SLOT {
             return false;
         }
-        let pls = self.decode_at(y, self.carrier.freq(), self.carrier.uncertainty());
-        let Some(len) = self.frame_len(pls) else {
+        let decoded = self.decode_at(y, self.carrier.freq(), self.carrier.uncertainty());
+        // The decoded PLS unless the next header is not where it says and is where the
+        // previous frame's PLS says (a decoding error near threshold, CCM).
+        let mut choice: Option<(Pls, usize, f32, usize)> = None;
+        for pls in [Some(decoded), self.last_pls].into_iter().flatten() {
+            if choice.is_some_and(|c| c.2 >= THRESHOLD || c.0 == pls) {
+                break;
+            }
+            let Some(len) = self.frame_len(pls) else {
+                continue;
+            };
+            if y.len() < len + SLOT + 2 {
+                return false;
+            }
+            let (m, next) = self.metric_near(y, len);
+            if choice.is_none_or(|c| m > c.2) {
+                choice = Some((pls, len, m, next));
+            }
+        }
+        let Some((pls, len, m, next)) = choice else {
             self.lose_lock();
             self.start += 1;
             return true;
         };
-        if y.len() < len + SLOT + 1 {
-            return false;
-        }
+        self.last_pls = Some(pls);
         let hp: f32 = y[..SLOT].iter().map(|s| s.norm_sqr()).sum::<f32>() / SLOT as f32;
         self.power += 0.1 * (hp - self.power);
-        let (m, next) = self.metric_near(y, len);
         let misses = if m < THRESHOLD { misses + 1 } else { 0 };
         if pls.modcod == 0 {
             self.stats.dummy_frames += 1;

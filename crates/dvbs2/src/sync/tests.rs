@@ -84,16 +84,15 @@ struct SentFrame {
     data: Vec<Complex32>,
     /// PLFRAME length in symbols.
     len: usize,
+    dummy: bool,
 }
 
-/// Symbols of `n` PLFRAMEs per entry of `schedule` (cycled), from random TS packets.
-fn transmit(
-    schedule: &[(Modcod, FrameSize, bool)],
-    n: usize,
-    gold: u32,
-    seed: u64,
-) -> (Vec<Complex32>, Vec<SentFrame>) {
-    let (m0, f0, p0) = schedule[0];
+/// A frame of a schedule: MODCOD, frame size, pilots; `None` for a dummy PLFRAME.
+type Slot = Option<(Modcod, FrameSize, bool)>;
+
+/// Symbols of `n` PLFRAMEs following `schedule` (cycled), from random TS packets.
+fn transmit(schedule: &[Slot], n: usize, gold: u32, seed: u64) -> (Vec<Complex32>, Vec<SentFrame>) {
+    let (m0, f0, p0) = schedule.iter().flatten().next().copied().unwrap();
     let mut tx = Transmitter::new(TxConfig {
         gold,
         ccm: schedule.len() == 1,
@@ -105,7 +104,20 @@ fn transmit(
     let mut symbols = Vec::new();
     let mut sent = Vec::new();
     for k in 0..n {
-        let (m, f, p) = schedule[k % schedule.len()];
+        let Some((m, f, p)) = schedule[k % schedule.len()] else {
+            let mut out = vec![Complex32::new(0.0, 0.0); Transmitter::DUMMY_LEN];
+            tx.dummy_frame(&mut out).unwrap();
+            symbols.extend_from_slice(&out);
+            sent.push(SentFrame {
+                len: out.len(),
+                modcod: m0,
+                frame: f0,
+                pilots: false,
+                data: Vec::new(),
+                dummy: true,
+            });
+            continue;
+        };
         tx.set_modcod(m, f).unwrap();
         tx.set_pilots(p);
         let mut ts = vec![0u8; tx.max_input().div_ceil(188) * 188];
@@ -127,6 +139,7 @@ fn transmit(
         symbols.extend_from_slice(&out);
         sent.push(SentFrame {
             len: out.len(),
+            dummy: false,
             modcod: m,
             frame: f,
             pilots: p,
@@ -172,17 +185,18 @@ struct Outcome {
     /// Index of the transmitted frame the first received one is.
     first: usize,
     frames: usize,
-    /// Per received frame: carrier locked, MER (dB), hard-decision errors.
+    /// Per received frame: carrier locked, MER (dB), hard-decision errors, Es/N0 estimate.
     per_frame: Vec<(bool, f64, usize, f32)>,
 }
 
-fn run(schedule: &[(Modcod, FrameSize, bool)], n: usize, imp: &Impairments) -> Outcome {
-    let (symbols, sent) = transmit(schedule, n, 0, imp.seed);
-    let t0 = std::time::Instant::now();
+fn run(schedule: &[Slot], n: usize, gold: u32, imp: &Impairments) -> Outcome {
+    let (symbols, sent) = transmit(schedule, n, gold, imp.seed);
     let samples = channel(&symbols, imp);
-    eprintln!("channel {:?}", t0.elapsed());
-    let (got, stats) = receive(&samples, SyncConfig::default());
-    eprintln!("rx {:?} {stats:?}", t0.elapsed());
+    let cfg = SyncConfig {
+        gold,
+        ..SyncConfig::default()
+    };
+    let (got, stats) = receive(&samples, cfg);
     assert!(!got.is_empty(), "no frame delivered: {stats:?}");
     let decide = |m: Modcod, d: &[Complex32]| -> Vec<usize> {
         let dec = Decider::new(m);
@@ -207,20 +221,36 @@ fn run(schedule: &[(Modcod, FrameSize, bool)], n: usize, imp: &Impairments) -> O
         );
         at - 1
     };
+    if std::env::var("SYNC_TEST_VERBOSE").is_ok() {
+        eprintln!("{stats:?}");
+        for r in &got {
+            eprintln!(
+                "  at {} {} {:?} {} {:.2} locked {}",
+                r.symbol_index, r.modcod, r.frame, r.pilots, r.esn0_db, r.carrier_locked
+            );
+        }
+    }
     let first = which(&got[0]);
     for pair in got.windows(2) {
-        assert_eq!(which(&pair[1]), which(&pair[0]) + 1, "a frame was lost or repeated");
+        let (a, b) = (which(&pair[0]), which(&pair[1]));
+        // Only dummy frames may be skipped.
+        assert!(
+            b > a && sent[a + 1..b].iter().all(|s| s.dummy),
+            "frame lost after {a}"
+        );
     }
+    // Dummy frames between the first and the last frame delivered are skipped (and up to
+    // two after the last, before the signal ends).
+    let last = which(got.last().unwrap());
+    let dummies = (first..last).filter(|&i| sent[i].dummy).count() as u64;
+    assert!(
+        (dummies..=dummies + 2).contains(&stats.dummy_frames),
+        "{} dummy frames skipped, {dummies} between the first and last frames",
+        stats.dummy_frames
+    );
     let mut per_frame = Vec::new();
-    let seq: Vec<String> = got
-        .iter()
-        .map(|r| format!("{}{:?}{}", r.modcod, r.frame, r.pilots))
-        .collect();
     for (k, r) in got.iter().enumerate() {
-        if (r.modcod, r.frame, r.pilots) != (sent[first + k].modcod, sent[first + k].frame, sent[first + k].pilots) {
-            eprintln!("received {seq:?}");
-        }
-        let s = &sent[first + k];
+        let s = &sent[which(r)];
         assert_eq!(
             (r.modcod, r.frame, r.pilots),
             (s.modcod, s.frame, s.pilots),
@@ -239,6 +269,7 @@ fn run(schedule: &[(Modcod, FrameSize, bool)], n: usize, imp: &Impairments) -> O
         let wrong = a.iter().zip(&b).filter(|(x, y)| x != y).count();
         per_frame.push((r.carrier_locked, mer, wrong, r.esn0_db));
     }
+    assert_eq!(stats.lock_losses, 0);
     Outcome {
         first,
         frames: got.len(),
@@ -246,87 +277,201 @@ fn run(schedule: &[(Modcod, FrameSize, bool)], n: usize, imp: &Impairments) -> O
     }
 }
 
+fn slot(m: &str, f: FrameSize, pilots: bool) -> Slot {
+    Some((m.parse().unwrap(), f, pilots))
+}
+
 #[test]
-fn debug_one() {
+fn every_constellation_frame_size_and_pilots_recovered_exactly_at_high_snr() {
+    // Es/N0 where the hard decisions are error-free; offsets of the carrier (cycles/symbol),
+    // timing and sample clock.
     let cases = [
-        ("qpsk-1/4", FrameSize::Short, false, -2.35, 0.05),
-        ("qpsk-1/4", FrameSize::Short, true, -2.35, -0.05),
-        ("qpsk-1/4", FrameSize::Normal, true, -2.35, 0.05),
-        ("8psk-3/5", FrameSize::Short, false, 14.0, 0.02),
-        ("qpsk-3/4", FrameSize::Short, false, 12.0, 0.013),
-        ("qpsk-3/4", FrameSize::Short, true, 12.0, 0.05),
-        ("qpsk-3/4", FrameSize::Short, false, 12.0, -0.05),
-        ("8psk-3/5", FrameSize::Short, false, 14.0, 0.02),
-        ("8psk-3/5", FrameSize::Normal, true, 14.0, 0.02),
-        ("16apsk-2/3", FrameSize::Short, true, 16.0, 0.02),
-        ("16apsk-2/3", FrameSize::Short, false, 16.0, 0.02),
-        ("32apsk-3/4", FrameSize::Normal, true, 30.0, 0.02),
-        ("32apsk-3/4", FrameSize::Normal, false, 30.0, 0.02),
+        ("qpsk-2/3", 18.0),
+        ("8psk-3/5", 22.0),
+        ("16apsk-3/4", 26.0),
+        ("32apsk-4/5", 30.0),
     ];
-    let only: Option<usize> = std::env::var("CASE").ok().map(|v| v.parse().unwrap());
-    for (ci, (m, f, p, db, cfo)) in cases.into_iter().enumerate() {
-        if only.is_some_and(|o| o != ci) {
-            continue;
-        }
-        let t0 = std::time::Instant::now();
-        let m: Modcod = m.parse().unwrap();
-        let imp = Impairments {
-            esn0_db: Some(db),
-            cfo,
-            timing: 0.3,
-            clock_ppm: 30.0,
-            phase: 1.0,
-            phase_noise: 0.001,
-            seed: 5,
-            ..Impairments::default()
-        };
-        let n = if f == FrameSize::Short { 30 } else { 8 };
-        let o = run(&[(m, f, p)], n, &imp);
-        eprintln!("{m} {f:?} {p} {db} {cfo}: first {} frames {} in {:?}", o.first, o.frames, t0.elapsed());
-        for p in &o.per_frame {
-            eprintln!("   {p:?}");
+    let mut seed = 10;
+    for (m, esn0) in cases {
+        for frame in [FrameSize::Short, FrameSize::Normal] {
+            for pilots in [false, true] {
+                seed += 1;
+                let imp = Impairments {
+                    esn0_db: Some(esn0),
+                    cfo: if seed % 2 == 0 { 0.021 } else { -0.017 },
+                    phase: 0.1 * seed as f64,
+                    phase_noise: 1e-3,
+                    timing: 0.05 * (seed % 17) as f64,
+                    clock_ppm: 40.0,
+                    gain: 0.2,
+                    seed,
+                    ..Impairments::default()
+                };
+                // Enough frames for the warm-up, a search window and a confirmation.
+                let len = Transmitter::new(TxConfig::new(m.parse().unwrap(), frame, pilots))
+                    .unwrap()
+                    .frame_len();
+                let n = (90_000 / len).max(5);
+                let o = run(&[slot(m, frame, pilots)], n, 0, &imp);
+                let what = format!("{m} {frame:?} pilots {pilots}");
+                if std::env::var("SYNC_TEST_VERBOSE").is_ok() {
+                    eprintln!("{what}: {:?}", o.per_frame);
+                }
+                // Acquisition looks at a longest-frame window (4 short frames) and confirms with 3 more.
+                assert!(o.first <= 1, "{what}: first frame {}", o.first);
+                assert_eq!(o.first + o.frames, n - 1, "{what}: frames delivered");
+                // The carrier loop converges within 2 frames and the symbols then equal the
+                // transmitter's.
+                for (k, &(locked, mer, wrong, _)) in o.per_frame.iter().enumerate() {
+                    if k >= 2 {
+                        assert!(locked, "{what}: frame {k} carrier not locked");
+                    }
+                    // The first frame may start while the timing loop converges.
+                    if locked && k > 0 {
+                        assert_eq!(wrong, 0, "{what}: frame {k} wrong decisions");
+                        // The front end's own floor (interpolator, timing jitter) is near 27 dB.
+                        assert!(
+                            mer > (esn0 - 1.5).min(23.0),
+                            "{what}: frame {k} MER {mer:.1}"
+                        );
+                    }
+                }
+            }
         }
     }
 }
 
 #[test]
-fn debug_metric_stats() {
-    use super::header::{HeaderRef, TERMS};
-    let m: Modcod = "qpsk-1/4".parse().unwrap();
-    let (symbols, _) = transmit(&[(m, FrameSize::Short, true)], 40, 0, 3);
-    let h = HeaderRef::new();
-    let mut rng = rand::rngs::StdRng::seed_from_u64(9);
-    let sigma = (1.0 / 10f64.powf(-0.235) / 2.0).sqrt() as f32;
-    let y: Vec<Complex32> = symbols
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let n = Complex32::new(
-                sigma * super::channel::gauss_pub(&mut rng),
-                sigma * super::channel::gauss_pub(&mut rng),
-            );
-            (s + n) * Complex32::from_polar(1.0, (0.05 * std::f64::consts::TAU * i as f64) as f32)
-        })
-        .collect();
-    let p: f32 = y.iter().map(|s| s.norm_sqr()).sum::<f32>() / y.len() as f32;
-    let norm = 1.0 / (TERMS as f32 * p);
-    let (mut t, mut n) = (Vec::new(), Vec::new());
-    for pos in 0..y.len() - 90 {
-        let m = h.metric(&y[pos..]).0 * norm;
-        if pos % 8370 == 0 {
-            t.push(m);
+fn mer_and_esn0_estimate_close_to_the_channel() {
+    let cases = [
+        (slot("qpsk-3/4", FrameSize::Short, true), 8.0, 0.05),
+        (slot("qpsk-1/2", FrameSize::Short, false), 6.0, -0.05),
+        (slot("8psk-3/5", FrameSize::Normal, false), 11.0, -0.03),
+        (slot("16apsk-3/4", FrameSize::Short, true), 13.0, 0.01),
+    ];
+    for (i, (s, esn0, cfo)) in cases.into_iter().enumerate() {
+        let imp = Impairments {
+            esn0_db: Some(esn0),
+            cfo,
+            timing: 0.6,
+            clock_ppm: -20.0,
+            phase_noise: 5e-4,
+            seed: 40 + i as u64,
+            ..Impairments::default()
+        };
+        let n = if s.unwrap().1 == FrameSize::Short {
+            16
         } else {
-            n.push(m);
+            8
+        };
+        let o = run(&[s], n, 0, &imp);
+        if std::env::var("SYNC_TEST_VERBOSE").is_ok() {
+            eprintln!("case {i}: {:?}", o.per_frame);
+        }
+        let locked: Vec<_> = o.per_frame.iter().filter(|p| p.0).collect();
+        // The carrier loop averages more frames per stage at lower SNR: 3 + 6 at 8 dB.
+        assert!(locked.len() >= 3, "case {i}: carrier locked late");
+        assert!(o.per_frame.last().unwrap().0, "case {i}: carrier lock lost");
+        // Pilots: phase interpolated between known blocks; without: a decision-directed loop
+        // that sees wrong decisions at these SNRs.
+        let loss = if s.unwrap().2 { 0.8 } else { 1.2 };
+        for &&(_, mer, _, est) in &locked {
+            assert!(
+                mer > esn0 - loss,
+                "case {i}: MER {mer:.2} dB at Es/N0 {esn0}"
+            );
+            assert!(
+                (f64::from(est) - esn0).abs() < 1.0,
+                "case {i}: estimate {est:.2} dB"
+            );
         }
     }
-    let stat = |v: &[f32]| {
-        let mean = v.iter().sum::<f32>() / v.len() as f32;
-        let sd = (v.iter().map(|x| (x - mean).powi(2)).sum::<f32>() / v.len() as f32).sqrt();
-        let mut s = v.to_vec();
-        s.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        (mean, sd, s[s.len() / 100], s[s.len() * 99 / 100], s[s.len() - 1])
+}
+
+#[test]
+fn frame_sync_at_the_lowest_threshold_with_5_percent_carrier_offset() {
+    // QPSK 1/4's quasi-error-free Es/N0 (EN 302 307-1 Table 13): −2.35 dB. Every frame
+    // delivered after lock must carry the right MODCOD (checked in `run`), none lost.
+    let cases = [
+        (slot("qpsk-1/4", FrameSize::Short, true), -0.05, 24),
+        (slot("qpsk-1/4", FrameSize::Normal, true), 0.05, 7),
+        (slot("qpsk-1/4", FrameSize::Short, false), 0.05, 24),
+    ];
+    for (i, (s, cfo, n)) in cases.into_iter().enumerate() {
+        let imp = Impairments {
+            esn0_db: Some(-2.35),
+            cfo,
+            timing: 0.4,
+            clock_ppm: 25.0,
+            seed: 60 + i as u64,
+            ..Impairments::default()
+        };
+        let o = run(&[s], n, 0, &imp);
+        assert!(o.frames >= n / 3, "case {i}: {} frames of {n}", o.frames);
+    }
+}
+
+#[test]
+fn vcm_with_dummy_frames_and_another_gold_code() {
+    let schedule = [
+        slot("qpsk-1/2", FrameSize::Short, true),
+        None,
+        slot("8psk-2/3", FrameSize::Normal, false),
+        slot("16apsk-3/4", FrameSize::Short, true),
+        None,
+        slot("32apsk-4/5", FrameSize::Normal, true),
+        slot("qpsk-9/10", FrameSize::Normal, false),
+    ];
+    let imp = Impairments {
+        esn0_db: Some(30.0),
+        cfo: 0.012,
+        timing: 0.25,
+        clock_ppm: 10.0,
+        seed: 77,
+        ..Impairments::default()
     };
-    eprintln!("true {:?}\nnoise {:?} p={p}", stat(&t), stat(&n));
-    let frac = |th: f32| n.iter().filter(|&&x| x >= th).count() as f32 / n.len() as f32;
-    eprintln!("noise >=0.27: {} >=0.3: {} >=0.33: {}", frac(0.27), frac(0.3), frac(0.33));
+    let o = run(&schedule, 14, 131_071, &imp);
+    assert!(o.frames >= 7, "{} frames", o.frames);
+    for (k, &(locked, _, wrong, _)) in o.per_frame.iter().enumerate().skip(2) {
+        assert!(locked, "frame {k}");
+        assert_eq!(wrong, 0, "frame {k}");
+    }
+}
+
+#[test]
+fn noise_alone_gives_no_frame() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    let noise: Vec<Complex32> = (0..300_000)
+        .map(|_| {
+            Complex32::new(
+                super::channel::gauss_pub(&mut rng),
+                super::channel::gauss_pub(&mut rng),
+            )
+        })
+        .collect();
+    let (got, stats) = receive(&noise, SyncConfig::default());
+    assert!(got.is_empty());
+    assert_eq!(stats.acquisitions, 0);
+}
+
+#[test]
+fn settings_out_of_range_are_rejected() {
+    use super::SyncError;
+    let bad = |cfg: SyncConfig| Synchronizer::new(cfg).unwrap_err();
+    let d = SyncConfig::default();
+    assert_eq!(
+        bad(SyncConfig { roll_off: 0.0, ..d }),
+        SyncError::RollOff(0.0)
+    );
+    assert_eq!(
+        bad(SyncConfig { gold: 262_142, ..d }),
+        SyncError::Gold(262_142)
+    );
+    assert_eq!(
+        bad(SyncConfig {
+            timing_bandwidth: 0.5,
+            ..d
+        }),
+        SyncError::TimingBandwidth(0.5)
+    );
 }
