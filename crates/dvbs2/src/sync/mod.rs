@@ -30,6 +30,8 @@ mod timing;
 #[cfg(test)]
 mod channel;
 #[cfg(test)]
+mod gr_tests;
+#[cfg(test)]
 mod tests;
 
 use std::f64::consts::TAU;

@@ -14,13 +14,14 @@ const BACK: usize = 3;
 /// Gardner timing loop state. Feed it matched-filter output at nominally 2 samples/symbol.
 #[derive(Debug, Clone)]
 pub(crate) struct Gardner {
-    /// Position of the next strobe, in samples from `pending[0]`.
-    t: f64,
-    /// Current samples per symbol estimate (nominally 2).
+    /// The next strobe is at `pending[i] + mu` samples, `mu` in [0, 1).
+    i: usize,
+    mu: f32,
+    /// Current samples per symbol estimate (nominally 2), in f64: its steps are ~1e-6.
     sps: f64,
     nominal: f64,
-    kp: f64,
-    ki: f64,
+    kp: f32,
+    ki: f32,
     /// Last strobe value.
     prev: Complex32,
     /// Input samples not yet consumed (the first ones are history).
@@ -52,11 +53,12 @@ impl Gardner {
         let theta = bn_t / (zeta + 0.25 / zeta);
         let d = 1.0 + 2.0 * zeta * theta + theta * theta;
         Gardner {
-            t: BACK as f64 + 1.0,
+            i: BACK + 1,
+            mu: 0.0,
             sps,
             nominal: sps,
-            kp: 4.0 * zeta * theta / d / KD,
-            ki: 4.0 * theta * theta / d / KD,
+            kp: (4.0 * zeta * theta / d / KD) as f32,
+            ki: (4.0 * theta * theta / d / KD) as f32,
             prev: Complex32::new(0.0, 0.0),
             pending: Vec::with_capacity(1 << 14),
         }
@@ -77,33 +79,36 @@ impl Gardner {
     /// Runs the loop over the buffered samples, appending one symbol per strobe to `out`.
     pub(crate) fn run(&mut self, out: &mut Vec<Complex32>) {
         let x = &self.pending;
-        let mut t = self.t;
-        let mut sps = self.sps;
-        let mut prev = self.prev;
-        let (kp, ki) = (self.kp, self.ki);
-        let lo = self.nominal * 0.98;
-        let hi = self.nominal * 1.02;
-        // The strobe needs samples up to floor(t) + 2.
-        while (t as usize) + 3 <= x.len() {
-            let i = t as usize;
-            let y = cubic(&x[i - 1..i + 3], (t - i as f64) as f32);
-            let tm = t - 0.5 * sps;
-            let im = tm as usize;
-            let m = cubic(&x[im - 1..im + 3], (tm - im as f64) as f32);
+        let (mut i, mut mu, mut sps, mut prev) = (self.i, self.mu, self.sps, self.prev);
+        let (kp, ki) = (self.kp, f64::from(self.ki));
+        let (lo, hi) = (self.nominal * 0.98, self.nominal * 1.02);
+        out.reserve(x.len() / 2 + 2);
+        // The strobe needs samples up to i + 2; the midpoint, one sample before, from i − 2.
+        while i + 3 <= x.len() {
+            let y = cubic(&x[i - 1..i + 3], mu);
+            // Midpoint at i + tm, tm in [−2, 1): floor by truncating tm + 4 (f32::floor is a
+            // libm call without SSE4.1).
+            let sps32 = sps as f32;
+            let tm = mu - 0.5 * sps32;
+            let k = (tm + 4.0) as usize;
+            let im = i + k - 4;
+            let m = cubic(&x[im - 1..im + 3], tm + 4.0 - k as f32);
             // Gardner: positive when the strobes are early.
             let d = prev - y;
-            let e = f64::from(m.re * d.re + m.im * d.im);
+            let e = m.re * d.re + m.im * d.im;
             out.push(y);
             prev = y;
-            sps = (sps + ki * e).clamp(lo, hi);
-            t += sps + kp * e;
+            let adv = mu + sps32 + kp * e;
+            sps = (sps + ki * f64::from(e)).clamp(lo, hi);
+            let k = adv as usize;
+            i += k;
+            mu = adv - k as f32;
         }
         // Keep what the next strobe and its midpoint need.
-        let keep_from = (t as usize).saturating_sub(BACK).min(x.len());
+        let keep_from = i.saturating_sub(BACK).min(x.len());
         self.pending.drain(..keep_from);
-        self.t = t - keep_from as f64;
-        self.sps = sps;
-        self.prev = prev;
+        self.i = i - keep_from;
+        (self.mu, self.sps, self.prev) = (mu, sps, prev);
     }
 }
 
