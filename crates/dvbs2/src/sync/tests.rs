@@ -450,7 +450,13 @@ fn noise_alone_gives_no_frame() {
         })
         .collect();
     let (got, stats) = receive(&noise, SyncConfig::default());
-    assert!(got.is_empty());
+    assert!(
+        got.is_empty(),
+        "{stats:?} {:?}",
+        got.iter()
+            .map(|r| (r.symbol_index, r.modcod.to_string(), r.esn0_db))
+            .collect::<Vec<_>>()
+    );
     assert_eq!(stats.acquisitions, 0);
 }
 
