@@ -28,6 +28,8 @@ mod header;
 mod timing;
 
 #[cfg(test)]
+mod alloc_tests;
+#[cfg(test)]
 mod channel;
 #[cfg(test)]
 mod gr_tests;
