@@ -89,12 +89,12 @@ pub struct SyncConfig {
 }
 
 impl Default for SyncConfig {
-    /// Roll-off 0.20, Gold code 0, timing loop bandwidth 0.002 (gr-dtv's defaults).
+    /// Roll-off 0.20, Gold code 0, timing loop bandwidth 0.001.
     fn default() -> Self {
         SyncConfig {
             roll_off: 0.20,
             gold: 0,
-            timing_bandwidth: 0.002,
+            timing_bandwidth: 0.001,
         }
     }
 }
@@ -148,6 +148,9 @@ pub struct SyncStats {
     pub frames: u64,
     /// Dummy PLFRAMEs skipped.
     pub dummy_frames: u64,
+    /// Frames not delivered: a PLS code that neither the next header's position nor the
+    /// previous frame confirms.
+    pub skipped_frames: u64,
     /// Lock acquisitions (the first one included).
     pub acquisitions: u64,
     /// Times the lock was lost.
@@ -449,13 +452,14 @@ impl Synchronizer {
         if y.len() < SLOT {
             return false;
         }
-        let (decoded, _) = self.decode_at(y, self.carrier.freq(), self.carrier.uncertainty());
-        // The decoded PLS unless the next header is not where it says and is where the
-        // previous frame's PLS says (a decoding error near threshold, CCM).
+        let (decoded, quality) = self.decode_at(y, self.carrier.freq(), self.carrier.uncertainty());
+        // The decoded PLS if it decoded well and the next header is where it says; else the
+        // previous frame's (a decoding error near the threshold, CCM).
         let mut choice: Option<(Pls, usize, f32, usize)> = None;
-        for pls in [Some(decoded), self.last_pls].into_iter().flatten() {
-            if choice.is_some_and(|c| c.2 >= THRESHOLD || c.0 == pls) {
-                break;
+        for (k, pls) in [Some(decoded), self.last_pls].into_iter().enumerate() {
+            let Some(pls) = pls else { continue };
+            if choice.is_some_and(|c| c.0 == pls) {
+                continue;
             }
             let Some(len) = self.frame_len(pls) else {
                 continue;
@@ -464,8 +468,13 @@ impl Synchronizer {
                 return false;
             }
             let (m, next) = self.metric_near(y, len);
-            if choice.is_none_or(|c| m > c.2) {
+            let good = m >= THRESHOLD && (k > 0 || quality >= PLS_QUALITY);
+            // Neither confirmed: the previous frame's PLS (a prior that is right in CCM).
+            if good || choice.is_none() || k > 0 {
                 choice = Some((pls, len, m, next));
+            }
+            if good {
+                break;
             }
         }
         let Some((pls, len, m, next)) = choice else {
@@ -473,12 +482,17 @@ impl Synchronizer {
             self.start += 1;
             return true;
         };
+        // A frame is delivered when the next header confirms its length, or when its own header
+        // was where the previous one said and it repeats that PLS; otherwise it is skipped.
+        let trusted = m >= THRESHOLD || (misses == 0 && self.last_pls == Some(pls));
         self.last_pls = Some(pls);
         let hp: f32 = y[..SLOT].iter().map(|s| s.norm_sqr()).sum::<f32>() / SLOT as f32;
         self.power += 0.1 * (hp - self.power);
         let misses = if m < THRESHOLD { misses + 1 } else { 0 };
         if pls.modcod == 0 {
             self.stats.dummy_frames += 1;
+        } else if !trusted {
+            self.stats.skipped_frames += 1;
         } else {
             plheader(pls.modcod, pls.short, pls.pilots, &mut self.hdr_syms);
             let (modcod, decider) = &self.modcods[usize::from(pls.modcod) - 1];

@@ -24,6 +24,9 @@ pub(crate) struct Gardner {
     ki: f32,
     /// Last strobe value.
     prev: Complex32,
+    /// Detector output of the last symbol, applied at the next: the one-symbol loop delay
+    /// takes the detector off the loop's critical path (the loop is ~1000 symbols slow).
+    e_prev: f32,
     /// Input samples not yet consumed (the first ones are history).
     pending: Vec<Complex32>,
 }
@@ -60,6 +63,7 @@ impl Gardner {
             kp: (4.0 * zeta * theta / d / KD) as f32,
             ki: (4.0 * theta * theta / d / KD) as f32,
             prev: Complex32::new(0.0, 0.0),
+            e_prev: 0.0,
             pending: Vec::with_capacity(1 << 14),
         }
     }
@@ -80,6 +84,7 @@ impl Gardner {
     pub(crate) fn run(&mut self, out: &mut Vec<Complex32>) {
         let x = &self.pending;
         let (mut i, mut mu, mut sps, mut prev) = (self.i, self.mu, self.sps, self.prev);
+        let mut e_prev = self.e_prev;
         let (kp, ki) = (self.kp, f64::from(self.ki));
         let (lo, hi) = (self.nominal * 0.98, self.nominal * 1.02);
         out.reserve(x.len() / 2 + 2);
@@ -98,8 +103,9 @@ impl Gardner {
             let e = m.re * d.re + m.im * d.im;
             out.push(y);
             prev = y;
-            let adv = mu + sps32 + kp * e;
-            sps = (sps + ki * f64::from(e)).clamp(lo, hi);
+            let adv = mu + sps32 + kp * e_prev;
+            sps = (sps + ki * f64::from(e_prev)).clamp(lo, hi);
+            e_prev = e;
             let k = adv as usize;
             i += k;
             mu = adv - k as f32;
@@ -108,7 +114,7 @@ impl Gardner {
         let keep_from = i.saturating_sub(BACK).min(x.len());
         self.pending.drain(..keep_from);
         self.i = i - keep_from;
-        (self.mu, self.sps, self.prev) = (mu, sps, prev);
+        (self.mu, self.sps, self.prev, self.e_prev) = (mu, sps, prev, e_prev);
     }
 }
 
