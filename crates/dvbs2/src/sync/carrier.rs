@@ -401,8 +401,7 @@ impl Carrier {
             let z = descramble(s * w, r) * p;
             w *= step;
             out.push(z);
-            let d = decider.nearest(z);
-            let e = (z * d.conj()).im / d.norm_sqr().max(1e-6);
+            let e = decider.phase_error(z);
             nu += ki * e;
             let delta = kp * e + nu;
             // e^{−jδ} to first order; renormalized below.
