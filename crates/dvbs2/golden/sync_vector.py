@@ -4,8 +4,8 @@ Run with Debian's GNU Radio 3.10:  /usr/bin/python3 crates/dvbs2/golden/sync_vec
 
 gr-dtv's transmitter (QPSK 1/2, short FECFRAMEs, pilots on, Gold code 0) makes PL symbols
 with a zero after each (2 samples/symbol); a root-raised-cosine filter (roll-off 0.20) shapes
-them, and GNU Radio's channel model adds noise, a carrier frequency offset and a sample clock
-offset. Writes to OUTDIR:
+them, and GNU Radio's channel model adds noise, a carrier frequency offset (5 % of the symbol
+rate) and a sample clock offset (80 ppm). Writes to OUTDIR:
   sync_vector.cf32   the received samples, little-endian complex64, 2 samples/symbol
   sync_symbols.cf32  the transmitted PL symbols (one per symbol), for hard-decision checks
   sync_vector.json   the settings
