@@ -59,7 +59,7 @@ fn no_allocation_per_frame_once_locked() {
     ] {
         let mut tx =
             Transmitter::new(TxConfig::new(modcod.parse().unwrap(), frame, pilots)).unwrap();
-        let n = 200_000 / tx.frame_len();
+        let n = 140_000 / tx.frame_len();
         let mut ts = vec![0u8; tx.max_input() / 188 * 188];
         for p in ts.chunks_mut(188) {
             p[0] = 0x47;
