@@ -488,3 +488,21 @@ fn settings_out_of_range_are_rejected() {
         SyncError::TimingBandwidth(0.5)
     );
 }
+
+#[test]
+fn non_finite_and_huge_input_neither_panics_nor_hangs() {
+    let mut input = vec![Complex32::new(0.3, -0.2); 50_000];
+    for (i, s) in input.iter_mut().enumerate().step_by(97) {
+        *s = match i % 3 {
+            0 => Complex32::new(f32::NAN, 0.0),
+            1 => Complex32::new(f32::INFINITY, -f32::INFINITY),
+            _ => Complex32::new(1e30, 1e30),
+        };
+    }
+    let mut rx = Synchronizer::new(SyncConfig::default()).unwrap();
+    let mut frames = 0;
+    rx.process(&input, |_| frames += 1);
+    assert_eq!(frames, 0);
+    // The input still advances the timing loop: about one symbol per 2 samples.
+    assert!(rx.stats().symbols > 20_000, "{:?}", rx.stats());
+}

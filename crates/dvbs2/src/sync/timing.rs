@@ -101,6 +101,12 @@ impl Gardner {
             // Gardner: positive when the strobes are early.
             let d = prev - y;
             let e = m.re * d.re + m.im * d.im;
+            // Bounded, and 0 for non-finite input, so that the strobe always advances.
+            let e = if e.is_finite() {
+                e.clamp(-4.0, 4.0)
+            } else {
+                0.0
+            };
             out.push(y);
             prev = y;
             let adv = mu + sps32 + kp * e_prev;
