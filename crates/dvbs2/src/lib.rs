@@ -58,6 +58,7 @@ pub mod rx;
 mod schedule;
 mod shaping;
 mod stages;
+pub mod sync;
 mod tx;
 
 #[cfg(test)]

@@ -1,0 +1,485 @@
+//! Carrier recovery on a PLFRAME whose start is known: frequency from the known symbols
+//! (header, pilots, the next SOF) over frames, phase per pilot block with linear interpolation
+//! or, without pilots, a decision-directed loop; PL descrambling and unit energy.
+//!
+//! The frequency estimate is refined in three stages, each unambiguous over the residual the
+//! previous one leaves: lag-1 differential products of the known symbols (range ±0.5
+//! cycles/symbol), the phase between the halves of the known blocks (±1/36 with pilots, ±1/90
+//! without), then the phase between consecutive known blocks with pilots (±1/2952) or the
+//! decision-directed loop's frequency without. Each stage averages over as many frames as the
+//! measured SNR requires before the next starts.
+
+use std::f64::consts::TAU;
+
+use num_complex::Complex32;
+
+use super::decide::Decider;
+use super::header::SOF_LEN;
+use crate::plframe::{PILOT_BLOCK, SLOT};
+
+/// Data symbols between pilot blocks (16 slots).
+const PILOT_PERIOD: usize = 16 * SLOT;
+/// Most known blocks in a frame: header, 22 pilot blocks, next SOF.
+const MAX_BLOCKS: usize = 24;
+
+/// What one known block (header, pilot block, next SOF) measured.
+#[derive(Debug, Clone, Copy, Default)]
+struct Block {
+    /// First symbol in the frame.
+    start: usize,
+    len: usize,
+    /// Σ z (modulation removed, frequency corrected).
+    sum: Complex32,
+    /// Σ over the first and the second half.
+    half: [Complex32; 2],
+    /// Σ z[n]·conj(z[n−1]).
+    lag1: Complex32,
+    /// Σ |z|².
+    energy: f32,
+}
+
+impl Block {
+    fn centre(&self) -> f64 {
+        self.start as f64 + (self.len as f64 - 1.0) / 2.0
+    }
+}
+
+/// Estimates for one frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct FrameCarrier {
+    /// Es/N0 of this frame's known symbols, linear.
+    pub(crate) snr: f32,
+    /// Frequency offset estimate after this frame, cycles/symbol.
+    pub(crate) freq: f64,
+    /// The frequency loop has reached its last stage.
+    pub(crate) locked: bool,
+}
+
+/// Frame layout: where the known symbols are.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Layout {
+    /// PLFRAME length in symbols (header included).
+    pub(crate) len: usize,
+    pub(crate) pilots: bool,
+}
+
+/// Carrier recovery state carried from frame to frame.
+#[derive(Debug, Clone)]
+pub(crate) struct Carrier {
+    /// Frequency offset, cycles/symbol.
+    freq: f64,
+    /// Standard deviation of `freq`'s error, cycles/symbol.
+    spread: f64,
+    stage: usize,
+    /// Frames averaged in the current stage, and frames the stage needs.
+    frames: u32,
+    needed: u32,
+    /// Smoothed signal power and noise power of the known symbols.
+    sig: f32,
+    noise: f32,
+    blocks: [Block; MAX_BLOCKS],
+    nblocks: usize,
+    /// Decision-directed loop gains (proportional, integral), per symbol.
+    dd_kp: f32,
+    dd_ki: f32,
+}
+
+/// e^{−j2π·f·n} for a symbol index n, computed in f64 so that long frames do not drift.
+#[inline]
+fn rot_at(freq: f64, n: usize) -> Complex32 {
+    let ph = (freq * n as f64).fract() * TAU;
+    Complex32::new(ph.cos() as f32, -ph.sin() as f32)
+}
+
+/// Phase wrapped into (−π, π].
+fn wrap(x: f64) -> f64 {
+    x - TAU * (x / TAU).round()
+}
+
+/// Multiplies by e^{−jRπ/2}.
+#[inline(always)]
+pub(crate) fn descramble(s: Complex32, r: u8) -> Complex32 {
+    const RE: [usize; 4] = [0, 1, 2, 3];
+    const IM: [usize; 4] = [1, 2, 3, 0];
+    let v = [s.re, s.im, -s.re, -s.im];
+    let r = usize::from(r & 3);
+    Complex32::new(v[RE[r]], v[IM[r]])
+}
+
+impl Carrier {
+    /// Starts from a coarse frequency `freq` (cycles/symbol) measured on a header, with a
+    /// standard deviation `spread`.
+    pub(crate) fn new(freq: f64, spread: f64) -> Self {
+        // Decision-directed loop: BnT 0.002, damping 1/√2, detector gain 1 (Im(z·conj(d))
+        // for unit-energy points).
+        let (zeta, bn) = (std::f64::consts::FRAC_1_SQRT_2, 0.002);
+        let theta = bn / (zeta + 0.25 / zeta);
+        let d = 1.0 + 2.0 * zeta * theta + theta * theta;
+        Carrier {
+            freq,
+            spread,
+            stage: 0,
+            frames: 0,
+            needed: 1,
+            sig: 0.0,
+            noise: 0.0,
+            blocks: [Block::default(); MAX_BLOCKS],
+            nblocks: 0,
+            dd_kp: (4.0 * zeta * theta / d) as f32,
+            dd_ki: (4.0 * theta * theta / d) as f32,
+        }
+    }
+
+    /// Current frequency estimate, cycles/symbol.
+    pub(crate) fn freq(&self) -> f64 {
+        self.freq
+    }
+
+    /// How far the true frequency may be from [`freq`](Self::freq), cycles/symbol.
+    pub(crate) fn uncertainty(&self) -> f64 {
+        3.0 * self.spread
+    }
+
+    /// Measures the known blocks of the frame in `y` (frame then at least the next SOF) at
+    /// the current frequency estimate.
+    fn measure(&mut self, y: &[Complex32], layout: Layout, header: &[Complex32], scr: &[u8]) {
+        let pilot = Complex32::new(
+            std::f32::consts::FRAC_1_SQRT_2,
+            std::f32::consts::FRAC_1_SQRT_2,
+        );
+        let mut n = 0;
+        let freq = self.freq;
+        let mut add = |start: usize, len: usize, reference: &dyn Fn(usize) -> Complex32| {
+            let mut w = rot_at(freq, start);
+            let step = rot_at(freq, 1);
+            let mut b = Block {
+                start,
+                len,
+                ..Block::default()
+            };
+            let mut prev = Complex32::new(0.0, 0.0);
+            for i in 0..len {
+                let z = y[start + i] * w * reference(i).conj();
+                w *= step;
+                b.sum += z;
+                b.half[usize::from(2 * i >= len)] += z;
+                if i > 0 {
+                    b.lag1 += z * prev.conj();
+                }
+                b.energy += z.norm_sqr();
+                prev = z;
+            }
+            self.blocks[n] = b;
+            n += 1;
+        };
+        add(0, SLOT, &|i| header[i]);
+        if layout.pilots {
+            let mut pos = SLOT + PILOT_PERIOD;
+            while pos + PILOT_BLOCK < layout.len {
+                let p = pos;
+                add(p, PILOT_BLOCK, &|i| {
+                    descramble_inv(pilot, scr[p - SLOT + i])
+                });
+                pos += PILOT_BLOCK + PILOT_PERIOD;
+            }
+        }
+        add(layout.len, SOF_LEN, &|i| header_sof(header, i));
+        self.nblocks = n;
+    }
+
+    /// Frequency error at the current estimate by stage `stage`, cycles/symbol, and its
+    /// standard deviation for one frame at SNR `snr`.
+    fn error(&self, stage: usize, pilots: bool, snr: f64) -> (f64, f64) {
+        let blocks = &self.blocks[..self.nblocks];
+        match stage {
+            0 => {
+                let c: Complex32 = blocks.iter().map(|b| b.lag1).sum();
+                let terms: usize = blocks.iter().map(|b| b.len - 1).sum();
+                let var = (1.0 / snr + 0.5 / (snr * snr)) / terms as f64;
+                (f64::from(c.arg()) / TAU, var.sqrt() / TAU)
+            }
+            1 => {
+                // Halves of the header (lag 45) and of the pilot blocks (lag 18), weighted by
+                // their inverse variances (∝ n·lag²); the header's range bounds the stage.
+                let mut acc = 0.0;
+                let mut info = 0.0;
+                // c: Σ second half · conj(first half) over blocks of `len`, `n` symbols in all.
+                let mut add = |c: Complex32, len: usize, n: usize| {
+                    let lag = (len / 2) as f64;
+                    let w = n as f64 * lag * lag;
+                    acc += w * f64::from(c.arg()) / (TAU * lag);
+                    info += w;
+                };
+                add(blocks[0].half[1] * blocks[0].half[0].conj(), SLOT, SLOT);
+                if pilots && blocks.len() > 2 {
+                    let c: Complex32 = blocks[1..blocks.len() - 1]
+                        .iter()
+                        .map(|b| b.half[1] * b.half[0].conj())
+                        .sum();
+                    add(c, PILOT_BLOCK, PILOT_BLOCK * (blocks.len() - 2));
+                }
+                let var = 2.0 / (snr * info) / (TAU * TAU);
+                (acc / info, var.sqrt())
+            }
+            _ => {
+                // Consecutive blocks (pilots only): each pair's phase step over its distance.
+                let mut acc = 0.0;
+                let mut wsum = 0.0;
+                for pair in blocks.windows(2) {
+                    let dist = pair[1].centre() - pair[0].centre();
+                    let c = pair[1].sum * pair[0].sum.conj();
+                    let w = f64::from(c.norm());
+                    acc += w * f64::from(c.arg()) / (TAU * dist);
+                    wsum += w;
+                }
+                let n = (PILOT_BLOCK * (self.nblocks - 1)) as f64;
+                let var = 2.0 / (snr * n) / (TAU * 1476.0).powi(2);
+                (acc / wsum.max(f64::MIN_POSITIVE), var.sqrt())
+            }
+        }
+    }
+
+    /// Range of the stage's estimator, cycles/symbol.
+    fn range(stage: usize, pilots: bool) -> f64 {
+        match stage {
+            0 => 0.5,
+            1 => 1.0 / SLOT as f64,
+            _ if pilots => 1.0 / (2.0 * (PILOT_PERIOD + PILOT_BLOCK) as f64),
+            // The decision-directed loop's pull-in range (about 2ζω_n).
+            _ => 8e-4,
+        }
+    }
+
+    /// Recovers the carrier of one frame: `y` holds the frame (at `y[0]`, `layout.len`
+    /// symbols) and the next header's SOF; `header` is the frame's decoded PLHEADER; `scr`
+    /// the PL scrambling sequence. Writes the data symbols (pilots removed, descrambled,
+    /// unit energy) to `out`.
+    pub(crate) fn process(
+        &mut self,
+        y: &[Complex32],
+        layout: Layout,
+        header: &[Complex32],
+        scr: &[u8],
+        decider: &Decider,
+        out: &mut Vec<Complex32>,
+    ) -> FrameCarrier {
+        debug_assert!(y.len() >= layout.len + SOF_LEN);
+        // Without pilots the last stage's error comes from the decision-directed loop.
+        self.measure(y, layout, header, scr);
+        let snr = f64::from(self.block_snr());
+        while self.stage < 2 || layout.pilots {
+            let (e, sigma) = self.error(self.stage, layout.pilots, snr);
+            // Frames this stage averages so that the next stage's range holds 4σ, at this
+            // frame's SNR (the first frames' may be low while the loops converge).
+            let next = Self::range(self.stage + 1, layout.pilots);
+            self.needed = ((4.0 * sigma / next).powi(2).ceil() as u32).clamp(1, 64);
+            self.frames = self.frames.saturating_add(1);
+            let gain = if self.stage == 2 {
+                0.5
+            } else {
+                1.0 / f64::from(self.frames.min(16))
+            };
+            self.freq += gain * e;
+            // A running mean of k estimates: σ/√k (the stage's last one tracks at gain ½).
+            self.spread = if self.stage == 2 {
+                sigma
+            } else {
+                sigma / f64::from(self.frames.min(16)).sqrt()
+            };
+            self.measure(y, layout, header, scr);
+            if self.stage == 2 || self.frames < self.needed {
+                break;
+            }
+            self.stage += 1;
+            self.frames = 0;
+        }
+        // Amplitude and noise from the known blocks after their own phase.
+        let blocks = &self.blocks[..self.nblocks];
+        let n: usize = blocks.iter().map(|b| b.len).sum();
+        let coh: f32 = blocks.iter().map(|b| b.sum.norm()).sum();
+        let energy: f32 = blocks.iter().map(|b| b.energy).sum();
+        let amp = coh / n as f32;
+        let noise = (energy / n as f32 - amp * amp).max(1e-12);
+        let sig = amp * amp;
+        // Smoothed once the loop has converged; before, each frame's own.
+        if self.stage < 2 || self.sig == 0.0 {
+            (self.sig, self.noise) = (sig, noise);
+        } else {
+            self.sig += 0.1 * (sig - self.sig);
+            self.noise += 0.1 * (noise - self.noise);
+        }
+        let inv_amp = 1.0 / amp.max(f32::MIN_POSITIVE);
+        out.clear();
+        if layout.pilots {
+            self.interpolate(y, layout, scr, inv_amp, out);
+        } else {
+            let nu = self.decision_directed(y, layout, scr, inv_amp, decider, out);
+            if self.stage == 2 {
+                self.freq += 0.5 * nu;
+                self.spread = Self::range(2, false) / 4.0;
+            }
+        }
+        FrameCarrier {
+            snr: sig / noise,
+            freq: self.freq,
+            locked: self.stage == 2,
+        }
+    }
+
+    /// Es/N0 (linear) of the known symbols as last measured, from the lag-1 products (which
+    /// a frequency error does not shrink) against the energy.
+    fn block_snr(&self) -> f32 {
+        let blocks = &self.blocks[..self.nblocks];
+        let n: usize = blocks.iter().map(|b| b.len).sum();
+        let sig =
+            blocks.iter().map(|b| b.lag1).sum::<Complex32>().norm() / (n - blocks.len()) as f32;
+        let energy: f32 = blocks.iter().map(|b| b.energy).sum::<f32>() / n as f32;
+        (sig / (energy - sig).max(1e-6)).clamp(0.05, 1e4)
+    }
+
+    /// Smoothed Es/N0 of the known symbols, linear.
+    pub(crate) fn snr(&self) -> f32 {
+        self.sig / self.noise.max(f32::MIN_POSITIVE)
+    }
+
+    /// Pilots: phase per known block, linearly interpolated over the data between them.
+    fn interpolate(
+        &self,
+        y: &[Complex32],
+        layout: Layout,
+        scr: &[u8],
+        inv_amp: f32,
+        out: &mut Vec<Complex32>,
+    ) {
+        let blocks = &self.blocks[..self.nblocks];
+        let mut theta = f64::from(blocks[0].sum.arg());
+        for pair in blocks.windows(2) {
+            let next = theta + wrap(f64::from(pair[1].sum.arg()) - theta);
+            let (c0, c1) = (pair[0].centre(), pair[1].centre());
+            let slope = (next - theta) / (c1 - c0);
+            let start = pair[0].start + pair[0].len;
+            let end = pair[1].start.min(layout.len);
+            if start < end {
+                // Total phase to remove at symbol n: 2πf·n + θ(n).
+                let ph0 =
+                    TAU * (self.freq * start as f64).fract() + theta + slope * (start as f64 - c0);
+                let dph = TAU * self.freq + slope;
+                segment(
+                    &y[start..end],
+                    &scr[start - SLOT..end - SLOT],
+                    ph0,
+                    dph,
+                    inv_amp,
+                    out,
+                );
+            }
+            theta = next;
+        }
+    }
+
+    /// No pilots: a second-order decision-directed phase loop over the data, started at the
+    /// header's phase. Returns the loop's mean frequency (cycles/symbol).
+    fn decision_directed(
+        &self,
+        y: &[Complex32],
+        layout: Layout,
+        scr: &[u8],
+        inv_amp: f32,
+        decider: &Decider,
+        out: &mut Vec<Complex32>,
+    ) -> f64 {
+        let theta = self.blocks[0].sum.arg();
+        let data = &y[SLOT..layout.len];
+        let mut w = rot_at(self.freq, SLOT) * Complex32::from_polar(inv_amp, -theta);
+        let step = rot_at(self.freq, 1);
+        // Loop phase correction as a phasor, and its frequency (radians/symbol).
+        let mut p = Complex32::new(1.0, 0.0);
+        let mut nu = 0.0f32;
+        let mut nu_sum = 0.0f64;
+        let (kp, ki) = (self.dd_kp, self.dd_ki);
+        for (k, (&s, &r)) in data.iter().zip(scr).enumerate() {
+            let z = descramble(s * w, r) * p;
+            w *= step;
+            out.push(z);
+            let e = decider.phase_error(z);
+            nu += ki * e;
+            let delta = kp * e + nu;
+            // e^{−jδ} to first order; renormalized below.
+            p *= Complex32::new(1.0, -delta);
+            nu_sum += f64::from(nu);
+            if k % 64 == 63 {
+                p = p / p.norm();
+                w = w / w.norm() * inv_amp;
+            }
+        }
+        // nu is the phase the loop removes per symbol beyond f: the frequency residual.
+        nu_sum / data.len().max(1) as f64 / TAU
+    }
+}
+
+/// Derotates by a linear phase, descrambles and scales one data segment.
+#[inline]
+fn segment(y: &[Complex32], scr: &[u8], ph0: f64, dph: f64, scale: f32, out: &mut Vec<Complex32>) {
+    let mut w = Complex32::from_polar(scale, -ph0 as f32);
+    let step = Complex32::from_polar(1.0, -dph as f32);
+    for (chunk, sc) in y.chunks(64).zip(scr.chunks(64)) {
+        for (&s, &r) in chunk.iter().zip(sc) {
+            out.push(descramble(s * w, r));
+            w *= step;
+        }
+        w = w * (scale / w.norm());
+    }
+}
+
+/// e^{+jRπ/2}·s: the scrambled form of a known symbol.
+#[inline]
+fn descramble_inv(s: Complex32, r: u8) -> Complex32 {
+    descramble(s, 4 - (r & 3))
+}
+
+fn header_sof(header: &[Complex32], i: usize) -> Complex32 {
+    header[i]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plframe::plheader;
+
+    #[test]
+    fn stage_estimators_measure_a_pure_frequency_offset() {
+        let layout = Layout {
+            len: 8370,
+            pilots: true,
+        };
+        let mut header = [Complex32::new(0.0, 0.0); SLOT];
+        plheader(4, true, true, &mut header);
+        let scr = super::super::scrambling_sequence(0);
+        let pilot = Complex32::new(
+            std::f32::consts::FRAC_1_SQRT_2,
+            std::f32::consts::FRAC_1_SQRT_2,
+        );
+        for eps in [-4e-3, 5e-4, 1e-4] {
+            let y: Vec<Complex32> = (0..layout.len + SLOT)
+                .map(|n| {
+                    let s = if n < SLOT {
+                        header[n]
+                    } else if n >= layout.len {
+                        header[n - layout.len]
+                    } else {
+                        descramble_inv(pilot, scr[n - SLOT])
+                    };
+                    s * Complex32::from_polar(1.0, (TAU * eps * n as f64) as f32)
+                })
+                .collect();
+            let mut c = Carrier::new(0.0, 0.01);
+            c.measure(&y, layout, &header, &scr);
+            for stage in 0..3 {
+                let (e, _) = c.error(stage, true, 100.0);
+                if Carrier::range(stage, true) > eps.abs() {
+                    assert!((e - eps).abs() < 1e-6, "stage {stage}: {e} for {eps}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,560 @@
+//! Receiver synchronisation (EN 302 307-1 clause 5.5 seen from the receiver): from complex
+//! samples at 2 samples per symbol to PLFRAMEs of descrambled data symbols with their MODCOD.
+//!
+//! [`Synchronizer`] chains a block AGC, the matched RRC filter, Gardner timing recovery with a
+//! cubic interpolator (`front_end.rs`, `timing.rs`), PLHEADER acquisition by differential
+//! correlation with the SOF and the PLS code's pair structure, soft PLS decoding by a fast
+//! Hadamard transform (`header.rs`), and carrier recovery from the known symbols with PL
+//! descrambling (`carrier.rs`). Dummy PLFRAMEs are skipped. After the first frames nothing is
+//! allocated per frame.
+//!
+//! ```
+//! use num_complex::Complex32;
+//! use radioflow_dvbs2::sync::{SyncConfig, Synchronizer};
+//!
+//! let mut rx = Synchronizer::new(SyncConfig::default())?;
+//! let samples = vec![Complex32::new(0.0, 0.0); 10_000]; // no signal: no frame
+//! let mut frames = 0;
+//! rx.process(&samples, |_frame| frames += 1);
+//! assert_eq!(frames, 0);
+//! assert!(!rx.stats().locked);
+//! # Ok::<(), radioflow_dvbs2::sync::SyncError>(())
+//! ```
+
+mod carrier;
+mod decide;
+mod front_end;
+mod header;
+mod timing;
+
+#[cfg(test)]
+mod alloc_tests;
+#[cfg(test)]
+mod channel;
+#[cfg(test)]
+mod gr_tests;
+#[cfg(test)]
+mod tests;
+
+use std::f64::consts::TAU;
+
+use num_complex::Complex32;
+use thiserror::Error;
+
+use crate::modcod::{CodeRate, FrameSize, Modcod};
+use crate::plframe::{plframe_len, plheader, PlScrambler, DUMMY_SLOTS, SLOT};
+use carrier::{Carrier, Layout};
+use decide::Decider;
+use front_end::{FrontEnd, BLOCK};
+use header::{HeaderRef, Pls, TERMS};
+
+/// Longest PLFRAME: QPSK normal with pilots.
+const MAX_FRAME: usize = 33_282;
+/// Symbols after a header the scrambling sequence covers.
+const MAX_PAYLOAD: usize = MAX_FRAME - SLOT;
+/// Header detection threshold on |c_sof ± c_pls| / (57·power): a header gives about
+/// Es/(Es+N0) (0.35 ± 0.08 at −2.35 dB), other positions 0.15 ± 0.06.
+const THRESHOLD: f32 = 0.27;
+/// Least PLS decoding quality (best correlation over Σ|soft bits|) of an acquired header:
+/// 0.8 ± 0.09 for a header at −2.35 dB, about 0.5 for noise.
+const PLS_QUALITY: f32 = 0.62;
+/// Symbols out of the timing loop ignored at start (about 4 / its bandwidth).
+const WARMUP: usize = 2048;
+/// Most candidate headers tried per acquisition window: at −2.35 dB about 3.4 % of the
+/// positions pass the threshold, and ~100 of them pass a header's typical metric.
+const CANDIDATES: usize = 4096;
+/// Headers after a candidate that must be found where the PLS codes put them, each with a
+/// metric of at least `CONFIRM_MIN` and all (candidate included) with a mean of at least
+/// `CONFIRM_MEAN`: at −2.35 dB a header's metric is 0.35 ± 0.08, a noise position's
+/// 0.15 ± 0.06, so four noise positions pass with a probability of about 1e-7, four headers
+/// with about 0.9.
+const CONFIRMATIONS: usize = 3;
+const CONFIRM_MIN: f32 = 0.2;
+const CONFIRM_MEAN: f32 = 0.3;
+/// A metric no noise position reaches (their maximum over a window is about 0.55): such a
+/// candidate and one more such header suffice.
+const STRONG: f32 = 0.7;
+/// Consecutive headers below the threshold before the lock is declared lost.
+const MAX_MISSES: u32 = 4;
+
+/// Synchroniser settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SyncConfig {
+    /// RRC roll-off of the matched filter: 0.35, 0.25 or 0.20.
+    pub roll_off: f64,
+    /// Gold code index n of the PL scrambler, 0..=262 141 (clause 5.5.4).
+    pub gold: u32,
+    /// Timing loop noise bandwidth × symbol period.
+    pub timing_bandwidth: f64,
+}
+
+impl Default for SyncConfig {
+    /// Roll-off 0.20, Gold code 0, timing loop bandwidth 0.001.
+    fn default() -> Self {
+        SyncConfig {
+            roll_off: 0.20,
+            gold: 0,
+            timing_bandwidth: 0.001,
+        }
+    }
+}
+
+/// Why a [`Synchronizer`] could not be built.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum SyncError {
+    /// Roll-off outside (0, 1].
+    #[error("roll-off {0} out of range (0, 1] (DVB-S2 uses 0.35, 0.25 or 0.20)")]
+    RollOff(f64),
+    /// Gold code index out of 0..=262 141.
+    #[error("Gold code index {0} out of range 0..=262141")]
+    Gold(u32),
+    /// Timing loop bandwidth outside (0, 0.1].
+    #[error("timing loop bandwidth {0} out of range (0, 0.1] (× symbol rate)")]
+    TimingBandwidth(f64),
+}
+
+/// One synchronised PLFRAME.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SyncFrame<'a> {
+    /// MODCOD from the PLS code.
+    pub modcod: Modcod,
+    /// FECFRAME size from the PLS code.
+    pub frame: FrameSize,
+    /// Pilots on, from the PLS code.
+    pub pilots: bool,
+    /// The data symbols: PL descrambled, pilots removed, unit mean energy, Nldpc/η_MOD of
+    /// them.
+    pub data: &'a [Complex32],
+    /// Es/N0 (dB) of the known symbols (header, pilots), smoothed over frames.
+    pub esn0_db: f32,
+    /// Es/N0 (dB) of this frame's known symbols alone.
+    pub frame_esn0_db: f32,
+    /// Carrier frequency offset estimate, cycles per symbol.
+    pub freq_offset: f64,
+    /// The carrier loop has converged (its last, finest stage runs).
+    pub carrier_locked: bool,
+    /// Frames delivered before this one.
+    pub index: u64,
+    /// Symbols out of the timing loop before this frame's first header symbol.
+    pub symbol_index: u64,
+}
+
+/// Counters and state of a [`Synchronizer`].
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SyncStats {
+    /// Frame synchronisation holds.
+    pub locked: bool,
+    /// Frames delivered.
+    pub frames: u64,
+    /// Dummy PLFRAMEs skipped.
+    pub dummy_frames: u64,
+    /// Frames not delivered: a PLS code that neither the next header's position nor the
+    /// previous frame confirms.
+    pub skipped_frames: u64,
+    /// Lock acquisitions (the first one included).
+    pub acquisitions: u64,
+    /// Times the lock was lost.
+    pub lock_losses: u64,
+    /// Symbols out of the timing loop.
+    pub symbols: u64,
+    /// Estimated input samples per symbol.
+    pub samples_per_symbol: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum State {
+    Search,
+    /// Trying `candidates[next..]` of the window starting at `syms[base]`, strongest first.
+    Confirm {
+        base: usize,
+        next: usize,
+    },
+    Locked {
+        misses: u32,
+    },
+}
+
+/// DVB-S2 receiver synchronisation: complex samples at 2 samples per symbol in, one
+/// [`SyncFrame`] per PLFRAME out.
+#[derive(Debug, Clone)]
+pub struct Synchronizer {
+    front: FrontEnd,
+    header: HeaderRef,
+    /// R_n of the PL scrambler for each symbol after the header (clause 5.5.4).
+    scr: Vec<u8>,
+    /// Symbols out of the front end; the next to look at is `syms[start]`.
+    syms: Vec<Complex32>,
+    /// Symbols dropped from the front of `syms` so far.
+    dropped: u64,
+    start: usize,
+    state: State,
+    carrier: Carrier,
+    /// MODCODs 1..=28 and their decision makers, indexed by MODCOD number − 1.
+    modcods: Vec<(Modcod, Decider)>,
+    /// Acquisition candidates: position (in `syms`), frequency, its uncertainty, metric.
+    candidates: Vec<(usize, f64, f64, f32)>,
+    /// Mean symbol power, for the detection metric.
+    power: f32,
+    /// The PLS of the last frame tracked.
+    last_pls: Option<Pls>,
+    /// The current frame's PLHEADER.
+    hdr_syms: [Complex32; SLOT],
+    data: Vec<Complex32>,
+    stats: SyncStats,
+}
+
+impl Synchronizer {
+    /// Builds a synchroniser (the allocations it will need are made here).
+    ///
+    /// # Errors
+    /// [`SyncError`] names the setting out of range.
+    pub fn new(cfg: SyncConfig) -> Result<Self, SyncError> {
+        if !(cfg.roll_off > 0.0 && cfg.roll_off <= 1.0) {
+            return Err(SyncError::RollOff(cfg.roll_off));
+        }
+        if cfg.gold > 262_141 {
+            return Err(SyncError::Gold(cfg.gold));
+        }
+        if !(cfg.timing_bandwidth > 0.0 && cfg.timing_bandwidth <= 0.1) {
+            return Err(SyncError::TimingBandwidth(cfg.timing_bandwidth));
+        }
+        let scr = scrambling_sequence(cfg.gold);
+        let modcods = Modcod::all().map(|m| (m, Decider::new(m))).collect();
+        Ok(Synchronizer {
+            front: FrontEnd::new(cfg.roll_off, cfg.timing_bandwidth),
+            header: HeaderRef::new(),
+            scr,
+            syms: Vec::with_capacity(4 * MAX_FRAME + 2 * BLOCK),
+            dropped: 0,
+            start: 0,
+            state: State::Search,
+            carrier: Carrier::new(0.0, 0.0),
+            modcods,
+            candidates: Vec::with_capacity(CANDIDATES + 1),
+            power: 1.0,
+            last_pls: None,
+            hdr_syms: [Complex32::new(0.0, 0.0); SLOT],
+            data: Vec::with_capacity(64_800 / 2),
+            stats: SyncStats::default(),
+        })
+    }
+
+    /// Counters and lock state.
+    pub fn stats(&self) -> SyncStats {
+        SyncStats {
+            samples_per_symbol: self.front.samples_per_symbol(),
+            ..self.stats
+        }
+    }
+
+    /// Processes `input` (any length; state carries over between calls) and calls `sink`
+    /// with each PLFRAME completed, in order. A frame is delivered once the next frame's
+    /// header has arrived.
+    pub fn process(&mut self, input: &[Complex32], mut sink: impl FnMut(&SyncFrame<'_>)) {
+        for block in input.chunks(BLOCK) {
+            if self.start > 2 * MAX_FRAME && !matches!(self.state, State::Confirm { .. }) {
+                self.syms.drain(..self.start);
+                self.dropped += self.start as u64;
+                self.start = 0;
+            }
+            let before = self.syms.len();
+            self.front.process_block(block, &mut self.syms);
+            self.stats.symbols += (self.syms.len() - before) as u64;
+            self.frames(&mut sink);
+        }
+    }
+
+    /// Frame synchronisation over the buffered symbols.
+    fn frames(&mut self, sink: &mut impl FnMut(&SyncFrame<'_>)) {
+        loop {
+            let progressed = match self.state {
+                State::Search => self.search(),
+                State::Confirm { base, next } => self.confirm(base, next),
+                State::Locked { misses } => self.track(misses, sink),
+            };
+            if !progressed {
+                return;
+            }
+        }
+    }
+
+    /// Length in symbols of the PLFRAME a PLS announces, if the standard defines it.
+    fn frame_len(&self, pls: Pls) -> Option<usize> {
+        if pls.modcod == 0 {
+            return Some(SLOT + DUMMY_SLOTS * SLOT);
+        }
+        let (m, _) = self.modcods.get(usize::from(pls.modcod) - 1)?;
+        let frame = if pls.short {
+            FrameSize::Short
+        } else {
+            FrameSize::Normal
+        };
+        if frame == FrameSize::Short && m.rate() == CodeRate::R9_10 {
+            return None;
+        }
+        let slots = frame.nldpc() / m.constellation().bits_per_symbol() / SLOT;
+        Some(plframe_len(slots, pls.pilots))
+    }
+
+    /// Decodes the header at `y[0]` whose frequency offset is `freq` ± `span` (cycles/symbol):
+    /// the best PLS correlation over a grid of offsets, fine enough that the phase drifts by
+    /// less than π/4 from the SOF to the end of the PLS code.
+    /// Returns the PLS and its quality (correlation over Σ|soft bits|).
+    fn decode_at(&self, y: &[Complex32], freq: f64, span: f64) -> (Pls, f32) {
+        const STEP: f64 = 1.0 / (8.0 * 77.0);
+        let k = (span / STEP).ceil() as i32;
+        let mut best = (
+            f32::MIN,
+            Pls {
+                modcod: 0,
+                short: false,
+                pilots: false,
+            },
+            0.0,
+        );
+        for i in -k..=k {
+            let f = freq + f64::from(i) * STEP;
+            let mut z = [Complex32::new(0.0, 0.0); SLOT];
+            let step = Complex32::from_polar(1.0, (-TAU * f) as f32);
+            let mut w = Complex32::new(1.0, 0.0);
+            for (o, &s) in z.iter_mut().zip(&y[..SLOT]) {
+                *o = s * w;
+                w *= step;
+            }
+            let (pls, corr, quality) = self.header.decode(&z);
+            if corr > best.0 {
+                best = (corr, pls, quality);
+            }
+        }
+        (best.1, best.2)
+    }
+
+    /// The best normalized header metric at `y[pos − 1 ..= pos + 1]`, and its position.
+    fn metric_near(&self, y: &[Complex32], pos: usize) -> (f32, usize) {
+        let mut best = (f32::MIN, pos);
+        for p in pos.saturating_sub(1)..=pos + 1 {
+            let m = self.header.metric(&y[p..]).0 / (TERMS as f32 * self.power);
+            if m > best.0 {
+                best = (m, p);
+            }
+        }
+        best
+    }
+
+    /// Acquisition: the header positions above the threshold over one longest-frame window, to be
+    /// confirmed by [`confirm`](Self::confirm). Returns whether it made progress.
+    fn search(&mut self) -> bool {
+        let window = MAX_FRAME + SLOT;
+        // Skip the timing loop's convergence: the first headers would bias the carrier loop.
+        let skip = WARMUP.saturating_sub(self.dropped as usize + self.start);
+        if self.syms.len() - self.start < skip + window + SLOT {
+            return false;
+        }
+        self.start += skip;
+        let avail = self.syms.len() - self.start;
+        debug_assert!(avail >= window + SLOT);
+        let y = &self.syms[self.start..];
+        let power: f32 =
+            y[..window + SLOT].iter().map(|s| s.norm_sqr()).sum::<f32>() / (window + SLOT) as f32;
+        self.power = power.max(f32::MIN_POSITIVE);
+        let norm = 1.0 / (TERMS as f32 * self.power);
+        self.candidates.clear();
+        for p in 0..window {
+            let (m, c) = self.header.metric(&y[p..]);
+            let m = m * norm;
+            if m < THRESHOLD || self.candidates.len() == CANDIDATES {
+                continue;
+            }
+            // The lag-1 estimate's standard deviation at the SNR the metric implies.
+            let snr = f64::from(m.min(0.99) / (1.0 - m.min(0.99)));
+            let sigma = ((1.0 / snr + 0.5 / (snr * snr)) / TERMS as f64).sqrt() / TAU;
+            let freq = f64::from(c.arg()) / TAU;
+            self.candidates
+                .push((self.start + p, freq, (3.0 * sigma).clamp(0.005, 0.1), m));
+        }
+        // First the candidates close to the strongest, earliest first (at high SNR these are
+        // the headers: lock on the first), then the others, strongest first.
+        let best = self.candidates.iter().map(|c| c.3).fold(0.0, f32::max);
+        let tier = |m: f32| m >= 0.7 * best;
+        self.candidates
+            .sort_unstable_by(|a, b| match (tier(a.3), tier(b.3)) {
+                (true, true) => a.0.cmp(&b.0),
+                (false, false) => b.3.total_cmp(&a.3),
+                (ta, tb) => tb.cmp(&ta),
+            });
+        self.state = State::Confirm {
+            base: self.start,
+            next: 0,
+        };
+        true
+    }
+
+    /// Confirms or rejects candidate `next` of the window at `syms[base]`: its PLS code must be
+    /// valid and the next header must be where the code puts it.
+    fn confirm(&mut self, base: usize, next: usize) -> bool {
+        let Some(&(pos, freq, span, _)) = self.candidates.get(next) else {
+            self.start = base + MAX_FRAME + SLOT;
+            self.state = State::Search;
+            return true;
+        };
+        let y = &self.syms[pos..];
+        let mut at = 0;
+        let mut sum = self.candidates[next].3;
+        // A strong candidate (Es/N0 above ~3.7 dB) needs one confirmation.
+        let (count, mean) = if sum >= STRONG {
+            (1, STRONG)
+        } else {
+            (CONFIRMATIONS, CONFIRM_MEAN)
+        };
+        let mut confirmed = true;
+        for _ in 0..count {
+            let (pls, quality) = self.decode_at(&y[at..], freq, span);
+            if quality < PLS_QUALITY {
+                confirmed = false;
+                break;
+            }
+            let Some(len) = self.frame_len(pls) else {
+                confirmed = false;
+                break;
+            };
+            if y.len() < at + len + SLOT + 2 {
+                return false;
+            }
+            // At the exact position: the timing loop does not slip symbols while acquiring.
+            let m = self.header.metric(&y[at + len..]).0 / (TERMS as f32 * self.power);
+            sum += m;
+            if m < CONFIRM_MIN {
+                confirmed = false;
+                break;
+            }
+            at += len;
+        }
+        let confirmed = confirmed && sum >= mean * (count + 1) as f32;
+        if confirmed {
+            self.start = pos;
+            self.carrier = Carrier::new(freq, span / 3.0);
+            self.last_pls = None;
+            self.state = State::Locked { misses: 0 };
+            self.stats.acquisitions += 1;
+            self.stats.locked = true;
+        } else {
+            self.state = State::Confirm {
+                base,
+                next: next + 1,
+            };
+        }
+        true
+    }
+
+    /// Tracking: the frame at `syms[start]`. Returns whether it consumed symbols.
+    fn track(&mut self, misses: u32, sink: &mut impl FnMut(&SyncFrame<'_>)) -> bool {
+        let y = &self.syms[self.start..];
+        if y.len() < SLOT {
+            return false;
+        }
+        let (decoded, quality) = self.decode_at(y, self.carrier.freq(), self.carrier.uncertainty());
+        // The decoded PLS if it decoded well and the next header is where it says; else the
+        // previous frame's (a decoding error near the threshold, CCM).
+        let mut choice: Option<(Pls, usize, f32, usize)> = None;
+        for (k, pls) in [Some(decoded), self.last_pls].into_iter().enumerate() {
+            let Some(pls) = pls else { continue };
+            if choice.is_some_and(|c| c.0 == pls) {
+                continue;
+            }
+            let Some(len) = self.frame_len(pls) else {
+                continue;
+            };
+            if y.len() < len + SLOT + 2 {
+                return false;
+            }
+            let (m, next) = self.metric_near(y, len);
+            let good = m >= THRESHOLD && (k > 0 || quality >= PLS_QUALITY);
+            // Neither confirmed: the previous frame's PLS (a prior that is right in CCM).
+            if good || choice.is_none() || k > 0 {
+                choice = Some((pls, len, m, next));
+            }
+            if good {
+                break;
+            }
+        }
+        let Some((pls, len, m, next)) = choice else {
+            self.lose_lock();
+            self.start += 1;
+            return true;
+        };
+        // A frame is delivered when the next header confirms its length, or when its own header
+        // was where the previous one said and it repeats that PLS; otherwise it is skipped.
+        let trusted = m >= THRESHOLD || (misses == 0 && self.last_pls == Some(pls));
+        self.last_pls = Some(pls);
+        let hp: f32 = y[..SLOT].iter().map(|s| s.norm_sqr()).sum::<f32>() / SLOT as f32;
+        self.power += 0.1 * (hp - self.power);
+        let misses = if m < THRESHOLD { misses + 1 } else { 0 };
+        if pls.modcod == 0 {
+            self.stats.dummy_frames += 1;
+        } else if !trusted {
+            self.stats.skipped_frames += 1;
+        } else {
+            plheader(pls.modcod, pls.short, pls.pilots, &mut self.hdr_syms);
+            let (modcod, decider) = &self.modcods[usize::from(pls.modcod) - 1];
+            let est = self.carrier.process(
+                y,
+                Layout {
+                    len,
+                    pilots: pls.pilots,
+                },
+                &self.hdr_syms,
+                &self.scr,
+                decider,
+                &mut self.data,
+            );
+            let db = |x: f32| 10.0 * x.max(1e-12).log10();
+            let frame = SyncFrame {
+                modcod: *modcod,
+                frame: if pls.short {
+                    FrameSize::Short
+                } else {
+                    FrameSize::Normal
+                },
+                pilots: pls.pilots,
+                data: &self.data,
+                esn0_db: db(self.carrier.snr()),
+                frame_esn0_db: db(est.snr),
+                freq_offset: est.freq,
+                carrier_locked: est.locked,
+                index: self.stats.frames,
+                symbol_index: self.dropped + self.start as u64,
+            };
+            sink(&frame);
+            self.stats.frames += 1;
+        }
+        self.start += next;
+        if misses >= MAX_MISSES {
+            self.lose_lock();
+        } else {
+            self.state = State::Locked { misses };
+        }
+        true
+    }
+
+    fn lose_lock(&mut self) {
+        self.state = State::Search;
+        self.stats.locked = false;
+        self.stats.lock_losses += 1;
+    }
+}
+
+/// R_n (clause 5.5.4) of Gold code `gold` for every symbol after a header, as many as the
+/// longest PLFRAME has.
+pub(crate) fn scrambling_sequence(gold: u32) -> Vec<u8> {
+    // e^{jR·π/2} of the scrambler applied to ones gives R.
+    let mut ones = vec![Complex32::new(1.0, 0.0); MAX_PAYLOAD];
+    PlScrambler::new(gold).apply(&mut ones);
+    ones.iter()
+        .map(|s| match (s.re > 0.5, s.im > 0.5, s.re < -0.5) {
+            (true, _, _) => 0,
+            (_, true, _) => 1,
+            (_, _, true) => 2,
+            _ => 3,
+        })
+        .collect()
+}
