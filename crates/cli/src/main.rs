@@ -9,6 +9,7 @@ mod bench_framed;
 mod bench_observe;
 mod bench_profile;
 mod blocks;
+mod fm;
 mod profile;
 mod run;
 
@@ -35,6 +36,8 @@ enum Command {
     Blocks(blocks::BlocksArgs),
     /// Run a graph file (TOML; blocks by library id, parameters by name).
     Run(run::RunArgs),
+    /// Receive an FM broadcast station from an IQ recording into a WAV file.
+    Fm(fm::FmArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -47,5 +50,6 @@ fn main() -> anyhow::Result<()> {
         Command::Profile(args) => profile::main(args),
         Command::Blocks(args) => blocks::main(args),
         Command::Run(args) => run::main(args),
+        Command::Fm(args) => fm::main(args),
     }
 }
