@@ -1,7 +1,7 @@
 //! `radioflow bench ...`: the arguments, and what every experiment's printing shares. The
 //! experiments themselves live in `radioflow_bench`.
 
-use crate::{bench_compare, bench_framed, bench_observe, bench_profile};
+use crate::{bench_compare, bench_fm, bench_framed, bench_observe, bench_profile};
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use radioflow_bench::suite::profiled::Profile;
@@ -147,6 +147,9 @@ enum Experiment {
     Tasks(bench_framed::TasksArgs),
     /// Seed 003 Fig. 11: framed pipeline, copy vs copy-less adaptors, heavy stage duplicated.
     Pipeline(bench_framed::PipelineArgs),
+    /// Issue 18: the mono FM receiver (file -> freq_xlating_fir /10 -> wfm_rcv /5 -> sink),
+    /// in input Msps; `--compare gnuradio` for GNU Radio's own chain.
+    Fm(bench_fm::FmArgs),
 }
 
 pub(crate) fn parse_count(s: &str) -> Result<u64, String> {
@@ -309,6 +312,7 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
         Some(Experiment::CountersRun(a)) => return bench_observe::counters_run(a, &c.scheduler),
         Some(Experiment::Tasks(a)) => return bench_framed::tasks(a, &c),
         Some(Experiment::Pipeline(a)) => return bench_framed::pipeline(a, &c),
+        Some(Experiment::Fm(a)) => return bench_fm::fm(a, &c),
         Some(Experiment::Resched(a)) => {
             return bench_profile::profile(Profile::Resched, a.into(), &c)
         }

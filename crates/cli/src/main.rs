@@ -5,6 +5,7 @@
 
 mod bench;
 mod bench_compare;
+mod bench_fm;
 mod bench_framed;
 mod bench_observe;
 mod bench_profile;
