@@ -56,6 +56,10 @@ pub struct Fir<T: FirSample> {
     taps: Vec<f32>,
     /// Taps reversed: `kernel[m]` weighs the `m`-th sample of an output's input window.
     kernel: Vec<f32>,
+    /// `kernel` with each tap repeated for every component of a sample (`kernel` itself for
+    /// `f32`): the weights of an output's input window as `f32` components, for the
+    /// decimating kernel's dot products.
+    kernel_components: Vec<f32>,
     /// AVX2 and FMA were detected on this CPU.
     wide: bool,
     _sample: std::marker::PhantomData<fn() -> T>,
@@ -68,10 +72,15 @@ impl<T: FirSample> Fir<T> {
     /// If `taps` is empty.
     pub fn new(taps: &[f32]) -> Self {
         assert!(!taps.is_empty(), "an FIR filter needs at least one tap");
-        let kernel = taps.iter().rev().copied().collect();
+        let kernel: Vec<f32> = taps.iter().rev().copied().collect();
+        let kernel_components = kernel
+            .iter()
+            .flat_map(|&t| std::iter::repeat_n(t, T::COMPONENTS))
+            .collect();
         Self {
             taps: taps.to_vec(),
             kernel,
+            kernel_components,
             wide: wide_available(),
             _sample: std::marker::PhantomData,
         }
@@ -112,9 +121,8 @@ impl<T: FirSample> Fir<T> {
 
     /// Filters and decimates: `output[k]` is the output for `input[k·decimation + taps - 1]`
     /// (the window of `taps` samples starting at `input[k·decimation]`), for every `k` below
-    /// `output.len()`. Each output is one pass over the taps (no work for the skipped
-    /// outputs), so this pays off from a decimation of about 8; use [`filter`](Self::filter)
-    /// for 1.
+    /// `output.len()`. Each output is one dot product over the taps (vectorized along them,
+    /// no work for the skipped outputs); use [`filter`](Self::filter) for 1.
     ///
     /// # Panics
     /// If `decimation` is 0, or `input` is shorter than the last window.
@@ -133,10 +141,12 @@ impl<T: FirSample> Fir<T> {
         #[cfg(target_arch = "x86_64")]
         if self.wide {
             // SAFETY: `wide` is set only when the CPU reported AVX2 and FMA.
-            unsafe { decimate_avx2_fma(x, &self.kernel, y, T::COMPONENTS, decimation) };
+            unsafe {
+                decimate_avx2_fma(x, &self.kernel_components, y, T::COMPONENTS, decimation)
+            };
             return;
         }
-        decimate::<false>(x, &self.kernel, y, T::COMPONENTS, decimation);
+        decimate::<false>(x, &self.kernel_components, y, T::COMPONENTS, decimation);
     }
 
     /// Which compiled kernel runs on this CPU: `"avx2+fma"` or `"portable"`.
@@ -174,15 +184,35 @@ fn decimate_avx2_fma(x: &[f32], kernel: &[f32], y: &mut [f32], components: usize
     decimate::<true>(x, kernel, y, components, d);
 }
 
-/// Output sample `k` (its `c` components) from the window starting at input sample `k·d`.
+/// Output sample `k` (its `c` components) from the window starting at input sample `k·d`:
+/// the dot product of the window's components with `weights` (the kernel with each tap
+/// repeated `c` times), accumulated in `LANES` independent lanes (vectorized, and enough
+/// chains to hide the multiply-add's latency); lane `l` holds component `l % c` since `LANES`
+/// is a multiple of `c`, so each component is the sum of its lanes.
 #[inline(always)]
-fn decimate<const FMA: bool>(x: &[f32], kernel: &[f32], y: &mut [f32], c: usize, d: usize) {
+fn decimate<const FMA: bool>(x: &[f32], weights: &[f32], y: &mut [f32], c: usize, d: usize) {
+    debug_assert!(LANES.is_multiple_of(c));
     for (k, out) in y.chunks_exact_mut(c).enumerate() {
-        let j = k * d * c;
-        if c == 1 {
-            out[0] = block::<FMA, 1>(x, kernel, j, 1)[0];
-        } else {
-            out.copy_from_slice(&block::<FMA, 2>(x, kernel, j, 2));
+        let window = &x[k * d * c..][..weights.len()];
+        let mut acc = [0.0f32; LANES];
+        let mut xs = window.chunks_exact(LANES);
+        let mut ws = weights.chunks_exact(LANES);
+        for (xc, wc) in (&mut xs).zip(&mut ws) {
+            let xc: &[f32; LANES] = xc.try_into().expect("LANES elements");
+            let wc: &[f32; LANES] = wc.try_into().expect("LANES elements");
+            for l in 0..LANES {
+                acc[l] = if FMA {
+                    wc[l].mul_add(xc[l], acc[l])
+                } else {
+                    acc[l] + wc[l] * xc[l]
+                };
+            }
+        }
+        for (l, (xv, wv)) in xs.remainder().iter().zip(ws.remainder()).enumerate() {
+            acc[l] += wv * xv;
+        }
+        for (comp, o) in out.iter_mut().enumerate() {
+            *o = acc.iter().skip(comp).step_by(c).sum();
         }
     }
 }
