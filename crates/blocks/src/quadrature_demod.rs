@@ -5,7 +5,7 @@ use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
 /// Demodulates FM: `out[n] = gain · arg(in[n] · conj(in[n-1]))`, like GNU Radio's
-/// `quadrature_demod_cf` (kernel [`radioflow_dsp::QuadratureDemod`], exact `atan2`). For a
+/// `quadrature_demod_cf` (kernel [`radioflow_dsp::QuadratureDemod`], `atan2` to f32 precision). For a
 /// deviation of `Δf` Hz at `fs` samples/s, `gain = fs / (2π·Δf)` gives ±1 at full deviation.
 /// One output per input; tags keep their positions.
 ///
