@@ -56,9 +56,9 @@ pub struct Fir<T: FirSample> {
     taps: Vec<f32>,
     /// Taps reversed: `kernel[m]` weighs the `m`-th sample of an output's input window.
     kernel: Vec<f32>,
-    /// `kernel` with each tap repeated for every component of a sample (`kernel` itself for
-    /// `f32`): the weights of an output's input window as `f32` components, for the
-    /// decimating kernel's dot products.
+    /// `kernel` with each tap repeated for every component of a sample, then zeros up to a
+    /// multiple of `LANES`: the weights of an output's input window as `f32` components,
+    /// for the decimating kernel's dot products.
     kernel_components: Vec<f32>,
     /// AVX2 and FMA were detected on this CPU.
     wide: bool,
@@ -73,10 +73,11 @@ impl<T: FirSample> Fir<T> {
     pub fn new(taps: &[f32]) -> Self {
         assert!(!taps.is_empty(), "an FIR filter needs at least one tap");
         let kernel: Vec<f32> = taps.iter().rev().copied().collect();
-        let kernel_components = kernel
+        let mut kernel_components: Vec<f32> = kernel
             .iter()
             .flat_map(|&t| std::iter::repeat_n(t, T::COMPONENTS))
             .collect();
+        kernel_components.resize(kernel_components.len().next_multiple_of(LANES), 0.0);
         Self {
             taps: taps.to_vec(),
             kernel,
@@ -142,11 +143,25 @@ impl<T: FirSample> Fir<T> {
         if self.wide {
             // SAFETY: `wide` is set only when the CPU reported AVX2 and FMA.
             unsafe {
-                decimate_avx2_fma(x, &self.kernel_components, y, T::COMPONENTS, decimation)
+                decimate_avx2_fma(
+                    x,
+                    &self.kernel_components,
+                    self.taps.len(),
+                    y,
+                    T::COMPONENTS,
+                    decimation,
+                )
             };
             return;
         }
-        decimate::<false>(x, &self.kernel_components, y, T::COMPONENTS, decimation);
+        decimate_portable(
+            x,
+            &self.kernel_components,
+            self.taps.len(),
+            y,
+            T::COMPONENTS,
+            decimation,
+        );
     }
 
     /// Which compiled kernel runs on this CPU: `"avx2+fma"` or `"portable"`.
@@ -180,40 +195,90 @@ fn filter_avx2_fma(x: &[f32], kernel: &[f32], y: &mut [f32], components: usize) 
 /// The decimating kernel compiled with AVX2 and FMA.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-fn decimate_avx2_fma(x: &[f32], kernel: &[f32], y: &mut [f32], components: usize, d: usize) {
-    decimate::<true>(x, kernel, y, components, d);
+fn decimate_avx2_fma(
+    x: &[f32],
+    weights: &[f32],
+    taps: usize,
+    y: &mut [f32],
+    components: usize,
+    d: usize,
+) {
+    match components {
+        1 => decimate::<true, 1>(x, weights, taps, y, d),
+        _ => decimate::<true, 2>(x, weights, 2 * taps, y, d),
+    }
 }
 
-/// Output sample `k` (its `c` components) from the window starting at input sample `k·d`:
-/// the dot product of the window's components with `weights` (the kernel with each tap
-/// repeated `c` times), accumulated in `LANES` independent lanes (vectorized, and enough
-/// chains to hide the multiply-add's latency); lane `l` holds component `l % c` since `LANES`
-/// is a multiple of `c`, so each component is the sum of its lanes.
+/// The decimating kernel as is (SSE2 on x86-64).
+fn decimate_portable(
+    x: &[f32],
+    weights: &[f32],
+    taps: usize,
+    y: &mut [f32],
+    components: usize,
+    d: usize,
+) {
+    match components {
+        1 => decimate::<false, 1>(x, weights, taps, y, d),
+        _ => decimate::<false, 2>(x, weights, 2 * taps, y, d),
+    }
+}
+
+/// Output sample `k` (its `C` components) from the window of `window_len` components
+/// (taps · `C`) starting at input sample `k·d`: the dot product of the window's components
+/// with `weights` (the kernel with each tap
+/// repeated `C` times, zero-padded to whole `LANES`), accumulated in `LANES` independent
+/// lanes (vectorized, and enough chains to hide the multiply-add's latency). Lane `l` holds
+/// component `l % C` (`LANES` is a multiple of `C`), so each component is the sum of its
+/// lanes. The window's last partial chunk is copied into a zero-padded one, so every chunk
+/// is whole and the lanes stay in registers.
 #[inline(always)]
-fn decimate<const FMA: bool>(x: &[f32], weights: &[f32], y: &mut [f32], c: usize, d: usize) {
-    debug_assert!(LANES.is_multiple_of(c));
-    for (k, out) in y.chunks_exact_mut(c).enumerate() {
-        let window = &x[k * d * c..][..weights.len()];
+fn decimate<const FMA: bool, const C: usize>(
+    x: &[f32],
+    weights: &[f32],
+    window_len: usize,
+    y: &mut [f32],
+    d: usize,
+) {
+    const { assert!(LANES % C == 0 && LANES % 8 == 0) };
+    let fma = |acc: &mut [f32; LANES], xc: &[f32; LANES], wc: &[f32; LANES]| {
+        for l in 0..LANES {
+            acc[l] = if FMA {
+                wc[l].mul_add(xc[l], acc[l])
+            } else {
+                acc[l] + wc[l] * xc[l]
+            };
+        }
+    };
+    for (k, out) in y.chunks_exact_mut(C).enumerate() {
+        let window = &x[k * d * C..][..window_len];
         let mut acc = [0.0f32; LANES];
         let mut xs = window.chunks_exact(LANES);
         let mut ws = weights.chunks_exact(LANES);
         for (xc, wc) in (&mut xs).zip(&mut ws) {
-            let xc: &[f32; LANES] = xc.try_into().expect("LANES elements");
-            let wc: &[f32; LANES] = wc.try_into().expect("LANES elements");
-            for l in 0..LANES {
-                acc[l] = if FMA {
-                    wc[l].mul_add(xc[l], acc[l])
-                } else {
-                    acc[l] + wc[l] * xc[l]
-                };
+            fma(
+                &mut acc,
+                xc.try_into().expect("LANES elements"),
+                wc.try_into().expect("LANES elements"),
+            );
+        }
+        let rest = xs.remainder();
+        if !rest.is_empty() {
+            let mut xc = [0.0f32; LANES];
+            xc[..rest.len()].copy_from_slice(rest);
+            let wc = ws.next().expect("weights are padded to whole LANES");
+            fma(&mut acc, &xc, wc.try_into().expect("LANES elements"));
+        }
+        // Eight lanes, then each component's lanes among them.
+        let mut sum = [0.0f32; C];
+        for l in 0..8 {
+            let mut v = 0.0;
+            for j in (l..LANES).step_by(8) {
+                v += acc[j];
             }
+            sum[l % C] += v;
         }
-        for (l, (xv, wv)) in xs.remainder().iter().zip(ws.remainder()).enumerate() {
-            acc[l] += wv * xv;
-        }
-        for (comp, o) in out.iter_mut().enumerate() {
-            *o = acc.iter().skip(comp).step_by(c).sum();
-        }
+        out.copy_from_slice(&sum);
     }
 }
 

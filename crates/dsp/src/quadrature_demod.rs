@@ -50,11 +50,15 @@ impl QuadratureDemod {
             return;
         };
         let gain = self.gain;
-        // Each sample against the one before: the first against the last of the last call.
-        let previous = std::iter::once(&self.last).chain(input);
-        for ((y, &x), &prev) in output.iter_mut().zip(input).zip(previous) {
+        let step = |x: Complex32, prev: Complex32| {
             let p = x * prev.conj();
-            *y = gain * atan2(p.im, p.re);
+            gain * atan2(p.im, p.re)
+        };
+        // Each sample against the one before: the first against the last of the last call,
+        // the rest as plain slices (an iterator chain would not vectorize).
+        output[0] = step(input[0], self.last);
+        for ((y, &x), &prev) in output[1..].iter_mut().zip(&input[1..]).zip(input) {
+            *y = step(x, prev);
         }
         self.last = newest;
     }
@@ -71,7 +75,7 @@ fn atan2(y: f32, x: f32) -> f32 {
     let s = a * a;
     let mut r = ATAN[ATAN.len() - 1];
     for &c in ATAN[..ATAN.len() - 1].iter().rev() {
-        r = r.mul_add(s, c);
+        r = r * s + c; // not mul_add: without FMA enabled that is a library call
     }
     r *= a;
     let r = if ay > ax { FRAC_PI_2 - r } else { r };
