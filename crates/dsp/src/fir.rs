@@ -240,7 +240,7 @@ fn decimate<const FMA: bool, const C: usize>(
     y: &mut [f32],
     d: usize,
 ) {
-    const { assert!(LANES % C == 0 && LANES % 8 == 0) };
+    const { assert!(LANES.is_multiple_of(C) && LANES.is_multiple_of(8)) };
     let fma = |acc: &mut [f32; LANES], xc: &[f32; LANES], wc: &[f32; LANES]| {
         for l in 0..LANES {
             acc[l] = if FMA {
