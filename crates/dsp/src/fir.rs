@@ -218,6 +218,10 @@ fn decimate_avx2_fma(
     }
 }
 
+/// Eight lanes on (-1), eight off: `MASK[8 - n..][..8]` selects the first `n` of eight.
+#[cfg(target_arch = "x86_64")]
+const MASK: [i32; 16] = [-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0];
+
 /// The products of `window` with the first `window.len()` of `weights` (zero-padded to whole
 /// `LANES`), summed into eight lanes: lane `l` holds the products of the elements whose index
 /// is `l` modulo 8. Four accumulators of eight hide the multiply-add's latency.
@@ -246,11 +250,27 @@ fn dot_avx2_fma(window: &[f32], weights: &[f32]) -> [f32; 8] {
     for (xc, wc) in (&mut xs).zip(&mut ws) {
         step(xc, wc);
     }
+    // The tail through masked loads (a zero-padded copy on the stack would be read back
+    // wider than it was written, which stalls store forwarding).
     let rest = xs.remainder();
-    if !rest.is_empty() {
-        let mut xc = [0.0f32; LANES];
-        xc[..rest.len()].copy_from_slice(rest);
-        step(&xc, ws.next().expect("weights are padded to whole LANES"));
+    if let Some(wc) = ws.next().filter(|_| !rest.is_empty()) {
+        for (j, a) in acc.iter_mut().enumerate() {
+            let valid = rest.len().saturating_sub(8 * j).min(8);
+            if valid == 0 {
+                break;
+            }
+            // SAFETY: `MASK[8 - valid..]` holds eight i32 (valid <= 8). The masked load
+            // touches only the first `valid` floats from 8·j, all inside `rest` (8·j + valid
+            // <= rest.len()); masked-off lanes are not accessed. `wc` holds LANES floats.
+            let (xv, wv) = unsafe {
+                let mask = _mm256_loadu_si256(MASK.as_ptr().add(8 - valid).cast());
+                (
+                    _mm256_maskload_ps(rest.as_ptr().add(8 * j), mask),
+                    _mm256_loadu_ps(wc.as_ptr().add(8 * j)),
+                )
+            };
+            *a = _mm256_fmadd_ps(xv, wv, *a);
+        }
     }
     let sum = _mm256_add_ps(_mm256_add_ps(acc[0], acc[1]), _mm256_add_ps(acc[2], acc[3]));
     let mut lanes = [0.0f32; 8];
