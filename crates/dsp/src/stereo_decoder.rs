@@ -34,7 +34,8 @@ const LOCK_LEVEL: f32 = 0.015;
 /// 4. `L = (L+R) + (L-R)`, `R = (L+R) - (L-R)`, so a mono listener's `L+R` and the stereo
 ///    channels have the same scale.
 ///
-/// Without a pilot (its level under [`LOCK_LEVEL`] over a 4096-sample step) the `L-R` part
+/// Without a pilot (its level, see [`pilot_level`](Self::pilot_level), under 0.015 (a 3%
+/// injection) over a 4096-sample step) the `L-R` part
 /// is left out: both outputs are the mono `L+R`. De-emphasis is not applied (it is linear,
 /// so it may follow, on each channel).
 ///

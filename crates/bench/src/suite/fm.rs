@@ -1,4 +1,4 @@
-//! `radioflow bench fm`: the mono FM receiver chain ([`fm`](crate::fm)) on radioflow's
+//! `radioflow bench fm`: the mono FM receiver chain ([`crate::fm`]) on radioflow's
 //! schedulers and, with `--compare gnuradio`, GNU Radio's own chain
 //! (`peers/gnuradio/fm_bench.py`), alternated run by run; throughput in input Msps and the
 //! ratio to GNU Radio.
