@@ -90,8 +90,8 @@ register_block!(BlockDescription {
     summary: "An FM stereo multiplex to left and right audio (pilot PLL, 38 kHz L-R, matrix; mono without a pilot).",
     dtypes: &[Dtype::Float32],
     params: &[
-        ParamDescription::required("sample_rate", ParamKind::PositiveFloat, "the multiplex's rate, Hz (at least 120 kHz)"),
-        ParamDescription::required("decimation", ParamKind::Int { min: 1 }, "multiplex samples per audio sample"),
+        ParamDescription::optional("sample_rate", ParamKind::PositiveFloat, DefaultValue::Float(240e3), "the multiplex's rate, Hz (at least 120 kHz)"),
+        ParamDescription::optional("decimation", ParamKind::Int { min: 1 }, DefaultValue::Int(5), "multiplex samples per audio sample (audio at least 32 kHz)"),
     ],
     ports: declared_ports::<FmStereoDecoder>,
     make: |a| {
