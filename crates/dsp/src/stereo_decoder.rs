@@ -105,13 +105,14 @@ impl StereoDecoder {
                 )
             },
         )?;
-        // Stop bands at 15.5 kHz (L+R) and 22.5 kHz (L-R) around the pilot.
+        // Stop bands from 15.5 kHz (L+R ends at 15) and 22.5 kHz (L-R starts at 23) around
+        // the pilot: half the band's 1 kHz plus half the 6 kHz transition.
         let pilot_taps = firdes::complex_band_pass(
             1.0,
             sample_rate,
             PILOT - 500.0,
             PILOT + 500.0,
-            3e3,
+            6e3,
             Window::Hamming,
         )?;
         // 15 kHz audio; the pilot (at 19 kHz) in the stop band.
