@@ -2,7 +2,8 @@
 # The whole test suite: formatting, lints, docs, unit/integration/doc tests, the Python
 # package's pytest suite, the scheduler conformance suite (also in release), loom model checks,
 # valgrind (memcheck + race detection), Miri where a nightly toolchain with Miri can be
-# installed, and a benchmark smoke run. Installs what it needs (valgrind via apt when missing). Ends with "N passed, N failed".
+# installed, libFuzzer on the parsers of outside input (scripts/fuzz.sh), a benchmark smoke
+# run and two minutes of soak (scripts/soak.sh). Installs what it needs (valgrind via apt when missing). Ends with "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=target/test-log.txt
@@ -46,6 +47,12 @@ step "loom model checks of buffer positions and wake-ups"
 RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
   cargo test --locked --release -p radioflow-runtime --lib loom 2>&1 | tee -a "$log"
 
+# The fuzzers (libFuzzer, 20 s per target; `scripts/fuzz.sh --long` for hours) run in the
+# background meanwhile: valgrind and Miri keep one core busy, the fuzzers the other.
+step "fuzzing in the background (scripts/fuzz.sh: build, regressions, 20 s per target)"
+bash scripts/fuzz.sh --seconds 20 > target/fuzz.log 2>&1 &
+fuzz_pid=$!
+
 step "valgrind"
 bash scripts/valgrind.sh
 
@@ -64,6 +71,15 @@ else
   echo "miri: no nightly toolchain with Miri can be installed here; skipped (valgrind ran instead)"
 fi
 
+step "fuzzing: results"
+if wait "$fuzz_pid"; then
+  cat target/fuzz.log
+else
+  cat target/fuzz.log
+  echo "fuzzing found a crash (see above)" | tee -a "$log"
+  echo "1 failed (fuzzing)" >> "$log"
+fi
+
 step "benchmarks in quick mode (tiny sizes; every experiment runs and verifies)"
 # `bench counters` compares with a binary whose counters are compiled out: built here in the
 # shared target directory (only the crates above the runtime compile again), not from scratch.
@@ -71,11 +87,22 @@ cargo build --locked --release -q -p radioflow-cli --features radioflow-runtime/
 cp target/release/radioflow target/radioflow-no-counters
 export RADIOFLOW_NO_COUNTERS_BIN=$PWD/target/radioflow-no-counters
 cargo run --locked --release -q -p radioflow-cli -- bench --quick
+# Two minutes of soak (scripts/soak.sh) beside the other quick benchmarks, on one worker.
+SOAK_SCHEDULER=flow:workers=1 bash scripts/soak.sh 120 > target/soak.log 2>&1 &
+soak_pid=$!
 cargo run --locked --release -q -p radioflow-cli -- bench opti --quick --sweep --json > /dev/null
 cargo run --locked --release -q -p radioflow-cli -- bench resched --quick --compare gnuradio  # GNU Radio rows where it is installed
 cargo run --locked --release -q -p radioflow-cli -- bench items --quick --compare gnuradio
 cargo run --locked --release -q -p radioflow-cli -- bench counters --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- bench workload --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- profile fir --samples 1e5 --trace target/profile-trace.json > /dev/null
 cargo run --locked --release -q -p radioflow-cli -- bench tasks --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- bench pipeline --quick --json > /dev/null
+
+step "soak: results"
+if wait "$soak_pid"; then
+  cat target/soak.log
+else
+  cat target/soak.log
+  echo "1 failed (soak: memory grew, threads changed or items stopped)" | tee -a "$log"
+fi
 
 passed=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s+=$4} END {print s+0}')
 # pytest's summary line: "N passed in 2.1s" or "N passed, M skipped in ...".

@@ -10,6 +10,7 @@
 //!   schedulers and the [`Peer`]s alternated run by run, summaries, sweeps, result files.
 //! - [`framed`]: seed 003 on framed execution (`bench tasks`, `bench pipeline`).
 //! - [`profile`] and [`graphs`]: `radioflow profile`, a graph run with time counters on.
+//! - [`soak`]: `radioflow soak`, a graph kept running while memory and threads are sampled.
 //! - [`limit`]: the physical limits a run is compared with; [`plot`]: the figures.
 //!
 //! ```
@@ -20,6 +21,7 @@
 //! # Ok::<(), radioflow_bench::BenchError>(())
 //! ```
 
+pub mod dvbs2_tx;
 mod experiments;
 pub mod framed;
 pub mod graphs;
@@ -29,6 +31,7 @@ mod measurement;
 mod peers;
 pub mod plot;
 pub mod profile;
+pub mod soak;
 pub mod stats;
 pub mod suite;
 

@@ -14,6 +14,7 @@ fn example(kind: ParamKind, dir: &Path) -> Pmt {
         ParamKind::Item => Pmt::Int(1),
         ParamKind::Floats | ParamKind::Items => Pmt::list([Pmt::Int(1), Pmt::Int(2)]),
         ParamKind::Choice(words) => Pmt::symbol(words[0]),
+        ParamKind::Text => Pmt::symbol("x"),
         ParamKind::Path => {
             let path = dir.join("registry-example.bin");
             std::fs::write(&path, [0u8; 64]).unwrap();
@@ -90,7 +91,13 @@ fn every_description_makes_its_block_with_the_ports_it_describes() {
                 .params
                 .iter()
                 .filter(|p| p.default.is_none())
-                .map(|p| (p.name.to_owned(), example(p.kind, &dir)))
+                .map(|p| {
+                    let value = match p.example {
+                        Some(e) => registry::default_pmt(e),
+                        None => example(p.kind, &dir),
+                    };
+                    (p.name.to_owned(), value)
+                })
                 .collect();
             let block = registry::make(d, dtype, given)
                 .unwrap_or_else(|e| panic!("{} ({dtype:?}): {e}", d.id));
@@ -208,6 +215,7 @@ fn defaults_are_of_their_parameters_kind() {
                 (ParamKind::Float | ParamKind::Item, Some(DefaultValue::Float(_))) => true,
                 (ParamKind::PositiveFloat, Some(DefaultValue::Float(x))) => x > 0.0,
                 (ParamKind::Choice(w), Some(DefaultValue::Word(x))) => w.contains(&x),
+                (ParamKind::Text, Some(DefaultValue::Word(_))) => true,
                 (ParamKind::Items | ParamKind::Messages, Some(DefaultValue::Empty)) => true,
                 _ => false,
             };

@@ -1,8 +1,10 @@
 //! `radioflow bench ...`: the arguments, and what every experiment's printing shares. The
 //! experiments themselves live in `radioflow_bench`.
 
-use crate::{bench_compare, bench_fm, bench_framed, bench_observe, bench_profile};
-use anyhow::{bail, Context};
+/// The count parser the experiments' arguments share (at least 1; accepts 1e8).
+pub(crate) use crate::values::count as parse_count;
+use crate::{bench_compare, bench_dvbs2, bench_fm, bench_framed, bench_observe, bench_profile};
+use anyhow::Context;
 use clap::{Args, Subcommand};
 use radioflow_bench::suite::profiled::Profile;
 use radioflow_bench::suite::{self, compare::Setup, Plotted, Skipped};
@@ -26,7 +28,7 @@ pub(crate) struct Common {
     #[arg(long, global = true, default_value = "all")]
     pub(crate) scheduler: String,
     /// Runs per scheduler (alternated between schedulers run by run).
-    #[arg(long, global = true, default_value_t = 5)]
+    #[arg(long, global = true, default_value = "5", value_parser = crate::values::small, allow_negative_numbers = true)]
     pub(crate) runs: usize,
     /// Print one JSON object per measured run instead of a table.
     #[arg(long, global = true)]
@@ -38,16 +40,16 @@ pub(crate) struct Common {
     #[arg(long, global = true)]
     pub(crate) compare: Vec<String>,
     /// flow: worker threads (default: one per CPU).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, value_parser = crate::values::small, allow_negative_numbers = true)]
     workers: Option<usize>,
     /// flow: pin worker i to CPU i.
     #[arg(long, global = true)]
     pin: bool,
     /// flow: bytes a block writes per output per work call (default: an eighth of L2).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, value_parser = crate::values::bytes, allow_negative_numbers = true)]
     chunk_bytes: Option<usize>,
     /// flow: buffer bytes per connection (default: 2 chunks).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, value_parser = crate::values::bytes, allow_negative_numbers = true)]
     buffer_bytes: Option<usize>,
     /// flow: keep the placement made at start (no chain hand-over to idle workers).
     #[arg(long, global = true)]
@@ -77,12 +79,12 @@ pub(crate) struct Common {
 /// Size of the `buf` graph (also profiled by `resched` and `items`).
 #[derive(Args, Clone, Copy)]
 struct BufArgs {
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value = "10", value_parser = crate::values::small, allow_negative_numbers = true)]
     pipes: usize,
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value = "10", value_parser = crate::values::small, allow_negative_numbers = true)]
     stages: usize,
     /// Samples through the head block (accepts 1e8).
-    #[arg(long, default_value = "1e8", value_parser = parse_count)]
+    #[arg(long, default_value = "1e8", value_parser = crate::values::count, allow_negative_numbers = true)]
     samples: u64,
 }
 
@@ -99,24 +101,24 @@ impl From<BufArgs> for BufParams {
 /// Size of the `msg` graph.
 #[derive(Args, Clone, Copy)]
 struct MsgArgs {
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value = "10", value_parser = crate::values::small, allow_negative_numbers = true)]
     pipes: usize,
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value = "10", value_parser = crate::values::small, allow_negative_numbers = true)]
     stages: usize,
-    /// Messages in the burst (accepts 1e3).
-    #[arg(long, default_value = "1000", value_parser = parse_count)]
+    /// Messages in the burst (accepts 1e3; at most 1e7, built in memory before the run).
+    #[arg(long, default_value = "1000", value_parser = crate::values::messages, allow_negative_numbers = true)]
     burst: u64,
 }
 
 /// Size of the `opti` graph.
 #[derive(Args, Clone, Copy)]
 struct OptiArgs {
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value = "4", value_parser = crate::values::small, allow_negative_numbers = true)]
     pipes: usize,
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value = "10", value_parser = crate::values::small, allow_negative_numbers = true)]
     stages: usize,
     /// Samples per branch (accepts 1e8).
-    #[arg(long, default_value = "1e8", value_parser = parse_count)]
+    #[arg(long, default_value = "1e8", value_parser = crate::values::count, allow_negative_numbers = true)]
     samples: u64,
 }
 
@@ -147,17 +149,12 @@ enum Experiment {
     Tasks(bench_framed::TasksArgs),
     /// Seed 003 Fig. 11: framed pipeline, copy vs copy-less adaptors, heavy stage duplicated.
     Pipeline(bench_framed::PipelineArgs),
+    /// Issue 19: the DVB-S2 transmitter, TS file to RRC-shaped samples, Mb/s of information
+    /// (`--compare gnuradio`: gr-dtv on the same file, alternated).
+    Dvbs2Tx(bench_dvbs2::Dvbs2TxArgs),
     /// Issue 18: the mono FM receiver (file -> freq_xlating_fir /10 -> wfm_rcv /5 -> sink),
     /// in input Msps; `--compare gnuradio` for GNU Radio's own chain.
     Fm(bench_fm::FmArgs),
-}
-
-pub(crate) fn parse_count(s: &str) -> Result<u64, String> {
-    let v: f64 = s.parse().map_err(|_| format!("'{s}' is not a number"))?;
-    if !(v.is_finite() && v >= 0.0 && v.fract() == 0.0 && v <= u64::MAX as f64) {
-        return Err(format!("'{s}' is not a whole non-negative count"));
-    }
-    Ok(v as u64)
 }
 
 /// `spec` with the command line's scheduler flags applied (`--workers`, `--pin`, ... to
@@ -300,8 +297,11 @@ fn demo(quick: bool) -> Vec<Setup> {
 
 pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
     let mut c = args.common;
-    if c.runs == 0 {
-        bail!("--runs must be at least 1");
+    // Everything that can be refused is refused before anything runs or prints.
+    schedulers(&c)?;
+    peers(&c, "gnuradio, futuresdr")?;
+    if let Some(dir) = &c.out {
+        crate::values::writable_dir(dir, "--out")?;
     }
     if c.quick {
         c.runs = 1;
@@ -312,6 +312,7 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
         Some(Experiment::CountersRun(a)) => return bench_observe::counters_run(a, &c.scheduler),
         Some(Experiment::Tasks(a)) => return bench_framed::tasks(a, &c),
         Some(Experiment::Pipeline(a)) => return bench_framed::pipeline(a, &c),
+        Some(Experiment::Dvbs2Tx(a)) => return bench_dvbs2::dvbs2_tx(a, &c),
         Some(Experiment::Fm(a)) => return bench_fm::fm(a, &c),
         Some(Experiment::Resched(a)) => {
             return bench_profile::profile(Profile::Resched, a.into(), &c)

@@ -1,6 +1,6 @@
 //! `radioflow bench tasks` and `radioflow bench pipeline`: prints `radioflow_bench::framed`.
 
-use crate::bench::{parse_count, Common};
+use crate::bench::Common;
 use anyhow::{bail, Context};
 use clap::Args;
 use radioflow_bench::framed::pipeline::{self, PipelineParams, PipelineStudy};
@@ -12,7 +12,7 @@ use radioflow_framed::Wait;
 #[derive(Args, Clone)]
 pub(crate) struct TasksArgs {
     /// Compute tasks per micro-benchmark and run (the paper: 1,125,000; accepts 1.125e6).
-    #[arg(long, default_value = "1125000", value_parser = parse_count)]
+    #[arg(long, default_value = "1125000", value_parser = crate::values::count, allow_negative_numbers = true)]
     tasks: u64,
     /// Active-wait duration of a compute task in ns, comma separated (the paper: 4000; its
     /// Fig. 5 sweeps 1 to 100 µs). 0: the task only reads the clock once.
@@ -24,23 +24,23 @@ pub(crate) struct TasksArgs {
 #[derive(Args, Clone)]
 pub(crate) struct PipelineArgs {
     /// Frames per run (accepts 2e4).
-    #[arg(long, default_value = "20000", value_parser = parse_count)]
+    #[arg(long, default_value = "20000", value_parser = crate::values::count, allow_negative_numbers = true)]
     frames: u64,
     /// Samples (f32) per frame.
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, default_value = "4096", value_parser = crate::values::small, allow_negative_numbers = true)]
     frame: usize,
     /// FIR taps of the heavy stage (its cost per sample).
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value = "32", value_parser = crate::values::small, allow_negative_numbers = true)]
     taps: usize,
     /// Frames per adaptor slot ring (per consumer replica). 4: with 2, four threads on two
     /// CPUs put a thread to sleep and wake it for almost every frame.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value = "4", value_parser = crate::values::small, allow_negative_numbers = true)]
     buffer: usize,
     /// Waiting on adaptors: passive or active.
     #[arg(long, default_value = "passive")]
     wait: String,
     /// Highest replica count of the heavy stage (default: the number of CPUs).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::values::small, allow_negative_numbers = true)]
     max_replicas: Option<usize>,
     /// Pin the source to CPU 0, heavy replica i to CPU i, the sink to the last CPU.
     #[arg(long)]

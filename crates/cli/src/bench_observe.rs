@@ -14,16 +14,16 @@ use radioflow_runtime::Counters;
 #[derive(Args, Clone)]
 pub(crate) struct CountersArgs {
     /// Complex samples through the one-FIR graph (accepts 1e7).
-    #[arg(long, default_value = "2e7", value_parser = parse_count)]
+    #[arg(long, default_value = "2e7", value_parser = crate::values::count, allow_negative_numbers = true)]
     samples: u64,
     /// FIR filters in the chain graph (each with its own taps).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value = "20", value_parser = crate::values::small, allow_negative_numbers = true)]
     chain: usize,
     /// Complex samples through the chain graph.
-    #[arg(long, default_value = "2e6", value_parser = parse_count)]
+    #[arg(long, default_value = "2e6", value_parser = crate::values::count, allow_negative_numbers = true)]
     chain_samples: u64,
     /// Taps per FIR filter.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value = "100", value_parser = crate::values::small, allow_negative_numbers = true)]
     taps: usize,
     /// Affinity settings to measure, comma separated: off, on.
     #[arg(long, default_value = "off,on")]
@@ -36,11 +36,11 @@ pub(crate) struct CountersArgs {
 /// One configuration in a child process (used by `bench counters`; prints one JSON line).
 #[derive(Args, Clone)]
 pub(crate) struct CountersRunArgs {
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value = "1", value_parser = crate::values::small, allow_negative_numbers = true)]
     stages: usize,
-    #[arg(long, value_parser = parse_count)]
+    #[arg(long, value_parser = crate::values::count, allow_negative_numbers = true)]
     samples: u64,
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value = "100", value_parser = crate::values::small, allow_negative_numbers = true)]
     taps: usize,
     /// off, counts or on.
     #[arg(long, default_value = "on")]
@@ -162,10 +162,10 @@ fn print_counters(g: &GraphResult, runs: usize) {
 #[derive(Args, Clone)]
 pub(crate) struct WorkloadArgs {
     /// Required samples per second of the source.
-    #[arg(long, default_value = "1e6", value_parser = parse_count)]
-    rate: u64,
+    #[arg(long, default_value = "1e6", value_parser = crate::values::positive, allow_negative_numbers = true)]
+    rate: f64,
     /// Seconds of samples per run.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value = "1", value_parser = crate::values::seconds, allow_negative_numbers = true)]
     seconds: f64,
     /// Kinds of work, comma separated: fdiv, intaddsub, reverse-temp, reverse-xor, alloc,
     /// empty, recursion.
@@ -175,7 +175,7 @@ pub(crate) struct WorkloadArgs {
     #[arg(long, default_value = "1e3,1e4,1e5,3e5,1e6,3e6")]
     units: String,
     /// Threads inside a block / blocks in a chain for the parallel arrangements (default: CPUs).
-    #[arg(long)]
+    #[arg(long, value_parser = crate::values::small, allow_negative_numbers = true)]
     parallel: Option<usize>,
 }
 

@@ -5,14 +5,19 @@
 
 mod bench;
 mod bench_compare;
+mod bench_dvbs2;
 mod bench_fm;
 mod bench_framed;
 mod bench_observe;
 mod bench_profile;
 mod blocks;
+mod dvbs2;
 mod fm;
+mod grc;
 mod profile;
 mod run;
+mod soak;
+mod values;
 
 use clap::{Parser, Subcommand};
 
@@ -33,10 +38,17 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Run a graph with time counters on and print a per-block profile (optionally a trace).
     Profile(profile::ProfileArgs),
+    /// DVB-S2 tools: `tx` encodes a TS file into a shaped cf32 file.
+    Dvbs2(dvbs2::Dvbs2Args),
     /// List the block library (or show one block's parameters and ports).
     Blocks(blocks::BlocksArgs),
-    /// Run a graph file (TOML; blocks by library id, parameters by name).
+    /// Run a graph file (radioflow's TOML or GNU Radio Companion's .grc).
     Run(run::RunArgs),
+    /// GNU Radio Companion flowgraphs: `radioflow grc list` shows the GNU Radio blocks supported.
+    #[command(subcommand)]
+    Grc(grc::GrcCommand),
+    /// Keep a graph running, sampling memory, threads and throughput (fails if memory grows).
+    Soak(soak::SoakArgs),
     /// Receive an FM broadcast station from an IQ recording into a WAV file.
     Fm(fm::FmArgs),
 }
@@ -49,8 +61,11 @@ fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Bench(args) => bench::main(args),
         Command::Profile(args) => profile::main(args),
+        Command::Dvbs2(args) => dvbs2::main(args),
         Command::Blocks(args) => blocks::main(args),
         Command::Run(args) => run::main(args),
+        Command::Grc(c) => grc::main(c),
+        Command::Soak(args) => soak::main(args),
         Command::Fm(args) => fm::main(args),
     }
 }

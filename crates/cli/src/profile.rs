@@ -3,9 +3,7 @@
 
 use anyhow::Context;
 use clap::Args;
-use radioflow_bench::graphs::GRAPH_NAMES;
 use radioflow_bench::profile::{self, LiveSample, ProfileParams, ProfileRun};
-use radioflow_bench::BenchError;
 use radioflow_runtime::SchedulerSpec;
 use std::path::Path;
 use std::time::Duration;
@@ -17,7 +15,7 @@ pub(crate) struct ProfileArgs {
     #[arg(default_value = "example")]
     graph: String,
     /// Items through each head block (messages for msg; accepts 1e7).
-    #[arg(long, default_value = "1e7", value_parser = crate::bench::parse_count)]
+    #[arg(long, default_value = "1e7", value_parser = crate::values::count, allow_negative_numbers = true)]
     samples: u64,
     /// Scheduler: flow, tpb or single, with options (`flow:workers=2,pin`, `tpb:realtime`).
     #[arg(long, default_value = "flow")]
@@ -26,30 +24,29 @@ pub(crate) struct ProfileArgs {
     #[arg(long)]
     trace: Option<std::path::PathBuf>,
     /// Work calls kept per block in the trace (the most recent ones).
-    #[arg(long, default_value_t = 1 << 16)]
+    #[arg(long, default_value = "65536", value_parser = crate::values::bytes, allow_negative_numbers = true)]
     trace_events: usize,
     /// Print the table as JSON (one object per block) instead.
     #[arg(long)]
     json: bool,
     /// While the graph runs, print every block's live counters every this many seconds.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::values::seconds, allow_negative_numbers = true)]
     live: Option<f64>,
 }
 
 pub(crate) fn main(a: ProfileArgs) -> anyhow::Result<()> {
+    if let Some(path) = &a.trace {
+        crate::values::writable_file(path, "--trace")?;
+    }
     let scheduler = a.scheduler.parse::<SchedulerSpec>()?.build();
     let p = ProfileParams {
         graph: &a.graph,
         samples: a.samples,
         trace_events: a.trace.is_some().then_some(a.trace_events),
-        live: a.live.filter(|s| *s > 0.0).map(Duration::from_secs_f64),
+        live: a.live.map(Duration::from_secs_f64),
     };
-    let run = match profile::run(&p, scheduler.as_ref(), &mut print_live) {
-        Err(e @ BenchError::Params(_)) => {
-            return Err(e).with_context(|| format!("graphs: {}", GRAPH_NAMES.join(", ")))
-        }
-        r => r?,
-    };
+    // The error of an unknown graph lists the known ones.
+    let run = profile::run(&p, scheduler.as_ref(), &mut print_live)?;
     if a.json {
         for r in &run.profile.rows {
             println!("{}", profile::row_json(r));

@@ -1,4 +1,5 @@
-//! `radioflow run GRAPH.toml`: builds a graph file (see `radioflow_graph`) and runs it.
+//! `radioflow run GRAPH.toml|FLOWGRAPH.grc`: builds a graph file or a GNU Radio Companion
+//! flowgraph (see `radioflow_graph`) and runs it.
 
 use clap::Args;
 use radioflow_runtime::SchedulerSpec;
@@ -7,8 +8,9 @@ use std::time::Instant;
 
 #[derive(Args)]
 pub(crate) struct RunArgs {
-    /// The graph file (TOML: a `[blocks]` table, `connections`, `messages`; `radioflow blocks` lists the
-    /// blocks it can name).
+    /// The graph file: radioflow's TOML (a `[blocks]` table, `connections`, `messages`;
+    /// `radioflow blocks` lists the blocks it can name) or GNU Radio Companion's `.grc`
+    /// (`radioflow grc list` shows the GNU Radio blocks it can hold).
     graph: PathBuf,
     /// Scheduler: flow, tpb or single, with options (`flow:workers=2,pin`, `tpb:realtime`).
     #[arg(long, default_value = "flow")]
@@ -17,7 +19,7 @@ pub(crate) struct RunArgs {
 
 pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
     let scheduler = a.scheduler.parse::<SchedulerSpec>()?.build();
-    let mut graph = radioflow_graph::load(&a.graph)?;
+    let mut graph = radioflow_graph::load_any(&a.graph)?;
     let start = Instant::now();
     graph.flowgraph.run_with(scheduler.as_ref())?;
     let seconds = start.elapsed().as_secs_f64();

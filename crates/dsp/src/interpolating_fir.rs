@@ -90,8 +90,10 @@ impl<T: FirSample> InterpolatingFir<T> {
                 let out = &mut output[produced..produced + n * i];
                 for (p, branch) in self.branches.iter().enumerate() {
                     branch.filter(&pending[..n + len - 1], &mut self.scratch[..n]);
-                    for (o, &s) in out[p..].iter_mut().step_by(i).zip(&self.scratch[..n]) {
-                        *o = s;
+                    // Whole output groups rather than `step_by`: no per-item stride
+                    // arithmetic, and the group index is in bounds (p < i).
+                    for (o, &s) in out.chunks_exact_mut(i).zip(&self.scratch[..n]) {
+                        o[p] = s;
                     }
                 }
                 self.history.advance(n);

@@ -13,7 +13,7 @@ const GOLDEN: &str = include_str!("../golden/gr_dtv.txt");
 const FRAMES: usize = 2;
 
 /// The generator's TS stream: packet p, byte j (`ts_byte` in generate.py).
-fn ts_stream(npackets: usize) -> Vec<u8> {
+pub(crate) fn ts_stream(npackets: usize) -> Vec<u8> {
     let mut s = Vec::with_capacity(npackets * 188);
     for p in 0..npackets as i64 {
         for j in 0..188i64 {

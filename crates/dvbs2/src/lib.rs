@@ -1,11 +1,20 @@
 //! DVB-S2 transmitter kernels (ETSI EN 302 307-1), bit-exact with GNU Radio's gr-dtv.
 //!
-//! Pure code, no runtime dependency. [`Transmitter`] turns a TS (or generic) byte stream into
-//! PLFRAMEs of [`Complex32`](num_complex::Complex32) symbols, one unshaped symbol per sample:
-//! mode adaptation and BBHEADER (clause 5.1), BB scrambling (5.2.2), BCH (5.3.1) and LDPC
-//! (5.3.2) encoding, bit interleaving (5.3.3), mapping (5.4) and PL framing with pilots and
-//! PL scrambling (5.5). [`Modcod`], [`FrameSize`] and [`FecParams`] describe the 28 MODCODs.
-//! The MODCOD can change from one frame to the next (VCM/ACM).
+//! [`Transmitter`] turns a TS (or generic) byte stream into PLFRAMEs of
+//! [`Complex32`](num_complex::Complex32) symbols, one unshaped symbol per sample: mode
+//! adaptation and BBHEADER (clause 5.1), BB scrambling (5.2.2), BCH (5.3.1) and LDPC (5.3.2)
+//! encoding, bit interleaving (5.3.3), mapping (5.4) and PL framing with pilots and PL
+//! scrambling (5.5). [`Modcod`], [`FrameSize`] and [`FecParams`] describe the 28 MODCODs. The
+//! MODCOD can change from one frame to the next (VCM/ACM, also by a [`Schedule`]). [`Shaper`]
+//! pulse-shapes (RRC, clause 5.6). [`BbFramer`], [`FecEncoder`] and [`PlFramer`] are the
+//! transmitter cut into stages for framed execution; these kernels need no runtime. The
+//! `framed` feature (default) adds `run_tx`, the transmitter as a framed sequence or pipeline
+//! (crates/framed) with the encoding stage duplicated, and `app`, the logic of
+//! `radioflow dvbs2 tx`.
+//!
+//! The [`rx`] module is the decoding half of a receiver (soft demapping, deinterleaving,
+//! LDPC and BCH decoding, BB descrambling, BBHEADER and TS packets), everything after
+//! synchronisation.
 //!
 //! ```
 //! use num_complex::Complex32;
@@ -33,18 +42,37 @@
 //! tests compare bit stages exactly and symbols to 1e-5. Encoders are also checked against
 //! naive references (polynomial division for BCH, the parity check matrix for LDPC).
 
+#[cfg(feature = "framed")]
+pub mod app;
 mod bbframe;
 mod bch;
+mod frame_shaping;
+#[cfg(feature = "framed")]
+mod framed_tx;
 mod ldpc;
 mod ldpc_tables;
 mod mapper;
 mod modcod;
 mod plframe;
+pub mod rx;
+mod schedule;
+mod shaping;
+mod stages;
 mod tx;
 
 #[cfg(test)]
 mod golden_tests;
+#[cfg(test)]
+mod shaping_golden_tests;
 
 pub use bbframe::{InputStream, RollOff, TsSyncError};
+pub use frame_shaping::{FrameShaper, OverlapAdd};
+#[cfg(feature = "framed")]
+pub use framed_tx::{run_tx, RunError, TxRun, TxStats};
 pub use modcod::{CodeRate, Constellation, FecParams, FrameSize, Modcod, ModcodError};
+pub use schedule::Schedule;
+pub use shaping::{Shaper, Shaping, ShapingError};
+pub use stages::{
+    BbFramer, FecEncoder, FrameSpec, PlFramer, MAX_BBFRAME_BYTES, MAX_FECFRAME_BITS, MAX_PLFRAME,
+};
 pub use tx::{FrameInfo, Transmitter, TxConfig, TxError};

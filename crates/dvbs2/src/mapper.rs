@@ -148,6 +148,11 @@ impl Mapper {
         Mapper { points }
     }
 
+    /// The points, indexed by label (32 entries; the constellation's first 2^bps are used).
+    pub(crate) fn points(&self) -> &[Complex32; 32] {
+        &self.points
+    }
+
     #[inline]
     pub(crate) fn map(&self, labels: &[u8], out: &mut [Complex32]) {
         for (o, &l) in out.iter_mut().zip(labels) {

@@ -26,7 +26,7 @@ const PLS_ROWS: [u32; 6] = [
 const PLS_SCRAMBLE: u64 = 0x719D_83C9_5342_2DFA;
 
 /// (1 + j)/√2: π/2-BPSK for bit 0 on even symbols, and the pilot symbol (clause 5.5.3).
-fn unmodulated() -> Complex32 {
+pub(crate) fn unmodulated() -> Complex32 {
     let a = FRAC_1_SQRT_2 as f32;
     Complex32::new(a, a)
 }
@@ -101,6 +101,21 @@ impl PlScrambler {
         let z = |i: usize| x[n + i] ^ y[i];
         let r = (0..MAX_PAYLOAD).map(|i| 2 * z(i + SHIFT) + z(i)).collect();
         PlScrambler { r }
+    }
+
+    /// R_n (0..=3) for every payload symbol n of the longest PLFRAME.
+    pub(crate) fn sequence(&self) -> &[u8] {
+        &self.r
+    }
+
+    /// `s` · e^{j r π/2}, exactly (a swap and sign changes).
+    #[inline]
+    pub(crate) fn rotate(s: Complex32, r: u8) -> Complex32 {
+        const RE: [usize; 4] = [0, 3, 2, 1];
+        const IM: [usize; 4] = [1, 0, 3, 2];
+        let v = [s.re, s.im, -s.re, -s.im];
+        let r = usize::from(r & 3);
+        Complex32::new(v[RE[r]], v[IM[r]])
     }
 
     /// Multiplies `symbols` by e^{j R_n π/2}, n counted from the first symbol after the header.

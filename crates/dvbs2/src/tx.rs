@@ -65,6 +65,9 @@ pub enum TxError {
     /// A TS packet did not start with 0x47.
     #[error(transparent)]
     TsSync(#[from] TsSyncError),
+    /// A VCM schedule entry could not be parsed.
+    #[error("bad schedule entry {0}")]
+    Schedule(String),
 }
 
 /// One MODCOD's encoders, built once and kept for VCM/ACM switching.

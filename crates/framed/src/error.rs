@@ -104,10 +104,12 @@ pub enum ExecError {
         paths: u32,
     },
     /// A task panicked (in a pipeline thread).
-    #[error("stage {stage} panicked: {message}")]
+    #[error("stage {stage}: task '{task}' panicked: {message}")]
     Panicked {
         /// Stage index.
         stage: usize,
+        /// The task that panicked.
+        task: String,
         /// The panic message.
         message: String,
     },

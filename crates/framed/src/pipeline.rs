@@ -508,6 +508,7 @@ impl Pipeline {
                                 Ok(Err(e)) => shared.fail(e),
                                 Err(p) => shared.fail(ExecError::Panicked {
                                     stage: s,
+                                    task: rep.current_task().to_owned(),
                                     message: panic_message(&p),
                                 }),
                             }

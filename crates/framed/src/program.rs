@@ -45,6 +45,8 @@ pub(crate) struct Program {
     /// Paths per switcher (all switchers of the graph).
     pub(crate) paths: Vec<u32>,
     pub(crate) switcher_names: Vec<String>,
+    /// Every task's name, by index (to name a task that panicked).
+    pub(crate) task_names: Vec<String>,
     /// Tasks (codelet, external and switcher) in the order they were scheduled.
     pub(crate) order: Vec<u32>,
     /// Ranges of `order` (inclusive) that a pipeline cut must not split (switcher regions).
@@ -475,6 +477,7 @@ impl Program {
             side,
             paths: g.switchers.iter().map(|s| s.paths).collect(),
             switcher_names: g.switchers.iter().map(|s| s.name.clone()).collect(),
+            task_names: g.tasks.iter().map(|t| t.name.clone()).collect(),
             order,
             spans,
         })
@@ -498,6 +501,8 @@ pub(crate) struct Replica {
     _states: Vec<Option<Box<dyn Any + Send>>>,
     pub(crate) stats: Vec<TaskStats>,
     pub(crate) profiling: bool,
+    /// The task running or last run (one store per task, read after a panic).
+    current: u32,
 }
 
 impl Replica {
@@ -577,10 +582,16 @@ impl Replica {
                 _states: states,
                 stats: vec![TaskStats::default(); g.tasks.len()],
                 profiling: false,
+                current: 0,
             });
         }
         out.reverse();
         Ok(out)
+    }
+
+    /// The name of the task that runs now or ran last (after a panic: the one that panicked).
+    pub(crate) fn current_task(&self) -> &str {
+        &self.prog.task_names[self.current as usize]
     }
 
     /// Runs the program on `frame`.
@@ -607,6 +618,7 @@ impl Replica {
         while let Some(&op) = ops.get(pc) {
             match op {
                 Op::Task(t) => {
+                    self.current = t;
                     let rt = self.tasks[t as usize]
                         .as_mut()
                         .expect("every task of a program has a codelet");

@@ -397,6 +397,7 @@ fn a_panicking_task_stops_the_pipeline_with_an_error() {
         e,
         ExecError::Panicked {
             stage: 1,
+            task: "bad".into(),
             message: "frame 5 is bad".into()
         }
     );

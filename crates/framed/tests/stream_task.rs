@@ -82,6 +82,7 @@ fn a_block_that_cannot_fill_a_frame_is_an_error() {
         e,
         ExecError::Panicked {
             stage: 0,
+            task: "triple".into(),
             message: "'triple' produced 64 of the 128 items of a frame".into()
         }
     );

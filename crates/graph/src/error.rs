@@ -32,6 +32,15 @@ pub enum GraphError {
         /// What is wrong.
         message: String,
     },
+    /// GNU Radio blocks radioflow does not implement (`radioflow grc list` shows those it
+    /// does), all of them.
+    #[error("{file}: GNU Radio blocks radioflow does not run: {} (`radioflow grc list` shows the supported ones)", blocks.join(", "))]
+    Unsupported {
+        /// The graph file.
+        file: PathBuf,
+        /// Each as `id (name)`.
+        blocks: Vec<String>,
+    },
     /// A connection the flowgraph refused, or that names no block.
     #[error("{file}: connection '{connection}': {message}")]
     Connection {

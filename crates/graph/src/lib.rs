@@ -21,9 +21,23 @@
 //! - `messages`: message links `"a.out -> b.in"` (message ports are always named).
 //!
 //! Every mistake is a [`GraphError`] naming the file and the block, parameter, port or line.
+//!
+//! GNU Radio Companion flowgraphs (`.grc`) are read too: see [`grc`].
 
 mod error;
 mod file;
+pub mod grc;
 
 pub use error::GraphError;
 pub use file::{load, parse, Graph};
+pub use grc::{load_grc, parse_grc};
+
+/// Reads the graph file at `path`: GNU Radio Companion's `.grc`, else radioflow's TOML.
+pub fn load_any(path: impl AsRef<std::path::Path>) -> Result<Graph, GraphError> {
+    let path = path.as_ref();
+    if path.extension().is_some_and(|e| e == "grc") {
+        load_grc(path)
+    } else {
+        load(path)
+    }
+}

@@ -2,7 +2,7 @@
 //! file and what is wrong in it.
 
 use radioflow_graph::{load, parse, GraphError};
-use radioflow_runtime::registry::{self, ParamKind};
+use radioflow_runtime::registry::{self, DefaultValue, ParamKind};
 use std::path::PathBuf;
 
 fn scratch(name: &str) -> PathBuf {
@@ -67,8 +67,20 @@ fn example(kind: ParamKind, path: &str) -> String {
         ParamKind::Item => "1".into(),
         ParamKind::Floats | ParamKind::Items => "[1, 2]".into(),
         ParamKind::Choice(words) => format!("{:?}", words[0]),
+        ParamKind::Text => "\"x\"".into(),
         ParamKind::Path => format!("{path:?}"),
         ParamKind::Messages => "[1]".into(),
+    }
+}
+
+/// A description's example value as a TOML literal.
+fn toml_literal(v: DefaultValue) -> String {
+    match v {
+        DefaultValue::Bool(b) => b.to_string(),
+        DefaultValue::Int(i) => i.to_string(),
+        DefaultValue::Float(x) => format!("{x:?}"),
+        DefaultValue::Word(w) => format!("{w:?}"),
+        DefaultValue::Empty => "[]".into(),
     }
 }
 
@@ -84,7 +96,13 @@ fn every_registered_block_can_be_written_in_a_graph_file() {
             .params
             .iter()
             .filter(|p| p.default.is_none())
-            .map(|p| format!(", {} = {}", p.name, example(p.kind, path.to_str().unwrap())))
+            .map(|p| {
+                let value = match p.example {
+                    Some(e) => toml_literal(e),
+                    None => example(p.kind, path.to_str().unwrap()),
+                };
+                format!(", {} = {value}", p.name)
+            })
             .collect();
         text += &format!("{} = {{ block = {:?}{} }}\n", d.id, d.id, params.concat());
     }
@@ -142,7 +160,10 @@ fn mistakes_are_errors_naming_the_file_and_the_culprit() {
     );
     let mixed = "[blocks]\na = { block = \"null_source\", dtype = \"int8\" }\nb = { block = \"null_sink\" }\n";
     let types = error(&format!("connections = [\"a -> b\"]\n{mixed}"));
-    assert!(types.contains("i8") && types.contains("f32"), "{types}");
+    assert!(
+        types.contains("produces int8 but b.in expects float32"),
+        "{types}"
+    );
     assert_eq!(
         error(&format!("messages = [\"a -> b\"]\n{two}")),
         "bad.toml: connection 'a -> b': message links name both ports: \"a.out -> b.in\""

@@ -367,15 +367,41 @@ impl PyFlowgraph {
     }
 
     /// Waits until the graph has finished. Ctrl-C (KeyboardInterrupt) stops the graph, waits
-    /// for its threads, and is raised again.
-    fn wait(&self, py: Python<'_>) -> PyResult<()> {
+    /// for its threads, and is raised again. With `timeout` (seconds), gives up after that
+    /// long with a RunError naming the blocks still inside their code (the run goes on: wait
+    /// again, or stop and wait).
+    #[pyo3(signature = (timeout = None))]
+    fn wait(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
         let graph = &self.graph;
         if graph.with_fg(py, |fg| fg.called_from_own_block())? {
             return Err(RunError::new_err(
                 radioflow_runtime::RunError::WaitFromBlock.to_string(),
             ));
         }
+        let limit = match timeout {
+            None => None,
+            Some(t) if (0.0..1e9).contains(&t) => Some(Instant::now() + Duration::from_secs_f64(t)),
+            Some(t) => {
+                return Err(crate::errors::value_error(format!(
+                    "wait: timeout must be a number of seconds >= 0, not {t}"
+                )))
+            }
+        };
         loop {
+            if limit.is_some_and(|l| Instant::now() >= l) {
+                let busy = graph.with_fg(py, |fg| {
+                    (!fg.is_finished()).then(|| fg.busy_blocks().join(", "))
+                })?;
+                match busy {
+                    None => break,
+                    Some(blocks) => {
+                        return Err(RunError::new_err(format!(
+                            "wait: after {} s, blocks still running their code: {blocks}",
+                            timeout.unwrap_or_default()
+                        )))
+                    }
+                }
+            }
             // Poll with a growing sleep: short graphs end promptly, long ones cost nothing.
             let finished = py.detach(|| {
                 let deadline = Instant::now() + Duration::from_millis(100);
@@ -413,7 +439,7 @@ impl PyFlowgraph {
     #[pyo3(signature = (scheduler = None))]
     fn run(&self, py: Python<'_>, scheduler: Option<&Bound<'_, PyScheduler>>) -> PyResult<()> {
         self.start(py, scheduler)?;
-        self.wait(py)
+        self.wait(py, None)
     }
 
     /// Asks a running graph to stop (from any thread); `wait()` then returns.

@@ -251,9 +251,13 @@ struct PythonBlock {
     message_inputs: Vec<String>,
     message_outputs: Vec<(String, MessageOutput)>,
     error: ErrorSlot,
-    /// `work` is offered a whole multiple of this many items (GNU Radio's
-    /// `set_output_multiple`); the ports declare it as their window.
+    /// `work` is offered a whole multiple of this many output items (GNU Radio's
+    /// `set_output_multiple`); the ports declare it (times the rates) as their window.
     multiple: usize,
+    /// Input items per output item (a `DecimBlock`; 1 otherwise).
+    decimation: usize,
+    /// Output items per input item (an `InterpBlock`; 1 otherwise).
+    interpolation: usize,
 }
 
 impl PythonBlock {
@@ -285,7 +289,14 @@ impl PythonBlock {
         }
     }
 
-    fn call_work(&mut self, py: Python<'_>, n: usize) -> Result<WorkStatus, BlockError> {
+    /// One `work` call on `n_in` input and `n_out` output items (`n_in = n_out · decimation /
+    /// interpolation`); `work` returns the output items it produced.
+    fn call_work(
+        &mut self,
+        py: Python<'_>,
+        n_in: usize,
+        n_out: usize,
+    ) -> Result<WorkStatus, BlockError> {
         let ctx = self.ctx.bind(py).get();
         {
             let mut c = lock(&ctx.inner);
@@ -296,7 +307,7 @@ impl PythonBlock {
             c.nitems_written
                 .extend(self.outputs.iter().map(AnyOutput::offset));
             for (i, input) in self.inputs.iter().enumerate() {
-                let end = input.offset() + n as u64;
+                let end = input.offset() + n_in as u64;
                 c.tags[i].clear();
                 c.tags[i].extend(input.tags().iter().take_while(|t| t.offset < end).cloned());
             }
@@ -314,12 +325,12 @@ impl PythonBlock {
             let mut ins = Vec::with_capacity(self.inputs.len());
             for input in &self.inputs {
                 // SAFETY: the view is used only during this call; leaks are detected below.
-                ins.push(unsafe { input.view(lease.as_any(), n) }.map_err(to_err)?);
+                ins.push(unsafe { input.view(lease.as_any(), n_in) }.map_err(to_err)?);
             }
             let mut outs = Vec::with_capacity(self.outputs.len());
             for output in &mut self.outputs {
                 // SAFETY: as above.
-                outs.push(unsafe { output.view(lease.as_any(), n) }.map_err(to_err)?);
+                outs.push(unsafe { output.view(lease.as_any(), n_out) }.map_err(to_err)?);
             }
             let ins = PyList::new(py, ins).map_err(to_err)?;
             let outs = PyList::new(py, outs).map_err(to_err)?;
@@ -361,26 +372,38 @@ impl PythonBlock {
             self.post_outbox(py);
             return Ok(WorkStatus::Done);
         }
-        let used = usize::try_from(r).ok().filter(|&r| r <= n).ok_or_else(|| {
-            BlockError::msg(format!(
-                "work() returned {r}, but it was offered {n} items (return 0..={n}, or -1 \
-                     when done)"
-            ))
-        })?;
-        // Tags: every input tag on a used item goes to every output (GNU Radio's default
-        // all-to-all propagation), then the tags the block added.
+        let (d, i) = (self.decimation, self.interpolation);
+        let produced = usize::try_from(r)
+            .ok()
+            .filter(|&r| r <= n_out && r % i == 0)
+            .ok_or_else(|| {
+                BlockError::msg(if i > 1 {
+                    format!(
+                        "work() returned {r}: an interpolating block produces a multiple of \
+                         {i} items, at most the {n_out} offered (or -1 when done)"
+                    )
+                } else {
+                    format!(
+                        "work() returned {r}, but it was offered {n_out} items (return \
+                         0..={n_out}, or -1 when done)"
+                    )
+                })
+            })?;
+        let consumed = produced / i * d;
+        // Tags: every input tag on a consumed item goes to every output, its offset scaled by
+        // the rate (GNU Radio's default all-to-all propagation), then the tags the block added.
         let new_tags = std::mem::take(&mut lock(&ctx.inner).new_tags);
         for input in &self.inputs {
-            let (from, end) = (input.offset(), input.offset() + used as u64);
+            let (from, end) = (input.offset(), input.offset() + consumed as u64);
             for t in input.tags().iter().take_while(|t| t.offset < end) {
                 for output in &mut self.outputs {
-                    let at = t.offset - from + output.offset();
+                    let at = (t.offset - from) * i as u64 / d as u64 + output.offset();
                     output.add_tag(at, t.key.clone(), t.value.clone());
                 }
             }
         }
         for (o, t) in new_tags {
-            let end = self.outputs[o].offset() + used as u64;
+            let end = self.outputs[o].offset() + produced as u64;
             if t.offset >= end {
                 return Err(BlockError::msg(format!(
                     "add_item_tag({o}, {}, ...) tags an item this call did not produce (it \
@@ -392,10 +415,10 @@ impl PythonBlock {
             self.outputs[o].add_tag(t.offset, t.key, t.value);
         }
         for input in &mut self.inputs {
-            input.consume(used);
+            input.consume(consumed);
         }
         for output in &mut self.outputs {
-            output.produce(used);
+            output.produce(produced);
         }
         self.post_outbox(py);
         Ok(WorkStatus::Continue)
@@ -419,22 +442,25 @@ impl Block for PythonBlock {
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let (d, i) = (self.decimation, self.interpolation);
         let n_in = self.inputs.iter().map(AnyInput::available).min();
         let n_out = self.outputs.iter_mut().map(AnyOutput::space).min();
+        // Output items this call can produce: whole groups of `i` outputs from `d` inputs.
         let n = match (n_in, n_out) {
-            (Some(i), Some(o)) => i.min(o),
-            (Some(i), None) => i,
+            (Some(a), Some(o)) => (a / d * i).min(o),
+            (Some(a), None) => a / d * i,
             (None, Some(o)) => o,
             // No stream ports: a message block; `work` lets it publish (a message source).
             (None, None) if self.message_inputs.is_empty() => 0,
             (None, None) => return Ok(WorkStatus::Continue),
         };
-        let n = n - n % self.multiple;
+        let step = lcm(self.multiple, i);
+        let n = n - n % step;
         if n == 0 && !(self.inputs.is_empty() && self.outputs.is_empty()) {
             return Ok(WorkStatus::Continue);
         }
         crate::thread_state::keep();
-        Python::attach(|py| self.call_work(py, n))
+        Python::attach(|py| self.call_work(py, n / i * d, n))
     }
 
     fn handle_message(&mut self, port: usize, msg: Pmt) -> Result<(), BlockError> {
@@ -495,7 +521,8 @@ impl PythonBlock {
 /// Makes the native side of Python block `obj` (a `radioflow.SyncBlock`): stream ports of the
 /// given numpy types, message ports with the given names. Sets `obj._rf_ctx`.
 #[pyfunction]
-#[pyo3(signature = (obj, name, in_sig, out_sig, message_inputs, message_outputs, output_multiple = 1))]
+#[pyo3(signature = (obj, name, in_sig, out_sig, message_inputs, message_outputs, output_multiple = 1, decimation = 1, interpolation = 1))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn python_block(
     obj: &Bound<'_, PyAny>,
     name: String,
@@ -504,12 +531,23 @@ pub(crate) fn python_block(
     message_inputs: Vec<String>,
     message_outputs: Vec<String>,
     output_multiple: usize,
+    decimation: usize,
+    interpolation: usize,
 ) -> PyResult<BlockHandle> {
     if output_multiple == 0 {
         return Err(value_error(format!(
             "Python block '{name}': the output multiple must be at least 1"
         )));
     }
+    if decimation == 0 || interpolation == 0 || (decimation > 1 && interpolation > 1) {
+        return Err(value_error(format!(
+            "Python block '{name}': decimation {decimation} and interpolation {interpolation}: \
+             a block decimates or interpolates by at least 1, not both"
+        )));
+    }
+    // Windows: a call needs a whole group of inputs and room for a whole group of outputs.
+    let out_window = lcm(output_multiple, interpolation);
+    let in_window = out_window / interpolation * decimation;
     let py = obj.py();
     if in_sig.is_empty()
         && out_sig.is_empty()
@@ -552,13 +590,15 @@ pub(crate) fn python_block(
         label: name.clone(),
         inputs: ins
             .into_iter()
-            .map(|d| AnyInput::new(d, output_multiple))
+            .map(|d| AnyInput::new(d, in_window))
             .collect(),
         outputs: outs
             .into_iter()
-            .map(|d| AnyOutput::new(d, output_multiple))
+            .map(|d| AnyOutput::new(d, out_window))
             .collect(),
         multiple: output_multiple,
+        decimation,
+        interpolation,
         message_inputs,
         message_outputs: message_outputs
             .into_iter()
@@ -572,4 +612,13 @@ pub(crate) fn python_block(
         Kind::Python(error),
         block,
     ))
+}
+
+/// The least common multiple of two counts (both at least 1).
+fn lcm(a: usize, b: usize) -> usize {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    a / x * b
 }

@@ -49,3 +49,30 @@ def test_type_mismatches_name_the_numpy_types():
     with pytest.raises(rf.ConnectError) as info:
         fg.connect(blocks.null_source(np.complex64), blocks.null_sink(np.float32))
     assert "produces complex64 but null_sink0.in expects float32" in str(info.value)
+
+
+def test_wait_with_a_timeout_names_the_block_that_does_not_return():
+    import threading
+
+    release = threading.Event()
+
+    class Stuck(rf.SyncBlock):
+        def __init__(self):
+            super().__init__("stuck", in_sig=[np.float32], out_sig=[])
+
+        def work(self, input_items, output_items):
+            release.wait(60)  # a call that does not return until the test says so
+            return len(input_items[0])
+
+    fg = rf.Flowgraph()
+    fg.connect(blocks.null_source(), Stuck())
+    fg.start()
+    with pytest.raises(rf.RunError, match="blocks still running their code: stuck"):
+        fg.wait(timeout=0.05)
+    assert fg.is_running()
+    fg.stop()
+    release.set()
+    fg.wait(timeout=60)
+    assert not fg.is_running()
+    with pytest.raises(ValueError, match="timeout must be a number of seconds >= 0"):
+        fg.wait(timeout=-1)

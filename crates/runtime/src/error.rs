@@ -123,6 +123,16 @@ pub enum RunError {
     /// blocks, which would wait for itself forever.
     #[error("wait() called from a block of the same flowgraph (it would wait for itself)")]
     WaitFromBlock,
+    /// [`Flowgraph::wait_timeout`](crate::Flowgraph::wait_timeout) gave up: these blocks'
+    /// threads had not returned from block code (a work call, a message handler, a stop
+    /// hook). The run goes on; wait again, or stop it and wait.
+    #[error("after {waited:?}, blocks still running their code: {}", blocks.join(", "))]
+    Unresponsive {
+        /// The blocks inside a step when the time ran out.
+        blocks: Vec<String>,
+        /// How long the call waited.
+        waited: std::time::Duration,
+    },
     /// A stream buffer could not be set up: an impossible size, or no memory for it.
     #[error("cannot set up the buffer of {port}: {error}")]
     Buffer {

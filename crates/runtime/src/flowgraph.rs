@@ -765,6 +765,51 @@ impl Flowgraph {
             .is_none_or(|a| a.threads.iter().all(JoinHandle::is_finished))
     }
 
+    /// The blocks of the running graph whose threads are inside their code now (a work call,
+    /// a message handler, a stop hook); empty when not running.
+    pub fn busy_blocks(&self) -> Vec<&str> {
+        let Some(active) = &self.active else {
+            return Vec::new();
+        };
+        active
+            .counters
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.is_busy())
+            .map(|(i, _)| &*self.nodes[i].name)
+            .collect()
+    }
+
+    /// As [`wait`](Self::wait), but gives up after `timeout` if the run has not ended:
+    /// [`RunError::Unresponsive`] names the blocks whose threads are inside block code (a
+    /// work call or handler that does not return), and the run goes on. After
+    /// [`stop`](Self::stop), a graph whose blocks return ends promptly; one that does not
+    /// is named here instead of hanging the caller.
+    ///
+    /// # Errors
+    /// As [`wait`](Self::wait), and [`RunError::Unresponsive`].
+    pub fn wait_timeout(&mut self, timeout: std::time::Duration) -> Result<(), RunError> {
+        if self.called_from_own_block() {
+            return Err(RunError::WaitFromBlock);
+        }
+        if self.active.is_none() {
+            return Err(RunError::NotRunning);
+        }
+        let start = std::time::Instant::now();
+        let mut nap = std::time::Duration::from_micros(100);
+        while !self.is_finished() {
+            let waited = start.elapsed();
+            if waited >= timeout {
+                let blocks = self.busy_blocks().into_iter().map(str::to_owned).collect();
+                return Err(RunError::Unresponsive { blocks, waited });
+            }
+            std::thread::sleep(nap.min(timeout - waited));
+            nap = (nap * 2).min(std::time::Duration::from_millis(10));
+        }
+        self.wait()
+    }
+
     /// Waits until every block finished, takes the blocks back, and reports how the run ended.
     ///
     /// # Errors

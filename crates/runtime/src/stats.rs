@@ -83,6 +83,29 @@ impl BlockStats {
 pub(crate) struct BlockCounters {
     #[cfg(not(feature = "no-counters"))]
     c: crossbeam_utils::CachePadded<Cells>,
+    /// Whether the block's thread is inside one of its steps (block code: messages, work,
+    /// the stop hook), for [`Flowgraph::wait_timeout`](crate::Flowgraph::wait_timeout) to
+    /// name a block that does not return. Kept even with the counters compiled out.
+    busy: crossbeam_utils::CachePadded<std::sync::atomic::AtomicBool>,
+}
+
+impl BlockCounters {
+    /// The block's thread enters a step.
+    #[inline(always)]
+    pub(crate) fn enter(&self) {
+        self.busy.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The block's thread leaves a step.
+    #[inline(always)]
+    pub(crate) fn leave(&self) {
+        self.busy.store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the block's thread is inside a step now.
+    pub(crate) fn is_busy(&self) -> bool {
+        self.busy.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 #[cfg(not(feature = "no-counters"))]

@@ -275,6 +275,13 @@ impl BlockTask {
         if self.finished {
             return Step::Done;
         }
+        self.counters.enter();
+        let step = self.step_block();
+        self.counters.leave();
+        step
+    }
+
+    fn step_block(&mut self) -> Step {
         if self.control.stop_requested() {
             return self.stopped();
         }
@@ -334,6 +341,10 @@ impl BlockTask {
     /// or waits for a neighbour.
     #[cold]
     fn no_progress(&mut self, before: &Before, worked: bool) -> Step {
+        // A block that comes back from a long call after a stop is stopped, not stuck.
+        if self.control.stop_requested() {
+            return self.stopped();
+        }
         let ends = self.idle_ends(before);
         // A window held below the buffer by the scheduler's per-call cap (or a region) may be
         // what the block is waiting for: before judging it finished or stuck, let it try once

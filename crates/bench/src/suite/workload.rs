@@ -13,7 +13,7 @@ use std::path::Path;
 #[derive(Clone, Debug)]
 pub struct WorkloadStudyParams {
     /// Required samples per second of the source.
-    pub rate: u64,
+    pub rate: f64,
     /// Seconds of samples per run.
     pub seconds: f64,
     /// Kinds of work.
@@ -165,7 +165,7 @@ pub fn measure(
             for _ in 0..runs {
                 for (i, &arrangement) in p.arrangements.iter().enumerate() {
                     let m = workload::run(&WorkloadParams {
-                        rate: p.rate as f64,
+                        rate: p.rate,
                         seconds: p.seconds,
                         kind,
                         units,
@@ -209,7 +209,7 @@ mod tests {
     fn a_study_covers_every_kind_size_and_arrangement() {
         let seed = Arrangement::seed_set(2);
         let p = WorkloadStudyParams {
-            rate: 200_000,
+            rate: 200_000.0,
             seconds: 0.02,
             kinds: vec![Kind::IntAddSub, Kind::EmptyLoop],
             units: vec![10, 100, 1000],

@@ -31,7 +31,7 @@ from ._native import (
     Scheduler,
 )
 from ._flowgraph import Flowgraph
-from ._sync_block import WORK_DONE, SyncBlock
+from ._sync_block import WORK_DONE, DecimBlock, InterpBlock, SyncBlock
 from . import blocks, pmt
 
 __all__ = [
@@ -39,9 +39,11 @@ __all__ = [
     "SCHEDULERS",
     "WORK_DONE",
     "Block",
+    "DecimBlock",
     "ConnectError",
     "Error",
     "Flowgraph",
+    "InterpBlock",
     "Pair",
     "RunError",
     "Scheduler",

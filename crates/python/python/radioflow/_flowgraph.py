@@ -98,9 +98,11 @@ class Flowgraph:
         """Starts the graph and returns at once."""
         self._native.start(self._scheduler(scheduler))
 
-    def wait(self) -> None:
-        """Waits for the graph to finish; raises RunError if a block failed."""
-        self._native.wait()
+    def wait(self, timeout: Optional[float] = None) -> None:
+        """Waits for the graph to finish; raises RunError if a block failed. With `timeout`
+        (seconds), raises RunError naming the blocks still inside their code if the graph has
+        not finished by then (the run goes on: wait again, or stop and wait)."""
+        self._native.wait(timeout)
 
     def stop(self) -> None:
         """Asks a running graph to stop (any thread); ``wait()`` then returns."""

@@ -58,6 +58,8 @@ class SyncBlock:
         self._rf_message_outputs: List[str] = []
         self._rf_handlers: Dict[str, Callable[[Any], Any]] = {}
         self._rf_output_multiple = 1
+        self._rf_decimation = 1
+        self._rf_interpolation = 1
         self._rf_ctx = None
         # Only a flag: the native handle lives in the flowgraph, and the block must not refer
         # to it (the flowgraph owns the block; a reference back would be a cycle through Rust
@@ -186,6 +188,77 @@ class SyncBlock:
             self._rf_message_inputs,
             self._rf_message_outputs,
             self._rf_output_multiple,
+            self._rf_decimation,
+            self._rf_interpolation,
         )
         self._rf_joined = True
         return native
+
+
+class DecimBlock(SyncBlock):
+    """A Python block that makes one output item of every `decim` input items (GNU Radio's
+    ``gr.decim_block``): ``work`` gets ``len(input_items[i]) == decim * len(output_items[o])``
+    and returns how many *output* items it made; ``decim`` times as many inputs are consumed.
+    Tags move to the output item their input item falls into.
+
+    ::
+
+        class Average(radioflow.DecimBlock):
+            def __init__(self, n):
+                super().__init__("average", [np.float32], [np.float32], decim=n)
+
+            def work(self, input_items, output_items):
+                out = output_items[0]
+                out[:] = input_items[0].reshape(len(out), -1).mean(axis=1)
+                return len(out)
+    """
+
+    def __init__(
+        self,
+        name: str = "decim_block",
+        in_sig: Optional[Sequence[Any]] = None,
+        out_sig: Optional[Sequence[Any]] = None,
+        decim: int = 1,
+    ) -> None:
+        super().__init__(name, in_sig, out_sig)
+        if int(decim) < 1:
+            raise ValueError(f"block '{name}': decim must be at least 1, not {decim}")
+        self._rf_decimation = int(decim)
+
+    def decimation(self) -> int:
+        """Input items per output item."""
+        return self._rf_decimation
+
+
+class InterpBlock(SyncBlock):
+    """A Python block that makes `interp` output items of every input item (GNU Radio's
+    ``gr.interp_block``): ``work`` gets ``len(output_items[o]) == interp * len(input_items[i])``
+    and returns how many *output* items it made (a multiple of `interp`); a `interp`-th as
+    many inputs are consumed. Tags move to the first output item of their input item.
+
+    ::
+
+        class Repeat(radioflow.InterpBlock):
+            def __init__(self, n):
+                super().__init__("repeat", [np.float32], [np.float32], interp=n)
+
+            def work(self, input_items, output_items):
+                output_items[0][:] = np.repeat(input_items[0], self.interpolation())
+                return len(output_items[0])
+    """
+
+    def __init__(
+        self,
+        name: str = "interp_block",
+        in_sig: Optional[Sequence[Any]] = None,
+        out_sig: Optional[Sequence[Any]] = None,
+        interp: int = 1,
+    ) -> None:
+        super().__init__(name, in_sig, out_sig)
+        if int(interp) < 1:
+            raise ValueError(f"block '{name}': interp must be at least 1, not {interp}")
+        self._rf_interpolation = int(interp)
+
+    def interpolation(self) -> int:
+        """Output items per input item."""
+        return self._rf_interpolation

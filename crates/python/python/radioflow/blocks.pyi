@@ -38,6 +38,26 @@ def copy(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
     """
 
 
+def dvbs2_tx(modcod: str = "qpsk-8/9", frame: str = "normal", pilots: bool = True, rolloff: str = "0.2", sps: int = 2, shaping: str = "rrc", gold: int = 0, *, name: Optional[str] = None) -> Block:
+    """The DVB-S2 transmitter (EN 302 307-1): MPEG-TS bytes in, PLFRAMEs of RRC-shaped (or unshaped) complex samples out; the MODCOD can change per frame by a 'modcod' message.
+
+    Parameters:
+        modcod: the first frames' MODCOD (qpsk-1/4 ... 32apsk-9/10) (a word; default "qpsk-8/9").
+        frame: FECFRAME size (one of normal, short; default "normal").
+        pilots: pilot blocks (true or false; default True).
+        rolloff: RRC roll-off, signalled in the BBHEADER (one of 0.35, 0.25, 0.2; default "0.2").
+        sps: samples per symbol (an integer >= 1; default 2).
+        shaping: RRC pulse shaping, or one symbol then sps-1 zeros (one of rrc, none; default "rrc").
+        gold: PL scrambling Gold code index (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        modcod: message input
+    """
+
+
 def file_sink(path: Union[str, os.PathLike], dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
     """Writes items to a raw binary file (created or truncated).
 
@@ -211,6 +231,20 @@ def rate_source(rate: float, total: int, dtype: DTypeLike = np.float32, *, name:
 
     Ports:
         out: stream output
+    """
+
+
+def rds_decoder(sample_rate: float, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """Decodes RDS from an FM multiplex (before de-emphasis) and posts PI, PTY, PS and RadioText as they change.
+
+    Parameters:
+        sample_rate: of the multiplex in Hz (at least 128 kHz) (a finite number > 0).
+        dtype: the item type, one of float32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        station: message output
     """
 
 

@@ -291,6 +291,7 @@ impl Arguments {
                 Ok(())
             }
             ParamKind::Path => self.path(name).map(drop),
+            ParamKind::Text => self.word(name).map(drop),
             ParamKind::Messages => self.messages(name).map(drop),
         }
     }
@@ -337,7 +338,8 @@ fn list(v: &Pmt) -> Option<Vec<Pmt>> {
     }
 }
 
-fn default_pmt(d: DefaultValue) -> Pmt {
+/// A default (or example) value as the PMT a parameter takes.
+pub fn default_pmt(d: DefaultValue) -> Pmt {
     match d {
         DefaultValue::Bool(b) => Pmt::Bool(b),
         DefaultValue::Int(i) => Pmt::Int(i),

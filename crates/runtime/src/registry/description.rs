@@ -57,6 +57,9 @@ pub struct ParamDescription {
     pub default: Option<DefaultValue>,
     /// One line for the docs.
     pub doc: &'static str,
+    /// A typical value of a required parameter (for docs, and for tests that make every
+    /// block of the library); without one, a value of the kind is made up.
+    pub example: Option<DefaultValue>,
 }
 
 impl ParamDescription {
@@ -67,7 +70,14 @@ impl ParamDescription {
             kind,
             default: None,
             doc,
+            example: None,
         }
+    }
+
+    /// The same parameter with a typical value (see [`example`](Self::example)).
+    pub const fn with_example(mut self, example: DefaultValue) -> Self {
+        self.example = Some(example);
+        self
     }
 
     /// A parameter with a default.
@@ -82,6 +92,7 @@ impl ParamDescription {
             kind,
             default: Some(default),
             doc,
+            example: None,
         }
     }
 }
@@ -109,6 +120,8 @@ pub enum ParamKind {
     Items,
     /// One of a few words.
     Choice(&'static [&'static str]),
+    /// A word or text the block checks itself (a MODCOD name, a format).
+    Text,
     /// A file path.
     Path,
     /// A list of messages (any PMTs).
@@ -125,7 +138,7 @@ impl ParamKind {
             ParamKind::Item => "Any",
             ParamKind::Floats => "Sequence[float]",
             ParamKind::Items => "Any",
-            ParamKind::Choice(_) => "str",
+            ParamKind::Choice(_) | ParamKind::Text => "str",
             ParamKind::Path => "Union[str, os.PathLike]",
             ParamKind::Messages => "Sequence[Any]",
         }
@@ -142,6 +155,7 @@ impl ParamKind {
             ParamKind::Floats => "a non-empty list of finite numbers".into(),
             ParamKind::Items => "a list of values of the item type".into(),
             ParamKind::Choice(words) => format!("one of {}", words.join(", ")),
+            ParamKind::Text => "a word".into(),
             ParamKind::Path => "a file path".into(),
             ParamKind::Messages => "a list of messages".into(),
         }

@@ -31,7 +31,7 @@ mod arguments;
 mod description;
 mod dtype;
 
-pub use arguments::{Arguments, FromParam, ParamError};
+pub use arguments::{default_pmt, Arguments, FromParam, ParamError};
 pub use description::{BlockDescription, DefaultValue, ParamDescription, ParamKind, PortInfo};
 pub use dtype::{Dtype, DtypeItem};
 #[doc(hidden)]

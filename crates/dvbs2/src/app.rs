@@ -1,0 +1,364 @@
+//! `radioflow dvbs2 tx`: a TS file to a cf32 file, with errors that name what is wrong.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::bbframe::{InputStream, RollOff};
+use crate::framed_tx::{run_tx, RunError, TxRun, TxStats};
+use crate::modcod::{FrameSize, Modcod, ModcodError};
+use crate::schedule::Schedule;
+use crate::shaping::Shaping;
+use crate::tx::{TxConfig, TxError};
+
+/// The options of `radioflow dvbs2 tx`, as text where the user typed text.
+#[derive(Debug, Clone)]
+pub struct TxFileOptions {
+    /// TS file (whole 188-byte packets starting with 0x47).
+    pub input: PathBuf,
+    /// Output file of little-endian complex float32 samples.
+    pub output: PathBuf,
+    /// MODCOD, e.g. `qpsk-8/9`.
+    pub modcod: String,
+    /// `short` or `normal`.
+    pub frame: String,
+    /// Pilots on.
+    pub pilots: bool,
+    /// Roll-off: 0.35, 0.25 or 0.2.
+    pub rolloff: f64,
+    /// Samples per symbol.
+    pub sps: usize,
+    /// RRC shaping (false: one symbol, then `sps − 1` zeros).
+    pub rrc: bool,
+    /// PL scrambling Gold code index.
+    pub gold: u32,
+    /// VCM schedule `INDEX:MODCOD[:FRAME[:PILOTS]],...` (signals ACM/VCM in MATYPE).
+    pub schedule: Option<String>,
+    /// Encoder threads (0: everything on the calling thread).
+    pub threads: usize,
+}
+
+/// Why `radioflow dvbs2 tx` failed.
+#[derive(Debug, Error)]
+pub enum AppError {
+    /// The MODCOD text is not one of the 28.
+    #[error("unknown MODCOD {given:?} ({why}); valid MODCODs: {valid}")]
+    UnknownModcod {
+        /// What was given.
+        given: String,
+        /// The parser's reason.
+        why: ModcodError,
+        /// The 28 valid names.
+        valid: String,
+    },
+    /// Bad `--frame`, MODCOD/frame pair, roll-off, sps or schedule.
+    #[error("{0}")]
+    Settings(String),
+    /// The input cannot be opened or read.
+    #[error("input {path}: {source}")]
+    Input {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The input is not a TS file.
+    #[error("input {path}: {why}")]
+    NotTs {
+        /// The file.
+        path: PathBuf,
+        /// Which packet/offset is wrong.
+        why: String,
+    },
+    /// The output cannot be created.
+    #[error("output {path}: {source}")]
+    Output {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The run failed.
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+/// The 28 MODCOD names, space separated.
+fn valid_modcods() -> String {
+    Modcod::all()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Parses `s` as a MODCOD, with the list of valid ones in the error.
+///
+/// # Errors
+/// [`AppError::UnknownModcod`].
+pub fn parse_modcod(s: &str) -> Result<Modcod, AppError> {
+    s.parse().map_err(|why| AppError::UnknownModcod {
+        given: s.to_string(),
+        why,
+        valid: valid_modcods(),
+    })
+}
+
+/// Checks that `path` holds whole 188-byte packets each starting with 0x47.
+///
+/// # Errors
+/// [`AppError::Input`] (missing, unreadable) or [`AppError::NotTs`] naming the packet and
+/// byte offset at fault.
+pub fn check_ts_file(path: &Path) -> Result<u64, AppError> {
+    let io = |source| AppError::Input {
+        path: path.to_path_buf(),
+        source,
+    };
+    let not_ts = |why: String| AppError::NotTs {
+        path: path.to_path_buf(),
+        why,
+    };
+    let mut f = File::open(path).map_err(io)?;
+    let mut buf = vec![0u8; 188 * 4096];
+    let mut total = 0u64;
+    loop {
+        // Fill whole packets where the file allows, so packet starts stay at multiples of 188.
+        let mut n = 0;
+        while n < buf.len() {
+            match f.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(io(e)),
+            }
+        }
+        for (k, &b) in buf[..n].iter().step_by(188).enumerate() {
+            if b != 0x47 {
+                let offset = total + (k * 188) as u64;
+                return Err(not_ts(format!(
+                    "TS packet {} (byte offset {offset}) starts with {b:#04x}, not the sync byte 0x47",
+                    offset / 188
+                )));
+            }
+        }
+        total += n as u64;
+        if n < buf.len() {
+            break;
+        }
+    }
+    if total == 0 {
+        return Err(not_ts("the file is empty: no TS packets".into()));
+    }
+    if !total.is_multiple_of(188) {
+        return Err(not_ts(format!(
+            "{total} bytes is not a whole number of 188-byte TS packets: {} bytes of an \
+             incomplete packet {} at byte offset {}",
+            total % 188,
+            total / 188,
+            total - total % 188
+        )));
+    }
+    Ok(total)
+}
+
+/// Checks the options and builds what [`run_tx`] runs.
+///
+/// # Errors
+/// Unknown MODCOD, bad frame size, undefined MODCOD/frame pair, roll-off, sps, schedule.
+pub fn tx_run(o: &TxFileOptions) -> Result<TxRun, AppError> {
+    let modcod = parse_modcod(&o.modcod)?;
+    let frame: FrameSize = o
+        .frame
+        .parse()
+        .map_err(|e: ModcodError| AppError::Settings(format!("--frame: {e}")))?;
+    modcod
+        .fec(frame)
+        .map_err(|e| AppError::Settings(format!("--modcod {modcod} --frame {}: {e}", o.frame)))?;
+    let roll_off = match o.rolloff {
+        r if (r - 0.35).abs() < 1e-9 => RollOff::R035,
+        r if (r - 0.25).abs() < 1e-9 => RollOff::R025,
+        r if (r - 0.20).abs() < 1e-9 => RollOff::R020,
+        r => {
+            return Err(AppError::Settings(format!(
+                "--rolloff {r}: DVB-S2 defines 0.35, 0.25 and 0.2"
+            )))
+        }
+    };
+    if o.sps == 0 {
+        return Err(AppError::Settings("--sps must be at least 1".into()));
+    }
+    if o.rrc && o.sps < 2 {
+        return Err(AppError::Settings(format!(
+            "--sps {}: RRC shaping needs at least 2 samples per symbol; use --shaping none \
+             for one unshaped symbol per sample",
+            o.sps
+        )));
+    }
+    let schedule = match &o.schedule {
+        Some(s) => Schedule::parse(s, frame, o.pilots)
+            .map_err(|e| AppError::Settings(format!("--schedule: {e}")))?,
+        None => Schedule::default(),
+    };
+    if o.gold > 262_141 {
+        return Err(AppError::Settings(format!(
+            "--gold {}: {}",
+            o.gold,
+            TxError::Gold(o.gold)
+        )));
+    }
+    let tx = TxConfig {
+        modcod,
+        frame,
+        pilots: o.pilots,
+        roll_off,
+        gold: o.gold,
+        stream: InputStream::Transport,
+        ccm: schedule.is_empty(),
+    };
+    let shaping = if o.rrc {
+        Shaping::rrc(roll_off, o.sps)
+    } else {
+        Shaping::None { sps: o.sps }
+    };
+    Ok(TxRun {
+        tx,
+        shaping,
+        schedule,
+        encoders: o.threads,
+    })
+}
+
+/// Encodes the TS file `o.input` into `o.output`.
+///
+/// # Errors
+/// See [`AppError`]: every option and the input are checked before the output is created.
+pub fn tx_file(o: &TxFileOptions) -> Result<TxStats, AppError> {
+    let run = tx_run(o)?;
+    check_ts_file(&o.input)?;
+    let input = File::open(&o.input).map_err(|source| AppError::Input {
+        path: o.input.clone(),
+        source,
+    })?;
+    let output = File::create(&o.output).map_err(|source| AppError::Output {
+        path: o.output.clone(),
+        source,
+    })?;
+    Ok(run_tx(&run, input, output)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(dir: &Path, input: &[u8]) -> TxFileOptions {
+        let path = dir.join("in.ts");
+        std::fs::write(&path, input).unwrap();
+        TxFileOptions {
+            input: path,
+            output: dir.join("out.cf32"),
+            modcod: "qpsk-8/9".into(),
+            frame: "short".into(),
+            pilots: true,
+            rolloff: 0.2,
+            sps: 2,
+            rrc: true,
+            gold: 0,
+            schedule: None,
+            threads: 2,
+        }
+    }
+
+    fn ts(n: usize) -> Vec<u8> {
+        (0..n * 188)
+            .map(|i| if i % 188 == 0 { 0x47 } else { (i / 3) as u8 })
+            .collect()
+    }
+
+    fn err(o: &TxFileOptions) -> String {
+        tx_file(o).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn writes_shaped_frames_of_the_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let o = opts(dir.path(), &ts(19)); // 3572 bytes: 2 frames of 1769 and a padded one
+        let stats = tx_file(&o).unwrap();
+        assert_eq!(stats.frames, 3);
+        assert_eq!(stats.input_bytes, 19 * 188);
+        let len = std::fs::metadata(&o.output).unwrap().len();
+        assert_eq!(len, 3 * 8370 * 2 * 8);
+        let o1 = TxFileOptions {
+            sps: 1,
+            rrc: false,
+            threads: 0,
+            ..o.clone()
+        };
+        tx_file(&o1).unwrap();
+        assert_eq!(std::fs::metadata(&o.output).unwrap().len(), 3 * 8370 * 8);
+    }
+
+    #[test]
+    fn errors_name_the_option_packet_or_file_at_fault() {
+        let dir = tempfile::tempdir().unwrap();
+        let o = opts(dir.path(), &ts(4));
+        let e = err(&TxFileOptions {
+            modcod: "qpsk-7/8".into(),
+            ..o.clone()
+        });
+        assert!(e.contains("unknown MODCOD \"qpsk-7/8\""), "{e}");
+        assert!(e.contains("qpsk-1/4") && e.contains("32apsk-9/10"), "{e}");
+        let e = err(&TxFileOptions {
+            modcod: "qpsk-9/10".into(),
+            ..o.clone()
+        });
+        assert!(e.contains("--modcod qpsk-9/10 --frame short"), "{e}");
+        assert!(e.contains("not defined for short FECFRAMEs"), "{e}");
+        let e = err(&TxFileOptions {
+            frame: "medium".into(),
+            ..o.clone()
+        });
+        assert!(e.contains("--frame") && e.contains("medium"), "{e}");
+        let e = err(&TxFileOptions {
+            rolloff: 0.3,
+            ..o.clone()
+        });
+        assert!(e.contains("--rolloff 0.3"), "{e}");
+        let e = err(&TxFileOptions {
+            sps: 1,
+            ..o.clone()
+        });
+        assert!(e.contains("--shaping none"), "{e}");
+        let e = err(&TxFileOptions {
+            input: dir.path().join("missing.ts"),
+            ..o.clone()
+        });
+        assert!(
+            e.contains("missing.ts") && e.contains("No such file"),
+            "{e}"
+        );
+
+        let mut bad = ts(5);
+        bad[3 * 188] = 0x00;
+        let o2 = opts(dir.path(), &bad);
+        let e = err(&o2);
+        assert!(
+            e.contains("in.ts") && e.contains("TS packet 3 (byte offset 564) starts with 0x00"),
+            "{e}"
+        );
+        let o3 = opts(dir.path(), &ts(5)[..5 * 188 - 8]);
+        let e = err(&o3);
+        assert!(
+            e.contains("932 bytes is not a whole number")
+                && e.contains("180 bytes of an incomplete packet 4 at byte offset 752"),
+            "{e}"
+        );
+        let e = err(&opts(dir.path(), &[]));
+        assert!(e.contains("empty"), "{e}");
+        let e = err(&TxFileOptions {
+            schedule: Some("10:qpsk-9/10".into()),
+            ..o
+        });
+        assert!(e.contains("--schedule"), "{e}");
+    }
+}

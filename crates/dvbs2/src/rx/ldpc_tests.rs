@@ -1,0 +1,187 @@
+//! The layered i8 decoder against the f64 flooding reference, on codewords of the
+//! transmitter's encoder.
+
+use rand::{Rng, SeedableRng};
+use rand_distr_free::gaussian;
+
+use super::ldpc_reference::{flooding_min_sum, h_rows, satisfies};
+use super::{llr_target_mean, quantize_llrs, Isa, LdpcCode, LdpcDecoder};
+use crate::ldpc::LdpcEncoder;
+use crate::modcod::{CodeRate, FecParams, FrameSize};
+
+/// Gaussian samples without another dependency: Box–Muller.
+mod rand_distr_free {
+    use rand::Rng;
+    pub(crate) fn gaussian(rng: &mut impl Rng) -> f64 {
+        let u: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
+        let v: f64 = rng.gen();
+        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+    }
+}
+
+/// EN 302 307-1 Table 13 QPSK Es/N0 (dB) per code rate (normal frames), the BPSK equivalent
+/// being 3 dB lower.
+fn qpsk_threshold_db(rate: CodeRate) -> f64 {
+    [
+        -2.35, -1.24, -0.30, 1.00, 2.23, 3.10, 4.03, 4.68, 5.18, 6.20, 6.42,
+    ][CodeRate::ALL.iter().position(|&r| r == rate).unwrap()]
+}
+
+fn codeword(fec: &FecParams, rng: &mut impl Rng) -> Vec<u8> {
+    let mut c = vec![0u8; fec.nldpc];
+    for b in &mut c[..fec.kldpc()] {
+        *b = rng.gen_range(0..2);
+    }
+    LdpcEncoder::new(fec).encode(&mut c);
+    c
+}
+
+/// BPSK over AWGN at `es_n0_db`: exact LLRs 2y/σ².
+fn awgn_llrs(c: &[u8], es_n0_db: f64, rng: &mut impl Rng) -> Vec<f64> {
+    let sigma2 = 0.5 / 10f64.powf(es_n0_db / 10.0);
+    c.iter()
+        .map(|&b| {
+            let y = 1.0 - 2.0 * f64::from(b) + sigma2.sqrt() * gaussian(rng);
+            2.0 * y / sigma2
+        })
+        .collect()
+}
+
+fn quantized(llr: &[f64], rate: CodeRate) -> Vec<i8> {
+    let f: Vec<f32> = llr.iter().map(|&v| v as f32).collect();
+    let mut q = vec![0i8; f.len()];
+    quantize_llrs(&f, &mut q, llr_target_mean(rate));
+    q
+}
+
+#[test]
+fn layered_decoder_agrees_with_flooding_reference_on_every_code() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(20);
+    let mut dec = LdpcDecoder::new();
+    for frame in [FrameSize::Short, FrameSize::Normal] {
+        for rate in CodeRate::ALL {
+            let Ok(code) = LdpcCode::new(frame, rate) else {
+                continue;
+            };
+            let fec = *code.fec();
+            let h = h_rows(&fec);
+            let c = codeword(&fec, &mut rng);
+            // BPSK equivalent of QPSK 1 dB (normal) or 1.5 dB (short) above the threshold.
+            let margin = if frame == FrameSize::Short { 1.5 } else { 1.0 };
+            let llr = awgn_llrs(&c, qpsk_threshold_db(rate) - 3.01 + margin, &mut rng);
+            let errors = llr
+                .iter()
+                .zip(&c)
+                .filter(|(&l, &b)| (l < 0.0) != (b == 1))
+                .count();
+            assert!(
+                errors > 0,
+                "{frame:?} {rate}: the channel must cause errors"
+            );
+            let (reference, ref_ok) = flooding_min_sum(&h, &llr, 50);
+            let status = dec.decode(&code, &quantized(&llr, rate), 50);
+            let mut bits = vec![0u8; fec.nldpc];
+            dec.hard_bits(&code, &mut bits);
+            assert!(ref_ok, "{frame:?} {rate}: reference did not converge");
+            assert!(status.converged, "{frame:?} {rate}: {status:?}");
+            assert!(
+                satisfies(&h, &bits),
+                "{frame:?} {rate}: reported success, H·c ≠ 0"
+            );
+            assert!(bits == reference, "{frame:?} {rate}: decisions differ");
+            assert!(bits == c, "{frame:?} {rate}: not the transmitted codeword");
+        }
+    }
+}
+
+#[test]
+fn success_is_reported_only_when_every_check_holds() {
+    // Near and below threshold, with hard errors too: whatever happens, a reported success
+    // must satisfy H, and a failure must not.
+    let mut rng = rand::rngs::StdRng::seed_from_u64(21);
+    let mut dec = LdpcDecoder::new();
+    let (mut ok, mut failed) = (0, 0);
+    for rate in [CodeRate::R1_2, CodeRate::R8_9, CodeRate::R3_5] {
+        let code = LdpcCode::new(FrameSize::Short, rate).unwrap();
+        let fec = *code.fec();
+        let h = h_rows(&fec);
+        for trial in 0..6 {
+            let c = codeword(&fec, &mut rng);
+            let llr: Vec<f64> = if trial % 2 == 0 {
+                awgn_llrs(
+                    &c,
+                    qpsk_threshold_db(rate) - 3.01 - 0.6 + 0.3 * trial as f64,
+                    &mut rng,
+                )
+            } else {
+                // Hard decisions of reliability 1 with a few percent flipped.
+                let p = 0.002 + 0.01 * trial as f64;
+                c.iter()
+                    .map(|&b| {
+                        let flip = rng.gen_bool(p);
+                        if (b == 1) != flip {
+                            -1.0
+                        } else {
+                            1.0
+                        }
+                    })
+                    .collect()
+            };
+            let status = dec.decode(&code, &quantized(&llr, rate), 30);
+            let mut bits = vec![0u8; fec.nldpc];
+            dec.hard_bits(&code, &mut bits);
+            assert_eq!(
+                status.converged,
+                satisfies(&h, &bits),
+                "{rate} trial {trial}"
+            );
+            if status.converged {
+                ok += 1;
+            } else {
+                failed += 1;
+                assert_eq!(status.iterations, 30);
+            }
+        }
+    }
+    assert!(
+        ok > 0 && failed > 0,
+        "both outcomes exercised: {ok} ok, {failed} failed"
+    );
+}
+
+#[test]
+fn every_instruction_set_gives_identical_results() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(22);
+    let isas = Isa::available();
+    assert_eq!(isas.last(), Some(&Isa::Portable));
+    for (frame, rate) in [
+        (FrameSize::Short, CodeRate::R8_9),
+        (FrameSize::Short, CodeRate::R1_4),
+        (FrameSize::Normal, CodeRate::R3_5),
+    ] {
+        let code = LdpcCode::new(frame, rate).unwrap();
+        let fec = *code.fec();
+        let c = codeword(&fec, &mut rng);
+        // Slightly below threshold so that many iterations run and messages saturate.
+        let llr = quantized(
+            &awgn_llrs(&c, qpsk_threshold_db(rate) - 3.3, &mut rng),
+            rate,
+        );
+        let mut results = Vec::new();
+        for &isa in &isas {
+            let mut dec = LdpcDecoder::with_isa(isa);
+            assert_eq!(dec.isa(), isa);
+            let status = dec.decode(&code, &llr, 12);
+            let mut bits = vec![0u8; fec.nldpc];
+            dec.hard_bits(&code, &mut bits);
+            results.push((status, bits));
+        }
+        for (isa, r) in isas.iter().zip(&results) {
+            assert!(
+                *r == results[0],
+                "{frame:?} {rate}: {isa:?} differs from {:?}",
+                isas[0]
+            );
+        }
+    }
+}

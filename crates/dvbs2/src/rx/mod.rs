@@ -1,0 +1,70 @@
+//! The decoding half of a DVB-S2 receiver: everything after synchronisation.
+//!
+//! A PLFRAME's data symbols (PL-descrambled, pilots removed, unit energy) go through
+//! [`Demapper`] (max-log LLRs) and [`deinterleave`], [`quantize_llrs`], the layered min-sum
+//! [`LdpcDecoder`], the [`BchDecoder`], BB descrambling ([`BbDescrambler`]) and BBHEADER
+//! parsing ([`BbHeader`]). A [`FrameDecoder`] does all of it for one frame, with the frame's
+//! own MODCOD (CCM, VCM and ACM alike); it keeps no state between frames, so clones decode
+//! frames in parallel. A [`Depacketizer`], sequential, turns the BBFRAMEs of successive
+//! frames back into TS packets (packets span frames). [`IdealSync`] stands in for
+//! synchronisation when the PLFRAME is known to be aligned (tests, benchmarks, loopback).
+//!
+//! ```
+//! use num_complex::Complex32;
+//! use radioflow_dvbs2::rx::{Depacketizer, FrameDecoder, IdealSync};
+//! use radioflow_dvbs2::{FrameSize, Transmitter, TxConfig};
+//!
+//! let cfg = TxConfig::new("8psk-3/5".parse()?, FrameSize::Short, true);
+//! let mut tx = Transmitter::new(cfg)?;
+//! let ts: Vec<u8> = (0..3000).map(|i| if i % 188 == 0 { 0x47 } else { i as u8 & 0x7F }).collect();
+//! let (mut dec, mut depack, sync) = (FrameDecoder::new(), Depacketizer::new(), IdealSync::new(0));
+//! let (mut pos, mut out) = (0, Vec::new());
+//! let mut plframe = vec![Complex32::new(0.0, 0.0); tx.frame_len()];
+//! let mut symbols = vec![Complex32::new(0.0, 0.0); plframe.len()];
+//! for _ in 0..3 {
+//!     pos += tx.encode_frame(&ts[pos..], &mut plframe)?.consumed;
+//!     let n = sync.data_symbols(&plframe, true, &mut symbols);
+//!     let status = dec.decode(&symbols[..n], cfg.modcod, cfg.frame, 0.01)?;
+//!     assert!(status.ok() && status.ldpc.converged);
+//!     depack.push(status.header.ok().as_ref(), dec.bbframe(), status.ok(), &mut |p: &[u8]| {
+//!         out.extend_from_slice(p)
+//!     });
+//! }
+//! assert_eq!(out[..], ts[..out.len()]); // whole packets, sync bytes restored
+//! assert!(out.len() >= 2 * 188);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod bbheader;
+mod bch_decoder;
+mod deinterleave;
+mod demap;
+mod depacketizer;
+mod frame_decoder;
+mod gf;
+mod ideal_sync;
+mod ldpc_code;
+mod ldpc_decoder;
+mod ldpc_kernel;
+mod quantize;
+
+pub use bbheader::{BbDescrambler, BbHeader, BbHeaderError, BBHEADER_BYTES};
+pub use bch_decoder::{BchDecoder, BchFailure};
+pub use deinterleave::deinterleave;
+pub use demap::Demapper;
+pub use depacketizer::{Depacketizer, DepacketizerStats};
+pub use frame_decoder::{
+    FrameDecoder, FrameStatus, RxError, Stage, StageProfile, DEFAULT_MAX_ITERATIONS,
+};
+pub use ideal_sync::IdealSync;
+pub use ldpc_code::LdpcCode;
+pub use ldpc_decoder::{LdpcDecoder, LdpcStatus};
+pub use ldpc_kernel::Isa;
+pub use quantize::{llr_target_mean, quantize_llrs};
+
+#[cfg(test)]
+mod ldpc_reference;
+#[cfg(test)]
+mod ldpc_tests;
+#[cfg(test)]
+mod roundtrip_tests;

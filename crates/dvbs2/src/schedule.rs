@@ -1,0 +1,168 @@
+//! [`Schedule`]: VCM as a list of (frame index, frame settings).
+
+use crate::modcod::FrameSize;
+use crate::stages::FrameSpec;
+use crate::tx::TxError;
+
+/// MODCOD changes at given frame indices (VCM): from frame `index` on, frames use `spec`
+/// until the next entry. Frame indices count the PLFRAMEs a [`BbFramer`](crate::BbFramer)
+/// makes, from 0.
+///
+/// ```
+/// use radioflow_dvbs2::{FrameSize, FrameSpec, Schedule};
+/// let spec = |m: &str| FrameSpec { modcod: m.parse().unwrap(), frame: FrameSize::Short, pilots: true };
+/// let s = Schedule::new([(10, spec("8psk-3/5")), (3, spec("qpsk-1/2"))])?;
+/// assert_eq!(s.at(3), Some(spec("qpsk-1/2")));
+/// assert_eq!(s.at(4), None); // no change at frame 4
+/// assert_eq!(s.at(10), Some(spec("8psk-3/5")));
+/// # Ok::<(), radioflow_dvbs2::TxError>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Schedule {
+    /// Sorted by frame index, one entry per index.
+    entries: Vec<(u64, FrameSpec)>,
+}
+
+impl Schedule {
+    /// A schedule from entries in any order; a later entry for the same index replaces an
+    /// earlier one.
+    ///
+    /// # Errors
+    /// [`TxError::Modcod`] for an entry whose MODCOD/frame pair the standard does not define.
+    pub fn new(entries: impl IntoIterator<Item = (u64, FrameSpec)>) -> Result<Self, TxError> {
+        let mut v: Vec<(u64, FrameSpec)> = Vec::new();
+        for (i, spec) in entries {
+            spec.fec()?;
+            v.retain(|(j, _)| *j != i);
+            v.push((i, spec));
+        }
+        v.sort_by_key(|(i, _)| *i);
+        Ok(Schedule { entries: v })
+    }
+
+    /// Parses `INDEX:MODCOD[:FRAME[:PILOTS]],...`, e.g. `0:qpsk-8/9,100:8psk-3/5:normal:off`;
+    /// a missing frame size or pilots setting is taken from `frame` and `pilots`.
+    ///
+    /// # Errors
+    /// [`TxError::Schedule`] naming the entry at fault, or [`TxError::Modcod`].
+    pub fn parse(s: &str, frame: FrameSize, pilots: bool) -> Result<Self, TxError> {
+        let mut entries = Vec::new();
+        for item in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
+            let bad = |why: &str| TxError::Schedule(format!("{item:?}: {why}"));
+            let mut f = item.split(':');
+            let index = f
+                .next()
+                .and_then(|x| x.trim().parse::<u64>().ok())
+                .ok_or_else(|| {
+                    bad("expected INDEX:MODCOD[:FRAME[:PILOTS]], INDEX a frame number")
+                })?;
+            let modcod = f
+                .next()
+                .ok_or_else(|| bad("missing MODCOD"))?
+                .trim()
+                .parse()?;
+            let frame = match f.next() {
+                Some(x) => x.trim().parse()?,
+                None => frame,
+            };
+            let pilots = match f.next().map(str::trim) {
+                None => pilots,
+                Some("on") => true,
+                Some("off") => false,
+                Some(_) => return Err(bad("pilots must be on or off")),
+            };
+            if f.next().is_some() {
+                return Err(bad("too many fields"));
+            }
+            entries.push((
+                index,
+                FrameSpec {
+                    modcod,
+                    frame,
+                    pilots,
+                },
+            ));
+        }
+        Self::new(entries)
+    }
+
+    /// The spec that starts at frame `index`, if one does.
+    pub fn at(&self, index: u64) -> Option<FrameSpec> {
+        self.entries
+            .binary_search_by_key(&index, |(i, _)| *i)
+            .ok()
+            .map(|k| self.entries[k].1)
+    }
+
+    /// The entries, sorted by frame index.
+    pub fn entries(&self) -> &[(u64, FrameSpec)] {
+        &self.entries
+    }
+
+    /// No entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stages::BbFramer;
+    use crate::tx::TxConfig;
+
+    fn spec(m: &str, frame: FrameSize, pilots: bool) -> FrameSpec {
+        FrameSpec {
+            modcod: m.parse().unwrap(),
+            frame,
+            pilots,
+        }
+    }
+
+    #[test]
+    fn frames_switch_exactly_at_the_scheduled_indices() {
+        let s = Schedule::parse(
+            "3:8psk-3/5:normal:off, 5:32apsk-9/10:normal, 6:qpsk-1/4",
+            FrameSize::Short,
+            true,
+        )
+        .unwrap();
+        let mut cfg = TxConfig::new("qpsk-8/9".parse().unwrap(), FrameSize::Short, true);
+        cfg.ccm = false;
+        let mut f = BbFramer::new(&cfg).unwrap();
+        f.set_schedule(s);
+        let input: Vec<u8> = (0..2000 * 188)
+            .map(|i| if i % 188 == 0 { 0x47 } else { i as u8 })
+            .collect();
+        let mut bb = vec![0u8; crate::MAX_BBFRAME_BYTES];
+        let (mut pos, mut got) = (0, Vec::new());
+        for _ in 0..8 {
+            let (spec, used) = f.frame(&input[pos..], &mut bb).unwrap();
+            pos += used;
+            got.push(spec);
+        }
+        let q = spec("qpsk-8/9", FrameSize::Short, true);
+        let e = spec("8psk-3/5", FrameSize::Normal, false);
+        let a = spec("32apsk-9/10", FrameSize::Normal, true);
+        let l = spec("qpsk-1/4", FrameSize::Short, true);
+        assert_eq!(got, [q, q, q, e, e, a, l, l]);
+        assert_eq!(f.frames(), 8);
+    }
+
+    #[test]
+    fn bad_entries_are_named() {
+        let err = |s: &str| {
+            Schedule::parse(s, FrameSize::Short, true)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err("x:qpsk-1/2").contains("\"x:qpsk-1/2\""));
+        assert!(err("4").contains("missing MODCOD"));
+        assert!(err("4:qpsk-1/2:short:maybe").contains("pilots must be on or off"));
+        assert!(err("4:qpsk-9/10").contains("not defined for short"));
+        assert!(err("4:16apsk-1/2").contains("no MODCOD 16apsk-1/2"));
+        assert!(Schedule::parse("", FrameSize::Short, true)
+            .unwrap()
+            .is_empty());
+    }
+}

@@ -1,0 +1,328 @@
+//! GNU Radio Companion flowgraphs (`.grc`, YAML, file_format 1): variables and parameter
+//! expressions evaluated by `expr.rs` (a safe subset of Python, nothing executed), the GNU
+//! Radio blocks radioflow implements mapped to its own (`blocks.rs`), and the graph built, or
+//! one error listing every block that is not supported, before anything runs.
+
+mod blocks;
+mod expr;
+
+pub use expr::Value;
+
+use crate::{Graph, GraphError};
+use expr::Scope;
+use radioflow_runtime::registry::{self, Dtype};
+use radioflow_runtime::{BlockId, Flowgraph, PortName, PortRef};
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use yaml_rust2::{Yaml, YamlLoader};
+
+/// The GNU Radio block ids radioflow runs, with the radioflow block each becomes.
+pub fn supported() -> Vec<(&'static str, &'static str)> {
+    blocks::SUPPORTED.iter().map(|(g, o, _)| (*g, *o)).collect()
+}
+
+/// Block ids that only hold values (variables, GUI controls used as variables, parameters).
+const VARIABLES: &[&str] = &[
+    "variable",
+    "parameter",
+    "variable_qtgui_range",
+    "variable_qtgui_entry",
+    "variable_qtgui_chooser",
+    "variable_qtgui_label",
+    "variable_qtgui_check_box",
+];
+
+/// Block ids that are part of the file but not of the graph.
+const IGNORED: &[&str] = &["options", "import", "note"];
+
+/// Parameters whose value GRC takes as written, not as an expression.
+const RAW: &[&str] = &["type", "file"];
+
+/// Reads and builds the GRC flowgraph at `path`.
+pub fn load_grc(path: impl AsRef<Path>) -> Result<Graph, GraphError> {
+    let path = path.as_ref();
+    let text = std::fs::read_to_string(path).map_err(|source| GraphError::Read {
+        file: path.to_owned(),
+        source,
+    })?;
+    parse_grc(&text, path)
+}
+
+/// One block entry of the file.
+struct Entry {
+    name: String,
+    id: String,
+    params: HashMap<String, String>,
+    state: String,
+}
+
+/// The flowgraph's variables, evaluated on first use.
+struct Vars {
+    raw: HashMap<String, String>,
+    done: HashMap<String, Result<Value, String>>,
+    evaluating: HashSet<String>,
+}
+
+impl Scope for Vars {
+    fn variable(&mut self, name: &str) -> Option<Result<Value, String>> {
+        if let Some(v) = self.done.get(name) {
+            return Some(v.clone());
+        }
+        let text = self.raw.get(name)?.clone();
+        if !self.evaluating.insert(name.to_owned()) {
+            return Some(Err(format!(
+                "variable '{name}' is defined in terms of itself"
+            )));
+        }
+        let v = expr::eval(&text, self).map_err(|e| format!("variable '{name}' = {text}: {e}"));
+        self.evaluating.remove(name);
+        self.done.insert(name.to_owned(), v.clone());
+        Some(v)
+    }
+}
+
+fn scalar(y: &Yaml) -> Option<String> {
+    match y {
+        Yaml::String(s) | Yaml::Real(s) => Some(s.clone()),
+        Yaml::Integer(i) => Some(i.to_string()),
+        Yaml::Boolean(b) => Some(if *b { "True" } else { "False" }.into()),
+        Yaml::Null => Some(String::new()),
+        _ => None,
+    }
+}
+
+fn entries(doc: &Yaml) -> Result<Vec<Entry>, String> {
+    let Yaml::Array(list) = &doc["blocks"] else {
+        return Err("no 'blocks' list (is this a GRC file?)".into());
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let name = scalar(&b["name"]).ok_or_else(|| format!("block {i} has no name"))?;
+            let id = scalar(&b["id"]).ok_or_else(|| format!("block '{name}' has no id"))?;
+            let mut params = HashMap::new();
+            if let Yaml::Hash(h) = &b["parameters"] {
+                for (k, v) in h {
+                    if let (Some(k), Some(v)) = (scalar(k), scalar(v)) {
+                        params.insert(k, v);
+                    }
+                }
+            }
+            // GRC writes `enabled`, `disabled` or `bypassed`; older files `true`/`false`.
+            let state = match scalar(&b["states"]["state"]).as_deref() {
+                None | Some("True" | "true" | "enabled") => "enabled".to_owned(),
+                Some("False" | "false" | "disabled") => "disabled".to_owned(),
+                Some(other) => other.to_owned(),
+            };
+            Ok(Entry {
+                name,
+                id,
+                params,
+                state,
+            })
+        })
+        .collect()
+}
+
+/// Builds the GRC flowgraph written in `text` (`file` names it in errors).
+pub fn parse_grc(text: &str, file: impl AsRef<Path>) -> Result<Graph, GraphError> {
+    let file = file.as_ref().to_owned();
+    let syntax = |message: String| GraphError::Syntax {
+        file: file.clone(),
+        message,
+    };
+    if text.trim_start().starts_with("<?xml") {
+        return Err(syntax(
+            "GNU Radio 3.7's XML format: open and save it in GNU Radio Companion 3.8 or later \
+             (YAML, file_format 1)"
+                .into(),
+        ));
+    }
+    let docs = YamlLoader::load_from_str(text).map_err(|e| syntax(format!("not YAML: {e}")))?;
+    let doc = docs.first().ok_or_else(|| syntax("empty file".into()))?;
+    match &doc["metadata"]["file_format"] {
+        Yaml::Integer(1) => {}
+        Yaml::BadValue => {
+            return Err(syntax(
+                "no metadata.file_format (is this a GRC file?)".into(),
+            ))
+        }
+        other => {
+            return Err(syntax(format!(
+                "file_format {} is not supported (GNU Radio 3.8-3.10 write 1)",
+                scalar(other).unwrap_or_default()
+            )))
+        }
+    }
+    let all = entries(doc).map_err(syntax)?;
+    let mut vars = Vars {
+        raw: all
+            .iter()
+            .filter(|e| VARIABLES.contains(&e.id.as_str()) && e.state != "disabled")
+            .filter_map(|e| e.params.get("value").map(|v| (e.name.clone(), v.clone())))
+            .collect(),
+        done: HashMap::new(),
+        evaluating: HashSet::new(),
+    };
+    let graph_blocks: Vec<&Entry> = all
+        .iter()
+        .filter(|e| {
+            !VARIABLES.contains(&e.id.as_str())
+                && !IGNORED.contains(&e.id.as_str())
+                && !e.id.starts_with("virtual_")
+                && e.state == "enabled"
+        })
+        .collect();
+    let unsupported: Vec<String> = graph_blocks
+        .iter()
+        .filter(|e| blocks::find(&e.id).is_none())
+        .map(|e| format!("{} ({})", e.id, e.name))
+        .collect();
+    if !unsupported.is_empty() {
+        return Err(GraphError::Unsupported {
+            file,
+            blocks: unsupported,
+        });
+    }
+    let mut flowgraph = Flowgraph::new();
+    let mut ids: Vec<(String, BlockId)> = Vec::new();
+    for e in &graph_blocks {
+        let fail = |message: String| GraphError::Block {
+            file: file.clone(),
+            name: e.name.clone(),
+            message,
+        };
+        let (ours, map) = blocks::find(&e.id).expect("checked above");
+        let values: HashMap<String, Result<Value, String>> = e
+            .params
+            .iter()
+            .map(|(k, v)| {
+                let value = if RAW.contains(&k.as_str()) {
+                    Ok(Value::Str(v.clone()))
+                } else {
+                    expr::eval(v, &mut vars).map_err(|err| format!("{v:?}: {err}"))
+                };
+                (k.clone(), value)
+            })
+            .collect();
+        let mapped = map(&blocks::GrcParams {
+            id: &e.id,
+            values: &values,
+        })
+        .map_err(fail)?;
+        let description = registry::find(mapped.block)
+            .ok_or_else(|| fail(format!("radioflow has no block '{ours}'")))?;
+        let dtype = mapped
+            .dtype
+            .as_deref()
+            .map(|t| Dtype::parse(t).ok_or_else(|| fail(format!("{}: unknown type '{t}'", e.id))))
+            .transpose()?;
+        let block = registry::make(description, dtype, mapped.params)
+            .map_err(|err| fail(format!("{} as radioflow's {err}", e.id)))?;
+        ids.push((e.name.clone(), flowgraph.add_boxed(Some(&e.name), block)));
+    }
+    connect_all(&mut flowgraph, doc, &all, &ids).map_err(|(connection, message)| {
+        GraphError::Connection {
+            file: file.clone(),
+            connection,
+            message,
+        }
+    })?;
+    Ok(Graph {
+        flowgraph,
+        blocks: ids,
+    })
+}
+
+/// Makes the file's connections, through virtual sinks/sources and around bypassed blocks,
+/// leaving out those of disabled blocks.
+fn connect_all(
+    fg: &mut Flowgraph,
+    doc: &Yaml,
+    all: &[Entry],
+    ids: &[(String, BlockId)],
+) -> Result<(), (String, String)> {
+    let by_name: HashMap<&str, &Entry> = all.iter().map(|e| (e.name.as_str(), e)).collect();
+    let id_of: HashMap<&str, BlockId> = ids.iter().map(|(n, id)| (n.as_str(), *id)).collect();
+    let mut edges: Vec<[String; 4]> = Vec::new();
+    if let Yaml::Array(list) = &doc["connections"] {
+        for c in list {
+            let Yaml::Array(parts) = c else { continue };
+            let parts: Vec<String> = parts.iter().filter_map(scalar).collect();
+            if let [a, b, c, d] = parts.as_slice() {
+                edges.push([a.clone(), b.clone(), c.clone(), d.clone()]);
+            } else {
+                return Err((format!("{parts:?}"), "a connection has 4 parts".into()));
+            }
+        }
+    }
+    // A virtual source continues the edges into the virtual sink of the same stream id.
+    let stream_id = |name: &str| {
+        by_name
+            .get(name)
+            .and_then(|e| e.params.get("stream_id"))
+            .cloned()
+    };
+    let kind = |name: &str| by_name.get(name).map(|e| e.id.as_str());
+    let mut resolved = Vec::new();
+    for [src, sp, dst, dp] in &edges {
+        if kind(dst) == Some("virtual_sink") {
+            continue;
+        }
+        if kind(src) == Some("virtual_source") {
+            let sid = stream_id(src);
+            for [s2, sp2, d2, _] in &edges {
+                if kind(d2) == Some("virtual_sink") && stream_id(d2) == sid {
+                    resolved.push([s2.clone(), sp2.clone(), dst.clone(), dp.clone()]);
+                }
+            }
+        } else {
+            resolved.push([src.clone(), sp.clone(), dst.clone(), dp.clone()]);
+        }
+    }
+    // A bypassed block passes its input straight to its outputs.
+    let state = |name: &str| by_name.get(name).map_or("enabled", |e| e.state.as_str());
+    let mut joined = Vec::new();
+    for [src, sp, dst, dp] in &resolved {
+        if state(src) == "bypassed" {
+            continue;
+        }
+        if state(dst) == "bypassed" {
+            for [s2, _, d2, dp2] in &resolved {
+                if s2 == dst && state(d2) != "bypassed" {
+                    joined.push([src.clone(), sp.clone(), d2.clone(), dp2.clone()]);
+                }
+            }
+        } else {
+            joined.push([src.clone(), sp.clone(), dst.clone(), dp.clone()]);
+        }
+    }
+    for [src, sp, dst, dp] in joined {
+        if state(&src) == "disabled" || state(&dst) == "disabled" {
+            continue;
+        }
+        let text = format!("{src}:{sp} -> {dst}:{dp}");
+        let block = |n: &str| {
+            id_of
+                .get(n)
+                .copied()
+                .ok_or_else(|| (text.clone(), format!("no block named '{n}'")))
+        };
+        let (s, d) = (block(&src)?, block(&dst)?);
+        match (sp.parse::<usize>(), dp.parse::<usize>()) {
+            (Ok(a), Ok(b)) => fg.connect((s, a), (d, b)).map(drop),
+            _ => fg.connect_message(
+                PortRef {
+                    block: s,
+                    port: PortName::Name(sp.clone()),
+                },
+                PortRef {
+                    block: d,
+                    port: PortName::Name(dp.clone()),
+                },
+            ),
+        }
+        .map_err(|e| (text.clone(), e.to_string()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Fuzzes radioflow's parsers of outside input with libFuzzer (fuzz/: PMT deserialization,
+# graph files, GRC flowgraphs, scheduler specs, the framed pipeline's adaptors under random schedules, the RDS
+# decoder on any multiplex, DVB-S2 BBFRAME headers and depacketizing).
+# Builds the targets with a nightly toolchain (installed if missing) and coverage
+# instrumentation, replays every committed regression input, then runs each target for a
+# bounded time from its seed corpus (fuzz/corpus/<target>; what it finds goes to
+# target/fuzz-corpus, not into the repository).
+#   scripts/fuzz.sh                   30 s per target (what scripts/test.sh runs)
+#   scripts/fuzz.sh --seconds 120     another bound
+#   scripts/fuzz.sh --long            an hour per target
+#   scripts/fuzz.sh ... pmt_deserialize graph_file   only these targets
+# A crash leaves its input in target/fuzz-artifacts/<target>/; copy it into
+# fuzz/regressions/<target>/ with the fix, so it is replayed on every run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=30
+case "${1:-}" in
+  --long) seconds=3600; shift ;;
+  --seconds) seconds=$2; shift 2 ;;
+esac
+all=(pmt_deserialize graph_file grc_file scheduler_spec framed_pipeline rds_decoder bbframe)
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
+
+if ! cargo +nightly --version >/dev/null 2>&1; then
+  echo "fuzz: installing a nightly toolchain (rustup)"
+  rustup toolchain install nightly --profile minimal >/dev/null
+fi
+triple=$(rustc -vV | sed -n 's/^host: //p')
+# The instrumentation cargo-fuzz uses (without AddressSanitizer: the parsers are safe code,
+# and a panic, an overflow or a failed assertion is the crash looked for).
+export RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
+-Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
+-Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing"
+(cd fuzz && cargo +nightly build --locked --release --bins --target "$triple" -q)
+bin=fuzz/target/$triple/release
+
+status=0
+for t in "${targets[@]}"; do
+  [ -x "$bin/$t" ] || { echo "fuzz: no target '$t' (targets: ${all[*]})" >&2; exit 2; }
+  if compgen -G "fuzz/regressions/$t/*" >/dev/null; then
+    "$bin/$t" fuzz/regressions/$t/* 2>&1 | tail -n 1
+  fi
+  work=target/fuzz-corpus/$t
+  artifacts=target/fuzz-artifacts/$t
+  mkdir -p "$work" "$artifacts"
+  echo "fuzz: $t for ${seconds}s"
+  if ! "$bin/$t" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+       -artifact_prefix="$artifacts/" "$work" "fuzz/corpus/$t" > "target/fuzz-$t.log" 2>&1; then
+    echo "fuzz: $t FAILED; input in $artifacts, log in target/fuzz-$t.log" >&2
+    tail -n 30 "target/fuzz-$t.log" >&2
+    status=1
+  else
+    grep -E "stat::number_of_executed_units|stat::new_units_added" "target/fuzz-$t.log" \
+      | sed "s/^/fuzz: $t /"
+  fi
+done
+exit $status

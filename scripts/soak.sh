@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Soak: keeps each soak graph running for DURATION seconds (default 120) in a release build,
+# sampling RSS, threads and throughput every second; fails if memory grows, the thread count
+# changes or items stop. Samples go to target/soak-<graph>.jsonl.
+#   scripts/soak.sh            two minutes per graph (what scripts/test.sh runs)
+#   scripts/soak.sh 3600       an hour
+# Graphs: copy (a tagged stream through copies on the flow scheduler, messages through
+# forwarders beside it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+duration=${1:-120}
+scheduler=${SOAK_SCHEDULER:-flow}
+cargo build --locked --release -q -p radioflow-cli
+status=0
+for graph in copy; do
+  echo "soak: $graph for ${duration}s on $scheduler"
+  if ! ./target/release/radioflow soak --graph "$graph" --seconds "$duration" --every 1 \
+       --scheduler "$scheduler" --json > "target/soak-$graph.jsonl"; then
+    status=1
+  fi
+  tail -n 1 "target/soak-$graph.jsonl"
+done
+exit $status
