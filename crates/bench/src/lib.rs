@@ -4,7 +4,8 @@
 //! papers time `top_block::run()`), checks that every item or message arrived, and returns a
 //! [`Measurement`]. [`stats`] summarises repeated runs (median, mean, 95% confidence interval).
 //!
-//! - [`buf`], [`msg`], [`opti`], [`counters`], [`workload`]: one run of each experiment.
+//! - [`buf`], [`msg`], [`opti`], [`counters`], [`workload`], [`fm`]: one run of each
+//!   experiment.
 //! - [`suite`]: what one `radioflow bench <experiment>` invocation measures: radioflow's
 //!   schedulers and the [`Peer`]s alternated run by run, summaries, sweeps, result files.
 //! - [`framed`]: seed 003 on framed execution (`bench tasks`, `bench pipeline`).
@@ -35,8 +36,8 @@ pub mod stats;
 pub mod suite;
 
 pub use experiments::{
-    buf, counters, msg, opti, workload, BufParams, CountersParams, MsgParams, OptiParams,
-    WorkloadParams,
+    buf, counters, fm, msg, opti, workload, BufParams, CountersParams, FmParams, MsgParams,
+    OptiParams, WorkloadParams,
 };
 pub use machine::Machine;
 pub use measurement::{BenchError, Measurement};

@@ -7,6 +7,9 @@
 //! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`AddConst`], [`Multiply`],
 //!   [`MultiplyConst`], [`Throttle`],
 //!   [`FirFilter`].
+//! - Radio: [`IqToComplex`] ([`SampleFormat`]), [`FreqXlatingFirFilter`],
+//!   [`DecimatingFirFilter`], [`RationalResampler`], [`QuadratureDemod`], [`IirFilter`] (FM
+//!   de-emphasis), [`FmStereoDecoder`]; audio files: [`WavSource`], [`WavSink`].
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`].
 //!
@@ -39,12 +42,17 @@
 
 mod add_const;
 mod copy;
+mod decimating_fir_filter;
 mod dvbs2_tx;
 mod file_error;
 mod file_sink;
 mod file_source;
 mod fir_filter;
+mod fm_stereo_decoder;
+mod freq_xlating_fir_filter;
 mod head;
+mod iir_filter;
+mod iq_to_complex;
 mod message_burst_source;
 mod message_counter;
 mod message_debug;
@@ -53,22 +61,34 @@ mod multiply;
 mod multiply_const;
 mod null_sink;
 mod null_source;
+mod quadrature_demod;
 mod rate_probe;
 mod rate_source;
+mod rate_work;
+mod rational_resampler;
 mod rds_decoder;
 mod signal_source;
+#[cfg(test)]
+mod test_util;
 mod throttle;
 mod vector_sink;
 mod vector_source;
+mod wav_sink;
+mod wav_source;
 
 pub use add_const::AddConst;
 pub use copy::Copy;
+pub use decimating_fir_filter::DecimatingFirFilter;
 pub use dvbs2_tx::{Dvbs2Tx, Dvbs2TxError};
 pub use file_error::FileError;
 pub use file_sink::FileSink;
 pub use file_source::FileSource;
 pub use fir_filter::FirFilter;
+pub use fm_stereo_decoder::FmStereoDecoder;
+pub use freq_xlating_fir_filter::FreqXlatingFirFilter;
 pub use head::Head;
+pub use iir_filter::IirFilter;
+pub use iq_to_complex::{IqToComplex, SampleFormat, UnknownFormat};
 pub use message_burst_source::MessageBurstSource;
 pub use message_counter::MessageCounter;
 pub use message_debug::MessageDebug;
@@ -77,13 +97,17 @@ pub use multiply::Multiply;
 pub use multiply_const::MultiplyConst;
 pub use null_sink::NullSink;
 pub use null_source::NullSource;
+pub use quadrature_demod::QuadratureDemod;
 pub use rate_probe::RateProbe;
 pub use rate_source::RateSource;
+pub use rational_resampler::RationalResampler;
 pub use rds_decoder::RdsDecoder;
 pub use signal_source::{SignalItem, SignalSource, Waveform};
 pub use throttle::Throttle;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;
+pub use wav_sink::{WavEncoding, WavSink};
+pub use wav_source::WavSource;
 
 /// The kernels behind the blocks (and the [`Arith`](radioflow_dsp::Arith) bound of
 /// [`AddConst`] and [`MultiplyConst`]).

@@ -3,7 +3,7 @@
 
 /// The count parser the experiments' arguments share (at least 1; accepts 1e8).
 pub(crate) use crate::values::count as parse_count;
-use crate::{bench_compare, bench_dvbs2, bench_framed, bench_observe, bench_profile};
+use crate::{bench_compare, bench_dvbs2, bench_fm, bench_framed, bench_observe, bench_profile};
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use radioflow_bench::suite::profiled::Profile;
@@ -152,6 +152,9 @@ enum Experiment {
     /// Issue 19: the DVB-S2 transmitter, TS file to RRC-shaped samples, Mb/s of information
     /// (`--compare gnuradio`: gr-dtv on the same file, alternated).
     Dvbs2Tx(bench_dvbs2::Dvbs2TxArgs),
+    /// Issue 18: the mono FM receiver (file -> freq_xlating_fir /10 -> wfm_rcv /5 -> sink),
+    /// in input Msps; `--compare gnuradio` for GNU Radio's own chain.
+    Fm(bench_fm::FmArgs),
 }
 
 /// `spec` with the command line's scheduler flags applied (`--workers`, `--pin`, ... to
@@ -310,6 +313,7 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
         Some(Experiment::Tasks(a)) => return bench_framed::tasks(a, &c),
         Some(Experiment::Pipeline(a)) => return bench_framed::pipeline(a, &c),
         Some(Experiment::Dvbs2Tx(a)) => return bench_dvbs2::dvbs2_tx(a, &c),
+        Some(Experiment::Fm(a)) => return bench_fm::fm(a, &c),
         Some(Experiment::Resched(a)) => {
             return bench_profile::profile(Profile::Resched, a.into(), &c)
         }

@@ -6,11 +6,13 @@
 mod bench;
 mod bench_compare;
 mod bench_dvbs2;
+mod bench_fm;
 mod bench_framed;
 mod bench_observe;
 mod bench_profile;
 mod blocks;
 mod dvbs2;
+mod fm;
 mod grc;
 mod profile;
 mod run;
@@ -47,6 +49,8 @@ enum Command {
     Grc(grc::GrcCommand),
     /// Keep a graph running, sampling memory, threads and throughput (fails if memory grows).
     Soak(soak::SoakArgs),
+    /// Receive an FM broadcast station from an IQ recording into a WAV file.
+    Fm(fm::FmArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -62,5 +66,6 @@ fn main() -> anyhow::Result<()> {
         Command::Run(args) => run::main(args),
         Command::Grc(c) => grc::main(c),
         Command::Soak(args) => soak::main(args),
+        Command::Fm(args) => fm::main(args),
     }
 }

@@ -9,9 +9,10 @@ use crate::history::{windows, History, CHUNK};
 /// starting from zero history (so `y[0] = taps[0] · x[0]`).
 ///
 /// State is kept between calls: the output does not depend on how the input is split into
-/// calls. From a decimation of 8 on, only the kept outputs are computed (one pass over the
-/// taps each); below it every output is computed, vectorized across outputs, and every
-/// `decimation`-th kept, which is faster there.
+/// calls. For short filters and small decimations every output is computed, vectorized
+/// across outputs, and every `decimation`-th kept; otherwise only the kept outputs are
+/// computed, each a dot product vectorized along the taps (whichever is faster, see
+/// `PICK_WORK` in the source).
 ///
 /// ```
 /// use radioflow_dsp::DecimatingFir;
@@ -27,15 +28,18 @@ pub struct DecimatingFir<T: FirSample> {
     fir: Fir<T>,
     decimation: usize,
     history: History<T>,
-    /// Every output of a chunk, when decimating by less than [`PICK_BELOW`] (else empty).
+    /// Every output of a chunk, when computing them all pays ([`PICK_WORK`]; else empty).
     all: Vec<T>,
 }
 
-/// Decimations from 2 up to this compute every output and keep one in `D`. Measured on
-/// 2.4 M complex samples, 61 taps, AVX2, release build, two busy cores: by 2, 107 Msps in
-/// against 31 computing only the kept outputs; by 4, 112 against 65; by 8 and 10, about
-/// equal.
-const PICK_BELOW: usize = 8;
+/// Computing every output (vectorized across outputs) and keeping one in `D` costs about
+/// `D · taps · components / 16` cycles per kept output on AVX2; computing only the kept ones
+/// (a dot product vectorized along the taps) `taps · components / 16` plus a fixed ~40 for
+/// its reduction and tail. So every output is computed while `(D - 1) · taps · components`
+/// is below this. Measured (24 M samples, AVX2, release): complex, 45 taps, by 5: 245 Msps
+/// in computing all against 126 kept only; real, 385 taps, by 2: 72 against 48, by 4: 75
+/// against 93, by 5: 82 against 152; complex, 145 taps, by 10: 296 kept only.
+const PICK_WORK: usize = 640;
 
 impl<T: FirSample> DecimatingFir<T> {
     /// A filter with these taps (`taps[0]` weighs the newest sample) keeping one output in
@@ -46,7 +50,7 @@ impl<T: FirSample> DecimatingFir<T> {
     pub fn new(taps: &[f32], decimation: usize) -> Result<Self, ParamError> {
         check(!taps.is_empty(), "taps", || "need at least one tap".into())?;
         check(decimation > 0, "decimation", || "must be at least 1".into())?;
-        let pick = (2..PICK_BELOW).contains(&decimation);
+        let pick = decimation >= 2 && (decimation - 1) * taps.len() * T::COMPONENTS < PICK_WORK;
         Ok(Self {
             fir: Fir::new(taps),
             decimation,

@@ -12,9 +12,10 @@ use std::f64::consts::PI;
 /// `y[k] = Σ_j taps[j] · x[kD - j] · e^{-jω(kD - j + (N-1)/2)}` with `ω = 2π·centre/fs`, `N`
 /// taps and zero history. The phase term is GNU Radio 3.10's: it rotates the taps about their
 /// centre (`taps[j]·e^{jω(j - (N-1)/2)}`) and the outputs by `e^{-jωkD}`, so the mixer's phase
-/// is zero half a filter after the first input sample. This mixes the input instead (with an
-/// [`Nco`] that does not drift), which costs a complex multiply per input sample rather than
-/// complex taps, and filters with the real taps.
+/// is zero half a filter after the first input sample. This mixes the input instead, which
+/// costs two complex multiplies per input sample rather than complex taps, and filters with
+/// the real taps: the mixer's phasor is the exact phase of an [`Nco`] (which does not drift)
+/// read once per 256 samples, times a table of `e^{jkω}` for the samples in between.
 ///
 /// ```
 /// use radioflow_dsp::{Complex32, FreqXlatingFir, Nco};
@@ -32,9 +33,36 @@ use std::f64::consts::PI;
 #[derive(Clone, Debug)]
 pub struct FreqXlatingFir {
     fir: DecimatingFir<Complex32>,
+    /// The mixer's exact phase, read once per [`STEP`] samples.
     mixer: Nco,
+    /// `e^{jkω}` for `k < STEP`, `ω` the mixer's step: the phasors within a step are the
+    /// step's first one times these (one f32 complex multiply each, vectorized, and no error
+    /// carried from step to step).
+    steps: Vec<Complex32>,
+    /// The phasor of the current step's first sample.
+    first: Complex32,
+    /// Samples of the current step mixed so far (steps start at multiples of [`STEP`]
+    /// samples from the start or the last retune, so the output does not depend on how
+    /// calls are split).
+    at: usize,
     centre: f64,
     sample_rate: f64,
+}
+
+/// Samples mixed from one exact phase.
+const STEP: usize = 256;
+
+/// `e^{jkω}` for `k < STEP`, `ω` the step of `mixer` (its fixed-point step, exactly).
+fn phasors(mixer: &Nco) -> Vec<Complex32> {
+    let mut probe = mixer.clone();
+    probe.set_phase(0.0);
+    (0..STEP)
+        .map(|_| {
+            let (s, c) = probe.phase().sin_cos();
+            probe.skip(1);
+            Complex32::new(c as f32, s as f32)
+        })
+        .collect()
 }
 
 impl FreqXlatingFir {
@@ -56,6 +84,9 @@ impl FreqXlatingFir {
         mixer.set_phase(-PI * centre / sample_rate * (taps.len() as f64 - 1.0));
         Ok(Self {
             fir: DecimatingFir::new(taps, decimation)?,
+            steps: phasors(&mixer),
+            first: Complex32::default(),
+            at: 0,
             mixer,
             centre,
             sample_rate,
@@ -75,17 +106,31 @@ impl FreqXlatingFir {
         finite("centre", centre)?;
         self.centre = centre;
         self.mixer.set_frequency(-centre, self.sample_rate);
+        self.steps = phasors(&self.mixer);
+        // A new step from the next sample on, at the new frequency.
+        self.at = 0;
         Ok(())
     }
 
     /// Translates, filters and decimates `input` into `output`: returns `(consumed,
     /// produced)`, as [`DecimatingFir::process`].
     pub fn process(&mut self, input: &[Complex32], output: &mut [Complex32]) -> (usize, usize) {
-        let mixer = &mut self.mixer;
-        self.fir.process_with(input, output, |x, slots| {
-            mixer.fill_exp(slots, 1.0, Complex32::default());
-            for (s, &x) in slots.iter_mut().zip(x) {
-                *s *= x;
+        let (mixer, steps) = (&mut self.mixer, &self.steps);
+        let (first, at) = (&mut self.first, &mut self.at);
+        self.fir.process_with(input, output, |mut x, mut slots| {
+            while !x.is_empty() {
+                if *at == 0 {
+                    let (s, c) = mixer.phase().sin_cos();
+                    *first = Complex32::new(c as f32, s as f32);
+                }
+                let n = x.len().min(STEP - *at);
+                let f = *first;
+                for ((s, &x), &k) in slots[..n].iter_mut().zip(&x[..n]).zip(&steps[*at..]) {
+                    *s = x * (f * k);
+                }
+                mixer.skip(n as u64);
+                *at = (*at + n) % STEP;
+                (x, slots) = (&x[n..], &mut slots[n..]);
             }
         })
     }

@@ -30,6 +30,7 @@
 //! - [`Agc`]: automatic gain control toward a reference amplitude.
 //! - [`Pll`]: carrier-tracking phase-locked loop with frequency and lock outputs.
 //! - [`Spectrum`]: windowed log-power spectrum of a frame.
+//! - [`StereoDecoder`]: FM broadcast stereo (pilot PLL, 38 kHz `L-R`, matrix).
 //!
 //! Samples:
 //! - [`add_const`], [`multiply_const`], [`add_into`], [`subtract_into`], [`multiply_into`]:
@@ -101,6 +102,7 @@ mod rational_resampler;
 mod rotator;
 mod sample_format;
 mod spectrum;
+mod stereo_decoder;
 #[cfg(test)]
 mod test_util;
 mod window;
@@ -129,6 +131,7 @@ pub use sample_format::{
     cs16_to_complex, cs8_to_complex, cu8_to_complex,
 };
 pub use spectrum::Spectrum;
+pub use stereo_decoder::StereoDecoder;
 
 /// Re-exported so callers can name the complex sample type without another dependency.
 pub use num_complex::Complex32;

@@ -6,7 +6,10 @@ use num_complex::Complex32;
 /// `y[n] = gain · arg(x[n] · conj(x[n-1]))`, with `x[-1] = 0` (so `y[0] = 0`).
 ///
 /// For a deviation of `Δf` Hz at `fs` samples/s, `gain = fs / (2π·Δf)` gives ±1 at full
-/// deviation. The angle is the exact `atan2` (GNU Radio's `fast_atan2f` approximates it).
+/// deviation. The angle is an odd polynomial of degree 15 in `min/max` of the parts,
+/// fitted here (weighted least squares toward minimax on [0, 1]) to within 4e-8 rad of
+/// `atan` (the result within 2 f32 ulps of π of the exact angle); unlike libm's `atan2f` it has no branches or calls, so the
+/// loop vectorizes (GNU Radio's `fast_atan2f`, a table, is within about 1e-5 rad).
 ///
 /// ```
 /// use radioflow_dsp::{Complex32, Nco, QuadratureDemod};
@@ -43,15 +46,59 @@ impl QuadratureDemod {
     /// If `output` is shorter than `input`.
     pub fn process(&mut self, input: &[Complex32], output: &mut [f32]) {
         let output = &mut output[..input.len()];
-        let mut last = self.last;
-        for (y, &x) in output.iter_mut().zip(input) {
-            let p = x * last.conj();
-            *y = self.gain * p.im.atan2(p.re);
-            last = x;
+        let Some(&newest) = input.last() else {
+            return;
+        };
+        let gain = self.gain;
+        let step = |x: Complex32, prev: Complex32| {
+            let p = x * prev.conj();
+            gain * atan2(p.im, p.re)
+        };
+        // Each sample against the one before: the first against the last of the last call,
+        // the rest as plain slices (an iterator chain would not vectorize).
+        output[0] = step(input[0], self.last);
+        for ((y, &x), &prev) in output[1..].iter_mut().zip(&input[1..]).zip(input) {
+            *y = step(x, prev);
         }
-        self.last = last;
+        self.last = newest;
     }
 }
+
+/// `atan2(y, x)` within 4e-8 rad before rounding to f32 (0 for the origin), without branches: the odd polynomial
+/// [`ATAN`] of `min(|x|,|y|) / max(|x|,|y|)` in [0, 1], then reflected into the octant.
+#[inline(always)]
+fn atan2(y: f32, x: f32) -> f32 {
+    use std::f32::consts::{FRAC_PI_2, PI};
+    let (ax, ay) = (x.abs(), y.abs());
+    let (lo, hi) = (ax.min(ay), ax.max(ay));
+    let a = if hi > 0.0 { lo / hi } else { 0.0 };
+    let s = a * a;
+    let mut r = ATAN[ATAN.len() - 1];
+    for &c in ATAN[..ATAN.len() - 1].iter().rev() {
+        r = r * s + c; // not mul_add: without FMA enabled that is a library call
+    }
+    r *= a;
+    let r = if ay > ax { FRAC_PI_2 - r } else { r };
+    let r = if x < 0.0 { PI - r } else { r };
+    if y < 0.0 {
+        -r
+    } else {
+        r
+    }
+}
+
+/// `atan(a) ≈ a · Σ_i ATAN[i] · a^(2i)` on `[0, 1]`, max error 3.7e-8 (fitted with numpy:
+/// least squares on Chebyshev nodes, reweighted toward equal ripple).
+const ATAN: [f32; 8] = [
+    0.99999934,
+    -0.3332986,
+    0.19946565,
+    -0.13908627,
+    0.09642189,
+    -0.055_912_193,
+    0.021862855,
+    -0.004054536,
+];
 
 #[cfg(test)]
 mod tests {
@@ -78,6 +125,36 @@ mod tests {
             // f32 product and atan2: a few ulps of π.
             assert!((f64::from(*g) - w).abs() < 1e-6, "{n}: {g} vs {w}");
         }
+    }
+
+    #[test]
+    fn the_polynomial_atan2_is_within_2_ulps_of_pi_of_the_exact_angle() {
+        let mut worst = 0.0f64;
+        let v = random_complex(3, 100_000);
+        let special = [
+            (0.0, 0.0),
+            (0.0, 1.0),
+            (1.0, 0.0),
+            (0.0, -1.0),
+            (-1.0, 0.0),
+            (1.0, 1.0),
+            (-1.0, -1.0),
+            (1e-30, -1e-30),
+            (3.0, -4.0),
+        ];
+        for (y, x) in v.iter().map(|z| (z.im, z.re)).chain(special) {
+            let want = f64::from(y).atan2(f64::from(x));
+            let got = f64::from(atan2(y, x));
+            // ±π are the same angle.
+            let e = (got - want).abs().min(
+                (got.abs() - std::f64::consts::PI).abs()
+                    + (want.abs() - std::f64::consts::PI).abs(),
+            );
+            worst = worst.max(e);
+        }
+        // The reflections (π/2 - r, π - r) round to f32: one ulp of π is 2.4e-7.
+        assert!(worst < 5e-7, "worst error {worst:e} rad");
+        assert_eq!(atan2(0.0, 0.0), 0.0);
     }
 
     #[test]

@@ -2,12 +2,14 @@
 
 pub mod buf;
 pub mod counters;
+pub mod fm;
 pub mod msg;
 pub mod opti;
 pub mod workload;
 
 pub use buf::BufParams;
 pub use counters::CountersParams;
+pub use fm::FmParams;
 pub use msg::MsgParams;
 pub use opti::OptiParams;
 pub use workload::WorkloadParams;

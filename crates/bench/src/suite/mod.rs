@@ -7,9 +7,11 @@
 //! - [`profiled`]: `resched` and `items`, the `buf` graph profiled.
 //! - [`counters`]: the cost of the per-block counters.
 //! - [`workload`]: signal quality against the work per packet.
+//! - [`fm`]: the mono FM receiver chain against GNU Radio's.
 
 pub mod compare;
 pub mod counters;
+pub mod fm;
 pub mod profiled;
 pub mod workload;
 

@@ -1,0 +1,146 @@
+//! [`FreqXlatingFirFilter`]: moves a channel to DC, filters and decimates.
+
+use crate::rate_work::rate_work;
+use radioflow_dsp::{FreqXlatingFir, ParamError};
+use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
+
+/// Moves the signal at `centre` Hz to DC, low-pass filters it with real taps and keeps one
+/// sample in `decimation`, like GNU Radio's `freq_xlating_fir_filter_ccf` (same phase
+/// convention and zero start-up history; kernel [`radioflow_dsp::FreqXlatingFir`]). A tag on
+/// input `i` moves to output `⌊i / decimation⌋`, or later when that output was made
+/// already (the kernel takes input ahead of the output space it is given).
+///
+/// # Stream inputs
+/// - `in`: `Complex32` at `sample_rate`.
+///
+/// # Stream outputs
+/// - `out`: `Complex32` at `sample_rate / decimation`, the channel at DC.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `taps`: the low-pass's real taps (at least one), designed at `sample_rate`.
+/// - `decimation`: inputs per output (at least 1).
+/// - `centre`: the frequency moved to DC, Hz (finite; negative below the centre).
+/// - `sample_rate`: the input's rate, Hz (finite, positive).
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::{FreqXlatingFirFilter, SignalSource, Head, VectorSink, Waveform};
+/// use radioflow_blocks::runtime::{Complex32, Flowgraph};
+///
+/// // A tone 12 kHz above centre at 48 kHz comes out at DC, 4 times fewer samples.
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(SignalSource::<Complex32>::new(Waveform::Cosine, 12e3, 48e3, 1.0, Complex32::default()));
+/// let head = fg.add(Head::<Complex32>::new(4800));
+/// let xlate = fg.add(FreqXlatingFirFilter::new(&[0.25; 4], 4, 12e3, 48e3)?);
+/// let sink = fg.add(VectorSink::<Complex32>::new());
+/// fg.connect(src, head)?;
+/// fg.connect(head, xlate)?;
+/// fg.connect(xlate, sink)?;
+/// fg.run()?;
+/// let y = fg.block::<VectorSink<Complex32>>(sink).unwrap().data();
+/// assert_eq!(y.len(), 1200);
+/// assert!((y[600].norm() - 1.0).abs() < 1e-4 && (y[600] - y[601]).norm() < 1e-4);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Ports)]
+pub struct FreqXlatingFirFilter {
+    #[input(name = "in")]
+    input: StreamInput<Complex32>,
+    #[output(name = "out")]
+    output: StreamOutput<Complex32>,
+    kernel: FreqXlatingFir,
+    decimation: u64,
+}
+
+#[block]
+impl FreqXlatingFirFilter {
+    /// A filter moving `centre` Hz to DC, filtering with `taps` and keeping one output in
+    /// `decimation`.
+    ///
+    /// # Errors
+    /// A parameter out of range (empty taps, decimation 0, rate not positive, centre not
+    /// finite); the error names it.
+    pub fn new(
+        taps: &[f32],
+        decimation: usize,
+        centre: f64,
+        sample_rate: f64,
+    ) -> Result<Self, ParamError> {
+        Ok(Self {
+            input: StreamInput::new(),
+            output: StreamOutput::new(),
+            kernel: FreqXlatingFir::new(taps, decimation, centre, sample_rate)?,
+            decimation: decimation as u64,
+        })
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let kernel = &mut self.kernel;
+        rate_work(
+            &mut self.input,
+            &mut self.output,
+            1,
+            self.decimation,
+            |x, y| kernel.process(x, y),
+        );
+        Ok(WorkStatus::Continue)
+    }
+}
+
+register_block!(BlockDescription {
+    id: "freq_xlating_fir_filter",
+    summary: "Moves `centre` Hz to DC, low-pass filters with real `taps` and decimates (GNU Radio's freq_xlating_fir_filter_ccf).",
+    dtypes: &[Dtype::Complex64],
+    params: &[
+        ParamDescription::required("taps", ParamKind::Floats, "the low-pass's taps"),
+        ParamDescription::optional("decimation", ParamKind::Int { min: 1 }, DefaultValue::Int(1), "inputs per output"),
+        ParamDescription::required("centre", ParamKind::Float, "the frequency moved to DC, Hz"),
+        ParamDescription::required("sample_rate", ParamKind::PositiveFloat, "the input's rate, Hz"),
+    ],
+    ports: declared_ports::<FreqXlatingFirFilter>,
+    make: |a| {
+        let taps: Vec<f32> = a.floats("taps")?.into_iter().map(|t| t as f32).collect();
+        let b = FreqXlatingFirFilter::new(&taps, a.usize("decimation")?, a.float("centre")?, a.float("sample_rate")?)
+            .map_err(|e| a.error(e.name, e.reason))?;
+        Ok(Box::new(b) as Box<dyn Block>)
+    },
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_util::{random_complex, run_chunked};
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn equals_the_kernel_whatever_the_calls_and_moves_tags() {
+        let taps: Vec<f32> = (0..21).map(|k| 1.0 / (k as f32 + 2.0)).collect();
+        let x = random_complex(1, 3000);
+        let mut kernel = FreqXlatingFir::new(&taps, 5, 3e3, 48e3).unwrap();
+        let mut want = vec![Complex32::default(); 600];
+        assert_eq!(kernel.process(&x, &mut want), (3000, 600));
+        for (push, space) in [(3000, 4096), (7, 3), (1, 1), (64, 5)] {
+            let mut h = Harness::new(FreqXlatingFirFilter::new(&taps, 5, 3e3, 48e3).unwrap());
+            h.push_tag("in", 12, "t", 1i64);
+            let (y, tags) = run_chunked::<_, _, Complex32>(&mut h, &x, push, space);
+            assert_eq!(y, want, "{push}/{space}");
+            assert_eq!(tags.len(), 1);
+            assert!(tags[0] >= 2, "{tags:?}");
+            if space == 4096 {
+                assert_eq!(tags, [2], "input 12 -> output 2");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_parameters_are_named() {
+        let e = FreqXlatingFirFilter::new(&[], 2, 0.0, 48e3).unwrap_err();
+        assert_eq!(e.name, "taps");
+        let e = FreqXlatingFirFilter::new(&[1.0], 2, f64::NAN, 48e3).unwrap_err();
+        assert_eq!(e.name, "centre");
+    }
+}

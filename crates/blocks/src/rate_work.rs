@@ -1,0 +1,33 @@
+//! [`rate_work`]: one work call of a block over a streaming kernel that changes the rate.
+
+use radioflow_runtime::prelude::*;
+
+/// One work call of a block whose kernel keeps its own history and reports what it took and
+/// made, `f(input, output) -> (consumed, produced)` (the decimating, interpolating and
+/// resampling filters of `radioflow_dsp`): the tags on the consumed inputs move to output
+/// `⌊i · interpolation / decimation⌋`, or the next output if that one is out already (the
+/// kernels take input ahead of their outputs), then the counts are
+/// consumed and produced.
+pub(crate) fn rate_work<A: Item, B: Item>(
+    input: &mut StreamInput<A>,
+    output: &mut StreamOutput<B>,
+    interpolation: u64,
+    decimation: u64,
+    f: impl FnOnce(&[A], &mut [B]) -> (usize, usize),
+) -> (usize, usize) {
+    let (consumed, produced) = f(input.slice(), output.slice());
+    if !input.tags().is_empty() {
+        let (from, to) = (input.offset(), output.offset());
+        for t in input.tags() {
+            if t.offset >= from + consumed as u64 {
+                break;
+            }
+            let at =
+                (u128::from(t.offset) * u128::from(interpolation) / u128::from(decimation)) as u64;
+            output.add_tag(at.max(to), t.key.clone(), t.value.clone());
+        }
+    }
+    input.consume(consumed);
+    output.produce(produced);
+    (consumed, produced)
+}

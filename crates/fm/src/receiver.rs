@@ -1,0 +1,359 @@
+//! [`Receiver`]: the FM receiver's graph, built and run.
+
+use crate::error::FmError;
+use crate::plan::Plan;
+use radioflow_blocks::dsp::firdes::{self, Window};
+use radioflow_blocks::{
+    DecimatingFirFilter, FileSource, FmStereoDecoder, FreqXlatingFirFilter, IirFilter, IqToComplex,
+    NullSink, QuadratureDemod, RationalResampler, SampleFormat, WavEncoding, WavSink,
+};
+use radioflow_runtime::{BlockId, Complex32, Flowgraph, Scheduler};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Peak deviation of FM broadcast (ITU-R BS.450): the multiplex is scaled to ±1 at it.
+pub const DEVIATION: f64 = 75e3;
+
+/// What to receive and where to put it.
+#[derive(Clone, Debug)]
+pub struct ReceiverConfig {
+    /// The IQ recording.
+    pub input: PathBuf,
+    /// Its sample format.
+    pub format: SampleFormat,
+    /// Its sample rate, samples/s.
+    pub sample_rate: f64,
+    /// The station's frequency relative to the recording's centre, Hz.
+    pub offset: f64,
+    /// The WAV file to write (16-bit PCM), or none (the audio is dropped: for a benchmark,
+    /// or when only the multiplex is used).
+    pub wav: Option<PathBuf>,
+    /// Decode stereo (a two-channel WAV; mono `L+R` in both while no pilot is found).
+    pub stereo: bool,
+    /// The de-emphasis time constant in seconds (75 µs in the Americas, 50 µs elsewhere),
+    /// or none.
+    pub deemphasis: Option<f64>,
+}
+
+impl ReceiverConfig {
+    /// A mono receiver of `input` with 50 µs de-emphasis and no output file.
+    pub fn new(
+        input: impl Into<PathBuf>,
+        format: SampleFormat,
+        sample_rate: f64,
+        offset: f64,
+    ) -> Self {
+        Self {
+            input: input.into(),
+            format,
+            sample_rate,
+            offset,
+            wav: None,
+            stereo: false,
+            deemphasis: Some(50e-6),
+        }
+    }
+}
+
+/// The blocks of a built receiver that callers attach to or look at.
+#[derive(Clone, Copy, Debug)]
+pub struct ReceiverGraph {
+    /// The recording's source (its `out` counts the samples read).
+    pub source: BlockId,
+    /// The FM demodulator: its `out` is the multiplex (`f32`, ±1 at 75 kHz deviation, at
+    /// [`Plan::mpx_rate`]) — connect an RDS decoder there.
+    pub mpx: BlockId,
+    /// The stereo decoder, when decoding stereo.
+    pub stereo: Option<BlockId>,
+    /// The WAV sink, when writing one.
+    pub wav: Option<BlockId>,
+}
+
+/// Progress of a run: input samples read of the total.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Progress {
+    /// Samples read so far.
+    pub samples: u64,
+    /// Samples in the recording.
+    pub total: u64,
+}
+
+/// What a run did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Input samples processed.
+    pub samples: u64,
+    /// Their duration, seconds (samples / rate).
+    pub signal_seconds: f64,
+    /// Wall-clock time of the run, seconds.
+    pub wall_seconds: f64,
+    /// Audio frames written (0 without a WAV file).
+    pub audio_frames: u64,
+    /// Audio samples beyond full scale, clipped in the WAV file.
+    pub clipped: u64,
+    /// Whether the end was decoded in stereo (a pilot was tracked); `None` in mono.
+    pub stereo: Option<bool>,
+}
+
+impl Summary {
+    /// How many times faster than real time the run was.
+    pub fn speed(&self) -> f64 {
+        self.signal_seconds / self.wall_seconds.max(1e-9)
+    }
+}
+
+/// An FM broadcast receiver over an IQ recording: channel filter, demodulator, mono or
+/// stereo audio, de-emphasis, WAV file, as a radioflow [`Flowgraph`].
+///
+/// The graph: file source (`cf32` read as is, other formats through [`IqToComplex`]) ->
+/// [`FreqXlatingFirFilter`] (station to DC, ±100 kHz, decimated to [`Plan::mpx_rate`]) ->
+/// [`QuadratureDemod`] (the multiplex) -> mono: [`DecimatingFirFilter`] (15 kHz, to the
+/// audio rate) or stereo: [`FmStereoDecoder`] -> [`IirFilter::fm_deemphasis`] per channel ->
+/// [`RationalResampler`] to 48 kHz where needed -> [`WavSink`].
+#[derive(Clone, Debug)]
+pub struct Receiver {
+    config: ReceiverConfig,
+    plan: Plan,
+    samples: u64,
+}
+
+impl Receiver {
+    /// Checks the configuration and the input file.
+    ///
+    /// # Errors
+    /// The input is missing or unreadable, empty, or not whole samples of its format; the
+    /// rate is too low for the offset; the de-emphasis is not positive. Each names the file
+    /// or option.
+    pub fn new(config: ReceiverConfig) -> Result<Self, FmError> {
+        let plan = Plan::new(config.sample_rate, config.offset, config.stereo)?;
+        let meta = std::fs::metadata(&config.input).map_err(|source| FmError::Input {
+            path: config.input.clone(),
+            source,
+        })?;
+        if meta.is_dir() {
+            return Err(FmError::Input {
+                path: config.input.clone(),
+                source: std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory"),
+            });
+        }
+        let size = config.format.bytes_per_sample() as u64;
+        if meta.len() % size != 0 {
+            return Err(FmError::PartialSample {
+                path: config.input.clone(),
+                len: meta.len(),
+                format: config.format,
+            });
+        }
+        if meta.len() == 0 {
+            return Err(FmError::Empty {
+                path: config.input.clone(),
+            });
+        }
+        if let Some(tau) = config.deemphasis {
+            // The corner must sit below half the audio rate.
+            if !(tau.is_finite() && tau > 0.0)
+                || IirFilter::fm_deemphasis(plan.audio_rate, tau).is_err()
+            {
+                return Err(FmError::option(
+                    "deemphasis",
+                    format!("{} µs is not a usable time constant", tau * 1e6),
+                ));
+            }
+        }
+        Ok(Self {
+            samples: meta.len() / size,
+            config,
+            plan,
+        })
+    }
+
+    /// The rates.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ReceiverConfig {
+        &self.config
+    }
+
+    /// Samples in the recording.
+    pub fn samples(&self) -> u64 {
+        self.samples
+    }
+
+    /// Adds the receiver's blocks to `fg`.
+    ///
+    /// # Errors
+    /// The input cannot be opened or the WAV file created (named), or a filter design fails.
+    pub fn build(&self, fg: &mut Flowgraph) -> Result<ReceiverGraph, FmError> {
+        let (c, p) = (&self.config, &self.plan);
+        let design = |e: radioflow_blocks::dsp::ParamError| FmError::option("rate", e.to_string());
+        let input = |e: radioflow_blocks::FileError| FmError::Input {
+            path: c.input.clone(),
+            source: e.into(),
+        };
+        let (source, iq) = if c.format == SampleFormat::Cf32 && cfg!(target_endian = "little") {
+            let s = fg.add_named(
+                "source",
+                FileSource::<Complex32>::new(&c.input).map_err(input)?,
+            );
+            (s, s)
+        } else {
+            let s = fg.add_named("source", FileSource::<u8>::new(&c.input).map_err(input)?);
+            let conv = fg.add_named("iq_to_complex", IqToComplex::new(c.format));
+            fg.connect(s, conv)?;
+            (s, conv)
+        };
+        let channel_taps = firdes::low_pass(
+            1.0,
+            p.sample_rate,
+            p.channel_cutoff,
+            p.channel_transition,
+            Window::Hamming,
+        )
+        .map_err(design)?;
+        let xlate = fg.add_named(
+            "channel",
+            FreqXlatingFirFilter::new(&channel_taps, p.channel_decimation, p.offset, p.sample_rate)
+                .map_err(design)?,
+        );
+        let demod = fg.add_named(
+            "fm_demod",
+            QuadratureDemod::for_deviation(p.mpx_rate, DEVIATION),
+        );
+        fg.connect(iq, xlate)?;
+        fg.connect(xlate, demod)?;
+
+        // Audio channels at the audio rate, before de-emphasis.
+        let (channels, stereo): (Vec<(BlockId, &str)>, _) = if c.stereo {
+            let dec = fg.add_named(
+                "stereo",
+                FmStereoDecoder::new(p.mpx_rate, p.audio_decimation).map_err(design)?,
+            );
+            fg.connect(demod, dec)?;
+            (vec![(dec, "left"), (dec, "right")], Some(dec))
+        } else {
+            // 15 kHz audio, the 19 kHz pilot in the stop band.
+            let taps =
+                firdes::low_pass(1.0, p.mpx_rate, 16e3, 4e3, Window::Blackman).map_err(design)?;
+            let audio = fg.add_named(
+                "audio_filter",
+                DecimatingFirFilter::<f32>::new(&taps, p.audio_decimation).map_err(design)?,
+            );
+            fg.connect(demod, audio)?;
+            (vec![(audio, "out")], None)
+        };
+        let names = ["left", "right"];
+        let mut outs = Vec::new();
+        for (k, mut at) in channels.into_iter().enumerate() {
+            let name = |stage: &str| {
+                if c.stereo {
+                    format!("{stage}_{}", names[k])
+                } else {
+                    stage.to_owned()
+                }
+            };
+            if let Some(tau) = c.deemphasis {
+                let de = fg.add_named(
+                    &name("deemphasis"),
+                    IirFilter::fm_deemphasis(p.audio_rate, tau).map_err(design)?,
+                );
+                fg.connect(at, de)?;
+                at = (de, "out");
+            }
+            if let Some((i, d)) = p.resample {
+                let rs = fg.add_named(
+                    &name("resampler"),
+                    RationalResampler::<f32>::new(i, d).map_err(design)?,
+                );
+                fg.connect(at, rs)?;
+                at = (rs, "out");
+            }
+            outs.push(at);
+        }
+        let wav = match &c.wav {
+            Some(path) => {
+                let sink = fg.add_named(
+                    "wav",
+                    WavSink::new(path, outs.len(), p.wav_rate, WavEncoding::Pcm16)?,
+                );
+                for (k, at) in outs.into_iter().enumerate() {
+                    fg.connect(at, (sink, k))?;
+                }
+                Some(sink)
+            }
+            None => {
+                for (k, at) in outs.into_iter().enumerate() {
+                    let sink = fg.add_named(&format!("audio_sink{k}"), NullSink::<f32>::new());
+                    fg.connect(at, sink)?;
+                }
+                None
+            }
+        };
+        Ok(ReceiverGraph {
+            source,
+            mpx: demod,
+            stereo,
+            wav,
+        })
+    }
+
+    /// Builds the receiver and runs it to the end of the recording on `scheduler`, calling
+    /// `progress` about every `every` while it runs.
+    ///
+    /// # Errors
+    /// As [`build`](Self::build), or a block failing while it runs (named).
+    pub fn run(
+        &self,
+        scheduler: &dyn Scheduler,
+        every: Duration,
+        mut progress: impl FnMut(Progress),
+    ) -> Result<Summary, FmError> {
+        let mut fg = Flowgraph::new();
+        let ids = self.build(&mut fg)?;
+        let started = Instant::now();
+        fg.start(scheduler)?;
+        if let Some(stats) = fg.stats_handle() {
+            let mut last = Instant::now();
+            while !fg.is_finished() {
+                std::thread::sleep(Duration::from_millis(20));
+                if last.elapsed() >= every {
+                    last = Instant::now();
+                    let items = stats.get(ids.source).map_or(0, |s| s.items_produced);
+                    progress(Progress {
+                        samples: self.items_to_samples(items),
+                        total: self.samples,
+                    });
+                }
+            }
+        }
+        fg.wait()?;
+        let wall_seconds = started.elapsed().as_secs_f64();
+        let (audio_frames, clipped) = ids
+            .wav
+            .and_then(|w| fg.block::<WavSink>(w))
+            .map_or((0, 0), |w| (w.frames(), w.clipped()));
+        let stereo = ids
+            .stereo
+            .and_then(|s| fg.block::<FmStereoDecoder>(s))
+            .map(FmStereoDecoder::is_stereo);
+        Ok(Summary {
+            samples: self.samples,
+            signal_seconds: self.samples as f64 / self.plan.sample_rate,
+            wall_seconds,
+            audio_frames,
+            clipped,
+            stereo,
+        })
+    }
+
+    /// Samples for `items` produced by the source (bytes unless the format is read as is).
+    fn items_to_samples(&self, items: u64) -> u64 {
+        if self.config.format == SampleFormat::Cf32 && cfg!(target_endian = "little") {
+            items
+        } else {
+            items / self.config.format.bytes_per_sample() as u64
+        }
+    }
+}
