@@ -4,7 +4,9 @@
 use anyhow::bail;
 use clap::Args;
 use radioflow_blocks::SampleFormat;
+use radioflow_fm::synth::{write_station, Station};
 use radioflow_fm::{Receiver, ReceiverConfig};
+use radioflow_runtime::Pmt;
 use radioflow_runtime::SchedulerSpec;
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,17 +15,22 @@ use std::time::Duration;
 #[derive(Args)]
 pub(crate) struct FmArgs {
     /// The IQ recording.
-    #[arg(long)]
-    input: PathBuf,
+    #[arg(long, required_unless_present = "demo")]
+    input: Option<PathBuf>,
     /// Its sample format: cf32, cs16, cu8 (rtl_sdr) or cs8.
-    #[arg(long, value_parser = clap::value_parser!(SampleFormat))]
-    format: SampleFormat,
+    #[arg(long, value_parser = clap::value_parser!(SampleFormat), required_unless_present = "demo")]
+    format: Option<SampleFormat>,
     /// Its sample rate in samples/s (2.4e6 accepted).
-    #[arg(long)]
-    rate: f64,
+    #[arg(long, required_unless_present = "demo", value_parser = crate::values::positive, allow_negative_numbers = true)]
+    rate: Option<f64>,
     /// The station's frequency relative to the recording's centre, Hz (negative below).
-    #[arg(long, allow_hyphen_values = true)]
-    offset: f64,
+    #[arg(long, allow_hyphen_values = true, required_unless_present = "demo")]
+    offset: Option<f64>,
+    /// Receive radioflow's built-in station instead of a recording: 5 s of stereo tones
+    /// (1 kHz left, 1.5 kHz right), pilot and RDS, at +200 kHz in a 2.4 Msps cu8 recording
+    /// written next to the WAV file (or in the temporary directory); implies --rds.
+    #[arg(long, conflicts_with_all = ["input", "format", "rate", "offset"])]
+    demo: bool,
     /// Write the audio to this WAV file (16-bit, 48 kHz); without it the audio is dropped.
     #[arg(long)]
     wav: Option<PathBuf>,
@@ -49,18 +56,46 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
         other => bail!("invalid --deemphasis: {other} (use 50, 75 or 0 for none)"),
     };
     let scheduler = a.scheduler.parse::<SchedulerSpec>()?.build();
-    let mut config = ReceiverConfig::new(&a.input, a.format, a.rate, a.offset);
+    let (input, format, rate, offset) = if a.demo {
+        let dir = a
+            .wav
+            .as_ref()
+            .and_then(|w| w.parent())
+            .filter(|d| !d.as_os_str().is_empty())
+            .map_or_else(std::env::temp_dir, PathBuf::from);
+        let path = dir.join("radioflow-demo-station.cu8");
+        eprintln!(
+            "writing the built-in station (5 s, 2.4 Msps cu8, +200 kHz) to {}",
+            path.display()
+        );
+        write_station(
+            &path,
+            SampleFormat::Cu8,
+            2.4e6,
+            200e3,
+            5.0,
+            &Station::default(),
+        )?;
+        (path, SampleFormat::Cu8, 2.4e6, 200e3)
+    } else {
+        let missing = || anyhow::anyhow!("--input, --format, --rate and --offset are required");
+        (
+            a.input.clone().ok_or_else(missing)?,
+            a.format.ok_or_else(missing)?,
+            a.rate.ok_or_else(missing)?,
+            a.offset.ok_or_else(missing)?,
+        )
+    };
+    let mut config = ReceiverConfig::new(&input, format, rate, offset);
     config.wav = a.wav.clone();
     config.stereo = !a.mono;
     config.deemphasis = deemphasis;
+    config.rds = a.rds || a.demo;
     let rx = Receiver::new(config)?;
-    if a.rds {
-        eprintln!("RDS decoder not available yet: decoding audio only");
-    }
     let plan = rx.plan();
     eprintln!(
         "{}: {} samples ({:.1} s), station at {:+} Hz; multiplex at {} Hz, audio at {} Hz, {}",
-        a.input.display(),
+        input.display(),
         rx.samples(),
         rx.samples() as f64 / plan.sample_rate,
         plan.offset,
@@ -70,20 +105,31 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
     );
     let mut shown = false;
     let mut last = 0;
-    let summary = rx.run(scheduler.as_ref(), Duration::from_secs(1), |p| {
-        if p.samples == last {
-            return; // the input is read; the rest of the graph is finishing
-        }
-        last = p.samples;
-        let seconds = p.samples as f64 / plan.sample_rate;
-        eprint!(
-            "\r  {:5.1}%  {seconds:.1} s of {:.1} s",
-            100.0 * p.samples as f64 / p.total.max(1) as f64,
-            p.total as f64 / plan.sample_rate
-        );
-        std::io::stderr().flush().ok();
-        shown = true;
-    })?;
+    let summary = rx.run_with_rds(
+        scheduler.as_ref(),
+        Duration::from_secs(1),
+        |p| {
+            if p.samples == last {
+                return; // the input is read; the rest of the graph is finishing
+            }
+            last = p.samples;
+            let seconds = p.samples as f64 / plan.sample_rate;
+            eprint!(
+                "\r  {:5.1}%  {seconds:.1} s of {:.1} s",
+                100.0 * p.samples as f64 / p.total.max(1) as f64,
+                p.total as f64 / plan.sample_rate
+            );
+            std::io::stderr().flush().ok();
+            shown = true;
+        },
+        |m| {
+            if let Some(line) = rds_line(m) {
+                // On its own line, after the progress line ("\r..." on stderr).
+                eprint!("\r");
+                println!("{line}");
+            }
+        },
+    )?;
     if shown {
         eprintln!();
     }
@@ -104,6 +150,20 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
             }
         );
     }
+    if let Some(st) = &summary.rds {
+        println!(
+            "RDS: PI {}, PS {:?}, RadioText {:?}, PTY {}; {} good blocks ({} corrected), {} bad",
+            st.pi.map_or("-".into(), |p| format!("{p:04X}")),
+            st.ps.map(|p| p.to_string()).unwrap_or_default(),
+            st.radiotext
+                .map(|r| r.to_string().trim_end().to_owned())
+                .unwrap_or_default(),
+            st.pty.map_or("-".into(), |p| p.to_string()),
+            st.good_blocks,
+            st.corrected_blocks,
+            st.bad_blocks
+        );
+    }
     if let Some(wav) = &a.wav {
         println!(
             "wrote {} ({} frames at {} Hz{})",
@@ -118,4 +178,17 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// One RDS change as a line (`RDS PS: "RADIOFLW"`), or nothing for sync changes.
+fn rds_line(m: &Pmt) -> Option<String> {
+    let (key, value) = m.as_dict()?.first()?;
+    let value = match (key.as_symbol()?, value) {
+        ("pi", v) => format!("{:04X}", v.as_i64()?),
+        ("pty", v) => v.as_i64()?.to_string(),
+        ("ps" | "radiotext", v) => format!("{:?}", v.as_symbol()?),
+        ("sync", v) => if v.as_bool()? { "acquired" } else { "lost" }.to_owned(),
+        _ => return None,
+    };
+    Some(format!("RDS {}: {value}", key.as_symbol()?.to_uppercase()))
 }

@@ -28,7 +28,9 @@
 
 mod error;
 mod plan;
+mod rds_forward;
 mod receiver;
+pub mod synth;
 
 pub use error::FmError;
 pub use plan::{Plan, AUDIO_RATE, CHANNEL_HALF_WIDTH, MIN_MPX_RATE};

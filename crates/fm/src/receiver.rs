@@ -5,9 +5,10 @@ use crate::plan::Plan;
 use radioflow_blocks::dsp::firdes::{self, Window};
 use radioflow_blocks::{
     DecimatingFirFilter, FileSource, FmStereoDecoder, FreqXlatingFirFilter, IirFilter, IqToComplex,
-    NullSink, QuadratureDemod, RationalResampler, SampleFormat, WavEncoding, WavSink,
+    NullSink, QuadratureDemod, RationalResampler, RdsDecoder, SampleFormat, WavEncoding, WavSink,
 };
-use radioflow_runtime::{BlockId, Complex32, Flowgraph, Scheduler};
+use radioflow_rds::Station;
+use radioflow_runtime::{BlockId, Complex32, Flowgraph, Pmt, Scheduler};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -33,6 +34,8 @@ pub struct ReceiverConfig {
     /// The de-emphasis time constant in seconds (75 µs in the Americas, 50 µs elsewhere),
     /// or none.
     pub deemphasis: Option<f64>,
+    /// Decode RDS from the multiplex (station name, RadioText, ...).
+    pub rds: bool,
 }
 
 impl ReceiverConfig {
@@ -51,6 +54,7 @@ impl ReceiverConfig {
             wav: None,
             stereo: false,
             deemphasis: Some(50e-6),
+            rds: false,
         }
     }
 }
@@ -67,6 +71,8 @@ pub struct ReceiverGraph {
     pub stereo: Option<BlockId>,
     /// The WAV sink, when writing one.
     pub wav: Option<BlockId>,
+    /// The RDS decoder, when decoding RDS (its `station` output posts each change).
+    pub rds: Option<BlockId>,
 }
 
 /// Progress of a run: input samples read of the total.
@@ -93,6 +99,8 @@ pub struct Summary {
     pub clipped: u64,
     /// Whether the end was decoded in stereo (a pilot was tracked); `None` in mono.
     pub stereo: Option<bool>,
+    /// The RDS station as decoded by the end (with its block counts); `None` without RDS.
+    pub rds: Option<Station>,
 }
 
 impl Summary {
@@ -224,6 +232,15 @@ impl Receiver {
         );
         fg.connect(iq, xlate)?;
         fg.connect(xlate, demod)?;
+        let rds = if c.rds {
+            let dec = RdsDecoder::new(p.mpx_rate)
+                .map_err(|e| FmError::option("rate", format!("RDS: {e}")))?;
+            let dec = fg.add_named("rds", dec);
+            fg.connect(demod, dec)?;
+            Some(dec)
+        } else {
+            None
+        };
 
         // Audio channels at the audio rate, before de-emphasis.
         let (channels, stereo): (Vec<(BlockId, &str)>, _) = if c.stereo {
@@ -296,6 +313,7 @@ impl Receiver {
             mpx: demod,
             stereo,
             wav,
+            rds,
         })
     }
 
@@ -308,16 +326,37 @@ impl Receiver {
         &self,
         scheduler: &dyn Scheduler,
         every: Duration,
+        progress: impl FnMut(Progress),
+    ) -> Result<Summary, FmError> {
+        self.run_with_rds(scheduler, every, progress, |_| {})
+    }
+
+    /// As [`run`](Self::run), also calling `rds` with every RDS change (a dict: `pi`, `pty`,
+    /// `ps`, `radiotext` or `sync`) as it is decoded, on the calling thread.
+    ///
+    /// # Errors
+    /// As [`run`](Self::run).
+    pub fn run_with_rds(
+        &self,
+        scheduler: &dyn Scheduler,
+        every: Duration,
         mut progress: impl FnMut(Progress),
+        mut rds: impl FnMut(&Pmt),
     ) -> Result<Summary, FmError> {
         let mut fg = Flowgraph::new();
         let ids = self.build(&mut fg)?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        if let Some(dec) = ids.rds {
+            let fwd = fg.add_named("rds_messages", crate::rds_forward::RdsForward::new(tx));
+            fg.connect_message((dec, "station"), (fwd, "in"))?;
+        }
         let started = Instant::now();
         fg.start(scheduler)?;
         if let Some(stats) = fg.stats_handle() {
             let mut last = Instant::now();
             while !fg.is_finished() {
                 std::thread::sleep(Duration::from_millis(20));
+                rx.try_iter().for_each(|m| rds(&m));
                 if last.elapsed() >= every {
                     last = Instant::now();
                     let items = stats.get(ids.source).map_or(0, |s| s.items_produced);
@@ -330,6 +369,7 @@ impl Receiver {
         }
         fg.wait()?;
         let wall_seconds = started.elapsed().as_secs_f64();
+        rx.try_iter().for_each(|m| rds(&m));
         let (audio_frames, clipped) = ids
             .wav
             .and_then(|w| fg.block::<WavSink>(w))
@@ -338,6 +378,10 @@ impl Receiver {
             .stereo
             .and_then(|s| fg.block::<FmStereoDecoder>(s))
             .map(FmStereoDecoder::is_stereo);
+        let rds = ids
+            .rds
+            .and_then(|r| fg.block::<RdsDecoder>(r))
+            .map(|r| r.station().clone());
         Ok(Summary {
             samples: self.samples,
             signal_seconds: self.samples as f64 / self.plan.sample_rate,
@@ -345,6 +389,7 @@ impl Receiver {
             audio_frames,
             clipped,
             stereo,
+            rds,
         })
     }
 

@@ -38,6 +38,21 @@ def copy(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
     """
 
 
+def decimating_fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64, decimation: int = 1, *, name: Optional[str] = None) -> Block:
+    """A FIR filter with real `taps` keeping one output in `decimation` (SIMD).
+
+    Parameters:
+        taps: the filter's taps (a non-empty list of finite numbers).
+        dtype: the item type, one of complex64, float32 (default complex64).
+        decimation: inputs per output (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def dvbs2_tx(modcod: str = "qpsk-8/9", frame: str = "normal", pilots: bool = True, rolloff: str = "0.2", sps: int = 2, shaping: str = "rrc", gold: int = 0, *, name: Optional[str] = None) -> Block:
     """The DVB-S2 transmitter (EN 302 307-1): MPEG-TS bytes in, PLFRAMEs of RRC-shaped (or unshaped) complex samples out; the MODCOD can change per frame by a 'modcod' message.
 
@@ -99,12 +114,74 @@ def fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64, *, name: 
     """
 
 
+def fm_stereo_decoder(dtype: DTypeLike = np.float32, sample_rate: float = 240000.0, decimation: int = 5, *, name: Optional[str] = None) -> Block:
+    """An FM stereo multiplex to left and right audio (pilot PLL, 38 kHz L-R, matrix; mono without a pilot).
+
+    Parameters:
+        dtype: the item type, one of float32 (default float32).
+        sample_rate: the multiplex's rate, Hz (at least 120 kHz) (a finite number > 0; default 240000.0).
+        decimation: multiplex samples per audio sample (audio at least 32 kHz) (an integer >= 1; default 5).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        left: stream output
+        right: stream output
+    """
+
+
+def freq_xlating_fir_filter(taps: Sequence[float], centre: float, sample_rate: float, dtype: DTypeLike = np.complex64, decimation: int = 1, *, name: Optional[str] = None) -> Block:
+    """Moves `centre` Hz to DC, low-pass filters with real `taps` and decimates (GNU Radio's freq_xlating_fir_filter_ccf).
+
+    Parameters:
+        taps: the low-pass's taps (a non-empty list of finite numbers).
+        centre: the frequency moved to DC, Hz (a finite number).
+        sample_rate: the input's rate, Hz (a finite number > 0).
+        dtype: the item type, one of complex64 (default complex64).
+        decimation: inputs per output (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def head(n: int, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
     """Passes the first `n` items, then ends the stream.
 
     Parameters:
         n: how many items to pass (an integer >= 0).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def iir_filter(b: Sequence[float], a: Sequence[float], dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """A recursive filter with feed-forward taps `b` and feedback taps `a` (GNU Radio's iir_filter_ffd).
+
+    Parameters:
+        b: feed-forward taps (a non-empty list of finite numbers).
+        a: feedback taps, a[0] weighing y[n] (a non-empty list of finite numbers).
+        dtype: the item type, one of float32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def iq_to_complex(format: str, dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
+    """Interleaved I/Q bytes (cu8, cs8, cs16, cf32) to complex samples.
+
+    Parameters:
+        format: the bytes' format (one of cu8, cs8, cs16, cf32).
+        dtype: the item type, one of complex64 (default complex64).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -208,6 +285,20 @@ def null_source(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) ->
     """
 
 
+def quadrature_demod(gain: float, dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
+    """FM demodulation: gain times the phase step between samples (GNU Radio's quadrature_demod_cf).
+
+    Parameters:
+        gain: the phase step's scale (a finite number).
+        dtype: the item type, one of complex64 (default complex64).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def rate_probe(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
     """Counts the float32 items it receives and the rate at which they arrive.
 
@@ -230,6 +321,21 @@ def rate_source(rate: float, total: int, dtype: DTypeLike = np.float32, *, name:
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
+        out: stream output
+    """
+
+
+def rational_resampler(interpolation: int, decimation: int, dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
+    """Resamples by `interpolation / decimation` (polyphase; GNU Radio's rational_resampler).
+
+    Parameters:
+        interpolation: the interpolation factor (an integer >= 1).
+        decimation: the decimation factor (an integer >= 1).
+        dtype: the item type, one of complex64, float32 (default complex64).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
         out: stream output
     """
 
@@ -303,4 +409,34 @@ def vector_source(data: Any, dtype: DTypeLike = None, repeat: bool = False, *, t
 
     Ports:
         out: stream output
+    """
+
+
+def wav_sink(path: Union[str, os.PathLike], sample_rate: int, dtype: DTypeLike = np.float32, channels: int = 1, encoding: str = "pcm16", *, name: Optional[str] = None) -> Block:
+    """Writes f32 channels (in0, in1, ...) to a WAV file, 16-bit PCM or float.
+
+    Parameters:
+        path: the file to write (a file path).
+        sample_rate: frames per second (an integer >= 1).
+        dtype: the item type, one of float32 (default float32).
+        channels: channels (1 to 16), one input each (an integer >= 1; default 1).
+        encoding: 16-bit PCM or 32-bit float (one of pcm16, float32; default "pcm16").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0, 1, ...: stream input
+    """
+
+
+def wav_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.float32, channels: int = 1, *, name: Optional[str] = None) -> Block:
+    """Reads a WAV file as f32 channels (out0, out1, ...), integers scaled to ±1.
+
+    Parameters:
+        path: the file to read (a file path).
+        dtype: the item type, one of float32 (default float32).
+        channels: the file's channels (checked when the graph starts) (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out0, 1, ...: stream output
     """
