@@ -95,6 +95,11 @@ cargo run --locked --release -q -p radioflow-cli -- bench resched --quick --comp
 cargo run --locked --release -q -p radioflow-cli -- bench items --quick --compare gnuradio
 cargo run --locked --release -q -p radioflow-cli -- bench counters --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- bench workload --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- profile fir --samples 1e5 --trace target/profile-trace.json > /dev/null
 cargo run --locked --release -q -p radioflow-cli -- bench tasks --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- bench pipeline --quick --json > /dev/null
+# The receivers and the transmitter: the FM benchmark's chain, the DVB-S2 transmitter's,
+# and the FM receiver on its built-in station (stereo, RDS printed as decoded).
+cargo run --locked --release -q -p radioflow-cli -- bench fm --quick --json > /dev/null
+cargo run --locked --release -q -p radioflow-cli -- bench dvbs2-tx --quick --json > /dev/null
+cargo run --locked --release -q -p radioflow-cli -- fm --demo --wav target/demo/station.wav
 
 step "soak: results"
 if wait "$soak_pid"; then
