@@ -76,7 +76,7 @@ if wait "$fuzz_pid"; then
   cat target/fuzz.log
 else
   cat target/fuzz.log
-  echo "fuzzing found a crash (see above)" | tee -a "$log"
+  echo "fuzzing failed: a crash, or the targets did not build (see above)" | tee -a "$log"
   echo "1 failed (fuzzing)" >> "$log"
 fi
 

@@ -1,8 +1,11 @@
-//! `radioflow dvbs2 ...`: the DVB-S2 tools (`tx`; a receiver will join as another
-//! subcommand). Thin: the logic is in `radioflow_dvbs2::app`.
+//! `radioflow dvbs2 ...`: the DVB-S2 transmitter (`tx`) and receiver (`rx`). Thin: the
+//! logic is in `radioflow_dvbs2::app` and `radioflow_dvbs2::rx_app`.
 
 use clap::{Args, Subcommand, ValueEnum};
 use radioflow_dvbs2::app::{tx_file, TxFileOptions};
+use radioflow_dvbs2::rx_app::{rx_file, RxFileOptions};
+use radioflow_dvbs2::FrameSize;
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -15,6 +18,9 @@ pub(crate) struct Dvbs2Args {
 enum Dvbs2Command {
     /// Encode a TS file into DVB-S2 PLFRAMEs, pulse-shaped, as complex float32 samples.
     Tx(TxArgs),
+    /// Receive a cf32 recording at 2 samples per symbol into a TS file (MODCOD, frame size
+    /// and pilots of each frame read from its PLS code).
+    Rx(RxArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -70,6 +76,51 @@ struct TxArgs {
     threads: Option<u16>,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum FrameKind {
+    Short,
+    Normal,
+    /// Whatever each frame's PLS code says.
+    Any,
+}
+
+#[derive(Args)]
+struct RxArgs {
+    /// Recording of little-endian complex float32 (cf32) samples.
+    #[arg(long)]
+    input: PathBuf,
+    /// Output TS file (188-byte packets; those of frames that failed carry TEI).
+    #[arg(long)]
+    out: PathBuf,
+    /// Samples per symbol of the recording (the receiver works at 2).
+    #[arg(long, default_value_t = 2, value_parser = sps_two)]
+    sps: u16,
+    /// Decode only frames of this size.
+    #[arg(long, value_enum, default_value = "any")]
+    frame: FrameKind,
+    /// Decode only frames with (on) or without (off) pilots; both when not given.
+    #[arg(long, value_enum)]
+    pilots: Option<OnOff>,
+    /// RRC roll-off of the matched filter: 0.35, 0.25 or 0.2.
+    #[arg(long, default_value = "0.2", value_parser = rolloff)]
+    rolloff: f64,
+    /// PL scrambling Gold code index n (0..=262141).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=262_141))]
+    gold: u32,
+}
+
+/// `--sps`: the synchroniser runs at 2 samples per symbol.
+fn sps_two(s: &str) -> Result<u16, String> {
+    match s.trim().parse::<u16>() {
+        Ok(2) => Ok(2),
+        Ok(n) => Err(format!(
+            "{n}: the receiver works at 2 samples per symbol; resample the recording to 2 \
+             (e.g. `radioflow run` with a rational_resampler) first"
+        )),
+        Err(_) => Err(format!("'{s}' is not a whole number of samples per symbol")),
+    }
+}
+
 /// `--rolloff`: one of the standard's three (clause 5.6).
 fn rolloff(s: &str) -> Result<f64, String> {
     match s.trim() {
@@ -85,7 +136,84 @@ fn rolloff(s: &str) -> Result<f64, String> {
 pub(crate) fn main(args: Dvbs2Args) -> anyhow::Result<()> {
     match args.command {
         Dvbs2Command::Tx(a) => tx(a),
+        Dvbs2Command::Rx(a) => rx(a),
     }
+}
+
+fn rx(a: RxArgs) -> anyhow::Result<()> {
+    let o = RxFileOptions {
+        input: a.input,
+        output: a.out,
+        rolloff: a.rolloff,
+        gold: a.gold,
+        frame: match a.frame {
+            FrameKind::Short => Some(FrameSize::Short),
+            FrameKind::Normal => Some(FrameSize::Normal),
+            FrameKind::Any => None,
+        },
+        pilots: a.pilots.map(|p| matches!(p, OnOff::On)),
+    };
+    debug_assert_eq!(a.sps, 2);
+    let mut shown = false;
+    let mut last_percent = u64::MAX;
+    let r = rx_file(&o, |read, total| {
+        let percent = 100 * read / total.max(1);
+        // Long inputs only (more than a few blocks of input), once per percent.
+        if total > 1 << 21 && percent != last_percent {
+            last_percent = percent;
+            eprint!("\r  {percent:3}%  {read} of {total} samples");
+            std::io::stderr().flush().ok();
+            shown = true;
+        }
+    })?;
+    if shown {
+        eprintln!();
+    }
+    println!(
+        "lock: {}",
+        if r.locked {
+            "locked at the end"
+        } else if r.frames > 0 {
+            "lost at the end"
+        } else {
+            "never (no PLFRAME found)"
+        }
+    );
+    if let Some((modcod, frame, pilots)) = r.last_modcod {
+        println!(
+            "MODCOD: {modcod}, {} frames, pilots {}; Es/N0 {:.1} dB (estimated from the frames)",
+            match frame {
+                FrameSize::Short => "short",
+                FrameSize::Normal => "normal",
+            },
+            if pilots { "on" } else { "off" },
+            r.esn0_db.unwrap_or(f32::NAN)
+        );
+    }
+    println!(
+        "frames: {} synchronised, {} decoded, {} failed{}; {} TS packets to {}",
+        r.frames,
+        r.decoded,
+        r.failed,
+        if r.skipped > 0 {
+            format!(
+                ", {} skipped (not the --frame/--pilots asked for)",
+                r.skipped
+            )
+        } else {
+            String::new()
+        },
+        r.packets,
+        o.output.display()
+    );
+    println!(
+        "{} samples in {:.2} s: {:.2} Msamples/s, {:.1} Mb/s of information",
+        r.samples,
+        r.seconds,
+        r.samples as f64 / r.seconds.max(1e-9) / 1e6,
+        r.info_bits as f64 / r.seconds.max(1e-9) / 1e6
+    );
+    Ok(())
 }
 
 fn tx(a: TxArgs) -> anyhow::Result<()> {

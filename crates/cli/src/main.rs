@@ -53,12 +53,36 @@ enum Command {
     Fm(fm::FmArgs),
 }
 
-fn main() -> anyhow::Result<()> {
+fn main() -> std::process::ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .without_time()
         .init();
-    match Cli::parse().command {
+    match run(Cli::parse().command) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {}", error_text(&e));
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// An error and its causes on one line, each cause only when the text before does not
+/// already say it (the library errors put their source's message in their own).
+fn error_text(e: &anyhow::Error) -> String {
+    let mut text = e.to_string();
+    for cause in e.chain().skip(1) {
+        let c = cause.to_string();
+        if !text.contains(&c) {
+            text.push_str(": ");
+            text.push_str(&c);
+        }
+    }
+    text
+}
+
+fn run(command: Command) -> anyhow::Result<()> {
+    match command {
         Command::Bench(args) => bench::main(args),
         Command::Profile(args) => profile::main(args),
         Command::Dvbs2(args) => dvbs2::main(args),

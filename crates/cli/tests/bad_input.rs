@@ -170,6 +170,16 @@ fn wrong_arguments_are_one_clear_error_naming_them() {
             ],
             "--frame",
         ),
+        (
+            vec![
+                "dvbs2", "rx", "--input", "x.cf32", "--out", "y", "--sps", "3",
+            ],
+            "--sps",
+        ),
+        (
+            vec!["dvbs2", "rx", "--input", "/no/such.cf32", "--out", "y"],
+            "/no/such.cf32",
+        ),
         (vec!["nosuchcommand"], "nosuchcommand"),
     ];
     for (args, names) in cases {
@@ -209,6 +219,7 @@ fn every_command_has_help() {
         vec!["grc", "list", "--help"],
         vec!["dvbs2", "--help"],
         vec!["dvbs2", "tx", "--help"],
+        vec!["dvbs2", "rx", "--help"],
         vec!["bench", "dvbs2-tx", "--help"],
     ] {
         let (code, stdout, _) = radioflow(&args);

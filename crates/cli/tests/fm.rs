@@ -76,7 +76,7 @@ fn bad_input_is_one_error_naming_the_file_or_option() {
     ]);
     assert!(!ok);
     assert!(
-        err.starts_with("Error: cannot read the input '/no/such.cu8'"),
+        err.starts_with("error: cannot read the input '/no/such.cu8'"),
         "{err}"
     );
     let (ok, _, err) = radioflow(&[

@@ -55,6 +55,7 @@ mod mapper;
 mod modcod;
 mod plframe;
 pub mod rx;
+pub mod rx_app;
 mod schedule;
 mod shaping;
 mod stages;
