@@ -63,7 +63,7 @@ pub use error::{BlockError, ConnectError, Direction, RunError};
 pub use flowgraph::{BlockId, EdgeId, Flowgraph, PortName, PortRef, StatsHandle, StopHandle};
 pub use from_message::FromMessage;
 pub use item::{Item, ItemType};
-pub use message::MessageOutput;
+pub use message::{MessageOutput, MessagePoster};
 pub use parker::Parker;
 pub use port::{
     propagate_tags, sync_work, BufferKeepAlive, PortFields, Ports, StreamInput, StreamOutput,

@@ -43,6 +43,8 @@ pub struct RunControl {
     stop: AtomicBool,
     failure: Mutex<Option<RunError>>,
     activations: OnceLock<Vec<Arc<Activation>>>,
+    /// Every block's inbox and its message-input count, for [`crate::MessagePoster`].
+    inboxes: OnceLock<Vec<(Arc<Inbox>, usize)>>,
     /// Blocks sleeping in `interruptible_sleep` wait here; a stop wakes them.
     sleepers: Mutex<()>,
     stopped: Condvar,
@@ -111,6 +113,26 @@ impl RunControl {
 
     pub(crate) fn set_activations(&self, activations: Vec<Arc<Activation>>) {
         let _ = self.activations.set(activations);
+    }
+
+    pub(crate) fn set_inboxes(&self, inboxes: Vec<(Arc<Inbox>, usize)>) {
+        let _ = self.inboxes.set(inboxes);
+    }
+
+    /// Posts `msg` to message input `port` of block `block` from outside the graph and wakes
+    /// the block's thread; `false` if there is no such running block or input.
+    pub(crate) fn post(&self, block: usize, port: usize, msg: radioflow_pmt::Pmt) -> bool {
+        let (Some((inbox, inputs)), Some(activation)) = (
+            self.inboxes.get().and_then(|v| v.get(block)),
+            self.activations.get().and_then(|v| v.get(block)),
+        ) else {
+            return false;
+        };
+        if port >= *inputs || !inbox.post_external(port, msg) {
+            return false;
+        }
+        activation.notify();
+        true
     }
 }
 

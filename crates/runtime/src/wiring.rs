@@ -255,7 +255,10 @@ impl ReadyGraph {
         let inboxes: Vec<Arc<Inbox>> = self
             .senders
             .iter()
-            .map(|&s| Arc::new(Inbox::new(s)))
+            .zip(&self.blocks)
+            .map(|(&s, (_, specs, _))| {
+                Arc::new(Inbox::with_inputs(s, !specs.message_in.is_empty()))
+            })
             .collect();
         for e in &self.message_edges {
             att[e.src.0].message_out[e.src.1].push(Subscriber {
@@ -265,6 +268,13 @@ impl ReadyGraph {
             });
         }
         self.control.set_activations(acts.clone());
+        self.control.set_inboxes(
+            inboxes
+                .iter()
+                .zip(&self.blocks)
+                .map(|(i, (_, specs, _))| (i.clone(), specs.message_in.len()))
+                .collect(),
+        );
         let mut tasks = Vec::with_capacity(self.blocks.len());
         for (i, (((mut block, specs, max_items), mut a), instrument)) in self
             .blocks
