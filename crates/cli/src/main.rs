@@ -9,6 +9,7 @@ mod bench_framed;
 mod bench_observe;
 mod bench_profile;
 mod blocks;
+mod control;
 mod grc;
 mod profile;
 mod run;
