@@ -170,8 +170,10 @@ function showCounters(r) {
     if (share) share.textContent = `${(100 * b.share).toFixed(1)} % of time, ${b.work_calls} calls`;
   }
   for (const e of document.querySelectorAll("[data-edge]")) {
-    const b = r.blocks.find((b) => e.getAttribute("data-edge").startsWith(b.name + "."));
-    if (b) e.textContent = fmt(b.out_per_s) + "/s";
+    const at = e.getAttribute("data-edge");
+    const b = r.blocks.find((b) => at.startsWith(b.name + "."));
+    const buf = (r.buffers || []).find((x) => `${x.block}.${x.port}` === at);
+    if (b) e.textContent = fmt(b.out_per_s) + "/s" + (buf ? `, ${(100 * buf.fill).toFixed(0)} % full` : "");
   }
   const threads = document.querySelector("#threads tbody");
   threads.innerHTML = "";

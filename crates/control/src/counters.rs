@@ -3,7 +3,7 @@
 //! a sample is relaxed loads of counters the scheduler keeps anyway).
 
 use crate::threads::{self, ThreadSample};
-use radioflow_runtime::{BlockId, BlockStats, StatsHandle};
+use radioflow_runtime::{BlockId, BlockStats, BufferFill, StatsHandle};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -36,6 +36,21 @@ pub struct BlockSample {
     pub messages: u64,
 }
 
+/// How full one stream output's buffer is.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BufferSample {
+    /// The writing block.
+    pub block: String,
+    /// Its output port.
+    pub port: String,
+    /// Items written and not yet read by the slowest reader.
+    pub items: u64,
+    /// The buffer's capacity in items.
+    pub capacity: u64,
+    /// `items / capacity`.
+    pub fill: f64,
+}
+
 /// A snapshot of the whole graph.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Report {
@@ -50,28 +65,37 @@ pub struct Report {
     pub bottleneck: Option<String>,
     /// The process's threads.
     pub threads: Vec<ThreadSample>,
+    /// Every connected stream output's buffer (while the graph runs).
+    pub buffers: Vec<BufferSample>,
 }
 
 /// Turns successive counter snapshots into [`Report`]s.
 #[derive(Debug)]
 pub(crate) struct Sampler {
     names: Vec<String>,
+    /// Connected stream outputs: block index, output index, block name, port name.
+    outputs: Vec<(usize, usize, String, String)>,
     origin: Instant,
     last: Option<(Instant, Vec<BlockStats>, Vec<ThreadSample>)>,
 }
 
 impl Sampler {
     /// A sampler for blocks named `names` (in index order).
-    pub(crate) fn new(names: Vec<String>) -> Self {
+    pub(crate) fn new(names: Vec<String>, outputs: Vec<(usize, usize, String, String)>) -> Self {
         Self {
             names,
+            outputs,
             origin: Instant::now(),
             last: None,
         }
     }
 
     /// Samples `stats` (none: the graph does not run; the last counters are kept).
-    pub(crate) fn sample(&mut self, stats: Option<&StatsHandle>) -> Report {
+    pub(crate) fn sample(
+        &mut self,
+        stats: Option<&StatsHandle>,
+        fill: Option<&BufferFill>,
+    ) -> Report {
         let now = Instant::now();
         let running = stats.is_some();
         let current: Vec<BlockStats> = match stats {
@@ -137,6 +161,27 @@ impl Sampler {
                 }
             }
         }
+        let buffers = fill
+            .map(|f| {
+                self.outputs
+                    .iter()
+                    .filter_map(|(b, o, block, port)| {
+                        let (items, capacity) = f.get(BlockId::from_index(*b), *o)?;
+                        Some(BufferSample {
+                            block: block.clone(),
+                            port: port.clone(),
+                            items,
+                            capacity,
+                            fill: if capacity > 0 {
+                                items as f64 / capacity as f64
+                            } else {
+                                0.0
+                            },
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         self.last = Some((now, current, threads.clone()));
         Report {
             t: (now - self.origin).as_secs_f64(),
@@ -144,6 +189,7 @@ impl Sampler {
             blocks,
             bottleneck,
             threads,
+            buffers,
         }
     }
 }

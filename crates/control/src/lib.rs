@@ -14,7 +14,8 @@
 //! - `GET /api/graph`: blocks (name, type, ports with item types), stream and message edges,
 //!   probes, whether it runs.
 //! - `GET /api/counters`: per block work calls, items in/out and their rates, share of the time
-//!   in work (with timed counters), starved/full steps, messages, the bottleneck; per thread
+//!   in work (with timed counters), starved/full steps, messages, the bottleneck; per stream
+//!   output the fill of its buffer (items not yet read by the slowest reader); per thread
 //!   CPU time and share and context switches (from `/proc`).
 //! - `GET /api/stream?period_ms=N` (WebSocket): the same, every `N` ms (100 to 10 000).
 //! - `POST /api/blocks/{block}/messages/{port}`, body a PMT as JSON ([`pmt_json`]): posts it.
@@ -47,7 +48,7 @@ mod stream;
 mod threads;
 
 pub use auth::generate_token;
-pub use counters::{BlockSample, Report};
+pub use counters::{BlockSample, BufferSample, Report};
 pub use error::ApiError;
 pub use graph_info::{BlockInfo, EdgeInfo, GraphInfo, PortInfo};
 pub use probe::{add_probe, Probe, ProbeConfig, ProbeError, ProbeFrame, ProbeItem, ProbeSink};

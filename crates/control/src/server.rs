@@ -6,7 +6,7 @@ use crate::counters::{Report, Sampler};
 use crate::graph_info::GraphInfo;
 use crate::probe::Probe;
 use crate::probe_view::ProbeState;
-use radioflow_runtime::{Flowgraph, MessagePoster, StatsHandle, StopHandle};
+use radioflow_runtime::{BufferFill, Direction, Flowgraph, MessagePoster, StatsHandle, StopHandle};
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, RwLock};
@@ -40,6 +40,7 @@ pub(crate) struct Live {
     pub(crate) stats: Option<StatsHandle>,
     pub(crate) stop: Option<StopHandle>,
     pub(crate) poster: Option<MessagePoster>,
+    pub(crate) fill: Option<BufferFill>,
 }
 
 /// Everything the request handlers share.
@@ -133,6 +134,7 @@ impl ControlHandle {
             stats: fg.stats_handle(),
             stop: fg.stop_handle(),
             poster: fg.message_poster(),
+            fill: fg.buffer_fill(),
         };
     }
 
@@ -175,6 +177,13 @@ pub fn serve(fg: &Flowgraph, config: ControlConfig) -> Result<ControlHandle, Ser
     };
     let graph = GraphInfo::of(fg);
     let names: Vec<String> = graph.blocks.iter().map(|b| b.name.clone()).collect();
+    let mut outputs: Vec<(usize, usize, String, String)> = Vec::new();
+    for ((b, o), _) in fg.stream_connections() {
+        if !outputs.iter().any(|x| (x.0, x.1) == (b.index(), o)) {
+            let port = fg.port_names(b, Direction::StreamOutput)[o].to_owned();
+            outputs.push((b.index(), o, fg.name(b).to_owned(), port));
+        }
+    }
     let (tx, rx) = watch::channel(Arc::new(Report::default()));
     let state = Arc::new(State {
         graph,
@@ -218,7 +227,7 @@ pub fn serve(fg: &Flowgraph, config: ControlConfig) -> Result<ControlHandle, Ser
                 let Ok(listener) = tokio::net::TcpListener::from_std(std_listener) else {
                     return;
                 };
-                tokio::spawn(sample_loop(sampler_state, tx, names));
+                tokio::spawn(sample_loop(sampler_state, tx, Sampler::new(names, outputs)));
                 let _ = axum::serve(listener, app)
                     .with_graceful_shutdown(async {
                         let _ = stop_rx.await;
@@ -239,14 +248,13 @@ pub fn serve(fg: &Flowgraph, config: ControlConfig) -> Result<ControlHandle, Ser
 }
 
 /// Samples the counters every [`SAMPLE_PERIOD`] for every client.
-async fn sample_loop(state: Arc<State>, tx: watch::Sender<Arc<Report>>, names: Vec<String>) {
-    let mut sampler = Sampler::new(names);
+async fn sample_loop(state: Arc<State>, tx: watch::Sender<Arc<Report>>, mut sampler: Sampler) {
     let mut tick = tokio::time::interval(SAMPLE_PERIOD);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     loop {
         tick.tick().await;
         let live = state.live();
-        let report = sampler.sample(live.stats.as_ref());
+        let report = sampler.sample(live.stats.as_ref(), live.fill.as_ref());
         if tx.send(Arc::new(report)).is_err() {
             return;
         }

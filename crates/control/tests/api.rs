@@ -57,6 +57,17 @@ fn lists_blocks_counts_posts_sets_and_stops() {
         items_out(&base, "throttle").filter(|&n| n > first)
     });
 
+    // Buffer fill per connected stream output.
+    let (_, c) = request("GET", &format!("{base}/api/counters"), None, None);
+    let b = c["buffers"].as_array().unwrap();
+    let throttle = b
+        .iter()
+        .find(|b| b["block"] == "throttle" && b["port"] == "out")
+        .expect("throttle.out's buffer");
+    assert!(throttle["capacity"].as_u64().unwrap() > 0, "{throttle}");
+    assert!(throttle["items"].as_u64().unwrap() <= throttle["capacity"].as_u64().unwrap());
+    assert!(b.iter().any(|b| b["block"] == "src"), "{c}");
+
     // A message posted to debug.store is stored.
     let (status, v) = request(
         "POST",

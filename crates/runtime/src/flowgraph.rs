@@ -794,6 +794,12 @@ impl Flowgraph {
         })
     }
 
+    /// A handle that reads how full the running graph's stream buffers are, from another
+    /// thread; `None` when not running.
+    pub fn buffer_fill(&self) -> Option<BufferFill> {
+        self.active.as_ref().map(|a| BufferFill(a.control.clone()))
+    }
+
     /// Whether the calling thread is one of this running graph's own scheduler threads (a
     /// block's `work` or message handler), where [`wait`](Self::wait) is refused.
     pub fn called_from_own_block(&self) -> bool {
@@ -931,6 +937,21 @@ impl StatsHandle {
     /// A snapshot of block `id`'s counters now.
     pub fn get(&self, id: BlockId) -> Option<BlockStats> {
         self.0.get(id.0).map(|c| c.snapshot())
+    }
+}
+
+/// Reads the fill of a running flowgraph's stream buffers from any thread
+/// ([`Flowgraph::buffer_fill`]).
+#[derive(Clone, Debug)]
+pub struct BufferFill(Arc<RunControl>);
+
+impl BufferFill {
+    /// `(items, capacity)` of the buffer behind stream output `output` of block `block`: the
+    /// items written that its slowest reader has not read yet (two relaxed-cost loads of
+    /// positions the endpoints publish anyway, possibly from neighbouring moments); `None` for
+    /// an unknown or unconnected output.
+    pub fn get(&self, block: BlockId, output: usize) -> Option<(u64, u64)> {
+        self.0.buffer_fill(block.0, output)
     }
 }
 

@@ -60,7 +60,9 @@ pub use buffer::DEFAULT_BUFFER_BYTES;
 pub use copy::copy_work;
 pub use current_run::{interruptible_sleep, stop_requested};
 pub use error::{BlockError, ConnectError, Direction, RunError};
-pub use flowgraph::{BlockId, EdgeId, Flowgraph, PortName, PortRef, StatsHandle, StopHandle};
+pub use flowgraph::{
+    BlockId, BufferFill, EdgeId, Flowgraph, PortName, PortRef, StatsHandle, StopHandle,
+};
 pub use from_message::FromMessage;
 pub use item::{Item, ItemType};
 pub use message::{MessageOutput, MessagePoster};

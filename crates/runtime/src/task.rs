@@ -45,6 +45,8 @@ pub struct RunControl {
     activations: OnceLock<Vec<Arc<Activation>>>,
     /// Every block's inbox and its message-input count, for [`crate::MessagePoster`].
     inboxes: OnceLock<Vec<(Arc<Inbox>, usize)>>,
+    /// Every stream output's buffer by `(block, output)`, for [`crate::BufferFill`].
+    buffers: OnceLock<Vec<((usize, usize), Arc<crate::buffer::StreamBuffer>)>>,
     /// Blocks sleeping in `interruptible_sleep` wait here; a stop wakes them.
     sleepers: Mutex<()>,
     stopped: Condvar,
@@ -113,6 +115,22 @@ impl RunControl {
 
     pub(crate) fn set_activations(&self, activations: Vec<Arc<Activation>>) {
         let _ = self.activations.set(activations);
+    }
+
+    pub(crate) fn set_buffers(
+        &self,
+        buffers: Vec<((usize, usize), Arc<crate::buffer::StreamBuffer>)>,
+    ) {
+        let _ = self.buffers.set(buffers);
+    }
+
+    /// `(items, capacity)` of the buffer of `block`'s stream output `output`.
+    pub(crate) fn buffer_fill(&self, block: usize, output: usize) -> Option<(u64, u64)> {
+        self.buffers
+            .get()?
+            .iter()
+            .find(|(at, _)| *at == (block, output))
+            .map(|(_, b)| b.fill())
     }
 
     pub(crate) fn set_inboxes(&self, inboxes: Vec<(Arc<Inbox>, usize)>) {

@@ -217,6 +217,7 @@ impl ReadyGraph {
             })
             .collect();
         let mut regions: HashMap<usize, std::sync::Arc<Region>> = HashMap::new();
+        let mut buffers = Vec::with_capacity(self.outputs.len());
         for o in &self.outputs {
             let region = o.region.map(|k| {
                 regions
@@ -245,6 +246,7 @@ impl ReadyGraph {
                         port: o.label.clone(),
                         error: e.to_string(),
                     })?;
+            buffers.push((o.src, buf.clone()));
             let mut writer = Writer::new(buf.clone());
             writer.set_read_elsewhere(o.read_elsewhere);
             att[o.src.0].stream_out[o.src.1] = Some(Endpoint::new(writer));
@@ -268,6 +270,7 @@ impl ReadyGraph {
             });
         }
         self.control.set_activations(acts.clone());
+        self.control.set_buffers(buffers);
         self.control.set_inboxes(
             inboxes
                 .iter()
