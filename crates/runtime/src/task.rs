@@ -35,6 +35,9 @@ pub enum Step {
     Done,
 }
 
+/// A stream output, `(block, output)`, and its buffer.
+pub(crate) type OutputBuffer = ((usize, usize), Arc<crate::buffer::StreamBuffer>);
+
 /// State shared by all threads of one run: the stop flag, the first failure, and every block's
 /// activation
 /// (to wake everyone on stop).
@@ -46,7 +49,7 @@ pub struct RunControl {
     /// Every block's inbox and its message-input count, for [`crate::MessagePoster`].
     inboxes: OnceLock<Vec<(Arc<Inbox>, usize)>>,
     /// Every stream output's buffer by `(block, output)`, for [`crate::BufferFill`].
-    buffers: OnceLock<Vec<((usize, usize), Arc<crate::buffer::StreamBuffer>)>>,
+    buffers: OnceLock<Vec<OutputBuffer>>,
     /// Blocks sleeping in `interruptible_sleep` wait here; a stop wakes them.
     sleepers: Mutex<()>,
     stopped: Condvar,
@@ -117,10 +120,7 @@ impl RunControl {
         let _ = self.activations.set(activations);
     }
 
-    pub(crate) fn set_buffers(
-        &self,
-        buffers: Vec<((usize, usize), Arc<crate::buffer::StreamBuffer>)>,
-    ) {
+    pub(crate) fn set_buffers(&self, buffers: Vec<OutputBuffer>) {
         let _ = self.buffers.set(buffers);
     }
 
