@@ -83,6 +83,21 @@ pub fn run(
     scheduler: &dyn Scheduler,
     on_live: &mut dyn FnMut(&LiveSample),
 ) -> Result<ProfileRun, BenchError> {
+    run_observed(p, scheduler, on_live, &mut |_| {})
+}
+
+/// As [`run`], and calls `on_start` with the running graph right after it started (to attach
+/// a control port, `radioflow profile --control`).
+///
+/// # Errors
+///
+/// As [`run`].
+pub fn run_observed(
+    p: &ProfileParams<'_>,
+    scheduler: &dyn Scheduler,
+    on_live: &mut dyn FnMut(&LiveSample),
+    on_start: &mut dyn FnMut(&Flowgraph),
+) -> Result<ProfileRun, BenchError> {
     let mut fg = build(p.graph, p.samples)?;
     fg.set_counters(Counters::Timed);
     if let Some(events_per_block) = p.trace_events {
@@ -94,6 +109,7 @@ pub fn run(
     };
     let t0 = Instant::now();
     fg.start(scheduler).map_err(err)?;
+    on_start(&fg);
     if let Some(every) = p.live.filter(|d| !d.is_zero()) {
         watch(&fg, every, on_live);
     }

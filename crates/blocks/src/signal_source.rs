@@ -62,7 +62,12 @@ impl SignalItem for Complex32 {
 /// - `out`: `T` (`f32` or `Complex32`), the signal.
 ///
 /// # Message ports
-/// None.
+/// - input `frequency`: a number, the new frequency in Hz (non-finite values are ignored);
+///   the phase runs on without a jump.
+/// - input `amplitude`: a number, the new amplitude.
+///
+/// Both are the parameters of the same name, settable while the graph runs (e.g. from the
+/// control port, `radioflow run --control`).
 ///
 /// # Parameters
 /// - `waveform`: see [`Waveform`].
@@ -93,6 +98,7 @@ pub struct SignalSource<T: SignalItem> {
     #[output(name = "out")]
     output: StreamOutput<T>,
     nco: Nco,
+    sample_rate: f64,
     waveform: Waveform,
     amplitude: f32,
     offset: T,
@@ -114,6 +120,7 @@ impl<T: SignalItem> SignalSource<T> {
         Self {
             output: StreamOutput::new(),
             nco: Nco::new(frequency, sample_rate),
+            sample_rate,
             waveform,
             amplitude,
             offset,
@@ -127,6 +134,18 @@ impl<T: SignalItem> SignalSource<T> {
     pub fn phase(mut self, radians: f64) -> Self {
         self.nco.set_phase(radians);
         self
+    }
+
+    #[message_input]
+    fn frequency(&mut self, hz: f64) {
+        if hz.is_finite() {
+            self.nco.set_frequency(hz, self.sample_rate);
+        }
+    }
+
+    #[message_input]
+    fn amplitude(&mut self, amplitude: f64) {
+        self.amplitude = amplitude as f32;
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -196,6 +215,38 @@ mod tests {
             (want[2] - Complex32::from_polar(2.0, 0.25 + std::f32::consts::FRAC_PI_2)).norm()
                 < 1e-5
         );
+    }
+
+    #[test]
+    fn frequency_and_amplitude_messages_retune_without_a_phase_jump() {
+        let mut h = Harness::new(SignalSource::<f32>::new(
+            Waveform::Constant,
+            5.0,
+            1.0,
+            2.0,
+            0.0,
+        ));
+        h.post("amplitude", Pmt::Double(3.0)).unwrap();
+        h.set_space("out", 2);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<f32>("out"), [3.0; 2]);
+
+        let mut h = Harness::new(SignalSource::<Complex32>::new(
+            Waveform::Sine,
+            0.0,
+            8.0,
+            1.0,
+            0.0.into(),
+        ));
+        h.post("frequency", Pmt::Double(2.0)).unwrap();
+        h.post("frequency", Pmt::Double(f64::NAN)).unwrap();
+        h.set_space("out", 3);
+        h.work().unwrap();
+        let got = h.take_output::<Complex32>("out");
+        for (k, g) in got.iter().enumerate() {
+            let want = Complex32::from_polar(1.0, k as f32 * std::f32::consts::FRAC_PI_2);
+            assert!((g - want).norm() < 1e-5, "sample {k}: {g} != {want}");
+        }
     }
 
     #[test]

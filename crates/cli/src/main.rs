@@ -11,6 +11,7 @@ mod bench_framed;
 mod bench_observe;
 mod bench_profile;
 mod blocks;
+mod control;
 mod dvbs2;
 mod fm;
 mod grc;

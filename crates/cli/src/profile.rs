@@ -32,12 +32,15 @@ pub(crate) struct ProfileArgs {
     /// While the graph runs, print every block's live counters every this many seconds.
     #[arg(long, value_parser = crate::values::seconds, allow_negative_numbers = true)]
     live: Option<f64>,
+    #[command(flatten)]
+    control: crate::control::ControlArgs,
 }
 
 pub(crate) fn main(a: ProfileArgs) -> anyhow::Result<()> {
     if let Some(path) = &a.trace {
         crate::values::writable_file(path, "--trace")?;
     }
+    a.control.refuse_probes("profile")?;
     let scheduler = a.scheduler.parse::<SchedulerSpec>()?.build();
     let p = ProfileParams {
         graph: &a.graph,
@@ -46,7 +49,11 @@ pub(crate) fn main(a: ProfileArgs) -> anyhow::Result<()> {
         live: a.live.map(Duration::from_secs_f64),
     };
     // The error of an unknown graph lists the known ones.
-    let run = profile::run(&p, scheduler.as_ref(), &mut print_live)?;
+    let mut control = Ok(None);
+    let run = profile::run_observed(&p, scheduler.as_ref(), &mut print_live, &mut |fg| {
+        control = a.control.serve(fg, Vec::new());
+    })?;
+    drop(control?);
     if a.json {
         for r in &run.profile.rows {
             println!("{}", profile::row_json(r));

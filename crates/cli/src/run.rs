@@ -15,13 +15,24 @@ pub(crate) struct RunArgs {
     /// Scheduler: flow, tpb or single, with options (`flow:workers=2,pin`, `tpb:realtime`).
     #[arg(long, default_value = "flow")]
     scheduler: String,
+    #[command(flatten)]
+    control: crate::control::ControlArgs,
 }
 
 pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
     let scheduler = a.scheduler.parse::<SchedulerSpec>()?.build();
     let mut graph = radioflow_graph::load_any(&a.graph)?;
+    let probes = a.control.add_probes(&mut graph.flowgraph)?;
+    if a.control.enabled() {
+        graph
+            .flowgraph
+            .set_counters(radioflow_runtime::Counters::Timed);
+    }
     let start = Instant::now();
-    graph.flowgraph.run_with(scheduler.as_ref())?;
+    graph.flowgraph.start(scheduler.as_ref())?;
+    let control = a.control.serve(&graph.flowgraph, probes)?;
+    graph.flowgraph.wait()?;
+    drop(control);
     let seconds = start.elapsed().as_secs_f64();
     println!("{}: ran in {seconds:.3} s", a.graph.display());
     for (name, id) in &graph.blocks {

@@ -3,6 +3,7 @@
 use crate::block::Block;
 use crate::buffer::DEFAULT_BUFFER_BYTES;
 use crate::error::{ConnectError, Direction, RunError};
+use crate::item::ItemType;
 use crate::port::{PortSpecs, Ports};
 use crate::scheduler::{default_scheduler, Scheduler};
 use crate::stats::{BlockCounters, BlockStats, Counters, ThreadStats};
@@ -93,6 +94,8 @@ struct Node {
     /// `None` while the block runs on a scheduler thread.
     block: Option<Box<dyn Block>>,
     specs: PortSpecs,
+    /// [`Block::type_name`], for tools that show the graph while it runs.
+    type_name: &'static str,
     max_items: Option<u64>,
     /// Statistics of the last run.
     stats: BlockStats,
@@ -216,10 +219,12 @@ impl Flowgraph {
             unique = format!("{name}#{n}");
             n += 1;
         }
+        let type_name = block.type_name();
         self.nodes.push(Node {
             name: unique.into(),
             block: Some(block),
             specs,
+            type_name,
             max_items: None,
             stats: BlockStats::default(),
         });
@@ -308,6 +313,42 @@ impl Flowgraph {
             .list(d)
             .iter()
             .map(|p| p.name.as_str())
+            .collect()
+    }
+
+    /// The item type of block `id`'s port `index` of direction `d` (its `Display` is the
+    /// front ends' name, `complex64`, `float32`, ...); `None` for message ports or an unknown
+    /// port.
+    ///
+    /// # Panics
+    /// If `id` is not from this flowgraph.
+    pub fn port_item_type(&self, id: BlockId, d: Direction, index: usize) -> Option<ItemType> {
+        self.nodes[id.0].specs.list(d).get(index)?.item
+    }
+
+    /// The Rust type name of block `id` (as [`Block::type_name`]), kept while it runs.
+    ///
+    /// # Panics
+    /// If `id` is not from this flowgraph.
+    pub fn type_name(&self, id: BlockId) -> &'static str {
+        self.nodes[id.0].type_name
+    }
+
+    /// The stream connections, in the order they were made: `((writer, output index),
+    /// (reader, input index))`. Read-only, for tools that draw or inspect the graph.
+    pub fn stream_connections(&self) -> Vec<((BlockId, usize), (BlockId, usize))> {
+        Self::connections(&self.stream_edges)
+    }
+
+    /// The message connections, as [`stream_connections`](Self::stream_connections).
+    pub fn message_connections(&self) -> Vec<((BlockId, usize), (BlockId, usize))> {
+        Self::connections(&self.message_edges)
+    }
+
+    fn connections(edges: &[Edge]) -> Vec<((BlockId, usize), (BlockId, usize))> {
+        edges
+            .iter()
+            .map(|e| ((BlockId(e.src.0), e.src.1), (BlockId(e.dst.0), e.dst.1)))
             .collect()
     }
 
@@ -745,6 +786,20 @@ impl Flowgraph {
         self.active.as_ref().map(|a| StopHandle(a.control.clone()))
     }
 
+    /// A handle that posts messages into the running graph's blocks from another thread
+    /// (see [`MessagePoster`](crate::MessagePoster)); `None` when not running.
+    pub fn message_poster(&self) -> Option<crate::MessagePoster> {
+        self.active.as_ref().map(|a| crate::MessagePoster {
+            control: a.control.clone(),
+        })
+    }
+
+    /// A handle that reads how full the running graph's stream buffers are, from another
+    /// thread; `None` when not running.
+    pub fn buffer_fill(&self) -> Option<BufferFill> {
+        self.active.as_ref().map(|a| BufferFill(a.control.clone()))
+    }
+
     /// Whether the calling thread is one of this running graph's own scheduler threads (a
     /// block's `work` or message handler), where [`wait`](Self::wait) is refused.
     pub fn called_from_own_block(&self) -> bool {
@@ -882,6 +937,21 @@ impl StatsHandle {
     /// A snapshot of block `id`'s counters now.
     pub fn get(&self, id: BlockId) -> Option<BlockStats> {
         self.0.get(id.0).map(|c| c.snapshot())
+    }
+}
+
+/// Reads the fill of a running flowgraph's stream buffers from any thread
+/// ([`Flowgraph::buffer_fill`]).
+#[derive(Clone, Debug)]
+pub struct BufferFill(Arc<RunControl>);
+
+impl BufferFill {
+    /// `(items, capacity)` of the buffer behind stream output `output` of block `block`: the
+    /// items written that its slowest reader has not read yet (two relaxed-cost loads of
+    /// positions the endpoints publish anyway, possibly from neighbouring moments); `None` for
+    /// an unknown or unconnected output.
+    pub fn get(&self, block: BlockId, output: usize) -> Option<(u64, u64)> {
+        self.0.buffer_fill(block.0, output)
     }
 }
 

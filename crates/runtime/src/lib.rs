@@ -60,10 +60,12 @@ pub use buffer::DEFAULT_BUFFER_BYTES;
 pub use copy::copy_work;
 pub use current_run::{interruptible_sleep, stop_requested};
 pub use error::{BlockError, ConnectError, Direction, RunError};
-pub use flowgraph::{BlockId, EdgeId, Flowgraph, PortName, PortRef, StatsHandle, StopHandle};
+pub use flowgraph::{
+    BlockId, BufferFill, EdgeId, Flowgraph, PortName, PortRef, StatsHandle, StopHandle,
+};
 pub use from_message::FromMessage;
 pub use item::{Item, ItemType};
-pub use message::MessageOutput;
+pub use message::{MessageOutput, MessagePoster};
 pub use parker::Parker;
 pub use port::{
     propagate_tags, sync_work, BufferKeepAlive, PortFields, Ports, StreamInput, StreamOutput,

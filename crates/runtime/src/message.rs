@@ -18,7 +18,8 @@ pub(crate) struct Inbox {
     senders: AtomicUsize,
     /// The receiving block finished; further messages are dropped.
     closed: AtomicBool,
-    /// Some sender is connected (fixed for the run).
+    /// Some sender is connected, or the block has message inputs that [`MessagePoster`] can
+    /// post into (fixed for the run).
     connected: bool,
 }
 
@@ -30,6 +31,24 @@ impl Inbox {
             closed: AtomicBool::new(false),
             connected: senders > 0,
         }
+    }
+
+    /// An inbox for a block with message inputs: popped at every step even with no sender
+    /// connected, so that a [`MessagePoster`] can reach it from outside the graph. Rule 4 of
+    /// end of stream is unchanged: a pure message block with no sender still finishes at once.
+    pub(crate) fn with_inputs(senders: usize, has_inputs: bool) -> Self {
+        let mut inbox = Self::new(senders);
+        inbox.connected |= has_inputs;
+        inbox
+    }
+
+    /// Posts from outside the graph; `false` if the block has finished.
+    pub(crate) fn post_external(&self, port: usize, msg: Pmt) -> bool {
+        if self.is_closed() {
+            return false;
+        }
+        self.push(port, msg);
+        true
     }
 
     fn push(&self, port: usize, msg: Pmt) {
@@ -128,5 +147,25 @@ impl MessageOutput {
             s.inbox.sender_finished();
             s.wake.notify();
         }
+    }
+}
+
+/// Posts messages into the inboxes of a running graph's blocks from any thread (a control port,
+/// a test, a user interface): the same lock-free push and wake-up as a [`MessageOutput`], so
+/// the receiving block's side is unchanged. Get one with
+/// [`Flowgraph::message_poster`](crate::Flowgraph::message_poster).
+#[derive(Clone, Debug)]
+pub struct MessagePoster {
+    pub(crate) control: std::sync::Arc<crate::task::RunControl>,
+}
+
+impl MessagePoster {
+    /// Posts `msg` to message input `port` (its index, as in
+    /// [`Flowgraph::port_names`](crate::Flowgraph::port_names) with
+    /// [`Direction::MessageInput`](crate::Direction::MessageInput)) of block `block`.
+    /// Returns `false` when no such block or port runs (unknown index, finished block, run
+    /// over), `true` once the message is queued; the block's handler runs on its own thread.
+    pub fn post(&self, block: crate::BlockId, port: usize, msg: Pmt) -> bool {
+        self.control.post(block.index(), port, msg)
     }
 }

@@ -35,6 +35,9 @@ pub enum Step {
     Done,
 }
 
+/// A stream output, `(block, output)`, and its buffer.
+pub(crate) type OutputBuffer = ((usize, usize), Arc<crate::buffer::StreamBuffer>);
+
 /// State shared by all threads of one run: the stop flag, the first failure, and every block's
 /// activation
 /// (to wake everyone on stop).
@@ -43,6 +46,10 @@ pub struct RunControl {
     stop: AtomicBool,
     failure: Mutex<Option<RunError>>,
     activations: OnceLock<Vec<Arc<Activation>>>,
+    /// Every block's inbox and its message-input count, for [`crate::MessagePoster`].
+    inboxes: OnceLock<Vec<(Arc<Inbox>, usize)>>,
+    /// Every stream output's buffer by `(block, output)`, for [`crate::BufferFill`].
+    buffers: OnceLock<Vec<OutputBuffer>>,
     /// Blocks sleeping in `interruptible_sleep` wait here; a stop wakes them.
     sleepers: Mutex<()>,
     stopped: Condvar,
@@ -111,6 +118,39 @@ impl RunControl {
 
     pub(crate) fn set_activations(&self, activations: Vec<Arc<Activation>>) {
         let _ = self.activations.set(activations);
+    }
+
+    pub(crate) fn set_buffers(&self, buffers: Vec<OutputBuffer>) {
+        let _ = self.buffers.set(buffers);
+    }
+
+    /// `(items, capacity)` of the buffer of `block`'s stream output `output`.
+    pub(crate) fn buffer_fill(&self, block: usize, output: usize) -> Option<(u64, u64)> {
+        self.buffers
+            .get()?
+            .iter()
+            .find(|(at, _)| *at == (block, output))
+            .map(|(_, b)| b.fill())
+    }
+
+    pub(crate) fn set_inboxes(&self, inboxes: Vec<(Arc<Inbox>, usize)>) {
+        let _ = self.inboxes.set(inboxes);
+    }
+
+    /// Posts `msg` to message input `port` of block `block` from outside the graph and wakes
+    /// the block's thread; `false` if there is no such running block or input.
+    pub(crate) fn post(&self, block: usize, port: usize, msg: radioflow_pmt::Pmt) -> bool {
+        let (Some((inbox, inputs)), Some(activation)) = (
+            self.inboxes.get().and_then(|v| v.get(block)),
+            self.activations.get().and_then(|v| v.get(block)),
+        ) else {
+            return false;
+        };
+        if port >= *inputs || !inbox.post_external(port, msg) {
+            return false;
+        }
+        activation.notify();
+        true
     }
 }
 

@@ -217,6 +217,7 @@ impl ReadyGraph {
             })
             .collect();
         let mut regions: HashMap<usize, std::sync::Arc<Region>> = HashMap::new();
+        let mut buffers = Vec::with_capacity(self.outputs.len());
         for o in &self.outputs {
             let region = o.region.map(|k| {
                 regions
@@ -245,6 +246,7 @@ impl ReadyGraph {
                         port: o.label.clone(),
                         error: e.to_string(),
                     })?;
+            buffers.push((o.src, buf.clone()));
             let mut writer = Writer::new(buf.clone());
             writer.set_read_elsewhere(o.read_elsewhere);
             att[o.src.0].stream_out[o.src.1] = Some(Endpoint::new(writer));
@@ -255,7 +257,10 @@ impl ReadyGraph {
         let inboxes: Vec<Arc<Inbox>> = self
             .senders
             .iter()
-            .map(|&s| Arc::new(Inbox::new(s)))
+            .zip(&self.blocks)
+            .map(|(&s, (_, specs, _))| {
+                Arc::new(Inbox::with_inputs(s, !specs.message_in.is_empty()))
+            })
             .collect();
         for e in &self.message_edges {
             att[e.src.0].message_out[e.src.1].push(Subscriber {
@@ -265,6 +270,14 @@ impl ReadyGraph {
             });
         }
         self.control.set_activations(acts.clone());
+        self.control.set_buffers(buffers);
+        self.control.set_inboxes(
+            inboxes
+                .iter()
+                .zip(&self.blocks)
+                .map(|(i, (_, specs, _))| (i.clone(), specs.message_in.len()))
+                .collect(),
+        );
         let mut tasks = Vec::with_capacity(self.blocks.len());
         for (i, (((mut block, specs, max_items), mut a), instrument)) in self
             .blocks

@@ -164,6 +164,20 @@ impl StreamBuffer {
             .unwrap_or(READER_GONE)
     }
 
+    /// Items written and not yet read by the slowest live reader, and the capacity, for
+    /// observers on other threads (`Flowgraph::buffer_fill`): two loads of positions the
+    /// endpoints publish anyway; the two may come from different moments.
+    pub(crate) fn fill(&self) -> (u64, u64) {
+        let write = self.writer.pos.load(Acquire);
+        let read = self.min_read();
+        let items = if read == READER_GONE {
+            0
+        } else {
+            write.saturating_sub(read)
+        };
+        (items.min(self.capacity), self.capacity)
+    }
+
     /// The position of the slowest live reader (`u64::MAX` if none is left).
     pub(crate) fn min_read_position(&self) -> u64 {
         self.min_read()

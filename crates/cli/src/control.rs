@@ -1,0 +1,65 @@
+//! `--control ADDR [--token T] [--probe BLOCK.PORT]...`: the live view's flags, shared by the
+//! commands that run a graph (see `radioflow_control`).
+
+use clap::Args;
+use radioflow_control::{add_probe, serve, ControlConfig, ControlHandle, Probe, ProbeConfig};
+use radioflow_runtime::Flowgraph;
+use std::net::SocketAddr;
+
+#[derive(Args, Debug, Default)]
+pub(crate) struct ControlArgs {
+    /// Serve the live view (web page and JSON API) on this address while the graph runs, e.g.
+    /// 127.0.0.1:1337. Any address other than loopback requires a token.
+    #[arg(long, value_name = "ADDR")]
+    control: Option<SocketAddr>,
+    /// The token every request to the control port must carry (generated and printed when
+    /// the address is not loopback and none is given).
+    #[arg(long, requires = "control")]
+    token: Option<String>,
+    /// A probe on a stream output for the live view's plots (spectrum, time, constellation);
+    /// repeatable.
+    #[arg(long, value_name = "BLOCK.PORT", requires = "control")]
+    probe: Vec<String>,
+}
+
+impl ControlArgs {
+    /// Whether a control port was asked for.
+    pub(crate) fn enabled(&self) -> bool {
+        self.control.is_some()
+    }
+
+    /// Refuses `--probe` for a command whose graph is built where probes cannot be added.
+    pub(crate) fn refuse_probes(&self, command: &str) -> anyhow::Result<()> {
+        anyhow::ensure!(
+            self.probe.is_empty(),
+            "--probe {}: `{command}` builds its graph itself; probes are available with `radioflow run`",
+            self.probe[0]
+        );
+        Ok(())
+    }
+
+    /// Adds the probes to `fg` (before it starts).
+    pub(crate) fn add_probes(&self, fg: &mut Flowgraph) -> anyhow::Result<Vec<Probe>> {
+        self.probe
+            .iter()
+            .map(|spec| Ok(add_probe(fg, spec, ProbeConfig::default())?))
+            .collect()
+    }
+
+    /// Starts the control port for the running `fg` and prints its address.
+    pub(crate) fn serve(
+        &self,
+        fg: &Flowgraph,
+        probes: Vec<Probe>,
+    ) -> anyhow::Result<Option<ControlHandle>> {
+        let Some(addr) = self.control else {
+            return Ok(None);
+        };
+        let mut config = ControlConfig::new(addr);
+        config.token = self.token.clone();
+        config.probes = probes;
+        let handle = serve(fg, config)?;
+        eprintln!("live view: {}", handle.url());
+        Ok(Some(handle))
+    }
+}

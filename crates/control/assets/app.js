@@ -1,0 +1,205 @@
+// The live view: draws the graph from /api/graph, updates its numbers from the counters'
+// WebSocket, plots the probes with Chart.js, and sends parameters and messages.
+"use strict";
+
+const query = new URLSearchParams(location.search);
+const token = query.get("token");
+const withToken = (path) => token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path;
+const api = (path, options) => fetch(withToken(path), options).then(async (r) => {
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(body.error || r.statusText);
+  return body;
+});
+const fmt = (x) => x >= 1e9 ? (x / 1e9).toFixed(2) + " G" : x >= 1e6 ? (x / 1e6).toFixed(2) + " M"
+  : x >= 1e3 ? (x / 1e3).toFixed(1) + " k" : x.toFixed(0);
+const el = (tag, attrs = {}, text) => {
+  const svg = ["svg", "g", "rect", "text", "path", "marker", "defs"].includes(tag);
+  const e = svg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+
+let graph = null;
+
+// Columns by longest path from a source (stream and message edges), rows in order.
+function layout(g) {
+  const depth = new Map(g.blocks.map((b) => [b.name, 0]));
+  const edges = g.edges.concat(g.message_edges);
+  for (let i = 0; i < g.blocks.length; i++) {
+    for (const e of edges) {
+      if (e.src !== e.dst) depth.set(e.dst, Math.max(depth.get(e.dst), depth.get(e.src) + 1));
+    }
+  }
+  const rows = new Map();
+  const pos = new Map();
+  for (const b of g.blocks) {
+    const c = Math.min(depth.get(b.name), g.blocks.length);
+    const r = rows.get(c) || 0;
+    rows.set(c, r + 1);
+    pos.set(b.name, { x: 10 + c * 190, y: 10 + r * 90 });
+  }
+  return pos;
+}
+
+function drawGraph(g) {
+  const svg = document.getElementById("graph");
+  svg.innerHTML = "";
+  const defs = el("defs");
+  const marker = el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: "10", refY: "5", markerWidth: "6", markerHeight: "6", orient: "auto" });
+  marker.appendChild(el("path", { d: "M0,0 L10,5 L0,10 z", fill: "#457b9d" }));
+  defs.appendChild(marker);
+  svg.appendChild(defs);
+  const pos = layout(g);
+  let width = 0, height = 0;
+  for (const p of pos.values()) { width = Math.max(width, p.x + 170); height = Math.max(height, p.y + 70); }
+  svg.setAttribute("viewBox", `0 0 ${width + 10} ${height + 10}`);
+  const drawEdge = (e, message) => {
+    const a = pos.get(e.src), b = pos.get(e.dst);
+    const x1 = a.x + 160, y1 = a.y + 30, x2 = b.x, y2 = b.y + 30;
+    const mx = (x1 + x2) / 2;
+    svg.appendChild(el("path", { class: "edge" + (message ? " message" : ""), d: `M${x1},${y1} C${mx},${y1} ${mx},${y2} ${x2},${y2}` }));
+    if (!message) {
+      svg.appendChild(el("text", { class: "edge-label", x: mx - 20, y: (y1 + y2) / 2 - 4, "data-edge": `${e.src}.${e.src_port}` }, ""));
+    }
+  };
+  g.edges.forEach((e) => drawEdge(e, false));
+  g.message_edges.forEach((e) => drawEdge(e, true));
+  for (const b of g.blocks) {
+    const p = pos.get(b.name);
+    const grp = el("g", { class: "block", id: "block-" + b.name, transform: `translate(${p.x},${p.y})` });
+    grp.appendChild(el("rect", { width: 160, height: 60 }));
+    grp.appendChild(el("text", { class: "name", x: 6, y: 15 }, b.name));
+    grp.appendChild(el("text", { x: 6, y: 31, "data-rate": b.name }, "–"));
+    grp.appendChild(el("text", { x: 6, y: 47, "data-share": b.name }, b.type));
+    svg.appendChild(grp);
+  }
+}
+
+function drawControls(g) {
+  const box = document.getElementById("controls");
+  box.innerHTML = "";
+  const result = document.getElementById("control-result");
+  const say = (text) => { result.textContent = text; };
+  for (const b of g.blocks) {
+    for (const p of b.message_inputs) {
+      const row = el("div", { class: "control" });
+      row.appendChild(el("b", {}, `${b.name}.${p} `));
+      const current = el("span", { id: `value-${b.name}-${p}`, class: "muted" }, "");
+      const input = el("input", { id: `param-${b.name}-${p}`, placeholder: "value" });
+      const set = el("button", { id: `set-${b.name}-${p}` }, "Set");
+      set.onclick = () => {
+        const raw = input.value.trim();
+        const value = raw !== "" && !isNaN(Number(raw)) ? Number(raw) : raw === "true" ? true : raw === "false" ? false : raw;
+        api(`/api/blocks/${encodeURIComponent(b.name)}/params/${encodeURIComponent(p)}`,
+          { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ value }) })
+          .then((r) => { current.textContent = ` = ${JSON.stringify(r.value)}`; say(`set ${b.name}.${p} = ${JSON.stringify(r.value)}`); })
+          .catch((e) => say("error: " + e.message));
+      };
+      const msg = el("textarea", { id: `msg-${b.name}-${p}`, placeholder: 'PMT as JSON, e.g. {"pair": ["freq", 1e3]}' });
+      const post = el("button", { id: `post-${b.name}-${p}` }, "Post");
+      post.onclick = () => {
+        api(`/api/blocks/${encodeURIComponent(b.name)}/messages/${encodeURIComponent(p)}`,
+          { method: "POST", headers: { "content-type": "application/json" }, body: msg.value })
+          .then(() => say(`posted to ${b.name}.${p}`)).catch((e) => say("error: " + e.message));
+      };
+      row.append(current, " ", input, set, " ", msg, post);
+      box.appendChild(row);
+      api(`/api/blocks/${encodeURIComponent(b.name)}/params/${encodeURIComponent(p)}`)
+        .then((r) => { if (r.value !== null) current.textContent = ` = ${JSON.stringify(r.value)}`; }).catch(() => {});
+    }
+  }
+  if (!box.children.length) box.appendChild(el("p", { class: "muted" }, "No block has a message input."));
+}
+
+const charts = new Map();
+function setupProbes(g) {
+  const box = document.getElementById("probes");
+  if (!g.probes.length) return;
+  box.innerHTML = "";
+  for (const p of g.probes) {
+    const div = el("div", { class: "probe", id: "probe-" + p.id });
+    const select = el("select", { id: "view-" + p.id });
+    for (const v of ["spectrum", "time", "constellation"]) select.appendChild(el("option", { value: v }, v));
+    const canvas = el("canvas");
+    div.append(el("b", {}, `${p.id} (${p.item}) `), select, canvas);
+    box.appendChild(div);
+    const chart = new Chart(canvas, {
+      type: "scatter",
+      data: { datasets: [] },
+      options: { animation: false, responsive: true, parsing: false, normalized: true,
+        plugins: { legend: { display: false } }, elements: { point: { radius: 0 } } },
+    });
+    charts.set(p.id, { chart, select });
+  }
+}
+
+async function refreshProbes() {
+  for (const [id, { chart, select }] of charts) {
+    try {
+      const view = select.value;
+      const d = await api(`/api/probes/${encodeURIComponent(id)}?view=${view}`);
+      const points = (ys) => d.x.map((x, i) => ({ x, y: ys[i] }));
+      const line = view !== "constellation";
+      chart.data.datasets = [{ data: points(d.y), showLine: line, borderColor: "#1d3557", borderWidth: 1, pointRadius: line ? 0 : 1.5, backgroundColor: "#1d3557" }];
+      if (view === "time") chart.data.datasets.push({ data: points(d.y2), showLine: true, borderColor: "#e63946", borderWidth: 1, pointRadius: 0 });
+      chart.options.scales = { x: { title: { display: true, text: view === "spectrum" ? "bin" : view === "time" ? "sample" : "I" } },
+        y: { title: { display: true, text: view === "spectrum" ? "dB" : view === "time" ? "I (blue), Q (red)" : "Q" } } };
+      chart.update("none");
+    } catch (e) { /* the next refresh tries again */ }
+  }
+}
+
+function showCounters(r) {
+  const status = document.getElementById("status");
+  status.textContent = r.running ? "running" : "stopped";
+  status.className = r.running ? "running" : "stopped";
+  document.getElementById("bottleneck").textContent = r.bottleneck ? "bottleneck: " + r.bottleneck : "";
+  const body = document.querySelector("#blocks tbody");
+  body.innerHTML = "";
+  for (const b of r.blocks) {
+    const tr = el("tr", { id: "row-" + b.name, class: b.name === r.bottleneck ? "bottleneck" : "" });
+    for (const v of [b.name, fmt(b.in_per_s), fmt(b.out_per_s), fmt(b.calls_per_s), (100 * b.share).toFixed(1) + " %",
+      b.work_calls, b.input_empty, b.output_full, b.messages]) tr.appendChild(el("td", {}, String(v)));
+    body.appendChild(tr);
+    const g = document.getElementById("block-" + b.name);
+    if (g) g.setAttribute("class", "block" + (b.name === r.bottleneck ? " bottleneck" : ""));
+    const rate = document.querySelector(`[data-rate="${CSS.escape(b.name)}"]`);
+    if (rate) rate.textContent = `${fmt(b.in_per_s)}/s in, ${fmt(b.out_per_s)}/s out`;
+    const share = document.querySelector(`[data-share="${CSS.escape(b.name)}"]`);
+    if (share) share.textContent = `${(100 * b.share).toFixed(1)} % of time, ${b.work_calls} calls`;
+  }
+  for (const e of document.querySelectorAll("[data-edge]")) {
+    const at = e.getAttribute("data-edge");
+    const b = r.blocks.find((b) => at.startsWith(b.name + "."));
+    const buf = (r.buffers || []).find((x) => `${x.block}.${x.port}` === at);
+    if (b) e.textContent = fmt(b.out_per_s) + "/s" + (buf ? `, ${(100 * buf.fill).toFixed(0)} % full` : "");
+  }
+  const threads = document.querySelector("#threads tbody");
+  threads.innerHTML = "";
+  for (const t of r.threads) {
+    const tr = el("tr");
+    for (const v of [`${t.name} (${t.tid})`, (100 * t.cpu_share).toFixed(0) + " %", t.cpu_s.toFixed(2), t.voluntary_switches, t.involuntary_switches])
+      tr.appendChild(el("td", {}, String(v)));
+    threads.appendChild(tr);
+  }
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(proto + "//" + location.host + withToken("/api/stream?period_ms=250"));
+  ws.onmessage = (m) => showCounters(JSON.parse(m.data));
+  ws.onclose = () => { document.getElementById("status").textContent = "disconnected"; setTimeout(connect, 1000); };
+}
+
+document.getElementById("stop").onclick = () => api("/api/stop", { method: "POST" })
+  .catch((e) => { document.getElementById("control-result").textContent = "error: " + e.message; });
+
+api("/api/graph").then((g) => {
+  graph = g;
+  drawGraph(g);
+  drawControls(g);
+  setupProbes(g);
+  connect();
+  setInterval(refreshProbes, 200);
+}).catch((e) => { document.getElementById("status").textContent = "error: " + e.message; });

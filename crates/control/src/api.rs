@@ -1,0 +1,285 @@
+//! The HTTP routes: the JSON API under `/api`, the WebSocket stream at `/api/stream`, the page
+//! and its bundled files. Every request passes [`guard`]: the request budget, then the token.
+
+use crate::error::ApiError;
+use crate::pmt_json::pmt_from_json;
+use crate::probe_view::View;
+use crate::server::State;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, Request, State as Ext};
+use axum::http::{header, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use radioflow_runtime::BlockId;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+type S = Ext<Arc<State>>;
+
+/// The control port's routes over `state`.
+pub(crate) fn router(state: Arc<State>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/assets/{name}", get(asset))
+        .route("/api/graph", get(graph))
+        .route("/api/counters", get(counters))
+        .route("/api/stream", get(crate::stream::stream))
+        .route("/api/blocks/{block}/messages/{port}", post(post_message))
+        .route("/api/blocks/{block}/params", get(params))
+        .route(
+            "/api/blocks/{block}/params/{param}",
+            get(param).put(set_param),
+        )
+        .route("/api/probes", get(probes))
+        .route("/api/probes/{id}", get(probe))
+        .route("/api/stop", post(stop))
+        .route("/api/start", post(start))
+        .fallback(|r: Request| async move { ApiError::NotFound(r.uri().path().to_owned()) })
+        .layer(middleware::from_fn_with_state(state.clone(), guard))
+        .with_state(state)
+}
+
+/// The request budget (429 when spent) and the token (401 when missing or wrong).
+async fn guard(Ext(state): S, request: Request, next: Next) -> Response {
+    if !state.admit() {
+        return (
+            StatusCode::TOO_MANY_REQUESTS,
+            Json(json!({"error": "too many requests; the control port serves a few hundred per second"})),
+        )
+            .into_response();
+    }
+    if let Some(want) = &state.token {
+        let given = crate::auth::token_of(request.headers(), request.uri().query());
+        if !given.is_some_and(|g| crate::auth::same(g, want)) {
+            return ApiError::Unauthorized.into_response();
+        }
+    }
+    next.run(request).await
+}
+
+async fn index(Ext(state): S) -> Response {
+    let (kind, body) = crate::assets::asset("index.html").unwrap_or(("text/html", ""));
+    // The page's own links carry the token the page was opened with.
+    let query = state
+        .token
+        .as_ref()
+        .map(|t| format!("?token={t}"))
+        .unwrap_or_default();
+    let body = body.replace("{{QUERY}}", &query);
+    ([(header::CONTENT_TYPE, kind)], body).into_response()
+}
+
+async fn asset(Path(name): Path<String>) -> Result<Response, ApiError> {
+    let (kind, body) =
+        crate::assets::asset(&name).ok_or_else(|| ApiError::NotFound(format!("/assets/{name}")))?;
+    Ok(([(header::CONTENT_TYPE, kind)], body).into_response())
+}
+
+async fn graph(Ext(state): S) -> Json<Value> {
+    let mut v = serde_json::to_value(&state.graph).unwrap_or(Value::Null);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("running".into(), json!(state.live().stats.is_some()));
+        o.insert(
+            "probes".into(),
+            json!(state
+                .probes
+                .iter()
+                .map(|p| {
+                    let p = p.lock().unwrap_or_else(|e| e.into_inner());
+                    json!({"id": p.probe.id, "item": p.probe.item, "size": p.probe.config.size})
+                })
+                .collect::<Vec<_>>()),
+        );
+    }
+    Json(v)
+}
+
+async fn counters(Ext(state): S) -> Json<Value> {
+    let report = state.counters.borrow().clone();
+    Json(serde_json::to_value(&*report).unwrap_or(Value::Null))
+}
+
+/// The block named `name` and its message inputs.
+fn block<'a>(state: &'a State, name: &str) -> Result<&'a crate::graph_info::BlockInfo, ApiError> {
+    state
+        .graph
+        .block(name)
+        .ok_or_else(|| ApiError::UnknownBlock(name.to_owned()))
+}
+
+fn parse_json(body: &Bytes) -> Result<Value, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::BadRequest(format!("bad JSON body: {e}")))
+}
+
+/// Posts `msg` to `block.port`.
+fn post_to(
+    state: &State,
+    block_name: &str,
+    port: &str,
+    msg: radioflow_runtime::Pmt,
+) -> Result<(), ApiError> {
+    let b = block(state, block_name)?;
+    let index = b
+        .message_inputs
+        .iter()
+        .position(|p| p == port)
+        .ok_or_else(|| ApiError::UnknownPort {
+            block: block_name.to_owned(),
+            port: port.to_owned(),
+            known: b.message_inputs.join(", "),
+        })?;
+    let poster = state
+        .live()
+        .poster
+        .ok_or_else(|| ApiError::Conflict("the graph is not running".into()))?;
+    if poster.post(BlockId::from_index(b.id), index, msg) {
+        Ok(())
+    } else {
+        Err(ApiError::Conflict(format!(
+            "block '{block_name}' has finished; message to '{port}' dropped"
+        )))
+    }
+}
+
+async fn post_message(
+    Ext(state): S,
+    Path((block_name, port)): Path<(String, String)>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let v = parse_json(&body)?;
+    let msg = pmt_from_json(&v)
+        .map_err(|e| ApiError::BadRequest(format!("message for '{block_name}.{port}': {e}")))?;
+    post_to(&state, &block_name, &port, msg)?;
+    Ok(Json(
+        json!({"block": block_name, "port": port, "posted": v}),
+    ))
+}
+
+fn param_value(state: &State, block: &str, param: &str) -> Value {
+    state
+        .params
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&(block.to_owned(), param.to_owned()))
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+async fn params(Ext(state): S, Path(block_name): Path<String>) -> Result<Json<Value>, ApiError> {
+    let b = block(&state, &block_name)?;
+    let list: Vec<Value> = b
+        .message_inputs
+        .iter()
+        .map(|p| json!({"name": p, "value": param_value(&state, &block_name, p)}))
+        .collect();
+    Ok(Json(json!({"block": block_name, "params": list})))
+}
+
+fn settable(state: &State, block_name: &str, param: &str) -> Result<(), ApiError> {
+    let b = block(state, block_name)?;
+    if b.message_inputs.iter().any(|p| p == param) {
+        Ok(())
+    } else {
+        Err(ApiError::UnknownParam {
+            block: block_name.to_owned(),
+            param: param.to_owned(),
+            known: b.message_inputs.join(", "),
+        })
+    }
+}
+
+async fn param(
+    Ext(state): S,
+    Path((block_name, param)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    settable(&state, &block_name, &param)?;
+    let value = param_value(&state, &block_name, &param);
+    Ok(Json(
+        json!({"block": block_name, "param": param, "value": value}),
+    ))
+}
+
+async fn set_param(
+    Ext(state): S,
+    Path((block_name, param)): Path<(String, String)>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    settable(&state, &block_name, &param)?;
+    let v = parse_json(&body)?;
+    let value = v.get("value").cloned().ok_or_else(|| {
+        ApiError::BadRequest(format!(
+            "parameter '{block_name}.{param}': the body must be {{\"value\": ...}}"
+        ))
+    })?;
+    // A parameter is a scalar: a number, a bool or a name. Anything else would reach the
+    // block's handler, whose refusal would stop the graph.
+    if !(value.is_number() || value.is_boolean() || value.is_string()) {
+        return Err(ApiError::BadRequest(format!(
+            "parameter '{block_name}.{param}': the value must be a number, a bool or a string, not {value}"
+        )));
+    }
+    let msg = pmt_from_json(&value)
+        .map_err(|e| ApiError::BadRequest(format!("parameter '{block_name}.{param}': {e}")))?;
+    post_to(&state, &block_name, &param, msg)?;
+    state
+        .params
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert((block_name.clone(), param.clone()), value.clone());
+    Ok(Json(
+        json!({"block": block_name, "param": param, "value": value}),
+    ))
+}
+
+async fn probes(Ext(state): S) -> Json<Value> {
+    Json(json!(state
+        .probes
+        .iter()
+        .map(|p| {
+            let p = p.lock().unwrap_or_else(|e| e.into_inner());
+            json!({"id": p.probe.id, "item": p.probe.item, "size": p.probe.config.size})
+        })
+        .collect::<Vec<_>>()))
+}
+
+async fn probe(
+    Ext(state): S,
+    Path(id): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
+    let name = q.get("view").map_or("spectrum", String::as_str);
+    let view = View::from_name(name).ok_or_else(|| {
+        ApiError::BadRequest(format!(
+            "probe '{id}': unknown view '{name}' (spectrum, time or constellation)"
+        ))
+    })?;
+    let p = state
+        .probes
+        .iter()
+        .find(|p| p.lock().is_ok_and(|p| p.probe.id == id))
+        .ok_or_else(|| ApiError::UnknownProbe(id.clone()))?;
+    let data = p.lock().unwrap_or_else(|e| e.into_inner()).view(view);
+    Ok(Json(serde_json::to_value(data).unwrap_or(Value::Null)))
+}
+
+async fn stop(Ext(state): S) -> Result<Json<Value>, ApiError> {
+    let stop = state
+        .live()
+        .stop
+        .ok_or_else(|| ApiError::Conflict("the graph is not running".into()))?;
+    stop.stop();
+    Ok(Json(json!({"stopping": true})))
+}
+
+async fn start(Ext(state): S) -> Result<Json<Value>, ApiError> {
+    if state.live().stats.is_some() {
+        return Err(ApiError::Conflict("the graph is already running".into()));
+    }
+    Err(ApiError::Conflict(
+        "a stopped graph is restarted by the program that owns it (e.g. run the command again)"
+            .into(),
+    ))
+}

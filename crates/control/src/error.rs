@@ -1,0 +1,71 @@
+//! [`ApiError`]: what a request did wrong, answered as a 4xx with a JSON message naming it.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+
+/// A request the control port refuses; the message names the block, port, parameter or
+/// probe at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// No block of that name.
+    #[error("no block named '{0}'")]
+    UnknownBlock(String),
+    /// The block has no message input of that name.
+    #[error("block '{block}' has no message input '{port}' (its message inputs: {known})")]
+    UnknownPort {
+        /// The block.
+        block: String,
+        /// The port asked for.
+        port: String,
+        /// The block's message inputs, comma separated.
+        known: String,
+    },
+    /// The block has no settable parameter of that name.
+    #[error("block '{block}' has no settable parameter '{param}' (settable: {known})")]
+    UnknownParam {
+        /// The block.
+        block: String,
+        /// The parameter asked for.
+        param: String,
+        /// The block's settable parameters, comma separated.
+        known: String,
+    },
+    /// No probe with that id.
+    #[error("no probe '{0}'")]
+    UnknownProbe(String),
+    /// The body or a value is not what the endpoint takes.
+    #[error("{0}")]
+    BadRequest(String),
+    /// The graph is not running (nothing to post to or stop).
+    #[error("{0}")]
+    Conflict(String),
+    /// Missing or wrong token.
+    #[error("missing or wrong token (give it as `Authorization: Bearer TOKEN` or `?token=TOKEN`)")]
+    Unauthorized,
+    /// A path that is neither the API nor a bundled asset.
+    #[error("no such page or API endpoint: {0}")]
+    NotFound(String),
+}
+
+impl ApiError {
+    fn status(&self) -> StatusCode {
+        match self {
+            Self::UnknownBlock(_)
+            | Self::UnknownPort { .. }
+            | Self::UnknownParam { .. }
+            | Self::UnknownProbe(_)
+            | Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::BadRequest(_) => StatusCode::BAD_REQUEST,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::Unauthorized => StatusCode::UNAUTHORIZED,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.to_string() });
+        (self.status(), Json(body)).into_response()
+    }
+}

@@ -1,0 +1,262 @@
+//! [`serve`]: the control port's thread (a single-threaded tokio runtime, never a scheduler
+//! thread), its shared state and [`ControlHandle`].
+
+use crate::api;
+use crate::counters::{Report, Sampler};
+use crate::graph_info::GraphInfo;
+use crate::probe::Probe;
+use crate::probe_view::ProbeState;
+use radioflow_runtime::{BufferFill, Direction, Flowgraph, MessagePoster, StatsHandle, StopHandle};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// How often the counters are sampled, whatever the clients ask for.
+pub(crate) const SAMPLE_PERIOD: Duration = Duration::from_millis(100);
+/// Requests served per second, all clients together; more get 429.
+pub(crate) const REQUESTS_PER_S: u32 = 400;
+
+/// Why the control port could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The address cannot be bound.
+    #[error("control port: cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The thread or runtime could not be made.
+    #[error("control port: {0}")]
+    Runtime(std::io::Error),
+}
+
+/// The handles on a running graph the control port uses.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Live {
+    pub(crate) stats: Option<StatsHandle>,
+    pub(crate) stop: Option<StopHandle>,
+    pub(crate) poster: Option<MessagePoster>,
+    pub(crate) fill: Option<BufferFill>,
+}
+
+/// Everything the request handlers share.
+#[derive(Debug)]
+pub(crate) struct State {
+    pub(crate) graph: GraphInfo,
+    pub(crate) live: RwLock<Live>,
+    pub(crate) token: Option<String>,
+    pub(crate) counters: watch::Receiver<Arc<Report>>,
+    /// Last value set per `(block, parameter)`, and initial values given by the owner.
+    pub(crate) params: Mutex<HashMap<(String, String), serde_json::Value>>,
+    pub(crate) probes: Vec<Mutex<ProbeState>>,
+    /// Start of the current one-second window and the requests in it.
+    pub(crate) budget: Mutex<(Instant, u32)>,
+}
+
+impl State {
+    /// Takes one request from the budget; `false` when this second's is spent.
+    pub(crate) fn admit(&self) -> bool {
+        let mut b = self.budget.lock().unwrap_or_else(|p| p.into_inner());
+        if b.0.elapsed() >= Duration::from_secs(1) {
+            *b = (Instant::now(), 0);
+        }
+        b.1 += 1;
+        b.1 <= REQUESTS_PER_S
+    }
+
+    pub(crate) fn live(&self) -> Live {
+        self.live.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}
+
+/// What [`serve`] needs besides the graph.
+#[derive(Clone, Debug)]
+pub struct ControlConfig {
+    /// Where to listen; `127.0.0.1:0` picks a free port on the loopback interface.
+    pub addr: SocketAddr,
+    /// The token every request must carry. Required (generated if `None`) when `addr` is not a
+    /// loopback address; optional on loopback (enforced if given).
+    pub token: Option<String>,
+    /// Probes added with [`add_probe`](crate::add_probe) before the graph started.
+    pub probes: Vec<Probe>,
+    /// Initial values of settable parameters, `(block, parameter, value)`, shown until set.
+    pub params: Vec<(String, String, serde_json::Value)>,
+}
+
+impl ControlConfig {
+    /// Listening on `addr`, no token given, no probes.
+    pub fn new(addr: SocketAddr) -> Self {
+        Self {
+            addr,
+            token: None,
+            probes: Vec::new(),
+            params: Vec::new(),
+        }
+    }
+}
+
+/// The running control port. Dropping it (or [`shutdown`](Self::shutdown)) stops it.
+#[derive(Debug)]
+pub struct ControlHandle {
+    addr: SocketAddr,
+    token: Option<String>,
+    state: Arc<State>,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl ControlHandle {
+    /// The address it listens on (with the port chosen when `addr` had port 0).
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The token requests must carry, if any.
+    pub fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
+    /// The page's address (with the token in its query when there is one).
+    pub fn url(&self) -> String {
+        match &self.token {
+            Some(t) => format!("http://{}/?token={t}", self.addr),
+            None => format!("http://{}/", self.addr),
+        }
+    }
+
+    /// Takes the live handles of `fg` after it (re)started: counters, stop, message posting.
+    pub fn attach(&self, fg: &Flowgraph) {
+        *self.state.live.write().unwrap_or_else(|p| p.into_inner()) = Live {
+            stats: fg.stats_handle(),
+            stop: fg.stop_handle(),
+            poster: fg.message_poster(),
+            fill: fg.buffer_fill(),
+        };
+    }
+
+    /// Forgets the graph's live handles (after `wait`): the page shows it stopped.
+    pub fn detach(&self) {
+        *self.state.live.write().unwrap_or_else(|p| p.into_inner()) = Live::default();
+    }
+
+    /// Stops the server and waits for its thread.
+    pub fn shutdown(mut self) {
+        self.stop_thread();
+    }
+
+    fn stop_thread(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for ControlHandle {
+    fn drop(&mut self) {
+        self.stop_thread();
+    }
+}
+
+/// Starts the control port for `fg` on a thread of its own and attaches it to the running
+/// graph (if `fg` runs; otherwise call [`ControlHandle::attach`] after starting it).
+///
+/// # Errors
+/// An address that cannot be bound, or a thread that cannot be started.
+pub fn serve(fg: &Flowgraph, config: ControlConfig) -> Result<ControlHandle, ServeError> {
+    let token = match config.token {
+        Some(t) => Some(t),
+        None if !config.addr.ip().is_loopback() => Some(crate::auth::generate_token()),
+        None => None,
+    };
+    let graph = GraphInfo::of(fg);
+    let names: Vec<String> = graph.blocks.iter().map(|b| b.name.clone()).collect();
+    let mut outputs: Vec<(usize, usize, String, String)> = Vec::new();
+    for ((b, o), _) in fg.stream_connections() {
+        if !outputs.iter().any(|x| (x.0, x.1) == (b.index(), o)) {
+            let port = fg.port_names(b, Direction::StreamOutput)[o].to_owned();
+            outputs.push((b.index(), o, fg.name(b).to_owned(), port));
+        }
+    }
+    let (tx, rx) = watch::channel(Arc::new(Report::default()));
+    let state = Arc::new(State {
+        graph,
+        live: RwLock::new(Live::default()),
+        token: token.clone(),
+        counters: rx,
+        params: Mutex::new(
+            config
+                .params
+                .into_iter()
+                .map(|(b, p, v)| ((b, p), v))
+                .collect(),
+        ),
+        probes: config
+            .probes
+            .into_iter()
+            .map(|p| Mutex::new(ProbeState::new(p)))
+            .collect(),
+        budget: Mutex::new((Instant::now(), 0)),
+    });
+    let std_listener =
+        std::net::TcpListener::bind(config.addr).map_err(|source| ServeError::Bind {
+            addr: config.addr,
+            source,
+        })?;
+    std_listener
+        .set_nonblocking(true)
+        .map_err(ServeError::Runtime)?;
+    let addr = std_listener.local_addr().map_err(ServeError::Runtime)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let app = api::router(state.clone());
+    let sampler_state = state.clone();
+    let thread = std::thread::Builder::new()
+        .name("rf-control".into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                let Ok(listener) = tokio::net::TcpListener::from_std(std_listener) else {
+                    return;
+                };
+                tokio::spawn(sample_loop(sampler_state, tx, Sampler::new(names, outputs)));
+                let _ = axum::serve(listener, app)
+                    .with_graceful_shutdown(async {
+                        let _ = stop_rx.await;
+                    })
+                    .await;
+            });
+        })
+        .map_err(ServeError::Runtime)?;
+    let handle = ControlHandle {
+        addr,
+        token,
+        state,
+        shutdown: Some(stop_tx),
+        thread: Some(thread),
+    };
+    handle.attach(fg);
+    Ok(handle)
+}
+
+/// Samples the counters every [`SAMPLE_PERIOD`] for every client.
+async fn sample_loop(state: Arc<State>, tx: watch::Sender<Arc<Report>>, mut sampler: Sampler) {
+    let mut tick = tokio::time::interval(SAMPLE_PERIOD);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    loop {
+        tick.tick().await;
+        let live = state.live();
+        let report = sampler.sample(live.stats.as_ref(), live.fill.as_ref());
+        if tx.send(Arc::new(report)).is_err() {
+            return;
+        }
+    }
+}

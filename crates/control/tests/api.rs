@@ -1,0 +1,291 @@
+//! The control port's API with a real HTTP client against a running graph.
+
+mod common;
+
+use common::{poll, request, start, DEADLINE};
+use radioflow_blocks::MessageDebug;
+use radioflow_runtime::Pmt;
+use serde_json::Value;
+
+fn items_out(base: &str, block: &str) -> Option<u64> {
+    let (status, c) = request("GET", &format!("{base}/api/counters"), None, None);
+    assert_eq!(status, 200);
+    c["blocks"]
+        .as_array()?
+        .iter()
+        .find(|b| b["name"] == block)?["items_out"]
+        .as_u64()
+}
+
+#[test]
+fn lists_blocks_counts_posts_sets_and_stops() {
+    let mut r = start(None, "127.0.0.1:0");
+    let base = r.base.clone();
+
+    // The graph's shape.
+    let (status, g) = request("GET", &format!("{base}/api/graph"), None, None);
+    assert_eq!(status, 200, "{g}");
+    let names: Vec<&str> = g["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["src", "throttle", "ticker", "debug", "probe:throttle.out"]
+    );
+    let src = &g["blocks"][0];
+    assert_eq!(src["outputs"][0]["item"], "complex64");
+    assert_eq!(
+        src["message_inputs"],
+        serde_json::json!(["frequency", "amplitude"])
+    );
+    assert!(g["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["src"] == "src" && e["dst"] == "throttle" && e["item"] == "complex64"));
+    assert_eq!(g["message_edges"][0]["dst_port"], "store");
+    assert_eq!(g["probes"][0]["id"], "throttle.out");
+
+    // Counters move.
+    let first = poll("the throttle to produce", DEADLINE, || {
+        items_out(&base, "throttle").filter(|&n| n > 0)
+    });
+    poll("the throttle's counter to grow", DEADLINE, || {
+        items_out(&base, "throttle").filter(|&n| n > first)
+    });
+
+    // Buffer fill per connected stream output.
+    let (_, c) = request("GET", &format!("{base}/api/counters"), None, None);
+    let b = c["buffers"].as_array().unwrap();
+    let throttle = b
+        .iter()
+        .find(|b| b["block"] == "throttle" && b["port"] == "out")
+        .expect("throttle.out's buffer");
+    assert!(throttle["capacity"].as_u64().unwrap() > 0, "{throttle}");
+    assert!(throttle["items"].as_u64().unwrap() <= throttle["capacity"].as_u64().unwrap());
+    assert!(b.iter().any(|b| b["block"] == "src"), "{c}");
+
+    // A message posted to debug.store is stored.
+    let (status, v) = request(
+        "POST",
+        &format!("{base}/api/blocks/debug/messages/store"),
+        Some(r#"{"pair": ["freq", 2.5]}"#),
+        None,
+    );
+    assert_eq!(status, 200, "{v}");
+
+    // A parameter: the tone's amplitude, seen through the probe's time view.
+    let (status, v) = request(
+        "GET",
+        &format!("{base}/api/blocks/src/params/amplitude"),
+        None,
+        None,
+    );
+    assert_eq!((status, &v["value"]), (200, &serde_json::json!(1.0)), "{v}");
+    let (status, v) = request(
+        "PUT",
+        &format!("{base}/api/blocks/src/params/amplitude"),
+        Some(r#"{"value": 3}"#),
+        None,
+    );
+    assert_eq!(status, 200, "{v}");
+    let (_, v) = request("GET", &format!("{base}/api/blocks/src/params"), None, None);
+    assert_eq!(
+        v["params"][1],
+        serde_json::json!({"name": "amplitude", "value": 3})
+    );
+    poll("the probe to see amplitude 3", DEADLINE, || {
+        let (status, d) = request(
+            "GET",
+            &format!("{base}/api/probes/throttle.out?view=time"),
+            None,
+            None,
+        );
+        assert_eq!(status, 200, "{d}");
+        let (re, im) = (d["y"].as_array()?, d["y2"].as_array()?);
+        let all_three = !re.is_empty()
+            && re.iter().zip(im).all(|(a, b)| {
+                let (a, b) = (a.as_f64().unwrap_or(0.0), b.as_f64().unwrap_or(0.0));
+                ((a * a + b * b).sqrt() - 3.0).abs() < 1e-3
+            });
+        all_three.then_some(())
+    });
+    // The spectrum view has a peak at 1 kHz of 200 kS/s with 256 bins: bin 1.28 -> 1.
+    let (status, d) = request(
+        "GET",
+        &format!("{base}/api/probes/throttle.out?view=spectrum"),
+        None,
+        None,
+    );
+    assert_eq!(status, 200);
+    let y: Vec<f64> = d["y"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    let peak = (0..y.len()).max_by(|&a, &b| y[a].total_cmp(&y[b])).unwrap();
+    assert_eq!(d["x"][peak].as_f64().unwrap(), 1.0, "peak bin");
+
+    // Stop from the API; the graph ends and the message is in the store.
+    let (status, _) = request("POST", &format!("{base}/api/stop"), None, None);
+    assert_eq!(status, 200);
+    r.fg.wait().unwrap();
+    r.control.detach();
+    assert_eq!(
+        r.fg.block::<MessageDebug>(r.debug).unwrap().messages(),
+        [Pmt::pair(Pmt::symbol("freq"), Pmt::Double(2.5))]
+    );
+    let (status, v) = request(
+        "POST",
+        &format!("{base}/api/blocks/debug/messages/store"),
+        Some("1"),
+        None,
+    );
+    assert_eq!(status, 409, "{v}");
+}
+
+fn error_of(v: &Value) -> &str {
+    v["error"].as_str().unwrap_or("")
+}
+
+#[test]
+fn bad_requests_are_4xx_naming_what_is_wrong() {
+    let r = start(None, "127.0.0.1:0");
+    let base = &r.base;
+    let cases = [
+        (
+            "POST",
+            "/api/blocks/nope/messages/store",
+            Some("1"),
+            404,
+            "'nope'",
+        ),
+        (
+            "POST",
+            "/api/blocks/debug/messages/print",
+            Some("1"),
+            404,
+            "'print'",
+        ),
+        (
+            "POST",
+            "/api/blocks/debug/messages/store",
+            Some("{not json"),
+            400,
+            "bad JSON",
+        ),
+        (
+            "POST",
+            "/api/blocks/debug/messages/store",
+            Some(r#"{"blob": 1}"#),
+            400,
+            "'blob'",
+        ),
+        (
+            "PUT",
+            "/api/blocks/src/params/gain",
+            Some(r#"{"value": 1}"#),
+            404,
+            "'gain'",
+        ),
+        (
+            "PUT",
+            "/api/blocks/src/params/amplitude",
+            Some(r#"{"v": 1}"#),
+            400,
+            "src.amplitude",
+        ),
+        (
+            "PUT",
+            "/api/blocks/src/params/amplitude",
+            Some(r#"{"value": [1]}"#),
+            400,
+            "src.amplitude",
+        ),
+        ("GET", "/api/probes/src.out", None, 404, "'src.out'"),
+        (
+            "GET",
+            "/api/probes/throttle.out?view=waterfall",
+            None,
+            400,
+            "'waterfall'",
+        ),
+        ("GET", "/assets/../Cargo.toml", None, 404, ""),
+        ("GET", "/assets/%2e%2e%2fCargo.toml", None, 404, ""),
+        ("GET", "/etc/passwd", None, 404, "/etc/passwd"),
+    ];
+    for (method, path, body, want, names) in cases {
+        let (status, v) = request(method, &format!("{base}{path}"), body, None);
+        assert_eq!(status, want, "{method} {path}: {v}");
+        assert!(error_of(&v).contains(names), "{method} {path}: {v}");
+    }
+    // The page and its files are there.
+    let (status, page) = request("GET", &format!("{base}/"), None, None);
+    assert_eq!(status, 200);
+    assert!(page.as_str().unwrap().contains("radioflow live view"));
+    let (status, _) = request("GET", &format!("{base}/assets/chart.min.js"), None, None);
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn a_token_is_required_on_every_request_when_one_is_set() {
+    let r = start(Some("sesame"), "127.0.0.1:0");
+    let base = &r.base;
+    for path in ["/", "/api/graph", "/api/counters", "/assets/app.js"] {
+        let (status, v) = request("GET", &format!("{base}{path}"), None, None);
+        assert_eq!(status, 401, "{path}: {v}");
+        let (status, _) = request("GET", &format!("{base}{path}"), None, Some("wrong"));
+        assert_eq!(status, 401, "{path}");
+        let (status, _) = request("GET", &format!("{base}{path}"), None, Some("sesame"));
+        assert_eq!(status, 200, "{path}");
+    }
+    let (status, _) = request("GET", &format!("{base}/api/graph?token=sesame"), None, None);
+    assert_eq!(status, 200);
+    let (status, _) = request("POST", &format!("{base}/api/stop"), None, None);
+    assert_eq!(status, 401, "stop without the token");
+    // The WebSocket too.
+    let ws = format!("ws://{}/api/stream?period_ms=100", r.control.addr());
+    assert!(
+        tungstenite::connect(&ws).is_err(),
+        "WebSocket without a token"
+    );
+    let (mut socket, _) = tungstenite::connect(format!("{ws}&token=sesame")).unwrap();
+    let msg = socket.read().unwrap();
+    let report: Value = serde_json::from_str(msg.to_text().unwrap()).unwrap();
+    assert!(report["blocks"].is_array(), "{report}");
+}
+
+#[test]
+fn a_non_loopback_address_gets_a_generated_token() {
+    let r = start(None, "0.0.0.0:0");
+    let token = r.control.token().expect("a token").to_owned();
+    assert_eq!(token.len(), 32);
+    let url = format!("http://127.0.0.1:{}/api/graph", r.control.addr().port());
+    assert_eq!(request("GET", &url, None, None).0, 401);
+    assert_eq!(request("GET", &url, None, Some(&token)).0, 200);
+    assert!(r.control.url().contains(&token));
+}
+
+#[test]
+fn the_stream_sends_reports_whose_counters_grow() {
+    let r = start(None, "127.0.0.1:0");
+    let ws = format!("ws://{}/api/stream?period_ms=100", r.control.addr());
+    let (mut socket, _) = tungstenite::connect(ws).unwrap();
+    let produced = |socket: &mut tungstenite::WebSocket<_>| -> u64 {
+        let msg = socket.read().unwrap();
+        let report: Value = serde_json::from_str(msg.to_text().unwrap()).unwrap();
+        report["blocks"][0]["items_out"].as_u64().unwrap_or(0)
+    };
+    let first = produced(&mut socket);
+    poll("the streamed counter to grow", common::DEADLINE, || {
+        (produced(&mut socket) > first).then_some(())
+    });
+    socket
+        .send(tungstenite::Message::Text(r#"{"period_ms": 5}"#.into()))
+        .unwrap();
+    assert!(produced(&mut socket) > 0);
+}

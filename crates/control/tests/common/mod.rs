@@ -1,0 +1,131 @@
+//! A running graph with a control port, and a small HTTP client, for the tests.
+#![allow(dead_code, unreachable_pub)]
+
+use radioflow_blocks::{MessageDebug, SignalSource, Throttle, Waveform};
+use radioflow_control::{add_probe, serve, ControlConfig, ControlHandle, ProbeConfig};
+use radioflow_runtime::prelude::*;
+use radioflow_runtime::{BlockId, Counters, Flowgraph};
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+/// A sink with a message output that never posts: it keeps `debug` (a pure message block)
+/// alive until the graph stops.
+#[derive(Ports)]
+pub struct Ticker {
+    #[input(name = "in")]
+    input: StreamInput<Complex32>,
+    #[message_output(name = "out")]
+    out: MessageOutput,
+}
+
+#[block]
+impl Ticker {
+    pub fn new() -> Self {
+        Self {
+            input: StreamInput::new(),
+            out: MessageOutput::new(),
+        }
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let n = self.input.slice().len();
+        self.input.consume(n);
+        Ok(WorkStatus::Continue)
+    }
+}
+
+/// `src` (a complex tone, amplitude 1) -> `throttle` (200 kS/s) -> `ticker`, `ticker.out` ->
+/// `debug.store`, a probe on `throttle.out`; running, with its control port on loopback.
+pub struct Running {
+    pub fg: Flowgraph,
+    pub control: ControlHandle,
+    pub debug: BlockId,
+    pub base: String,
+}
+
+pub fn start(token: Option<&str>, addr: &str) -> Running {
+    let mut fg = Flowgraph::new();
+    let src = fg.add_named(
+        "src",
+        SignalSource::<Complex32>::new(
+            Waveform::Sine,
+            1_000.0,
+            200_000.0,
+            1.0,
+            Complex32::default(),
+        ),
+    );
+    let throttle = fg.add_named("throttle", Throttle::<Complex32>::new(200_000.0));
+    let ticker = fg.add_named("ticker", Ticker::new());
+    let debug = fg.add_named("debug", MessageDebug::new());
+    fg.connect(src, throttle).unwrap();
+    fg.connect(throttle, ticker).unwrap();
+    fg.connect_message((ticker, "out"), (debug, "store"))
+        .unwrap();
+    let probe = add_probe(
+        &mut fg,
+        "throttle.out",
+        ProbeConfig {
+            size: 256,
+            interval: Duration::from_millis(20),
+        },
+    )
+    .unwrap();
+    fg.set_counters(Counters::Timed);
+    fg.start(&ThreadPerBlock::new()).unwrap();
+    let mut config = ControlConfig::new(addr.parse().unwrap());
+    config.token = token.map(str::to_owned);
+    config.probes = vec![probe];
+    config
+        .params
+        .push(("src".into(), "amplitude".into(), serde_json::json!(1.0)));
+    let control = serve(&fg, config).unwrap();
+    let base = format!("http://{}", control.addr());
+    Running {
+        fg,
+        control,
+        debug,
+        base,
+    }
+}
+
+/// Status and JSON body of a request (`body` for POST/PUT), with an optional token header.
+pub fn request(method: &str, url: &str, body: Option<&str>, token: Option<&str>) -> (u16, Value) {
+    let mut r = ureq::request(method, url).timeout(Duration::from_secs(30));
+    if let Some(t) = token {
+        r = r.set("Authorization", &format!("Bearer {t}"));
+    }
+    let result = match body {
+        Some(b) => r.set("content-type", "application/json").send_string(b),
+        None => r.call(),
+    };
+    let resp = match result {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{method} {url}: {e}"),
+    };
+    let status = resp.status();
+    let text = resp.into_string().unwrap_or_default();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+/// Polls `f` until it returns `Some`, or panics after `deadline` naming `what`.
+pub fn poll<T>(what: &str, deadline: Duration, mut f: impl FnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(
+            start.elapsed() < deadline,
+            "gave up waiting for {what} after {deadline:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Generous: the machine may be busy with other builds.
+pub const DEADLINE: Duration = Duration::from_secs(60);
