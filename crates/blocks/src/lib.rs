@@ -59,6 +59,12 @@ mod signal_source;
 mod throttle;
 mod vector_sink;
 mod vector_source;
+mod zmq_message_sink;
+mod zmq_message_source;
+mod zmq_sink;
+mod zmq_socket;
+mod zmq_source;
+pub mod zmq_tag_header;
 
 pub use add_const::AddConst;
 pub use copy::Copy;
@@ -82,6 +88,11 @@ pub use signal_source::{SignalItem, SignalSource, Waveform};
 pub use throttle::Throttle;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;
+pub use zmq_message_sink::ZmqMessageSink;
+pub use zmq_message_source::ZmqMessageSource;
+pub use zmq_sink::ZmqSink;
+pub use zmq_socket::{Pattern as ZmqPattern, SocketConfig as ZmqSocketConfig};
+pub use zmq_source::ZmqSource;
 
 /// The kernels behind the blocks (and the [`Arith`](radioflow_dsp::Arith) bound of
 /// [`AddConst`] and [`MultiplyConst`]).
