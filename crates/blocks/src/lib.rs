@@ -75,6 +75,12 @@ mod vector_sink;
 mod vector_source;
 mod wav_sink;
 mod wav_source;
+mod zmq_message_sink;
+mod zmq_message_source;
+mod zmq_sink;
+mod zmq_socket;
+mod zmq_source;
+pub mod zmq_tag_header;
 
 pub use add_const::AddConst;
 pub use copy::Copy;
@@ -108,6 +114,11 @@ pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;
 pub use wav_sink::{WavEncoding, WavSink};
 pub use wav_source::WavSource;
+pub use zmq_message_sink::ZmqMessageSink;
+pub use zmq_message_source::ZmqMessageSource;
+pub use zmq_sink::ZmqSink;
+pub use zmq_socket::{Pattern as ZmqPattern, SocketConfig as ZmqSocketConfig};
+pub use zmq_source::ZmqSource;
 
 /// The kernels behind the blocks (and the [`Arith`](radioflow_dsp::Arith) bound of
 /// [`AddConst`] and [`MultiplyConst`]).

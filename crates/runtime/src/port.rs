@@ -242,6 +242,13 @@ impl<T: Item> StreamOutput<T> {
         self.writer().map_or(0, Writer::position)
     }
 
+    /// Whether every reader of this output has finished (downstream end of stream): nothing
+    /// written here will be read. For blocks that wait in `work` for data from outside (a
+    /// socket) and must not wait for a consumer that is gone.
+    pub fn readers_gone(&self) -> bool {
+        self.writer().is_some_and(|w| w.dead_or_short(0).0)
+    }
+
     /// Whether the scheduler runs a reader of this output on another core than this block
     /// (`flow`: a connection between two workers). A block writing large windows of data it
     /// will not read again may then use non-temporal stores, as [`copy_work`](crate::copy_work)

@@ -1,0 +1,144 @@
+//! [`ZmqMessageSource`]: receives messages over ZeroMQ like gr-zeromq's `sub_msg_source`,
+//! `pull_msg_source` and `req_msg_source`.
+
+use crate::zmq_socket::{Pattern, Socket, SocketConfig};
+use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
+
+/// Posts every ZeroMQ frame it receives, decoded as a PMT serialized by GNU Radio's
+/// `pmt::serialize`, on its `out` port, like gr-zeromq's message sources. A `req` source
+/// asks for each message with a request holding the 4-byte count 1, as GNU Radio's does. A
+/// frame that is not a whole PMT stops the graph with an error naming the block and address.
+/// It never ends by itself: stop the graph.
+///
+/// # Stream inputs
+/// None.
+///
+/// # Stream outputs
+/// None.
+///
+/// # Message ports
+/// - output `out`: the messages.
+///
+/// # Parameters
+/// - `address`, `pattern` ([`Pattern`]: `sub`, `pull`, `req`), [`bind`](Self::bind)
+///   (default `false`), [`timeout_ms`](Self::timeout_ms) (100).
+///
+/// Blocking: yes (waits on the socket in slices of 50 ms, so a stop is seen).
+#[derive(Debug, Ports)]
+pub struct ZmqMessageSource {
+    #[message_output]
+    out: MessageOutput,
+    config: SocketConfig,
+    socket: Option<Socket>,
+    requested: bool,
+}
+
+#[block(blocking)]
+impl ZmqMessageSource {
+    /// A source for `address` with `pattern`, connecting.
+    pub fn new(address: impl Into<String>, pattern: Pattern) -> Self {
+        Self {
+            out: MessageOutput::new(),
+            config: SocketConfig::new(address, pattern, false),
+            socket: None,
+            requested: false,
+        }
+    }
+
+    /// Bind the address or connect to it (`false`, the default).
+    pub fn bind(mut self, bind: bool) -> Self {
+        self.config.bind = bind;
+        self
+    }
+
+    /// How long one wait lasts before the stop flag is looked at.
+    pub fn timeout_ms(mut self, ms: u64) -> Self {
+        self.config.timeout_ms = ms;
+        self
+    }
+
+    fn start(&mut self) -> Result<(), BlockError> {
+        self.socket = Some(Socket::open("zmq_message_source", &self.config, false)?);
+        Ok(())
+    }
+
+    fn stop(&mut self) -> Result<(), BlockError> {
+        self.socket = None;
+        Ok(())
+    }
+
+    /// Receives and posts messages until the graph is stopped: a block without stream ports
+    /// is called again only when something changes, and nothing does when a socket receives,
+    /// so `work` stays (waiting in 50 ms slices) until a stop.
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        while !stop_requested() {
+            self.receive_one()?;
+        }
+        Ok(WorkStatus::Continue)
+    }
+
+    /// Waits up to the timeout for one message and posts it.
+    fn receive_one(&mut self) -> Result<(), BlockError> {
+        let Some(socket) = &self.socket else {
+            return Err(BlockError::msg("zmq_message_source: work before start"));
+        };
+        if self.config.pattern == Pattern::ReqRep && !self.requested {
+            if !socket.send(&[&1u32.to_le_bytes()])? {
+                return Ok(());
+            }
+            self.requested = true;
+        }
+        let Some(frames) = socket.recv()? else {
+            return Ok(());
+        };
+        self.requested = false;
+        let Some(frame) = frames.last() else {
+            return Ok(());
+        };
+        let msg = Pmt::from_bytes(frame).map_err(|e| {
+            socket.error(format!("a frame of {} bytes is not a PMT: {e}", frame.len()))
+        })?;
+        self.out.post(msg);
+        Ok(())
+    }
+}
+
+register_block!(BlockDescription {
+    id: "zmq_message_source",
+    summary: "Messages received over ZeroMQ (SUB, PULL or REQ), one serialized PMT per frame, \
+              like gr-zeromq's message sources.",
+    dtypes: &[],
+    params: &[
+        ParamDescription::required("address", ParamKind::Path, "the ZeroMQ endpoint")
+            .with_example(DefaultValue::Word("tcp://127.0.0.1:5555")),
+        ParamDescription::optional(
+            "pattern",
+            ParamKind::Choice(Pattern::SOURCE_WORDS),
+            DefaultValue::Word("sub"),
+            "the socket type"
+        ),
+        ParamDescription::optional(
+            "bind",
+            ParamKind::Bool,
+            DefaultValue::Bool(false),
+            "bind the address (else connect)"
+        ),
+        ParamDescription::optional(
+            "timeout_ms",
+            ParamKind::Int { min: 1 },
+            DefaultValue::Int(100),
+            "milliseconds one wait lasts"
+        ),
+    ],
+    ports: declared_ports::<ZmqMessageSource>,
+    make: |a| {
+        let address = a.path("address")?.to_string_lossy().into_owned();
+        let pattern = Pattern::parse(a.word("pattern")?).unwrap_or(Pattern::PubSub);
+        Ok(Box::new(
+            ZmqMessageSource::new(address, pattern)
+                .bind(a.bool("bind")?)
+                .timeout_ms(a.u64("timeout_ms")?),
+        ))
+    },
+});

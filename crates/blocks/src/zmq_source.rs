@@ -1,0 +1,262 @@
+//! [`ZmqSource`]: receives a stream over ZeroMQ like gr-zeromq's `sub_source`, `pull_source`
+//! and `req_source`.
+
+use crate::zmq_sink::hwm_param;
+use crate::zmq_socket::{Pattern, Socket, SocketConfig};
+use crate::zmq_tag_header;
+use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
+
+/// Receives items from a ZeroMQ socket, wire-compatible with gr-zeromq's stream sources (it
+/// receives what GNU Radio's `pub_sink`, `push_sink` or `rep_sink`, or
+/// [`ZmqSink`](crate::ZmqSink), sends). With [`pass_tags`](Self::pass_tags) every message
+/// must start with GNU Radio's tag header; its tags are put on the same items of the output
+/// (offsets moved from the sender's stream to this one). A message that does not start with a
+/// header when one is expected, or whose items are not a whole number of `T`, stops the graph
+/// with an error naming the block and address.
+///
+/// - `sub`: subscribes to the [`key`](Self::key) (empty: everything); a message of two frames
+///   is a key and the data.
+/// - `pull`: takes its share of what pushers send.
+/// - `req`: asks a REP sink for as many items as the output has room for (a `u32` count),
+///   then waits for the answer.
+///
+/// Like GNU Radio's, it never ends by itself: stop the graph, or end it downstream (a
+/// [`Head`](crate::Head)).
+///
+/// # Stream inputs
+/// None.
+///
+/// # Stream outputs
+/// - `out`: `T`, the items received.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `address`, `pattern` ([`Pattern`]: `sub`, `pull`, `req`).
+/// - [`bind`](Self::bind) (default `false`, as in GNU Radio), [`timeout_ms`](Self::timeout_ms)
+///   (100), [`hwm`](Self::hwm), [`pass_tags`](Self::pass_tags), [`key`](Self::key).
+///
+/// Blocking: yes (waits on the socket in slices of 50 ms, so a stop is seen).
+#[derive(Debug, Ports)]
+pub struct ZmqSource<T: Item> {
+    #[output(name = "out")]
+    output: StreamOutput<T>,
+    config: SocketConfig,
+    pass_tags: bool,
+    socket: Option<Socket>,
+    /// Bytes of a message not yet written out (a message larger than the room there was).
+    pending: Vec<u8>,
+    /// How much of `pending` was written.
+    pending_pos: usize,
+    /// Tags of `pending`, with offsets in this block's output stream, in order.
+    pending_tags: Vec<Tag>,
+    /// A REQ source sent a request and waits for the answer.
+    requested: bool,
+}
+
+#[block(blocking)]
+impl<T: Item> ZmqSource<T> {
+    /// A source for `address` with `pattern`, connecting, with gr-zeromq's defaults otherwise.
+    pub fn new(address: impl Into<String>, pattern: Pattern) -> Self {
+        Self {
+            output: StreamOutput::new(),
+            config: SocketConfig::new(address, pattern, false),
+            pass_tags: false,
+            socket: None,
+            pending: Vec::new(),
+            pending_pos: 0,
+            pending_tags: Vec::new(),
+            requested: false,
+        }
+    }
+
+    /// Bind the address or connect to it (`false`, the default).
+    pub fn bind(mut self, bind: bool) -> Self {
+        self.config.bind = bind;
+        self
+    }
+
+    /// How long one wait for a message lasts before the stop flag is looked at.
+    pub fn timeout_ms(mut self, ms: u64) -> Self {
+        self.config.timeout_ms = ms;
+        self
+    }
+
+    /// The socket's high-water mark, in messages (`None`: ZeroMQ's default, 1000).
+    pub fn hwm(mut self, hwm: Option<i32>) -> Self {
+        self.config.hwm = hwm;
+        self
+    }
+
+    /// Expect GNU Radio's tag header before the items of each message.
+    pub fn pass_tags(mut self, pass: bool) -> Self {
+        self.pass_tags = pass;
+        self
+    }
+
+    /// SUB: the key (topic) to subscribe to (empty, the default: everything).
+    pub fn key(mut self, key: impl Into<String>) -> Self {
+        self.config.key = key.into();
+        self
+    }
+
+    fn start(&mut self) -> Result<(), BlockError> {
+        self.socket = Some(Socket::open("zmq_source", &self.config, false)?);
+        Ok(())
+    }
+
+    fn stop(&mut self) -> Result<(), BlockError> {
+        self.socket = None;
+        Ok(())
+    }
+
+    /// Waits (in slices of the timeout) until a message comes, the graph is stopped or every
+    /// reader is gone: the runtime calls a source again only when its output changes, which a
+    /// socket does not do.
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let room = self.output.slice().len();
+        if room == 0 {
+            return Ok(WorkStatus::Continue);
+        }
+        while self.pending_pos == self.pending.len() {
+            if stop_requested() || self.output.readers_gone() {
+                return Ok(WorkStatus::Continue);
+            }
+            self.receive(room)?;
+        }
+        self.write_pending();
+        Ok(WorkStatus::Continue)
+    }
+
+    /// Receives the next message into `pending`; `false` if none came within the timeout.
+    fn receive(&mut self, room: usize) -> Result<bool, BlockError> {
+        let Some(socket) = &self.socket else {
+            return Err(BlockError::msg("zmq_source: work before start"));
+        };
+        if self.config.pattern == Pattern::ReqRep && !self.requested {
+            let want = room.min(u32::MAX as usize) as u32;
+            if !socket.send(&[&want.to_le_bytes()])? {
+                return Ok(false);
+            }
+            self.requested = true;
+        }
+        let Some(mut frames) = socket.recv()? else {
+            return Ok(false);
+        };
+        self.requested = false;
+        let Some(data) = frames.pop() else {
+            return Ok(false);
+        };
+        let size = std::mem::size_of::<T>();
+        let mut start = 0;
+        self.pending_tags.clear();
+        if self.pass_tags {
+            let (header, used) = zmq_tag_header::decode(&data).map_err(|e| {
+                socket.error(format!("expected GNU Radio's tag header (pass_tags): {e}"))
+            })?;
+            start = used;
+            let here = self.output.offset();
+            for tag in header.tags {
+                // From the sender's stream to this one, relative to the message's first item.
+                let Some(rel) = tag.offset.checked_sub(header.offset) else {
+                    continue;
+                };
+                self.pending_tags.push(Tag {
+                    offset: here + rel,
+                    ..tag
+                });
+            }
+            self.pending_tags.sort_by_key(|t| t.offset);
+        }
+        let payload = data.len() - start;
+        if payload % size != 0 {
+            return Err(socket.error(format!(
+                "received {payload} bytes of items, not a whole number of {size}-byte items \
+                 (does the sender use the same item type{}?)",
+                if self.pass_tags {
+                    ""
+                } else {
+                    ", and send no tag header"
+                }
+            )));
+        }
+        self.pending = data;
+        self.pending_pos = start;
+        Ok(true)
+    }
+
+    /// Writes as much of `pending` as there is room for, with its tags.
+    fn write_pending(&mut self) {
+        let size = std::mem::size_of::<T>();
+        let out = bytemuck::cast_slice_mut::<T, u8>(self.output.slice());
+        let n = ((self.pending.len() - self.pending_pos) / size).min(out.len() / size);
+        let bytes = n * size;
+        out[..bytes].copy_from_slice(&self.pending[self.pending_pos..self.pending_pos + bytes]);
+        self.pending_pos += bytes;
+        let end = self.output.offset() + n as u64;
+        let take = self.pending_tags.partition_point(|t| t.offset < end);
+        for tag in self.pending_tags.drain(..take) {
+            self.output.add_tag(tag.offset, tag.key, tag.value);
+        }
+        self.output.produce(n);
+    }
+}
+
+register_block!(BlockDescription {
+    id: "zmq_source",
+    summary: "Items received over ZeroMQ (SUB, PULL or REQ), wire-compatible with gr-zeromq's \
+              stream sources, optionally with GNU Radio's tag header.",
+    dtypes: Dtype::ALL,
+    params: &[
+        ParamDescription::required("address", ParamKind::Path, "the ZeroMQ endpoint")
+            .with_example(DefaultValue::Word("tcp://127.0.0.1:5555")),
+        ParamDescription::optional(
+            "pattern",
+            ParamKind::Choice(Pattern::SOURCE_WORDS),
+            DefaultValue::Word("sub"),
+            "the socket type"
+        ),
+        ParamDescription::optional(
+            "bind",
+            ParamKind::Bool,
+            DefaultValue::Bool(false),
+            "bind the address (else connect)"
+        ),
+        ParamDescription::optional(
+            "timeout_ms",
+            ParamKind::Int { min: 1 },
+            DefaultValue::Int(100),
+            "milliseconds one wait lasts"
+        ),
+        ParamDescription::optional(
+            "hwm",
+            ParamKind::Int { min: -1 },
+            DefaultValue::Int(-1),
+            "high-water mark in messages (-1: ZeroMQ's)"
+        ),
+        ParamDescription::optional(
+            "pass_tags",
+            ParamKind::Bool,
+            DefaultValue::Bool(false),
+            "expect GNU Radio's tag header"
+        ),
+    ],
+    ports: declared_ports::<ZmqSource<f32>>,
+    make: |a| {
+        let address = a.path("address")?.to_string_lossy().into_owned();
+        let pattern = Pattern::parse(a.word("pattern")?).unwrap_or(Pattern::PubSub);
+        let bind = a.bool("bind")?;
+        let timeout = a.u64("timeout_ms")?;
+        let hwm = hwm_param(a.int("hwm")?);
+        let pass_tags = a.bool("pass_tags")?;
+        Ok(with_dtype!(a.item_dtype()?, T => Box::new(
+            ZmqSource::<T>::new(address.clone(), pattern)
+                .bind(bind)
+                .timeout_ms(timeout)
+                .hwm(hwm)
+                .pass_tags(pass_tags)
+        ) as Box<dyn Block>))
+    },
+});

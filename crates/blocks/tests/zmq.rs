@@ -1,0 +1,231 @@
+//! ZeroMQ blocks talking to each other over loopback TCP: items, tags, keys and messages
+//! arrive intact for every pattern, and a mismatch between the two ends is an error naming
+//! the block, not garbage.
+
+use radioflow_blocks::runtime::{default_scheduler, Flowgraph, Pmt, Tag};
+use radioflow_blocks::{
+    Head, MessageBurstSource, MessageDebug, VectorSink, VectorSource, ZmqMessageSink,
+    ZmqMessageSource, ZmqPattern, ZmqSink, ZmqSource,
+};
+use std::net::TcpListener;
+use std::time::Duration;
+
+/// A TCP port free on loopback now.
+fn free_address() -> String {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    format!("tcp://127.0.0.1:{}", l.local_addr().unwrap().port())
+}
+
+fn counter(n: i32) -> Vec<i32> {
+    (0..n).collect()
+}
+
+/// Sends `data` with `tags` through `sink`, receives `n` items with `source`; one graph.
+fn through(
+    sink: ZmqSink<i32>,
+    source: ZmqSource<i32>,
+    data: Vec<i32>,
+    tags: Vec<Tag>,
+    n: u64,
+) -> (Vec<i32>, Vec<Tag>) {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(data).tags(tags));
+    let snk = fg.add(sink);
+    fg.connect(src, snk).unwrap();
+    let zsrc = fg.add(source);
+    let head = fg.add(Head::<i32>::new(n));
+    let out = fg.add(VectorSink::<i32>::new());
+    fg.connect(zsrc, head).unwrap();
+    fg.connect(head, out).unwrap();
+    fg.run().unwrap();
+    let v = fg.block::<VectorSink<i32>>(out).unwrap();
+    (v.data().to_vec(), v.tags().to_vec())
+}
+
+#[test]
+fn push_pull_delivers_every_item_and_tag_in_order() {
+    let addr = free_address();
+    let tags = vec![
+        Tag::new(0, Pmt::symbol("first"), Pmt::Int(0)),
+        Tag::new(70_000, Pmt::symbol("rx_freq"), Pmt::Double(1e9)),
+        Tag::new(199_999, Pmt::symbol("last"), Pmt::symbol("x")),
+    ];
+    let (data, got) = through(
+        ZmqSink::new(&*addr, ZmqPattern::PushPull).pass_tags(true),
+        ZmqSource::new(&*addr, ZmqPattern::PushPull).pass_tags(true),
+        counter(200_000),
+        tags.clone(),
+        200_000,
+    );
+    assert_eq!(data, counter(200_000));
+    assert_eq!(got, tags);
+}
+
+#[test]
+fn push_pull_without_tags_carries_bare_items() {
+    let addr = free_address();
+    let (data, got) = through(
+        ZmqSink::new(&*addr, ZmqPattern::PushPull),
+        ZmqSource::new(&*addr, ZmqPattern::PushPull),
+        counter(50_000),
+        vec![Tag::new(5, Pmt::symbol("dropped"), Pmt::Int(1))],
+        50_000,
+    );
+    assert_eq!(data, counter(50_000));
+    assert!(got.is_empty(), "{got:?}");
+}
+
+#[test]
+fn req_rep_delivers_every_item_and_tag_in_order() {
+    let addr = free_address();
+    let tags = vec![Tag::new(12_345, Pmt::symbol("k"), Pmt::Int(-1))];
+    let (data, got) = through(
+        ZmqSink::new(&*addr, ZmqPattern::ReqRep).pass_tags(true),
+        ZmqSource::new(&*addr, ZmqPattern::ReqRep).pass_tags(true),
+        counter(100_000),
+        tags.clone(),
+        100_000,
+    );
+    assert_eq!(data, counter(100_000));
+    assert_eq!(got, tags);
+}
+
+#[test]
+fn pub_sub_with_a_key_puts_every_tag_on_its_item() {
+    // A subscriber joins late and may lose whole messages at its high-water mark, so what
+    // arrives is some of the stream; each message's header keeps tags on their items.
+    let addr = free_address();
+    let n = 400_000;
+    let tags: Vec<Tag> = (0..n as u64)
+        .step_by(1000)
+        .map(|i| Tag::new(i, Pmt::symbol("i"), Pmt::Int(i as i64)))
+        .collect();
+    let mut sender = Flowgraph::new();
+    let src = sender.add(VectorSource::new(counter(n)).tags(tags).repeat(true));
+    let snk = sender.add(
+        ZmqSink::<i32>::new(&*addr, ZmqPattern::PubSub)
+            .pass_tags(true)
+            .key("topic"),
+    );
+    sender.connect(src, snk).unwrap();
+    sender.start(default_scheduler().as_ref()).unwrap();
+    let mut fg = Flowgraph::new();
+    let zsrc = fg.add(
+        ZmqSource::<i32>::new(&*addr, ZmqPattern::PubSub)
+            .pass_tags(true)
+            .key("topic"),
+    );
+    let head = fg.add(Head::<i32>::new(200_000));
+    let out = fg.add(VectorSink::<i32>::new());
+    fg.connect(zsrc, head).unwrap();
+    fg.connect(head, out).unwrap();
+    fg.run().unwrap();
+    // The sender repeats forever: stop it; it must end promptly.
+    sender.stop();
+    sender.wait_timeout(Duration::from_secs(30)).unwrap();
+    let v = fg.block::<VectorSink<i32>>(out).unwrap();
+    assert_eq!(v.data().len(), 200_000);
+    assert!(!v.tags().is_empty());
+    for t in v.tags() {
+        assert_eq!(t.key, Pmt::symbol("i"));
+        assert_eq!(Pmt::Int(v.data()[t.offset as usize] as i64), t.value, "{t:?}");
+    }
+}
+
+fn messages() -> Vec<Pmt> {
+    vec![
+        Pmt::Int(1),
+        Pmt::symbol("two"),
+        Pmt::Pair(std::sync::Arc::new((Pmt::symbol("meta"), Pmt::F32Vector(vec![1.0, 2.5].into())))),
+        Pmt::Double(-0.5),
+    ]
+}
+
+/// Sends `messages()` through `sink`, then waits until `source` has posted them all.
+fn messages_through(sink: ZmqMessageSink, source: ZmqMessageSource) -> Vec<Pmt> {
+    let want = messages();
+    let mut receiver = Flowgraph::new();
+    let src = receiver.add(source);
+    let dbg = receiver.add(MessageDebug::new());
+    receiver.connect_message((src, "out"), (dbg, "store")).unwrap();
+    receiver.start(default_scheduler().as_ref()).unwrap();
+    let mut sender = Flowgraph::new();
+    let burst = sender.add(MessageBurstSource::new(want.clone()));
+    let snk = sender.add(sink);
+    sender.connect_message((burst, "out"), (snk, "in")).unwrap();
+    sender.run().unwrap();
+    // The source never ends by itself: stop it once the store has every message (or after a
+    // minute, and then the comparison below fails).
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while receiver.live_stats(dbg).map_or(0, |s| s.messages) < want.len() as u64
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    receiver.stop();
+    receiver.wait_timeout(Duration::from_secs(30)).unwrap();
+    receiver.block::<MessageDebug>(dbg).unwrap().messages().to_vec()
+}
+
+#[test]
+fn push_pull_messages_arrive_equal_and_in_order() {
+    let addr = free_address();
+    let got = messages_through(
+        ZmqMessageSink::new(&*addr, ZmqPattern::PushPull),
+        ZmqMessageSource::new(&*addr, ZmqPattern::PushPull),
+    );
+    assert_eq!(got, messages());
+}
+
+#[test]
+fn req_rep_messages_arrive_equal_and_in_order() {
+    let addr = free_address();
+    let got = messages_through(
+        ZmqMessageSink::new(&*addr, ZmqPattern::ReqRep),
+        ZmqMessageSource::new(&*addr, ZmqPattern::ReqRep),
+    );
+    assert_eq!(got, messages());
+}
+
+#[test]
+fn a_source_expecting_tags_names_itself_when_none_come() {
+    let addr = free_address();
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(counter(1000)));
+    let snk = fg.add(ZmqSink::<i32>::new(&*addr, ZmqPattern::PushPull));
+    fg.connect(src, snk).unwrap();
+    let zsrc = fg.add(ZmqSource::<i32>::new(&*addr, ZmqPattern::PushPull).pass_tags(true));
+    let out = fg.add(VectorSink::<i32>::new());
+    fg.connect(zsrc, out).unwrap();
+    let err = fg.run().unwrap_err().to_string();
+    assert!(err.contains("zmq_source") && err.contains(&addr), "{err}");
+    assert!(err.contains("tag header"), "{err}");
+}
+
+#[test]
+fn a_payload_that_is_not_whole_items_is_an_error_naming_the_block() {
+    let addr = free_address();
+    let mut fg = Flowgraph::new();
+    // Three-byte messages of u8 items, received as 4-byte i32.
+    let src = fg.add(VectorSource::new(vec![1u8, 2, 3]));
+    let snk = fg.add(ZmqSink::<u8>::new(&*addr, ZmqPattern::PushPull));
+    fg.connect(src, snk).unwrap();
+    let zsrc = fg.add(ZmqSource::<i32>::new(&*addr, ZmqPattern::PushPull));
+    let out = fg.add(VectorSink::<i32>::new());
+    fg.connect(zsrc, out).unwrap();
+    let err = fg.run().unwrap_err().to_string();
+    assert!(err.contains("zmq_source") && err.contains(&addr), "{err}");
+    assert!(err.contains("not a whole number of 4-byte items"), "{err}");
+}
+
+#[test]
+fn a_port_in_use_is_a_start_error_naming_the_address() {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = format!("tcp://127.0.0.1:{}", l.local_addr().unwrap().port());
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(counter(10)));
+    let snk = fg.add(ZmqSink::<i32>::new(&*addr, ZmqPattern::PushPull));
+    fg.connect(src, snk).unwrap();
+    let err = fg.run().unwrap_err().to_string();
+    assert!(err.contains("bind") && err.contains(&addr), "{err}");
+}
