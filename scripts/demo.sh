@@ -8,6 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo >/dev/null || { echo "cargo not found: install a Rust toolchain (rustup)" >&2; exit 1; }
+bash scripts/system-deps.sh
 cargo build --release --locked -p radioflow-cli
 mkdir -p target/demo
 ./target/release/radioflow fm --demo --wav target/demo/station.wav

@@ -16,6 +16,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} with pip"
   "$py" -m pip install -q --disable-pip-version-check --root-user-action=ignore "${missing[@]}"
 fi
+bash scripts/system-deps.sh
 rm -rf target/wheels
 "$py" -m maturin build --release --quiet --interpreter "$py" \
   -m crates/python/Cargo.toml -o target/wheels

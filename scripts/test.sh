@@ -3,7 +3,7 @@
 # package's pytest suite, the scheduler conformance suite (also in release), loom model checks,
 # valgrind (memcheck + race detection), Miri where a nightly toolchain with Miri can be
 # installed, libFuzzer on the parsers of outside input (scripts/fuzz.sh), a benchmark smoke
-# run and two minutes of soak (scripts/soak.sh). Installs what it needs (valgrind via apt when missing). Ends with "N passed, N failed".
+# run and two minutes of soak (scripts/soak.sh). Installs what it needs (libzmq via scripts/system-deps.sh, valgrind via apt when missing). Ends with "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=target/test-log.txt
@@ -14,6 +14,7 @@ t0=$SECONDS
 step() { printf '\n==> [%ss] %s\n' "$((SECONDS - t0))" "$*"; }
 
 command -v cargo >/dev/null || { echo "cargo not found: install a Rust toolchain (rustup)" >&2; exit 1; }
+bash scripts/system-deps.sh
 if ! command -v valgrind >/dev/null; then
   step "installing valgrind"
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind) >/dev/null
