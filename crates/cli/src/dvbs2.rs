@@ -107,6 +107,14 @@ struct RxArgs {
     /// PL scrambling Gold code index n (0..=262141).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=262_141))]
     gold: u32,
+    /// Cores to plan the pipeline for (stages chosen from a profile of the first samples);
+    /// 0 runs everything on one thread. Default: one per CPU.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(0..=256))]
+    cores: Option<u16>,
+    /// Print the per-task profile of the first samples in the form of the seed's Table 3
+    /// (throughput normalised to information bits, latency, share of time) and the plan.
+    #[arg(long)]
+    profile: bool,
 }
 
 /// `--sps`: the synchroniser runs at 2 samples per symbol.
@@ -152,6 +160,11 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
             FrameKind::Any => None,
         },
         pilots: a.pilots.map(|p| matches!(p, OnOff::On)),
+        cores: a.cores.map_or_else(
+            || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            usize::from,
+        ),
+        profile: a.profile,
     };
     debug_assert_eq!(a.sps, 2);
     let mut shown = false;
@@ -168,6 +181,13 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
     })?;
     if shown {
         eprintln!();
+    }
+    if let Some(p) = r.profile.as_ref().filter(|_| a.profile) {
+        println!(
+            "profile of the first {} samples (one thread), Table 3 of the seed:",
+            radioflow_dvbs2::framed_rx::CALIBRATION
+        );
+        println!("{}", p.table());
     }
     println!(
         "lock: {}",

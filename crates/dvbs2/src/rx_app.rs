@@ -1,15 +1,11 @@
-//! `radioflow dvbs2 rx`: a cf32 recording at 2 samples per symbol to a TS file. Two threads:
-//! the synchroniser (sequential by nature) hands each PLFRAME's data symbols to the decoder
-//! (demapping, LDPC, BCH, BBHEADER) and depacketizer on the other core, through a ring of
-//! reused frame buffers (no allocation per frame).
+//! `radioflow dvbs2 rx`: a cf32 recording at 2 samples per symbol to a TS file, through the
+//! framed receiver ([`crate::framed_rx`]): stages chosen by `plan` from a profile of the
+//! first samples, decoding duplicated over the cores.
 
-use crate::rx::{BbHeader, Depacketizer, FrameDecoder};
-use crate::sync::{SyncConfig, Synchronizer};
+use crate::framed_rx::{calibrate, run_rx, RxProfile, RxRun, RxRunError};
+use crate::sync::SyncConfig;
 use crate::{FrameSize, Modcod};
-use num_complex::Complex32;
-use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::time::Instant;
 
 /// What to receive.
@@ -28,6 +24,10 @@ pub struct RxFileOptions {
     pub frame: Option<FrameSize>,
     /// Decode only frames with (true) or without (false) pilots; `None`: every frame.
     pub pilots: Option<bool>,
+    /// Cores to plan the stages for; 0: one sequence on the calling thread.
+    pub cores: usize,
+    /// Profile the first samples even when `cores` is 0 (for the Table 3 report).
+    pub profile: bool,
 }
 
 /// Why the receiver could not run.
@@ -55,7 +55,7 @@ pub enum RxAppError {
 }
 
 /// What a receiver run did.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct RxReport {
     /// Input samples.
     pub samples: u64,
@@ -77,24 +77,11 @@ pub struct RxReport {
     pub esn0_db: Option<f32>,
     /// Whether frame synchronisation held at the end.
     pub locked: bool,
-    /// Wall time, seconds.
+    /// Wall time, seconds (the calibration included).
     pub seconds: f64,
+    /// The calibration's profile and plan (when `cores` ≥ 1 or `profile`).
+    pub profile: Option<RxProfile>,
 }
-
-/// One frame handed from the synchroniser to the decoder.
-struct Job {
-    symbols: Vec<Complex32>,
-    len: usize,
-    modcod: Modcod,
-    frame: FrameSize,
-    pilots: bool,
-    esn0_db: f32,
-}
-
-/// Frames in flight between the two threads.
-const RING: usize = 4;
-/// Largest data field of a PLFRAME in symbols (QPSK normal: 64800 / 2).
-const MAX_DATA: usize = 32_400;
 
 fn file_error(path: &Path) -> impl Fn(std::io::Error) -> RxAppError + '_ {
     move |source| RxAppError::File {
@@ -103,175 +90,103 @@ fn file_error(path: &Path) -> impl Fn(std::io::Error) -> RxAppError + '_ {
     }
 }
 
-/// Receives `opts.input` into `opts.output`, calling `progress(samples read, total)` after
-/// every block of input.
+/// Opens the recording: a readable file of whole cf32 samples.
+fn open_input(path: &Path) -> Result<(std::fs::File, u64), RxAppError> {
+    let meta = std::fs::metadata(path).map_err(file_error(path))?;
+    if meta.is_dir() {
+        return Err(file_error(path)(std::io::Error::other(
+            "a directory, not a file",
+        )));
+    }
+    if meta.len() % 8 != 0 {
+        return Err(RxAppError::Partial {
+            path: path.to_owned(),
+            len: meta.len(),
+        });
+    }
+    let f = std::fs::File::open(path).map_err(file_error(path))?;
+    Ok((f, meta.len() / 8))
+}
+
+/// Receives `opts.input` into `opts.output`, calling `progress(samples read, total)` as the
+/// input is read. With `opts.cores` ≥ 1 the stages come from `plan` on a profile of the
+/// first samples ([`calibrate`]); with 0 everything runs as one sequence on this thread.
 ///
 /// # Errors
 /// An unreadable or partial input, an unwritable output, a bad roll-off or Gold code.
 pub fn rx_file(
     opts: &RxFileOptions,
-    mut progress: impl FnMut(u64, u64),
+    mut progress: impl FnMut(u64, u64) + Send,
 ) -> Result<RxReport, RxAppError> {
-    let cfg = SyncConfig {
-        roll_off: opts.rolloff,
-        gold: opts.gold,
-        ..SyncConfig::default()
+    let run = RxRun {
+        sync: SyncConfig {
+            roll_off: opts.rolloff,
+            gold: opts.gold,
+            ..SyncConfig::default()
+        },
+        frame: opts.frame,
+        pilots: opts.pilots,
+        cores: opts.cores,
     };
-    let mut sync = Synchronizer::new(cfg).map_err(|e| RxAppError::Setting(e.to_string()))?;
-    let meta = std::fs::metadata(&opts.input).map_err(file_error(&opts.input))?;
-    if meta.len() % 8 != 0 {
-        return Err(RxAppError::Partial {
-            path: opts.input.clone(),
-            len: meta.len(),
-        });
-    }
-    let total = meta.len() / 8;
-    let mut input = std::fs::File::open(&opts.input).map_err(file_error(&opts.input))?;
-    let out = std::fs::File::create(&opts.output).map_err(file_error(&opts.output))?;
+    // Settings first: a bad one is named before any file is touched.
+    crate::sync::Synchronizer::new(run.sync).map_err(|e| RxAppError::Setting(e.to_string()))?;
+    let (input, total) = open_input(&opts.input)?;
     let started = Instant::now();
-    let (to_decoder, jobs) = sync_channel::<Job>(RING);
-    let (to_sync, free) = sync_channel::<Vec<Complex32>>(RING + 1);
-    for _ in 0..RING + 1 {
-        to_sync
-            .send(vec![Complex32::default(); MAX_DATA])
-            .expect("the ring holds RING + 1");
-    }
-    let output = opts.output.clone();
-    let decoder = std::thread::Builder::new()
-        .name("rf-dvbs2-decode".into())
-        .spawn(move || decode_thread(jobs, to_sync, out, &output))
-        .map_err(file_error(&opts.input))?;
-    let mut report = RxReport {
-        samples: total,
-        ..RxReport::default()
+    let calibration = if opts.cores > 0 || opts.profile {
+        let (head, _) = open_input(&opts.input)?;
+        Some(calibrate(&run, head, opts.cores.max(1)).map_err(|e| run_error(e, opts))?)
+    } else {
+        None
     };
-    let mut bytes = vec![0u8; 1 << 20];
-    let mut samples = vec![Complex32::default(); bytes.len() / 8];
-    let mut read = 0u64;
-    let mut send_failed = false;
-    loop {
-        let n = read_full(&mut input, &mut bytes).map_err(file_error(&opts.input))?;
-        if n == 0 {
-            break;
-        }
-        let count = n / 8;
-        for (s, b) in samples.iter_mut().zip(bytes[..n].chunks_exact(8)) {
-            let f = |i: usize| f32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
-            *s = Complex32::new(f(0), f(4));
-        }
-        sync.process(&samples[..count], |f| {
-            if send_failed {
-                return;
+    let out = std::fs::File::create(&opts.output).map_err(file_error(&opts.output))?;
+    let mut last = u64::MAX;
+    let stats = run_rx(
+        &run,
+        input,
+        std::io::BufWriter::with_capacity(1 << 16, out),
+        calibration.as_ref(),
+        |read| {
+            // Once per 2^20 samples read, and at the end.
+            if read >> 20 != last >> 20 || (read == total && last != total) {
+                last = read;
+                progress(read, total);
             }
-            report.frames += 1;
-            report.last_modcod = Some((f.modcod, f.frame, f.pilots));
-            report.esn0_db = Some(f.esn0_db);
-            if opts.frame.is_some_and(|want| want != f.frame)
-                || opts.pilots.is_some_and(|want| want != f.pilots)
-            {
-                report.skipped += 1;
-                return;
-            }
-            let Ok(mut buf) = free.recv() else {
-                send_failed = true;
-                return;
+        },
+    )
+    .map_err(|e| run_error(e, opts))?;
+    Ok(RxReport {
+        samples: stats.samples,
+        frames: stats.frames,
+        decoded: stats.decoded,
+        failed: stats.failed,
+        skipped: stats.skipped,
+        packets: stats.packets,
+        info_bits: stats.info_bits,
+        last_modcod: stats.last_modcod,
+        esn0_db: stats.esn0_db,
+        locked: stats.locked,
+        seconds: started.elapsed().as_secs_f64(),
+        profile: calibration,
+    })
+}
+
+/// Names the file an I/O error of a run is about.
+fn run_error(e: RxRunError, opts: &RxFileOptions) -> RxAppError {
+    match e {
+        RxRunError::Io { what, source } => {
+            let path = if what == "reading the input" {
+                &opts.input
+            } else {
+                &opts.output
             };
-            let len = f.data.len().min(buf.len());
-            buf[..len].copy_from_slice(&f.data[..len]);
-            let job = Job {
-                symbols: buf,
-                len,
-                modcod: f.modcod,
-                frame: f.frame,
-                pilots: f.pilots,
-                esn0_db: f.esn0_db,
-            };
-            send_failed = to_decoder.send(job).is_err();
-        });
-        read += count as u64;
-        progress(read, total);
-    }
-    report.locked = sync.stats().locked;
-    drop(to_decoder);
-    let decoded = decoder
-        .join()
-        .map_err(|_| RxAppError::Setting("the decoding thread panicked".into()))??;
-    report.decoded = decoded.decoded;
-    report.failed = decoded.failed;
-    report.packets = decoded.packets;
-    report.info_bits = decoded.info_bits;
-    report.seconds = started.elapsed().as_secs_f64();
-    Ok(report)
-}
-
-/// Reads until `buf` is full (whole samples) or the file ends.
-fn read_full(f: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match f.read(&mut buf[n..])? {
-            0 => break,
-            k => n += k,
+            file_error(path)(source)
         }
+        RxRunError::Partial(_) => RxAppError::Partial {
+            path: opts.input.clone(),
+            len: std::fs::metadata(&opts.input).map_or(0, |m| m.len()),
+        },
+        e => RxAppError::Setting(e.to_string()),
     }
-    Ok(n)
-}
-
-/// What the decoding thread counted.
-#[derive(Default)]
-struct Decoded {
-    decoded: u64,
-    failed: u64,
-    packets: u64,
-    info_bits: u64,
-}
-
-fn decode_thread(
-    jobs: Receiver<Job>,
-    free: SyncSender<Vec<Complex32>>,
-    out: std::fs::File,
-    path: &Path,
-) -> Result<Decoded, RxAppError> {
-    let mut w = BufWriter::new(out);
-    let mut dec = FrameDecoder::new();
-    let mut depack = Depacketizer::new();
-    let mut counts = Decoded::default();
-    let mut write_error = None;
-    for job in jobs {
-        let n0 = 10f32.powf(-job.esn0_db / 10.0);
-        let _ = job.pilots;
-        match dec.decode(&job.symbols[..job.len], job.modcod, job.frame, n0) {
-            Ok(status) => {
-                let ok = status.ok();
-                if ok {
-                    counts.decoded += 1;
-                    counts.info_bits += status.info_bits() as u64;
-                } else {
-                    counts.failed += 1;
-                }
-                let header: Option<BbHeader> = status.header.ok();
-                depack.push(header.as_ref(), dec.bbframe(), ok, &mut |p: &[u8]| {
-                    counts.packets += 1;
-                    if write_error.is_none() {
-                        write_error = w.write_all(p).err();
-                    }
-                });
-            }
-            Err(_) => counts.failed += 1,
-        }
-        // The synchroniser may have stopped waiting (its end); then the buffer is dropped.
-        let _ = free.send(job.symbols);
-    }
-    depack.flush(&mut |p: &[u8]| {
-        counts.packets += 1;
-        if write_error.is_none() {
-            write_error = w.write_all(p).err();
-        }
-    });
-    if let Some(e) = write_error {
-        return Err(file_error(path)(e));
-    }
-    w.flush().map_err(file_error(path))?;
-    Ok(counts)
 }
 
 #[cfg(all(test, feature = "framed"))]
@@ -326,6 +241,8 @@ mod tests {
             gold: 0,
             frame: Some(FrameSize::Short),
             pilots: Some(true),
+            cores: 2,
+            profile: false,
         };
         let report = rx_file(&opts, |read, total| {
             assert!(read <= total);
@@ -357,6 +274,19 @@ mod tests {
             Some("qpsk-8/9")
         );
 
+        // The plan's pipeline and one sequence on this thread write the same packets.
+        let plan = report.profile.as_ref().expect("calibrated for 2 cores");
+        assert!(plan.plan.stages.len() > 1, "{:?}", plan.plan);
+        assert!(plan.table().contains("frame_sync"));
+        opts.cores = 0;
+        let sequential = rx_file(&opts, |_, _| {}).unwrap();
+        assert_eq!(std::fs::read(&ts_out).unwrap(), got);
+        assert_eq!(
+            (sequential.frames, sequential.decoded, sequential.packets),
+            (report.frames, report.decoded, report.packets)
+        );
+        assert!(sequential.profile.is_none());
+
         // Asked for normal frames only: every frame is synchronised, none decoded.
         opts.frame = Some(FrameSize::Normal);
         let only_normal = rx_file(&opts, |_, _| {}).unwrap();
@@ -377,6 +307,8 @@ mod tests {
             gold: 0,
             frame: None,
             pilots: None,
+            cores: 1,
+            profile: false,
         };
         let e = rx_file(&opts(odd), |_, _| {}).unwrap_err();
         assert!(
