@@ -53,6 +53,18 @@ pub struct Dvbs2RxRow {
     pub ts_bytes: u64,
     /// Start-up alone (s): the same command on a ten-frame file.
     pub startup: f64,
+    /// Every run's TS was a contiguous run of the transmitted packets (the first frames go
+    /// to acquisition), with at least 90 % of them.
+    pub verified: bool,
+}
+
+/// Whether `got` is a contiguous run of `sent`'s packets (at least 90 % of them).
+fn verify(got: &[u8], sent: &[u8]) -> bool {
+    if got.len() % 188 != 0 || got.len() < 188 || got.len() * 10 < sent.len() * 9 {
+        return false;
+    }
+    let first = u32::from_be_bytes([got[4], got[5], got[6], got[7]]) as usize;
+    sent.get(first * 188..first * 188 + got.len()) == Some(got)
 }
 
 /// The TS file: `packets` packets with a counter.
@@ -104,7 +116,8 @@ fn write_recording(
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
         .collect();
-    let power = floats.iter().map(|x| f64::from(x * x)).sum::<f64>() / (floats.len() / 2).max(1) as f64;
+    let power =
+        floats.iter().map(|x| f64::from(x * x)).sum::<f64>() / (floats.len() / 2).max(1) as f64;
     let sigma = (2.0 * power / 10f64.powf(esn0_db / 10.0) / 2.0).sqrt() as f32;
     let mut rng = rand::rngs::StdRng::seed_from_u64(2026);
     let mut gauss = move || {
@@ -234,6 +247,7 @@ pub fn measure(p: &Dvbs2RxParams) -> Result<(Vec<Dvbs2RxRow>, Vec<RxProfile>), B
     let result = (|| {
         let mut rows = Vec::new();
         let mut profiles = Vec::new();
+        let sent = ts_bytes(p.packets);
         for (k, case) in p.cases.iter().enumerate() {
             let rec = tmp.join(format!("case{k}.cf32"));
             let tiny = tmp.join(format!("case{k}-tiny.cf32"));
@@ -272,16 +286,23 @@ pub fn measure(p: &Dvbs2RxParams) -> Result<(Vec<Dvbs2RxRow>, Vec<RxProfile>), B
                         summary: None,
                         ts_bytes: 0,
                         startup,
+                        verified: true,
                     },
                 ));
             }
             for _ in 0..p.runs {
                 for (c, row) in case_rows.iter_mut() {
                     let out = tmp.join("out.ts");
-                    let what = if c.is_some() { "radioflow" } else { "gr-dvbs2rx" };
+                    let what = if c.is_some() {
+                        "radioflow"
+                    } else {
+                        "gr-dvbs2rx"
+                    };
                     let (secs, bytes) = timed(command(p, case, *c, &rec, &out), &out, what)?;
                     row.mbps.push(bytes as f64 * 8.0 / secs / 1e6);
                     row.ts_bytes = bytes;
+                    let got = std::fs::read(&out).map_err(io_error(&out))?;
+                    row.verified &= verify(&got, &sent);
                 }
             }
             rows.extend(case_rows.into_iter().map(|(_, mut r)| {

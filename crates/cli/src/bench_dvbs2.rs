@@ -228,14 +228,14 @@ pub(crate) fn dvbs2_rx(a: Dvbs2RxArgs, c: &Common) -> anyhow::Result<()> {
         for r in &rows {
             println!(
                 "{}",
-                serde_json::json!({"experiment": "dvbs2-rx", "case": r.case, "runtime": r.runtime, "mbps": r.mbps, "ts_bytes": r.ts_bytes, "startup_s": r.startup})
+                serde_json::json!({"experiment": "dvbs2-rx", "case": r.case, "runtime": r.runtime, "mbps": r.mbps, "ts_bytes": r.ts_bytes, "startup_s": r.startup, "verified": r.verified})
             );
         }
         return Ok(());
     }
     println!(
-        "{:<24} {:<30} {:>8} {:>8} {:>8} {:>10} {:>10} {:>10}",
-        "case", "runtime", "median", "min", "max", "x gr", "TS MB", "start-up s"
+        "{:<24} {:<30} {:>8} {:>8} {:>8} {:>10} {:>10} {:>10} {:>9}",
+        "case", "runtime", "median", "min", "max", "x gr", "TS MB", "start-up s", "verified"
     );
     for r in &rows {
         let Some(s) = r.summary else { continue };
@@ -245,7 +245,7 @@ pub(crate) fn dvbs2_rx(a: Dvbs2RxArgs, c: &Common) -> anyhow::Result<()> {
             .and_then(|g| g.summary);
         let ratio = gr.map_or("-".to_string(), |g| format!("{:.2}", s.median / g.median));
         println!(
-            "{:<24} {:<30} {:>8.1} {:>8.1} {:>8.1} {:>10} {:>10.2} {:>10.3}",
+            "{:<24} {:<30} {:>8.1} {:>8.1} {:>8.1} {:>10} {:>10.2} {:>10.3} {:>9}",
             r.case,
             r.runtime,
             s.median,
@@ -253,11 +253,15 @@ pub(crate) fn dvbs2_rx(a: Dvbs2RxArgs, c: &Common) -> anyhow::Result<()> {
             s.max,
             ratio,
             r.ts_bytes as f64 / 1e6,
-            r.startup
+            r.startup,
+            if r.verified { "yes" } else { "NO" }
         );
     }
     for (case, prof) in p.cases.iter().zip(&profiles) {
-        println!("\n{}: profile of the first samples and the plan (seed's Table 3)", case.label());
+        println!(
+            "\n{}: profile of the first samples and the plan (seed's Table 3)",
+            case.label()
+        );
         println!("{}", prof.table());
     }
     Ok(())

@@ -4,10 +4,15 @@
 //!
 //! | stage | tasks | threads |
 //! |---|---|---|
-//! | 1 | `symbols` (read, AGC, matched RRC, Gardner timing: a chunk of samples to symbols) | 1 |
-//! | 2 | `frame_sync` (SOF/PLS, carrier, PL descrambling: at most one PLFRAME out per chunk) | 1 |
-//! | 3 | `decode` (demap, deinterleave, LDPC, BCH, BB descrambling, BBHEADER) | replicas |
-//! | 4 | `depacketize` (TS packets, TEI on failed frames, write) | 1 |
+//! | task | what | module |
+//! |---|---|---|
+//! | `matched_filter` | read a chunk, matched RRC, block AGC | sequential |
+//! | `timing` | Gardner timing recovery: the chunk's samples to symbols | sequential |
+//! | `frame_sync` | SOF/PLS, carrier, PL descrambling: at most one PLFRAME out per chunk | sequential |
+//! | `decode` | demap, deinterleave, LDPC, BCH, BB descrambling, BBHEADER | cloneable |
+//! | `depacketize` | TS packets, TEI on failed frames, write | sequential |
+//!
+//! Which tasks share a stage (a thread), and how many replicas decode, is `plan`'s choice.
 //!
 //! A chunk (about [`CHUNK`]` / 2` symbols) is shorter than the shortest PLFRAME (a dummy
 //! frame, 3 330 symbols), so a chunk completes at most one frame in steady state; the frames
@@ -33,7 +38,7 @@ use thiserror::Error;
 
 use crate::rx::{BbHeader, Depacketizer, FrameDecoder, StageProfile};
 use crate::stages::MAX_BBFRAME_BYTES;
-use crate::sync::{SymbolRecovery, SyncConfig, SyncError, Synchronizer};
+use crate::sync::{MatchedFilter, SyncConfig, SyncError, Synchronizer, TimingRecovery};
 use crate::{FrameSize, Modcod};
 
 /// Input samples per frame of the graph.
@@ -205,8 +210,8 @@ impl Shared {
     }
 }
 
-/// Stage 1: the reader and the front end.
-struct Symbols<R> {
+/// Stage 1: the reader and the matched filter.
+struct Source<R> {
     reader: R,
     /// The chunk read; bytes of a partial sample wait in `carry`.
     samples: Vec<Complex32>,
@@ -215,12 +220,17 @@ struct Symbols<R> {
     flush: usize,
     limit: u64,
     read: u64,
-    front: SymbolRecovery,
-    out: Vec<Complex32>,
+    mf: MatchedFilter,
     shared: Arc<Shared>,
 }
 
-impl<R: Read> Symbols<R> {
+/// The timing loop and its output.
+struct Timing {
+    timing: TimingRecovery,
+    out: Vec<Complex32>,
+}
+
+impl<R: Read> Source<R> {
     /// Reads up to one chunk into `samples`; returns the samples read (0 at the end).
     fn fill(&mut self) -> Result<usize, RxRunError> {
         let want = (CHUNK as u64).min(self.limit - self.read) as usize * 8;
@@ -316,7 +326,8 @@ struct Sink<W> {
 
 /// The graph's tasks.
 struct RxTasks {
-    symbols: radioflow_framed::TaskId,
+    matched_filter: radioflow_framed::TaskId,
+    timing: radioflow_framed::TaskId,
     frame_sync: radioflow_framed::TaskId,
     decode: radioflow_framed::CloneableTaskId,
     depacketize: radioflow_framed::TaskId,
@@ -336,13 +347,14 @@ where
     W: Write + Send + 'static,
 {
     let shared = Arc::new(Shared::default());
-    let front = SymbolRecovery::new(run.sync)?;
+    let mf = MatchedFilter::new(run.sync)?;
+    let timing = TimingRecovery::new(run.sync)?;
     let sync = Synchronizer::new(run.sync)?;
     let mut g = Graph::new();
 
     let m1 = g.sequential_module(
-        "symbols",
-        Symbols {
+        "matched_filter",
+        Source {
             reader: input,
             samples: vec![Complex32::default(); CHUNK],
             carry: 0,
@@ -350,16 +362,15 @@ where
             flush: FLUSH,
             limit,
             read: 0,
-            front,
-            out: Vec::with_capacity(CHUNK_SYMBOLS + 64),
+            mf,
             shared: shared.clone(),
         },
     );
-    let t1 = g.task(m1, "symbols");
-    let sym_out = g.output::<Complex32>(t1, "symbols", CHUNK_SYMBOLS);
-    // Symbols in the chunk, and whether it is the run's last.
-    let count_out = g.output::<u32>(t1, "count", 2);
-    g.codelet(t1, move |s: &mut Symbols<R>, io| {
+    let t1 = g.task(m1, "matched_filter");
+    let filtered_out = g.output::<Complex32>(t1, "filtered", CHUNK);
+    // Samples in the chunk, and whether it is the run's last.
+    let n_out = g.output::<u32>(t1, "count", 2);
+    g.codelet(t1, move |s: &mut Source<R>, io| {
         let n = if s.eof || s.flush < FLUSH {
             0
         } else {
@@ -381,19 +392,43 @@ where
         }
         s.read += n as u64;
         s.shared.samples.store(s.read, Ordering::Relaxed);
-        s.out.clear();
-        s.front.process(&s.samples[..n], &mut s.out);
-        let len = s.out.len().min(CHUNK_SYMBOLS);
-        debug_assert_eq!(
-            len,
-            s.out.len(),
-            "a chunk made more symbols than its socket holds"
-        );
-        io.output(sym_out)[..len].copy_from_slice(&s.out[..len]);
-        io.output(count_out)
-            .copy_from_slice(&[len as u32, u32::from(last)]);
+        s.mf.process(&s.samples[..n], &mut io.output(filtered_out)[..n]);
+        io.output(n_out)
+            .copy_from_slice(&[n as u32, u32::from(last)]);
         Status::Continue
     });
+
+    let m5 = g.sequential_module(
+        "timing",
+        Timing {
+            timing,
+            out: Vec::with_capacity(CHUNK_SYMBOLS + 64),
+        },
+    );
+    let t5 = g.task(m5, "timing");
+    let (filtered_in, n_in) = (
+        g.input::<Complex32>(t5, "filtered", CHUNK),
+        g.input::<u32>(t5, "count", 2),
+    );
+    let sym_out = g.output::<Complex32>(t5, "symbols", CHUNK_SYMBOLS);
+    // Symbols in the chunk, and whether it is the run's last.
+    let count_out = g.output::<u32>(t5, "count", 2);
+    g.codelet(t5, move |t: &mut Timing, io| {
+        let (n, last) = (io.input(n_in)[0] as usize, io.input(n_in)[1]);
+        t.out.clear();
+        t.timing.process(&io.input(filtered_in)[..n], &mut t.out);
+        let len = t.out.len().min(CHUNK_SYMBOLS);
+        debug_assert_eq!(
+            len,
+            t.out.len(),
+            "a chunk made more symbols than its socket holds"
+        );
+        io.output(sym_out)[..len].copy_from_slice(&t.out[..len]);
+        io.output(count_out).copy_from_slice(&[len as u32, last]);
+        Status::Continue
+    });
+    g.bind(filtered_in, filtered_out)?;
+    g.bind(n_in, n_out)?;
 
     let m2 = g.sequential_module(
         "frame_sync",
@@ -605,7 +640,8 @@ where
     Ok((
         g,
         RxTasks {
-            symbols: t1.into(),
+            matched_filter: t1.into(),
+            timing: t5.into(),
             frame_sync: t2.into(),
             decode: t3.into(),
             depacketize: t4.into(),
@@ -718,7 +754,8 @@ where
         let builder = match calibration {
             Some(c) => PipelineBuilder::from_plan(g, &c.plan),
             None => PipelineBuilder::new(g)
-                .stage([t.symbols])
+                .stage([t.matched_filter])
+                .stage([t.timing])
                 .stage([t.frame_sync])
                 .replicated_stage(run.cores.saturating_sub(1).max(1), [t.decode])
                 .stage([t.depacketize]),

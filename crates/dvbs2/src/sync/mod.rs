@@ -205,6 +205,63 @@ impl SymbolRecovery {
     }
 }
 
+/// The matched filter and block AGC of a [`SymbolRecovery`] on their own (no feedback: a
+/// pipeline stage of its own before [`TimingRecovery`]).
+#[derive(Debug, Clone)]
+pub struct MatchedFilter {
+    mf: front_end::MatchedFilter,
+}
+
+impl MatchedFilter {
+    /// The filter `cfg` describes (its roll-off).
+    ///
+    /// # Errors
+    /// [`SyncError`] names the setting out of range.
+    pub fn new(cfg: SyncConfig) -> Result<Self, SyncError> {
+        Synchronizer::new(cfg).map(|s| MatchedFilter { mf: s.front.mf })
+    }
+
+    /// Filters `samples` into `out` (the same length), blocks of [`BLOCK`] samples with a
+    /// gain per block as [`SymbolRecovery::process`] does.
+    pub fn process(&mut self, samples: &[Complex32], out: &mut [Complex32]) {
+        assert_eq!(samples.len(), out.len(), "one filtered sample per sample");
+        for (block, y) in samples.chunks(BLOCK).zip(out.chunks_mut(BLOCK)) {
+            self.mf.process_block(block, y);
+        }
+    }
+}
+
+/// The Gardner timing loop of a [`SymbolRecovery`] on its own, on [`MatchedFilter`] output.
+#[derive(Debug, Clone)]
+pub struct TimingRecovery {
+    timing: timing::Gardner,
+}
+
+impl TimingRecovery {
+    /// The loop `cfg` describes (its bandwidth).
+    ///
+    /// # Errors
+    /// [`SyncError`] names the setting out of range.
+    pub fn new(cfg: SyncConfig) -> Result<Self, SyncError> {
+        Synchronizer::new(cfg).map(|s| TimingRecovery {
+            timing: s.front.timing,
+        })
+    }
+
+    /// Appends the symbols recovered from `filtered` (any length; state carries over).
+    pub fn process(&mut self, filtered: &[Complex32], symbols: &mut Vec<Complex32>) {
+        self.timing
+            .input_space(filtered.len())
+            .copy_from_slice(filtered);
+        self.timing.run(symbols);
+    }
+
+    /// Estimated input samples per symbol.
+    pub fn samples_per_symbol(&self) -> f64 {
+        self.timing.samples_per_symbol()
+    }
+}
+
 /// DVB-S2 receiver synchronisation: complex samples at 2 samples per symbol in, one
 /// [`SyncFrame`] per PLFRAME out.
 #[derive(Debug, Clone)]

@@ -550,4 +550,22 @@ fn split_in_two_halves_the_synchroniser_delivers_the_same_frames() {
     }
     assert_eq!(frames.stats().frames, stats.frames);
     assert!((front.samples_per_symbol() - stats.samples_per_symbol).abs() < 1e-9);
+
+    // And the front end itself in two: matched filter, then timing loop.
+    let mut mf = super::MatchedFilter::new(cfg).unwrap();
+    let mut timing = super::TimingRecovery::new(cfg).unwrap();
+    let mut whole_front = super::SymbolRecovery::new(cfg).unwrap();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let mut filtered = vec![Complex32::new(0.0, 0.0); 4096];
+    for chunk in samples.chunks(4096) {
+        whole_front.process(chunk, &mut a);
+        mf.process(chunk, &mut filtered[..chunk.len()]);
+        timing.process(&filtered[..chunk.len()], &mut b);
+    }
+    assert!(a.len() > samples.len() / 2 - 10);
+    assert_eq!(a, b);
+    assert_eq!(
+        timing.samples_per_symbol(),
+        whole_front.samples_per_symbol()
+    );
 }
