@@ -60,7 +60,7 @@ pub struct Dvbs2RxRow {
 
 /// Whether `got` is a contiguous run of `sent`'s packets (at least 90 % of them).
 fn verify(got: &[u8], sent: &[u8]) -> bool {
-    if got.len() % 188 != 0 || got.len() < 188 || got.len() * 10 < sent.len() * 9 {
+    if !got.len().is_multiple_of(188) || got.len() < 188 || got.len() * 10 < sent.len() * 9 {
         return false;
     }
     let first = u32::from_be_bytes([got[4], got[5], got[6], got[7]]) as usize;
