@@ -53,6 +53,20 @@ def decimating_fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64
     """
 
 
+def dvbs2_rx(rolloff: str = "0.2", gold: int = 0, *, name: Optional[str] = None) -> Block:
+    """The DVB-S2 receiver (EN 302 307-1) on one thread: complex samples at 2 samples per symbol in, the TS packets of every frame out (MODCOD per frame from its PLS code; packets of failed frames marked with TEI).
+
+    Parameters:
+        rolloff: RRC roll-off of the matched filter (one of 0.35, 0.25, 0.2; default "0.2").
+        gold: PL scrambling Gold code index (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def dvbs2_tx(modcod: str = "qpsk-8/9", frame: str = "normal", pilots: bool = True, rolloff: str = "0.2", sps: int = 2, shaping: str = "rrc", gold: int = 0, *, name: Optional[str] = None) -> Block:
     """The DVB-S2 transmitter (EN 302 307-1): MPEG-TS bytes in, PLFRAMEs of RRC-shaped (or unshaped) complex samples out; the MODCOD can change per frame by a 'modcod' message.
 
@@ -369,6 +383,8 @@ def signal_source(sample_rate: float, waveform: str, frequency: float, dtype: DT
 
     Ports:
         out: stream output
+        frequency: message input
+        amplitude: message input
     """
 
 
@@ -439,4 +455,71 @@ def wav_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.float32, cha
 
     Ports:
         out0, 1, ...: stream output
+    """
+
+
+def zmq_message_sink(address: Union[str, os.PathLike], pattern: str = "pub", bind: bool = True, timeout_ms: int = 100, *, name: Optional[str] = None) -> Block:
+    """Sends messages over ZeroMQ (PUB, PUSH or REP), one serialized PMT per frame, like gr-zeromq's message sinks.
+
+    Parameters:
+        address: the ZeroMQ endpoint (a file path).
+        pattern: the socket type (one of pub, push, rep; default "pub").
+        bind: bind the address (else connect) (true or false; default True).
+        timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: message input
+    """
+
+
+def zmq_message_source(address: Union[str, os.PathLike], pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, *, name: Optional[str] = None) -> Block:
+    """Messages received over ZeroMQ (SUB, PULL or REQ), one serialized PMT per frame, like gr-zeromq's message sources.
+
+    Parameters:
+        address: the ZeroMQ endpoint (a file path).
+        pattern: the socket type (one of sub, pull, req; default "sub").
+        bind: bind the address (else connect) (true or false; default False).
+        timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: message output
+    """
+
+
+def zmq_sink(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, pattern: str = "pub", bind: bool = True, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, drop_on_hwm: bool = True, *, name: Optional[str] = None) -> Block:
+    """Sends items over ZeroMQ (PUB, PUSH or REP), wire-compatible with gr-zeromq's stream sinks, optionally with GNU Radio's tag header.
+
+    Parameters:
+        address: the ZeroMQ endpoint (a file path).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        pattern: the socket type (one of pub, push, rep; default "pub").
+        bind: bind the address (else connect) (true or false; default True).
+        timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
+        hwm: high-water mark in messages (-1: ZeroMQ's) (an integer >= -1; default -1).
+        pass_tags: send GNU Radio's tag header (true or false; default False).
+        drop_on_hwm: PUB: drop at the high-water mark (else wait) (true or false; default True).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+    """
+
+
+def zmq_source(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, *, name: Optional[str] = None) -> Block:
+    """Items received over ZeroMQ (SUB, PULL or REQ), wire-compatible with gr-zeromq's stream sources, optionally with GNU Radio's tag header.
+
+    Parameters:
+        address: the ZeroMQ endpoint (a file path).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        pattern: the socket type (one of sub, pull, req; default "sub").
+        bind: bind the address (else connect) (true or false; default False).
+        timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
+        hwm: high-water mark in messages (-1: ZeroMQ's) (an integer >= -1; default -1).
+        pass_tags: expect GNU Radio's tag header (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
     """
