@@ -32,7 +32,7 @@ use std::time::Instant;
 
 use num_complex::Complex32;
 use radioflow_framed::{
-    plan, BuildError, ExecError, Graph, PipelineBuilder, Plan, Profile, Sequence, Status,
+    plan, BuildError, ExecError, Graph, Io, PipelineBuilder, Plan, Profile, Sequence, Status,
 };
 use thiserror::Error;
 
@@ -65,6 +65,65 @@ pub struct RxRun {
     pub pilots: Option<bool>,
     /// Cores for [`plan`]; 0 runs everything as one sequence on the calling thread.
     pub cores: usize,
+}
+
+/// Counters of one task, updated with relaxed atomic adds once per execution (a chunk or a
+/// frame), for a live view to read while the receiver runs.
+#[derive(Debug, Default)]
+pub struct TaskCounters {
+    /// Executions of the task.
+    pub calls: AtomicU64,
+    /// Items taken in: samples (`matched_filter`, `timing`), symbols (`frame_sync`), frames
+    /// (`decode`, `depacketize`).
+    pub items_in: AtomicU64,
+    /// Items given out: samples, symbols, frames, frames, TS packets.
+    pub items_out: AtomicU64,
+    /// Nanoseconds inside the task.
+    pub busy_ns: AtomicU64,
+}
+
+/// What a running receiver shows of itself: one [`TaskCounters`] per task (in the order of
+/// [`RxLive::TASKS`]), and a flag that ends the run as if the input ended there (the frames
+/// under way are decoded and written).
+#[derive(Debug, Default)]
+pub struct RxLive {
+    /// Per task, in the order of [`RxLive::TASKS`].
+    pub tasks: [TaskCounters; 5],
+    /// Set to stop.
+    pub stop: Arc<AtomicBool>,
+}
+
+impl RxLive {
+    /// The tasks' names, in the order of [`RxLive::tasks`]; each hands its output to the next.
+    pub const TASKS: [&'static str; 5] = [
+        "matched_filter",
+        "timing",
+        "frame_sync",
+        "decode",
+        "depacketize",
+    ];
+    /// What each task hands to the next.
+    pub const EDGES: [&'static str; 4] = ["samples", "symbols", "frames", "bbframes"];
+}
+
+/// Wraps a task's codelet: times it and counts its items into `live.tasks[task]`.
+fn counted<S>(
+    live: &Arc<RxLive>,
+    task: usize,
+    mut body: impl FnMut(&mut S, &Io<'_>) -> (Status, u64, u64) + Clone + Send + 'static,
+) -> impl FnMut(&mut S, &Io<'_>) -> Status + Clone + Send + 'static {
+    let live = live.clone();
+    move |s, io| {
+        let t0 = Instant::now();
+        let (status, items_in, items_out) = body(s, io);
+        let c = &live.tasks[task];
+        c.calls.fetch_add(1, Ordering::Relaxed);
+        c.items_in.fetch_add(items_in, Ordering::Relaxed);
+        c.items_out.fetch_add(items_out, Ordering::Relaxed);
+        c.busy_ns
+            .fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        status
+    }
 }
 
 /// What a run did.
@@ -166,7 +225,6 @@ pub enum RxRunError {
 }
 
 /// State shared by the tasks and the caller (atomics: the tasks run on several threads).
-#[derive(Default)]
 struct Shared {
     done: AtomicBool,
     error: Mutex<Option<RxRunError>>,
@@ -178,6 +236,8 @@ struct Shared {
     locked: AtomicBool,
     /// Stage 4's counters, stored once by its last frame.
     end: Mutex<Option<(u64, u64, u64, u64)>>,
+    /// The live counters and the stop flag.
+    live: Arc<RxLive>,
 }
 
 fn pack_last(modcod: Modcod, frame: FrameSize, pilots: bool, esn0_db: f32) -> u64 {
@@ -341,12 +401,23 @@ fn graph<R, W>(
     output: W,
     limit: u64,
     decoder: Option<Arc<Mutex<StageProfile>>>,
+    live: Arc<RxLive>,
 ) -> Result<(Graph, RxTasks, Arc<Shared>), RxRunError>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
 {
-    let shared = Arc::new(Shared::default());
+    let shared = Arc::new(Shared {
+        done: AtomicBool::new(false),
+        error: Mutex::new(None),
+        samples: AtomicU64::new(0),
+        frames: AtomicU64::new(0),
+        skipped: AtomicU64::new(0),
+        last: AtomicU64::new(0),
+        locked: AtomicBool::new(false),
+        end: Mutex::new(None),
+        live: live.clone(),
+    });
     let mf = MatchedFilter::new(run.sync)?;
     let timing = TimingRecovery::new(run.sync)?;
     let sync = Synchronizer::new(run.sync)?;
@@ -370,7 +441,10 @@ where
     let filtered_out = g.output::<Complex32>(t1, "filtered", CHUNK);
     // Samples in the chunk, and whether it is the run's last.
     let n_out = g.output::<u32>(t1, "count", 2);
-    g.codelet(t1, move |s: &mut Source<R>, io| {
+    let c1 = counted(&live, 0, move |s: &mut Source<R>, io: &Io<'_>| {
+        if s.shared.live.stop.load(Ordering::Relaxed) {
+            s.eof = true;
+        }
         let n = if s.eof || s.flush < FLUSH {
             0
         } else {
@@ -378,7 +452,7 @@ where
                 Ok(n) => n,
                 Err(e) => {
                     s.shared.fail(e);
-                    return Status::Abort;
+                    return (Status::Abort, 0, 0);
                 }
             }
         };
@@ -395,8 +469,9 @@ where
         s.mf.process(&s.samples[..n], &mut io.output(filtered_out)[..n]);
         io.output(n_out)
             .copy_from_slice(&[n as u32, u32::from(last)]);
-        Status::Continue
+        (Status::Continue, n as u64, n as u64)
     });
+    g.codelet(t1, c1);
 
     let m5 = g.sequential_module(
         "timing",
@@ -413,7 +488,7 @@ where
     let sym_out = g.output::<Complex32>(t5, "symbols", CHUNK_SYMBOLS);
     // Symbols in the chunk, and whether it is the run's last.
     let count_out = g.output::<u32>(t5, "count", 2);
-    g.codelet(t5, move |t: &mut Timing, io| {
+    let c5 = counted(&live, 1, move |t: &mut Timing, io: &Io<'_>| {
         let (n, last) = (io.input(n_in)[0] as usize, io.input(n_in)[1]);
         t.out.clear();
         t.timing.process(&io.input(filtered_in)[..n], &mut t.out);
@@ -425,8 +500,9 @@ where
         );
         io.output(sym_out)[..len].copy_from_slice(&t.out[..len]);
         io.output(count_out).copy_from_slice(&[len as u32, last]);
-        Status::Continue
+        (Status::Continue, n as u64, len as u64)
     });
+    g.codelet(t5, c5);
     g.bind(filtered_in, filtered_out)?;
     g.bind(n_in, n_out)?;
 
@@ -448,7 +524,7 @@ where
     );
     let data_out = g.output::<Complex32>(t2, "data", MAX_DATA);
     let spec_out = g.output::<u32>(t2, "spec", SPEC);
-    g.codelet(t2, move |f: &mut FrameSync, io| {
+    let c2 = counted(&live, 2, move |f: &mut FrameSync, io: &Io<'_>| {
         let (n, last) = (io.input(count_in)[0] as usize, io.input(count_in)[1] == 1);
         let FrameSync {
             sync,
@@ -486,17 +562,18 @@ where
             if last {
                 // No frame, but stage 4 must see the end (spec[0] = 0: nothing to decode).
                 io.output(spec_out).copy_from_slice(&[0, 0, 0, 0, 0, 1]);
-                return Status::Continue;
+                return (Status::Continue, n as u64, 0);
             }
-            return Status::Abort;
+            return (Status::Abort, n as u64, 0);
         };
         let len = r.data.len();
         io.output(data_out)[..len].copy_from_slice(&r.data);
         io.output(spec_out)
             .copy_from_slice(&spec_words(&r, len, last && ready.is_empty()));
         spare.push(r.data);
-        Status::Continue
+        (Status::Continue, n as u64, 1)
     });
+    g.codelet(t2, c2);
     g.bind(sym_in, sym_out)?;
     g.bind(count_in, count_out)?;
 
@@ -514,12 +591,12 @@ where
     );
     let bb_out = g.output::<u8>(t3, "bbframe", MAX_BBFRAME_BYTES);
     let status_out = g.output::<u32>(t3, "status", STATUS);
-    g.codelet(t3, move |d: &mut Decode, io| {
+    let c3 = counted(&live, 3, move |d: &mut Decode, io: &Io<'_>| {
         let spec = io.input(spec_in);
         let Some(modcod) = modcod_of(spec[0]) else {
             io.output(status_out)
                 .copy_from_slice(&[0, 0, 0, 0, 0, spec[SPEC - 1]]);
-            return Status::Continue;
+            return (Status::Continue, 0, 0);
         };
         let frame = if spec[1] == 1 {
             FrameSize::Short
@@ -550,8 +627,9 @@ where
         let bb = d.dec.bbframe();
         io.output(bb_out)[..bb.len()].copy_from_slice(bb);
         io.output(status_out).copy_from_slice(&status);
-        Status::Continue
+        (Status::Continue, 1, 1)
     });
+    g.codelet(t3, c3);
     g.bind(data_in, data_out)?;
     g.bind(spec_in, spec_out)?;
 
@@ -573,7 +651,7 @@ where
         g.input::<u8>(t4, "bbframe", MAX_BBFRAME_BYTES),
         g.input::<u32>(t4, "status", STATUS),
     );
-    g.codelet(t4, move |k: &mut Sink<W>, io| {
+    let c4 = counted(&live, 4, move |k: &mut Sink<W>, io: &Io<'_>| {
         let st = io.input(status_in);
         let (ok, header_ok, info, last) = (
             st[0] == 1,
@@ -596,6 +674,7 @@ where
             packets,
             info_bits,
         } = k;
+        let packets_before = *packets;
         let mut emit = |p: &[u8]| {
             *packets += 1;
             if write_error.is_none() {
@@ -625,15 +704,18 @@ where
             *shared.end.lock().unwrap_or_else(|p| p.into_inner()) =
                 Some((*decoded, *failed, *packets, *info_bits));
         }
+        let made = *packets - packets_before;
+        let frames_in = u64::from(st[3] != 0);
         if let Some(source) = write_error.take() {
             shared.fail(RxRunError::Io {
                 what: "writing the output",
                 source,
             });
-            return Status::Abort;
+            return (Status::Abort, frames_in, made);
         }
-        Status::Continue
+        (Status::Continue, frames_in, made)
     });
+    g.codelet(t4, c4);
     g.bind(bb_in, bb_out)?;
     g.bind(status_in, status_out)?;
 
@@ -704,6 +786,7 @@ where
         std::io::sink(),
         CALIBRATION as u64,
         Some(decoder.clone()),
+        Arc::new(RxLive::default()),
     )?;
     let mut seq = Sequence::new(g)?;
     seq.set_profiling(true);
@@ -726,7 +809,8 @@ where
 /// `output` (TS packets). With `run.cores` ≥ 1 the stages are those `plan` chose from
 /// `calibration` (made by [`calibrate`] on the same input); with 0, or without a calibration,
 /// one sequence on the calling thread (`cores` 0) or the fixed four stages (decoding on
-/// `cores - 1` replicas). `progress(samples read)` is called before each chunk.
+/// `cores - 1` replicas). `progress(samples read)` is called before each chunk; `live` counts
+/// each task's work as it runs, and its flag ends the run early.
 ///
 /// # Errors
 /// Bad settings, an input that ends inside a sample, I/O errors, and framework errors.
@@ -735,6 +819,7 @@ pub fn run_rx<R, W>(
     input: R,
     output: W,
     calibration: Option<&RxProfile>,
+    live: Arc<RxLive>,
     mut progress: impl FnMut(u64) + Send,
 ) -> Result<RxStats, RxRunError>
 where
@@ -742,7 +827,7 @@ where
     W: Write + Send + 'static,
 {
     let start = Instant::now();
-    let (g, t, shared) = graph(run, input, output, u64::MAX, None)?;
+    let (g, t, shared) = graph(run, input, output, u64::MAX, None, live)?;
     let done = shared.clone();
     let stop = move || {
         progress(done.samples.load(Ordering::Relaxed));

@@ -2,10 +2,13 @@
 //! framed receiver ([`crate::framed_rx`]): stages chosen by `plan` from a profile of the
 //! first samples, decoding duplicated over the cores.
 
+pub use crate::framed_rx::{RxLive, TaskCounters};
+
 use crate::framed_rx::{calibrate, run_rx, RxProfile, RxRun, RxRunError};
 use crate::sync::SyncConfig;
 use crate::{FrameSize, Modcod};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// What to receive.
@@ -116,7 +119,20 @@ fn open_input(path: &Path) -> Result<(std::fs::File, u64), RxAppError> {
 /// An unreadable or partial input, an unwritable output, a bad roll-off or Gold code.
 pub fn rx_file(
     opts: &RxFileOptions,
+    progress: impl FnMut(u64, u64) + Send,
+) -> Result<RxReport, RxAppError> {
+    rx_file_live(opts, progress, Arc::new(RxLive::default()))
+}
+
+/// As [`rx_file`], counting each task's work into `live` as it runs and ending early (as if
+/// the input ended there) when its flag is set.
+///
+/// # Errors
+/// As [`rx_file`].
+pub fn rx_file_live(
+    opts: &RxFileOptions,
     mut progress: impl FnMut(u64, u64) + Send,
+    live: Arc<RxLive>,
 ) -> Result<RxReport, RxAppError> {
     let run = RxRun {
         sync: SyncConfig {
@@ -145,6 +161,7 @@ pub fn rx_file(
         input,
         std::io::BufWriter::with_capacity(1 << 16, out),
         calibration.as_ref(),
+        live,
         |read| {
             // Once per 2^20 samples read, and at the end.
             if read >> 20 != last >> 20 || (read == total && last != total) {
@@ -286,6 +303,24 @@ mod tests {
             (report.frames, report.decoded, report.packets)
         );
         assert!(sequential.profile.is_none());
+
+        // The live counters: every sample through the first task, every packet out of the
+        // last; a stop flag set before the start ends the run at once, without an error.
+        let live = Arc::new(RxLive::default());
+        let again = rx_file_live(&opts, |_, _| {}, live.clone()).unwrap();
+        let n = |t: usize, f: fn(&TaskCounters) -> &std::sync::atomic::AtomicU64| {
+            f(&live.tasks[t]).load(std::sync::atomic::Ordering::Relaxed)
+        };
+        assert_eq!(n(0, |c| &c.items_in), again.samples);
+        assert_eq!(n(3, |c| &c.items_in), again.decoded + again.failed);
+        assert_eq!(n(4, |c| &c.items_out), again.packets);
+        assert!(n(1, |c| &c.busy_ns) > 0);
+        let stopped = Arc::new(RxLive::default());
+        stopped
+            .stop
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        let r = rx_file_live(&opts, |_, _| {}, stopped).unwrap();
+        assert_eq!((r.samples, r.packets), (0, 0));
 
         // Asked for normal frames only: every frame is synchronised, none decoded.
         opts.frame = Some(FrameSize::Normal);
