@@ -165,6 +165,7 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
             usize::from,
         ),
         profile: a.profile,
+        span: None,
     };
     debug_assert_eq!(a.sps, 2);
     let mut shown = false;

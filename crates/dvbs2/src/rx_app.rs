@@ -7,6 +7,7 @@ pub use crate::framed_rx::{RxLive, TaskCounters};
 use crate::framed_rx::{calibrate, run_rx, RxProfile, RxRun, RxRunError};
 use crate::sync::SyncConfig;
 use crate::{FrameSize, Modcod};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -31,6 +32,9 @@ pub struct RxFileOptions {
     pub cores: usize,
     /// Profile the first samples even when `cores` is 0 (for the Table 3 report).
     pub profile: bool,
+    /// Where the samples are in `input`: (byte offset, sample count); `None`: the whole file.
+    /// For a recording inside a container (a SigMF archive's data).
+    pub span: Option<(u64, u64)>,
 }
 
 /// Why the receiver could not run.
@@ -93,22 +97,31 @@ fn file_error(path: &Path) -> impl Fn(std::io::Error) -> RxAppError + '_ {
     }
 }
 
-/// Opens the recording: a readable file of whole cf32 samples.
-fn open_input(path: &Path) -> Result<(std::fs::File, u64), RxAppError> {
+/// Opens the recording: a readable file of whole cf32 samples, or `span` (byte offset,
+/// samples) of it; returns the reader of exactly those samples and their count.
+fn open_input(
+    path: &Path,
+    span: Option<(u64, u64)>,
+) -> Result<(std::io::Take<std::fs::File>, u64), RxAppError> {
     let meta = std::fs::metadata(path).map_err(file_error(path))?;
     if meta.is_dir() {
         return Err(file_error(path)(std::io::Error::other(
             "a directory, not a file",
         )));
     }
-    if meta.len() % 8 != 0 {
-        return Err(RxAppError::Partial {
-            path: path.to_owned(),
-            len: meta.len(),
-        });
-    }
-    let f = std::fs::File::open(path).map_err(file_error(path))?;
-    Ok((f, meta.len() / 8))
+    let (offset, samples) = match span {
+        Some(span) => span,
+        None if meta.len() % 8 != 0 => {
+            return Err(RxAppError::Partial {
+                path: path.to_owned(),
+                len: meta.len(),
+            })
+        }
+        None => (0, meta.len() / 8),
+    };
+    let mut f = std::fs::File::open(path).map_err(file_error(path))?;
+    f.seek(SeekFrom::Start(offset)).map_err(file_error(path))?;
+    Ok((f.take(samples * 8), samples))
 }
 
 /// Receives `opts.input` into `opts.output`, calling `progress(samples read, total)` as the
@@ -146,10 +159,10 @@ pub fn rx_file_live(
     };
     // Settings first: a bad one is named before any file is touched.
     crate::sync::Synchronizer::new(run.sync).map_err(|e| RxAppError::Setting(e.to_string()))?;
-    let (input, total) = open_input(&opts.input)?;
+    let (input, total) = open_input(&opts.input, opts.span)?;
     let started = Instant::now();
     let calibration = if opts.cores > 0 || opts.profile {
-        let (head, _) = open_input(&opts.input)?;
+        let (head, _) = open_input(&opts.input, opts.span)?;
         Some(calibrate(&run, head, opts.cores.max(1)).map_err(|e| run_error(e, opts))?)
     } else {
         None
@@ -260,6 +273,7 @@ mod tests {
             pilots: Some(true),
             cores: 2,
             profile: false,
+            span: None,
         };
         let report = rx_file(&opts, |read, total| {
             assert!(read <= total);
@@ -344,6 +358,7 @@ mod tests {
             pilots: None,
             cores: 1,
             profile: false,
+            span: None,
         };
         let e = rx_file(&opts(odd), |_, _| {}).unwrap_err();
         assert!(
