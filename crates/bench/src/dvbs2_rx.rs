@@ -259,6 +259,7 @@ pub fn measure(p: &Dvbs2RxParams) -> Result<(Vec<Dvbs2RxRow>, Vec<RxProfile>), B
                 frame: None,
                 pilots: None,
                 cores: 2,
+                pin: false,
             };
             let f = std::fs::File::open(&rec).map_err(io_error(&rec))?;
             profiles.push(

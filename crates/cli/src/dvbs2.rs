@@ -115,6 +115,10 @@ struct RxArgs {
     /// (throughput normalised to information bits, latency, share of time) and the plan.
     #[arg(long)]
     profile: bool,
+    /// Pin the pipeline's stages to CPUs (the longest first, each on the least loaded CPU):
+    /// faster on a machine of its own, slower on a busy shared one.
+    #[arg(long)]
+    pin: bool,
 }
 
 /// `--sps`: the synchroniser runs at 2 samples per symbol.
@@ -165,6 +169,7 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
             usize::from,
         ),
         profile: a.profile,
+        pin: a.pin,
         span: None,
     };
     debug_assert_eq!(a.sps, 2);

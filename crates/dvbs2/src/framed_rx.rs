@@ -65,6 +65,9 @@ pub struct RxRun {
     pub pilots: Option<bool>,
     /// Cores for [`plan`]; 0 runs everything as one sequence on the calling thread.
     pub cores: usize,
+    /// Pin the plan's stages to CPUs 0..cores, the longest stages first, each on the CPU with
+    /// the least predicted load (better on a machine of its own, worse on a shared one).
+    pub pin: bool,
 }
 
 /// Counters of one task, updated with relaxed atomic adds once per execution (a chunk or a
@@ -805,6 +808,31 @@ where
     })
 }
 
+/// CPUs for each stage's replicas: the longest stages first, each replica on the CPU with the
+/// least predicted time so far (per frame, from the plan).
+fn pinning(plan: &Plan, cores: usize) -> Vec<Vec<usize>> {
+    let mut load = vec![0.0f64; cores.max(1)];
+    let mut order: Vec<usize> = (0..plan.stages.len()).collect();
+    order.sort_by(|&a, &b| {
+        let t = |k: usize| plan.stages[k].ns_per_frame / plan.stages[k].replicas as f64;
+        t(b).total_cmp(&t(a))
+    });
+    let mut cpus = vec![Vec::new(); plan.stages.len()];
+    for k in order {
+        let st = &plan.stages[k];
+        for _ in 0..st.replicas {
+            let (cpu, _) = load
+                .iter()
+                .enumerate()
+                .min_by(|a, b| a.1.total_cmp(b.1))
+                .expect("at least one CPU");
+            load[cpu] += st.ns_per_frame / st.replicas as f64;
+            cpus[k].push(cpu);
+        }
+    }
+    cpus
+}
+
 /// Receives everything `input` holds (little-endian cf32 at 2 samples per symbol) into
 /// `output` (TS packets). With `run.cores` ≥ 1 the stages are those `plan` chose from
 /// `calibration` (made by [`calibrate`] on the same input); with 0, or without a calibration,
@@ -837,6 +865,17 @@ where
         Sequence::new(g)?.exec(stop)?;
     } else {
         let builder = match calibration {
+            Some(c) if run.pin => {
+                let mut b = PipelineBuilder::from_plan(g, &c.plan);
+                let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+                for (stage, cpus) in pinning(&c.plan, run.cores.min(cpus))
+                    .into_iter()
+                    .enumerate()
+                {
+                    b = b.pin(stage, cpus);
+                }
+                b
+            }
             Some(c) => PipelineBuilder::from_plan(g, &c.plan),
             None => PipelineBuilder::new(g)
                 .stage([t.matched_filter])
@@ -850,4 +889,30 @@ where
     let mut st = finish(&shared)?;
     st.seconds = start.elapsed().as_secs_f64();
     Ok(st)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_framed::PlannedStage;
+
+    #[test]
+    fn pinning_puts_the_longest_stage_alone_and_spreads_replicas() {
+        let stage = |ns: f64, replicas: usize| PlannedStage {
+            tasks: Vec::new(),
+            replicas,
+            ns_per_frame: ns,
+        };
+        let plan = Plan {
+            stages: vec![stage(31.0, 1), stage(44.0, 1), stage(25.0, 1)],
+            frames_per_second: 0.0,
+        };
+        assert_eq!(pinning(&plan, 2), vec![vec![1], vec![0], vec![1]]);
+        let plan = Plan {
+            stages: vec![stage(10.0, 1), stage(60.0, 2), stage(5.0, 1)],
+            frames_per_second: 0.0,
+        };
+        // The replicas (30 each) first on CPUs 0 and 1, then 10 and 5 on the lighter.
+        assert_eq!(pinning(&plan, 2), vec![vec![0], vec![0, 1], vec![1]]);
+    }
 }

@@ -32,6 +32,8 @@ pub struct RxFileOptions {
     pub cores: usize,
     /// Profile the first samples even when `cores` is 0 (for the Table 3 report).
     pub profile: bool,
+    /// Pin the pipeline's stages to CPUs (see [`RxRun::pin`]).
+    pub pin: bool,
     /// Where the samples are in `input`: (byte offset, sample count); `None`: the whole file.
     /// For a recording inside a container (a SigMF archive's data).
     pub span: Option<(u64, u64)>,
@@ -156,6 +158,7 @@ pub fn rx_file_live(
         frame: opts.frame,
         pilots: opts.pilots,
         cores: opts.cores,
+        pin: opts.pin,
     };
     // Settings first: a bad one is named before any file is touched.
     crate::sync::Synchronizer::new(run.sync).map_err(|e| RxAppError::Setting(e.to_string()))?;
@@ -273,6 +276,7 @@ mod tests {
             pilots: Some(true),
             cores: 2,
             profile: false,
+            pin: false,
             span: None,
         };
         let report = rx_file(&opts, |read, total| {
@@ -336,6 +340,13 @@ mod tests {
         let r = rx_file_live(&opts, |_, _| {}, stopped).unwrap();
         assert_eq!((r.samples, r.packets), (0, 0));
 
+        // Pinned stages: the same packets.
+        opts.cores = 2;
+        opts.pin = true;
+        rx_file(&opts, |_, _| {}).unwrap();
+        assert_eq!(std::fs::read(&ts_out).unwrap(), got);
+        opts.pin = false;
+
         // Asked for normal frames only: every frame is synchronised, none decoded.
         opts.frame = Some(FrameSize::Normal);
         let only_normal = rx_file(&opts, |_, _| {}).unwrap();
@@ -358,6 +369,7 @@ mod tests {
             pilots: None,
             cores: 1,
             profile: false,
+            pin: false,
             span: None,
         };
         let e = rx_file(&opts(odd), |_, _| {}).unwrap_err();

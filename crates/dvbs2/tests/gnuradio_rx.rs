@@ -68,6 +68,7 @@ fn gnu_radio_signals_decode_bit_exact_after_lock() {
                 pilots: None,
                 cores: 0,
                 profile: false,
+                pin: false,
                 span: None,
             },
             |_, _| {},
