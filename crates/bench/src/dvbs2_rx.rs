@@ -316,3 +316,160 @@ pub fn measure(p: &Dvbs2RxParams) -> Result<(Vec<Dvbs2RxRow>, Vec<RxProfile>), B
     let _ = std::fs::remove_dir_all(&tmp);
     result
 }
+
+/// What [`fer`] sweeps.
+#[derive(Debug, Clone)]
+pub struct FerParams {
+    /// The MODCODs (frame size and pilots included).
+    pub cases: Vec<Dvbs2Case>,
+    /// Es/N0 points, in dB relative to each MODCOD's Table 13 threshold.
+    pub offsets_db: Vec<f64>,
+    /// PLFRAMEs per point.
+    pub frames: usize,
+    /// gr-dvbs2rx's install prefix, to measure beside radioflow.
+    pub gr_dvbs2rx: Option<PathBuf>,
+    /// The `radioflow` binary (unused by radioflow's own runs, which are in-process).
+    pub radioflow: PathBuf,
+}
+
+/// One point of a curve.
+#[derive(Debug, Clone, Copy)]
+pub struct FerPoint {
+    /// Es/N0 of the recording (dB).
+    pub esn0_db: f64,
+    /// radioflow: frames that failed / frames synchronised after the first decoded one.
+    pub fer: f64,
+    /// radioflow: packets not delivered intact in the measured window (see [`fer`]).
+    pub per: f64,
+    /// gr-dvbs2rx: the same packet measure, when it ran.
+    pub gr_per: Option<f64>,
+    /// radioflow's own estimate of the Es/N0 (dB), from the known symbols.
+    pub estimated_db: f64,
+}
+
+/// A case's curve.
+#[derive(Debug, Clone)]
+pub struct FerCurve {
+    /// `qpsk-1/2 normal pilots`.
+    pub case: String,
+    /// Table 13's quasi-error-free Es/N0 (dB).
+    pub threshold_db: f64,
+    /// The points, in Es/N0 order.
+    pub points: Vec<FerPoint>,
+}
+
+/// Packets per frame of `case` (Kbch less the BBHEADER, over 188 bytes).
+fn packets_per_frame(case: &Dvbs2Case) -> Result<usize, BenchError> {
+    let m: radioflow_dvbs2::Modcod = case
+        .modcod
+        .parse()
+        .map_err(|e| BenchError::Params(format!("dvbs2-fer: {e}")))?;
+    let fec = m
+        .fec(case.frame)
+        .map_err(|e| BenchError::Params(format!("dvbs2-fer: {e}")))?;
+    Ok((fec.kbch - 80) / 8 / 188)
+}
+
+/// Packets of `sent` delivered intact in `got`, counting only packets `from..to` of the stream
+/// (each output packet is matched to the sent one its counter names).
+fn intact(got: &[u8], sent: &[u8], from: usize, to: usize) -> usize {
+    got.chunks_exact(188)
+        .filter(|p| {
+            let k = u32::from_be_bytes([p[4], p[5], p[6], p[7]]) as usize;
+            (from..to).contains(&k) && sent.get(k * 188..(k + 1) * 188) == Some(*p)
+        })
+        .count()
+}
+
+/// FER and PER against Es/N0 around each MODCOD's Table 13 threshold, with the whole receiver
+/// (synchronisation included), on recordings of the crate's transmitter with AWGN (RRC 0.2, 2
+/// samples/symbol). PER counts the packets of frames 3..frames-2 (acquisition and the last
+/// frames left out on both receivers) not delivered intact.
+///
+/// # Errors
+/// A file that cannot be written, a run that fails.
+pub fn fer(p: &FerParams) -> Result<Vec<FerCurve>, BenchError> {
+    use radioflow_dvbs2::rx_app::{rx_file, RxFileOptions};
+    let tmp = std::env::temp_dir().join(format!("radioflow-dvbs2-fer-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).map_err(io_error(&tmp))?;
+    let result = (|| {
+        let mut curves = Vec::new();
+        for case in &p.cases {
+            let ppf = packets_per_frame(case)?;
+            let packets = p.frames * ppf;
+            let sent = ts_bytes(packets);
+            let (from, to) = (3 * ppf, packets.saturating_sub(2 * ppf));
+            let m: radioflow_dvbs2::Modcod = case
+                .modcod
+                .parse()
+                .map_err(|e| BenchError::Params(format!("dvbs2-fer: {e}")))?;
+            let threshold = m.qef_esn0_db();
+            let mut points = Vec::new();
+            for &off in &p.offsets_db {
+                let esn0 = threshold + off;
+                let rec = tmp.join("rec.cf32");
+                let out = tmp.join("out.ts");
+                write_recording(case, packets, esn0, &rec)?;
+                let r = rx_file(
+                    &RxFileOptions {
+                        input: rec.clone(),
+                        output: out.clone(),
+                        rolloff: 0.2,
+                        gold: 0,
+                        frame: None,
+                        pilots: None,
+                        cores: 0,
+                        profile: false,
+                        pin: false,
+                        span: None,
+                    },
+                    |_, _| {},
+                )
+                .map_err(|e| BenchError::Params(format!("dvbs2-fer radioflow: {e}")))?;
+                let got = std::fs::read(&out).map_err(io_error(&out))?;
+                let window = (to - from).max(1) as f64;
+                let per = 1.0 - intact(&got, &sent, from, to) as f64 / window;
+                let fer = r.failed as f64 / (r.decoded + r.failed).max(1) as f64;
+                let gr_per = match &p.gr_dvbs2rx {
+                    Some(_) => {
+                        let _ = std::fs::remove_file(&out);
+                        let cmd = command(
+                            &Dvbs2RxParams {
+                                packets,
+                                runs: 1,
+                                cores: vec![],
+                                cases: vec![],
+                                esn0_db: esn0,
+                                gr_dvbs2rx: p.gr_dvbs2rx.clone(),
+                                radioflow: p.radioflow.clone(),
+                            },
+                            case,
+                            None,
+                            &rec,
+                            &out,
+                        );
+                        timed(cmd, &out, "gr-dvbs2rx")?;
+                        let got = std::fs::read(&out).map_err(io_error(&out))?;
+                        Some(1.0 - intact(&got, &sent, from, to) as f64 / window)
+                    }
+                    None => None,
+                };
+                points.push(FerPoint {
+                    esn0_db: esn0,
+                    fer,
+                    per,
+                    gr_per,
+                    estimated_db: f64::from(r.esn0_db.unwrap_or(f32::NAN)),
+                });
+            }
+            curves.push(FerCurve {
+                case: case.label(),
+                threshold_db: threshold,
+                points,
+            });
+        }
+        Ok(curves)
+    })();
+    let _ = std::fs::remove_dir_all(&tmp);
+    result
+}

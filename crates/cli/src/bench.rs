@@ -155,6 +155,9 @@ enum Experiment {
     /// Issue 20: the DVB-S2 receiver, noisy cf32 recording to TS, Mb/s of TS
     /// (`--compare gr-dvbs2rx --gr-dvbs2rx PREFIX`: gr-dvbs2rx on the same file, alternated).
     Dvbs2Rx(bench_dvbs2::Dvbs2RxArgs),
+    /// Issue 20: FER and PER of the DVB-S2 receiver against Es/N0 around EN 302 307-1
+    /// Table 13 (`--compare gr-dvbs2rx`: its PER on the same recordings; `--out` plots).
+    Dvbs2Fer(bench_dvbs2::Dvbs2FerArgs),
     /// Issue 18: the mono FM receiver (file -> freq_xlating_fir /10 -> wfm_rcv /5 -> sink),
     /// in input Msps; `--compare gnuradio` for GNU Radio's own chain.
     Fm(bench_fm::FmArgs),
@@ -303,7 +306,10 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
     // Everything that can be refused is refused before anything runs or prints.
     schedulers(&c)?;
     // gr-dvbs2rx is a peer of dvbs2-rx alone, checked there.
-    if !matches!(args.experiment, Some(Experiment::Dvbs2Rx(_))) {
+    if !matches!(
+        args.experiment,
+        Some(Experiment::Dvbs2Rx(_) | Experiment::Dvbs2Fer(_))
+    ) {
         peers(&c, "gnuradio, futuresdr")?;
     }
     if let Some(dir) = &c.out {
@@ -320,6 +326,7 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
         Some(Experiment::Pipeline(a)) => return bench_framed::pipeline(a, &c),
         Some(Experiment::Dvbs2Tx(a)) => return bench_dvbs2::dvbs2_tx(a, &c),
         Some(Experiment::Dvbs2Rx(a)) => return bench_dvbs2::dvbs2_rx(a, &c),
+        Some(Experiment::Dvbs2Fer(a)) => return bench_dvbs2::dvbs2_fer(a, &c),
         Some(Experiment::Fm(a)) => return bench_fm::fm(a, &c),
         Some(Experiment::Resched(a)) => {
             return bench_profile::profile(Profile::Resched, a.into(), &c)

@@ -266,3 +266,158 @@ pub(crate) fn dvbs2_rx(a: Dvbs2RxArgs, c: &Common) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// `bench dvbs2-fer`: frame and packet error rates against Es/N0 around Table 13.
+#[derive(Args, Clone)]
+pub(crate) struct Dvbs2FerArgs {
+    /// MODCOD settings, `MODCOD:FRAME:PILOTS` comma separated.
+    #[arg(
+        long,
+        default_value = "qpsk-1/2:normal:on,qpsk-1/2:short:on,qpsk-8/9:normal:on,qpsk-8/9:short:on,8psk-3/5:normal:on,8psk-3/5:short:on,16apsk-3/4:normal:on,16apsk-3/4:short:on"
+    )]
+    cases: String,
+    /// Es/N0 points in dB relative to each MODCOD's Table 13 threshold, comma separated.
+    #[arg(
+        long,
+        default_value = "-0.5,0,0.5,1,1.5,2,3",
+        allow_hyphen_values = true
+    )]
+    offsets: String,
+    /// PLFRAMEs per point (accepts 1e3).
+    #[arg(long, default_value = "60", value_parser = parse_count)]
+    frames: u64,
+    /// Install prefix of gr-dvbs2rx, for `--compare gr-dvbs2rx`. Default: $GR_DVBS2RX_PREFIX.
+    #[arg(long)]
+    gr_dvbs2rx: Option<std::path::PathBuf>,
+}
+
+pub(crate) fn dvbs2_fer(a: Dvbs2FerArgs, c: &Common) -> anyhow::Result<()> {
+    use radioflow_bench::dvbs2_rx::{self, FerParams};
+    let offsets: Vec<f64> = a
+        .offsets
+        .split(',')
+        .map(|x| x.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| anyhow::anyhow!("--offsets {:?}: {e}", a.offsets))?;
+    if let Some(o) = offsets.iter().find(|o| !o.is_finite() || o.abs() > 20.0) {
+        bail!("--offsets: {o} dB is not within ±20 dB of the threshold");
+    }
+    if a.frames < 8 {
+        bail!(
+            "--frames {}: at least 8 (3 for acquisition, 2 at the end)",
+            a.frames
+        );
+    }
+    let mut gr = None;
+    for peer in c.compare.iter().flat_map(|s| s.split(',')) {
+        match peer {
+            "gr-dvbs2rx" | "dvbs2rx" => {
+                let prefix = a
+                    .gr_dvbs2rx
+                    .clone()
+                    .or_else(|| std::env::var_os("GR_DVBS2RX_PREFIX").map(Into::into));
+                match prefix {
+                    Some(p) if dvbs2_rx::gr_dvbs2rx_available(&p) => gr = Some(p),
+                    Some(p) => bail!(
+                        "--compare gr-dvbs2rx: no bin/dvbs2-rx under {} (--gr-dvbs2rx PREFIX)",
+                        p.display()
+                    ),
+                    None => println!(
+                        "SKIPPED gr-dvbs2rx: give its install prefix with --gr-dvbs2rx or GR_DVBS2RX_PREFIX"
+                    ),
+                }
+            }
+            other => bail!("--compare {other}: dvbs2-fer compares with gr-dvbs2rx only"),
+        }
+    }
+    if let Some(dir) = &c.out {
+        std::fs::create_dir_all(dir)?;
+    }
+    let p = FerParams {
+        cases: parse_cases(&a.cases)?,
+        offsets_db: if c.quick { vec![3.0] } else { offsets },
+        frames: if c.quick { 12 } else { a.frames as usize },
+        gr_dvbs2rx: gr,
+        radioflow: std::env::current_exe()?,
+    };
+    if !c.json {
+        println!("machine: {}", Machine::detect());
+        println!(
+            "dvbs2-fer: {} PLFRAMEs per point, AWGN, RRC roll-off 0.2 at 2 samples/symbol, the whole \
+             receiver (synchronisation included); FER: frames failed / synchronised; PER: packets of \
+             frames 3..{} not delivered intact",
+            p.frames,
+            p.frames - 2
+        );
+    }
+    let curves = dvbs2_rx::fer(&p)?;
+    for cv in &curves {
+        if c.json {
+            for pt in &cv.points {
+                println!(
+                    "{}",
+                    serde_json::json!({"experiment": "dvbs2-fer", "case": cv.case, "threshold_db": cv.threshold_db, "esn0_db": pt.esn0_db, "estimated_db": pt.estimated_db, "fer": pt.fer, "per": pt.per, "gr_per": pt.gr_per})
+                );
+            }
+            continue;
+        }
+        println!("\n{} (Table 13: {:.2} dB)", cv.case, cv.threshold_db);
+        println!(
+            "{:>10} {:>10} {:>12} {:>12} {:>14}",
+            "Es/N0 dB", "estimated", "FER", "PER", "gr-dvbs2rx PER"
+        );
+        for pt in &cv.points {
+            println!(
+                "{:>10.2} {:>10.2} {:>12.4} {:>12.4} {:>14}",
+                pt.esn0_db,
+                pt.estimated_db,
+                pt.fer,
+                pt.per,
+                pt.gr_per.map_or("-".to_string(), |g| format!("{g:.4}"))
+            );
+        }
+        if let Some(dir) = &c.out {
+            use radioflow_bench::plot::{line_chart, Chart, Series};
+            let mut series = vec![
+                Series {
+                    label: "radioflow FER".into(),
+                    points: cv.points.iter().map(|p| (p.esn0_db, p.fer)).collect(),
+                },
+                Series {
+                    label: "radioflow PER".into(),
+                    points: cv.points.iter().map(|p| (p.esn0_db, p.per)).collect(),
+                },
+            ];
+            if cv.points.iter().any(|p| p.gr_per.is_some()) {
+                series.push(Series {
+                    label: "gr-dvbs2rx PER".into(),
+                    points: cv
+                        .points
+                        .iter()
+                        .filter_map(|p| p.gr_per.map(|g| (p.esn0_db, g)))
+                        .collect(),
+                });
+            }
+            series.push(Series {
+                label: "EN 302 307-1 Table 13 (QEF)".into(),
+                points: vec![(cv.threshold_db, 0.0), (cv.threshold_db, 1.0)],
+            });
+            let stem = dir.join(format!("dvbs2-fer-{}", cv.case.replace(['/', ' '], "_")));
+            let title = format!("{}: error rates against Es/N0", cv.case);
+            match line_chart(
+                &stem,
+                &Chart {
+                    title: &title,
+                    x_label: "Es/N0 (dB)",
+                    y_label: "error rate",
+                    log_x: false,
+                    series: &series,
+                },
+            ) {
+                Ok(w) => println!("plot: {}", w.svg.display()),
+                Err(e) => println!("no plot: {e}"),
+            }
+        }
+    }
+    Ok(())
+}

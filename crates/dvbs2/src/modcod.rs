@@ -187,6 +187,18 @@ impl Modcod {
         }
     }
 
+    /// The Es/N0 (dB) at which EN 302 307-1 Table 13 gives quasi-error-free reception
+    /// (PER 10^-7 after BCH, normal FECFRAMEs, AWGN, ideal synchronisation).
+    pub fn qef_esn0_db(self) -> f64 {
+        const T: [f64; 28] = [
+            -2.35, -1.24, -0.30, 1.00, 2.23, 3.10, 4.03, 4.68, 5.18, 6.20, 6.42, // QPSK
+            5.50, 6.62, 7.91, 9.35, 10.69, 10.98, // 8PSK
+            8.97, 10.21, 11.03, 11.61, 12.89, 13.13, // 16APSK
+            12.73, 13.64, 14.28, 15.69, 16.05, // 32APSK
+        ];
+        T[usize::from(self.pls_modcod()) - 1]
+    }
+
     /// Every MODCOD of Table 12, in MODCOD-number order.
     pub fn all() -> impl Iterator<Item = Modcod> {
         [

@@ -8,13 +8,7 @@ use crate::{FrameSize, Modcod, Transmitter, TxConfig};
 
 /// EN 302 307-1 Table 13: Es/N0 (dB) for quasi-error-free reception, normal FECFRAMEs, AWGN.
 fn table13_es_n0_db(m: Modcod) -> f64 {
-    const T: [f64; 28] = [
-        -2.35, -1.24, -0.30, 1.00, 2.23, 3.10, 4.03, 4.68, 5.18, 6.20, 6.42, // QPSK
-        5.50, 6.62, 7.91, 9.35, 10.69, 10.98, // 8PSK
-        8.97, 10.21, 11.03, 11.61, 12.89, 13.13, // 16APSK
-        12.73, 13.64, 14.28, 15.69, 16.05, // 32APSK
-    ];
-    T[usize::from(m.pls_modcod()) - 1]
+    m.qef_esn0_db()
 }
 
 fn ts(n: usize, seed: u64) -> Vec<u8> {
