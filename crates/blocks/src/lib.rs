@@ -67,6 +67,9 @@ mod rate_source;
 mod rate_work;
 mod rational_resampler;
 mod rds_decoder;
+pub mod sigmf;
+mod sigmf_sink;
+mod sigmf_source;
 mod signal_source;
 #[cfg(test)]
 mod test_util;
@@ -108,6 +111,8 @@ pub use rate_probe::RateProbe;
 pub use rate_source::RateSource;
 pub use rational_resampler::RationalResampler;
 pub use rds_decoder::RdsDecoder;
+pub use sigmf_sink::SigmfSink;
+pub use sigmf_source::SigmfSource;
 pub use signal_source::{SignalItem, SignalSource, Waveform};
 pub use throttle::Throttle;
 pub use vector_sink::VectorSink;
