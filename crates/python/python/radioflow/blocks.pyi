@@ -354,6 +354,34 @@ def rds_decoder(sample_rate: float, dtype: DTypeLike = np.float32, *, name: Opti
     """
 
 
+def sigmf_sink(path: Union[str, os.PathLike], dtype: DTypeLike = np.complex64, format: str = "f32_le", sample_rate: float = 0.0, *, name: Optional[str] = None) -> Block:
+    """Writes a SigMF recording (.sigmf-meta + .sigmf-data, or a .sigmf archive), rx_freq/rx_time/rx_rate tags as captures.
+
+    Parameters:
+        path: the recording (X, X.sigmf-meta, X.sigmf-data or X.sigmf) (a file path).
+        dtype: the item type, one of complex64, float32 (default complex64).
+        format: the data's SigMF datatype after its c (complex64) or r (float32) (one of f32_le, f32_be, f64_le, f64_be, i32_le, i32_be, i16_le, i16_be, i8, u32_le, u32_be, u16_le, u16_be, u8; default "f32_le").
+        sample_rate: core:sample_rate (0: from the first rx_rate tag) (a finite number; default 0.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+    """
+
+
+def sigmf_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
+    """Reads a SigMF recording (.sigmf-meta + .sigmf-data, or a .sigmf archive), any datatype, captures as rx_rate/rx_freq/rx_time tags.
+
+    Parameters:
+        path: the recording (X, X.sigmf-meta, X.sigmf-data or X.sigmf) (a file path).
+        dtype: the item type, one of complex64, float32 (default complex64).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
+    """
+
+
 def signal_source(sample_rate: float, waveform: str, frequency: float, dtype: DTypeLike = np.complex64, amplitude: float = 1.0, offset: Any = 0.0, phase: float = 0.0, *, name: Optional[str] = None) -> Block:
     """A sine, cosine or constant at `frequency` Hz for `sample_rate` samples per second (GNU Radio's analog.sig_source_c/f).
 
@@ -369,6 +397,8 @@ def signal_source(sample_rate: float, waveform: str, frequency: float, dtype: DT
 
     Ports:
         out: stream output
+        frequency: message input
+        amplitude: message input
     """
 
 
@@ -439,4 +469,71 @@ def wav_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.float32, cha
 
     Ports:
         out0, 1, ...: stream output
+    """
+
+
+def zmq_message_sink(address: Union[str, os.PathLike], pattern: str = "pub", bind: bool = True, timeout_ms: int = 100, *, name: Optional[str] = None) -> Block:
+    """Sends messages over ZeroMQ (PUB, PUSH or REP), one serialized PMT per frame, like gr-zeromq's message sinks.
+
+    Parameters:
+        address: the ZeroMQ endpoint (a file path).
+        pattern: the socket type (one of pub, push, rep; default "pub").
+        bind: bind the address (else connect) (true or false; default True).
+        timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: message input
+    """
+
+
+def zmq_message_source(address: Union[str, os.PathLike], pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, *, name: Optional[str] = None) -> Block:
+    """Messages received over ZeroMQ (SUB, PULL or REQ), one serialized PMT per frame, like gr-zeromq's message sources.
+
+    Parameters:
+        address: the ZeroMQ endpoint (a file path).
+        pattern: the socket type (one of sub, pull, req; default "sub").
+        bind: bind the address (else connect) (true or false; default False).
+        timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: message output
+    """
+
+
+def zmq_sink(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, pattern: str = "pub", bind: bool = True, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, drop_on_hwm: bool = True, *, name: Optional[str] = None) -> Block:
+    """Sends items over ZeroMQ (PUB, PUSH or REP), wire-compatible with gr-zeromq's stream sinks, optionally with GNU Radio's tag header.
+
+    Parameters:
+        address: the ZeroMQ endpoint (a file path).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        pattern: the socket type (one of pub, push, rep; default "pub").
+        bind: bind the address (else connect) (true or false; default True).
+        timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
+        hwm: high-water mark in messages (-1: ZeroMQ's) (an integer >= -1; default -1).
+        pass_tags: send GNU Radio's tag header (true or false; default False).
+        drop_on_hwm: PUB: drop at the high-water mark (else wait) (true or false; default True).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+    """
+
+
+def zmq_source(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, *, name: Optional[str] = None) -> Block:
+    """Items received over ZeroMQ (SUB, PULL or REQ), wire-compatible with gr-zeromq's stream sources, optionally with GNU Radio's tag header.
+
+    Parameters:
+        address: the ZeroMQ endpoint (a file path).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        pattern: the socket type (one of sub, pull, req; default "sub").
+        bind: bind the address (else connect) (true or false; default False).
+        timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
+        hwm: high-water mark in messages (-1: ZeroMQ's) (an integer >= -1; default -1).
+        pass_tags: expect GNU Radio's tag header (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
     """
