@@ -7,7 +7,7 @@ use crate::rx::{BbHeader, Depacketizer, FrameDecoder};
 use crate::sync::{SyncConfig, Synchronizer};
 use crate::{FrameSize, Modcod};
 use num_complex::Complex32;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::time::Instant;
@@ -28,6 +28,9 @@ pub struct RxFileOptions {
     pub frame: Option<FrameSize>,
     /// Decode only frames with (true) or without (false) pilots; `None`: every frame.
     pub pilots: Option<bool>,
+    /// Where the samples are in `input`: (byte offset, sample count); `None`: the whole file.
+    /// For a recording inside a container (a SigMF archive's data).
+    pub span: Option<(u64, u64)>,
 }
 
 /// Why the receiver could not run.
@@ -118,15 +121,23 @@ pub fn rx_file(
         ..SyncConfig::default()
     };
     let mut sync = Synchronizer::new(cfg).map_err(|e| RxAppError::Setting(e.to_string()))?;
-    let meta = std::fs::metadata(&opts.input).map_err(file_error(&opts.input))?;
-    if meta.len() % 8 != 0 {
-        return Err(RxAppError::Partial {
-            path: opts.input.clone(),
-            len: meta.len(),
-        });
-    }
-    let total = meta.len() / 8;
-    let mut input = std::fs::File::open(&opts.input).map_err(file_error(&opts.input))?;
+    let (offset, total) = match opts.span {
+        Some(span) => span,
+        None => {
+            let meta = std::fs::metadata(&opts.input).map_err(file_error(&opts.input))?;
+            if meta.len() % 8 != 0 {
+                return Err(RxAppError::Partial {
+                    path: opts.input.clone(),
+                    len: meta.len(),
+                });
+            }
+            (0, meta.len() / 8)
+        }
+    };
+    let mut file = std::fs::File::open(&opts.input).map_err(file_error(&opts.input))?;
+    file.seek(std::io::SeekFrom::Start(offset))
+        .map_err(file_error(&opts.input))?;
+    let mut input = file.take(total * 8);
     let out = std::fs::File::create(&opts.output).map_err(file_error(&opts.output))?;
     let started = Instant::now();
     let (to_decoder, jobs) = sync_channel::<Job>(RING);
@@ -205,7 +216,7 @@ pub fn rx_file(
 }
 
 /// Reads until `buf` is full (whole samples) or the file ends.
-fn read_full(f: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
+fn read_full(f: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
     let mut n = 0;
     while n < buf.len() {
         match f.read(&mut buf[n..])? {
@@ -326,6 +337,7 @@ mod tests {
             gold: 0,
             frame: Some(FrameSize::Short),
             pilots: Some(true),
+            span: None,
         };
         let report = rx_file(&opts, |read, total| {
             assert!(read <= total);
@@ -377,6 +389,7 @@ mod tests {
             gold: 0,
             frame: None,
             pilots: None,
+            span: None,
         };
         let e = rx_file(&opts(odd), |_, _| {}).unwrap_err();
         assert!(

@@ -120,6 +120,14 @@ impl SigmfError {
     }
 }
 
+/// Whether `path` names a SigMF recording: `.sigmf-meta`, `.sigmf-data` or a `.sigmf` archive.
+pub fn is_sigmf(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("sigmf-meta" | "sigmf-data" | "sigmf")
+    )
+}
+
 /// Where a recording lives, from any of its names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Location {
