@@ -95,7 +95,7 @@ pub fn format(seconds: u64, frac: f64) -> String {
     let mut nanos = (frac.clamp(0.0, 1.0) * 1e9).round() as u64;
     let mut seconds = seconds;
     if nanos >= 1_000_000_000 {
-        seconds += 1;
+        seconds = seconds.saturating_add(1);
         nanos -= 1_000_000_000;
     }
     let days = (seconds / 86_400) as i64;
