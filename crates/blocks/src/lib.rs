@@ -12,6 +12,9 @@
 //!   de-emphasis), [`FmStereoDecoder`]; audio files: [`WavSource`], [`WavSink`].
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`].
+//! - GNU Radio interop: ZeroMQ, wire-compatible with gr-zeromq ([`ZmqSource`], [`ZmqSink`],
+//!   [`ZmqMessageSource`], [`ZmqMessageSink`], the tag header in [`zmq_tag_header`]); SigMF
+//!   recordings ([`SigmfSource`], [`SigmfSink`], the format in [`sigmf`]).
 //!
 //! Stream ports are named `in` and `out`, and so are message ports.
 //!
