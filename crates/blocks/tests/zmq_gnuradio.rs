@@ -368,3 +368,57 @@ fn radioflow_push_msg_sink_to_gnu_radio_messages() {
         .collect();
     assert_eq!(got, want);
 }
+
+#[test]
+fn gnu_radio_stream_recorded_as_sigmf_keeps_its_tags_as_captures() {
+    if !gnu_radio_present("gnu_radio_stream_recorded_as_sigmf_keeps_its_tags_as_captures") {
+        return;
+    }
+    use radioflow_blocks::sigmf::{Datatype, Recording};
+    use radioflow_blocks::{SigmfSink, SigmfSource};
+    let n = 20_000;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("from_gnuradio.sigmf");
+    let addr = free_address();
+    let mut peer = Peer::start("send_stream", &addr, n);
+    let mut fg = Flowgraph::new();
+    let src = fg.add(ZmqSource::<Complex32>::new(&*addr, ZmqPattern::PushPull).pass_tags(true));
+    let head = fg.add(Head::<Complex32>::new(n as u64));
+    let rec = fg.add(SigmfSink::<Complex32>::new(&path, Datatype::CF32_LE));
+    fg.connect(src, head).unwrap();
+    fg.connect(head, rec).unwrap();
+    run_bounded(&mut fg).unwrap();
+    peer.close_stdin();
+    peer.output();
+    // GNU Radio's rx_rate, rx_freq and rx_time tags are the recording's metadata ...
+    let meta = Recording::open(&path).unwrap().meta;
+    assert_eq!(meta.global.sample_rate, Some(1e6));
+    let captures: Vec<_> = meta
+        .captures
+        .iter()
+        .map(|c| (c.sample_start, c.frequency, c.datetime.clone()))
+        .collect();
+    assert_eq!(
+        captures,
+        [
+            (0, None, None),
+            (1000, Some(433.92e6), None),
+            (n as u64 - 1, None, Some("2023-11-14T22:13:20.25Z".into())),
+        ]
+    );
+    // ... and come back as the same tags (with rx_rate at every capture, as UHD sends it).
+    let mut fg = Flowgraph::new();
+    let src = fg.add(SigmfSource::<Complex32>::new(&path).unwrap());
+    let sink = fg.add(VectorSink::<Complex32>::new());
+    fg.connect(src, sink).unwrap();
+    run_bounded(&mut fg).unwrap();
+    let v = fg.block::<VectorSink<Complex32>>(sink).unwrap();
+    assert_items_equal(v.data(), &test_items(n));
+    let without_rate: Vec<Tag> = v
+        .tags()
+        .iter()
+        .filter(|t| t.key != Pmt::symbol("rx_rate"))
+        .cloned()
+        .collect();
+    assert_eq!(without_rate, test_tags(n)[1..]);
+}
