@@ -12,6 +12,9 @@
 //!   de-emphasis), [`FmStereoDecoder`]; audio files: [`WavSource`], [`WavSink`].
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`].
+//! - GNU Radio interop: ZeroMQ, wire-compatible with gr-zeromq ([`ZmqSource`], [`ZmqSink`],
+//!   [`ZmqMessageSource`], [`ZmqMessageSink`], the tag header in [`zmq_tag_header`]); SigMF
+//!   recordings ([`SigmfSource`], [`SigmfSink`], the format in [`sigmf`]).
 //!
 //! Stream ports are named `in` and `out`, and so are message ports.
 //!
@@ -68,6 +71,9 @@ mod rate_source;
 mod rate_work;
 mod rational_resampler;
 mod rds_decoder;
+pub mod sigmf;
+mod sigmf_sink;
+mod sigmf_source;
 mod signal_source;
 #[cfg(test)]
 mod test_util;
@@ -110,6 +116,8 @@ pub use rate_probe::RateProbe;
 pub use rate_source::RateSource;
 pub use rational_resampler::RationalResampler;
 pub use rds_decoder::RdsDecoder;
+pub use sigmf_sink::SigmfSink;
+pub use sigmf_source::SigmfSource;
 pub use signal_source::{SignalItem, SignalSource, Waveform};
 pub use throttle::Throttle;
 pub use vector_sink::VectorSink;

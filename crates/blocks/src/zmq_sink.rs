@@ -46,6 +46,8 @@ pub struct ZmqSink<T: Item> {
     socket: Option<Socket>,
     /// The frame being built (reused).
     frame: Vec<u8>,
+    /// The tags of the frame being built (reused: no allocation per message).
+    tags: Vec<Tag>,
 }
 
 #[block(blocking)]
@@ -58,6 +60,7 @@ impl<T: Item> ZmqSink<T> {
             pass_tags: false,
             socket: None,
             frame: Vec::new(),
+            tags: Vec::new(),
         }
     }
 
@@ -145,14 +148,15 @@ impl<T: Item> ZmqSink<T> {
         if self.pass_tags {
             let start = self.input.offset();
             let end = start + n as u64;
-            let tags: Vec<Tag> = self
-                .input
-                .tags()
-                .iter()
-                .filter(|t| t.offset >= start && t.offset < end)
-                .cloned()
-                .collect();
-            zmq_tag_header::encode(start, &tags, &mut self.frame);
+            self.tags.clear();
+            self.tags.extend(
+                self.input
+                    .tags()
+                    .iter()
+                    .filter(|t| t.offset >= start && t.offset < end)
+                    .cloned(),
+            );
+            zmq_tag_header::encode(start, &self.tags, &mut self.frame);
         }
         self.frame.extend_from_slice(bytemuck::cast_slice(items));
         let sent = if self.config.pattern == Pattern::PubSub && !self.config.key.is_empty() {

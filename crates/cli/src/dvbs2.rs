@@ -2,6 +2,7 @@
 //! logic is in `radioflow_dvbs2::app` and `radioflow_dvbs2::rx_app`.
 
 use clap::{Args, Subcommand, ValueEnum};
+use radioflow_blocks::sigmf;
 use radioflow_dvbs2::app::{tx_file, TxFileOptions};
 use radioflow_dvbs2::rx_app::{rx_file, RxFileOptions};
 use radioflow_dvbs2::FrameSize;
@@ -86,7 +87,8 @@ enum FrameKind {
 
 #[derive(Args)]
 struct RxArgs {
-    /// Recording of little-endian complex float32 (cf32) samples.
+    /// Recording of little-endian complex float32 (cf32) samples: a raw file, or a SigMF
+    /// recording of datatype cf32_le (X.sigmf-meta, X.sigmf-data or a X.sigmf archive).
     #[arg(long)]
     input: PathBuf,
     /// Output TS file (188-byte packets; those of frames that failed carry TEI).
@@ -153,8 +155,24 @@ pub(crate) fn main(args: Dvbs2Args) -> anyhow::Result<()> {
 }
 
 fn rx(a: RxArgs) -> anyhow::Result<()> {
+    let (input, span) = if sigmf::is_sigmf(&a.input) {
+        let rec = sigmf::Recording::open(&a.input)?;
+        let datatype = rec.meta.global.datatype;
+        if datatype != sigmf::Datatype::CF32_LE {
+            return Err(sigmf::SigmfError::Field {
+                file: rec.meta_file,
+                field: "global.core:datatype".into(),
+                message: format!("{datatype}: the DVB-S2 receiver reads cf32_le"),
+            }
+            .into());
+        }
+        (rec.data_file, Some((rec.data_offset, rec.samples)))
+    } else {
+        (a.input, None)
+    };
     let o = RxFileOptions {
-        input: a.input,
+        input,
+        span,
         output: a.out,
         rolloff: a.rolloff,
         gold: a.gold,
@@ -170,7 +188,6 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
         ),
         profile: a.profile,
         pin: a.pin,
-        span: None,
     };
     debug_assert_eq!(a.sps, 2);
     let mut shown = false;

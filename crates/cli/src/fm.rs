@@ -14,14 +14,15 @@ use std::time::Duration;
 
 #[derive(Args)]
 pub(crate) struct FmArgs {
-    /// The IQ recording.
+    /// The IQ recording: a raw file (with --format and --rate) or a SigMF recording
+    /// (X.sigmf-meta, X.sigmf-data or a X.sigmf archive; format and rate from its metadata).
     #[arg(long, required_unless_present = "demo")]
     input: Option<PathBuf>,
-    /// Its sample format: cf32, cs16, cu8 (rtl_sdr) or cs8.
-    #[arg(long, value_parser = clap::value_parser!(SampleFormat), required_unless_present = "demo")]
+    /// Its sample format: cf32, cs16, cu8 (rtl_sdr) or cs8 (not for SigMF).
+    #[arg(long, value_parser = clap::value_parser!(SampleFormat))]
     format: Option<SampleFormat>,
-    /// Its sample rate in samples/s (2.4e6 accepted).
-    #[arg(long, required_unless_present = "demo", value_parser = crate::values::positive, allow_negative_numbers = true)]
+    /// Its sample rate in samples/s (2.4e6 accepted; not for SigMF).
+    #[arg(long, value_parser = crate::values::positive, allow_negative_numbers = true)]
     rate: Option<f64>,
     /// The station's frequency relative to the recording's centre, Hz (negative below).
     #[arg(long, allow_hyphen_values = true, required_unless_present = "demo")]
@@ -56,7 +57,7 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
         other => bail!("invalid --deemphasis: {other} (use 50, 75 or 0 for none)"),
     };
     let scheduler = a.scheduler.parse::<SchedulerSpec>()?.build();
-    let (input, format, rate, offset) = if a.demo {
+    let mut config = if a.demo {
         let dir = a
             .wav
             .as_ref()
@@ -76,17 +77,36 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
             5.0,
             &Station::default(),
         )?;
-        (path, SampleFormat::Cu8, 2.4e6, 200e3)
+        ReceiverConfig::new(path, SampleFormat::Cu8, 2.4e6, 200e3)
     } else {
-        let missing = || anyhow::anyhow!("--input, --format, --rate and --offset are required");
-        (
-            a.input.clone().ok_or_else(missing)?,
-            a.format.ok_or_else(missing)?,
-            a.rate.ok_or_else(missing)?,
-            a.offset.ok_or_else(missing)?,
-        )
+        let input = a
+            .input
+            .clone()
+            .ok_or_else(|| anyhow::anyhow!("--input is required"))?;
+        let offset = a
+            .offset
+            .ok_or_else(|| anyhow::anyhow!("--offset is required"))?;
+        if radioflow_blocks::sigmf::is_sigmf(&input) {
+            if a.format.is_some() || a.rate.is_some() {
+                bail!(
+                    "--format and --rate are taken from the SigMF metadata of {}",
+                    input.display()
+                );
+            }
+            ReceiverConfig::sigmf(&input, offset)?
+        } else {
+            let missing = || {
+                anyhow::anyhow!("--format and --rate are required for a raw recording (not SigMF)")
+            };
+            ReceiverConfig::new(
+                &input,
+                a.format.ok_or_else(missing)?,
+                a.rate.ok_or_else(missing)?,
+                offset,
+            )
+        }
     };
-    let mut config = ReceiverConfig::new(&input, format, rate, offset);
+    let input = config.input.clone();
     config.wav = a.wav.clone();
     config.stereo = !a.mono;
     config.deemphasis = deemphasis;

@@ -94,6 +94,97 @@ fn the_receiver_reads_back_what_the_transmitter_wrote() {
 }
 
 #[test]
+fn the_receiver_reads_sigmf_recordings_and_archives() {
+    let dir = tempfile::tempdir().unwrap();
+    let rec = dir.path().join("rec");
+    std::fs::create_dir(&rec).unwrap();
+    let (ts_in, data, meta) = (
+        dir.path().join("in.ts"),
+        rec.join("rec.sigmf-data"),
+        rec.join("rec.sigmf-meta"),
+    );
+    let input = ts(300);
+    std::fs::write(&ts_in, &input).unwrap();
+    let (ok, _, err) = radioflow(&[
+        "dvbs2",
+        "tx",
+        "--input",
+        path(&ts_in),
+        "--out",
+        path(&data),
+        "--modcod",
+        "qpsk-1/2",
+        "--frame",
+        "short",
+        "--pilots",
+        "on",
+    ]);
+    assert!(ok, "{err}");
+    let write_meta = |datatype: &str| {
+        std::fs::write(
+            &meta,
+            format!(
+                r#"{{"global": {{"core:datatype": "{datatype}", "core:version": "1.2.0", "core:sample_rate": 2e6}},
+                    "captures": [{{"core:sample_start": 0}}], "annotations": []}}"#
+            ),
+        )
+        .unwrap()
+    };
+    write_meta("cf32_le");
+    // The same recording as an archive (made by tar itself, as the sigmf package lays it out).
+    let archive = dir.path().join("rec.sigmf");
+    let tar = Command::new("tar")
+        .args([
+            "-cf",
+            path(&archive),
+            "-C",
+            path(dir.path()),
+            "rec/rec.sigmf-meta",
+            "rec/rec.sigmf-data",
+        ])
+        .status()
+        .unwrap();
+    assert!(tar.success());
+    for given in [&meta, &data, &archive] {
+        let ts_out = dir.path().join("out.ts");
+        let (ok, out, err) = radioflow(&[
+            "dvbs2",
+            "rx",
+            "--input",
+            path(given),
+            "--out",
+            path(&ts_out),
+        ]);
+        assert!(ok, "{}: {err}", given.display());
+        assert!(
+            out.contains("MODCOD: qpsk-1/2, short frames, pilots on"),
+            "{out}"
+        );
+        assert!(out.contains(" 0 failed"), "{out}");
+        let got = std::fs::read(&ts_out).unwrap();
+        let n = got.len() / 188;
+        assert!(n >= 150, "{}: {n} packets of 300:\n{out}", given.display());
+        let first = u32::from_be_bytes(got[4..8].try_into().unwrap()) as usize;
+        assert_eq!(got[..], input[first * 188..(first + n) * 188]);
+    }
+    write_meta("ci16_le");
+    let (ok, _, err) = radioflow(&[
+        "dvbs2",
+        "rx",
+        "--input",
+        path(&meta),
+        "--out",
+        path(&dir.path().join("o.ts")),
+    ]);
+    assert!(!ok);
+    let want = format!(
+        "error: {}: global.core:datatype: ci16_le: the DVB-S2 receiver reads cf32_le",
+        meta.display()
+    );
+    assert!(err.starts_with(&want), "{err}");
+}
+
+#[test]
 fn bad_inputs_are_one_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let odd = dir.path().join("odd.cf32");

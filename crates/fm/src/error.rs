@@ -43,6 +43,10 @@ pub enum FmError {
         /// What is wrong.
         reason: String,
     },
+    /// The input SigMF recording cannot be read or does not fit the receiver (its error names
+    /// the file and the metadata field).
+    #[error(transparent)]
+    Sigmf(#[from] radioflow_blocks::sigmf::SigmfError),
     /// The WAV output cannot be written.
     #[error(transparent)]
     Output(#[from] FileError),

@@ -3,9 +3,11 @@
 use crate::error::FmError;
 use crate::plan::Plan;
 use radioflow_blocks::dsp::firdes::{self, Window};
+use radioflow_blocks::sigmf::{Recording, SigmfError};
 use radioflow_blocks::{
     DecimatingFirFilter, FileSource, FmStereoDecoder, FreqXlatingFirFilter, IirFilter, IqToComplex,
-    NullSink, QuadratureDemod, RationalResampler, RdsDecoder, SampleFormat, WavEncoding, WavSink,
+    NullSink, QuadratureDemod, RationalResampler, RdsDecoder, SampleFormat, SigmfSource,
+    WavEncoding, WavSink,
 };
 use radioflow_rds::Station;
 use radioflow_runtime::{BlockId, Complex32, Flowgraph, Pmt, Scheduler};
@@ -36,6 +38,10 @@ pub struct ReceiverConfig {
     pub deemphasis: Option<f64>,
     /// Decode RDS from the multiplex (station name, RadioText, ...).
     pub rds: bool,
+    /// The input is a SigMF recording (any complex datatype, read by
+    /// [`SigmfSource`](radioflow_blocks::SigmfSource)); `format` is then not used. Made by
+    /// [`ReceiverConfig::sigmf`].
+    pub sigmf: bool,
 }
 
 impl ReceiverConfig {
@@ -55,7 +61,50 @@ impl ReceiverConfig {
             stereo: false,
             deemphasis: Some(50e-6),
             rds: false,
+            sigmf: false,
         }
+    }
+
+    /// A mono receiver of the SigMF recording `input` (`X.sigmf-meta`, `X.sigmf-data` or an
+    /// archive `X.sigmf`), whose sample rate comes from its metadata.
+    ///
+    /// # Errors
+    /// The recording cannot be read, is real, or has no `core:sample_rate`; the error names
+    /// the file and the field.
+    pub fn sigmf(input: impl Into<PathBuf>, offset: f64) -> Result<Self, FmError> {
+        let input = input.into();
+        let rec = Recording::open(&input)?;
+        let field = |field: &str, message: String| SigmfError::Field {
+            file: rec.meta_file.clone(),
+            field: field.into(),
+            message,
+        };
+        let global = &rec.meta.global;
+        if !global.datatype.complex {
+            return Err(field(
+                "global.core:datatype",
+                format!(
+                    "{} is real: the receiver needs complex (IQ) samples",
+                    global.datatype
+                ),
+            )
+            .into());
+        }
+        let Some(rate) = global.sample_rate else {
+            return Err(field(
+                "global.core:sample_rate",
+                "missing: the receiver needs the sample rate".into(),
+            )
+            .into());
+        };
+        let mut config = Self::new(input, SampleFormat::Cf32, rate, offset);
+        config.sigmf = true;
+        Ok(config)
+    }
+
+    /// The source reads complex samples as they are (no conversion block).
+    fn reads_complex(&self) -> bool {
+        self.sigmf || (self.format == SampleFormat::Cf32 && cfg!(target_endian = "little"))
     }
 }
 
@@ -134,25 +183,30 @@ impl Receiver {
     /// or option.
     pub fn new(config: ReceiverConfig) -> Result<Self, FmError> {
         let plan = Plan::new(config.sample_rate, config.offset, config.stereo)?;
-        let meta = std::fs::metadata(&config.input).map_err(|source| FmError::Input {
-            path: config.input.clone(),
-            source,
-        })?;
-        if meta.is_dir() {
-            return Err(FmError::Input {
+        let samples = if config.sigmf {
+            Recording::open(&config.input)?.samples
+        } else {
+            let meta = std::fs::metadata(&config.input).map_err(|source| FmError::Input {
                 path: config.input.clone(),
-                source: std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory"),
-            });
-        }
-        let size = config.format.bytes_per_sample() as u64;
-        if meta.len() % size != 0 {
-            return Err(FmError::PartialSample {
-                path: config.input.clone(),
-                len: meta.len(),
-                format: config.format,
-            });
-        }
-        if meta.len() == 0 {
+                source,
+            })?;
+            if meta.is_dir() {
+                return Err(FmError::Input {
+                    path: config.input.clone(),
+                    source: std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory"),
+                });
+            }
+            let size = config.format.bytes_per_sample() as u64;
+            if meta.len() % size != 0 {
+                return Err(FmError::PartialSample {
+                    path: config.input.clone(),
+                    len: meta.len(),
+                    format: config.format,
+                });
+            }
+            meta.len() / size
+        };
+        if samples == 0 {
             return Err(FmError::Empty {
                 path: config.input.clone(),
             });
@@ -169,7 +223,7 @@ impl Receiver {
             }
         }
         Ok(Self {
-            samples: meta.len() / size,
+            samples,
             config,
             plan,
         })
@@ -201,7 +255,10 @@ impl Receiver {
             path: c.input.clone(),
             source: e.into(),
         };
-        let (source, iq) = if c.format == SampleFormat::Cf32 && cfg!(target_endian = "little") {
+        let (source, iq) = if c.sigmf {
+            let s = fg.add_named("source", SigmfSource::<Complex32>::new(&c.input)?);
+            (s, s)
+        } else if c.reads_complex() {
             let s = fg.add_named(
                 "source",
                 FileSource::<Complex32>::new(&c.input).map_err(input)?,
@@ -395,7 +452,7 @@ impl Receiver {
 
     /// Samples for `items` produced by the source (bytes unless the format is read as is).
     fn items_to_samples(&self, items: u64) -> u64 {
-        if self.config.format == SampleFormat::Cf32 && cfg!(target_endian = "little") {
+        if self.config.reads_complex() {
             items
         } else {
             items / self.config.format.bytes_per_sample() as u64

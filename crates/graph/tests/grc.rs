@@ -203,3 +203,130 @@ fn every_example_flowgraph_gnu_radio_ships_is_read_without_a_panic() {
         files.len()
     );
 }
+
+/// A .grc block entry.
+fn grc_block(name: &str, id: &str, params: &[(&str, &str)]) -> String {
+    let mut s = format!("- name: {name}\n  id: {id}\n  parameters:\n");
+    for (k, v) in params {
+        s.push_str(&format!("    {k}: {v}\n"));
+    }
+    s.push_str("  states:\n    coordinate: [0, 0]\n    rotation: 0\n    state: enabled\n");
+    s
+}
+
+#[test]
+fn gr_zeromq_blocks_in_a_grc_run_as_radioflow_zmq_blocks() {
+    let dir = scratch("zmq");
+    let out = dir.join("out.f32");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let address = format!("'tcp://127.0.0.1:{port}'");
+    // GRC writes a string parameter unquoted; both forms are read.
+    let unquoted = format!("tcp://127.0.0.1:{port}");
+    let zmq = |pass_tags: &'static str| {
+        vec![
+            ("type", "float"),
+            ("vlen", "'1'"),
+            ("address", address.as_str()),
+            ("timeout", "'100'"),
+            ("pass_tags", pass_tags),
+            ("hwm", "'-1'"),
+        ]
+    };
+    // One flowgraph sending through PUSH and receiving through PULL over loopback.
+    let mut text = String::from("options:\n  parameters:\n    id: zmq_loop\n    generate_options: no_gui\n  states:\n    state: enabled\n\nblocks:\n");
+    text += &grc_block("samp_rate", "variable", &[("value", "'32000'")]);
+    text += &grc_block(
+        "src",
+        "analog_sig_source_x",
+        &[
+            ("type", "float"),
+            ("samp_rate", "samp_rate"),
+            ("waveform", "analog.GR_COS_WAVE"),
+            ("freq", "samp_rate / 32"),
+            ("amp", "'1'"),
+            ("offset", "'0'"),
+            ("phase", "'0'"),
+        ],
+    );
+    text += &grc_block(
+        "head_tx",
+        "blocks_head",
+        &[("type", "float"), ("vlen", "'1'"), ("num_items", "'4000'")],
+    );
+    text += &grc_block("push", "zeromq_push_sink", &zmq("'True'"));
+    text += &grc_block("pull", "zeromq_pull_source", &zmq("'True'"));
+    text += &grc_block(
+        "head_rx",
+        "blocks_head",
+        &[("type", "float"), ("vlen", "'1'"), ("num_items", "'4000'")],
+    );
+    let file = format!("'{}'", out.display());
+    text += &grc_block(
+        "sink",
+        "blocks_file_sink",
+        &[
+            ("type", "float"),
+            ("vlen", "'1'"),
+            ("file", file.as_str()),
+            ("append", "'False'"),
+            ("unbuffered", "'False'"),
+        ],
+    );
+    text += "\nconnections:\n- [src, '0', head_tx, '0']\n- [head_tx, '0', push, '0']\n- [pull, '0', head_rx, '0']\n- [head_rx, '0', sink, '0']\n\nmetadata:\n  file_format: 1\n";
+    let mut graph = parse_grc(&text, "zmq_loop.grc").unwrap();
+    graph
+        .flowgraph
+        .start(radioflow_runtime::default_scheduler().as_ref())
+        .unwrap();
+    graph
+        .flowgraph
+        .wait_timeout(std::time::Duration::from_secs(30))
+        .unwrap();
+    let got = floats(&out);
+    assert_eq!(got.len(), 4000);
+    for (n, &y) in got.iter().enumerate() {
+        let want = (2.0 * std::f64::consts::PI * n as f64 / 32.0).cos();
+        assert!(
+            (f64::from(y) - want).abs() < 1e-5,
+            "sample {n}: {y} vs {want}"
+        );
+    }
+    // The message blocks map too (a source never ends by itself, so only built here).
+    let mut text = String::from(
+        "options:\n  parameters:\n    id: zmq_msgs\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    text += &grc_block(
+        "msgs",
+        "zeromq_pull_msg_source",
+        &[
+            ("address", unquoted.as_str()),
+            ("timeout", "'100'"),
+            ("bind", "'False'"),
+        ],
+    );
+    text += &grc_block("debug", "blocks_message_debug", &[("en_uvec", "'True'")]);
+    text += "\nconnections:\n- [msgs, out, debug, store]\n\nmetadata:\n  file_format: 1\n";
+    let graph = parse_grc(&text, "zmq_msgs.grc").unwrap();
+    assert_eq!(graph.blocks.len(), 2);
+    // A key on PUB/SUB is refused by name.
+    let keyed = grc_block(
+        "sub",
+        "zeromq_sub_source",
+        &[zmq("'False'"), vec![("key", "'topic'")]].concat(),
+    );
+    let e = parse_grc(
+        &format!("options:\n  parameters:\n    id: k\n\nblocks:\n{keyed}\nconnections: []\n\nmetadata:\n  file_format: 1\n"),
+        "k.grc",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("sub") && e.contains("key") && e.contains("no key"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}

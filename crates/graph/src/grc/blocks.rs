@@ -89,6 +89,44 @@ fn is_zero(v: &Value) -> bool {
     v.as_f64() == Some(0.0)
 }
 
+/// A gr-zeromq stream block (`type`, `vlen` 1, `address`, `timeout`, `pass_tags`, `hwm`, and
+/// for PUB/SUB `key` (only empty) and `drop_on_hwm`): sinks bind and sources connect, as there.
+fn zmq_stream(p: &GrcParams, block: &'static str, pattern: &str) -> Result<Mapped, String> {
+    p.require(
+        "key",
+        |v| matches!(v, Value::Str(k) if k.is_empty()),
+        "no key",
+    )?;
+    let mut params = vec![
+        p.pass("address", "address")?,
+        ("pattern".into(), Pmt::symbol(pattern)),
+        p.pass("timeout", "timeout_ms")?,
+        p.pass("pass_tags", "pass_tags")?,
+        p.pass("hwm", "hwm")?,
+    ];
+    if p.values.contains_key("drop_on_hwm") {
+        params.push(p.pass("drop_on_hwm", "drop_on_hwm")?);
+    }
+    typed(p, block, params)
+}
+
+/// A gr-zeromq message block (`address`, `timeout`, `bind`).
+fn zmq_message(p: &GrcParams, block: &'static str, pattern: &str) -> Result<Mapped, String> {
+    let mut params = vec![
+        p.pass("address", "address")?,
+        ("pattern".into(), Pmt::symbol(pattern)),
+        p.pass("timeout", "timeout_ms")?,
+    ];
+    if p.values.contains_key("bind") {
+        params.push(p.pass("bind", "bind")?);
+    }
+    Ok(Mapped {
+        block,
+        dtype: None,
+        params,
+    })
+}
+
 /// Every supported GNU Radio block id, with what it becomes.
 pub(crate) const SUPPORTED: &[(&str, &str, Map)] = &[
     ("blocks_null_source", "null_source", |p| {
@@ -195,6 +233,42 @@ pub(crate) const SUPPORTED: &[(&str, &str, Map)] = &[
                 p.pass("phase", "phase")?,
             ],
         )
+    }),
+    ("zeromq_pub_sink", "zmq_sink", |p| {
+        zmq_stream(p, "zmq_sink", "pub")
+    }),
+    ("zeromq_push_sink", "zmq_sink", |p| {
+        zmq_stream(p, "zmq_sink", "push")
+    }),
+    ("zeromq_rep_sink", "zmq_sink", |p| {
+        zmq_stream(p, "zmq_sink", "rep")
+    }),
+    ("zeromq_sub_source", "zmq_source", |p| {
+        zmq_stream(p, "zmq_source", "sub")
+    }),
+    ("zeromq_pull_source", "zmq_source", |p| {
+        zmq_stream(p, "zmq_source", "pull")
+    }),
+    ("zeromq_req_source", "zmq_source", |p| {
+        zmq_stream(p, "zmq_source", "req")
+    }),
+    ("zeromq_pub_msg_sink", "zmq_message_sink", |p| {
+        zmq_message(p, "zmq_message_sink", "pub")
+    }),
+    ("zeromq_push_msg_sink", "zmq_message_sink", |p| {
+        zmq_message(p, "zmq_message_sink", "push")
+    }),
+    ("zeromq_rep_msg_sink", "zmq_message_sink", |p| {
+        zmq_message(p, "zmq_message_sink", "rep")
+    }),
+    ("zeromq_sub_msg_source", "zmq_message_source", |p| {
+        zmq_message(p, "zmq_message_source", "sub")
+    }),
+    ("zeromq_pull_msg_source", "zmq_message_source", |p| {
+        zmq_message(p, "zmq_message_source", "pull")
+    }),
+    ("zeromq_req_msg_source", "zmq_message_source", |p| {
+        zmq_message(p, "zmq_message_source", "req")
     }),
     ("filter_fir_filter_xxx", "fir_filter", |p| {
         p.require("decim", |v| v.as_f64() == Some(1.0), "no decimation")?;

@@ -38,6 +38,10 @@ const IGNORED: &[&str] = &["options", "import", "note"];
 /// Parameters whose value GRC takes as written, not as an expression.
 const RAW: &[&str] = &["type", "file"];
 
+/// String parameters (GRC's `dtype: string`): an expression if it evaluates to a string, else
+/// the text as written (`tcp://127.0.0.1:5555` unquoted), as GRC does.
+const STRING: &[&str] = &["address", "key"];
+
 /// Reads and builds the GRC flowgraph at `path`.
 pub fn load_grc(path: impl AsRef<Path>) -> Result<Graph, GraphError> {
     let path = path.as_ref();
@@ -199,6 +203,11 @@ pub fn parse_grc(text: &str, file: impl AsRef<Path>) -> Result<Graph, GraphError
             .map(|(k, v)| {
                 let value = if RAW.contains(&k.as_str()) {
                     Ok(Value::Str(v.clone()))
+                } else if STRING.contains(&k.as_str()) {
+                    match expr::eval(v, &mut vars) {
+                        Ok(s @ Value::Str(_)) => Ok(s),
+                        _ => Ok(Value::Str(v.clone())),
+                    }
                 } else {
                     expr::eval(v, &mut vars).map_err(|err| format!("{v:?}: {err}"))
                 };

@@ -368,6 +368,34 @@ def rds_decoder(sample_rate: float, dtype: DTypeLike = np.float32, *, name: Opti
     """
 
 
+def sigmf_sink(path: Union[str, os.PathLike], dtype: DTypeLike = np.complex64, format: str = "f32_le", sample_rate: float = 0.0, *, name: Optional[str] = None) -> Block:
+    """Writes a SigMF recording (.sigmf-meta + .sigmf-data, or a .sigmf archive), rx_freq/rx_time/rx_rate tags as captures.
+
+    Parameters:
+        path: the recording (X, X.sigmf-meta, X.sigmf-data or X.sigmf) (a file path).
+        dtype: the item type, one of complex64, float32 (default complex64).
+        format: the data's SigMF datatype after its c (complex64) or r (float32) (one of f32_le, f32_be, f64_le, f64_be, i32_le, i32_be, i16_le, i16_be, i8, u32_le, u32_be, u16_le, u16_be, u8; default "f32_le").
+        sample_rate: core:sample_rate (0: from the first rx_rate tag) (a finite number; default 0.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+    """
+
+
+def sigmf_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
+    """Reads a SigMF recording (.sigmf-meta + .sigmf-data, or a .sigmf archive), any datatype, captures as rx_rate/rx_freq/rx_time tags.
+
+    Parameters:
+        path: the recording (X, X.sigmf-meta, X.sigmf-data or X.sigmf) (a file path).
+        dtype: the item type, one of complex64, float32 (default complex64).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
+    """
+
+
 def signal_source(sample_rate: float, waveform: str, frequency: float, dtype: DTypeLike = np.complex64, amplitude: float = 1.0, offset: Any = 0.0, phase: float = 0.0, *, name: Optional[str] = None) -> Block:
     """A sine, cosine or constant at `frequency` Hz for `sample_rate` samples per second (GNU Radio's analog.sig_source_c/f).
 

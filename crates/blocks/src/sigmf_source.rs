@@ -1,0 +1,189 @@
+//! [`SigmfSource`]: the samples of a SigMF recording, with its captures as stream tags.
+
+use crate::sigmf::{self, Recording, SigmfError, SigmfItem};
+use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Samples converted per work call at most (bounds the byte buffer).
+const CHUNK: usize = 1 << 15;
+
+/// Reads a SigMF recording (`NAME.sigmf-meta` + `NAME.sigmf-data`, or a `.sigmf` archive read
+/// in place) as `Complex32` (complex datatypes) or `f32` (real ones), converting any SigMF
+/// datatype (`cf32_le`, `ci16_le`, `ci8`, `cu8`, `rf32_le`, `cf64_le`, `ri16_be`, ...; integers
+/// scaled to ±1, see [`Datatype`](crate::sigmf::Datatype)). The metadata becomes stream tags
+/// with GNU Radio's keys, as UHD's source sends them: `rx_rate` (double) at sample 0 and at
+/// every capture, `rx_freq` (double, `core:frequency`) and `rx_time` (tuple of `u64` seconds
+/// and `f64` fraction, `core:datetime`) at each capture's `core:sample_start`, and an
+/// `annotation` dict at each annotation ([`sigmf::stream_tags`]). It ends after the last
+/// sample.
+///
+/// # Stream inputs
+/// None.
+///
+/// # Stream outputs
+/// - `out`: `Complex32` or `f32` (must match the recording: complex or real).
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `path`: the recording, by any of its names (`X`, `X.sigmf-meta`, `X.sigmf-data`) or an
+///   archive `X.sigmf`.
+///
+/// Blocking: yes (file I/O).
+///
+/// # Example
+/// ```
+/// use radioflow_blocks::runtime::{Complex32, Flowgraph};
+/// use radioflow_blocks::sigmf::Datatype;
+/// use radioflow_blocks::{SigmfSink, SigmfSource, VectorSink, VectorSource};
+///
+/// let dir = std::env::temp_dir().join(format!("radioflow-doc-sigmf-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let path = dir.join("rec.sigmf-meta");
+/// let data = vec![Complex32::new(0.5, -0.25); 100];
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(VectorSource::new(data.clone()));
+/// let sink = fg.add(SigmfSink::<Complex32>::new(&path, Datatype::CF32_LE).sample_rate(1e6));
+/// fg.connect(src, sink)?;
+/// fg.run()?;
+///
+/// let source = SigmfSource::<Complex32>::new(&path)?;
+/// assert_eq!(source.recording().unwrap().meta.global.sample_rate, Some(1e6));
+/// let mut fg = Flowgraph::new();
+/// let src = fg.add(source);
+/// let out = fg.add(VectorSink::<Complex32>::new());
+/// fg.connect(src, out)?;
+/// fg.run()?;
+/// assert_eq!(fg.block::<VectorSink<Complex32>>(out).unwrap().data(), &data[..]);
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Ports)]
+pub struct SigmfSource<T: SigmfItem> {
+    #[output(name = "out")]
+    output: StreamOutput<T>,
+    path: PathBuf,
+    /// `None` until opened (by `new`, or at start for a deferred source).
+    open: Option<Open>,
+}
+
+#[derive(Debug)]
+struct Open {
+    recording: Recording,
+    data: std::io::Take<std::fs::File>,
+    /// Samples not yet read.
+    left: u64,
+    /// The recording's tags, by offset; `next` is the first not yet put out.
+    tags: Vec<Tag>,
+    next: usize,
+    /// Raw bytes of one chunk (reused).
+    bytes: Vec<u8>,
+}
+
+impl Open {
+    fn new<T: SigmfItem>(path: &Path) -> Result<Self, SigmfError> {
+        let recording = Recording::open(path)?;
+        sigmf::check_item::<T>(recording.meta.global.datatype, &recording.meta_file)?;
+        Ok(Self {
+            data: recording.open_data()?,
+            left: recording.samples,
+            tags: sigmf::stream_tags(&recording.meta),
+            next: 0,
+            bytes: Vec::new(),
+            recording,
+        })
+    }
+}
+
+#[block(blocking)]
+impl<T: SigmfItem> SigmfSource<T> {
+    /// Opens the recording at `path` now (its metadata is then at hand).
+    ///
+    /// # Errors
+    /// See [`Recording::open`]; and a complex recording for an `f32` source or a real one for
+    /// `Complex32` (naming `global.core:datatype`).
+    pub fn new(path: impl AsRef<Path>) -> Result<Self, SigmfError> {
+        let path = path.as_ref();
+        Ok(Self {
+            output: StreamOutput::new(),
+            path: path.to_owned(),
+            open: Some(Open::new::<T>(path)?),
+        })
+    }
+
+    /// A source that opens `path` only when the graph starts (for graph files); its errors are
+    /// then the start's.
+    pub fn deferred(path: impl AsRef<Path>) -> Self {
+        Self {
+            output: StreamOutput::new(),
+            path: path.as_ref().to_owned(),
+            open: None,
+        }
+    }
+
+    /// The recording, once opened.
+    pub fn recording(&self) -> Option<&Recording> {
+        self.open.as_ref().map(|o| &o.recording)
+    }
+
+    fn start(&mut self) -> Result<(), BlockError> {
+        if self.open.is_none() {
+            self.open = Some(Open::new::<T>(&self.path)?);
+        }
+        Ok(())
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let Some(open) = self.open.as_mut() else {
+            return Err(BlockError::msg("sigmf_source: work before start"));
+        };
+        if open.left == 0 {
+            return Ok(WorkStatus::Done);
+        }
+        let out = self.output.slice();
+        let n = out.len().min(CHUNK).min(open.left as usize);
+        if n == 0 {
+            return Ok(WorkStatus::Continue);
+        }
+        let datatype = open.recording.meta.global.datatype;
+        open.bytes.resize(n * datatype.sample_bytes(), 0);
+        open.data
+            .read_exact(&mut open.bytes)
+            .map_err(SigmfError::io("read", &open.recording.data_file))?;
+        let scalars: &mut [f32] = bytemuck::cast_slice_mut(&mut out[..n]);
+        datatype.decode(&open.bytes, scalars);
+        let start = self.output.offset();
+        let end = start + n as u64;
+        while let Some(tag) = open.tags.get(open.next).filter(|t| t.offset < end) {
+            self.output
+                .add_tag(tag.offset, tag.key.clone(), tag.value.clone());
+            open.next += 1;
+        }
+        self.output.produce(n);
+        open.left -= n as u64;
+        Ok(WorkStatus::Continue)
+    }
+}
+
+register_block!(BlockDescription {
+    id: "sigmf_source",
+    summary: "Reads a SigMF recording (.sigmf-meta + .sigmf-data, or a .sigmf archive), any \
+              datatype, captures as rx_rate/rx_freq/rx_time tags.",
+    dtypes: &[Dtype::Complex64, Dtype::Float32],
+    params: &[ParamDescription::required(
+        "path",
+        ParamKind::Path,
+        "the recording (X, X.sigmf-meta, X.sigmf-data or X.sigmf)"
+    )],
+    ports: declared_ports::<SigmfSource<Complex32>>,
+    make: |a| {
+        let path = a.path("path")?;
+        Ok(match a.item_dtype()? {
+            Dtype::Float32 => Box::new(SigmfSource::<f32>::deferred(path)) as Box<dyn Block>,
+            _ => Box::new(SigmfSource::<Complex32>::deferred(path)),
+        })
+    },
+});
