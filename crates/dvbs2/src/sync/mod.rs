@@ -221,7 +221,7 @@ impl MatchedFilter {
         Synchronizer::new(cfg).map(|s| MatchedFilter { mf: s.front.mf })
     }
 
-    /// Filters `samples` into `out` (the same length), blocks of [`BLOCK`] samples with a
+    /// Filters `samples` into `out` (the same length), blocks of 4096 samples with a
     /// gain per block as [`SymbolRecovery::process`] does.
     pub fn process(&mut self, samples: &[Complex32], out: &mut [Complex32]) {
         assert_eq!(samples.len(), out.len(), "one filtered sample per sample");
