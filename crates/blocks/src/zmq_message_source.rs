@@ -97,7 +97,10 @@ impl ZmqMessageSource {
             return Ok(());
         };
         let msg = Pmt::from_bytes(frame).map_err(|e| {
-            socket.error(format!("a frame of {} bytes is not a PMT: {e}", frame.len()))
+            socket.error(format!(
+                "a frame of {} bytes is not a PMT: {e}",
+                frame.len()
+            ))
         })?;
         self.out.post(msg);
         Ok(())

@@ -118,7 +118,9 @@ pub(crate) struct Socket {
 
 impl std::fmt::Debug for Socket {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Socket").field("who", &self.who).finish_non_exhaustive()
+        f.debug_struct("Socket")
+            .field("who", &self.who)
+            .finish_non_exhaustive()
     }
 }
 
@@ -145,8 +147,12 @@ impl Socket {
         let linger = if sink { SINK_LINGER_MS } else { 0 };
         socket.set_linger(linger).map_err(|e| fail("linger", e))?;
         if let Some(hwm) = config.hwm {
-            socket.set_sndhwm(hwm).map_err(|e| fail("send high-water mark", e))?;
-            socket.set_rcvhwm(hwm).map_err(|e| fail("receive high-water mark", e))?;
+            socket
+                .set_sndhwm(hwm)
+                .map_err(|e| fail("send high-water mark", e))?;
+            socket
+                .set_rcvhwm(hwm)
+                .map_err(|e| fail("receive high-water mark", e))?;
         }
         if config.pattern == Pattern::PubSub && sink && !config.drop_on_hwm {
             set_xpub_nodrop(&mut socket).map_err(|e| fail("no-drop (ZMQ_XPUB_NODROP)", e))?;
@@ -181,7 +187,11 @@ impl Socket {
     ///
     /// # Errors
     /// The poll failed.
-    pub(crate) fn wait(&self, events: zmq::PollEvents, timeout: Duration) -> Result<bool, BlockError> {
+    pub(crate) fn wait(
+        &self,
+        events: zmq::PollEvents,
+        timeout: Duration,
+    ) -> Result<bool, BlockError> {
         let end = Instant::now() + timeout;
         loop {
             let left = end.saturating_duration_since(Instant::now());
@@ -224,7 +234,10 @@ impl Socket {
     pub(crate) fn send(&self, frames: &[&[u8]]) -> Result<bool, BlockError> {
         let end = Instant::now() + Duration::from_millis(self.config.timeout_ms.max(1));
         loop {
-            match self.socket.send_multipart(frames.iter().copied(), zmq::DONTWAIT) {
+            match self
+                .socket
+                .send_multipart(frames.iter().copied(), zmq::DONTWAIT)
+            {
                 Ok(()) => return Ok(true),
                 Err(zmq::Error::EAGAIN) => {
                     let left = end.saturating_duration_since(Instant::now());

@@ -188,7 +188,8 @@ mod tests {
         let mut out = Vec::new();
         encode(0, &[Tag::new(1, Pmt::symbol("k"), Pmt::Int(7))], &mut out);
         // GNU Radio's bytes with the source id `src` (02 0003 "src") replaced by #f (01).
-        let want = hex("f05f010000000000000000010000000000000001000000000000000200016b030000000701");
+        let want =
+            hex("f05f010000000000000000010000000000000001000000000000000200016b030000000701");
         assert_eq!(out, want);
     }
 
@@ -214,10 +215,7 @@ mod tests {
     fn bad_input_is_a_named_error_never_a_panic() {
         assert_eq!(decode(&[0; 5]), Err(TagHeaderError::TooShort { len: 5 }));
         let items = [0u8; 40];
-        assert_eq!(
-            decode(&items),
-            Err(TagHeaderError::BadMagic { found: 0 })
-        );
+        assert_eq!(decode(&items), Err(TagHeaderError::BadMagic { found: 0 }));
         let mut msg = hex(FROM_GNU_RADIO);
         msg[2] = 2;
         assert_eq!(decode(&msg), Err(TagHeaderError::BadVersion { found: 2 }));
@@ -225,7 +223,10 @@ mod tests {
         let mut msg = Vec::new();
         encode(0, &[], &mut msg);
         msg[11..19].copy_from_slice(&u64::MAX.to_le_bytes());
-        assert!(matches!(decode(&msg), Err(TagHeaderError::Truncated { index: 0, .. })));
+        assert!(matches!(
+            decode(&msg),
+            Err(TagHeaderError::Truncated { index: 0, .. })
+        ));
         // Every prefix of a good header decodes or fails cleanly.
         let good = hex(FROM_GNU_RADIO);
         for n in 0..good.len() {
@@ -235,7 +236,11 @@ mod tests {
         bad[27] = 0xEE; // the key's PMT type byte
         assert!(matches!(
             decode(&bad),
-            Err(TagHeaderError::Pmt { index: 0, what: "key", .. })
+            Err(TagHeaderError::Pmt {
+                index: 0,
+                what: "key",
+                ..
+            })
         ));
     }
 }

@@ -128,7 +128,11 @@ fn pub_sub_with_a_key_puts_every_tag_on_its_item() {
     assert!(!v.tags().is_empty());
     for t in v.tags() {
         assert_eq!(t.key, Pmt::symbol("i"));
-        assert_eq!(Pmt::Int(v.data()[t.offset as usize] as i64), t.value, "{t:?}");
+        assert_eq!(
+            Pmt::Int(v.data()[t.offset as usize] as i64),
+            t.value,
+            "{t:?}"
+        );
     }
 }
 
@@ -136,7 +140,10 @@ fn messages() -> Vec<Pmt> {
     vec![
         Pmt::Int(1),
         Pmt::symbol("two"),
-        Pmt::Pair(std::sync::Arc::new((Pmt::symbol("meta"), Pmt::F32Vector(vec![1.0, 2.5].into())))),
+        Pmt::Pair(std::sync::Arc::new((
+            Pmt::symbol("meta"),
+            Pmt::F32Vector(vec![1.0, 2.5].into()),
+        ))),
         Pmt::Double(-0.5),
     ]
 }
@@ -147,7 +154,9 @@ fn messages_through(sink: ZmqMessageSink, source: ZmqMessageSource) -> Vec<Pmt> 
     let mut receiver = Flowgraph::new();
     let src = receiver.add(source);
     let dbg = receiver.add(MessageDebug::new());
-    receiver.connect_message((src, "out"), (dbg, "store")).unwrap();
+    receiver
+        .connect_message((src, "out"), (dbg, "store"))
+        .unwrap();
     receiver.start(default_scheduler().as_ref()).unwrap();
     let mut sender = Flowgraph::new();
     let burst = sender.add(MessageBurstSource::new(want.clone()));
@@ -164,7 +173,11 @@ fn messages_through(sink: ZmqMessageSink, source: ZmqMessageSource) -> Vec<Pmt> 
     }
     receiver.stop();
     receiver.wait_timeout(Duration::from_secs(30)).unwrap();
-    receiver.block::<MessageDebug>(dbg).unwrap().messages().to_vec()
+    receiver
+        .block::<MessageDebug>(dbg)
+        .unwrap()
+        .messages()
+        .to_vec()
 }
 
 #[test]

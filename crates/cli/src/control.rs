@@ -40,17 +40,35 @@ impl ControlArgs {
 
     /// Adds the probes to `fg` (before it starts).
     pub(crate) fn add_probes(&self, fg: &mut Flowgraph) -> anyhow::Result<Vec<Probe>> {
-        self.probe
-            .iter()
+        self.add_probes_with(fg, &[])
+    }
+
+    /// Adds the command's own probes `always` and the user's to `fg` (before it starts),
+    /// each once.
+    pub(crate) fn add_probes_with(
+        &self,
+        fg: &mut Flowgraph,
+        always: &[&str],
+    ) -> anyhow::Result<Vec<Probe>> {
+        let mut specs: Vec<&str> = always.to_vec();
+        for spec in &self.probe {
+            if !specs.contains(&spec.as_str()) {
+                specs.push(spec);
+            }
+        }
+        specs
+            .into_iter()
             .map(|spec| Ok(add_probe(fg, spec, ProbeConfig::default())?))
             .collect()
     }
 
-    /// Starts the control port for the running `fg` and prints its address.
+    /// Starts the control port for the running `fg` with `probes` and the initial values of
+    /// settable parameters `(block, parameter, value)`, and prints its address.
     pub(crate) fn serve(
         &self,
         fg: &Flowgraph,
         probes: Vec<Probe>,
+        params: Vec<(String, String, serde_json::Value)>,
     ) -> anyhow::Result<Option<ControlHandle>> {
         let Some(addr) = self.control else {
             return Ok(None);
@@ -58,6 +76,7 @@ impl ControlArgs {
         let mut config = ControlConfig::new(addr);
         config.token = self.token.clone();
         config.probes = probes;
+        config.params = params;
         let handle = serve(fg, config)?;
         eprintln!("live view: {}", handle.url());
         Ok(Some(handle))
