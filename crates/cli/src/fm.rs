@@ -202,6 +202,8 @@ impl Observer for Watch<'_> {
     fn prepare(&mut self, fg: &mut Flowgraph, _: &ReceiverGraph) -> Result<(), BoxError> {
         if self.control.enabled() {
             self.probes = self.control.add_probes_with(fg, &PROBES)?;
+            // Shares of time on the page (two TSC reads per work call).
+            fg.set_counters(radioflow_runtime::Counters::Timed);
         }
         Ok(())
     }

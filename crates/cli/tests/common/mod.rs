@@ -82,9 +82,15 @@ impl Fm {
 
     /// Stops the receiver from the API and returns its exit status's success, stdout and
     /// stderr.
-    pub fn stop(mut self) -> (bool, String, String) {
+    pub fn stop(self) -> (bool, String, String) {
         let (status, v) = request("POST", &format!("{}/api/stop", self.base), None);
         assert_eq!(status, 200, "{v}");
+        self.wait()
+    }
+
+    /// Waits for the receiver to end (stopped from the page, say) and returns its exit
+    /// status's success, stdout and stderr.
+    pub fn wait(mut self) -> (bool, String, String) {
         let mut child = self.child.take().unwrap();
         let mut out = String::new();
         child
