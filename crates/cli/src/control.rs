@@ -2,9 +2,12 @@
 //! commands that run a graph (see `radioflow_control`).
 
 use clap::Args;
+use radioflow_bench::observe::RunObserver;
 use radioflow_control::{add_probe, serve, ControlConfig, ControlHandle, Probe, ProbeConfig};
 use radioflow_runtime::Flowgraph;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 #[derive(Args, Debug, Default)]
 pub(crate) struct ControlArgs {
@@ -80,5 +83,49 @@ impl ControlArgs {
         let handle = serve(fg, config)?;
         eprintln!("live view: {}", handle.url());
         Ok(Some(handle))
+    }
+}
+
+/// `radioflow bench --control ADDR`: the live view of every graph the experiments run, one
+/// after the other on the same address (reload the page for the next run's graph). The token,
+/// when one is needed, is made once for all runs; the address is printed once.
+pub(crate) struct ServeEachRun {
+    config: ControlConfig,
+    handle: Mutex<Option<ControlHandle>>,
+    printed: AtomicBool,
+}
+
+impl ServeEachRun {
+    pub(crate) fn new(addr: SocketAddr, token: Option<String>) -> Self {
+        let mut config = ControlConfig::new(addr);
+        config.token =
+            token.or_else(|| (!addr.ip().is_loopback()).then(radioflow_control::generate_token));
+        Self {
+            config,
+            handle: Mutex::new(None),
+            printed: AtomicBool::new(false),
+        }
+    }
+}
+
+impl RunObserver for ServeEachRun {
+    fn started(&self, fg: &Flowgraph) {
+        let result = serve(fg, self.config.clone());
+        let first = !self.printed.swap(true, Ordering::Relaxed);
+        match result {
+            Ok(h) => {
+                if first {
+                    eprintln!("live view of each run: {}", h.url());
+                }
+                *self.handle.lock().unwrap_or_else(|p| p.into_inner()) = Some(h);
+            }
+            // The measurement goes on without its live view.
+            Err(e) if first => eprintln!("live view: {e}"),
+            Err(_) => {}
+        }
+    }
+
+    fn finished(&self) {
+        drop(self.handle.lock().unwrap_or_else(|p| p.into_inner()).take());
     }
 }

@@ -1,5 +1,5 @@
-//! `radioflow fm --demo --repeat --control 127.0.0.1:0` as a child process, and a small HTTP
-//! client, for the tests of the FM receiver's live view.
+//! `radioflow fm --demo --repeat --control 127.0.0.1:0` (or another command with a live view)
+//! as a child process, and a small HTTP client, for the tests of the live view.
 #![allow(dead_code, unreachable_pub)]
 
 use serde_json::Value;
@@ -13,14 +13,14 @@ use std::time::{Duration, Instant};
 /// runs slower than real time.
 pub const DEADLINE: Duration = Duration::from_secs(90);
 
-/// A running `radioflow fm` with its live view; killed when dropped unless it was stopped.
+/// A running `radioflow` command with a live view; killed when dropped unless it ended.
 pub struct Fm {
     child: Option<Child>,
     /// `http://127.0.0.1:PORT`.
     pub base: String,
     /// The page's address, as printed.
     pub url: String,
-    /// The WAV file it writes.
+    /// The WAV file it writes (`fm` only).
     pub wav: PathBuf,
     dir: PathBuf,
     stderr: mpsc::Receiver<String>,
@@ -33,11 +33,23 @@ impl Fm {
         let dir = std::env::temp_dir().join(format!("radioflow-{tag}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let wav = dir.join("station.wav");
+        let mut args: Vec<String> = ["fm", "--demo", "--repeat", "--wav"]
+            .map(String::from)
+            .to_vec();
+        args.push(wav.display().to_string());
+        args.extend(["--control", "127.0.0.1:0"].map(String::from));
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let mut live = Self::spawn(&args, "live view: ");
+        live.wav = wav;
+        live.dir = dir;
+        live
+    }
+
+    /// Runs `radioflow ARGS` and waits for the line of stderr starting with `prefix` and
+    /// holding the page's address.
+    pub fn spawn(args: &[String], prefix: &str) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_radioflow"))
-            .args(["fm", "--demo", "--repeat", "--wav"])
-            .arg(&wav)
-            .args(["--control", "127.0.0.1:0"])
-            .args(extra)
+            .args(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -58,8 +70,10 @@ impl Fm {
         let url = loop {
             let line = rx
                 .recv_timeout(DEADLINE.saturating_sub(start.elapsed()))
-                .unwrap_or_else(|_| panic!("radioflow fm printed no live view address: {seen}"));
-            if let Some(url) = line.trim().strip_prefix("live view: ") {
+                .unwrap_or_else(|_| {
+                    panic!("radioflow {args:?} printed no live view address: {seen}")
+                });
+            if let Some(url) = line.trim().strip_prefix(prefix) {
                 break url.to_owned();
             }
             seen.push_str(&line);
@@ -74,8 +88,8 @@ impl Fm {
             child: Some(child),
             base,
             url,
-            wav,
-            dir,
+            wav: PathBuf::new(),
+            dir: PathBuf::new(),
             stderr: rx,
         }
     }
@@ -111,7 +125,9 @@ impl Drop for Fm {
             let _ = c.kill();
             let _ = c.wait();
         }
-        let _ = std::fs::remove_dir_all(&self.dir);
+        if !self.dir.as_os_str().is_empty() {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
     }
 }
 
