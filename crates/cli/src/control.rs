@@ -3,7 +3,9 @@
 
 use clap::Args;
 use radioflow_bench::observe::RunObserver;
-use radioflow_control::{add_probe, serve, ControlConfig, ControlHandle, Probe, ProbeConfig};
+use radioflow_control::{
+    add_probe, serve, ControlConfig, ControlHandle, Probe, ProbeConfig, Tasks,
+};
 use radioflow_runtime::Flowgraph;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -81,6 +83,19 @@ impl ControlArgs {
         config.probes = probes;
         config.params = params;
         let handle = serve(fg, config)?;
+        eprintln!("live view: {}", handle.url());
+        Ok(Some(handle))
+    }
+
+    /// Starts the control port for a program's own `tasks` (not a flowgraph) and prints its
+    /// address.
+    pub(crate) fn serve_tasks(&self, tasks: Tasks) -> anyhow::Result<Option<ControlHandle>> {
+        let Some(addr) = self.control else {
+            return Ok(None);
+        };
+        let mut config = ControlConfig::new(addr);
+        config.token = self.token.clone();
+        let handle = radioflow_control::serve_tasks(tasks, config)?;
         eprintln!("live view: {}", handle.url());
         Ok(Some(handle))
     }

@@ -2,11 +2,14 @@
 //! logic is in `radioflow_dvbs2::app` and `radioflow_dvbs2::rx_app`.
 
 use clap::{Args, Subcommand, ValueEnum};
+use radioflow_control::Tasks;
 use radioflow_dvbs2::app::{tx_file, TxFileOptions};
-use radioflow_dvbs2::rx_app::{rx_file, RxFileOptions};
+use radioflow_dvbs2::rx_app::{rx_file_live, RxFileOptions, RxLive};
 use radioflow_dvbs2::FrameSize;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
 
 #[derive(Args)]
 pub(crate) struct Dvbs2Args {
@@ -107,6 +110,10 @@ struct RxArgs {
     /// PL scrambling Gold code index n (0..=262141).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=262_141))]
     gold: u32,
+    // The receiver is two threads, not a flowgraph: the live view shows them as two tasks
+    // (synchroniser, decoder) with their counters; no probes or parameters.
+    #[command(flatten)]
+    control: crate::control::ControlArgs,
 }
 
 /// `--sps`: the synchroniser runs at 2 samples per symbol.
@@ -154,20 +161,31 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
         pilots: a.pilots.map(|p| matches!(p, OnOff::On)),
     };
     debug_assert_eq!(a.sps, 2);
+    a.control.refuse_probes("dvbs2 rx")?;
+    let live = Arc::new(RxLive::default());
+    let control = a.control.serve_tasks(rx_tasks(&live))?;
     let mut shown = false;
     let mut last_percent = u64::MAX;
-    let r = rx_file(&o, |read, total| {
-        let percent = 100 * read / total.max(1);
-        // Long inputs only (more than a few blocks of input), once per percent.
-        if total > 1 << 21 && percent != last_percent {
-            last_percent = percent;
-            eprint!("\r  {percent:3}%  {read} of {total} samples");
-            std::io::stderr().flush().ok();
-            shown = true;
-        }
-    })?;
+    let r = rx_file_live(
+        &o,
+        |read, total| {
+            let percent = 100 * read / total.max(1);
+            // Long inputs only (more than a few blocks of input), once per percent.
+            if total > 1 << 21 && percent != last_percent {
+                last_percent = percent;
+                eprint!("\r  {percent:3}%  {read} of {total} samples");
+                std::io::stderr().flush().ok();
+                shown = true;
+            }
+        },
+        live.clone(),
+    )?;
+    drop(control);
     if shown {
         eprintln!();
+    }
+    if live.stop.load(Relaxed) {
+        println!("stopped from the live view after {} samples", r.samples);
     }
     println!(
         "lock: {}",
@@ -245,4 +263,22 @@ fn tx(a: TxArgs) -> anyhow::Result<()> {
         stats.input_bytes as f64 * 8.0 / stats.seconds.max(1e-9) / 1e6
     );
     Ok(())
+}
+
+/// The receiver's two threads as the live view's tasks: `sync` hands frames to `decode`.
+fn rx_tasks(live: &Arc<RxLive>) -> Tasks {
+    let read = live.clone();
+    Tasks {
+        names: vec!["sync".into(), "decode".into()],
+        edges: vec![(0, 1, "frames".into())],
+        read: Arc::new(move |out| {
+            for (s, t) in out.iter_mut().zip([&read.sync, &read.decode]) {
+                s.work_calls = t.calls.load(Relaxed);
+                s.items_consumed = t.items_in.load(Relaxed);
+                s.items_produced = t.items_out.load(Relaxed);
+                s.work_ns = t.busy_ns.load(Relaxed);
+            }
+        }),
+        stop: Some(live.stop.clone()),
+    }
 }

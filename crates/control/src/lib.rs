@@ -45,6 +45,7 @@ mod probe;
 mod probe_view;
 mod server;
 mod stream;
+mod tasks;
 mod threads;
 
 pub use auth::generate_token;
@@ -53,7 +54,8 @@ pub use error::ApiError;
 pub use graph_info::{BlockInfo, EdgeInfo, GraphInfo, PortInfo};
 pub use probe::{add_probe, Probe, ProbeConfig, ProbeError, ProbeFrame, ProbeItem, ProbeSink};
 pub use probe_view::{ProbeData, View};
-pub use server::{serve, ControlConfig, ControlHandle, ServeError};
+pub use server::{serve, serve_tasks, ControlConfig, ControlHandle, ServeError};
+pub use tasks::{ReadCounters, Tasks};
 pub use threads::ThreadSample;
 
 use radioflow_runtime::Flowgraph;

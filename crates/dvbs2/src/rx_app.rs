@@ -9,8 +9,10 @@ use crate::{FrameSize, Modcod};
 use num_complex::Complex32;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::time::Instant;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// What to receive.
 #[derive(Clone, Debug)]
@@ -57,7 +59,7 @@ pub enum RxAppError {
 /// What a receiver run did.
 #[derive(Clone, Debug, Default)]
 pub struct RxReport {
-    /// Input samples.
+    /// Input samples read (all of the recording unless stopped).
     pub samples: u64,
     /// PLFRAMEs synchronised.
     pub frames: u64,
@@ -79,6 +81,42 @@ pub struct RxReport {
     pub locked: bool,
     /// Wall time, seconds.
     pub seconds: f64,
+}
+
+/// Counters of one of the receiver's two threads, updated with relaxed stores once per block
+/// of input (synchroniser) or per frame (decoder), for a live view to read.
+#[derive(Debug, Default)]
+pub struct TaskCounters {
+    /// Blocks of input (synchroniser) or frames (decoder) processed.
+    pub calls: AtomicU64,
+    /// Samples (synchroniser) or frames (decoder) taken in.
+    pub items_in: AtomicU64,
+    /// Frames synchronised (synchroniser) or TS packets written (decoder).
+    pub items_out: AtomicU64,
+    /// Nanoseconds spent processing (not waiting for input or for a free frame buffer).
+    pub busy_ns: AtomicU64,
+}
+
+impl TaskCounters {
+    fn add(&self, items_in: u64, items_out: u64, busy: Duration) {
+        self.calls.fetch_add(1, Relaxed);
+        self.items_in.fetch_add(items_in, Relaxed);
+        self.items_out.fetch_add(items_out, Relaxed);
+        self.busy_ns.fetch_add(busy.as_nanos() as u64, Relaxed);
+    }
+}
+
+/// What a running receiver shows of itself ([`rx_file_live`]): its threads' counters, and a
+/// flag that stops it after the block of input at hand (the frames already handed to the
+/// decoder are decoded and written).
+#[derive(Debug, Default)]
+pub struct RxLive {
+    /// The synchronising thread (the caller's).
+    pub sync: TaskCounters,
+    /// The decoding thread.
+    pub decode: TaskCounters,
+    /// Set to stop.
+    pub stop: Arc<AtomicBool>,
 }
 
 /// One frame handed from the synchroniser to the decoder.
@@ -110,7 +148,19 @@ fn file_error(path: &Path) -> impl Fn(std::io::Error) -> RxAppError + '_ {
 /// An unreadable or partial input, an unwritable output, a bad roll-off or Gold code.
 pub fn rx_file(
     opts: &RxFileOptions,
+    progress: impl FnMut(u64, u64),
+) -> Result<RxReport, RxAppError> {
+    rx_file_live(opts, progress, Arc::new(RxLive::default()))
+}
+
+/// As [`rx_file`], keeping `live`'s counters and stopping early when its flag is set.
+///
+/// # Errors
+/// As [`rx_file`].
+pub fn rx_file_live(
+    opts: &RxFileOptions,
     mut progress: impl FnMut(u64, u64),
+    live: Arc<RxLive>,
 ) -> Result<RxReport, RxAppError> {
     let cfg = SyncConfig {
         roll_off: opts.rolloff,
@@ -137,23 +187,22 @@ pub fn rx_file(
             .expect("the ring holds RING + 1");
     }
     let output = opts.output.clone();
+    let decode_live = live.clone();
     let decoder = std::thread::Builder::new()
         .name("rf-dvbs2-decode".into())
-        .spawn(move || decode_thread(jobs, to_sync, out, &output))
+        .spawn(move || decode_thread(jobs, to_sync, out, &output, &decode_live.decode))
         .map_err(file_error(&opts.input))?;
-    let mut report = RxReport {
-        samples: total,
-        ..RxReport::default()
-    };
+    let mut report = RxReport::default();
     let mut bytes = vec![0u8; 1 << 20];
     let mut samples = vec![Complex32::default(); bytes.len() / 8];
     let mut read = 0u64;
     let mut send_failed = false;
-    loop {
+    while !live.stop.load(Relaxed) {
         let n = read_full(&mut input, &mut bytes).map_err(file_error(&opts.input))?;
         if n == 0 {
             break;
         }
+        let (t0, frames_before, mut waited) = (Instant::now(), report.frames, Duration::ZERO);
         let count = n / 8;
         for (s, b) in samples.iter_mut().zip(bytes[..n].chunks_exact(8)) {
             let f = |i: usize| f32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
@@ -172,10 +221,12 @@ pub fn rx_file(
                 report.skipped += 1;
                 return;
             }
+            let wait = Instant::now();
             let Ok(mut buf) = free.recv() else {
                 send_failed = true;
                 return;
             };
+            waited += wait.elapsed();
             let len = f.data.len().min(buf.len());
             buf[..len].copy_from_slice(&f.data[..len]);
             let job = Job {
@@ -186,11 +237,17 @@ pub fn rx_file(
                 pilots: f.pilots,
                 esn0_db: f.esn0_db,
             };
+            let wait = Instant::now();
             send_failed = to_decoder.send(job).is_err();
+            waited += wait.elapsed();
         });
         read += count as u64;
+        let busy = t0.elapsed().saturating_sub(waited);
+        live.sync
+            .add(count as u64, report.frames - frames_before, busy);
         progress(read, total);
     }
+    report.samples = read;
     report.locked = sync.stats().locked;
     drop(to_decoder);
     let decoded = decoder
@@ -230,6 +287,7 @@ fn decode_thread(
     free: SyncSender<Vec<Complex32>>,
     out: std::fs::File,
     path: &Path,
+    live: &TaskCounters,
 ) -> Result<Decoded, RxAppError> {
     let mut w = BufWriter::new(out);
     let mut dec = FrameDecoder::new();
@@ -237,6 +295,7 @@ fn decode_thread(
     let mut counts = Decoded::default();
     let mut write_error = None;
     for job in jobs {
+        let (t0, packets_before) = (Instant::now(), counts.packets);
         let n0 = 10f32.powf(-job.esn0_db / 10.0);
         let _ = job.pilots;
         match dec.decode(&job.symbols[..job.len], job.modcod, job.frame, n0) {
@@ -258,6 +317,7 @@ fn decode_thread(
             }
             Err(_) => counts.failed += 1,
         }
+        live.add(1, counts.packets - packets_before, t0.elapsed());
         // The synchroniser may have stopped waiting (its end); then the buffer is dropped.
         let _ = free.send(job.symbols);
     }

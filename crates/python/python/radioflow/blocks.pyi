@@ -144,6 +144,7 @@ def freq_xlating_fir_filter(taps: Sequence[float], centre: float, sample_rate: f
     Ports:
         in: stream input
         out: stream output
+        centre: message input
     """
 
 
@@ -369,6 +370,8 @@ def signal_source(sample_rate: float, waveform: str, frequency: float, dtype: DT
 
     Ports:
         out: stream output
+        frequency: message input
+        amplitude: message input
     """
 
 
@@ -439,4 +442,71 @@ def wav_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.float32, cha
 
     Ports:
         out0, 1, ...: stream output
+    """
+
+
+def zmq_message_sink(address: Union[str, os.PathLike], pattern: str = "pub", bind: bool = True, timeout_ms: int = 100, *, name: Optional[str] = None) -> Block:
+    """Sends messages over ZeroMQ (PUB, PUSH or REP), one serialized PMT per frame, like gr-zeromq's message sinks.
+
+    Parameters:
+        address: the ZeroMQ endpoint (a file path).
+        pattern: the socket type (one of pub, push, rep; default "pub").
+        bind: bind the address (else connect) (true or false; default True).
+        timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: message input
+    """
+
+
+def zmq_message_source(address: Union[str, os.PathLike], pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, *, name: Optional[str] = None) -> Block:
+    """Messages received over ZeroMQ (SUB, PULL or REQ), one serialized PMT per frame, like gr-zeromq's message sources.
+
+    Parameters:
+        address: the ZeroMQ endpoint (a file path).
+        pattern: the socket type (one of sub, pull, req; default "sub").
+        bind: bind the address (else connect) (true or false; default False).
+        timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: message output
+    """
+
+
+def zmq_sink(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, pattern: str = "pub", bind: bool = True, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, drop_on_hwm: bool = True, *, name: Optional[str] = None) -> Block:
+    """Sends items over ZeroMQ (PUB, PUSH or REP), wire-compatible with gr-zeromq's stream sinks, optionally with GNU Radio's tag header.
+
+    Parameters:
+        address: the ZeroMQ endpoint (a file path).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        pattern: the socket type (one of pub, push, rep; default "pub").
+        bind: bind the address (else connect) (true or false; default True).
+        timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
+        hwm: high-water mark in messages (-1: ZeroMQ's) (an integer >= -1; default -1).
+        pass_tags: send GNU Radio's tag header (true or false; default False).
+        drop_on_hwm: PUB: drop at the high-water mark (else wait) (true or false; default True).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+    """
+
+
+def zmq_source(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, *, name: Optional[str] = None) -> Block:
+    """Items received over ZeroMQ (SUB, PULL or REQ), wire-compatible with gr-zeromq's stream sources, optionally with GNU Radio's tag header.
+
+    Parameters:
+        address: the ZeroMQ endpoint (a file path).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        pattern: the socket type (one of sub, pull, req; default "sub").
+        bind: bind the address (else connect) (true or false; default False).
+        timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
+        hwm: high-water mark in messages (-1: ZeroMQ's) (an integer >= -1; default -1).
+        pass_tags: expect GNU Radio's tag header (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
     """
