@@ -189,6 +189,10 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(proto + "//" + location.host + withToken("/api/stream?period_ms=250"));
   ws.onmessage = (m) => showCounters(JSON.parse(m.data));
+  // A new server on the same address may serve another graph (bench --control: one per run).
+  ws.onopen = () => api("/api/graph").then((g) => {
+    if (graph && JSON.stringify(g.blocks) !== JSON.stringify(graph.blocks)) location.reload();
+  }).catch(() => {});
   ws.onclose = () => { document.getElementById("status").textContent = "disconnected"; setTimeout(connect, 1000); };
 }
 

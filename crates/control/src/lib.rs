@@ -2,7 +2,9 @@
 //! of counters) and a web page served by the binary itself.
 //!
 //! Off by default: a program turns it on with [`serve`] (or [`FlowgraphControl::serve`]) after
-//! starting its graph, `radioflow run|profile --control ADDR` on the command line. It runs on a
+//! starting its graph, `radioflow run|fm|bench|profile --control ADDR` on the command line (and
+//! `Flowgraph.serve()` in Python). A program that is not a flowgraph shows its own tasks and
+//! counters with [`serve_tasks`] (`radioflow dvbs2 rx --control ADDR`). It runs on a
 //! thread of its own (`rf-control`, a single-threaded tokio runtime), never on a scheduler
 //! thread, and touches the running graph only through handles that already exist for other
 //! threads: relaxed loads of the per-block counters (sampled every 100 ms however many
