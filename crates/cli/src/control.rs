@@ -48,22 +48,29 @@ impl ControlArgs {
         self.add_probes_with(fg, &[])
     }
 
-    /// Adds the command's own probes `always` and the user's to `fg` (before it starts),
-    /// each once.
+    /// Adds the command's own probes `always` (`block.port` with its sample rate) and the
+    /// user's to `fg` (before it starts), each once.
     pub(crate) fn add_probes_with(
         &self,
         fg: &mut Flowgraph,
-        always: &[&str],
+        always: &[(&str, f64)],
     ) -> anyhow::Result<Vec<Probe>> {
-        let mut specs: Vec<&str> = always.to_vec();
+        let mut specs: Vec<(&str, Option<f64>)> =
+            always.iter().map(|&(s, rate)| (s, Some(rate))).collect();
         for spec in &self.probe {
-            if !specs.contains(&spec.as_str()) {
-                specs.push(spec);
+            if !specs.iter().any(|(s, _)| s == spec) {
+                specs.push((spec, None));
             }
         }
         specs
             .into_iter()
-            .map(|spec| Ok(add_probe(fg, spec, ProbeConfig::default())?))
+            .map(|(spec, sample_rate)| {
+                let config = ProbeConfig {
+                    sample_rate,
+                    ..ProbeConfig::default()
+                };
+                Ok(add_probe(fg, spec, config)?)
+            })
             .collect()
     }
 

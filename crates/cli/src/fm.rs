@@ -62,7 +62,7 @@ pub(crate) struct FmArgs {
     control: crate::control::ControlArgs,
 }
 
-/// The probes `radioflow fm --control` always adds.
+/// The probes `radioflow fm --control` always adds (both at the multiplex rate).
 const PROBES: [&str; 2] = ["channel.out", "fm_demod.out"];
 
 pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
@@ -127,6 +127,7 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
         probes: Vec::new(),
         handle: None,
         sample_rate: plan.sample_rate,
+        mpx_rate: plan.mpx_rate,
         repeat: a.repeat,
         shown: false,
         last: 0,
@@ -192,6 +193,8 @@ struct Watch<'a> {
     probes: Vec<Probe>,
     handle: Option<ControlHandle>,
     sample_rate: f64,
+    /// The rate of both probed outputs (the channel and the multiplex).
+    mpx_rate: f64,
     repeat: bool,
     /// Whether a progress line was printed (and needs its newline).
     shown: bool,
@@ -201,7 +204,8 @@ struct Watch<'a> {
 impl Observer for Watch<'_> {
     fn prepare(&mut self, fg: &mut Flowgraph, _: &ReceiverGraph) -> Result<(), BoxError> {
         if self.control.enabled() {
-            self.probes = self.control.add_probes_with(fg, &PROBES)?;
+            let probes = PROBES.map(|p| (p, self.mpx_rate));
+            self.probes = self.control.add_probes_with(fg, &probes)?;
             // Shares of time on the page (two TSC reads per work call).
             fg.set_counters(radioflow_runtime::Counters::Timed);
         }

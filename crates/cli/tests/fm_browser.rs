@@ -17,7 +17,7 @@ use common::{poll, Fm, DEADLINE};
 use serde_json::Value;
 
 /// How far (dB) the 19 kHz pilot stands above the median of the page's plot of the
-/// multiplex's spectrum (1024 bins at 480 kHz: the pilot in bins 40 and 41 from DC).
+/// multiplex's spectrum (1024 bins of 469 Hz at 480 kHz, its axis in Hz).
 fn pilot_db(page: &mut Page) -> Option<f64> {
     page.eval(
         "(() => { const c = Chart.getChart(document.getElementById('probe-fm_demod.out').querySelector('canvas'));
@@ -25,7 +25,7 @@ fn pilot_db(page: &mut Page) -> Option<f64> {
            const d = c.data.datasets[0].data;
            if (d.length < 1024) return null;
            const ys = d.map(p => p.y).sort((a, b) => a - b);
-           const pilot = Math.max(...d.filter(p => p.x >= 39 && p.x <= 42).map(p => p.y));
+           const pilot = Math.max(...d.filter(p => p.x >= 18500 && p.x <= 19500).map(p => p.y));
            return pilot - ys[ys.length >> 1]; })()",
     )
     .as_f64()

@@ -194,7 +194,7 @@ pub fn mean_magnitude(base: &str, id: &str) -> Option<f64> {
 }
 
 /// How far (dB) the 19 kHz pilot stands above the median of the multiplex's spectrum
-/// (`fm_demod.out`, 1024 bins at 480 kHz: the pilot in bins 40 and 41 from DC).
+/// (`fm_demod.out`, 1024 bins of 469 Hz at 480 kHz, its axis in Hz).
 pub fn pilot_db(base: &str) -> Option<f64> {
     let (status, d) = request(
         "GET",
@@ -202,6 +202,10 @@ pub fn pilot_db(base: &str) -> Option<f64> {
         None,
     );
     assert_eq!(status, 200, "{d}");
+    assert_eq!(
+        d["x_unit"], "Hz",
+        "the receiver gives its probes their rate"
+    );
     let (x, y) = (d["x"].as_array()?, d["y"].as_array()?);
     let db: Vec<(f64, f64)> = x
         .iter()
@@ -216,7 +220,7 @@ pub fn pilot_db(base: &str) -> Option<f64> {
     let median = sorted[sorted.len() / 2];
     let pilot = db
         .iter()
-        .filter(|p| (39.0..=42.0).contains(&p.0))
+        .filter(|p| (18.5e3..=19.5e3).contains(&p.0))
         .map(|p| p.1)
         .fold(f64::NEG_INFINITY, f64::max);
     Some(pilot - median)

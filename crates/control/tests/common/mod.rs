@@ -70,6 +70,7 @@ pub fn start(token: Option<&str>, addr: &str) -> Running {
         ProbeConfig {
             size: 256,
             interval: Duration::from_millis(20),
+            sample_rate: None,
         },
     )
     .unwrap();
