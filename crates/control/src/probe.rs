@@ -84,7 +84,7 @@ impl<T: ProbeItem> std::fmt::Debug for ProbeSink<T> {
     }
 }
 
-#[block]
+#[block(observer)]
 impl<T: ProbeItem> ProbeSink<T> {
     /// A probe that publishes into `frame`.
     pub fn new(config: ProbeConfig, frame: Arc<ProbeFrame>) -> Self {
