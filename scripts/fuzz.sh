@@ -19,7 +19,7 @@ case "${1:-}" in
   --long) seconds=3600; shift ;;
   --seconds) seconds=$2; shift 2 ;;
 esac
-all=(pmt_deserialize graph_file grc_file scheduler_spec framed_pipeline rds_decoder bbframe)
+all=(pmt_deserialize graph_file grc_file scheduler_spec framed_pipeline rds_decoder bbframe zmq_tag_header)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 

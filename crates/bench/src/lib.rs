@@ -22,6 +22,7 @@
 //! # Ok::<(), radioflow_bench::BenchError>(())
 //! ```
 
+pub mod dvbs2_rx;
 pub mod dvbs2_tx;
 mod experiments;
 pub mod framed;

@@ -43,6 +43,7 @@
 mod add_const;
 mod copy;
 mod decimating_fir_filter;
+mod dvbs2_rx;
 mod dvbs2_tx;
 mod file_error;
 mod file_sink;
@@ -85,6 +86,7 @@ pub mod zmq_tag_header;
 pub use add_const::AddConst;
 pub use copy::Copy;
 pub use decimating_fir_filter::DecimatingFirFilter;
+pub use dvbs2_rx::Dvbs2Rx;
 pub use dvbs2_tx::{Dvbs2Tx, Dvbs2TxError};
 pub use file_error::FileError;
 pub use file_sink::FileSink;

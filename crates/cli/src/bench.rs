@@ -161,6 +161,9 @@ enum Experiment {
     /// Issue 19: the DVB-S2 transmitter, TS file to RRC-shaped samples, Mb/s of information
     /// (`--compare gnuradio`: gr-dtv on the same file, alternated).
     Dvbs2Tx(bench_dvbs2::Dvbs2TxArgs),
+    /// Issue 20: the DVB-S2 receiver, noisy cf32 recording to TS, Mb/s of TS
+    /// (`--compare gr-dvbs2rx --gr-dvbs2rx PREFIX`: gr-dvbs2rx on the same file, alternated).
+    Dvbs2Rx(bench_dvbs2::Dvbs2RxArgs),
     /// Issue 18: the mono FM receiver (file -> freq_xlating_fir /10 -> wfm_rcv /5 -> sink),
     /// in input Msps; `--compare gnuradio` for GNU Radio's own chain.
     Fm(bench_fm::FmArgs),
@@ -308,7 +311,10 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
     let mut c = args.common;
     // Everything that can be refused is refused before anything runs or prints.
     schedulers(&c)?;
-    peers(&c, "gnuradio, futuresdr")?;
+    // gr-dvbs2rx is a peer of dvbs2-rx alone, checked there.
+    if !matches!(args.experiment, Some(Experiment::Dvbs2Rx(_))) {
+        peers(&c, "gnuradio, futuresdr")?;
+    }
     if let Some(dir) = &c.out {
         crate::values::writable_dir(dir, "--out")?;
     }
@@ -327,6 +333,7 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
         Some(Experiment::Tasks(a)) => return bench_framed::tasks(a, &c),
         Some(Experiment::Pipeline(a)) => return bench_framed::pipeline(a, &c),
         Some(Experiment::Dvbs2Tx(a)) => return bench_dvbs2::dvbs2_tx(a, &c),
+        Some(Experiment::Dvbs2Rx(a)) => return bench_dvbs2::dvbs2_rx(a, &c),
         Some(Experiment::Fm(a)) => return bench_fm::fm(a, &c),
         Some(Experiment::Resched(a)) => {
             return bench_profile::profile(Profile::Resched, a.into(), &c)

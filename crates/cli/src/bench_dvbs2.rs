@@ -138,3 +138,131 @@ pub(crate) fn dvbs2_tx(a: Dvbs2TxArgs, c: &Common) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// `bench dvbs2-rx`: a noisy cf32 recording -> DVB-S2 receiver -> TS file, Mb/s of TS.
+#[derive(Args, Clone)]
+pub(crate) struct Dvbs2RxArgs {
+    /// TS packets carried by each recording (accepts 1e5).
+    #[arg(long, default_value = "100000", value_parser = parse_count)]
+    packets: u64,
+    /// MODCOD settings, `MODCOD:FRAME:PILOTS` comma separated.
+    #[arg(long, default_value = "qpsk-8/9:short:on,8psk-3/5:normal:on")]
+    cases: String,
+    /// radioflow cores to plan for, comma separated (0: one sequence on one thread).
+    /// Default: 0 and the number of CPUs.
+    #[arg(long)]
+    cores: Option<String>,
+    /// Es/N0 of the recordings in dB (white Gaussian noise added to the transmitter's output).
+    #[arg(long, default_value = "12", allow_hyphen_values = true, value_parser = esn0)]
+    esn0: f64,
+    /// Install prefix of gr-dvbs2rx (built outside the repository; docs/benchmarks.md says
+    /// how), for `--compare gr-dvbs2rx`. Default: $GR_DVBS2RX_PREFIX.
+    #[arg(long)]
+    gr_dvbs2rx: Option<std::path::PathBuf>,
+}
+
+/// `--esn0`: a finite dB value the receiver can work at.
+fn esn0(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (-3.0..=60.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not an Es/N0 in dB between -3 and 60")),
+    }
+}
+
+pub(crate) fn dvbs2_rx(a: Dvbs2RxArgs, c: &Common) -> anyhow::Result<()> {
+    use radioflow_bench::dvbs2_rx::{self, Dvbs2RxParams};
+    let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let cores: Vec<usize> = match &a.cores {
+        Some(t) => t
+            .split(',')
+            .map(|x| x.trim().parse())
+            .collect::<Result<_, _>>()
+            .map_err(|e| anyhow::anyhow!("--cores {t:?}: {e}"))?,
+        None => vec![0, cpus],
+    };
+    if let Some(&t) = cores.iter().find(|&&t| t > 256) {
+        bail!("--cores {t}: at most 256");
+    }
+    let mut gr = None;
+    for peer in c.compare.iter().flat_map(|s| s.split(',')) {
+        match peer {
+            "gr-dvbs2rx" | "dvbs2rx" => {
+                let prefix = a
+                    .gr_dvbs2rx
+                    .clone()
+                    .or_else(|| std::env::var_os("GR_DVBS2RX_PREFIX").map(Into::into));
+                match prefix {
+                    Some(p) if dvbs2_rx::gr_dvbs2rx_available(&p) => gr = Some(p),
+                    Some(p) => bail!(
+                        "--compare gr-dvbs2rx: no bin/dvbs2-rx under {} (--gr-dvbs2rx PREFIX)",
+                        p.display()
+                    ),
+                    None => println!(
+                        "SKIPPED gr-dvbs2rx: give its install prefix with --gr-dvbs2rx or GR_DVBS2RX_PREFIX"
+                    ),
+                }
+            }
+            other => bail!("--compare {other}: dvbs2-rx compares with gr-dvbs2rx only"),
+        }
+    }
+    let p = Dvbs2RxParams {
+        packets: if c.quick { 2000 } else { a.packets as usize },
+        runs: if c.quick { 1 } else { c.runs },
+        cores,
+        cases: parse_cases(&a.cases)?,
+        esn0_db: a.esn0,
+        gr_dvbs2rx: gr,
+        radioflow: std::env::current_exe()?,
+    };
+    if !c.json {
+        println!("machine: {}", Machine::detect());
+        println!(
+            "dvbs2-rx: {} TS packets per recording, RRC roll-off 0.2 at 2 samples/symbol, Es/N0 {} dB; \
+             {} alternated runs of each receiver as a child process on the same file; Mb/s of TS written, \
+             wall clock (start-up included; start-up alone on a 1000-packet file shown)",
+            p.packets, p.esn0_db, p.runs
+        );
+    }
+    let (rows, profiles) = dvbs2_rx::measure(&p)?;
+    if c.json {
+        for r in &rows {
+            println!(
+                "{}",
+                serde_json::json!({"experiment": "dvbs2-rx", "case": r.case, "runtime": r.runtime, "mbps": r.mbps, "ts_bytes": r.ts_bytes, "startup_s": r.startup, "verified": r.verified})
+            );
+        }
+        return Ok(());
+    }
+    println!(
+        "{:<24} {:<30} {:>8} {:>8} {:>8} {:>10} {:>10} {:>10} {:>9}",
+        "case", "runtime", "median", "min", "max", "x gr", "TS MB", "start-up s", "verified"
+    );
+    for r in &rows {
+        let Some(s) = r.summary else { continue };
+        let gr = rows
+            .iter()
+            .find(|g| g.case == r.case && g.runtime.starts_with("gr-dvbs2rx"))
+            .and_then(|g| g.summary);
+        let ratio = gr.map_or("-".to_string(), |g| format!("{:.2}", s.median / g.median));
+        println!(
+            "{:<24} {:<30} {:>8.1} {:>8.1} {:>8.1} {:>10} {:>10.2} {:>10.3} {:>9}",
+            r.case,
+            r.runtime,
+            s.median,
+            s.min,
+            s.max,
+            ratio,
+            r.ts_bytes as f64 / 1e6,
+            r.startup,
+            if r.verified { "yes" } else { "NO" }
+        );
+    }
+    for (case, prof) in p.cases.iter().zip(&profiles) {
+        println!(
+            "\n{}: profile of the first samples and the plan (seed's Table 3)",
+            case.label()
+        );
+        println!("{}", prof.table());
+    }
+    Ok(())
+}

@@ -110,8 +110,21 @@ struct RxArgs {
     /// PL scrambling Gold code index n (0..=262141).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=262_141))]
     gold: u32,
-    // The receiver is two threads, not a flowgraph: the live view shows them as two tasks
-    // (synchroniser, decoder) with their counters; no probes or parameters.
+    /// Cores to plan the pipeline for (stages chosen from a profile of the first samples);
+    /// 0 runs everything on one thread. Default: one per CPU.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(0..=256))]
+    cores: Option<u16>,
+    /// Print the per-task profile of the first samples in the form of the seed's Table 3
+    /// (throughput normalised to information bits, latency, share of time) and the plan.
+    #[arg(long)]
+    profile: bool,
+    /// Pin the pipeline's stages to CPUs (the longest first, each on the least loaded CPU):
+    /// faster on a machine of its own, slower on a busy shared one.
+    #[arg(long)]
+    pin: bool,
+    // The receiver runs framed tasks, not a flowgraph: the live view shows its five tasks
+    // (matched filter, timing, frame sync, decode, depacketize) with their counters, and its
+    // Stop button ends the run; no probes or parameters.
     #[command(flatten)]
     control: crate::control::ControlArgs,
 }
@@ -159,6 +172,13 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
             FrameKind::Any => None,
         },
         pilots: a.pilots.map(|p| matches!(p, OnOff::On)),
+        cores: a.cores.map_or_else(
+            || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            usize::from,
+        ),
+        profile: a.profile,
+        pin: a.pin,
+        span: None,
     };
     debug_assert_eq!(a.sps, 2);
     a.control.refuse_probes("dvbs2 rx")?;
@@ -186,6 +206,13 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
     }
     if live.stop.load(Relaxed) {
         println!("stopped from the live view after {} samples", r.samples);
+    }
+    if let Some(p) = r.profile.as_ref().filter(|_| a.profile) {
+        println!(
+            "profile of the first {} samples (one thread), Table 3 of the seed:",
+            radioflow_dvbs2::framed_rx::CALIBRATION
+        );
+        println!("{}", p.table());
     }
     println!(
         "lock: {}",
@@ -265,14 +292,18 @@ fn tx(a: TxArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The receiver's two threads as the live view's tasks: `sync` hands frames to `decode`.
+/// The receiver's framed tasks as the live view's tasks, each handing its output to the next.
 fn rx_tasks(live: &Arc<RxLive>) -> Tasks {
     let read = live.clone();
     Tasks {
-        names: vec!["sync".into(), "decode".into()],
-        edges: vec![(0, 1, "frames".into())],
+        names: RxLive::TASKS.iter().map(|t| (*t).to_owned()).collect(),
+        edges: RxLive::EDGES
+            .iter()
+            .enumerate()
+            .map(|(i, what)| (i, i + 1, (*what).to_owned()))
+            .collect(),
         read: Arc::new(move |out| {
-            for (s, t) in out.iter_mut().zip([&read.sync, &read.decode]) {
+            for (s, t) in out.iter_mut().zip(&read.tasks) {
                 s.work_calls = t.calls.load(Relaxed);
                 s.items_consumed = t.items_in.load(Relaxed);
                 s.items_produced = t.items_out.load(Relaxed);

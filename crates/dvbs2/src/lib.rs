@@ -48,6 +48,8 @@ mod bbframe;
 mod bch;
 mod frame_shaping;
 #[cfg(feature = "framed")]
+pub mod framed_rx;
+#[cfg(feature = "framed")]
 mod framed_tx;
 mod ldpc;
 mod ldpc_tables;
@@ -55,6 +57,7 @@ mod mapper;
 mod modcod;
 mod plframe;
 pub mod rx;
+#[cfg(feature = "framed")]
 pub mod rx_app;
 mod schedule;
 mod shaping;

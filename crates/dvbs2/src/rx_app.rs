@@ -1,18 +1,16 @@
-//! `radioflow dvbs2 rx`: a cf32 recording at 2 samples per symbol to a TS file. Two threads:
-//! the synchroniser (sequential by nature) hands each PLFRAME's data symbols to the decoder
-//! (demapping, LDPC, BCH, BBHEADER) and depacketizer on the other core, through a ring of
-//! reused frame buffers (no allocation per frame).
+//! `radioflow dvbs2 rx`: a cf32 recording at 2 samples per symbol to a TS file, through the
+//! framed receiver ([`crate::framed_rx`]): stages chosen by `plan` from a profile of the
+//! first samples, decoding duplicated over the cores.
 
-use crate::rx::{BbHeader, Depacketizer, FrameDecoder};
-use crate::sync::{SyncConfig, Synchronizer};
+pub use crate::framed_rx::{RxLive, TaskCounters};
+
+use crate::framed_rx::{calibrate, run_rx, RxProfile, RxRun, RxRunError};
+use crate::sync::SyncConfig;
 use crate::{FrameSize, Modcod};
-use num_complex::Complex32;
-use std::io::{BufWriter, Read, Write};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What to receive.
 #[derive(Clone, Debug)]
@@ -30,6 +28,15 @@ pub struct RxFileOptions {
     pub frame: Option<FrameSize>,
     /// Decode only frames with (true) or without (false) pilots; `None`: every frame.
     pub pilots: Option<bool>,
+    /// Cores to plan the stages for; 0: one sequence on the calling thread.
+    pub cores: usize,
+    /// Profile the first samples even when `cores` is 0 (for the Table 3 report).
+    pub profile: bool,
+    /// Pin the pipeline's stages to CPUs (see [`RxRun::pin`]).
+    pub pin: bool,
+    /// Where the samples are in `input`: (byte offset, sample count); `None`: the whole file.
+    /// For a recording inside a container (a SigMF archive's data).
+    pub span: Option<(u64, u64)>,
 }
 
 /// Why the receiver could not run.
@@ -57,9 +64,9 @@ pub enum RxAppError {
 }
 
 /// What a receiver run did.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct RxReport {
-    /// Input samples read (all of the recording unless stopped).
+    /// Input samples.
     pub samples: u64,
     /// PLFRAMEs synchronised.
     pub frames: u64,
@@ -79,60 +86,11 @@ pub struct RxReport {
     pub esn0_db: Option<f32>,
     /// Whether frame synchronisation held at the end.
     pub locked: bool,
-    /// Wall time, seconds.
+    /// Wall time, seconds (the calibration included).
     pub seconds: f64,
+    /// The calibration's profile and plan (when `cores` ≥ 1 or `profile`).
+    pub profile: Option<RxProfile>,
 }
-
-/// Counters of one of the receiver's two threads, updated with relaxed stores once per block
-/// of input (synchroniser) or per frame (decoder), for a live view to read.
-#[derive(Debug, Default)]
-pub struct TaskCounters {
-    /// Blocks of input (synchroniser) or frames (decoder) processed.
-    pub calls: AtomicU64,
-    /// Samples (synchroniser) or frames (decoder) taken in.
-    pub items_in: AtomicU64,
-    /// Frames synchronised (synchroniser) or TS packets written (decoder).
-    pub items_out: AtomicU64,
-    /// Nanoseconds spent processing (not waiting for input or for a free frame buffer).
-    pub busy_ns: AtomicU64,
-}
-
-impl TaskCounters {
-    fn add(&self, items_in: u64, items_out: u64, busy: Duration) {
-        self.calls.fetch_add(1, Relaxed);
-        self.items_in.fetch_add(items_in, Relaxed);
-        self.items_out.fetch_add(items_out, Relaxed);
-        self.busy_ns.fetch_add(busy.as_nanos() as u64, Relaxed);
-    }
-}
-
-/// What a running receiver shows of itself ([`rx_file_live`]): its threads' counters, and a
-/// flag that stops it after the block of input at hand (the frames already handed to the
-/// decoder are decoded and written).
-#[derive(Debug, Default)]
-pub struct RxLive {
-    /// The synchronising thread (the caller's).
-    pub sync: TaskCounters,
-    /// The decoding thread.
-    pub decode: TaskCounters,
-    /// Set to stop.
-    pub stop: Arc<AtomicBool>,
-}
-
-/// One frame handed from the synchroniser to the decoder.
-struct Job {
-    symbols: Vec<Complex32>,
-    len: usize,
-    modcod: Modcod,
-    frame: FrameSize,
-    pilots: bool,
-    esn0_db: f32,
-}
-
-/// Frames in flight between the two threads.
-const RING: usize = 4;
-/// Largest data field of a PLFRAME in symbols (QPSK normal: 64800 / 2).
-const MAX_DATA: usize = 32_400;
 
 fn file_error(path: &Path) -> impl Fn(std::io::Error) -> RxAppError + '_ {
     move |source| RxAppError::File {
@@ -141,197 +99,127 @@ fn file_error(path: &Path) -> impl Fn(std::io::Error) -> RxAppError + '_ {
     }
 }
 
-/// Receives `opts.input` into `opts.output`, calling `progress(samples read, total)` after
-/// every block of input.
+/// Opens the recording: a readable file of whole cf32 samples, or `span` (byte offset,
+/// samples) of it; returns the reader of exactly those samples and their count.
+fn open_input(
+    path: &Path,
+    span: Option<(u64, u64)>,
+) -> Result<(std::io::Take<std::fs::File>, u64), RxAppError> {
+    let meta = std::fs::metadata(path).map_err(file_error(path))?;
+    if meta.is_dir() {
+        return Err(file_error(path)(std::io::Error::other(
+            "a directory, not a file",
+        )));
+    }
+    let (offset, samples) = match span {
+        Some(span) => span,
+        None if meta.len() % 8 != 0 => {
+            return Err(RxAppError::Partial {
+                path: path.to_owned(),
+                len: meta.len(),
+            })
+        }
+        None => (0, meta.len() / 8),
+    };
+    let mut f = std::fs::File::open(path).map_err(file_error(path))?;
+    f.seek(SeekFrom::Start(offset)).map_err(file_error(path))?;
+    Ok((f.take(samples * 8), samples))
+}
+
+/// Receives `opts.input` into `opts.output`, calling `progress(samples read, total)` as the
+/// input is read. With `opts.cores` ≥ 1 the stages come from `plan` on a profile of the
+/// first samples ([`calibrate`]); with 0 everything runs as one sequence on this thread.
 ///
 /// # Errors
 /// An unreadable or partial input, an unwritable output, a bad roll-off or Gold code.
 pub fn rx_file(
     opts: &RxFileOptions,
-    progress: impl FnMut(u64, u64),
+    progress: impl FnMut(u64, u64) + Send,
 ) -> Result<RxReport, RxAppError> {
     rx_file_live(opts, progress, Arc::new(RxLive::default()))
 }
 
-/// As [`rx_file`], keeping `live`'s counters and stopping early when its flag is set.
+/// As [`rx_file`], counting each task's work into `live` as it runs and ending early (as if
+/// the input ended there) when its flag is set.
 ///
 /// # Errors
 /// As [`rx_file`].
 pub fn rx_file_live(
     opts: &RxFileOptions,
-    mut progress: impl FnMut(u64, u64),
+    mut progress: impl FnMut(u64, u64) + Send,
     live: Arc<RxLive>,
 ) -> Result<RxReport, RxAppError> {
-    let cfg = SyncConfig {
-        roll_off: opts.rolloff,
-        gold: opts.gold,
-        ..SyncConfig::default()
+    let run = RxRun {
+        sync: SyncConfig {
+            roll_off: opts.rolloff,
+            gold: opts.gold,
+            ..SyncConfig::default()
+        },
+        frame: opts.frame,
+        pilots: opts.pilots,
+        cores: opts.cores,
+        pin: opts.pin,
     };
-    let mut sync = Synchronizer::new(cfg).map_err(|e| RxAppError::Setting(e.to_string()))?;
-    let meta = std::fs::metadata(&opts.input).map_err(file_error(&opts.input))?;
-    if meta.len() % 8 != 0 {
-        return Err(RxAppError::Partial {
-            path: opts.input.clone(),
-            len: meta.len(),
-        });
-    }
-    let total = meta.len() / 8;
-    let mut input = std::fs::File::open(&opts.input).map_err(file_error(&opts.input))?;
-    let out = std::fs::File::create(&opts.output).map_err(file_error(&opts.output))?;
+    // Settings first: a bad one is named before any file is touched.
+    crate::sync::Synchronizer::new(run.sync).map_err(|e| RxAppError::Setting(e.to_string()))?;
+    let (input, total) = open_input(&opts.input, opts.span)?;
     let started = Instant::now();
-    let (to_decoder, jobs) = sync_channel::<Job>(RING);
-    let (to_sync, free) = sync_channel::<Vec<Complex32>>(RING + 1);
-    for _ in 0..RING + 1 {
-        to_sync
-            .send(vec![Complex32::default(); MAX_DATA])
-            .expect("the ring holds RING + 1");
-    }
-    let output = opts.output.clone();
-    let decode_live = live.clone();
-    let decoder = std::thread::Builder::new()
-        .name("rf-dvbs2-decode".into())
-        .spawn(move || decode_thread(jobs, to_sync, out, &output, &decode_live.decode))
-        .map_err(file_error(&opts.input))?;
-    let mut report = RxReport::default();
-    let mut bytes = vec![0u8; 1 << 20];
-    let mut samples = vec![Complex32::default(); bytes.len() / 8];
-    let mut read = 0u64;
-    let mut send_failed = false;
-    while !live.stop.load(Relaxed) {
-        let n = read_full(&mut input, &mut bytes).map_err(file_error(&opts.input))?;
-        if n == 0 {
-            break;
-        }
-        let (t0, frames_before, mut waited) = (Instant::now(), report.frames, Duration::ZERO);
-        let count = n / 8;
-        for (s, b) in samples.iter_mut().zip(bytes[..n].chunks_exact(8)) {
-            let f = |i: usize| f32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
-            *s = Complex32::new(f(0), f(4));
-        }
-        sync.process(&samples[..count], |f| {
-            if send_failed {
-                return;
+    let calibration = if opts.cores > 0 || opts.profile {
+        let (head, _) = open_input(&opts.input, opts.span)?;
+        Some(calibrate(&run, head, opts.cores.max(1)).map_err(|e| run_error(e, opts))?)
+    } else {
+        None
+    };
+    let out = std::fs::File::create(&opts.output).map_err(file_error(&opts.output))?;
+    let mut last = u64::MAX;
+    let stats = run_rx(
+        &run,
+        input,
+        std::io::BufWriter::with_capacity(1 << 16, out),
+        calibration.as_ref(),
+        live,
+        |read| {
+            // Once per 2^20 samples read, and at the end.
+            if read >> 20 != last >> 20 || (read == total && last != total) {
+                last = read;
+                progress(read, total);
             }
-            report.frames += 1;
-            report.last_modcod = Some((f.modcod, f.frame, f.pilots));
-            report.esn0_db = Some(f.esn0_db);
-            if opts.frame.is_some_and(|want| want != f.frame)
-                || opts.pilots.is_some_and(|want| want != f.pilots)
-            {
-                report.skipped += 1;
-                return;
-            }
-            let wait = Instant::now();
-            let Ok(mut buf) = free.recv() else {
-                send_failed = true;
-                return;
+        },
+    )
+    .map_err(|e| run_error(e, opts))?;
+    Ok(RxReport {
+        samples: stats.samples,
+        frames: stats.frames,
+        decoded: stats.decoded,
+        failed: stats.failed,
+        skipped: stats.skipped,
+        packets: stats.packets,
+        info_bits: stats.info_bits,
+        last_modcod: stats.last_modcod,
+        esn0_db: stats.esn0_db,
+        locked: stats.locked,
+        seconds: started.elapsed().as_secs_f64(),
+        profile: calibration,
+    })
+}
+
+/// Names the file an I/O error of a run is about.
+fn run_error(e: RxRunError, opts: &RxFileOptions) -> RxAppError {
+    match e {
+        RxRunError::Io { what, source } => {
+            let path = if what == "reading the input" {
+                &opts.input
+            } else {
+                &opts.output
             };
-            waited += wait.elapsed();
-            let len = f.data.len().min(buf.len());
-            buf[..len].copy_from_slice(&f.data[..len]);
-            let job = Job {
-                symbols: buf,
-                len,
-                modcod: f.modcod,
-                frame: f.frame,
-                pilots: f.pilots,
-                esn0_db: f.esn0_db,
-            };
-            let wait = Instant::now();
-            send_failed = to_decoder.send(job).is_err();
-            waited += wait.elapsed();
-        });
-        read += count as u64;
-        let busy = t0.elapsed().saturating_sub(waited);
-        live.sync
-            .add(count as u64, report.frames - frames_before, busy);
-        progress(read, total);
-    }
-    report.samples = read;
-    report.locked = sync.stats().locked;
-    drop(to_decoder);
-    let decoded = decoder
-        .join()
-        .map_err(|_| RxAppError::Setting("the decoding thread panicked".into()))??;
-    report.decoded = decoded.decoded;
-    report.failed = decoded.failed;
-    report.packets = decoded.packets;
-    report.info_bits = decoded.info_bits;
-    report.seconds = started.elapsed().as_secs_f64();
-    Ok(report)
-}
-
-/// Reads until `buf` is full (whole samples) or the file ends.
-fn read_full(f: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match f.read(&mut buf[n..])? {
-            0 => break,
-            k => n += k,
+            file_error(path)(source)
         }
+        RxRunError::Partial(_) => RxAppError::Partial {
+            path: opts.input.clone(),
+            len: std::fs::metadata(&opts.input).map_or(0, |m| m.len()),
+        },
+        e => RxAppError::Setting(e.to_string()),
     }
-    Ok(n)
-}
-
-/// What the decoding thread counted.
-#[derive(Default)]
-struct Decoded {
-    decoded: u64,
-    failed: u64,
-    packets: u64,
-    info_bits: u64,
-}
-
-fn decode_thread(
-    jobs: Receiver<Job>,
-    free: SyncSender<Vec<Complex32>>,
-    out: std::fs::File,
-    path: &Path,
-    live: &TaskCounters,
-) -> Result<Decoded, RxAppError> {
-    let mut w = BufWriter::new(out);
-    let mut dec = FrameDecoder::new();
-    let mut depack = Depacketizer::new();
-    let mut counts = Decoded::default();
-    let mut write_error = None;
-    for job in jobs {
-        let (t0, packets_before) = (Instant::now(), counts.packets);
-        let n0 = 10f32.powf(-job.esn0_db / 10.0);
-        let _ = job.pilots;
-        match dec.decode(&job.symbols[..job.len], job.modcod, job.frame, n0) {
-            Ok(status) => {
-                let ok = status.ok();
-                if ok {
-                    counts.decoded += 1;
-                    counts.info_bits += status.info_bits() as u64;
-                } else {
-                    counts.failed += 1;
-                }
-                let header: Option<BbHeader> = status.header.ok();
-                depack.push(header.as_ref(), dec.bbframe(), ok, &mut |p: &[u8]| {
-                    counts.packets += 1;
-                    if write_error.is_none() {
-                        write_error = w.write_all(p).err();
-                    }
-                });
-            }
-            Err(_) => counts.failed += 1,
-        }
-        live.add(1, counts.packets - packets_before, t0.elapsed());
-        // The synchroniser may have stopped waiting (its end); then the buffer is dropped.
-        let _ = free.send(job.symbols);
-    }
-    depack.flush(&mut |p: &[u8]| {
-        counts.packets += 1;
-        if write_error.is_none() {
-            write_error = w.write_all(p).err();
-        }
-    });
-    if let Some(e) = write_error {
-        return Err(file_error(path)(e));
-    }
-    w.flush().map_err(file_error(path))?;
-    Ok(counts)
 }
 
 #[cfg(all(test, feature = "framed"))]
@@ -386,6 +274,10 @@ mod tests {
             gold: 0,
             frame: Some(FrameSize::Short),
             pilots: Some(true),
+            cores: 2,
+            profile: false,
+            pin: false,
+            span: None,
         };
         let report = rx_file(&opts, |read, total| {
             assert!(read <= total);
@@ -417,6 +309,44 @@ mod tests {
             Some("qpsk-8/9")
         );
 
+        // The plan's pipeline and one sequence on this thread write the same packets.
+        let plan = report.profile.as_ref().expect("calibrated for 2 cores");
+        assert!(plan.plan.stages.len() > 1, "{:?}", plan.plan);
+        assert!(plan.table().contains("frame_sync"));
+        opts.cores = 0;
+        let sequential = rx_file(&opts, |_, _| {}).unwrap();
+        assert_eq!(std::fs::read(&ts_out).unwrap(), got);
+        assert_eq!(
+            (sequential.frames, sequential.decoded, sequential.packets),
+            (report.frames, report.decoded, report.packets)
+        );
+        assert!(sequential.profile.is_none());
+
+        // The live counters: every sample through the first task, every packet out of the
+        // last; a stop flag set before the start ends the run at once, without an error.
+        let live = Arc::new(RxLive::default());
+        let again = rx_file_live(&opts, |_, _| {}, live.clone()).unwrap();
+        let n = |t: usize, f: fn(&TaskCounters) -> &std::sync::atomic::AtomicU64| {
+            f(&live.tasks[t]).load(std::sync::atomic::Ordering::Relaxed)
+        };
+        assert_eq!(n(0, |c| &c.items_in), again.samples);
+        assert_eq!(n(3, |c| &c.items_in), again.decoded + again.failed);
+        assert_eq!(n(4, |c| &c.items_out), again.packets);
+        assert!(n(1, |c| &c.busy_ns) > 0);
+        let stopped = Arc::new(RxLive::default());
+        stopped
+            .stop
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        let r = rx_file_live(&opts, |_, _| {}, stopped).unwrap();
+        assert_eq!((r.samples, r.packets), (0, 0));
+
+        // Pinned stages: the same packets.
+        opts.cores = 2;
+        opts.pin = true;
+        rx_file(&opts, |_, _| {}).unwrap();
+        assert_eq!(std::fs::read(&ts_out).unwrap(), got);
+        opts.pin = false;
+
         // Asked for normal frames only: every frame is synchronised, none decoded.
         opts.frame = Some(FrameSize::Normal);
         let only_normal = rx_file(&opts, |_, _| {}).unwrap();
@@ -437,6 +367,10 @@ mod tests {
             gold: 0,
             frame: None,
             pilots: None,
+            cores: 1,
+            profile: false,
+            pin: false,
+            span: None,
         };
         let e = rx_file(&opts(odd), |_, _| {}).unwrap_err();
         assert!(

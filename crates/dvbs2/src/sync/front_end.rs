@@ -14,9 +14,9 @@ const SPAN: usize = 12;
 /// Samples per symbol at the input.
 pub(crate) const SPS: usize = 2;
 
-/// AGC, matched filter and Gardner timing recovery.
+/// Block AGC and matched filter: the part of the front end without feedback.
 #[derive(Debug, Clone)]
-pub(crate) struct FrontEnd {
+pub(crate) struct MatchedFilter {
     /// Block AGC gain applied to the matched filter's output.
     gain: f32,
     /// The gain has been set from a first block.
@@ -24,39 +24,32 @@ pub(crate) struct FrontEnd {
     mf: Fir<Complex32>,
     /// Matched filter input: `taps - 1` samples of history, then the block.
     mf_in: Vec<Complex32>,
-    timing: Gardner,
 }
 
-impl FrontEnd {
-    /// A front end for RRC roll-off `alpha` and a timing loop bandwidth `bn_t` (× symbol rate).
-    pub(crate) fn new(alpha: f64, bn_t: f64) -> Self {
+impl MatchedFilter {
+    /// The matched RRC filter for roll-off `alpha`.
+    pub(crate) fn new(alpha: f64) -> Self {
         let taps = firdes::root_raised_cosine(1.0, SPS as f64, 1.0, alpha, 2 * SPAN * SPS + 1)
             .expect("valid RRC parameters");
         let ntaps = taps.len();
         let mut mf_in = Vec::with_capacity(BLOCK + ntaps);
         mf_in.resize(ntaps - 1, Complex32::new(0.0, 0.0));
-        FrontEnd {
+        MatchedFilter {
             gain: 1.0,
             gain_set: false,
             mf: Fir::new(&taps),
             mf_in,
-            timing: Gardner::new(SPS as f64, bn_t),
         }
     }
 
-    /// Current estimate of the input's samples per symbol.
-    pub(crate) fn samples_per_symbol(&self) -> f64 {
-        self.timing.samples_per_symbol()
-    }
-
-    /// Filters up to [`BLOCK`] samples of `input` and appends the recovered symbols to `out`.
-    pub(crate) fn process_block(&mut self, input: &[Complex32], out: &mut Vec<Complex32>) {
-        debug_assert!(input.len() <= BLOCK);
+    /// Filters up to [`BLOCK`] samples of `input` into `y` (as long as `input`), at unit mean
+    /// power.
+    pub(crate) fn process_block(&mut self, input: &[Complex32], y: &mut [Complex32]) {
+        debug_assert!(input.len() <= BLOCK && y.len() == input.len());
         let hist = self.mf.taps().len() - 1;
         self.mf_in.truncate(hist);
         self.mf_in.extend_from_slice(input);
         let n = input.len();
-        let y = self.timing.input_space(n);
         self.mf.filter(&self.mf_in, y);
         // Block AGC: unit mean power at the matched filter's output (signal plus noise).
         let power: f32 = y.iter().map(|s| s.norm_sqr()).sum::<f32>() / n.max(1) as f32;
@@ -74,6 +67,34 @@ impl FrontEnd {
             *s *= g;
         }
         self.mf_in.copy_within(n.., 0);
+    }
+}
+
+/// AGC, matched filter and Gardner timing recovery.
+#[derive(Debug, Clone)]
+pub(crate) struct FrontEnd {
+    pub(crate) mf: MatchedFilter,
+    pub(crate) timing: Gardner,
+}
+
+impl FrontEnd {
+    /// A front end for RRC roll-off `alpha` and a timing loop bandwidth `bn_t` (× symbol rate).
+    pub(crate) fn new(alpha: f64, bn_t: f64) -> Self {
+        FrontEnd {
+            mf: MatchedFilter::new(alpha),
+            timing: Gardner::new(SPS as f64, bn_t),
+        }
+    }
+
+    /// Current estimate of the input's samples per symbol.
+    pub(crate) fn samples_per_symbol(&self) -> f64 {
+        self.timing.samples_per_symbol()
+    }
+
+    /// Filters up to [`BLOCK`] samples of `input` and appends the recovered symbols to `out`.
+    pub(crate) fn process_block(&mut self, input: &[Complex32], out: &mut Vec<Complex32>) {
+        let y = self.timing.input_space(input.len());
+        self.mf.process_block(input, y);
         self.timing.run(out);
     }
 }

@@ -174,6 +174,94 @@ enum State {
     },
 }
 
+/// The first half of a [`Synchronizer`] on its own: AGC, matched RRC filter and symbol timing
+/// recovery, from complex samples at 2 samples per symbol to symbols, for a pipeline that runs
+/// frame synchronisation ([`Synchronizer::process_symbols`]) on another thread.
+#[derive(Debug, Clone)]
+pub struct SymbolRecovery {
+    front: FrontEnd,
+}
+
+impl SymbolRecovery {
+    /// The front end `cfg` describes (its roll-off and timing loop bandwidth).
+    ///
+    /// # Errors
+    /// [`SyncError`] names the setting out of range.
+    pub fn new(cfg: SyncConfig) -> Result<Self, SyncError> {
+        Synchronizer::new(cfg).map(|s| SymbolRecovery { front: s.front })
+    }
+
+    /// Appends the symbols recovered from `samples` (any length; state carries over) to
+    /// `symbols`: about `samples.len() / 2` of them.
+    pub fn process(&mut self, samples: &[Complex32], symbols: &mut Vec<Complex32>) {
+        for block in samples.chunks(BLOCK) {
+            self.front.process_block(block, symbols);
+        }
+    }
+
+    /// Estimated input samples per symbol.
+    pub fn samples_per_symbol(&self) -> f64 {
+        self.front.samples_per_symbol()
+    }
+}
+
+/// The matched filter and block AGC of a [`SymbolRecovery`] on their own (no feedback: a
+/// pipeline stage of its own before [`TimingRecovery`]).
+#[derive(Debug, Clone)]
+pub struct MatchedFilter {
+    mf: front_end::MatchedFilter,
+}
+
+impl MatchedFilter {
+    /// The filter `cfg` describes (its roll-off).
+    ///
+    /// # Errors
+    /// [`SyncError`] names the setting out of range.
+    pub fn new(cfg: SyncConfig) -> Result<Self, SyncError> {
+        Synchronizer::new(cfg).map(|s| MatchedFilter { mf: s.front.mf })
+    }
+
+    /// Filters `samples` into `out` (the same length), blocks of [`BLOCK`] samples with a
+    /// gain per block as [`SymbolRecovery::process`] does.
+    pub fn process(&mut self, samples: &[Complex32], out: &mut [Complex32]) {
+        assert_eq!(samples.len(), out.len(), "one filtered sample per sample");
+        for (block, y) in samples.chunks(BLOCK).zip(out.chunks_mut(BLOCK)) {
+            self.mf.process_block(block, y);
+        }
+    }
+}
+
+/// The Gardner timing loop of a [`SymbolRecovery`] on its own, on [`MatchedFilter`] output.
+#[derive(Debug, Clone)]
+pub struct TimingRecovery {
+    timing: timing::Gardner,
+}
+
+impl TimingRecovery {
+    /// The loop `cfg` describes (its bandwidth).
+    ///
+    /// # Errors
+    /// [`SyncError`] names the setting out of range.
+    pub fn new(cfg: SyncConfig) -> Result<Self, SyncError> {
+        Synchronizer::new(cfg).map(|s| TimingRecovery {
+            timing: s.front.timing,
+        })
+    }
+
+    /// Appends the symbols recovered from `filtered` (any length; state carries over).
+    pub fn process(&mut self, filtered: &[Complex32], symbols: &mut Vec<Complex32>) {
+        self.timing
+            .input_space(filtered.len())
+            .copy_from_slice(filtered);
+        self.timing.run(symbols);
+    }
+
+    /// Estimated input samples per symbol.
+    pub fn samples_per_symbol(&self) -> f64 {
+        self.timing.samples_per_symbol()
+    }
+}
+
 /// DVB-S2 receiver synchronisation: complex samples at 2 samples per symbol in, one
 /// [`SyncFrame`] per PLFRAME out.
 #[derive(Debug, Clone)]
@@ -260,6 +348,22 @@ impl Synchronizer {
             let before = self.syms.len();
             self.front.process_block(block, &mut self.syms);
             self.stats.symbols += (self.syms.len() - before) as u64;
+            self.frames(&mut sink);
+        }
+    }
+
+    /// Frame synchronisation alone, on symbols a [`SymbolRecovery`] made (the two halves of
+    /// [`process`](Self::process) on two threads). This synchroniser's own front end is not
+    /// used: [`SyncStats::samples_per_symbol`] is then the [`SymbolRecovery`]'s to read.
+    pub fn process_symbols(&mut self, symbols: &[Complex32], mut sink: impl FnMut(&SyncFrame<'_>)) {
+        for chunk in symbols.chunks(BLOCK / front_end::SPS) {
+            if self.start > 2 * MAX_FRAME && !matches!(self.state, State::Confirm { .. }) {
+                self.syms.drain(..self.start);
+                self.dropped += self.start as u64;
+                self.start = 0;
+            }
+            self.syms.extend_from_slice(chunk);
+            self.stats.symbols += chunk.len() as u64;
             self.frames(&mut sink);
         }
     }

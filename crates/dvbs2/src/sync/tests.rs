@@ -506,3 +506,66 @@ fn non_finite_and_huge_input_neither_panics_nor_hangs() {
     // The input still advances the timing loop: about one symbol per 2 samples.
     assert!(rx.stats().symbols > 20_000, "{:?}", rx.stats());
 }
+
+#[test]
+fn split_in_two_halves_the_synchroniser_delivers_the_same_frames() {
+    let schedule = [
+        slot("qpsk-3/5", FrameSize::Short, true),
+        None,
+        slot("8psk-3/5", FrameSize::Short, false),
+    ];
+    let imp = Impairments {
+        esn0_db: Some(12.0),
+        cfo: 0.01,
+        timing: 0.3,
+        clock_ppm: 20.0,
+        seed: 5,
+        ..Impairments::default()
+    };
+    let (symbols, _) = transmit(&schedule, 9, 0, imp.seed);
+    let samples = channel(&symbols, &imp);
+    let cfg = SyncConfig::default();
+    let (whole, stats) = receive(&samples, cfg);
+    assert!(whole.len() >= 3, "{} frames", whole.len());
+
+    let mut front = super::SymbolRecovery::new(cfg).unwrap();
+    let mut frames = Synchronizer::new(cfg).unwrap();
+    let mut syms = Vec::new();
+    let mut split = Vec::new();
+    // `receive`'s chunks: the block AGC's blocks are the same (its gain is per block).
+    for chunk in samples.chunks(10_007) {
+        syms.clear();
+        front.process(chunk, &mut syms);
+        frames.process_symbols(&syms, |f| {
+            split.push((f.modcod, f.frame, f.pilots, f.data.to_vec(), f.symbol_index))
+        });
+    }
+    assert_eq!(split.len(), whole.len());
+    for (a, b) in whole.iter().zip(&split) {
+        assert_eq!(
+            (a.modcod, a.frame, a.pilots, a.symbol_index),
+            (b.0, b.1, b.2, b.4)
+        );
+        assert_eq!(a.data, b.3);
+    }
+    assert_eq!(frames.stats().frames, stats.frames);
+    assert!((front.samples_per_symbol() - stats.samples_per_symbol).abs() < 1e-9);
+
+    // And the front end itself in two: matched filter, then timing loop.
+    let mut mf = super::MatchedFilter::new(cfg).unwrap();
+    let mut timing = super::TimingRecovery::new(cfg).unwrap();
+    let mut whole_front = super::SymbolRecovery::new(cfg).unwrap();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let mut filtered = vec![Complex32::new(0.0, 0.0); 4096];
+    for chunk in samples.chunks(4096) {
+        whole_front.process(chunk, &mut a);
+        mf.process(chunk, &mut filtered[..chunk.len()]);
+        timing.process(&filtered[..chunk.len()], &mut b);
+    }
+    assert!(a.len() > samples.len() / 2 - 10);
+    assert_eq!(a, b);
+    assert_eq!(
+        timing.samples_per_symbol(),
+        whole_front.samples_per_symbol()
+    );
+}

@@ -53,6 +53,20 @@ def decimating_fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64
     """
 
 
+def dvbs2_rx(rolloff: str = "0.2", gold: int = 0, *, name: Optional[str] = None) -> Block:
+    """The DVB-S2 receiver (EN 302 307-1) on one thread: complex samples at 2 samples per symbol in, the TS packets of every frame out (MODCOD per frame from its PLS code; packets of failed frames marked with TEI).
+
+    Parameters:
+        rolloff: RRC roll-off of the matched filter (one of 0.35, 0.25, 0.2; default "0.2").
+        gold: PL scrambling Gold code index (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def dvbs2_tx(modcod: str = "qpsk-8/9", frame: str = "normal", pilots: bool = True, rolloff: str = "0.2", sps: int = 2, shaping: str = "rrc", gold: int = 0, *, name: Optional[str] = None) -> Block:
     """The DVB-S2 transmitter (EN 302 307-1): MPEG-TS bytes in, PLFRAMEs of RRC-shaped (or unshaped) complex samples out; the MODCOD can change per frame by a 'modcod' message.
 

@@ -1,0 +1,918 @@
+//! The receiver as a framed task graph (crates/framed): a cf32 reader to a TS writer. One
+//! frame of the graph is one chunk of [`CHUNK`] input samples; the synchronisation stages are
+//! stateful and sequential, decoding is cloneable and duplicated:
+//!
+//! | stage | tasks | threads |
+//! |---|---|---|
+//! | task | what | module |
+//! |---|---|---|
+//! | `matched_filter` | read a chunk, matched RRC, block AGC | sequential |
+//! | `timing` | Gardner timing recovery: the chunk's samples to symbols | sequential |
+//! | `frame_sync` | SOF/PLS, carrier, PL descrambling: at most one PLFRAME out per chunk | sequential |
+//! | `decode` | demap, deinterleave, LDPC, BCH, BB descrambling, BBHEADER | cloneable |
+//! | `depacketize` | TS packets, TEI on failed frames, write | sequential |
+//!
+//! Which tasks share a stage (a thread), and how many replicas decode, is `plan`'s choice.
+//!
+//! A chunk (about [`CHUNK`]` / 2` symbols) is shorter than the shortest PLFRAME (a dummy
+//! frame, 3 330 symbols), so a chunk completes at most one frame in steady state; the frames
+//! that acquisition releases together wait in a small queue of stage 2 and leave one per
+//! chunk (execs of the graph without a frame are aborted after stage 2). At the end of the
+//! input stage 1 runs [`FLUSH`] empty chunks so the queue drains.
+//!
+//! [`run_rx`] picks the stages with [`plan`]: it profiles the graph as one sequence on the
+//! first [`CALIBRATION`] samples of the input, then builds the pipeline the plan gives for
+//! the cores asked for; [`RxProfile`] keeps the profile and the plan (the seed's Table 3).
+
+use std::collections::VecDeque;
+use std::io::{ErrorKind, Read, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use num_complex::Complex32;
+use radioflow_framed::{
+    plan, BuildError, ExecError, Graph, Io, PipelineBuilder, Plan, Profile, Sequence, Status,
+};
+use thiserror::Error;
+
+use crate::rx::{BbHeader, Depacketizer, FrameDecoder, StageProfile};
+use crate::stages::MAX_BBFRAME_BYTES;
+use crate::sync::{MatchedFilter, SyncConfig, SyncError, Synchronizer, TimingRecovery};
+use crate::{FrameSize, Modcod};
+
+/// Input samples per frame of the graph.
+pub const CHUNK: usize = 4096;
+/// Room for the symbols of one chunk (the timing loop makes `CHUNK / 2`, ± a few).
+const CHUNK_SYMBOLS: usize = CHUNK / 2 + 64;
+/// Largest data field of a PLFRAME in symbols (QPSK normal: 64 800 / 2).
+const MAX_DATA: usize = 32_400;
+/// Empty chunks run after the end of the input, to drain stage 2's queue.
+pub const FLUSH: usize = 64;
+/// Samples profiled to choose the stages (about 0.5 s of a 2 Msym/s signal).
+pub const CALIBRATION: usize = 1 << 21;
+/// Frames stage 2 holds ready before they allocate (acquisition releases a few at once).
+const QUEUE: usize = 16;
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct RxRun {
+    /// Synchroniser settings (roll-off, Gold code).
+    pub sync: SyncConfig,
+    /// Decode only frames of this size; `None`: every frame.
+    pub frame: Option<FrameSize>,
+    /// Decode only frames with (true) or without (false) pilots; `None`: every frame.
+    pub pilots: Option<bool>,
+    /// Cores for [`plan`]; 0 runs everything as one sequence on the calling thread.
+    pub cores: usize,
+    /// Pin the plan's stages to CPUs 0..cores, the longest stages first, each on the CPU with
+    /// the least predicted load (better on a machine of its own, worse on a shared one).
+    pub pin: bool,
+}
+
+/// Counters of one task, updated with relaxed atomic adds once per execution (a chunk or a
+/// frame), for a live view to read while the receiver runs.
+#[derive(Debug, Default)]
+pub struct TaskCounters {
+    /// Executions of the task.
+    pub calls: AtomicU64,
+    /// Items taken in: samples (`matched_filter`, `timing`), symbols (`frame_sync`), frames
+    /// (`decode`, `depacketize`).
+    pub items_in: AtomicU64,
+    /// Items given out: samples, symbols, frames, frames, TS packets.
+    pub items_out: AtomicU64,
+    /// Nanoseconds inside the task.
+    pub busy_ns: AtomicU64,
+}
+
+/// What a running receiver shows of itself: one [`TaskCounters`] per task (in the order of
+/// [`RxLive::TASKS`]), and a flag that ends the run as if the input ended there (the frames
+/// under way are decoded and written).
+#[derive(Debug, Default)]
+pub struct RxLive {
+    /// Per task, in the order of [`RxLive::TASKS`].
+    pub tasks: [TaskCounters; 5],
+    /// Set to stop.
+    pub stop: Arc<AtomicBool>,
+}
+
+impl RxLive {
+    /// The tasks' names, in the order of [`RxLive::tasks`]; each hands its output to the next.
+    pub const TASKS: [&'static str; 5] = [
+        "matched_filter",
+        "timing",
+        "frame_sync",
+        "decode",
+        "depacketize",
+    ];
+    /// What each task hands to the next.
+    pub const EDGES: [&'static str; 4] = ["samples", "symbols", "frames", "bbframes"];
+}
+
+/// Wraps a task's codelet: times it and counts its items into `live.tasks[task]`.
+fn counted<S>(
+    live: &Arc<RxLive>,
+    task: usize,
+    mut body: impl FnMut(&mut S, &Io<'_>) -> (Status, u64, u64) + Clone + Send + 'static,
+) -> impl FnMut(&mut S, &Io<'_>) -> Status + Clone + Send + 'static {
+    let live = live.clone();
+    move |s, io| {
+        let t0 = Instant::now();
+        let (status, items_in, items_out) = body(s, io);
+        let c = &live.tasks[task];
+        c.calls.fetch_add(1, Ordering::Relaxed);
+        c.items_in.fetch_add(items_in, Ordering::Relaxed);
+        c.items_out.fetch_add(items_out, Ordering::Relaxed);
+        c.busy_ns
+            .fetch_add(t0.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        status
+    }
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default)]
+pub struct RxStats {
+    /// Input samples read.
+    pub samples: u64,
+    /// PLFRAMEs synchronised.
+    pub frames: u64,
+    /// Frames decoded (BCH and BBHEADER good).
+    pub decoded: u64,
+    /// Frames that failed to decode (their packets carry TEI).
+    pub failed: u64,
+    /// Frames synchronised but not of the frame size / pilots asked for.
+    pub skipped: u64,
+    /// TS packets written.
+    pub packets: u64,
+    /// Information bits (Kbch) of the frames decoded.
+    pub info_bits: u64,
+    /// The last frame's MODCOD, frame size and pilots.
+    pub last_modcod: Option<(Modcod, FrameSize, bool)>,
+    /// The last Es/N0 estimate (dB, smoothed over frames).
+    pub esn0_db: Option<f32>,
+    /// Frame synchronisation held at the end.
+    pub locked: bool,
+    /// Wall time of the run (calibration included), seconds.
+    pub seconds: f64,
+}
+
+/// The calibration: per-task profile of the first samples, the plan made from it, and the
+/// decoder's own stages over the same frames.
+#[derive(Debug, Clone)]
+pub struct RxProfile {
+    /// Per task, as the sequence ran them.
+    pub profile: Profile,
+    /// The stages and replicas chosen for `cores`.
+    pub plan: Plan,
+    /// Cores planned for.
+    pub cores: usize,
+    /// Information bits decoded during calibration, per frame of the graph (per chunk).
+    pub info_bits_per_chunk: f64,
+    /// Inside the `decode` task: demapping, LDPC, BCH, BBHEADER.
+    pub decoder: StageProfile,
+}
+
+impl RxProfile {
+    /// The seed's Table 3 for this receiver: per task throughput normalised to information
+    /// bits, latency and share of time; the plan's stages; the decode task's parts.
+    pub fn table(&self) -> String {
+        let mut s = String::new();
+        s.push_str(&self.profile.table(self.info_bits_per_chunk));
+        s.push('\n');
+        s.push_str(&format!("plan for {} cores:\n", self.cores));
+        s.push_str(&self.plan.table(&self.profile, self.info_bits_per_chunk));
+        s.push_str("\ninside decode (per PLFRAME):\n");
+        s.push_str(&format!(
+            "{:<28} {:>12} {:>12} {:>8}\n",
+            "part", "Mb/s", "latency µs", "time %"
+        ));
+        for (stage, mbps, us, share) in self.decoder.rows() {
+            s.push_str(&format!(
+                "{:<28} {:>12.2} {:>12.2} {:>8.2}\n",
+                format!("{stage:?}"),
+                mbps,
+                us,
+                share
+            ));
+        }
+        s
+    }
+}
+
+/// Why a run failed.
+#[derive(Debug, Error)]
+pub enum RxRunError {
+    /// Bad synchroniser settings.
+    #[error(transparent)]
+    Sync(#[from] SyncError),
+    /// Reading the input or writing the output failed.
+    #[error("{what}: {source}")]
+    Io {
+        /// `reading the input` or `writing the output`.
+        what: &'static str,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The input ended inside a sample.
+    #[error("the input ends with {0} bytes that are not a whole cf32 sample (8 bytes)")]
+    Partial(usize),
+    /// The task graph could not be built.
+    #[error("building the DVB-S2 receiver graph: {0}")]
+    Build(#[from] BuildError),
+    /// A stage failed.
+    #[error("running the DVB-S2 receiver: {0}")]
+    Exec(#[from] ExecError),
+    /// The run stopped before its last chunk reached the last stage (a framework fault).
+    #[error("the DVB-S2 receiver stopped before the end of its input")]
+    Unfinished,
+}
+
+/// State shared by the tasks and the caller (atomics: the tasks run on several threads).
+struct Shared {
+    done: AtomicBool,
+    error: Mutex<Option<RxRunError>>,
+    samples: AtomicU64,
+    frames: AtomicU64,
+    skipped: AtomicU64,
+    /// The last frame's PLS MODCOD, short, pilots and Es/N0 bits (see [`pack_last`]); 0: none.
+    last: AtomicU64,
+    locked: AtomicBool,
+    /// Stage 4's counters, stored once by its last frame.
+    end: Mutex<Option<(u64, u64, u64, u64)>>,
+    /// The live counters and the stop flag.
+    live: Arc<RxLive>,
+}
+
+fn pack_last(modcod: Modcod, frame: FrameSize, pilots: bool, esn0_db: f32) -> u64 {
+    u64::from(modcod.pls_modcod())
+        | u64::from(frame == FrameSize::Short) << 8
+        | u64::from(pilots) << 9
+        | u64::from(esn0_db.to_bits()) << 32
+}
+
+fn unpack_last(w: u64) -> Option<((Modcod, FrameSize, bool), f32)> {
+    let m = modcod_of((w & 0xff) as u32)?;
+    let frame = if w >> 8 & 1 == 1 {
+        FrameSize::Short
+    } else {
+        FrameSize::Normal
+    };
+    Some((
+        (m, frame, w >> 9 & 1 == 1),
+        f32::from_bits((w >> 32) as u32),
+    ))
+}
+
+impl Shared {
+    fn fail(&self, e: RxRunError) {
+        let mut slot = self.error.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.is_none() {
+            *slot = Some(e);
+        }
+        self.done.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Stage 1: the reader and the matched filter.
+struct Source<R> {
+    reader: R,
+    /// The chunk read; bytes of a partial sample wait in `carry`.
+    samples: Vec<Complex32>,
+    carry: usize,
+    eof: bool,
+    flush: usize,
+    limit: u64,
+    read: u64,
+    mf: MatchedFilter,
+    shared: Arc<Shared>,
+}
+
+/// The timing loop and its output.
+struct Timing {
+    timing: TimingRecovery,
+    out: Vec<Complex32>,
+}
+
+impl<R: Read> Source<R> {
+    /// Reads up to one chunk into `samples`; returns the samples read (0 at the end).
+    fn fill(&mut self) -> Result<usize, RxRunError> {
+        let want = (CHUNK as u64).min(self.limit - self.read) as usize * 8;
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut self.samples[..]);
+        let mut n = self.carry;
+        while n < want && !self.eof {
+            match self.reader.read(&mut bytes[n..want]) {
+                Ok(0) => self.eof = true,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(source) => {
+                    return Err(RxRunError::Io {
+                        what: "reading the input",
+                        source,
+                    })
+                }
+            }
+        }
+        let whole = n / 8;
+        self.carry = n % 8;
+        if self.carry > 0 {
+            if self.eof {
+                return Err(RxRunError::Partial(self.carry));
+            }
+            bytes.copy_within(whole * 8..n, 0);
+        }
+        if whole * 8 == want && self.read + whole as u64 == self.limit {
+            self.eof = true;
+        }
+        #[cfg(target_endian = "big")]
+        for s in &mut self.samples[..whole] {
+            s.re = f32::from_bits(s.re.to_bits().swap_bytes());
+            s.im = f32::from_bits(s.im.to_bits().swap_bytes());
+        }
+        Ok(whole)
+    }
+}
+
+/// A PLFRAME waiting in stage 2.
+struct Ready {
+    data: Vec<Complex32>,
+    modcod: Modcod,
+    frame: FrameSize,
+    pilots: bool,
+    esn0_db: f32,
+}
+
+/// Stage 2: frame synchronisation and its queue.
+struct FrameSync {
+    sync: Synchronizer,
+    ready: VecDeque<Ready>,
+    /// Frame buffers not in `ready`.
+    spare: Vec<Vec<Complex32>>,
+    frame: Option<FrameSize>,
+    pilots: Option<bool>,
+    shared: Arc<Shared>,
+}
+
+/// The `spec` socket between stages 2 and 3: PLS MODCOD (1..=28, 0: no frame), frame
+/// (0 normal, 1 short), pilots, data symbols, Es/N0 (f32 bits), last frame of the run.
+const SPEC: usize = 6;
+
+fn spec_words(r: &Ready, len: usize, last: bool) -> [u32; SPEC] {
+    [
+        u32::from(r.modcod.pls_modcod()),
+        u32::from(r.frame == FrameSize::Short),
+        u32::from(r.pilots),
+        len as u32,
+        r.esn0_db.to_bits(),
+        u32::from(last),
+    ]
+}
+
+fn modcod_of(pls: u32) -> Option<Modcod> {
+    Modcod::all().find(|m| u32::from(m.pls_modcod()) == pls)
+}
+
+/// The `status` socket between stages 3 and 4: decoded, header good, info bits, PLS MODCOD
+/// (0: no frame), frame (0 normal, 1 short), last frame of the run.
+const STATUS: usize = 6;
+
+/// Stage 4: depacketizing and writing.
+struct Sink<W> {
+    writer: W,
+    depack: Depacketizer,
+    shared: Arc<Shared>,
+    write_error: Option<std::io::Error>,
+    decoded: u64,
+    failed: u64,
+    packets: u64,
+    info_bits: u64,
+}
+
+/// The graph's tasks.
+struct RxTasks {
+    matched_filter: radioflow_framed::TaskId,
+    timing: radioflow_framed::TaskId,
+    frame_sync: radioflow_framed::TaskId,
+    decode: radioflow_framed::CloneableTaskId,
+    depacketize: radioflow_framed::TaskId,
+}
+
+/// Builds the graph from `input` (at most `limit` samples) to `output`. With `profiled`, the
+/// decode task also times its parts into `decoder`.
+fn graph<R, W>(
+    run: &RxRun,
+    input: R,
+    output: W,
+    limit: u64,
+    decoder: Option<Arc<Mutex<StageProfile>>>,
+    live: Arc<RxLive>,
+) -> Result<(Graph, RxTasks, Arc<Shared>), RxRunError>
+where
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let shared = Arc::new(Shared {
+        done: AtomicBool::new(false),
+        error: Mutex::new(None),
+        samples: AtomicU64::new(0),
+        frames: AtomicU64::new(0),
+        skipped: AtomicU64::new(0),
+        last: AtomicU64::new(0),
+        locked: AtomicBool::new(false),
+        end: Mutex::new(None),
+        live: live.clone(),
+    });
+    let mf = MatchedFilter::new(run.sync)?;
+    let timing = TimingRecovery::new(run.sync)?;
+    let sync = Synchronizer::new(run.sync)?;
+    let mut g = Graph::new();
+
+    let m1 = g.sequential_module(
+        "matched_filter",
+        Source {
+            reader: input,
+            samples: vec![Complex32::default(); CHUNK],
+            carry: 0,
+            eof: false,
+            flush: FLUSH,
+            limit,
+            read: 0,
+            mf,
+            shared: shared.clone(),
+        },
+    );
+    let t1 = g.task(m1, "matched_filter");
+    let filtered_out = g.output::<Complex32>(t1, "filtered", CHUNK);
+    // Samples in the chunk, and whether it is the run's last.
+    let n_out = g.output::<u32>(t1, "count", 2);
+    let c1 = counted(&live, 0, move |s: &mut Source<R>, io: &Io<'_>| {
+        if s.shared.live.stop.load(Ordering::Relaxed) {
+            s.eof = true;
+        }
+        let n = if s.eof || s.flush < FLUSH {
+            0
+        } else {
+            match s.fill() {
+                Ok(n) => n,
+                Err(e) => {
+                    s.shared.fail(e);
+                    return (Status::Abort, 0, 0);
+                }
+            }
+        };
+        let mut last = false;
+        if n == 0 {
+            s.flush = s.flush.saturating_sub(1);
+            if s.flush == 0 {
+                s.shared.done.store(true, Ordering::SeqCst);
+                last = true;
+            }
+        }
+        s.read += n as u64;
+        s.shared.samples.store(s.read, Ordering::Relaxed);
+        s.mf.process(&s.samples[..n], &mut io.output(filtered_out)[..n]);
+        io.output(n_out)
+            .copy_from_slice(&[n as u32, u32::from(last)]);
+        (Status::Continue, n as u64, n as u64)
+    });
+    g.codelet(t1, c1);
+
+    let m5 = g.sequential_module(
+        "timing",
+        Timing {
+            timing,
+            out: Vec::with_capacity(CHUNK_SYMBOLS + 64),
+        },
+    );
+    let t5 = g.task(m5, "timing");
+    let (filtered_in, n_in) = (
+        g.input::<Complex32>(t5, "filtered", CHUNK),
+        g.input::<u32>(t5, "count", 2),
+    );
+    let sym_out = g.output::<Complex32>(t5, "symbols", CHUNK_SYMBOLS);
+    // Symbols in the chunk, and whether it is the run's last.
+    let count_out = g.output::<u32>(t5, "count", 2);
+    let c5 = counted(&live, 1, move |t: &mut Timing, io: &Io<'_>| {
+        let (n, last) = (io.input(n_in)[0] as usize, io.input(n_in)[1]);
+        t.out.clear();
+        t.timing.process(&io.input(filtered_in)[..n], &mut t.out);
+        let len = t.out.len().min(CHUNK_SYMBOLS);
+        debug_assert_eq!(
+            len,
+            t.out.len(),
+            "a chunk made more symbols than its socket holds"
+        );
+        io.output(sym_out)[..len].copy_from_slice(&t.out[..len]);
+        io.output(count_out).copy_from_slice(&[len as u32, last]);
+        (Status::Continue, n as u64, len as u64)
+    });
+    g.codelet(t5, c5);
+    g.bind(filtered_in, filtered_out)?;
+    g.bind(n_in, n_out)?;
+
+    let m2 = g.sequential_module(
+        "frame_sync",
+        FrameSync {
+            sync,
+            ready: VecDeque::with_capacity(QUEUE),
+            spare: (0..QUEUE).map(|_| Vec::with_capacity(MAX_DATA)).collect(),
+            frame: run.frame,
+            pilots: run.pilots,
+            shared: shared.clone(),
+        },
+    );
+    let t2 = g.task(m2, "frame_sync");
+    let (sym_in, count_in) = (
+        g.input::<Complex32>(t2, "symbols", CHUNK_SYMBOLS),
+        g.input::<u32>(t2, "count", 2),
+    );
+    let data_out = g.output::<Complex32>(t2, "data", MAX_DATA);
+    let spec_out = g.output::<u32>(t2, "spec", SPEC);
+    let c2 = counted(&live, 2, move |f: &mut FrameSync, io: &Io<'_>| {
+        let (n, last) = (io.input(count_in)[0] as usize, io.input(count_in)[1] == 1);
+        let FrameSync {
+            sync,
+            ready,
+            spare,
+            frame,
+            pilots,
+            shared,
+        } = f;
+        sync.process_symbols(&io.input(sym_in)[..n], |sf| {
+            shared.frames.fetch_add(1, Ordering::Relaxed);
+            shared.last.store(
+                pack_last(sf.modcod, sf.frame, sf.pilots, sf.esn0_db),
+                Ordering::Relaxed,
+            );
+            if frame.is_some_and(|w| w != sf.frame) || pilots.is_some_and(|w| w != sf.pilots) {
+                shared.skipped.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+            let mut data = spare.pop().unwrap_or_default();
+            data.clear();
+            data.extend_from_slice(&sf.data[..sf.data.len().min(MAX_DATA)]);
+            ready.push_back(Ready {
+                data,
+                modcod: sf.modcod,
+                frame: sf.frame,
+                pilots: sf.pilots,
+                esn0_db: sf.esn0_db,
+            });
+        });
+        if last {
+            shared.locked.store(sync.stats().locked, Ordering::SeqCst);
+        }
+        let Some(r) = ready.pop_front() else {
+            if last {
+                // No frame, but stage 4 must see the end (spec[0] = 0: nothing to decode).
+                io.output(spec_out).copy_from_slice(&[0, 0, 0, 0, 0, 1]);
+                return (Status::Continue, n as u64, 0);
+            }
+            return (Status::Abort, n as u64, 0);
+        };
+        let len = r.data.len();
+        io.output(data_out)[..len].copy_from_slice(&r.data);
+        io.output(spec_out)
+            .copy_from_slice(&spec_words(&r, len, last && ready.is_empty()));
+        spare.push(r.data);
+        (Status::Continue, n as u64, 1)
+    });
+    g.codelet(t2, c2);
+    g.bind(sym_in, sym_out)?;
+    g.bind(count_in, count_out)?;
+
+    let m3 = g.module(
+        "decode",
+        Decode {
+            dec: FrameDecoder::new(),
+            profile: decoder,
+        },
+    );
+    let t3 = g.task(m3, "decode");
+    let (data_in, spec_in) = (
+        g.input::<Complex32>(t3, "data", MAX_DATA),
+        g.input::<u32>(t3, "spec", SPEC),
+    );
+    let bb_out = g.output::<u8>(t3, "bbframe", MAX_BBFRAME_BYTES);
+    let status_out = g.output::<u32>(t3, "status", STATUS);
+    let c3 = counted(&live, 3, move |d: &mut Decode, io: &Io<'_>| {
+        let spec = io.input(spec_in);
+        let Some(modcod) = modcod_of(spec[0]) else {
+            io.output(status_out)
+                .copy_from_slice(&[0, 0, 0, 0, 0, spec[SPEC - 1]]);
+            return (Status::Continue, 0, 0);
+        };
+        let frame = if spec[1] == 1 {
+            FrameSize::Short
+        } else {
+            FrameSize::Normal
+        };
+        let len = (spec[3] as usize).min(MAX_DATA);
+        let n0 = 10f32.powf(-f32::from_bits(spec[4]) / 10.0);
+        let symbols = &io.input(data_in)[..len];
+        let res = match &d.profile {
+            Some(p) => {
+                let mut p = p.lock().unwrap_or_else(|e| e.into_inner());
+                d.dec.decode_profiled(symbols, modcod, frame, n0, &mut p)
+            }
+            None => d.dec.decode(symbols, modcod, frame, n0),
+        };
+        let status = match res {
+            Ok(st) => [
+                u32::from(st.ok()),
+                u32::from(st.header.is_ok()),
+                st.info_bits() as u32,
+                spec[0],
+                spec[1],
+                spec[SPEC - 1],
+            ],
+            Err(_) => [0, 0, 0, spec[0], spec[1], spec[SPEC - 1]],
+        };
+        let bb = d.dec.bbframe();
+        io.output(bb_out)[..bb.len()].copy_from_slice(bb);
+        io.output(status_out).copy_from_slice(&status);
+        (Status::Continue, 1, 1)
+    });
+    g.codelet(t3, c3);
+    g.bind(data_in, data_out)?;
+    g.bind(spec_in, spec_out)?;
+
+    let m4 = g.sequential_module(
+        "depacketize",
+        Sink {
+            writer: output,
+            depack: Depacketizer::new(),
+            shared: shared.clone(),
+            write_error: None,
+            decoded: 0,
+            failed: 0,
+            packets: 0,
+            info_bits: 0,
+        },
+    );
+    let t4 = g.task(m4, "depacketize");
+    let (bb_in, status_in) = (
+        g.input::<u8>(t4, "bbframe", MAX_BBFRAME_BYTES),
+        g.input::<u32>(t4, "status", STATUS),
+    );
+    let c4 = counted(&live, 4, move |k: &mut Sink<W>, io: &Io<'_>| {
+        let st = io.input(status_in);
+        let (ok, header_ok, info, last) = (
+            st[0] == 1,
+            st[1] == 1,
+            u64::from(st[2]),
+            st[STATUS - 1] == 1,
+        );
+        let frame = if st[4] == 1 {
+            FrameSize::Short
+        } else {
+            FrameSize::Normal
+        };
+        let Sink {
+            writer,
+            depack,
+            shared,
+            write_error,
+            decoded,
+            failed,
+            packets,
+            info_bits,
+        } = k;
+        let packets_before = *packets;
+        let mut emit = |p: &[u8]| {
+            *packets += 1;
+            if write_error.is_none() {
+                *write_error = writer.write_all(p).err();
+            }
+        };
+        if let Some(fec) = modcod_of(st[3]).and_then(|m| m.fec(frame).ok()) {
+            let bb = &io.input(bb_in)[..fec.kbch / 8];
+            let header = if header_ok {
+                BbHeader::parse(bb, fec.kbch).ok()
+            } else {
+                None
+            };
+            if ok {
+                *decoded += 1;
+                *info_bits += info;
+            } else {
+                *failed += 1;
+            }
+            depack.push(header.as_ref(), bb, ok, &mut emit);
+        }
+        if last {
+            depack.flush(&mut emit);
+            if write_error.is_none() {
+                *write_error = writer.flush().err();
+            }
+            *shared.end.lock().unwrap_or_else(|p| p.into_inner()) =
+                Some((*decoded, *failed, *packets, *info_bits));
+        }
+        let made = *packets - packets_before;
+        let frames_in = u64::from(st[3] != 0);
+        if let Some(source) = write_error.take() {
+            shared.fail(RxRunError::Io {
+                what: "writing the output",
+                source,
+            });
+            return (Status::Abort, frames_in, made);
+        }
+        (Status::Continue, frames_in, made)
+    });
+    g.codelet(t4, c4);
+    g.bind(bb_in, bb_out)?;
+    g.bind(status_in, status_out)?;
+
+    Ok((
+        g,
+        RxTasks {
+            matched_filter: t1.into(),
+            timing: t5.into(),
+            frame_sync: t2.into(),
+            decode: t3.into(),
+            depacketize: t4.into(),
+        },
+        shared,
+    ))
+}
+
+/// Stage 3 state: a decoder per replica.
+#[derive(Clone)]
+struct Decode {
+    dec: FrameDecoder,
+    profile: Option<Arc<Mutex<StageProfile>>>,
+}
+
+/// Ends a run: the error of a task, or the counters.
+fn finish(shared: &Shared) -> Result<RxStats, RxRunError> {
+    if let Some(e) = shared
+        .error
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take()
+    {
+        return Err(e);
+    }
+    let (decoded, failed, packets, info_bits) = shared
+        .end
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .ok_or(RxRunError::Unfinished)?;
+    let last = unpack_last(shared.last.load(Ordering::SeqCst));
+    Ok(RxStats {
+        samples: shared.samples.load(Ordering::SeqCst),
+        frames: shared.frames.load(Ordering::SeqCst),
+        decoded,
+        failed,
+        skipped: shared.skipped.load(Ordering::SeqCst),
+        packets,
+        info_bits,
+        last_modcod: last.map(|l| l.0),
+        esn0_db: last.map(|l| l.1),
+        locked: shared.locked.load(Ordering::SeqCst),
+        seconds: 0.0,
+    })
+}
+
+/// Profiles the graph as one sequence over the first [`CALIBRATION`] samples of `input`
+/// (its output discarded) and plans the stages for `cores`.
+///
+/// # Errors
+/// As [`run_rx`].
+pub fn calibrate<R>(run: &RxRun, input: R, cores: usize) -> Result<RxProfile, RxRunError>
+where
+    R: Read + Send + 'static,
+{
+    let decoder = Arc::new(Mutex::new(StageProfile::default()));
+    let (g, _, shared) = graph(
+        run,
+        input,
+        std::io::sink(),
+        CALIBRATION as u64,
+        Some(decoder.clone()),
+        Arc::new(RxLive::default()),
+    )?;
+    let mut seq = Sequence::new(g)?;
+    seq.set_profiling(true);
+    let done = shared.clone();
+    let report = seq.exec(move || done.done.load(Ordering::SeqCst))?;
+    let stats = finish(&shared)?;
+    let profile = seq.profile();
+    let plan = plan(&profile, cores.max(1));
+    let decoder = decoder.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    Ok(RxProfile {
+        profile,
+        plan,
+        cores: cores.max(1),
+        info_bits_per_chunk: stats.info_bits as f64 / report.frames.max(1) as f64,
+        decoder,
+    })
+}
+
+/// CPUs for each stage's replicas: the longest stages first, each replica on the CPU with the
+/// least predicted time so far (per frame, from the plan).
+fn pinning(plan: &Plan, cores: usize) -> Vec<Vec<usize>> {
+    let mut load = vec![0.0f64; cores.max(1)];
+    let mut order: Vec<usize> = (0..plan.stages.len()).collect();
+    order.sort_by(|&a, &b| {
+        let t = |k: usize| plan.stages[k].ns_per_frame / plan.stages[k].replicas as f64;
+        t(b).total_cmp(&t(a))
+    });
+    let mut cpus = vec![Vec::new(); plan.stages.len()];
+    for k in order {
+        let st = &plan.stages[k];
+        for _ in 0..st.replicas {
+            let (cpu, _) = load
+                .iter()
+                .enumerate()
+                .min_by(|a, b| a.1.total_cmp(b.1))
+                .expect("at least one CPU");
+            load[cpu] += st.ns_per_frame / st.replicas as f64;
+            cpus[k].push(cpu);
+        }
+    }
+    cpus
+}
+
+/// Receives everything `input` holds (little-endian cf32 at 2 samples per symbol) into
+/// `output` (TS packets). With `run.cores` ≥ 1 the stages are those `plan` chose from
+/// `calibration` (made by [`calibrate`] on the same input); with 0, or without a calibration,
+/// one sequence on the calling thread (`cores` 0) or the fixed four stages (decoding on
+/// `cores - 1` replicas). `progress(samples read)` is called before each chunk; `live` counts
+/// each task's work as it runs, and its flag ends the run early.
+///
+/// # Errors
+/// Bad settings, an input that ends inside a sample, I/O errors, and framework errors.
+pub fn run_rx<R, W>(
+    run: &RxRun,
+    input: R,
+    output: W,
+    calibration: Option<&RxProfile>,
+    live: Arc<RxLive>,
+    mut progress: impl FnMut(u64) + Send,
+) -> Result<RxStats, RxRunError>
+where
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let start = Instant::now();
+    let (g, t, shared) = graph(run, input, output, u64::MAX, None, live)?;
+    let done = shared.clone();
+    let stop = move || {
+        progress(done.samples.load(Ordering::Relaxed));
+        done.done.load(Ordering::SeqCst)
+    };
+    if run.cores == 0 {
+        Sequence::new(g)?.exec(stop)?;
+    } else {
+        let builder = match calibration {
+            Some(c) if run.pin => {
+                let mut b = PipelineBuilder::from_plan(g, &c.plan);
+                let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+                for (stage, cpus) in pinning(&c.plan, run.cores.min(cpus))
+                    .into_iter()
+                    .enumerate()
+                {
+                    b = b.pin(stage, cpus);
+                }
+                b
+            }
+            Some(c) => PipelineBuilder::from_plan(g, &c.plan),
+            None => PipelineBuilder::new(g)
+                .stage([t.matched_filter])
+                .stage([t.timing])
+                .stage([t.frame_sync])
+                .replicated_stage(run.cores.saturating_sub(1).max(1), [t.decode])
+                .stage([t.depacketize]),
+        };
+        builder.buffer(4).build()?.exec(stop)?;
+    }
+    let mut st = finish(&shared)?;
+    st.seconds = start.elapsed().as_secs_f64();
+    Ok(st)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_framed::PlannedStage;
+
+    #[test]
+    fn pinning_puts_the_longest_stage_alone_and_spreads_replicas() {
+        let stage = |ns: f64, replicas: usize| PlannedStage {
+            tasks: Vec::new(),
+            replicas,
+            ns_per_frame: ns,
+        };
+        let plan = Plan {
+            stages: vec![stage(31.0, 1), stage(44.0, 1), stage(25.0, 1)],
+            frames_per_second: 0.0,
+        };
+        assert_eq!(pinning(&plan, 2), vec![vec![1], vec![0], vec![1]]);
+        let plan = Plan {
+            stages: vec![stage(10.0, 1), stage(60.0, 2), stage(5.0, 1)],
+            frames_per_second: 0.0,
+        };
+        // The replicas (30 each) first on CPUs 0 and 1, then 10 and 5 on the lighter.
+        assert_eq!(pinning(&plan, 2), vec![vec![0], vec![0, 1], vec![1]]);
+    }
+}
