@@ -18,8 +18,8 @@ use radioflow_runtime::registry::prelude::*;
 /// - `out`: `Complex32` at `sample_rate / decimation`, the channel at DC.
 ///
 /// # Message ports
-/// - input `centre`: a number, the new frequency moved to DC in Hz (non-finite values are
-///   ignored); the mixer's phase runs on without a jump. This is the parameter of the same
+/// - input `centre`: a number, the new frequency moved to DC in Hz (anything else, or a
+///   non-finite number, is ignored); the mixer's phase runs on without a jump. This is the parameter of the same
 ///   name, settable while the graph runs (e.g. an FM receiver's station offset from the
 ///   control port, `radioflow fm --control`).
 ///
@@ -82,9 +82,12 @@ impl FreqXlatingFirFilter {
     }
 
     #[message_input]
-    fn centre(&mut self, hz: f64) {
-        // Only a non-finite value is refused, and it is ignored like signal_source's.
-        let _ = self.kernel.set_centre(hz);
+    fn centre(&mut self, msg: &Pmt) {
+        // Anything but a finite number is ignored rather than refused: a bad value typed into a
+        // control port must not stop a running receiver.
+        if let Some(hz) = msg.as_f64() {
+            let _ = self.kernel.set_centre(hz);
+        }
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -170,6 +173,7 @@ mod tests {
         );
         h.post("centre", Pmt::Double(6e3)).unwrap();
         h.post("centre", Pmt::Double(f64::NAN)).unwrap();
+        h.post("centre", Pmt::symbol("abc")).unwrap();
         h.push("in", &tone[2000..]);
         h.set_space("out", 2000);
         h.work().unwrap();

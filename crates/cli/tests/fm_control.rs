@@ -74,7 +74,20 @@ fn the_station_offset_is_retuned_while_audio_flows() {
         counter(&base, "wav", "items_in").filter(|&n| n > audio)
     });
 
-    // A bad value is refused, naming the parameter; the receiver runs on.
+    // A name where a number belongs reaches the filter, which ignores it: the receiver runs on.
+    let (status, _) = request("PUT", &centre, Some(r#"{"value": "abc"}"#));
+    assert_eq!(status, 200);
+    let audio = counter(&base, "wav", "items_in").unwrap();
+    poll(
+        "the audio to keep flowing after a bad value",
+        DEADLINE,
+        || counter(&base, "wav", "items_in").filter(|&n| n > audio),
+    );
+    poll("the station still tuned", DEADLINE, || {
+        mean_magnitude(&base, "channel.out").filter(|&m| m > 0.8 * on)
+    });
+
+    // A value that is no scalar is refused, naming the parameter; the receiver runs on.
     let (status, v) = request("PUT", &centre, Some(r#"{"value": [1, 2]}"#));
     assert_eq!(status, 400, "{v}");
     assert!(v["error"].as_str().unwrap().contains("centre"), "{v}");
