@@ -3,7 +3,7 @@
 # package's pytest suite, the scheduler conformance suite (also in release), loom model checks,
 # valgrind (memcheck + race detection), Miri where a nightly toolchain with Miri can be
 # installed, libFuzzer on the parsers of outside input (scripts/fuzz.sh), a benchmark smoke
-# run and two minutes of soak (scripts/soak.sh). Installs what it needs (libzmq via scripts/system-deps.sh, valgrind via apt when missing). Ends with "N passed, N failed".
+# run and two minutes of soak (scripts/soak.sh). Installs what it needs (libzmq via scripts/system-deps.sh, valgrind and chromium via apt when missing). Ends with "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=target/test-log.txt
@@ -18,6 +18,11 @@ bash scripts/system-deps.sh
 if ! command -v valgrind >/dev/null; then
   step "installing valgrind"
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind) >/dev/null
+fi
+if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
+  step "installing chromium (the live view's browser tests: crates/control/tests/browser.rs, crates/cli/tests/fm_browser.rs)"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 \
+    || echo "no chromium could be installed: the live view's browser tests SKIP (they say so)"
 fi
 if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
   step "installing fonts-dejavu-core (text in PNG plots)"

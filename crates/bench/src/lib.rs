@@ -12,6 +12,7 @@
 //! - [`profile`] and [`graphs`]: `radioflow profile`, a graph run with time counters on.
 //! - [`soak`]: `radioflow soak`, a graph kept running while memory and threads are sampled.
 //! - [`limit`]: the physical limits a run is compared with; [`plot`]: the figures.
+//! - [`observe`]: a hook on every graph the experiments run (the live view of `bench --control`).
 //!
 //! ```
 //! use radioflow_bench::{buf, BufParams};
@@ -29,6 +30,7 @@ pub mod graphs;
 pub mod limit;
 mod machine;
 mod measurement;
+pub mod observe;
 mod peers;
 pub mod plot;
 pub mod profile;

@@ -110,10 +110,18 @@ pub fn run_observed(
     let t0 = Instant::now();
     fg.start(scheduler).map_err(err)?;
     on_start(&fg);
+    let observer = crate::observe::observer();
+    if let Some(o) = &observer {
+        o.started(&fg);
+    }
     if let Some(every) = p.live.filter(|d| !d.is_zero()) {
         watch(&fg, every, on_live);
     }
-    fg.wait().map_err(err)?;
+    let waited = fg.wait();
+    if let Some(o) = &observer {
+        o.finished();
+    }
+    waited.map_err(err)?;
     let profile = Profile::of(&fg, t0.elapsed().as_secs_f64());
     Ok(ProfileRun {
         flowgraph: fg,

@@ -18,7 +18,10 @@ use radioflow_runtime::registry::prelude::*;
 /// - `out`: `Complex32` at `sample_rate / decimation`, the channel at DC.
 ///
 /// # Message ports
-/// None.
+/// - input `centre`: a number, the new frequency moved to DC in Hz (anything else, or a
+///   non-finite number, is ignored); the mixer's phase runs on without a jump. This is the parameter of the same
+///   name, settable while the graph runs (e.g. an FM receiver's station offset from the
+///   control port, `radioflow fm --control`).
 ///
 /// # Parameters
 /// - `taps`: the low-pass's real taps (at least one), designed at `sample_rate`.
@@ -78,6 +81,15 @@ impl FreqXlatingFirFilter {
         })
     }
 
+    #[message_input]
+    fn centre(&mut self, msg: &Pmt) {
+        // Anything but a finite number is ignored rather than refused: a bad value typed into a
+        // control port must not stop a running receiver.
+        if let Some(hz) = msg.as_f64() {
+            let _ = self.kernel.set_centre(hz);
+        }
+    }
+
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let kernel = &mut self.kernel;
         rate_work(
@@ -134,6 +146,45 @@ mod tests {
                 assert_eq!(tags, [2], "input 12 -> output 2");
             }
         }
+    }
+
+    #[test]
+    fn a_centre_message_retunes() {
+        // A tone at +3 kHz: at DC while tuned to it, turning at -3 kHz once tuned to +6 kHz.
+        let fs = 48e3;
+        let tone: Vec<Complex32> = (0..4000)
+            .map(|k| {
+                Complex32::from_polar(
+                    1.0,
+                    (2.0 * std::f64::consts::PI * 3e3 * k as f64 / fs) as f32,
+                )
+            })
+            .collect();
+        let mut h = Harness::new(FreqXlatingFirFilter::new(&[1.0], 1, 3e3, fs).unwrap());
+        h.push("in", &tone[..2000]);
+        h.set_space("out", 2000);
+        h.work().unwrap();
+        let y = h.take_output::<Complex32>("out");
+        assert!(
+            (y[1000] - y[1999]).norm() < 1e-3,
+            "at DC: {} {}",
+            y[1000],
+            y[1999]
+        );
+        h.post("centre", Pmt::Double(6e3)).unwrap();
+        h.post("centre", Pmt::Double(f64::NAN)).unwrap();
+        h.post("centre", Pmt::symbol("abc")).unwrap();
+        h.push("in", &tone[2000..]);
+        h.set_space("out", 2000);
+        h.work().unwrap();
+        let y = h.take_output::<Complex32>("out");
+        // 16 samples of -3 kHz at 48 kHz: a full turn backwards.
+        let turn = y[117] * y[100].conj();
+        assert!(
+            (turn.arg() + 2.0 * std::f32::consts::PI * 3e3 / 48e3).abs() < 1e-3,
+            "{turn}"
+        );
+        assert!((y[100] - y[116]).norm() < 1e-3);
     }
 
     #[test]

@@ -74,6 +74,15 @@ pub(crate) struct Common {
     /// experiment and configuration), machine.json.
     #[arg(long, global = true)]
     pub(crate) out: Option<PathBuf>,
+    /// Serve the live view (web page and JSON API) of each radioflow run on this address,
+    /// e.g. 127.0.0.1:1337 (framed runs and peers are not flowgraphs and are not shown). It
+    /// adds a thread that samples the counters every 100 ms: measure without it.
+    #[arg(long, global = true, value_name = "ADDR")]
+    control: Option<std::net::SocketAddr>,
+    /// The token every request to the control port must carry (generated and printed when
+    /// the address is not loopback and none is given).
+    #[arg(long, global = true, requires = "control")]
+    token: Option<String>,
 }
 
 /// Size of the `buf` graph (also profiled by `resched` and `items`).
@@ -317,6 +326,11 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
     }
     if c.quick {
         c.runs = 1;
+    }
+    if let Some(addr) = c.control {
+        radioflow_bench::observe::set_run_observer(Some(std::sync::Arc::new(
+            crate::control::ServeEachRun::new(addr, c.token.clone()),
+        )));
     }
     let setup = match args.experiment {
         Some(Experiment::Counters(a)) => return bench_observe::counters(a, &c),

@@ -2,9 +2,14 @@
 //! commands that run a graph (see `radioflow_control`).
 
 use clap::Args;
-use radioflow_control::{add_probe, serve, ControlConfig, ControlHandle, Probe, ProbeConfig};
+use radioflow_bench::observe::RunObserver;
+use radioflow_control::{
+    add_probe, serve, ControlConfig, ControlHandle, Probe, ProbeConfig, Tasks,
+};
 use radioflow_runtime::Flowgraph;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 #[derive(Args, Debug, Default)]
 pub(crate) struct ControlArgs {
@@ -40,17 +45,42 @@ impl ControlArgs {
 
     /// Adds the probes to `fg` (before it starts).
     pub(crate) fn add_probes(&self, fg: &mut Flowgraph) -> anyhow::Result<Vec<Probe>> {
-        self.probe
-            .iter()
-            .map(|spec| Ok(add_probe(fg, spec, ProbeConfig::default())?))
+        self.add_probes_with(fg, &[])
+    }
+
+    /// Adds the command's own probes `always` (`block.port` with its sample rate) and the
+    /// user's to `fg` (before it starts), each once.
+    pub(crate) fn add_probes_with(
+        &self,
+        fg: &mut Flowgraph,
+        always: &[(&str, f64)],
+    ) -> anyhow::Result<Vec<Probe>> {
+        let mut specs: Vec<(&str, Option<f64>)> =
+            always.iter().map(|&(s, rate)| (s, Some(rate))).collect();
+        for spec in &self.probe {
+            if !specs.iter().any(|(s, _)| s == spec) {
+                specs.push((spec, None));
+            }
+        }
+        specs
+            .into_iter()
+            .map(|(spec, sample_rate)| {
+                let config = ProbeConfig {
+                    sample_rate,
+                    ..ProbeConfig::default()
+                };
+                Ok(add_probe(fg, spec, config)?)
+            })
             .collect()
     }
 
-    /// Starts the control port for the running `fg` and prints its address.
+    /// Starts the control port for the running `fg` with `probes` and the initial values of
+    /// settable parameters `(block, parameter, value)`, and prints its address.
     pub(crate) fn serve(
         &self,
         fg: &Flowgraph,
         probes: Vec<Probe>,
+        params: Vec<(String, String, serde_json::Value)>,
     ) -> anyhow::Result<Option<ControlHandle>> {
         let Some(addr) = self.control else {
             return Ok(None);
@@ -58,8 +88,66 @@ impl ControlArgs {
         let mut config = ControlConfig::new(addr);
         config.token = self.token.clone();
         config.probes = probes;
+        config.params = params;
         let handle = serve(fg, config)?;
         eprintln!("live view: {}", handle.url());
         Ok(Some(handle))
+    }
+
+    /// Starts the control port for a program's own `tasks` (not a flowgraph) and prints its
+    /// address.
+    pub(crate) fn serve_tasks(&self, tasks: Tasks) -> anyhow::Result<Option<ControlHandle>> {
+        let Some(addr) = self.control else {
+            return Ok(None);
+        };
+        let mut config = ControlConfig::new(addr);
+        config.token = self.token.clone();
+        let handle = radioflow_control::serve_tasks(tasks, config)?;
+        eprintln!("live view: {}", handle.url());
+        Ok(Some(handle))
+    }
+}
+
+/// `radioflow bench --control ADDR`: the live view of every graph the experiments run, one
+/// after the other on the same address (reload the page for the next run's graph). The token,
+/// when one is needed, is made once for all runs; the address is printed once.
+pub(crate) struct ServeEachRun {
+    config: ControlConfig,
+    handle: Mutex<Option<ControlHandle>>,
+    printed: AtomicBool,
+}
+
+impl ServeEachRun {
+    pub(crate) fn new(addr: SocketAddr, token: Option<String>) -> Self {
+        let mut config = ControlConfig::new(addr);
+        config.token =
+            token.or_else(|| (!addr.ip().is_loopback()).then(radioflow_control::generate_token));
+        Self {
+            config,
+            handle: Mutex::new(None),
+            printed: AtomicBool::new(false),
+        }
+    }
+}
+
+impl RunObserver for ServeEachRun {
+    fn started(&self, fg: &Flowgraph) {
+        let result = serve(fg, self.config.clone());
+        let first = !self.printed.swap(true, Ordering::Relaxed);
+        match result {
+            Ok(h) => {
+                if first {
+                    eprintln!("live view of each run: {}", h.url());
+                }
+                *self.handle.lock().unwrap_or_else(|p| p.into_inner()) = Some(h);
+            }
+            // The measurement goes on without its live view.
+            Err(e) if first => eprintln!("live view: {e}"),
+            Err(_) => {}
+        }
+    }
+
+    fn finished(&self) {
+        drop(self.handle.lock().unwrap_or_else(|p| p.into_inner()).take());
     }
 }

@@ -3,11 +3,14 @@
 
 use clap::{Args, Subcommand, ValueEnum};
 use radioflow_blocks::sigmf;
+use radioflow_control::Tasks;
 use radioflow_dvbs2::app::{tx_file, TxFileOptions};
-use radioflow_dvbs2::rx_app::{rx_file, RxFileOptions};
+use radioflow_dvbs2::rx_app::{rx_file_live, RxFileOptions, RxLive};
 use radioflow_dvbs2::FrameSize;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
 
 #[derive(Args)]
 pub(crate) struct Dvbs2Args {
@@ -121,6 +124,11 @@ struct RxArgs {
     /// faster on a machine of its own, slower on a busy shared one.
     #[arg(long)]
     pin: bool,
+    // The receiver runs framed tasks, not a flowgraph: the live view shows its five tasks
+    // (matched filter, timing, frame sync, decode, depacketize) with their counters, and its
+    // Stop button ends the run; no probes or parameters.
+    #[command(flatten)]
+    control: crate::control::ControlArgs,
 }
 
 /// `--sps`: the synchroniser runs at 2 samples per symbol.
@@ -190,20 +198,31 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
         pin: a.pin,
     };
     debug_assert_eq!(a.sps, 2);
+    a.control.refuse_probes("dvbs2 rx")?;
+    let live = Arc::new(RxLive::default());
+    let control = a.control.serve_tasks(rx_tasks(&live))?;
     let mut shown = false;
     let mut last_percent = u64::MAX;
-    let r = rx_file(&o, |read, total| {
-        let percent = 100 * read / total.max(1);
-        // Long inputs only (more than a few blocks of input), once per percent.
-        if total > 1 << 21 && percent != last_percent {
-            last_percent = percent;
-            eprint!("\r  {percent:3}%  {read} of {total} samples");
-            std::io::stderr().flush().ok();
-            shown = true;
-        }
-    })?;
+    let r = rx_file_live(
+        &o,
+        |read, total| {
+            let percent = 100 * read / total.max(1);
+            // Long inputs only (more than a few blocks of input), once per percent.
+            if total > 1 << 21 && percent != last_percent {
+                last_percent = percent;
+                eprint!("\r  {percent:3}%  {read} of {total} samples");
+                std::io::stderr().flush().ok();
+                shown = true;
+            }
+        },
+        live.clone(),
+    )?;
+    drop(control);
     if shown {
         eprintln!();
+    }
+    if live.stop.load(Relaxed) {
+        println!("stopped from the live view after {} samples", r.samples);
     }
     if let Some(p) = r.profile.as_ref().filter(|_| a.profile) {
         println!(
@@ -288,4 +307,26 @@ fn tx(a: TxArgs) -> anyhow::Result<()> {
         stats.input_bytes as f64 * 8.0 / stats.seconds.max(1e-9) / 1e6
     );
     Ok(())
+}
+
+/// The receiver's framed tasks as the live view's tasks, each handing its output to the next.
+fn rx_tasks(live: &Arc<RxLive>) -> Tasks {
+    let read = live.clone();
+    Tasks {
+        names: RxLive::TASKS.iter().map(|t| (*t).to_owned()).collect(),
+        edges: RxLive::EDGES
+            .iter()
+            .enumerate()
+            .map(|(i, what)| (i, i + 1, (*what).to_owned()))
+            .collect(),
+        read: Arc::new(move |out| {
+            for (s, t) in out.iter_mut().zip(&read.tasks) {
+                s.work_calls = t.calls.load(Relaxed);
+                s.items_consumed = t.items_in.load(Relaxed);
+                s.items_produced = t.items_out.load(Relaxed);
+                s.work_ns = t.busy_ns.load(Relaxed);
+            }
+        }),
+        stop: Some(live.stop.clone()),
+    }
 }

@@ -4,10 +4,10 @@
 use anyhow::bail;
 use clap::Args;
 use radioflow_blocks::SampleFormat;
+use radioflow_control::{ControlHandle, Probe};
 use radioflow_fm::synth::{write_station, Station};
-use radioflow_fm::{Receiver, ReceiverConfig};
-use radioflow_runtime::Pmt;
-use radioflow_runtime::SchedulerSpec;
+use radioflow_fm::{Observer, Progress, Receiver, ReceiverConfig, ReceiverGraph};
+use radioflow_runtime::{Flowgraph, Pmt, SchedulerSpec};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -48,7 +48,23 @@ pub(crate) struct FmArgs {
     /// Scheduler: flow, tpb or single, with options (`flow:workers=2,pin`).
     #[arg(long, default_value = "flow")]
     scheduler: String,
+    /// Read the recording at its sample rate, as a radio delivers it, instead of as fast as
+    /// the machine allows (implied by --control).
+    #[arg(long)]
+    realtime: bool,
+    /// Read the recording again from its start at its end, until stopped (from the live
+    /// view's Stop button, or Ctrl-C).
+    #[arg(long)]
+    repeat: bool,
+    // The live view also gets probes on `channel.out` (the station at DC) and `fm_demod.out`
+    // (the multiplex: audio, 19 kHz pilot, RDS at 57 kHz), and the station's offset as the
+    // settable parameter `channel.centre`.
+    #[command(flatten)]
+    control: crate::control::ControlArgs,
 }
+
+/// The probes `radioflow fm --control` always adds (both at the multiplex rate).
+const PROBES: [&str; 2] = ["channel.out", "fm_demod.out"];
 
 pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
     let deemphasis = match a.deemphasis {
@@ -111,6 +127,14 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
     config.stereo = !a.mono;
     config.deemphasis = deemphasis;
     config.rds = a.rds || a.demo;
+    config.realtime = a.realtime || a.control.enabled();
+    if a.repeat && config.sigmf {
+        bail!(
+            "--repeat reads raw recordings again from their start; {} is a SigMF recording",
+            input.display()
+        );
+    }
+    config.repeat = a.repeat;
     let rx = Receiver::new(config)?;
     let plan = rx.plan();
     eprintln!(
@@ -123,36 +147,22 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
         plan.wav_rate,
         if a.mono { "mono" } else { "stereo" }
     );
-    let mut shown = false;
-    let mut last = 0;
-    let summary = rx.run_with_rds(
-        scheduler.as_ref(),
-        Duration::from_secs(1),
-        |p| {
-            if p.samples == last {
-                return; // the input is read; the rest of the graph is finishing
-            }
-            last = p.samples;
-            let seconds = p.samples as f64 / plan.sample_rate;
-            eprint!(
-                "\r  {:5.1}%  {seconds:.1} s of {:.1} s",
-                100.0 * p.samples as f64 / p.total.max(1) as f64,
-                p.total as f64 / plan.sample_rate
-            );
-            std::io::stderr().flush().ok();
-            shown = true;
-        },
-        |m| {
-            if let Some(line) = rds_line(m) {
-                // On its own line, after the progress line ("\r..." on stderr).
-                eprint!("\r");
-                println!("{line}");
-            }
-        },
-    )?;
-    if shown {
+    let mut watch = Watch {
+        control: &a.control,
+        offset: plan.offset,
+        probes: Vec::new(),
+        handle: None,
+        sample_rate: plan.sample_rate,
+        mpx_rate: plan.mpx_rate,
+        repeat: a.repeat,
+        shown: false,
+        last: 0,
+    };
+    let summary = rx.run_observed(scheduler.as_ref(), Duration::from_secs(1), &mut watch)?;
+    if watch.shown {
         eprintln!();
     }
+    drop(watch.handle.take());
     println!(
         "{} samples, {:.2} s of signal in {:.2} s: {:.1}x real time",
         summary.samples,
@@ -199,6 +209,76 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// What `radioflow fm` does around the receiver's run: probes and the control port when
+/// asked for, the progress line, the RDS lines.
+struct Watch<'a> {
+    control: &'a crate::control::ControlArgs,
+    /// The station's offset: the initial value of `channel.centre` on the page.
+    offset: f64,
+    probes: Vec<Probe>,
+    handle: Option<ControlHandle>,
+    sample_rate: f64,
+    /// The rate of both probed outputs (the channel and the multiplex).
+    mpx_rate: f64,
+    repeat: bool,
+    /// Whether a progress line was printed (and needs its newline).
+    shown: bool,
+    last: u64,
+}
+
+impl Observer for Watch<'_> {
+    fn prepare(&mut self, fg: &mut Flowgraph, _: &ReceiverGraph) -> Result<(), BoxError> {
+        if self.control.enabled() {
+            let probes = PROBES.map(|p| (p, self.mpx_rate));
+            self.probes = self.control.add_probes_with(fg, &probes)?;
+            // Shares of time on the page (two TSC reads per work call).
+            fg.set_counters(radioflow_runtime::Counters::Timed);
+        }
+        Ok(())
+    }
+
+    fn started(&mut self, fg: &Flowgraph) -> Result<(), BoxError> {
+        let params = vec![(
+            "channel".to_owned(),
+            "centre".to_owned(),
+            serde_json::json!(self.offset),
+        )];
+        self.handle = self
+            .control
+            .serve(fg, std::mem::take(&mut self.probes), params)?;
+        Ok(())
+    }
+
+    fn progress(&mut self, p: Progress) {
+        if p.samples == self.last {
+            return; // the input is read; the rest of the graph is finishing
+        }
+        self.last = p.samples;
+        let seconds = p.samples as f64 / self.sample_rate;
+        if self.repeat {
+            eprint!("\r  {seconds:.1} s");
+        } else {
+            eprint!(
+                "\r  {:5.1}%  {seconds:.1} s of {:.1} s",
+                100.0 * p.samples as f64 / p.total.max(1) as f64,
+                p.total as f64 / self.sample_rate
+            );
+        }
+        std::io::stderr().flush().ok();
+        self.shown = true;
+    }
+
+    fn rds(&mut self, m: &Pmt) {
+        if let Some(line) = rds_line(m) {
+            // On its own line, after the progress line ("\r..." on stderr).
+            eprint!("\r");
+            println!("{line}");
+        }
+    }
+}
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// One RDS change as a line (`RDS PS: "RADIOFLW"`), or nothing for sync changes.
 fn rds_line(m: &Pmt) -> Option<String> {

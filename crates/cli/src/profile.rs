@@ -51,7 +51,7 @@ pub(crate) fn main(a: ProfileArgs) -> anyhow::Result<()> {
     // The error of an unknown graph lists the known ones.
     let mut control = Ok(None);
     let run = profile::run_observed(&p, scheduler.as_ref(), &mut print_live, &mut |fg| {
-        control = a.control.serve(fg, Vec::new());
+        control = a.control.serve(fg, Vec::new(), Vec::new());
     })?;
     drop(control?);
     if a.json {

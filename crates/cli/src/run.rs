@@ -30,7 +30,7 @@ pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
     }
     let start = Instant::now();
     graph.flowgraph.start(scheduler.as_ref())?;
-    let control = a.control.serve(&graph.flowgraph, probes)?;
+    let control = a.control.serve(&graph.flowgraph, probes, Vec::new())?;
     graph.flowgraph.wait()?;
     drop(control);
     let seconds = start.elapsed().as_secs_f64();

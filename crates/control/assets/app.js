@@ -143,7 +143,7 @@ async function refreshProbes() {
       const line = view !== "constellation";
       chart.data.datasets = [{ data: points(d.y), showLine: line, borderColor: "#1d3557", borderWidth: 1, pointRadius: line ? 0 : 1.5, backgroundColor: "#1d3557" }];
       if (view === "time") chart.data.datasets.push({ data: points(d.y2), showLine: true, borderColor: "#e63946", borderWidth: 1, pointRadius: 0 });
-      chart.options.scales = { x: { title: { display: true, text: view === "spectrum" ? "bin" : view === "time" ? "sample" : "I" } },
+      chart.options.scales = { x: { title: { display: true, text: d.x_unit || view } },
         y: { title: { display: true, text: view === "spectrum" ? "dB" : view === "time" ? "I (blue), Q (red)" : "Q" } } };
       chart.update("none");
     } catch (e) { /* the next refresh tries again */ }
@@ -189,6 +189,10 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(proto + "//" + location.host + withToken("/api/stream?period_ms=250"));
   ws.onmessage = (m) => showCounters(JSON.parse(m.data));
+  // A new server on the same address may serve another graph (bench --control: one per run).
+  ws.onopen = () => api("/api/graph").then((g) => {
+    if (graph && JSON.stringify(g.blocks) !== JSON.stringify(graph.blocks)) location.reload();
+  }).catch(() => {});
   ws.onclose = () => { document.getElementById("status").textContent = "disconnected"; setTimeout(connect, 1000); };
 }
 

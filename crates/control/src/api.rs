@@ -81,7 +81,7 @@ async fn asset(Path(name): Path<String>) -> Result<Response, ApiError> {
 async fn graph(Ext(state): S) -> Json<Value> {
     let mut v = serde_json::to_value(&state.graph).unwrap_or(Value::Null);
     if let Some(o) = v.as_object_mut() {
-        o.insert("running".into(), json!(state.live().stats.is_some()));
+        o.insert("running".into(), json!(state.live().running()));
         o.insert(
             "probes".into(),
             json!(state
@@ -266,16 +266,16 @@ async fn probe(
 }
 
 async fn stop(Ext(state): S) -> Result<Json<Value>, ApiError> {
-    let stop = state
-        .live()
-        .stop
-        .ok_or_else(|| ApiError::Conflict("the graph is not running".into()))?;
-    stop.stop();
+    if !state.live().stop() {
+        return Err(ApiError::Conflict(
+            "the graph is not running (or cannot be stopped from here)".into(),
+        ));
+    }
     Ok(Json(json!({"stopping": true})))
 }
 
 async fn start(Ext(state): S) -> Result<Json<Value>, ApiError> {
-    if state.live().stats.is_some() {
+    if state.live().running() {
         return Err(ApiError::Conflict("the graph is already running".into()));
     }
     Err(ApiError::Conflict(

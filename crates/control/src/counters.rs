@@ -90,19 +90,22 @@ impl Sampler {
         }
     }
 
-    /// Samples `stats` (none: the graph does not run; the last counters are kept).
+    /// Samples `stats`, or a program's `tasks` counters (neither: nothing runs; the last
+    /// counters are kept).
     pub(crate) fn sample(
         &mut self,
         stats: Option<&StatsHandle>,
+        tasks: Option<Vec<BlockStats>>,
         fill: Option<&BufferFill>,
     ) -> Report {
         let now = Instant::now();
-        let running = stats.is_some();
-        let current: Vec<BlockStats> = match stats {
-            Some(h) => (0..self.names.len())
+        let running = stats.is_some() || tasks.is_some();
+        let current: Vec<BlockStats> = match (stats, tasks) {
+            (Some(h), _) => (0..self.names.len())
                 .map(|i| h.get(BlockId::from_index(i)).unwrap_or_default())
                 .collect(),
-            None => self
+            (None, Some(t)) => t,
+            (None, None) => self
                 .last
                 .as_ref()
                 .map(|l| l.1.clone())

@@ -134,6 +134,42 @@ impl GraphInfo {
         }
     }
 
+    /// The shape of a program's [`Tasks`](crate::Tasks): each a block of type `task` without
+    /// ports, each edge a connection from `out` to `in` carrying what it names.
+    pub fn of_tasks(tasks: &crate::Tasks) -> Self {
+        let blocks = tasks
+            .names
+            .iter()
+            .enumerate()
+            .map(|(id, name)| BlockInfo {
+                id,
+                name: name.clone(),
+                type_name: "task".into(),
+                inputs: Vec::new(),
+                outputs: Vec::new(),
+                message_inputs: Vec::new(),
+                message_outputs: Vec::new(),
+            })
+            .collect();
+        let edges = tasks
+            .edges
+            .iter()
+            .filter(|(a, b, _)| *a < tasks.names.len() && *b < tasks.names.len())
+            .map(|(a, b, what)| EdgeInfo {
+                src: tasks.names[*a].clone(),
+                src_port: "out".into(),
+                dst: tasks.names[*b].clone(),
+                dst_port: "in".into(),
+                item: Some(what.clone()),
+            })
+            .collect();
+        Self {
+            blocks,
+            edges,
+            message_edges: Vec::new(),
+        }
+    }
+
     /// The block named `name`.
     pub fn block(&self, name: &str) -> Option<&BlockInfo> {
         self.blocks.iter().find(|b| b.name == name)

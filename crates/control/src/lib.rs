@@ -2,7 +2,9 @@
 //! of counters) and a web page served by the binary itself.
 //!
 //! Off by default: a program turns it on with [`serve`] (or [`FlowgraphControl::serve`]) after
-//! starting its graph, `radioflow run|profile --control ADDR` on the command line. It runs on a
+//! starting its graph, `radioflow run|fm|bench|profile --control ADDR` on the command line (and
+//! `Flowgraph.serve()` in Python). A program that is not a flowgraph shows its own tasks and
+//! counters with [`serve_tasks`] (`radioflow dvbs2 rx --control ADDR`). It runs on a
 //! thread of its own (`rf-control`, a single-threaded tokio runtime), never on a scheduler
 //! thread, and touches the running graph only through handles that already exist for other
 //! threads: relaxed loads of the per-block counters (sampled every 100 ms however many
@@ -45,6 +47,7 @@ mod probe;
 mod probe_view;
 mod server;
 mod stream;
+mod tasks;
 mod threads;
 
 pub use auth::generate_token;
@@ -53,7 +56,8 @@ pub use error::ApiError;
 pub use graph_info::{BlockInfo, EdgeInfo, GraphInfo, PortInfo};
 pub use probe::{add_probe, Probe, ProbeConfig, ProbeError, ProbeFrame, ProbeItem, ProbeSink};
 pub use probe_view::{ProbeData, View};
-pub use server::{serve, ControlConfig, ControlHandle, ServeError};
+pub use server::{serve, serve_tasks, ControlConfig, ControlHandle, ServeError};
+pub use tasks::{ReadCounters, Tasks};
 pub use threads::ThreadSample;
 
 use radioflow_runtime::Flowgraph;

@@ -19,6 +19,9 @@ pub struct ProbeConfig {
     pub size: usize,
     /// At most one frame per interval.
     pub interval: Duration,
+    /// The probed output's rate in samples/s, when the program knows it: the spectrum's
+    /// frequency axis is then in Hz (in bins otherwise).
+    pub sample_rate: Option<f64>,
 }
 
 impl Default for ProbeConfig {
@@ -26,6 +29,7 @@ impl Default for ProbeConfig {
         Self {
             size: 1024,
             interval: Duration::from_millis(50),
+            sample_rate: None,
         }
     }
 }
@@ -80,7 +84,7 @@ impl<T: ProbeItem> std::fmt::Debug for ProbeSink<T> {
     }
 }
 
-#[block]
+#[block(observer)]
 impl<T: ProbeItem> ProbeSink<T> {
     /// A probe that publishes into `frame`.
     pub fn new(config: ProbeConfig, frame: Arc<ProbeFrame>) -> Self {

@@ -41,8 +41,11 @@ pub struct ProbeData {
     pub frames: u64,
     /// Frames skipped because the control port held the previous one.
     pub skipped: u64,
-    /// Spectrum: bin index from `-size/2`; time: sample index; constellation: real parts.
+    /// Spectrum: frequency from `-size/2` bins (in Hz when the probe's rate is known, see
+    /// `x_unit`); time: sample index; constellation: real parts.
     pub x: Vec<f32>,
+    /// What `x` counts: `Hz` or `bin` (spectrum), `sample` (time), `I` (constellation).
+    pub x_unit: &'static str,
     /// Spectrum: dB; time and constellation: real (time) or imaginary (constellation) parts.
     pub y: Vec<f32>,
     /// Time: imaginary parts; empty otherwise.
@@ -97,17 +100,24 @@ impl ProbeState {
                     let mut db = vec![0.0; samples.len()];
                     s.process(&samples, &mut db);
                     let half = (samples.len() / 2) as f32;
-                    d.x = (0..db.len()).map(|k| k as f32 - half).collect();
+                    let (step, unit) = match self.probe.config.sample_rate {
+                        Some(rate) => ((rate / samples.len() as f64) as f32, "Hz"),
+                        None => (1.0, "bin"),
+                    };
+                    d.x = (0..db.len()).map(|k| (k as f32 - half) * step).collect();
+                    d.x_unit = unit;
                     // JSON has no -inf: an empty bin reads as a very low power.
                     d.y = db.into_iter().map(|v| v.max(-300.0)).collect();
                 }
             }
             View::Time => {
+                d.x_unit = "sample";
                 d.x = (0..samples.len()).map(|k| k as f32).collect();
                 d.y = samples.iter().map(|c| c.re).collect();
                 d.y2 = samples.iter().map(|c| c.im).collect();
             }
             View::Constellation => {
+                d.x_unit = "I";
                 d.x = samples.iter().map(|c| c.re).collect();
                 d.y = samples.iter().map(|c| c.im).collect();
             }

@@ -6,6 +6,7 @@ use crate::counters::{Report, Sampler};
 use crate::graph_info::GraphInfo;
 use crate::probe::Probe;
 use crate::probe_view::ProbeState;
+use crate::tasks::Tasks;
 use radioflow_runtime::{BufferFill, Direction, Flowgraph, MessagePoster, StatsHandle, StopHandle};
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -41,6 +42,24 @@ pub(crate) struct Live {
     pub(crate) stop: Option<StopHandle>,
     pub(crate) poster: Option<MessagePoster>,
     pub(crate) fill: Option<BufferFill>,
+    /// Instead of a graph: a program's own tasks ([`serve_tasks`]).
+    pub(crate) tasks: Option<Tasks>,
+}
+
+impl Live {
+    /// Whether there is something running to show.
+    pub(crate) fn running(&self) -> bool {
+        self.stats.is_some() || self.tasks.is_some()
+    }
+
+    /// Asks the graph (or the tasks) to stop; `false` when nothing can be stopped.
+    pub(crate) fn stop(&self) -> bool {
+        if let Some(s) = &self.stop {
+            s.stop();
+            return true;
+        }
+        self.tasks.as_ref().is_some_and(Tasks::stop)
+    }
 }
 
 /// Everything the request handlers share.
@@ -135,6 +154,7 @@ impl ControlHandle {
             stop: fg.stop_handle(),
             poster: fg.message_poster(),
             fill: fg.buffer_fill(),
+            tasks: None,
         };
     }
 
@@ -170,13 +190,7 @@ impl Drop for ControlHandle {
 /// # Errors
 /// An address that cannot be bound, or a thread that cannot be started.
 pub fn serve(fg: &Flowgraph, config: ControlConfig) -> Result<ControlHandle, ServeError> {
-    let token = match config.token {
-        Some(t) => Some(t),
-        None if !config.addr.ip().is_loopback() => Some(crate::auth::generate_token()),
-        None => None,
-    };
     let graph = GraphInfo::of(fg);
-    let names: Vec<String> = graph.blocks.iter().map(|b| b.name.clone()).collect();
     let mut outputs: Vec<(usize, usize, String, String)> = Vec::new();
     for ((b, o), _) in fg.stream_connections() {
         if !outputs.iter().any(|x| (x.0, x.1) == (b.index(), o)) {
@@ -184,6 +198,42 @@ pub fn serve(fg: &Flowgraph, config: ControlConfig) -> Result<ControlHandle, Ser
             outputs.push((b.index(), o, fg.name(b).to_owned(), port));
         }
     }
+    let handle = start(graph, outputs, config)?;
+    handle.attach(fg);
+    Ok(handle)
+}
+
+/// Starts the control port for a program that is not a flowgraph: its `tasks` are shown as
+/// blocks with the counters it keeps, its threads as any program's, and `POST /api/stop`
+/// sets its stop flag. Served until the handle is dropped (the page shows the tasks running
+/// until then).
+///
+/// # Errors
+/// As [`serve`].
+pub fn serve_tasks(tasks: Tasks, config: ControlConfig) -> Result<ControlHandle, ServeError> {
+    let graph = GraphInfo::of_tasks(&tasks);
+    let handle = start(graph, Vec::new(), config)?;
+    handle
+        .state
+        .live
+        .write()
+        .unwrap_or_else(|p| p.into_inner())
+        .tasks = Some(tasks);
+    Ok(handle)
+}
+
+/// The server's thread and state for `graph`, attached to nothing yet.
+fn start(
+    graph: GraphInfo,
+    outputs: Vec<(usize, usize, String, String)>,
+    config: ControlConfig,
+) -> Result<ControlHandle, ServeError> {
+    let token = match config.token {
+        Some(t) => Some(t),
+        None if !config.addr.ip().is_loopback() => Some(crate::auth::generate_token()),
+        None => None,
+    };
+    let names: Vec<String> = graph.blocks.iter().map(|b| b.name.clone()).collect();
     let (tx, rx) = watch::channel(Arc::new(Report::default()));
     let state = Arc::new(State {
         graph,
@@ -236,15 +286,13 @@ pub fn serve(fg: &Flowgraph, config: ControlConfig) -> Result<ControlHandle, Ser
             });
         })
         .map_err(ServeError::Runtime)?;
-    let handle = ControlHandle {
+    Ok(ControlHandle {
         addr,
         token,
         state,
         shutdown: Some(stop_tx),
         thread: Some(thread),
-    };
-    handle.attach(fg);
-    Ok(handle)
+    })
 }
 
 /// Samples the counters every [`SAMPLE_PERIOD`] for every client.
@@ -254,7 +302,8 @@ async fn sample_loop(state: Arc<State>, tx: watch::Sender<Arc<Report>>, mut samp
     loop {
         tick.tick().await;
         let live = state.live();
-        let report = sampler.sample(live.stats.as_ref(), live.fill.as_ref());
+        let tasks = live.tasks.as_ref().map(Tasks::sample);
+        let report = sampler.sample(live.stats.as_ref(), tasks, live.fill.as_ref());
         if tx.send(Arc::new(report)).is_err() {
             return;
         }

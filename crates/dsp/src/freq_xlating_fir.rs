@@ -52,17 +52,16 @@ pub struct FreqXlatingFir {
 /// Samples mixed from one exact phase.
 const STEP: usize = 256;
 
-/// `e^{jkω}` for `k < STEP`, `ω` the step of `mixer` (its fixed-point step, exactly).
-fn phasors(mixer: &Nco) -> Vec<Complex32> {
+/// Fills `steps` with `e^{jkω}` for `k < STEP`, `ω` the step of `mixer` (its fixed-point
+/// step, exactly). In place, so that a retune while data flows does not allocate.
+fn fill_phasors(mixer: &Nco, steps: &mut [Complex32]) {
     let mut probe = mixer.clone();
     probe.set_phase(0.0);
-    (0..STEP)
-        .map(|_| {
-            let (s, c) = probe.phase().sin_cos();
-            probe.skip(1);
-            Complex32::new(c as f32, s as f32)
-        })
-        .collect()
+    for step in steps {
+        let (s, c) = probe.phase().sin_cos();
+        probe.skip(1);
+        *step = Complex32::new(c as f32, s as f32);
+    }
 }
 
 impl FreqXlatingFir {
@@ -82,9 +81,11 @@ impl FreqXlatingFir {
         finite("centre", centre)?;
         let mut mixer = Nco::new(-centre, sample_rate);
         mixer.set_phase(-PI * centre / sample_rate * (taps.len() as f64 - 1.0));
+        let mut steps = vec![Complex32::default(); STEP];
+        fill_phasors(&mixer, &mut steps);
         Ok(Self {
             fir: DecimatingFir::new(taps, decimation)?,
-            steps: phasors(&mixer),
+            steps,
             first: Complex32::default(),
             at: 0,
             mixer,
@@ -106,7 +107,7 @@ impl FreqXlatingFir {
         finite("centre", centre)?;
         self.centre = centre;
         self.mixer.set_frequency(-centre, self.sample_rate);
-        self.steps = phasors(&self.mixer);
+        fill_phasors(&self.mixer, &mut self.steps);
         // A new step from the next sample on, at the new frequency.
         self.at = 0;
         Ok(())

@@ -53,6 +53,10 @@ pub enum FmError {
     /// The receiver's own graph could not be connected (a bug in the receiver).
     #[error("the receiver's graph could not be connected: {0}")]
     Connect(#[from] radioflow_runtime::ConnectError),
+    /// A caller's [`Observer`](crate::Observer) failed (a probe on an unknown port, a control
+    /// port that cannot listen, ...).
+    #[error("{0}")]
+    Observer(Box<dyn std::error::Error + Send + Sync>),
     /// The graph failed while running.
     #[error("the receiver's graph failed: {0}")]
     Run(#[from] radioflow_runtime::RunError),

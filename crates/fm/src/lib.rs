@@ -6,7 +6,8 @@
 //! - [`Receiver`]: checks the configuration ([`FmError`] names the file or option at
 //!   fault), [`build`](Receiver::build)s the graph into a [`Flowgraph`](radioflow_runtime::Flowgraph)
 //!   ([`ReceiverGraph`] gives the demodulated multiplex, where an RDS decoder attaches) or
-//!   [`run`](Receiver::run)s it with progress and a [`Summary`].
+//!   [`run`](Receiver::run)s it with progress and a [`Summary`] ([`run_observed`](Receiver::run_observed)
+//!   with an [`Observer`] that adds probes before the start and a control port after it).
 //! - [`Plan`]: the rates (2.4 Msps -> 240 kHz multiplex -> 48 kHz audio).
 //!
 //! ```no_run
@@ -34,4 +35,6 @@ pub mod synth;
 
 pub use error::FmError;
 pub use plan::{Plan, AUDIO_RATE, CHANNEL_HALF_WIDTH, MIN_MPX_RATE};
-pub use receiver::{Progress, Receiver, ReceiverConfig, ReceiverGraph, Summary, DEVIATION};
+pub use receiver::{
+    Observer, Progress, Receiver, ReceiverConfig, ReceiverGraph, Summary, DEVIATION,
+};

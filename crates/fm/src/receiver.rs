@@ -6,7 +6,7 @@ use radioflow_blocks::dsp::firdes::{self, Window};
 use radioflow_blocks::sigmf::{Recording, SigmfError};
 use radioflow_blocks::{
     DecimatingFirFilter, FileSource, FmStereoDecoder, FreqXlatingFirFilter, IirFilter, IqToComplex,
-    NullSink, QuadratureDemod, RationalResampler, RdsDecoder, SampleFormat, SigmfSource,
+    NullSink, QuadratureDemod, RationalResampler, RdsDecoder, SampleFormat, SigmfSource, Throttle,
     WavEncoding, WavSink,
 };
 use radioflow_rds::Station;
@@ -42,6 +42,13 @@ pub struct ReceiverConfig {
     /// [`SigmfSource`](radioflow_blocks::SigmfSource)); `format` is then not used. Made by
     /// [`ReceiverConfig::sigmf`].
     pub sigmf: bool,
+    /// Pace the recording at its sample rate (a [`Throttle`] after the source), as a radio
+    /// would deliver it, instead of as fast as the machine allows: for watching and steering
+    /// a run in the live view.
+    pub realtime: bool,
+    /// Read the recording again from its start at its end, until the graph is stopped
+    /// ([`FileSource::repeat`]).
+    pub repeat: bool,
 }
 
 impl ReceiverConfig {
@@ -62,6 +69,8 @@ impl ReceiverConfig {
             deemphasis: Some(50e-6),
             rds: false,
             sigmf: false,
+            realtime: false,
+            repeat: false,
         }
     }
 
@@ -113,6 +122,10 @@ impl ReceiverConfig {
 pub struct ReceiverGraph {
     /// The recording's source (its `out` counts the samples read).
     pub source: BlockId,
+    /// The channel filter (a [`FreqXlatingFirFilter`]): its `out` is the station at DC at
+    /// [`Plan::mpx_rate`]; its message input `centre` retunes the station's offset, Hz,
+    /// while the graph runs.
+    pub channel: BlockId,
     /// The FM demodulator: its `out` is the multiplex (`f32`, ±1 at 75 kHz deviation, at
     /// [`Plan::mpx_rate`]) — connect an RDS decoder there.
     pub mpx: BlockId,
@@ -124,19 +137,69 @@ pub struct ReceiverGraph {
     pub rds: Option<BlockId>,
 }
 
+/// What a caller sees of a run besides its [`Summary`]: each method is called on the thread
+/// that runs the receiver, and does nothing unless implemented.
+pub trait Observer {
+    /// The graph is built and not started yet: add blocks to it (probes, say).
+    ///
+    /// # Errors
+    /// What the caller's additions fail with; the run does not start.
+    fn prepare(
+        &mut self,
+        fg: &mut Flowgraph,
+        graph: &ReceiverGraph,
+    ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        let _ = (fg, graph);
+        Ok(())
+    }
+
+    /// The graph has started (attach a control port to it, say).
+    ///
+    /// # Errors
+    /// What the caller fails with; the graph is stopped and the run ends with it.
+    fn started(&mut self, fg: &Flowgraph) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        let _ = fg;
+        Ok(())
+    }
+
+    /// About every `every` of [`Receiver::run_observed`] while the graph runs.
+    fn progress(&mut self, progress: Progress) {
+        let _ = progress;
+    }
+
+    /// An RDS change (a dict: `pi`, `pty`, `ps`, `radiotext` or `sync`), when decoding RDS.
+    fn rds(&mut self, message: &Pmt) {
+        let _ = message;
+    }
+}
+
+/// [`Receiver::run_with_rds`]'s two closures as an [`Observer`].
+struct Closures<P, R>(P, R);
+
+impl<P: FnMut(Progress), R: FnMut(&Pmt)> Observer for Closures<P, R> {
+    fn progress(&mut self, progress: Progress) {
+        (self.0)(progress);
+    }
+
+    fn rds(&mut self, message: &Pmt) {
+        (self.1)(message);
+    }
+}
+
 /// Progress of a run: input samples read of the total.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Progress {
-    /// Samples read so far.
+    /// Samples read so far (counting every pass when repeating).
     pub samples: u64,
-    /// Samples in the recording.
+    /// Samples in the recording (one pass).
     pub total: u64,
 }
 
 /// What a run did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
-    /// Input samples processed.
+    /// Input samples processed (every pass when repeating; all of the recording when the
+    /// graph's counters are compiled out).
     pub samples: u64,
     /// Their duration, seconds (samples / rate).
     pub signal_seconds: f64,
@@ -163,7 +226,7 @@ impl Summary {
 /// stereo audio, de-emphasis, WAV file, as a radioflow [`Flowgraph`].
 ///
 /// The graph: file source (`cf32` read as is, other formats through [`IqToComplex`]) ->
-/// [`FreqXlatingFirFilter`] (station to DC, ±100 kHz, decimated to [`Plan::mpx_rate`]) ->
+/// [`Throttle`] when [`realtime`](ReceiverConfig::realtime) -> [`FreqXlatingFirFilter`] (station to DC, ±100 kHz, decimated to [`Plan::mpx_rate`]) ->
 /// [`QuadratureDemod`] (the multiplex) -> mono: [`DecimatingFirFilter`] (15 kHz, to the
 /// audio rate) or stereo: [`FmStereoDecoder`] -> [`IirFilter::fm_deemphasis`] per channel ->
 /// [`RationalResampler`] to 48 kHz where needed -> [`WavSink`].
@@ -255,21 +318,33 @@ impl Receiver {
             path: c.input.clone(),
             source: e.into(),
         };
-        let (source, iq) = if c.sigmf {
+        let (source, mut iq) = if c.sigmf {
             let s = fg.add_named("source", SigmfSource::<Complex32>::new(&c.input)?);
             (s, s)
         } else if c.reads_complex() {
             let s = fg.add_named(
                 "source",
-                FileSource::<Complex32>::new(&c.input).map_err(input)?,
+                FileSource::<Complex32>::new(&c.input)
+                    .map_err(input)?
+                    .repeat(c.repeat),
             );
             (s, s)
         } else {
-            let s = fg.add_named("source", FileSource::<u8>::new(&c.input).map_err(input)?);
+            let s = fg.add_named(
+                "source",
+                FileSource::<u8>::new(&c.input)
+                    .map_err(input)?
+                    .repeat(c.repeat),
+            );
             let conv = fg.add_named("iq_to_complex", IqToComplex::new(c.format));
             fg.connect(s, conv)?;
             (s, conv)
         };
+        if c.realtime {
+            let throttle = fg.add_named("throttle", Throttle::<Complex32>::new(p.sample_rate));
+            fg.connect(iq, throttle)?;
+            iq = throttle;
+        }
         let channel_taps = firdes::low_pass(
             1.0,
             p.sample_rate,
@@ -367,6 +442,7 @@ impl Receiver {
         };
         Ok(ReceiverGraph {
             source,
+            channel: xlate,
             mpx: demod,
             stereo,
             wav,
@@ -397,8 +473,22 @@ impl Receiver {
         &self,
         scheduler: &dyn Scheduler,
         every: Duration,
-        mut progress: impl FnMut(Progress),
-        mut rds: impl FnMut(&Pmt),
+        progress: impl FnMut(Progress),
+        rds: impl FnMut(&Pmt),
+    ) -> Result<Summary, FmError> {
+        self.run_observed(scheduler, every, &mut Closures(progress, rds))
+    }
+
+    /// As [`run`](Self::run), with `observer` called before the start, once started, with
+    /// the progress about every `every` and with every RDS change.
+    ///
+    /// # Errors
+    /// As [`run`](Self::run), or what the observer fails with ([`FmError::Observer`]).
+    pub fn run_observed(
+        &self,
+        scheduler: &dyn Scheduler,
+        every: Duration,
+        observer: &mut dyn Observer,
     ) -> Result<Summary, FmError> {
         let mut fg = Flowgraph::new();
         let ids = self.build(&mut fg)?;
@@ -407,17 +497,23 @@ impl Receiver {
             let fwd = fg.add_named("rds_messages", crate::rds_forward::RdsForward::new(tx));
             fg.connect_message((dec, "station"), (fwd, "in"))?;
         }
+        observer.prepare(&mut fg, &ids).map_err(FmError::Observer)?;
         let started = Instant::now();
         fg.start(scheduler)?;
+        if let Err(e) = observer.started(&fg) {
+            fg.stop();
+            let _ = fg.wait();
+            return Err(FmError::Observer(e));
+        }
         if let Some(stats) = fg.stats_handle() {
             let mut last = Instant::now();
             while !fg.is_finished() {
                 std::thread::sleep(Duration::from_millis(20));
-                rx.try_iter().for_each(|m| rds(&m));
+                rx.try_iter().for_each(|m| observer.rds(&m));
                 if last.elapsed() >= every {
                     last = Instant::now();
                     let items = stats.get(ids.source).map_or(0, |s| s.items_produced);
-                    progress(Progress {
+                    observer.progress(Progress {
                         samples: self.items_to_samples(items),
                         total: self.samples,
                     });
@@ -426,7 +522,10 @@ impl Receiver {
         }
         fg.wait()?;
         let wall_seconds = started.elapsed().as_secs_f64();
-        rx.try_iter().for_each(|m| rds(&m));
+        rx.try_iter().for_each(|m| observer.rds(&m));
+        let samples = fg
+            .stats(ids.source)
+            .map_or(self.samples, |s| self.items_to_samples(s.items_produced));
         let (audio_frames, clipped) = ids
             .wav
             .and_then(|w| fg.block::<WavSink>(w))
@@ -440,8 +539,8 @@ impl Receiver {
             .and_then(|r| fg.block::<RdsDecoder>(r))
             .map(|r| r.station().clone());
         Ok(Summary {
-            samples: self.samples,
-            signal_seconds: self.samples as f64 / self.plan.sample_rate,
+            samples,
+            signal_seconds: samples as f64 / self.plan.sample_rate,
             wall_seconds,
             audio_frames,
             clipped,

@@ -9,6 +9,7 @@ use syn::{Error, FnArg, ImplItem, ImplItemFn, ItemImpl, LitStr, ReturnType, Type
 #[derive(Default)]
 struct Args {
     blocking: bool,
+    observer: bool,
     type_name: Option<LitStr>,
 }
 
@@ -18,11 +19,16 @@ fn parse_args(args: TokenStream) -> syn::Result<Args> {
         if m.path.is_ident("blocking") {
             a.blocking = true;
             Ok(())
+        } else if m.path.is_ident("observer") {
+            a.observer = true;
+            Ok(())
         } else if m.path.is_ident("type_name") {
             a.type_name = Some(m.value()?.parse()?);
             Ok(())
         } else {
-            Err(m.error("unknown #[block] option: use `blocking` or `type_name = \"...\"`"))
+            Err(m.error(
+                "unknown #[block] option: use `blocking`, `observer` or `type_name = \"...\"`",
+            ))
         }
     });
     syn::parse::Parser::parse2(parser, args)?;
@@ -227,6 +233,9 @@ pub(crate) fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<Token
     let blocking = args
         .blocking
         .then(|| quote! { fn is_blocking(&self) -> bool { true } });
+    let observer = args
+        .observer
+        .then(|| quote! { fn is_observer(&self) -> bool { true } });
     let type_name = args
         .type_name
         .map(|n| quote! { fn type_name(&self) -> &'static str { #n } });
@@ -267,6 +276,7 @@ pub(crate) fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<Token
             #start_fn
             #stop_fn
             #blocking
+            #observer
             #type_name
         }
     })

@@ -60,7 +60,9 @@ pub fn derive_ports(input: TokenStream) -> TokenStream {
 /// block without stream ports), `fn start` / `fn stop` hooks (optional), and message inputs as
 /// methods marked `#[message_input]` taking `&Pmt`, `Pmt`, or any `FromMessage` type (a number,
 /// a bool, a string...), returning `()` or a `Result`. Arguments: `blocking` (its `work` may
-/// block its thread), `type_name = "..."` (the default instance name's stem).
+/// block its thread), `observer` (a cheap sink that only watches a stream, such as a live
+/// view's probe: see `Block::is_observer`), `type_name = "..."` (the default instance name's
+/// stem).
 #[proc_macro_attribute]
 pub fn block(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::ItemImpl);

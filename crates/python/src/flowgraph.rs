@@ -11,6 +11,7 @@ use crate::handle::{lock, BlockHandle};
 use crate::scheduler::PyScheduler;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use radioflow_control::{ControlConfig, ControlHandle, ProbeConfig};
 use radioflow_runtime::{
     BlockId, BlockStats, Counters, Flowgraph, PortName, PortRef, Profile, StopHandle, TraceConfig,
 };
@@ -29,6 +30,8 @@ pub(crate) struct Graph {
     /// When the current run started, and how long the last one took (for the profile).
     started: Mutex<Option<Instant>>,
     last_seconds: Mutex<f64>,
+    /// The live view's control port, once `serve` was called; follows the graph's runs.
+    control: Mutex<Option<ControlHandle>>,
 }
 
 thread_local! {
@@ -227,6 +230,7 @@ impl PyFlowgraph {
             python_blocks: Mutex::new(Vec::new()),
             started: Mutex::new(None),
             last_seconds: Mutex::new(0.0),
+            control: Mutex::new(None),
         });
         let mut graphs = lock(&GRAPHS);
         graphs.retain(|g| g.strong_count() > 0);
@@ -354,6 +358,9 @@ impl PyFlowgraph {
         let graph = &self.graph;
         let started = graph.with_fg(py, |fg| {
             fg.start(config.build().as_ref())?;
+            if let Some(c) = lock(&graph.control).as_ref() {
+                c.attach(fg);
+            }
             Ok(fg.stop_handle())
         })?;
         match started {
@@ -429,6 +436,9 @@ impl PyFlowgraph {
         }
         let result = graph.finish(py);
         *lock(&graph.stop) = None;
+        if let Some(c) = lock(&graph.control).as_ref() {
+            c.detach();
+        }
         if let Some(t0) = lock(&graph.started).take() {
             *lock(&graph.last_seconds) = t0.elapsed().as_secs_f64();
         }
@@ -440,6 +450,48 @@ impl PyFlowgraph {
     fn run(&self, py: Python<'_>, scheduler: Option<&Bound<'_, PyScheduler>>) -> PyResult<()> {
         self.start(py, scheduler)?;
         self.wait(py, None)
+    }
+
+    /// Serves the live view (web page and JSON API, `radioflow_control`) of this graph on
+    /// `address` (`"127.0.0.1:0"` picks a free port) until the flowgraph is dropped, across
+    /// its runs; returns the page's URL. Any address but loopback requires `token` (one is
+    /// generated when not given; it is in the URL). `probes` (`"block.port"` stream outputs,
+    /// for the page's spectrum, time and constellation plots) can only be added before the
+    /// graph starts.
+    #[pyo3(signature = (address = "127.0.0.1:0", token = None, probes = Vec::new()))]
+    fn serve(
+        &self,
+        py: Python<'_>,
+        address: &str,
+        token: Option<String>,
+        probes: Vec<String>,
+    ) -> PyResult<String> {
+        let addr: std::net::SocketAddr = address.parse().map_err(|e| {
+            value_error(format!(
+                "serve: '{address}' is not an address with a port (e.g. 127.0.0.1:1337): {e}"
+            ))
+        })?;
+        if lock(&self.graph.control).is_some() {
+            return Err(RunError::new_err("serve: this flowgraph is served already"));
+        }
+        let handle = self.graph.with_fg(py, |fg| {
+            if !probes.is_empty() && fg.is_running() {
+                return Err(value_error(
+                    "serve: probes are added before the graph starts (call serve, then start)",
+                ));
+            }
+            let mut config = ControlConfig::new(addr);
+            config.token = token;
+            for spec in &probes {
+                let probe = radioflow_control::add_probe(fg, spec, ProbeConfig::default())
+                    .map_err(|e| value_error(format!("serve: {e}")))?;
+                config.probes.push(probe);
+            }
+            radioflow_control::serve(fg, config).map_err(|e| RunError::new_err(e.to_string()))
+        })??;
+        let url = handle.url();
+        *lock(&self.graph.control) = Some(handle);
+        Ok(url)
     }
 
     /// Asks a running graph to stop (from any thread); `wait()` then returns.

@@ -137,6 +137,14 @@ pub trait Block: Any + Send {
     fn is_blocking(&self) -> bool {
         false
     }
+
+    /// Whether this is a cheap sink that only watches a stream (a live view's probe). The
+    /// `flow` scheduler keeps it on its writer's chain instead of letting the extra reader cut
+    /// that chain (which would spread the chain's blocks over workers and cost far more than
+    /// the observer's own work).
+    fn is_observer(&self) -> bool {
+        false
+    }
 }
 
 impl std::fmt::Debug for dyn Block {

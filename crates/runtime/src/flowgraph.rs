@@ -746,6 +746,11 @@ impl Flowgraph {
                 .iter()
                 .map(|n| n.block.as_ref().is_some_and(|b| b.is_blocking()))
                 .collect(),
+            observer: self
+                .nodes
+                .iter()
+                .map(|n| n.block.as_ref().is_some_and(|b| b.is_observer()))
+                .collect(),
         };
         let blocks = self
             .nodes

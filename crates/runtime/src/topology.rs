@@ -11,6 +11,8 @@ pub struct Topology {
     pub message_edges: Vec<(usize, usize)>,
     /// Blocks whose work may block their thread.
     pub blocking: Vec<bool>,
+    /// Cheap sinks that only watch a stream ([`Block::is_observer`](crate::Block::is_observer)).
+    pub observer: Vec<bool>,
 }
 
 impl Topology {

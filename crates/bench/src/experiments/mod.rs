@@ -48,11 +48,19 @@ fn timed_run(
     fg: &mut Flowgraph,
     scheduler: &dyn Scheduler,
 ) -> Result<f64, BenchError> {
+    let observer = crate::observe::observer();
     let run = |fg: &mut Flowgraph| -> Result<f64, RunError> {
         let t0 = Instant::now();
         fg.start(scheduler)?;
-        fg.wait()?;
-        Ok(t0.elapsed().as_secs_f64())
+        if let Some(o) = &observer {
+            o.started(fg);
+        }
+        let waited = fg.wait();
+        let seconds = t0.elapsed().as_secs_f64();
+        if let Some(o) = &observer {
+            o.finished();
+        }
+        waited.map(|()| seconds)
     };
     run(fg).map_err(|source| BenchError::Run { experiment, source })
 }

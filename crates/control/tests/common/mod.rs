@@ -1,6 +1,8 @@
 //! A running graph with a control port, and a small HTTP client, for the tests.
 #![allow(dead_code, unreachable_pub)]
 
+pub mod chromium;
+
 use radioflow_blocks::{MessageDebug, SignalSource, Throttle, Waveform};
 use radioflow_control::{add_probe, serve, ControlConfig, ControlHandle, ProbeConfig};
 use radioflow_runtime::prelude::*;
@@ -68,6 +70,7 @@ pub fn start(token: Option<&str>, addr: &str) -> Running {
         ProbeConfig {
             size: 256,
             interval: Duration::from_millis(20),
+            sample_rate: None,
         },
     )
     .unwrap();

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _native
 from ._native import Block, ConnectError, Scheduler
@@ -107,6 +107,19 @@ class Flowgraph:
     def stop(self) -> None:
         """Asks a running graph to stop (any thread); ``wait()`` then returns."""
         self._native.stop()
+
+    def serve(
+        self,
+        address: str = "127.0.0.1:0",
+        token: Optional[str] = None,
+        probes: Sequence[str] = (),
+    ) -> str:
+        """Serves the live view of this graph (a web page and a JSON API: the graph, live
+        counters, settable parameters, probes' plots, stop) on `address` until the flowgraph
+        is dropped, across its runs; returns the page's URL. ``"127.0.0.1:0"`` picks a free
+        port. Any address but loopback requires `token` (generated when not given; it is in
+        the URL). `probes` (``"block.port"``) are added before :meth:`start` only."""
+        return self._native.serve(address, token, list(probes))
 
     def is_running(self) -> bool:
         """Whether the graph was started and ``wait()`` has not returned."""

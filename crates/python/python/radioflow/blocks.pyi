@@ -158,6 +158,7 @@ def freq_xlating_fir_filter(taps: Sequence[float], centre: float, sample_rate: f
     Ports:
         in: stream input
         out: stream output
+        centre: message input
     """
 
 

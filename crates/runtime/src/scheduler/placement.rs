@@ -13,15 +13,20 @@ pub(crate) enum Placement {
 
 /// Maximal chains of blocks linked one-to-one (a block continues its predecessor's chain when
 /// it is that predecessor's only successor and has no other predecessor), in execution order.
-/// Stream and message connections both count; blocking blocks are left out.
+/// Stream and message connections both count; blocking blocks are left out. Observers
+/// ([`Topology::observer`]) do not count as successors: one joins the chain of its writer (of
+/// its only predecessor), so a probe leaves the chain it watches whole.
 pub(crate) fn chains(topo: &Topology, order: &[usize]) -> Vec<Vec<usize>> {
     let n = topo.len();
+    let observer = |b: usize| topo.observer.get(b).copied().unwrap_or(false);
     let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut pred: Vec<Vec<usize>> = vec![Vec::new(); n];
     for &(a, b) in topo.stream_edges.iter().chain(&topo.message_edges) {
-        if a != b && !succ[a].contains(&b) {
-            succ[a].push(b);
+        if a != b && !pred[b].contains(&a) {
             pred[b].push(a);
+            if !observer(b) {
+                succ[a].push(b);
+            }
         }
     }
     let mut chain_of: Vec<Option<usize>> = vec![None; n];
@@ -31,6 +36,7 @@ pub(crate) fn chains(topo: &Topology, order: &[usize]) -> Vec<Vec<usize>> {
             continue;
         }
         let continues = match pred[b].as_slice() {
+            [p] if observer(b) && !topo.blocking[*p] => chain_of[*p],
             [p] if succ[*p].len() == 1 && !topo.blocking[*p] => chain_of[*p],
             _ => None,
         };
@@ -115,7 +121,28 @@ mod tests {
             stream_edges: stream.to_vec(),
             message_edges: Vec::new(),
             blocking: (0..n).map(|i| blocking.contains(&i)).collect(),
+            observer: vec![false; n],
         }
+    }
+
+    #[test]
+    fn an_observer_joins_its_writers_chain_instead_of_cutting_it() {
+        // 0 -> 1 -> 2 -> 3, and 4 watching 1's output.
+        let mut t = topo(5, &[(0, 1), (1, 2), (2, 3), (1, 4)], &[]);
+        let order = t.execution_order();
+        assert_eq!(
+            chains(&t, &order).len(),
+            3,
+            "a plain fan-out cuts the chain"
+        );
+        t.observer[4] = true;
+        let c = chains(&t, &order);
+        assert_eq!(c.len(), 1, "{c:?}");
+        let mut all = c[0].clone();
+        all.sort_unstable();
+        assert_eq!(all, [0, 1, 2, 3, 4]);
+        let p = place(&t, &order, 2).placement;
+        assert!(p.iter().all(|&w| w == p[0]), "{p:?}");
     }
 
     #[test]
