@@ -332,6 +332,9 @@ pub struct FerParams {
     pub radioflow: PathBuf,
 }
 
+/// Frames sent after the measured ones (see [`fer`]).
+const FER_TAIL: usize = 40;
+
 /// One point of a curve.
 #[derive(Debug, Clone, Copy)]
 pub struct FerPoint {
@@ -383,8 +386,9 @@ fn intact(got: &[u8], sent: &[u8], from: usize, to: usize) -> usize {
 
 /// FER and PER against Es/N0 around each MODCOD's Table 13 threshold, with the whole receiver
 /// (synchronisation included), on recordings of the crate's transmitter with AWGN (RRC 0.2, 2
-/// samples/symbol). PER counts the packets of frames 3..frames-2 (acquisition and the last
-/// frames left out on both receivers) not delivered intact.
+/// samples/symbol). PER counts the packets of frames 3..frames-2 not delivered intact
+/// (acquisition left out); 40 more frames follow them so both receivers flush the window.
+/// FER is over every frame radioflow synchronised, the extra ones included.
 ///
 /// # Errors
 /// A file that cannot be written, a run that fails.
@@ -396,9 +400,11 @@ pub fn fer(p: &FerParams) -> Result<Vec<FerCurve>, BenchError> {
         let mut curves = Vec::new();
         for case in &p.cases {
             let ppf = packets_per_frame(case)?;
-            let packets = p.frames * ppf;
+            // 40 frames after the measured ones, so that a receiver whose pipeline still holds
+            // frames when the file ends (gr-dvbs2rx holds about 25) is not charged for them.
+            let packets = (p.frames + FER_TAIL) * ppf;
             let sent = ts_bytes(packets);
-            let (from, to) = (3 * ppf, packets.saturating_sub(2 * ppf));
+            let (from, to) = (3 * ppf, (p.frames - 2) * ppf);
             let m: radioflow_dvbs2::Modcod = case
                 .modcod
                 .parse()
@@ -430,8 +436,11 @@ pub fn fer(p: &FerParams) -> Result<Vec<FerCurve>, BenchError> {
                 let window = (to - from).max(1) as f64;
                 let per = 1.0 - intact(&got, &sent, from, to) as f64 / window;
                 let fer = r.failed as f64 / (r.decoded + r.failed).max(1) as f64;
+                // gr-dvbs2rx decodes QPSK and 8PSK only (it refuses APSK MODCODs).
+                let gr_supports =
+                    case.modcod.starts_with("qpsk") || case.modcod.starts_with("8psk");
                 let gr_per = match &p.gr_dvbs2rx {
-                    Some(_) => {
+                    Some(_) if gr_supports => {
                         let _ = std::fs::remove_file(&out);
                         let cmd = command(
                             &Dvbs2RxParams {
@@ -452,7 +461,7 @@ pub fn fer(p: &FerParams) -> Result<Vec<FerCurve>, BenchError> {
                         let got = std::fs::read(&out).map_err(io_error(&out))?;
                         Some(1.0 - intact(&got, &sent, from, to) as f64 / window)
                     }
-                    None => None,
+                    _ => None,
                 };
                 points.push(FerPoint {
                     esn0_db: esn0,
