@@ -106,6 +106,7 @@ cargo run --locked --release -q -p radioflow-cli -- bench tasks --quick --json >
 cargo run --locked --release -q -p radioflow-cli -- bench fm --quick --json > /dev/null
 cargo run --locked --release -q -p radioflow-cli -- bench dvbs2-tx --quick --json > /dev/null
 cargo run --locked --release -q -p radioflow-cli -- bench dvbs2-rx --quick --json > /dev/null
+cargo run --locked --release -q -p radioflow-cli -- bench dvbs2-fer --quick --json > /dev/null
 mkdir -p target/demo && cargo run --locked --release -q -p radioflow-cli -- fm --demo --wav target/demo/station.wav
 
 step "soak: results"
