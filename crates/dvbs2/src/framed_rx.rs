@@ -2,8 +2,6 @@
 //! frame of the graph is one chunk of [`CHUNK`] input samples; the synchronisation stages are
 //! stateful and sequential, decoding is cloneable and duplicated:
 //!
-//! | stage | tasks | threads |
-//! |---|---|---|
 //! | task | what | module |
 //! |---|---|---|
 //! | `matched_filter` | read a chunk, matched RRC, block AGC | sequential |
@@ -20,9 +18,10 @@
 //! chunk (execs of the graph without a frame are aborted after stage 2). At the end of the
 //! input stage 1 runs [`FLUSH`] empty chunks so the queue drains.
 //!
-//! [`run_rx`] picks the stages with [`plan`]: it profiles the graph as one sequence on the
-//! first [`CALIBRATION`] samples of the input, then builds the pipeline the plan gives for
-//! the cores asked for; [`RxProfile`] keeps the profile and the plan (the seed's Table 3).
+//! [`calibrate`] profiles the graph as one sequence on the first [`CALIBRATION`] samples of
+//! the input and asks [`plan`] for the stages on the cores given; [`run_rx`] then builds that
+//! pipeline for the whole input. [`RxProfile`] keeps the profile and the plan (the seed's
+//! Table 3).
 
 use std::collections::VecDeque;
 use std::io::{ErrorKind, Read, Write};

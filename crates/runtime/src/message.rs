@@ -156,7 +156,7 @@ impl MessageOutput {
 /// [`Flowgraph::message_poster`](crate::Flowgraph::message_poster).
 #[derive(Clone, Debug)]
 pub struct MessagePoster {
-    pub(crate) control: std::sync::Arc<crate::task::RunControl>,
+    pub(crate) control: crate::sync::Arc<crate::task::RunControl>,
 }
 
 impl MessagePoster {
