@@ -10,11 +10,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${1:-120}
 scheduler=${SOAK_SCHEDULER:-flow}
-cargo build --locked --release -q -p radioflow-cli
+# SOAK_BIN: a radioflow binary already built (scripts/test.sh passes its own copy).
+bin=${SOAK_BIN:-}
+if [ -z "$bin" ]; then
+  cargo build --locked --release -q -p radioflow-cli
+  bin=./target/release/radioflow
+fi
 status=0
 for graph in copy; do
   echo "soak: $graph for ${duration}s on $scheduler"
-  if ! ./target/release/radioflow soak --graph "$graph" --seconds "$duration" --every 1 \
+  if ! "$bin" soak --graph "$graph" --seconds "$duration" --every 1 \
        --scheduler "$scheduler" --json > "target/soak-$graph.jsonl"; then
     status=1
   fi

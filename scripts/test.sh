@@ -49,14 +49,15 @@ cargo test --locked --release -p radioflow-blocks --test conformance 2>&1 | tee 
 cargo test --locked --release -p radioflow-runtime -p radioflow-blocks --features radioflow-runtime/no-counters \
   --lib --test conformance --test no_loss 2>&1 | tee -a "$log"
 
-step "loom model checks of buffer positions and wake-ups"
-RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
-  cargo test --locked --release -p radioflow-runtime --lib loom 2>&1 | tee -a "$log"
-
-# The fuzzers (libFuzzer, 20 s per target; `scripts/fuzz.sh --long` for hours) run in the
-# background meanwhile: valgrind and Miri keep one core busy, the fuzzers the other.
-step "fuzzing in the background (scripts/fuzz.sh: build, regressions, 20 s per target)"
-bash scripts/fuzz.sh --seconds 20 > target/fuzz.log 2>&1 &
+# Loom and the fuzzers (libFuzzer, 12 s per target; `scripts/fuzz.sh --long` for hours) run in
+# the background of valgrind and Miri, which are single-threaded: the two cores stay busy. Each
+# has a target directory of its own, so no one waits for another's cargo lock.
+step "loom model checks of buffer positions and wake-ups (background)"
+(RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
+  cargo test --locked --release -p radioflow-runtime --lib loom > target/loom.log 2>&1) &
+loom_pid=$!
+step "fuzzing in the background (scripts/fuzz.sh: build, regressions, 12 s per target)"
+bash scripts/fuzz.sh --seconds 12 > target/fuzz.log 2>&1 &
 fuzz_pid=$!
 
 step "valgrind"
@@ -77,6 +78,14 @@ else
   echo "miri: no nightly toolchain with Miri can be installed here; skipped (valgrind ran instead)"
 fi
 
+step "loom: results"
+if wait "$loom_pid"; then
+  cat target/loom.log | tee -a "$log" | tail -n 5
+else
+  cat target/loom.log | tee -a "$log"
+  echo "1 failed (loom)" >> "$log"
+fi
+
 step "fuzzing: results"
 if wait "$fuzz_pid"; then
   cat target/fuzz.log
@@ -89,13 +98,17 @@ fi
 step "benchmarks in quick mode (tiny sizes; every experiment runs and verifies)"
 # `bench counters` compares with a binary whose counters are compiled out: built here in the
 # shared target directory (only the crates above the runtime compile again), not from scratch.
+# Two minutes of soak (scripts/soak.sh) beside the quick benchmarks, on one worker, started
+# first, on a copy of the binary built here (the builds below replace target/release/radioflow).
+cargo build --locked --release -q -p radioflow-cli
+cp target/release/radioflow target/radioflow-soak
+SOAK_BIN=$PWD/target/radioflow-soak SOAK_SCHEDULER=flow:workers=1 bash scripts/soak.sh 120 \
+  > target/soak.log 2>&1 &
+soak_pid=$!
 cargo build --locked --release -q -p radioflow-cli --features radioflow-runtime/no-counters
 cp target/release/radioflow target/radioflow-no-counters
 export RADIOFLOW_NO_COUNTERS_BIN=$PWD/target/radioflow-no-counters
 cargo run --locked --release -q -p radioflow-cli -- bench --quick
-# Two minutes of soak (scripts/soak.sh) beside the other quick benchmarks, on one worker.
-SOAK_SCHEDULER=flow:workers=1 bash scripts/soak.sh 120 > target/soak.log 2>&1 &
-soak_pid=$!
 cargo run --locked --release -q -p radioflow-cli -- bench opti --quick --sweep --json > /dev/null
 cargo run --locked --release -q -p radioflow-cli -- bench resched --quick --compare gnuradio  # GNU Radio rows where it is installed
 cargo run --locked --release -q -p radioflow-cli -- bench items --quick --compare gnuradio
