@@ -1,7 +1,7 @@
 //! [`ZmqMessageSink`]: sends messages over ZeroMQ like gr-zeromq's `pub_msg_sink`,
 //! `push_msg_sink` and `rep_msg_sink`.
 
-use crate::zmq_socket::{Pattern, Socket, SocketConfig};
+use crate::zmq_socket::{params, Pattern, Socket, SocketConfig};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
@@ -99,31 +99,14 @@ register_block!(BlockDescription {
               like gr-zeromq's message sinks.",
     dtypes: &[],
     params: &[
-        ParamDescription::required("address", ParamKind::Path, "the ZeroMQ endpoint")
-            .with_example(DefaultValue::Word("tcp://127.0.0.1:5555")),
-        ParamDescription::optional(
-            "pattern",
-            ParamKind::Choice(Pattern::SINK_WORDS),
-            DefaultValue::Word("pub"),
-            "the socket type"
-        ),
-        ParamDescription::optional(
-            "bind",
-            ParamKind::Bool,
-            DefaultValue::Bool(true),
-            "bind the address (else connect)"
-        ),
-        ParamDescription::optional(
-            "timeout_ms",
-            ParamKind::Int { min: 1 },
-            DefaultValue::Int(100),
-            "milliseconds one wait lasts"
-        ),
+        params::ADDRESS,
+        params::pattern(Pattern::SINK_WORDS, "pub"),
+        params::bind(true),
+        params::TIMEOUT_MS,
     ],
     ports: declared_ports::<ZmqMessageSink>,
     make: |a| {
-        let address = a.path("address")?.to_string_lossy().into_owned();
-        let pattern = Pattern::parse(a.word("pattern")?).unwrap_or(Pattern::PubSub);
+        let (address, pattern) = params::endpoint(a)?;
         Ok(Box::new(
             ZmqMessageSink::new(address, pattern)
                 .bind(a.bool("bind")?)

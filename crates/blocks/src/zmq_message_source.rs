@@ -1,7 +1,7 @@
 //! [`ZmqMessageSource`]: receives messages over ZeroMQ like gr-zeromq's `sub_msg_source`,
 //! `pull_msg_source` and `req_msg_source`.
 
-use crate::zmq_socket::{Pattern, Socket, SocketConfig};
+use crate::zmq_socket::{params, Pattern, Socket, SocketConfig};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
@@ -113,31 +113,14 @@ register_block!(BlockDescription {
               like gr-zeromq's message sources.",
     dtypes: &[],
     params: &[
-        ParamDescription::required("address", ParamKind::Path, "the ZeroMQ endpoint")
-            .with_example(DefaultValue::Word("tcp://127.0.0.1:5555")),
-        ParamDescription::optional(
-            "pattern",
-            ParamKind::Choice(Pattern::SOURCE_WORDS),
-            DefaultValue::Word("sub"),
-            "the socket type"
-        ),
-        ParamDescription::optional(
-            "bind",
-            ParamKind::Bool,
-            DefaultValue::Bool(false),
-            "bind the address (else connect)"
-        ),
-        ParamDescription::optional(
-            "timeout_ms",
-            ParamKind::Int { min: 1 },
-            DefaultValue::Int(100),
-            "milliseconds one wait lasts"
-        ),
+        params::ADDRESS,
+        params::pattern(Pattern::SOURCE_WORDS, "sub"),
+        params::bind(false),
+        params::TIMEOUT_MS,
     ],
     ports: declared_ports::<ZmqMessageSource>,
     make: |a| {
-        let address = a.path("address")?.to_string_lossy().into_owned();
-        let pattern = Pattern::parse(a.word("pattern")?).unwrap_or(Pattern::PubSub);
+        let (address, pattern) = params::endpoint(a)?;
         Ok(Box::new(
             ZmqMessageSource::new(address, pattern)
                 .bind(a.bool("bind")?)

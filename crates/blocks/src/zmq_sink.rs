@@ -1,7 +1,7 @@
 //! [`ZmqSink`]: sends a stream over ZeroMQ like gr-zeromq's `pub_sink`, `push_sink` and
 //! `rep_sink`.
 
-use crate::zmq_socket::{Pattern, Socket, SocketConfig};
+use crate::zmq_socket::{params, Pattern, Socket, SocketConfig};
 use crate::zmq_tag_header;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
@@ -171,43 +171,17 @@ impl<T: Item> ZmqSink<T> {
     }
 }
 
-/// gr-zeromq's `hwm = -1` (ZeroMQ's default) as an option.
-pub(crate) fn hwm_param(hwm: i64) -> Option<i32> {
-    (hwm >= 0).then(|| hwm.min(i32::MAX as i64) as i32)
-}
-
 register_block!(BlockDescription {
     id: "zmq_sink",
     summary: "Sends items over ZeroMQ (PUB, PUSH or REP), wire-compatible with gr-zeromq's \
               stream sinks, optionally with GNU Radio's tag header.",
     dtypes: Dtype::ALL,
     params: &[
-        ParamDescription::required("address", ParamKind::Path, "the ZeroMQ endpoint")
-            .with_example(DefaultValue::Word("tcp://127.0.0.1:5555")),
-        ParamDescription::optional(
-            "pattern",
-            ParamKind::Choice(Pattern::SINK_WORDS),
-            DefaultValue::Word("pub"),
-            "the socket type"
-        ),
-        ParamDescription::optional(
-            "bind",
-            ParamKind::Bool,
-            DefaultValue::Bool(true),
-            "bind the address (else connect)"
-        ),
-        ParamDescription::optional(
-            "timeout_ms",
-            ParamKind::Int { min: 1 },
-            DefaultValue::Int(100),
-            "milliseconds one wait lasts"
-        ),
-        ParamDescription::optional(
-            "hwm",
-            ParamKind::Int { min: -1 },
-            DefaultValue::Int(-1),
-            "high-water mark in messages (-1: ZeroMQ's)"
-        ),
+        params::ADDRESS,
+        params::pattern(Pattern::SINK_WORDS, "pub"),
+        params::bind(true),
+        params::TIMEOUT_MS,
+        params::HWM,
         ParamDescription::optional(
             "pass_tags",
             ParamKind::Bool,
@@ -223,11 +197,10 @@ register_block!(BlockDescription {
     ],
     ports: declared_ports::<ZmqSink<f32>>,
     make: |a| {
-        let address = a.path("address")?.to_string_lossy().into_owned();
-        let pattern = Pattern::parse(a.word("pattern")?).unwrap_or(Pattern::PubSub);
+        let (address, pattern) = params::endpoint(a)?;
         let bind = a.bool("bind")?;
         let timeout = a.u64("timeout_ms")?;
-        let hwm = hwm_param(a.int("hwm")?);
+        let hwm = params::hwm(a)?;
         let pass_tags = a.bool("pass_tags")?;
         let drop = a.bool("drop_on_hwm")?;
         Ok(with_dtype!(a.item_dtype()?, T => Box::new(

@@ -277,3 +277,65 @@ fn set_xpub_nodrop(socket: &mut zmq::Socket) -> Result<(), zmq::Error> {
 
 /// C's `int`, the type of ZeroMQ's integer options.
 type CInt = std::os::raw::c_int;
+
+/// The registry parameters the ZeroMQ blocks share, described once (gr-zeromq's names).
+pub(crate) mod params {
+    use super::Pattern;
+    use radioflow_runtime::registry::prelude::*;
+    use radioflow_runtime::registry::Arguments;
+
+    /// `address`: the endpoint.
+    pub(crate) const ADDRESS: ParamDescription =
+        ParamDescription::required("address", ParamKind::Path, "the ZeroMQ endpoint")
+            .with_example(DefaultValue::Word("tcp://127.0.0.1:5555"));
+    /// `timeout_ms`: how long one wait lasts.
+    pub(crate) const TIMEOUT_MS: ParamDescription = ParamDescription::optional(
+        "timeout_ms",
+        ParamKind::Int { min: 1 },
+        DefaultValue::Int(100),
+        "milliseconds one wait lasts",
+    );
+    /// `hwm`: the high-water mark, -1 for ZeroMQ's.
+    pub(crate) const HWM: ParamDescription = ParamDescription::optional(
+        "hwm",
+        ParamKind::Int { min: -1 },
+        DefaultValue::Int(-1),
+        "high-water mark in messages (-1: ZeroMQ's)",
+    );
+
+    /// `pattern`: one of `words` (a sink's or a source's), `default` when not given.
+    pub(crate) const fn pattern(
+        words: &'static [&'static str],
+        default: &'static str,
+    ) -> ParamDescription {
+        ParamDescription::optional(
+            "pattern",
+            ParamKind::Choice(words),
+            DefaultValue::Word(default),
+            "the socket type",
+        )
+    }
+
+    /// `bind`: bind the address, else connect.
+    pub(crate) const fn bind(default: bool) -> ParamDescription {
+        ParamDescription::optional(
+            "bind",
+            ParamKind::Bool,
+            DefaultValue::Bool(default),
+            "bind the address (else connect)",
+        )
+    }
+
+    /// `address` and `pattern` as given.
+    pub(crate) fn endpoint(a: &Arguments) -> Result<(String, Pattern), ParamError> {
+        let address = a.path("address")?.to_string_lossy().into_owned();
+        let pattern = Pattern::parse(a.word("pattern")?).unwrap_or(Pattern::PubSub);
+        Ok((address, pattern))
+    }
+
+    /// `hwm` as an option: gr-zeromq's -1 (ZeroMQ's default) is `None`.
+    pub(crate) fn hwm(a: &Arguments) -> Result<Option<i32>, ParamError> {
+        let hwm = a.int("hwm")?;
+        Ok((hwm >= 0).then(|| hwm.min(i64::from(i32::MAX)) as i32))
+    }
+}

@@ -1,8 +1,7 @@
 //! [`ZmqSource`]: receives a stream over ZeroMQ like gr-zeromq's `sub_source`, `pull_source`
 //! and `req_source`.
 
-use crate::zmq_sink::hwm_param;
-use crate::zmq_socket::{Pattern, Socket, SocketConfig};
+use crate::zmq_socket::{params, Pattern, Socket, SocketConfig};
 use crate::zmq_tag_header;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
@@ -210,32 +209,11 @@ register_block!(BlockDescription {
               stream sources, optionally with GNU Radio's tag header.",
     dtypes: Dtype::ALL,
     params: &[
-        ParamDescription::required("address", ParamKind::Path, "the ZeroMQ endpoint")
-            .with_example(DefaultValue::Word("tcp://127.0.0.1:5555")),
-        ParamDescription::optional(
-            "pattern",
-            ParamKind::Choice(Pattern::SOURCE_WORDS),
-            DefaultValue::Word("sub"),
-            "the socket type"
-        ),
-        ParamDescription::optional(
-            "bind",
-            ParamKind::Bool,
-            DefaultValue::Bool(false),
-            "bind the address (else connect)"
-        ),
-        ParamDescription::optional(
-            "timeout_ms",
-            ParamKind::Int { min: 1 },
-            DefaultValue::Int(100),
-            "milliseconds one wait lasts"
-        ),
-        ParamDescription::optional(
-            "hwm",
-            ParamKind::Int { min: -1 },
-            DefaultValue::Int(-1),
-            "high-water mark in messages (-1: ZeroMQ's)"
-        ),
+        params::ADDRESS,
+        params::pattern(Pattern::SOURCE_WORDS, "sub"),
+        params::bind(false),
+        params::TIMEOUT_MS,
+        params::HWM,
         ParamDescription::optional(
             "pass_tags",
             ParamKind::Bool,
@@ -245,11 +223,10 @@ register_block!(BlockDescription {
     ],
     ports: declared_ports::<ZmqSource<f32>>,
     make: |a| {
-        let address = a.path("address")?.to_string_lossy().into_owned();
-        let pattern = Pattern::parse(a.word("pattern")?).unwrap_or(Pattern::PubSub);
+        let (address, pattern) = params::endpoint(a)?;
         let bind = a.bool("bind")?;
         let timeout = a.u64("timeout_ms")?;
-        let hwm = hwm_param(a.int("hwm")?);
+        let hwm = params::hwm(a)?;
         let pass_tags = a.bool("pass_tags")?;
         Ok(with_dtype!(a.item_dtype()?, T => Box::new(
             ZmqSource::<T>::new(address.clone(), pattern)

@@ -183,28 +183,7 @@ pub(crate) fn dvbs2_rx(a: Dvbs2RxArgs, c: &Common) -> anyhow::Result<()> {
     if let Some(&t) = cores.iter().find(|&&t| t > 256) {
         bail!("--cores {t}: at most 256");
     }
-    let mut gr = None;
-    for peer in c.compare.iter().flat_map(|s| s.split(',')) {
-        match peer {
-            "gr-dvbs2rx" | "dvbs2rx" => {
-                let prefix = a
-                    .gr_dvbs2rx
-                    .clone()
-                    .or_else(|| std::env::var_os("GR_DVBS2RX_PREFIX").map(Into::into));
-                match prefix {
-                    Some(p) if dvbs2_rx::gr_dvbs2rx_available(&p) => gr = Some(p),
-                    Some(p) => bail!(
-                        "--compare gr-dvbs2rx: no bin/dvbs2-rx under {} (--gr-dvbs2rx PREFIX)",
-                        p.display()
-                    ),
-                    None => println!(
-                        "SKIPPED gr-dvbs2rx: give its install prefix with --gr-dvbs2rx or GR_DVBS2RX_PREFIX"
-                    ),
-                }
-            }
-            other => bail!("--compare {other}: dvbs2-rx compares with gr-dvbs2rx only"),
-        }
-    }
+    let gr = gr_dvbs2rx_peer(c, a.gr_dvbs2rx.clone(), "dvbs2-rx")?;
     let p = Dvbs2RxParams {
         packets: if c.quick { 2000 } else { a.packets as usize },
         runs: if c.quick { 1 } else { c.runs },
@@ -308,28 +287,7 @@ pub(crate) fn dvbs2_fer(a: Dvbs2FerArgs, c: &Common) -> anyhow::Result<()> {
             a.frames
         );
     }
-    let mut gr = None;
-    for peer in c.compare.iter().flat_map(|s| s.split(',')) {
-        match peer {
-            "gr-dvbs2rx" | "dvbs2rx" => {
-                let prefix = a
-                    .gr_dvbs2rx
-                    .clone()
-                    .or_else(|| std::env::var_os("GR_DVBS2RX_PREFIX").map(Into::into));
-                match prefix {
-                    Some(p) if dvbs2_rx::gr_dvbs2rx_available(&p) => gr = Some(p),
-                    Some(p) => bail!(
-                        "--compare gr-dvbs2rx: no bin/dvbs2-rx under {} (--gr-dvbs2rx PREFIX)",
-                        p.display()
-                    ),
-                    None => println!(
-                        "SKIPPED gr-dvbs2rx: give its install prefix with --gr-dvbs2rx or GR_DVBS2RX_PREFIX"
-                    ),
-                }
-            }
-            other => bail!("--compare {other}: dvbs2-fer compares with gr-dvbs2rx only"),
-        }
-    }
+    let gr = gr_dvbs2rx_peer(c, a.gr_dvbs2rx.clone(), "dvbs2-fer")?;
     if let Some(dir) = &c.out {
         std::fs::create_dir_all(dir)?;
     }
@@ -420,4 +378,36 @@ pub(crate) fn dvbs2_fer(a: Dvbs2FerArgs, c: &Common) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The `--compare` peers of the DVB-S2 receiver benchmarks: gr-dvbs2rx only, found under
+/// `given` or `$GR_DVBS2RX_PREFIX`; `None` (with a SKIPPED line) when no prefix is known.
+fn gr_dvbs2rx_peer(
+    c: &Common,
+    given: Option<std::path::PathBuf>,
+    experiment: &str,
+) -> anyhow::Result<Option<std::path::PathBuf>> {
+    use radioflow_bench::dvbs2_rx::gr_dvbs2rx_available;
+    let mut gr = None;
+    for peer in c.compare.iter().flat_map(|s| s.split(',')) {
+        match peer {
+            "gr-dvbs2rx" | "dvbs2rx" => {
+                let prefix = given
+                    .clone()
+                    .or_else(|| std::env::var_os("GR_DVBS2RX_PREFIX").map(Into::into));
+                match prefix {
+                    Some(p) if gr_dvbs2rx_available(&p) => gr = Some(p),
+                    Some(p) => bail!(
+                        "--compare gr-dvbs2rx: no bin/dvbs2-rx under {} (--gr-dvbs2rx PREFIX)",
+                        p.display()
+                    ),
+                    None => println!(
+                        "SKIPPED gr-dvbs2rx: give its install prefix with --gr-dvbs2rx or GR_DVBS2RX_PREFIX"
+                    ),
+                }
+            }
+            other => bail!("--compare {other}: {experiment} compares with gr-dvbs2rx only"),
+        }
+    }
+    Ok(gr)
 }
