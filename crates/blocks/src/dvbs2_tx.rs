@@ -1,11 +1,12 @@
 //! [`Dvbs2Tx`]: the DVB-S2 transmitter (ETSI EN 302 307-1) as one block, bytes to samples.
 
 use radioflow_dvbs2::{
-    BbFramer, FecEncoder, FrameSpec, PlFramer, Schedule, Shaper, Shaping, TxConfig, TxError,
-    MAX_BBFRAME_BYTES, MAX_FECFRAME_BITS, MAX_PLFRAME,
+    BbFramer, FecEncoder, FrameSize, FrameSpec, PlFramer, Schedule, Shaper, Shaping, TxConfig,
+    TxError, MAX_BBFRAME_BYTES, MAX_FECFRAME_BITS, MAX_PLFRAME,
 };
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
+use radioflow_runtime::FromMessage;
 
 /// Encodes a TS (or generic) byte stream into DVB-S2 PLFRAMEs and pulse-shapes them
 /// ([`radioflow_dvbs2`]: BBFRAME, BCH, LDPC, interleaving, mapping, PL framing, RRC), bit-exact
@@ -139,18 +140,11 @@ impl Dvbs2Tx {
 
     /// The `modcod` message input: `MODCOD[:FRAME[:PILOTS]]`.
     #[message_input(name = "modcod")]
-    fn set_modcod(&mut self, msg: Pmt) -> Result<(), BlockError> {
-        let Some(text) = msg.as_symbol() else {
-            return Err(BlockError::msg(format!(
-                "dvbs2_tx: message port 'modcod' expects a symbol like \"8psk-3/5\" or \
-                 \"8psk-3/5:normal:on\", got {msg:?}"
-            )));
-        };
+    fn set_modcod(&mut self, request: ModcodRequest) -> Result<(), BlockError> {
         let cur = self.framer.next_spec();
-        let spec = Schedule::parse(&format!("0:{text}"), cur.frame, cur.pilots)
-            .map_err(|e| BlockError::msg(format!("dvbs2_tx: message port 'modcod': {e}")))?
-            .entries()[0]
-            .1;
+        let spec = request
+            .spec(cur.frame, cur.pilots)
+            .map_err(|e| BlockError::msg(format!("dvbs2_tx: message port 'modcod': {e}")))?;
         self.framer
             .set_next(spec)
             .map_err(|e| BlockError::msg(format!("dvbs2_tx: message port 'modcod': {e}")))
@@ -204,6 +198,34 @@ impl Dvbs2Tx {
         } else {
             WorkStatus::Continue
         })
+    }
+}
+
+/// A `modcod` message: a symbol `MODCOD[:FRAME[:PILOTS]]` naming a MODCOD defined for its
+/// frame size, or for one of them when the frame size is left to the current one (the only
+/// request the block can still refuse: `qpsk-9/10` while sending short frames). Checked when
+/// the message is made, so a control port refuses a bad one before it reaches the block.
+struct ModcodRequest(String);
+
+impl ModcodRequest {
+    /// The frame it asks for, the frame size and pilots not named taken from `frame`, `pilots`.
+    fn spec(&self, frame: FrameSize, pilots: bool) -> Result<FrameSpec, TxError> {
+        let spec = Schedule::parse(&format!("0:{}", self.0), frame, pilots)?.entries()[0].1;
+        spec.fec()?;
+        Ok(spec)
+    }
+}
+
+impl FromMessage for ModcodRequest {
+    const EXPECTS: &'static str =
+        "a symbol MODCOD[:FRAME[:PILOTS]] naming a defined MODCOD, like \"8psk-3/5\" or \"8psk-3/5:normal:on\"";
+
+    fn from_message(msg: &Pmt) -> Option<Self> {
+        let request = ModcodRequest(msg.as_symbol()?.to_owned());
+        [FrameSize::Normal, FrameSize::Short]
+            .into_iter()
+            .any(|f| request.spec(f, true).is_ok())
+            .then_some(request)
     }
 }
 
@@ -355,6 +377,20 @@ mod tests {
         assert!(err.to_string().contains("'modcod'"), "{err}");
         assert!(err.to_string().contains("9/10"), "{err}");
         assert!(h.post("modcod", Pmt::Int(3)).is_err());
+        // What a control port checks before sending: a MODCOD defined for some frame size.
+        let t = radioflow_runtime::MessageType::of::<ModcodRequest>();
+        for ok in ["8psk-3/5", "qpsk-9/10", "16apsk-3/4:short:off"] {
+            assert!(t.accepts(&Pmt::symbol(ok)), "{ok}");
+        }
+        for bad in [
+            "qpsk-9/10:short",
+            "8psk-1/4",
+            "qpsk",
+            "8psk-3/5:normal:maybe",
+        ] {
+            assert!(!t.accepts(&Pmt::symbol(bad)), "{bad}");
+        }
+        assert!(!t.accepts(&Pmt::Int(3)));
     }
 
     #[test]

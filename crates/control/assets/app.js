@@ -82,11 +82,12 @@ function drawControls(g) {
   const result = document.getElementById("control-result");
   const say = (text) => { result.textContent = text; };
   for (const b of g.blocks) {
-    for (const p of b.message_inputs) {
+    for (const [i, p] of b.message_inputs.entries()) {
+      const takes = (b.message_input_takes || [])[i];
       const row = el("div", { class: "control" });
       row.appendChild(el("b", {}, `${b.name}.${p} `));
       const current = el("span", { id: `value-${b.name}-${p}`, class: "muted" }, "");
-      const input = el("input", { id: `param-${b.name}-${p}`, placeholder: "value" });
+      const input = el("input", { id: `param-${b.name}-${p}`, placeholder: takes || "value", title: takes ? `takes ${takes}` : "any message" });
       const set = el("button", { id: `set-${b.name}-${p}` }, "Set");
       set.onclick = () => {
         const raw = input.value.trim();

@@ -131,6 +131,14 @@ fn post_to(
             port: port.to_owned(),
             known: b.message_inputs.join(", "),
         })?;
+    if let Some(t) = b.message_input_types.get(index).copied().flatten() {
+        if !t.accepts(&msg) {
+            return Err(ApiError::BadRequest(format!(
+                "'{block_name}.{port}' takes {}, not {msg}",
+                t.expects()
+            )));
+        }
+    }
     let poster = state
         .live()
         .poster
@@ -173,7 +181,14 @@ async fn params(Ext(state): S, Path(block_name): Path<String>) -> Result<Json<Va
     let list: Vec<Value> = b
         .message_inputs
         .iter()
-        .map(|p| json!({"name": p, "value": param_value(&state, &block_name, p)}))
+        .zip(&b.message_input_types)
+        .map(|(p, t)| {
+            json!({
+                "name": p,
+                "value": param_value(&state, &block_name, p),
+                "takes": t.map(|t| t.expects()),
+            })
+        })
         .collect();
     Ok(Json(json!({"block": block_name, "params": list})))
 }

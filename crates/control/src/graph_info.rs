@@ -2,7 +2,7 @@
 //! read once when the control port is attached; the shape of a graph does not change while it
 //! runs.
 
-use radioflow_runtime::{BlockId, Direction, Flowgraph};
+use radioflow_runtime::{BlockId, Direction, Flowgraph, MessageType};
 use serde::Serialize;
 
 /// One port of a block.
@@ -30,6 +30,13 @@ pub struct BlockInfo {
     pub outputs: Vec<PortInfo>,
     /// Message inputs; each is also a settable parameter (see the crate docs).
     pub message_inputs: Vec<String>,
+    /// What each message input accepts, where its handler takes a typed value (a value that
+    /// does not convert is refused with a 400 before it reaches the block).
+    #[serde(skip)]
+    pub message_input_types: Vec<Option<MessageType>>,
+    /// What each message input takes ("a number"), `null` for any message (in the JSON for
+    /// the page's hints).
+    pub message_input_takes: Vec<Option<&'static str>>,
     /// Message outputs.
     pub message_outputs: Vec<String>,
 }
@@ -79,6 +86,11 @@ impl GraphInfo {
                 .map(str::to_owned)
                 .collect()
         };
+        let message_types = |id: BlockId| -> Vec<Option<MessageType>> {
+            (0..fg.port_names(id, Direction::MessageInput).len())
+                .map(|i| fg.message_input_type(id, i))
+                .collect()
+        };
         let blocks = (0..fg.len())
             .map(BlockId::from_index)
             .map(|id| BlockInfo {
@@ -88,6 +100,11 @@ impl GraphInfo {
                 inputs: ports(id, Direction::StreamInput),
                 outputs: ports(id, Direction::StreamOutput),
                 message_inputs: names(id, Direction::MessageInput),
+                message_input_types: message_types(id),
+                message_input_takes: message_types(id)
+                    .iter()
+                    .map(|t| t.map(|t| t.expects()))
+                    .collect(),
                 message_outputs: names(id, Direction::MessageOutput),
             })
             .collect::<Vec<_>>();
@@ -148,6 +165,8 @@ impl GraphInfo {
                 inputs: Vec::new(),
                 outputs: Vec::new(),
                 message_inputs: Vec::new(),
+                message_input_types: Vec::new(),
+                message_input_takes: Vec::new(),
                 message_outputs: Vec::new(),
             })
             .collect();

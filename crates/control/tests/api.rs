@@ -36,6 +36,14 @@ fn lists_blocks_counts_posts_sets_and_stops() {
         ["src", "throttle", "ticker", "debug", "probe:throttle.out"]
     );
     let src = &g["blocks"][0];
+    assert_eq!(
+        src["message_input_takes"],
+        serde_json::json!(["a number", "a number"])
+    );
+    assert_eq!(
+        g["blocks"][3]["message_input_takes"],
+        serde_json::json!([null])
+    );
     assert_eq!(src["outputs"][0]["item"], "complex64");
     assert_eq!(
         src["message_inputs"],
@@ -95,7 +103,7 @@ fn lists_blocks_counts_posts_sets_and_stops() {
     let (_, v) = request("GET", &format!("{base}/api/blocks/src/params"), None, None);
     assert_eq!(
         v["params"][1],
-        serde_json::json!({"name": "amplitude", "value": 3})
+        serde_json::json!({"name": "amplitude", "value": 3, "takes": "a number"})
     );
     poll("the probe to see amplitude 3", DEADLINE, || {
         let (status, d) = request(
@@ -206,6 +214,21 @@ fn bad_requests_are_4xx_naming_what_is_wrong() {
             400,
             "src.amplitude",
         ),
+        // A value of the wrong type for a typed input: refused here, the graph runs on.
+        (
+            "PUT",
+            "/api/blocks/src/params/amplitude",
+            Some(r#"{"value": "loud"}"#),
+            400,
+            "'src.amplitude' takes a number",
+        ),
+        (
+            "POST",
+            "/api/blocks/src/messages/frequency",
+            Some(r#""high""#),
+            400,
+            "'src.frequency' takes a number",
+        ),
         ("GET", "/api/probes/src.out", None, 404, "'src.out'"),
         (
             "GET",
@@ -223,6 +246,23 @@ fn bad_requests_are_4xx_naming_what_is_wrong() {
         assert_eq!(status, want, "{method} {path}: {v}");
         assert!(error_of(&v).contains(names), "{method} {path}: {v}");
     }
+    // What a typed parameter takes is listed; the graph was not stopped by the refused values.
+    let (status, v) = request("GET", &format!("{base}/api/blocks/src/params"), None, None);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["params"][1]["takes"], "a number", "{v}");
+    let first = poll("the throttle to produce", DEADLINE, || {
+        items_out(base, "throttle").filter(|&n| n > 0)
+    });
+    poll("the throttle's counter to grow", DEADLINE, || {
+        items_out(base, "throttle").filter(|&n| n > first)
+    });
+    let (status, v) = request(
+        "PUT",
+        &format!("{base}/api/blocks/src/params/amplitude"),
+        Some(r#"{"value": 0.5}"#),
+        None,
+    );
+    assert_eq!(status, 200, "{v}");
     // The page and its files are there.
     let (status, page) = request("GET", &format!("{base}/"), None, None);
     assert_eq!(status, 200);
@@ -288,4 +328,33 @@ fn the_stream_sends_reports_whose_counters_grow() {
         .send(tungstenite::Message::Text(r#"{"period_ms": 5}"#.into()))
         .unwrap();
     assert!(produced(&mut socket) > 0);
+}
+
+/// A probe on an endless source's output, upstream of the `head` that ends the graph: the
+/// probe only watches, so when the head has read its items the source ends and the run
+/// finishes by itself, as without the probe (every scheduler; no control port needed).
+#[test]
+fn a_probe_upstream_of_a_head_does_not_keep_the_source_running() {
+    use radioflow_blocks::{Head, NullSink, SignalSource, Waveform};
+    use radioflow_control::{add_probe, ProbeConfig};
+    use radioflow_runtime::prelude::*;
+    use radioflow_runtime::{Counters, Flowgraph, SchedulerSpec};
+    for spec in ["flow", "tpb", "single"] {
+        let mut fg = Flowgraph::new();
+        let tone = fg.add_named(
+            "tone",
+            SignalSource::<Complex32>::new(Waveform::Sine, 1e3, 48e3, 1.0, Complex32::default()),
+        );
+        let head = fg.add_named("head", Head::<Complex32>::new(200_000));
+        let sink = fg.add(NullSink::<Complex32>::new());
+        fg.connect(tone, head).unwrap();
+        fg.connect(head, sink).unwrap();
+        add_probe(&mut fg, "tone.out", ProbeConfig::default()).unwrap();
+        let spec: SchedulerSpec = spec.parse().unwrap();
+        // A hang would show as this run never returning (the suite's own timeout).
+        fg.set_counters(Counters::Counts);
+        fg.run_with(spec.build().as_ref()).unwrap();
+        let stats = fg.stats(head).unwrap();
+        assert_eq!(stats.items_produced, 200_000, "{spec}");
+    }
 }

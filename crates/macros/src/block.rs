@@ -189,7 +189,15 @@ pub(crate) fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<Token
             );
         }
     });
-    let names = handlers.iter().map(|h| &h.port);
+    let declare_inputs = handlers.iter().map(|h| {
+        let port = &h.port;
+        match &h.takes {
+            Takes::Typed(ty) => quote! {
+                p.typed_message_input(#port, #rt::MessageType::of::<#ty>());
+            },
+            Takes::Ref | Takes::Owned => quote! { p.message_input(#port); },
+        }
+    });
     let names2 = handlers.iter().map(|h| &h.port);
     let arms = handlers.iter().enumerate().map(|(i, h)| {
         let method = &h.method;
@@ -251,7 +259,7 @@ pub(crate) fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<Token
         impl #impl_generics #rt::Block for #self_ty #where_clause {
             fn ports(&mut self, p: &mut #rt::Ports<'_>) {
                 <Self as #rt::PortFields>::list_ports(self, p);
-                #( p.message_input(#names); )*
+                #( #declare_inputs )*
             }
 
             fn work(&mut self) -> ::core::result::Result<#rt::WorkStatus, #rt::BlockError> {

@@ -141,7 +141,9 @@ pub trait Block: Any + Send {
     /// Whether this is a cheap sink that only watches a stream (a live view's probe). The
     /// `flow` scheduler keeps it on its writer's chain instead of letting the extra reader cut
     /// that chain (which would spread the chain's blocks over workers and cost far more than
-    /// the observer's own work).
+    /// the observer's own work). An observer does not keep its stream alive either: when every
+    /// other reader of that stream has finished, it is let go (it sees the end of the stream)
+    /// and the writer ends as it would without it.
     fn is_observer(&self) -> bool {
         false
     }

@@ -3,6 +3,7 @@
 use crate::block::Block;
 use crate::buffer::DEFAULT_BUFFER_BYTES;
 use crate::error::{ConnectError, Direction, RunError};
+use crate::from_message::MessageType;
 use crate::item::ItemType;
 use crate::port::{PortSpecs, Ports};
 use crate::scheduler::{default_scheduler, Scheduler};
@@ -324,6 +325,16 @@ impl Flowgraph {
     /// If `id` is not from this flowgraph.
     pub fn port_item_type(&self, id: BlockId, d: Direction, index: usize) -> Option<ItemType> {
         self.nodes[id.0].specs.list(d).get(index)?.item
+    }
+
+    /// What block `id`'s message input `index` accepts, if its handler takes a typed value
+    /// ([`Ports::typed_message_input`](crate::Ports::typed_message_input)); `None` for an input
+    /// taking any message, or an unknown port.
+    ///
+    /// # Panics
+    /// If `id` is not from this flowgraph.
+    pub fn message_input_type(&self, id: BlockId, index: usize) -> Option<MessageType> {
+        self.nodes[id.0].specs.message_in.get(index)?.message_type
     }
 
     /// The Rust type name of block `id` (as [`Block::type_name`]), kept while it runs.

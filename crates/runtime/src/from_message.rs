@@ -1,4 +1,5 @@
-//! [`FromMessage`]: the types a `#[message_input]` method can take instead of a raw [`Pmt`].
+//! [`FromMessage`]: the types a `#[message_input]` method can take instead of a raw [`Pmt`],
+//! and [`MessageType`], what such an input accepts, known before a message is sent.
 
 use radioflow_pmt::Pmt;
 
@@ -71,5 +72,44 @@ impl FromMessage for num_complex::Complex64 {
     const EXPECTS: &'static str = "a complex number";
     fn from_message(msg: &Pmt) -> Option<Self> {
         msg.as_complex()
+    }
+}
+
+/// What a typed message input accepts: a description and a check that runs without the block,
+/// so a control port can refuse a wrong value (and name what was expected) instead of sending
+/// it to a handler whose refusal would stop the graph.
+///
+/// ```
+/// use radioflow_runtime::{MessageType, Pmt};
+/// let t = MessageType::of::<f64>();
+/// assert!(t.accepts(&Pmt::Double(1e3)) && !t.accepts(&Pmt::symbol("abc")));
+/// assert_eq!(t.expects(), "a number");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct MessageType {
+    expects: &'static str,
+    accepts: fn(&Pmt) -> bool,
+}
+
+impl MessageType {
+    /// The type of an input whose method takes a `T`.
+    pub fn of<T: FromMessage>() -> Self {
+        fn accepts<T: FromMessage>(msg: &Pmt) -> bool {
+            T::from_message(msg).is_some()
+        }
+        Self {
+            expects: T::EXPECTS,
+            accepts: accepts::<T>,
+        }
+    }
+
+    /// What the input expects, as in "takes a number".
+    pub fn expects(&self) -> &'static str {
+        self.expects
+    }
+
+    /// Whether `msg` converts to the input's type.
+    pub fn accepts(&self, msg: &Pmt) -> bool {
+        (self.accepts)(msg)
     }
 }

@@ -63,7 +63,7 @@ pub use error::{BlockError, ConnectError, Direction, RunError};
 pub use flowgraph::{
     BlockId, BufferFill, EdgeId, Flowgraph, PortName, PortRef, StatsHandle, StopHandle,
 };
-pub use from_message::FromMessage;
+pub use from_message::{FromMessage, MessageType};
 pub use item::{Item, ItemType};
 pub use message::{MessageOutput, MessagePoster};
 pub use parker::Parker;

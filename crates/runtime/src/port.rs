@@ -11,6 +11,7 @@
 use crate::buffer::{Reader, StreamBuffer, Writer};
 use crate::endpoint::Endpoint;
 use crate::error::Direction;
+use crate::from_message::MessageType;
 use crate::item::{Item, ItemType};
 use crate::message::{MessageOutput, Subscriber};
 use crate::sync::Arc;
@@ -348,6 +349,8 @@ pub(crate) struct PortSpec {
     pub(crate) optional: bool,
     /// The window the block needs on this stream port (1 for message ports).
     pub(crate) min_items: usize,
+    /// What a typed message input accepts (`None`: any message, or not a message input).
+    pub(crate) message_type: Option<MessageType>,
 }
 
 /// The ports of a block, in declaration order, per direction.
@@ -424,6 +427,7 @@ impl<'a> Ports<'a> {
                 item: Some(ItemType::of::<T>()),
                 optional: port.optional,
                 min_items: port.min_items,
+                message_type: None,
             }),
             Mode::Attach(a) => port.reader = a.stream_in.get_mut(idx).and_then(Option::take),
             Mode::Detach => port.reader = None,
@@ -440,6 +444,7 @@ impl<'a> Ports<'a> {
                 item: Some(ItemType::of::<T>()),
                 optional: false,
                 min_items: port.min_items,
+                message_type: None,
             }),
             Mode::Attach(a) => port.writer = a.stream_out.get_mut(idx).and_then(Option::take),
             Mode::Detach => port.writer = None,
@@ -449,12 +454,24 @@ impl<'a> Ports<'a> {
     /// Declares a message input named `name`; its messages arrive in
     /// [`Block::handle_message`](crate::Block::handle_message) with this port's index.
     pub fn message_input(&mut self, name: &str) {
+        self.push_message_input(name, None);
+    }
+
+    /// Declares a message input named `name` whose handler takes a typed value: a message that
+    /// does not convert can be refused before it is sent
+    /// ([`Flowgraph::message_input_type`](crate::Flowgraph::message_input_type)).
+    pub fn typed_message_input(&mut self, name: &str, message_type: MessageType) {
+        self.push_message_input(name, Some(message_type));
+    }
+
+    fn push_message_input(&mut self, name: &str, message_type: Option<MessageType>) {
         if let Mode::Describe(s) = &mut self.mode {
             s.message_in.push(PortSpec {
                 name: name.to_owned(),
                 item: None,
                 optional: true,
                 min_items: 1,
+                message_type,
             });
         }
     }
@@ -469,6 +486,7 @@ impl<'a> Ports<'a> {
                 item: None,
                 optional: true,
                 min_items: 1,
+                message_type: None,
             }),
             Mode::Attach(a) => port.attach(
                 a.message_out

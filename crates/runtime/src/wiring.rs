@@ -240,12 +240,23 @@ impl ReadyGraph {
                     .checked_mul(2 * o.item_size)
                     .is_some_and(|b| b <= self.region_bytes)
             });
-            let buf =
-                StreamBuffer::with_region(o.item_size, bytes, &acts[o.src.0], &readers, region)
-                    .map_err(|e| RunError::Buffer {
-                        port: o.label.clone(),
-                        error: e.to_string(),
-                    })?;
+            let observers: Vec<bool> = o
+                .readers
+                .iter()
+                .map(|&(b, _)| self.topology.observer[b])
+                .collect();
+            let buf = StreamBuffer::with_region(
+                o.item_size,
+                bytes,
+                &acts[o.src.0],
+                &readers,
+                &observers,
+                region,
+            )
+            .map_err(|e| RunError::Buffer {
+                port: o.label.clone(),
+                error: e.to_string(),
+            })?;
             buffers.push((o.src, buf.clone()));
             let mut writer = Writer::new(buf.clone());
             writer.set_read_elsewhere(o.read_elsewhere);

@@ -3,7 +3,7 @@
 //! packets that failed.
 
 use super::bbheader::{BbHeader, BBHEADER_BYTES};
-use crate::bbframe::CRC8;
+use crate::bbframe::{CRC8, TS_PACKET};
 
 /// Largest user packet: UPL is a 16-bit count of bits.
 const MAX_PACKET: usize = u16::MAX as usize / 8;
@@ -101,7 +101,9 @@ impl Depacketizer {
         if plen != self.plen || h.sync != self.sync {
             self.lose_sync(out);
             self.sync = h.sync;
-            self.transport = h.is_transport();
+            // Only a 188-byte packet is a TS packet with a TEI bit to set (a header may
+            // signal TS with any UPL).
+            self.transport = h.is_transport() && plen == TS_PACKET;
         }
         let syncd = usize::from(h.syncd);
         if self.plen > 0
@@ -158,12 +160,13 @@ impl Depacketizer {
                 self.fill = 1;
                 self.cur_bad = !ok;
                 pos += 1;
-                continue;
+            } else {
+                let n = (plen - self.fill).min(data.len() - pos);
+                self.cur[self.fill..self.fill + n].copy_from_slice(&data[pos..pos + n]);
+                self.fill += n;
+                pos += n;
             }
-            let n = (plen - self.fill).min(data.len() - pos);
-            self.cur[self.fill..self.fill + n].copy_from_slice(&data[pos..pos + n]);
-            self.fill += n;
-            pos += n;
+            // (A 1-byte packet is complete with its sync byte.)
             if self.fill == plen {
                 std::mem::swap(&mut self.cur, &mut self.held);
                 self.held_present = true;
@@ -301,5 +304,30 @@ mod tests {
         let (got, stats) = run(&f, &[], &[]);
         assert!(got == input);
         assert_eq!(stats.packets, 0);
+    }
+
+    /// A header signalling a transport stream with 1-byte packets (fuzzing found it): the
+    /// packets are reassembled at that length, marked bad without a TEI bit to set.
+    #[test]
+    fn a_transport_header_with_short_packets_marks_them_without_a_tei() {
+        let kbch = 7032;
+        let mut frame = vec![0x55u8; kbch / 8];
+        // MATYPE TS/CCM, UPL 8 bits, DFL 64 bits, SYNC 0x47, SYNCD 0.
+        frame[..9].copy_from_slice(&[0xF0, 0, 0, 8, 0, 64, 0x47, 0, 0]);
+        frame[9] = CRC8.bytes(&frame[..9]);
+        let h = BbHeader::parse(&frame, kbch).unwrap();
+        assert!(h.is_transport());
+        let mut d = Depacketizer::new();
+        let mut got = Vec::new();
+        for _ in 0..2 {
+            d.push(Some(&h), &frame, false, &mut |p: &[u8]| {
+                got.push(p.to_vec())
+            });
+        }
+        d.flush(&mut |p: &[u8]| got.push(p.to_vec()));
+        assert_eq!(got.len(), 16, "{:?}", d.stats());
+        assert_eq!(d.stats().dropped_bytes, 0);
+        assert!(got.iter().all(|p| p == &[0x47]));
+        assert_eq!(d.stats().marked, 16);
     }
 }

@@ -87,8 +87,9 @@ impl<B: Block> Harness<B> {
         let buffer = |spec: &crate::port::PortSpec| {
             let item = spec.item.expect("stream ports have an item type");
             let items = DEFAULT_ITEMS.max(2 * spec.min_items);
-            let buf = StreamBuffer::with_region(item.size(), items * item.size(), &act, acts, None)
-                .unwrap_or_else(|e| panic!("harness buffer for port '{}': {e}", spec.name));
+            let buf =
+                StreamBuffer::with_region(item.size(), items * item.size(), &act, acts, &[], None)
+                    .unwrap_or_else(|e| panic!("harness buffer for port '{}': {e}", spec.name));
             (buf, item)
         };
         let mut att = Attachments::default();

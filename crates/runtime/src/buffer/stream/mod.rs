@@ -19,7 +19,7 @@ use crate::sync::{Arc, AtomicBool, AtomicU64};
 use crate::tag::Tag;
 use crate::valgrind;
 use crossbeam_utils::CachePadded;
-use std::sync::atomic::Ordering::{Acquire, Release};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
 mod borrow;
 
@@ -51,6 +51,10 @@ pub(crate) struct StreamBuffer {
     wake_readers: Box<[Wake]>,
     /// How each reader (by slot) wakes the writer.
     wake_writer: Box<[Wake]>,
+    /// The slots of readers that only watch the stream (probes, `Block::is_observer`): when
+    /// every other reader has finished, they are let go too, so that the writer ends as it
+    /// would without them. Empty when there are none.
+    observers: Box<[bool]>,
     /// The region this buffer may borrow, if any, and how many items it holds.
     region: Option<std::sync::Arc<Region>>,
     region_items: u64,
@@ -69,10 +73,11 @@ impl StreamBuffer {
         writer: &Arc<Activation>,
         readers: &[Arc<Activation>],
     ) -> std::io::Result<Arc<Self>> {
-        Self::with_region(item_size, min_bytes, writer, readers, None)
+        Self::with_region(item_size, min_bytes, writer, readers, &[], None)
     }
 
-    /// As [`new`](Self::new), borrowing `region` while empty (`region.rs`). The caller
+    /// As [`new`](Self::new), borrowing `region` while empty (`region.rs`); `observers` marks
+    /// the reader slots that only watch (empty: none). The caller
     /// guarantees the writer and the readers are always run by one thread at a time. The
     /// region is not used with several readers, or when it is larger than the ring (whose
     /// room takes a region's items back) or smaller than an item.
@@ -81,6 +86,7 @@ impl StreamBuffer {
         min_bytes: usize,
         writer: &Arc<Activation>,
         readers: &[Arc<Activation>],
+        observers: &[bool],
         region: Option<std::sync::Arc<Region>>,
     ) -> std::io::Result<Arc<Self>> {
         assert!(item_size > 0, "zero-sized items cannot be streamed");
@@ -98,7 +104,7 @@ impl StreamBuffer {
             })?;
         let mapping = Mapping::new(bytes)?;
         Ok(Self::on_mapping(
-            item_size, mapping, writer, readers, region,
+            item_size, mapping, writer, readers, observers, region,
         ))
     }
 
@@ -108,9 +114,18 @@ impl StreamBuffer {
         mapping: Mapping,
         writer: &Arc<Activation>,
         readers: &[Arc<Activation>],
+        observers: &[bool],
         region: Option<std::sync::Arc<Region>>,
     ) -> Arc<Self> {
         let n_readers = readers.len();
+        assert!(observers.is_empty() || observers.len() == n_readers);
+        // Observers are let go only after other readers: with none of those, they are
+        // ordinary readers.
+        let observers: Box<[bool]> = if observers.contains(&false) {
+            observers.into()
+        } else {
+            Box::new([])
+        };
         let region = region.filter(|r| {
             n_readers == 1 && r.bytes() >= item_size && r.bytes() <= mapping.capacity()
         });
@@ -132,6 +147,7 @@ impl StreamBuffer {
             tags: TagLog::default(),
             wake_readers: readers.iter().map(|r| Wake::new(r, writer)).collect(),
             wake_writer: readers.iter().map(|r| Wake::new(writer, r)).collect(),
+            observers,
             region,
             region_items,
             region_base: AtomicU64::new(IN_RING),
@@ -203,6 +219,27 @@ impl StreamBuffer {
     fn notify_readers(&self) {
         for w in self.wake_readers.iter() {
             w.notify();
+        }
+    }
+
+    /// Called when a reader that is not an observer has finished: if it was the last one,
+    /// the observers are let go (their slots marked gone, which their later commits keep), so
+    /// the writer sees no reader left and ends.
+    fn release_observers_if_alone(&self) {
+        if self.observers.is_empty() {
+            return;
+        }
+        let others_gone = self
+            .observers
+            .iter()
+            .zip(self.readers.iter())
+            .all(|(&observer, r)| observer || r.load(Acquire) == READER_GONE);
+        if others_gone {
+            for (slot, _) in self.observers.iter().enumerate().filter(|(_, &o)| o) {
+                valgrind::happens_before(&self.readers[slot]);
+                self.readers[slot].store(READER_GONE, Release);
+                self.wake_writer[slot].notify();
+            }
         }
     }
 }
@@ -460,6 +497,8 @@ pub(crate) struct Reader {
     /// Fetched tags on items not consumed yet, sorted by offset.
     tags: Vec<Tag>,
     tags_fetched: u64,
+    /// An observer's slot (`StreamBuffer::observers`): it may be let go by another reader.
+    observer: bool,
 }
 
 impl Reader {
@@ -470,6 +509,7 @@ impl Reader {
 
     pub(crate) fn new(buf: Arc<StreamBuffer>, slot: usize) -> Self {
         assert!(slot < buf.readers.len());
+        let observer = buf.observers.get(slot).copied().unwrap_or(false);
         Self {
             start: buf.start(false),
             buf,
@@ -482,6 +522,7 @@ impl Reader {
             writer_done: false,
             tags: Vec::new(),
             tags_fetched: 0,
+            observer,
         }
     }
 
@@ -562,7 +603,17 @@ impl Reader {
             self.tags.drain(..gone);
         }
         valgrind::happens_before(&self.buf.readers[self.slot]);
-        self.buf.readers[self.slot].store(self.pos, Release);
+        if self.observer {
+            // The slot may have been marked gone by the last other reader: it stays so.
+            let _ = self.buf.readers[self.slot].compare_exchange(
+                self.published,
+                self.pos,
+                Release,
+                Relaxed,
+            );
+        } else {
+            self.buf.readers[self.slot].store(self.pos, Release);
+        }
         self.published = self.pos;
         if self.in_region && self.pos == self.buf.writer.pos.load(Acquire) {
             // Read everything: the region is free for the next buffer of the chain.
@@ -578,6 +629,9 @@ impl Reader {
         self.buf.readers[self.slot].store(READER_GONE, Release);
         self.buf.free_region();
         self.buf.wake_writer[self.slot].notify();
+        if !self.observer {
+            self.buf.release_observers_if_alone();
+        }
     }
 }
 
@@ -680,6 +734,56 @@ mod tests {
     }
 
     #[test]
+    fn observers_are_let_go_with_the_last_other_reader() {
+        let a = Activation::alone(Arc::new(crate::parker::Parker::new()));
+        let acts = vec![a.clone(); 3];
+        let buf = StreamBuffer::with_region(4, 1, &a, &acts, &[false, true, false], None).unwrap();
+        let mut w = Writer::new(buf.clone());
+        let mut r = [0, 1, 2].map(|slot| Reader::new(buf.clone(), slot));
+        w.refresh(u64::MAX);
+        w.produce(w.free());
+        w.commit();
+        // The observer holds the writer back like any reader while others read.
+        r[0].finish();
+        r[2].refresh();
+        r[2].consume(10);
+        r[2].commit();
+        assert_eq!(w.refresh(u64::MAX), 0, "the observer has read nothing yet");
+        r[1].refresh();
+        r[1].consume(5);
+        r[1].commit();
+        assert_eq!(w.refresh(u64::MAX), 5);
+        // The last other reader leaves: the observer's slot goes with it, and its next commit
+        // does not bring it back.
+        r[2].finish();
+        assert!(w.dead_or_short(1).0);
+        r[1].consume(5);
+        r[1].commit();
+        assert!(w.dead_or_short(1).0);
+        assert_eq!(w.refresh(u64::MAX), 0);
+    }
+
+    #[test]
+    fn observers_alone_are_ordinary_readers() {
+        let a = Activation::alone(Arc::new(crate::parker::Parker::new()));
+        let acts = vec![a.clone(); 2];
+        let buf = StreamBuffer::with_region(4, 1, &a, &acts, &[true, true], None).unwrap();
+        let mut w = Writer::new(buf.clone());
+        let mut r = [0, 1].map(|slot| Reader::new(buf.clone(), slot));
+        w.refresh(u64::MAX);
+        w.produce(w.free());
+        w.commit();
+        r[0].finish();
+        assert!(!w.dead_or_short(1).0);
+        r[1].refresh();
+        r[1].consume(3);
+        r[1].commit();
+        assert_eq!(w.refresh(u64::MAX), 3);
+        r[1].finish();
+        assert!(w.dead_or_short(1).0);
+    }
+
+    #[test]
     #[should_panic(expected = "only")]
     fn consuming_past_the_window_panics() {
         let buf = buffer(4, 1, 1);
@@ -759,9 +863,10 @@ mod tests {
                 let region = regions.as_ref().map(|r| r[k % 2].clone());
                 if mirrored {
                     let m = Mapping::mirrored(page_size()).unwrap();
-                    StreamBuffer::on_mapping(4, m, &a, std::slice::from_ref(&a), region)
+                    StreamBuffer::on_mapping(4, m, &a, std::slice::from_ref(&a), &[], region)
                 } else {
-                    StreamBuffer::with_region(4, 1, &a, std::slice::from_ref(&a), region).unwrap()
+                    StreamBuffer::with_region(4, 1, &a, std::slice::from_ref(&a), &[], region)
+                        .unwrap()
                 }
             })
             .collect();
@@ -932,16 +1037,19 @@ mod tests {
     fn a_region_is_refused_where_it_cannot_work() {
         let a = Activation::alone(Arc::new(crate::parker::Parker::new()));
         let region = || Some(std::sync::Arc::new(Region::new(1024)));
-        let two = StreamBuffer::with_region(4, 1, &a, &[a.clone(), a.clone()], region()).unwrap();
+        let two =
+            StreamBuffer::with_region(4, 1, &a, &[a.clone(), a.clone()], &[], region()).unwrap();
         assert!(!two.has_region(), "two readers");
         let small =
-            StreamBuffer::with_region(4096 * 2, 1, &a, std::slice::from_ref(&a), region()).unwrap();
+            StreamBuffer::with_region(4096 * 2, 1, &a, std::slice::from_ref(&a), &[], region())
+                .unwrap();
         assert!(!small.has_region(), "a region smaller than an item");
         let big = std::sync::Arc::new(Region::new(4 * page_size()));
         let ring =
-            StreamBuffer::with_region(4, 1, &a, std::slice::from_ref(&a), Some(big)).unwrap();
+            StreamBuffer::with_region(4, 1, &a, std::slice::from_ref(&a), &[], Some(big)).unwrap();
         assert!(!ring.has_region(), "a region larger than the ring");
-        let ok = StreamBuffer::with_region(4, 1, &a, std::slice::from_ref(&a), region()).unwrap();
+        let ok =
+            StreamBuffer::with_region(4, 1, &a, std::slice::from_ref(&a), &[], region()).unwrap();
         assert!(ok.has_region());
     }
 }
