@@ -36,6 +36,19 @@ cargo clippy --locked --workspace --all-targets -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --workspace --no-deps --quiet
 
 step "tests (debug: overflow checks and debug assertions on)"
+cargo test --locked --workspace --no-run -q
+# The builds of the steps below (release tests and binaries, valgrind's test binaries: their
+# own feature sets) compile while the debug tests run (cargo holds its build lock only while
+# compiling, and many test binaries leave a core idle); each step then finds its build done.
+# Were one to fail here, its step builds again and shows why.
+(cargo test --locked --release -q -p radioflow-blocks --test conformance --no-run \
+  && cargo test --locked --release -q -p radioflow-runtime -p radioflow-blocks \
+       --features radioflow-runtime/no-counters --lib --test conformance --test no_loss --no-run \
+  && cargo build --locked --release -q -p radioflow-cli \
+  && cargo build --locked --release -q -p radioflow-cli --features radioflow-runtime/no-counters \
+  && cargo test --locked -q -p radioflow-runtime --features valgrind --lib --test threads --no-run) \
+  > target/release-builds.log 2>&1 &
+builds_pid=$!
 cargo test --locked --workspace 2>&1 | tee -a "$log"
 
 step "Python package: build with maturin, install into python3, pytest (warnings are errors)"
@@ -43,6 +56,7 @@ bash scripts/python.sh --dev
 (cd crates/python && python3 -m pytest -q -p no:cacheprovider) 2>&1 | tee -a "$log"
 
 step "conformance suite in release (more random graphs, real timing)"
+wait "$builds_pid" || echo "the background builds failed (target/release-builds.log); each step builds again"
 cargo test --locked --release -p radioflow-blocks --test conformance 2>&1 | tee -a "$log"
 # Counters compiled out: the runtime's own tests and the scheduler suites (the other test
 # binaries would only be built a second time in release to run the same code).
