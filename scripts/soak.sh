@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Soak: keeps each soak graph running for DURATION seconds (default 120) in a release build,
-# sampling RSS, threads and throughput every second; fails if memory grows, the thread count
-# changes or items stop. Samples go to target/soak-<graph>.jsonl.
-#   scripts/soak.sh            two minutes per graph (what scripts/test.sh runs)
-#   scripts/soak.sh 3600       an hour
+# one after the other, sampling RSS, threads and throughput every second; fails if memory
+# grows, the thread count changes or items stop. Samples go to target/soak-<graph>.jsonl.
+#   scripts/soak.sh            two minutes per graph
+#   scripts/soak.sh 40         40 s per graph, two minutes in all (what scripts/test.sh runs)
+#   scripts/soak.sh 3600       an hour per graph
 # Graphs: copy (a tagged stream through copies on the flow scheduler, messages through
-# forwarders beside it).
+# forwarders beside it), fm (the FM receiver, stereo and RDS, on the built-in station read
+# again and again; its RDS messages counted), dvbs2 (the DVB-S2 transmitter feeding the
+# receiver block: an endless TS stream through both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${1:-120}
@@ -17,7 +20,7 @@ if [ -z "$bin" ]; then
   bin=./target/release/radioflow
 fi
 status=0
-for graph in copy; do
+for graph in copy fm dvbs2; do
   echo "soak: $graph for ${duration}s on $scheduler"
   if ! "$bin" soak --graph "$graph" --seconds "$duration" --every 1 \
        --scheduler "$scheduler" --json > "target/soak-$graph.jsonl"; then

@@ -112,11 +112,11 @@ fi
 step "benchmarks in quick mode (tiny sizes; every experiment runs and verifies)"
 # `bench counters` compares with a binary whose counters are compiled out: built here in the
 # shared target directory (only the crates above the runtime compile again), not from scratch.
-# Two minutes of soak (scripts/soak.sh) beside the quick benchmarks, on one worker, started
+# Two minutes of soak (scripts/soak.sh: 40 s for each of its three graphs) beside the quick benchmarks, on one worker, started
 # first, on a copy of the binary built here (the builds below replace target/release/radioflow).
 cargo build --locked --release -q -p radioflow-cli
 cp target/release/radioflow target/radioflow-soak
-SOAK_BIN=$PWD/target/radioflow-soak SOAK_SCHEDULER=flow:workers=1 bash scripts/soak.sh 120 \
+SOAK_BIN=$PWD/target/radioflow-soak SOAK_SCHEDULER=flow:workers=1 bash scripts/soak.sh 40 \
   > target/soak.log 2>&1 &
 soak_pid=$!
 cargo build --locked --release -q -p radioflow-cli --features radioflow-runtime/no-counters

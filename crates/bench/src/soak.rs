@@ -1,10 +1,17 @@
 //! Soak runs (`radioflow soak`): a graph kept running for a long time while its memory,
-//! threads and throughput are sampled; memory must stay flat. The graph: a flow-scheduled
-//! chain of copies carrying tags, with a message loop beside it (the receivers join when
-//! they exist as graphs).
+//! threads and throughput are sampled; memory must stay flat. The graphs: `copy`, a chain of
+//! copies carrying tags with a message loop beside it; `fm`, the FM receiver (stereo, RDS,
+//! its station names as messages) on the built-in station read again and again; `dvbs2`, the
+//! DVB-S2 transmitter feeding the receiver block, an endless TS stream through both.
 
 use crate::BenchError;
-use radioflow_blocks::{Copy, MessageCounter, MessageForwarder, NullSink};
+use radioflow_blocks::{
+    Copy, Dvbs2Rx, Dvbs2Tx, MessageCounter, MessageForwarder, NullSink, SampleFormat, VectorSource,
+};
+use radioflow_dvbs2::sync::SyncConfig;
+use radioflow_dvbs2::{FrameSize, RollOff, Shaping, TxConfig};
+use radioflow_fm::synth::{write_station, Station};
+use radioflow_fm::{Receiver, ReceiverConfig};
 use radioflow_runtime::testing::Counter;
 use radioflow_runtime::{
     block, BlockError, BlockId, Flowgraph, MessageOutput, Pmt, Ports, Scheduler, StreamInput,
@@ -13,7 +20,7 @@ use radioflow_runtime::{
 use std::time::{Duration, Instant};
 
 /// The graphs `radioflow soak` can run.
-pub const SOAK_GRAPHS: &[&str] = &["copy"];
+pub const SOAK_GRAPHS: &[&str] = &["copy", "fm", "dvbs2"];
 
 /// One sample of a soak run.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -107,6 +114,62 @@ fn copy_graph() -> (Flowgraph, BlockId, BlockId) {
     (fg, sink, counter)
 }
 
+/// The `fm` graph: the FM receiver (stereo, RDS, audio dropped) on 1 s of the built-in
+/// station (2.4 Msps cu8, written to a file in `dir`) read again from its start at its end; the
+/// RDS decoder's station messages -> counter. Returns the graph, its channel filter (the items
+/// it consumes are the input samples) and the message counter.
+fn fm_graph(dir: &std::path::Path) -> Result<(Flowgraph, BlockId, BlockId), BenchError> {
+    let params = |e: radioflow_fm::FmError| BenchError::Params(format!("soak fm: {e}"));
+    let path = dir.join(format!("radioflow-soak-station-{}.cu8", std::process::id()));
+    write_station(
+        &path,
+        SampleFormat::Cu8,
+        2.4e6,
+        200e3,
+        1.0,
+        &Station::default(),
+    )
+    .map_err(params)?;
+    let mut config = ReceiverConfig::new(path, SampleFormat::Cu8, 2.4e6, 200e3);
+    config.stereo = true;
+    config.rds = true;
+    config.repeat = true;
+    let mut fg = Flowgraph::new();
+    let rx = Receiver::new(config)
+        .and_then(|r| r.build(&mut fg))
+        .map_err(params)?;
+    let counter = fg.add(MessageCounter::new());
+    let rds = rx.rds.expect("RDS asked for");
+    fg.connect_message((rds, "station"), (counter, "in"))
+        .expect("fixed graph");
+    Ok((fg, rx.channel, counter))
+}
+
+/// The `dvbs2` graph: an endless TS stream (47 packets repeated) -> DVB-S2 transmitter (QPSK
+/// 8/9 short frames, pilots, RRC 0.20 at 2 samples per symbol) -> receiver block -> sink.
+/// Returns the graph and its sink (the items it consumes are the TS bytes decoded); no
+/// message loop (the message count stays 0).
+fn dvbs2_graph() -> (Flowgraph, BlockId, Option<BlockId>) {
+    let ts: Vec<u8> = (0..47 * 188)
+        .map(|i| if i % 188 == 0 { 0x47 } else { (i % 251) as u8 })
+        .collect();
+    let cfg = TxConfig::new(
+        "qpsk-8/9".parse().expect("a MODCOD"),
+        FrameSize::Short,
+        true,
+    );
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(ts).repeat(true));
+    let tx =
+        fg.add(Dvbs2Tx::new(cfg, Shaping::rrc(RollOff::R020, 2)).expect("a valid transmitter"));
+    let rx = fg.add(Dvbs2Rx::new(SyncConfig::default()).expect("a valid receiver"));
+    let sink = fg.add(NullSink::<u8>::new());
+    fg.connect(src, tx).expect("fixed graph");
+    fg.connect(tx, rx).expect("fixed graph");
+    fg.connect(rx, sink).expect("fixed graph");
+    (fg, sink, None)
+}
+
 /// This process's resident memory, bytes (Linux; 0 elsewhere).
 pub fn rss() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
@@ -132,8 +195,17 @@ pub fn run(
     scheduler: &dyn Scheduler,
     on_sample: &mut dyn FnMut(&SoakSample),
 ) -> Result<SoakReport, BenchError> {
+    let dir = std::env::temp_dir();
     let (mut fg, sink, counter) = match graph {
-        "copy" => copy_graph(),
+        "copy" => {
+            let (fg, sink, counter) = copy_graph();
+            (fg, sink, Some(counter))
+        }
+        "fm" => {
+            let (fg, sink, counter) = fm_graph(&dir)?;
+            (fg, sink, Some(counter))
+        }
+        "dvbs2" => dvbs2_graph(),
         other => {
             return Err(BenchError::Params(format!(
                 "unknown soak graph '{other}' (known: {})",
@@ -155,7 +227,7 @@ pub fn run(
         std::thread::sleep(every.min(duration.saturating_sub(start.elapsed())));
         let now = Instant::now();
         let items = stats.get(sink).map_or(0, |s| s.items_consumed);
-        let messages = stats.get(counter).map_or(0, |s| s.messages);
+        let messages = counter.and_then(|c| stats.get(c)).map_or(0, |s| s.messages);
         let s = SoakSample {
             seconds: (now - start).as_secs_f64(),
             rss: rss(),

@@ -8,7 +8,9 @@ use std::time::Duration;
 
 #[derive(Args)]
 pub(crate) struct SoakArgs {
-    /// The graph: copy (tagged counter through copies, messages through forwarders).
+    /// The graph: copy (tagged counter through copies, messages through forwarders), fm (the FM
+    /// receiver, stereo and RDS, on the built-in station read again and again) or dvbs2 (the
+    /// DVB-S2 transmitter feeding the receiver, an endless TS stream).
     #[arg(long, default_value = "copy")]
     graph: String,
     /// How long to run, in seconds.
