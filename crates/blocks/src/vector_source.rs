@@ -150,14 +150,43 @@ register_block!(BlockDescription {
             DefaultValue::Bool(false),
             "play them again and again"
         ),
+        ParamDescription::optional(
+            "tags",
+            ParamKind::Messages,
+            DefaultValue::Empty,
+            "tags as [offset, key, value] lists, offsets into data"
+        ),
     ],
     ports: declared_ports::<VectorSource<f32>>,
     make: |a| {
         let repeat = a.bool("repeat")?;
+        let tags = a
+            .messages("tags")?
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| tag_param(&t).map_err(|m| a.error("tags", format!("item {i}: {m}"))))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(with_dtype!(a.item_dtype()?, T =>
-            Box::new(VectorSource::<T>::new(a.items("data")?).repeat(repeat)) as Box<dyn Block>))
+            Box::new(VectorSource::<T>::new(a.items("data")?).repeat(repeat).tags(tags))
+                as Box<dyn Block>))
     },
 });
+
+/// A tag given as a parameter: `[offset, key, value]`.
+fn tag_param(t: &Pmt) -> Result<Tag, String> {
+    let parts: Vec<Pmt> = match t {
+        Pmt::Vector(v) | Pmt::Tuple(v) => v.to_vec(),
+        _ => return Err(format!("must be [offset, key, value], not {t}")),
+    };
+    let [offset, key, value] = <[Pmt; 3]>::try_from(parts)
+        .map_err(|p| format!("must be [offset, key, value], not {} values", p.len()))?;
+    let offset = match offset {
+        Pmt::Int(i) if i >= 0 => i as u64,
+        Pmt::Uint64(u) => u,
+        other => return Err(format!("the offset must be an integer >= 0, not {other}")),
+    };
+    Ok(Tag::new(offset, key, value))
+}
 
 #[cfg(test)]
 mod tests {

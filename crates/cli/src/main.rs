@@ -17,6 +17,7 @@ mod fm;
 mod grc;
 mod profile;
 mod run;
+mod serve;
 mod soak;
 mod values;
 
@@ -45,6 +46,8 @@ enum Command {
     Blocks(blocks::BlocksArgs),
     /// Run a graph file (radioflow's TOML or GNU Radio Companion's .grc).
     Run(run::RunArgs),
+    /// Serve a host's part of graphs spread across hosts (`radioflow run GRAPH --hosts ...`).
+    Serve(serve::ServeArgs),
     /// GNU Radio Companion flowgraphs: `radioflow grc list` shows the GNU Radio blocks supported.
     #[command(subcommand)]
     Grc(grc::GrcCommand),
@@ -89,6 +92,7 @@ fn run(command: Command) -> anyhow::Result<()> {
         Command::Dvbs2(args) => dvbs2::main(args),
         Command::Blocks(args) => blocks::main(args),
         Command::Run(args) => run::main(args),
+        Command::Serve(args) => serve::main(args),
         Command::Grc(c) => grc::main(c),
         Command::Soak(args) => soak::main(args),
         Command::Fm(args) => fm::main(args),

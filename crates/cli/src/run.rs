@@ -17,9 +17,30 @@ pub(crate) struct RunArgs {
     scheduler: String,
     #[command(flatten)]
     control: crate::control::ControlArgs,
+    /// Run the graph across hosts: `name=address` of each host's `radioflow serve`
+    /// (`a=10.0.0.1:7300,b=10.0.0.2:7300`); every block names its host (`host = "a"`).
+    #[arg(
+        long,
+        value_name = "NAME=ADDR,...",
+        requires = "host_token",
+        conflicts_with = "control"
+    )]
+    hosts: Option<String>,
+    /// The token the hosts' `radioflow serve` were started with (or the environment's
+    /// RADIOFLOW_TOKEN).
+    #[arg(
+        long = "host-token",
+        id = "host_token",
+        value_name = "TOKEN",
+        env = "RADIOFLOW_TOKEN"
+    )]
+    host_token: Option<String>,
 }
 
 pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
+    if let Some(hosts) = &a.hosts {
+        return across_hosts(&a, hosts);
+    }
     let scheduler = a.scheduler.parse::<SchedulerSpec>()?.build();
     let mut graph = radioflow_graph::load_any(&a.graph)?;
     let probes = a.control.add_probes(&mut graph.flowgraph)?;
@@ -40,6 +61,40 @@ pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
             println!(
                 "  {name:16} {:>12} in {:>12} out {:>8} messages",
                 s.items_consumed, s.items_produced, s.messages
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `--hosts`: the graph's parts on the hosts, this process coordinating.
+fn across_hosts(a: &RunArgs, hosts: &str) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        a.graph.extension().is_none_or(|e| e != "grc"),
+        "{}: --hosts takes radioflow's TOML graph files (`host = \"...\"` on each block)",
+        a.graph.display()
+    );
+    a.scheduler.parse::<SchedulerSpec>()?;
+    let graph = radioflow_graph::describe_file(&a.graph)?;
+    let hosts = radioflow_hosts::HostAddress::parse_list(hosts)
+        .map_err(|e| anyhow::anyhow!("--hosts: {e}"))?;
+    let options = radioflow_hosts::RunOptions {
+        token: a.host_token.clone().unwrap_or_default(),
+        scheduler: a.scheduler.clone(),
+    };
+    let start = Instant::now();
+    let report = radioflow_hosts::run(&graph, &hosts, &options)?;
+    let seconds = start.elapsed().as_secs_f64();
+    println!(
+        "{}: ran on {} hosts in {seconds:.3} s",
+        a.graph.display(),
+        report.hosts.len()
+    );
+    for (host, blocks) in &report.hosts {
+        for b in blocks {
+            println!(
+                "  {host}:{:14} {:>12} in {:>12} out {:>8} messages",
+                b.name, b.consumed, b.produced, b.messages
             );
         }
     }

@@ -15,7 +15,8 @@
 //!
 //! - `[blocks]`: one entry per block instance, keyed by its name: `block` (the library id),
 //!   `dtype` (optional: the block's default item type), and the block's parameters by name
-//!   (numbers, booleans, strings, arrays).
+//!   (numbers, booleans, strings, arrays); `host` (optional) names the host it runs on when
+//!   the graph is spread over machines (`radioflow run --hosts`, crate `radioflow-hosts`).
 //! - `connections`: stream chains `"a -> b -> c"`; a port is named `block.port` (by name or
 //!   index: `mixer.in1`, `mixer.1`); without one, port 0.
 //! - `messages`: message links `"a.out -> b.in"` (message ports are always named).
@@ -24,12 +25,14 @@
 //!
 //! GNU Radio Companion flowgraphs (`.grc`) are read too: see [`grc`].
 
+mod description;
 mod error;
 mod file;
 pub mod grc;
 
+pub use description::{BlockSpec, Connection, End, Graph, GraphDescription};
 pub use error::GraphError;
-pub use file::{load, parse, Graph};
+pub use file::{describe, describe_file, load, parse};
 pub use grc::{load_grc, parse_grc};
 
 /// Reads the graph file at `path`: GNU Radio Companion's `.grc`, else radioflow's TOML.

@@ -14,6 +14,9 @@ from .blocks import LIBRARY, _docstring
 def _function(d: Dict[str, Any]) -> str:
     required = [p for p in d["params"] if p["default"] is None]
     optional = [p for p in d["params"] if p["default"] is not None]
+    if d["id"] == "vector_source":
+        # Its tags are the keyword-only (offset, key, value) tuples below.
+        optional = [p for p in optional if p["name"] != "tags"]
     args: List[str] = [f"{p['name']}: {p['type']}" for p in required]
     if d["id"] == "vector_source":
         args.append("dtype: DTypeLike = None")

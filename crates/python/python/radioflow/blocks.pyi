@@ -450,6 +450,7 @@ def vector_source(data: Any, dtype: DTypeLike = None, repeat: bool = False, *, t
         data: the items to play (a list of values of the item type).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
         repeat: play them again and again (true or false; default False).
+        tags: tags as [offset, key, value] lists, offsets into data (a list of messages; default ()).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
