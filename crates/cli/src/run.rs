@@ -18,7 +18,8 @@ pub(crate) struct RunArgs {
     #[command(flatten)]
     control: crate::control::ControlArgs,
     /// Run the graph across hosts: `name=address` of each host's `radioflow serve`
-    /// (`a=10.0.0.1:7300,b=10.0.0.2:7300`); every block names its host (`host = "a"`).
+    /// (`a=10.0.0.1:7300,b=10.0.0.2:7300`); every block names its host (`host = "a"` in a
+    /// graph file, a `host=a` line in the block's comment in a .grc file).
     #[arg(
         long,
         value_name = "NAME=ADDR,...",
@@ -69,13 +70,8 @@ pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
 
 /// `--hosts`: the graph's parts on the hosts, this process coordinating.
 fn across_hosts(a: &RunArgs, hosts: &str) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        a.graph.extension().is_none_or(|e| e != "grc"),
-        "{}: --hosts takes radioflow's TOML graph files (`host = \"...\"` on each block)",
-        a.graph.display()
-    );
     a.scheduler.parse::<SchedulerSpec>()?;
-    let graph = radioflow_graph::describe_file(&a.graph)?;
+    let graph = radioflow_graph::describe_any(&a.graph)?;
     let hosts = radioflow_hosts::HostAddress::parse_list(hosts)
         .map_err(|e| anyhow::anyhow!("--hosts: {e}"))?;
     let options = radioflow_hosts::RunOptions {

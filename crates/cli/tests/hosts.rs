@@ -243,6 +243,64 @@ fn a_chain_over_three_loopback_hosts_delivers_every_item_tag_and_message() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// A GNU Radio Companion flowgraph whose blocks name their hosts in their comments (`host=a`):
+/// a vector source and a copy on `a`, a file sink on `b`; the file holds every item in order.
+#[test]
+fn a_grc_flowgraph_runs_over_two_hosts_named_in_its_comments() {
+    let dir = scratch("grc");
+    let out = dir.join("out.f32");
+    let n = 20_000;
+    let values: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+    let block = |name: &str, id: &str, params: &[(&str, String)], host: &str| {
+        let mut b = format!("- name: {name}\n  id: {id}\n  parameters:\n");
+        for (k, v) in params {
+            b += &format!("    {k}: {v}\n");
+        }
+        b += &format!("    comment: 'host={host}'\n  states:\n    state: enabled\n");
+        b
+    };
+    let float = ("type", "float".to_owned());
+    let mut grc = String::from(
+        "options:\n  parameters:\n    id: hosts\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    grc += &block(
+        "src",
+        "blocks_vector_source_x",
+        &[
+            float.clone(),
+            ("vector", format!("'[{}]'", values.join(", "))),
+            ("tags", "'[]'".into()),
+            ("repeat", "'False'".into()),
+        ],
+        "a",
+    );
+    grc += &block("copy", "blocks_copy", std::slice::from_ref(&float), "a");
+    grc += &block(
+        "sink",
+        "blocks_file_sink",
+        &[
+            float,
+            ("file", format!("'{}'", out.display())),
+            ("append", "'False'".into()),
+        ],
+        "b",
+    );
+    grc += "\nconnections:\n- [src, '0', copy, '0']\n- [copy, '0', sink, '0']\n\nmetadata:\n  file_format: 1\n";
+    let graph = dir.join("hosts.grc");
+    std::fs::write(&graph, grc).unwrap();
+    let serves: Vec<Serve> = (0..2).map(|_| Serve::start("127.0.0.1:0", None)).collect();
+    let result = coordinate(&graph, &[("a", &serves[0]), ("b", &serves[1])], TOKEN);
+    let (stdout, stderr) = text(&result);
+    assert!(result.status.success(), "{stdout}\n{stderr}");
+    let bytes = std::fs::read(&out).unwrap();
+    let got: Vec<f32> = bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    assert_eq!(got, (0..n).map(|i| i as f32).collect::<Vec<_>>());
+    std::fs::remove_dir_all(dir).ok();
+}
+
 #[test]
 fn a_wrong_token_is_refused_by_name() {
     let dir = scratch("token");

@@ -33,7 +33,7 @@ pub mod grc;
 pub use description::{BlockSpec, Connection, End, Graph, GraphDescription};
 pub use error::GraphError;
 pub use file::{describe, describe_file, load, parse};
-pub use grc::{load_grc, parse_grc};
+pub use grc::{describe_grc, describe_grc_file, load_grc, parse_grc};
 
 /// Reads the graph file at `path`: GNU Radio Companion's `.grc`, else radioflow's TOML.
 pub fn load_any(path: impl AsRef<std::path::Path>) -> Result<Graph, GraphError> {
@@ -42,5 +42,16 @@ pub fn load_any(path: impl AsRef<std::path::Path>) -> Result<Graph, GraphError> 
         load_grc(path)
     } else {
         load(path)
+    }
+}
+
+/// Reads the graph file at `path` into a description: GNU Radio Companion's `.grc` (a block's
+/// host from a `host=NAME` line in its comment), else radioflow's TOML (`host = "..."`).
+pub fn describe_any(path: impl AsRef<std::path::Path>) -> Result<GraphDescription, GraphError> {
+    let path = path.as_ref();
+    if path.extension().is_some_and(|e| e == "grc") {
+        describe_grc_file(path)
+    } else {
+        describe_file(path)
     }
 }

@@ -330,3 +330,43 @@ fn gr_zeromq_blocks_in_a_grc_run_as_radioflow_zmq_blocks() {
     );
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// A block's host comes from a `host=NAME` (or `host: NAME`) line of its GRC comment; blocks
+/// without one have none, and the connections are those of the file.
+#[test]
+fn a_grc_comment_assigns_a_block_to_a_host() {
+    use radioflow_graph::describe_grc;
+    let mut text = String::from(
+        "options:\n  parameters:\n    id: hosts\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    text += &grc_block(
+        "src",
+        "blocks_vector_source_x",
+        &[
+            ("type", "float"),
+            ("vector", "(1, 2, 3)"),
+            ("tags", "'[]'"),
+            ("repeat", "'False'"),
+            // As YAML writes a two-line comment.
+            ("comment", "\"feeds the link\\nhost=a\""),
+        ],
+    );
+    text += &grc_block(
+        "copy",
+        "blocks_copy",
+        &[("type", "float"), ("comment", "'host: b'")],
+    );
+    text += &grc_block("sink", "blocks_null_sink", &[("type", "float")]);
+    text += "\nconnections:\n- [src, '0', copy, '0']\n- [copy, '0', sink, '0']\n\nmetadata:\n  file_format: 1\n";
+    let g = describe_grc(&text, "hosts.grc").unwrap();
+    let host = |n: &str| g.block(n).unwrap().host.clone();
+    assert_eq!(host("src").as_deref(), Some("a"));
+    assert_eq!(host("copy").as_deref(), Some("b"));
+    assert_eq!(host("sink"), None);
+    assert_eq!(g.streams.len(), 2);
+    assert!(g.messages.is_empty());
+    assert_eq!(g.streams[0].to_string(), "src.0 -> copy.0");
+    // The same file still builds and runs in one process.
+    let mut graph = g.build().unwrap();
+    graph.flowgraph.run().unwrap();
+}

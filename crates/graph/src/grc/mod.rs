@@ -1,17 +1,18 @@
 //! GNU Radio Companion flowgraphs (`.grc`, YAML, file_format 1): variables and parameter
 //! expressions evaluated by `expr.rs` (a safe subset of Python, nothing executed), the GNU
-//! Radio blocks radioflow implements mapped to its own (`blocks.rs`), and the graph built, or
-//! one error listing every block that is not supported, before anything runs.
+//! Radio blocks radioflow implements mapped to its own (`blocks.rs`), and the graph described
+//! ([`describe_grc`]: what `radioflow run --hosts` cuts; a block's host is a `host=NAME` line
+//! in its comment) and built, or one error listing every block that is not supported, before
+//! anything runs.
 
 mod blocks;
 mod expr;
 
 pub use expr::Value;
 
-use crate::{Graph, GraphError};
+use crate::{BlockSpec, Connection, End, Graph, GraphDescription, GraphError};
 use expr::Scope;
-use radioflow_runtime::registry::{self, Dtype};
-use radioflow_runtime::{BlockId, Flowgraph, PortName, PortRef};
+use radioflow_runtime::PortName;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use yaml_rust2::{Yaml, YamlLoader};
@@ -44,12 +45,25 @@ const STRING: &[&str] = &["address", "key"];
 
 /// Reads and builds the GRC flowgraph at `path`.
 pub fn load_grc(path: impl AsRef<Path>) -> Result<Graph, GraphError> {
+    describe_grc_file(path)?.build()
+}
+
+/// Reads the GRC flowgraph at `path` into a description (blocks checked, not made).
+pub fn describe_grc_file(path: impl AsRef<Path>) -> Result<GraphDescription, GraphError> {
     let path = path.as_ref();
     let text = std::fs::read_to_string(path).map_err(|source| GraphError::Read {
         file: path.to_owned(),
         source,
     })?;
-    parse_grc(&text, path)
+    describe_grc(&text, path)
+}
+
+/// The host a block's GRC comment assigns it to: a line `host=NAME` (or `host: NAME`).
+fn comment_host(entry: &Entry) -> Option<String> {
+    entry.params.get("comment")?.lines().find_map(|line| {
+        let (key, value) = line.split_once(['=', ':'])?;
+        (key.trim() == "host" && !value.trim().is_empty()).then(|| value.trim().to_owned())
+    })
 }
 
 /// One block entry of the file.
@@ -130,6 +144,13 @@ fn entries(doc: &Yaml) -> Result<Vec<Entry>, String> {
 
 /// Builds the GRC flowgraph written in `text` (`file` names it in errors).
 pub fn parse_grc(text: &str, file: impl AsRef<Path>) -> Result<Graph, GraphError> {
+    describe_grc(text, file)?.build()
+}
+
+/// Describes the GRC flowgraph written in `text` (`file` names it in errors): every block
+/// mapped and its parameters checked against the library, the connections resolved through
+/// virtual sinks/sources and bypassed blocks.
+pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescription, GraphError> {
     let file = file.as_ref().to_owned();
     let syntax = |message: String| GraphError::Syntax {
         file: file.clone(),
@@ -188,8 +209,7 @@ pub fn parse_grc(text: &str, file: impl AsRef<Path>) -> Result<Graph, GraphError
             blocks: unsupported,
         });
     }
-    let mut flowgraph = Flowgraph::new();
-    let mut ids: Vec<(String, BlockId)> = Vec::new();
+    let mut graph = GraphDescription::new(&file);
     for e in &graph_blocks {
         let fail = |message: String| GraphError::Block {
             file: file.clone(),
@@ -219,40 +239,48 @@ pub fn parse_grc(text: &str, file: impl AsRef<Path>) -> Result<Graph, GraphError
             values: &values,
         })
         .map_err(fail)?;
-        let description = registry::find(mapped.block)
-            .ok_or_else(|| fail(format!("radioflow has no block '{ours}'")))?;
-        let dtype = mapped
-            .dtype
-            .as_deref()
-            .map(|t| Dtype::parse(t).ok_or_else(|| fail(format!("{}: unknown type '{t}'", e.id))))
-            .transpose()?;
-        let block = registry::make(description, dtype, mapped.params)
+        if radioflow_runtime::registry::find(mapped.block).is_none() {
+            return Err(fail(format!("radioflow has no block '{ours}'")));
+        }
+        let spec = BlockSpec {
+            name: e.name.clone(),
+            block: mapped.block.to_owned(),
+            dtype: mapped.dtype,
+            params: mapped.params,
+            host: comment_host(e),
+        };
+        spec.check()
             .map_err(|err| fail(format!("{} as radioflow's {err}", e.id)))?;
-        ids.push((e.name.clone(), flowgraph.add_boxed(Some(&e.name), block)));
+        graph.blocks.push(spec);
     }
-    connect_all(&mut flowgraph, doc, &all, &ids).map_err(|(connection, message)| {
+    let names: HashSet<&str> = graph_blocks.iter().map(|e| e.name.as_str()).collect();
+    graph.streams = connections(doc, &all, &names, false).map_err(|(connection, message)| {
         GraphError::Connection {
             file: file.clone(),
             connection,
             message,
         }
     })?;
-    Ok(Graph {
-        flowgraph,
-        blocks: ids,
-    })
+    graph.messages = connections(doc, &all, &names, true).map_err(|(connection, message)| {
+        GraphError::Connection {
+            file: file.clone(),
+            connection,
+            message,
+        }
+    })?;
+    Ok(graph)
 }
 
-/// Makes the file's connections, through virtual sinks/sources and around bypassed blocks,
-/// leaving out those of disabled blocks.
-fn connect_all(
-    fg: &mut Flowgraph,
+/// The file's stream (or, with `messages`, message) connections, through virtual
+/// sinks/sources and around bypassed blocks, leaving out those of disabled blocks; `names`
+/// are the blocks of the graph.
+fn connections(
     doc: &Yaml,
     all: &[Entry],
-    ids: &[(String, BlockId)],
-) -> Result<(), (String, String)> {
+    names: &HashSet<&str>,
+    messages: bool,
+) -> Result<Vec<Connection>, (String, String)> {
     let by_name: HashMap<&str, &Entry> = all.iter().map(|e| (e.name.as_str(), e)).collect();
-    let id_of: HashMap<&str, BlockId> = ids.iter().map(|(n, id)| (n.as_str(), *id)).collect();
     let mut edges: Vec<[String; 4]> = Vec::new();
     if let Yaml::Array(list) = &doc["connections"] {
         for c in list {
@@ -306,32 +334,40 @@ fn connect_all(
             joined.push([src.clone(), sp.clone(), dst.clone(), dp.clone()]);
         }
     }
+    let mut out = Vec::new();
     for [src, sp, dst, dp] in joined {
         if state(&src) == "disabled" || state(&dst) == "disabled" {
             continue;
         }
         let text = format!("{src}:{sp} -> {dst}:{dp}");
-        let block = |n: &str| {
-            id_of
-                .get(n)
-                .copied()
-                .ok_or_else(|| (text.clone(), format!("no block named '{n}'")))
-        };
-        let (s, d) = (block(&src)?, block(&dst)?);
-        match (sp.parse::<usize>(), dp.parse::<usize>()) {
-            (Ok(a), Ok(b)) => fg.connect((s, a), (d, b)).map(drop),
-            _ => fg.connect_message(
-                PortRef {
-                    block: s,
-                    port: PortName::Name(sp.clone()),
-                },
-                PortRef {
-                    block: d,
-                    port: PortName::Name(dp.clone()),
-                },
-            ),
+        for n in [&src, &dst] {
+            if !names.contains(n.as_str()) {
+                return Err((text, format!("no block named '{n}'")));
+            }
         }
-        .map_err(|e| (text.clone(), e.to_string()))?;
+        // GRC numbers stream ports and names message ports.
+        let stream = match (sp.parse::<usize>(), dp.parse::<usize>()) {
+            (Ok(a), Ok(b)) => Some((a, b)),
+            _ => None,
+        };
+        if stream.is_some() == messages {
+            continue;
+        }
+        let (from, to) = match stream {
+            Some((a, b)) => (PortName::Index(a), PortName::Index(b)),
+            None => (PortName::Name(sp.clone()), PortName::Name(dp.clone())),
+        };
+        out.push(Connection {
+            from: End {
+                block: src,
+                port: from,
+            },
+            to: End {
+                block: dst,
+                port: to,
+            },
+            written: text,
+        });
     }
-    Ok(())
+    Ok(out)
 }
