@@ -17,7 +17,9 @@ const CHUNK: usize = 1 << 15;
 /// every capture, `rx_freq` (double, `core:frequency`) and `rx_time` (tuple of `u64` seconds
 /// and `f64` fraction, `core:datetime`) at each capture's `core:sample_start`, and an
 /// `annotation` dict at each annotation ([`sigmf::stream_tags`]). It ends after the last
-/// sample.
+/// sample; when the metadata gives `core:sha512`, the data read is hashed and a mismatch is an
+/// error naming that field once the last sample has been read (the samples already sent stay
+/// sent: the check cannot come earlier without reading the file twice).
 ///
 /// # Stream inputs
 /// None.
@@ -81,6 +83,9 @@ struct Open {
     next: usize,
     /// Raw bytes of one chunk (reused).
     bytes: Vec<u8>,
+    /// The SHA-512 of the data read so far, when the metadata gives `core:sha512` (checked
+    /// when the last sample has been read).
+    hash: Option<sha2::Sha512>,
 }
 
 impl Open {
@@ -93,8 +98,38 @@ impl Open {
             tags: sigmf::stream_tags(&recording.meta),
             next: 0,
             bytes: Vec::new(),
+            hash: recording
+                .meta
+                .global
+                .sha512
+                .as_ref()
+                .map(|_| sha2::Sha512::default()),
             recording,
         })
+    }
+}
+
+impl Open {
+    /// Compares the data read with `core:sha512`, if the metadata gives one.
+    fn check_sha512(&mut self) -> Result<(), SigmfError> {
+        let (Some(hash), Some(want)) = (self.hash.take(), &self.recording.meta.global.sha512)
+        else {
+            return Ok(());
+        };
+        let got = sigmf::sha512_hex(hash);
+        if got.eq_ignore_ascii_case(want) {
+            Ok(())
+        } else {
+            Err(SigmfError::Field {
+                file: self.recording.meta_file.clone(),
+                field: "global.core:sha512".into(),
+                message: format!(
+                    "the data read from '{}' has SHA-512 {got}, not {want}: the recording is \
+                     damaged or its data was changed",
+                    self.recording.data_file.display()
+                ),
+            })
+        }
     }
 }
 
@@ -153,6 +188,9 @@ impl<T: SigmfItem> SigmfSource<T> {
         open.data
             .read_exact(&mut open.bytes)
             .map_err(SigmfError::io("read", &open.recording.data_file))?;
+        if let Some(hash) = open.hash.as_mut() {
+            sha2::Digest::update(hash, &open.bytes);
+        }
         let scalars: &mut [f32] = bytemuck::cast_slice_mut(&mut out[..n]);
         datatype.decode(&open.bytes, scalars);
         let start = self.output.offset();
@@ -164,6 +202,9 @@ impl<T: SigmfItem> SigmfSource<T> {
         }
         self.output.produce(n);
         open.left -= n as u64;
+        if open.left == 0 {
+            open.check_sha512()?;
+        }
         Ok(WorkStatus::Continue)
     }
 }

@@ -319,3 +319,42 @@ fn the_sigmf_package_accepts_what_the_sink_writes_and_writes_what_the_source_rea
         Tag::new(0, Pmt::symbol(RX_FREQ), Pmt::Double(2.4e9))
     );
 }
+
+/// The sink writes `core:sha512` of its data file (equal to coreutils' `sha512sum` of it); the
+/// source checks it as it reads, and a recording whose data was changed is an error naming
+/// the field once the last sample is read.
+#[test]
+fn sha512_is_written_and_a_changed_data_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let meta = dir.path().join("x.sigmf-meta");
+    let data_file = dir.path().join("x.sigmf-data");
+    write(
+        &meta,
+        Datatype::parse("ci16_le").unwrap(),
+        signal(5000),
+        Vec::new(),
+    );
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&meta).unwrap()).unwrap();
+    let written = json["global"]["core:sha512"].as_str().unwrap().to_owned();
+    match Command::new("sha512sum").arg(&data_file).output() {
+        Ok(out) if out.status.success() => {
+            let text = String::from_utf8(out.stdout).unwrap();
+            assert_eq!(text.split_whitespace().next(), Some(written.as_str()));
+        }
+        _ => eprintln!("sha512sum not found: the hash is checked by the source only"),
+    }
+    assert_eq!(read::<Complex32>(&meta).0.len(), 5000);
+    // One byte changed: every sample is still read, then the check fails, naming the field.
+    let mut bytes = std::fs::read(&data_file).unwrap();
+    bytes[1234] ^= 1;
+    std::fs::write(&data_file, bytes).unwrap();
+    let mut fg = Flowgraph::new();
+    let src = fg.add(SigmfSource::<Complex32>::new(&meta).unwrap());
+    let out = fg.add(VectorSink::<Complex32>::new());
+    fg.connect(src, out).unwrap();
+    let e = fg.run().unwrap_err().to_string();
+    assert!(
+        e.contains("core:sha512") && e.contains("x.sigmf-data") && e.contains("x.sigmf-meta"),
+        "{e}"
+    );
+}

@@ -66,6 +66,18 @@ pub(crate) fn check_item<T: SigmfItem>(datatype: Datatype, file: &Path) -> Resul
     })
 }
 
+/// `core:sha512` as SigMF writes it: the SHA-512 of the data file in lower-case hex.
+pub(crate) fn sha512_hex(hash: sha2::Sha512) -> String {
+    use sha2::Digest;
+    use std::fmt::Write;
+    hash.finalize()
+        .iter()
+        .fold(String::with_capacity(128), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}
+
 /// Why a recording cannot be read or written.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
