@@ -194,6 +194,7 @@ register_block!(BlockDescription {
             DefaultValue::Bool(true),
             "PUB: drop at the high-water mark (else wait)"
         ),
+        params::KEY,
     ],
     ports: declared_ports::<ZmqSink<f32>>,
     make: |a| {
@@ -202,6 +203,7 @@ register_block!(BlockDescription {
         let timeout = a.u64("timeout_ms")?;
         let hwm = params::hwm(a)?;
         let pass_tags = a.bool("pass_tags")?;
+        let key = a.word("key")?.to_owned();
         let drop = a.bool("drop_on_hwm")?;
         Ok(with_dtype!(a.item_dtype()?, T => Box::new(
             ZmqSink::<T>::new(address.clone(), pattern)
@@ -210,6 +212,7 @@ register_block!(BlockDescription {
                 .hwm(hwm)
                 .pass_tags(pass_tags)
                 .drop_on_hwm(drop)
+                .key(key.clone())
         ) as Box<dyn Block>))
     },
 });

@@ -303,6 +303,15 @@ pub(crate) mod params {
         "high-water mark in messages (-1: ZeroMQ's)",
     );
 
+    /// `key`: PUB/SUB's topic (gr-zeromq's `key`; empty, the default: none, subscribed to
+    /// everything).
+    pub(crate) const KEY: ParamDescription = ParamDescription::optional(
+        "key",
+        ParamKind::Text,
+        DefaultValue::Word(""),
+        "PUB/SUB: the topic sent as a frame before each message, or subscribed to (empty: none / everything)",
+    );
+
     /// `pattern`: one of `words` (a sink's or a source's), `default` when not given.
     pub(crate) const fn pattern(
         words: &'static [&'static str],

@@ -220,6 +220,7 @@ register_block!(BlockDescription {
             DefaultValue::Bool(false),
             "expect GNU Radio's tag header"
         ),
+        params::KEY,
     ],
     ports: declared_ports::<ZmqSource<f32>>,
     make: |a| {
@@ -228,12 +229,14 @@ register_block!(BlockDescription {
         let timeout = a.u64("timeout_ms")?;
         let hwm = params::hwm(a)?;
         let pass_tags = a.bool("pass_tags")?;
+        let key = a.word("key")?.to_owned();
         Ok(with_dtype!(a.item_dtype()?, T => Box::new(
             ZmqSource::<T>::new(address.clone(), pattern)
                 .bind(bind)
                 .timeout_ms(timeout)
                 .hwm(hwm)
                 .pass_tags(pass_tags)
+                .key(key.clone())
         ) as Box<dyn Block>))
     },
 });

@@ -370,3 +370,45 @@ fn a_grc_comment_assigns_a_block_to_a_host() {
     let mut graph = g.build().unwrap();
     graph.flowgraph.run().unwrap();
 }
+
+/// gr-zeromq's PUB/SUB `key` (topic) reaches the radioflow blocks; the other patterns' empty
+/// key is accepted as GRC writes it.
+#[test]
+fn a_zeromq_key_in_a_grc_becomes_the_blocks_key() {
+    use radioflow_graph::describe_grc;
+    use radioflow_runtime::Pmt;
+    let zmq = |key: &'static str| {
+        vec![
+            ("type", "float"),
+            ("vlen", "'1'"),
+            ("address", "'tcp://127.0.0.1:5557'"),
+            ("timeout", "'100'"),
+            ("pass_tags", "'False'"),
+            ("hwm", "'-1'"),
+            ("key", key),
+        ]
+    };
+    let mut text = String::from(
+        "options:\n  parameters:\n    id: keys\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    text += &grc_block("pub", "zeromq_pub_sink", &zmq("'spectrum'"));
+    text += &grc_block("sub", "zeromq_sub_source", &zmq("spectrum"));
+    text += &grc_block("pull", "zeromq_pull_source", &zmq("''"));
+    text += "\nconnections: []\n\nmetadata:\n  file_format: 1\n";
+    let g = describe_grc(&text, "keys.grc").unwrap();
+    let key = |n: &str| {
+        g.block(n)
+            .unwrap()
+            .params
+            .iter()
+            .find(|(k, _)| k == "key")
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(key("pub"), Some(Pmt::symbol("spectrum")));
+    assert_eq!(key("sub"), Some(Pmt::symbol("spectrum")));
+    assert_eq!(key("pull"), Some(Pmt::symbol("")));
+    // Every block is made with its key (the registry takes the parameter).
+    for b in &g.blocks {
+        b.make().unwrap_or_else(|e| panic!("{}: {e}", b.name));
+    }
+}

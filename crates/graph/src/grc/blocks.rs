@@ -90,13 +90,8 @@ fn is_zero(v: &Value) -> bool {
 }
 
 /// A gr-zeromq stream block (`type`, `vlen` 1, `address`, `timeout`, `pass_tags`, `hwm`, and
-/// for PUB/SUB `key` (only empty) and `drop_on_hwm`): sinks bind and sources connect, as there.
+/// for PUB/SUB `key` and `drop_on_hwm`): sinks bind and sources connect, as there.
 fn zmq_stream(p: &GrcParams, block: &'static str, pattern: &str) -> Result<Mapped, String> {
-    p.require(
-        "key",
-        |v| matches!(v, Value::Str(k) if k.is_empty()),
-        "no key",
-    )?;
     let mut params = vec![
         p.pass("address", "address")?,
         ("pattern".into(), Pmt::symbol(pattern)),
@@ -104,6 +99,10 @@ fn zmq_stream(p: &GrcParams, block: &'static str, pattern: &str) -> Result<Mappe
         p.pass("pass_tags", "pass_tags")?,
         p.pass("hwm", "hwm")?,
     ];
+    // PUB/SUB's topic (GRC writes `key: ''` on the other patterns too).
+    if p.values.contains_key("key") {
+        params.push(p.pass("key", "key")?);
+    }
     if p.values.contains_key("drop_on_hwm") {
         params.push(p.pass("drop_on_hwm", "drop_on_hwm")?);
     }

@@ -518,7 +518,7 @@ def zmq_message_source(address: Union[str, os.PathLike], pattern: str = "sub", b
     """
 
 
-def zmq_sink(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, pattern: str = "pub", bind: bool = True, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, drop_on_hwm: bool = True, *, name: Optional[str] = None) -> Block:
+def zmq_sink(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, pattern: str = "pub", bind: bool = True, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, drop_on_hwm: bool = True, key: str = "", *, name: Optional[str] = None) -> Block:
     """Sends items over ZeroMQ (PUB, PUSH or REP), wire-compatible with gr-zeromq's stream sinks, optionally with GNU Radio's tag header.
 
     Parameters:
@@ -530,6 +530,7 @@ def zmq_sink(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, pa
         hwm: high-water mark in messages (-1: ZeroMQ's) (an integer >= -1; default -1).
         pass_tags: send GNU Radio's tag header (true or false; default False).
         drop_on_hwm: PUB: drop at the high-water mark (else wait) (true or false; default True).
+        key: PUB/SUB: the topic sent as a frame before each message, or subscribed to (empty: none / everything) (a word; default "").
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -537,7 +538,7 @@ def zmq_sink(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, pa
     """
 
 
-def zmq_source(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, *, name: Optional[str] = None) -> Block:
+def zmq_source(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, key: str = "", *, name: Optional[str] = None) -> Block:
     """Items received over ZeroMQ (SUB, PULL or REQ), wire-compatible with gr-zeromq's stream sources, optionally with GNU Radio's tag header.
 
     Parameters:
@@ -548,6 +549,7 @@ def zmq_source(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, 
         timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
         hwm: high-water mark in messages (-1: ZeroMQ's) (an integer >= -1; default -1).
         pass_tags: expect GNU Radio's tag header (true or false; default False).
+        key: PUB/SUB: the topic sent as a frame before each message, or subscribed to (empty: none / everything) (a word; default "").
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
