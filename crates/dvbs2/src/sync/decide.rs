@@ -72,6 +72,16 @@ impl Decider {
         }
     }
 
+    /// A single-ring constellation's order and offset (QPSK, 8PSK), for M-th power phase
+    /// estimation.
+    pub(crate) fn psk(&self) -> Option<super::phase::Psk> {
+        let ring = self.rings[0];
+        (self.nrings == 1 && matches!(ring.m, 4 | 8)).then_some(super::phase::Psk {
+            m: ring.m,
+            derotate: ring.derotate,
+        })
+    }
+
     /// Phase error of `z` (radians, small errors) against its ring's points: the argument of
     /// (z·e^{−j·offset})^m divided by m, which needs no search over the points (m-th power
     /// by squaring: m is 4, 8, 12 or 16).
