@@ -1,19 +1,19 @@
 //! Carrier recovery on a PLFRAME whose start is known: frequency and phase, PL descrambling
 //! and unit energy.
 //!
-//! QPSK and 8PSK (`phase.rs`), pilots on or off: the frequency is acquired on the first frame
-//! from the spectrum of the M-th power of all its symbols, then tracked; the phase comes from
-//! a Kalman smoother over the known blocks (header, pilots, the next SOF) and blocks of data
-//! symbols (M-th power), interpolated linearly between them; amplitude and noise from the
-//! data's second and fourth moments.
+//! QPSK and 8PSK, pilots on or off, and 16APSK and 32APSK without pilots (`phase.rs`): the
+//! frequency is acquired on the first frame from the spectrum of the M-th power of all its
+//! symbols, then tracked; the phase comes from a Kalman smoother over the known blocks
+//! (header, pilots, the next SOF) and blocks of data symbols (M-th power), interpolated
+//! linearly between them; amplitude and noise of QPSK and 8PSK from the data's second and
+//! fourth moments, of APSK from the known blocks.
 //!
-//! 16APSK and 32APSK: the frequency estimate is refined in three stages, each unambiguous over
-//! the residual the previous one leaves: lag-1 differential products of the known symbols
-//! (range ±0.5 cycles/symbol), the phase between the halves of the known blocks (±1/36 with
-//! pilots, ±1/90 without), then the phase between consecutive known blocks with pilots
-//! (±1/2952) or the decision-directed loop's frequency without. Each stage averages over as
-//! many frames as the measured SNR requires before the next starts. The phase: per pilot
-//! block with linear interpolation or, without pilots, a decision-directed loop.
+//! 16APSK and 32APSK with pilots: the frequency estimate is refined in three stages, each
+//! unambiguous over the residual the previous one leaves: lag-1 differential products of the
+//! known symbols (range ±0.5 cycles/symbol), the phase between the halves of the known blocks
+//! (±1/36), then the phase between consecutive known blocks (±1/2952). Each stage averages
+//! over as many frames as the measured SNR requires before the next starts. The phase: per
+//! pilot block, linearly interpolated.
 
 use std::f64::consts::TAU;
 
@@ -93,9 +93,6 @@ pub(crate) struct Carrier {
     averaged: u32,
     blocks: [Block; MAX_BLOCKS],
     nblocks: usize,
-    /// Decision-directed loop gains (proportional, integral), per symbol.
-    dd_kp: f32,
-    dd_ki: f32,
     /// QPSK and 8PSK: frequency acquisition, phase by Kalman smoothing, data moments.
     phase: PhaseTracker,
 }
@@ -126,11 +123,6 @@ impl Carrier {
     /// Starts from a coarse frequency `freq` (cycles/symbol) measured on a header, with a
     /// standard deviation `spread`.
     pub(crate) fn new(freq: f64, spread: f64) -> Self {
-        // Decision-directed loop: BnT 0.002, damping 1/√2, detector gain 1 (Im(z·conj(d))
-        // for unit-energy points).
-        let (zeta, bn) = (std::f64::consts::FRAC_1_SQRT_2, 0.002);
-        let theta = bn / (zeta + 0.25 / zeta);
-        let d = 1.0 + 2.0 * zeta * theta + theta * theta;
         Carrier {
             freq,
             spread,
@@ -142,8 +134,6 @@ impl Carrier {
             noise: 0.0,
             blocks: [Block::default(); MAX_BLOCKS],
             nblocks: 0,
-            dd_kp: (4.0 * zeta * theta / d) as f32,
-            dd_ki: (4.0 * theta * theta / d) as f32,
             phase: PhaseTracker::new(),
         }
     }
@@ -270,14 +260,12 @@ impl Carrier {
         }
     }
 
-    /// Range of the stage's estimator, cycles/symbol.
-    fn range(stage: usize, pilots: bool) -> f64 {
+    /// Range of the stage's estimator (with pilots), cycles/symbol.
+    fn range(stage: usize) -> f64 {
         match stage {
             0 => 0.5,
             1 => 1.0 / SLOT as f64,
-            _ if pilots => 1.0 / (2.0 * (PILOT_PERIOD + PILOT_BLOCK) as f64),
-            // The decision-directed loop's pull-in range (about 2ζω_n).
-            _ => 8e-4,
+            _ => 1.0 / (2.0 * (PILOT_PERIOD + PILOT_BLOCK) as f64),
         }
     }
 
@@ -295,10 +283,10 @@ impl Carrier {
         out: &mut Vec<Complex32>,
     ) -> FrameCarrier {
         debug_assert!(y.len() >= layout.len + SOF_LEN);
-        // Without pilots the last stage's error comes from the decision-directed loop.
         self.measure(y, layout, header, scr);
         let snr = f64::from(self.block_snr());
-        let psk = decider.psk();
+        // The M-th power for every constellation but APSK with pilots (its pilots alone).
+        let psk = Some(decider.mth_power()).filter(|m| m.constant_modulus() || !layout.pilots);
         if let Some(psk) = psk {
             // PSK: the frequency from the M-th power's spectrum at once, then from the
             // phase tracker.
@@ -311,11 +299,12 @@ impl Carrier {
                 }
             }
         }
-        while psk.is_none() && (self.stage < 2 || layout.pilots) {
+        // APSK with pilots: the staged estimate, its last stage every frame.
+        while psk.is_none() {
             let (e, sigma) = self.error(self.stage, layout.pilots, snr);
             // Frames this stage averages so that the next stage's range holds 4σ, at this
             // frame's SNR (the first frames' may be low while the loops converge).
-            let next = Self::range(self.stage + 1, layout.pilots);
+            let next = Self::range(self.stage + 1);
             self.needed = ((4.0 * sigma / next).powi(2).ceil() as u32).clamp(1, 64);
             self.frames = self.frames.saturating_add(1);
             let gain = if self.stage == 2 {
@@ -337,21 +326,26 @@ impl Carrier {
             self.stage += 1;
             self.frames = 0;
         }
-        // Amplitude and noise: PSK from the data's moments (thousands of symbols), else (or
-        // where those fail, far below the thresholds) from the known blocks after their own
-        // phase.
-        let moments = psk.and_then(|psk| {
-            self.phase
-                .measure(y, layout.len, layout.pilots, self.freq, psk)
-        });
-        let (sig, noise) = moments.unwrap_or_else(|| {
+        // Amplitude and noise from the known blocks after their own phase; for QPSK and 8PSK
+        // from the data's moments (thousands of symbols) where those are consistent.
+        let known = {
             let blocks = &self.blocks[..self.nblocks];
             let n: usize = blocks.iter().map(|b| b.len).sum();
             let coh: f32 = blocks.iter().map(|b| b.sum.norm()).sum();
             let energy: f32 = blocks.iter().map(|b| b.energy).sum();
             let amp = coh / n as f32;
             (amp * amp, (energy / n as f32 - amp * amp).max(1e-12))
+        };
+        let moments = psk.and_then(|psk| {
+            // The data at the known symbols' amplitude: APSK rings are told apart by radius.
+            let scale = 1.0 / known.0.sqrt().max(f32::MIN_POSITIVE);
+            let m = self
+                .phase
+                .measure(y, layout.len, layout.pilots, self.freq, scale, psk);
+            m.filter(|_| psk.constant_modulus())
+                .map(|(s, n)| (s * known.0, n * known.0))
         });
+        let (sig, noise) = moments.unwrap_or(known);
         let amp = sig.sqrt();
         // Averaged once the loop has converged (a running mean, then over ~10 frames);
         // before, each frame's own.
@@ -399,14 +393,8 @@ impl Carrier {
                 self.freq += res.freq / TAU;
                 self.spread = (res.var.sqrt() / TAU).max(MIN_SPREAD);
             }
-        } else if layout.pilots {
-            self.interpolate(y, layout, scr, inv_amp, out);
         } else {
-            let nu = self.decision_directed(y, layout, scr, inv_amp, decider, out);
-            if self.stage == 2 {
-                self.freq += 0.5 * nu;
-                self.spread = Self::range(2, false) / 4.0;
-            }
+            self.interpolate(y, layout, scr, inv_amp, out);
         }
         FrameCarrier {
             snr: sig / noise,
@@ -464,45 +452,6 @@ impl Carrier {
             }
             theta = next;
         }
-    }
-
-    /// No pilots: a second-order decision-directed phase loop over the data, started at the
-    /// header's phase. Returns the loop's mean frequency (cycles/symbol).
-    fn decision_directed(
-        &self,
-        y: &[Complex32],
-        layout: Layout,
-        scr: &[u8],
-        inv_amp: f32,
-        decider: &Decider,
-        out: &mut Vec<Complex32>,
-    ) -> f64 {
-        let theta = self.blocks[0].sum.arg();
-        let data = &y[SLOT..layout.len];
-        let mut w = rot_at(self.freq, SLOT) * Complex32::from_polar(inv_amp, -theta);
-        let step = rot_at(self.freq, 1);
-        // Loop phase correction as a phasor, and its frequency (radians/symbol).
-        let mut p = Complex32::new(1.0, 0.0);
-        let mut nu = 0.0f32;
-        let mut nu_sum = 0.0f64;
-        let (kp, ki) = (self.dd_kp, self.dd_ki);
-        for (k, (&s, &r)) in data.iter().zip(scr).enumerate() {
-            let z = descramble(s * w, r) * p;
-            w *= step;
-            out.push(z);
-            let e = decider.phase_error(z);
-            nu += ki * e;
-            let delta = kp * e + nu;
-            // e^{−jδ} to first order; renormalized below.
-            p *= Complex32::new(1.0, -delta);
-            nu_sum += f64::from(nu);
-            if k % 64 == 63 {
-                p = p / p.norm();
-                w = w / w.norm() * inv_amp;
-            }
-        }
-        // nu is the phase the loop removes per symbol beyond f: the frequency residual.
-        nu_sum / data.len().max(1) as f64 / TAU
     }
 }
 
@@ -618,7 +567,7 @@ mod tests {
             c.measure(&y, layout, &header, &scr);
             for stage in 0..3 {
                 let (e, _) = c.error(stage, true, 100.0);
-                if Carrier::range(stage, true) > eps.abs() {
+                if Carrier::range(stage) > eps.abs() {
                     assert!((e - eps).abs() < 1e-6, "stage {stage}: {e} for {eps}");
                 }
             }

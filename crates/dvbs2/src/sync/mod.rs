@@ -5,8 +5,8 @@
 //! cubic interpolator (`front_end.rs`, `timing.rs`), PLHEADER acquisition by differential
 //! correlation with the SOF and the PLS code's pair structure, soft PLS decoding by a fast
 //! Hadamard transform (`header.rs`), and carrier recovery with PL descrambling (`carrier.rs`;
-//! for QPSK and 8PSK `phase.rs`: frequency acquisition from the M-th power's spectrum, phase
-//! by a Kalman smoother over the known blocks and the data). Dummy PLFRAMEs are skipped. After the first frames nothing is
+//! `phase.rs` for all but APSK with pilots: frequency acquisition from the M-th power's
+//! spectrum, phase by a Kalman smoother over the known blocks and the data). Dummy PLFRAMEs are skipped. After the first frames nothing is
 //! allocated per frame.
 //!
 //! ```

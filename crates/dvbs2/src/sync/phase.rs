@@ -1,10 +1,11 @@
-//! Carrier phase of one PLFRAME for the PSK constellations (QPSK, 8PSK), pilots on or off:
-//! a Kalman filter and smoother over phase observations of blocks of symbols, and the
-//! frequency acquisition that precedes it.
+//! Carrier phase of one PLFRAME by the constellation's M-th power (QPSK and 8PSK with or
+//! without pilots, 16APSK and 32APSK without): a Kalman filter and smoother over phase
+//! observations of blocks of symbols, and the frequency acquisition that precedes it.
 //!
 //! Observations, in time order: the known blocks (PLHEADER, pilot blocks, the next SOF) give
 //! the phase itself; blocks of data symbols give it modulo 2π/M through the M-th power
-//! (Viterbi & Viterbi, amplitude weight |z|²: (z·e^{−jπ/M·…})^M/|z|^{M−2}). The state is the
+//! (Viterbi & Viterbi with amplitude weight |z|²: (z·e^{−j·offset})^M/|z|^{M−2}, the offset
+//! of z's ring; APSK rings whose point count does not divide M are left out). The state is the
 //! phase and the residual frequency; each data observation's innovation is wrapped into
 //! ±π/M, so the filter unwraps the data phases against its prediction, and the known blocks
 //! fix the absolute phase. The smoother (Rauch–Tung–Striebel) gives the phase at each
@@ -91,26 +92,53 @@ pub(crate) struct Residual {
     pub(crate) coherent: bool,
 }
 
-/// The PSK constellation's M-th power: points on angles `offset + k·2π/m`.
+/// A constellation's M-th power: QPSK and 8PSK (M = 4, 8: one ring), 16APSK (M = 12: both
+/// rings) and 32APSK (M = 16: the 4- and 16-point rings; the 12-point ring is left out).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Psk {
+pub(crate) struct MthPower {
     pub(crate) m: u32,
-    /// e^{−j·offset}.
-    pub(crate) derotate: Complex32,
+    /// Per ring, innermost first: e^{−j·offset} (its points at `offset + k·2π/m_ring`), the
+    /// |z|² above which a symbol belongs to the next ring, whether the ring is used (m_ring
+    /// divides M).
+    pub(crate) rings: [(Complex32, f32, bool); 3],
+    pub(crate) nrings: usize,
 }
 
-impl Psk {
-    /// (z·e^{−j·offset})^M / |z|^{M−2}: its phase is M times z's phase error.
+impl MthPower {
+    /// One ring: the data's moments give its signal and noise powers.
+    pub(crate) fn constant_modulus(&self) -> bool {
+        self.nrings == 1
+    }
+
+    /// (z·e^{−j·offset})^M / |z|^{M−2}, with the offset of z's ring: its phase is M times
+    /// z's phase error; zero on a ring left out.
     #[inline(always)]
-    fn power(&self, z: Complex32) -> Complex32 {
-        let w = z * self.derotate;
+    pub(crate) fn power(&self, z: Complex32) -> Complex32 {
+        let p = z.norm_sqr().max(f32::MIN_POSITIVE);
+        let inv = 1.0 / p;
+        let mut ring = self.rings[0];
+        for r in &self.rings[1..self.nrings] {
+            if p > ring.1 {
+                ring = *r;
+            }
+        }
+        if !ring.2 {
+            return Complex32::new(0.0, 0.0);
+        }
+        let w = z * ring.0;
         let w2 = w * w;
         let w4 = w2 * w2;
-        let inv = 1.0 / z.norm_sqr().max(f32::MIN_POSITIVE);
-        if self.m == 4 {
-            w4 * inv
-        } else {
-            w4 * w4 * (inv * inv * inv)
+        match self.m {
+            4 => w4 * inv,
+            8 => w4 * w4 * (inv * inv * inv),
+            12 => {
+                let inv2 = inv * inv;
+                w4 * w4 * w4 * (inv2 * inv2 * inv)
+            }
+            _ => {
+                let (w8, inv2) = (w4 * w4, inv * inv);
+                w8 * w8 * (inv2 * inv2 * inv2 * inv)
+            }
         }
     }
 }
@@ -186,14 +214,15 @@ impl PhaseTracker {
     }
 
     /// The residual frequency (cycles/symbol) of the frame `y[..len]` after derotation by
-    /// `freq`, from the peak of its M-th power's spectrum (header and pilots are PSK points
-    /// too); `None` if the peak does not stand out of the noise.
+    /// `freq`, from the peak of its M-th power's spectrum (header and pilots are points of
+    /// the constellation's M-th power too); `None` if the peak does not stand out of the
+    /// noise.
     pub(crate) fn acquire(
         &mut self,
         y: &[Complex32],
         len: usize,
         freq: f64,
-        psk: Psk,
+        mp: MthPower,
     ) -> Option<f64> {
         let decim = len.div_ceil(FFT_LEN);
         self.spectrum.fill(Complex32::new(0.0, 0.0));
@@ -202,7 +231,7 @@ impl PhaseTracker {
         for (k, chunk) in y[..len].chunks(decim).enumerate() {
             let mut acc = Complex32::new(0.0, 0.0);
             for &s in chunk {
-                acc += psk.power(s * w);
+                acc += mp.power(s * w);
                 w *= step;
             }
             self.spectrum[k] = acc;
@@ -234,11 +263,11 @@ impl PhaseTracker {
         } else {
             best as f64
         };
-        Some((k + delta) / (FFT_LEN * decim) as f64 / f64::from(psk.m))
+        Some((k + delta) / (FFT_LEN * decim) as f64 / f64::from(mp.m))
     }
 
     /// First pass over the data symbols of the frame `y` (`len` symbols, derotated by
-    /// `freq` cycles/symbol): partial sums of the M-th power for [`track`](Self::track), and
+    /// `freq` cycles/symbol, scaled by `scale`): partial sums of the M-th power for [`track`](Self::track), and
     /// the data's signal and noise powers by their second and fourth moments (M2M4: for a
     /// constant-modulus constellation in complex Gaussian noise M2 = S + N and
     /// M4 = S² + 4SN + 2N²); `None` where the moments are not consistent with that (too
@@ -249,7 +278,8 @@ impl PhaseTracker {
         len: usize,
         pilots: bool,
         freq: f64,
-        psk: Psk,
+        scale: f32,
+        mp: MthPower,
     ) -> Option<(f32, f32)> {
         self.fine.clear();
         self.energy = 0.0;
@@ -257,7 +287,7 @@ impl PhaseTracker {
         let stride = self.stride;
         for (a, b) in data_segments(len, pilots) {
             let dph = TAU * freq * stride as f64;
-            let mut rot = Rotator::new(TAU * (freq * a as f64).fract(), dph, 1.0);
+            let mut rot = Rotator::new(TAU * (freq * a as f64).fract(), dph, scale);
             let mut n = a;
             while n < b {
                 let end = (n + FINE).min(b);
@@ -271,7 +301,7 @@ impl PhaseTracker {
                             break;
                         };
                         let z = s * w;
-                        let p = psk.power(z);
+                        let p = mp.power(z);
                         acc[l] += p;
                         e[l] += p.norm_sqr();
                         let q = z.norm_sqr();
@@ -299,7 +329,7 @@ impl PhaseTracker {
     }
 
     /// The data symbols of the frame `y` to `out`, after [`measure`](Self::measure) with the
-    /// same `y`, `len`, `pilots`, `freq`, `psk`: phase from the Kalman smoother over `known`
+    /// same `y`, `len`, `pilots`, `freq`, `mp`: phase from the Kalman smoother over `known`
     /// (header, pilot blocks, next SOF, in order: one more than the data segments) and the
     /// data's M-th power, PL descrambled with `scr`, scaled by `scale`. `freq_var`: the
     /// variance of the frequency error, (rad/symbol)².
@@ -312,7 +342,7 @@ impl PhaseTracker {
         known: &[Known],
         freq: f64,
         freq_var: f64,
-        psk: Psk,
+        mp: MthPower,
         scr: &[u8],
         scale: f32,
         out: &mut Vec<Complex32>,
@@ -326,7 +356,7 @@ impl PhaseTracker {
             n2 += (n * n) as f64;
             n1 += n as f64;
         }
-        let m = f64::from(psk.m);
+        let m = f64::from(mp.m);
         let mu2 = (s2 - energy) / (n2 - n1).max(1.0);
         let sigma2 = energy / n1.max(1.0) - mu2;
         let r_sym = sigma2.max(0.0) / (2.0 * mu2.max(f64::MIN_POSITIVE)) / (m * m);
@@ -631,16 +661,21 @@ mod tests {
                     Complex32::from_polar(1.0, ph as f32) + noise()
                 })
                 .collect();
-            let psk = Psk {
+            let mp = MthPower {
                 m,
-                derotate: Complex32::from_polar(1.0, -offset_angle as f32),
+                rings: [(
+                    Complex32::from_polar(1.0, -offset_angle as f32),
+                    f32::MAX,
+                    true,
+                ); 3],
+                nrings: 1,
             };
-            let got = t.acquire(&y, y.len(), 0.0, psk);
+            let got = t.acquire(&y, y.len(), 0.0, mp);
             let got = got.unwrap_or_else(|| panic!("M = {m}: no peak"));
             assert!((got - offset).abs() < 3e-6, "M = {m}: {got} for {offset}");
             // Noise alone: no peak.
             let noise_only: Vec<Complex32> = (0..8100).map(|_| noise()).collect();
-            assert_eq!(t.acquire(&noise_only, 8100, 0.0, psk), None);
+            assert_eq!(t.acquire(&noise_only, 8100, 0.0, mp), None);
         }
     }
 }
