@@ -45,6 +45,8 @@ const FFT_LEN: usize = 32_768;
 /// about ln(8100) ≈ 9 over a short frame's independent bins (20 with a probability of
 /// 1e-5); a QPSK short frame at 0 dB gives 30–50, 8PSK at 7 dB about 20.
 const PEAK_RATIO: f32 = 20.0;
+/// |z|² below which a symbol is taken as zero (its M-th power would overflow).
+const TINY: f32 = 1e-12;
 /// Phase noise of the model, rad² per symbol (Wiener), and frequency drift, rad² per symbol³.
 const Q_PHASE: f64 = 1e-5;
 const Q_FREQ: f64 = 1e-13;
@@ -114,7 +116,10 @@ impl MthPower {
     /// z's phase error; zero on a ring left out.
     #[inline(always)]
     pub(crate) fn power(&self, z: Complex32) -> Complex32 {
-        let p = z.norm_sqr().max(f32::MIN_POSITIVE);
+        let p = z.norm_sqr();
+        if p < TINY {
+            return Complex32::new(0.0, 0.0);
+        }
         let inv = 1.0 / p;
         let mut ring = self.rings[0];
         for r in &self.rings[1..self.nrings] {
@@ -140,6 +145,67 @@ impl MthPower {
                 w8 * w8 * (inv2 * inv2 * inv2 * inv)
             }
         }
+    }
+
+    /// Adds the M-th powers of `s[l]·rot[l]` to `sums` (zeros contribute nothing).
+    #[inline(always)]
+    fn accumulate(&self, s: &[Complex32; LANES], rot: &[Complex32; LANES], sums: &mut Sums) {
+        match (self.nrings, self.m) {
+            (1, 4) => self.accumulate_psk::<2>(s, rot, sums),
+            (1, _) => self.accumulate_psk::<3>(s, rot, sums),
+            _ => {
+                for l in 0..LANES {
+                    let z = s[l] * rot[l];
+                    let p = self.power(z);
+                    let q = z.norm_sqr();
+                    sums.add(l, p, q);
+                }
+            }
+        }
+    }
+
+    /// [`accumulate`](Self::accumulate) for one ring of M = 2^SQUARINGS points, lane by lane
+    /// in real arithmetic (which the compiler vectorizes).
+    #[inline(always)]
+    fn accumulate_psk<const SQUARINGS: u32>(
+        &self,
+        s: &[Complex32; LANES],
+        rot: &[Complex32; LANES],
+        sums: &mut Sums,
+    ) {
+        let d = self.rings[0].0;
+        for l in 0..LANES {
+            let zr = s[l].re * rot[l].re - s[l].im * rot[l].im;
+            let zi = s[l].re * rot[l].im + s[l].im * rot[l].re;
+            let q = zr * zr + zi * zi;
+            let inv = if q > TINY { 1.0 / q } else { 0.0 };
+            let (mut wr, mut wi) = (zr * d.re - zi * d.im, zr * d.im + zi * d.re);
+            for _ in 0..SQUARINGS {
+                (wr, wi) = (wr * wr - wi * wi, 2.0 * wr * wi);
+            }
+            // |z|^{−(M−2)}: inv for M = 4, inv³ for M = 8.
+            let g = if SQUARINGS == 2 { inv } else { inv * inv * inv };
+            sums.add(l, Complex32::new(wr * g, wi * g), q);
+        }
+    }
+}
+
+/// Sums of one partial sum's symbols, per lane: the M-th powers w, |w|², |z|², |z|⁴.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sums {
+    w: [Complex32; LANES],
+    e: [f32; LANES],
+    p2: [f32; LANES],
+    p4: [f32; LANES],
+}
+
+impl Sums {
+    #[inline(always)]
+    fn add(&mut self, l: usize, w: Complex32, q: f32) {
+        self.w[l] += w;
+        self.e[l] += w.norm_sqr();
+        self.p2[l] += q;
+        self.p4[l] += q * q;
     }
 }
 
@@ -291,32 +357,27 @@ impl PhaseTracker {
             let mut n = a;
             while n < b {
                 let end = (n + FINE).min(b);
-                let zero = [Complex32::new(0.0, 0.0); LANES];
-                let (mut acc, mut e) = (zero, [0.0f32; LANES]);
-                let (mut p2, mut p4) = ([0.0f32; LANES], [0.0f32; LANES]);
+                let mut sums = Sums::default();
+                let mut buf = [Complex32::new(0.0, 0.0); LANES];
                 let mut k = n;
                 while k < end {
-                    for (l, &w) in rot.w.iter().enumerate() {
-                        let Some(&s) = y[..end].get(k + l * stride) else {
-                            break;
-                        };
-                        let z = s * w;
-                        let p = mp.power(z);
-                        acc[l] += p;
-                        e[l] += p.norm_sqr();
-                        let q = z.norm_sqr();
-                        p2[l] += q;
-                        p4[l] += q * q;
+                    if stride == 1 && k + LANES <= end {
+                        buf.copy_from_slice(&y[k..k + LANES]);
+                    } else {
+                        for (l, o) in buf.iter_mut().enumerate() {
+                            *o = y[..end].get(k + l * stride).copied().unwrap_or_default();
+                        }
                     }
+                    mp.accumulate(&buf, &rot.w, &mut sums);
                     rot.advance();
                     k += LANES * stride;
                 }
                 let used = (end - n).div_ceil(stride);
-                self.energy += f64::from(e.iter().sum::<f32>());
-                m2 += f64::from(p2.iter().sum::<f32>());
-                m4 += f64::from(p4.iter().sum::<f32>());
+                self.energy += f64::from(sums.e.iter().sum::<f32>());
+                m2 += f64::from(sums.p2.iter().sum::<f32>());
+                m4 += f64::from(sums.p4.iter().sum::<f32>());
                 count += used;
-                self.fine.push((n, end - n, used, acc.iter().sum()));
+                self.fine.push((n, end - n, used, sums.w.iter().sum()));
                 n = end;
             }
         }
@@ -630,6 +691,35 @@ mod tests {
                 t.phase[i],
                 x[2 * i]
             );
+        }
+    }
+
+    #[test]
+    fn lane_kernel_equals_the_power_symbol_by_symbol() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        for (m, offset) in [(4, std::f32::consts::FRAC_PI_4), (8, 0.0)] {
+            let mp = MthPower {
+                m,
+                rings: [(Complex32::from_polar(1.0, -offset), f32::MAX, true); 3],
+                nrings: 1,
+            };
+            let mut c = || Complex32::new(rng.gen_range(-1.5..1.5), rng.gen_range(-1.5..1.5));
+            let mut s: [Complex32; LANES] = std::array::from_fn(|_| c());
+            s[3] = Complex32::new(0.0, 0.0);
+            let rot: [Complex32; LANES] = std::array::from_fn(|_| c());
+            let mut sums = Sums::default();
+            mp.accumulate(&s, &rot, &mut sums);
+            for l in 0..LANES {
+                let z = s[l] * rot[l];
+                let w = mp.power(z);
+                let tol = 1e-5 * (1.0 + w.norm_sqr());
+                assert!((sums.w[l] - w).norm() < tol, "M = {m}, lane {l}");
+                assert!((sums.e[l] - w.norm_sqr()).abs() < tol, "M = {m}, lane {l}");
+                assert!(
+                    (sums.p2[l] - z.norm_sqr()).abs() < 1e-5,
+                    "M = {m}, lane {l}"
+                );
+            }
         }
     }
 
