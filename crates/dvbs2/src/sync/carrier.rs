@@ -25,7 +25,7 @@ use super::phase::{Known, PhaseTracker};
 use crate::plframe::{PILOT_BLOCK, SLOT};
 
 /// Data symbols between pilot blocks (16 slots).
-const PILOT_PERIOD: usize = 16 * SLOT;
+pub(crate) const PILOT_PERIOD: usize = 16 * SLOT;
 /// Most known blocks in a frame: header, 22 pilot blocks, next SOF.
 const MAX_BLOCKS: usize = 24;
 /// Frequency error (standard deviation, cycles/symbol) after acquisition from the M-th

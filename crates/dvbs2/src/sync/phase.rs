@@ -25,11 +25,9 @@ use std::sync::Arc;
 use num_complex::Complex32;
 use rustfft::{Fft, FftPlanner};
 
-use super::carrier::{rot_at, segment, Rotator, LANES};
+use super::carrier::{rot_at, segment, Rotator, LANES, PILOT_PERIOD};
 use crate::plframe::{PILOT_BLOCK, SLOT};
 
-/// Data symbols between pilot blocks (16 slots).
-const PILOT_PERIOD: usize = 16 * SLOT;
 /// Symbols per partial sum of the M-th power; data observations are whole multiples.
 const FINE: usize = 32;
 /// Shortest data observation, symbols (fewer observations at high SNR, where the phase
@@ -246,7 +244,7 @@ pub(crate) struct PhaseTracker {
 
 /// The data segments [start, end) of a PLFRAME of `len` symbols: between the header, the
 /// pilot blocks (with `pilots`) and the end.
-pub(crate) fn data_segments(len: usize, pilots: bool) -> impl Iterator<Item = (usize, usize)> {
+fn data_segments(len: usize, pilots: bool) -> impl Iterator<Item = (usize, usize)> {
     let mut start = Some(SLOT);
     std::iter::from_fn(move || {
         let s = start?;
