@@ -10,8 +10,7 @@
 //! The default run takes one MODCOD per constellation and frame size, pilots on (8 signals);
 //! every MODCOD gr-dtv supports, normal and short, pilots on and off (104 signals):
 //! `RADIOFLOW_GR_VECTORS=all cargo test --release -p radioflow-dvbs2 --test gnuradio_rx --
-//! --nocapture`. Without pilots the results are printed, not asserted: the decision-directed
-//! carrier loop does not yet converge reliably at these margins (issue 20's notes).
+//! --nocapture`; every one is asserted, pilots on and off.
 
 use radioflow_dvbs2::rx_app::{rx_file, RxFileOptions};
 use std::path::Path;
@@ -81,7 +80,6 @@ fn gnu_radio_signals_decode_bit_exact_after_lock() {
             .map(|b| u32::from_be_bytes(b.try_into().unwrap()) as usize);
         let exact = first.is_some_and(|f| sent.get(f * 188..(f + n) * 188) == Some(&got[..]));
         let modcod = r.last_modcod.map(|m| m.0.to_string());
-        let pilots = c["pilots"].as_bool().unwrap();
         println!(
             "{name}: Es/N0 {:.2} dB (estimated {:.1}), {} frames decoded of {frames}, {} failed, \
              {n} packets from packet {}, bit-exact {exact}",
@@ -91,10 +89,6 @@ fn gnu_radio_signals_decode_bit_exact_after_lock() {
             r.failed,
             first.unwrap_or(0),
         );
-        if !pilots {
-            println!("  (without pilots: reported, not asserted)");
-            continue;
-        }
         if !exact || 2 * r.decoded < frames || modcod.as_deref() != c["modcod"].as_str() {
             failures.push(format!(
                 "{name}: exact {exact}, decoded {}, failed {}, MODCOD {modcod:?}",

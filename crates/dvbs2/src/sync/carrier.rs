@@ -1,13 +1,19 @@
-//! Carrier recovery on a PLFRAME whose start is known: frequency from the known symbols
-//! (header, pilots, the next SOF) over frames, phase per pilot block with linear interpolation
-//! or, without pilots, a decision-directed loop; PL descrambling and unit energy.
+//! Carrier recovery on a PLFRAME whose start is known: frequency and phase, PL descrambling
+//! and unit energy.
 //!
-//! The frequency estimate is refined in three stages, each unambiguous over the residual the
-//! previous one leaves: lag-1 differential products of the known symbols (range ±0.5
-//! cycles/symbol), the phase between the halves of the known blocks (±1/36 with pilots, ±1/90
-//! without), then the phase between consecutive known blocks with pilots (±1/2952) or the
-//! decision-directed loop's frequency without. Each stage averages over as many frames as the
-//! measured SNR requires before the next starts.
+//! QPSK and 8PSK, pilots on or off, and 16APSK and 32APSK without pilots (`phase.rs`): the
+//! frequency is acquired on the first frame from the spectrum of the M-th power of all its
+//! symbols, then tracked; the phase comes from a Kalman smoother over the known blocks
+//! (header, pilots, the next SOF) and blocks of data symbols (M-th power), interpolated
+//! linearly between them; amplitude and noise of QPSK and 8PSK from the data's second and
+//! fourth moments, of APSK from the known blocks.
+//!
+//! 16APSK and 32APSK with pilots: the frequency estimate is refined in three stages, each
+//! unambiguous over the residual the previous one leaves: lag-1 differential products of the
+//! known symbols (range ±0.5 cycles/symbol), the phase between the halves of the known blocks
+//! (±1/36), then the phase between consecutive known blocks (±1/2952). Each stage averages
+//! over as many frames as the measured SNR requires before the next starts. The phase: per
+//! pilot block, linearly interpolated.
 
 use std::f64::consts::TAU;
 
@@ -15,12 +21,18 @@ use num_complex::Complex32;
 
 use super::decide::Decider;
 use super::header::SOF_LEN;
+use super::phase::{Known, PhaseTracker};
 use crate::plframe::{PILOT_BLOCK, SLOT};
 
 /// Data symbols between pilot blocks (16 slots).
-const PILOT_PERIOD: usize = 16 * SLOT;
+pub(crate) const PILOT_PERIOD: usize = 16 * SLOT;
 /// Most known blocks in a frame: header, 22 pilot blocks, next SOF.
 const MAX_BLOCKS: usize = 24;
+/// Frequency error (standard deviation, cycles/symbol) after acquisition from the M-th
+/// power's spectrum: about a bin.
+const ACQUIRED_SPREAD: f64 = 1e-5;
+/// Least frequency uncertainty kept while tracking, cycles/symbol.
+const MIN_SPREAD: f64 = 1e-7;
 
 /// What one known block (header, pilot block, next SOF) measured.
 #[derive(Debug, Clone, Copy, Default)]
@@ -74,19 +86,20 @@ pub(crate) struct Carrier {
     /// Frames averaged in the current stage, and frames the stage needs.
     frames: u32,
     needed: u32,
-    /// Smoothed signal power and noise power of the known symbols.
+    /// Signal power and noise power (PSK: of the data, APSK: of the known symbols)
+    /// averaged over frames, and the frames they average.
     sig: f32,
     noise: f32,
+    averaged: u32,
     blocks: [Block; MAX_BLOCKS],
     nblocks: usize,
-    /// Decision-directed loop gains (proportional, integral), per symbol.
-    dd_kp: f32,
-    dd_ki: f32,
+    /// QPSK and 8PSK: frequency acquisition, phase by Kalman smoothing, data moments.
+    phase: PhaseTracker,
 }
 
 /// e^{−j2π·f·n} for a symbol index n, computed in f64 so that long frames do not drift.
 #[inline]
-fn rot_at(freq: f64, n: usize) -> Complex32 {
+pub(crate) fn rot_at(freq: f64, n: usize) -> Complex32 {
     let ph = (freq * n as f64).fract() * TAU;
     Complex32::new(ph.cos() as f32, -ph.sin() as f32)
 }
@@ -110,11 +123,6 @@ impl Carrier {
     /// Starts from a coarse frequency `freq` (cycles/symbol) measured on a header, with a
     /// standard deviation `spread`.
     pub(crate) fn new(freq: f64, spread: f64) -> Self {
-        // Decision-directed loop: BnT 0.002, damping 1/√2, detector gain 1 (Im(z·conj(d))
-        // for unit-energy points).
-        let (zeta, bn) = (std::f64::consts::FRAC_1_SQRT_2, 0.002);
-        let theta = bn / (zeta + 0.25 / zeta);
-        let d = 1.0 + 2.0 * zeta * theta + theta * theta;
         Carrier {
             freq,
             spread,
@@ -122,12 +130,25 @@ impl Carrier {
             frames: 0,
             needed: 1,
             sig: 0.0,
+            averaged: 0,
             noise: 0.0,
             blocks: [Block::default(); MAX_BLOCKS],
             nblocks: 0,
-            dd_kp: (4.0 * zeta * theta / d) as f32,
-            dd_ki: (4.0 * theta * theta / d) as f32,
+            phase: PhaseTracker::new(),
         }
+    }
+
+    /// Starts again from a coarse frequency, as [`new`](Self::new) does (keeping the
+    /// buffers).
+    pub(crate) fn reset(&mut self, freq: f64, spread: f64) {
+        self.freq = freq;
+        self.spread = spread;
+        self.stage = 0;
+        self.frames = 0;
+        self.needed = 1;
+        self.sig = 0.0;
+        self.averaged = 0;
+        self.noise = 0.0;
     }
 
     /// Current frequency estimate, cycles/symbol.
@@ -239,14 +260,12 @@ impl Carrier {
         }
     }
 
-    /// Range of the stage's estimator, cycles/symbol.
-    fn range(stage: usize, pilots: bool) -> f64 {
+    /// Range of the stage's estimator (with pilots), cycles/symbol.
+    fn range(stage: usize) -> f64 {
         match stage {
             0 => 0.5,
             1 => 1.0 / SLOT as f64,
-            _ if pilots => 1.0 / (2.0 * (PILOT_PERIOD + PILOT_BLOCK) as f64),
-            // The decision-directed loop's pull-in range (about 2ζω_n).
-            _ => 8e-4,
+            _ => 1.0 / (2.0 * (PILOT_PERIOD + PILOT_BLOCK) as f64),
         }
     }
 
@@ -264,14 +283,28 @@ impl Carrier {
         out: &mut Vec<Complex32>,
     ) -> FrameCarrier {
         debug_assert!(y.len() >= layout.len + SOF_LEN);
-        // Without pilots the last stage's error comes from the decision-directed loop.
         self.measure(y, layout, header, scr);
         let snr = f64::from(self.block_snr());
-        while self.stage < 2 || layout.pilots {
+        // The M-th power for every constellation but APSK with pilots (its pilots alone).
+        let psk = Some(decider.mth_power()).filter(|m| m.constant_modulus() || !layout.pilots);
+        if let Some(psk) = psk {
+            // PSK: the frequency from the M-th power's spectrum at once, then from the
+            // phase tracker.
+            if self.stage < 2 {
+                if let Some(df) = self.phase.acquire(y, layout.len, self.freq, psk) {
+                    self.freq += df;
+                    self.spread = ACQUIRED_SPREAD;
+                    self.stage = 2;
+                    self.measure(y, layout, header, scr);
+                }
+            }
+        }
+        // APSK with pilots: the staged estimate, its last stage every frame.
+        while psk.is_none() {
             let (e, sigma) = self.error(self.stage, layout.pilots, snr);
             // Frames this stage averages so that the next stage's range holds 4σ, at this
             // frame's SNR (the first frames' may be low while the loops converge).
-            let next = Self::range(self.stage + 1, layout.pilots);
+            let next = Self::range(self.stage + 1);
             self.needed = ((4.0 * sigma / next).powi(2).ceil() as u32).clamp(1, 64);
             self.frames = self.frames.saturating_add(1);
             let gain = if self.stage == 2 {
@@ -293,31 +326,75 @@ impl Carrier {
             self.stage += 1;
             self.frames = 0;
         }
-        // Amplitude and noise from the known blocks after their own phase.
-        let blocks = &self.blocks[..self.nblocks];
-        let n: usize = blocks.iter().map(|b| b.len).sum();
-        let coh: f32 = blocks.iter().map(|b| b.sum.norm()).sum();
-        let energy: f32 = blocks.iter().map(|b| b.energy).sum();
-        let amp = coh / n as f32;
-        let noise = (energy / n as f32 - amp * amp).max(1e-12);
-        let sig = amp * amp;
-        // Smoothed once the loop has converged; before, each frame's own.
-        if self.stage < 2 || self.sig == 0.0 {
-            (self.sig, self.noise) = (sig, noise);
+        // Amplitude and noise from the known blocks after their own phase; for QPSK and 8PSK
+        // from the data's moments (thousands of symbols) where those are consistent.
+        let known = {
+            let blocks = &self.blocks[..self.nblocks];
+            let n: usize = blocks.iter().map(|b| b.len).sum();
+            let coh: f32 = blocks.iter().map(|b| b.sum.norm()).sum();
+            let energy: f32 = blocks.iter().map(|b| b.energy).sum();
+            let amp = coh / n as f32;
+            (amp * amp, (energy / n as f32 - amp * amp).max(1e-12))
+        };
+        let moments = psk.and_then(|psk| {
+            // The data at the known symbols' amplitude: APSK rings are told apart by radius.
+            let scale = 1.0 / known.0.sqrt().max(f32::MIN_POSITIVE);
+            let m = self
+                .phase
+                .measure(y, layout.len, layout.pilots, self.freq, scale, psk);
+            m.filter(|_| psk.constant_modulus())
+                .map(|(s, n)| (s * known.0, n * known.0))
+        });
+        let (sig, noise) = moments.unwrap_or(known);
+        let amp = sig.sqrt();
+        // Averaged once the loop has converged (a running mean, then over ~10 frames);
+        // before, each frame's own.
+        if self.stage < 2 {
+            (self.sig, self.noise, self.averaged) = (sig, noise, 0);
         } else {
-            self.sig += 0.1 * (sig - self.sig);
-            self.noise += 0.1 * (noise - self.noise);
+            self.averaged = (self.averaged + 1).min(10);
+            let gain = 1.0 / self.averaged as f32;
+            self.sig += gain * (sig - self.sig);
+            self.noise += gain * (noise - self.noise);
         }
         let inv_amp = 1.0 / amp.max(f32::MIN_POSITIVE);
         out.clear();
-        if layout.pilots {
-            self.interpolate(y, layout, scr, inv_amp, out);
-        } else {
-            let nu = self.decision_directed(y, layout, scr, inv_amp, decider, out);
-            if self.stage == 2 {
-                self.freq += 0.5 * nu;
-                self.spread = Self::range(2, false) / 4.0;
+        if let Some(psk) = psk {
+            let blocks = &self.blocks[..self.nblocks];
+            let mut known = [Known {
+                pos: 0.0,
+                phase: 0.0,
+                r: 0.0,
+            }; MAX_BLOCKS];
+            let snr = f64::from(sig / noise);
+            for (k, b) in known.iter_mut().zip(blocks) {
+                *k = Known {
+                    pos: b.centre(),
+                    phase: f64::from(b.sum.arg()),
+                    r: 1.0 / (2.0 * b.len as f64 * snr),
+                };
             }
+            let res = self.phase.track(
+                y,
+                layout.len,
+                layout.pilots,
+                &known[..blocks.len()],
+                self.freq,
+                (TAU * self.spread).powi(2),
+                psk,
+                scr,
+                inv_amp,
+                out,
+            );
+            if self.stage == 2 && !res.coherent {
+                // The frequency is lost: acquire again on the next frame.
+                self.stage = 0;
+            } else if self.stage == 2 {
+                self.freq += res.freq / TAU;
+                self.spread = (res.var.sqrt() / TAU).max(MIN_SPREAD);
+            }
+        } else {
+            self.interpolate(y, layout, scr, inv_amp, out);
         }
         FrameCarrier {
             snr: sig / noise,
@@ -376,58 +453,72 @@ impl Carrier {
             theta = next;
         }
     }
-
-    /// No pilots: a second-order decision-directed phase loop over the data, started at the
-    /// header's phase. Returns the loop's mean frequency (cycles/symbol).
-    fn decision_directed(
-        &self,
-        y: &[Complex32],
-        layout: Layout,
-        scr: &[u8],
-        inv_amp: f32,
-        decider: &Decider,
-        out: &mut Vec<Complex32>,
-    ) -> f64 {
-        let theta = self.blocks[0].sum.arg();
-        let data = &y[SLOT..layout.len];
-        let mut w = rot_at(self.freq, SLOT) * Complex32::from_polar(inv_amp, -theta);
-        let step = rot_at(self.freq, 1);
-        // Loop phase correction as a phasor, and its frequency (radians/symbol).
-        let mut p = Complex32::new(1.0, 0.0);
-        let mut nu = 0.0f32;
-        let mut nu_sum = 0.0f64;
-        let (kp, ki) = (self.dd_kp, self.dd_ki);
-        for (k, (&s, &r)) in data.iter().zip(scr).enumerate() {
-            let z = descramble(s * w, r) * p;
-            w *= step;
-            out.push(z);
-            let e = decider.phase_error(z);
-            nu += ki * e;
-            let delta = kp * e + nu;
-            // e^{−jδ} to first order; renormalized below.
-            p *= Complex32::new(1.0, -delta);
-            nu_sum += f64::from(nu);
-            if k % 64 == 63 {
-                p = p / p.norm();
-                w = w / w.norm() * inv_amp;
-            }
-        }
-        // nu is the phase the loop removes per symbol beyond f: the frequency residual.
-        nu_sum / data.len().max(1) as f64 / TAU
-    }
 }
 
 /// Derotates by a linear phase, descrambles and scales one data segment.
 #[inline]
-fn segment(y: &[Complex32], scr: &[u8], ph0: f64, dph: f64, scale: f32, out: &mut Vec<Complex32>) {
-    let mut w = Complex32::from_polar(scale, -ph0 as f32);
-    let step = Complex32::from_polar(1.0, -dph as f32);
-    for (chunk, sc) in y.chunks(64).zip(scr.chunks(64)) {
-        for (&s, &r) in chunk.iter().zip(sc) {
-            out.push(descramble(s * w, r));
-            w *= step;
+pub(crate) fn segment(
+    y: &[Complex32],
+    scr: &[u8],
+    ph0: f64,
+    dph: f64,
+    scale: f32,
+    out: &mut Vec<Complex32>,
+) {
+    let mut rot = Rotator::new(ph0, dph, scale);
+    let mut buf = [Complex32::new(0.0, 0.0); LANES];
+    for (chunk, sc) in y.chunks(LANES).zip(scr.chunks(LANES)) {
+        for (((o, &s), &r), &w) in buf.iter_mut().zip(chunk).zip(sc).zip(&rot.w) {
+            *o = descramble(s * w, r);
         }
-        w = w * (scale / w.norm());
+        out.extend_from_slice(&buf[..chunk.len()]);
+        rot.advance();
+    }
+}
+
+/// Symbols a [`Rotator`] derotates at once.
+pub(crate) const LANES: usize = 8;
+
+/// scale·e^{−j(φ0 + n·Δφ)} for `LANES` consecutive symbols n at a time: independent phasors
+/// (no chain of dependent multiplications from one symbol to the next), renormalized every
+/// 64 steps.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rotator {
+    pub(crate) w: [Complex32; LANES],
+    step: Complex32,
+    scale2: f32,
+    steps: u32,
+}
+
+impl Rotator {
+    pub(crate) fn new(ph0: f64, dph: f64, scale: f32) -> Self {
+        let w0 = Complex32::from_polar(scale, -wrap(ph0) as f32);
+        let d1 = Complex32::from_polar(1.0, -wrap(dph) as f32);
+        let mut w = [w0; LANES];
+        for l in 1..LANES {
+            w[l] = w[l - 1] * d1;
+        }
+        Rotator {
+            w,
+            step: Complex32::from_polar(1.0, -wrap(dph * LANES as f64) as f32),
+            scale2: scale * scale,
+            steps: 0,
+        }
+    }
+
+    /// The next `LANES` symbols.
+    #[inline(always)]
+    pub(crate) fn advance(&mut self) {
+        for w in &mut self.w {
+            *w *= self.step;
+        }
+        self.steps += 1;
+        if self.steps.is_multiple_of(64) {
+            // One Newton step towards |w| = scale.
+            for w in &mut self.w {
+                *w *= 1.5 - 0.5 * w.norm_sqr() / self.scale2;
+            }
+        }
     }
 }
 
@@ -476,7 +567,7 @@ mod tests {
             c.measure(&y, layout, &header, &scr);
             for stage in 0..3 {
                 let (e, _) = c.error(stage, true, 100.0);
-                if Carrier::range(stage, true) > eps.abs() {
+                if Carrier::range(stage) > eps.abs() {
                     assert!((e - eps).abs() < 1e-6, "stage {stage}: {e} for {eps}");
                 }
             }

@@ -1,7 +1,9 @@
-//! Hard decisions: the nearest constellation point, for decision-directed phase tracking.
+//! A constellation's rings (point count, angular offset, radius bounds): its M-th power for
+//! phase estimation, and nearest-point decisions for the tests.
 
 use num_complex::Complex32;
 
+use super::phase::MthPower;
 use crate::mapper::Mapper;
 use crate::modcod::Modcod;
 
@@ -15,8 +17,8 @@ struct Ring {
     upper: f32,
 }
 
-/// Decisions for one MODCOD's constellation (unit mean energy): nearest point, and the phase
-/// error a decision-directed loop needs.
+/// One MODCOD's constellation (unit mean energy) by rings: its M-th power, and (tests)
+/// nearest-point decisions.
 #[derive(Debug, Clone)]
 pub(crate) struct Decider {
     /// The points, for the tests' nearest-point decisions.
@@ -72,31 +74,23 @@ impl Decider {
         }
     }
 
-    /// Phase error of `z` (radians, small errors) against its ring's points: the argument of
-    /// (z·e^{−j·offset})^m divided by m, which needs no search over the points (m-th power
-    /// by squaring: m is 4, 8, 12 or 16).
-    #[inline]
-    pub(crate) fn phase_error(&self, z: Complex32) -> f32 {
-        let power = z.norm_sqr();
-        let mut ring = self.rings[0];
-        for r in &self.rings[1..self.nrings] {
-            if power > ring.upper {
-                ring = *r;
-            }
-        }
-        let w = z * ring.derotate;
-        let w2 = w * w;
-        let w4 = w2 * w2;
-        let p = match ring.m {
-            4 => w4,
-            8 => w4 * w4,
-            12 => w4 * w4 * w4,
-            _ => {
-                let w8 = w4 * w4;
-                w8 * w8
-            }
+    /// The constellation's M-th power, for feed-forward phase estimation: M = 4, 8, 12, 16
+    /// for QPSK, 8PSK, 16APSK, 32APSK, from the rings whose point counts divide M.
+    pub(crate) fn mth_power(&self) -> MthPower {
+        let m = match self.nrings {
+            1 => self.rings[0].m,
+            2 => 12,
+            _ => 16,
         };
-        p.im / (ring.m as f32 * p.norm().max(f32::MIN_POSITIVE))
+        let mut rings = [(Complex32::new(1.0, 0.0), f32::MAX, false); 3];
+        for (o, r) in rings.iter_mut().zip(&self.rings[..self.nrings]) {
+            *o = (r.derotate, r.upper, m.is_multiple_of(r.m));
+        }
+        MthPower {
+            m,
+            rings,
+            nrings: self.nrings,
+        }
     }
 
     /// The constellation points, indexed by label.
@@ -124,28 +118,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn phase_error_equals_the_angle_to_the_nearest_point() {
-        // Reference: sin(m·θ)/m (the m-th power detector's S-curve) for θ the angle between z
-        // and the nearest point, m the points on its ring, for rotations of every point of
-        // every constellation.
+    fn mth_power_phase_is_m_times_the_angle_to_the_nearest_point() {
+        // For rotations of every point of every constellation: arg(power(z))/M equals the
+        // angle θ between z and the nearest point (rings left out give zero), and the power's
+        // magnitude is |z|².
         for m in Modcod::all() {
             let d = Decider::new(m);
+            let mp = d.mth_power();
             for &p in d.points() {
-                for err in [-0.08f32, -0.01, 0.0, 0.03, 0.1] {
+                let ring = d
+                    .points()
+                    .iter()
+                    .filter(|q| (q.norm() - p.norm()).abs() < 1e-3)
+                    .count() as u32;
+                for err in [-0.03f32, -0.01, 0.0, 0.02, 0.03] {
                     let z = p * Complex32::from_polar(1.0, err);
                     let near = d.points()[d.nearest_label(z)];
                     let theta = (z * near.conj()).arg();
-                    let ring = d
-                        .points()
-                        .iter()
-                        .filter(|q| (q.norm() - near.norm()).abs() < 1e-3)
-                        .count() as f32;
-                    let reference = (ring * theta).sin() / ring;
-                    let got = d.phase_error(z);
+                    let w = mp.power(z);
+                    if !mp.m.is_multiple_of(ring) {
+                        assert_eq!(w, Complex32::new(0.0, 0.0), "{m} {p}");
+                        continue;
+                    }
+                    let got = w.arg() / mp.m as f32;
                     assert!(
-                        (got - reference).abs() < 1e-4,
-                        "{m} {p} {err}: {got} vs {reference}"
+                        (got - theta).abs() < 1e-4,
+                        "{m} {p} {err}: {got} vs {theta}"
                     );
+                    assert!((w.norm() - z.norm_sqr()).abs() < 1e-4, "{m} {p}");
                 }
             }
         }

@@ -4,8 +4,9 @@
 //! [`Synchronizer`] chains a block AGC, the matched RRC filter, Gardner timing recovery with a
 //! cubic interpolator (`front_end.rs`, `timing.rs`), PLHEADER acquisition by differential
 //! correlation with the SOF and the PLS code's pair structure, soft PLS decoding by a fast
-//! Hadamard transform (`header.rs`), and carrier recovery from the known symbols with PL
-//! descrambling (`carrier.rs`). Dummy PLFRAMEs are skipped. After the first frames nothing is
+//! Hadamard transform (`header.rs`), and carrier recovery with PL descrambling (`carrier.rs`;
+//! `phase.rs` for all but APSK with pilots: frequency acquisition from the M-th power's
+//! spectrum, phase by a Kalman smoother over the known blocks and the data). Dummy PLFRAMEs are skipped. After the first frames nothing is
 //! allocated per frame.
 //!
 //! ```
@@ -25,6 +26,7 @@ mod carrier;
 mod decide;
 mod front_end;
 mod header;
+mod phase;
 mod timing;
 
 #[cfg(test)]
@@ -125,9 +127,10 @@ pub struct SyncFrame<'a> {
     /// The data symbols: PL descrambled, pilots removed, unit mean energy, Nldpc/η_MOD of
     /// them.
     pub data: &'a [Complex32],
-    /// Es/N0 (dB) of the known symbols (header, pilots), smoothed over frames.
+    /// Es/N0 (dB), averaged over frames: QPSK and 8PSK from the data symbols' second and
+    /// fourth moments, APSK from the known symbols (header, pilots).
     pub esn0_db: f32,
-    /// Es/N0 (dB) of this frame's known symbols alone.
+    /// Es/N0 (dB) of this frame alone, measured as for `esn0_db`.
     pub frame_esn0_db: f32,
     /// Carrier frequency offset estimate, cycles per symbol.
     pub freq_offset: f64,
@@ -536,7 +539,7 @@ impl Synchronizer {
         let confirmed = confirmed && sum >= mean * (count + 1) as f32;
         if confirmed {
             self.start = pos;
-            self.carrier = Carrier::new(freq, span / 3.0);
+            self.carrier.reset(freq, span / 3.0);
             self.last_pls = None;
             self.state = State::Locked { misses: 0 };
             self.stats.acquisitions += 1;

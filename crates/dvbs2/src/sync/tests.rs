@@ -378,8 +378,8 @@ fn mer_and_esn0_estimate_close_to_the_channel() {
         // The carrier loop averages more frames per stage at lower SNR: 3 + 6 at 8 dB.
         assert!(locked.len() >= 3, "case {i}: carrier locked late");
         assert!(o.per_frame.last().unwrap().0, "case {i}: carrier lock lost");
-        // Pilots: phase interpolated between known blocks; without: a decision-directed loop
-        // that sees wrong decisions at these SNRs.
+        // Pilots: the phase from the known blocks (and, for QPSK and 8PSK, the data); without:
+        // from the header, the next SOF and the data's M-th power alone.
         let loss = if s.unwrap().2 { 0.8 } else { 1.2 };
         for &&(_, mer, _, est) in &locked {
             assert!(
