@@ -3,7 +3,7 @@
 # package's pytest suite, the scheduler conformance suite (also in release), loom model checks,
 # valgrind (memcheck + race detection), Miri where a nightly toolchain with Miri can be
 # installed, libFuzzer on the parsers of outside input (scripts/fuzz.sh), a benchmark smoke
-# run and two minutes of soak (scripts/soak.sh). Installs what it needs (libzmq via scripts/system-deps.sh, valgrind and chromium via apt when missing). Ends with "N passed, N failed".
+# run and two minutes of soak (scripts/soak.sh, in the background of valgrind and Miri). Installs what it needs (libzmq via scripts/system-deps.sh, valgrind and chromium via apt when missing). Ends with "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=target/test-log.txt
@@ -57,6 +57,15 @@ bash scripts/python.sh --dev
 
 step "conformance suite in release (more random graphs, real timing)"
 wait "$builds_pid" || echo "the background builds failed (target/release-builds.log); each step builds again"
+# Two minutes of soak (scripts/soak.sh: 40 s for each of its three graphs) on one worker, in
+# the background of the steps below (at the end it would leave a core idle), on a copy of the
+# release binary with counters (the soak reads them; later builds replace
+# target/release/radioflow).
+cargo build --locked --release -q -p radioflow-cli
+cp target/release/radioflow target/radioflow-soak
+SOAK_BIN=$PWD/target/radioflow-soak SOAK_SCHEDULER=flow:workers=1 bash scripts/soak.sh 40 \
+  > target/soak.log 2>&1 &
+soak_pid=$!
 cargo test --locked --release -p radioflow-blocks --test conformance 2>&1 | tee -a "$log"
 # Counters compiled out: the runtime's own tests and the scheduler suites (the other test
 # binaries would only be built a second time in release to run the same code).
@@ -110,15 +119,8 @@ else
 fi
 
 step "benchmarks in quick mode (tiny sizes; every experiment runs and verifies)"
-# `bench counters` compares with a binary whose counters are compiled out: built here in the
+# `bench counters` compares with a binary whose counters are compiled out: built in the
 # shared target directory (only the crates above the runtime compile again), not from scratch.
-# Two minutes of soak (scripts/soak.sh: 40 s for each of its three graphs) beside the quick benchmarks, on one worker, started
-# first, on a copy of the binary built here (the builds below replace target/release/radioflow).
-cargo build --locked --release -q -p radioflow-cli
-cp target/release/radioflow target/radioflow-soak
-SOAK_BIN=$PWD/target/radioflow-soak SOAK_SCHEDULER=flow:workers=1 bash scripts/soak.sh 40 \
-  > target/soak.log 2>&1 &
-soak_pid=$!
 cargo build --locked --release -q -p radioflow-cli --features radioflow-runtime/no-counters
 cp target/release/radioflow target/radioflow-no-counters
 export RADIOFLOW_NO_COUNTERS_BIN=$PWD/target/radioflow-no-counters
