@@ -107,9 +107,7 @@ impl Open {
             recording,
         })
     }
-}
 
-impl Open {
     /// Compares the data read with `core:sha512`, if the metadata gives one.
     fn check_sha512(&mut self) -> Result<(), SigmfError> {
         let (Some(hash), Some(want)) = (self.hash.take(), &self.recording.meta.global.sha512)

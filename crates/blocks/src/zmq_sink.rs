@@ -146,17 +146,13 @@ impl<T: Item> ZmqSink<T> {
         let items = &self.input.slice()[..n];
         self.frame.clear();
         if self.pass_tags {
-            let start = self.input.offset();
-            let end = start + n as u64;
-            self.tags.clear();
-            self.tags.extend(
-                self.input
-                    .tags()
-                    .iter()
-                    .filter(|t| t.offset >= start && t.offset < end)
-                    .cloned(),
+            zmq_tag_header::encode_window(
+                self.input.offset(),
+                n,
+                self.input.tags(),
+                &mut self.tags,
+                &mut self.frame,
             );
-            zmq_tag_header::encode(start, &self.tags, &mut self.frame);
         }
         self.frame.extend_from_slice(bytemuck::cast_slice(items));
         let sent = if self.config.pattern == Pattern::PubSub && !self.config.key.is_empty() {

@@ -69,6 +69,26 @@ pub enum TagHeaderError {
     },
 }
 
+/// Appends the header for the `n` items from stream offset `start`, with those of `tags` that
+/// fall on them (copied into `scratch`, reused by the caller so that no call allocates once it
+/// has grown).
+pub fn encode_window(
+    start: u64,
+    n: usize,
+    tags: &[Tag],
+    scratch: &mut Vec<Tag>,
+    out: &mut Vec<u8>,
+) {
+    let end = start + n as u64;
+    scratch.clear();
+    scratch.extend(
+        tags.iter()
+            .filter(|t| t.offset >= start && t.offset < end)
+            .cloned(),
+    );
+    encode(start, scratch, out);
+}
+
 /// Appends the header for a message whose first item is item `offset` of the stream, with
 /// `tags` (absolute offsets), to `out`. GNU Radio's source id is written as `#f` (GNU Radio's
 /// default when a tag has none); radioflow tags carry none.

@@ -141,6 +141,12 @@ impl BlockSpec {
     /// # Errors
     /// An unknown id or item type, or a parameter the block refuses (the message names it).
     pub fn make(&self) -> Result<Box<dyn radioflow_runtime::Block>, String> {
+        let (description, dtype) = self.resolve()?;
+        registry::make(description, dtype, self.params.iter().cloned()).map_err(|e| e.to_string())
+    }
+
+    /// The library's description of the block and the item type asked for.
+    fn resolve(&self) -> Result<(&'static registry::BlockDescription, Option<Dtype>), String> {
         let description = registry::find(&self.block).ok_or_else(|| {
             format!(
                 "no block '{}' in the library (`radioflow blocks` lists them)",
@@ -148,7 +154,7 @@ impl BlockSpec {
             )
         })?;
         let dtype = self.dtype.as_deref().map(parse_dtype).transpose()?;
-        registry::make(description, dtype, self.params.iter().cloned()).map_err(|e| e.to_string())
+        Ok((description, dtype))
     }
 
     /// Checks the id, item type and parameters against the library without making the block
@@ -157,13 +163,7 @@ impl BlockSpec {
     /// # Errors
     /// As [`make`](Self::make).
     pub fn check(&self) -> Result<(), String> {
-        let description = registry::find(&self.block).ok_or_else(|| {
-            format!(
-                "no block '{}' in the library (`radioflow blocks` lists them)",
-                self.block
-            )
-        })?;
-        let dtype = self.dtype.as_deref().map(parse_dtype).transpose()?;
+        let (description, dtype) = self.resolve()?;
         registry::Arguments::check(description, dtype, self.params.iter().cloned())
             .map(drop)
             .map_err(|e| e.to_string())

@@ -55,18 +55,14 @@ impl<T: Item> LinkSink<T> {
         if n == 0 {
             return Ok(WorkStatus::Continue);
         }
-        let start = self.input.offset();
-        let end = start + n as u64;
-        self.tags.clear();
-        self.tags.extend(
-            self.input
-                .tags()
-                .iter()
-                .filter(|t| t.offset >= start && t.offset < end)
-                .cloned(),
-        );
         self.frame.clear();
-        zmq_tag_header::encode(start, &self.tags, &mut self.frame);
+        zmq_tag_header::encode_window(
+            self.input.offset(),
+            n,
+            self.input.tags(),
+            &mut self.tags,
+            &mut self.frame,
+        );
         self.frame
             .extend_from_slice(bytemuck::cast_slice(&self.input.slice()[..n]));
         if self.end.send(&[&self.frame])? {
