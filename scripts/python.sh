@@ -18,7 +18,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 bash scripts/system-deps.sh
 rm -rf target/wheels
-"$py" -m maturin build --release --quiet --interpreter "$py" \
+# The wheel is for this machine: it links the system's libzmq rather than bundling a copy
+# (repairing patches the library cargo keeps in place, and a second build without changes then
+# finds it patched and fails).
+"$py" -m maturin build --release --quiet --interpreter "$py" --auditwheel skip \
   -m crates/python/Cargo.toml -o target/wheels
 "$py" -m pip install -q --disable-pip-version-check --root-user-action=ignore \
   --force-reinstall --no-deps target/wheels/radioflow-*.whl

@@ -4,12 +4,20 @@
 
 /// A count of at least 1, written as an integer or in exponent form (`1e8`).
 pub(crate) fn count(s: &str) -> Result<u64, String> {
+    let refused = || format!("'{s}' is not a whole count between 1 and 1e18");
+    // Digits are taken exactly (a float holds whole numbers exactly only up to 2^53).
+    if let Ok(n) = s.trim().parse::<u64>() {
+        return (1..=1_000_000_000_000_000_000)
+            .contains(&n)
+            .then_some(n)
+            .ok_or_else(refused);
+    }
     let v: f64 = s
         .trim()
         .parse()
         .map_err(|_| format!("'{s}' is not a number"))?;
     if !(v.is_finite() && v >= 1.0 && v.fract() == 0.0 && v <= 1e18) {
-        return Err(format!("'{s}' is not a whole count between 1 and 1e18"));
+        return Err(refused());
     }
     Ok(v as u64)
 }
@@ -97,6 +105,9 @@ mod tests {
         );
         assert!(count("-3").is_err() && count("2.5").is_err() && count("x").is_err());
         assert!(count("1e300").is_err() && count("nan").is_err() && count("").is_err());
+        // Beyond 2^53 a float would round: digits are taken as written.
+        assert_eq!(count("9007199254740993"), Ok(9_007_199_254_740_993));
+        assert!(count("1000000000000000001").is_err());
         assert_eq!(small("4096"), Ok(4096));
         assert_eq!(
             small("4097").unwrap_err(),

@@ -7,6 +7,7 @@ use crate::wire::{self, BlockReport, FromHost, LinkReady, ToHost};
 use crate::{HostsError, HEARTBEAT_EVERY, PEER_TIMEOUT};
 use radioflow_graph::GraphDescription;
 use std::net::{Shutdown, SocketAddr, TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -78,6 +79,21 @@ pub fn run(
     hosts: &[HostAddress],
     options: &RunOptions,
 ) -> Result<Report, HostsError> {
+    run_until(graph, hosts, options, &AtomicBool::new(false))
+}
+
+/// As [`run`], stopping every host once `stop` is set (from another thread: a Ctrl-C
+/// handler, a user interface) while the graph runs; the report then has the counters of the
+/// stopped run.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_until(
+    graph: &GraphDescription,
+    hosts: &[HostAddress],
+    options: &RunOptions,
+    stop: &AtomicBool,
+) -> Result<Report, HostsError> {
     let used = graph.hosts();
     let hosts: Vec<&HostAddress> = hosts
         .iter()
@@ -135,7 +151,7 @@ pub fn run(
     run.each(PREPARE_TIMEOUT, "starting", |_, msg| {
         Ok(matches!(msg, FromHost::Started))
     })?;
-    let report = run.watch(&links, &blocks_of);
+    let report = run.watch(&links, &blocks_of, stop);
     run.close();
     report
 }
@@ -310,6 +326,7 @@ impl<'h> Coordinator<'h> {
         &mut self,
         links: &[crate::cut::Link],
         blocks_of: &[String],
+        stop: &AtomicBool,
     ) -> Result<Report, HostsError> {
         let n = self.hosts.len();
         let mut running = vec![true; n];
@@ -317,6 +334,12 @@ impl<'h> Coordinator<'h> {
         let mut first: Option<HostsError> = None;
         let mut stopping: Option<Instant> = None;
         while running.iter().any(|r| *r) {
+            if stopping.is_none() && stop.load(Ordering::Relaxed) {
+                stopping = Some(Instant::now());
+                for j in (0..n).filter(|&j| running[j]) {
+                    let _ = self.send(j, &ToHost::Stop);
+                }
+            }
             if stopping.is_some_and(|t| t.elapsed() > STOP_TIMEOUT) {
                 break;
             }

@@ -6,7 +6,7 @@
 //! as in one process: a block failing on any host, or a host lost (its process killed, the
 //! network down), stops the whole graph with an error naming the host and block.
 //!
-//! - [`run`]: the coordinator ([`HostAddress`], [`RunOptions`], [`Report`]).
+//! - [`run`] (and [`run_until`], stoppable): the coordinator ([`HostAddress`], [`RunOptions`], [`Report`]).
 //! - [`Server`]: a host's endpoint ([`ServeConfig`]).
 //! - [`EOS_MARKER`]: the end-of-stream frame; [`wire`](crate#control-protocol) the protocol.
 //!
@@ -36,13 +36,15 @@
 mod coordinator;
 mod cut;
 mod error;
+#[doc(hidden)]
+pub mod fuzz;
 mod link;
 mod serve;
 mod session;
 mod token;
 mod wire;
 
-pub use coordinator::{run, HostAddress, Report, RunOptions};
+pub use coordinator::{run, run_until, HostAddress, Report, RunOptions};
 pub use error::HostsError;
 pub use link::EOS_MARKER;
 pub use serve::{ServeConfig, Server};

@@ -200,25 +200,7 @@ impl Session {
     /// Builds the part's blocks and connections and the receiving link ends; the sending
     /// ends wait for their addresses.
     fn build(&mut self, part: &Part) -> Result<Vec<LinkReady>, String> {
-        let mut description = GraphDescription::new(format!("host '{}'", part.host));
-        for b in &part.blocks {
-            let spec = description.add(&b.name, &b.block);
-            spec.dtype = b.dtype.clone();
-            for (name, bytes) in &b.params {
-                let value = Pmt::from_bytes(bytes)
-                    .map_err(|e| format!("block '{}': parameter {name}: {e}", b.name))?;
-                spec.params.push((name.clone(), value));
-            }
-        }
-        for (from, to) in &part.streams {
-            description.connect(from, to).map_err(|e| e.to_string())?;
-        }
-        for (from, to) in &part.messages {
-            description
-                .connect_message(from, to)
-                .map_err(|e| e.to_string())?;
-        }
-        let mut graph = description.build().map_err(|e| e.to_string())?;
+        let mut graph = describe_part(part)?.build().map_err(|e| e.to_string())?;
         self.scheduler = Some(
             part.scheduler
                 .parse::<SchedulerSpec>()
@@ -359,6 +341,30 @@ impl Session {
         let _ = self.stream.flush();
         Ok(())
     }
+}
+
+/// The graph description of a part as received (its blocks not made yet): the parameters
+/// deserialized, the connections inside the part parsed.
+pub(crate) fn describe_part(part: &Part) -> Result<GraphDescription, String> {
+    let mut description = GraphDescription::new(format!("host '{}'", part.host));
+    for b in &part.blocks {
+        let spec = description.add(&b.name, &b.block);
+        spec.dtype = b.dtype.clone();
+        for (name, bytes) in &b.params {
+            let value = Pmt::from_bytes(bytes)
+                .map_err(|e| format!("block '{}': parameter {name}: {e}", b.name))?;
+            spec.params.push((name.clone(), value));
+        }
+    }
+    for (from, to) in &part.streams {
+        description.connect(from, to).map_err(|e| e.to_string())?;
+    }
+    for (from, to) in &part.messages {
+        description
+            .connect_message(from, to)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(description)
 }
 
 /// The port `text` (`block.port`) of the part: its reference and, for stream ports, its

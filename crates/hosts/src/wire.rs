@@ -163,8 +163,13 @@ pub(crate) fn recv<T: for<'de> Deserialize<'de>>(
             format!("a control message of {len} bytes (at most {max} here): not a radioflow peer?"),
         ));
     }
-    let mut body = vec![0u8; len as usize];
-    r.read_exact(&mut body)?;
+    // Read what arrives rather than allocate what the length claims: a peer announcing
+    // 64 MiB and sending nothing holds no memory.
+    let mut body = Vec::new();
+    r.take(u64::from(len)).read_to_end(&mut body)?;
+    if body.len() != len as usize {
+        return Err(std::io::ErrorKind::UnexpectedEof.into());
+    }
     serde_json::from_slice(&body).map_err(|e| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,

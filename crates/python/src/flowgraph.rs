@@ -8,6 +8,7 @@
 
 use crate::errors::{connect_error, value_error, RunError};
 use crate::handle::{lock, BlockHandle};
+use crate::hosts::Placement;
 use crate::scheduler::PyScheduler;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -32,6 +33,8 @@ pub(crate) struct Graph {
     last_seconds: Mutex<f64>,
     /// The live view's control port, once `serve` was called; follows the graph's runs.
     control: Mutex<Option<ControlHandle>>,
+    /// How its library blocks can be made on other hosts, and which host each goes to.
+    pub(crate) placement: Placement,
 }
 
 thread_local! {
@@ -231,6 +234,7 @@ impl PyFlowgraph {
             started: Mutex::new(None),
             last_seconds: Mutex::new(0.0),
             control: Mutex::new(None),
+            placement: Placement::default(),
         });
         let mut graphs = lock(&GRAPHS);
         graphs.retain(|g| g.strong_count() > 0);
@@ -551,6 +555,33 @@ impl PyFlowgraph {
                 .bottleneck()
                 .map(|r| r.name.clone())
         })
+    }
+
+    /// Runs `block` on host `host` when the graph runs across hosts (`run_on_hosts`).
+    fn set_host(&self, py: Python<'_>, block: &Bound<'_, BlockHandle>, host: &str) -> PyResult<()> {
+        let id = block.get().id_in(py, &self.graph)?;
+        self.graph.placement.set_host(id, host)
+    }
+
+    /// Runs the graph across hosts: each block on the host `set_host` gave it, `hosts` naming
+    /// each host's `radioflow serve` (or `HostServer`) address, `token` theirs; the
+    /// connections between hosts become ZeroMQ links. Waits until the graph ends on every
+    /// host (Ctrl-C stops them all) and returns each block's counters by host:
+    /// `{host: {block: {"consumed", "produced", "messages"}}}`.
+    #[pyo3(signature = (hosts, token, scheduler = "flow"))]
+    fn run_on_hosts<'py>(
+        &self,
+        py: Python<'py>,
+        hosts: std::collections::HashMap<String, String>,
+        token: String,
+        scheduler: &str,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let graph = &self.graph;
+        let description = graph
+            .with_stopped_fg(py, |fg| graph.placement.describe(fg))?
+            .map_err(|e| RunError::new_err(format!("run_on_hosts: {e}")))?;
+        let report = crate::hosts::run(py, &description, hosts, token, scheduler.to_owned())?;
+        crate::hosts::report_dict(py, &report)
     }
 
     /// Instance names of the blocks, in the order they were added.

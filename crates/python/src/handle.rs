@@ -5,6 +5,7 @@
 use crate::dtype::{with_dtype, Dtype};
 use crate::errors::RunError;
 use crate::flowgraph::{stats_dict, ErrorSlot, Graph};
+use crate::hosts::RemoteSpec;
 use crate::pmt::to_py;
 use numpy::PyArray1;
 use pyo3::prelude::*;
@@ -46,6 +47,8 @@ pub(crate) struct BlockHandle {
     state: Mutex<State>,
     /// `data()` of a vector sink so far (numpy array), kept so that repeated calls return it.
     data: Mutex<Option<Py<PyAny>>>,
+    /// What made a library block (so that another host can make it again).
+    remote: Option<RemoteSpec>,
 }
 
 /// Locks `m`; a poisoned lock only means another thread panicked while holding it, and the
@@ -80,7 +83,14 @@ impl BlockHandle {
                 fg.add_boxed((!name.is_empty()).then_some(name), block)
             }))),
             data: Mutex::new(None),
+            remote: None,
         }
+    }
+
+    /// Remembers what made this library block: it can then run on another host.
+    pub(crate) fn made_from(mut self, spec: RemoteSpec) -> Self {
+        self.remote = Some(spec);
+        self
     }
 
     /// The block's id in `graph`, adding it there first if it is in no flowgraph yet.
@@ -114,6 +124,9 @@ impl BlockHandle {
         let id = graph.with_fg(py, move |fg| adder(fg, &name))?;
         if let Kind::Python(slot) = &self.kind {
             graph.add_python_block(id, slot.clone());
+        }
+        if let Some(spec) = &self.remote {
+            graph.placement.made(id, spec.clone());
         }
         *lock(&self.state) = State::Added {
             graph: graph.clone(),

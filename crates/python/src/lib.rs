@@ -9,6 +9,7 @@
 //! - `errors`: the exception classes.
 //! - `handle`: a block object as Python sees it, before and after it joins a flowgraph.
 //! - `flowgraph`: the flowgraph object: connect, run, start, stop, wait, counters.
+//! - `hosts`: graphs across hosts (a block's host, the coordinator, a host server).
 //! - `scheduler`: the scheduler a run uses.
 //! - `library`: factories for the native block library.
 //! - `numpy_source`: a source that streams a numpy array without copying it first.
@@ -20,6 +21,7 @@ mod dtype;
 mod errors;
 mod flowgraph;
 mod handle;
+mod hosts;
 mod library;
 mod numpy_source;
 mod pmt;
@@ -40,6 +42,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<flowgraph::PyFlowgraph>()?;
     m.add_class::<handle::BlockHandle>()?;
     m.add_class::<scheduler::PyScheduler>()?;
+    m.add_class::<hosts::PyHostServer>()?;
     m.add_class::<pmt::PyPair>()?;
     m.add_class::<python_block::WorkContext>()?;
     m.add("DTYPES", dtype::Dtype::ALL.map(dtype::Dtype::name).to_vec())?;

@@ -9,6 +9,7 @@
 use crate::dtype::{with_dtype, Dtype};
 use crate::errors::value_error;
 use crate::handle::{BlockHandle, Kind};
+use crate::hosts::RemoteSpec;
 use crate::numpy_source::NumpyData;
 use crate::pmt::from_py;
 use numpy::PyArray1;
@@ -93,14 +94,20 @@ fn make_block(
         .collect();
     let registry_dtype = dtype
         .map(|d| registry::Dtype::parse(d.name()).expect("the Python dtypes are the registry's"));
-    let block = registry::make(description, registry_dtype, given?).map_err(param_error)?;
+    let given = given?;
+    let block = registry::make(description, registry_dtype, given.clone()).map_err(param_error)?;
     let kind = match (description.id, dtype) {
         ("vector_sink", d) => Kind::VectorSink(d.unwrap_or(Dtype::Float32)),
         ("message_debug", _) => Kind::MessageDebug,
         ("message_counter", _) => Kind::MessageCounter,
         _ => Kind::Other,
     };
-    Ok(BlockHandle::new_boxed(description.id, name, kind, block))
+    let spec = RemoteSpec {
+        id: description.id,
+        dtype: dtype.map(|d| d.name().to_owned()),
+        params: given,
+    };
+    Ok(BlockHandle::new_boxed(description.id, name, kind, block).made_from(spec))
 }
 
 /// A registry error as the Python exception of its kind.

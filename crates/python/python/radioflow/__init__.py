@@ -15,6 +15,10 @@ released, on the scheduler you choose::
     fg.run()                      # or fg.run("tpb"), fg.run(rf.Scheduler("flow", workers=2))
     samples = sink.data()         # numpy.ndarray, complex64, no copy
 
+The same graph runs across machines: give each block a host (``fg.set_host(block, "a")``)
+and call ``fg.run_on_hosts({"a": "10.0.0.1:7300", ...}, token)``; each machine runs
+``radioflow serve`` (or a :class:`HostServer` in a Python process).
+
 Blocks written in Python subclass :class:`SyncBlock`; PMT messages map to Python values (see
 :mod:`radioflow.pmt`). Errors raised by the runtime are :class:`Error` subclasses whose
 message names the block and port at fault.
@@ -26,6 +30,7 @@ from ._native import (
     Block,
     ConnectError,
     Error,
+    HostServer,
     Pair,
     RunError,
     Scheduler,
@@ -43,6 +48,7 @@ __all__ = [
     "ConnectError",
     "Error",
     "Flowgraph",
+    "HostServer",
     "InterpBlock",
     "Pair",
     "RunError",

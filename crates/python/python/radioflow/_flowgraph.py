@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _native
 from ._native import Block, ConnectError, Scheduler
@@ -175,6 +175,31 @@ class Flowgraph:
     def block_names(self) -> List[str]:
         """Instance names of the blocks, in the order they joined."""
         return self._native.block_names()
+
+    # -- across hosts -----------------------------------------------------------------------
+
+    def set_host(self, block: AnyBlock, host: str) -> None:
+        """Runs `block` on host `host` when the graph runs across hosts
+        (:meth:`run_on_hosts`). Only blocks of :mod:`radioflow.blocks` can go to another
+        host (they are made again there from their parameters)."""
+        self._native.set_host(self._handle(block), host)
+
+    def run_on_hosts(
+        self, hosts: Mapping[str, str], token: str, scheduler: str = "flow"
+    ) -> Dict[str, Dict[str, Dict[str, int]]]:
+        """Runs the graph across hosts: every block on the host :meth:`set_host` gave it,
+        `hosts` mapping each host name to its ``radioflow serve`` (or :class:`HostServer`)
+        address (``"10.0.0.2:7300"``), `token` the one they were started with, `scheduler`
+        a scheduler spec every host uses (``"flow"``, ``"tpb"``, ``"flow:workers=2"``).
+        Connections between hosts become ZeroMQ links. Waits until the graph ended on every
+        host (a failure on one stops the others and raises RunError naming the host and
+        block; Ctrl-C stops them all) and returns each host's block counters:
+        ``{host: {block: {"consumed": n, "produced": n, "messages": n}}}``."""
+        if not isinstance(scheduler, str):
+            raise TypeError(
+                f"run_on_hosts: scheduler is a spec string such as 'flow', not {scheduler!r}"
+            )
+        return self._native.run_on_hosts(dict(hosts), token, scheduler)
 
 
 __all__ = ["Flowgraph", "ConnectError"]
