@@ -127,6 +127,7 @@ def test_bad_arguments_are_clear_errors(tmp_path):
 
 def test_ctrl_c_stops_an_endless_graph_on_every_host():
     import _thread
+    import signal
     import threading
 
     fg = rf.Flowgraph()
@@ -136,8 +137,14 @@ def test_ctrl_c_stops_an_endless_graph_on_every_host():
     fg.set_host(src, "a")
     fg.set_host(sink, "b")
     a, b = servers(2)
-    # Ctrl-C as the terminal sends it, once the graph runs (the delay only lets it start;
-    # were it to arrive earlier, the interrupt is raised all the same).
-    threading.Timer(0.5, _thread.interrupt_main).start()
-    with pytest.raises(KeyboardInterrupt):
-        fg.run_on_hosts({"a": a.address, "b": b.address}, "secret")
+    # Ctrl-C raises KeyboardInterrupt as in a terminal, also when the suite runs as a
+    # background job (which starts with SIGINT ignored: interrupt_main would do nothing).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            # Ctrl-C once the graph runs (the delay only lets it start; earlier, the
+            # interrupt is raised all the same).
+            threading.Timer(0.5, _thread.interrupt_main).start()
+            fg.run_on_hosts({"a": a.address, "b": b.address}, "secret")
+    finally:
+        signal.signal(signal.SIGINT, previous)
