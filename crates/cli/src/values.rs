@@ -2,12 +2,15 @@
 //! (zero where it makes no sense, negative, not finite, absurdly large) with a message that
 //! says what it takes; clap names the argument.
 
+/// The largest count [`count`] takes (exact as an `f64` too).
+const MAX_COUNT: u64 = 1_000_000_000_000_000_000;
+
 /// A count of at least 1, written as an integer or in exponent form (`1e8`).
 pub(crate) fn count(s: &str) -> Result<u64, String> {
     let refused = || format!("'{s}' is not a whole count between 1 and 1e18");
     // Digits are taken exactly (a float holds whole numbers exactly only up to 2^53).
     if let Ok(n) = s.trim().parse::<u64>() {
-        return (1..=1_000_000_000_000_000_000)
+        return (1..=MAX_COUNT)
             .contains(&n)
             .then_some(n)
             .ok_or_else(refused);
@@ -16,7 +19,7 @@ pub(crate) fn count(s: &str) -> Result<u64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("'{s}' is not a number"))?;
-    if !(v.is_finite() && v >= 1.0 && v.fract() == 0.0 && v <= 1e18) {
+    if !(v.is_finite() && v >= 1.0 && v.fract() == 0.0 && v <= MAX_COUNT as f64) {
         return Err(refused());
     }
     Ok(v as u64)
