@@ -419,6 +419,7 @@ pub fn fer(p: &FerParams) -> Result<Vec<FerCurve>, BenchError> {
                 let r = rx_file(
                     &RxFileOptions {
                         input: rec.clone(),
+                        sps: 2.0,
                         output: out.clone(),
                         rolloff: 0.2,
                         gold: 0,

@@ -19,6 +19,7 @@ pub const GRAPH_NAMES: &[&str] = &[
     "opti",
     "msg",
     "workload",
+    "fm",
 ];
 
 /// Builds graph `name` sized by `samples` (items through each head block, or messages in the
@@ -29,6 +30,9 @@ pub const GRAPH_NAMES: &[&str] = &[
 /// - `buf`: 3 x 3 copy blocks; `opti`: 4 branches of 3 copies; `msg`: 3 x 3 forwarders.
 /// - `workload`: a real-time source of 1e6 samples/s (so `samples` microseconds long) -> two
 ///   chained processors doing 1e5 floating-point divisions per packet -> rate probe.
+/// - `fm`: the `fm` benchmark's mono receiver chain on its recording (made once in the
+///   temporary directory): file source -> head -> channel filter -> demodulator -> audio
+///   filter -> de-emphasis -> null sink.
 ///
 /// # Errors
 /// An unknown name.
@@ -79,6 +83,10 @@ pub fn build(name: &str, samples: u64) -> Result<Flowgraph, BenchError> {
                     .unwrap_or_else(|e| unreachable!("the workload graph is well-formed: {e}"));
             }
             fg
+        }
+        "fm" => {
+            let input = crate::experiments::fm::recording(&std::env::temp_dir())?;
+            crate::experiments::fm::build(&crate::FmParams { samples, input })?.0
         }
         _ => {
             return Err(BenchError::Params(format!(

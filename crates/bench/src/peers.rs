@@ -88,7 +88,7 @@ impl Peer {
     /// The files the program is built from, relative to the peer's folder.
     fn sources(self) -> &'static [&'static str] {
         match self {
-            Self::GnuRadio => &["src/gr_bench.cc", "Makefile"],
+            Self::GnuRadio => &["src/gr_bench.cc", "src/fir_kernels.cc", "Makefile"],
             Self::FutureSdr => &["src/main.rs", "Cargo.toml"],
         }
     }

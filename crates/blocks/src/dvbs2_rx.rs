@@ -6,31 +6,33 @@ use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
 /// Samples given to the synchroniser at a time: at most one PLFRAME completes per block (the
-/// shortest, a dummy frame, is 6 660 samples), so the bytes waiting for output room stay
-/// under one frame's worth.
+/// shortest, a dummy frame, is 6 660 samples at 2 samples per symbol, 4 162 at the lowest
+/// rate, 1.25), so the bytes waiting for output room stay under one frame's worth.
 const STEP: usize = 4096;
 /// Room for the TS bytes of one frame (58 192 bits of BBFRAME at most) and a packet split
 /// across frames.
 const PENDING: usize = 58_192 / 8 + 2 * 188;
 
-/// Receives DVB-S2 ([`radioflow_dvbs2`]: AGC, matched RRC, Gardner timing, SOF/PLS frame
-/// synchronisation, carrier recovery, PL descrambling, soft demapping, LDPC, BCH, BBHEADER) on
-/// one thread, from complex samples at 2 samples per symbol to the TS packets the frames
-/// carry (sync bytes restored; packets of frames that failed carry TEI). Each frame is
-/// decoded with the MODCOD its PLS code announces (CCM, VCM and ACM alike).
+/// Receives DVB-S2 ([`radioflow_dvbs2`]: resampling to 2 samples per symbol when the input
+/// is at another rate, AGC, matched RRC, Gardner timing, SOF/PLS frame synchronisation,
+/// carrier recovery, PL descrambling, soft demapping, LDPC, BCH, BBHEADER) on one thread, from
+/// complex samples to the TS packets the frames carry (sync bytes restored; packets of frames
+/// that failed carry TEI). Each frame is decoded with the MODCOD its PLS code announces (CCM,
+/// VCM and ACM alike).
 ///
 /// The packets of a frame wait inside the block until the output has room: nothing is
 /// dropped when the output is short, the input is simply not read further meanwhile. For the
 /// receiver on several cores, see `radioflow_dvbs2::framed_rx` (`radioflow dvbs2 rx`).
 ///
 /// # Stream inputs
-/// - `in`: `Complex32` at 2 samples per symbol.
+/// - `in`: `Complex32` at `cfg.samples_per_symbol` (2, or from just over 1 + roll-off to 64).
 ///
 /// # Stream outputs
 /// - `out`: `u8`, TS packets (188 bytes, 0x47 first).
 ///
 /// # Parameters
-/// - `cfg`: roll-off of the matched filter and the PL scrambling Gold code.
+/// - `cfg`: roll-off of the matched filter, the PL scrambling Gold code, and the input's
+///   samples per symbol.
 ///
 /// # Example
 /// ```
@@ -84,10 +86,10 @@ impl std::fmt::Debug for Dvbs2Rx {
 
 #[block(type_name = "dvbs2_rx")]
 impl Dvbs2Rx {
-    /// A receiver for `cfg`'s roll-off and Gold code.
+    /// A receiver for `cfg`'s roll-off, Gold code and input rate.
     ///
     /// # Errors
-    /// A roll-off, Gold code or timing bandwidth out of range.
+    /// A roll-off, Gold code, timing bandwidth or input rate out of range.
     pub fn new(cfg: SyncConfig) -> Result<Self, SyncError> {
         Ok(Self {
             input: StreamInput::new(),
@@ -188,11 +190,12 @@ fn drain(pending: &mut Vec<u8>, sent: &mut usize, o: &mut [u8], made: &mut usize
 
 register_block!(BlockDescription {
     id: "dvbs2_rx",
-    summary: "The DVB-S2 receiver (EN 302 307-1) on one thread: complex samples at 2 samples per symbol in, the TS packets of every frame out (MODCOD per frame from its PLS code; packets of failed frames marked with TEI).",
+    summary: "The DVB-S2 receiver (EN 302 307-1) on one thread: complex samples in (2 samples per symbol, or another rate resampled to 2), the TS packets of every frame out (MODCOD per frame from its PLS code; packets of failed frames marked with TEI).",
     dtypes: &[],
     params: &[
         ParamDescription::optional("rolloff", ParamKind::Choice(&["0.35", "0.25", "0.2"]), DefaultValue::Word("0.2"), "RRC roll-off of the matched filter"),
         ParamDescription::optional("gold", ParamKind::Int { min: 0 }, DefaultValue::Int(0), "PL scrambling Gold code index"),
+        ParamDescription::optional("sps", ParamKind::PositiveFloat, DefaultValue::Float(2.0), "samples per symbol of the input: 2, or 1 + roll-off + 0.05 to 64 (resampled to 2)"),
     ],
     ports: declared_ports::<Dvbs2Rx>,
     make: |a| {
@@ -203,6 +206,7 @@ register_block!(BlockDescription {
                 _ => 0.2,
             },
             gold: u32::try_from(a.int("gold")?).map_err(|_| a.error("gold", "is too large"))?,
+            samples_per_symbol: a.float("sps")?,
             ..SyncConfig::default()
         };
         let b = Dvbs2Rx::new(cfg).map_err(|e| ParamError::new("dvbs2_rx", e.to_string()))?;
@@ -229,10 +233,10 @@ mod tests {
             .collect()
     }
 
-    /// The transmitter block's output for `input`.
-    fn transmit(input: &[u8], modcod: &str) -> Vec<Complex32> {
+    /// The transmitter block's output for `input` at `sps` samples per symbol.
+    fn transmit(input: &[u8], modcod: &str, sps: usize) -> Vec<Complex32> {
         let cfg = TxConfig::new(modcod.parse().unwrap(), FrameSize::Short, true);
-        let mut h = Harness::new(Dvbs2Tx::new(cfg, Shaping::rrc(RollOff::R020, 2)).unwrap());
+        let mut h = Harness::new(Dvbs2Tx::new(cfg, Shaping::rrc(RollOff::R020, sps)).unwrap());
         let mut out = Vec::new();
         for c in input.chunks(30_000) {
             h.push("in", c);
@@ -265,10 +269,10 @@ mod tests {
         assert_eq!(got, &sent[first * 188..first * 188 + got.len()]);
     }
 
-    /// Runs a receiver over `samples`, pushed 30 000 at a time, with `space` bytes of output
-    /// room per call (unlimited when `None`).
-    fn receive(samples: &[Complex32], space: Option<usize>) -> Vec<u8> {
-        let mut h = Harness::new(Dvbs2Rx::new(SyncConfig::default()).unwrap());
+    /// Runs a receiver for `cfg` over `samples`, pushed 30 000 at a time, with `space` bytes
+    /// of output room per call (unlimited when `None`).
+    fn receive(samples: &[Complex32], cfg: SyncConfig, space: Option<usize>) -> Vec<u8> {
+        let mut h = Harness::new(Dvbs2Rx::new(cfg).unwrap());
         let mut got = Vec::new();
         let mut chunks = samples.chunks(30_000);
         let (mut calls, mut pushed, mut ended) = (0, 0u64, false);
@@ -302,11 +306,27 @@ mod tests {
     #[test]
     fn a_short_output_holds_the_packets_back_and_loses_none() {
         let sent = ts(400);
-        let samples = transmit(&sent, "8psk-3/5");
-        let whole = receive(&samples, None);
+        let samples = transmit(&sent, "8psk-3/5", 2);
+        let cfg = SyncConfig::default();
+        let whole = receive(&samples, cfg, None);
         assert_contiguous(&whole, &sent, 300);
         // 100 bytes of output room per call: the same bytes.
-        assert_eq!(receive(&samples, Some(100)), whole);
+        assert_eq!(receive(&samples, cfg, Some(100)), whole);
+    }
+
+    #[test]
+    fn input_at_another_rate_is_resampled() {
+        let sent = ts(300);
+        // Every other sample at 5 samples per symbol: 2.5.
+        let samples: Vec<Complex32> = transmit(&sent, "qpsk-3/4", 5)
+            .into_iter()
+            .step_by(2)
+            .collect();
+        let cfg = SyncConfig {
+            samples_per_symbol: 2.5,
+            ..SyncConfig::default()
+        };
+        assert_contiguous(&receive(&samples, cfg, None), &sent, 200);
     }
 
     #[test]
@@ -316,5 +336,11 @@ mod tests {
             ..SyncConfig::default()
         };
         assert!(Dvbs2Rx::new(cfg).unwrap_err().to_string().contains("Gold"));
+        let cfg = SyncConfig {
+            samples_per_symbol: 1.0,
+            ..SyncConfig::default()
+        };
+        let e = Dvbs2Rx::new(cfg).unwrap_err().to_string();
+        assert!(e.contains("samples per symbol out of range"), "{e}");
     }
 }

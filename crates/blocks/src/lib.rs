@@ -15,6 +15,9 @@
 //! - GNU Radio interop: ZeroMQ, wire-compatible with gr-zeromq ([`ZmqSource`], [`ZmqSink`],
 //!   [`ZmqMessageSource`], [`ZmqMessageSink`], the tag header in [`zmq_tag_header`]); SigMF
 //!   recordings ([`SigmfSource`], [`SigmfSink`], the format in [`sigmf`]).
+//! - Radios through SoapySDR (the `soapysdr` feature, on by default; it links the system's
+//!   libSoapySDR): [`SoapySource`], [`SoapySink`] ([`DeviceError`]). Without SoapySDR
+//!   installed, build with `--no-default-features`.
 //!
 //! Stream ports are named `in` and `out`, and so are message ports.
 //!
@@ -75,6 +78,12 @@ pub mod sigmf;
 mod sigmf_sink;
 mod sigmf_source;
 mod signal_source;
+#[cfg(feature = "soapysdr")]
+mod soapy_device;
+#[cfg(feature = "soapysdr")]
+mod soapy_sink;
+#[cfg(feature = "soapysdr")]
+mod soapy_source;
 #[cfg(test)]
 mod test_util;
 mod throttle;
@@ -119,6 +128,12 @@ pub use rds_decoder::RdsDecoder;
 pub use sigmf_sink::SigmfSink;
 pub use sigmf_source::SigmfSource;
 pub use signal_source::{SignalItem, SignalSource, Waveform};
+#[cfg(feature = "soapysdr")]
+pub use soapy_device::DeviceError;
+#[cfg(feature = "soapysdr")]
+pub use soapy_sink::SoapySink;
+#[cfg(feature = "soapysdr")]
+pub use soapy_source::SoapySource;
 pub use throttle::Throttle;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;

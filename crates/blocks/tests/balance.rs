@@ -92,6 +92,66 @@ fn handed_over_chains_keep_every_item_in_order() {
 }
 
 #[test]
+fn a_single_chain_cut_for_an_idle_worker_keeps_every_item_in_order() {
+    // One chain of eight blocks on two workers: worker 1 starts with nothing. Stress turns cut
+    // the chain in its middle (unmeasured, `scheduler/cut.rs`) and hand the tail to the other
+    // worker, again and again while pieces of two or more blocks are left: every cut first
+    // moves the chain's items out of its regions, so no region is used by two threads.
+    for chunk in [1024, 4096] {
+        let mut fg = Flowgraph::new();
+        fg.set_trace(Some(TraceConfig {
+            events_per_block: 1 << 16,
+        }));
+        let data: Vec<u32> = (0..300_000u32)
+            .map(|k| k.wrapping_mul(2_654_435_761))
+            .collect();
+        let mut prev = fg.add(VectorSource::new(data.clone()));
+        for _ in 0..6 {
+            let c = fg.add(Copy::<u32>::new());
+            fg.connect(prev, c).unwrap();
+            prev = c;
+        }
+        let sink = fg.add(VectorSink::<u32>::new());
+        fg.connect(prev, sink).unwrap();
+        let s = FlowScheduler::new()
+            .workers(2)
+            .chunk_bytes(chunk)
+            .buffer_bytes(4 * chunk)
+            .balance_stress(2);
+        fg.run_with(&s).unwrap();
+        assert!(
+            fg.block::<VectorSink<u32>>(sink).unwrap().data() == data.as_slice(),
+            "chunk {chunk}: the chain's output differs from its input"
+        );
+        if let Some(threads) = threads_per_block(&fg) {
+            let all: HashSet<u64> = threads.values().flatten().copied().collect();
+            assert!(all.len() >= 2, "chunk {chunk}: one chain stayed on {all:?}");
+        }
+    }
+}
+
+#[test]
+fn a_cut_can_be_switched_off() {
+    // Without stress turns nothing is cut unless measured costs say so; with `cut(false)` the
+    // idle worker is not even started: every block runs on one thread.
+    let mut fg = Flowgraph::new();
+    fg.set_trace(Some(TraceConfig {
+        events_per_block: 1 << 16,
+    }));
+    let sinks = pipes(&mut fg, 1, 6, 2_000_000);
+    fg.run_with(&FlowScheduler::new().workers(2).cut(false))
+        .unwrap();
+    assert_eq!(
+        fg.block::<NullSink<f32>>(sinks[0]).unwrap().items(),
+        2_000_000
+    );
+    if let Some(threads) = threads_per_block(&fg) {
+        let all: HashSet<u64> = threads.values().flatten().copied().collect();
+        assert_eq!(all.len(), 1, "{threads:?}");
+    }
+}
+
+#[test]
 fn a_worker_that_ran_out_of_blocks_takes_a_chain_over() {
     // Three pipes of three blocks on two workers (too few blocks to cut one at start): the
     // first and third go to worker 0, the second, much shorter, to worker 1. When worker 1 has

@@ -3,7 +3,9 @@
 
 /// The count parser the experiments' arguments share (at least 1; accepts 1e8).
 pub(crate) use crate::values::count as parse_count;
-use crate::{bench_compare, bench_dvbs2, bench_fm, bench_framed, bench_observe, bench_profile};
+use crate::{
+    bench_compare, bench_dvbs2, bench_fir, bench_fm, bench_framed, bench_observe, bench_profile,
+};
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use radioflow_bench::suite::profiled::Profile;
@@ -170,6 +172,9 @@ enum Experiment {
     /// Issue 18: the mono FM receiver (file -> freq_xlating_fir /10 -> wfm_rcv /5 -> sink),
     /// in input Msps; `--compare gnuradio` for GNU Radio's own chain.
     Fm(bench_fm::FmArgs),
+    /// Issue 18: the FIR kernels alone (plain, and the FM receiver's decimating ones), ns per
+    /// input sample; `--compare gnuradio` for GNU Radio's VOLK-based kernels.
+    Fir(bench_fir::FirArgs),
 }
 
 /// `spec` with the command line's scheduler flags applied (`--workers`, `--pin`, ... to
@@ -342,6 +347,7 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
         Some(Experiment::Dvbs2Rx(a)) => return bench_dvbs2::dvbs2_rx(a, &c),
         Some(Experiment::Dvbs2Fer(a)) => return bench_dvbs2::dvbs2_fer(a, &c),
         Some(Experiment::Fm(a)) => return bench_fm::fm(a, &c),
+        Some(Experiment::Fir(a)) => return bench_fir::fir(a, &c),
         Some(Experiment::Resched(a)) => {
             return bench_profile::profile(Profile::Resched, a.into(), &c)
         }

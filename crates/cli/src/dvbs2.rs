@@ -6,6 +6,7 @@ use radioflow_blocks::sigmf;
 use radioflow_control::Tasks;
 use radioflow_dvbs2::app::{tx_file, TxFileOptions};
 use radioflow_dvbs2::rx_app::{rx_file_live, RxFileOptions, RxLive};
+use radioflow_dvbs2::sync::{SyncConfig, SyncError};
 use radioflow_dvbs2::FrameSize;
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,8 +23,9 @@ pub(crate) struct Dvbs2Args {
 enum Dvbs2Command {
     /// Encode a TS file into DVB-S2 PLFRAMEs, pulse-shaped, as complex float32 samples.
     Tx(TxArgs),
-    /// Receive a cf32 recording at 2 samples per symbol into a TS file (MODCOD, frame size
-    /// and pilots of each frame read from its PLS code).
+    /// Receive a cf32 recording into a TS file (MODCOD, frame size and pilots of each frame
+    /// read from its PLS code); at 2 samples per symbol, or at another rate through a
+    /// resampler.
     Rx(RxArgs),
 }
 
@@ -97,9 +99,11 @@ struct RxArgs {
     /// Output TS file (188-byte packets; those of frames that failed carry TEI).
     #[arg(long)]
     out: PathBuf,
-    /// Samples per symbol of the recording (the receiver works at 2).
-    #[arg(long, default_value_t = 2, value_parser = sps_two)]
-    sps: u16,
+    /// Samples per symbol of the recording: 2, or any rate from 1 + roll-off + 0.05 (1.25 at
+    /// roll-off 0.2) to 64, not necessarily whole (e.g. 2.5, 3.37, 1.7), resampled to 2 first
+    /// by a polyphase filter bank.
+    #[arg(long, default_value_t = 2.0, value_parser = sps_rate, allow_negative_numbers = true)]
+    sps: f64,
     /// Decode only frames of this size.
     #[arg(long, value_enum, default_value = "any")]
     frame: FrameKind,
@@ -131,15 +135,11 @@ struct RxArgs {
     control: crate::control::ControlArgs,
 }
 
-/// `--sps`: the synchroniser runs at 2 samples per symbol.
-fn sps_two(s: &str) -> Result<u16, String> {
-    match s.trim().parse::<u16>() {
-        Ok(2) => Ok(2),
-        Ok(n) => Err(format!(
-            "{n}: the receiver works at 2 samples per symbol; resample the recording to 2 \
-             (e.g. `radioflow run` with a rational_resampler) first"
-        )),
-        Err(_) => Err(format!("'{s}' is not a whole number of samples per symbol")),
+/// `--sps`: a finite number; its range depends on `--rolloff` (checked in [`rx`]).
+fn sps_rate(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(format!("'{s}' is not a number of samples per symbol")),
     }
 }
 
@@ -163,6 +163,14 @@ pub(crate) fn main(args: Dvbs2Args) -> anyhow::Result<()> {
 }
 
 fn rx(a: RxArgs) -> anyhow::Result<()> {
+    let sync = SyncConfig {
+        roll_off: a.rolloff,
+        samples_per_symbol: a.sps,
+        ..SyncConfig::default()
+    };
+    if let Err(e @ SyncError::SamplesPerSymbol { .. }) = sync.validate() {
+        anyhow::bail!("invalid value '{}' for '--sps': {e}", a.sps);
+    }
     let (input, span) = if sigmf::is_sigmf(&a.input) {
         let rec = sigmf::Recording::open(&a.input)?;
         let datatype = rec.meta.global.datatype;
@@ -180,6 +188,7 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
     };
     let o = RxFileOptions {
         input,
+        sps: a.sps,
         span,
         output: a.out,
         rolloff: a.rolloff,
@@ -197,10 +206,12 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
         profile: a.profile,
         pin: a.pin,
     };
-    debug_assert_eq!(a.sps, 2);
     a.control.refuse_probes("dvbs2 rx")?;
     let live = Arc::new(RxLive::default());
-    let control = a.control.serve_tasks(rx_tasks(&live))?;
+    // The resampler's task runs only for a recording at another rate than 2.
+    let control = a
+        .control
+        .serve_tasks(rx_tasks(&live, RxLive::first_task(&sync)))?;
     let mut shown = false;
     let mut last_percent = u64::MAX;
     let r = rx_file_live(
@@ -227,7 +238,7 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
     if let Some(p) = r.profile.as_ref().filter(|_| a.profile) {
         println!(
             "profile of the first {} samples (one thread), Table 3 of the seed:",
-            radioflow_dvbs2::framed_rx::CALIBRATION
+            p.samples
         );
         println!("{}", p.table());
     }
@@ -309,18 +320,22 @@ fn tx(a: TxArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The receiver's framed tasks as the live view's tasks, each handing its output to the next.
-fn rx_tasks(live: &Arc<RxLive>) -> Tasks {
+/// The receiver's framed tasks from `RxLive::TASKS[first]` on as the live view's tasks, each
+/// handing its output to the next.
+fn rx_tasks(live: &Arc<RxLive>, first: usize) -> Tasks {
     let read = live.clone();
     Tasks {
-        names: RxLive::TASKS.iter().map(|t| (*t).to_owned()).collect(),
-        edges: RxLive::EDGES
+        names: RxLive::TASKS[first..]
+            .iter()
+            .map(|t| (*t).to_owned())
+            .collect(),
+        edges: RxLive::EDGES[first..]
             .iter()
             .enumerate()
             .map(|(i, what)| (i, i + 1, (*what).to_owned()))
             .collect(),
         read: Arc::new(move |out| {
-            for (s, t) in out.iter_mut().zip(&read.tasks) {
+            for (s, t) in out.iter_mut().zip(&read.tasks[first..]) {
                 s.work_calls = t.calls.load(Relaxed);
                 s.items_consumed = t.items_in.load(Relaxed);
                 s.items_produced = t.items_out.load(Relaxed);

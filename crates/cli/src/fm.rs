@@ -1,12 +1,13 @@
-//! `radioflow fm`: an FM broadcast station from an IQ recording to a WAV file (the receiver
-//! is `radioflow_fm`; this parses the options and prints progress and the summary).
+//! `radioflow fm`: an FM broadcast station from an IQ recording or a radio (SoapySDR) to a
+//! WAV file (the receiver is `radioflow_fm`; this parses the options, prints progress and the
+//! summary, and turns Ctrl-C into the end of the run).
 
 use anyhow::bail;
 use clap::Args;
 use radioflow_blocks::SampleFormat;
 use radioflow_control::{ControlHandle, Probe};
 use radioflow_fm::synth::{write_station, Station};
-use radioflow_fm::{Observer, Progress, Receiver, ReceiverConfig, ReceiverGraph};
+use radioflow_fm::{DeviceInput, Observer, Progress, Receiver, ReceiverConfig, ReceiverGraph};
 use radioflow_runtime::{Flowgraph, Pmt, SchedulerSpec};
 use std::io::Write;
 use std::path::PathBuf;
@@ -16,15 +17,31 @@ use std::time::Duration;
 pub(crate) struct FmArgs {
     /// The IQ recording: a raw file (with --format and --rate) or a SigMF recording
     /// (X.sigmf-meta, X.sigmf-data or a X.sigmf archive; format and rate from its metadata).
-    #[arg(long, required_unless_present = "demo")]
+    #[arg(long, required_unless_present_any = ["demo", "device"])]
     input: Option<PathBuf>,
+    /// Receive from a radio instead: SoapySDR's device arguments ("driver=rtlsdr",
+    /// "driver=hackrf,serial=..."; `SoapySDRUtil --find` lists them), with --rate, --freq and
+    /// --offset; until Ctrl-C or for --seconds.
+    #[arg(long, conflicts_with_all = ["input", "format", "demo", "repeat"], requires_all = ["rate", "freq"])]
+    device: Option<String>,
+    /// The frequency to tune the device to, Hz (100.2e6): the station is at --freq + --offset.
+    #[arg(long, requires = "device", value_parser = crate::values::positive)]
+    freq: Option<f64>,
+    /// The device's gain in dB (default: its automatic gain, where it has one).
+    #[arg(long, requires = "device", allow_negative_numbers = true)]
+    gain: Option<f64>,
+    /// Stop after this many seconds of signal from the device (default: at Ctrl-C).
+    #[arg(long, requires = "device", value_parser = crate::values::positive)]
+    seconds: Option<f64>,
     /// Its sample format: cf32, cs16, cu8 (rtl_sdr) or cs8 (not for SigMF).
     #[arg(long, value_parser = clap::value_parser!(SampleFormat))]
     format: Option<SampleFormat>,
-    /// Its sample rate in samples/s (2.4e6 accepted; not for SigMF).
+    /// Its sample rate in samples/s (2.4e6 accepted; not for SigMF), or the rate to run the
+    /// device at.
     #[arg(long, value_parser = crate::values::positive, allow_negative_numbers = true)]
     rate: Option<f64>,
-    /// The station's frequency relative to the recording's centre, Hz (negative below).
+    /// The station's frequency relative to the recording's centre (or the device's --freq),
+    /// Hz (negative below).
     #[arg(long, allow_hyphen_values = true, required_unless_present = "demo")]
     offset: Option<f64>,
     /// Receive radioflow's built-in station instead of a recording: 5 s of stereo tones
@@ -52,8 +69,8 @@ pub(crate) struct FmArgs {
     /// the machine allows (implied by --control).
     #[arg(long)]
     realtime: bool,
-    /// Read the recording again from its start at its end, until stopped (from the live
-    /// view's Stop button, or Ctrl-C).
+    /// Read the recording again from its start at its end, until stopped (Ctrl-C, or the
+    /// live view's Stop button).
     #[arg(long)]
     repeat: bool,
     // The live view also gets probes on `channel.out` (the station at DC) and `fm_demod.out`
@@ -94,6 +111,22 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
             &Station::default(),
         )?;
         ReceiverConfig::new(path, SampleFormat::Cu8, 2.4e6, 200e3)
+    } else if let Some(args) = &a.device {
+        let rate = a
+            .rate
+            .ok_or_else(|| anyhow::anyhow!("--rate is required with --device"))?;
+        let device = DeviceInput {
+            args: args.clone(),
+            frequency: a
+                .freq
+                .ok_or_else(|| anyhow::anyhow!("--freq is required with --device"))?,
+            gain: a.gain,
+            samples: a.seconds.map(|s| (s * rate).round() as u64),
+        };
+        let offset = a
+            .offset
+            .ok_or_else(|| anyhow::anyhow!("--offset is required"))?;
+        ReceiverConfig::device(device, rate, offset)
     } else {
         let input = a
             .input
@@ -123,6 +156,7 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
         }
     };
     let input = config.input.clone();
+    let device = config.device.clone();
     config.wav = a.wav.clone();
     config.stereo = !a.mono;
     config.deemphasis = deemphasis;
@@ -137,16 +171,35 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
     config.repeat = a.repeat;
     let rx = Receiver::new(config)?;
     let plan = rx.plan();
-    eprintln!(
-        "{}: {} samples ({:.1} s), station at {:+} Hz; multiplex at {} Hz, audio at {} Hz, {}",
-        input.display(),
-        rx.samples(),
-        rx.samples() as f64 / plan.sample_rate,
-        plan.offset,
-        plan.mpx_rate,
-        plan.wav_rate,
-        if a.mono { "mono" } else { "stereo" }
-    );
+    let stereo = if a.mono { "mono" } else { "stereo" };
+    match &device {
+        Some(d) => eprintln!(
+            "device '{}': {} samples/s at {} Hz, station at {} Hz ({:+} Hz), {}; multiplex at \
+             {} Hz, audio at {} Hz, {stereo} (Ctrl-C stops)",
+            d.args,
+            plan.sample_rate,
+            d.frequency,
+            d.frequency + plan.offset,
+            plan.offset,
+            match a.seconds {
+                Some(s) => format!("for {s} s"),
+                None => "until stopped".to_owned(),
+            },
+            plan.mpx_rate,
+            plan.wav_rate,
+        ),
+        None => eprintln!(
+            "{}: {} samples ({:.1} s), station at {:+} Hz; multiplex at {} Hz, audio at {} Hz, \
+             {stereo}",
+            input.display(),
+            rx.samples(),
+            rx.samples() as f64 / plan.sample_rate,
+            plan.offset,
+            plan.mpx_rate,
+            plan.wav_rate,
+        ),
+    }
+    interrupt::catch();
     let mut watch = Watch {
         control: &a.control,
         offset: plan.offset,
@@ -154,7 +207,7 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
         handle: None,
         sample_rate: plan.sample_rate,
         mpx_rate: plan.mpx_rate,
-        repeat: a.repeat,
+        open_ended: a.repeat || rx.samples() == 0,
         shown: false,
         last: 0,
     };
@@ -194,6 +247,12 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
             st.bad_blocks
         );
     }
+    if summary.overflows > 0 {
+        println!(
+            "{} overflows: the device lost samples while the receiver did not keep up",
+            summary.overflows
+        );
+    }
     if let Some(wav) = &a.wav {
         println!(
             "wrote {} ({} frames at {} Hz{})",
@@ -221,7 +280,9 @@ struct Watch<'a> {
     sample_rate: f64,
     /// The rate of both probed outputs (the channel and the multiplex).
     mpx_rate: f64,
-    repeat: bool,
+    /// The run has no known length (a recording read again and again, a device until
+    /// stopped): the progress is in seconds only.
+    open_ended: bool,
     /// Whether a progress line was printed (and needs its newline).
     shown: bool,
     last: u64,
@@ -256,7 +317,7 @@ impl Observer for Watch<'_> {
         }
         self.last = p.samples;
         let seconds = p.samples as f64 / self.sample_rate;
-        if self.repeat {
+        if self.open_ended {
             eprint!("\r  {seconds:.1} s");
         } else {
             eprint!(
@@ -267,6 +328,10 @@ impl Observer for Watch<'_> {
         }
         std::io::stderr().flush().ok();
         self.shown = true;
+    }
+
+    fn should_stop(&mut self) -> bool {
+        interrupt::caught()
     }
 
     fn rds(&mut self, m: &Pmt) {
@@ -291,4 +356,37 @@ fn rds_line(m: &Pmt) -> Option<String> {
         _ => return None,
     };
     Some(format!("RDS {}: {value}", key.as_symbol()?.to_uppercase()))
+}
+
+/// Ctrl-C ends a run as the end of its input would: the WAV file is finished and the summary
+/// printed (a device streams until stopped). A second Ctrl-C ends the process at once.
+mod interrupt {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    static CAUGHT: AtomicBool = AtomicBool::new(false);
+
+    extern "C" fn on_interrupt(_: libc::c_int) {
+        // Async-signal-safe: one atomic store.
+        CAUGHT.store(true, Ordering::Relaxed);
+    }
+
+    /// Catches the next SIGINT (then the default action is back: SA_RESETHAND; system calls
+    /// it interrupts on other threads restart: SA_RESTART).
+    pub(super) fn catch() {
+        // SAFETY: `action` is zeroed (a valid empty sigaction: no flags, empty mask) before its
+        // fields are set; the handler is an `extern "C" fn(c_int)` that only stores an atomic,
+        // which is async-signal-safe; the old action is not asked for (null).
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESETHAND | libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+        }
+    }
+
+    /// Whether a Ctrl-C came.
+    pub(super) fn caught() -> bool {
+        CAUGHT.load(Ordering::Relaxed)
+    }
 }

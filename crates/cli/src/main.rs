@@ -6,6 +6,7 @@
 mod bench;
 mod bench_compare;
 mod bench_dvbs2;
+mod bench_fir;
 mod bench_fm;
 mod bench_framed;
 mod bench_observe;
@@ -58,8 +59,15 @@ enum Command {
 }
 
 fn main() -> std::process::ExitCode {
+    // RADIOFLOW_LOG=debug (or trace, warn, ...) shows the runtime's decisions, e.g. where
+    // `flow` cut a chain; info by default.
+    let level = std::env::var("RADIOFLOW_LOG")
+        .ok()
+        .and_then(|v| v.parse::<tracing_subscriber::filter::LevelFilter>().ok())
+        .unwrap_or(tracing_subscriber::filter::LevelFilter::INFO);
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_max_level(level)
         .without_time()
         .init();
     match run(Cli::parse().command) {

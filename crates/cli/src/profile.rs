@@ -11,7 +11,8 @@ use std::time::Duration;
 #[derive(Args)]
 pub(crate) struct ProfileArgs {
     /// The graph: example (tone -> head -> FIR -> gain -> sink), fir and fir-chain (the
-    /// counters experiment), buf, opti, msg, workload (a real-time source: 1e6 samples/s).
+    /// counters experiment), buf, opti, msg, workload (a real-time source: 1e6 samples/s),
+    /// fm (the `bench fm` mono receiver chain).
     #[arg(default_value = "example")]
     graph: String,
     /// Items through each head block (messages for msg; accepts 1e7).

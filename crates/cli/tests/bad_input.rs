@@ -172,7 +172,7 @@ fn wrong_arguments_are_one_clear_error_naming_them() {
         ),
         (
             vec![
-                "dvbs2", "rx", "--input", "x.cf32", "--out", "y", "--sps", "3",
+                "dvbs2", "rx", "--input", "x.cf32", "--out", "y", "--sps", "1.0",
             ],
             "--sps",
         ),

@@ -197,9 +197,15 @@ fn bad_inputs_are_one_clear_error() {
         ),
         (vec!["--input", "/no/such.cf32"], "/no/such.cf32"),
         (vec!["--input", path(dir.path())], "directory"),
+        (vec!["--input", path(&odd), "--sps", "0"], "--sps"),
+        (vec!["--input", path(&odd), "--sps", "-1"], "--sps"),
+        (vec!["--input", path(&odd), "--sps", "nan"], "--sps"),
+        (vec!["--input", path(&odd), "--sps", "inf"], "--sps"),
+        (vec!["--input", path(&odd), "--sps", "1.0"], "--sps"),
+        (vec!["--input", path(&odd), "--sps", "65"], "--sps"),
         (
-            vec!["--input", path(&odd), "--sps", "4"],
-            "2 samples per symbol",
+            vec!["--input", path(&odd), "--sps", "1.3", "--rolloff", "0.35"],
+            "invalid value '1.3' for '--sps': 1.3 samples per symbol out of range [1.40, 64]",
         ),
         (vec!["--input", path(&odd), "--rolloff", "0.5"], "roll-off"),
         (vec!["--input", path(&odd), "--frame", "tiny"], "--frame"),
@@ -211,5 +217,71 @@ fn bad_inputs_are_one_clear_error() {
         let first = err.lines().next().unwrap_or_default();
         assert!(first.contains(says), "{all:?}: {err}");
         assert!(!err.contains("panicked"), "{all:?}: {err}");
+    }
+}
+
+#[test]
+fn recordings_at_other_rates_are_resampled() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ts_in, iq, ts_out) = (
+        dir.path().join("in.ts"),
+        dir.path().join("x.cf32"),
+        dir.path().join("out.ts"),
+    );
+    let input = ts(300);
+    std::fs::write(&ts_in, &input).unwrap();
+    // The transmitter at 5 and 3 samples per symbol, then every other sample: 2.5 and 1.5
+    // (the band, 0.6 symbol rates, stays below both Nyquist frequencies).
+    for (tx_sps, rx_sps) in [("5", "2.5"), ("3", "1.5")] {
+        let (ok, _, err) = radioflow(&[
+            "dvbs2",
+            "tx",
+            "--input",
+            path(&ts_in),
+            "--out",
+            path(&iq),
+            "--modcod",
+            "8psk-3/5",
+            "--frame",
+            "short",
+            "--sps",
+            tx_sps,
+        ]);
+        assert!(ok, "{err}");
+        let full = std::fs::read(&iq).unwrap();
+        let half: Vec<u8> = full
+            .chunks_exact(16)
+            .flat_map(|c| &c[..8])
+            .copied()
+            .collect();
+        std::fs::write(&iq, half).unwrap();
+        let (ok, out, err) = radioflow(&[
+            "dvbs2",
+            "rx",
+            "--input",
+            path(&iq),
+            "--out",
+            path(&ts_out),
+            "--sps",
+            rx_sps,
+            "--cores",
+            "2",
+            "--profile",
+        ]);
+        assert!(ok, "--sps {rx_sps}: {err}");
+        assert!(out.contains("lock: locked at the end"), "{out}");
+        assert!(out.contains("MODCOD: 8psk-3/5, short frames"), "{out}");
+        assert!(out.contains(" 0 failed"), "{out}");
+        // The profile's first task is the resampler.
+        assert!(out.contains("\nresample "), "{out}");
+        let got = std::fs::read(&ts_out).unwrap();
+        let n = got.len() / 188;
+        assert!(n >= 200, "--sps {rx_sps}: {n} packets of 300:\n{out}");
+        let first = u32::from_be_bytes(got[4..8].try_into().unwrap()) as usize;
+        assert_eq!(
+            got[..],
+            input[first * 188..(first + n) * 188],
+            "--sps {rx_sps}"
+        );
     }
 }

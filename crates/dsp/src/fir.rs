@@ -207,77 +207,103 @@ fn decimate_avx2_fma(
     // only two lanes wide.
     let c = components.clamp(1, 2);
     let window_len = c * taps;
-    for (k, out) in y.chunks_exact_mut(c).enumerate() {
-        let lanes = dot_avx2_fma(&x[k * d * c..][..window_len], weights);
+    let stride = d * c;
+    let reduce = |lanes: [f32; 8], out: &mut [f32]| {
         if c == 1 {
             out[0] = lanes.iter().sum();
         } else {
             out[0] = lanes[0] + lanes[2] + lanes[4] + lanes[6];
             out[1] = lanes[1] + lanes[3] + lanes[5] + lanes[7];
         }
+    };
+    // Four outputs at a time share each load of the weights (see `dots_avx2_fma`); the rest
+    // one by one, summed in the same order, so an output does not depend on its neighbours
+    // (nor on how the input was split into calls).
+    let mut outs = y.chunks_exact_mut(4 * c);
+    let mut k = 0;
+    for out4 in &mut outs {
+        let window = &x[k * stride..][..3 * stride + window_len];
+        let lanes = dots_avx2_fma::<4>(window, stride, weights);
+        for (lanes, out) in lanes.into_iter().zip(out4.chunks_exact_mut(c)) {
+            reduce(lanes, out);
+        }
+        k += 4;
     }
+    for out in outs.into_remainder().chunks_exact_mut(c) {
+        let [lanes] = dots_avx2_fma::<1>(&x[k * stride..][..window_len], stride, weights);
+        reduce(lanes, out);
+        k += 1;
+    }
+}
+
+/// `N` dot products at once: the windows of `window_len = x.len() - (N - 1)·stride` floats
+/// starting at `x[j·stride]` (j < N) with `weights` (zero-padded to whole `LANES`), each
+/// summed into eight lanes: lane `l` holds the products of the elements whose index is `l`
+/// modulo 8 (so with interleaved complex samples, even lanes are real parts). Every window is
+/// summed in the same order whatever `N`. A lone dot product loads one window float per
+/// weight it loads, so two loads per multiply-add hold it to one multiply-add per cycle (two
+/// load ports); four windows share each weight load (five loads per four multiply-adds), and
+/// two accumulators per window (eight in all for four) hide the multiply-add's latency. The decimating
+/// channel filter of the FM receiver (145 complex taps, /10) and its audio filter (385 real
+/// taps, /5) spend most of their time here.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn dots_avx2_fma<const N: usize>(x: &[f32], stride: usize, weights: &[f32]) -> [[f32; 8]; N] {
+    use std::arch::x86_64::*;
+    let window_len = x
+        .len()
+        .checked_sub((N - 1) * stride)
+        .expect("the windows fit in x");
+    assert!(weights.len() >= window_len.next_multiple_of(16));
+    let mut acc = [[_mm256_setzero_ps(); 2]; N];
+    let full = window_len / 16;
+    for i in 0..full {
+        // SAFETY: 16·i + 16 <= window_len <= weights.len() (asserted), and for each window
+        // j·stride + 16·i + 16 <= (N - 1)·stride + window_len = x.len(); unaligned loads.
+        unsafe {
+            let w0 = _mm256_loadu_ps(weights.as_ptr().add(16 * i));
+            let w1 = _mm256_loadu_ps(weights.as_ptr().add(16 * i + 8));
+            for (j, a) in acc.iter_mut().enumerate() {
+                let p = x.as_ptr().add(j * stride + 16 * i);
+                a[0] = _mm256_fmadd_ps(_mm256_loadu_ps(p), w0, a[0]);
+                a[1] = _mm256_fmadd_ps(_mm256_loadu_ps(p.add(8)), w1, a[1]);
+            }
+        }
+    }
+    let rest = window_len - 16 * full;
+    if rest > 0 {
+        for half in 0..2 {
+            let valid = rest.saturating_sub(8 * half).min(8);
+            if valid == 0 {
+                break;
+            }
+            let at = 16 * full + 8 * half;
+            // SAFETY: `MASK[8 - valid..]` holds eight i32 (valid <= 8). The weights' load
+            // reads `weights[at..at + 8]`, inside the padding to a multiple of 16 (asserted:
+            // at + 8 <= 16·full + 16 <= weights.len()). The masked loads touch only the first
+            // `valid` floats from j·stride + at, which end at j·stride + window_len <=
+            // x.len(); masked-off lanes are not accessed.
+            unsafe {
+                let mask = _mm256_loadu_si256(MASK.as_ptr().add(8 - valid).cast());
+                let w = _mm256_loadu_ps(weights.as_ptr().add(at));
+                for (j, a) in acc.iter_mut().enumerate() {
+                    let xv = _mm256_maskload_ps(x.as_ptr().add(j * stride + at), mask);
+                    a[half] = _mm256_fmadd_ps(xv, w, a[half]);
+                }
+            }
+        }
+    }
+    let mut out = [[0.0f32; 8]; N];
+    for (a, o) in acc.iter().zip(&mut out) {
+        // SAFETY: `o` holds eight floats; the store is an unaligned one.
+        unsafe { _mm256_storeu_ps(o.as_mut_ptr(), _mm256_add_ps(a[0], a[1])) };
+    }
+    out
 }
 
 /// Eight lanes on (-1), eight off: `MASK[8 - n..][..8]` selects the first `n` of eight.
 #[cfg(target_arch = "x86_64")]
 const MASK: [i32; 16] = [-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0];
-
-/// The products of `window` with the first `window.len()` of `weights` (zero-padded to whole
-/// `LANES`), summed into eight lanes: lane `l` holds the products of the elements whose index
-/// is `l` modulo 8. Four accumulators of eight hide the multiply-add's latency.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-fn dot_avx2_fma(window: &[f32], weights: &[f32]) -> [f32; 8] {
-    use std::arch::x86_64::*;
-    const { assert!(LANES == 32) };
-    let mut acc = [_mm256_setzero_ps(); 4];
-    let mut xs = window.chunks_exact(LANES);
-    let mut ws = weights.chunks_exact(LANES);
-    let mut step = |xc: &[f32], wc: &[f32]| {
-        assert!(xc.len() == LANES && wc.len() == LANES);
-        for (j, a) in acc.iter_mut().enumerate() {
-            // SAFETY: both chunks hold LANES = 32 floats (asserted), so the eight at 8·j
-            // (j < 4) are in bounds; the loads are unaligned ones.
-            let (xv, wv) = unsafe {
-                (
-                    _mm256_loadu_ps(xc.as_ptr().add(8 * j)),
-                    _mm256_loadu_ps(wc.as_ptr().add(8 * j)),
-                )
-            };
-            *a = _mm256_fmadd_ps(xv, wv, *a);
-        }
-    };
-    for (xc, wc) in (&mut xs).zip(&mut ws) {
-        step(xc, wc);
-    }
-    // The tail through masked loads (a zero-padded copy on the stack would be read back
-    // wider than it was written, which stalls store forwarding).
-    let rest = xs.remainder();
-    if let Some(wc) = ws.next().filter(|_| !rest.is_empty()) {
-        for (j, a) in acc.iter_mut().enumerate() {
-            let valid = rest.len().saturating_sub(8 * j).min(8);
-            if valid == 0 {
-                break;
-            }
-            // SAFETY: `MASK[8 - valid..]` holds eight i32 (valid <= 8). The masked load
-            // touches only the first `valid` floats from 8·j, all inside `rest` (8·j + valid
-            // <= rest.len()); masked-off lanes are not accessed. `wc` holds LANES floats.
-            let (xv, wv) = unsafe {
-                let mask = _mm256_loadu_si256(MASK.as_ptr().add(8 - valid).cast());
-                (
-                    _mm256_maskload_ps(rest.as_ptr().add(8 * j), mask),
-                    _mm256_loadu_ps(wc.as_ptr().add(8 * j)),
-                )
-            };
-            *a = _mm256_fmadd_ps(xv, wv, *a);
-        }
-    }
-    let sum = _mm256_add_ps(_mm256_add_ps(acc[0], acc[1]), _mm256_add_ps(acc[2], acc[3]));
-    let mut lanes = [0.0f32; 8];
-    // SAFETY: `lanes` holds eight floats; the store is an unaligned one.
-    unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), sum) };
-    lanes
-}
 
 /// The decimating kernel as is (SSE2 on x86-64).
 fn decimate_portable(

@@ -15,6 +15,8 @@
 //!   at run time where available), over caller-held history.
 //! - [`DecimatingFir`], [`InterpolatingFir`], [`RationalResampler`]: streaming FIRs keeping
 //!   one output in `D`, making `I` per input (polyphase), or both.
+//! - [`ArbResampler`]: any rate ratio (a polyphase bank, linear interpolation between
+//!   adjacent branches).
 //! - [`FreqXlatingFir`]: moves a channel to DC, filters and decimates.
 //! - [`ComplexTapFir`]: complex taps on real samples (a complex band-pass picks one side).
 //! - [`FftFir`]: overlap-save FFT convolution, for long filters.
@@ -80,6 +82,7 @@
 //! ```
 
 mod agc;
+mod arb_resampler;
 mod arith;
 mod complex;
 mod complex_tap_fir;
@@ -108,6 +111,7 @@ mod test_util;
 mod window;
 
 pub use agc::Agc;
+pub use arb_resampler::ArbResampler;
 pub use arith::{add_const, add_into, multiply_const, multiply_into, subtract_into, Arith};
 pub use complex::{arg, conjugate, imag, magnitude, magnitude_squared, real, to_complex};
 pub use complex_tap_fir::ComplexTapFir;

@@ -1,7 +1,7 @@
 """Received DVB-S2 signals made by GNU Radio, for the receiver's tests (radioflow-dvbs2).
 
 Run with Debian's GNU Radio 3.10:
-    /usr/bin/python3 crates/dvbs2/golden/rx_vectors.py OUTDIR [--all]
+    /usr/bin/python3 crates/dvbs2/golden/rx_vectors.py OUTDIR [--all | --rates]
 
 For each configuration, gr-dtv's transmitter (bbheader, bbscrambler, bch, ldpc, interleaver,
 modulator, physical layer framing with a zero after each symbol) encodes a TS of counting
@@ -12,8 +12,13 @@ noise at the configuration's Es/N0 (Table 13 of EN 302 307-1 plus a margin: 3 dB
 frames, 4 dB for short ones). Without --all: one MODCOD per constellation and frame size
 (8 signals, pilots on); with --all: every MODCOD gr-dtv supports, normal and short, pilots on and off.
 
-Writes to OUTDIR, per configuration NAME: NAME.cf32 (little-endian complex64 at 2 samples per
-symbol), NAME.ts (the TS sent), and index.json (the configurations and their settings).
+With --rates: signals at other rates than 2 samples per symbol, brought there by GNU Radio's
+resamplers after the channel model (rational_resampler_ccc 5/4 to 2.5, pfb.arb_resampler_ccf
+to 3.37 and 1.7, rational 2/1 to 4), the noise added at the new rate.
+
+Writes to OUTDIR, per configuration NAME: NAME.cf32 (little-endian complex64 at the
+configuration's "sps" samples per symbol), NAME.ts (the TS sent), and index.json (the
+configurations and their settings).
 """
 import json
 import os
@@ -91,15 +96,24 @@ def make(cfg, out):
     sink = blocks.vector_sink_c()
     tb = gr.top_block()
     tb.connect(blocks.vector_source_b(ts.tolist(), False), *chain)
-    tb.connect(chain[-1], shape, chan, head, sink)
+    tb.connect(chain[-1], shape, chan, head)
+    resampler = cfg.get("resampler")
+    if resampler is None:
+        tb.connect(head, sink)
+    else:
+        if resampler[0] == "rational":
+            rs = filter.rational_resampler_ccc(resampler[1], resampler[2])
+        else:
+            rs = filter.pfb.arb_resampler_ccf(cfg["sps"] / 2.0)
+        tb.connect(head, rs, sink)
     tb.run()
     x = np.array(sink.data(), dtype=np.complex64)
     rng = np.random.default_rng(cfg["seed"])
-    # Wiener phase noise, then AWGN: Es = 2 samples x mean power, N0 = complex noise variance.
+    # Wiener phase noise, then AWGN: Es = sps samples x mean power, N0 = complex noise variance.
     phase = np.cumsum(rng.normal(0.0, cfg["phase_noise"], len(x)))
     x = x * np.exp(1j * phase).astype(np.complex64)
     power = float(np.mean(np.abs(x) ** 2))
-    n0 = 2.0 * power / 10 ** (cfg["esn0_db"] / 10.0)
+    n0 = cfg["sps"] * power / 10 ** (cfg["esn0_db"] / 10.0)
     noise = (rng.normal(size=len(x)) + 1j * rng.normal(size=len(x))) * np.sqrt(n0 / 2.0)
     y = (x + noise.astype(np.complex64)).astype(np.complex64)
     y.tofile(os.path.join(out, cfg["name"] + ".cf32"))
@@ -128,15 +142,35 @@ def configs(full):
                         # Carrier offset in cycles per symbol (2 % of the symbol rate), clock
                         # ratio (40 ppm), phase noise (rad per sample, Wiener).
                         "cfo": CFO * (1 if seed % 2 else -1), "epsilon": 1.0 + 40e-6,
-                        "phase_noise": PHASE_NOISE, "seed": seed,
+                        "phase_noise": PHASE_NOISE, "seed": seed, "sps": 2.0,
                     })
+    return out
+
+
+def rate_configs():
+    """Short frames, pilots on, at other rates: (MODCOD, samples per symbol, resampler)."""
+    out = []
+    for seed, (cname, rname, sps, resampler) in enumerate([
+            ("qpsk", "1/2", 2.5, ("rational", 5, 4)),
+            ("8psk", "3/5", 3.37, ("arb",)),
+            ("16apsk", "3/4", 1.7, ("arb",)),
+            ("32apsk", "4/5", 4.0, ("rational", 2, 1)),
+    ], start=200):
+        name = "{}-{}_short_pilots_sps{}".format(cname, rname.replace("/", "_"), sps)
+        out.append({
+            "name": name, "constellation": cname, "rate": rname,
+            "modcod": "{}-{}".format(cname, rname), "frame": "short", "pilots": True,
+            "esn0_db": TABLE13[cname][rname] + MARGIN_SHORT,
+            "cfo": CFO * (1 if seed % 2 else -1), "epsilon": 1.0 + 40e-6,
+            "phase_noise": PHASE_NOISE, "seed": seed, "sps": sps, "resampler": resampler,
+        })
     return out
 
 
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    cfgs = configs("--all" in sys.argv[2:])
+    cfgs = rate_configs() if "--rates" in sys.argv[2:] else configs("--all" in sys.argv[2:])
     for cfg in cfgs:
         make(cfg, out)
     with open(os.path.join(out, "index.json"), "w") as f:

@@ -1,10 +1,12 @@
 //! The receiver as a framed task graph (crates/framed): a cf32 reader to a TS writer. One
-//! frame of the graph is one chunk of [`CHUNK`] input samples; the synchronisation stages are
+//! frame of the graph is one chunk of input, [`CHUNK`] samples at 2 samples per symbol (as
+//! many as resample to at most [`CHUNK`] at another rate); the synchronisation stages are
 //! stateful and sequential, decoding is cloneable and duplicated:
 //!
 //! | task | what | module |
 //! |---|---|---|
-//! | `matched_filter` | read a chunk, matched RRC, block AGC | sequential |
+//! | `resample` | read a chunk, resample it to 2 samples per symbol (only for input at another rate) | sequential |
+//! | `matched_filter` | read a chunk (at 2 samples per symbol), matched RRC, block AGC | sequential |
 //! | `timing` | Gardner timing recovery: the chunk's samples to symbols | sequential |
 //! | `frame_sync` | SOF/PLS, carrier, PL descrambling: at most one PLFRAME out per chunk | sequential |
 //! | `decode` | demap, deinterleave, LDPC, BCH, BB descrambling, BBHEADER | cloneable |
@@ -19,9 +21,9 @@
 //! input stage 1 runs [`FLUSH`] empty chunks so the queue drains.
 //!
 //! [`calibrate`] profiles the graph as one sequence on the first [`CALIBRATION`] samples of
-//! the input and asks [`plan`] for the stages on the cores given; [`run_rx`] then builds that
-//! pipeline for the whole input. [`RxProfile`] keeps the profile and the plan (the seed's
-//! Table 3).
+//! the input (at 2 samples per symbol; as many symbols' worth at another rate) and asks
+//! [`plan`] for the stages on the cores given; [`run_rx`] then builds that pipeline for the
+//! whole input. [`RxProfile`] keeps the profile and the plan (the seed's Table 3).
 
 use std::collections::VecDeque;
 use std::io::{ErrorKind, Read, Write};
@@ -37,10 +39,11 @@ use thiserror::Error;
 
 use crate::rx::{BbHeader, Depacketizer, FrameDecoder, StageProfile};
 use crate::stages::MAX_BBFRAME_BYTES;
-use crate::sync::{MatchedFilter, SyncConfig, SyncError, Synchronizer, TimingRecovery};
+use crate::sync::{MatchedFilter, Resampler, SyncConfig, SyncError, Synchronizer, TimingRecovery};
 use crate::{FrameSize, Modcod};
 
-/// Input samples per frame of the graph.
+/// Input samples per frame of the graph at 2 samples per symbol (at another rate: the samples
+/// that resample to at most this many).
 pub const CHUNK: usize = 4096;
 /// Room for the symbols of one chunk (the timing loop makes `CHUNK / 2`, ± a few).
 const CHUNK_SYMBOLS: usize = CHUNK / 2 + 64;
@@ -48,7 +51,8 @@ const CHUNK_SYMBOLS: usize = CHUNK / 2 + 64;
 const MAX_DATA: usize = 32_400;
 /// Empty chunks run after the end of the input, to drain stage 2's queue.
 pub const FLUSH: usize = 64;
-/// Samples profiled to choose the stages (about 0.5 s of a 2 Msym/s signal).
+/// Samples profiled to choose the stages at 2 samples per symbol (about 0.5 s of a 2 Msym/s
+/// signal); at another rate, as many symbols' worth.
 pub const CALIBRATION: usize = 1 << 21;
 /// Frames stage 2 holds ready before they allocate (acquisition releases a few at once).
 const QUEUE: usize = 16;
@@ -75,10 +79,10 @@ pub struct RxRun {
 pub struct TaskCounters {
     /// Executions of the task.
     pub calls: AtomicU64,
-    /// Items taken in: samples (`matched_filter`, `timing`), symbols (`frame_sync`), frames
-    /// (`decode`, `depacketize`).
+    /// Items taken in: samples (`resample`, `matched_filter`, `timing`), symbols
+    /// (`frame_sync`), frames (`decode`, `depacketize`).
     pub items_in: AtomicU64,
-    /// Items given out: samples, symbols, frames, frames, TS packets.
+    /// Items given out: samples, samples, symbols, frames, frames, TS packets.
     pub items_out: AtomicU64,
     /// Nanoseconds inside the task.
     pub busy_ns: AtomicU64,
@@ -89,15 +93,17 @@ pub struct TaskCounters {
 /// under way are decoded and written).
 #[derive(Debug, Default)]
 pub struct RxLive {
-    /// Per task, in the order of [`RxLive::TASKS`].
-    pub tasks: [TaskCounters; 5],
+    /// Per task, in the order of [`RxLive::TASKS`]. The first, `resample`, only runs for
+    /// input at another rate than 2 samples per symbol ([`SyncConfig::resamples`]).
+    pub tasks: [TaskCounters; 6],
     /// Set to stop.
     pub stop: Arc<AtomicBool>,
 }
 
 impl RxLive {
     /// The tasks' names, in the order of [`RxLive::tasks`]; each hands its output to the next.
-    pub const TASKS: [&'static str; 5] = [
+    pub const TASKS: [&'static str; 6] = [
+        "resample",
         "matched_filter",
         "timing",
         "frame_sync",
@@ -105,7 +111,13 @@ impl RxLive {
         "depacketize",
     ];
     /// What each task hands to the next.
-    pub const EDGES: [&'static str; 4] = ["samples", "symbols", "frames", "bbframes"];
+    pub const EDGES: [&'static str; 5] = ["samples", "samples", "symbols", "frames", "bbframes"];
+
+    /// The index in [`TASKS`](Self::TASKS) of the first task that runs for `sync`: 0 when the
+    /// input is resampled, else 1 (`matched_filter` reads the input).
+    pub fn first_task(sync: &SyncConfig) -> usize {
+        usize::from(!sync.resamples())
+    }
 }
 
 /// Wraps a task's codelet: times it and counts its items into `live.tasks[task]`.
@@ -159,6 +171,8 @@ pub struct RxStats {
 /// decoder's own stages over the same frames.
 #[derive(Debug, Clone)]
 pub struct RxProfile {
+    /// Input samples profiled (at most [`calibration_samples`]).
+    pub samples: u64,
     /// Per task, as the sequence ran them.
     pub profile: Profile,
     /// The stages and replicas chosen for `cores`.
@@ -272,18 +286,26 @@ impl Shared {
     }
 }
 
-/// Stage 1: the reader and the matched filter.
+/// Stage 1: the reader, and the matched filter or the resampler.
 struct Source<R> {
     reader: R,
-    /// The chunk read; bytes of a partial sample wait in `carry`.
+    /// The chunk read (its length is the chunk's); bytes of a partial sample wait in `carry`.
     samples: Vec<Complex32>,
     carry: usize,
     eof: bool,
     flush: usize,
     limit: u64,
     read: u64,
-    mf: MatchedFilter,
+    first: First,
     shared: Arc<Shared>,
+}
+
+/// What the reading task does with a chunk.
+enum First {
+    /// At 2 samples per symbol: matched filter and AGC.
+    Filter(MatchedFilter),
+    /// At another rate: resampling, the matched filter a task of its own.
+    Resample(Resampler),
 }
 
 /// The timing loop and its output.
@@ -295,7 +317,7 @@ struct Timing {
 impl<R: Read> Source<R> {
     /// Reads up to one chunk into `samples`; returns the samples read (0 at the end).
     fn fill(&mut self) -> Result<usize, RxRunError> {
-        let want = (CHUNK as u64).min(self.limit - self.read) as usize * 8;
+        let want = (self.samples.len() as u64).min(self.limit - self.read) as usize * 8;
         let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut self.samples[..]);
         let mut n = self.carry;
         while n < want && !self.eof {
@@ -388,6 +410,7 @@ struct Sink<W> {
 
 /// The graph's tasks.
 struct RxTasks {
+    resample: Option<radioflow_framed::TaskId>,
     matched_filter: radioflow_framed::TaskId,
     timing: radioflow_framed::TaskId,
     frame_sync: radioflow_framed::TaskId,
@@ -421,29 +444,40 @@ where
         live: live.clone(),
     });
     let mf = MatchedFilter::new(run.sync)?;
+    let resampler = Resampler::new(run.sync)?;
     let timing = TimingRecovery::new(run.sync)?;
     let sync = Synchronizer::new(run.sync)?;
     let mut g = Graph::new();
 
+    let first_task = RxLive::first_task(&run.sync);
+    let first_name = RxLive::TASKS[first_task];
+    let (chunk, first, mf) = match resampler {
+        Some(rs) => (rs.input_block(), First::Resample(rs), Some(mf)),
+        None => (CHUNK, First::Filter(mf), None),
+    };
     let m1 = g.sequential_module(
-        "matched_filter",
+        first_name,
         Source {
             reader: input,
-            samples: vec![Complex32::default(); CHUNK],
+            samples: vec![Complex32::default(); chunk],
             carry: 0,
             eof: false,
             flush: FLUSH,
             limit,
             read: 0,
-            mf,
+            first,
             shared: shared.clone(),
         },
     );
-    let t1 = g.task(m1, "matched_filter");
-    let filtered_out = g.output::<Complex32>(t1, "filtered", CHUNK);
+    let t1 = g.task(m1, first_name);
+    // Filtered samples, or resampled ones for the matched filter's task.
+    let samples_out = match first_task {
+        0 => g.output::<Complex32>(t1, "resampled", CHUNK),
+        _ => g.output::<Complex32>(t1, "filtered", CHUNK),
+    };
     // Samples in the chunk, and whether it is the run's last.
     let n_out = g.output::<u32>(t1, "count", 2);
-    let c1 = counted(&live, 0, move |s: &mut Source<R>, io: &Io<'_>| {
+    let c1 = counted(&live, first_task, move |s: &mut Source<R>, io: &Io<'_>| {
         if s.shared.live.stop.load(Ordering::Relaxed) {
             s.eof = true;
         }
@@ -468,12 +502,50 @@ where
         }
         s.read += n as u64;
         s.shared.samples.store(s.read, Ordering::Relaxed);
-        s.mf.process(&s.samples[..n], &mut io.output(filtered_out)[..n]);
+        let out = io.output(samples_out);
+        let made = match &mut s.first {
+            First::Filter(mf) => {
+                mf.process(&s.samples[..n], &mut out[..n]);
+                n
+            }
+            First::Resample(rs) => rs.process(&s.samples[..n], out),
+        };
         io.output(n_out)
-            .copy_from_slice(&[n as u32, u32::from(last)]);
-        (Status::Continue, n as u64, n as u64)
+            .copy_from_slice(&[made as u32, u32::from(last)]);
+        (Status::Continue, n as u64, made as u64)
     });
     g.codelet(t1, c1);
+
+    // At another rate than 2 samples per symbol: the matched filter after the resampler.
+    let mut resample = None;
+    let (filtered_out, n_out, matched_filter) = match mf {
+        None => (samples_out, n_out, t1.into()),
+        Some(mf) => {
+            let m = g.sequential_module("matched_filter", mf);
+            let t = g.task(m, "matched_filter");
+            let (resampled_in, count_in) = (
+                g.input::<Complex32>(t, "resampled", CHUNK),
+                g.input::<u32>(t, "count", 2),
+            );
+            let filtered_out = g.output::<Complex32>(t, "filtered", CHUNK);
+            let count_out = g.output::<u32>(t, "count", 2);
+            let c = counted(&live, 1, move |mf: &mut MatchedFilter, io: &Io<'_>| {
+                let count = io.input(count_in);
+                let n = count[0] as usize;
+                mf.process(
+                    &io.input(resampled_in)[..n],
+                    &mut io.output(filtered_out)[..n],
+                );
+                io.output(count_out).copy_from_slice(count);
+                (Status::Continue, n as u64, n as u64)
+            });
+            g.codelet(t, c);
+            g.bind(resampled_in, samples_out)?;
+            g.bind(count_in, n_out)?;
+            resample = Some(t1.into());
+            (filtered_out, count_out, t.into())
+        }
+    };
 
     let m5 = g.sequential_module(
         "timing",
@@ -490,7 +562,7 @@ where
     let sym_out = g.output::<Complex32>(t5, "symbols", CHUNK_SYMBOLS);
     // Symbols in the chunk, and whether it is the run's last.
     let count_out = g.output::<u32>(t5, "count", 2);
-    let c5 = counted(&live, 1, move |t: &mut Timing, io: &Io<'_>| {
+    let c5 = counted(&live, 2, move |t: &mut Timing, io: &Io<'_>| {
         let (n, last) = (io.input(n_in)[0] as usize, io.input(n_in)[1]);
         t.out.clear();
         t.timing.process(&io.input(filtered_in)[..n], &mut t.out);
@@ -526,7 +598,7 @@ where
     );
     let data_out = g.output::<Complex32>(t2, "data", MAX_DATA);
     let spec_out = g.output::<u32>(t2, "spec", SPEC);
-    let c2 = counted(&live, 2, move |f: &mut FrameSync, io: &Io<'_>| {
+    let c2 = counted(&live, 3, move |f: &mut FrameSync, io: &Io<'_>| {
         let (n, last) = (io.input(count_in)[0] as usize, io.input(count_in)[1] == 1);
         let FrameSync {
             sync,
@@ -593,7 +665,7 @@ where
     );
     let bb_out = g.output::<u8>(t3, "bbframe", MAX_BBFRAME_BYTES);
     let status_out = g.output::<u32>(t3, "status", STATUS);
-    let c3 = counted(&live, 3, move |d: &mut Decode, io: &Io<'_>| {
+    let c3 = counted(&live, 4, move |d: &mut Decode, io: &Io<'_>| {
         let spec = io.input(spec_in);
         let Some(modcod) = modcod_of(spec[0]) else {
             io.output(status_out)
@@ -653,7 +725,7 @@ where
         g.input::<u8>(t4, "bbframe", MAX_BBFRAME_BYTES),
         g.input::<u32>(t4, "status", STATUS),
     );
-    let c4 = counted(&live, 4, move |k: &mut Sink<W>, io: &Io<'_>| {
+    let c4 = counted(&live, 5, move |k: &mut Sink<W>, io: &Io<'_>| {
         let st = io.input(status_in);
         let (ok, header_ok, info, last) = (
             st[0] == 1,
@@ -724,7 +796,8 @@ where
     Ok((
         g,
         RxTasks {
-            matched_filter: t1.into(),
+            resample,
+            matched_filter,
             timing: t5.into(),
             frame_sync: t2.into(),
             decode: t3.into(),
@@ -772,7 +845,17 @@ fn finish(shared: &Shared) -> Result<RxStats, RxRunError> {
     })
 }
 
-/// Profiles the graph as one sequence over the first [`CALIBRATION`] samples of `input`
+/// The input samples [`calibrate`] profiles: [`CALIBRATION`] at 2 samples per symbol, as many
+/// symbols' worth at another rate.
+pub fn calibration_samples(sync: &SyncConfig) -> u64 {
+    if sync.resamples() {
+        (CALIBRATION as f64 * sync.samples_per_symbol / 2.0).ceil() as u64
+    } else {
+        CALIBRATION as u64
+    }
+}
+
+/// Profiles the graph as one sequence over the first [`calibration_samples`] of `input`
 /// (its output discarded) and plans the stages for `cores`.
 ///
 /// # Errors
@@ -786,7 +869,7 @@ where
         run,
         input,
         std::io::sink(),
-        CALIBRATION as u64,
+        calibration_samples(&run.sync),
         Some(decoder.clone()),
         Arc::new(RxLive::default()),
     )?;
@@ -799,6 +882,7 @@ where
     let plan = plan(&profile, cores.max(1));
     let decoder = decoder.lock().unwrap_or_else(|p| p.into_inner()).clone();
     Ok(RxProfile {
+        samples: stats.samples,
         profile,
         plan,
         cores: cores.max(1),
@@ -832,7 +916,7 @@ fn pinning(plan: &Plan, cores: usize) -> Vec<Vec<usize>> {
     cpus
 }
 
-/// Receives everything `input` holds (little-endian cf32 at 2 samples per symbol) into
+/// Receives everything `input` holds (little-endian cf32 at `run.sync.samples_per_symbol`) into
 /// `output` (TS packets). With `run.cores` ≥ 1 the stages are those `plan` chose from
 /// `calibration` (made by [`calibrate`] on the same input); with 0, or without a calibration,
 /// one sequence on the calling thread (`cores` 0) or the fixed four stages (decoding on
@@ -877,7 +961,7 @@ where
             }
             Some(c) => PipelineBuilder::from_plan(g, &c.plan),
             None => PipelineBuilder::new(g)
-                .stage([t.matched_filter])
+                .stage(t.resample.into_iter().chain([t.matched_filter]))
                 .stage([t.timing])
                 .stage([t.frame_sync])
                 .replicated_stage(run.cores.saturating_sub(1).max(1), [t.decode])

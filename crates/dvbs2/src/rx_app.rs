@@ -1,6 +1,6 @@
-//! `radioflow dvbs2 rx`: a cf32 recording at 2 samples per symbol to a TS file, through the
-//! framed receiver ([`crate::framed_rx`]): stages chosen by `plan` from a profile of the
-//! first samples, decoding duplicated over the cores.
+//! `radioflow dvbs2 rx`: a cf32 recording (2 samples per symbol, or any rate the receiver
+//! resamples from) to a TS file, through the framed receiver ([`crate::framed_rx`]): stages
+//! chosen by `plan` from a profile of the first samples, decoding duplicated over the cores.
 
 pub use crate::framed_rx::{RxLive, TaskCounters};
 
@@ -15,8 +15,12 @@ use std::time::Instant;
 /// What to receive.
 #[derive(Clone, Debug)]
 pub struct RxFileOptions {
-    /// The recording: little-endian complex float32 at 2 samples per symbol.
+    /// The recording: little-endian complex float32 at `sps` samples per symbol.
     pub input: PathBuf,
+    /// Samples per symbol of the recording: 2, or any rate in
+    /// [`SyncConfig::min_samples_per_symbol`]`..=`[`SyncConfig::MAX_SAMPLES_PER_SYMBOL`]
+    /// (resampled to 2 first).
+    pub sps: f64,
     /// The TS file to write.
     pub output: PathBuf,
     /// RRC roll-off of the matched filter: 0.35, 0.25 or 0.2.
@@ -131,7 +135,7 @@ fn open_input(
 /// first samples ([`calibrate`]); with 0 everything runs as one sequence on this thread.
 ///
 /// # Errors
-/// An unreadable or partial input, an unwritable output, a bad roll-off or Gold code.
+/// An unreadable or partial input, an unwritable output, a bad rate, roll-off or Gold code.
 pub fn rx_file(
     opts: &RxFileOptions,
     progress: impl FnMut(u64, u64) + Send,
@@ -153,6 +157,7 @@ pub fn rx_file_live(
         sync: SyncConfig {
             roll_off: opts.rolloff,
             gold: opts.gold,
+            samples_per_symbol: opts.sps,
             ..SyncConfig::default()
         },
         frame: opts.frame,
@@ -161,7 +166,9 @@ pub fn rx_file_live(
         pin: opts.pin,
     };
     // Settings first: a bad one is named before any file is touched.
-    crate::sync::Synchronizer::new(run.sync).map_err(|e| RxAppError::Setting(e.to_string()))?;
+    run.sync
+        .validate()
+        .map_err(|e| RxAppError::Setting(e.to_string()))?;
     let (input, total) = open_input(&opts.input, opts.span)?;
     let started = Instant::now();
     let calibration = if opts.cores > 0 || opts.profile {
@@ -269,6 +276,7 @@ mod tests {
         let mut calls = 0;
         let mut opts = RxFileOptions {
             input: iq,
+            sps: 2.0,
             output: ts_out.clone(),
             rolloff: 0.2,
             gold: 0,
@@ -329,10 +337,15 @@ mod tests {
         let n = |t: usize, f: fn(&TaskCounters) -> &std::sync::atomic::AtomicU64| {
             f(&live.tasks[t]).load(std::sync::atomic::Ordering::Relaxed)
         };
-        assert_eq!(n(0, |c| &c.items_in), again.samples);
-        assert_eq!(n(3, |c| &c.items_in), again.decoded + again.failed);
-        assert_eq!(n(4, |c| &c.items_out), again.packets);
-        assert!(n(1, |c| &c.busy_ns) > 0);
+        assert_eq!(
+            n(0, |c| &c.calls),
+            0,
+            "no resampler at 2 samples per symbol"
+        );
+        assert_eq!(n(1, |c| &c.items_in), again.samples);
+        assert_eq!(n(4, |c| &c.items_in), again.decoded + again.failed);
+        assert_eq!(n(5, |c| &c.items_out), again.packets);
+        assert!(n(2, |c| &c.busy_ns) > 0);
         let stopped = Arc::new(RxLive::default());
         stopped
             .stop
@@ -362,6 +375,7 @@ mod tests {
         std::fs::write(&odd, [0u8; 12]).unwrap();
         let opts = |input: PathBuf| RxFileOptions {
             input,
+            sps: 2.0,
             output: dir.path().join("o.ts"),
             rolloff: 0.2,
             gold: 0,
@@ -386,5 +400,84 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("roll-off"));
+        let mut bad = opts(dir.path().join("odd.cf32"));
+        bad.sps = 1.0;
+        let e = rx_file(&bad, |_, _| {}).unwrap_err().to_string();
+        assert!(e.contains("1 samples per symbol out of range"), "{e}");
+    }
+
+    #[test]
+    fn a_recording_at_another_rate_is_resampled_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let (ts_in, iq, ts_out) = (
+            dir.path().join("in.ts"),
+            dir.path().join("x.cf32"),
+            dir.path().join("out.ts"),
+        );
+        let input = ts(300);
+        std::fs::write(&ts_in, &input).unwrap();
+        tx_file(&TxFileOptions {
+            input: ts_in,
+            output: iq.clone(),
+            modcod: "qpsk-8/9".into(),
+            frame: "short".into(),
+            pilots: true,
+            rolloff: 0.2,
+            sps: 5,
+            rrc: true,
+            gold: 0,
+            schedule: None,
+            threads: 0,
+        })
+        .unwrap();
+        // Every other sample: 2.5 samples per symbol (the band, 0.6 symbol rates, is below
+        // the new Nyquist frequency, 1.25).
+        let at5 = std::fs::read(&iq).unwrap();
+        let at25: Vec<u8> = at5
+            .chunks_exact(16)
+            .flat_map(|c| &c[..8])
+            .copied()
+            .collect();
+        std::fs::write(&iq, &at25).unwrap();
+        let mut opts = RxFileOptions {
+            input: iq,
+            sps: 2.5,
+            output: ts_out.clone(),
+            rolloff: 0.2,
+            gold: 0,
+            frame: None,
+            pilots: None,
+            cores: 2,
+            profile: false,
+            pin: false,
+            span: None,
+        };
+        let live = Arc::new(RxLive::default());
+        let report = rx_file_live(&opts, |_, _| {}, live.clone()).unwrap();
+        let got = std::fs::read(&ts_out).unwrap();
+        let n = got.len() / 188;
+        let first = u32::from_be_bytes(got[4..8].try_into().unwrap()) as usize;
+        assert_eq!(got[..], input[first * 188..(first + n) * 188]);
+        assert!(n >= 200, "only {n} of 300 packets after lock");
+        assert_eq!(report.failed, 0);
+        let plan = report.profile.as_ref().expect("calibrated for 2 cores");
+        assert!(plan.table().contains("resample"), "{}", plan.table());
+        assert_eq!(
+            plan.samples, report.samples,
+            "a short input: all of it profiled"
+        );
+        // The resampler reads the input, 4 samples out per 5 in.
+        let tasks = &live.tasks;
+        let count = |c: &std::sync::atomic::AtomicU64| c.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(count(&tasks[0].items_in), report.samples);
+        let out = count(&tasks[0].items_out) as f64;
+        assert!((out / report.samples as f64 - 0.8).abs() < 1e-3, "{out}");
+        assert_eq!(count(&tasks[1].items_in), count(&tasks[0].items_out));
+
+        // One sequence on this thread: the same packets.
+        opts.cores = 0;
+        let sequential = rx_file(&opts, |_, _| {}).unwrap();
+        assert_eq!(std::fs::read(&ts_out).unwrap(), got);
+        assert_eq!(sequential.decoded, report.decoded);
     }
 }

@@ -47,6 +47,10 @@ pub enum FmError {
     /// the file and the metadata field).
     #[error(transparent)]
     Sigmf(#[from] radioflow_blocks::sigmf::SigmfError),
+    /// The device cannot be opened or set up (its error names it and what it refused).
+    #[cfg(feature = "soapysdr")]
+    #[error(transparent)]
+    Device(#[from] radioflow_blocks::DeviceError),
     /// The WAV output cannot be written.
     #[error(transparent)]
     Output(#[from] FileError),

@@ -1,8 +1,9 @@
-//! An FM broadcast receiver on radioflow: an IQ recording (`cf32`, `cs16`, `cu8`, `cs8`) with
-//! a station somewhere in it, to mono or stereo audio in a WAV file.
+//! An FM broadcast receiver on radioflow: an IQ recording (`cf32`, `cs16`, `cu8`, `cs8`) or a
+//! radio (SoapySDR, the `soapysdr` feature, on by default) with a station somewhere in it, to
+//! mono or stereo audio in a WAV file.
 //!
-//! - [`ReceiverConfig`]: the recording, its rate, the station's offset, mono or stereo, the
-//!   de-emphasis, the WAV file.
+//! - [`ReceiverConfig`]: the recording (or the [`DeviceInput`]), its rate, the station's
+//!   offset, mono or stereo, the de-emphasis, the WAV file.
 //! - [`Receiver`]: checks the configuration ([`FmError`] names the file or option at
 //!   fault), [`build`](Receiver::build)s the graph into a [`Flowgraph`](radioflow_runtime::Flowgraph)
 //!   ([`ReceiverGraph`] gives the demodulated multiplex, where an RDS decoder attaches) or
@@ -36,5 +37,5 @@ pub mod synth;
 pub use error::FmError;
 pub use plan::{Plan, AUDIO_RATE, CHANNEL_HALF_WIDTH, MIN_MPX_RATE};
 pub use receiver::{
-    Observer, Progress, Receiver, ReceiverConfig, ReceiverGraph, Summary, DEVIATION,
+    DeviceInput, Observer, Progress, Receiver, ReceiverConfig, ReceiverGraph, Summary, DEVIATION,
 };

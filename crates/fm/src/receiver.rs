@@ -49,6 +49,25 @@ pub struct ReceiverConfig {
     /// Read the recording again from its start at its end, until the graph is stopped
     /// ([`FileSource::repeat`]).
     pub repeat: bool,
+    /// Receive from this radio instead of a recording (`input` and `format` are then not
+    /// used). Made by [`ReceiverConfig::device`].
+    pub device: Option<DeviceInput>,
+}
+
+/// A radio to receive from, through SoapySDR (radioflow-blocks'
+/// [`SoapySource`](radioflow_blocks::SoapySource); this crate's `soapysdr` feature, on by
+/// default).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeviceInput {
+    /// SoapySDR's device arguments (`driver=rtlsdr`, `driver=hackrf,serial=...`).
+    pub args: String,
+    /// The frequency the device is tuned to (the centre of what it receives), Hz.
+    pub frequency: f64,
+    /// The gain in dB, or `None`: the device's automatic gain, where it has one.
+    pub gain: Option<f64>,
+    /// Samples to receive before the run ends; `None`: until it is stopped
+    /// ([`Observer::should_stop`]).
+    pub samples: Option<u64>,
 }
 
 impl ReceiverConfig {
@@ -71,6 +90,16 @@ impl ReceiverConfig {
             sigmf: false,
             realtime: false,
             repeat: false,
+            device: None,
+        }
+    }
+
+    /// A mono receiver of the radio `device` at `sample_rate`, with the station at `offset`
+    /// Hz from the frequency it is tuned to (so at `device.frequency + offset`).
+    pub fn device(device: DeviceInput, sample_rate: f64, offset: f64) -> Self {
+        Self {
+            device: Some(device),
+            ..Self::new(PathBuf::new(), SampleFormat::Cf32, sample_rate, offset)
         }
     }
 
@@ -113,7 +142,9 @@ impl ReceiverConfig {
 
     /// The source reads complex samples as they are (no conversion block).
     fn reads_complex(&self) -> bool {
-        self.sigmf || (self.format == SampleFormat::Cf32 && cfg!(target_endian = "little"))
+        self.sigmf
+            || self.device.is_some()
+            || (self.format == SampleFormat::Cf32 && cfg!(target_endian = "little"))
     }
 }
 
@@ -171,6 +202,13 @@ pub trait Observer {
     fn rds(&mut self, message: &Pmt) {
         let _ = message;
     }
+
+    /// Asked about every 20 ms while the graph runs: `true` ends the run as the end of the
+    /// input would (the WAV file is finished, the summary made). How a run from a device
+    /// without a sample count ends (Ctrl-C, say).
+    fn should_stop(&mut self) -> bool {
+        false
+    }
 }
 
 /// [`Receiver::run_with_rds`]'s two closures as an [`Observer`].
@@ -213,6 +251,8 @@ pub struct Summary {
     pub stereo: Option<bool>,
     /// The RDS station as decoded by the end (with its block counts); `None` without RDS.
     pub rds: Option<Station>,
+    /// Reads the device lost because the receiver did not keep up (0 from a recording).
+    pub overflows: u64,
 }
 
 impl Summary {
@@ -238,15 +278,34 @@ pub struct Receiver {
 }
 
 impl Receiver {
-    /// Checks the configuration and the input file.
+    /// Checks the configuration and the input file (a device is opened by
+    /// [`build`](Self::build)).
     ///
     /// # Errors
     /// The input is missing or unreadable, empty, or not whole samples of its format; the
-    /// rate is too low for the offset; the de-emphasis is not positive. Each names the file
-    /// or option.
+    /// rate is too low for the offset; the de-emphasis is not positive; a device in a build
+    /// without SoapySDR, or to repeat. Each names the file or option.
     pub fn new(config: ReceiverConfig) -> Result<Self, FmError> {
         let plan = Plan::new(config.sample_rate, config.offset, config.stereo)?;
-        let samples = if config.sigmf {
+        let samples = if let Some(device) = &config.device {
+            if !cfg!(feature = "soapysdr") {
+                return Err(FmError::option(
+                    "device",
+                    "this radioflow was built without SoapySDR (radioflow-fm's `soapysdr` \
+                     feature, on by default)",
+                ));
+            }
+            if config.repeat {
+                return Err(FmError::option(
+                    "repeat",
+                    "a device is not a recording to read again",
+                ));
+            }
+            match device.samples {
+                Some(0) => return Err(FmError::option("seconds", "receive at least one sample")),
+                n => n.unwrap_or(0),
+            }
+        } else if config.sigmf {
             Recording::open(&config.input)?.samples
         } else {
             let meta = std::fs::metadata(&config.input).map_err(|source| FmError::Input {
@@ -269,7 +328,7 @@ impl Receiver {
             }
             meta.len() / size
         };
-        if samples == 0 {
+        if samples == 0 && config.device.is_none() {
             return Err(FmError::Empty {
                 path: config.input.clone(),
             });
@@ -302,15 +361,17 @@ impl Receiver {
         &self.config
     }
 
-    /// Samples in the recording.
+    /// Samples in the recording; from a device, the samples to receive (0: until stopped).
     pub fn samples(&self) -> u64 {
         self.samples
     }
 
-    /// Adds the receiver's blocks to `fg`.
+    /// Adds the receiver's blocks to `fg` (opening and setting up the device, if it receives
+    /// from one).
     ///
     /// # Errors
-    /// The input cannot be opened or the WAV file created (named), or a filter design fails.
+    /// The input cannot be opened or the WAV file created (named), the device is not there
+    /// or refuses a setting ([`FmError::Device`], naming it), or a filter design fails.
     pub fn build(&self, fg: &mut Flowgraph) -> Result<ReceiverGraph, FmError> {
         let (c, p) = (&self.config, &self.plan);
         let design = |e: radioflow_blocks::dsp::ParamError| FmError::option("rate", e.to_string());
@@ -318,7 +379,10 @@ impl Receiver {
             path: c.input.clone(),
             source: e.into(),
         };
-        let (source, mut iq) = if c.sigmf {
+        let (source, mut iq) = if let Some(device) = &c.device {
+            let s = fg.add_named("source", device_source(device, p.sample_rate)?);
+            (s, s)
+        } else if c.sigmf {
             let s = fg.add_named("source", SigmfSource::<Complex32>::new(&c.input)?);
             (s, s)
         } else if c.reads_complex() {
@@ -340,7 +404,8 @@ impl Receiver {
             fg.connect(s, conv)?;
             (s, conv)
         };
-        if c.realtime {
+        // A device delivers at its rate by itself.
+        if c.realtime && c.device.is_none() {
             let throttle = fg.add_named("throttle", Throttle::<Complex32>::new(p.sample_rate));
             fg.connect(iq, throttle)?;
             iq = throttle;
@@ -505,11 +570,16 @@ impl Receiver {
             let _ = fg.wait();
             return Err(FmError::Observer(e));
         }
-        if let Some(stats) = fg.stats_handle() {
-            let mut last = Instant::now();
-            while !fg.is_finished() {
-                std::thread::sleep(Duration::from_millis(20));
-                rx.try_iter().for_each(|m| observer.rds(&m));
+        let stats = fg.stats_handle();
+        let (mut last, mut stopping) = (Instant::now(), false);
+        while !fg.is_finished() {
+            std::thread::sleep(Duration::from_millis(20));
+            rx.try_iter().for_each(|m| observer.rds(&m));
+            if !stopping && observer.should_stop() {
+                stopping = true;
+                fg.stop();
+            }
+            if let Some(stats) = &stats {
                 if last.elapsed() >= every {
                     last = Instant::now();
                     let items = stats.get(ids.source).map_or(0, |s| s.items_produced);
@@ -538,6 +608,12 @@ impl Receiver {
             .rds
             .and_then(|r| fg.block::<RdsDecoder>(r))
             .map(|r| r.station().clone());
+        #[cfg(feature = "soapysdr")]
+        let overflows = fg
+            .block::<radioflow_blocks::SoapySource>(ids.source)
+            .map_or(0, radioflow_blocks::SoapySource::overflows);
+        #[cfg(not(feature = "soapysdr"))]
+        let overflows = 0;
         Ok(Summary {
             samples,
             signal_seconds: samples as f64 / self.plan.sample_rate,
@@ -546,6 +622,7 @@ impl Receiver {
             clipped,
             stereo,
             rds,
+            overflows,
         })
     }
 
@@ -557,4 +634,31 @@ impl Receiver {
             items / self.config.format.bytes_per_sample() as u64
         }
     }
+}
+
+/// The source of `device`'s samples, opened and set up.
+#[cfg(feature = "soapysdr")]
+fn device_source(
+    device: &DeviceInput,
+    sample_rate: f64,
+) -> Result<radioflow_blocks::SoapySource, FmError> {
+    let mut source =
+        radioflow_blocks::SoapySource::new(&device.args, sample_rate, device.frequency)
+            .gain(device.gain);
+    if let Some(n) = device.samples {
+        source = source.limit(n);
+    }
+    Ok(source.open()?)
+}
+
+/// Not reached: [`Receiver::new`] refuses a device without the `soapysdr` feature.
+#[cfg(not(feature = "soapysdr"))]
+fn device_source(
+    _: &DeviceInput,
+    _: f64,
+) -> Result<radioflow_blocks::NullSource<Complex32>, FmError> {
+    Err(FmError::option(
+        "device",
+        "this radioflow was built without SoapySDR",
+    ))
 }

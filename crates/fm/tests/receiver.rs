@@ -156,3 +156,36 @@ fn bad_input_is_an_error_naming_the_file_or_option() {
     let e = e.unwrap_err().to_string();
     assert!(e.contains("out.wav"), "{e}");
 }
+
+#[cfg(feature = "soapysdr")]
+#[test]
+fn a_device_input_is_checked_and_a_missing_device_named() {
+    let device = |samples| radioflow_fm::DeviceInput {
+        args: "driver=radioflow_no_such_driver".into(),
+        frequency: 100e6,
+        gain: None,
+        samples,
+    };
+    let mut config = ReceiverConfig::device(device(None), 2.4e6, 200e3);
+    config.repeat = true;
+    let e = Receiver::new(config).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "invalid --repeat: a device is not a recording to read again"
+    );
+    let e = Receiver::new(ReceiverConfig::device(device(Some(0)), 2.4e6, 200e3)).unwrap_err();
+    assert!(e.to_string().starts_with("invalid --seconds"), "{e}");
+    // Checked, then opened when the graph is built: not there, named.
+    let rx = Receiver::new(ReceiverConfig::device(device(Some(10)), 2.4e6, 200e3)).unwrap();
+    assert_eq!(rx.samples(), 10);
+    let e = rx
+        .run(&FlowScheduler::new(), Duration::from_secs(1), |_| {})
+        .unwrap_err();
+    assert!(matches!(&e, FmError::Device(d) if d.is_not_found()), "{e}");
+    assert!(
+        e.to_string().starts_with(
+            "soapy_source (device 'driver=radioflow_no_such_driver'): no SoapySDR device matches"
+        ),
+        "{e}"
+    );
+}

@@ -159,6 +159,26 @@ impl PortTable {
         grew
     }
 
+    /// Bytes of the widest item among the stream outputs (0 without any).
+    pub(crate) fn output_item_bytes(&self) -> u64 {
+        self.outputs.iter().map(|o| o.item_size).max().unwrap_or(0)
+    }
+
+    /// Keeps every output's items in its ring from now on (a chain about to be cut between two
+    /// threads: regions are used by one thread at a time). Returns whether an output's items
+    /// are still in a region (its reader has not read them all yet).
+    #[cold]
+    pub(crate) fn leave_regions(&mut self) -> bool {
+        let mut held = false;
+        for o in &mut self.outputs {
+            // SAFETY: the block is not running, so its port's handle is not in use.
+            let w = unsafe { o.writer.get_mut() };
+            w.keep_in_ring();
+            held |= w.holds_region();
+        }
+        held
+    }
+
     /// Whether a block that moved nothing in a work call can never move again however long it
     /// waits: it has stream inputs, each was full (its writer could not add an item) or final,
     /// at least one was full, and no output could offer a larger window than it did (each was

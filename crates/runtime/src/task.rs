@@ -171,6 +171,15 @@ pub struct BlockTask {
     pub(crate) chain: usize,
     /// Position in the scheduler's execution order (a worker keeps its tasks sorted by it).
     pub(crate) rank: usize,
+    /// Clock ticks in `step` while a `flow` worker measures its chain before cutting it
+    /// (`scheduler/balance.rs`).
+    pub(crate) cost: u64,
+    /// Steps that moved something while `cost` was measured.
+    pub(crate) cost_steps: u32,
+    /// Items the block wrote while `cost` was measured.
+    pub(crate) cost_items: u64,
+    /// Items the last step wrote (all outputs).
+    pub(crate) produced_last: u64,
     pub(crate) name: std::sync::Arc<str>,
     pub(crate) block: Box<dyn Block>,
     /// The task's handles on the block's stream endpoints.
@@ -235,6 +244,10 @@ impl BlockTask {
             index,
             chain: 0,
             rank: index,
+            cost: 0,
+            cost_steps: 0,
+            cost_items: 0,
+            produced_last: 0,
             name,
             block,
             ports,
@@ -290,6 +303,17 @@ impl BlockTask {
     /// passes the task on).
     pub(crate) fn move_to(&self, slot: usize) {
         self.activation.move_to(slot);
+    }
+
+    /// Bytes of the widest item among the block's stream outputs (0 without any).
+    pub(crate) fn output_item_bytes(&self) -> u64 {
+        self.ports.output_item_bytes()
+    }
+
+    /// Keeps the items of every output in its ring from now on; returns whether some are still
+    /// in a region (see [`PortTable::leave_regions`]).
+    pub(crate) fn leave_regions(&mut self) -> bool {
+        self.ports.leave_regions()
     }
 
     /// Caps what the block may write per output per work call at `bytes` (at least one item),
@@ -365,6 +389,7 @@ impl BlockTask {
             self.counters.record_messages(handled);
         }
         let progress = handled > 0 || after.progress();
+        self.produced_last = after.produced;
         // Upstream end of stream: nobody reads what this block produces.
         if status == WorkStatus::Done || before.outputs_dead {
             self.finish();

@@ -187,21 +187,30 @@ impl ReadyGraph {
     /// # Panics
     /// If `parkers` does not have one entry per block.
     pub fn into_tasks(self, parkers: Vec<Arc<Parker>>) -> Result<Vec<BlockTask>, RunError> {
+        Ok(self.into_tasks_with_idle(parkers, &[])?.0)
+    }
+
+    /// As [`into_tasks`](Self::into_tasks), with thread slots also for `idle` threads that
+    /// start without a block (workers that may be handed some later); returns their slots.
+    pub(crate) fn into_tasks_with_idle(
+        self,
+        parkers: Vec<Arc<Parker>>,
+        idle: &[Arc<Parker>],
+    ) -> Result<(Vec<BlockTask>, Vec<usize>), RunError> {
         assert_eq!(parkers.len(), self.blocks.len(), "one parker per block");
         // One slot per distinct parker (thread); every activation names its thread's slot.
         let mut distinct: Vec<Arc<Parker>> = Vec::new();
-        let slots: Vec<usize> = parkers
-            .iter()
-            .map(|p| {
-                distinct
-                    .iter()
-                    .position(|d| Arc::ptr_eq(d, p))
-                    .unwrap_or_else(|| {
-                        distinct.push(p.clone());
-                        distinct.len() - 1
-                    })
-            })
-            .collect();
+        let mut slot_of = |p: &Arc<Parker>| {
+            distinct
+                .iter()
+                .position(|d| Arc::ptr_eq(d, p))
+                .unwrap_or_else(|| {
+                    distinct.push(p.clone());
+                    distinct.len() - 1
+                })
+        };
+        let slots: Vec<usize> = parkers.iter().map(&mut slot_of).collect();
+        let idle_slots: Vec<usize> = idle.iter().map(&mut slot_of).collect();
         let distinct: crate::activation::Parkers = distinct.into();
         let acts: Vec<Arc<Activation>> = slots
             .into_iter()
@@ -312,6 +321,6 @@ impl ReadyGraph {
                 instrument,
             ));
         }
-        Ok(tasks)
+        Ok((tasks, idle_slots))
     }
 }

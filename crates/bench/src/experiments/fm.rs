@@ -12,7 +12,7 @@ use radioflow_blocks::{
     DecimatingFirFilter, FileSource, FreqXlatingFirFilter, Head, IirFilter, NullSink,
     QuadratureDemod,
 };
-use radioflow_runtime::{Complex32, Flowgraph, Scheduler};
+use radioflow_runtime::{BlockId, Complex32, Flowgraph, Scheduler};
 use serde_json::json;
 use std::f64::consts::PI;
 use std::path::{Path, PathBuf};
@@ -78,23 +78,31 @@ pub fn recording(dir: &Path) -> Result<PathBuf, BenchError> {
     Ok(path)
 }
 
-/// One run of the chain on `scheduler`.
+/// The chain reading `p.input` (repeated) for `p.samples` samples, and its null sink.
 ///
 /// # Errors
-/// The recording cannot be opened, or the graph fails.
-pub fn run(p: &FmParams, scheduler: &dyn Scheduler) -> Result<Measurement, BenchError> {
+/// The recording cannot be opened.
+pub fn build(p: &FmParams) -> Result<(Flowgraph, BlockId), BenchError> {
     let mut fg = Flowgraph::new();
     let src = FileSource::<Complex32>::new(&p.input)
         .map_err(|e| BenchError::Params(format!("fm: {e}")))?
         .repeat(true);
-    let src = fg.add(src);
-    let head = fg.add(Head::<Complex32>::new(p.samples));
-    let xlate =
-        fg.add(FreqXlatingFirFilter::new(&channel_taps(), 10, OFFSET, RATE).expect("valid design"));
-    let demod = fg.add(QuadratureDemod::for_deviation(RATE / 10.0, 75e3));
-    let audio = fg.add(DecimatingFirFilter::<f32>::new(&audio_taps(), 5).expect("valid design"));
-    let deemph = fg.add(IirFilter::fm_deemphasis(RATE / 50.0, 75e-6).expect("valid design"));
-    let sink = fg.add(NullSink::<f32>::new());
+    let src = fg.add_named("source", src);
+    let head = fg.add_named("head", Head::<Complex32>::new(p.samples));
+    let xlate = fg.add_named(
+        "channel",
+        FreqXlatingFirFilter::new(&channel_taps(), 10, OFFSET, RATE).expect("valid design"),
+    );
+    let demod = fg.add_named("demod", QuadratureDemod::for_deviation(RATE / 10.0, 75e3));
+    let audio = fg.add_named(
+        "audio",
+        DecimatingFirFilter::<f32>::new(&audio_taps(), 5).expect("valid design"),
+    );
+    let deemph = fg.add_named(
+        "deemphasis",
+        IirFilter::fm_deemphasis(RATE / 50.0, 75e-6).expect("valid design"),
+    );
+    let sink = fg.add_named("sink", NullSink::<f32>::new());
     for (a, b) in [
         (src, head),
         (head, xlate),
@@ -106,6 +114,15 @@ pub fn run(p: &FmParams, scheduler: &dyn Scheduler) -> Result<Measurement, Bench
         fg.connect(a, b)
             .unwrap_or_else(|e| unreachable!("the fm graph is well-formed: {e}"));
     }
+    Ok((fg, sink))
+}
+
+/// One run of the chain on `scheduler`.
+///
+/// # Errors
+/// The recording cannot be opened, or the graph fails.
+pub fn run(p: &FmParams, scheduler: &dyn Scheduler) -> Result<Measurement, BenchError> {
+    let (mut fg, sink) = build(p)?;
     let seconds = timed_run("fm", &mut fg, scheduler)?;
     let want = p.samples.div_ceil(50);
     let got = fg.block::<NullSink<f32>>(sink).map_or(0, NullSink::items);

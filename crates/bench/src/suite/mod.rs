@@ -11,6 +11,7 @@
 
 pub mod compare;
 pub mod counters;
+pub mod fir;
 pub mod fm;
 pub mod profiled;
 pub mod workload;

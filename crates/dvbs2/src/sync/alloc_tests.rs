@@ -52,10 +52,12 @@ fn no_allocation_per_frame_once_locked() {
     let v = std::hint::black_box(Vec::<u64>::with_capacity(3));
     assert_eq!(allocations(), start + 1);
     drop(v);
-    for (modcod, frame, pilots) in [
-        ("qpsk-8/9", FrameSize::Short, true),
-        ("8psk-3/5", FrameSize::Short, false),
-        ("32apsk-3/4", FrameSize::Normal, true),
+    // The last at another rate: through the resampler.
+    for (modcod, frame, pilots, sps) in [
+        ("qpsk-8/9", FrameSize::Short, true, 2.0),
+        ("8psk-3/5", FrameSize::Short, false, 2.0),
+        ("32apsk-3/4", FrameSize::Normal, true, 2.0),
+        ("8psk-3/5", FrameSize::Short, true, 3.37),
     ] {
         let mut tx =
             Transmitter::new(TxConfig::new(modcod.parse().unwrap(), frame, pilots)).unwrap();
@@ -74,10 +76,15 @@ fn no_allocation_per_frame_once_locked() {
                 esn0_db: Some(25.0),
                 cfo: 0.01,
                 timing: 0.3,
+                sps,
                 ..Impairments::default()
             },
         );
-        let mut rx = Synchronizer::new(SyncConfig::default()).unwrap();
+        let mut rx = Synchronizer::new(SyncConfig {
+            samples_per_symbol: sps,
+            ..SyncConfig::default()
+        })
+        .unwrap();
         let half = samples.len() / 2;
         let mut frames = 0;
         rx.process(&samples[..half], |_| frames += 1);

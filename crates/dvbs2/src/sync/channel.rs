@@ -1,6 +1,6 @@
-//! Test channel: RRC pulse shaping at 2 samples/symbol evaluated at arbitrary instants
-//! (fractional timing offset, sample clock offset), carrier frequency offset, Wiener phase
-//! noise and AWGN at a given Es/N0.
+//! Test channel: RRC pulse shaping at any rate (2 samples/symbol by default) evaluated at
+//! arbitrary instants (fractional timing offset, sample clock offset), carrier frequency
+//! offset, Wiener phase noise and AWGN at a given Es/N0.
 
 use std::f64::consts::TAU;
 
@@ -27,6 +27,8 @@ pub(crate) struct Impairments {
     pub(crate) roll_off: f64,
     /// Amplitude of the signal (the receiver has an AGC).
     pub(crate) gain: f64,
+    /// Samples per symbol.
+    pub(crate) sps: f64,
     pub(crate) seed: u64,
 }
 
@@ -41,6 +43,7 @@ impl Default for Impairments {
             clock_ppm: 0.0,
             roll_off: 0.2,
             gain: 1.0,
+            sps: 2.0,
             seed: 1,
         }
     }
@@ -62,7 +65,7 @@ pub(crate) fn gauss_pub(rng: &mut impl Rng) -> f32 {
     gauss(rng) as f32
 }
 
-/// The received samples (2 per symbol) for `symbols` sent through `imp`.
+/// The received samples (`imp.sps` per symbol) for `symbols` sent through `imp`.
 pub(crate) fn channel(symbols: &[Complex32], imp: &Impairments) -> Vec<Complex32> {
     let taps = firdes::root_raised_cosine(1.0, OS as f64, 1.0, imp.roll_off, 2 * HALF * OS + 1)
         .expect("valid RRC");
@@ -80,12 +83,12 @@ pub(crate) fn channel(symbols: &[Complex32], imp: &Impairments) -> Vec<Complex32
         p[i] * (1.0 - f) + p[i + 1] * f
     };
     let mut rng = rand::rngs::StdRng::seed_from_u64(imp.seed);
-    let period = 0.5 * (1.0 + imp.clock_ppm * 1e-6);
+    let period = (1.0 + imp.clock_ppm * 1e-6) / imp.sps;
     let n = ((symbols.len() as f64 - imp.timing) / period) as usize;
-    // Complex noise of variance 2·N0 per sample at 2 samples/symbol, Es = 1.
+    // Complex noise of variance sps·N0 per sample at sps samples/symbol, Es = 1.
     let sigma = imp
         .esn0_db
-        .map_or(0.0, |db| (2.0 / 10f64.powf(db / 10.0) / 2.0).sqrt());
+        .map_or(0.0, |db| (imp.sps / 10f64.powf(db / 10.0) / 2.0).sqrt());
     let mut phase = imp.phase;
     let pn_step = imp.phase_noise * period.sqrt();
     (0..n)

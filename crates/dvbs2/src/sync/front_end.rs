@@ -1,17 +1,19 @@
-//! The front end: automatic gain control, matched RRC filter and symbol timing recovery, from
-//! complex samples at 2 samples per symbol to one symbol per sample.
+//! The front end: resampling to 2 samples per symbol (when the input is at another rate),
+//! automatic gain control, matched RRC filter and symbol timing recovery, to one symbol per
+//! sample.
 
 use num_complex::Complex32;
 use radioflow_dsp::firdes;
 use radioflow_dsp::Fir;
 
+use super::resample::Resample;
 use super::timing::Gardner;
 
 /// Input samples processed per block: the AGC measures power per block.
 pub(crate) const BLOCK: usize = 4096;
 /// Matched filter span in symbols on each side of the peak.
 const SPAN: usize = 12;
-/// Samples per symbol at the input.
+/// Samples per symbol at the matched filter's input.
 pub(crate) const SPS: usize = 2;
 
 /// Block AGC and matched filter: the part of the front end without feedback.
@@ -70,29 +72,54 @@ impl MatchedFilter {
     }
 }
 
-/// AGC, matched filter and Gardner timing recovery.
+/// Resampler (for an input not at 2 samples per symbol), AGC, matched filter and Gardner
+/// timing recovery.
 #[derive(Debug, Clone)]
 pub(crate) struct FrontEnd {
+    pub(crate) resample: Option<Resample>,
+    /// One block of resampled input (empty without a resampler).
+    resampled: Vec<Complex32>,
     pub(crate) mf: MatchedFilter,
     pub(crate) timing: Gardner,
 }
 
 impl FrontEnd {
-    /// A front end for RRC roll-off `alpha` and a timing loop bandwidth `bn_t` (× symbol rate).
-    pub(crate) fn new(alpha: f64, bn_t: f64) -> Self {
+    /// A front end for input at `sps` samples per symbol (checked by the caller), RRC roll-off
+    /// `alpha` and a timing loop bandwidth `bn_t` (× symbol rate).
+    pub(crate) fn new(alpha: f64, bn_t: f64, sps: f64) -> Self {
+        let resample = (sps != SPS as f64).then(|| Resample::new(sps, alpha));
+        let room = if resample.is_some() { BLOCK } else { 0 };
         FrontEnd {
+            resample,
+            resampled: vec![Complex32::new(0.0, 0.0); room],
             mf: MatchedFilter::new(alpha),
             timing: Gardner::new(SPS as f64, bn_t),
         }
     }
 
-    /// Current estimate of the input's samples per symbol.
-    pub(crate) fn samples_per_symbol(&self) -> f64 {
-        self.timing.samples_per_symbol()
+    /// Input samples per call of [`process_block`](Self::process_block): [`BLOCK`] at 2
+    /// samples per symbol, else as many as resample to at most [`BLOCK`].
+    pub(crate) fn input_block(&self) -> usize {
+        self.resample.as_ref().map_or(BLOCK, Resample::block)
     }
 
-    /// Filters up to [`BLOCK`] samples of `input` and appends the recovered symbols to `out`.
+    /// Current estimate of the input's samples per symbol.
+    pub(crate) fn samples_per_symbol(&self) -> f64 {
+        let ratio = self.resample.as_ref().map_or(1.0, Resample::ratio);
+        self.timing.samples_per_symbol() * ratio
+    }
+
+    /// Filters up to [`input_block`](Self::input_block) samples of `input` and appends the
+    /// recovered symbols to `out`.
     pub(crate) fn process_block(&mut self, input: &[Complex32], out: &mut Vec<Complex32>) {
+        debug_assert!(input.len() <= self.input_block());
+        let input = match &mut self.resample {
+            Some(rs) => {
+                let n = rs.process(input, &mut self.resampled);
+                &self.resampled[..n]
+            }
+            None => input,
+        };
         let y = self.timing.input_space(input.len());
         self.mf.process_block(input, y);
         self.timing.run(out);

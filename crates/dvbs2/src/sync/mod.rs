@@ -1,8 +1,10 @@
 //! Receiver synchronisation (EN 302 307-1 clause 5.5 seen from the receiver): from complex
-//! samples at 2 samples per symbol to PLFRAMEs of descrambled data symbols with their MODCOD.
+//! samples (2 samples per symbol, or any rate from just over `1 + roll-off` to 64 through a
+//! resampler) to PLFRAMEs of descrambled data symbols with their MODCOD.
 //!
-//! [`Synchronizer`] chains a block AGC, the matched RRC filter, Gardner timing recovery with a
-//! cubic interpolator (`front_end.rs`, `timing.rs`), PLHEADER acquisition by differential
+//! [`Synchronizer`] chains a polyphase resampler to 2 samples per symbol when the input is at
+//! another rate (`resample.rs`), a block AGC, the matched RRC filter, Gardner timing recovery
+//! with a cubic interpolator (`front_end.rs`, `timing.rs`), PLHEADER acquisition by differential
 //! correlation with the SOF and the PLS code's pair structure, soft PLS decoding by a fast
 //! Hadamard transform (`header.rs`), and carrier recovery with PL descrambling (`carrier.rs`;
 //! `phase.rs` for all but APSK with pilots: frequency acquisition from the M-th power's
@@ -27,6 +29,7 @@ mod decide;
 mod front_end;
 mod header;
 mod phase;
+mod resample;
 mod timing;
 
 #[cfg(test)]
@@ -88,16 +91,69 @@ pub struct SyncConfig {
     pub gold: u32,
     /// Timing loop noise bandwidth × symbol period.
     pub timing_bandwidth: f64,
+    /// Samples per symbol of the input: 2, or any rate in
+    /// [`min_samples_per_symbol`](Self::min_samples_per_symbol)`..=`
+    /// [`MAX_SAMPLES_PER_SYMBOL`](Self::MAX_SAMPLES_PER_SYMBOL), resampled to 2 first.
+    pub samples_per_symbol: f64,
 }
 
 impl Default for SyncConfig {
-    /// Roll-off 0.20, Gold code 0, timing loop bandwidth 0.001.
+    /// Roll-off 0.20, Gold code 0, timing loop bandwidth 0.001, 2 samples per symbol.
     fn default() -> Self {
         SyncConfig {
             roll_off: 0.20,
             gold: 0,
             timing_bandwidth: 0.001,
+            samples_per_symbol: 2.0,
         }
+    }
+}
+
+impl SyncConfig {
+    /// The highest input rate, samples per symbol.
+    pub const MAX_SAMPLES_PER_SYMBOL: f64 = resample::MAX_SPS;
+
+    /// The lowest input rate, samples per symbol: `1 + roll_off + 0.05`. The signal occupies
+    /// `1 + roll_off` symbol rates; the anti-alias filter needs a little more.
+    pub fn min_samples_per_symbol(&self) -> f64 {
+        1.0 + self.roll_off + resample::MIN_SPARE
+    }
+
+    /// Whether the input is resampled to 2 samples per symbol first (it is at another rate).
+    pub fn resamples(&self) -> bool {
+        self.samples_per_symbol != front_end::SPS as f64
+    }
+
+    /// Checks every setting (what [`Synchronizer::new`] does first, without building it).
+    ///
+    /// # Errors
+    /// [`SyncError`] names the setting out of range.
+    pub fn validate(&self) -> Result<(), SyncError> {
+        if !(self.roll_off > 0.0 && self.roll_off <= 1.0) {
+            return Err(SyncError::RollOff(self.roll_off));
+        }
+        if self.gold > 262_141 {
+            return Err(SyncError::Gold(self.gold));
+        }
+        if !(self.timing_bandwidth > 0.0 && self.timing_bandwidth <= 0.1) {
+            return Err(SyncError::TimingBandwidth(self.timing_bandwidth));
+        }
+        let (sps, min) = (self.samples_per_symbol, self.min_samples_per_symbol());
+        // 2 needs no resampler; other rates need its room (`min` rounded: 1.35 + 0.05 is
+        // 1.4000000000000001 in f64).
+        let lowest = min - 1e-9;
+        if sps != front_end::SPS as f64
+            && !(lowest..=SyncConfig::MAX_SAMPLES_PER_SYMBOL).contains(&sps)
+        {
+            return Err(SyncError::SamplesPerSymbol {
+                sps,
+                min,
+                max: SyncConfig::MAX_SAMPLES_PER_SYMBOL,
+                band: 1.0 + self.roll_off,
+                roll_off: self.roll_off,
+            });
+        }
+        Ok(())
     }
 }
 
@@ -113,6 +169,25 @@ pub enum SyncError {
     /// Timing loop bandwidth outside (0, 0.1].
     #[error("timing loop bandwidth {0} out of range (0, 0.1] (× symbol rate)")]
     TimingBandwidth(f64),
+    /// Input samples per symbol not finite or outside
+    /// [`SyncConfig::min_samples_per_symbol`]`..=`[`SyncConfig::MAX_SAMPLES_PER_SYMBOL`].
+    #[error(
+        "{sps} samples per symbol out of range [{min:.2}, {max}] (the lowest: the signal's \
+         band at roll-off {roll_off}, {band:.2} symbol rates, and 0.05 for the resampler's \
+         filter)"
+    )]
+    SamplesPerSymbol {
+        /// The rate given.
+        sps: f64,
+        /// The lowest rate for the roll-off.
+        min: f64,
+        /// The highest rate.
+        max: f64,
+        /// The signal's bandwidth, `1 + roll_off`, in symbol rates.
+        band: f64,
+        /// The roll-off.
+        roll_off: f64,
+    },
 }
 
 /// One synchronised PLFRAME.
@@ -177,16 +252,17 @@ enum State {
     },
 }
 
-/// The first half of a [`Synchronizer`] on its own: AGC, matched RRC filter and symbol timing
-/// recovery, from complex samples at 2 samples per symbol to symbols, for a pipeline that runs
-/// frame synchronisation ([`Synchronizer::process_symbols`]) on another thread.
+/// The first half of a [`Synchronizer`] on its own: resampling (input not at 2 samples per
+/// symbol), AGC, matched RRC filter and symbol timing recovery, from complex samples to
+/// symbols, for a pipeline that runs frame synchronisation
+/// ([`Synchronizer::process_symbols`]) on another thread.
 #[derive(Debug, Clone)]
 pub struct SymbolRecovery {
     front: FrontEnd,
 }
 
 impl SymbolRecovery {
-    /// The front end `cfg` describes (its roll-off and timing loop bandwidth).
+    /// The front end `cfg` describes (its input rate, roll-off and timing loop bandwidth).
     ///
     /// # Errors
     /// [`SyncError`] names the setting out of range.
@@ -195,9 +271,9 @@ impl SymbolRecovery {
     }
 
     /// Appends the symbols recovered from `samples` (any length; state carries over) to
-    /// `symbols`: about `samples.len() / 2` of them.
+    /// `symbols`: about `samples.len() / samples_per_symbol` of them.
     pub fn process(&mut self, samples: &[Complex32], symbols: &mut Vec<Complex32>) {
-        for block in samples.chunks(BLOCK) {
+        for block in samples.chunks(self.front.input_block()) {
             self.front.process_block(block, symbols);
         }
     }
@@ -208,8 +284,49 @@ impl SymbolRecovery {
     }
 }
 
+/// The resampler of a [`SymbolRecovery`] whose input is not at 2 samples per symbol, on its
+/// own (no feedback: a pipeline stage of its own before [`MatchedFilter`]).
+///
+/// A polyphase filter bank of 32 branches, linearly interpolated between adjacent ones for
+/// an arbitrary ratio ([`radioflow_dsp::ArbResampler`]); at a rate that is a multiple of 1/16
+/// sample per symbol (whole numbers, 2.5, ...) it is exactly a polyphase rational resampler.
+/// Its anti-alias low-pass follows from the roll-off: it passes the signal's band plus a
+/// carrier offset of up to 5 % of the symbol rate (less close to the lowest rate), and stops
+/// whatever would alias onto that band at 2 samples per symbol.
+#[derive(Debug, Clone)]
+pub struct Resampler {
+    rs: resample::Resample,
+}
+
+impl Resampler {
+    /// The resampler `cfg` needs: `None` when its input is at 2 samples per symbol already.
+    ///
+    /// # Errors
+    /// [`SyncError`] names the setting out of range.
+    pub fn new(cfg: SyncConfig) -> Result<Option<Self>, SyncError> {
+        Synchronizer::new(cfg).map(|s| s.front.resample.map(|rs| Resampler { rs }))
+    }
+
+    /// Input samples whose output is at most 4096 samples (one block of the
+    /// [`MatchedFilter`]'s AGC): give it blocks of this size to match a [`SymbolRecovery`].
+    pub fn input_block(&self) -> usize {
+        self.rs.block()
+    }
+
+    /// Resamples all of `samples` (state carries over) into `out`; returns the samples
+    /// written, about `samples.len() · 2 / samples_per_symbol`.
+    ///
+    /// # Panics
+    /// If `out` is too short for them: `⌈samples.len() · 2 / samples_per_symbol⌉ + 1` always
+    /// suffices.
+    pub fn process(&mut self, samples: &[Complex32], out: &mut [Complex32]) -> usize {
+        self.rs.process(samples, out)
+    }
+}
+
 /// The matched filter and block AGC of a [`SymbolRecovery`] on their own (no feedback: a
-/// pipeline stage of its own before [`TimingRecovery`]).
+/// pipeline stage of its own before [`TimingRecovery`]), on samples at 2 samples per symbol
+/// (after the [`Resampler`], if any).
 #[derive(Debug, Clone)]
 pub struct MatchedFilter {
     mf: front_end::MatchedFilter,
@@ -259,14 +376,14 @@ impl TimingRecovery {
         self.timing.run(symbols);
     }
 
-    /// Estimated input samples per symbol.
+    /// Estimated samples per symbol of its input (nominally 2: after the [`Resampler`]).
     pub fn samples_per_symbol(&self) -> f64 {
         self.timing.samples_per_symbol()
     }
 }
 
-/// DVB-S2 receiver synchronisation: complex samples at 2 samples per symbol in, one
-/// [`SyncFrame`] per PLFRAME out.
+/// DVB-S2 receiver synchronisation: complex samples in (at the rate
+/// [`SyncConfig::samples_per_symbol`] says), one [`SyncFrame`] per PLFRAME out.
 #[derive(Debug, Clone)]
 pub struct Synchronizer {
     front: FrontEnd,
@@ -300,19 +417,11 @@ impl Synchronizer {
     /// # Errors
     /// [`SyncError`] names the setting out of range.
     pub fn new(cfg: SyncConfig) -> Result<Self, SyncError> {
-        if !(cfg.roll_off > 0.0 && cfg.roll_off <= 1.0) {
-            return Err(SyncError::RollOff(cfg.roll_off));
-        }
-        if cfg.gold > 262_141 {
-            return Err(SyncError::Gold(cfg.gold));
-        }
-        if !(cfg.timing_bandwidth > 0.0 && cfg.timing_bandwidth <= 0.1) {
-            return Err(SyncError::TimingBandwidth(cfg.timing_bandwidth));
-        }
+        cfg.validate()?;
         let scr = scrambling_sequence(cfg.gold);
         let modcods = Modcod::all().map(|m| (m, Decider::new(m))).collect();
         Ok(Synchronizer {
-            front: FrontEnd::new(cfg.roll_off, cfg.timing_bandwidth),
+            front: FrontEnd::new(cfg.roll_off, cfg.timing_bandwidth, cfg.samples_per_symbol),
             header: HeaderRef::new(),
             scr,
             syms: Vec::with_capacity(4 * MAX_FRAME + 2 * BLOCK),
@@ -342,7 +451,7 @@ impl Synchronizer {
     /// with each PLFRAME completed, in order. A frame is delivered once the next frame's
     /// header has arrived.
     pub fn process(&mut self, input: &[Complex32], mut sink: impl FnMut(&SyncFrame<'_>)) {
-        for block in input.chunks(BLOCK) {
+        for block in input.chunks(self.front.input_block()) {
             if self.start > 2 * MAX_FRAME && !matches!(self.state, State::Confirm { .. }) {
                 self.syms.drain(..self.start);
                 self.dropped += self.start as u64;

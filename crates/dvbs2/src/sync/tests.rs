@@ -56,7 +56,7 @@ fn timing_recovery_from_fractional_offset_and_clock_error() {
             ..Impairments::default()
         };
         let samples = channel(&tx, &imp);
-        let mut fe = FrontEnd::new(0.2, 0.005);
+        let mut fe = FrontEnd::new(0.2, 0.005, 2.0);
         let mut out = Vec::new();
         for b in samples.chunks(super::front_end::BLOCK) {
             fe.process_block(b, &mut out);
@@ -67,6 +67,39 @@ fn timing_recovery_from_fractional_offset_and_clock_error() {
         let db = 20.0 * evm.log10();
         eprintln!("timing {timing} ppm {ppm}: EVM {db:.1} dB lag {lag}");
         assert!(db < -28.0, "timing {timing}, {ppm} ppm: EVM {db:.1} dB");
+    }
+}
+
+#[test]
+fn timing_recovery_at_other_rates_through_the_resampler() {
+    let tx = qpsk(20_000, 4);
+    for (sps, timing, ppm) in [
+        (1.25, 0.2, 50.0),
+        (1.7, 0.37, 100.0),
+        (2.5, 0.81, -150.0),
+        (3.37, 0.1, 40.0),
+        (16.0, 0.6, 80.0),
+    ] {
+        let imp = Impairments {
+            timing,
+            clock_ppm: ppm,
+            gain: 0.3,
+            sps,
+            ..Impairments::default()
+        };
+        let samples = channel(&tx, &imp);
+        let mut fe = FrontEnd::new(0.2, 0.005, sps);
+        let mut out = Vec::new();
+        for b in samples.chunks(fe.input_block()) {
+            fe.process_block(b, &mut out);
+        }
+        // The resampler starts at its first full window: the symbols lead by up to 100.
+        let skip = out.len() - 10_000;
+        let (evm, _) = evm_aligned(&out[skip..], &tx, skip as isize - 40..skip as isize + 200);
+        let db = 20.0 * evm.log10();
+        assert!(db < -28.0, "{sps} samples/symbol: EVM {db:.1} dB");
+        let est = fe.samples_per_symbol() / (1.0 + ppm * 1e-6);
+        assert!((est / sps - 1.0).abs() < 1e-3, "{sps}: estimated {est}");
     }
 }
 
@@ -200,6 +233,7 @@ fn run_with(schedule: &[Slot], n: usize, gold: u32, imp: &Impairments, strict: b
     let samples = channel(&symbols, imp);
     let cfg = SyncConfig {
         gold,
+        samples_per_symbol: imp.sps,
         ..SyncConfig::default()
     };
     let (got, stats) = receive(&samples, cfg);
@@ -209,7 +243,8 @@ fn run_with(schedule: &[Slot], n: usize, gold: u32, imp: &Impairments, strict: b
         d.iter().map(|&z| dec.nearest_label(z)).collect()
     };
     // Transmitted frame of each received one: by start position, the matched filter's delay
-    // (12 symbols) apart, ±8 for timing slips.
+    // (12 symbols) apart, ±8 for timing slips; a resampler, starting at its first full
+    // window, takes up to 100 symbols off that delay.
     let starts: Vec<u64> = sent
         .iter()
         .scan(0u64, |acc, s| {
@@ -218,10 +253,11 @@ fn run_with(schedule: &[Slot], n: usize, gold: u32, imp: &Impairments, strict: b
             Some(at)
         })
         .collect();
+    let lead: i64 = if cfg.resamples() { 128 } else { -4 };
     let which = |r: &Received| -> usize {
-        let at = starts.partition_point(|&s| s + 4 <= r.symbol_index);
+        let at = starts.partition_point(|&s| s as i64 <= r.symbol_index as i64 + lead);
         assert!(
-            at > 0 && r.symbol_index - starts[at - 1] <= 20,
+            at > 0 && r.symbol_index as i64 - starts[at - 1] as i64 <= 20,
             "frame at symbol {} is no transmitted frame's start",
             r.symbol_index
         );
@@ -342,6 +378,39 @@ fn every_constellation_frame_size_and_pilots_recovered_exactly_at_high_snr() {
                         );
                     }
                 }
+            }
+        }
+    }
+}
+
+#[test]
+fn frames_at_other_rates_recovered_exactly() {
+    // From just over 1 + roll-off (where the carrier offset tolerated shrinks to a quarter of
+    // the spare band: 2.5 % at 1.3) to 8 samples per symbol.
+    for (k, sps) in [1.3, 1.7, 2.5, 3.37, 8.0].into_iter().enumerate() {
+        let imp = Impairments {
+            esn0_db: Some(22.0),
+            cfo: if k % 2 == 0 { 0.021 } else { -0.017 },
+            phase: 0.4,
+            phase_noise: 1e-3,
+            timing: 0.3,
+            clock_ppm: 40.0,
+            gain: 0.2,
+            sps,
+            seed: 40 + k as u64,
+            ..Impairments::default()
+        };
+        let n = 14;
+        let o = run(&[slot("8psk-3/5", FrameSize::Short, true)], n, 0, &imp);
+        assert!(o.first <= 1, "{sps}: first frame {}", o.first);
+        assert_eq!(o.first + o.frames, n - 1, "{sps}: frames delivered");
+        for (f, &(locked, mer, wrong, _)) in o.per_frame.iter().enumerate().skip(1) {
+            if f >= 2 {
+                assert!(locked, "{sps}: frame {f} carrier not locked");
+            }
+            if locked {
+                assert_eq!(wrong, 0, "{sps}: frame {f} wrong decisions");
+                assert!(mer > 20.5, "{sps}: frame {f} MER {mer:.1}");
             }
         }
     }
@@ -486,6 +555,46 @@ fn settings_out_of_range_are_rejected() {
             ..d
         }),
         SyncError::TimingBandwidth(0.5)
+    );
+    for sps in [0.0, -1.0, 1.0, 1.2, 1.2499, 64.01, f64::NAN, f64::INFINITY] {
+        let e = bad(SyncConfig {
+            samples_per_symbol: sps,
+            ..d
+        });
+        assert!(
+            matches!(e, SyncError::SamplesPerSymbol { .. }),
+            "{sps}: {e}"
+        );
+        assert!(
+            e.to_string().contains("out of range [1.25, 64]"),
+            "{sps}: {e}"
+        );
+    }
+    // The lowest rate at each roll-off, the highest, and 2 itself.
+    for (roll_off, sps) in [
+        (0.2, 1.25),
+        (0.25, 1.3),
+        (0.35, 1.4),
+        (0.35, 64.0),
+        (0.35, 2.0),
+    ] {
+        let cfg = SyncConfig {
+            roll_off,
+            samples_per_symbol: sps,
+            ..d
+        };
+        assert!(Synchronizer::new(cfg).is_ok(), "{roll_off} {sps}");
+        assert_eq!(cfg.resamples(), sps != 2.0);
+    }
+    let e = bad(SyncConfig {
+        roll_off: 0.35,
+        samples_per_symbol: 1.3,
+        ..d
+    });
+    assert_eq!(
+        e.to_string(),
+        "1.3 samples per symbol out of range [1.40, 64] (the lowest: the signal's band at \
+         roll-off 0.35, 1.35 symbol rates, and 0.05 for the resampler's filter)"
     );
 }
 

@@ -53,12 +53,13 @@ def decimating_fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64
     """
 
 
-def dvbs2_rx(rolloff: str = "0.2", gold: int = 0, *, name: Optional[str] = None) -> Block:
-    """The DVB-S2 receiver (EN 302 307-1) on one thread: complex samples at 2 samples per symbol in, the TS packets of every frame out (MODCOD per frame from its PLS code; packets of failed frames marked with TEI).
+def dvbs2_rx(rolloff: str = "0.2", gold: int = 0, sps: float = 2.0, *, name: Optional[str] = None) -> Block:
+    """The DVB-S2 receiver (EN 302 307-1) on one thread: complex samples in (2 samples per symbol, or another rate resampled to 2), the TS packets of every frame out (MODCOD per frame from its PLS code; packets of failed frames marked with TEI).
 
     Parameters:
         rolloff: RRC roll-off of the matched filter (one of 0.35, 0.25, 0.2; default "0.2").
         gold: PL scrambling Gold code index (an integer >= 0; default 0).
+        sps: samples per symbol of the input: 2, or 1 + roll-off + 0.05 to 64 (resampled to 2) (a finite number > 0; default 2.0).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -414,6 +415,44 @@ def signal_source(sample_rate: float, waveform: str, frequency: float, dtype: DT
         out: stream output
         frequency: message input
         amplitude: message input
+    """
+
+
+def soapy_sink(args: str, sample_rate: float, frequency: float, dtype: DTypeLike = np.complex64, agc: bool = True, gain: float = 0.0, channel: int = 0, antenna: str = "", *, name: Optional[str] = None) -> Block:
+    """Transmits complex samples through a radio with SoapySDR (HackRF, USRP, LimeSDR, ...), like GNU Radio's soapy.sink.
+
+    Parameters:
+        args: SoapySDR device arguments (driver=rtlsdr, driver=hackrf,serial=...) (a word).
+        sample_rate: samples/s (a finite number > 0).
+        frequency: centre frequency, Hz (a finite number).
+        dtype: the item type, one of complex64 (default complex64).
+        agc: the device's automatic gain, where it has one (else `gain`) (true or false; default True).
+        gain: overall gain, dB, when agc is false (a finite number; default 0.0).
+        channel: the device's channel (an integer >= 0; default 0).
+        antenna: antenna name (empty: the device's default) (a word; default "").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+    """
+
+
+def soapy_source(args: str, sample_rate: float, frequency: float, dtype: DTypeLike = np.complex64, agc: bool = True, gain: float = 0.0, channel: int = 0, antenna: str = "", *, name: Optional[str] = None) -> Block:
+    """Complex samples received from a radio through SoapySDR (RTL-SDR, HackRF, Airspy, USRP, LimeSDR, ...), like GNU Radio's soapy.source.
+
+    Parameters:
+        args: SoapySDR device arguments (driver=rtlsdr, driver=hackrf,serial=...) (a word).
+        sample_rate: samples/s (a finite number > 0).
+        frequency: centre frequency, Hz (a finite number).
+        dtype: the item type, one of complex64 (default complex64).
+        agc: the device's automatic gain, where it has one (else `gain`) (true or false; default True).
+        gain: overall gain, dB, when agc is false (a finite number; default 0.0).
+        channel: the device's channel (an integer >= 0; default 0).
+        antenna: antenna name (empty: the device's default) (a word; default "").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
     """
 
 

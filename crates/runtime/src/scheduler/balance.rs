@@ -11,9 +11,15 @@
 //! A worker never gives away its last unfinished chain, and a chain moves whole, so the blocks
 //! that pass data one-to-one stay on one core.
 //!
+//! A worker with a single chain left cuts it in two instead, when measured costs say it pays,
+//! and gives the tail (`cut.rs`); a team therefore also seats workers that start without a
+//! block, hungry from the start.
+//!
 //! Cost per pass while nobody is hungry: one relaxed load. Workers leave when every task of
 //! the team has finished (a shared count; the last finisher wakes everyone).
 
+use super::cut::{best_cut, DRAIN_PASSES, MEASURE_PASSES, RETRY_PASSES};
+use crate::clock;
 use crate::parker::Parker;
 use crate::sync::{fence, Arc, AtomicBool, AtomicUsize};
 use crate::task::BlockTask;
@@ -36,15 +42,18 @@ pub(crate) struct Team {
     live: CachePadded<AtomicUsize>,
     /// Testing: give a chain to the next worker every this many passes, hungry or not.
     stress: Option<u32>,
+    /// The next chain number free for the tail of a cut chain.
+    next_chain: AtomicUsize,
 }
 
 impl Team {
     /// A team of workers with these parkers and thread slots, running `tasks` unfinished tasks
-    /// in all (chains as given by each task's `chain`).
+    /// in all (chains as given by each task's `chain`, all below `chains`).
     pub(crate) fn new(
         parkers: Vec<Arc<Parker>>,
         slots: Vec<usize>,
         tasks: usize,
+        chains: usize,
         stress: Option<u32>,
     ) -> Arc<Self> {
         let n = parkers.len();
@@ -58,6 +67,7 @@ impl Team {
             hungry_count: CachePadded::new(AtomicUsize::new(0)),
             live: CachePadded::new(AtomicUsize::new(tasks)),
             stress,
+            next_chain: AtomicUsize::new(chains),
         });
         for f in team.incoming.iter().chain(&team.hungry) {
             valgrind::untracked(&**f);
@@ -82,6 +92,25 @@ pub(crate) struct Seat {
     team: Arc<Team>,
     worker: usize,
     passes: u32,
+    cut: Cutting,
+}
+
+/// Where a worker is in cutting its last chain (`cut.rs`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Cutting {
+    /// Not cutting.
+    Idle,
+    /// Timing the steps of chain `chain`; `passes` more to go.
+    Measuring { chain: usize, passes: u32 },
+    /// Chain `chain` is cut before its block of rank `from` as soon as no region of it holds
+    /// items; `passes` more to wait.
+    Draining {
+        chain: usize,
+        from: usize,
+        passes: u32,
+    },
+    /// Chain `chain` was measured: a cut would not pay (measured again after `passes` more).
+    Declined { chain: usize, passes: u32 },
 }
 
 impl Drop for Seat {
@@ -97,7 +126,13 @@ impl Seat {
             team,
             worker,
             passes: 0,
+            cut: Cutting::Idle,
         }
+    }
+
+    /// Whether this worker times its steps now (measuring its chain for a cut).
+    pub(crate) fn measuring(&self) -> bool {
+        matches!(self.cut, Cutting::Measuring { .. })
     }
 
     /// Takes the tasks handed to this worker into `tasks` (kept in execution order), ready to
@@ -152,8 +187,8 @@ impl Seat {
     }
 
     /// At the end of a pass: if another worker is hungry (or in stress mode, every few passes)
-    /// and this one has two or more unfinished chains, hands one over. Returns how many
-    /// unfinished tasks left.
+    /// and this one has two or more unfinished chains, hands one over; with one chain left, goes
+    /// on cutting it (`cut.rs`). Returns how many unfinished tasks left.
     pub(crate) fn maybe_give(&mut self, tasks: &mut Vec<BlockTask>) -> usize {
         self.passes = self.passes.wrapping_add(1);
         let stress_turn = self
@@ -161,6 +196,9 @@ impl Seat {
             .stress
             .is_some_and(|every| self.passes.is_multiple_of(every.max(1)));
         if !stress_turn && self.team.hungry_count.load(Relaxed) == 0 {
+            if self.measuring() {
+                self.cut = Cutting::Idle;
+            }
             return 0;
         }
         // The chain to give: the last unfinished one in execution order, if another is left.
@@ -170,14 +208,29 @@ impl Seat {
         };
         let chain = last.chain;
         if !alive.any(|t| t.chain != chain) {
-            return 0;
+            return self.cut_step(tasks, chain, stress_turn);
         }
         let Some(to) = self.claim_receiver(stress_turn) else {
             return 0;
         };
+        self.give(tasks, to, |t| t.chain == chain, None)
+    }
+
+    /// Moves the unfinished tasks that `which` selects to worker `to` (as chain `renumber`
+    /// when given) and wakes it; returns how many.
+    fn give(
+        &self,
+        tasks: &mut Vec<BlockTask>,
+        to: usize,
+        which: impl Fn(&BlockTask) -> bool,
+        renumber: Option<usize>,
+    ) -> usize {
         let slot = self.team.slots[to];
         let mut given = 0;
-        for t in tasks.extract_if(.., |t| !t.is_finished() && t.chain == chain) {
+        for mut t in tasks.extract_if(.., |t| !t.is_finished() && which(t)) {
+            if let Some(c) = renumber {
+                t.chain = c;
+            }
             t.move_to(slot);
             valgrind::happens_before(&self.team.inbox[to]);
             self.team.inbox[to].push(t);
@@ -186,6 +239,155 @@ impl Seat {
         self.team.incoming[to].store(true, Release);
         self.team.parkers[to].notify();
         given
+    }
+
+    /// One pass of cutting `chain`, the last one this worker has: starts measuring it, decides
+    /// where to cut once measured, and gives the tail away once its regions are empty. In a
+    /// stress turn every chain of two or more blocks is cut, in its middle, unmeasured.
+    /// Returns how many unfinished tasks left.
+    fn cut_step(&mut self, tasks: &mut Vec<BlockTask>, chain: usize, stress_turn: bool) -> usize {
+        let in_chain = |t: &&BlockTask| !t.is_finished() && t.chain == chain;
+        let alive = tasks.iter().filter(in_chain).count();
+        if alive < 2 {
+            return 0;
+        }
+        match self.cut {
+            _ if stress_turn => {
+                if !matches!(self.cut, Cutting::Draining { chain: c, .. } if c == chain) {
+                    let from = tasks.iter().filter(in_chain).nth(alive / 2).map(|t| t.rank);
+                    self.start_draining(chain, from.unwrap_or(usize::MAX));
+                }
+            }
+            Cutting::Declined { chain: c, passes } if c == chain && passes > 0 => {
+                self.cut = Cutting::Declined {
+                    chain,
+                    passes: passes - 1,
+                };
+            }
+            Cutting::Measuring { chain: c, passes } if c == chain && passes > 1 => {
+                self.cut = Cutting::Measuring {
+                    chain,
+                    passes: passes - 1,
+                };
+            }
+            Cutting::Measuring { chain: c, .. } if c == chain => {
+                // Per chunk, each block's time (its measured ticks over its steps that moved)
+                // and the bytes it writes.
+                let per_chunk = tasks.iter().filter(in_chain).map(|t| {
+                    let steps = f64::from(t.cost_steps.max(1));
+                    let bytes = (t.cost_items * t.output_item_bytes()) as f64;
+                    (clock::to_ns(t.cost) / steps, bytes / steps)
+                });
+                if tracing::enabled!(tracing::Level::DEBUG) {
+                    let blocks: Vec<String> = tasks
+                        .iter()
+                        .filter(in_chain)
+                        .zip(per_chunk.clone())
+                        .map(|(t, (ns, bytes))| {
+                            format!("{} {:.1} us {:.0} B", t.name(), ns / 1e3, bytes)
+                        })
+                        .collect();
+                    tracing::debug!("flow: measured per chunk: {}", blocks.join(", "));
+                }
+                match best_cut(per_chunk) {
+                    Some(cut) if cut.pays() => {
+                        let first = tasks.iter().filter(in_chain).nth(cut.at);
+                        tracing::debug!(
+                            "flow: cutting a chain before block '{}' for an idle worker \
+                             (per chunk: {:.1} of {:.1} us saved, {:.0} bytes written)",
+                            first.map_or("?", |t| t.name()),
+                            cut.gain / 1e3,
+                            cut.total / 1e3,
+                            cut.bytes
+                        );
+                        let from = first.map(|t| t.rank);
+                        self.start_draining(chain, from.unwrap_or(usize::MAX));
+                    }
+                    other => {
+                        if let Some(cut) = other {
+                            tracing::debug!(
+                                "flow: not cutting a chain (per chunk: {:.1} of {:.1} us \
+                                 saved, {:.0} bytes written)",
+                                cut.gain / 1e3,
+                                cut.total / 1e3,
+                                cut.bytes
+                            );
+                        }
+                        self.decline(chain);
+                    }
+                }
+            }
+            Cutting::Draining {
+                chain: c,
+                from,
+                passes,
+            } if c == chain => {
+                self.cut = Cutting::Draining {
+                    chain,
+                    from,
+                    passes: passes.saturating_sub(1),
+                };
+            }
+            _ => {
+                for t in tasks.iter_mut().filter(|t| t.chain == chain) {
+                    t.cost = 0;
+                    t.cost_steps = 0;
+                    t.cost_items = 0;
+                }
+                self.cut = Cutting::Measuring {
+                    chain,
+                    passes: MEASURE_PASSES,
+                };
+                return 0;
+            }
+        }
+        let Cutting::Draining {
+            chain,
+            from,
+            passes,
+        } = self.cut
+        else {
+            return 0;
+        };
+        // Every block of the chain (finished ones too: their last items may still be in a
+        // region) keeps its items in its rings from now on; the cut waits until none is left
+        // in a region, so that no region is ever used from two threads.
+        let mut held = false;
+        for t in tasks.iter_mut().filter(|t| t.chain == chain) {
+            held |= t.leave_regions();
+        }
+        if held {
+            if passes == 0 {
+                self.decline(chain);
+            }
+            return 0;
+        }
+        let Some(to) = self.claim_receiver(stress_turn) else {
+            return 0;
+        };
+        self.cut = Cutting::Idle;
+        let tail = self.team.next_chain.fetch_add(1, Relaxed);
+        self.give(
+            tasks,
+            to,
+            |t| t.chain == chain && t.rank >= from,
+            Some(tail),
+        )
+    }
+
+    fn decline(&mut self, chain: usize) {
+        self.cut = Cutting::Declined {
+            chain,
+            passes: RETRY_PASSES,
+        };
+    }
+
+    fn start_draining(&mut self, chain: usize, from: usize) {
+        self.cut = Cutting::Draining {
+            chain,
+            from,
+            passes: DRAIN_PASSES,
+        };
     }
 
     /// A hungry worker whose flag this call took, or in a stress turn the next worker.

@@ -34,6 +34,7 @@ pub struct FlowScheduler {
     chunk_bytes: usize,
     buffer_bytes: Option<usize>,
     balance: bool,
+    cut: bool,
     regions: bool,
     streaming_stores: bool,
     stress: Option<u32>,
@@ -64,6 +65,7 @@ impl FlowScheduler {
             chunk_bytes: (l2_bytes() / 8).max(l1d_bytes() * 3 / 8).max(1024),
             buffer_bytes: None,
             balance: true,
+            cut: true,
             regions: true,
             streaming_stores: true,
             stress: None,
@@ -74,6 +76,14 @@ impl FlowScheduler {
     /// two or more left (default `true`). Off, the placement made at start holds to the end.
     pub fn balance(mut self, on: bool) -> Self {
         self.balance = on;
+        self
+    }
+
+    /// Whether a worker left with a single chain cuts it in two for a worker that has nothing
+    /// to do, when the blocks' measured costs say it pays (default `true`; needs
+    /// [`balance`](Self::balance)). Off, a chain stays on one worker (see `scheduler/cut.rs`).
+    pub fn cut(mut self, on: bool) -> Self {
+        self.cut = on;
         self
     }
 
@@ -253,8 +263,24 @@ impl Scheduler for FlowScheduler {
                 same_chain.then(|| 2 * chain_of[w] + link_of[w] % 2)
             });
         }
-        let mut slots: Vec<Option<BlockTask>> =
-            graph.into_tasks(parkers)?.into_iter().map(Some).collect();
+        // Workers that start without a block join the team when a chain could be cut for them
+        // (`cut.rs`): they start hungry.
+        let mut idle: Vec<usize> = (0..self.workers)
+            .filter(|&w| !placement.contains(&Placement::Worker(w)))
+            .collect();
+        let cuttable = plan.chains.iter().any(|c| c.len() >= 2);
+        if !(self.balance && self.cut && cuttable) {
+            idle.clear();
+        }
+        if !idle.is_empty() {
+            // The cut's measurement reads the clock (calibrated once per process, here rather
+            // than on a worker's hot path).
+            crate::clock::init();
+        }
+        let idle_parkers: Vec<Arc<Parker>> =
+            idle.iter().map(|&w| worker_parkers[w].clone()).collect();
+        let (tasks, idle_slots) = graph.into_tasks_with_idle(parkers, &idle_parkers)?;
+        let mut slots: Vec<Option<BlockTask>> = tasks.into_iter().map(Some).collect();
         let mut per_worker: Vec<Vec<BlockTask>> = (0..self.workers).map(|_| Vec::new()).collect();
         let mut dedicated = Vec::new();
         for (rank, &b) in order.iter().enumerate() {
@@ -276,15 +302,27 @@ impl Scheduler for FlowScheduler {
         let (mut team_parkers, mut team_slots, mut team_tasks) = (Vec::new(), Vec::new(), 0);
         let mut members = Vec::new();
         for (w, (tasks, parker)) in per_worker.into_iter().zip(worker_parkers).enumerate() {
-            if let Some(first) = tasks.first() {
-                team_slots.push(first.slot());
-                team_parkers.push(parker);
-                team_tasks += tasks.iter().filter(|t| !t.is_finished()).count();
-                members.push((w, tasks));
-            }
+            let slot = match tasks.first() {
+                Some(first) => first.slot(),
+                None => match idle.iter().position(|&i| i == w) {
+                    Some(k) => idle_slots[k],
+                    None => continue,
+                },
+            };
+            team_slots.push(slot);
+            team_parkers.push(parker);
+            team_tasks += tasks.iter().filter(|t| !t.is_finished()).count();
+            members.push((w, tasks));
         }
-        let team = (self.balance && members.len() > 1)
-            .then(|| Team::new(team_parkers.clone(), team_slots, team_tasks, self.stress));
+        let team = (self.balance && members.len() > 1).then(|| {
+            Team::new(
+                team_parkers.clone(),
+                team_slots,
+                team_tasks,
+                plan.chains.len(),
+                self.stress,
+            )
+        });
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         let mut jobs: Vec<ThreadJob> = Vec::new();
         for (seat, ((w, tasks), parker)) in members.into_iter().zip(team_parkers).enumerate() {

@@ -4,6 +4,7 @@
 //! implement [`Scheduler`] in a file of this folder and add a line to that suite.
 
 mod balance;
+mod cut;
 mod flow;
 mod placement;
 mod single;

@@ -20,6 +20,8 @@ pub struct FlowSettings {
     pub buffer_bytes: Option<usize>,
     /// Chains handed to idle workers (`balance=off` to keep the first placement).
     pub balance: bool,
+    /// A worker's last chain cut in two for an idle worker when that pays (`cut=off`).
+    pub cut: bool,
     /// Chunk-sized regions borrowed down a chain (`regions=off`).
     pub regions: bool,
     /// Non-temporal stores into connections read on another worker (`streaming-stores=off`).
@@ -32,6 +34,7 @@ impl FlowSettings {
         let mut s = FlowScheduler::new()
             .pin(self.pin)
             .balance(self.balance)
+            .cut(self.cut)
             .regions(self.regions)
             .streaming_stores(self.streaming_stores);
         if let Some(w) = self.workers {
@@ -55,6 +58,7 @@ impl Default for FlowSettings {
             chunk_bytes: None,
             buffer_bytes: None,
             balance: true,
+            cut: true,
             regions: true,
             streaming_stores: true,
         }
@@ -64,7 +68,7 @@ impl Default for FlowSettings {
 /// A scheduler by name with its settings.
 ///
 /// The string form is `name[:option,option...]`: `flow` takes `workers=N`, `pin`,
-/// `chunk=BYTES`, `buffer=BYTES`, `balance=off`, `regions=off`, `streaming-stores=off`; `tpb`
+/// `chunk=BYTES`, `buffer=BYTES`, `balance=off`, `cut=off`, `regions=off`, `streaming-stores=off`; `tpb`
 /// takes `realtime` (SCHED_FIFO 50 where permitted); `single` takes none. A flag may be written
 /// `pin`, `pin=on` or `pin=off`. [`Display`](fmt::Display) prints the canonical form, which
 /// parses back to the same spec.
@@ -110,7 +114,8 @@ pub struct SchedulerSpecError {
 pub const SCHEDULER_NAMES: &[&str] = &["flow", "tpb", "single"];
 
 const FLOW_OPTIONS: &str =
-    "workers=N, pin, chunk=BYTES, buffer=BYTES, balance=off, regions=off, streaming-stores=off";
+    "workers=N, pin, chunk=BYTES, buffer=BYTES, balance=off, cut=off, regions=off, \
+     streaming-stores=off";
 
 impl SchedulerSpec {
     /// The scheduler's name (`flow`, `tpb`, `single`).
@@ -234,6 +239,7 @@ impl FromStr for SchedulerSpec {
                     "buffer" => f.buffer_bytes = Some(positive(value).ok_or_else(bad_value)?),
                     "pin" => f.pin = switch(value).ok_or_else(bad_value)?,
                     "balance" => f.balance = switch(value).ok_or_else(bad_value)?,
+                    "cut" => f.cut = switch(value).ok_or_else(bad_value)?,
                     "regions" => f.regions = switch(value).ok_or_else(bad_value)?,
                     "streaming-stores" => {
                         f.streaming_stores = switch(value).ok_or_else(bad_value)?
@@ -278,6 +284,7 @@ impl fmt::Display for SchedulerSpec {
                 options.extend(s.buffer_bytes.map(|b| format!("buffer={b}")));
                 for (on, default, key) in [
                     (s.balance, d.balance, "balance"),
+                    (s.cut, d.cut, "cut"),
                     (s.regions, d.regions, "regions"),
                     (s.streaming_stores, d.streaming_stores, "streaming-stores"),
                 ] {
@@ -310,7 +317,7 @@ mod tests {
         for s in [
             "flow",
             "flow:workers=2,pin",
-            "flow:workers=3,chunk=4096,buffer=65536,balance=off,regions=off,streaming-stores=off",
+            "flow:workers=3,chunk=4096,buffer=65536,balance=off,cut=off,regions=off,streaming-stores=off",
             "tpb",
             "tpb:realtime",
             "single",

@@ -1,6 +1,7 @@
 //! The two thread loops every scheduler is built from.
 
 use super::balance::Seat;
+use crate::clock;
 use crate::current_run;
 use crate::parker::Parker;
 use crate::task::{BlockTask, Step};
@@ -62,6 +63,8 @@ pub(crate) fn run_worker(
             parker.reset();
         }
         let mut progress = false;
+        // Timing steps only while the worker measures its chain for a cut (`cut.rs`).
+        let timing = seat.as_ref().is_some_and(Seat::measuring);
         let mut start = 0;
         while start < tasks.len() {
             let chain = tasks[start].chain;
@@ -75,7 +78,14 @@ pub(crate) fn run_worker(
                     if !t.take_ready() && !checking {
                         continue;
                     }
-                    match t.step() {
+                    let t0 = if timing { clock::now() } else { 0 };
+                    let step = t.step();
+                    if timing {
+                        t.cost += clock::now().wrapping_sub(t0);
+                        t.cost_steps += u32::from(step == Step::Progress);
+                        t.cost_items += t.produced_last;
+                    }
+                    match step {
                         Step::Progress => {
                             moved = true;
                             // It may be able to do more (it moved at most one chunk).

@@ -48,6 +48,12 @@ impl Writer {
         changed
     }
 
+    /// Whether this buffer's items are in its region now (its reader frees it when it has read
+    /// them; with [`keep_in_ring`](Self::keep_in_ring) set, nothing takes it again).
+    pub(crate) fn holds_region(&self) -> bool {
+        self.buf.region.is_some() && self.buf.region_base.load(Relaxed) != IN_RING
+    }
+
     /// Decides where the next items go, for a buffer with a region: into the region if the
     /// buffer is empty and the region free (or already ours), into the ring otherwise. Items
     /// left in a region with less than half of it free move to the ring. Returns the end of

@@ -1,0 +1,179 @@
+//! [`SoapySink`]: transmits through a radio with SoapySDR.
+
+use crate::soapy_device::{params, DeviceConfig, DeviceError, TIMEOUT_US};
+use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
+use soapysdr::{Device, Direction, ErrorCode, TxStream};
+
+/// Transmits complex samples through a radio with SoapySDR (any device with a SoapySDR
+/// module that transmits: HackRF, USRP, LimeSDR, bladeRF, Red Pitaya, ...), like GNU Radio's
+/// `soapy.sink`. The input is handed to the device's stream as it is (no copy), as much as
+/// the device takes per call.
+///
+/// The device is opened and set up (sample rate, antenna, gain, frequency) by
+/// [`open`](Self::open), or else when the graph starts; its stream is activated when the
+/// graph starts. The write that empties a finished input ends the burst (SoapySDR's
+/// `END_BURST`); the stream is deactivated when the graph stops. As for
+/// [`SoapySource`](crate::SoapySource), a device that does not keep the frequency or the
+/// rate asked for is an error.
+///
+/// # Stream inputs
+/// - `in`: `Complex32`, the samples to send (SoapySDR's `CF32`: full scale is ±1).
+///
+/// # Stream outputs
+/// None.
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `args`, `sample_rate`, `frequency`, and [`gain`](Self::gain), [`channel`](Self::channel),
+///   [`antenna`](Self::antenna), as for [`SoapySource`](crate::SoapySource).
+///
+/// Blocking: yes (waits for the device to take the samples in slices of 10 ms, so a stop is
+/// seen).
+#[derive(Ports)]
+pub struct SoapySink {
+    #[input(name = "in")]
+    input: StreamInput<Complex32>,
+    config: DeviceConfig,
+    device: Option<Device>,
+    /// The active stream while the graph runs.
+    stream: Option<TxStream<Complex32>>,
+}
+
+impl std::fmt::Debug for SoapySink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SoapySink")
+            .field("config", &self.config)
+            .field("open", &self.device.is_some())
+            .field("streaming", &self.stream.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+#[block(blocking)]
+impl SoapySink {
+    /// A sink for the device `args` at `sample_rate` samples/s tuned to `frequency` Hz, on
+    /// channel 0 with automatic gain; nothing is opened yet.
+    pub fn new(args: impl Into<String>, sample_rate: f64, frequency: f64) -> Self {
+        Self::with_config(DeviceConfig::new(
+            "soapy_sink",
+            Direction::Tx,
+            args.into(),
+            sample_rate,
+            frequency,
+        ))
+    }
+
+    fn with_config(config: DeviceConfig) -> Self {
+        Self {
+            input: StreamInput::new(),
+            config,
+            device: None,
+            stream: None,
+        }
+    }
+
+    /// The overall gain in dB (`None`: the device's automatic gain, where it has one; else
+    /// the gain it has).
+    pub fn gain(mut self, db: Option<f64>) -> Self {
+        self.config.gain = db;
+        self
+    }
+
+    /// The device's channel (default 0).
+    pub fn channel(mut self, channel: usize) -> Self {
+        self.config.channel = channel;
+        self
+    }
+
+    /// The antenna by name (empty, the default: the device's).
+    pub fn antenna(mut self, antenna: impl Into<String>) -> Self {
+        self.config.antenna = antenna.into();
+        self
+    }
+
+    /// Opens the device and sets it up now, so that a missing device or a setting it
+    /// refuses is an error here rather than when the graph starts.
+    ///
+    /// # Errors
+    /// As [`SoapySource::open`](crate::SoapySource::open).
+    pub fn open(mut self) -> Result<Self, DeviceError> {
+        self.device = Some(self.config.open()?);
+        Ok(self)
+    }
+
+    fn start(&mut self) -> Result<(), BlockError> {
+        let device = match self.device.take() {
+            Some(d) => d,
+            None => self.config.open()?,
+        };
+        let c = &self.config;
+        let mut stream = device
+            .tx_stream::<Complex32>(&[c.channel])
+            .map_err(|e| c.failed("cannot set up a CF32 transmit stream", &e))?;
+        stream
+            .activate(None)
+            .map_err(|e| c.failed("cannot start streaming", &e))?;
+        self.device = Some(device);
+        self.stream = Some(stream);
+        Ok(())
+    }
+
+    fn stop(&mut self) -> Result<(), BlockError> {
+        // Dropping the stream deactivates and closes it.
+        self.stream = None;
+        Ok(())
+    }
+
+    /// One write of the input there is, waiting for the device to take some in slices of
+    /// the timeout until it does or the graph is stopped: the runtime calls a sink again only
+    /// when its input changes, which a device taking samples does not do.
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let Some(stream) = self.stream.as_mut() else {
+            return Err(self.config.error("work before start").into());
+        };
+        if self.input.slice().is_empty() {
+            return Ok(WorkStatus::Continue);
+        }
+        // The last samples there will be end the burst.
+        let last = self.input.is_finished();
+        let n = loop {
+            if stop_requested() {
+                return Ok(WorkStatus::Continue);
+            }
+            match stream.write(&[self.input.slice()], None, last, TIMEOUT_US) {
+                Ok(0) => {}
+                Ok(n) => break n,
+                Err(e) if e.code == ErrorCode::Timeout => {}
+                Err(e) => return Err(self.config.failed("writing the stream", &e).into()),
+            }
+        };
+        self.input.consume(n);
+        Ok(WorkStatus::Continue)
+    }
+}
+
+register_block!(BlockDescription {
+    id: "soapy_sink",
+    summary: "Transmits complex samples through a radio with SoapySDR (HackRF, USRP, \
+              LimeSDR, ...), like GNU Radio's soapy.sink.",
+    dtypes: &[Dtype::Complex64],
+    params: &[
+        params::ARGS,
+        params::SAMPLE_RATE,
+        params::FREQUENCY,
+        params::AGC,
+        params::GAIN,
+        params::CHANNEL,
+        params::ANTENNA,
+    ],
+    ports: declared_ports::<SoapySink>,
+    make: |a| {
+        let config = params::config(a, |args, rate, freq| {
+            DeviceConfig::new("soapy_sink", Direction::Tx, args, rate, freq)
+        })?;
+        Ok(Box::new(SoapySink::with_config(config)) as Box<dyn Block>)
+    },
+});

@@ -1,0 +1,279 @@
+//! [`SoapySource`]: receives from a radio through SoapySDR.
+
+use crate::soapy_device::{params, DeviceConfig, DeviceError, TIMEOUT_US};
+use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
+use soapysdr::{Device, Direction, ErrorCode, RxStream};
+
+/// Receives complex samples from a radio through SoapySDR (any device with a SoapySDR
+/// module: RTL-SDR, HackRF, Airspy, USRP, LimeSDR, Red Pitaya, ...), like GNU Radio's
+/// `soapy.source`. The device's reads go straight into the output buffer, at most one
+/// stream MTU per call.
+///
+/// The device is opened and set up (sample rate, antenna, gain, frequency) by
+/// [`open`](Self::open), or else when the graph starts; its stream is activated when the
+/// graph starts and deactivated when it stops. A device that tunes more than 1 kHz away
+/// from the frequency asked for, or runs more than 0.1% off the sample rate asked for, is an
+/// error rather than a radio listening elsewhere. Samples the device lost (an overflow: the
+/// graph did not keep up) are counted ([`overflows`](Self::overflows)) and logged once;
+/// the stream goes on.
+///
+/// It never ends by itself unless given a [`limit`](Self::limit): stop the graph, or end it
+/// downstream (a [`Head`](crate::Head)).
+///
+/// # Stream inputs
+/// None.
+///
+/// # Stream outputs
+/// - `out`: `Complex32`, the samples as received (SoapySDR's `CF32`: full scale is ±1).
+///
+/// # Message ports
+/// None.
+///
+/// # Parameters
+/// - `args`: SoapySDR's device arguments (`driver=rtlsdr`, `driver=hackrf,serial=...`;
+///   `SoapySDRUtil --find` lists what is there).
+/// - `sample_rate` (samples/s), `frequency` (the centre, Hz).
+/// - [`gain`](Self::gain) (`None`, the default: the device's automatic gain where it has
+///   one), [`channel`](Self::channel) (0), [`antenna`](Self::antenna) (the device's),
+///   [`limit`](Self::limit) (none).
+///
+/// Blocking: yes (waits for the device in slices of 10 ms, so a stop is seen).
+///
+/// # Example
+/// ```no_run
+/// use radioflow_blocks::{Head, SoapySource, VectorSink};
+/// use radioflow_blocks::runtime::{Complex32, Flowgraph};
+///
+/// let mut fg = Flowgraph::new();
+/// // An RTL-SDR at 100 MHz, 2.4 Msps, 30 dB of gain; errors now if it is not there.
+/// let src = fg.add(SoapySource::new("driver=rtlsdr", 2.4e6, 100e6).gain(Some(30.0)).open()?);
+/// let head = fg.add(Head::<Complex32>::new(2_400_000));
+/// let sink = fg.add(VectorSink::<Complex32>::new());
+/// fg.connect(src, head)?;
+/// fg.connect(head, sink)?;
+/// fg.run()?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Ports)]
+pub struct SoapySource {
+    #[output(name = "out")]
+    output: StreamOutput<Complex32>,
+    config: DeviceConfig,
+    /// Samples still to produce before finishing (`u64::MAX`: no limit).
+    remaining: u64,
+    device: Option<Device>,
+    /// The active stream while the graph runs.
+    stream: Option<RxStream<Complex32>>,
+    /// The most samples one read asks for (the stream's MTU).
+    mtu: usize,
+    overflows: u64,
+}
+
+impl std::fmt::Debug for SoapySource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SoapySource")
+            .field("config", &self.config)
+            .field("open", &self.device.is_some())
+            .field("streaming", &self.stream.is_some())
+            .field("overflows", &self.overflows)
+            .finish_non_exhaustive()
+    }
+}
+
+#[block(blocking)]
+impl SoapySource {
+    /// A source for the device `args` at `sample_rate` samples/s tuned to `frequency` Hz,
+    /// on channel 0 with automatic gain; nothing is opened yet.
+    pub fn new(args: impl Into<String>, sample_rate: f64, frequency: f64) -> Self {
+        Self::with_config(DeviceConfig::new(
+            "soapy_source",
+            Direction::Rx,
+            args.into(),
+            sample_rate,
+            frequency,
+        ))
+    }
+
+    fn with_config(config: DeviceConfig) -> Self {
+        Self {
+            output: StreamOutput::new(),
+            config,
+            remaining: u64::MAX,
+            device: None,
+            stream: None,
+            mtu: 0,
+            overflows: 0,
+        }
+    }
+
+    /// The overall gain in dB (`None`: the device's automatic gain, where it has one; else
+    /// the gain it has).
+    pub fn gain(mut self, db: Option<f64>) -> Self {
+        self.config.gain = db;
+        self
+    }
+
+    /// The device's channel (default 0).
+    pub fn channel(mut self, channel: usize) -> Self {
+        self.config.channel = channel;
+        self
+    }
+
+    /// The antenna by name (empty, the default: the device's).
+    pub fn antenna(mut self, antenna: impl Into<String>) -> Self {
+        self.config.antenna = antenna.into();
+        self
+    }
+
+    /// Finish after `samples` samples (a recording of a known length).
+    pub fn limit(mut self, samples: u64) -> Self {
+        self.remaining = samples;
+        self
+    }
+
+    /// Opens the device and sets it up now, so that a missing device or a setting it
+    /// refuses is an error here rather than when the graph starts.
+    ///
+    /// # Errors
+    /// Device arguments that are not `key=value` pairs, no device matching them, or a
+    /// setting the device refuses or does not keep (the rate, the frequency: the error says
+    /// what it did instead); each names the block and the device's arguments.
+    pub fn open(mut self) -> Result<Self, DeviceError> {
+        self.device = Some(self.config.open()?);
+        Ok(self)
+    }
+
+    /// Reads the device lost because the graph did not keep up (SoapySDR's overflows).
+    pub fn overflows(&self) -> u64 {
+        self.overflows
+    }
+
+    fn start(&mut self) -> Result<(), BlockError> {
+        let device = match self.device.take() {
+            Some(d) => d,
+            None => self.config.open()?,
+        };
+        let c = &self.config;
+        let mut stream = device
+            .rx_stream::<Complex32>(&[c.channel])
+            .map_err(|e| c.failed("cannot set up a CF32 receive stream", &e))?;
+        self.mtu = stream
+            .mtu()
+            .map_err(|e| c.failed("cannot read the stream's MTU", &e))?
+            .max(1);
+        stream
+            .activate(None)
+            .map_err(|e| c.failed("cannot start streaming", &e))?;
+        self.device = Some(device);
+        self.stream = Some(stream);
+        Ok(())
+    }
+
+    fn stop(&mut self) -> Result<(), BlockError> {
+        // Dropping the stream deactivates and closes it.
+        self.stream = None;
+        Ok(())
+    }
+
+    /// One read of what the output has room for (at most an MTU), waiting for it in slices
+    /// of the timeout until it comes, the graph is stopped or every reader is gone: the
+    /// runtime calls a source again only when its output changes, which a device does not do.
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        if self.remaining == 0 {
+            return Ok(WorkStatus::Done);
+        }
+        let Some(stream) = self.stream.as_mut() else {
+            return Err(self.config.error("work before start").into());
+        };
+        let limit = usize::try_from(self.remaining).unwrap_or(usize::MAX);
+        let want = self.output.slice().len().min(limit).min(self.mtu);
+        if want == 0 {
+            return Ok(WorkStatus::Continue);
+        }
+        let n = loop {
+            if stop_requested() || self.output.readers_gone() {
+                return Ok(WorkStatus::Continue);
+            }
+            let out = &mut self.output.slice()[..want];
+            match stream.read(&mut [out], TIMEOUT_US) {
+                Ok(0) => {}
+                Ok(n) => break n,
+                Err(e) if e.code == ErrorCode::Timeout => {}
+                Err(e) if e.code == ErrorCode::Overflow => {
+                    if self.overflows == 0 {
+                        tracing::warn!(
+                            device = %self.config.args,
+                            "soapy_source: the device lost samples (overflow): the graph does \
+                             not keep up with its rate; counting them from here"
+                        );
+                    }
+                    self.overflows += 1;
+                }
+                Err(e) => {
+                    return Err(self.config.failed("reading the stream", &e).into());
+                }
+            }
+        };
+        self.output.produce(n);
+        self.remaining -= n as u64;
+        Ok(if self.remaining == 0 {
+            WorkStatus::Done
+        } else {
+            WorkStatus::Continue
+        })
+    }
+}
+
+register_block!(BlockDescription {
+    id: "soapy_source",
+    summary: "Complex samples received from a radio through SoapySDR (RTL-SDR, HackRF, \
+              Airspy, USRP, LimeSDR, ...), like GNU Radio's soapy.source.",
+    dtypes: &[Dtype::Complex64],
+    params: &[
+        params::ARGS,
+        params::SAMPLE_RATE,
+        params::FREQUENCY,
+        params::AGC,
+        params::GAIN,
+        params::CHANNEL,
+        params::ANTENNA,
+    ],
+    ports: declared_ports::<SoapySource>,
+    make: |a| {
+        let config = params::config(a, |args, rate, freq| {
+            DeviceConfig::new("soapy_source", Direction::Rx, args, rate, freq)
+        })?;
+        Ok(Box::new(SoapySource::with_config(config)) as Box<dyn Block>)
+    },
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_checked_before_any_device_is_looked_for() {
+        let e = SoapySource::new("driver=rtlsdr,serial", 2.4e6, 100e6)
+            .open()
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "soapy_source (device 'driver=rtlsdr,serial'): 'serial' is not a key=value pair: \
+             device arguments look like 'driver=rtlsdr' or 'driver=hackrf,serial=...' \
+             (SoapySDRUtil --find lists them)"
+        );
+        let e = SoapySource::new("driver=rtlsdr", -1.0, 100e6)
+            .open()
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("sample rate must be a number > 0"),
+            "{e}"
+        );
+        // SoapySDR's strings are C strings: a NUL is an error, not a panic in the bindings.
+        let e = SoapySource::new("driver=rtl\0sdr", 2.4e6, 100e6)
+            .open()
+            .unwrap_err();
+        assert!(e.to_string().contains("NUL"), "{e}");
+    }
+}

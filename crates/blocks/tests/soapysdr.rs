@@ -1,0 +1,228 @@
+//! The SoapySDR blocks through a real SoapySDR module and an emulated device: SoapySDR's
+//! `redpitaya` module talking TCP to a Red Pitaya emulated on loopback (tests/soapy). What
+//! the device streams arrives whole and in order, what the sink sends reaches the device
+//! whole and in order, the settings reach the device, and what goes wrong is an error naming
+//! the block and the device. Without the module these tests say SKIPPED and pass; CI installs
+//! it (scripts/system-deps.sh).
+#![cfg(feature = "soapysdr")]
+
+#[path = "soapy/red_pitaya.rs"]
+mod red_pitaya;
+
+use radioflow_blocks::runtime::registry::{self, Dtype};
+use radioflow_blocks::runtime::{default_scheduler, Complex32, Flowgraph, Pmt, RunError};
+use radioflow_blocks::{Head, SoapySink, SoapySource, VectorSink, VectorSource};
+use red_pitaya::{rate_command, skip_without_module, RedPitaya};
+use std::time::{Duration, Instant};
+
+/// Runs `fg`; a stream that stalls fails the test after a minute instead of hanging it.
+fn run_within_a_minute(fg: &mut Flowgraph) -> Result<(), RunError> {
+    fg.start(default_scheduler().as_ref())?;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !fg.is_finished() {
+        if Instant::now() > deadline {
+            fg.stop();
+            let _ = fg.wait();
+            panic!("the graph did not finish within a minute (a stalled stream?)");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    fg.wait()
+}
+
+/// Sample `k` of the emulated device's stream: the count itself, exact in `f32` below 2^24.
+fn counter(k: u64) -> [f32; 2] {
+    let k = (k % (1 << 24)) as f32;
+    [k, -k]
+}
+
+#[test]
+fn the_device_stream_arrives_whole_and_in_order() {
+    if skip_without_module("the_device_stream_arrives_whole_and_in_order") {
+        return;
+    }
+    let device = RedPitaya::start(1.25e6, counter);
+    const N: u64 = 1_250_000; // 1 s
+    let t0 = Instant::now();
+    let mut fg = Flowgraph::new();
+    // 1.25 Msps (the Red Pitaya's rate code 5) at 10 MHz.
+    let src = SoapySource::new(device.args(), 1.25e6, 10e6)
+        .gain(Some(20.0))
+        .limit(N)
+        .open()
+        .unwrap();
+    let src = fg.add(src);
+    let sink = fg.add(VectorSink::<Complex32>::new());
+    fg.connect(src, sink).unwrap();
+    run_within_a_minute(&mut fg).unwrap();
+    let got = fg.block::<VectorSink<Complex32>>(sink).unwrap().data();
+    assert_eq!(got.len() as u64, N);
+    if let Some(k) = (0..N as usize).find(|&k| got[k] != Complex32::new(k as f32, -(k as f32))) {
+        panic!("sample {k} is {}, not {k}", got[k]);
+    }
+    assert_eq!(fg.block::<SoapySource>(src).unwrap().overflows(), 0);
+    // On activation the module tells the device the frequency, then the rate.
+    let log = device.wait_for(Duration::from_secs(5), |l| l.rx_commands.len() >= 2);
+    assert_eq!(log.rx_commands, [10_000_000, rate_command(5)]);
+    assert_eq!(log.rx_streams, 1);
+    eprintln!("{N} samples through SoapySDR in {:?}", t0.elapsed());
+}
+
+#[test]
+fn a_source_made_by_the_registry_streams_until_the_graph_ends_downstream() {
+    if skip_without_module("a_source_made_by_the_registry_streams_until_the_graph_ends_downstream")
+    {
+        return;
+    }
+    let device = RedPitaya::start(500e3, counter);
+    let given = vec![
+        ("args".to_owned(), Pmt::symbol(device.args())),
+        ("sample_rate".to_owned(), Pmt::Double(500e3)),
+        ("frequency".to_owned(), Pmt::Double(7.1e6)),
+    ];
+    let block = registry::make(
+        registry::find("soapy_source").unwrap(),
+        Some(Dtype::Complex64),
+        given,
+    )
+    .unwrap();
+    let mut fg = Flowgraph::new();
+    let src = fg.add_boxed(None, block);
+    let head = fg.add(Head::<Complex32>::new(100_000));
+    let sink = fg.add(VectorSink::<Complex32>::new());
+    fg.connect(src, head).unwrap();
+    fg.connect(head, sink).unwrap();
+    run_within_a_minute(&mut fg).unwrap();
+    let got = fg.block::<VectorSink<Complex32>>(sink).unwrap().data();
+    assert!(got
+        .iter()
+        .enumerate()
+        .all(|(k, &s)| s == Complex32::new(k as f32, -(k as f32))));
+    assert_eq!(got.len(), 100_000);
+    let log = device.wait_for(Duration::from_secs(5), |l| l.rx_commands.len() >= 2);
+    assert_eq!(log.rx_commands, [7_100_000, rate_command(4)]);
+}
+
+#[test]
+fn the_sink_sends_every_sample_in_order() {
+    if skip_without_module("the_sink_sends_every_sample_in_order") {
+        return;
+    }
+    let device = RedPitaya::start(250e3, counter);
+    const N: usize = 1_000_000;
+    let data: Vec<Complex32> = (0..N)
+        .map(|k| Complex32::new(k as f32, 0.5 - k as f32))
+        .collect();
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(data.clone()));
+    let sink = fg.add(SoapySink::new(device.args(), 250e3, 14.2e6).open().unwrap());
+    fg.connect(src, sink).unwrap();
+    run_within_a_minute(&mut fg).unwrap();
+    // The graph's end closes the stream; the device has everything by the time it sees that.
+    let log = device.wait_for(Duration::from_secs(10), |l| l.tx_closed);
+    assert!(
+        log.tx_closed,
+        "the module did not close the transmit stream"
+    );
+    assert_eq!(log.tx_samples.len(), N);
+    if let Some(k) = (0..N).find(|&k| log.tx_samples[k] != [data[k].re, data[k].im]) {
+        panic!("sample {k} is {:?}, not {}", log.tx_samples[k], data[k]);
+    }
+    assert_eq!(log.tx_commands, [14_200_000, rate_command(3)]);
+    assert!(log.rx_commands.is_empty());
+}
+
+#[test]
+fn a_frequency_the_device_does_not_keep_is_an_error_saying_what_it_did() {
+    if skip_without_module("a_frequency_the_device_does_not_keep_is_an_error_saying_what_it_did") {
+        return;
+    }
+    let device = RedPitaya::start(1.25e6, counter);
+    // The Red Pitaya tunes up to 60 MHz and keeps its frequency (600 kHz) when asked for more.
+    let e = SoapySource::new(device.args(), 1.25e6, 100e6)
+        .open()
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "soapy_source (device '{}'): the device is tuned to 600000 Hz, not the 100000000 Hz \
+             asked for (its range: 625000-60000000 Hz)",
+            device.args()
+        )
+    );
+    assert!(!e.is_not_found());
+}
+
+#[test]
+fn a_device_that_does_not_answer_fails_the_start_naming_block_and_device() {
+    if skip_without_module("a_device_that_does_not_answer_fails_the_start_naming_block_and_device")
+    {
+        return;
+    }
+    // A port nobody listens on: the module finds its device by the arguments alone, and
+    // connects when the stream starts.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let args = format!("driver=redpitaya,addr=127.0.0.1,port={port}");
+    let mut fg = Flowgraph::new();
+    let src = fg.add(SoapySource::new(args.clone(), 1.25e6, 10e6).open().unwrap());
+    let sink = fg.add(VectorSink::<Complex32>::new());
+    fg.connect(src, sink).unwrap();
+    let e = run_within_a_minute(&mut fg).unwrap_err().to_string();
+    assert!(
+        e.contains(&format!(
+            "soapy_source (device '{args}'): cannot start streaming: "
+        )),
+        "{e}"
+    );
+}
+
+#[test]
+fn no_device_is_an_error_naming_the_arguments() {
+    let e = SoapySource::new("driver=radioflow_no_such_driver", 2.4e6, 100e6)
+        .open()
+        .unwrap_err();
+    assert!(e.is_not_found());
+    assert_eq!(
+        e.to_string(),
+        "soapy_source (device 'driver=radioflow_no_such_driver'): no SoapySDR device matches \
+         (is it plugged in, and its driver's module installed? SoapySDRUtil --find lists the \
+         devices found)"
+    );
+    // The same from the registry: made, then failing when the graph starts.
+    let given = vec![
+        (
+            "args".to_owned(),
+            Pmt::symbol("driver=radioflow_no_such_driver"),
+        ),
+        ("sample_rate".to_owned(), Pmt::Double(2.4e6)),
+        ("frequency".to_owned(), Pmt::Double(100e6)),
+    ];
+    let block = registry::make(registry::find("soapy_sink").unwrap(), None, given).unwrap();
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(vec![Complex32::new(0.0, 0.0); 4]));
+    let sink = fg.add_boxed(None, block);
+    fg.connect(src, sink).unwrap();
+    let e = run_within_a_minute(&mut fg).unwrap_err().to_string();
+    assert!(
+        e.contains(
+            "soapy_sink (device 'driver=radioflow_no_such_driver'): no SoapySDR device matches"
+        ),
+        "{e}"
+    );
+    // Arguments that are not key=value pairs, from the registry: refused when made.
+    let given = vec![
+        ("args".to_owned(), Pmt::symbol("rtlsdr")),
+        ("sample_rate".to_owned(), Pmt::Double(2.4e6)),
+        ("frequency".to_owned(), Pmt::Double(100e6)),
+    ];
+    let e = registry::make(registry::find("soapy_source").unwrap(), None, given).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("soapy_source: 'rtlsdr' is not a key=value pair"),
+        "{e}"
+    );
+}
