@@ -2,7 +2,7 @@
 //! interpolation between adjacent phases).
 
 use crate::error::{check, positive, ParamError};
-use crate::fir::FirSample;
+use crate::fir::{wide_available, FirSample};
 use crate::history::{History, CHUNK};
 
 /// Independent partial sums of the portable dot products (two sets of them): `f32` lanes the
@@ -211,18 +211,6 @@ impl<T: FirSample> ArbResampler<T> {
             }
         }
         (consumed, produced)
-    }
-}
-
-/// Whether this CPU has AVX2 and FMA.
-fn wide_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
     }
 }
 

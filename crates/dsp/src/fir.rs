@@ -174,7 +174,8 @@ impl<T: FirSample> Fir<T> {
     }
 }
 
-fn wide_available() -> bool {
+/// Whether this CPU has AVX2 and FMA (the wide kernels of this crate).
+pub(crate) fn wide_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")

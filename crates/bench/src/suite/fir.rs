@@ -8,7 +8,7 @@
 use crate::measurement::BenchError;
 use crate::peers::Peer;
 use crate::stats::{summarize, Summary};
-use radioflow_blocks::dsp::Fir;
+use radioflow_blocks::dsp::{Fir, FirSample};
 use radioflow_runtime::Complex32;
 use std::process::Command;
 use std::time::Instant;
@@ -85,7 +85,7 @@ pub struct KernelRun {
 
 /// Filters `x` into `y` as radioflow's FIR blocks do: every output vectorized across outputs
 /// without decimation ([`Fir::filter`]), else a dot product per kept output.
-fn filter<T: radioflow_blocks::dsp::FirSample>(fir: &Fir<T>, x: &[T], y: &mut [T], d: usize) {
+fn filter<T: FirSample>(fir: &Fir<T>, x: &[T], y: &mut [T], d: usize) {
     if d == 1 {
         fir.filter(x, y);
     } else {
@@ -95,46 +95,43 @@ fn filter<T: radioflow_blocks::dsp::FirSample>(fir: &Fir<T>, x: &[T], y: &mut [T
 
 /// Times radioflow's kernel on `case` for at least `samples` input samples.
 pub fn run_radioflow(case: FirCase, samples: u64) -> KernelRun {
+    if case.complex {
+        let x = |i: usize| Complex32::new(sample(2 * i), sample(2 * i + 1));
+        time_kernel(case, samples, x, |z| (f64::from(z.re), f64::from(z.im)))
+    } else {
+        time_kernel(case, samples, sample, |v| (f64::from(v), 0.0))
+    }
+}
+
+/// [`run_radioflow`] for samples of type `T`, made by `make` and summed through `parts`.
+fn time_kernel<T: FirSample>(
+    case: FirCase,
+    samples: u64,
+    make: impl Fn(usize) -> T,
+    parts: impl Fn(T) -> (f64, f64),
+) -> KernelRun {
     let taps: Vec<f32> = (0..case.taps).map(tap).collect();
-    let in_len = BLOCK_OUTPUTS * case.decimation + case.taps - 1;
+    let fir = Fir::<T>::new(&taps);
+    let x: Vec<T> = (0..BLOCK_OUTPUTS * case.decimation + case.taps - 1)
+        .map(make)
+        .collect();
+    let mut y = vec![T::default(); BLOCK_OUTPUTS];
+    filter(&fir, &x, &mut y, case.decimation);
+    let sum = y.iter().fold((0.0, 0.0), |(re, im), &v| {
+        let (a, b) = parts(v);
+        (re + a, im + b)
+    });
     let per_block = (BLOCK_OUTPUTS * case.decimation) as u64;
     let blocks = samples.div_ceil(per_block).max(1);
-    if case.complex {
-        let fir = Fir::<Complex32>::new(&taps);
-        let x: Vec<Complex32> = (0..in_len)
-            .map(|i| Complex32::new(sample(2 * i), sample(2 * i + 1)))
-            .collect();
-        let mut y = vec![Complex32::default(); BLOCK_OUTPUTS];
-        filter(&fir, &x, &mut y, case.decimation);
-        let sum = y.iter().fold((0.0, 0.0), |(re, im), z| {
-            (re + f64::from(z.re), im + f64::from(z.im))
-        });
-        let t0 = Instant::now();
-        for _ in 0..blocks {
-            filter(&fir, std::hint::black_box(&x), &mut y, case.decimation);
-            std::hint::black_box(&mut y);
-        }
-        KernelRun {
-            seconds: t0.elapsed().as_secs_f64(),
-            samples: blocks * per_block,
-            sum,
-        }
-    } else {
-        let fir = Fir::<f32>::new(&taps);
-        let x: Vec<f32> = (0..in_len).map(sample).collect();
-        let mut y = vec![0.0f32; BLOCK_OUTPUTS];
-        filter(&fir, &x, &mut y, case.decimation);
-        let sum = (y.iter().map(|&v| f64::from(v)).sum(), 0.0);
-        let t0 = Instant::now();
-        for _ in 0..blocks {
-            filter(&fir, std::hint::black_box(&x), &mut y, case.decimation);
-            std::hint::black_box(&mut y);
-        }
-        KernelRun {
-            seconds: t0.elapsed().as_secs_f64(),
-            samples: blocks * per_block,
-            sum,
-        }
+    let t0 = Instant::now();
+    for _ in 0..blocks {
+        filter(&fir, std::hint::black_box(&x), &mut y, case.decimation);
+        std::hint::black_box(&mut y);
+    }
+    KernelRun {
+        seconds: t0.elapsed().as_secs_f64(),
+        samples: blocks * per_block,
+        sum,
     }
 }
 

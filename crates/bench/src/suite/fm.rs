@@ -43,7 +43,7 @@ pub fn contenders(
     for spec in schedulers {
         let s: Arc<dyn radioflow_runtime::Scheduler> = spec.build().into();
         out.push(Contender {
-            label: s.name().to_owned(),
+            label: spec.to_string(),
             runtime: "radioflow".into(),
             run: Box::new(move |p: &FmParams| fm::run(p, s.as_ref())),
         });

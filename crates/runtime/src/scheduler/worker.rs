@@ -33,14 +33,22 @@ pub(crate) fn run_worker(
     parker: &Parker,
     mut seat: Option<Seat>,
 ) -> Vec<BlockTask> {
+    // A worker that starts without a block (one a chain may be cut for) enters the run when
+    // its first blocks arrive.
+    let mut entered = false;
     if let Some(t) = tasks.first() {
         current_run::enter(t.control());
+        entered = true;
     }
     let mut live = tasks.iter().filter(|t| !t.is_finished()).count();
     let mut checking = false;
     loop {
         if let Some(s) = seat.as_mut() {
             if s.receive(&mut tasks) > 0 {
+                if !entered {
+                    current_run::enter(tasks[0].control());
+                    entered = true;
+                }
                 live = tasks.iter().filter(|t| !t.is_finished()).count();
                 checking = false;
             }
