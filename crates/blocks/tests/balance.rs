@@ -224,3 +224,66 @@ fn stop_and_failure_end_a_run_with_a_hungry_worker() {
     let err = fg.run_with(&s).unwrap_err().to_string();
     assert!(err.contains("fail_after0"), "{err}");
 }
+
+/// A sink that, once its work runs on another thread than its first call did (a cut handed it
+/// to the worker that started idle), sleeps a minute the way blocks wait (interruptibly).
+struct SleepsOnceMoved {
+    input: radioflow_blocks::runtime::StreamInput<f32>,
+    first: Option<std::thread::ThreadId>,
+    moved: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl radioflow_blocks::runtime::Block for SleepsOnceMoved {
+    fn ports(&mut self, p: &mut radioflow_blocks::runtime::Ports<'_>) {
+        p.stream_input("in", &mut self.input);
+    }
+
+    fn work(
+        &mut self,
+    ) -> Result<radioflow_blocks::runtime::WorkStatus, radioflow_blocks::runtime::BlockError> {
+        let me = std::thread::current().id();
+        if *self.first.get_or_insert(me) != me {
+            self.moved.store(true, std::sync::atomic::Ordering::SeqCst);
+            radioflow_blocks::runtime::interruptible_sleep(std::time::Duration::from_secs(60));
+        }
+        let n = self.input.slice().len();
+        self.input.consume(n);
+        Ok(radioflow_blocks::runtime::WorkStatus::Continue)
+    }
+}
+
+#[test]
+fn a_block_handed_to_a_worker_that_started_idle_wakes_for_a_stop() {
+    // The worker a chain is cut for starts without blocks; it must still enter the run, so a
+    // block it is handed sleeps the way a stop interrupts. Were it not, the stop below would
+    // wait out the whole minute.
+    let moved = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut fg = Flowgraph::new();
+    let src = fg.add(NullSource::<f32>::new());
+    let sink = fg.add(SleepsOnceMoved {
+        input: radioflow_blocks::runtime::StreamInput::new(),
+        first: None,
+        moved: moved.clone(),
+    });
+    fg.connect(src, sink).unwrap();
+    fg.start(&FlowScheduler::new().workers(2).balance_stress(2))
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while !moved.load(std::sync::atomic::Ordering::SeqCst) {
+        assert!(
+            t0.elapsed() < std::time::Duration::from_secs(60),
+            "stress turns never cut the chain"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let stopping = std::time::Instant::now();
+    fg.stop();
+    fg.wait().unwrap();
+    // The sleep is a minute; a stop that reaches it ends it at once. Half a minute is a bound
+    // no machine load comes near, and one a sleep that ignores the stop cannot meet.
+    assert!(
+        stopping.elapsed() < std::time::Duration::from_secs(30),
+        "the stop waited for the block's sleep: {:?}",
+        stopping.elapsed()
+    );
+}
