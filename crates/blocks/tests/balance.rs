@@ -230,7 +230,8 @@ fn stop_and_failure_end_a_run_with_a_hungry_worker() {
 struct SleepsOnceMoved {
     input: radioflow_blocks::runtime::StreamInput<f32>,
     first: Option<std::thread::ThreadId>,
-    moved: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// Told once, when the block finds itself on another thread.
+    moved: Option<std::sync::mpsc::Sender<()>>,
 }
 
 impl radioflow_blocks::runtime::Block for SleepsOnceMoved {
@@ -243,7 +244,9 @@ impl radioflow_blocks::runtime::Block for SleepsOnceMoved {
     ) -> Result<radioflow_blocks::runtime::WorkStatus, radioflow_blocks::runtime::BlockError> {
         let me = std::thread::current().id();
         if *self.first.get_or_insert(me) != me {
-            self.moved.store(true, std::sync::atomic::Ordering::SeqCst);
+            if let Some(moved) = self.moved.take() {
+                moved.send(()).ok();
+            }
             radioflow_blocks::runtime::interruptible_sleep(std::time::Duration::from_secs(60));
         }
         let n = self.input.slice().len();
@@ -257,25 +260,20 @@ fn a_block_handed_to_a_worker_that_started_idle_wakes_for_a_stop() {
     // The worker a chain is cut for starts without blocks; it must still enter the run, so a
     // block it is handed sleeps the way a stop interrupts. Were it not, the stop below would
     // wait out the whole minute.
-    let moved = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (moved, on_another_thread) = std::sync::mpsc::channel();
     let mut fg = Flowgraph::new();
     let src = fg.add(NullSource::<f32>::new());
     let sink = fg.add(SleepsOnceMoved {
         input: radioflow_blocks::runtime::StreamInput::new(),
         first: None,
-        moved: moved.clone(),
+        moved: Some(moved),
     });
     fg.connect(src, sink).unwrap();
     fg.start(&FlowScheduler::new().workers(2).balance_stress(2))
         .unwrap();
-    let t0 = std::time::Instant::now();
-    while !moved.load(std::sync::atomic::Ordering::SeqCst) {
-        assert!(
-            t0.elapsed() < std::time::Duration::from_secs(60),
-            "stress turns never cut the chain"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
+    on_another_thread
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("stress turns never cut the chain");
     let stopping = std::time::Instant::now();
     fg.stop();
     fg.wait().unwrap();
