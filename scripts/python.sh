@@ -1,13 +1,24 @@
 #!/usr/bin/env bash
 # Builds the Python package (crates/python, with maturin) and installs it into the default
 # python3, with what it needs from PyPI (maturin, numpy; pytest and matplotlib with --dev).
-# Usage: scripts/python.sh [--dev]
+# `--test-build` (scripts/test.sh) is `--dev` with the module built in the dev profile with the
+# features `cargo test --workspace` resolves (feature `test-build` of crates/python): it reuses
+# the debug test build's artifacts, compiles only pyo3, numpy and the bindings, and runs with
+# debug assertions and overflow checks on, where the release wheel would compile every
+# radioflow crate a second time.
+# Usage: scripts/python.sh [--dev | --test-build]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py=${PYTHON:-python3}
 command -v "$py" >/dev/null || { echo "python3 not found: install CPython >= 3.9 with pip" >&2; exit 1; }
 need=(maturin numpy)
-[ "${1:-}" = "--dev" ] && need+=(pytest matplotlib)
+profile=(--release)
+case "${1:-}" in
+  --dev) need+=(pytest matplotlib) ;;
+  --test-build) need+=(pytest matplotlib); profile=(--profile dev --features test-build) ;;
+  "") ;;
+  *) echo "usage: scripts/python.sh [--dev | --test-build]" >&2; exit 2 ;;
+esac
 missing=()
 for m in "${need[@]}"; do
   "$py" -c "import $m" 2>/dev/null || missing+=("$m")
@@ -21,7 +32,7 @@ rm -rf target/wheels
 # The wheel is for this machine: it links the system's libzmq rather than bundling a copy
 # (repairing patches the library cargo keeps in place, and a second build without changes then
 # finds it patched and fails).
-"$py" -m maturin build --release --quiet --interpreter "$py" --auditwheel skip \
+"$py" -m maturin build "${profile[@]}" --quiet --interpreter "$py" --auditwheel skip \
   -m crates/python/Cargo.toml -o target/wheels
 "$py" -m pip install -q --disable-pip-version-check --root-user-action=ignore \
   --force-reinstall --no-deps target/wheels/radioflow-*.whl

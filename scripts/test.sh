@@ -62,7 +62,7 @@ builds_pid=$!
 cargo test --locked --workspace 2>&1 | tee -a "$log"
 
 step "Python package: build with maturin, install into python3, pytest (warnings are errors)"
-bash scripts/python.sh --dev
+bash scripts/python.sh --test-build
 (cd crates/python && python3 -m pytest -q -p no:cacheprovider) 2>&1 | tee -a "$log"
 
 step "conformance suite in release (more random graphs, real timing)"

@@ -8,7 +8,10 @@ use soapysdr::{Device, Direction, ErrorCode, RxStream};
 /// Receives complex samples from a radio through SoapySDR (any device with a SoapySDR
 /// module: RTL-SDR, HackRF, Airspy, USRP, LimeSDR, Red Pitaya, ...), like GNU Radio's
 /// `soapy.source`. The device's reads go straight into the output buffer, at most one
-/// stream MTU per call.
+/// stream MTU per call. A read that times out is asked again for half as many samples, and
+/// reads grow back by doubling once they come whole: some modules return samples only once
+/// a whole read is queued (SoapySDR's Red Pitaya module, over TCP), and after the graph fell
+/// behind, what is queued can stay shorter than a read for good.
 ///
 /// The device is opened and set up (sample rate, antenna, gain, frequency) by
 /// [`open`](Self::open), or else when the graph starts; its stream is activated when the
@@ -67,6 +70,9 @@ pub struct SoapySource {
     stream: Option<RxStream<Complex32>>,
     /// The most samples one read asks for (the stream's MTU).
     mtu: usize,
+    /// How many samples the next read asks for at most: halved after a timeout, doubled
+    /// back (up to the MTU) after a read that came whole.
+    read_size: usize,
     overflows: u64,
 }
 
@@ -103,6 +109,7 @@ impl SoapySource {
             device: None,
             stream: None,
             mtu: 0,
+            read_size: 0,
             overflows: 0,
         }
     }
@@ -162,6 +169,7 @@ impl SoapySource {
             .mtu()
             .map_err(|e| c.failed("cannot read the stream's MTU", &e))?
             .max(1);
+        self.read_size = self.mtu;
         stream
             .activate(None)
             .map_err(|e| c.failed("cannot start streaming", &e))?;
@@ -187,19 +195,27 @@ impl SoapySource {
             return Err(self.config.error("work before start").into());
         };
         let limit = usize::try_from(self.remaining).unwrap_or(usize::MAX);
-        let want = self.output.slice().len().min(limit).min(self.mtu);
-        if want == 0 {
+        let room = self.output.slice().len().min(limit);
+        if room == 0 {
             return Ok(WorkStatus::Continue);
         }
         let n = loop {
             if stop_requested() || self.output.readers_gone() {
                 return Ok(WorkStatus::Continue);
             }
+            let want = room.min(self.read_size);
             let out = &mut self.output.slice()[..want];
             match stream.read(&mut [out], TIMEOUT_US) {
                 Ok(0) => {}
-                Ok(n) => break n,
-                Err(e) if e.code == ErrorCode::Timeout => {}
+                Ok(n) => {
+                    if n == want {
+                        self.read_size = (self.read_size * 2).min(self.mtu);
+                    }
+                    break n;
+                }
+                Err(e) if e.code == ErrorCode::Timeout => {
+                    self.read_size = (self.read_size / 2).max(1);
+                }
                 Err(e) if e.code == ErrorCode::Overflow => {
                     if self.overflows == 0 {
                         tracing::warn!(

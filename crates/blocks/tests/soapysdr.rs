@@ -11,7 +11,7 @@ mod red_pitaya;
 
 use radioflow_blocks::runtime::registry::{self, Dtype};
 use radioflow_blocks::runtime::{default_scheduler, Complex32, Flowgraph, Pmt, RunError};
-use radioflow_blocks::{Head, SoapySink, SoapySource, VectorSink, VectorSource};
+use radioflow_blocks::{Head, SoapySink, SoapySource, Throttle, VectorSink, VectorSource};
 use red_pitaya::{rate_command, skip_without_module, RedPitaya};
 use std::time::{Duration, Instant};
 
@@ -66,6 +66,36 @@ fn the_device_stream_arrives_whole_and_in_order() {
     assert_eq!(log.rx_commands, [10_000_000, rate_command(5)]);
     assert_eq!(log.rx_streams, 1);
     eprintln!("{N} samples through SoapySDR in {:?}", t0.elapsed());
+}
+
+/// The graph paced at a fifth of the device's rate: it falls behind from the start, the
+/// module's socket fills with partly read buffers and less than a whole read stays queued
+/// (tests/soapy/red_pitaya.rs). The source's shorter reads after a timeout keep the stream
+/// going: every sample arrives, in order (TCP slows the device down; nothing is lost).
+/// Stalled for good before the source halved its reads.
+#[test]
+fn a_graph_slower_than_the_device_still_gets_every_sample_in_order() {
+    if skip_without_module("a_graph_slower_than_the_device_still_gets_every_sample_in_order") {
+        return;
+    }
+    let device = RedPitaya::start(1.25e6, counter);
+    const N: u64 = 200_000; // 0.8 s at the graph's pace
+    let mut fg = Flowgraph::new();
+    let src = SoapySource::new(device.args(), 1.25e6, 10e6)
+        .limit(N)
+        .open()
+        .unwrap();
+    let src = fg.add(src);
+    let slow = fg.add(Throttle::<Complex32>::new(250e3));
+    let sink = fg.add(VectorSink::<Complex32>::new());
+    fg.connect(src, slow).unwrap();
+    fg.connect(slow, sink).unwrap();
+    run_within_a_minute(&mut fg).unwrap();
+    let got = fg.block::<VectorSink<Complex32>>(sink).unwrap().data();
+    assert_eq!(got.len() as u64, N);
+    if let Some(k) = (0..N as usize).find(|&k| got[k] != Complex32::new(k as f32, -(k as f32))) {
+        panic!("sample {k} is {}, not {k}", got[k]);
+    }
 }
 
 #[test]

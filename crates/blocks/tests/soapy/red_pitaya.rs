@@ -1,7 +1,7 @@
 //! A Red Pitaya SDR transceiver emulated on loopback: the device SoapySDR's `redpitaya`
 //! module (Debian: `soapysdr0.8-module-redpitaya`) talks to, so that the SoapySDR blocks run
 //! through a real SoapySDR module, its stream and its settings, without radio hardware.
-//! Shared by radioflow-blocks' `soapysdr` test and the CLI's `fm_device` test (std only).
+//! Shared by radioflow-blocks' `soapysdr` test and the CLI's `fm_device` test (std and libc).
 //!
 //! The protocol, as the module speaks it (learned from SoapyRedPitaya.cpp): for each
 //! direction it opens two TCP connections to `addr:port` when the stream is activated, and
@@ -13,12 +13,12 @@
 //! open; on the transmit data connection the module sends them.
 //!
 //! Like the device, this one streams at its sample rate, without end (a test takes what it
-//! needs and closes the stream), in small TCP segments. Both matter: the module reads only
-//! once a whole read is queued in its socket, and Linux frees a received buffer only once it
-//! is read to its end; a sender on loopback that ran ahead, or sent large segments, would
-//! fill the module's receive buffer with partly read data while less than a read is queued,
-//! and the stream would stall for good.
-
+//! needs and closes the stream), in TCP segments of at most 1448 bytes (181 samples), as on the
+//! device's Ethernet (loopback's would be up to 64 KiB). The module returns samples only once a whole read is queued
+//! in its socket, and Linux frees a received buffer only once it is read to its end: when the
+//! graph falls behind, the socket's receive buffer fills with partly read buffers (seen with
+//! `ss -tm`: 111 KiB charged for 6 KiB unread), less than a read stays queued, and only
+//! smaller reads get the stream going again (`SoapySource` halves its reads after a timeout).
 #![allow(dead_code, unreachable_pub)] // each test crate uses its part
 
 use std::io::{Read, Write};
@@ -109,6 +109,9 @@ impl RedPitaya {
     /// `k = 0` on each activation, at `rate` samples/s, for as long as the module reads.
     pub fn start(rate: f64, rx: impl Fn(u64) -> [f32; 2] + Send + Sync + 'static) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        // 1448 bytes of data per segment once the 12 bytes of TCP timestamps (on by default in
+        // Linux) are taken out.
+        cap_segments(&listener, 1460);
         let port = listener.local_addr().unwrap().port();
         let shared = Arc::new(Shared {
             log: Mutex::new(Log::default()),
@@ -174,6 +177,29 @@ impl Drop for RedPitaya {
     }
 }
 
+/// Caps the TCP segments of the connections `listener` accepts at `bytes` with their options
+/// (`TCP_MAXSEG`, inherited by accepted sockets; see the file's comment for why).
+fn cap_segments(listener: &TcpListener, bytes: libc::c_int) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: the descriptor is the listener's own, open for the call; the option value is a
+    // c_int that lives across the call, and its size is passed with it.
+    let r = unsafe {
+        libc::setsockopt(
+            listener.as_raw_fd(),
+            libc::IPPROTO_TCP,
+            libc::TCP_MAXSEG,
+            (&raw const bytes).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    assert_eq!(
+        r,
+        0,
+        "setsockopt(TCP_MAXSEG): {}",
+        std::io::Error::last_os_error()
+    );
+}
+
 fn read_word(conn: &mut TcpStream) -> Option<u32> {
     let mut w = [0u8; 4];
     conn.read_exact(&mut w).ok()?;
@@ -199,8 +225,8 @@ fn serve(mut conn: TcpStream, shared: &Shared, rate: f64, rx: &dyn Fn(u64) -> [f
         }
         1 => {
             shared.update(|log| log.rx_streams += 1);
-            // At the rate, in segments of their own of 128 samples (1 KiB), until the module
-            // closes the connection (a write fails).
+            // At the rate, in writes of 128 samples (1 KiB) sent at once (no Nagle delay),
+            // until the module closes the connection (a write fails).
             const CHUNK: u64 = 128;
             if conn.set_nodelay(true).is_err() {
                 return;
