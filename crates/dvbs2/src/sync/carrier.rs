@@ -2,11 +2,11 @@
 //! and unit energy.
 //!
 //! QPSK and 8PSK, pilots on or off, and 16APSK and 32APSK without pilots (`phase.rs`): the
-//! frequency is acquired on the first frame from the spectrum of the M-th power of all its
-//! symbols, then tracked; the phase comes from a Kalman smoother over the known blocks
-//! (header, pilots, the next SOF) and blocks of data symbols (M-th power), interpolated
-//! linearly between them; amplitude and noise of QPSK and 8PSK from the data's second and
-//! fourth moments, of APSK from the known blocks.
+//! frequency is acquired from the spectrum of the M-th power of all the symbols of the first
+//! frame (or first few, near the thresholds), then tracked; the phase comes from a Kalman
+//! smoother over the known blocks (header, pilots, the next SOF) and blocks of data symbols
+//! (M-th power), interpolated linearly between them; amplitude and noise of QPSK and 8PSK
+//! from the data's second and fourth moments, of APSK from the known blocks.
 //!
 //! 16APSK and 32APSK with pilots: the frequency estimate is refined in three stages, each
 //! unambiguous over the residual the previous one leaves: lag-1 differential products of the
@@ -149,6 +149,7 @@ impl Carrier {
         self.sig = 0.0;
         self.averaged = 0;
         self.noise = 0.0;
+        self.phase.forget();
     }
 
     /// Current frequency estimate, cycles/symbol.
@@ -270,12 +271,14 @@ impl Carrier {
     }
 
     /// Recovers the carrier of one frame: `y` holds the frame (at `y[0]`, `layout.len`
-    /// symbols) and the next header's SOF; `header` is the frame's decoded PLHEADER; `scr`
-    /// the PL scrambling sequence. Writes the data symbols (pilots removed, descrambled,
-    /// unit energy) to `out`.
+    /// symbols; `y[0]` the `at`-th symbol of the stream) and the next header's SOF;
+    /// `header` is the frame's decoded PLHEADER; `scr` the PL scrambling sequence. Writes
+    /// the data symbols (pilots removed, descrambled, unit energy) to `out`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn process(
         &mut self,
         y: &[Complex32],
+        at: u64,
         layout: Layout,
         header: &[Complex32],
         scr: &[u8],
@@ -291,7 +294,7 @@ impl Carrier {
             // PSK: the frequency from the M-th power's spectrum at once, then from the
             // phase tracker.
             if self.stage < 2 {
-                if let Some(df) = self.phase.acquire(y, layout.len, self.freq, psk) {
+                if let Some(df) = self.phase.acquire(y, layout.len, at, self.freq, psk) {
                     self.freq += df;
                     self.spread = ACQUIRED_SPREAD;
                     self.stage = 2;
@@ -382,6 +385,7 @@ impl Carrier {
                 self.freq,
                 (TAU * self.spread).powi(2),
                 psk,
+                psk.constant_modulus().then(|| f64::from(self.snr())),
                 scr,
                 inv_amp,
                 out,

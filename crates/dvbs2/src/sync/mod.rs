@@ -714,6 +714,7 @@ impl Synchronizer {
             let (modcod, decider) = &self.modcods[usize::from(pls.modcod) - 1];
             let est = self.carrier.process(
                 y,
+                self.dropped + self.start as u64,
                 Layout {
                     len,
                     pilots: pls.pilots,

@@ -6,17 +6,26 @@
 //! the phase itself; blocks of data symbols give it modulo 2π/M through the M-th power
 //! (Viterbi & Viterbi with amplitude weight |z|²: (z·e^{−j·offset})^M/|z|^{M−2}, the offset
 //! of z's ring; APSK rings whose point count does not divide M are left out). The state is the
-//! phase and the residual frequency; each data observation's innovation is wrapped into
-//! ±π/M, so the filter unwraps the data phases against its prediction, and the known blocks
-//! fix the absolute phase. The smoother (Rauch–Tung–Striebel) gives the phase at each
-//! observation from the whole frame; the data are derotated by its linear interpolation.
-//! Each data block is long enough (from this frame's measured M-th power statistics) that
-//! its phase noise stays within a quarter of the ±π/M ambiguity.
+//! phase and the residual frequency. The smoother (Rauch–Tung–Striebel) gives the phase at
+//! each observation from the whole frame; the data are derotated by its linear
+//! interpolation. A data block's weight is its phase variance: for QPSK and 8PSK from the
+//! Es/N0 (the data's moments measure it within tenths of a dB; |E w|²/var w at that Es/N0 is
+//! tabulated), for APSK from the M-th power's partial sums pooled over frames.
 //!
-//! Frequency acquisition (once, while the carrier loop has not converged): the spectrum of
-//! the frame's M-th power (one FFT), whose peak lies at M times the residual frequency —
-//! range ±1/(2M) cycles/symbol, a whole frame's energy, so it holds down to the lowest
-//! thresholds.
+//! Without pilots each data observation's innovation is wrapped into ±π/M, so the filter
+//! unwraps the data phases against its prediction, and each data block is long enough that
+//! its phase noise stays within a quarter of the ambiguity. With pilots the known blocks
+//! alone are smoothed first, and each data block is observed as its deviation from that
+//! phase θ: Im(Σw·e^{−jMθ}) ≈ |μ|·n·M·(phase − θ), linear with Gaussian noise however low
+//! the block's SNR. (Near 8PSK's thresholds a block of 512 symbols has an M-th power SNR
+//! below 1: its argument's tails reach across ±π/M, and the wrapped innovations pulled the
+//! phase 2π/8 away between pilot blocks.)
+//!
+//! Frequency acquisition (while the carrier loop has not converged): the spectrum of the
+//! M-th power (one FFT), whose peak lies at M times the residual frequency — range
+//! ±1/(2M) cycles/symbol. Frames of up to `FFT_LEN` symbols are added coherently to the
+//! frames before them (derotated alike, in stream time) until the peak stands out: a short
+//! 8PSK frame alone does not below about 7 dB, three do at 5.5 dB.
 
 use std::f64::consts::TAU;
 use std::fmt;
@@ -40,14 +49,54 @@ const MAX_DATA: usize = 64_800 / 2;
 /// Acquisition FFT length (a QPSK normal frame without pilots at one point per symbol).
 const FFT_LEN: usize = 32_768;
 /// Least ratio of the acquisition spectrum's peak to its mean power: noise alone reaches
-/// about ln(8100) ≈ 9 over a short frame's independent bins (20 with a probability of
-/// 1e-5); a QPSK short frame at 0 dB gives 30–50, 8PSK at 7 dB about 20.
+/// about ln(32768) ≈ 10 over the independent bins (20 with a probability of 7e-5); a QPSK
+/// short frame at 0 dB gives 30–50, an 8PSK one at 7 dB about 20, at 6 dB 10–17 (two
+/// together 20–35).
 const PEAK_RATIO: f32 = 20.0;
 /// |z|² below which a symbol is taken as zero (its M-th power would overflow).
 const TINY: f32 = 1e-12;
-/// Phase noise of the model, rad² per symbol (Wiener), and frequency drift, rad² per symbol³.
-const Q_PHASE: f64 = 1e-5;
+/// Phase noise of the model, rad² per symbol (Wiener: 1e-3 rad/√symbol, the tests' strongest),
+/// and frequency drift, rad² per symbol³. More phase noise (1e-5) shortens the smoother's
+/// memory to about a pilot period, and near 8PSK's thresholds its phase error (0.03 rad)
+/// doubles the frames lost.
+const Q_PHASE: f64 = 1e-6;
 const Q_FREQ: f64 = 1e-13;
+/// Frames whose M-th power statistics are averaged (APSK's block weights, and whether the
+/// frequency is lost).
+const POOL_FRAMES: u32 = 8;
+
+/// |E w|²/var w of the M-th power w = z^M/|z|^{M−2} of one PSK symbol z = e^{jθ} + n
+/// (θ a constellation point, n complex Gaussian), at Es/N0 = −4, −3, ..., 30 dB: for QPSK
+/// (M = 4) and 8PSK (M = 8), by numerical integration over n (checked by simulation in
+/// the tests).
+const PSK_RHO: [[f64; 35]; 2] = [
+    [
+        3.5854e-04, 7.6380e-04, 1.5822e-03, 3.1784e-03, 6.1756e-03, 1.1581e-02, 2.0924e-02,
+        3.6392e-02, 6.0924e-02, 9.8261e-02, 1.5295e-01, 2.3037e-01, 3.3680e-01, 4.7962e-01,
+        6.6768e-01, 9.1182e-01, 1.2256e+00, 1.6259e+00, 2.1345e+00, 2.7783e+00, 3.5918e+00,
+        4.6184e+00, 5.9128e+00, 7.5438e+00, 9.5984e+00, 1.2186e+01, 1.5444e+01, 1.9547e+01,
+        2.4712e+01, 3.1215e+01, 3.9403e+01, 4.9710e+01, 6.2687e+01, 7.9024e+01, 9.9591e+01,
+    ],
+    [
+        1.1468e-09, 5.9654e-09, 2.9943e-08, 1.4431e-07, 6.6397e-07, 2.8986e-06, 1.1924e-05,
+        4.5868e-05, 1.6367e-04, 5.3726e-04, 1.6096e-03, 4.3726e-03, 1.0731e-02, 2.3798e-02,
+        4.7914e-02, 8.8355e-02, 1.5097e-01, 2.4202e-01, 3.6844e-01, 5.3830e-01, 7.6143e-01,
+        1.0502e+00, 1.4202e+00, 1.8913e+00, 2.4887e+00, 3.2443e+00, 4.1982e+00, 5.4014e+00,
+        6.9178e+00, 8.8283e+00, 1.1235e+01, 1.4265e+01, 1.8080e+01, 2.2884e+01, 2.8933e+01,
+    ],
+];
+
+/// [`PSK_RHO`] at Es/N0 `esn0` (linear) for M = 4 or 8: interpolated in dB on a log
+/// scale; above 30 dB ρ grows as Es/N0.
+fn psk_rho(m: u32, esn0: f64) -> f64 {
+    let table = &PSK_RHO[usize::from(m == 8)];
+    let db = 10.0 * esn0.max(1e-12).log10();
+    let x = (db + 4.0).clamp(0.0, 34.0);
+    let i = (x as usize).min(33);
+    let f = x - i as f64;
+    let ln = (1.0 - f) * table[i].ln() + f * table[i + 1].ln();
+    ln.exp() * 10f64.powf((db - 30.0).max(0.0) / 10.0)
+}
 
 /// One phase observation.
 #[derive(Debug, Clone, Copy, Default)]
@@ -88,7 +137,9 @@ pub(crate) struct Residual {
     /// Its variance.
     pub(crate) var: f64,
     /// The data's M-th power was coherent enough to track: false after a frequency error
-    /// of more than about 1/(2·M·32) cycles/symbol (or far below the thresholds).
+    /// of more than about 1/(2·M·32) cycles/symbol, where the frames pooled tell (QPSK and
+    /// 8PSK: their |E w|² is under half of what the Es/N0 gives, by more than its
+    /// deviation; APSK: its blocks are too noisy to track).
     pub(crate) coherent: bool,
 }
 
@@ -235,11 +286,25 @@ pub(crate) struct PhaseTracker {
     filt: Vec<State>,
     /// Smoothed phase per observation.
     phase: Vec<f64>,
+    /// Smoothed phase per known block from the known blocks alone.
+    guide: Vec<f64>,
     /// Σ|w|² of the M-th powers in `fine`.
     energy: f64,
     fft: Planned,
     spectrum: Vec<Complex32>,
     scratch: Vec<Complex32>,
+    /// The M-th powers of the last `FFT_LEN` symbols acquisition has seen since it last
+    /// succeeded, one per symbol, at index (absolute symbol mod `FFT_LEN`), zero where no
+    /// frame was: frames of up to `FFT_LEN` symbols are acquired coherently over several
+    /// (a short 8PSK frame alone does not stand out of the noise below about 7 dB).
+    history: Vec<Complex32>,
+    /// What `history` holds: M, the frequency it was derotated by, the absolute symbol just
+    /// after its last one.
+    history_of: Option<(u32, f64, u64)>,
+    /// Per M (4, 8, 12, 16: VCM frames of each constellation apart), Σ|S|², Σ|w|², Σn², Σn
+    /// of the partial sums averaged over the frames since the frequency was acquired (at
+    /// most `POOL_FRAMES`), and how many.
+    pooled: [([f64; 4], u32); 4],
 }
 
 /// The data segments [start, end) of a PLFRAME of `len` symbols: between the header, the
@@ -270,37 +335,83 @@ impl PhaseTracker {
             pred: Vec::with_capacity(max_obs),
             filt: Vec::with_capacity(max_obs),
             phase: Vec::with_capacity(max_obs),
+            guide: Vec::with_capacity(max_obs),
             energy: 0.0,
             fft: Planned(fft),
             spectrum: vec![Complex32::new(0.0, 0.0); FFT_LEN],
             scratch,
+            history: vec![Complex32::new(0.0, 0.0); FFT_LEN],
+            history_of: None,
+            pooled: [([0.0; 4], 0); 4],
         }
     }
 
-    /// The residual frequency (cycles/symbol) of the frame `y[..len]` after derotation by
-    /// `freq`, from the peak of its M-th power's spectrum (header and pilots are points of
-    /// the constellation's M-th power too); `None` if the peak does not stand out of the
-    /// noise.
+    /// Forgets the frames [`acquire`](Self::acquire) and [`track`](Self::track) have seen.
+    pub(crate) fn forget(&mut self) {
+        self.history_of = None;
+        self.pooled = [([0.0; 4], 0); 4];
+    }
+
+    fn pool_index(m: u32) -> usize {
+        (m as usize / 4 - 1).min(3)
+    }
+
+    /// The residual frequency (cycles/symbol) of the frame `y[..len]` (its first symbol the
+    /// `at`-th of the stream) after derotation by `freq`, from the peak of its M-th power's
+    /// spectrum (header and pilots are points of the constellation's M-th power too), with
+    /// the frames before it that the same `freq` derotated and that fit in `FFT_LEN`
+    /// symbols; `None` if the peak does not stand out of the noise.
     pub(crate) fn acquire(
         &mut self,
         y: &[Complex32],
         len: usize,
+        at: u64,
         freq: f64,
         mp: MthPower,
     ) -> Option<f64> {
         let decim = len.div_ceil(FFT_LEN);
-        self.spectrum.fill(Complex32::new(0.0, 0.0));
         let step = rot_at(freq, 1);
-        let mut w = Complex32::new(1.0, 0.0);
-        for (k, chunk) in y[..len].chunks(decim).enumerate() {
-            let mut acc = Complex32::new(0.0, 0.0);
-            for &s in chunk {
-                acc += mp.power(s * w);
-                w *= step;
+        if decim == 1 {
+            // Zeros over the gap since the last frame (if the same `freq` derotated it),
+            // then this frame's M-th powers, derotated from the stream's first symbol so
+            // that their phase continues the last frame's.
+            let n = FFT_LEN as u64;
+            match self.history_of {
+                Some((m, f, end)) if m == mp.m && f == freq && at >= end && at - end < n => {
+                    for p in end..at {
+                        self.history[(p % n) as usize] = Complex32::new(0.0, 0.0);
+                    }
+                }
+                _ => self.history.fill(Complex32::new(0.0, 0.0)),
             }
-            self.spectrum[k] = acc;
-            if k % 64 == 63 {
-                w = rot_at(freq, (k + 1) * decim);
+            let rot = |k: u64| {
+                let ph = (freq * (at + k) as f64).fract() * TAU;
+                Complex32::new(ph.cos() as f32, -ph.sin() as f32)
+            };
+            let mut w = rot(0);
+            for (k, &s) in (0..).zip(&y[..len]) {
+                self.history[((at + k) % n) as usize] = mp.power(s * w);
+                w *= step;
+                if k % 64 == 63 {
+                    w = rot(k + 1);
+                }
+            }
+            self.history_of = Some((mp.m, freq, at + len as u64));
+            self.spectrum.copy_from_slice(&self.history);
+        } else {
+            self.history_of = None;
+            self.spectrum.fill(Complex32::new(0.0, 0.0));
+            let mut w = Complex32::new(1.0, 0.0);
+            for (k, chunk) in y[..len].chunks(decim).enumerate() {
+                let mut acc = Complex32::new(0.0, 0.0);
+                for &s in chunk {
+                    acc += mp.power(s * w);
+                    w *= step;
+                }
+                self.spectrum[k] = acc;
+                if k % 64 == 63 {
+                    w = rot_at(freq, (k + 1) * decim);
+                }
             }
         }
         self.fft
@@ -327,6 +438,8 @@ impl PhaseTracker {
         } else {
             best as f64
         };
+        // A new frequency: the statistics of the frames before are of another.
+        self.forget();
         Some((k + delta) / (FFT_LEN * decim) as f64 / f64::from(mp.m))
     }
 
@@ -391,7 +504,8 @@ impl PhaseTracker {
     /// same `y`, `len`, `pilots`, `freq`, `mp`: phase from the Kalman smoother over `known`
     /// (header, pilot blocks, next SOF, in order: one more than the data segments) and the
     /// data's M-th power, PL descrambled with `scr`, scaled by `scale`. `freq_var`: the
-    /// variance of the frequency error, (rad/symbol)².
+    /// variance of the frequency error, (rad/symbol)²; `esn0`: the Es/N0 (linear) of a PSK
+    /// constellation (`None` for APSK).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn track(
         &mut self,
@@ -402,28 +516,51 @@ impl PhaseTracker {
         freq: f64,
         freq_var: f64,
         mp: MthPower,
+        esn0: Option<f64>,
         scr: &[u8],
         scale: f32,
         out: &mut Vec<Complex32>,
     ) -> Residual {
-        let energy = self.energy;
         // |E w|² and var w from the partial sums: Σ|S|² = |μ|²·Σn² + σ²·Σn, Σ|w|² =
         // (|μ|² + σ²)·Σn. Then the phase variance of one data symbol, (σ²/2|μ|²)/M².
-        let (mut s2, mut n2, mut n1) = (0.0f64, 0.0f64, 0.0f64);
+        let mut sums = [0.0f64, self.energy, 0.0, 0.0];
         for &(_, _, n, s) in &self.fine {
-            s2 += f64::from(s.norm_sqr());
-            n2 += (n * n) as f64;
-            n1 += n as f64;
+            sums[0] += f64::from(s.norm_sqr());
+            sums[2] += (n * n) as f64;
+            sums[3] += n as f64;
         }
+        // Pooled with the frames before (near the thresholds one frame's |μ|² is about as
+        // large as its error).
+        let pool = &mut self.pooled[Self::pool_index(mp.m)];
+        pool.1 = (pool.1 + 1).min(POOL_FRAMES);
+        for (p, s) in pool.0.iter_mut().zip(sums) {
+            *p += (s - *p) / f64::from(pool.1);
+        }
+        let [s2, energy, n2, n1] = pool.0;
+        let pooled_frames = pool.1;
         let m = f64::from(mp.m);
         let mu2 = (s2 - energy) / (n2 - n1).max(1.0);
         let sigma2 = energy / n1.max(1.0) - mu2;
-        let r_sym = sigma2.max(0.0) / (2.0 * mu2.max(f64::MIN_POSITIVE)) / (m * m);
+        let measured = mu2 / sigma2.max(f64::MIN_POSITIVE);
+        // |E w|²/var w per symbol: for PSK from the Es/N0 (the data's moments measure it to
+        // a few tenths of a dB, where the partial sums' |μ|² is lost in their noise near the
+        // thresholds); for APSK as measured.
+        let rho = esn0.map_or(measured.max(0.0), |esn0| psk_rho(mp.m, esn0));
+        let r_sym = 1.0 / (2.0 * rho.max(f64::MIN_POSITIVE)) / (m * m);
         // Blocks long enough that their phase noise is a quarter of the ambiguity π/M; none
-        // if even the longest is twice as noisy.
+        // if even the longest is twice as noisy (without pilots).
         let target = (0.25 * std::f64::consts::PI / m).powi(2);
         let stride = self.stride as f64;
-        let usable = mu2 > 0.0 && r_sym * stride / MAX_BLOCK as f64 <= 4.0 * target;
+        let usable = rho > 0.0 && r_sym * stride / MAX_BLOCK as f64 <= 4.0 * target;
+        // PSK: the frequency is lost when the data's M-th power shows less than half of
+        // the ρ expected, where the measurement tells (its deviation at ρ = 0 is
+        // √Σn²/(Σn² − Σn) per frame). APSK: when the blocks cannot be tracked.
+        let coherent = if esn0.is_some() {
+            let dev = (n2 / f64::from(pooled_frames)).sqrt() / (n2 - n1).max(1.0);
+            rho < 6.0 * dev || measured >= rho / 2.0
+        } else {
+            usable
+        };
         let fines = ((r_sym * stride / target / FINE as f64).ceil() as usize)
             .clamp(MIN_BLOCK / FINE, MAX_BLOCK / FINE);
         // The next frame: every 2nd or 4th symbol where the shortest block then still has a
@@ -432,6 +569,30 @@ impl PhaseTracker {
             .into_iter()
             .find(|&s| r_sym * s as f64 / MIN_BLOCK as f64 <= target / 16.0)
             .unwrap_or(1);
+
+        // With pilots, the data are observed around the phase of the known blocks alone
+        // (`guide`): each partial sum's M-th power projected on the guide's, Im(S·e^{−jMθ})
+        // ≈ |μ|·n·M·(phase − θ), a linear observation with Gaussian noise however low the
+        // block's SNR (its argument's tails reach across ±π/M near the thresholds).
+        self.guide.clear();
+        if pilots {
+            self.obs.clear();
+            self.obs.extend(known.iter().map(|k| Obs {
+                pos: k.pos,
+                phase: k.phase,
+                period: TAU,
+                r: k.r,
+            }));
+            self.smooth(freq_var);
+            self.guide.extend_from_slice(&self.phase);
+        }
+        // |μ| from E|w|² = |μ|² + σ² (this frame's) and ρ.
+        let mu = (self.energy / sums[3].max(1.0) * rho / (1.0 + rho)).sqrt();
+        let guide = &self.guide;
+        let guided = |i: usize, c: f64| {
+            let (k0, k1) = (known[i], known[i + 1]);
+            guide[i] + (guide[i + 1] - guide[i]) * (c - k0.pos) / (k1.pos - k0.pos)
+        };
 
         // Observations in time order: known block, its segment's data blocks, ...
         self.obs.clear();
@@ -451,17 +612,30 @@ impl PhaseTracker {
                 let (mut sum, mut span, mut used) = (Complex32::new(0.0, 0.0), 0, 0);
                 for _ in 0..fines {
                     match fine.next_if(|f| f.0 < b) {
-                        Some(&(_, n, u, s)) => {
-                            sum += s;
+                        Some(&(a, n, u, s)) => {
+                            if pilots {
+                                let c = a as f64 + (n as f64 - 1.0) / 2.0;
+                                sum += s * Complex32::from_polar(1.0, (-m * guided(i, c)) as f32);
+                            } else {
+                                sum += s;
+                            }
                             span += n;
                             used += u;
                         }
                         None => break,
                     }
                 }
-                if usable && sum.norm_sqr() > 0.0 {
+                let pos = start as f64 + (span as f64 - 1.0) / 2.0;
+                if pilots && rho > 0.0 && used > 0 {
                     self.obs.push(Obs {
-                        pos: start as f64 + (span as f64 - 1.0) / 2.0,
+                        pos,
+                        phase: guided(i, pos) + f64::from(sum.im) / (m * mu * used as f64),
+                        period: TAU,
+                        r: r_sym / used as f64,
+                    });
+                } else if !pilots && usable && sum.norm_sqr() > 0.0 {
+                    self.obs.push(Obs {
+                        pos,
                         phase: f64::from(sum.arg()) / m,
                         period: TAU / m,
                         r: r_sym / used as f64,
@@ -478,7 +652,8 @@ impl PhaseTracker {
         });
 
         let residual = Residual {
-            coherent: usable,
+            // One frame alone does not tell: the one frequency was acquired on is coherent.
+            coherent: coherent || pooled_frames < 2,
             ..self.smooth(freq_var)
         };
 
@@ -721,6 +896,86 @@ mod tests {
         }
     }
 
+    /// Symbols `first..first + len` of a stream of unit PSK points k·2π/M (k pseudo-random)
+    /// turned by 2π·cfo·n + 0.3, plus complex Gaussian noise at Es/N0 `esn0_db`.
+    fn psk_signal(
+        m: u32,
+        esn0_db: f64,
+        cfo: f64,
+        first: usize,
+        len: usize,
+        rng: &mut impl Rng,
+    ) -> Vec<Complex32> {
+        let sigma = (0.5 / 10f64.powf(esn0_db / 10.0)).sqrt();
+        (first..first + len)
+            .map(|n| {
+                let k = (n * 7 + n * n / 3) % m as usize;
+                let ph = TAU * k as f64 / f64::from(m) + TAU * cfo * n as f64 + 0.3;
+                let (u, v): (f64, f64) = (rng.gen_range(1e-12..1.0), rng.gen());
+                let r = sigma * (-2.0 * u.ln()).sqrt();
+                Complex32::from_polar(1.0, ph as f32)
+                    + Complex32::from_polar(r as f32, (TAU * v) as f32)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn psk_rho_table_agrees_with_simulation() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        for (m, db) in [(4, 0.0), (4, 6.5), (8, 6.0), (8, 12.0), (8, 24.0)] {
+            let mp = MthPower {
+                m,
+                rings: [(Complex32::new(1.0, 0.0), f32::MAX, true); 3],
+                nrings: 1,
+            };
+            let y = psk_signal(m, db, 0.0, 0, 400_000, &mut rng);
+            let turn = Complex32::from_polar(1.0, -0.3);
+            let (mut sum, mut energy) = (Complex32::new(0.0, 0.0), 0.0f64);
+            for &z in &y {
+                let w = mp.power(z * turn);
+                sum += w;
+                energy += f64::from(w.norm_sqr());
+            }
+            let mu2 = f64::from((sum / y.len() as f32).norm_sqr());
+            let rho = mu2 / (energy / y.len() as f64 - mu2);
+            let want = psk_rho(m, 10f64.powf(db / 10.0));
+            // ρ's estimate has a relative deviation of about √(2/(nρ)): four of them.
+            let n = y.len() as f64;
+            assert!(
+                (rho / want - 1.0).abs() < 4.0 * (2.0 / (n * want)).sqrt() + 0.02,
+                "M = {m} at {db} dB: simulated {rho:.4e}, table {want:.4e}"
+            );
+        }
+    }
+
+    #[test]
+    fn acquisition_adds_the_frames_too_noisy_alone() {
+        // 8PSK short frames (5598 symbols) at 5.5 dB: the peak of one frame's spectrum is
+        // about 8 times the mean, under the threshold; two or three frames' are over it.
+        let mut rng = rand::rngs::StdRng::seed_from_u64(21);
+        let mut t = PhaseTracker::new();
+        let mp = MthPower {
+            m: 8,
+            rings: [(Complex32::new(1.0, 0.0), f32::MAX, true); 3],
+            nrings: 1,
+        };
+        let (len, cfo) = (5598, 0.0123);
+        let alone = psk_signal(8, 5.5, cfo, 0, len, &mut rng);
+        assert_eq!(t.acquire(&alone, len, 0, 0.0, mp), None);
+        t.forget();
+        let mut found = None;
+        for k in 0..6 {
+            let y = psk_signal(8, 5.5, cfo, k * len, len, &mut rng);
+            if let Some(f) = t.acquire(&y, len, (k * len) as u64, 0.0, mp) {
+                found = Some((k, f));
+                break;
+            }
+        }
+        let (k, f) = found.expect("no acquisition in 6 frames");
+        assert!(k >= 1, "acquired on the first frame alone");
+        assert!((f - cfo).abs() < 3e-6, "{f} for {cfo}");
+    }
+
     #[test]
     fn acquisition_finds_the_frequency_of_noisy_psk_frames() {
         // QPSK at 0 dB and 8PSK at 7 dB, 8100 symbols, offsets within ±1/(2M) cycles/symbol.
@@ -758,12 +1013,12 @@ mod tests {
                 ); 3],
                 nrings: 1,
             };
-            let got = t.acquire(&y, y.len(), 0.0, mp);
+            let got = t.acquire(&y, y.len(), 0, 0.0, mp);
             let got = got.unwrap_or_else(|| panic!("M = {m}: no peak"));
             assert!((got - offset).abs() < 3e-6, "M = {m}: {got} for {offset}");
             // Noise alone: no peak.
             let noise_only: Vec<Complex32> = (0..8100).map(|_| noise()).collect();
-            assert_eq!(t.acquire(&noise_only, 8100, 0.0, mp), None);
+            assert_eq!(t.acquire(&noise_only, 8100, 0, 0.0, mp), None);
         }
     }
 }

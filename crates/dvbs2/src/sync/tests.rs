@@ -464,6 +464,28 @@ fn mer_and_esn0_estimate_close_to_the_channel() {
 }
 
 #[test]
+fn eight_psk_short_frames_with_pilots_tracked_half_a_db_above_their_threshold() {
+    // 8PSK 3/5 short frames at 6.0 dB (Table 13 + 0.5 dB): one frame's M-th power does not
+    // stand out of the noise, so acquisition adds the following frames' coherently; then
+    // the phase follows the known blocks and the data with no 2π/8 slip. (Before: every
+    // frame derotated at the header's coarse frequency, MER about −3.6 dB.)
+    let imp = Impairments {
+        esn0_db: Some(6.0),
+        cfo: 0.002,
+        timing: 0.3,
+        seed: 81,
+        ..Impairments::default()
+    };
+    let o = run(&[slot("8psk-3/5", FrameSize::Short, true)], 12, 0, &imp);
+    assert!(o.frames >= 10, "{} frames", o.frames);
+    for (k, &(locked, mer, _, _)) in o.per_frame.iter().enumerate().skip(4) {
+        assert!(locked, "frame {k}: carrier not locked");
+        // A slip over a sixth of the frame alone takes the MER below 5 dB.
+        assert!(mer > 5.6, "frame {k}: MER {mer:.2} dB at Es/N0 6.0 dB");
+    }
+}
+
+#[test]
 fn frame_sync_at_the_lowest_threshold_with_5_percent_carrier_offset() {
     // QPSK 1/4's quasi-error-free Es/N0 (EN 302 307-1 Table 13): −2.35 dB. Every frame
     // delivered must be a sent frame, at its start, with its MODCOD; a few may be skipped
