@@ -1,4 +1,4 @@
-//! Layered normalized min-sum LDPC decoder on i8 LLRs, for every DVB-S2 code.
+//! Layered min-sum LDPC decoder (offset or normalized per code rate) on i8 LLRs, for every DVB-S2 code.
 
 use super::ldpc_code::{LdpcCode, Z};
 use super::ldpc_kernel::{iteration, syndrome_ok, Isa, Row, PADDED};
@@ -16,7 +16,8 @@ pub struct LdpcStatus {
     pub converged: bool,
 }
 
-/// Layered normalized (7/8) min-sum decoder with early termination; scratch for the largest
+/// Layered min-sum decoder (offset min-sum for rates 2/5 to 2/3, 7/8-normalized for the
+/// others: `CheckRule::for_code`) with early termination; scratch for the largest
 /// code, so one decoder serves every code without allocating.
 ///
 /// LLRs are `ln P(0)/P(1)` quantized to i8 (±127), posteriors are kept in i16 and

@@ -1,4 +1,4 @@
-//! Test reference: flooding normalized min-sum in f64 over H written out row by row from
+//! Test reference: flooding normalized/offset min-sum in f64 over H written out row by row from
 //! clause 5.3.2, and the checks of H.
 
 use crate::ldpc::{rows, table};
@@ -34,13 +34,15 @@ pub(crate) fn satisfies(h: &[Vec<usize>], bits: &[u8]) -> bool {
         .all(|row| row.iter().fold(0u8, |a, &i| a ^ bits[i]) == 0)
 }
 
-/// Flooding min-sum with normalization `alpha`: returns the hard decisions and whether they
-/// satisfy H within `max_iterations`.
-pub(crate) fn flooding_min_sum_alpha(
+/// Flooding min-sum with normalization `alpha` and offset `beta` (magnitudes
+/// max(alpha · min − beta, 0)): returns the hard decisions and whether they satisfy H within
+/// `max_iterations`.
+pub(crate) fn flooding_min_sum(
     h: &[Vec<usize>],
     llr: &[f64],
     max_iterations: usize,
     alpha: f64,
+    beta: f64,
 ) -> (Vec<u8>, bool) {
     // Check-to-variable messages, per row per edge.
     let mut c2v: Vec<Vec<f64>> = h.iter().map(|r| vec![0.0; r.len()]).collect();
@@ -69,7 +71,7 @@ pub(crate) fn flooding_min_sum_alpha(
                         min = min.min(x.abs());
                     }
                 }
-                *m = alpha * sign * min;
+                *m = sign * (alpha * min - beta).max(0.0);
             }
         }
         post.copy_from_slice(llr);
@@ -84,13 +86,4 @@ pub(crate) fn flooding_min_sum_alpha(
         }
     }
     (bits, false)
-}
-
-/// [`flooding_min_sum_alpha`] with the decoder's normalization, 7/8.
-pub(crate) fn flooding_min_sum(
-    h: &[Vec<usize>],
-    llr: &[f64],
-    max_iterations: usize,
-) -> (Vec<u8>, bool) {
-    flooding_min_sum_alpha(h, llr, max_iterations, 0.875)
 }

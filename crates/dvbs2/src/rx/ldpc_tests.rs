@@ -4,6 +4,7 @@
 use rand::{Rng, SeedableRng};
 use rand_distr_free::gaussian;
 
+use super::ldpc_kernel::CheckRule;
 use super::ldpc_reference::{flooding_min_sum, h_rows, satisfies};
 use super::{llr_target_mean, quantize_llrs, Isa, LdpcCode, LdpcDecoder};
 use crate::ldpc::LdpcEncoder;
@@ -48,10 +49,14 @@ fn awgn_llrs(c: &[u8], es_n0_db: f64, rng: &mut impl Rng) -> Vec<f64> {
 }
 
 fn quantized(llr: &[f64], rate: CodeRate) -> Vec<i8> {
+    quantized_with_scale(llr, rate).0
+}
+
+fn quantized_with_scale(llr: &[f64], rate: CodeRate) -> (Vec<i8>, f32) {
     let f: Vec<f32> = llr.iter().map(|&v| v as f32).collect();
     let mut q = vec![0i8; f.len()];
-    quantize_llrs(&f, &mut q, llr_target_mean(rate));
-    q
+    let scale = quantize_llrs(&f, &mut q, llr_target_mean(rate));
+    (q, scale)
 }
 
 #[test]
@@ -78,8 +83,13 @@ fn layered_decoder_agrees_with_flooding_reference_on_every_code() {
                 errors > 0,
                 "{frame:?} {rate}: the channel must cause errors"
             );
-            let (reference, ref_ok) = flooding_min_sum(&h, &llr, 50);
-            let status = dec.decode(&code, &quantized(&llr, rate), 50);
+            // The decoder's check rule in the reference's units (the quantizer's scale).
+            let (q, scale) = quantized_with_scale(&llr, rate);
+            let rule = CheckRule::for_code(&code);
+            let alpha = 1.0 - 0.5f64.powi(i32::from(rule.shift));
+            let beta = f64::from(rule.offset) / f64::from(scale);
+            let (reference, ref_ok) = flooding_min_sum(&h, &llr, 50, alpha, beta);
+            let status = dec.decode(&code, &q, 50);
             let mut bits = vec![0u8; fec.nldpc];
             dec.hard_bits(&code, &mut bits);
             assert!(ref_ok, "{frame:?} {rate}: reference did not converge");
