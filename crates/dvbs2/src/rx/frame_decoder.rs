@@ -13,6 +13,7 @@ use super::demap::Demapper;
 use super::gf::Gf;
 use super::ldpc_code::LdpcCode;
 use super::ldpc_decoder::{LdpcDecoder, LdpcStatus};
+use super::ldpc_inter_frame::InterFrameLdpcDecoder;
 use super::quantize::{llr_target_mean, quantize_llrs};
 use crate::modcod::{CodeRate, FecParams, FrameSize, Modcod, ModcodError};
 
@@ -150,14 +151,35 @@ fn fec_index(frame: FrameSize, rate: CodeRate) -> usize {
     f * CodeRate::ALL.len() + CodeRate::ALL.iter().position(|&r| r == rate).unwrap_or(0)
 }
 
+/// What [`FrameDecoder::decode_batch`] keeps: the inter-frame LDPC decoder, the quantized
+/// LLRs and the BBFRAMEs of a batch.
+#[derive(Clone)]
+struct Batch {
+    ldpc: InterFrameLdpcDecoder,
+    /// Frame f's LLRs at `f * 64_800`.
+    quantized: Vec<i8>,
+    /// Frame f's BBFRAME at `f * BBFRAME_STRIDE`.
+    bbframes: Vec<u8>,
+    /// Frames of the last batch.
+    frames: usize,
+    /// Bytes of each BBFRAME of the last batch (Kbch / 8).
+    bbframe_len: usize,
+}
+
+/// Bytes per BBFRAME in [`Batch::bbframes`]: the largest Nbch / 8.
+const BBFRAME_STRIDE: usize = 64_800 / 8;
+
 /// Decodes PLFRAMEs one at a time, each with its own MODCOD and frame size (CCM, VCM or
-/// ACM alike). Stateless between frames, so clones can decode frames in parallel; the
-/// tables of every code are built by [`new`](Self::new) and shared by clones, each clone
-/// has its own scratch: no allocation per frame.
+/// ACM alike), or in batches of one MODCOD for throughput
+/// ([`decode_batch`](Self::decode_batch)). Stateless between frames, so clones can decode
+/// frames in parallel; the tables of every code are built by [`new`](Self::new) and shared
+/// by clones, each clone has its own scratch: no allocation per frame.
 #[derive(Clone)]
 pub struct FrameDecoder {
     codes: Arc<Codes>,
     ldpc: LdpcDecoder,
+    /// Scratch of [`decode_batch`](Self::decode_batch), made by its first call.
+    batch: Option<Box<Batch>>,
     fec_llr: Vec<f32>,
     quantized: Vec<i8>,
     bbframe: Vec<u8>,
@@ -198,6 +220,7 @@ impl FrameDecoder {
         FrameDecoder {
             codes: Arc::new(codes),
             ldpc: LdpcDecoder::new(),
+            batch: None,
             fec_llr: vec![0.0; 64_800],
             quantized: vec![0; 64_800],
             bbframe: vec![0; 64_800 / 8],
@@ -322,6 +345,122 @@ impl FrameDecoder {
             bch: bch_result,
             header,
         })
+    }
+
+    /// Frames per [`decode_batch`](Self::decode_batch).
+    pub const BATCH: usize = InterFrameLdpcDecoder::LANES;
+
+    /// Decodes up to [`BATCH`](Self::BATCH) frames of the same MODCOD and frame size
+    /// together, as [`decode`](Self::decode) would decode each (same statuses, same
+    /// BBFRAMEs), with the inter-frame LDPC decoder ([`InterFrameLdpcDecoder`]): more
+    /// throughput, the latency of the whole batch. `symbols[f]` and `n0[f]` are frame f's;
+    /// its status goes to `status[f]` and its BBFRAME is then in
+    /// [`batch_bbframe(f)`](Self::batch_bbframe). The first call allocates the batch's
+    /// scratch (about 16 MB), later ones nothing.
+    ///
+    /// # Errors
+    /// As [`decode`](Self::decode), for the first frame at fault; then nothing is decoded.
+    ///
+    /// # Panics
+    /// If there are more than [`BATCH`](Self::BATCH) frames, or `n0` or `status` has fewer
+    /// entries than `symbols`.
+    pub fn decode_batch(
+        &mut self,
+        symbols: &[&[Complex32]],
+        n0: &[f32],
+        modcod: Modcod,
+        frame: FrameSize,
+        status: &mut [FrameStatus],
+    ) -> Result<(), RxError> {
+        let frames = symbols.len();
+        assert!(frames <= Self::BATCH && n0.len() >= frames && status.len() >= frames);
+        let need = Self::symbols_per_frame(modcod, frame)?;
+        for (s, &n0) in symbols.iter().zip(n0) {
+            if s.len() != need {
+                return Err(RxError::SymbolCount {
+                    modcod,
+                    frame,
+                    need,
+                    got: s.len(),
+                });
+            }
+            if !(n0.is_finite() && n0 > 0.0) {
+                return Err(RxError::NoiseVariance(n0));
+            }
+        }
+        let codes = &*self.codes;
+        let Some((code, bch)) = &codes.fec[fec_index(frame, modcod.rate())] else {
+            return Err(ModcodError::UndefinedForShortFrame(modcod.rate()).into());
+        };
+        let fec = *code.fec();
+        let n = fec.nldpc;
+        let demapper = &codes.demappers[usize::from(modcod.pls_modcod()) - 1];
+        let batch = self.batch.get_or_insert_with(|| {
+            Box::new(Batch {
+                ldpc: InterFrameLdpcDecoder::with_isa(self.ldpc.isa()),
+                quantized: vec![0; Self::BATCH * 64_800],
+                bbframes: vec![0; Self::BATCH * BBFRAME_STRIDE],
+                frames: 0,
+                bbframe_len: 0,
+            })
+        });
+        for ((s, &n0), q) in symbols
+            .iter()
+            .zip(n0)
+            .zip(batch.quantized.chunks_exact_mut(64_800))
+        {
+            demapper.demap_fec(modcod, s, n0, &mut self.fec_llr[..n]);
+            quantize_llrs(
+                &self.fec_llr[..n],
+                &mut q[..n],
+                llr_target_mean(modcod.rate()),
+            );
+        }
+        let llrs: [&[i8]; Self::BATCH] = std::array::from_fn(|f| {
+            if f < frames {
+                &batch.quantized[f * 64_800..][..n]
+            } else {
+                &[]
+            }
+        });
+        let ldpc = batch
+            .ldpc
+            .decode(code, &llrs[..frames], self.max_iterations);
+        for (st, &ldpc) in status.iter_mut().zip(ldpc) {
+            st.ldpc = ldpc;
+        }
+        batch
+            .ldpc
+            .pack_info_all(code, &mut batch.bbframes, BBFRAME_STRIDE);
+        for (st, bytes) in status[..frames]
+            .iter_mut()
+            .zip(batch.bbframes.chunks_exact_mut(BBFRAME_STRIDE))
+        {
+            let bch_result = bch.decode(&mut bytes[..fec.nbch / 8]);
+            let bb = &mut bytes[..fec.kbch / 8];
+            codes.descrambler.apply(bb);
+            *st = FrameStatus {
+                modcod,
+                frame,
+                ldpc: st.ldpc,
+                bch: bch_result,
+                header: BbHeader::parse(bb, fec.kbch),
+            };
+        }
+        batch.frames = frames;
+        batch.bbframe_len = fec.kbch / 8;
+        Ok(())
+    }
+
+    /// The descrambled BBFRAME (Kbch / 8 bytes) of frame `f` of the last
+    /// [`decode_batch`](Self::decode_batch).
+    ///
+    /// # Panics
+    /// If `f` is not a frame of the last batch.
+    pub fn batch_bbframe(&self, f: usize) -> &[u8] {
+        let batch = self.batch.as_ref().expect("decode_batch was called");
+        assert!(f < batch.frames, "frame {f} of {}", batch.frames);
+        &batch.bbframes[f * BBFRAME_STRIDE..][..batch.bbframe_len]
     }
 
     /// The descrambled BBFRAME (BBHEADER and data field, Kbch / 8 bytes) of the last frame.

@@ -4,8 +4,8 @@ use super::ldpc_code::{LdpcCode, Z};
 use super::ldpc_kernel::{iteration, syndrome_ok, Isa, Row, PADDED};
 
 /// The most edges (circulants) of any code and the most per layer; sizes the scratch.
-const MAX_EDGES: usize = 792;
-const MAX_DEGREE: usize = 32;
+pub(crate) const MAX_EDGES: usize = 792;
+pub(crate) const MAX_DEGREE: usize = 32;
 
 /// What a decoding did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

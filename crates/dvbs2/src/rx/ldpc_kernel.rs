@@ -317,7 +317,7 @@ impl CheckRule {
     }
 
     #[inline(always)]
-    fn apply(self, m: u8) -> u8 {
+    pub(crate) fn apply(self, m: u8) -> u8 {
         (m - (m >> self.shift)).saturating_sub(self.offset)
     }
 }

@@ -6,7 +6,9 @@ use rand_distr_free::gaussian;
 
 use super::ldpc_kernel::CheckRule;
 use super::ldpc_reference::{flooding_min_sum, h_rows, satisfies};
-use super::{llr_target_mean, quantize_llrs, Isa, LdpcCode, LdpcDecoder};
+use super::{
+    llr_target_mean, quantize_llrs, InterFrameLdpcDecoder, Isa, LdpcCode, LdpcDecoder, LdpcStatus,
+};
 use crate::ldpc::LdpcEncoder;
 use crate::modcod::{CodeRate, FecParams, FrameSize};
 
@@ -192,6 +194,140 @@ fn every_instruction_set_gives_identical_results() {
                 "{frame:?} {rate}: {isa:?} differs from {:?}",
                 isas[0]
             );
+        }
+    }
+}
+
+/// Frames of `code` at the BPSK equivalent of QPSK threshold + `margins_db[f]`, random
+/// codewords and Box–Muller noise from a xorshift generator (`rand` is built unoptimized in
+/// the test profile and would take most of these tests' time).
+fn noisy_frames(code: &LdpcCode, margins_db: &[f64], seed: u64) -> Vec<Vec<i8>> {
+    let fec = *code.fec();
+    let mut x = seed | 1;
+    let mut uniform = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut encoder = LdpcEncoder::new(&fec);
+    margins_db
+        .iter()
+        .map(|&margin| {
+            let mut c = vec![0u8; fec.nldpc];
+            for b in &mut c[..fec.kldpc()] {
+                *b = u8::from(uniform() < 0.5);
+            }
+            encoder.encode(&mut c);
+            let es_n0 = qpsk_threshold_db(fec.rate) - 3.01 + margin;
+            let sigma2 = 0.5 / 10f64.powf(es_n0 / 10.0);
+            let llr: Vec<f64> = c
+                .iter()
+                .map(|&b| {
+                    let u = uniform().max(f64::MIN_POSITIVE);
+                    let g = (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * uniform()).cos();
+                    2.0 * (1.0 - 2.0 * f64::from(b) + sigma2.sqrt() * g) / sigma2
+                })
+                .collect();
+            quantized(&llr, fec.rate)
+        })
+        .collect()
+}
+
+/// Decodes `frames` as one batch with `inter` and one by one with `intra`; asserts equal
+/// statuses and decisions per frame and returns the statuses.
+fn batch_equals_single_frames(
+    inter: &mut InterFrameLdpcDecoder,
+    intra: &mut LdpcDecoder,
+    code: &LdpcCode,
+    frames: &[Vec<i8>],
+    max_iterations: u32,
+) -> Vec<LdpcStatus> {
+    let n = code.fec().nldpc;
+    let llrs: Vec<&[i8]> = frames.iter().map(|f| &f[..]).collect();
+    let statuses = inter.decode(code, &llrs, max_iterations).to_vec();
+    assert_eq!(statuses.len(), frames.len());
+    let (mut a, mut b) = (vec![0u8; n], vec![0u8; n]);
+    let (mut pa, mut pb) = (vec![0u8; n / 8], vec![0u8; n / 8]);
+    let mut all = vec![0u8; frames.len() * n / 8];
+    inter.pack_info_all(code, &mut all, n / 8);
+    for (f, (llr, status)) in frames.iter().zip(&statuses).enumerate() {
+        let single = intra.decode(code, llr, max_iterations);
+        let what = format!(
+            "{:?} {} frame {f} ({:?})",
+            code.fec().frame,
+            code.fec().rate,
+            inter.isa()
+        );
+        assert_eq!(*status, single, "{what}");
+        inter.hard_bits(code, f, &mut a);
+        intra.hard_bits(code, &mut b);
+        assert!(a == b, "{what}: decisions differ");
+        inter.pack_info(code, f, &mut pa);
+        intra.pack_info(code, &mut pb);
+        assert!(pa == pb, "{what}: packed decisions differ");
+        let k = code.fec().kldpc() / 8;
+        assert!(
+            all[f * n / 8..][..k] == pb[..k],
+            "{what}: pack_info_all differs"
+        );
+    }
+    statuses
+}
+
+#[test]
+fn inter_frame_decoder_equals_the_intra_frame_decoder_on_every_code() {
+    // A partial batch per code, from far above threshold to below it, with and without
+    // early termination.
+    let mut inter = InterFrameLdpcDecoder::new();
+    let mut intra = LdpcDecoder::new();
+    for frame in [FrameSize::Short, FrameSize::Normal] {
+        for rate in CodeRate::ALL {
+            let Ok(code) = LdpcCode::new(frame, rate) else {
+                continue;
+            };
+            let frames = noisy_frames(&code, &[2.0, 0.8, -0.4], code.fec().nldpc as u64);
+            for early in [true, false] {
+                inter.set_early_termination(early);
+                intra.set_early_termination(early);
+                batch_equals_single_frames(&mut inter, &mut intra, &code, &frames, 8);
+            }
+        }
+    }
+}
+
+#[test]
+fn inter_frame_full_batch_with_frames_stopping_at_different_iterations() {
+    // A full batch of one code, some frames converging after a few iterations, some never:
+    // each frame as if decoded alone, on every instruction set for the two short codes
+    // (normalized and offset check rules), on the best for the normal one.
+    let isas = Isa::available();
+    assert_eq!(isas.last(), Some(&Isa::Portable));
+    let mut intra = LdpcDecoder::new();
+    for (frame, rate, all_isas) in [
+        (FrameSize::Short, CodeRate::R8_9, true),
+        (FrameSize::Short, CodeRate::R1_2, true),
+        (FrameSize::Normal, CodeRate::R3_5, false),
+    ] {
+        let code = LdpcCode::new(frame, rate).unwrap();
+        let margins: Vec<f64> = (0..InterFrameLdpcDecoder::LANES)
+            .map(|f| [3.0, 1.0, 0.2, -1.0][f % 4])
+            .collect();
+        let frames = noisy_frames(&code, &margins, 24);
+        let isas = if all_isas { &isas[..] } else { &isas[..1] };
+        for &isa in isas {
+            let mut inter = InterFrameLdpcDecoder::with_isa(isa);
+            assert_eq!(inter.isa(), isa);
+            let statuses = batch_equals_single_frames(&mut inter, &mut intra, &code, &frames, 30);
+            let converged = statuses.iter().filter(|s| s.converged).count();
+            assert!(
+                converged > 0 && converged < statuses.len(),
+                "{frame:?} {rate}: {statuses:?}"
+            );
+            let min = statuses.iter().map(|s| s.iterations).min().unwrap();
+            assert!(min < 30, "{frame:?} {rate}: {statuses:?}");
+            // One frame alone in the batch.
+            batch_equals_single_frames(&mut inter, &mut intra, &code, &frames[2..3], 30);
         }
     }
 }

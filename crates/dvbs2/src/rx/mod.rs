@@ -2,9 +2,11 @@
 //!
 //! A PLFRAME's data symbols (PL-descrambled, pilots removed, unit energy) go through
 //! [`Demapper`] (max-log LLRs) and [`deinterleave`], [`quantize_llrs`], the layered min-sum
-//! [`LdpcDecoder`], the [`BchDecoder`], BB descrambling ([`BbDescrambler`]) and BBHEADER
+//! [`LdpcDecoder`] (or [`InterFrameLdpcDecoder`], 32 frames of one code at a time, for
+//! throughput), the [`BchDecoder`], BB descrambling ([`BbDescrambler`]) and BBHEADER
 //! parsing ([`BbHeader`]). A [`FrameDecoder`] does all of it for one frame, with the frame's
-//! own MODCOD (CCM, VCM and ACM alike); it keeps no state between frames, so clones decode
+//! own MODCOD (CCM, VCM and ACM alike), or for a batch of frames of one MODCOD
+//! ([`FrameDecoder::decode_batch`]); it keeps no state between frames, so clones decode
 //! frames in parallel. A [`Depacketizer`], sequential, turns the BBFRAMEs of successive
 //! frames back into TS packets (packets span frames). [`IdealSync`] stands in for
 //! synchronisation when the PLFRAME is known to be aligned (tests, benchmarks, loopback).
@@ -45,6 +47,8 @@ mod gf;
 mod ideal_sync;
 mod ldpc_code;
 mod ldpc_decoder;
+mod ldpc_inter_frame;
+mod ldpc_inter_frame_kernel;
 mod ldpc_kernel;
 mod quantize;
 
@@ -59,6 +63,7 @@ pub use frame_decoder::{
 pub use ideal_sync::IdealSync;
 pub use ldpc_code::LdpcCode;
 pub use ldpc_decoder::{LdpcDecoder, LdpcStatus};
+pub use ldpc_inter_frame::InterFrameLdpcDecoder;
 pub use ldpc_kernel::Isa;
 pub use quantize::{llr_target_mean, quantize_llrs};
 

@@ -271,3 +271,57 @@ fn decodes_within_a_db_of_table_13() {
         assert!(got == sent[..got.len()], "{m}");
     }
 }
+
+#[test]
+fn a_batch_decodes_as_each_frame_alone() {
+    // Frames near, above and far below threshold (one fails), through decode_batch and
+    // through decode one by one: same statuses, same BBFRAMEs; a partial batch of each
+    // MODCOD, then a bad frame makes the whole batch an error.
+    let mut rng = rand::rngs::StdRng::seed_from_u64(31);
+    let mut dec = FrameDecoder::new();
+    for (name, offsets) in [
+        ("qpsk-8/9", [1.5, 0.6, 3.0, -3.0, 1.0, 2.0]),
+        ("8psk-3/5", [1.5, 1.0, 2.0, -3.0, 3.0, 1.2]),
+    ] {
+        let modcod: Modcod = name.parse().unwrap();
+        let frame = FrameSize::Short;
+        let cfg = TxConfig::new(modcod, frame, true);
+        let mut tx = Transmitter::new(cfg).unwrap();
+        let sync = IdealSync::new(cfg.gold);
+        let input = ts(offsets.len() * 60, rng.gen());
+        let mut pos = 0;
+        let mut frames = Vec::new();
+        let mut n0s = Vec::new();
+        for offset in offsets {
+            let n0 = 10f32.powf(-(table13_es_n0_db(modcod) + 1.5 + offset) as f32 / 10.0);
+            let sigma = (n0 / 2.0).sqrt();
+            let mut out = vec![Complex32::new(0.0, 0.0); tx.frame_len()];
+            pos += tx.encode_frame(&input[pos..], &mut out).unwrap().consumed;
+            let mut sym = vec![Complex32::new(0.0, 0.0); out.len()];
+            let n = sync.data_symbols(&out, true, &mut sym);
+            sym.truncate(n);
+            for s in &mut sym {
+                *s += Complex32::new(sigma * gaussian(&mut rng), sigma * gaussian(&mut rng));
+            }
+            frames.push(sym);
+            n0s.push(n0);
+        }
+        let symbols: Vec<&[Complex32]> = frames.iter().map(|f| &f[..]).collect();
+        let mut status = vec![dec.decode(symbols[0], modcod, frame, n0s[0]).unwrap(); 6];
+        dec.decode_batch(&symbols, &n0s, modcod, frame, &mut status)
+            .unwrap();
+        let ok = status.iter().filter(|s| s.ok()).count();
+        assert!(ok > 0 && ok < status.len(), "{name}: {status:?}");
+        for (f, (s, &n0)) in symbols.iter().zip(&n0s).enumerate() {
+            let alone = dec.decode(s, modcod, frame, n0).unwrap();
+            assert_eq!(status[f], alone, "{name} frame {f}");
+            assert!(dec.batch_bbframe(f) == dec.bbframe(), "{name} frame {f}");
+        }
+        let mut short = symbols.clone();
+        short[4] = &symbols[4][1..];
+        assert!(matches!(
+            dec.decode_batch(&short, &n0s, modcod, frame, &mut status),
+            Err(RxError::SymbolCount { .. })
+        ));
+    }
+}
