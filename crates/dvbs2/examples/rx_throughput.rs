@@ -59,6 +59,17 @@ fn llrs(n: usize, seed: u64) -> Vec<f32> {
 /// Decodes `frames` with `dec` one at a time, `rounds` times, and returns the iterations
 /// run.
 #[inline(never)]
+/// `frames` frames of `n` synthetic LLRs quantized as the receiver does for `m`'s rate.
+fn synthetic(n: usize, m: Modcod, frames: usize) -> Vec<Vec<i8>> {
+    (0..frames as u64)
+        .map(|seed| {
+            let mut q = vec![0i8; n];
+            quantize_llrs(&llrs(n, 7 + seed), &mut q, llr_target_mean(m.rate()));
+            q
+        })
+        .collect()
+}
+
 fn run_intra(
     dec: &mut LdpcDecoder,
     code: &LdpcCode,
@@ -119,20 +130,7 @@ fn ldpc(frame: FrameSize, modcod: &str, es_n0_db: Option<f32>, iterations: u32, 
                 .collect();
             (frames, format!("channel LLRs at Es/N0 {db} dB"))
         }
-        None => {
-            let frames = (0..lanes as u64)
-                .map(|seed| {
-                    let mut q = vec![0i8; fec.nldpc];
-                    quantize_llrs(
-                        &llrs(fec.nldpc, 7 + seed),
-                        &mut q,
-                        llr_target_mean(m.rate()),
-                    );
-                    q
-                })
-                .collect();
-            (frames, "synthetic LLRs".to_string())
-        }
+        None => (synthetic(fec.nldpc, m, lanes), "synthetic LLRs".to_string()),
     };
     let batch: Vec<&[i8]> = frames.iter().map(|f| &f[..]).collect();
     // Correctness before timing: every frame decodes, the same in both variants (to the
@@ -220,17 +218,7 @@ fn count(args: &[String]) {
     let m: Modcod = modcod.parse().unwrap();
     let code = LdpcCode::new(frame, m.rate()).unwrap();
     let fec = *code.fec();
-    let frames: Vec<Vec<i8>> = (0..InterFrameLdpcDecoder::LANES as u64)
-        .map(|seed| {
-            let mut q = vec![0i8; fec.nldpc];
-            quantize_llrs(
-                &llrs(fec.nldpc, 7 + seed),
-                &mut q,
-                llr_target_mean(m.rate()),
-            );
-            q
-        })
-        .collect();
+    let frames = synthetic(fec.nldpc, m, InterFrameLdpcDecoder::LANES);
     let batch: Vec<&[i8]> = frames.iter().map(|f| &f[..]).collect();
     let its = if arg(1) == "inter" {
         let mut inter = InterFrameLdpcDecoder::new();

@@ -289,15 +289,14 @@ impl FrameDecoder {
         Ok(status)
     }
 
-    /// The decoding, calling `done` after each stage.
-    fn decode_with(
-        &mut self,
+    /// A frame's input as `decode` and `decode_batch` take it: the MODCOD's symbol count and
+    /// a finite, positive noise variance.
+    fn check_frame(
         symbols: &[Complex32],
+        n0: f32,
         modcod: Modcod,
         frame: FrameSize,
-        n0: f32,
-        done: &mut impl FnMut(Stage),
-    ) -> Result<FrameStatus, RxError> {
+    ) -> Result<(), RxError> {
         let need = Self::symbols_per_frame(modcod, frame)?;
         if symbols.len() != need {
             return Err(RxError::SymbolCount {
@@ -310,6 +309,19 @@ impl FrameDecoder {
         if !(n0.is_finite() && n0 > 0.0) {
             return Err(RxError::NoiseVariance(n0));
         }
+        Ok(())
+    }
+
+    /// The decoding, calling `done` after each stage.
+    fn decode_with(
+        &mut self,
+        symbols: &[Complex32],
+        modcod: Modcod,
+        frame: FrameSize,
+        n0: f32,
+        done: &mut impl FnMut(Stage),
+    ) -> Result<FrameStatus, RxError> {
+        Self::check_frame(symbols, n0, modcod, frame)?;
         let codes = &*self.codes;
         let Some((code, bch)) = &codes.fec[fec_index(frame, modcod.rate())] else {
             return Err(ModcodError::UndefinedForShortFrame(modcod.rate()).into());
@@ -374,19 +386,8 @@ impl FrameDecoder {
     ) -> Result<(), RxError> {
         let frames = symbols.len();
         assert!(frames <= Self::BATCH && n0.len() >= frames && status.len() >= frames);
-        let need = Self::symbols_per_frame(modcod, frame)?;
         for (s, &n0) in symbols.iter().zip(n0) {
-            if s.len() != need {
-                return Err(RxError::SymbolCount {
-                    modcod,
-                    frame,
-                    need,
-                    got: s.len(),
-                });
-            }
-            if !(n0.is_finite() && n0 > 0.0) {
-                return Err(RxError::NoiseVariance(n0));
-            }
+            Self::check_frame(s, n0, modcod, frame)?;
         }
         let codes = &*self.codes;
         let Some((code, bch)) = &codes.fec[fec_index(frame, modcod.rate())] else {
