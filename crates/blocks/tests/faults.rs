@@ -5,7 +5,7 @@
 //! memory is left behind.
 
 use radioflow_blocks::{MessageCounter, NullSink};
-use radioflow_runtime::testing::{Counter, Sink};
+use radioflow_runtime::testing::{runtime_threads, runtime_threads_settled, Counter, Sink};
 use radioflow_runtime::{
     block, BlockError, FlowScheduler, Flowgraph, MessageOutput, Pmt, Ports, RunError, Scheduler,
     SingleThread, StreamInput, StreamOutput, ThreadPerBlock, WorkStatus,
@@ -107,19 +107,6 @@ impl Faulty {
     }
 }
 
-/// Threads of the runtime alive now (Linux).
-fn threads() -> usize {
-    // The runtime's own threads (every scheduler and pipeline names them "rf-..."): the test
-    // runner's threads come and go with the other tests and are not counted.
-    std::fs::read_dir("/proc/self/task").map_or(0, |d| {
-        d.flatten()
-            .filter(|t| {
-                std::fs::read_to_string(t.path().join("comm")).is_ok_and(|c| c.starts_with("rf-"))
-            })
-            .count()
-    })
-}
-
 /// Resident memory of this process in bytes (Linux).
 fn rss() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
@@ -166,7 +153,7 @@ fn positions(seed: u64, n: u64, count: usize) -> Vec<u64> {
 fn a_panic_or_an_error_ends_the_run_naming_the_block_with_delivered_items_intact() {
     let _serial = serial();
     let n = 50_000;
-    let baseline = threads();
+    let baseline = runtime_threads();
     for s in schedulers() {
         for (k, at) in [0, 1, n - 1]
             .into_iter()
@@ -203,7 +190,12 @@ fn a_panic_or_an_error_ends_the_run_naming_the_block_with_delivered_items_intact
                 "{}: delivered items corrupted",
                 s.name()
             );
-            assert_eq!(threads(), baseline, "{}: threads left behind", s.name());
+            assert_eq!(
+                runtime_threads_settled(baseline),
+                baseline,
+                "{}: threads left behind",
+                s.name()
+            );
         }
     }
 }
@@ -211,7 +203,7 @@ fn a_panic_or_an_error_ends_the_run_naming_the_block_with_delivered_items_intact
 #[test]
 fn a_stalled_block_is_named_stop_returns_and_nothing_is_left_behind() {
     let _serial = serial();
-    let baseline = threads();
+    let baseline = runtime_threads();
     for s in schedulers() {
         let release = Arc::new(AtomicBool::new(false));
         let entered = Arc::new(AtomicBool::new(false));
@@ -245,7 +237,12 @@ fn a_stalled_block_is_named_stop_returns_and_nothing_is_left_behind() {
         assert!(fg.is_running(), "the run goes on after a timed-out wait");
         release.store(true, SeqCst);
         fg.wait().unwrap();
-        assert_eq!(threads(), baseline, "{}: threads left behind", s.name());
+        assert_eq!(
+            runtime_threads_settled(baseline),
+            baseline,
+            "{}: threads left behind",
+            s.name()
+        );
     }
 }
 
@@ -326,12 +323,17 @@ fn flood_once(s: &dyn Scheduler) -> (u64, u64) {
 #[test]
 fn a_message_flood_is_delivered_whole_and_leaves_no_memory_behind() {
     let _serial = serial();
-    let baseline = threads();
+    let baseline = runtime_threads();
     for s in schedulers() {
         let (posted, counted) = flood_once(s.as_ref());
         assert!(posted >= 100 * (50_000 / 256), "{}: {posted}", s.name());
         assert_eq!(counted, posted, "{}: messages lost", s.name());
-        assert_eq!(threads(), baseline, "{}: threads left behind", s.name());
+        assert_eq!(
+            runtime_threads_settled(baseline),
+            baseline,
+            "{}: threads left behind",
+            s.name()
+        );
     }
     // Memory: after warm-up runs, ten more floods (each ~20,000 messages) leave RSS flat.
     let s = FlowScheduler::new().workers(2);

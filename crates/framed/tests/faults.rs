@@ -4,24 +4,13 @@
 //! A very slow replica delays the pipeline but loses nothing.
 
 use radioflow_framed::{ExecError, Graph, PipelineBuilder, Status, Wait};
+use radioflow_runtime::testing::{runtime_threads, runtime_threads_settled};
 use std::sync::{Arc, Mutex};
 
 const LEN: usize = 32;
 
 /// The tests count the process's threads: one test at a time.
 static SERIAL: Mutex<()> = Mutex::new(());
-
-fn threads() -> usize {
-    // The runtime's own threads (every scheduler and pipeline names them "rf-..."): the test
-    // runner's threads come and go with the other tests and are not counted.
-    std::fs::read_dir("/proc/self/task").map_or(0, |d| {
-        d.flatten()
-            .filter(|t| {
-                std::fs::read_to_string(t.path().join("comm")).is_ok_and(|c| c.starts_with("rf-"))
-            })
-            .count()
-    })
-}
 
 /// source -> work (cloneable; panics at frame `bad`, sleeps per frame if `slow`) -> sink.
 fn run(
@@ -96,7 +85,7 @@ fn run(
 #[test]
 fn a_panicking_task_is_named_and_what_came_before_is_whole_and_in_order() {
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
-    let baseline = threads();
+    let baseline = runtime_threads();
     for replicas in [1, 2, 3] {
         for copy in [false, true] {
             for wait in [Wait::Passive, Wait::Active] {
@@ -116,7 +105,11 @@ fn a_panicking_task_is_named_and_what_came_before_is_whole_and_in_order() {
                     let want: Vec<u64> = (0..seen.len() as u64).collect();
                     assert_eq!(seen, want, "frames lost or out of order before the fault");
                     assert!(seen.len() as u64 <= bad);
-                    assert_eq!(threads(), baseline, "threads left behind");
+                    assert_eq!(
+                        runtime_threads_settled(baseline),
+                        baseline,
+                        "threads left behind"
+                    );
                 }
             }
         }

@@ -120,26 +120,37 @@ fn check_seen(seen: &[(u64, u64, bool)], frames: u64, abort: fn(u64) -> bool) {
 #[test]
 fn order_is_preserved_under_duplication_in_every_mode() {
     let frames = if cfg!(miri) { 20 } else { 300 };
+    let mut modes = Vec::new();
     for copy in [false, true] {
         for wait in [Wait::Passive, Wait::Active] {
-            for (replicas, buffer) in [(1, 1), (3, 1), (2, 4)] {
-                let p = graph(|_| false);
-                let mut pipe = PipelineBuilder::new(p.g)
-                    .stage([p.src])
-                    .replicated_stage(replicas, [p.work, p.check])
-                    .stage([p.sink])
-                    .copy(copy)
-                    .wait(wait)
-                    .buffer(buffer)
-                    .build()
-                    .unwrap();
-                let r = run(&mut pipe, frames);
-                assert_eq!((r.frames, r.aborted), (frames, 0));
-                assert_eq!(r.stages[1].replicas, replicas);
-                assert_eq!(r.stages[1].frames, frames);
-                check_seen(&p.seen.lock().unwrap(), frames, |_| false);
+            for (shape, (replicas, buffer)) in [(1, 1), (3, 1), (2, 4)].into_iter().enumerate() {
+                modes.push((copy, wait, replicas, buffer, shape));
             }
         }
+    }
+    if cfg!(miri) {
+        // Miri spends ~3 s on each run, most of it starting threads and spinning: there the 6
+        // runs in which every pair of (copy, wait, shape) values still meets once.
+        modes.retain(|&(copy, wait, _, _, shape)| {
+            (copy ^ (wait == Wait::Active)) == (shape % 2 == 1)
+        });
+    }
+    for (copy, wait, replicas, buffer, _) in modes {
+        let p = graph(|_| false);
+        let mut pipe = PipelineBuilder::new(p.g)
+            .stage([p.src])
+            .replicated_stage(replicas, [p.work, p.check])
+            .stage([p.sink])
+            .copy(copy)
+            .wait(wait)
+            .buffer(buffer)
+            .build()
+            .unwrap();
+        let r = run(&mut pipe, frames);
+        assert_eq!((r.frames, r.aborted), (frames, 0));
+        assert_eq!(r.stages[1].replicas, replicas);
+        assert_eq!(r.stages[1].frames, frames);
+        check_seen(&p.seen.lock().unwrap(), frames, |_| false);
     }
 }
 

@@ -2,8 +2,10 @@
 //! test can compute the expected output of any graph without running it.
 
 mod harness;
+mod threads;
 
 pub use harness::Harness;
+pub use threads::{runtime_threads, runtime_threads_settled};
 
 use crate::block::WorkStatus;
 use crate::error::BlockError;
