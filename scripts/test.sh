@@ -47,26 +47,34 @@ RUSTDOCFLAGS="-D warnings" cargo doc --locked --workspace --no-deps --quiet
 
 step "tests (debug: overflow checks and debug assertions on)"
 cargo test --locked --workspace --no-run -q
-# The builds of the steps below (release tests and binaries, valgrind's test binaries: their
-# own feature sets) compile while the debug tests run (cargo holds its build lock only while
-# compiling, and many test binaries leave a core idle); each step then finds its build done.
-# Were one to fail here, its step builds again and shows why.
-(cargo test --locked --release -q -p radioflow-blocks --test conformance --no-run \
-  && cargo test --locked --release -q -p radioflow-runtime -p radioflow-blocks \
+# The builds of the steps below (the counters compiled out, valgrind's test binaries, release
+# tests and binaries: their own feature sets) compile while the debug tests run (cargo holds
+# its build lock only while compiling, and many test binaries leave a core idle); each step
+# then finds its build done. Were one to fail here, its step builds again and shows why.
+(cargo test --locked -q -p radioflow-runtime -p radioflow-blocks \
        --features radioflow-runtime/no-counters --lib --test conformance --test no_loss --no-run \
-  && cargo build --locked --release -q -p radioflow-cli \
-  && cargo check --locked -q -p radioflow-cli --features radioflow-runtime/no-counters \
-  && cargo test --locked -q -p radioflow-runtime --features valgrind --lib --test threads --no-run) \
-  > target/release-builds.log 2>&1 &
+  && cargo test --locked -q -p radioflow-runtime --features valgrind --lib --test threads --no-run \
+  && cargo test --locked --release -q -p radioflow-blocks --test conformance --no-run \
+  && cargo build --locked --release -q -p radioflow-cli) \
+  > target/background-builds.log 2>&1 &
 builds_pid=$!
 cargo test --locked --workspace 2>&1 | tee -a "$log"
+# Counters compiled out (feature `no-counters`): the runtime's own tests and the scheduler
+# suites, and the CLI built with it. In the dev profile: a release build of the runtime and
+# of every crate above it a second time (radioflow-dvbs2 among them) costs ~170 CPU-seconds
+# of the suite's budget against ~50 here, and the counters-on release run below keeps the
+# optimized code and real timing under test. The CLI is built here, not in the background: it
+# replaces target/debug/radioflow, which the CLI's tests above run.
+cargo test --locked -p radioflow-runtime -p radioflow-blocks --features radioflow-runtime/no-counters \
+  --lib --test conformance --test no_loss 2>&1 | tee -a "$log"
+cargo build --locked -q -p radioflow-cli --features radioflow-runtime/no-counters
 
 step "Python package: build with maturin, install into python3, pytest (warnings are errors)"
 bash scripts/python.sh --test-build
 (cd crates/python && python3 -m pytest -q -p no:cacheprovider) 2>&1 | tee -a "$log"
 
 step "conformance suite in release (more random graphs, real timing)"
-wait "$builds_pid" || echo "the background builds failed (target/release-builds.log); each step builds again"
+wait "$builds_pid" || echo "the background builds failed (target/background-builds.log); each step builds again"
 # Two minutes of soak (scripts/soak.sh: 40 s for each of its three graphs) on one worker, in
 # the background of the steps below (at the end it would leave a core idle), on a copy of the
 # release binary with counters (the soak reads them; later builds replace
@@ -77,10 +85,6 @@ SOAK_BIN=$PWD/target/radioflow-soak SOAK_SCHEDULER=flow:workers=1 bash scripts/s
   > target/soak.log 2>&1 &
 soak_pid=$!
 cargo test --locked --release -p radioflow-blocks --test conformance 2>&1 | tee -a "$log"
-# Counters compiled out: the runtime's own tests and the scheduler suites (the other test
-# binaries would only be built a second time in release to run the same code).
-cargo test --locked --release -p radioflow-runtime -p radioflow-blocks --features radioflow-runtime/no-counters \
-  --lib --test conformance --test no_loss 2>&1 | tee -a "$log"
 
 # Loom and the fuzzers (libFuzzer, 12 s per target; `scripts/fuzz.sh --long` for hours) run in
 # the background of valgrind and Miri, which are single-threaded: the two cores stay busy. Each
@@ -133,7 +137,7 @@ step "benchmarks in quick mode (tiny sizes; every experiment runs and verifies)"
 # mode, where its times mean nothing, the comparison runs against this same binary: a release
 # build of every crate above the runtime a second time would cost ~2 CPU-minutes of the
 # suite's 15. Compiled out, the counters are tested by the runtime's and the scheduler suites
-# run with `no-counters` above, and the CLI is compile-checked with it (the background builds).
+# run with `no-counters` above, and the CLI is built with it (after the debug tests).
 export RADIOFLOW_NO_COUNTERS_BIN=$PWD/target/release/radioflow
 cargo run --locked --release -q -p radioflow-cli -- bench --quick
 cargo run --locked --release -q -p radioflow-cli -- bench opti --quick --sweep --json > /dev/null
