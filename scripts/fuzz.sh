@@ -12,14 +12,18 @@
 #   scripts/fuzz.sh --seconds 120     another bound
 #   scripts/fuzz.sh --long            an hour per target
 #   scripts/fuzz.sh ... pmt_deserialize graph_file   only these targets
+#   scripts/fuzz.sh --build-only      build the targets, run nothing (scripts/test.sh builds
+#                                     early, in the background, and fuzzes later)
 # A crash leaves its input in target/fuzz-artifacts/<target>/; copy it into
 # fuzz/regressions/<target>/ with the fix, so it is replayed on every run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=30
+build_only=false
 case "${1:-}" in
   --long) seconds=3600; shift ;;
   --seconds) seconds=$2; shift 2 ;;
+  --build-only) build_only=true; shift ;;
 esac
 all=(pmt_deserialize graph_file grc_file scheduler_spec framed_pipeline rds_decoder bbframe sigmf_meta zmq_tag_header wav_file hosts_control cli_values)
 targets=("$@")
@@ -42,6 +46,7 @@ if ! (cd fuzz && cargo +nightly build --release --bins --target "$triple" -q); t
   echo "fuzz: building the targets failed (not a crash found by fuzzing)" >&2
   exit 3
 fi
+$build_only && exit 0
 bin=fuzz/target/$triple/release
 
 status=0

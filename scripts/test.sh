@@ -48,16 +48,21 @@ RUSTDOCFLAGS="-D warnings" cargo doc --locked --workspace --no-deps --quiet
 step "tests (debug: overflow checks and debug assertions on)"
 cargo test --locked --workspace --no-run -q
 # The builds of the steps below (the counters compiled out, valgrind's test binaries, release
-# tests and binaries: their own feature sets) compile while the debug tests run (cargo holds
-# its build lock only while compiling, and many test binaries leave a core idle); each step
-# then finds its build done. Were one to fail here, its step builds again and shows why.
+# tests and binaries, loom's model checks: their own feature sets) compile while the debug
+# tests run (cargo holds its build lock only while compiling, and many test binaries leave a
+# core idle); each step then finds its build done. Were one to fail here, its step builds
+# again and shows why.
 (cargo test --locked -q -p radioflow-runtime -p radioflow-blocks \
        --features radioflow-runtime/no-counters --lib --test conformance --test no_loss --no-run \
   && cargo test --locked -q -p radioflow-runtime --features valgrind --lib --test threads --no-run \
   && cargo test --locked --release -q -p radioflow-blocks --test conformance --no-run \
-  && cargo build --locked --release -q -p radioflow-cli) \
+  && cargo build --locked --release -q -p radioflow-cli \
+  && cargo test --locked --release -q -p radioflow-runtime --features loom --lib --no-run) \
   > target/background-builds.log 2>&1 &
 builds_pid=$!
+# The fuzz targets (nightly, instrumented: ~200 CPU-seconds, their own target directory) build
+# from here on too; fuzzing them waits for the end (fuzz.sh then finds them built).
+bash scripts/fuzz.sh --build-only > target/fuzz-build.log 2>&1 &
 cargo test --locked --workspace 2>&1 | tee -a "$log"
 # Counters compiled out (feature `no-counters`): the runtime's own tests and the scheduler
 # suites, and the CLI built with it. In the dev profile: a release build of the runtime and
@@ -86,19 +91,25 @@ SOAK_BIN=$PWD/target/radioflow-soak SOAK_SCHEDULER=flow:workers=1 bash scripts/s
 soak_pid=$!
 cargo test --locked --release -p radioflow-blocks --test conformance 2>&1 | tee -a "$log"
 
-# Loom and the fuzzers (libFuzzer, 12 s per target; `scripts/fuzz.sh --long` for hours) run in
-# the background of valgrind and Miri, which are single-threaded: the two cores stay busy. Each
-# has a target directory of its own, so no one waits for another's cargo lock.
+# Valgrind, loom and the fuzzers (libFuzzer, 12 s per target; `scripts/fuzz.sh --long` for
+# hours) run in the background of Miri: each is single-threaded (valgrind runs one thread at a
+# time and mostly waits), so together they keep the two cores busy, where one after the other
+# would leave a core idle. Their builds were done in the background earlier (loom's with
+# feature `loom`: only the runtime built again, over the release build's crates; the fuzzers'
+# and Miri's in target directories of their own): no one waits for another's cargo lock.
+step "valgrind in the background (memcheck, helgrind, DRD on the runtime's threaded tests)"
+bash scripts/valgrind.sh > target/valgrind.log 2>&1 &
+valgrind_pid=$!
 step "loom model checks of buffer positions and wake-ups (background)"
-(RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR=target/loom \
-  cargo test --locked --release -p radioflow-runtime --lib loom > target/loom.log 2>&1) &
+# One test at a time: loom maps and unmaps a stack for every thread of every execution, and two
+# models in one process make each unmap interrupt the other core (75 CPU-seconds alone, 150
+# side by side, two thirds of it in the kernel).
+(cargo test --locked --release -p radioflow-runtime --features loom --lib loom -- --test-threads=1 \
+  > target/loom.log 2>&1) &
 loom_pid=$!
-step "fuzzing in the background (scripts/fuzz.sh: build, regressions, 12 s per target)"
+step "fuzzing in the background (scripts/fuzz.sh: regressions, 12 s per target)"
 bash scripts/fuzz.sh --seconds 12 > target/fuzz.log 2>&1 &
 fuzz_pid=$!
-
-step "valgrind"
-bash scripts/valgrind.sh
 
 step "miri (unsafe buffer code, threads, framed pipelines)"
 if cargo +nightly miri --version >/dev/null 2>&1 \
@@ -113,6 +124,14 @@ if cargo +nightly miri --version >/dev/null 2>&1 \
   unset CARGO_TARGET_DIR
 else
   echo "miri: no nightly toolchain with Miri can be installed here; skipped (valgrind ran instead)"
+fi
+
+step "valgrind: results"
+if wait "$valgrind_pid"; then
+  cat target/valgrind.log
+else
+  cat target/valgrind.log
+  echo "1 failed (valgrind: see the logs named above)" | tee -a "$log"
 fi
 
 step "loom: results"

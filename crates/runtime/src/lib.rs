@@ -36,7 +36,7 @@ mod error;
 mod flowgraph;
 mod from_message;
 mod item;
-#[cfg(all(test, loom))]
+#[cfg(all(test, feature = "loom"))]
 mod loom_tests;
 mod message;
 mod parker;

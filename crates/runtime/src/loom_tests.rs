@@ -1,5 +1,5 @@
-//! Model checks (run with `RUSTFLAGS="--cfg loom" cargo test -p radioflow-runtime --release
-//! --lib loom`): every interleaving of the atomics in the parker handshake and the buffer
+//! Model checks (run with `cargo test -p radioflow-runtime --release --features loom --lib
+//! loom`): every interleaving of the atomics in the parker handshake and the buffer
 //! positions, with loom detecting lost wake-ups as deadlocks.
 
 use crate::activation::Activation;

@@ -24,7 +24,7 @@ const PARKED: u32 = 2;
 #[derive(Debug)]
 pub struct Parker {
     state: AtomicU32,
-    #[cfg(loom)]
+    #[cfg(feature = "loom")]
     notify: loom::sync::Notify,
 }
 
@@ -39,7 +39,7 @@ impl Parker {
     pub fn new() -> Self {
         Self {
             state: AtomicU32::new(EMPTY),
-            #[cfg(loom)]
+            #[cfg(feature = "loom")]
             notify: loom::sync::Notify::new(),
         }
     }
@@ -86,7 +86,7 @@ impl Parker {
         valgrind::happens_after(&self.state);
     }
 
-    #[cfg(not(loom))]
+    #[cfg(not(feature = "loom"))]
     fn wait_while_parked(&self) {
         // Valgrind counts a futex call as a plain write of the word; it is an atomic.
         valgrind::untracked(&self.state);
@@ -103,7 +103,7 @@ impl Parker {
         }
     }
 
-    #[cfg(not(loom))]
+    #[cfg(not(feature = "loom"))]
     fn wake(&self) {
         valgrind::untracked(&self.state);
         // SAFETY: FUTEX_WAKE only uses the address as a key; the pointer is valid and aligned.
@@ -117,12 +117,12 @@ impl Parker {
         }
     }
 
-    #[cfg(loom)]
+    #[cfg(feature = "loom")]
     fn wait_while_parked(&self) {
         self.notify.wait();
     }
 
-    #[cfg(loom)]
+    #[cfg(feature = "loom")]
     fn wake(&self) {
         self.notify.notify();
     }

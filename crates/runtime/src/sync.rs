@@ -1,12 +1,12 @@
-//! The one place atomics come from, so that `RUSTFLAGS="--cfg loom"` model-checks the buffer
+//! The one place atomics come from, so that the feature `loom` model-checks the buffer
 //! positions and the wake-up protocol with loom instead of std.
 
-#[cfg(loom)]
+#[cfg(feature = "loom")]
 pub(crate) use loom::sync::atomic::{fence, AtomicBool, AtomicU32, AtomicU64, AtomicUsize};
-#[cfg(loom)]
+#[cfg(feature = "loom")]
 pub(crate) use loom::sync::Arc;
 
-#[cfg(not(loom))]
+#[cfg(not(feature = "loom"))]
 pub(crate) use std::sync::atomic::{fence, AtomicBool, AtomicU32, AtomicU64, AtomicUsize};
-#[cfg(not(loom))]
+#[cfg(not(feature = "loom"))]
 pub(crate) use std::sync::Arc;

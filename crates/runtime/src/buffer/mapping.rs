@@ -10,7 +10,7 @@ use std::ptr::NonNull;
 
 /// Size of a page; buffer capacities are multiples of it.
 pub(crate) fn page_size() -> usize {
-    #[cfg(all(target_os = "linux", not(miri), not(loom)))]
+    #[cfg(all(target_os = "linux", not(miri), not(feature = "loom")))]
     {
         // SAFETY: sysconf has no preconditions.
         let p = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
@@ -22,7 +22,7 @@ pub(crate) fn page_size() -> usize {
 }
 
 #[derive(Debug)]
-#[cfg_attr(any(miri, loom), allow(dead_code))]
+#[cfg_attr(any(miri, feature = "loom"), allow(dead_code))]
 enum Kind {
     DoubleMapped,
     Mirrored,
@@ -59,7 +59,7 @@ impl Mapping {
                 format!("{capacity} bytes cannot be mapped twice"),
             ));
         }
-        #[cfg(all(target_os = "linux", not(miri), not(loom)))]
+        #[cfg(all(target_os = "linux", not(miri), not(feature = "loom")))]
         {
             match Self::double_mapped(capacity) {
                 Ok(m) => return Ok(m),
@@ -109,7 +109,7 @@ impl Mapping {
             })
     }
 
-    #[cfg(all(target_os = "linux", not(miri), not(loom)))]
+    #[cfg(all(target_os = "linux", not(miri), not(feature = "loom")))]
     fn double_mapped(capacity: usize) -> std::io::Result<Self> {
         use std::io::Error;
         // SAFETY: plain libc calls with valid arguments; every failure is checked, and on failure
@@ -206,7 +206,7 @@ impl Mapping {
     }
 
     /// Whether both halves are the same physical memory.
-    #[cfg(all(test, not(loom)))]
+    #[cfg(all(test, not(feature = "loom")))]
     pub(crate) fn is_double_mapped(&self) -> bool {
         matches!(self.kind, Kind::DoubleMapped)
     }
@@ -216,7 +216,7 @@ impl Drop for Mapping {
     fn drop(&mut self) {
         match self.kind {
             Kind::DoubleMapped => {
-                #[cfg(all(target_os = "linux", not(miri), not(loom)))]
+                #[cfg(all(target_os = "linux", not(miri), not(feature = "loom")))]
                 // SAFETY: unmaps exactly the 2 * capacity region mapped in `double_mapped`.
                 unsafe {
                     libc::munmap(self.base.as_ptr() as *mut libc::c_void, 2 * self.capacity);
@@ -265,7 +265,7 @@ mod tests {
     #[cfg_attr(miri, ignore)]
     fn default_mapping_reads_contiguously_across_the_wrap() {
         let m = Mapping::new(4 * page_size()).unwrap();
-        #[cfg(all(target_os = "linux", not(loom)))]
+        #[cfg(all(target_os = "linux", not(feature = "loom")))]
         assert!(m.is_double_mapped());
         check_wraps(&m);
     }

@@ -23,7 +23,7 @@ pub const DEFAULT_BUFFER_BYTES: usize = 64 * 1024;
 /// 64 GiB where it is unknown.
 pub(crate) fn max_buffer_bytes() -> usize {
     const UNKNOWN: u64 = 64 << 30;
-    #[cfg(all(target_os = "linux", not(miri), not(loom)))]
+    #[cfg(all(target_os = "linux", not(miri), not(feature = "loom")))]
     {
         // SAFETY: sysconf has no preconditions.
         let pages = unsafe { libc::sysconf(libc::_SC_PHYS_PAGES) };

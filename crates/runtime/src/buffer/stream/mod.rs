@@ -66,7 +66,7 @@ pub(crate) struct StreamBuffer {
 impl StreamBuffer {
     /// A buffer of at least `min_bytes` for items of `item_size` bytes, rounded up so that the
     /// capacity is a whole number of pages and of items.
-    #[cfg(any(test, loom))]
+    #[cfg(test)]
     pub(crate) fn new(
         item_size: usize,
         min_bytes: usize,
@@ -161,7 +161,7 @@ impl StreamBuffer {
     }
 
     /// Capacity in items.
-    #[cfg(any(test, loom))]
+    #[cfg(test)]
     pub(crate) fn capacity(&self) -> u64 {
         self.capacity
     }
