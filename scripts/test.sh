@@ -12,6 +12,14 @@ mkdir -p target
 t0=$SECONDS
 # Each step names itself with the seconds since the start, so a slow step shows in CI's log.
 step() { printf '\n==> [%ss] %s\n' "$((SECONDS - t0))" "$*"; }
+# Waits for a background job and shows its output file; a job that failed counts as one
+# failure, named. With `counted`, the output also goes to the log, whose test results count.
+finish() {
+  local pid=$1 out=$2 what=$3 counted=${4:-} ok=true
+  wait "$pid" || ok=false
+  if [ -n "$counted" ]; then tee -a "$log" < "$out" | { $ok && tail -n 5 || cat; }; else cat "$out"; fi
+  $ok || echo "1 failed ($what)" | tee -a "$log"
+}
 
 command -v cargo >/dev/null || { echo "cargo not found: install a Rust toolchain (rustup)" >&2; exit 1; }
 if [ "${CI:-}" = "true" ]; then
@@ -126,41 +134,20 @@ if cargo +nightly miri --version >/dev/null 2>&1 \
   # Framed execution: sequences, pipelines with their adaptors (unsafe frame hand-over).
   MIRIFLAGS=-Zmiri-disable-isolation cargo +nightly miri test --locked -p radioflow-framed \
     --test sequence --test pipeline --test stream_task -- --skip plan_from 2>&1 | tee -a "$log"
-  if wait "$miri_runtime_pid"; then
-    tee -a "$log" < target/miri-runtime.log
-  else
-    tee -a "$log" < target/miri-runtime.log
-    echo "1 failed (miri: the runtime's tests, log above)" | tee -a "$log"
-  fi
+  finish "$miri_runtime_pid" target/miri-runtime.log "miri: the runtime's tests" counted
   unset CARGO_TARGET_DIR
 else
   echo "miri: no nightly toolchain with Miri can be installed here; skipped (valgrind ran instead)"
 fi
 
 step "valgrind: results"
-if wait "$valgrind_pid"; then
-  cat target/valgrind.log
-else
-  cat target/valgrind.log
-  echo "1 failed (valgrind: see the logs named above)" | tee -a "$log"
-fi
+finish "$valgrind_pid" target/valgrind.log "valgrind: see the logs named above"
 
 step "loom: results"
-if wait "$loom_pid"; then
-  cat target/loom.log | tee -a "$log" | tail -n 5
-else
-  cat target/loom.log | tee -a "$log"
-  echo "1 failed (loom)" >> "$log"
-fi
+finish "$loom_pid" target/loom.log loom counted
 
 step "fuzzing: results"
-if wait "$fuzz_pid"; then
-  cat target/fuzz.log
-else
-  cat target/fuzz.log
-  echo "fuzzing failed: a crash, or the targets did not build (see above)" | tee -a "$log"
-  echo "1 failed (fuzzing)" >> "$log"
-fi
+finish "$fuzz_pid" target/fuzz.log "fuzzing: a crash, or the targets did not build"
 
 step "benchmarks in quick mode (tiny sizes; every experiment runs and verifies)"
 # `bench counters` compares with a binary whose counters are compiled out. Here, in quick
@@ -184,12 +171,7 @@ cargo run --locked --release -q -p radioflow-cli -- bench dvbs2-fer --quick --js
 mkdir -p target/demo && cargo run --locked --release -q -p radioflow-cli -- fm --demo --wav target/demo/station.wav
 
 step "soak: results"
-if wait "$soak_pid"; then
-  cat target/soak.log
-else
-  cat target/soak.log
-  echo "1 failed (soak: memory grew, threads changed or items stopped)" | tee -a "$log"
-fi
+finish "$soak_pid" target/soak.log "soak: memory grew, threads changed or items stopped"
 
 passed=$(grep -oE 'test result: [a-zA-Z]+\. [0-9]+ passed' "$log" | awk '{s+=$4} END {print s+0}')
 # pytest's summary line: "N passed in 2.1s" or "N passed, M skipped in ...".
