@@ -56,9 +56,6 @@ fn llrs(n: usize, seed: u64) -> Vec<f32> {
         .collect()
 }
 
-/// Decodes `frames` with `dec` one at a time, `rounds` times, and returns the iterations
-/// run.
-#[inline(never)]
 /// `frames` frames of `n` synthetic LLRs quantized as the receiver does for `m`'s rate.
 fn synthetic(n: usize, m: Modcod, frames: usize) -> Vec<Vec<i8>> {
     (0..frames as u64)
@@ -70,6 +67,9 @@ fn synthetic(n: usize, m: Modcod, frames: usize) -> Vec<Vec<i8>> {
         .collect()
 }
 
+/// Decodes `frames` with `dec` one at a time, `rounds` times, and returns the iterations
+/// run.
+#[inline(never)]
 fn run_intra(
     dec: &mut LdpcDecoder,
     code: &LdpcCode,
