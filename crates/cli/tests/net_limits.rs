@@ -1,7 +1,9 @@
 //! The command's network ports against clients that hold connections, under a descriptor
 //! limit (`prlimit --nofile`, on the child process only): `--control`'s live view keeps
-//! serving its user past more half-open connections than the process has descriptors. Empty
-//! tokens are refused by name. Every wait is a hang guard; nothing asserts on time.
+//! serving its user past more half-open connections than the process has descriptors, and
+//! `radioflow serve` keeps serving coordinators past more idle connections than it has
+//! descriptors. Empty tokens are refused by name. Every wait is a hang guard; nothing asserts
+//! on time.
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
@@ -47,6 +49,10 @@ impl Limited {
             .recv_timeout(HANG)
             .unwrap_or_else(|_| panic!("radioflow {args:?} never printed {prefix:?}"));
         Self { child, line }
+    }
+
+    fn running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
     }
 
     /// Waits for the process to end (a hang guard) and returns whether it succeeded.
@@ -153,4 +159,65 @@ fn an_empty_token_is_refused_by_name() {
             "{args:?}: {stderr}"
         );
     }
+}
+
+/// A graph all on host `a`: a vector source, a head, a file sink writing `out`.
+fn one_host_graph(dir: &Path) -> (PathBuf, PathBuf) {
+    let out = dir.join("out.f32");
+    let graph = dir.join("one.toml");
+    std::fs::write(
+        &graph,
+        format!(
+            r#"connections = ["src -> head -> sink"]
+
+[blocks]
+src = {{ block = "vector_source", dtype = "float32", data = [1.0, 2.0, 3.0], repeat = true, host = "a" }}
+head = {{ block = "head", dtype = "float32", n = 3000, host = "a" }}
+sink = {{ block = "file_sink", dtype = "float32", path = "{}", host = "a" }}
+"#,
+            out.display()
+        ),
+    )
+    .unwrap();
+    (graph, out)
+}
+
+#[test]
+fn serve_keeps_serving_coordinators_past_more_idle_connections_than_descriptors() {
+    let dir = tempfile::tempdir().unwrap();
+    let token = "net-limits-token";
+    let mut serve = Limited::start(
+        40,
+        &["serve", "--listen", "127.0.0.1:0", "--token", token],
+        "serve: listening on ",
+    );
+    let addr = serve.line.trim().to_owned();
+    // 60 connections that never say hello, under a limit of 40 descriptors.
+    let strangers = idle_connections(&addr, 60);
+    let (graph, out) = one_host_graph(dir.path());
+    let mut coordinator = Command::new(BIN)
+        .arg("run")
+        .arg(&graph)
+        .args(["--hosts", &format!("a={addr}"), "--host-token", token])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while coordinator.try_wait().unwrap().is_none() {
+        if start.elapsed() > HANG {
+            let _ = coordinator.kill();
+            panic!("the coordinator hung");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let result = coordinator.wait_with_output().unwrap();
+    assert!(
+        result.status.success(),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    assert_eq!(std::fs::read(&out).unwrap().len(), 3000 * 4);
+    assert!(serve.running(), "serve ended");
+    drop(strangers);
 }
