@@ -83,8 +83,12 @@ pub(crate) struct Common {
     control: Option<std::net::SocketAddr>,
     /// The token every request to the control port must carry (generated and printed when
     /// the address is not loopback and none is given).
-    #[arg(long, global = true, requires = "control")]
+    #[arg(long, global = true, requires = "control", value_parser = crate::control::token)]
     token: Option<String>,
+    /// A web origin besides the live view's own page that may use the control port, e.g.
+    /// http://dash.example:8080; repeatable.
+    #[arg(long, global = true, value_name = "ORIGIN", requires = "control")]
+    allow_origin: Vec<String>,
 }
 
 /// Size of the `buf` graph (also profiled by `resched` and `items`).
@@ -334,7 +338,7 @@ pub(crate) fn main(args: BenchArgs) -> anyhow::Result<()> {
     }
     if let Some(addr) = c.control {
         radioflow_bench::observe::set_run_observer(Some(std::sync::Arc::new(
-            crate::control::ServeEachRun::new(addr, c.token.clone()),
+            crate::control::ServeEachRun::new(addr, c.token.clone(), c.allow_origin.clone()),
         )));
     }
     let setup = match args.experiment {

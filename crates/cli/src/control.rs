@@ -1,4 +1,4 @@
-//! `--control ADDR [--token T] [--probe BLOCK.PORT]...`: the live view's flags, shared by the
+//! `--control ADDR [--token T] [--allow-origin O]... [--probe BLOCK.PORT]...`: the live view's flags, shared by the
 //! commands that run a graph (see `radioflow_control`).
 
 use clap::Args;
@@ -19,12 +19,30 @@ pub(crate) struct ControlArgs {
     control: Option<SocketAddr>,
     /// The token every request to the control port must carry (generated and printed when
     /// the address is not loopback and none is given).
-    #[arg(long, requires = "control")]
+    #[arg(long, requires = "control", value_parser = token)]
     token: Option<String>,
+    /// A web origin besides the live view's own page that may use the control port, e.g.
+    /// http://dash.example:8080 (its pages may write and get CORS answers; its name is
+    /// accepted as Host); repeatable. Others are refused.
+    #[arg(long, value_name = "ORIGIN", requires = "control")]
+    allow_origin: Vec<String>,
     /// A probe on a stream output for the live view's plots (spectrum, time, constellation);
     /// repeatable.
     #[arg(long, value_name = "BLOCK.PORT", requires = "control")]
     probe: Vec<String>,
+}
+
+/// `--token`: refused when empty (`--token "$TOKEN"` with the variable unset), which would
+/// let anyone in.
+pub(crate) fn token(value: &str) -> Result<String, String> {
+    if value.trim().is_empty() {
+        return Err(
+            "an empty token would let anyone in (is the variable holding it set?); \
+                    give a token, or leave --token out"
+                .into(),
+        );
+    }
+    Ok(value.to_owned())
 }
 
 impl ControlArgs {
@@ -74,6 +92,14 @@ impl ControlArgs {
             .collect()
     }
 
+    /// The control port's configuration on `addr`: the token and allowed origins given.
+    fn config(&self, addr: SocketAddr) -> ControlConfig {
+        let mut config = ControlConfig::new(addr);
+        config.token = self.token.clone();
+        config.allowed_origins = self.allow_origin.clone();
+        config
+    }
+
     /// Starts the control port for the running `fg` with `probes` and the initial values of
     /// settable parameters `(block, parameter, value)`, and prints its address.
     pub(crate) fn serve(
@@ -85,8 +111,7 @@ impl ControlArgs {
         let Some(addr) = self.control else {
             return Ok(None);
         };
-        let mut config = ControlConfig::new(addr);
-        config.token = self.token.clone();
+        let mut config = self.config(addr);
         config.probes = probes;
         config.params = params;
         let handle = serve(fg, config)?;
@@ -100,9 +125,7 @@ impl ControlArgs {
         let Some(addr) = self.control else {
             return Ok(None);
         };
-        let mut config = ControlConfig::new(addr);
-        config.token = self.token.clone();
-        let handle = radioflow_control::serve_tasks(tasks, config)?;
+        let handle = radioflow_control::serve_tasks(tasks, self.config(addr))?;
         eprintln!("live view: {}", handle.url());
         Ok(Some(handle))
     }
@@ -118,10 +141,15 @@ pub(crate) struct ServeEachRun {
 }
 
 impl ServeEachRun {
-    pub(crate) fn new(addr: SocketAddr, token: Option<String>) -> Self {
+    pub(crate) fn new(
+        addr: SocketAddr,
+        token: Option<String>,
+        allowed_origins: Vec<String>,
+    ) -> Self {
         let mut config = ControlConfig::new(addr);
         config.token =
             token.or_else(|| (!addr.ip().is_loopback()).then(radioflow_control::generate_token));
+        config.allowed_origins = allowed_origins;
         Self {
             config,
             handle: Mutex::new(None),
