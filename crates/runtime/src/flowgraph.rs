@@ -852,9 +852,27 @@ impl Flowgraph {
             .collect()
     }
 
+    /// The blocks of the running graph that have not finished and whose threads are not
+    /// inside their code: they wait for a neighbour (input, output space, a message, or the
+    /// end of their readers or senders); empty when not running.
+    pub fn waiting_blocks(&self) -> Vec<&str> {
+        let Some(active) = &self.active else {
+            return Vec::new();
+        };
+        active
+            .counters
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !c.is_finished() && !c.is_busy())
+            .map(|(i, _)| &*self.nodes[i].name)
+            .collect()
+    }
+
     /// As [`wait`](Self::wait), but gives up after `timeout` if the run has not ended:
     /// [`RunError::Unresponsive`] names the blocks whose threads are inside block code (a
-    /// work call or handler that does not return), and the run goes on. After
+    /// work call or handler that does not return) and the other blocks that have not
+    /// finished, and the run goes on. After
     /// [`stop`](Self::stop), a graph whose blocks return ends promptly; one that does not
     /// is named here instead of hanging the caller.
     ///
@@ -872,8 +890,12 @@ impl Flowgraph {
         while !self.is_finished() {
             let waited = start.elapsed();
             if waited >= timeout {
-                let blocks = self.busy_blocks().into_iter().map(str::to_owned).collect();
-                return Err(RunError::Unresponsive { blocks, waited });
+                let names = |b: Vec<&str>| b.into_iter().map(str::to_owned).collect();
+                return Err(RunError::Unresponsive {
+                    blocks: names(self.busy_blocks()),
+                    waiting: names(self.waiting_blocks()),
+                    waited,
+                });
             }
             std::thread::sleep(nap.min(timeout - waited));
             nap = (nap * 2).min(std::time::Duration::from_millis(10));

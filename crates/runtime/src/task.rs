@@ -528,6 +528,7 @@ impl BlockTask {
     fn release(&mut self) {
         if !self.finished {
             self.finished = true;
+            self.counters.finish();
             self.inbox.close();
             self.ports.finish();
             // A panicking port visitor must not take the scheduler thread down (the streams
