@@ -607,13 +607,15 @@ impl Flowgraph {
     /// `scheduler`. Returns once they run.
     ///
     /// # Errors
-    /// A validation error, a failing `start` hook, a buffer that cannot be allocated, or a
-    /// scheduler that cannot start its threads.
+    /// A validation error, a scheduler setting refused ([`Scheduler::check`]), a failing
+    /// `start` hook, a buffer that cannot be allocated, or a scheduler that cannot start its
+    /// threads (every block is then stopped and stays in the graph).
     pub fn start(&mut self, scheduler: &dyn Scheduler) -> Result<(), RunError> {
         if self.active.is_some() {
             return Err(RunError::AlreadyRunning);
         }
         self.validate()?;
+        scheduler.check()?;
         if let Some(i) = self.nodes.iter().position(|n| n.block.is_none()) {
             return Err(RunError::Scheduler {
                 scheduler: scheduler.name().to_owned(),
@@ -654,7 +656,14 @@ impl Flowgraph {
                 });
                 Ok(())
             }
-            Err(e) => Err(e),
+            Err(e) => {
+                // A launch that failed after making the tasks (a thread it could not spawn)
+                // stopped them and gave them back: the blocks stay in the graph.
+                for task in control.take_given_back() {
+                    self.nodes[task.index].block = Some(task.block);
+                }
+                Err(e)
+            }
         }
     }
 

@@ -74,9 +74,9 @@ pub use profile::{Profile, ProfileRow};
 pub use radioflow_macros::{block, Ports};
 pub use radioflow_pmt::{self as pmt, Pmt};
 pub use scheduler::{
-    default_scheduler, l1d_bytes, l2_bytes, pin_current_thread, scheduler_by_name, FlowGeometry,
-    FlowScheduler, FlowSettings, RealtimePolicy, Scheduler, SchedulerSpec, SchedulerSpecError,
-    SingleThread, ThreadPerBlock, SCHEDULER_NAMES,
+    default_scheduler, l1d_bytes, l2_bytes, max_workers, pin_current_thread, scheduler_by_name,
+    FlowGeometry, FlowScheduler, FlowSettings, RealtimePolicy, Scheduler, SchedulerSpec,
+    SchedulerSpecError, SingleThread, ThreadPerBlock, SCHEDULER_NAMES,
 };
 pub use stats::{BlockStats, Counters, ThreadStats, COUNTERS_COMPILED};
 pub use tag::Tag;

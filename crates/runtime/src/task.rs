@@ -53,6 +53,9 @@ pub struct RunControl {
     /// Blocks sleeping in `interruptible_sleep` wait here; a stop wakes them.
     sleepers: Mutex<()>,
     stopped: Condvar,
+    /// The tasks of a launch that failed after they were made (a thread that could not be
+    /// spawned), stopped, for the flowgraph to take its blocks back.
+    given_back: Mutex<Vec<BlockTask>>,
 }
 
 impl RunControl {
@@ -114,6 +117,19 @@ impl RunControl {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .take()
+    }
+
+    /// Hands the stopped tasks of a failed launch back to the flowgraph.
+    pub(crate) fn give_back(&self, tasks: Vec<BlockTask>) {
+        self.given_back
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .extend(tasks);
+    }
+
+    /// The tasks a failed launch handed back.
+    pub(crate) fn take_given_back(&self) -> Vec<BlockTask> {
+        std::mem::take(&mut *self.given_back.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
     pub(crate) fn set_activations(&self, activations: Vec<Arc<Activation>>) {
