@@ -702,19 +702,25 @@ impl Flowgraph {
         outputs
     }
 
-    /// Calls every block's `start` hook in order. If one fails or panics, the blocks already
-    /// started get their `stop` hook (in reverse order; what those report is dropped in favour
-    /// of the first failure) and the failure is returned naming the block.
+    /// Calls every block's `start` hook in order, its message outputs' senders opened first
+    /// (what they post goes out when the run begins). If one fails or panics, the blocks
+    /// already started get their `stop` hook (in reverse order; what those report is dropped
+    /// in favour of the first failure), every opened output is closed again, and the failure
+    /// is returned naming the block.
     fn start_blocks(&mut self) -> Result<(), RunError> {
         for i in 0..self.nodes.len() {
             let node = &mut self.nodes[i];
             let Some(block) = node.block.as_mut() else {
                 continue;
             };
+            block.ports(&mut Ports::open());
             if let Err(e) = crate::task::guard(&node.name, || block.start()) {
-                for n in self.nodes[..i].iter_mut().rev() {
+                for (k, n) in self.nodes[..=i].iter_mut().enumerate().rev() {
                     if let Some(b) = n.block.as_mut() {
-                        let _ = crate::task::guard(&n.name, || b.stop());
+                        if k < i {
+                            let _ = crate::task::guard(&n.name, || b.stop());
+                        }
+                        b.ports(&mut Ports::detach());
                     }
                 }
                 let error = match e {

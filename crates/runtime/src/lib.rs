@@ -65,7 +65,7 @@ pub use flowgraph::{
 };
 pub use from_message::{FromMessage, MessageType};
 pub use item::{Item, ItemType};
-pub use message::{MessageOutput, MessagePoster};
+pub use message::{MessageOutput, MessagePoster, MessageSender};
 pub use parker::Parker;
 pub use port::{
     propagate_tags, sync_work, BufferKeepAlive, PortFields, Ports, StreamInput, StreamOutput,
