@@ -77,7 +77,8 @@ pub(crate) struct ThreadJob {
 }
 
 /// Holds the threads of a run back until every one of them was spawned: then they all go, or,
-/// if one could not be spawned, none runs a task.
+/// if one could not be spawned, none runs a task. (Written here: `std::sync::Barrier` needs
+/// the count of threads that will arrive and cannot be told that some never will.)
 #[derive(Default)]
 struct Gate {
     go: Mutex<Option<bool>>,
