@@ -379,8 +379,8 @@ impl PyFlowgraph {
 
     /// Waits until the graph has finished. Ctrl-C (KeyboardInterrupt) stops the graph, waits
     /// for its threads, and is raised again. With `timeout` (seconds), gives up after that
-    /// long with a RunError naming the blocks still inside their code (the run goes on: wait
-    /// again, or stop and wait).
+    /// long with a RunError naming the blocks still inside their code and the others not
+    /// finished (the run goes on: wait again, or stop and wait).
     #[pyo3(signature = (timeout = None))]
     fn wait(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
         let graph = &self.graph;
@@ -400,17 +400,17 @@ impl PyFlowgraph {
         };
         loop {
             if limit.is_some_and(|l| Instant::now() >= l) {
-                let busy = graph.with_fg(py, |fg| {
-                    (!fg.is_finished()).then(|| fg.busy_blocks().join(", "))
+                let unresponsive = graph.with_fg(py, |fg| {
+                    let names = |b: Vec<&str>| b.into_iter().map(str::to_owned).collect();
+                    (!fg.is_finished()).then(|| radioflow_runtime::RunError::Unresponsive {
+                        blocks: names(fg.busy_blocks()),
+                        waiting: names(fg.waiting_blocks()),
+                        waited: Duration::from_secs_f64(timeout.unwrap_or_default()),
+                    })
                 })?;
-                match busy {
+                match unresponsive {
                     None => break,
-                    Some(blocks) => {
-                        return Err(RunError::new_err(format!(
-                            "wait: after {} s, blocks still running their code: {blocks}",
-                            timeout.unwrap_or_default()
-                        )))
-                    }
+                    Some(e) => return Err(RunError::new_err(format!("wait: {e}"))),
                 }
             }
             // Poll with a growing sleep: short graphs end promptly, long ones cost nothing.

@@ -100,8 +100,9 @@ class Flowgraph:
 
     def wait(self, timeout: Optional[float] = None) -> None:
         """Waits for the graph to finish; raises RunError if a block failed. With `timeout`
-        (seconds), raises RunError naming the blocks still inside their code if the graph has
-        not finished by then (the run goes on: wait again, or stop and wait)."""
+        (seconds), raises RunError naming the blocks still inside their code and the others
+        not finished if the graph has not finished by then (the run goes on: wait again, or
+        stop and wait)."""
         self._native.wait(timeout)
 
     def stop(self) -> None:
