@@ -1,11 +1,20 @@
 //! `bench buf`, `bench msg` and `bench opti` (and `bench` alone): each experiment on the chosen
 //! radioflow schedulers and peers, alternated run by run; with a sweep, the cost per block as
-//! the slope of the median run time against the graph's size.
+//! the slope of the median run time against the graph's size; for `buf`, the physical limits.
 
-use super::{flags, plot, Contender, OnRun, Plotted, Progress, Skipped};
+use crate::buf::{self, BufParams};
+use crate::common::Common;
+use crate::contender::{built_peers, flags, warn, Contender, Skipped};
+use crate::limit::BufLimits;
+use crate::machine::Machine;
+use crate::measurement::{BenchError, Measurement};
+use crate::msg::{self, MsgParams};
+use crate::opti::{self, OptiParams};
+use crate::peers::Peer;
 use crate::plot::{Chart, Series};
+use crate::progress::{OnRun, Progress, Ticker};
+use crate::results::{create_dir, json_line, jsonl, plot, report_plots, save, Plotted};
 use crate::stats::{linear_fit, summarize, Summary};
-use crate::{buf, msg, opti, BenchError, BufParams, Measurement, MsgParams, OptiParams, Peer};
 use radioflow_runtime::SchedulerSpec;
 use std::path::Path;
 use std::sync::Arc;
@@ -139,7 +148,7 @@ impl Setup {
         }
     }
 
-    /// The title and x axis of a sweep's plot (after the seed's figures).
+    /// The title and x axis of a sweep's plot (after the paper's figures).
     fn sweep_axes(&self) -> (String, &'static str) {
         match self {
             Setup::Buf(p) => (
@@ -168,7 +177,7 @@ impl Setup {
 }
 
 /// The contenders of `experiment`: every scheduler of `schedulers`; for opti with `tuned_tpb`
-/// the seed's manual optimisation on thread-per-block; then each peer's configurations (a peer
+/// the paper's manual optimisation on thread-per-block; then each peer's configurations (a peer
 /// that cannot be built is left out, saying why in `skipped`).
 pub fn contenders(
     experiment: &str,
@@ -201,7 +210,7 @@ pub fn contenders(
             }),
         });
     }
-    for (peer, bin) in super::built_peers(peers, skipped) {
+    for (peer, bin) in built_peers(peers, skipped) {
         for (label, extra) in peer.configurations(experiment, realtime) {
             let bin = bin.clone();
             out.push(Contender {
@@ -319,7 +328,7 @@ pub fn measure(
                     done: c.runs.len() + 1,
                     total,
                     what: format!("{} {}", setup.label(), k.name()),
-                    line: &super::json_line(&m),
+                    line: &json_line(&m),
                 });
                 verified[i] &= m.verified;
                 times[i].push(m.seconds);
@@ -345,7 +354,7 @@ pub fn measure(
     Ok(c)
 }
 
-/// Draws a sweep like the seed's figures: median run time against the graph size, one line per
+/// Draws a sweep like the paper's figures: median run time against the graph size, one line per
 /// contender, as `<dir>/<experiment>-sweep.{svg,png}`.
 ///
 /// # Errors
@@ -360,7 +369,7 @@ pub fn sweep_plot(
     let Some(first) = setups.first() else {
         return Ok(None);
     };
-    super::create_dir(dir)?;
+    create_dir(dir)?;
     let series: Vec<Series> = contenders
         .iter()
         .zip(&c.medians)
@@ -379,6 +388,176 @@ pub fn sweep_plot(
     };
     let stem = dir.join(format!("{}-sweep", first.experiment()));
     Ok(Some(plot(stem, &chart)))
+}
+
+/// `bench` alone: every stream and message experiment at a size that takes seconds (the
+/// README's demo), or a tiny one with `--quick`.
+pub(crate) fn demo(quick: bool) -> Vec<Setup> {
+    if quick {
+        let buf = BufParams {
+            pipes: 3,
+            stages: 3,
+            samples: 100_000,
+        };
+        let msg = MsgParams {
+            pipes: 3,
+            stages: 3,
+            burst: 100,
+        };
+        let opti = OptiParams {
+            pipes: 4,
+            stages: 3,
+            samples: 100_000,
+        };
+        return vec![Setup::Buf(buf), Setup::Msg(msg), Setup::Opti(opti)];
+    }
+    let buf = BufParams {
+        pipes: 10,
+        stages: 10,
+        samples: 10_000_000,
+    };
+    let msg = MsgParams {
+        pipes: 10,
+        stages: 10,
+        burst: 1000,
+    };
+    vec![Setup::Buf(buf), Setup::Msg(msg)]
+}
+
+/// Measures every setup (each one's sweep with `--sweep`) and prints each one's table.
+pub(crate) fn bench(base: Vec<Setup>, c: &Common) -> Result<(), BenchError> {
+    if !c.json {
+        println!("machine: {}", Machine::detect());
+    }
+    let specs = c.schedulers()?;
+    let peers = c.peers("gnuradio, futuresdr")?;
+    // The paper's manual optimisation of opti, on radioflow's thread-per-block scheduler.
+    let tuned_tpb = c.scheduler == "all" || c.scheduler.split(',').any(|n| n.trim() == "tpb");
+    let mut all_verified = true;
+    let mut runs = Vec::new();
+    let mut csv = String::from(CSV_HEADER);
+    for setup in base {
+        let setup = if c.quick { setup.shrunk() } else { setup };
+        let setups = setup.sizes(c.sweep, c.quick);
+        let mut skipped = Vec::new();
+        let experiment = setup.experiment();
+        let ks = contenders(
+            experiment,
+            &specs,
+            tuned_tpb,
+            &peers,
+            c.realtime,
+            &mut skipped,
+        );
+        warn(skipped);
+        let mut ticker = Ticker::new(c, 4);
+        let result = measure(&setups, &ks, c.runs, &mut |p| ticker.show(p))?;
+        all_verified &= result.verified();
+        csv.push_str(&result.csv_rows());
+        runs.extend(result.runs.iter().cloned());
+        if let (true, Some(dir)) = (c.sweep, &c.out) {
+            report_plots(sweep_plot(dir, &setups, &ks, &result)?);
+        }
+        if c.json {
+            continue;
+        }
+        ticker.end();
+        print_table(&ks, &result);
+        if c.sweep {
+            print_slopes(&setup, &ks, &result);
+        }
+        if let (Setup::Buf(p), false) = (setup, c.sweep) {
+            print_limits(&p, &ks, &result, c);
+        }
+    }
+    if let Some(dir) = &c.out {
+        save(dir, &jsonl(&runs), &csv)?;
+    }
+    if !all_verified {
+        return Err(BenchError::Unverified(
+            "some runs lost items or messages".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn print_table(ks: &[Contender<Setup>], result: &Comparison) {
+    let base = ks.first().map(|k| k.label.as_str()).unwrap_or("?");
+    println!(
+        "{:<22} {:<26} {:>4} {:>10} {:>21} {:>9} {:>8}",
+        "experiment",
+        "runtime scheduler",
+        "runs",
+        "median s",
+        "mean s (95% CI)",
+        format!("/{base}"),
+        "verified"
+    );
+    for r in &result.rows {
+        let s = &r.summary;
+        println!(
+            "{:<22} {:<26} {:>4} {:>10.4} {:>10.4} ± {:<8.4} {:>9.2} {:>8}",
+            r.setup,
+            format!("{} {}", r.runtime, r.scheduler),
+            s.n,
+            s.median,
+            s.mean,
+            s.ci95,
+            r.ratio,
+            if r.verified { "yes" } else { "NO" }
+        );
+    }
+}
+
+fn print_slopes(setup: &Setup, ks: &[Contender<Setup>], result: &Comparison) {
+    let unit = setup.size_unit();
+    println!("cost per {unit} (slope of the median run time):");
+    for (k, fit) in ks.iter().zip(result.slopes()) {
+        if let Some((slope, intercept)) = fit {
+            println!(
+                "  {:<26} {:>10.3} ms per {unit}   (intercept {:.3} s)",
+                k.name(),
+                slope * 1e3,
+                intercept
+            );
+        }
+    }
+}
+
+/// `buf`'s physical limits (measured now) and the first contender's median against them.
+fn print_limits(p: &BufParams, ks: &[Contender<Setup>], result: &Comparison, c: &Common) {
+    let g = c.flow_settings().scheduler().geometry();
+    let l = BufLimits::measure(p.pipes, p.stages, p.samples, &g);
+    let cpus = l.cpus;
+    println!(
+        "physical limit: in-cache memcpy {:.1} GB/s per core (measured now); {} copies of {:e} f32 on {cpus} cores take at least {:.3e} s",
+        l.bandwidth / 1e9, p.pipes * p.stages, p.samples as f64, l.floor_s
+    );
+    let against = |limit: f64, which: &str| {
+        if let (Some(k), Some(median)) = (ks.first(), result.last_median(0)) {
+            println!("  {}: {:.2}x {which}", k.name(), median / limit);
+        }
+    };
+    against(l.floor_s, "the limit");
+    println!(
+        "  with all {cpus} cores copying at once: {:.1} GB/s per core, at least {:.3e} s",
+        l.all_cores_bandwidth / 1e9,
+        l.all_cores_floor_s
+    );
+    against(l.all_cores_floor_s, "that limit");
+    println!(
+        "layout limit: the same copies with no runtime, {} B chunks through {}, depth-first, on {} threads: {:.3e} s ({:.2}x the limit)",
+        g.chunk_bytes, l.memory(), g.workers, l.layout_s, l.layout_s / l.floor_s
+    );
+    let flow = ks
+        .iter()
+        .position(|k| k.runtime == "radioflow" && k.label == "flow");
+    if let Some(median) = flow.and_then(|i| result.last_median(i)) {
+        println!(
+            "  radioflow flow: {:.2}x the layout limit",
+            median / l.layout_s
+        );
+    }
 }
 
 #[cfg(test)]

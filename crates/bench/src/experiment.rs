@@ -1,25 +1,12 @@
-//! One file per experiment of `shared/BENCHMARKS.md`.
-
-pub mod buf;
-pub mod counters;
-pub mod fm;
-pub mod msg;
-pub mod opti;
-pub mod workload;
-
-pub use buf::BufParams;
-pub use counters::CountersParams;
-pub use fm::FmParams;
-pub use msg::MsgParams;
-pub use opti::OptiParams;
-pub use workload::WorkloadParams;
+//! What the experiments' graphs share: shape checks, connections, sink counts and the timed run
+//! (which tells the [run observer](crate::observe) about it).
 
 use crate::measurement::BenchError;
 use radioflow_runtime::{Flowgraph, RunError, Scheduler};
 use std::time::Instant;
 
 /// Refuses a graph without pipes or stages.
-fn check_shape(experiment: &str, pipes: usize, stages: usize) -> Result<(), BenchError> {
+pub(crate) fn check_shape(experiment: &str, pipes: usize, stages: usize) -> Result<(), BenchError> {
     if pipes == 0 || stages == 0 {
         return Err(BenchError::Params(format!(
             "{experiment} needs at least one pipe and one stage"
@@ -29,13 +16,17 @@ fn check_shape(experiment: &str, pipes: usize, stages: usize) -> Result<(), Benc
 }
 
 /// Connects two stream ports of an experiment's graph, which is well-formed by construction.
-fn connect(fg: &mut Flowgraph, a: radioflow_runtime::BlockId, b: radioflow_runtime::BlockId) {
+pub(crate) fn connect(
+    fg: &mut Flowgraph,
+    a: radioflow_runtime::BlockId,
+    b: radioflow_runtime::BlockId,
+) {
     fg.connect(a, b)
         .unwrap_or_else(|e| unreachable!("experiment graphs are well-formed: {e}"));
 }
 
 /// Every null sink in `sinks` received exactly `n` items.
-fn sinks_received(fg: &Flowgraph, sinks: &[radioflow_runtime::BlockId], n: u64) -> bool {
+pub(crate) fn sinks_received(fg: &Flowgraph, sinks: &[radioflow_runtime::BlockId], n: u64) -> bool {
     sinks.iter().all(|&s| {
         fg.block::<radioflow_blocks::NullSink<f32>>(s)
             .is_some_and(|k| k.items() == n)
@@ -43,7 +34,7 @@ fn sinks_received(fg: &Flowgraph, sinks: &[radioflow_runtime::BlockId], n: u64) 
 }
 
 /// Runs `fg` on `scheduler` and returns the seconds from start to the end of processing.
-fn timed_run(
+pub(crate) fn timed_run(
     experiment: &'static str,
     fg: &mut Flowgraph,
     scheduler: &dyn Scheduler,

@@ -1,13 +1,17 @@
-//! `radioflow bench fir`: radioflow's FIR kernels ([`radioflow_blocks::dsp::Fir`], AVX2+FMA
+//! `radioflow bench fir` (issue 18): radioflow's FIR kernels ([`radioflow_blocks::dsp::Fir`], AVX2+FMA
 //! where the CPU has them) against GNU Radio's (`gr::filter::kernel::fir_filter_*`, VOLK dot
 //! products; `peers/gnuradio/src/fir_kernels.cc`), each alone, without a flowgraph: the cost
 //! per input sample of the filters the FM receiver and most SDR chains spend their time in.
 //! Both filter the same input with the same taps, a cache-resident block over and over, and
 //! the first block's outputs are compared (the `verified` column); runs alternate.
 
+use crate::common::Common;
+use crate::machine::Machine;
 use crate::measurement::BenchError;
 use crate::peers::Peer;
 use crate::stats::{summarize, Summary};
+use crate::values;
+use clap::Args;
 use radioflow_blocks::dsp::{Fir, FirSample};
 use radioflow_runtime::Complex32;
 use std::process::Command;
@@ -213,6 +217,72 @@ pub fn measure(
         });
     }
     Ok(rows)
+}
+
+/// Size of the `fir` run.
+#[derive(Args, Clone)]
+pub(crate) struct FirArgs {
+    /// Input samples per run and filter (accepts 2e7).
+    #[arg(long, default_value = "2e7", value_parser = values::count)]
+    samples: u64,
+}
+
+/// `radioflow bench fir`: every case on each side, alternated run by run.
+pub(crate) fn bench(a: FirArgs, c: &Common) -> Result<(), BenchError> {
+    let gnuradio = c.gnuradio_only("bench fir")?;
+    let (samples, runs) = if c.quick {
+        (a.samples.min(200_000), 1)
+    } else {
+        (a.samples, c.runs)
+    };
+    if !c.json {
+        println!("machine: {}", Machine::detect());
+    }
+    let rows = measure(&CASES, samples, runs, gnuradio, &mut |what| {
+        if !c.json {
+            eprint!("\r{what}          ");
+        }
+    })?;
+    if !c.json {
+        eprintln!();
+        println!("FIR kernels alone, ns per input sample (median of {runs}; cache-resident input)");
+        println!(
+            "{:<20} {:>12} {:>12} {:>12} {:>9}",
+            "filter", "radioflow", "gnuradio", "/gnuradio", "verified"
+        );
+    }
+    for r in &rows {
+        let theirs = r.gnuradio.as_ref().map(|s| s.median);
+        if c.json {
+            println!(
+                "{}",
+                serde_json::json!({
+                    "experiment": "fir", "filter": r.case.name(), "samples": samples,
+                    "radioflow_ns_per_sample": r.radioflow.median,
+                    "gnuradio_ns_per_sample": theirs, "verified": r.verified,
+                })
+            );
+        } else {
+            println!(
+                "{:<20} {:>12.3} {:>12} {:>12} {:>9}",
+                r.case.name(),
+                r.radioflow.median,
+                theirs.map_or("-".into(), |t| format!("{t:.3}")),
+                theirs.map_or("-".into(), |t| format!("{:.2}x", t / r.radioflow.median)),
+                match r.verified {
+                    Some(true) => "yes",
+                    Some(false) => "NO",
+                    None => "-",
+                }
+            );
+        }
+    }
+    if rows.iter().any(|r| r.verified == Some(false)) {
+        return Err(BenchError::Unverified(
+            "radioflow's and GNU Radio's filters disagree on some outputs".into(),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,13 +1,16 @@
-//! `msg` (seed 000, Fig. 2): a burst of B 500-byte messages -> a shared source forwarder ->
-//! P chains of S forwarders -> one counter per chain. Verified: every counter saw B messages.
+//! `msg` (Bloessl et al. 2019, Fig. 2): a burst of B 500-byte messages -> a shared source
+//! forwarder -> P chains of S forwarders -> one counter per chain. Verified: every counter saw
+//! B messages. Measured side by side by [`crate::compare`].
 
-use super::{check_shape, timed_run};
+use crate::experiment::{check_shape, timed_run};
 use crate::measurement::{BenchError, Measurement};
+use crate::values;
+use clap::Args;
 use radioflow_blocks::{MessageBurstSource, MessageCounter, MessageForwarder};
 use radioflow_runtime::{BlockId, Flowgraph, Pmt, Scheduler};
 use serde_json::json;
 
-/// Size of each message's payload, as in the seed.
+/// Size of each message's payload, as in the paper.
 pub const MESSAGE_BYTES: usize = 500;
 
 /// Parameters of the message benchmark.
@@ -19,6 +22,28 @@ pub struct MsgParams {
     pub stages: usize,
     /// Messages in the burst.
     pub burst: usize,
+}
+
+/// Size of the `msg` graph.
+#[derive(Args, Clone, Copy)]
+pub(crate) struct MsgArgs {
+    #[arg(long, default_value = "10", value_parser = values::small, allow_negative_numbers = true)]
+    pipes: usize,
+    #[arg(long, default_value = "10", value_parser = values::small, allow_negative_numbers = true)]
+    stages: usize,
+    /// Messages in the burst (accepts 1e3; at most 1e7, built in memory before the run).
+    #[arg(long, default_value = "1000", value_parser = values::messages, allow_negative_numbers = true)]
+    burst: u64,
+}
+
+impl From<MsgArgs> for MsgParams {
+    fn from(a: MsgArgs) -> Self {
+        MsgParams {
+            pipes: a.pipes,
+            stages: a.stages,
+            burst: a.burst as usize,
+        }
+    }
 }
 
 /// The graph and its counters.

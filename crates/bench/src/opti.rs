@@ -1,9 +1,12 @@
-//! `opti` (seed 000, Fig. 7/8): `pipes` (4) independent branches, each its own null source ->
-//! head(N) -> S copy blocks -> null sink. Swept over S, the cost per stage is the slope of a
-//! linear regression of run time on S. Verified: every sink received exactly N items.
+//! `opti` (Bloessl et al. 2019, Fig. 7/8): `pipes` (4) independent branches, each its own null
+//! source -> head(N) -> S copy blocks -> null sink. Swept over S, the cost per stage is the
+//! slope of a linear regression of run time on S. Verified: every sink received exactly N
+//! items. Measured side by side by [`crate::compare`].
 
-use super::{check_shape, connect, sinks_received, timed_run};
+use crate::experiment::{check_shape, connect, sinks_received, timed_run};
 use crate::measurement::{BenchError, Measurement};
+use crate::values;
+use clap::Args;
 use radioflow_blocks::{Copy, Head, NullSink, NullSource};
 use radioflow_runtime::{BlockId, Flowgraph, Scheduler};
 use serde_json::json;
@@ -11,12 +14,34 @@ use serde_json::json;
 /// Parameters of one `opti` point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptiParams {
-    /// Independent branches (4 in the seed).
+    /// Independent branches (4 in the paper).
     pub pipes: usize,
     /// Copy blocks per branch.
     pub stages: usize,
     /// f32 samples per branch.
     pub samples: u64,
+}
+
+/// Size of the `opti` graph.
+#[derive(Args, Clone, Copy)]
+pub(crate) struct OptiArgs {
+    #[arg(long, default_value = "4", value_parser = values::small, allow_negative_numbers = true)]
+    pipes: usize,
+    #[arg(long, default_value = "10", value_parser = values::small, allow_negative_numbers = true)]
+    stages: usize,
+    /// Samples per branch (accepts 1e8).
+    #[arg(long, default_value = "1e8", value_parser = values::count, allow_negative_numbers = true)]
+    samples: u64,
+}
+
+impl From<OptiArgs> for OptiParams {
+    fn from(a: OptiArgs) -> Self {
+        OptiParams {
+            pipes: a.pipes,
+            stages: a.stages,
+            samples: a.samples,
+        }
+    }
 }
 
 /// The graph and its sinks.
@@ -41,7 +66,7 @@ pub fn build(p: &OptiParams) -> Result<(Flowgraph, Vec<BlockId>), BenchError> {
     Ok((fg, sinks))
 }
 
-/// The seed's "manual optimization" applied to radioflow's thread-per-block scheduler: each
+/// The paper's "manual optimization" applied to radioflow's thread-per-block scheduler: each
 /// branch pinned to one CPU (branch `i` to CPU `i % cpus`), and every block limited to an L1d's
 /// worth of items per work call (`l1d_items`), as `build_tuned` sets.
 pub fn tuned_tpb(p: &OptiParams, cpus: usize) -> radioflow_runtime::ThreadPerBlock {

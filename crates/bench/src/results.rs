@@ -1,86 +1,10 @@
-//! What one `radioflow bench <experiment>` invocation measures: the contenders (radioflow's
-//! schedulers and the peers' configurations), runs alternated between them run by run (so drift
-//! on a shared machine hits all alike), summaries, and the result files. The binary only maps
-//! its arguments to these functions' parameters and prints what they return.
-//!
-//! - [`compare`]: `buf`, `msg` and `opti`, with sweeps (cost per block) and `buf`'s limits.
-//! - [`profiled`]: `resched` and `items`, the `buf` graph profiled.
-//! - [`counters`]: the cost of the per-block counters.
-//! - [`workload`]: signal quality against the work per packet.
-//! - [`fm`]: the mono FM receiver chain against GNU Radio's.
+//! What an invocation leaves behind with `--out DIR`: runs.jsonl (every run), summary.csv (per
+//! experiment and configuration), machine.json, and the plots.
 
-pub mod compare;
-pub mod counters;
-pub mod fir;
-pub mod fm;
-pub mod profiled;
-pub mod workload;
-
+use crate::machine::Machine;
+use crate::measurement::{BenchError, Measurement};
 use crate::plot::{line_chart, Chart, Written};
-use crate::{BenchError, Machine, Measurement, Peer};
 use std::path::{Path, PathBuf};
-
-/// Runs one measured run with parameters `P`.
-pub type RunFn<P> = Box<dyn Fn(&P) -> Result<Measurement, BenchError>>;
-
-/// Something measured: a radioflow scheduler or a peer configuration.
-pub struct Contender<P> {
-    /// `radioflow`, `gnuradio` or `futuresdr`.
-    pub runtime: String,
-    /// The scheduler or configuration.
-    pub label: String,
-    /// One measured run.
-    pub run: RunFn<P>,
-}
-
-impl<P> Contender<P> {
-    /// `runtime label`, as tables and plots name it.
-    pub fn name(&self) -> String {
-        format!("{} {}", self.runtime, self.label)
-    }
-}
-
-/// One finished run, reported as it happens.
-pub struct Progress<'a> {
-    /// Runs finished so far, this one included.
-    pub done: usize,
-    /// Runs in the invocation (or in this part of it).
-    pub total: usize,
-    /// What ran, e.g. `buf 10x10 1e8 radioflow flow`.
-    pub what: String,
-    /// The run's JSON line (`--json` prints it).
-    pub line: &'a str,
-}
-
-/// Called after every run.
-pub type OnRun<'a> = &'a mut dyn FnMut(&Progress<'_>);
-
-/// A peer that is left out of a comparison, and why.
-#[derive(Debug)]
-pub struct Skipped(pub String);
-
-/// The peers' binaries, built on first use; a peer that cannot be built is left out, saying
-/// why (`radioflow: <why>; comparing without it`).
-pub fn built_peers(peers: &[Peer], skipped: &mut Vec<Skipped>) -> Vec<(Peer, PathBuf)> {
-    peers
-        .iter()
-        .filter_map(|&peer| match peer.ensure_built() {
-            Ok(bin) => Some((peer, bin)),
-            Err(e) => {
-                skipped.push(Skipped(format!("{e}; comparing without it")));
-                None
-            }
-        })
-        .collect()
-}
-
-/// `--flag value` pairs as a peer's arguments.
-fn flags(pairs: &[(&str, String)]) -> Vec<String> {
-    pairs
-        .iter()
-        .flat_map(|(k, v)| [format!("--{k}"), v.clone()])
-        .collect()
-}
 
 /// Creates `dir` if it is missing.
 ///
@@ -130,7 +54,24 @@ pub fn json_line(m: &Measurement) -> String {
 pub type Plotted = (PathBuf, Result<Written, String>);
 
 /// Draws `chart` as `<stem>.{svg,png}`.
-fn plot(stem: PathBuf, chart: &Chart<'_>) -> Plotted {
+pub(crate) fn plot(stem: PathBuf, chart: &Chart<'_>) -> Plotted {
     let r = line_chart(&stem, chart);
     (stem, r)
+}
+
+/// Writes runs.jsonl, summary.csv and machine.json into `dir`, and says so.
+pub(crate) fn save(dir: &Path, jsonl: &str, csv: &str) -> Result<(), BenchError> {
+    write_results(dir, jsonl, csv)?;
+    eprintln!("results written to {}", dir.display());
+    Ok(())
+}
+
+/// Says where each plot went, or why it did not.
+pub(crate) fn report_plots(plots: impl IntoIterator<Item = Plotted>) {
+    for (stem, r) in plots {
+        match r {
+            Ok(w) => eprintln!("plot: {} and {}", w.svg.display(), w.png.display()),
+            Err(e) => eprintln!("radioflow: no plot {}: {e}", stem.display()),
+        }
+    }
 }

@@ -1,12 +1,14 @@
 //! Parsers of the command line's numeric values: each refuses what the command cannot use
 //! (zero where it makes no sense, negative, not finite, absurdly large) with a message that
-//! says what it takes; clap names the argument.
+//! says what it takes; clap names the argument. The experiments' arguments and the `radioflow`
+//! binary's other commands share them (the `cli_values` fuzz target compiles this file alone,
+//! so it uses nothing but `std`).
 
 /// The largest count [`count`] takes (exact as an `f64` too).
 const MAX_COUNT: u64 = 1_000_000_000_000_000_000;
 
 /// A count of at least 1, written as an integer or in exponent form (`1e8`).
-pub(crate) fn count(s: &str) -> Result<u64, String> {
+pub fn count(s: &str) -> Result<u64, String> {
     let refused = || format!("'{s}' is not a whole count between 1 and 1e18");
     // Digits are taken exactly (a float holds whole numbers exactly only up to 2^53).
     if let Ok(n) = s.trim().parse::<u64>() {
@@ -35,24 +37,24 @@ fn bounded(s: &str, max: u64) -> Result<usize, String> {
 }
 
 /// Threads, replicas, pipes, stages, taps...: 1 to 4096.
-pub(crate) fn small(s: &str) -> Result<usize, String> {
+pub fn small(s: &str) -> Result<usize, String> {
     bounded(s, 4096)
 }
 
 /// Bytes of a buffer or chunk: 1 byte to 1 TiB.
-pub(crate) fn bytes(s: &str) -> Result<usize, String> {
+pub fn bytes(s: &str) -> Result<usize, String> {
     bounded(s, 1 << 40)
 }
 
 /// Messages built in memory before a run (about 600 bytes each): 1 to 10 million.
-pub(crate) fn messages(s: &str) -> Result<u64, String> {
+pub fn messages(s: &str) -> Result<u64, String> {
     bounded(s, 10_000_000)
         .map(|v| v as u64)
         .map_err(|e| format!("{e}: a burst is built in memory before the run"))
 }
 
 /// A finite number > 0 (a rate, a frequency).
-pub(crate) fn positive(s: &str) -> Result<f64, String> {
+pub fn positive(s: &str) -> Result<f64, String> {
     let v: f64 = s
         .trim()
         .parse()
@@ -64,35 +66,12 @@ pub(crate) fn positive(s: &str) -> Result<f64, String> {
 }
 
 /// Seconds: a finite number > 0, at most a day.
-pub(crate) fn seconds(s: &str) -> Result<f64, String> {
+pub fn seconds(s: &str) -> Result<f64, String> {
     let v = positive(s)?;
     if v > 86_400.0 {
         return Err(format!("{v} s is more than a day"));
     }
     Ok(v)
-}
-
-/// Checks before a run that `path` can be written (creating it), so that a long run does not
-/// fail at its end; the error names the option.
-pub(crate) fn writable_file(path: &std::path::Path, option: &str) -> anyhow::Result<()> {
-    if path.is_dir() {
-        anyhow::bail!("{option} {}: is a directory, not a file", path.display());
-    }
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map(drop)
-        .map_err(|e| anyhow::anyhow!("{option} {}: cannot write: {e}", path.display()))
-}
-
-/// Checks before a run that files can be written in directory `dir` (creating it).
-pub(crate) fn writable_dir(dir: &std::path::Path, option: &str) -> anyhow::Result<()> {
-    let fail = |e: std::io::Error| anyhow::anyhow!("{option} {}: cannot write: {e}", dir.display());
-    std::fs::create_dir_all(dir).map_err(fail)?;
-    let probe = dir.join(".radioflow-write-test");
-    std::fs::write(&probe, b"").map_err(fail)?;
-    std::fs::remove_file(probe).map_err(fail)
 }
 
 #[cfg(test)]

@@ -1,8 +1,14 @@
-//! `buf` (seed 000, Fig. 3): shared null source -> head(N f32) -> P chains of S copy blocks ->
-//! one null sink per chain. Verified: every sink received exactly N items.
+//! `buf` (Bloessl et al. 2019, Fig. 3): shared null source -> head(N f32) -> P chains of S
+//! copy blocks -> one null sink per chain. Verified: every sink received exactly N items.
+//! Measured side by side by [`crate::compare`]; [`profiled`]: the same graph profiled
+//! (`resched`, `items`).
 
-use super::{check_shape, connect, sinks_received, timed_run};
+pub mod profiled;
+
+use crate::experiment::{check_shape, connect, sinks_received, timed_run};
 use crate::measurement::{BenchError, Measurement};
+use crate::values;
+use clap::Args;
 use radioflow_blocks::{Copy, Head, NullSink, NullSource};
 use radioflow_runtime::{BlockId, Flowgraph, Scheduler};
 use serde_json::json;
@@ -16,6 +22,28 @@ pub struct BufParams {
     pub stages: usize,
     /// f32 samples passed by the head block.
     pub samples: u64,
+}
+
+/// Size of the `buf` graph (also profiled by `resched` and `items`).
+#[derive(Args, Clone, Copy)]
+pub(crate) struct BufArgs {
+    #[arg(long, default_value = "10", value_parser = values::small, allow_negative_numbers = true)]
+    pipes: usize,
+    #[arg(long, default_value = "10", value_parser = values::small, allow_negative_numbers = true)]
+    stages: usize,
+    /// Samples through the head block (accepts 1e8).
+    #[arg(long, default_value = "1e8", value_parser = values::count, allow_negative_numbers = true)]
+    samples: u64,
+}
+
+impl From<BufArgs> for BufParams {
+    fn from(a: BufArgs) -> Self {
+        BufParams {
+            pipes: a.pipes,
+            stages: a.stages,
+            samples: a.samples,
+        }
+    }
 }
 
 /// The graph and its sinks.
@@ -69,8 +97,9 @@ fn run_graph(
     Ok((fg, m))
 }
 
-/// One `buf` run with its profile, for `resched` (seed Fig. 5: context switches per thread) and
-/// `items` (seed Fig. 6: log2 histogram of items produced per work call by the copy blocks).
+/// One `buf` run with its profile, for `resched` (Bloessl et al. 2019, Fig. 5: context switches
+/// per thread) and `items` (Fig. 6: log2 histogram of items produced per work call by the copy
+/// blocks).
 /// The profile is in [`Measurement::extra`]: `voluntary`, `involuntary` (summed over threads),
 /// `threads`, `per_thread` (each thread's `name`, `voluntary`, `involuntary`), and
 /// `produced_log2` (32 bins) with `work_calls` and `items_produced`.

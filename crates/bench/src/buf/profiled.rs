@@ -1,32 +1,38 @@
-//! `bench resched` (seed 000 Fig. 5: voluntary and involuntary context switches per thread) and
-//! `bench items` (Fig. 6: log2 histogram of the items each copy-block work call produced): the
-//! `buf` graph profiled on thread-per-block at normal and real-time priority (the seed's
-//! comparison) and on the cache-aware schedulers, and on the peers the same way
+//! `bench resched` (Bloessl et al. 2019, Fig. 5: voluntary and involuntary context switches per
+//! thread) and `bench items` (Fig. 6: log2 histogram of the items each copy-block work call
+//! produced): the `buf` graph profiled on thread-per-block at normal and real-time priority
+//! (the paper's comparison) and on the cache-aware schedulers, and on the peers the same way
 //! (`peers/gnuradio`, experiments `resched` and `items`).
 
-use super::{flags, plot, Contender, OnRun, Plotted, Progress, Skipped};
+use super::{run_profiled, BufParams};
+use crate::common::Common;
+use crate::contender::{built_peers, flags, warn, Contender, Skipped};
+use crate::machine::Machine;
+use crate::measurement::{BenchError, Measurement};
+use crate::peers::Peer;
 use crate::plot::{Chart, Series};
+use crate::progress::{OnRun, Progress, Ticker};
+use crate::results::{json_line, jsonl, plot, report_plots, save, Plotted};
 use crate::stats::summarize;
-use crate::{buf, BenchError, BufParams, Measurement, Peer};
 use radioflow_runtime::{FlowScheduler, RealtimePolicy, Scheduler, SingleThread, ThreadPerBlock};
 use std::path::Path;
 use std::sync::Arc;
 
-/// Which profile of `buf` to report.
+/// Which statistic of the profiled `buf` runs to report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Profile {
+pub enum Statistic {
     /// Context switches per thread.
     Resched,
     /// Items produced per work call.
     Items,
 }
 
-impl Profile {
+impl Statistic {
     /// `resched` or `items`.
     pub fn name(self) -> &'static str {
         match self {
-            Profile::Resched => "resched",
-            Profile::Items => "items",
+            Statistic::Resched => "resched",
+            Statistic::Items => "items",
         }
     }
 }
@@ -34,7 +40,7 @@ impl Profile {
 /// radioflow's thread-per-block at normal and real-time priority, `flow` and `single`, then the
 /// peers' configurations (a peer without the experiment is left out, saying so).
 pub fn contenders(
-    kind: Profile,
+    kind: Statistic,
     peers: &[Peer],
     skipped: &mut Vec<Skipped>,
 ) -> Vec<Contender<BufParams>> {
@@ -50,7 +56,7 @@ pub fn contenders(
             runtime: "radioflow".into(),
             label: s.name().to_owned(),
             run: Box::new(move |p| {
-                let mut m = buf::run_profiled(p, s.as_ref())?;
+                let mut m = run_profiled(p, s.as_ref())?;
                 m.experiment = kind.name().into();
                 Ok(m)
             }),
@@ -68,7 +74,7 @@ pub fn contenders(
             with_experiment.push(peer);
         }
     }
-    for (peer, bin) in super::built_peers(&with_experiment, skipped) {
+    for (peer, bin) in built_peers(&with_experiment, skipped) {
         for (label, extra) in peer.configurations(kind.name(), false) {
             let bin = bin.clone();
             out.push(Contender {
@@ -107,11 +113,11 @@ fn histogram(m: &Measurement) -> Vec<u64> {
         .unwrap_or_default()
 }
 
-/// Every contender's runs of one profile.
+/// Every contender's profiled runs.
 #[derive(Clone, Debug)]
 pub struct Profiled {
-    /// Which profile.
-    pub kind: Profile,
+    /// Which statistic.
+    pub kind: Statistic,
     /// The graph.
     pub params: BufParams,
     /// Per contender: `runtime`.
@@ -130,7 +136,7 @@ pub struct Profiled {
 ///
 /// A run failed.
 pub fn measure(
-    kind: Profile,
+    kind: Statistic,
     p: &BufParams,
     contenders: &[Contender<BufParams>],
     runs: usize,
@@ -147,7 +153,7 @@ pub fn measure(
                 done,
                 total,
                 what: format!("{} {}", kind.name(), k.name()),
-                line: &super::json_line(&m),
+                line: &json_line(&m),
             });
             ms.push(m);
         }
@@ -276,8 +282,8 @@ impl Profiled {
     /// summary.csv.
     pub fn csv(&self) -> String {
         match self.kind {
-            Profile::Resched => self.resched_csv(),
-            Profile::Items => self.items_csv(),
+            Statistic::Resched => self.resched_csv(),
+            Statistic::Items => self.items_csv(),
         }
     }
 
@@ -328,19 +334,19 @@ impl Profiled {
         csv
     }
 
-    /// The profile's plots in `dir`: Fig. 6 (`items-hist`) or Fig. 5
+    /// The plots in `dir`: Fig. 6 (`items-hist`) or Fig. 5
     /// (`resched-{involuntary,voluntary}`).
     pub fn plots(&self, dir: &Path) -> Vec<Plotted> {
         match self.kind {
-            Profile::Items => vec![self.items_plot(dir)],
-            Profile::Resched => ["involuntary", "voluntary"]
+            Statistic::Items => vec![self.items_plot(dir)],
+            Statistic::Resched => ["involuntary", "voluntary"]
                 .iter()
                 .map(|key| self.resched_plot(dir, key))
                 .collect(),
         }
     }
 
-    /// Seed Fig. 6 as lines: share of work calls per log2 bin, one line per contender.
+    /// Fig. 6 of Bloessl et al. 2019 as lines: share of work calls per log2 bin, one line per contender.
     fn items_plot(&self, dir: &Path) -> Plotted {
         let hists: Vec<Vec<u64>> = self.runs.iter().map(|ms| histogram(&ms[0])).collect();
         let last = hists
@@ -381,7 +387,7 @@ impl Profiled {
         plot(dir.join("items-hist"), &chart)
     }
 
-    /// Seed Fig. 5 as lines: context switches (`key`: voluntary or involuntary) of every
+    /// Fig. 5 of Bloessl et al. 2019 as lines: context switches (`key`: voluntary or involuntary) of every
     /// copy-running thread of the first run, threads sorted from most to fewest.
     fn resched_plot(&self, dir: &Path, key: &str) -> Plotted {
         let series: Vec<Series> = self
@@ -444,6 +450,131 @@ fn copy_thread_switches(m: &Measurement, key: &str) -> Vec<u64> {
     }
 }
 
+/// `radioflow bench resched|items`: runs `kind` on every contender, alternated run by run, and
+/// reports it.
+pub(crate) fn bench(kind: Statistic, p: BufParams, c: &Common) -> Result<(), BenchError> {
+    let p = if c.quick {
+        BufParams {
+            samples: p.samples.min(100_000),
+            ..p
+        }
+    } else {
+        p
+    };
+    let mut skipped = Vec::new();
+    let ks = contenders(kind, &c.peers("gnuradio, futuresdr")?, &mut skipped);
+    warn(skipped);
+    let mut ticker = Ticker::new(c, 4);
+    let prof = measure(kind, &p, &ks, c.runs, &mut |x| ticker.show(x))?;
+    ticker.end();
+    for (k, refused) in ks.iter().zip(&prof.refused) {
+        if let Some(status) = refused {
+            eprintln!(
+                "radioflow: {} {}: the machine refused real-time priority ({status}); it ran at \
+                 normal priority",
+                k.runtime, k.label
+            );
+        }
+    }
+    if !c.json {
+        match kind {
+            Statistic::Resched => print_resched(&prof),
+            Statistic::Items => print_items(&prof),
+        }
+    }
+    if let Some(dir) = &c.out {
+        let all: Vec<Measurement> = prof.runs.iter().flatten().cloned().collect();
+        save(dir, &jsonl(&all), &prof.csv())?;
+        report_plots(prof.plots(dir));
+    }
+    if let Some(i) = prof.first_unverified() {
+        return Err(BenchError::Unverified(format!(
+            "{} {}: items were lost or not all accounted for",
+            ks[i].runtime, ks[i].label
+        )));
+    }
+    Ok(())
+}
+
+/// The context-switch table.
+fn print_resched(prof: &Profiled) {
+    let p = &prof.params;
+    println!("machine: {}", Machine::detect());
+    println!(
+        "buf {}x{} {:e}, {} runs per runtime and scheduler (medians); context switches of \
+         all the runtime's threads, read from the kernel per thread",
+        p.pipes,
+        p.stages,
+        p.samples as f64,
+        prof.runs.first().map_or(0, Vec::len)
+    );
+    println!(
+        "{:<10} {:<17} {:>7} {:>9} {:>12} {:>12} {:>11} {:>11} {:>8}",
+        "runtime",
+        "scheduler",
+        "threads",
+        "seconds",
+        "voluntary",
+        "involuntary",
+        "vol/thread",
+        "inv/thread",
+        "verified"
+    );
+    for (i, r) in prof.resched_rows().iter().enumerate() {
+        println!(
+            "{:<10} {:<17} {:>7} {:>9.3} {:>12.0} {:>12.0} {:>11.1} {:>11.2} {:>8}",
+            prof.runtimes[i],
+            prof.labels[i],
+            r.threads,
+            r.seconds,
+            r.voluntary,
+            r.involuntary,
+            r.voluntary / r.threads,
+            r.involuntary / r.threads,
+            if r.verified { "yes" } else { "NO" }
+        );
+    }
+    if prof.runtimes.iter().any(|r| r == "gnuradio") {
+        println!(
+            "gnuradio: one thread per block; all of them summed from getrusage(RUSAGE_SELF) \
+             around top_block::run() less the main and earlier threads; each copy block's \
+             thread read by getrusage(RUSAGE_THREAD) in its stop(), which GNU Radio 3.10 calls \
+             on that thread as it ends (per thread in --json: copy_threads)"
+        );
+    }
+}
+
+/// The items-per-call table.
+fn print_items(prof: &Profiled) {
+    let p = &prof.params;
+    println!("machine: {}", Machine::detect());
+    println!(
+        "buf {}x{} {:e}: copy-block work calls by items produced (log2 bins, share of \
+         calls, bins under 1% left out; first run)",
+        p.pipes, p.stages, p.samples as f64
+    );
+    println!(
+        "{:<10} {:<17} {:>10} {:>10} {:>9}  histogram",
+        "runtime", "scheduler", "calls", "items/call", "verified"
+    );
+    for (i, r) in prof.items_rows().iter().enumerate() {
+        let bins: Vec<String> = r
+            .main_bins()
+            .iter()
+            .map(|(b, pct)| format!("2^{b}: {pct:.0}%"))
+            .collect();
+        println!(
+            "{:<10} {:<17} {:>10} {:>10.0} {:>9}  {}",
+            prof.runtimes[i],
+            prof.labels[i],
+            r.calls,
+            r.per_call(),
+            if r.verified { "yes" } else { "NO" },
+            bins.join("  ")
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -459,11 +590,11 @@ mod tests {
     #[test]
     fn items_count_every_copy_call_and_item() {
         let mut skipped = Vec::new();
-        let ks = contenders(Profile::Items, &[], &mut skipped);
+        let ks = contenders(Statistic::Items, &[], &mut skipped);
         let labels: Vec<&str> = ks.iter().map(|k| k.label.as_str()).collect();
         assert_eq!(labels, ["tpb", "tpb-rt", "flow", "single"]);
         let p = params();
-        let prof = measure(Profile::Items, &p, &ks[2..], 1, &mut |_| {}).unwrap();
+        let prof = measure(Statistic::Items, &p, &ks[2..], 1, &mut |_| {}).unwrap();
         assert_eq!(prof.first_unverified(), None);
         for r in prof.items_rows() {
             assert_eq!(r.items, p.samples * (p.pipes * p.stages) as u64);
@@ -480,8 +611,8 @@ mod tests {
     #[test]
     fn resched_reports_threads_and_switches() {
         let mut skipped = Vec::new();
-        let ks = contenders(Profile::Resched, &[], &mut skipped);
-        let prof = measure(Profile::Resched, &params(), &ks[3..], 2, &mut |_| {}).unwrap();
+        let ks = contenders(Statistic::Resched, &[], &mut skipped);
+        let prof = measure(Statistic::Resched, &params(), &ks[3..], 2, &mut |_| {}).unwrap();
         assert_eq!(prof.runs[0].len(), 2);
         let rows = prof.resched_rows();
         assert_eq!(rows[0].threads, 1.0, "single runs on one thread");

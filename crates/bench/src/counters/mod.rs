@@ -1,29 +1,40 @@
-//! `radioflow bench counters` (seed 004) and `radioflow bench workload` (seed 002): prints
-//! `radioflow_bench::suite::counters` and `radioflow_bench::suite::workload`.
+//! `counters` (Rondeau 2013, the GNU Radio maintainer's notes): the cost of the per-block
+//! counters, compiled out / off / on, affinity off / on, on one FIR and on a chain of FIRs,
+//! side by side with GNU Radio's performance counters. [`run`](run()) is one configuration,
+//! each run in a child process (`radioflow bench counters-run`); [`measure`] the invocation.
 
-use crate::bench::{parse_count, peers, report_plots, warn, write_results, Common, Ticker};
-use anyhow::{bail, Context};
+mod run;
+mod suite;
+
+pub use run::{build, compiled_out_binary, run, run_child, scheduler, taps, CountersParams};
+pub use suite::{
+    contenders, graphs, measure, CountersContender, CountersRow, CountersStudy, GraphResult,
+    CSV_HEADER,
+};
+
+use crate::common::Common;
+use crate::contender::warn;
+use crate::machine::Machine;
+use crate::measurement::BenchError;
+use crate::progress::Ticker;
+use crate::results::{json_line, report_plots, save};
+use crate::values;
 use clap::Args;
-use radioflow_bench::counters::{self, CountersParams};
-use radioflow_bench::suite::counters::{self as study, GraphResult};
-use radioflow_bench::suite::workload::{self as quality, KindResult, WorkloadStudy};
-use radioflow_bench::workload::{Arrangement, Kind, PACKET};
-use radioflow_bench::Machine;
 use radioflow_runtime::Counters;
 
 #[derive(Args, Clone)]
 pub(crate) struct CountersArgs {
     /// Complex samples through the one-FIR graph (accepts 1e7).
-    #[arg(long, default_value = "2e7", value_parser = crate::values::count, allow_negative_numbers = true)]
+    #[arg(long, default_value = "2e7", value_parser = values::count, allow_negative_numbers = true)]
     samples: u64,
     /// FIR filters in the chain graph (each with its own taps).
-    #[arg(long, default_value = "20", value_parser = crate::values::small, allow_negative_numbers = true)]
+    #[arg(long, default_value = "20", value_parser = values::small, allow_negative_numbers = true)]
     chain: usize,
     /// Complex samples through the chain graph.
-    #[arg(long, default_value = "2e6", value_parser = crate::values::count, allow_negative_numbers = true)]
+    #[arg(long, default_value = "2e6", value_parser = values::count, allow_negative_numbers = true)]
     chain_samples: u64,
     /// Taps per FIR filter.
-    #[arg(long, default_value = "100", value_parser = crate::values::small, allow_negative_numbers = true)]
+    #[arg(long, default_value = "100", value_parser = values::small, allow_negative_numbers = true)]
     taps: usize,
     /// Affinity settings to measure, comma separated: off, on.
     #[arg(long, default_value = "off,on")]
@@ -36,11 +47,11 @@ pub(crate) struct CountersArgs {
 /// One configuration in a child process (used by `bench counters`; prints one JSON line).
 #[derive(Args, Clone)]
 pub(crate) struct CountersRunArgs {
-    #[arg(long, default_value = "1", value_parser = crate::values::small, allow_negative_numbers = true)]
+    #[arg(long, default_value = "1", value_parser = values::small, allow_negative_numbers = true)]
     stages: usize,
-    #[arg(long, value_parser = crate::values::count, allow_negative_numbers = true)]
+    #[arg(long, value_parser = values::count, allow_negative_numbers = true)]
     samples: u64,
-    #[arg(long, default_value = "100", value_parser = crate::values::small, allow_negative_numbers = true)]
+    #[arg(long, default_value = "100", value_parser = values::small, allow_negative_numbers = true)]
     taps: usize,
     /// off, counts or on.
     #[arg(long, default_value = "on")]
@@ -50,7 +61,8 @@ pub(crate) struct CountersRunArgs {
     affinity: String,
 }
 
-pub(crate) fn counters_run(a: CountersRunArgs, scheduler: &str) -> anyhow::Result<()> {
+/// `radioflow bench counters-run`: one configuration in this process, printed as one JSON line.
+pub(crate) fn bench_one(a: CountersRunArgs, scheduler_name: &str) -> Result<(), BenchError> {
     let p = CountersParams {
         stages: a.stages,
         samples: a.samples,
@@ -58,11 +70,14 @@ pub(crate) fn counters_run(a: CountersRunArgs, scheduler: &str) -> anyhow::Resul
     };
     let affinity = a.affinity == "on";
     let level = Counters::from_name(&a.counters)
-        .with_context(|| format!("unknown counters mode '{}'", a.counters))?;
-    let s = counters::scheduler(scheduler, &p, affinity)
-        .with_context(|| format!("counters runs on tpb, flow or single, not '{scheduler}'"))?;
-    let m = counters::run(&p, s.as_ref(), level, affinity)?;
-    println!("{}", serde_json::to_string(&m)?);
+        .ok_or_else(|| BenchError::Params(format!("unknown counters mode '{}'", a.counters)))?;
+    let s = scheduler(scheduler_name, &p, affinity).ok_or_else(|| {
+        BenchError::Params(format!(
+            "counters runs on tpb, flow or single, not '{scheduler_name}'"
+        ))
+    })?;
+    let m = run(&p, s.as_ref(), level, affinity)?;
+    println!("{}", json_line(&m));
     Ok(())
 }
 
@@ -74,34 +89,35 @@ fn list(s: &str) -> Vec<String> {
         .collect()
 }
 
-pub(crate) fn counters(a: CountersArgs, c: &Common) -> anyhow::Result<()> {
+/// `radioflow bench counters`: every graph on every configuration, alternated run by run.
+pub(crate) fn bench(a: CountersArgs, c: &Common) -> Result<(), BenchError> {
     let affinities: Vec<bool> = list(&a.affinity).iter().map(|x| x == "on").collect();
     let schedulers = if c.scheduler == "all" {
         vec!["tpb".to_owned(), "flow".to_owned()]
     } else {
         list(&c.scheduler)
     };
-    let exe = std::env::current_exe().context("cannot find the radioflow binary")?;
-    let peers = peers(c, "gnuradio")?;
+    let exe = std::env::current_exe().map_err(BenchError::Exe)?;
+    let peers = c.peers("gnuradio")?;
     let mut skipped = Vec::new();
     let modes = list(&a.modes);
-    let ks = study::contenders(&exe, &schedulers, &affinities, &modes, &peers, &mut skipped);
+    let ks = contenders(&exe, &schedulers, &affinities, &modes, &peers, &mut skipped);
     warn(skipped);
     let ks = ks?;
     if ks.is_empty() {
-        bail!("nothing to measure");
+        return Err(BenchError::Params("nothing to measure".into()));
     }
     let (samples, chain_samples) = if c.quick {
         (a.samples.min(100_000), a.chain_samples.min(10_000))
     } else {
         (a.samples, a.chain_samples)
     };
-    let graphs = study::graphs(samples, a.chain, chain_samples, a.taps);
+    let graphs = graphs(samples, a.chain, chain_samples, a.taps);
     if !c.json {
         println!("machine: {}", Machine::detect());
     }
     let mut ticker = Ticker::new(c, 0);
-    let result = study::measure(&graphs, &ks, c.runs, &mut |p| ticker.show(p))?;
+    let result = measure(&graphs, &ks, c.runs, &mut |p| ticker.show(p))?;
     ticker.end();
     if !c.json {
         for g in &result.graphs {
@@ -114,11 +130,11 @@ pub(crate) fn counters(a: CountersArgs, c: &Common) -> anyhow::Result<()> {
         );
     }
     if let Some(dir) = &c.out {
-        write_results(dir, &result.jsonl, &result.csv())?;
+        save(dir, &result.jsonl, &result.csv())?;
         report_plots(result.plots(dir));
     }
     if !result.verified() {
-        bail!("some runs lost items");
+        return Err(BenchError::Unverified("some runs lost items".into()));
     }
     Ok(())
 }
@@ -156,107 +172,5 @@ fn print_counters(g: &GraphResult, runs: usize) {
             r.gnuradio_over_this,
             if r.verified { "yes" } else { "NO" }
         );
-    }
-}
-
-#[derive(Args, Clone)]
-pub(crate) struct WorkloadArgs {
-    /// Required samples per second of the source.
-    #[arg(long, default_value = "1e6", value_parser = crate::values::positive, allow_negative_numbers = true)]
-    rate: f64,
-    /// Seconds of samples per run.
-    #[arg(long, default_value = "1", value_parser = crate::values::seconds, allow_negative_numbers = true)]
-    seconds: f64,
-    /// Kinds of work, comma separated: fdiv, intaddsub, reverse-temp, reverse-xor, alloc,
-    /// empty, recursion.
-    #[arg(long, default_value = "fdiv")]
-    kinds: String,
-    /// Units of work per packet of 1024 samples, comma separated (accepts 1e5).
-    #[arg(long, default_value = "1e3,1e4,1e5,3e5,1e6,3e6")]
-    units: String,
-    /// Threads inside a block / blocks in a chain for the parallel arrangements (default: CPUs).
-    #[arg(long, value_parser = crate::values::small, allow_negative_numbers = true)]
-    parallel: Option<usize>,
-}
-
-/// The study the arguments ask for.
-fn workload_params(a: &WorkloadArgs, quick: bool) -> anyhow::Result<quality::WorkloadStudyParams> {
-    let kinds: Vec<Kind> = a
-        .kinds
-        .split(',')
-        .map(|k| {
-            Kind::from_name(k.trim()).with_context(|| {
-                let names: Vec<&str> = Kind::ALL.iter().map(|(_, n)| *n).collect();
-                format!("unknown kind '{k}' (known: {})", names.join(", "))
-            })
-        })
-        .collect::<anyhow::Result<_>>()?;
-    let units: Vec<usize> = a
-        .units
-        .split(',')
-        .map(|u| {
-            parse_count(u.trim())
-                .map(|v| v as usize)
-                .map_err(anyhow::Error::msg)
-        })
-        .collect::<anyhow::Result<_>>()?;
-    let n = a
-        .parallel
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
-    let p = quality::WorkloadStudyParams {
-        rate: a.rate,
-        seconds: a.seconds,
-        kinds,
-        units,
-        arrangements: Arrangement::seed_set(n).to_vec(),
-    };
-    Ok(if quick { p.quick() } else { p })
-}
-
-pub(crate) fn workload(a: WorkloadArgs, c: &Common) -> anyhow::Result<()> {
-    let p = workload_params(&a, c.quick)?;
-    if !c.json {
-        println!("machine: {}", Machine::detect());
-        println!(
-            "source {} samples/s for {} s; work per packet of {PACKET} samples; quality = \
-             delivered / required samples (median of {} runs)",
-            p.rate, p.seconds, c.runs
-        );
-    }
-    let mut ticker = Ticker::new(c, 0);
-    let result = quality::measure(&p, c.runs, &mut |x| ticker.show(x))?;
-    ticker.end();
-    if !c.json {
-        for k in &result.kinds {
-            print_quality(&result, k);
-        }
-    }
-    if let Some(dir) = &c.out {
-        write_results(dir, &result.jsonl, &result.csv())?;
-        report_plots(result.plots(dir));
-    }
-    if !result.verified() {
-        bail!("some delivered samples did not reach the probe");
-    }
-    Ok(())
-}
-
-fn print_quality(result: &WorkloadStudy, k: &KindResult) {
-    println!(
-        "{}: signal quality by units of work per packet",
-        k.kind.name()
-    );
-    print!("{:<26}", "arrangement");
-    for u in &result.params.units {
-        print!(" {:>9}", format!("{:e}", *u as f64));
-    }
-    println!();
-    for (ar, q) in result.params.arrangements.iter().zip(&k.quality) {
-        print!("{:<26}", ar.label());
-        for s in q {
-            print!(" {:>8.1}%", 100.0 * s.median);
-        }
-        println!();
     }
 }

@@ -1,13 +1,13 @@
-//! `counters` (seed 004, the GNU Radio maintainer's notes): null source -> head(N complex) ->
-//! K FIR filters of 100 real taps (each its own taps) -> null sink, with the per-block counters
-//! compiled out, switched off, or on (counts and time in work), and thread affinity off or on.
-//! Verified: the sink received exactly N items.
+//! One `counters` run (Rondeau 2013, the GNU Radio maintainer's notes): null source ->
+//! head(N complex) -> K FIR filters of 100 real taps (each its own taps) -> null sink, with the
+//! per-block counters compiled out, switched off, or on (counts and time in work), and thread
+//! affinity off or on. Verified: the sink received exactly N items.
 //!
 //! "Compiled out" needs a binary built with the runtime's `no-counters` feature, so every
 //! configuration runs as a child process (`radioflow bench counters-run ...`, one run each),
 //! alike for all three modes and for GNU Radio.
 
-use super::{connect, timed_run};
+use crate::experiment::{connect, timed_run};
 use crate::measurement::{BenchError, Measurement};
 use radioflow_blocks::{FirFilter, Head, NullSink, NullSource};
 use radioflow_runtime::{
@@ -21,15 +21,15 @@ use std::process::Command;
 /// Parameters of one `counters` run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CountersParams {
-    /// FIR filters in the chain (1, and 20 in the seed's second graph).
+    /// FIR filters in the chain (1, and 20 in the notes' second graph).
     pub stages: usize,
     /// Complex samples through the head block.
     pub samples: u64,
-    /// Taps per filter (100 in the seed).
+    /// Taps per filter (100 in the notes).
     pub taps: usize,
 }
 
-/// The taps of FIR number `f`: splitmix64 values in [0, 1) (the seed used `random(100)`); the
+/// The taps of FIR number `f`: splitmix64 values in [0, 1) (the notes used `random(100)`); the
 /// GNU Radio peer computes the same sequence.
 pub fn taps(f: usize, n: usize) -> Vec<f32> {
     let mut s = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(f as u64 + 1);
@@ -73,7 +73,7 @@ pub fn build(p: &CountersParams) -> Result<(Flowgraph, BlockId), BenchError> {
     Ok((fg, sink))
 }
 
-/// The scheduler of a run: `tpb` with the seed's affinity (source, head and sink on the first
+/// The scheduler of a run: `tpb` with the notes' affinity (source, head and sink on the first
 /// CPU, the filters on the others in turn), `flow` with its workers pinned, or `single`
 /// (deterministic, for instruction counts; no affinity).
 pub fn scheduler(name: &str, p: &CountersParams, affinity: bool) -> Option<Box<dyn Scheduler>> {

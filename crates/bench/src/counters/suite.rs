@@ -1,13 +1,15 @@
-//! `bench counters` (seed 004): the cost of the per-block counters, compiled out / off / on,
-//! affinity off / on, on one FIR and on a chain of FIRs, side by side with GNU Radio's
-//! performance counters. Every configuration runs in a child process (see
-//! [`crate::counters`]).
+//! `bench counters`: every configuration (scheduler x affinity x counters mode, and GNU Radio's
+//! performance counters off and on) on the notes' two graphs, each run in a child process (see
+//! [`run_child`]), alternated run by run; the overhead of each mode against its baseline.
 
-use super::{plot, OnRun, Plotted, Progress, RunFn, Skipped};
-use crate::counters::{compiled_out_binary, run_child, CountersParams};
+use super::run::{compiled_out_binary, run_child, CountersParams};
+use crate::contender::{built_peers, flags, RunFn, Skipped};
+use crate::measurement::BenchError;
+use crate::peers::Peer;
 use crate::plot::{Chart, Series};
+use crate::progress::{OnRun, Progress};
+use crate::results::{plot, Plotted};
 use crate::stats::{summarize, Summary};
-use crate::{BenchError, Peer};
 use std::path::Path;
 
 /// One configuration measured.
@@ -95,7 +97,7 @@ pub fn contenders(
             )));
         }
     }
-    for (peer, bin) in super::built_peers(&gnuradio, skipped) {
+    for (peer, bin) in built_peers(&gnuradio, skipped) {
         for &affinity in affinities {
             for pc in ["off", "on"] {
                 let bin = bin.clone();
@@ -105,7 +107,7 @@ pub fn contenders(
                     affinity,
                     mode: pc.into(),
                     run: Box::new(move |p| {
-                        let args = super::flags(&[
+                        let args = flags(&[
                             ("stages", p.stages.to_string()),
                             ("samples", p.samples.to_string()),
                             ("taps", p.taps.to_string()),
@@ -121,7 +123,7 @@ pub fn contenders(
     Ok(out)
 }
 
-/// The seed's two graphs: `fir` (one FIR) and `fir-chain` (`chain` FIRs).
+/// The notes' two graphs: `fir` (one FIR) and `fir-chain` (`chain` FIRs).
 pub fn graphs(
     samples: u64,
     chain: usize,

@@ -8,9 +8,13 @@
 //! receivers run as a child process on the same file, so both pay their start-up, which is
 //! also measured alone on a ten-frame file.
 
-use crate::dvbs2_tx::Dvbs2Case;
+use super::{parse_cases, Dvbs2Case};
+use crate::common::Common;
+use crate::machine::Machine;
 use crate::measurement::BenchError;
 use crate::stats::{summarize, Summary};
+use crate::values;
+use clap::Args;
 use radioflow_dvbs2::framed_rx::{calibrate, RxProfile, RxRun};
 use radioflow_dvbs2::sync::SyncConfig;
 use radioflow_dvbs2::{run_tx, FrameSize, RollOff, Schedule, Shaping, TxConfig, TxRun};
@@ -68,7 +72,7 @@ fn verify(got: &[u8], sent: &[u8]) -> bool {
 }
 
 /// The TS file: `packets` packets with a counter.
-fn ts_bytes(packets: usize) -> Vec<u8> {
+pub(super) fn ts_bytes(packets: usize) -> Vec<u8> {
     let mut s = Vec::with_capacity(packets * 188);
     for p in 0..packets as u32 {
         s.extend_from_slice(&[0x47, 0x01, 0x00, 0x10 | (p % 16) as u8]);
@@ -78,7 +82,7 @@ fn ts_bytes(packets: usize) -> Vec<u8> {
     s
 }
 
-fn io_error(path: &Path) -> impl Fn(std::io::Error) -> BenchError + '_ {
+pub(super) fn io_error(path: &Path) -> impl Fn(std::io::Error) -> BenchError + '_ {
     move |source| BenchError::Write {
         path: path.to_path_buf(),
         source,
@@ -86,7 +90,7 @@ fn io_error(path: &Path) -> impl Fn(std::io::Error) -> BenchError + '_ {
 }
 
 /// Writes the recording of `packets` TS packets for `case` with noise at `esn0_db`.
-fn write_recording(
+pub(super) fn write_recording(
     case: &Dvbs2Case,
     packets: usize,
     esn0_db: f64,
@@ -144,7 +148,7 @@ fn gr_modcod(m: &str) -> String {
 }
 
 /// The command of one receiver run on `input`, writing `output`.
-fn command(
+pub(super) fn command(
     p: &Dvbs2RxParams,
     case: &Dvbs2Case,
     cores: Option<usize>,
@@ -211,7 +215,7 @@ fn gr_pythonpath(prefix: &Path) -> String {
 }
 
 /// Runs `cmd`; the wall-clock seconds and the bytes it wrote to `output`.
-fn timed(mut cmd: Command, output: &Path, what: &str) -> Result<(f64, u64), BenchError> {
+pub(super) fn timed(mut cmd: Command, output: &Path, what: &str) -> Result<(f64, u64), BenchError> {
     let t = Instant::now();
     let out = cmd
         .output()
@@ -317,169 +321,147 @@ pub fn measure(p: &Dvbs2RxParams) -> Result<(Vec<Dvbs2RxRow>, Vec<RxProfile>), B
     result
 }
 
-/// What [`fer`] sweeps.
-#[derive(Debug, Clone)]
-pub struct FerParams {
-    /// The MODCODs (frame size and pilots included).
-    pub cases: Vec<Dvbs2Case>,
-    /// Es/N0 points, in dB relative to each MODCOD's Table 13 threshold.
-    pub offsets_db: Vec<f64>,
-    /// PLFRAMEs per point.
-    pub frames: usize,
-    /// gr-dvbs2rx's install prefix, to measure beside radioflow.
-    pub gr_dvbs2rx: Option<PathBuf>,
-    /// The `radioflow` binary (unused by radioflow's own runs, which are in-process).
-    pub radioflow: PathBuf,
+/// `bench dvbs2-rx`: a noisy cf32 recording -> DVB-S2 receiver -> TS file, Mb/s of TS.
+#[derive(Args, Clone)]
+pub(crate) struct Dvbs2RxArgs {
+    /// TS packets carried by each recording (accepts 1e5).
+    #[arg(long, default_value = "100000", value_parser = values::count)]
+    packets: u64,
+    /// MODCOD settings, `MODCOD:FRAME:PILOTS` comma separated.
+    #[arg(long, default_value = "qpsk-8/9:short:on,8psk-3/5:normal:on")]
+    cases: String,
+    /// radioflow cores to plan for, comma separated (0: one sequence on one thread).
+    /// Default: 0 and the number of CPUs.
+    #[arg(long)]
+    cores: Option<String>,
+    /// Es/N0 of the recordings in dB (white Gaussian noise added to the transmitter's output).
+    #[arg(long, default_value = "12", allow_hyphen_values = true, value_parser = esn0)]
+    esn0: f64,
+    /// Install prefix of gr-dvbs2rx (built outside the repository; docs/benchmarks.md says
+    /// how), for `--compare gr-dvbs2rx`. Default: $GR_DVBS2RX_PREFIX.
+    #[arg(long)]
+    gr_dvbs2rx: Option<PathBuf>,
 }
 
-/// Frames sent after the measured ones (see [`fer`]).
-const FER_TAIL: usize = 40;
-
-/// One point of a curve.
-#[derive(Debug, Clone, Copy)]
-pub struct FerPoint {
-    /// Es/N0 of the recording (dB).
-    pub esn0_db: f64,
-    /// radioflow: frames that failed / frames synchronised after the first decoded one.
-    pub fer: f64,
-    /// radioflow: packets not delivered intact in the measured window (see [`fer`]).
-    pub per: f64,
-    /// gr-dvbs2rx: the same packet measure, when it ran.
-    pub gr_per: Option<f64>,
-    /// radioflow's own estimate of the Es/N0 (dB), from the known symbols.
-    pub estimated_db: f64,
+/// `--esn0`: a finite dB value the receiver can work at.
+fn esn0(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (-3.0..=60.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not an Es/N0 in dB between -3 and 60")),
+    }
 }
 
-/// A case's curve.
-#[derive(Debug, Clone)]
-pub struct FerCurve {
-    /// `qpsk-1/2 normal pilots`.
-    pub case: String,
-    /// Table 13's quasi-error-free Es/N0 (dB).
-    pub threshold_db: f64,
-    /// The points, in Es/N0 order.
-    pub points: Vec<FerPoint>,
-}
-
-/// Packets per frame of `case` (Kbch less the BBHEADER, over 188 bytes).
-fn packets_per_frame(case: &Dvbs2Case) -> Result<usize, BenchError> {
-    let m: radioflow_dvbs2::Modcod = case
-        .modcod
-        .parse()
-        .map_err(|e| BenchError::Params(format!("dvbs2-fer: {e}")))?;
-    let fec = m
-        .fec(case.frame)
-        .map_err(|e| BenchError::Params(format!("dvbs2-fer: {e}")))?;
-    Ok((fec.kbch - 80) / 8 / 188)
-}
-
-/// Packets of `sent` delivered intact in `got`, counting only packets `from..to` of the stream
-/// (each output packet is matched to the sent one its counter names).
-fn intact(got: &[u8], sent: &[u8], from: usize, to: usize) -> usize {
-    got.chunks_exact(188)
-        .filter(|p| {
-            let k = u32::from_be_bytes([p[4], p[5], p[6], p[7]]) as usize;
-            (from..to).contains(&k) && sent.get(k * 188..(k + 1) * 188) == Some(*p)
-        })
-        .count()
-}
-
-/// FER and PER against Es/N0 around each MODCOD's Table 13 threshold, with the whole receiver
-/// (synchronisation included), on recordings of the crate's transmitter with AWGN (RRC 0.2, 2
-/// samples/symbol). PER counts the packets of frames 3..frames-2 not delivered intact
-/// (acquisition left out); 40 more frames follow them so both receivers flush the window.
-/// FER is over every frame radioflow synchronised, the extra ones included.
-///
-/// # Errors
-/// A file that cannot be written, a run that fails.
-pub fn fer(p: &FerParams) -> Result<Vec<FerCurve>, BenchError> {
-    use radioflow_dvbs2::rx_app::{rx_file, RxFileOptions};
-    let tmp = std::env::temp_dir().join(format!("radioflow-dvbs2-fer-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).map_err(io_error(&tmp))?;
-    let result = (|| {
-        let mut curves = Vec::new();
-        for case in &p.cases {
-            let ppf = packets_per_frame(case)?;
-            // 40 frames after the measured ones, so that a receiver whose pipeline still holds
-            // frames when the file ends (gr-dvbs2rx holds about 25) is not charged for them.
-            let packets = (p.frames + FER_TAIL) * ppf;
-            let sent = ts_bytes(packets);
-            let (from, to) = (3 * ppf, (p.frames - 2) * ppf);
-            let m: radioflow_dvbs2::Modcod = case
-                .modcod
-                .parse()
-                .map_err(|e| BenchError::Params(format!("dvbs2-fer: {e}")))?;
-            let threshold = m.qef_esn0_db();
-            let mut points = Vec::new();
-            for &off in &p.offsets_db {
-                let esn0 = threshold + off;
-                let rec = tmp.join("rec.cf32");
-                let out = tmp.join("out.ts");
-                write_recording(case, packets, esn0, &rec)?;
-                let r = rx_file(
-                    &RxFileOptions {
-                        input: rec.clone(),
-                        sps: 2.0,
-                        output: out.clone(),
-                        rolloff: 0.2,
-                        gold: 0,
-                        frame: None,
-                        pilots: None,
-                        cores: 0,
-                        profile: false,
-                        pin: false,
-                        span: None,
-                    },
-                    |_, _| {},
-                )
-                .map_err(|e| BenchError::Params(format!("dvbs2-fer radioflow: {e}")))?;
-                let got = std::fs::read(&out).map_err(io_error(&out))?;
-                let window = (to - from).max(1) as f64;
-                let per = 1.0 - intact(&got, &sent, from, to) as f64 / window;
-                let fer = r.failed as f64 / (r.decoded + r.failed).max(1) as f64;
-                // gr-dvbs2rx decodes QPSK and 8PSK only (it refuses APSK MODCODs).
-                let gr_supports =
-                    case.modcod.starts_with("qpsk") || case.modcod.starts_with("8psk");
-                let gr_per = match &p.gr_dvbs2rx {
-                    Some(_) if gr_supports => {
-                        let _ = std::fs::remove_file(&out);
-                        let cmd = command(
-                            &Dvbs2RxParams {
-                                packets,
-                                runs: 1,
-                                cores: vec![],
-                                cases: vec![],
-                                esn0_db: esn0,
-                                gr_dvbs2rx: p.gr_dvbs2rx.clone(),
-                                radioflow: p.radioflow.clone(),
-                            },
-                            case,
-                            None,
-                            &rec,
-                            &out,
-                        );
-                        timed(cmd, &out, "gr-dvbs2rx")?;
-                        let got = std::fs::read(&out).map_err(io_error(&out))?;
-                        Some(1.0 - intact(&got, &sent, from, to) as f64 / window)
-                    }
-                    _ => None,
-                };
-                points.push(FerPoint {
-                    esn0_db: esn0,
-                    fer,
-                    per,
-                    gr_per,
-                    estimated_db: f64::from(r.esn0_db.unwrap_or(f32::NAN)),
-                });
-            }
-            curves.push(FerCurve {
-                case: case.label(),
-                threshold_db: threshold,
-                points,
-            });
+/// `radioflow bench dvbs2-rx`: every case with every core count (and gr-dvbs2rx), alternated
+/// run by run.
+pub(crate) fn bench(a: Dvbs2RxArgs, c: &Common) -> Result<(), BenchError> {
+    let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let cores: Vec<usize> = match &a.cores {
+        Some(t) => t
+            .split(',')
+            .map(|x| x.trim().parse())
+            .collect::<Result<_, _>>()
+            .map_err(|e| BenchError::Params(format!("--cores {t:?}: {e}")))?,
+        None => vec![0, cpus],
+    };
+    if let Some(&t) = cores.iter().find(|&&t| t > 256) {
+        return Err(BenchError::Params(format!("--cores {t}: at most 256")));
+    }
+    let gr = gr_dvbs2rx_peer(c, a.gr_dvbs2rx.clone(), "dvbs2-rx")?;
+    let p = Dvbs2RxParams {
+        packets: if c.quick { 2000 } else { a.packets as usize },
+        runs: if c.quick { 1 } else { c.runs },
+        cores,
+        cases: parse_cases(&a.cases)?,
+        esn0_db: a.esn0,
+        gr_dvbs2rx: gr,
+        radioflow: std::env::current_exe()?,
+    };
+    if !c.json {
+        println!("machine: {}", Machine::detect());
+        println!(
+            "dvbs2-rx: {} TS packets per recording, RRC roll-off 0.2 at 2 samples/symbol, Es/N0 {} dB; \
+             {} alternated runs of each receiver as a child process on the same file; Mb/s of TS written, \
+             wall clock (start-up included; start-up alone on a 1000-packet file shown)",
+            p.packets, p.esn0_db, p.runs
+        );
+    }
+    let (rows, profiles) = measure(&p)?;
+    if c.json {
+        for r in &rows {
+            println!(
+                "{}",
+                serde_json::json!({"experiment": "dvbs2-rx", "case": r.case, "runtime": r.runtime, "mbps": r.mbps, "ts_bytes": r.ts_bytes, "startup_s": r.startup, "verified": r.verified})
+            );
         }
-        Ok(curves)
-    })();
-    let _ = std::fs::remove_dir_all(&tmp);
-    result
+        return Ok(());
+    }
+    println!(
+        "{:<24} {:<30} {:>8} {:>8} {:>8} {:>10} {:>10} {:>10} {:>9}",
+        "case", "runtime", "median", "min", "max", "x gr", "TS MB", "start-up s", "verified"
+    );
+    for r in &rows {
+        let Some(s) = r.summary else { continue };
+        let gr = rows
+            .iter()
+            .find(|g| g.case == r.case && g.runtime.starts_with("gr-dvbs2rx"))
+            .and_then(|g| g.summary);
+        let ratio = gr.map_or("-".to_string(), |g| format!("{:.2}", s.median / g.median));
+        println!(
+            "{:<24} {:<30} {:>8.1} {:>8.1} {:>8.1} {:>10} {:>10.2} {:>10.3} {:>9}",
+            r.case,
+            r.runtime,
+            s.median,
+            s.min,
+            s.max,
+            ratio,
+            r.ts_bytes as f64 / 1e6,
+            r.startup,
+            if r.verified { "yes" } else { "NO" }
+        );
+    }
+    for (case, prof) in p.cases.iter().zip(&profiles) {
+        println!(
+            "\n{}: profile of the first samples and the plan (seed's Table 3)",
+            case.label()
+        );
+        println!("{}", prof.table());
+    }
+    Ok(())
+}
+
+/// The `--compare` peers of the DVB-S2 receiver benchmarks: gr-dvbs2rx only, found under
+/// `given` or `$GR_DVBS2RX_PREFIX`; `None` (with a SKIPPED line) when no prefix is known.
+pub(super) fn gr_dvbs2rx_peer(
+    c: &Common,
+    given: Option<PathBuf>,
+    experiment: &str,
+) -> Result<Option<PathBuf>, BenchError> {
+    let mut gr = None;
+    for peer in c.compare.iter().flat_map(|s| s.split(',')) {
+        match peer {
+            "gr-dvbs2rx" | "dvbs2rx" => {
+                let prefix = given
+                    .clone()
+                    .or_else(|| std::env::var_os("GR_DVBS2RX_PREFIX").map(Into::into));
+                match prefix {
+                    Some(p) if gr_dvbs2rx_available(&p) => gr = Some(p),
+                    Some(p) => {
+                        return Err(BenchError::Params(format!(
+                            "--compare gr-dvbs2rx: no bin/dvbs2-rx under {} (--gr-dvbs2rx PREFIX)",
+                            p.display()
+                        )))
+                    }
+                    None => println!(
+                        "SKIPPED gr-dvbs2rx: give its install prefix with --gr-dvbs2rx or GR_DVBS2RX_PREFIX"
+                    ),
+                }
+            }
+            other => {
+                return Err(BenchError::Params(format!(
+                    "--compare {other}: {experiment} compares with gr-dvbs2rx only"
+                )))
+            }
+        }
+    }
+    Ok(gr)
 }

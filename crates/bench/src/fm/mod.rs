@@ -1,36 +1,42 @@
-//! `radioflow bench fm`: prints `radioflow_bench::suite::fm`.
+//! `fm` (issue 18): the mono FM receiver chain of GNU Radio's examples, on a recording read
+//! from a file, on radioflow's schedulers and, with `--compare gnuradio`, GNU Radio's own chain
+//! (`peers/gnuradio/fm_bench.py`), alternated run by run; throughput in input Msps.
+//! [`run`](run()) is one run, [`measure`] the invocation.
 
-use crate::bench::{parse_count, schedulers, warn, write_results, Common, Ticker};
-use anyhow::bail;
+mod run;
+mod suite;
+
+pub use run::{audio_taps, build, channel_taps, recording, run, FmParams, OFFSET, RATE};
+pub use suite::{contenders, csv_rows, measure, FmRow, CSV_HEADER};
+
+use crate::common::Common;
+use crate::contender::warn;
+use crate::machine::Machine;
+use crate::measurement::BenchError;
+use crate::progress::Ticker;
+use crate::results::{jsonl, save};
+use crate::values;
 use clap::Args;
-use radioflow_bench::suite::{fm, jsonl};
-use radioflow_bench::{FmParams, Machine};
 use std::path::PathBuf;
 
 /// Size of the `fm` run.
 #[derive(Args, Clone)]
 pub(crate) struct FmArgs {
     /// Input samples through the receiver (accepts 1e8).
-    #[arg(long, default_value = "1e8", value_parser = parse_count)]
+    #[arg(long, default_value = "1e8", value_parser = values::count)]
     samples: u64,
     /// Folder for the one-second recording read over and over (19.2 MB, made once).
     #[arg(long, default_value_os_t = std::env::temp_dir())]
     data: PathBuf,
 }
 
-pub(crate) fn fm(a: FmArgs, c: &Common) -> anyhow::Result<()> {
+/// `radioflow bench fm`: every contender, alternated run by run.
+pub(crate) fn bench(a: FmArgs, c: &Common) -> Result<(), BenchError> {
     if !c.json {
         println!("machine: {}", Machine::detect());
     }
     let mut skipped = Vec::new();
-    let mut gnuradio = false;
-    for name in c.compare.iter().flat_map(|s| s.split(',')).map(str::trim) {
-        match name {
-            "" => {}
-            "gnuradio" | "gr" => gnuradio = true,
-            other => bail!("bench fm compares with gnuradio only, not '{other}'"),
-        }
-    }
+    let gnuradio = c.gnuradio_only("bench fm")?;
     let samples = if c.quick {
         a.samples.min(2_000_000)
     } else {
@@ -38,18 +44,18 @@ pub(crate) fn fm(a: FmArgs, c: &Common) -> anyhow::Result<()> {
     };
     let p = FmParams {
         samples,
-        input: radioflow_bench::fm::recording(&a.data)?,
+        input: recording(&a.data)?,
     };
-    let ks = fm::contenders(&schedulers(c)?, gnuradio, &mut skipped);
+    let ks = contenders(&c.schedulers()?, gnuradio, &mut skipped);
     warn(skipped);
     let mut ticker = Ticker::new(c, 1);
-    let (rows, runs) = fm::measure(&p, &ks, c.runs, &mut |p| ticker.show(p))?;
+    let (rows, runs) = measure(&p, &ks, c.runs, &mut |p| ticker.show(p))?;
     ticker.end();
     if let Some(dir) = &c.out {
-        write_results(
+        save(
             dir,
             &jsonl(&runs),
-            &(fm::CSV_HEADER.to_owned() + &fm::csv_rows(&p, &rows)),
+            &(CSV_HEADER.to_owned() + &csv_rows(&p, &rows)),
         )?;
     }
     if !c.json {
@@ -83,7 +89,9 @@ pub(crate) fn fm(a: FmArgs, c: &Common) -> anyhow::Result<()> {
         }
     }
     if rows.iter().any(|r| !r.verified) {
-        bail!("some runs lost audio samples");
+        return Err(BenchError::Unverified(
+            "some runs lost audio samples".into(),
+        ));
     }
     Ok(())
 }

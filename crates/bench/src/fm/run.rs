@@ -1,11 +1,11 @@
-//! `fm` (issue 18): the mono FM receiver chain of GNU Radio's examples, on a recording read
+//! One `fm` run (issue 18): the mono FM receiver chain of GNU Radio's examples, on a recording read
 //! from a file: file source (repeating) -> head(N) -> frequency-translating FIR decimating
 //! by 10 (2.4 Msps -> 240 kHz) -> quadrature demod -> audio FIR decimating by 5 -> FM
 //! de-emphasis -> null sink, i.e. `freq_xlating_fir_filter_ccf` then `analog.wfm_rcv` with
 //! the same taps as GNU Radio's (`peers/gnuradio/fm_bench.py` runs GNU Radio's). Verified:
 //! the sink received N / 50 audio samples.
 
-use super::timed_run;
+use crate::experiment::timed_run;
 use crate::measurement::{BenchError, Measurement};
 use radioflow_blocks::dsp::firdes::{self, Window};
 use radioflow_blocks::{

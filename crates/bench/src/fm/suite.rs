@@ -1,12 +1,13 @@
-//! `radioflow bench fm`: the mono FM receiver chain ([`crate::fm`]) on radioflow's
-//! schedulers and, with `--compare gnuradio`, GNU Radio's own chain
-//! (`peers/gnuradio/fm_bench.py`), alternated run by run; throughput in input Msps and the
-//! ratio to GNU Radio.
+//! `radioflow bench fm`: the mono FM receiver chain ([`run`]) on radioflow's schedulers and,
+//! with `--compare gnuradio`, GNU Radio's own chain (`peers/gnuradio/fm_bench.py`), alternated
+//! run by run; throughput in input Msps and the ratio to GNU Radio.
 
-use super::{json_line, Contender, OnRun, Progress, Skipped};
-use crate::experiments::fm::{self, FmParams};
+use super::run::{run, FmParams, OFFSET};
+use crate::contender::{Contender, Skipped};
 use crate::measurement::{BenchError, Measurement};
 use crate::peers::repo_root;
+use crate::progress::{OnRun, Progress};
+use crate::results::json_line;
 use crate::stats::{summarize, Summary};
 use radioflow_runtime::SchedulerSpec;
 use std::process::Command;
@@ -45,7 +46,7 @@ pub fn contenders(
         out.push(Contender {
             label: spec.to_string(),
             runtime: "radioflow".into(),
-            run: Box::new(move |p: &FmParams| fm::run(p, s.as_ref())),
+            run: Box::new(move |p: &FmParams| run(p, s.as_ref())),
         });
     }
     if gnuradio {
@@ -76,7 +77,7 @@ fn run_gnuradio(p: &FmParams) -> Result<Measurement, BenchError> {
         .arg("--input")
         .arg(&p.input)
         .args(["--samples", &p.samples.to_string()])
-        .args(["--offset", &fm::OFFSET.to_string()])
+        .args(["--offset", &OFFSET.to_string()])
         .output()
         .map_err(|e| BenchError::Peer(format!("{}: {e}", script.display())))?;
     let stdout = String::from_utf8_lossy(&out.stdout);

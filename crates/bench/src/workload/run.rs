@@ -1,13 +1,14 @@
-//! `workload` (seed 002, Fig. 5-13): a [`RateSource`] that must deliver `rate` samples per
-//! second -> processor block(s) doing a chosen kind and amount of work per packet -> a
-//! [`RateProbe`]. The "signal quality" is delivered over required samples: 1 while the machine
-//! keeps up, less once the work per packet exceeds what the cores can do in real time.
+//! One `workload` run (Green et al., Fig. 5-13): a [`RateSource`] that must deliver `rate`
+//! samples per second -> processor block(s) doing a chosen kind and amount of work per packet
+//! -> a [`RateProbe`]. The "signal quality" is delivered over required samples: 1 while the
+//! machine keeps up, less once the work per packet exceeds what the cores can do in real time.
 //!
 //! Configurations: the work of one packet done by one block with `threads` threads inside it
 //! (intra-component parallelism) or split over `blocks` chained blocks (inter-component), on
 //! all cores or pinned to one, with a multi-threaded or the single-threaded scheduler.
 //! Verified: every sample the source delivered reached the probe.
 
+use crate::experiment::{connect, timed_run};
 use crate::measurement::{BenchError, Measurement};
 use radioflow_blocks::{RateProbe, RateSource};
 use radioflow_runtime::prelude::*;
@@ -18,10 +19,10 @@ use std::hint::black_box;
 /// Samples per packet: the processor works once per packet.
 pub const PACKET: usize = 1024;
 
-/// The kinds of work of the seed's processor block.
+/// The kinds of work of the paper's processor block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// In-place floating-point division (the seed's baseline).
+    /// In-place floating-point division (the paper's baseline).
     FloatDivision,
     /// In-place integer addition and subtraction.
     IntAddSub,
@@ -80,7 +81,7 @@ impl Kind {
                 }
                 black_box(v);
             }
-            // The seed's two swap methods, written out on purpose.
+            // The paper's two swap methods, written out on purpose.
             #[allow(clippy::manual_swap)]
             Kind::ReverseTemp => {
                 let a = &mut scratch[..units];
@@ -129,7 +130,7 @@ impl Kind {
     }
 }
 
-/// The seed's processor block: per packet of [`PACKET`] samples, `units` of work of `kind`
+/// The paper's processor block: per packet of [`PACKET`] samples, `units` of work of `kind`
 /// (in proportion for a shorter call), shared among `threads` threads (the calling one and
 /// `threads - 1` scoped ones); the samples pass through unchanged.
 pub struct Processor {
@@ -203,7 +204,7 @@ pub struct Arrangement {
 }
 
 impl Arrangement {
-    /// The seed 002 comparison with `n` threads or blocks: one block one thread, threads inside
+    /// The paper's comparison (Green et al.) with `n` threads or blocks: one block one thread, threads inside
     /// one block, chained blocks, both of those on one core, and the single-threaded scheduler.
     pub fn seed_set(n: usize) -> [Arrangement; 6] {
         let a = |blocks, threads, one_core, single| Arrangement {
@@ -278,17 +279,17 @@ pub fn run(p: &WorkloadParams) -> Result<Measurement, BenchError> {
             &format!("processor{b}"),
             Processor::new(p.kind, p.units.div_ceil(a.blocks), a.threads),
         );
-        super::connect(&mut fg, prev, proc);
+        connect(&mut fg, prev, proc);
         prev = proc;
     }
     let probe = fg.add_named("probe", RateProbe::new());
-    super::connect(&mut fg, prev, probe);
+    connect(&mut fg, prev, probe);
     let scheduler: Box<dyn Scheduler> = match (a.single, a.one_core) {
         (true, _) => Box::new(SingleThread::new()),
         (false, true) => Box::new(ThreadPerBlock::new().pin_all(vec![0])),
         (false, false) => Box::new(ThreadPerBlock::new()),
     };
-    let seconds = super::timed_run("workload", &mut fg, scheduler.as_ref())?;
+    let seconds = timed_run("workload", &mut fg, scheduler.as_ref())?;
     let source = fg.block::<RateSource>(src).expect("source");
     let (delivered_src, dropped) = (source.delivered(), source.dropped());
     let k = fg.block::<RateProbe>(probe).expect("probe");

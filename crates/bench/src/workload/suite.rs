@@ -1,12 +1,14 @@
-//! `bench workload` (seed 002): delivered / required sample rate ("signal quality") against the
-//! work per packet, for each kind of work and each [`Arrangement`]: threads inside a block vs
-//! chained blocks, all cores vs one, single-threaded.
+//! `bench workload` (Green et al.): delivered / required sample rate ("signal quality")
+//! against the work per packet, for each kind of work and each [`Arrangement`]: threads inside
+//! a block vs chained blocks, all cores vs one, single-threaded.
 
-use super::{plot, OnRun, Plotted, Progress};
+use super::run::{run, Arrangement, Kind, WorkloadParams};
+use crate::machine::Machine;
+use crate::measurement::BenchError;
 use crate::plot::{Chart, Series};
+use crate::progress::{OnRun, Progress};
+use crate::results::{json_line, plot, Plotted};
 use crate::stats::{summarize, Summary};
-use crate::workload::{self, Arrangement, Kind, WorkloadParams};
-use crate::{BenchError, Machine};
 use std::path::Path;
 
 /// What one invocation measures.
@@ -164,7 +166,7 @@ pub fn measure(
             let mut ok = vec![true; n];
             for _ in 0..runs {
                 for (i, &arrangement) in p.arrangements.iter().enumerate() {
-                    let m = workload::run(&WorkloadParams {
+                    let m = run(&WorkloadParams {
                         rate: p.rate,
                         seconds: p.seconds,
                         kind,
@@ -172,7 +174,7 @@ pub fn measure(
                         arrangement,
                     })?;
                     done += 1;
-                    let line = super::json_line(&m);
+                    let line = json_line(&m);
                     jsonl.push_str(&line);
                     jsonl.push('\n');
                     on_run(&Progress {

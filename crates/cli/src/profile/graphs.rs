@@ -1,17 +1,16 @@
 //! Graphs to profile by name (`radioflow profile GRAPH`): a built-in example receiver chain and
-//! the graphs of the experiments.
+//! the graphs of the experiments (`radioflow_bench`).
 
-use crate::experiments::workload::{Kind, Processor};
-use crate::experiments::{buf, counters, msg, opti};
-use crate::measurement::BenchError;
-use crate::{BufParams, CountersParams, MsgParams, OptiParams};
+use radioflow_bench::workload::{Kind, Processor};
+use radioflow_bench::{buf, counters, fm, msg, opti};
+use radioflow_bench::{BufParams, CountersParams, FmParams, MsgParams, OptiParams};
 use radioflow_blocks::{
     FirFilter, Head, MultiplyConst, NullSink, RateProbe, RateSource, SignalSource, Waveform,
 };
 use radioflow_runtime::{Complex32, Flowgraph};
 
 /// Names accepted by [`build`].
-pub const GRAPH_NAMES: &[&str] = &[
+pub(crate) const GRAPH_NAMES: &[&str] = &[
     "example",
     "fir",
     "fir-chain",
@@ -36,7 +35,7 @@ pub const GRAPH_NAMES: &[&str] = &[
 ///
 /// # Errors
 /// An unknown name.
-pub fn build(name: &str, samples: u64) -> Result<Flowgraph, BenchError> {
+pub(crate) fn build(name: &str, samples: u64) -> anyhow::Result<Flowgraph> {
     Ok(match name {
         "example" => example(samples),
         "fir" | "fir-chain" => {
@@ -85,21 +84,16 @@ pub fn build(name: &str, samples: u64) -> Result<Flowgraph, BenchError> {
             fg
         }
         "fm" => {
-            let input = crate::experiments::fm::recording(&std::env::temp_dir())?;
-            crate::experiments::fm::build(&crate::FmParams { samples, input })?.0
+            let input = fm::recording(&std::env::temp_dir())?;
+            fm::build(&FmParams { samples, input })?.0
         }
-        _ => {
-            return Err(BenchError::Params(format!(
-                "unknown graph '{name}' (known: {})",
-                GRAPH_NAMES.join(", ")
-            )))
-        }
+        _ => anyhow::bail!("unknown graph '{name}' (known: {})", GRAPH_NAMES.join(", ")),
     })
 }
 
 /// A windowed-sinc low-pass filter: cut-off `cutoff` (fraction of the sample rate), Hamming
 /// window.
-pub fn lowpass(taps: usize, cutoff: f64) -> Vec<f32> {
+pub(crate) fn lowpass(taps: usize, cutoff: f64) -> Vec<f32> {
     let m = (taps - 1) as f64 / 2.0;
     (0..taps)
         .map(|k| {

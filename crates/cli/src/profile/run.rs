@@ -1,9 +1,9 @@
-//! `radioflow profile`: one of the [`graphs`](crate::graphs) run with time counters on, its
+//! `radioflow profile`: one of the [`graphs`](super::graphs) run with time counters on, its
 //! per-block [`Profile`], optionally a trace of its work calls, and while it runs, live
 //! samples of every block's counters.
 
-use crate::graphs::build;
-use crate::BenchError;
+use super::graphs::build;
+use anyhow::Context;
 use radioflow_runtime::{
     BlockId, BlockStats, Counters, Flowgraph, Profile, ProfileRow, Scheduler, Trace, TraceConfig,
 };
@@ -12,54 +12,54 @@ use std::time::{Duration, Instant};
 
 /// How to run the graph.
 #[derive(Clone, Copy, Debug)]
-pub struct ProfileParams<'a> {
-    /// A graph of [`GRAPH_NAMES`](crate::graphs::GRAPH_NAMES).
-    pub graph: &'a str,
+pub(crate) struct ProfileParams<'a> {
+    /// A graph of [`GRAPH_NAMES`](super::graphs::GRAPH_NAMES).
+    pub(crate) graph: &'a str,
     /// Items through each head block (messages for msg).
-    pub samples: u64,
+    pub(crate) samples: u64,
     /// Keep a trace of this many work calls per block (the most recent ones).
-    pub trace_events: Option<usize>,
+    pub(crate) trace_events: Option<usize>,
     /// Sample the live counters this often while the graph runs.
-    pub live: Option<Duration>,
+    pub(crate) live: Option<Duration>,
 }
 
 /// One block in a live sample.
 #[derive(Clone, Debug)]
-pub struct LiveBlock {
+pub(crate) struct LiveBlock {
     /// The block's name.
-    pub name: String,
+    pub(crate) name: String,
     /// Items produced (consumed for sinks) per second since the last sample.
-    pub rate: f64,
+    pub(crate) rate: f64,
     /// Its share of the time in work so far (0-1).
-    pub share: f64,
+    pub(crate) share: f64,
 }
 
 /// The live counters at one moment.
 #[derive(Clone, Debug)]
-pub struct LiveSample {
+pub(crate) struct LiveSample {
     /// Seconds since the start.
-    pub elapsed: f64,
+    pub(crate) elapsed: f64,
     /// One per block, in the order added.
-    pub blocks: Vec<LiveBlock>,
+    pub(crate) blocks: Vec<LiveBlock>,
 }
 
 /// A finished profiled run.
-pub struct ProfileRun {
+pub(crate) struct ProfileRun {
     /// The graph, after its run (for its trace).
-    pub flowgraph: Flowgraph,
+    pub(crate) flowgraph: Flowgraph,
     /// The per-block profile.
-    pub profile: Profile,
+    pub(crate) profile: Profile,
 }
 
 impl ProfileRun {
     /// The trace of the run, if one was asked for.
-    pub fn trace(&self) -> Option<&Trace> {
+    pub(crate) fn trace(&self) -> Option<&Trace> {
         self.flowgraph.trace()
     }
 }
 
 /// One block's profile as `radioflow profile --json` prints it.
-pub fn row_json(r: &ProfileRow) -> serde_json::Value {
+pub(crate) fn row_json(r: &ProfileRow) -> serde_json::Value {
     let s = &r.stats;
     json!({
         "block": r.name, "work_calls": s.work_calls,
@@ -72,56 +72,31 @@ pub fn row_json(r: &ProfileRow) -> serde_json::Value {
     })
 }
 
-/// Runs `p.graph` on `scheduler` with time counters on; with `p.live`, calls `on_live` with
-/// the counters every so often until the graph finishes.
+/// Runs `p.graph` on `scheduler` with time counters on; calls `on_start` with the running
+/// graph right after it started (to attach a control port, `radioflow profile --control`),
+/// and with `p.live`, `on_live` with the counters every so often until the graph finishes.
 ///
 /// # Errors
 ///
 /// An unknown graph, or the graph failed to run.
-pub fn run(
-    p: &ProfileParams<'_>,
-    scheduler: &dyn Scheduler,
-    on_live: &mut dyn FnMut(&LiveSample),
-) -> Result<ProfileRun, BenchError> {
-    run_observed(p, scheduler, on_live, &mut |_| {})
-}
-
-/// As [`run`], and calls `on_start` with the running graph right after it started (to attach
-/// a control port, `radioflow profile --control`).
-///
-/// # Errors
-///
-/// As [`run`].
-pub fn run_observed(
+pub(crate) fn run_observed(
     p: &ProfileParams<'_>,
     scheduler: &dyn Scheduler,
     on_live: &mut dyn FnMut(&LiveSample),
     on_start: &mut dyn FnMut(&Flowgraph),
-) -> Result<ProfileRun, BenchError> {
+) -> anyhow::Result<ProfileRun> {
     let mut fg = build(p.graph, p.samples)?;
     fg.set_counters(Counters::Timed);
     if let Some(events_per_block) = p.trace_events {
         fg.set_trace(Some(TraceConfig { events_per_block }));
     }
-    let err = |source| BenchError::Run {
-        experiment: "profile",
-        source,
-    };
     let t0 = Instant::now();
-    fg.start(scheduler).map_err(err)?;
+    fg.start(scheduler).context("profile")?;
     on_start(&fg);
-    let observer = crate::observe::observer();
-    if let Some(o) = &observer {
-        o.started(&fg);
-    }
     if let Some(every) = p.live.filter(|d| !d.is_zero()) {
         watch(&fg, every, on_live);
     }
-    let waited = fg.wait();
-    if let Some(o) = &observer {
-        o.finished();
-    }
-    waited.map_err(err)?;
+    fg.wait().context("profile")?;
     let profile = Profile::of(&fg, t0.elapsed().as_secs_f64());
     Ok(ProfileRun {
         flowgraph: fg,
@@ -184,7 +159,7 @@ mod tests {
             trace_events: Some(16),
             live: None,
         };
-        let run = run(&p, &SingleThread::new(), &mut |_| {}).unwrap();
+        let run = run_observed(&p, &SingleThread::new(), &mut |_| {}, &mut |_| {}).unwrap();
         assert_eq!(run.profile.rows.len(), run.flowgraph.len());
         assert!(run.profile.rows.iter().any(|r| r.stats.work_calls > 0));
         let json = row_json(&run.profile.rows[0]);

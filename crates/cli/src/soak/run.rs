@@ -4,7 +4,7 @@
 //! its station names as messages) on the built-in station read again and again; `dvbs2`, the
 //! DVB-S2 transmitter feeding the receiver block, an endless TS stream through both.
 
-use crate::BenchError;
+use anyhow::Context;
 use radioflow_blocks::{
     Copy, Dvbs2Rx, Dvbs2Tx, MessageCounter, MessageForwarder, NullSink, SampleFormat, VectorSource,
 };
@@ -20,36 +20,36 @@ use radioflow_runtime::{
 use std::time::{Duration, Instant};
 
 /// The graphs `radioflow soak` can run.
-pub const SOAK_GRAPHS: &[&str] = &["copy", "fm", "dvbs2"];
+pub(crate) const SOAK_GRAPHS: &[&str] = &["copy", "fm", "dvbs2"];
 
 /// One sample of a soak run.
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct SoakSample {
+pub(crate) struct SoakSample {
     /// Seconds since the start.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// Resident memory of the process, bytes.
-    pub rss: u64,
+    pub(crate) rss: u64,
     /// Threads of the process.
-    pub threads: usize,
+    pub(crate) threads: usize,
     /// Items through the graph's sink since the previous sample, per second.
-    pub items_per_second: f64,
+    pub(crate) items_per_second: f64,
     /// Messages through the message loop so far.
-    pub messages: u64,
+    pub(crate) messages: u64,
 }
 
 /// What a soak run found.
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct SoakReport {
+pub(crate) struct SoakReport {
     /// The graph.
-    pub graph: String,
+    pub(crate) graph: String,
     /// Every sample.
-    pub samples: Vec<SoakSample>,
+    pub(crate) samples: Vec<SoakSample>,
     /// RSS growth from the end of the first quarter (after warm-up) to the highest value of
     /// the last quarter, bytes.
-    pub rss_growth: i64,
+    pub(crate) rss_growth: i64,
     /// Whether RSS stayed flat (growth under 8 MiB or 5 %), the threads constant and items
     /// flowing in every sample.
-    pub flat: bool,
+    pub(crate) flat: bool,
 }
 
 /// Posts one message per work call of the stream beside it (a message source tied to the
@@ -118,8 +118,8 @@ fn copy_graph() -> (Flowgraph, BlockId, BlockId) {
 /// station (2.4 Msps cu8, written to a file in `dir`) read again from its start at its end; the
 /// RDS decoder's station messages -> counter. Returns the graph, its channel filter (the items
 /// it consumes are the input samples) and the message counter.
-fn fm_graph(dir: &std::path::Path) -> Result<(Flowgraph, BlockId, BlockId), BenchError> {
-    let params = |e: radioflow_fm::FmError| BenchError::Params(format!("soak fm: {e}"));
+fn fm_graph(dir: &std::path::Path) -> anyhow::Result<(Flowgraph, BlockId, BlockId)> {
+    let params = |e: radioflow_fm::FmError| anyhow::anyhow!("soak fm: {e}");
     let path = dir.join(format!("radioflow-soak-station-{}.cu8", std::process::id()));
     write_station(
         &path,
@@ -171,7 +171,7 @@ fn dvbs2_graph() -> (Flowgraph, BlockId, Option<BlockId>) {
 }
 
 /// This process's resident memory, bytes (Linux; 0 elsewhere).
-pub fn rss() -> u64 {
+pub(crate) fn rss() -> u64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
     let pages: u64 = statm
         .split_whitespace()
@@ -182,19 +182,19 @@ pub fn rss() -> u64 {
 }
 
 /// This process's threads (Linux; 0 elsewhere).
-pub fn threads() -> usize {
+pub(crate) fn threads() -> usize {
     std::fs::read_dir("/proc/self/task").map_or(0, |d| d.count())
 }
 
 /// Runs `graph` for `duration` on `scheduler`, sampling every `every`, calling `on_sample`
 /// with each sample as it is taken.
-pub fn run(
+pub(crate) fn run(
     graph: &str,
     duration: Duration,
     every: Duration,
     scheduler: &dyn Scheduler,
     on_sample: &mut dyn FnMut(&SoakSample),
-) -> Result<SoakReport, BenchError> {
+) -> anyhow::Result<SoakReport> {
     let dir = std::env::temp_dir();
     let (mut fg, sink, counter) = match graph {
         "copy" => {
@@ -206,18 +206,12 @@ pub fn run(
             (fg, sink, Some(counter))
         }
         "dvbs2" => dvbs2_graph(),
-        other => {
-            return Err(BenchError::Params(format!(
-                "unknown soak graph '{other}' (known: {})",
-                SOAK_GRAPHS.join(", ")
-            )))
-        }
+        other => anyhow::bail!(
+            "unknown soak graph '{other}' (known: {})",
+            SOAK_GRAPHS.join(", ")
+        ),
     };
-    let failed = |source| BenchError::Run {
-        experiment: "soak",
-        source,
-    };
-    fg.start(scheduler).map_err(failed)?;
+    fg.start(scheduler).context("soak")?;
     let stats = fg.stats_handle().expect("running");
     let start = Instant::now();
     let mut samples = Vec::new();
@@ -240,7 +234,7 @@ pub fn run(
         (last_items, last_time) = (items, now);
     }
     fg.stop();
-    fg.wait().map_err(failed)?;
+    fg.wait().context("soak")?;
     Ok(judge(graph, samples))
 }
 
