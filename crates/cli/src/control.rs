@@ -32,18 +32,7 @@ pub(crate) struct ControlArgs {
     probe: Vec<String>,
 }
 
-/// `--token`: refused when empty (`--token "$TOKEN"` with the variable unset), which would
-/// let anyone in.
-pub(crate) fn token(value: &str) -> Result<String, String> {
-    if value.trim().is_empty() {
-        return Err(
-            "an empty token would let anyone in (is the variable holding it set?); \
-                    give a token, or leave --token out"
-                .into(),
-        );
-    }
-    Ok(value.to_owned())
-}
+pub(crate) use crate::values::token;
 
 impl ControlArgs {
     /// Whether a control port was asked for.
