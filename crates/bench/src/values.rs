@@ -74,6 +74,19 @@ pub fn seconds(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// `--token`: refused when empty (`--token "$TOKEN"` with the variable unset), which would
+/// let anyone in.
+pub fn token(value: &str) -> Result<String, String> {
+    if value.trim().is_empty() {
+        return Err(
+            "an empty token would let anyone in (is the variable holding it set?); \
+                    give a token, or leave --token out"
+                .into(),
+        );
+    }
+    Ok(value.to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,17 +114,4 @@ mod tests {
         assert_eq!(seconds("0.5"), Ok(0.5));
         assert!(seconds("1e300").is_err() && seconds("nan").is_err() && seconds("-1").is_err());
     }
-}
-
-/// `--token`: refused when empty (`--token "$TOKEN"` with the variable unset), which would
-/// let anyone in.
-pub fn token(value: &str) -> Result<String, String> {
-    if value.trim().is_empty() {
-        return Err(
-            "an empty token would let anyone in (is the variable holding it set?); \
-                    give a token, or leave --token out"
-                .into(),
-        );
-    }
-    Ok(value.to_owned())
 }
