@@ -3,7 +3,7 @@
 # same library GNU Radio's gr-zeromq links) and libSoapySDR (the SoapySDR device blocks and
 # `radioflow fm --device`; build with --no-default-features to leave them out), and SoapySDR's
 # Red Pitaya module, whose TCP protocol the device tests emulate on loopback (no radio
-# hardware: crates/blocks/tests/soapy). Installs what is missing with apt-get, without the
+# hardware: crates/interop/tests/soapy). Installs what is missing with apt-get, without the
 # packages they only recommend (libsoapysdr recommends every SoapySDR module), as root or
 # with sudo; otherwise says what to install.
 set -euo pipefail

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use radioflow_blocks::sigmf::{stream_tags, CaptureLog, Metadata};
+use radioflow_interop::sigmf::{stream_tags, CaptureLog, Metadata};
 use std::path::Path;
 
 fuzz_target!(|data: &[u8]| {

@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use radioflow_blocks::WavSource;
+use radioflow_interop::WavSource;
 use radioflow_runtime::testing::Harness;
 use radioflow_runtime::WorkStatus;
 use std::path::PathBuf;

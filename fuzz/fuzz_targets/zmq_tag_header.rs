@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use radioflow_blocks::zmq_tag_header::{decode, encode};
+use radioflow_interop::zmq::tag_header::{decode, encode};
 
 fuzz_target!(|data: &[u8]| {
     if let Ok((header, _)) = decode(data) {

@@ -3,8 +3,9 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// An I/O error of [`FileSource`](crate::FileSource) or [`FileSink`](crate::FileSink), naming
-/// the file and what was being done to it.
+/// An I/O error of a block that reads or writes a file ([`FileSource`](crate::FileSource),
+/// [`FileSink`](crate::FileSink), and the file formats of other crates), naming the file and
+/// what was being done to it.
 ///
 /// ```
 /// use radioflow_blocks::FileSource;
@@ -22,7 +23,8 @@ pub struct FileError {
 }
 
 impl FileError {
-    pub(crate) fn new(action: &'static str, path: &Path, source: io::Error) -> Self {
+    /// `source`, met while doing `action` ("open", "create", "write"...) to `path`.
+    pub fn new(action: &'static str, path: &Path, source: io::Error) -> Self {
         Self {
             action,
             path: path.to_owned(),

@@ -1,6 +1,9 @@
-//! Standard radioflow blocks: sources and sinks, files, signal generation, arithmetic,
-//! throttling and message plumbing. Each block is a thin adapter over the runtime's ports and,
-//! where there is math, a kernel from [`radioflow_dsp`].
+//! The standard radioflow blocks: sources and sinks, files, signal generation, arithmetic,
+//! filters, throttling and message plumbing. Each block is a thin adapter over the runtime's
+//! ports and, where there is math, a kernel from [`radioflow_dsp`]; this crate depends on
+//! nothing else of radioflow. Interop with other programs and devices (ZeroMQ, SigMF, WAV,
+//! SoapySDR) is `radioflow-interop`'s; the blocks of an application (DVB-S2, FM and RDS) live
+//! with it; `radioflow-library` links them all for the front ends.
 //!
 //! - Sources: [`NullSource`], [`VectorSource`], [`FileSource`], [`SignalSource`], [`RateSource`].
 //! - Sinks: [`NullSink`], [`VectorSink`], [`FileSink`], [`RateProbe`].
@@ -9,15 +12,9 @@
 //!   [`FirFilter`].
 //! - Radio: [`IqToComplex`] ([`SampleFormat`]), [`FreqXlatingFirFilter`],
 //!   [`DecimatingFirFilter`], [`RationalResampler`], [`QuadratureDemod`], [`IirFilter`] (FM
-//!   de-emphasis), [`FmStereoDecoder`]; audio files: [`WavSource`], [`WavSink`].
+//!   de-emphasis).
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`].
-//! - GNU Radio interop: ZeroMQ, wire-compatible with gr-zeromq ([`ZmqSource`], [`ZmqSink`],
-//!   [`ZmqMessageSource`], [`ZmqMessageSink`], the tag header in [`zmq_tag_header`]); SigMF
-//!   recordings ([`SigmfSource`], [`SigmfSink`], the format in [`sigmf`]).
-//! - Radios through SoapySDR (the `soapysdr` feature, on by default; it links the system's
-//!   libSoapySDR): [`SoapySource`], [`SoapySink`] ([`DeviceError`]). Without SoapySDR
-//!   installed, build with `--no-default-features`.
 //!
 //! Stream ports are named `in` and `out`, and so are message ports.
 //!
@@ -49,13 +46,10 @@
 mod add_const;
 mod copy;
 mod decimating_fir_filter;
-mod dvbs2_rx;
-mod dvbs2_tx;
 mod file_error;
 mod file_sink;
 mod file_source;
 mod fir_filter;
-mod fm_stereo_decoder;
 mod freq_xlating_fir_filter;
 mod head;
 mod iir_filter;
@@ -73,41 +67,20 @@ mod rate_probe;
 mod rate_source;
 mod rate_work;
 mod rational_resampler;
-mod rds_decoder;
-pub mod sigmf;
-mod sigmf_sink;
-mod sigmf_source;
 mod signal_source;
-#[cfg(feature = "soapysdr")]
-mod soapy_device;
-#[cfg(feature = "soapysdr")]
-mod soapy_sink;
-#[cfg(feature = "soapysdr")]
-mod soapy_source;
 #[cfg(test)]
 mod test_util;
 mod throttle;
 mod vector_sink;
 mod vector_source;
-mod wav_sink;
-mod wav_source;
-mod zmq_message_sink;
-mod zmq_message_source;
-mod zmq_sink;
-mod zmq_socket;
-mod zmq_source;
-pub mod zmq_tag_header;
 
 pub use add_const::AddConst;
 pub use copy::Copy;
 pub use decimating_fir_filter::DecimatingFirFilter;
-pub use dvbs2_rx::Dvbs2Rx;
-pub use dvbs2_tx::{Dvbs2Tx, Dvbs2TxError};
 pub use file_error::FileError;
 pub use file_sink::FileSink;
 pub use file_source::FileSource;
 pub use fir_filter::FirFilter;
-pub use fm_stereo_decoder::FmStereoDecoder;
 pub use freq_xlating_fir_filter::FreqXlatingFirFilter;
 pub use head::Head;
 pub use iir_filter::IirFilter;
@@ -124,26 +97,10 @@ pub use quadrature_demod::QuadratureDemod;
 pub use rate_probe::RateProbe;
 pub use rate_source::RateSource;
 pub use rational_resampler::RationalResampler;
-pub use rds_decoder::RdsDecoder;
-pub use sigmf_sink::SigmfSink;
-pub use sigmf_source::SigmfSource;
 pub use signal_source::{SignalItem, SignalSource, Waveform};
-#[cfg(feature = "soapysdr")]
-pub use soapy_device::DeviceError;
-#[cfg(feature = "soapysdr")]
-pub use soapy_sink::SoapySink;
-#[cfg(feature = "soapysdr")]
-pub use soapy_source::SoapySource;
 pub use throttle::Throttle;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;
-pub use wav_sink::{WavEncoding, WavSink};
-pub use wav_source::WavSource;
-pub use zmq_message_sink::ZmqMessageSink;
-pub use zmq_message_source::ZmqMessageSource;
-pub use zmq_sink::ZmqSink;
-pub use zmq_socket::{Pattern as ZmqPattern, SocketConfig as ZmqSocketConfig};
-pub use zmq_source::ZmqSource;
 
 /// The kernels behind the blocks (and the [`Arith`](radioflow_dsp::Arith) bound of
 /// [`AddConst`] and [`MultiplyConst`]).

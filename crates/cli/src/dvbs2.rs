@@ -2,12 +2,12 @@
 //! logic is in `radioflow_dvbs2::app` and `radioflow_dvbs2::rx_app`.
 
 use clap::{Args, Subcommand, ValueEnum};
-use radioflow_blocks::sigmf;
 use radioflow_control::Tasks;
 use radioflow_dvbs2::app::{tx_file, TxFileOptions};
 use radioflow_dvbs2::rx_app::{rx_file_live, RxFileOptions, RxLive};
 use radioflow_dvbs2::sync::{SyncConfig, SyncError};
 use radioflow_dvbs2::FrameSize;
+use radioflow_interop::sigmf;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering::Relaxed;

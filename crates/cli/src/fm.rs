@@ -135,7 +135,7 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
         let offset = a
             .offset
             .ok_or_else(|| anyhow::anyhow!("--offset is required"))?;
-        if radioflow_blocks::sigmf::is_sigmf(&input) {
+        if radioflow_interop::sigmf::is_sigmf(&input) {
             if a.format.is_some() || a.rate.is_some() {
                 bail!(
                     "--format and --rate are taken from the SigMF metadata of {}",

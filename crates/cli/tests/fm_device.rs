@@ -6,7 +6,7 @@
 //! installs it (scripts/system-deps.sh).
 #![cfg(feature = "soapysdr")]
 
-#[path = "../../blocks/tests/soapy/red_pitaya.rs"]
+#[path = "../../interop/tests/soapy/red_pitaya.rs"]
 mod red_pitaya;
 
 use red_pitaya::{rate_command, skip_without_module, RedPitaya};

@@ -46,6 +46,7 @@
 pub mod app;
 mod bbframe;
 mod bch;
+mod blocks;
 mod frame_shaping;
 #[cfg(feature = "framed")]
 pub mod framed_rx;
@@ -71,6 +72,7 @@ mod golden_tests;
 mod shaping_golden_tests;
 
 pub use bbframe::{InputStream, RollOff, TsSyncError};
+pub use blocks::{Dvbs2Rx, Dvbs2Tx, Dvbs2TxError};
 pub use frame_shaping::{FrameShaper, OverlapAdd};
 #[cfg(feature = "framed")]
 pub use framed_tx::{run_tx, RunError, TxRun, TxStats};

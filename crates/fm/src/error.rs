@@ -46,11 +46,11 @@ pub enum FmError {
     /// The input SigMF recording cannot be read or does not fit the receiver (its error names
     /// the file and the metadata field).
     #[error(transparent)]
-    Sigmf(#[from] radioflow_blocks::sigmf::SigmfError),
+    Sigmf(#[from] radioflow_interop::sigmf::SigmfError),
     /// The device cannot be opened or set up (its error names it and what it refused).
     #[cfg(feature = "soapysdr")]
     #[error(transparent)]
-    Device(#[from] radioflow_blocks::DeviceError),
+    Device(#[from] radioflow_interop::DeviceError),
     /// The WAV output cannot be written.
     #[error(transparent)]
     Output(#[from] FileError),

@@ -28,12 +28,14 @@
 //! # Ok::<(), radioflow_fm::FmError>(())
 //! ```
 
+mod blocks;
 mod error;
 mod plan;
 mod rds_forward;
 mod receiver;
 pub mod synth;
 
+pub use blocks::{FmStereoDecoder, RdsDecoder};
 pub use error::FmError;
 pub use plan::{Plan, AUDIO_RATE, CHANNEL_HALF_WIDTH, MIN_MPX_RATE};
 pub use receiver::{

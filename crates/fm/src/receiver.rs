@@ -2,13 +2,14 @@
 
 use crate::error::FmError;
 use crate::plan::Plan;
+use crate::{FmStereoDecoder, RdsDecoder};
 use radioflow_blocks::dsp::firdes::{self, Window};
-use radioflow_blocks::sigmf::{Recording, SigmfError};
 use radioflow_blocks::{
-    DecimatingFirFilter, FileSource, FmStereoDecoder, FreqXlatingFirFilter, IirFilter, IqToComplex,
-    NullSink, QuadratureDemod, RationalResampler, RdsDecoder, SampleFormat, SigmfSource, Throttle,
-    WavEncoding, WavSink,
+    DecimatingFirFilter, FileSource, FreqXlatingFirFilter, IirFilter, IqToComplex, NullSink,
+    QuadratureDemod, RationalResampler, SampleFormat, Throttle,
 };
+use radioflow_interop::sigmf::{Recording, SigmfError};
+use radioflow_interop::{SigmfSource, WavEncoding, WavSink};
 use radioflow_rds::Station;
 use radioflow_runtime::{BlockId, Complex32, Flowgraph, Pmt, Scheduler};
 use std::path::PathBuf;
@@ -39,7 +40,7 @@ pub struct ReceiverConfig {
     /// Decode RDS from the multiplex (station name, RadioText, ...).
     pub rds: bool,
     /// The input is a SigMF recording (any complex datatype, read by
-    /// [`SigmfSource`](radioflow_blocks::SigmfSource)); `format` is then not used. Made by
+    /// [`SigmfSource`](radioflow_interop::SigmfSource)); `format` is then not used. Made by
     /// [`ReceiverConfig::sigmf`].
     pub sigmf: bool,
     /// Pace the recording at its sample rate (a [`Throttle`] after the source), as a radio
@@ -55,7 +56,7 @@ pub struct ReceiverConfig {
 }
 
 /// A radio to receive from, through SoapySDR (radioflow-blocks'
-/// [`SoapySource`](radioflow_blocks::SoapySource); this crate's `soapysdr` feature, on by
+/// [`SoapySource`](radioflow_interop::SoapySource); this crate's `soapysdr` feature, on by
 /// default).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DeviceInput {
@@ -610,8 +611,8 @@ impl Receiver {
             .map(|r| r.station().clone());
         #[cfg(feature = "soapysdr")]
         let overflows = fg
-            .block::<radioflow_blocks::SoapySource>(ids.source)
-            .map_or(0, radioflow_blocks::SoapySource::overflows);
+            .block::<radioflow_interop::SoapySource>(ids.source)
+            .map_or(0, radioflow_interop::SoapySource::overflows);
         #[cfg(not(feature = "soapysdr"))]
         let overflows = 0;
         Ok(Summary {
@@ -641,9 +642,9 @@ impl Receiver {
 fn device_source(
     device: &DeviceInput,
     sample_rate: f64,
-) -> Result<radioflow_blocks::SoapySource, FmError> {
+) -> Result<radioflow_interop::SoapySource, FmError> {
     let mut source =
-        radioflow_blocks::SoapySource::new(&device.args, sample_rate, device.frequency)
+        radioflow_interop::SoapySource::new(&device.args, sample_rate, device.frequency)
             .gain(device.gain);
     if let Some(n) = device.samples {
         source = source.limit(n);

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 // The library's blocks register themselves when linked; naming the crate links it.
-use radioflow_blocks as _;
+use radioflow_library as _;
 
 /// A graph described, not yet built: [`build`](Self::build) makes its blocks from the
 /// library's descriptions and connects them.

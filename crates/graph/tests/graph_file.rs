@@ -48,7 +48,7 @@ fn the_example_graph_runs_and_writes_the_mixed_tone() {
         .unwrap();
     let stored = graph
         .flowgraph
-        .block::<radioflow_blocks::MessageDebug>(debug)
+        .block::<radioflow_library::blocks::MessageDebug>(debug)
         .unwrap()
         .messages()
         .iter()

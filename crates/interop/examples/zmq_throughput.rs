@@ -9,7 +9,8 @@
 //! itself), so a time is printed only for a complete transfer. Not asserted anywhere.
 
 use radioflow_blocks::runtime::{Complex32, Flowgraph};
-use radioflow_blocks::{Head, NullSink, NullSource, ZmqPattern, ZmqSink, ZmqSource};
+use radioflow_blocks::{Head, NullSink, NullSource};
+use radioflow_interop::{ZmqPattern, ZmqSink, ZmqSource};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -5,8 +5,9 @@
 //! and prints SKIPPED when that fails.
 
 use radioflow_blocks::runtime::{Complex32, Flowgraph, Pmt, Tag};
-use radioflow_blocks::sigmf::{Datatype, ANNOTATION, RX_FREQ, RX_RATE, RX_TIME};
-use radioflow_blocks::{SigmfSink, SigmfSource, VectorSink, VectorSource};
+use radioflow_blocks::{VectorSink, VectorSource};
+use radioflow_interop::sigmf::{Datatype, ANNOTATION, RX_FREQ, RX_RATE, RX_TIME};
+use radioflow_interop::{SigmfSink, SigmfSource};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -55,7 +56,7 @@ fn signal(n: usize) -> Vec<Complex32> {
         .collect()
 }
 
-fn write<T: radioflow_blocks::sigmf::SigmfItem>(
+fn write<T: radioflow_interop::sigmf::SigmfItem>(
     path: &Path,
     dt: Datatype,
     data: Vec<T>,
@@ -68,7 +69,7 @@ fn write<T: radioflow_blocks::sigmf::SigmfItem>(
     fg.run().unwrap();
 }
 
-fn read<T: radioflow_blocks::sigmf::SigmfItem>(path: &Path) -> (Vec<T>, Vec<Tag>) {
+fn read<T: radioflow_interop::sigmf::SigmfItem>(path: &Path) -> (Vec<T>, Vec<Tag>) {
     let mut fg = Flowgraph::new();
     let src = fg.add(SigmfSource::<T>::new(path).unwrap());
     let out = fg.add(VectorSink::<T>::new());

@@ -11,7 +11,8 @@ mod red_pitaya;
 
 use radioflow_blocks::runtime::registry::{self, Dtype};
 use radioflow_blocks::runtime::{default_scheduler, Complex32, Flowgraph, Pmt, RunError};
-use radioflow_blocks::{Head, SoapySink, SoapySource, Throttle, VectorSink, VectorSource};
+use radioflow_blocks::{Head, Throttle, VectorSink, VectorSource};
+use radioflow_interop::{SoapySink, SoapySource};
 use red_pitaya::{rate_command, skip_without_module, RedPitaya};
 use std::time::{Duration, Instant};
 

@@ -3,10 +3,8 @@
 //! the block, not garbage.
 
 use radioflow_blocks::runtime::{default_scheduler, Flowgraph, Pmt, Tag};
-use radioflow_blocks::{
-    Head, MessageBurstSource, MessageDebug, VectorSink, VectorSource, ZmqMessageSink,
-    ZmqMessageSource, ZmqPattern, ZmqSink, ZmqSource,
-};
+use radioflow_blocks::{Head, MessageBurstSource, MessageDebug, VectorSink, VectorSource};
+use radioflow_interop::{ZmqMessageSink, ZmqMessageSource, ZmqPattern, ZmqSink, ZmqSource};
 use std::net::TcpListener;
 use std::time::Duration;
 

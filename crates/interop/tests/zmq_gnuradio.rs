@@ -9,10 +9,8 @@
 //! process is killed when a test ends, passing or not.
 
 use radioflow_blocks::runtime::{BlockId, Complex32, Flowgraph, Pmt, RunError, Tag};
-use radioflow_blocks::{
-    Head, MessageBurstSource, MessageDebug, VectorSink, VectorSource, ZmqMessageSink,
-    ZmqMessageSource, ZmqPattern, ZmqSink, ZmqSource,
-};
+use radioflow_blocks::{Head, MessageBurstSource, MessageDebug, VectorSink, VectorSource};
+use radioflow_interop::{ZmqMessageSink, ZmqMessageSource, ZmqPattern, ZmqSink, ZmqSource};
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -374,8 +372,8 @@ fn gnu_radio_stream_recorded_as_sigmf_keeps_its_tags_as_captures() {
     if !gnu_radio_present("gnu_radio_stream_recorded_as_sigmf_keeps_its_tags_as_captures") {
         return;
     }
-    use radioflow_blocks::sigmf::{Datatype, Recording};
-    use radioflow_blocks::{SigmfSink, SigmfSource};
+    use radioflow_interop::sigmf::{Datatype, Recording};
+    use radioflow_interop::{SigmfSink, SigmfSource};
     let n = 20_000;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("from_gnuradio.sigmf");

@@ -6,9 +6,10 @@
 
 use anyhow::Context;
 use radioflow_blocks::{
-    Copy, Dvbs2Rx, Dvbs2Tx, MessageCounter, MessageForwarder, NullSink, SampleFormat, VectorSource,
+    Copy, MessageCounter, MessageForwarder, NullSink, SampleFormat, VectorSource,
 };
 use radioflow_dvbs2::sync::SyncConfig;
+use radioflow_dvbs2::{Dvbs2Rx, Dvbs2Tx};
 use radioflow_dvbs2::{FrameSize, RollOff, Shaping, TxConfig};
 use radioflow_fm::synth::{write_station, Station};
 use radioflow_fm::{Receiver, ReceiverConfig};

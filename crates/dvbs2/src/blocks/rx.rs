@@ -1,7 +1,7 @@
 //! [`Dvbs2Rx`]: the DVB-S2 receiver (ETSI EN 302 307-1) as one block, samples to TS bytes.
 
-use radioflow_dvbs2::rx::{BbHeader, Depacketizer, FrameDecoder};
-use radioflow_dvbs2::sync::{SyncConfig, SyncError, Synchronizer};
+use crate::rx::{BbHeader, Depacketizer, FrameDecoder};
+use crate::sync::{SyncConfig, SyncError, Synchronizer};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
@@ -13,7 +13,7 @@ const STEP: usize = 4096;
 /// across frames.
 const PENDING: usize = 58_192 / 8 + 2 * 188;
 
-/// Receives DVB-S2 ([`radioflow_dvbs2`]: resampling to 2 samples per symbol when the input
+/// Receives DVB-S2 ([the crate](crate): resampling to 2 samples per symbol when the input
 /// is at another rate, AGC, matched RRC, Gardner timing, SOF/PLS frame synchronisation,
 /// carrier recovery, PL descrambling, soft demapping, LDPC, BCH, BBHEADER) on one thread, from
 /// complex samples to the TS packets the frames carry (sync bytes restored; packets of frames
@@ -22,7 +22,7 @@ const PENDING: usize = 58_192 / 8 + 2 * 188;
 ///
 /// The packets of a frame wait inside the block until the output has room: nothing is
 /// dropped when the output is short, the input is simply not read further meanwhile. For the
-/// receiver on several cores, see `radioflow_dvbs2::framed_rx` (`radioflow dvbs2 rx`).
+/// receiver on several cores, see [`framed_rx`](crate::framed_rx) (`radioflow dvbs2 rx`).
 ///
 /// # Stream inputs
 /// - `in`: `Complex32` at `cfg.samples_per_symbol` (2, or from just over 1 + roll-off to 64).
@@ -36,7 +36,8 @@ const PENDING: usize = 58_192 / 8 + 2 * 188;
 ///
 /// # Example
 /// ```
-/// use radioflow_blocks::{Dvbs2Rx, Dvbs2Tx, VectorSink, VectorSource};
+/// use radioflow_blocks::{VectorSink, VectorSource};
+/// use radioflow_dvbs2::{Dvbs2Rx, Dvbs2Tx};
 /// use radioflow_blocks::runtime::Flowgraph;
 /// use radioflow_dvbs2::sync::SyncConfig;
 /// use radioflow_dvbs2::{FrameSize, RollOff, Shaping, TxConfig};
@@ -217,8 +218,8 @@ register_block!(BlockDescription {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Dvbs2Tx;
-    use radioflow_dvbs2::{FrameSize, RollOff, Shaping, TxConfig};
+    use crate::blocks::Dvbs2Tx;
+    use crate::{FrameSize, RollOff, Shaping, TxConfig};
     use radioflow_runtime::testing::Harness;
 
     /// `n` TS packets with their index after the header.

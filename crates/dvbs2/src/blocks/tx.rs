@@ -1,6 +1,6 @@
 //! [`Dvbs2Tx`]: the DVB-S2 transmitter (ETSI EN 302 307-1) as one block, bytes to samples.
 
-use radioflow_dvbs2::{
+use crate::{
     BbFramer, FecEncoder, FrameSize, FrameSpec, PlFramer, Schedule, Shaper, Shaping, TxConfig,
     TxError, MAX_BBFRAME_BYTES, MAX_FECFRAME_BITS, MAX_PLFRAME,
 };
@@ -9,7 +9,7 @@ use radioflow_runtime::registry::prelude::*;
 use radioflow_runtime::FromMessage;
 
 /// Encodes a TS (or generic) byte stream into DVB-S2 PLFRAMEs and pulse-shapes them
-/// ([`radioflow_dvbs2`]: BBFRAME, BCH, LDPC, interleaving, mapping, PL framing, RRC), bit-exact
+/// ([the crate](crate): BBFRAME, BCH, LDPC, interleaving, mapping, PL framing, RRC), bit-exact
 /// with GNU Radio's gr-dtv chain followed by `interp_fir_filter_ccf`. The MODCOD may change
 /// from one frame to the next (VCM/ACM) by a [`Schedule`] or by a message.
 ///
@@ -38,7 +38,8 @@ use radioflow_runtime::FromMessage;
 ///
 /// # Example
 /// ```
-/// use radioflow_blocks::{Dvbs2Tx, VectorSink, VectorSource};
+/// use radioflow_blocks::{VectorSink, VectorSource};
+/// use radioflow_dvbs2::Dvbs2Tx;
 /// use radioflow_blocks::runtime::{Complex32, Flowgraph};
 /// use radioflow_dvbs2::{FrameSize, RollOff, Shaping, TxConfig};
 ///
@@ -92,7 +93,7 @@ pub enum Dvbs2TxError {
     Tx(#[from] TxError),
     /// Bad shaping settings.
     #[error("dvbs2_tx: {0}")]
-    Shaping(#[from] radioflow_dvbs2::ShapingError),
+    Shaping(#[from] crate::ShapingError),
 }
 
 #[block(type_name = "dvbs2_tx")]
@@ -244,15 +245,15 @@ register_block!(BlockDescription {
     ],
     ports: declared_ports::<Dvbs2Tx>,
     make: |a| {
-        let modcod: radioflow_dvbs2::Modcod =
+        let modcod: crate::Modcod =
             a.word("modcod")?.parse().map_err(|e| a.error("modcod", format!("is refused: {e}")))?;
-        let frame: radioflow_dvbs2::FrameSize =
+        let frame: crate::FrameSize =
             a.word("frame")?.parse().map_err(|e| a.error("frame", format!("is refused: {e}")))?;
         let mut cfg = TxConfig::new(modcod, frame, a.bool("pilots")?);
         cfg.roll_off = match a.word("rolloff")? {
-            "0.35" => radioflow_dvbs2::RollOff::R035,
-            "0.25" => radioflow_dvbs2::RollOff::R025,
-            _ => radioflow_dvbs2::RollOff::R020,
+            "0.35" => crate::RollOff::R035,
+            "0.25" => crate::RollOff::R025,
+            _ => crate::RollOff::R020,
         };
         cfg.gold = u32::try_from(a.int("gold")?).map_err(|_| a.error("gold", "is too large"))?;
         let sps = a.usize("sps")?;
@@ -268,7 +269,7 @@ register_block!(BlockDescription {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use radioflow_dvbs2::{FrameSize, RollOff, Transmitter};
+    use crate::{FrameSize, RollOff, Transmitter};
     use radioflow_runtime::testing::Harness;
 
     fn ts(npackets: usize) -> Vec<u8> {
@@ -395,7 +396,7 @@ mod tests {
 
     #[test]
     fn every_scheduler_delivers_every_frame_in_a_flowgraph() {
-        use crate::{VectorSink, VectorSource};
+        use radioflow_blocks::{VectorSink, VectorSource};
         use radioflow_runtime::{FlowScheduler, Flowgraph};
         let cfg = TxConfig::new("8psk-3/5".parse().unwrap(), FrameSize::Short, true);
         let shaping = Shaping::rrc(RollOff::R035, 2);

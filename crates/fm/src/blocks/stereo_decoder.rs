@@ -8,7 +8,7 @@ use radioflow_runtime::registry::prelude::*;
 /// (kernel [`radioflow_dsp::StereoDecoder`]: 19 kHz pilot tracked by a PLL, 38 kHz `L-R`
 /// demodulated with the regenerated subcarrier, matrixed with `L+R`; both filtered to
 /// 15 kHz and decimated). Without a pilot both outputs carry the mono `L+R`. De-emphasis is
-/// not applied: follow each output with [`IirFilter::fm_deemphasis`](crate::IirFilter::fm_deemphasis).
+/// not applied: follow each output with [`IirFilter::fm_deemphasis`](radioflow_blocks::IirFilter::fm_deemphasis).
 /// Tags are not propagated.
 ///
 /// # Stream inputs
@@ -27,7 +27,8 @@ use radioflow_runtime::registry::prelude::*;
 ///
 /// # Example
 /// ```
-/// use radioflow_blocks::{FmStereoDecoder, VectorSink, VectorSource};
+/// use radioflow_blocks::{VectorSink, VectorSource};
+/// use radioflow_fm::FmStereoDecoder;
 /// use radioflow_blocks::runtime::Flowgraph;
 ///
 /// let mut fg = Flowgraph::new();

@@ -1,7 +1,7 @@
 //! [`LinkSink`]: the sending end of a stream cut between two hosts.
 
 use super::{LinkEnd, MAX_FRAME_BYTES};
-use radioflow_blocks::zmq_tag_header;
+use radioflow_interop::zmq::tag_header as zmq_tag_header;
 use radioflow_runtime::prelude::*;
 
 /// Sends its input to the receiving host: frames of GNU Radio's tag header and up to

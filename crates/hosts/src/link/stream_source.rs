@@ -1,7 +1,7 @@
 //! [`LinkSource`]: the receiving end of a stream cut between two hosts.
 
 use super::LinkEnd;
-use radioflow_blocks::zmq_tag_header;
+use radioflow_interop::zmq::tag_header as zmq_tag_header;
 use radioflow_runtime::prelude::*;
 
 /// Writes what the sending host's [`LinkSink`](super::LinkSink) sent, with its tags at the

@@ -8,14 +8,18 @@
 //!   (`rx_rate`, `rx_freq`, `rx_time` as UHD's source sends them; `annotation`), and
 //!   [`CaptureLog`] turns such tags back into captures and annotations.
 //!
-//! The blocks are [`SigmfSource`](crate::SigmfSource) and [`SigmfSink`](crate::SigmfSink).
+//! The blocks are [`SigmfSource`] and [`SigmfSink`].
 
 mod datatype;
 mod meta;
+mod sink;
+mod source;
 pub mod time;
 
 pub use datatype::{Datatype, ScalarFormat, UnknownDatatype};
 pub use meta::{Annotation, Capture, Global, Metadata, VERSION};
+pub use sink::SigmfSink;
+pub use source::SigmfSource;
 
 use radioflow_runtime::{Pmt, Tag};
 use std::fs::File;

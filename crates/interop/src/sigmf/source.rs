@@ -39,8 +39,9 @@ const CHUNK: usize = 1 << 15;
 /// # Example
 /// ```
 /// use radioflow_blocks::runtime::{Complex32, Flowgraph};
-/// use radioflow_blocks::sigmf::Datatype;
-/// use radioflow_blocks::{SigmfSink, SigmfSource, VectorSink, VectorSource};
+/// use radioflow_interop::sigmf::Datatype;
+/// use radioflow_blocks::{VectorSink, VectorSource};
+/// use radioflow_interop::{SigmfSink, SigmfSource};
 ///
 /// let dir = std::env::temp_dir().join(format!("radioflow-doc-sigmf-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;

@@ -1,6 +1,6 @@
 //! [`SoapySink`]: transmits through a radio with SoapySDR.
 
-use crate::soapy_device::{params, DeviceConfig, DeviceError, TIMEOUT_US};
+use super::device::{params, DeviceConfig, DeviceError, TIMEOUT_US};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 use soapysdr::{Device, Direction, ErrorCode, TxStream};

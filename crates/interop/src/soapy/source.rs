@@ -1,6 +1,6 @@
 //! [`SoapySource`]: receives from a radio through SoapySDR.
 
-use crate::soapy_device::{params, DeviceConfig, DeviceError, TIMEOUT_US};
+use super::device::{params, DeviceConfig, DeviceError, TIMEOUT_US};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 use soapysdr::{Device, Direction, ErrorCode, RxStream};
@@ -22,7 +22,7 @@ use soapysdr::{Device, Direction, ErrorCode, RxStream};
 /// the stream goes on.
 ///
 /// It never ends by itself unless given a [`limit`](Self::limit): stop the graph, or end it
-/// downstream (a [`Head`](crate::Head)).
+/// downstream (a [`Head`](radioflow_blocks::Head)).
 ///
 /// # Stream inputs
 /// None.
@@ -45,7 +45,8 @@ use soapysdr::{Device, Direction, ErrorCode, RxStream};
 ///
 /// # Example
 /// ```no_run
-/// use radioflow_blocks::{Head, SoapySource, VectorSink};
+/// use radioflow_blocks::{Head, VectorSink};
+/// use radioflow_interop::SoapySource;
 /// use radioflow_blocks::runtime::{Complex32, Flowgraph};
 ///
 /// let mut fg = Flowgraph::new();

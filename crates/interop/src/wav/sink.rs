@@ -1,6 +1,6 @@
 //! [`WavSink`]: writes audio to a WAV file.
 
-use crate::file_error::FileError;
+use radioflow_blocks::FileError;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 use std::fs::File;
@@ -40,7 +40,8 @@ pub enum WavEncoding {
 ///
 /// # Example
 /// ```
-/// use radioflow_blocks::{VectorSource, WavEncoding, WavSink};
+/// use radioflow_blocks::VectorSource;
+/// use radioflow_interop::{WavEncoding, WavSink};
 /// use radioflow_blocks::runtime::Flowgraph;
 ///
 /// let path = std::env::temp_dir().join(format!("radioflow-doc-{}.wav", std::process::id()));

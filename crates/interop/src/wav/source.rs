@@ -1,6 +1,6 @@
 //! [`WavSource`]: reads audio from a WAV file.
 
-use crate::file_error::FileError;
+use radioflow_blocks::FileError;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 use std::fs::File;
@@ -29,7 +29,8 @@ type Reader = hound::WavReader<BufReader<File>>;
 ///
 /// # Example
 /// ```
-/// use radioflow_blocks::{VectorSink, VectorSource, WavEncoding, WavSink, WavSource};
+/// use radioflow_blocks::{VectorSink, VectorSource};
+/// use radioflow_interop::{WavEncoding, WavSink, WavSource};
 /// use radioflow_blocks::runtime::Flowgraph;
 ///
 /// let path = std::env::temp_dir().join(format!("radioflow-doc-src-{}.wav", std::process::id()));

@@ -1,7 +1,7 @@
 //! [`ZmqMessageSink`]: sends messages over ZeroMQ like gr-zeromq's `pub_msg_sink`,
 //! `push_msg_sink` and `rep_msg_sink`.
 
-use crate::zmq_socket::{params, Pattern, Socket, SocketConfig};
+use super::socket::{params, Pattern, Socket, SocketConfig};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 

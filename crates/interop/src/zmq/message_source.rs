@@ -1,7 +1,7 @@
 //! [`ZmqMessageSource`]: receives messages over ZeroMQ like gr-zeromq's `sub_msg_source`,
 //! `pull_msg_source` and `req_msg_source`.
 
-use crate::zmq_socket::{params, Pattern, Socket, SocketConfig};
+use super::socket::{params, Pattern, Socket, SocketConfig};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 

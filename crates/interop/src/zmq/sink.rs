@@ -1,8 +1,8 @@
 //! [`ZmqSink`]: sends a stream over ZeroMQ like gr-zeromq's `pub_sink`, `push_sink` and
 //! `rep_sink`.
 
-use crate::zmq_socket::{params, Pattern, Socket, SocketConfig};
-use crate::zmq_tag_header;
+use super::socket::{params, Pattern, Socket, SocketConfig};
+use super::tag_header;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
@@ -146,7 +146,7 @@ impl<T: Item> ZmqSink<T> {
         let items = &self.input.slice()[..n];
         self.frame.clear();
         if self.pass_tags {
-            zmq_tag_header::encode_window(
+            tag_header::encode_window(
                 self.input.offset(),
                 n,
                 self.input.tags(),

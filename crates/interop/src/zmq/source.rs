@@ -1,8 +1,8 @@
 //! [`ZmqSource`]: receives a stream over ZeroMQ like gr-zeromq's `sub_source`, `pull_source`
 //! and `req_source`.
 
-use crate::zmq_socket::{params, Pattern, Socket, SocketConfig};
-use crate::zmq_tag_header;
+use super::socket::{params, Pattern, Socket, SocketConfig};
+use super::tag_header;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
@@ -21,7 +21,7 @@ use radioflow_runtime::registry::prelude::*;
 ///   then waits for the answer.
 ///
 /// Like GNU Radio's, it never ends by itself: stop the graph, or end it downstream (a
-/// [`Head`](crate::Head)).
+/// [`Head`](radioflow_blocks::Head)).
 ///
 /// # Stream inputs
 /// None.
@@ -152,7 +152,7 @@ impl<T: Item> ZmqSource<T> {
         let mut start = 0;
         self.pending_tags.clear();
         if self.pass_tags {
-            let (header, used) = zmq_tag_header::decode(&data).map_err(|e| {
+            let (header, used) = tag_header::decode(&data).map_err(|e| {
                 socket.error(format!("expected GNU Radio's tag header (pass_tags): {e}"))
             })?;
             start = used;

@@ -1,4 +1,4 @@
-"""GNU Radio 3.10 side of radioflow's gr-zeromq interop tests (crates/blocks/tests/zmq_gnuradio.rs).
+"""GNU Radio 3.10 side of radioflow's gr-zeromq interop tests (crates/interop/tests/zmq_gnuradio.rs).
 
 usage: zmq_peer.py MODE ADDRESS N [SECONDS]
   send_stream     push_sink (pass_tags, binds) of N complex items i*0.5 - i*1j with tags

@@ -1,4 +1,4 @@
-"""The sigmf Python package's side of radioflow's SigMF tests (crates/blocks/tests/sigmf.rs).
+"""The sigmf Python package's side of radioflow's SigMF tests (crates/interop/tests/sigmf.rs).
 
 usage: sigmf_peer.py read PATH     validates the recording (file pair or archive) with the
                                    package and prints it as JSON (samples unscaled)

@@ -1,0 +1,30 @@
+//! radioflow's bridges to the world outside a graph, each a cargo feature of its own:
+//!
+//! - `zmq`: ZeroMQ blocks wire-compatible with GNU Radio's gr-zeromq ([`ZmqSource`],
+//!   [`ZmqSink`], [`ZmqMessageSource`], [`ZmqMessageSink`]; the tag header in
+//!   [`zmq::tag_header`]), over the system's libzmq.
+//! - `sigmf`: SigMF recordings ([`SigmfSource`], [`SigmfSink`]; the format in [`sigmf`]).
+//! - `wav`: audio files ([`WavSource`], [`WavSink`]).
+//! - `soapysdr`: radios through SoapySDR ([`SoapySource`], [`SoapySink`], [`DeviceError`]), over
+//!   the system's libSoapySDR.
+//!
+//! All four are on by default. The blocks register themselves with the runtime's registry
+//! (graph files, GRC, Python) when this crate is linked, as `radioflow-library` does.
+
+#[cfg(feature = "sigmf")]
+pub mod sigmf;
+#[cfg(feature = "soapysdr")]
+pub mod soapy;
+#[cfg(feature = "wav")]
+pub mod wav;
+#[cfg(feature = "zmq")]
+pub mod zmq;
+
+#[cfg(feature = "sigmf")]
+pub use sigmf::{SigmfSink, SigmfSource};
+#[cfg(feature = "soapysdr")]
+pub use soapy::{DeviceError, SoapySink, SoapySource};
+#[cfg(feature = "wav")]
+pub use wav::{WavEncoding, WavSink, WavSource};
+#[cfg(feature = "zmq")]
+pub use zmq::{ZmqMessageSink, ZmqMessageSource, ZmqPattern, ZmqSink, ZmqSocketConfig, ZmqSource};

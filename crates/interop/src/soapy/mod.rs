@@ -1,0 +1,9 @@
+//! Radios through SoapySDR: a receiving and a transmitting block over one device set-up.
+
+mod device;
+mod sink;
+mod source;
+
+pub use device::DeviceError;
+pub use sink::SoapySink;
+pub use source::SoapySource;

@@ -1,0 +1,29 @@
+//! The whole block library in one dependency: a front end (graph files, GRC, the Python
+//! package, the CLI) that depends on this crate finds every block in the runtime's registry
+//! ([`radioflow_runtime::registry`]), whichever crate defines it:
+//!
+//! - [`blocks`]: the standard blocks (sources, sinks, arithmetic, filters, messages);
+//! - [`interop`]: ZeroMQ, SigMF, WAV and SoapySDR (the last with the `soapysdr` feature);
+//! - [`dvbs2`] and [`fm`]: the applications' blocks (`dvbs2_tx`, `dvbs2_rx`,
+//!   `fm_stereo_decoder`, `rds_decoder`).
+//!
+//! A block registers itself (`register_block!`) when its crate is linked; naming the crates
+//! here links them.
+//!
+//! ```
+//! use radioflow_runtime::registry;
+//! radioflow_library::link();
+//! for id in ["head", "zmq_source", "sigmf_source", "dvbs2_rx", "rds_decoder"] {
+//!     assert!(registry::find(id).is_some(), "{id}");
+//! }
+//! ```
+
+pub use radioflow_blocks as blocks;
+pub use radioflow_dvbs2 as dvbs2;
+pub use radioflow_fm as fm;
+pub use radioflow_interop as interop;
+
+/// Makes sure the library is linked into a program that uses nothing else of it (a front end
+/// that only looks blocks up by id): call it once, or name the crate (`use radioflow_library
+/// as _;`).
+pub fn link() {}
