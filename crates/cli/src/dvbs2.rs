@@ -2,7 +2,8 @@
 //! logic is in `radioflow_dvbs2::app` and `radioflow_dvbs2::rx_app`.
 
 use clap::{Args, Subcommand, ValueEnum};
-use radioflow_blocks::sigmf;
+use radioflow_blocks::runtime::registry::PathUse;
+use radioflow_blocks::{sigmf, RunFiles};
 use radioflow_control::Tasks;
 use radioflow_dvbs2::app::{tx_file, TxFileOptions};
 use radioflow_dvbs2::rx_app::{rx_file_live, RxFileOptions, RxLive};
@@ -171,7 +172,20 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
     if let Err(e @ SyncError::SamplesPerSymbol { .. }) = sync.validate() {
         anyhow::bail!("invalid value '{}' for '--sps': {e}", a.sps);
     }
-    let (input, span) = if sigmf::is_sigmf(&a.input) {
+    let sigmf = sigmf::is_sigmf(&a.input);
+    RunFiles::new()
+        .add(
+            "--input",
+            &a.input,
+            if sigmf {
+                PathUse::ReadSigmf
+            } else {
+                PathUse::Read
+            },
+        )
+        .add("--out", &a.out, PathUse::Write)
+        .check()?;
+    let (input, span) = if sigmf {
         let rec = sigmf::Recording::open(&a.input)?;
         let datatype = rec.meta.global.datatype;
         if datatype != sigmf::Datatype::CF32_LE {
@@ -294,6 +308,10 @@ fn tx(a: TxArgs) -> anyhow::Result<()> {
         || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
         usize::from,
     );
+    RunFiles::new()
+        .add("--input", &a.input, PathUse::Read)
+        .add("--out", &a.out, PathUse::Write)
+        .check()?;
     let o = TxFileOptions {
         input: a.input,
         output: a.out,

@@ -4,7 +4,8 @@
 
 use anyhow::bail;
 use clap::Args;
-use radioflow_blocks::SampleFormat;
+use radioflow_blocks::runtime::registry::PathUse;
+use radioflow_blocks::{RunFiles, SampleFormat};
 use radioflow_control::{ControlHandle, Probe};
 use radioflow_fm::synth::{write_station, Station};
 use radioflow_fm::{DeviceInput, Observer, Progress, Receiver, ReceiverConfig, ReceiverGraph};
@@ -90,14 +91,36 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
         other => bail!("invalid --deemphasis: {other} (use 50, 75 or 0 for none)"),
     };
     let scheduler = a.scheduler.parse::<SchedulerSpec>()?.build();
-    let mut config = if a.demo {
-        let dir = a
-            .wav
+    // The built-in station is a recording written next to the WAV file.
+    let demo = a.demo.then(|| {
+        a.wav
             .as_ref()
             .and_then(|w| w.parent())
             .filter(|d| !d.as_os_str().is_empty())
-            .map_or_else(std::env::temp_dir, PathBuf::from);
-        let path = dir.join("radioflow-demo-station.cu8");
+            .map_or_else(std::env::temp_dir, PathBuf::from)
+            .join("radioflow-demo-station.cu8")
+    });
+    let mut files = RunFiles::new();
+    if let Some(input) = &a.input {
+        let sigmf = radioflow_blocks::sigmf::is_sigmf(input);
+        files.add(
+            "--input",
+            input,
+            if sigmf {
+                PathUse::ReadSigmf
+            } else {
+                PathUse::Read
+            },
+        );
+    }
+    if let Some(station) = &demo {
+        files.add("the built-in station", station, PathUse::Write);
+    }
+    if let Some(wav) = &a.wav {
+        files.add("--wav", wav, PathUse::Write);
+    }
+    files.check()?;
+    let mut config = if let Some(path) = demo {
         eprintln!(
             "writing the built-in station (5 s, 2.4 Msps cu8, +200 kHz) to {}",
             path.display()
