@@ -1,6 +1,7 @@
 //! `radioflow dvbs2 ...`: the DVB-S2 transmitter (`tx`) and receiver (`rx`). Thin: the
 //! logic is in `radioflow_dvbs2::app` and `radioflow_dvbs2::rx_app`.
 
+use crate::interrupt::Interrupt;
 use clap::{Args, Subcommand, ValueEnum};
 use radioflow_blocks::runtime::registry::PathUse;
 use radioflow_blocks::{sigmf, RunFiles};
@@ -222,6 +223,10 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
     };
     a.control.refuse_probes("dvbs2 rx")?;
     let live = Arc::new(RxLive::default());
+    // Ctrl-C and SIGTERM end the run as the end of the input would (the TS file flushed).
+    let mut interrupt = Interrupt::catch()?;
+    let stop = live.stop.clone();
+    interrupt.then(move || stop.store(true, Relaxed));
     // The resampler's task runs only for a recording at another rate than 2.
     let control = a
         .control
@@ -246,7 +251,9 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
     if shown {
         eprintln!();
     }
-    if live.stop.load(Relaxed) {
+    if interrupt.caught() {
+        println!("stopped by a signal after {} samples", r.samples);
+    } else if live.stop.load(Relaxed) {
         println!("stopped from the live view after {} samples", r.samples);
     }
     if let Some(p) = r.profile.as_ref().filter(|_| a.profile) {

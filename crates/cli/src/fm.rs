@@ -2,6 +2,7 @@
 //! WAV file (the receiver is `radioflow_fm`; this parses the options, prints progress and the
 //! summary, and turns Ctrl-C into the end of the run).
 
+use crate::interrupt::Interrupt;
 use anyhow::bail;
 use clap::Args;
 use radioflow_blocks::runtime::registry::PathUse;
@@ -222,8 +223,9 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
             plan.wav_rate,
         ),
     }
-    interrupt::catch();
+    let interrupt = Interrupt::catch()?;
     let mut watch = Watch {
+        interrupt: &interrupt,
         control: &a.control,
         offset: plan.offset,
         probes: Vec::new(),
@@ -295,6 +297,8 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
 /// What `radioflow fm` does around the receiver's run: probes and the control port when
 /// asked for, the progress line, the RDS lines.
 struct Watch<'a> {
+    /// Ctrl-C and SIGTERM end the run as the end of its input would.
+    interrupt: &'a Interrupt,
     control: &'a crate::control::ControlArgs,
     /// The station's offset: the initial value of `channel.centre` on the page.
     offset: f64,
@@ -354,7 +358,7 @@ impl Observer for Watch<'_> {
     }
 
     fn should_stop(&mut self) -> bool {
-        interrupt::caught()
+        self.interrupt.caught()
     }
 
     fn rds(&mut self, m: &Pmt) {
@@ -379,37 +383,4 @@ fn rds_line(m: &Pmt) -> Option<String> {
         _ => return None,
     };
     Some(format!("RDS {}: {value}", key.as_symbol()?.to_uppercase()))
-}
-
-/// Ctrl-C ends a run as the end of its input would: the WAV file is finished and the summary
-/// printed (a device streams until stopped). A second Ctrl-C ends the process at once.
-mod interrupt {
-    use std::sync::atomic::{AtomicBool, Ordering};
-
-    static CAUGHT: AtomicBool = AtomicBool::new(false);
-
-    extern "C" fn on_interrupt(_: libc::c_int) {
-        // Async-signal-safe: one atomic store.
-        CAUGHT.store(true, Ordering::Relaxed);
-    }
-
-    /// Catches the next SIGINT (then the default action is back: SA_RESETHAND; system calls
-    /// it interrupts on other threads restart: SA_RESTART).
-    pub(super) fn catch() {
-        // SAFETY: `action` is zeroed (a valid empty sigaction: no flags, empty mask) before its
-        // fields are set; the handler is an `extern "C" fn(c_int)` that only stores an atomic,
-        // which is async-signal-safe; the old action is not asked for (null).
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            action.sa_flags = libc::SA_RESETHAND | libc::SA_RESTART;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
-        }
-    }
-
-    /// Whether a Ctrl-C came.
-    pub(super) fn caught() -> bool {
-        CAUGHT.load(Ordering::Relaxed)
-    }
 }
