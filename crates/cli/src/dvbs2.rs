@@ -3,6 +3,7 @@
 
 use crate::interrupt::Interrupt;
 use clap::{Args, Subcommand, ValueEnum};
+use radioflow_blocks::dsp::Num;
 use radioflow_blocks::runtime::registry::PathUse;
 use radioflow_blocks::{sigmf, RunFiles};
 use radioflow_control::Tasks;
@@ -171,7 +172,7 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
         ..SyncConfig::default()
     };
     if let Err(e @ SyncError::SamplesPerSymbol { .. }) = sync.validate() {
-        anyhow::bail!("invalid value '{}' for '--sps': {e}", a.sps);
+        anyhow::bail!("invalid value '{}' for '--sps': {e}", Num(a.sps));
     }
     let sigmf = sigmf::is_sigmf(&a.input);
     RunFiles::new()
@@ -232,11 +233,22 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
         .control
         .serve_tasks(rx_tasks(&live, RxLive::first_task(&sync)))?;
     let mut shown = false;
+    // The last percent shown (a stream: the last 2^20 samples).
     let mut last_percent = u64::MAX;
     let r = rx_file_live(
         &o,
         |read, total| {
-            let percent = 100 * read / total.max(1);
+            if total == 0 {
+                // A stream, of unknown length: once per 2^20 samples.
+                if read >> 20 != last_percent {
+                    last_percent = read >> 20;
+                    eprint!("\r  {read} samples");
+                    std::io::stderr().flush().ok();
+                    shown = true;
+                }
+                return;
+            }
+            let percent = 100 * read / total;
             // Long inputs only (more than a few blocks of input), once per percent.
             if total > 1 << 21 && percent != last_percent {
                 last_percent = percent;

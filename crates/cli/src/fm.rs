@@ -5,6 +5,7 @@
 use crate::interrupt::Interrupt;
 use anyhow::bail;
 use clap::Args;
+use radioflow_blocks::dsp::Num;
 use radioflow_blocks::runtime::registry::PathUse;
 use radioflow_blocks::{RunFiles, SampleFormat};
 use radioflow_control::{ControlHandle, Probe};
@@ -196,30 +197,39 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
     let rx = Receiver::new(config)?;
     let plan = rx.plan();
     let stereo = if a.mono { "mono" } else { "stereo" };
+    let offset = if plan.offset < 0.0 { "" } else { "+" };
     match &device {
         Some(d) => eprintln!(
-            "device '{}': {} samples/s at {} Hz, station at {} Hz ({:+} Hz), {}; multiplex at \
-             {} Hz, audio at {} Hz, {stereo} (Ctrl-C stops)",
+            "device '{}': {} samples/s at {} Hz, station at {} Hz ({offset}{} Hz), {}; \
+             multiplex at {} Hz, audio at {} Hz, {stereo} (Ctrl-C stops)",
             d.args,
-            plan.sample_rate,
-            d.frequency,
-            d.frequency + plan.offset,
-            plan.offset,
+            Num(plan.sample_rate),
+            Num(d.frequency),
+            Num(d.frequency + plan.offset),
+            Num(plan.offset),
             match a.seconds {
-                Some(s) => format!("for {s} s"),
+                Some(s) => format!("for {} s", Num(s)),
                 None => "until stopped".to_owned(),
             },
-            plan.mpx_rate,
+            Num(plan.mpx_rate),
+            plan.wav_rate,
+        ),
+        None if rx.is_stream() => eprintln!(
+            "{}: a stream, read until it ends (Ctrl-C stops), station at {offset}{} Hz; \
+             multiplex at {} Hz, audio at {} Hz, {stereo}",
+            input.display(),
+            Num(plan.offset),
+            Num(plan.mpx_rate),
             plan.wav_rate,
         ),
         None => eprintln!(
-            "{}: {} samples ({:.1} s), station at {:+} Hz; multiplex at {} Hz, audio at {} Hz, \
-             {stereo}",
+            "{}: {} samples ({:.1} s), station at {offset}{} Hz; multiplex at {} Hz, audio at \
+             {} Hz, {stereo}",
             input.display(),
             rx.samples(),
             rx.samples() as f64 / plan.sample_rate,
-            plan.offset,
-            plan.mpx_rate,
+            Num(plan.offset),
+            Num(plan.mpx_rate),
             plan.wav_rate,
         ),
     }
