@@ -174,20 +174,11 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
     if let Err(e @ SyncError::SamplesPerSymbol { .. }) = sync.validate() {
         anyhow::bail!("invalid value '{}' for '--sps': {e}", Num(a.sps));
     }
-    let sigmf = sigmf::is_sigmf(&a.input);
     RunFiles::new()
-        .add(
-            "--input",
-            &a.input,
-            if sigmf {
-                PathUse::ReadSigmf
-            } else {
-                PathUse::Read
-            },
-        )
+        .add("--input", &a.input, crate::values::reads(&a.input))
         .add("--out", &a.out, PathUse::Write)
         .check()?;
-    let (input, span) = if sigmf {
+    let (input, span) = if sigmf::is_sigmf(&a.input) {
         let rec = sigmf::Recording::open(&a.input)?;
         let datatype = rec.meta.global.datatype;
         if datatype != sigmf::Datatype::CF32_LE {

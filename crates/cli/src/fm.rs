@@ -104,16 +104,7 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
     });
     let mut files = RunFiles::new();
     if let Some(input) = &a.input {
-        let sigmf = radioflow_blocks::sigmf::is_sigmf(input);
-        files.add(
-            "--input",
-            input,
-            if sigmf {
-                PathUse::ReadSigmf
-            } else {
-                PathUse::Read
-            },
-        );
+        files.add("--input", input, crate::values::reads(input));
     }
     if let Some(station) = &demo {
         files.add("the built-in station", station, PathUse::Write);

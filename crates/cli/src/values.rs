@@ -2,6 +2,8 @@
 //! (zero where it makes no sense, negative, not finite, absurdly large) with a message that
 //! says what it takes; clap names the argument.
 
+use radioflow_blocks::runtime::registry::PathUse;
+
 /// The largest count [`count`] takes (exact as an `f64` too).
 const MAX_COUNT: u64 = 1_000_000_000_000_000_000;
 
@@ -73,6 +75,16 @@ pub(crate) fn seconds(s: &str) -> Result<f64, String> {
         ));
     }
     Ok(v)
+}
+
+/// How a command reads its `--input`: a SigMF recording by any of its names (both of its
+/// files, or its archive), else the file itself (for [`radioflow_blocks::RunFiles`]).
+pub(crate) fn reads(input: &std::path::Path) -> PathUse {
+    if radioflow_blocks::sigmf::is_sigmf(input) {
+        PathUse::ReadSigmf
+    } else {
+        PathUse::Read
+    }
 }
 
 /// Checks before a run that `path` can be written (creating it), so that a long run does not

@@ -141,8 +141,9 @@ fn open_input(path: &Path, span: Option<(u64, u64)>) -> Result<Input, RxAppError
 }
 
 /// Receives `opts.input` into `opts.output`, calling `progress(samples read, total)` as the
-/// input is read (`total` 0: a stream, a FIFO or a device read until it ends). With `opts.cores` ≥ 1 the stages come from `plan` on a profile of the
-/// first samples ([`calibrate`]); with 0 everything runs as one sequence on this thread.
+/// input is read (`total` 0: a stream, a FIFO or a device read until it ends). With
+/// `opts.cores` ≥ 1 the stages come from `plan` on a profile of the first samples
+/// ([`calibrate`]); with 0 everything runs as one sequence on this thread.
 ///
 /// # Errors
 /// An unreadable or partial input, an unwritable output, a bad rate, roll-off or Gold code.
