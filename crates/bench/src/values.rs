@@ -69,7 +69,7 @@ pub fn positive(s: &str) -> Result<f64, String> {
 pub fn seconds(s: &str) -> Result<f64, String> {
     let v = positive(s)?;
     if v > 86_400.0 {
-        return Err(format!("{v} s is more than a day"));
+        return Err(format!("{} s is more than a day", radioflow_dsp::Num(v)));
     }
     Ok(v)
 }
@@ -113,5 +113,6 @@ mod tests {
         assert!(positive("0").is_err() && positive("-1").is_err() && positive("inf").is_err());
         assert_eq!(seconds("0.5"), Ok(0.5));
         assert!(seconds("1e300").is_err() && seconds("nan").is_err() && seconds("-1").is_err());
+        assert_eq!(seconds("1e300").unwrap_err(), "1e300 s is more than a day");
     }
 }

@@ -9,6 +9,7 @@ mod control;
 mod dvbs2;
 mod fm;
 mod grc;
+mod interrupt;
 mod profile;
 mod run;
 mod serve;

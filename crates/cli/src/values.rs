@@ -2,6 +2,17 @@
 //! `radioflow_bench::values`) and the paths a command writes, checked before it runs.
 
 pub(crate) use radioflow_bench::values::{bytes, count, positive, seconds, token};
+use radioflow_blocks::runtime::registry::PathUse;
+
+/// How a command reads its `--input`: a SigMF recording by any of its names (both of its
+/// files, or its archive), else the file itself (for [`radioflow_library::RunFiles`]).
+pub(crate) fn reads(input: &std::path::Path) -> PathUse {
+    if radioflow_interop::sigmf::is_sigmf(input) {
+        PathUse::ReadSigmf
+    } else {
+        PathUse::Read
+    }
+}
 
 /// Checks before a run that `path` can be written (creating it), so that a long run does not
 /// fail at its end; the error names the option.

@@ -37,7 +37,7 @@ pub mod synth;
 
 pub use blocks::{FmStereoDecoder, RdsDecoder};
 pub use error::FmError;
-pub use plan::{Plan, AUDIO_RATE, CHANNEL_HALF_WIDTH, MIN_MPX_RATE};
+pub use plan::{Plan, AUDIO_RATE, CHANNEL_HALF_WIDTH, MAX_SAMPLE_RATE, MIN_MPX_RATE};
 pub use receiver::{
     DeviceInput, Observer, Progress, Receiver, ReceiverConfig, ReceiverGraph, Summary, DEVIATION,
 };

@@ -7,6 +7,9 @@
 //! - [`dvbs2`] and [`fm`]: the applications' blocks (`dvbs2_tx`, `dvbs2_rx`,
 //!   `fm_stereo_decoder`, `rds_decoder`).
 //!
+//! [`RunFiles`]: the files a run reads and writes, whatever format each block gives them (a
+//! SigMF recording is two files or an archive), checked so that no output is also an input.
+//!
 //! A block registers itself (`register_block!`) when its crate is linked; naming the crates
 //! here links them.
 //!
@@ -17,6 +20,10 @@
 //!     assert!(registry::find(id).is_some(), "{id}");
 //! }
 //! ```
+
+mod run_files;
+
+pub use run_files::{RunFiles, SameFileError};
 
 pub use radioflow_blocks as blocks;
 pub use radioflow_dvbs2 as dvbs2;

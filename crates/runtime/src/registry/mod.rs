@@ -32,7 +32,9 @@ mod description;
 mod dtype;
 
 pub use arguments::{default_pmt, Arguments, FromParam, ParamError};
-pub use description::{BlockDescription, DefaultValue, ParamDescription, ParamKind, PortInfo};
+pub use description::{
+    BlockDescription, DefaultValue, ParamDescription, ParamKind, PathUse, PortInfo,
+};
 pub use dtype::{Dtype, DtypeItem};
 #[doc(hidden)]
 pub use dtype::{DtypeMarker, DtypeOf};
@@ -45,7 +47,7 @@ use crate::{Block, Direction, Pmt, PortFields};
 pub mod prelude {
     pub use super::{
         declared_ports, BlockDescription, DefaultValue, Dtype, ParamDescription, ParamError,
-        ParamKind,
+        ParamKind, PathUse,
     };
     pub use crate::{register_block, with_dtype};
 }
