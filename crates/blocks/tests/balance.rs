@@ -1,12 +1,15 @@
 //! `flow` hands chains between workers while they run (`scheduler/balance.rs`): the data stays
 //! exact, and a block really changes threads (seen in the run's trace).
 
+use radioflow_blocks::runtime::prelude::*;
 use radioflow_blocks::runtime::testing::{Counter, FailAfter, Sink};
 use radioflow_blocks::runtime::{
     BlockId, FlowScheduler, Flowgraph, TraceConfig, COUNTERS_COMPILED,
 };
 use radioflow_blocks::{Copy, Head, NullSink, NullSource, VectorSink, VectorSource};
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Threads (trace `tid`s) that ran each block's work calls. `None` when the runtime was built
 /// without counters (`no-counters`), which also compiles traces out.
@@ -151,30 +154,91 @@ fn a_cut_can_be_switched_off() {
     }
 }
 
+/// A source of zeros that runs until a block of the run has been seen on a second thread
+/// (`moved`, which it sets itself when its own work calls change threads), or until `cap`
+/// items: the pipes it feeds outlive any scheduling delay, so the test does not depend on how
+/// fast the machine is or how busy.
+#[derive(Ports)]
+struct UntilMoved {
+    #[output]
+    out: StreamOutput<f32>,
+    moved: Arc<AtomicBool>,
+    cap: u64,
+    produced: u64,
+    first_thread: Option<std::thread::ThreadId>,
+}
+
+#[block]
+impl UntilMoved {
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let here = std::thread::current().id();
+        if *self.first_thread.get_or_insert(here) != here {
+            self.moved.store(true, Ordering::Relaxed);
+        }
+        if self.moved.load(Ordering::Relaxed) || self.produced >= self.cap {
+            return Ok(WorkStatus::Done);
+        }
+        let n = (self.out.slice().len() as u64).min(self.cap - self.produced) as usize;
+        self.out.slice()[..n].fill(0.0);
+        self.out.produce(n);
+        self.produced += n as u64;
+        Ok(WorkStatus::Continue)
+    }
+}
+
 #[test]
 fn a_worker_that_ran_out_of_blocks_takes_a_chain_over() {
     // Three pipes of three blocks on two workers (too few blocks to cut one at start): the
     // first and third go to worker 0, the second, much shorter, to worker 1. When worker 1 has
-    // finished its pipe, it must take one of the other two over.
+    // finished its pipe, it must take one of the other two over. The long pipes run until a
+    // block has changed threads (with balancing), or for 30 M items (without, where nothing
+    // may move); with balancing, 2^36 items is only a guard against a hang.
     let run = |balance: bool| {
         let mut fg = Flowgraph::new();
         fg.set_trace(Some(TraceConfig {
             events_per_block: 1 << 16,
         }));
-        let lengths = [30_000_000u64, 1_000_000, 30_000_000];
-        let mut sinks = Vec::new();
-        for &n in &lengths {
-            sinks.extend(pipes(&mut fg, 1, 0, n));
+        let moved = Arc::new(AtomicBool::new(false));
+        let long = if balance { 1u64 << 36 } else { 30_000_000 };
+        let mut pipes = Vec::new();
+        for n in [long, 1_000_000, long] {
+            let src = if n == long {
+                fg.add(UntilMoved {
+                    out: StreamOutput::new(),
+                    moved: moved.clone(),
+                    cap: n,
+                    produced: 0,
+                    first_thread: None,
+                })
+            } else {
+                fg.add(NullSource::<f32>::new())
+            };
+            let head = fg.add(Head::<f32>::new(n));
+            let sink = fg.add(NullSink::<f32>::new());
+            fg.connect(src, head).unwrap();
+            fg.connect(head, sink).unwrap();
+            pipes.push((src, sink, n));
         }
         fg.run_with(&FlowScheduler::new().workers(2).balance(balance))
             .unwrap();
-        for (s, n) in sinks.into_iter().zip(lengths) {
-            assert_eq!(fg.block::<NullSink<f32>>(s).unwrap().items(), n);
+        for &(src, sink, n) in &pipes {
+            let got = fg.block::<NullSink<f32>>(sink).unwrap().items();
+            match fg.block::<UntilMoved>(src) {
+                // Every item the source made reached the sink.
+                Some(s) => assert_eq!(got, s.produced),
+                None => assert_eq!(got, n),
+            }
+        }
+        if balance {
+            assert!(
+                moved.load(Ordering::Relaxed),
+                "no block of a long pipe changed threads within 2^36 items"
+            );
         }
         threads_per_block(&fg)
     };
     let (Some(fixed), Some(balanced)) = (run(false), run(true)) else {
-        return; // no traces in a build without counters; the item counts were checked
+        return; // no traces in a build without counters; items and `moved` were checked
     };
     assert!(
         fixed.values().all(|t| t.len() == 1),
