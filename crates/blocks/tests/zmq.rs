@@ -2,13 +2,56 @@
 //! arrive intact for every pattern, and a mismatch between the two ends is an error naming
 //! the block, not garbage.
 
-use radioflow_blocks::runtime::{default_scheduler, Flowgraph, Pmt, Tag};
+use radioflow_blocks::runtime::{
+    default_scheduler, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
+};
 use radioflow_blocks::{
     Head, MessageBurstSource, MessageDebug, VectorSink, VectorSource, ZmqMessageSink,
     ZmqMessageSource, ZmqPattern, ZmqSink, ZmqSource,
 };
 use std::net::TcpListener;
+use std::sync::mpsc;
 use std::time::Duration;
+
+fn schedulers() -> Vec<Box<dyn Scheduler>> {
+    vec![
+        Box::new(ThreadPerBlock::new()),
+        Box::new(SingleThread::new()),
+        Box::new(FlowScheduler::new()),
+    ]
+}
+
+/// Waits for a started graph to end by itself; stops it and fails the test if it has not
+/// within a minute (a hang guard, not a measurement).
+fn wait_or_fail(fg: &mut Flowgraph, what: &str) {
+    let stop = fg.stop_handle().unwrap();
+    let (done, timer) = mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        let hung = timer.recv_timeout(Duration::from_secs(60)).is_err();
+        if hung {
+            stop.stop();
+        }
+        hung
+    });
+    let result = fg.wait();
+    let _ = done.send(());
+    assert!(
+        !watchdog.join().unwrap(),
+        "{what}: the graph did not end by itself"
+    );
+    result.unwrap();
+}
+
+/// A REQ socket of the test's own, as GNU Radio's `req_source` would ask: every receive
+/// bounded (a hang guard).
+fn requester(address: &str) -> (zmq::Context, zmq::Socket) {
+    let context = zmq::Context::new();
+    let req = context.socket(zmq::REQ).unwrap();
+    req.set_rcvtimeo(30_000).unwrap();
+    req.set_linger(0).unwrap();
+    req.connect(address).unwrap();
+    (context, req)
+}
 
 /// A TCP port free on loopback now.
 fn free_address() -> String {
@@ -241,4 +284,42 @@ fn a_port_in_use_is_a_start_error_naming_the_address() {
     fg.connect(src, snk).unwrap();
     let err = fg.run().unwrap_err().to_string();
     assert!(err.contains("bind") && err.contains(&addr), "{err}");
+}
+
+#[test]
+fn a_rep_sink_answers_requests_for_zero_items_and_keeps_serving() {
+    // GNU Radio's rep_sink answers a request for 0 items with a message of 0 items; the sink
+    // used to stop answering after two of them (its work call moved nothing, so nothing woke
+    // it again).
+    for s in schedulers() {
+        let addr = free_address();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(counter(1000)));
+        let snk = fg.add(ZmqSink::<i32>::new(&*addr, ZmqPattern::ReqRep));
+        fg.connect(src, snk).unwrap();
+        fg.start(s.as_ref()).unwrap();
+        let (_context, req) = requester(&addr);
+        for i in 0..5 {
+            req.send(&0u32.to_le_bytes()[..], 0).unwrap();
+            let answer = req.recv_bytes(0).unwrap_or_else(|e| {
+                panic!("{}: no answer to zero-item request {i}: {e}", s.name())
+            });
+            assert!(answer.is_empty(), "{}: {} bytes", s.name(), answer.len());
+        }
+        let mut got = Vec::new();
+        while got.len() < 1000 {
+            req.send(&1000u32.to_le_bytes()[..], 0).unwrap();
+            let answer = req.recv_bytes(0).unwrap_or_else(|e| {
+                panic!("{}: no answer after the zero-item requests: {e}", s.name())
+            });
+            assert!(!answer.is_empty(), "{}", s.name());
+            got.extend(
+                answer
+                    .chunks(4)
+                    .map(|c| i32::from_le_bytes(c.try_into().unwrap())),
+            );
+        }
+        assert_eq!(got, counter(1000), "{}", s.name());
+        wait_or_fail(&mut fg, s.name());
+    }
 }
