@@ -31,6 +31,7 @@ mod buffer;
 mod clock;
 mod copy;
 mod current_run;
+mod echo;
 mod endpoint;
 mod error;
 mod flowgraph;
@@ -59,6 +60,7 @@ pub use block::{Block, WorkStatus};
 pub use buffer::DEFAULT_BUFFER_BYTES;
 pub use copy::copy_work;
 pub use current_run::{interruptible_sleep, stop_requested};
+pub use echo::Echo;
 pub use error::{BlockError, ConnectError, Direction, RunError};
 pub use flowgraph::{
     BlockId, BufferFill, EdgeId, Flowgraph, PortName, PortRef, StatsHandle, StopHandle,
