@@ -79,7 +79,7 @@ pub enum TagHeaderError {
 #[non_exhaustive]
 pub enum FrameError {
     /// The tag header expected before the items is malformed or missing.
-    #[error("expected GNU Radio's tag header: {0}")]
+    #[error("expected GNU Radio's tag header (pass_tags): {0}")]
     Header(#[from] TagHeaderError),
     /// A tag does not fall on one of the frame's items (a sender tags only the items it
     /// sends).
@@ -106,7 +106,7 @@ pub enum FrameError {
     },
     /// The bytes after the header are not a whole number of items.
     #[error(
-        "{bytes} bytes of items are not a whole number of {size}-byte items \
+        "received {bytes} bytes of items, not a whole number of {size}-byte items \
          (does the sender use the same item type{}?)",
         if *.tagged { "" } else { ", and send no tag header" }
     )]
