@@ -1,7 +1,8 @@
 //! The parameters given to a block factory, checked against the block's description.
 
+use super::description::Number;
 use super::{BlockDescription, DefaultValue, Dtype, DtypeItem, ParamDescription, ParamKind};
-use crate::{Complex32, Pmt};
+use crate::{Complex32, Echo, Pmt};
 use std::collections::HashMap;
 
 /// A parameter that is missing, unknown or has a bad value; the message names the block and
@@ -81,17 +82,21 @@ impl Arguments {
                 return Err(ParamError::new(
                     id,
                     if known.is_empty() {
-                        format!("has no parameters, but '{name}' was given")
+                        format!("has no parameters, but '{}' was given", Echo(&name))
                     } else {
                         format!(
-                            "has no parameter '{name}' (its parameters: {})",
+                            "has no parameter '{}' (its parameters: {})",
+                            Echo(&name),
                             known.join(", ")
                         )
                     },
                 ));
             };
             if values.insert(param.name, value).is_some() {
-                return Err(ParamError::new(id, format!("'{name}' was given twice")));
+                return Err(ParamError::new(
+                    id,
+                    format!("'{}' was given twice", Echo(&name)),
+                ));
             }
         }
         for param in description.params {
@@ -156,7 +161,7 @@ impl Arguments {
     pub fn bool(&self, name: &str) -> Result<bool, ParamError> {
         match self.value(name)? {
             Pmt::Bool(b) => Ok(*b),
-            other => Err(self.error(name, format!("needs true or false, not {other}"))),
+            other => Err(self.error(name, format!("needs true or false, not {}", shown(other)))),
         }
     }
 
@@ -168,7 +173,7 @@ impl Arguments {
                 i64::try_from(*u).map_err(|_| self.error(name, format!("is too large: {u}")))
             }
             Pmt::Double(x) if x.fract() == 0.0 && x.abs() < 9.0e15 => Ok(*x as i64),
-            other => Err(self.error(name, format!("needs an integer, not {other}"))),
+            other => Err(self.error(name, format!("needs an integer, not {}", shown(other)))),
         }
     }
 
@@ -190,12 +195,12 @@ impl Arguments {
             Pmt::Double(x) => *x,
             Pmt::Int(i) => *i as f64,
             Pmt::Uint64(u) => *u as f64,
-            other => return Err(self.error(name, format!("needs a number, not {other}"))),
+            other => return Err(self.error(name, format!("needs a number, not {}", shown(other)))),
         };
         if x.is_finite() {
             Ok(x)
         } else {
-            Err(self.error(name, format!("must be finite, not {x}")))
+            Err(self.error(name, format!("must be finite, not {}", Number(x))))
         }
     }
 
@@ -203,7 +208,7 @@ impl Arguments {
     pub fn word(&self, name: &str) -> Result<&str, ParamError> {
         match self.value(name)? {
             Pmt::Symbol(s) => Ok(s),
-            other => Err(self.error(name, format!("needs a word, not {other}"))),
+            other => Err(self.error(name, format!("needs a word, not {}", shown(other)))),
         }
     }
 
@@ -211,7 +216,7 @@ impl Arguments {
     pub fn path(&self, name: &str) -> Result<std::path::PathBuf, ParamError> {
         match self.value(name)? {
             Pmt::Symbol(s) if !s.is_empty() => Ok(s.as_ref().into()),
-            other => Err(self.error(name, format!("needs a file path, not {other}"))),
+            other => Err(self.error(name, format!("needs a file path, not {}", shown(other)))),
         }
     }
 
@@ -224,7 +229,9 @@ impl Arguments {
             .map(|v| match v {
                 Pmt::Double(x) if x.is_finite() => Ok(*x),
                 Pmt::Int(i) => Ok(*i as f64),
-                other => Err(self.value_error(name, format!("{other} is not a finite number"))),
+                other => {
+                    Err(self.value_error(name, format!("{} is not a finite number", shown(other))))
+                }
             })
             .collect()
     }
@@ -264,13 +271,9 @@ impl Arguments {
                 }
                 Ok(())
             }
-            ParamKind::Float => self.float(name).map(drop),
-            ParamKind::PositiveFloat => {
+            ParamKind::Float(range) => {
                 let x = self.float(name)?;
-                if x <= 0.0 {
-                    return Err(self.error(name, format!("must be finite and positive, not {x}")));
-                }
-                Ok(())
+                range.check(x).map(drop).map_err(|m| self.error(name, m))
             }
             ParamKind::Item => self.check_item(name, false),
             ParamKind::Items => self.check_item(name, true),
@@ -285,7 +288,7 @@ impl Arguments {
                 if !words.contains(&w) {
                     return Err(ParamError::new(
                         self.block,
-                        format!("unknown {name} '{w}' (use {})", words.join(", ")),
+                        format!("unknown {name} '{}' (use {})", Echo(w), words.join(", ")),
                     ));
                 }
                 Ok(())
@@ -304,6 +307,11 @@ impl Arguments {
             self.item::<T>(name).map(drop)
         })
     }
+}
+
+/// A value given as a parameter, as an error repeats it (long ones cut, see [`Echo`]).
+fn shown(v: &impl std::fmt::Display) -> String {
+    Echo(&v.to_string()).to_string()
 }
 
 /// The elements of a list-like PMT (a vector, tuple, list of pairs or uniform vector).
@@ -361,8 +369,11 @@ fn real(v: &Pmt) -> Result<f64, String> {
         Pmt::Int(i) => Ok(*i as f64),
         Pmt::Uint64(u) => Ok(*u as f64),
         Pmt::Complex(c) if c.im == 0.0 => Ok(c.re),
-        Pmt::Complex(_) => Err(format!("{v} is complex; this block needs a real value")),
-        other => Err(format!("needs a number, not {other}")),
+        Pmt::Complex(_) => Err(format!(
+            "{} is complex; this block needs a real value",
+            shown(v)
+        )),
+        other => Err(format!("needs a number, not {}", shown(other))),
     }
 }
 
@@ -384,7 +395,7 @@ macro_rules! from_param_int {
                 let i = match v {
                     Pmt::Int(i) => *i,
                     Pmt::Double(x) if x.fract() == 0.0 => *x as i64,
-                    other => return Err(format!("needs an integer, not {other}")),
+                    other => return Err(format!("needs an integer, not {}", shown(other))),
                 };
                 <$t>::try_from(i).map_err(|_| format!("{i} does not fit in {}", stringify!($t)))
             }

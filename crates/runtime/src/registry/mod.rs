@@ -32,7 +32,9 @@ mod description;
 mod dtype;
 
 pub use arguments::{default_pmt, Arguments, FromParam, ParamError};
-pub use description::{BlockDescription, DefaultValue, ParamDescription, ParamKind, PortInfo};
+pub use description::{
+    BlockDescription, DefaultValue, FloatRange, ParamDescription, ParamKind, PortInfo,
+};
 pub use dtype::{Dtype, DtypeItem};
 #[doc(hidden)]
 pub use dtype::{DtypeMarker, DtypeOf};
@@ -44,8 +46,8 @@ use crate::{Block, Direction, Pmt, PortFields};
 /// What a block's file needs to describe the block: `use radioflow_runtime::registry::prelude::*;`.
 pub mod prelude {
     pub use super::{
-        declared_ports, BlockDescription, DefaultValue, Dtype, ParamDescription, ParamError,
-        ParamKind,
+        declared_ports, BlockDescription, DefaultValue, Dtype, FloatRange, ParamDescription,
+        ParamError, ParamKind,
     };
     pub use crate::{register_block, with_dtype};
 }
