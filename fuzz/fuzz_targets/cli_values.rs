@@ -1,10 +1,11 @@
-//! The command line's numeric values (crates/cli/src/values.rs, compiled into this target as
-//! it is into the `radioflow` binary, which has no library to depend on): any text is a value
-//! or an error, never a panic, and a value accepted is one the commands can use as they do
-//! (a count or size within its bound, seconds that make a `Duration`, a finite rate > 0).
+//! The command line's numeric values (crates/bench/src/values.rs, which the experiments'
+//! arguments and the `radioflow` binary's other commands share; compiled into this target
+//! alone, without the bench crate's dependencies): any text is a value or an error, never a
+//! panic, and a value accepted is one the commands can use as they do (a count or size within
+//! its bound, seconds that make a `Duration`, a finite rate > 0).
 #![no_main]
 
-#[path = "../../crates/cli/src/values.rs"]
+#[path = "../../crates/bench/src/values.rs"]
 #[allow(dead_code)]
 mod values;
 

@@ -35,9 +35,22 @@ pub enum BenchError {
         /// The runtime's error.
         source: radioflow_runtime::RunError,
     },
-    /// A parameter is out of range.
+    /// A parameter or an argument cannot be used (out of range, unknown name, malformed list).
     #[error("{0}")]
     Params(String),
+    /// `--scheduler` names a scheduler that does not parse.
+    #[error(transparent)]
+    Scheduler(#[from] radioflow_runtime::SchedulerSpecError),
+    /// Runs finished but lost or corrupted what they carried (the message says what).
+    #[error("{0}")]
+    Unverified(String),
+    /// The running `radioflow` binary, which runs configurations in child processes, cannot be
+    /// found.
+    #[error("cannot find the radioflow binary")]
+    Exe(#[source] std::io::Error),
+    /// A file or folder could not be read or created.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
     /// A peer could not be built or run.
     #[error("{0}")]
     Peer(String),

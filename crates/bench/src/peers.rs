@@ -44,7 +44,7 @@ impl Peer {
         };
         let tpb = if realtime { "tpb-rt" } else { "tpb" };
         match (self, experiment) {
-            // The seed's three Fig. 8 configurations.
+            // The three configurations of Bloessl et al. 2019, Fig. 8.
             (Self::GnuRadio, "opti") => ["default", "tuned", "emulation"]
                 .iter()
                 .map(|c| {
@@ -53,8 +53,8 @@ impl Peer {
                     (format!("{tpb} {c}"), args)
                 })
                 .collect(),
-            // The seed's Fig. 5/6 comparison, normal and real-time priority, always both; real
-            // time as radioflow's tpb-rt (SCHED_FIFO 50).
+            // The comparison of Bloessl et al. 2019, Fig. 5/6: normal and real-time priority,
+            // always both; real time as radioflow's tpb-rt (SCHED_FIFO 50).
             (Self::GnuRadio, "resched" | "items") => vec![
                 ("tpb".into(), vec![]),
                 (

@@ -75,7 +75,7 @@ register_block!(BlockDescription {
     dtypes: Dtype::ALL,
     params: &[ParamDescription::required(
         "path",
-        ParamKind::Path,
+        ParamKind::Path(PathUse::Write),
         "the file to write"
     )],
     ports: declared_ports::<FileSink<f32>>,

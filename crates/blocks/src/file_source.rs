@@ -151,7 +151,7 @@ register_block!(BlockDescription {
     summary: "Items read from a raw binary file (GNU Radio's file_source).",
     dtypes: Dtype::ALL,
     params: &[
-        ParamDescription::required("path", ParamKind::Path, "the file to read"),
+        ParamDescription::required("path", ParamKind::Path(PathUse::Read), "the file to read"),
         ParamDescription::optional(
             "repeat",
             ParamKind::Bool,

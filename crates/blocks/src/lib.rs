@@ -15,6 +15,8 @@
 //! - GNU Radio interop: ZeroMQ, wire-compatible with gr-zeromq ([`ZmqSource`], [`ZmqSink`],
 //!   [`ZmqMessageSource`], [`ZmqMessageSink`], the tag header in [`zmq_tag_header`]); SigMF
 //!   recordings ([`SigmfSource`], [`SigmfSink`], the format in [`sigmf`]).
+//! - The files of a run: [`RunFiles`] refuses, before anything is opened, an output that is
+//!   also an input (graph files, the command line's receivers and transmitter).
 //! - Radios through SoapySDR (the `soapysdr` feature, on by default; it links the system's
 //!   libSoapySDR): [`SoapySource`], [`SoapySink`] ([`DeviceError`]). Without SoapySDR
 //!   installed, build with `--no-default-features`.
@@ -74,6 +76,7 @@ mod rate_source;
 mod rate_work;
 mod rational_resampler;
 mod rds_decoder;
+mod run_files;
 pub mod sigmf;
 mod sigmf_sink;
 mod sigmf_source;
@@ -125,6 +128,7 @@ pub use rate_probe::RateProbe;
 pub use rate_source::RateSource;
 pub use rational_resampler::RationalResampler;
 pub use rds_decoder::RdsDecoder;
+pub use run_files::{RunFiles, SameFileError};
 pub use sigmf_sink::SigmfSink;
 pub use sigmf_source::SigmfSource;
 pub use signal_source::{SignalItem, SignalSource, Waveform};

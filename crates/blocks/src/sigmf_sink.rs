@@ -230,7 +230,7 @@ register_block!(BlockDescription {
     params: &[
         ParamDescription::required(
             "path",
-            ParamKind::Path,
+            ParamKind::Path(PathUse::WriteSigmf),
             "the recording (X, X.sigmf-meta, X.sigmf-data or X.sigmf)"
         ),
         ParamDescription::optional(

@@ -214,7 +214,7 @@ register_block!(BlockDescription {
     dtypes: &[Dtype::Complex64, Dtype::Float32],
     params: &[ParamDescription::required(
         "path",
-        ParamKind::Path,
+        ParamKind::Path(PathUse::ReadSigmf),
         "the recording (X, X.sigmf-meta, X.sigmf-data or X.sigmf)"
     )],
     ports: declared_ports::<SigmfSource<Complex32>>,

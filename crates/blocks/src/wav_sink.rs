@@ -195,7 +195,7 @@ register_block!(BlockDescription {
     summary: "Writes f32 channels (in0, in1, ...) to a WAV file, 16-bit PCM or float.",
     dtypes: &[Dtype::Float32],
     params: &[
-        ParamDescription::required("path", ParamKind::Path, "the file to write"),
+        ParamDescription::required("path", ParamKind::Path(PathUse::Write), "the file to write"),
         ParamDescription::optional(
             "channels",
             ParamKind::Int { min: 1 },

@@ -210,7 +210,7 @@ register_block!(BlockDescription {
     summary: "Reads a WAV file as f32 channels (out0, out1, ...), integers scaled to ±1.",
     dtypes: &[Dtype::Float32],
     params: &[
-        ParamDescription::required("path", ParamKind::Path, "the file to read"),
+        ParamDescription::required("path", ParamKind::Path(PathUse::Read), "the file to read"),
         ParamDescription::optional(
             "channels",
             ParamKind::Int { min: 1 },

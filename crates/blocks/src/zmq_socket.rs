@@ -286,7 +286,7 @@ pub(crate) mod params {
 
     /// `address`: the endpoint.
     pub(crate) const ADDRESS: ParamDescription =
-        ParamDescription::required("address", ParamKind::Path, "the ZeroMQ endpoint")
+        ParamDescription::required("address", ParamKind::Text, "the ZeroMQ endpoint")
             .with_example(DefaultValue::Word("tcp://127.0.0.1:5555"));
     /// `timeout_ms`: how long one wait lasts.
     pub(crate) const TIMEOUT_MS: ParamDescription = ParamDescription::optional(
@@ -345,7 +345,10 @@ pub(crate) mod params {
 
     /// `address` and `pattern` as given.
     pub(crate) fn endpoint(a: &Arguments) -> Result<(String, Pattern), ParamError> {
-        let address = a.path("address")?.to_string_lossy().into_owned();
+        let address = a.word("address")?.to_owned();
+        if address.is_empty() {
+            return Err(a.error("address", "needs an endpoint (tcp://HOST:PORT, ipc://PATH)"));
+        }
         let pattern = Pattern::parse(a.word("pattern")?).unwrap_or(Pattern::PubSub);
         Ok((address, pattern))
     }

@@ -780,3 +780,245 @@ fn long_lists_pass_through_message_blocks_on_every_scheduler() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// End of stream past a block with a connected message output (issue 32, item 16): a message
+// output is not a reader of the stream, so a block whose stream outputs all lost their readers
+// finishes, whatever its message receivers do (GNU Radio 3.10 ends the same graphs).
+
+/// A copy of `f32` items with a message output: posts one message per work call that moved
+/// items (or none), and raises `finished` in its stop hook.
+#[derive(radioflow_runtime::Ports)]
+struct Tap {
+    #[input(name = "in")]
+    input: StreamInput<f32>,
+    #[output(name = "out")]
+    output: radioflow_runtime::StreamOutput<f32>,
+    #[message_output(name = "msg")]
+    msg: radioflow_runtime::MessageOutput,
+    publish: bool,
+    posted: u64,
+    finished: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+#[radioflow_runtime::block]
+impl Tap {
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let n =
+            radioflow_runtime::sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
+                o.copy_from_slice(i)
+            });
+        if self.publish && n > 0 {
+            self.posted += 1;
+            self.msg.post(Pmt::Int(self.posted as i64));
+        }
+        Ok(WorkStatus::Continue)
+    }
+
+    fn stop(&mut self) -> Result<(), BlockError> {
+        self.finished
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+/// An endless `f32` source (zeros) with a message input `cmd`, counting the messages; raises
+/// `finished` in its stop hook.
+#[derive(radioflow_runtime::Ports)]
+struct CommandedSource {
+    #[output(name = "out")]
+    output: radioflow_runtime::StreamOutput<f32>,
+    commands: u64,
+    finished: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+#[radioflow_runtime::block]
+impl CommandedSource {
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let o = self.output.slice();
+        let n = o.len();
+        o.fill(0.0);
+        self.output.produce(n);
+        Ok(WorkStatus::Continue)
+    }
+
+    #[message_input]
+    fn cmd(&mut self, _msg: Pmt) {
+        self.commands += 1;
+    }
+
+    fn stop(&mut self) -> Result<(), BlockError> {
+        self.finished
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+/// A message source that never ends by itself: one message in its first call, then idle
+/// (GNU Radio's `message_strobe` beside a `message_debug` keeps that pair running too).
+#[derive(radioflow_runtime::Ports)]
+struct IdleMessageSource {
+    #[message_output(name = "out")]
+    out: radioflow_runtime::MessageOutput,
+    sent: bool,
+}
+
+#[radioflow_runtime::block]
+impl IdleMessageSource {
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        if !std::mem::replace(&mut self.sent, true) {
+            self.out.post(Pmt::symbol("strobe"));
+        }
+        Ok(WorkStatus::Continue)
+    }
+}
+
+/// What the message output of the tap is connected to.
+#[derive(Clone, Copy, Debug)]
+enum TapReceiver {
+    /// A message counter fed only by the tap.
+    Counter,
+    /// The same, the tap never posting.
+    SilentCounter,
+    /// The endless source upstream of the tap.
+    Upstream,
+    /// A message counter that an endless message source feeds too: it never finishes, but
+    /// the stream part of the graph does.
+    EndlessCounter,
+}
+
+/// Waits (a hang guard only) until `flag` is raised.
+fn wait_for(flag: &std::sync::atomic::AtomicBool, what: &str) {
+    let t0 = Instant::now();
+    while !flag.load(std::sync::atomic::Ordering::SeqCst) {
+        assert!(t0.elapsed() < Duration::from_secs(60), "{what}");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[test]
+fn a_message_output_does_not_keep_a_finished_stream_alive() {
+    const N: u64 = 100_000;
+    for receiver in [
+        TapReceiver::Counter,
+        TapReceiver::SilentCounter,
+        TapReceiver::Upstream,
+        TapReceiver::EndlessCounter,
+    ] {
+        for s in schedulers() {
+            let what = format!("{}, {receiver:?}", s.name());
+            let tap_done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let src_done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let mut fg = Flowgraph::new();
+            let src = fg.add(CommandedSource {
+                output: Default::default(),
+                commands: 0,
+                finished: src_done.clone(),
+            });
+            let tap = fg.add(Tap {
+                input: StreamInput::new(),
+                output: Default::default(),
+                msg: Default::default(),
+                publish: !matches!(receiver, TapReceiver::SilentCounter),
+                posted: 0,
+                finished: tap_done.clone(),
+            });
+            let head = fg.add(Head::<f32>::new(N));
+            let sink = fg.add(NullSink::<f32>::new());
+            fg.connect(src, tap).unwrap();
+            fg.connect(tap, head).unwrap();
+            fg.connect(head, sink).unwrap();
+            let counter = match receiver {
+                TapReceiver::Upstream => {
+                    fg.connect_message((tap, "msg"), (src, "cmd")).unwrap();
+                    None
+                }
+                _ => {
+                    let c = fg.add(MessageCounter::new());
+                    fg.connect_message((tap, "msg"), (c, "in")).unwrap();
+                    Some(c)
+                }
+            };
+            if let (TapReceiver::EndlessCounter, Some(c)) = (receiver, counter) {
+                let strobe = fg.add(IdleMessageSource {
+                    out: Default::default(),
+                    sent: false,
+                });
+                fg.connect_message((strobe, "out"), (c, "in")).unwrap();
+                fg.start(s.as_ref()).unwrap();
+                // The stream part ends by itself; the strobe and its counter run until stopped.
+                wait_for(&tap_done, &format!("{what}: the tap never finished"));
+                wait_for(&src_done, &format!("{what}: the source never finished"));
+                fg.stop();
+                fg.wait().unwrap();
+            } else {
+                run(&mut fg, s.as_ref()).unwrap();
+            }
+            assert_eq!(
+                fg.block::<NullSink<f32>>(sink).unwrap().items(),
+                N,
+                "{what}"
+            );
+            let posted = fg.block::<Tap>(tap).unwrap().posted;
+            match receiver {
+                TapReceiver::Upstream => {
+                    let got = fg.block::<CommandedSource>(src).unwrap().commands;
+                    assert!(got <= posted, "{what}: {got} of {posted}");
+                }
+                TapReceiver::SilentCounter => {
+                    let c = fg.block::<MessageCounter>(counter.unwrap()).unwrap();
+                    assert_eq!((posted, c.count()), (0, 0), "{what}");
+                }
+                TapReceiver::Counter => {
+                    // Every message posted before the tap finished was handled.
+                    let c = fg.block::<MessageCounter>(counter.unwrap()).unwrap();
+                    assert!(posted > 0, "{what}");
+                    assert_eq!(c.count(), posted, "{what}");
+                }
+                TapReceiver::EndlessCounter => {}
+            }
+        }
+    }
+}
+
+#[test]
+fn a_timed_out_wait_names_the_blocks_it_waits_for() {
+    for s in schedulers() {
+        // Neither block can ever finish: the counter waits for its sender, the sender for its
+        // receiver (GNU Radio's strobe and message_debug behave so too). Both are idle.
+        let mut fg = Flowgraph::new();
+        let strobe = fg.add_named(
+            "strobe",
+            IdleMessageSource {
+                out: Default::default(),
+                sent: false,
+            },
+        );
+        let counter = fg.add_named("counter", MessageCounter::new());
+        fg.connect_message((strobe, "out"), (counter, "in"))
+            .unwrap();
+        fg.start(s.as_ref()).unwrap();
+        match fg.wait_timeout(Duration::from_millis(20)) {
+            Err(e @ RunError::Unresponsive { .. }) => {
+                let RunError::Unresponsive {
+                    blocks, waiting, ..
+                } = &e
+                else {
+                    unreachable!()
+                };
+                let mut all: Vec<&str> = blocks.iter().chain(waiting).map(|b| &**b).collect();
+                all.sort_unstable();
+                assert_eq!(all, ["counter", "strobe"], "{}: {e}", s.name());
+                let text = e.to_string();
+                assert!(
+                    text.contains("counter") && text.contains("strobe"),
+                    "{}: {text}",
+                    s.name()
+                );
+            }
+            other => panic!("{}: {other:?}", s.name()),
+        }
+        fg.stop();
+        fg.wait().unwrap();
+    }
+}

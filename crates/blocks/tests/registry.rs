@@ -15,7 +15,7 @@ fn example(kind: ParamKind, dir: &Path) -> Pmt {
         ParamKind::Floats | ParamKind::Items => Pmt::list([Pmt::Int(1), Pmt::Int(2)]),
         ParamKind::Choice(words) => Pmt::symbol(words[0]),
         ParamKind::Text => Pmt::symbol("x"),
-        ParamKind::Path => {
+        ParamKind::Path(_) => {
             let path = dir.join("registry-example.bin");
             std::fs::write(&path, [0u8; 64]).unwrap();
             Pmt::symbol(path.to_str().unwrap())

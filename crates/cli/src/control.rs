@@ -1,4 +1,4 @@
-//! `--control ADDR [--token T] [--probe BLOCK.PORT]...`: the live view's flags, shared by the
+//! `--control ADDR [--token T] [--allow-origin O]... [--probe BLOCK.PORT]...`: the live view's flags, shared by the
 //! commands that run a graph (see `radioflow_control`).
 
 use clap::Args;
@@ -19,13 +19,20 @@ pub(crate) struct ControlArgs {
     control: Option<SocketAddr>,
     /// The token every request to the control port must carry (generated and printed when
     /// the address is not loopback and none is given).
-    #[arg(long, requires = "control")]
+    #[arg(long, requires = "control", value_parser = token)]
     token: Option<String>,
+    /// A web origin besides the live view's own page that may use the control port, e.g.
+    /// http://dash.example:8080 (its pages may write and get CORS answers; its name is
+    /// accepted as Host); repeatable. Others are refused.
+    #[arg(long, value_name = "ORIGIN", requires = "control")]
+    allow_origin: Vec<String>,
     /// A probe on a stream output for the live view's plots (spectrum, time, constellation);
     /// repeatable.
     #[arg(long, value_name = "BLOCK.PORT", requires = "control")]
     probe: Vec<String>,
 }
+
+pub(crate) use crate::values::token;
 
 impl ControlArgs {
     /// Whether a control port was asked for.
@@ -74,6 +81,14 @@ impl ControlArgs {
             .collect()
     }
 
+    /// The control port's configuration on `addr`: the token and allowed origins given.
+    fn config(&self, addr: SocketAddr) -> ControlConfig {
+        let mut config = ControlConfig::new(addr);
+        config.token = self.token.clone();
+        config.allowed_origins = self.allow_origin.clone();
+        config
+    }
+
     /// Starts the control port for the running `fg` with `probes` and the initial values of
     /// settable parameters `(block, parameter, value)`, and prints its address.
     pub(crate) fn serve(
@@ -85,8 +100,7 @@ impl ControlArgs {
         let Some(addr) = self.control else {
             return Ok(None);
         };
-        let mut config = ControlConfig::new(addr);
-        config.token = self.token.clone();
+        let mut config = self.config(addr);
         config.probes = probes;
         config.params = params;
         let handle = serve(fg, config)?;
@@ -100,9 +114,7 @@ impl ControlArgs {
         let Some(addr) = self.control else {
             return Ok(None);
         };
-        let mut config = ControlConfig::new(addr);
-        config.token = self.token.clone();
-        let handle = radioflow_control::serve_tasks(tasks, config)?;
+        let handle = radioflow_control::serve_tasks(tasks, self.config(addr))?;
         eprintln!("live view: {}", handle.url());
         Ok(Some(handle))
     }
@@ -118,10 +130,15 @@ pub(crate) struct ServeEachRun {
 }
 
 impl ServeEachRun {
-    pub(crate) fn new(addr: SocketAddr, token: Option<String>) -> Self {
+    pub(crate) fn new(
+        addr: SocketAddr,
+        token: Option<String>,
+        allowed_origins: Vec<String>,
+    ) -> Self {
         let mut config = ControlConfig::new(addr);
         config.token =
             token.or_else(|| (!addr.ip().is_loopback()).then(radioflow_control::generate_token));
+        config.allowed_origins = allowed_origins;
         Self {
             config,
             handle: Mutex::new(None),

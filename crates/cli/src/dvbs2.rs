@@ -1,8 +1,11 @@
 //! `radioflow dvbs2 ...`: the DVB-S2 transmitter (`tx`) and receiver (`rx`). Thin: the
 //! logic is in `radioflow_dvbs2::app` and `radioflow_dvbs2::rx_app`.
 
+use crate::interrupt::Interrupt;
 use clap::{Args, Subcommand, ValueEnum};
-use radioflow_blocks::sigmf;
+use radioflow_blocks::dsp::Num;
+use radioflow_blocks::runtime::registry::PathUse;
+use radioflow_blocks::{sigmf, RunFiles};
 use radioflow_control::Tasks;
 use radioflow_dvbs2::app::{tx_file, TxFileOptions};
 use radioflow_dvbs2::rx_app::{rx_file_live, RxFileOptions, RxLive};
@@ -169,8 +172,12 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
         ..SyncConfig::default()
     };
     if let Err(e @ SyncError::SamplesPerSymbol { .. }) = sync.validate() {
-        anyhow::bail!("invalid value '{}' for '--sps': {e}", a.sps);
+        anyhow::bail!("invalid value '{}' for '--sps': {e}", Num(a.sps));
     }
+    RunFiles::new()
+        .add("--input", &a.input, crate::values::reads(&a.input))
+        .add("--out", &a.out, PathUse::Write)
+        .check()?;
     let (input, span) = if sigmf::is_sigmf(&a.input) {
         let rec = sigmf::Recording::open(&a.input)?;
         let datatype = rec.meta.global.datatype;
@@ -208,16 +215,31 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
     };
     a.control.refuse_probes("dvbs2 rx")?;
     let live = Arc::new(RxLive::default());
+    // Ctrl-C and SIGTERM end the run as the end of the input would (the TS file flushed).
+    let mut interrupt = Interrupt::catch()?;
+    let stop = live.stop.clone();
+    interrupt.then(move || stop.store(true, Relaxed));
     // The resampler's task runs only for a recording at another rate than 2.
     let control = a
         .control
         .serve_tasks(rx_tasks(&live, RxLive::first_task(&sync)))?;
     let mut shown = false;
+    // The last percent shown (a stream: the last 2^20 samples).
     let mut last_percent = u64::MAX;
     let r = rx_file_live(
         &o,
         |read, total| {
-            let percent = 100 * read / total.max(1);
+            if total == 0 {
+                // A stream, of unknown length: once per 2^20 samples.
+                if read >> 20 != last_percent {
+                    last_percent = read >> 20;
+                    eprint!("\r  {read} samples");
+                    std::io::stderr().flush().ok();
+                    shown = true;
+                }
+                return;
+            }
+            let percent = 100 * read / total;
             // Long inputs only (more than a few blocks of input), once per percent.
             if total > 1 << 21 && percent != last_percent {
                 last_percent = percent;
@@ -232,7 +254,9 @@ fn rx(a: RxArgs) -> anyhow::Result<()> {
     if shown {
         eprintln!();
     }
-    if live.stop.load(Relaxed) {
+    if interrupt.caught() {
+        println!("stopped by a signal after {} samples", r.samples);
+    } else if live.stop.load(Relaxed) {
         println!("stopped from the live view after {} samples", r.samples);
     }
     if let Some(p) = r.profile.as_ref().filter(|_| a.profile) {
@@ -294,6 +318,10 @@ fn tx(a: TxArgs) -> anyhow::Result<()> {
         || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
         usize::from,
     );
+    RunFiles::new()
+        .add("--input", &a.input, PathUse::Read)
+        .add("--out", &a.out, PathUse::Write)
+        .check()?;
     let o = TxFileOptions {
         input: a.input,
         output: a.out,

@@ -2,9 +2,12 @@
 //! WAV file (the receiver is `radioflow_fm`; this parses the options, prints progress and the
 //! summary, and turns Ctrl-C into the end of the run).
 
+use crate::interrupt::Interrupt;
 use anyhow::bail;
 use clap::Args;
-use radioflow_blocks::SampleFormat;
+use radioflow_blocks::dsp::Num;
+use radioflow_blocks::runtime::registry::PathUse;
+use radioflow_blocks::{RunFiles, SampleFormat};
 use radioflow_control::{ControlHandle, Probe};
 use radioflow_fm::synth::{write_station, Station};
 use radioflow_fm::{DeviceInput, Observer, Progress, Receiver, ReceiverConfig, ReceiverGraph};
@@ -90,14 +93,27 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
         other => bail!("invalid --deemphasis: {other} (use 50, 75 or 0 for none)"),
     };
     let scheduler = a.scheduler.parse::<SchedulerSpec>()?.build();
-    let mut config = if a.demo {
-        let dir = a
-            .wav
+    // The built-in station is a recording written next to the WAV file.
+    let demo = a.demo.then(|| {
+        a.wav
             .as_ref()
             .and_then(|w| w.parent())
             .filter(|d| !d.as_os_str().is_empty())
-            .map_or_else(std::env::temp_dir, PathBuf::from);
-        let path = dir.join("radioflow-demo-station.cu8");
+            .map_or_else(std::env::temp_dir, PathBuf::from)
+            .join("radioflow-demo-station.cu8")
+    });
+    let mut files = RunFiles::new();
+    if let Some(input) = &a.input {
+        files.add("--input", input, crate::values::reads(input));
+    }
+    if let Some(station) = &demo {
+        files.add("the built-in station", station, PathUse::Write);
+    }
+    if let Some(wav) = &a.wav {
+        files.add("--wav", wav, PathUse::Write);
+    }
+    files.check()?;
+    let mut config = if let Some(path) = demo {
         eprintln!(
             "writing the built-in station (5 s, 2.4 Msps cu8, +200 kHz) to {}",
             path.display()
@@ -172,35 +188,45 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
     let rx = Receiver::new(config)?;
     let plan = rx.plan();
     let stereo = if a.mono { "mono" } else { "stereo" };
+    let offset = if plan.offset < 0.0 { "" } else { "+" };
     match &device {
         Some(d) => eprintln!(
-            "device '{}': {} samples/s at {} Hz, station at {} Hz ({:+} Hz), {}; multiplex at \
-             {} Hz, audio at {} Hz, {stereo} (Ctrl-C stops)",
+            "device '{}': {} samples/s at {} Hz, station at {} Hz ({offset}{} Hz), {}; \
+             multiplex at {} Hz, audio at {} Hz, {stereo} (Ctrl-C stops)",
             d.args,
-            plan.sample_rate,
-            d.frequency,
-            d.frequency + plan.offset,
-            plan.offset,
+            Num(plan.sample_rate),
+            Num(d.frequency),
+            Num(d.frequency + plan.offset),
+            Num(plan.offset),
             match a.seconds {
-                Some(s) => format!("for {s} s"),
+                Some(s) => format!("for {} s", Num(s)),
                 None => "until stopped".to_owned(),
             },
-            plan.mpx_rate,
+            Num(plan.mpx_rate),
+            plan.wav_rate,
+        ),
+        None if rx.is_stream() => eprintln!(
+            "{}: a stream, read until it ends (Ctrl-C stops), station at {offset}{} Hz; \
+             multiplex at {} Hz, audio at {} Hz, {stereo}",
+            input.display(),
+            Num(plan.offset),
+            Num(plan.mpx_rate),
             plan.wav_rate,
         ),
         None => eprintln!(
-            "{}: {} samples ({:.1} s), station at {:+} Hz; multiplex at {} Hz, audio at {} Hz, \
-             {stereo}",
+            "{}: {} samples ({:.1} s), station at {offset}{} Hz; multiplex at {} Hz, audio at \
+             {} Hz, {stereo}",
             input.display(),
             rx.samples(),
             rx.samples() as f64 / plan.sample_rate,
-            plan.offset,
-            plan.mpx_rate,
+            Num(plan.offset),
+            Num(plan.mpx_rate),
             plan.wav_rate,
         ),
     }
-    interrupt::catch();
+    let interrupt = Interrupt::catch()?;
     let mut watch = Watch {
+        interrupt: &interrupt,
         control: &a.control,
         offset: plan.offset,
         probes: Vec::new(),
@@ -272,6 +298,8 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
 /// What `radioflow fm` does around the receiver's run: probes and the control port when
 /// asked for, the progress line, the RDS lines.
 struct Watch<'a> {
+    /// Ctrl-C and SIGTERM end the run as the end of its input would.
+    interrupt: &'a Interrupt,
     control: &'a crate::control::ControlArgs,
     /// The station's offset: the initial value of `channel.centre` on the page.
     offset: f64,
@@ -331,7 +359,7 @@ impl Observer for Watch<'_> {
     }
 
     fn should_stop(&mut self) -> bool {
-        interrupt::caught()
+        self.interrupt.caught()
     }
 
     fn rds(&mut self, m: &Pmt) {
@@ -356,37 +384,4 @@ fn rds_line(m: &Pmt) -> Option<String> {
         _ => return None,
     };
     Some(format!("RDS {}: {value}", key.as_symbol()?.to_uppercase()))
-}
-
-/// Ctrl-C ends a run as the end of its input would: the WAV file is finished and the summary
-/// printed (a device streams until stopped). A second Ctrl-C ends the process at once.
-mod interrupt {
-    use std::sync::atomic::{AtomicBool, Ordering};
-
-    static CAUGHT: AtomicBool = AtomicBool::new(false);
-
-    extern "C" fn on_interrupt(_: libc::c_int) {
-        // Async-signal-safe: one atomic store.
-        CAUGHT.store(true, Ordering::Relaxed);
-    }
-
-    /// Catches the next SIGINT (then the default action is back: SA_RESETHAND; system calls
-    /// it interrupts on other threads restart: SA_RESTART).
-    pub(super) fn catch() {
-        // SAFETY: `action` is zeroed (a valid empty sigaction: no flags, empty mask) before its
-        // fields are set; the handler is an `extern "C" fn(c_int)` that only stores an atomic,
-        // which is async-signal-safe; the old action is not asked for (null).
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            action.sa_flags = libc::SA_RESETHAND | libc::SA_RESTART;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
-        }
-    }
-
-    /// Whether a Ctrl-C came.
-    pub(super) fn caught() -> bool {
-        CAUGHT.load(Ordering::Relaxed)
-    }
 }

@@ -1,21 +1,15 @@
 //! `radioflow`: run the source documents' benchmarks on radioflow, and profile graphs.
 //!
-//! The experiments live in `radioflow_bench`; this binary parses arguments, maps them to the
-//! bench crate's parameters and prints what it returns.
+//! The experiments, with their arguments and their printing, live in `radioflow_bench`; this
+//! binary flattens those arguments into its own and adds its other commands.
 
 mod bench;
-mod bench_compare;
-mod bench_dvbs2;
-mod bench_fir;
-mod bench_fm;
-mod bench_framed;
-mod bench_observe;
-mod bench_profile;
 mod blocks;
 mod control;
 mod dvbs2;
 mod fm;
 mod grc;
+mod interrupt;
 mod profile;
 mod run;
 mod serve;

@@ -1,10 +1,14 @@
-//! `radioflow profile [GRAPH] [--trace FILE]`: prints `radioflow_bench::profile`'s per-block
-//! profile table (or JSON), live counters while the graph runs, and writes the trace.
+//! `radioflow profile [GRAPH] [--trace FILE]`: one of the named [`graphs`] run with time
+//! counters on ([`run`]); prints its per-block profile table (or JSON), live counters while the
+//! graph runs, and writes the trace.
+
+mod graphs;
+mod run;
 
 use anyhow::Context;
 use clap::Args;
-use radioflow_bench::profile::{self, LiveSample, ProfileParams, ProfileRun};
 use radioflow_runtime::SchedulerSpec;
+use run::{LiveSample, ProfileParams, ProfileRun};
 use std::path::Path;
 use std::time::Duration;
 
@@ -51,13 +55,13 @@ pub(crate) fn main(a: ProfileArgs) -> anyhow::Result<()> {
     };
     // The error of an unknown graph lists the known ones.
     let mut control = Ok(None);
-    let run = profile::run_observed(&p, scheduler.as_ref(), &mut print_live, &mut |fg| {
+    let run = run::run_observed(&p, scheduler.as_ref(), &mut print_live, &mut |fg| {
         control = a.control.serve(fg, Vec::new(), Vec::new());
     })?;
     drop(control?);
     if a.json {
         for r in &run.profile.rows {
-            println!("{}", profile::row_json(r));
+            println!("{}", run::row_json(r));
         }
     } else {
         println!(

@@ -1,8 +1,9 @@
 //! `radioflow run GRAPH.toml|FLOWGRAPH.grc`: builds a graph file or a GNU Radio Companion
 //! flowgraph (see `radioflow_graph`) and runs it.
 
+use crate::interrupt::Interrupt;
 use clap::Args;
-use radioflow_runtime::SchedulerSpec;
+use radioflow_runtime::{SchedulerSpec, StopHandle};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -54,13 +55,16 @@ pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
             .flowgraph
             .set_counters(radioflow_runtime::Counters::Timed);
     }
+    let mut interrupt = Interrupt::catch()?;
     let start = Instant::now();
     graph.flowgraph.start(scheduler.as_ref())?;
+    let stop = graph.flowgraph.stop_handle();
+    interrupt.then(move || stop.iter().for_each(StopHandle::stop));
     let control = a.control.serve(&graph.flowgraph, probes, Vec::new())?;
     graph.flowgraph.wait()?;
     drop(control);
     let seconds = start.elapsed().as_secs_f64();
-    println!("{}: ran in {seconds:.3} s", a.graph.display());
+    println!("{}: {} {seconds:.3} s", a.graph.display(), ran(&interrupt));
     for (name, id) in &graph.blocks {
         if let Some(s) = graph.flowgraph.stats(*id) {
             println!(
@@ -83,13 +87,15 @@ fn across_hosts(a: &RunArgs, hosts: &str) -> anyhow::Result<()> {
         scheduler: a.scheduler.clone(),
         drop_malformed: a.drop_malformed,
     };
+    let interrupt = Interrupt::catch()?;
     let start = Instant::now();
-    let report = radioflow_hosts::run(&graph, &hosts, &options)?;
+    let report = radioflow_hosts::run_until(&graph, &hosts, &options, interrupt.flag())?;
     let seconds = start.elapsed().as_secs_f64();
     println!(
-        "{}: ran on {} hosts in {seconds:.3} s",
+        "{}: on {} hosts, {} {seconds:.3} s",
         a.graph.display(),
-        report.hosts.len()
+        report.hosts.len(),
+        ran(&interrupt)
     );
     for (host, blocks) in &report.hosts {
         for b in blocks {
@@ -108,4 +114,13 @@ fn across_hosts(a: &RunArgs, hosts: &str) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// How the run ended, before its length.
+fn ran(interrupt: &Interrupt) -> &'static str {
+    if interrupt.caught() {
+        "stopped by a signal after"
+    } else {
+        "ran in"
+    }
 }

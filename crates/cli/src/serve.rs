@@ -28,11 +28,9 @@ pub(crate) fn main(a: ServeArgs) -> anyhow::Result<()> {
             t
         }
     };
-    let server = radioflow_hosts::Server::bind(radioflow_hosts::ServeConfig {
-        listen: a.listen,
-        token,
-        once: a.once,
-    })?;
+    let mut config = radioflow_hosts::ServeConfig::new(a.listen, token);
+    config.once = a.once;
+    let server = radioflow_hosts::Server::bind(config)?;
     // The line tests and scripts wait for.
     eprintln!("serve: listening on {}", server.local_addr()?);
     server.run()?;

@@ -1,9 +1,11 @@
-//! `radioflow soak`: keeps a graph running for a long time, printing memory, threads and
-//! throughput as it goes; fails if memory grew or a thread appeared or items stopped.
+//! `radioflow soak`: keeps a graph running for a long time ([`run`]), printing memory, threads
+//! and throughput as it goes; fails if memory grew or a thread appeared or items stopped.
+
+mod run;
 
 use clap::Args;
-use radioflow_bench::soak::{self, SoakSample, SOAK_GRAPHS};
 use radioflow_runtime::SchedulerSpec;
+use run::{SoakSample, SOAK_GRAPHS};
 use std::time::Duration;
 
 #[derive(Args)]
@@ -57,7 +59,7 @@ pub(crate) fn main(a: SoakArgs) -> anyhow::Result<()> {
             );
         }
     };
-    let report = soak::run(
+    let report = run::run(
         &a.graph,
         Duration::from_secs_f64(a.seconds),
         Duration::from_secs_f64(a.every),

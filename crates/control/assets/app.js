@@ -4,8 +4,13 @@
 
 const query = new URLSearchParams(location.search);
 const token = query.get("token");
+// Requests carry the token in a header (out of addresses and logs); only the WebSocket, whose
+// handshake a page cannot add headers to, carries it in its address.
 const withToken = (path) => token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path;
-const api = (path, options) => fetch(withToken(path), options).then(async (r) => {
+const api = (path, options = {}) => fetch(path, {
+  ...options,
+  headers: { ...(options.headers || {}), ...(token ? { Authorization: "Bearer " + token } : {}) },
+}).then(async (r) => {
   const body = await r.json().catch(() => ({}));
   if (!r.ok) throw new Error(body.error || r.statusText);
   return body;
@@ -197,7 +202,8 @@ function connect() {
   ws.onclose = () => { document.getElementById("status").textContent = "disconnected"; setTimeout(connect, 1000); };
 }
 
-document.getElementById("stop").onclick = () => api("/api/stop", { method: "POST" })
+document.getElementById("stop").onclick = () => api("/api/stop",
+  { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })
   .catch((e) => { document.getElementById("control-result").textContent = "error: " + e.message; });
 
 api("/api/graph").then((g) => {

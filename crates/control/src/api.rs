@@ -1,13 +1,17 @@
 //! The HTTP routes: the JSON API under `/api`, the WebSocket stream at `/api/stream`, the page
-//! and its bundled files. Every request passes [`guard`]: the request budget, then the token.
+//! and its bundled files. Every request passes, outermost first: [`screen`] (the `Host` it
+//! names and a WebSocket's `Origin`, see `origin.rs`; security headers on every answer), the
+//! CORS layer (preflights, allowed origins), the CSRF layer (cross-origin writes), then
+//! [`admit`]: the token, the client's request budget, and JSON on writes.
 
+use crate::connections::Client;
 use crate::error::ApiError;
 use crate::pmt_json::pmt_from_json;
 use crate::probe_view::View;
 use crate::server::State;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, Request, State as Ext};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderValue, Method};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -38,23 +42,72 @@ pub(crate) fn router(state: Arc<State>) -> Router {
         .route("/api/stop", post(stop))
         .route("/api/start", post(start))
         .fallback(|r: Request| async move { ApiError::NotFound(r.uri().path().to_owned()) })
-        .layer(middleware::from_fn_with_state(state.clone(), guard))
+        .layer(middleware::from_fn_with_state(state.clone(), admit))
+        .layer(state.origins.csrf_layer())
+        .layer(state.origins.cors_layer())
+        .layer(middleware::from_fn_with_state(state.clone(), screen))
         .with_state(state)
 }
 
-/// The request budget (429 when spent) and the token (401 when missing or wrong).
-async fn guard(Ext(state): S, request: Request, next: Next) -> Response {
-    if !state.admit() {
-        return (
-            StatusCode::TOO_MANY_REQUESTS,
-            Json(json!({"error": "too many requests; the control port serves a few hundred per second"})),
-        )
-            .into_response();
+/// Headers on every answer: no other site may frame the page (and have the user click Stop
+/// in it), its address (which holds the token) is never sent on as a Referer, nothing is
+/// sniffed or cached.
+const SECURITY_HEADERS: [(header::HeaderName, &str); 5] = [
+    (header::X_FRAME_OPTIONS, "DENY"),
+    (header::CONTENT_SECURITY_POLICY, "frame-ancestors 'none'"),
+    (header::REFERRER_POLICY, "no-referrer"),
+    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    (header::CACHE_CONTROL, "no-store"),
+];
+
+/// Refuses (403) a request naming another host (DNS rebinding) or a WebSocket from another
+/// origin; adds [`SECURITY_HEADERS`] to every answer.
+async fn screen(Ext(state): S, request: Request, next: Next) -> Response {
+    let mut response = match state.origins.screen(&request) {
+        Some(refusal) => refusal.into_response(),
+        None => next.run(request).await,
+    };
+    let headers = response.headers_mut();
+    for (name, value) in SECURITY_HEADERS {
+        headers
+            .entry(name)
+            .or_insert(HeaderValue::from_static(value));
     }
+    response
+}
+
+/// The token (401 when missing or wrong), then the client's request budget (429 when spent:
+/// requests without the token never count against it), then a JSON body on writes (415).
+async fn admit(Ext(state): S, request: Request, next: Next) -> Response {
     if let Some(want) = &state.token {
         let given = crate::auth::token_of(request.headers(), request.uri().query());
         if !given.is_some_and(|g| crate::auth::same(g, want)) {
             return ApiError::Unauthorized.into_response();
+        }
+    }
+    if let Some(client) = request.extensions().get::<Client>() {
+        client.connection.authenticate();
+        if !state.budgets.admit(client.peer.ip()) {
+            return ApiError::TooManyRequests.into_response();
+        }
+    }
+    let method = request.method();
+    if !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
+        let given = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .map(|v| v.to_str().unwrap_or("(not text)"));
+        let json = given.is_some_and(|t| {
+            t.split(';')
+                .next()
+                .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+        });
+        if !json {
+            return ApiError::NotJson {
+                request: format!("{method} {}", request.uri().path()),
+                given: given.unwrap_or("none").to_owned(),
+            }
+            .into_response();
         }
     }
     next.run(request).await

@@ -43,6 +43,23 @@ pub enum ApiError {
     /// Missing or wrong token.
     #[error("missing or wrong token (give it as `Authorization: Bearer TOKEN` or `?token=TOKEN`)")]
     Unauthorized,
+    /// A request from a host name or an origin that is not the port's (see the message).
+    #[error("{0}")]
+    Forbidden(String),
+    /// A write whose body is not declared JSON.
+    #[error(
+        "{request}: writes take a JSON body sent with `Content-Type: application/json` \
+         (this one's: {given})"
+    )]
+    NotJson {
+        /// Method and path.
+        request: String,
+        /// The content type it was sent with.
+        given: String,
+    },
+    /// The client's request budget for this second is spent.
+    #[error("too many requests from this address; the control port serves a few hundred per second to each")]
+    TooManyRequests,
     /// A path that is neither the API nor a bundled asset.
     #[error("no such page or API endpoint: {0}")]
     NotFound(String),
@@ -59,6 +76,9 @@ impl ApiError {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::Unauthorized => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::NotJson { .. } => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
         }
     }
 }

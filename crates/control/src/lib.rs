@@ -29,19 +29,26 @@
 //! - `GET /api/probes`, `GET /api/probes/{block.port}?view=spectrum|time|constellation`.
 //! - `POST /api/stop`.
 //!
-//! **Security**: listens on the address given (the command line's default is 127.0.0.1); any
-//! non-loopback address requires a token (generated when not given, see
-//! [`ControlHandle::url`]) on every request (`Authorization: Bearer` or `?token=`), the
-//! WebSocket and the page included. Only the bundled files are served. Requests are limited to
-//! a few hundred per second for all clients together (429 beyond), and probe views are
+//! **Security** (docs/liveview.md): listens on the address given (the command line's default
+//! is 127.0.0.1); any non-loopback address requires a token (generated when not given, see
+//! [`ControlHandle::url`]; an empty one is refused) on every request (`Authorization: Bearer`
+//! or `?token=`), the WebSocket and the page included. Requests must name the port by an IP
+//! address, `localhost` or an allowed origin's host (DNS rebinding); writes are refused from
+//! other origins (CSRF) and must be `application/json`; WebSockets are refused from other
+//! origins; [`ControlConfig::allowed_origins`] lets named origins in (with CORS answers).
+//! Connections have a header-read and idle timeout and a limit that makes room by closing
+//! those that never authenticated ([`Limits`]); requests are budgeted per client address
+//! after the token (429 beyond). Only the bundled files are served, and probe views are
 //! computed at most once per probe frame.
 
 mod api;
 mod assets;
 mod auth;
+mod connections;
 mod counters;
 mod error;
 mod graph_info;
+mod origin;
 pub mod pmt_json;
 mod probe;
 mod probe_view;
@@ -51,6 +58,7 @@ mod tasks;
 mod threads;
 
 pub use auth::generate_token;
+pub use connections::Limits;
 pub use counters::{BlockSample, BufferSample, Report};
 pub use error::ApiError;
 pub use graph_info::{BlockInfo, EdgeInfo, GraphInfo, PortInfo};

@@ -2,22 +2,22 @@
 //! thread), its shared state and [`ControlHandle`].
 
 use crate::api;
+use crate::connections::Limits;
 use crate::counters::{Report, Sampler};
 use crate::graph_info::GraphInfo;
+use crate::origin::Origins;
 use crate::probe::Probe;
 use crate::probe_view::ProbeState;
 use crate::tasks::Tasks;
 use radioflow_runtime::{BufferFill, Direction, Flowgraph, MessagePoster, StatsHandle, StopHandle};
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
 /// How often the counters are sampled, whatever the clients ask for.
 pub(crate) const SAMPLE_PERIOD: Duration = Duration::from_millis(100);
-/// Requests served per second, all clients together; more get 429.
-pub(crate) const REQUESTS_PER_S: u32 = 400;
 
 /// Why the control port could not start.
 #[derive(Debug, thiserror::Error)]
@@ -33,6 +33,21 @@ pub enum ServeError {
     /// The thread or runtime could not be made.
     #[error("control port: {0}")]
     Runtime(std::io::Error),
+    /// An empty token was given (`--token "$TOKEN"` with the variable unset, say): it would
+    /// let anyone in.
+    #[error(
+        "control port: an empty token would let anyone in; give a token, or none (one is \
+         generated for an address other than loopback)"
+    )]
+    EmptyToken,
+    /// An allowed origin that is not `scheme://host[:port]`.
+    #[error("control port: allowed origin '{origin}': {reason}")]
+    BadOrigin {
+        /// The origin as given.
+        origin: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// The handles on a running graph the control port uses.
@@ -72,23 +87,50 @@ pub(crate) struct State {
     /// Last value set per `(block, parameter)`, and initial values given by the owner.
     pub(crate) params: Mutex<HashMap<(String, String), serde_json::Value>>,
     pub(crate) probes: Vec<Mutex<ProbeState>>,
-    /// Start of the current one-second window and the requests in it.
-    pub(crate) budget: Mutex<(Instant, u32)>,
+    /// Who may use the port besides its own page.
+    pub(crate) origins: Origins,
+    pub(crate) budgets: Budgets,
 }
 
 impl State {
-    /// Takes one request from the budget; `false` when this second's is spent.
-    pub(crate) fn admit(&self) -> bool {
-        let mut b = self.budget.lock().unwrap_or_else(|p| p.into_inner());
-        if b.0.elapsed() >= Duration::from_secs(1) {
-            *b = (Instant::now(), 0);
-        }
-        b.1 += 1;
-        b.1 <= REQUESTS_PER_S
-    }
-
     pub(crate) fn live(&self) -> Live {
         self.live.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}
+
+/// Requests per second per client address, each address with its own one-second window.
+/// Written here rather than taken from a rate-limiting crate (governor): a window and a count
+/// per address is all this needs.
+#[derive(Debug)]
+pub(crate) struct Budgets {
+    per_second: u32,
+    clients: Mutex<HashMap<IpAddr, (Instant, u32)>>,
+}
+
+impl Budgets {
+    /// Addresses remembered before those whose window has passed are forgotten.
+    const REMEMBERED: usize = 1024;
+
+    fn new(per_second: u32) -> Self {
+        Self {
+            per_second,
+            clients: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Takes one request from `client`'s budget; `false` when this second's is spent.
+    pub(crate) fn admit(&self, client: IpAddr) -> bool {
+        let second = Duration::from_secs(1);
+        let mut clients = self.clients.lock().unwrap_or_else(|p| p.into_inner());
+        if clients.len() >= Self::REMEMBERED {
+            clients.retain(|_, (start, _)| start.elapsed() < second);
+        }
+        let (start, count) = clients.entry(client).or_insert((Instant::now(), 0));
+        if start.elapsed() >= second {
+            (*start, *count) = (Instant::now(), 0);
+        }
+        *count = count.saturating_add(1);
+        *count <= self.per_second
     }
 }
 
@@ -104,16 +146,25 @@ pub struct ControlConfig {
     pub probes: Vec<Probe>,
     /// Initial values of settable parameters, `(block, parameter, value)`, shown until set.
     pub params: Vec<(String, String, serde_json::Value)>,
+    /// Web origins besides the port's own page that may use it (`http://dash.example:8080`):
+    /// their pages may write and open WebSockets, get CORS answers, and their host names are
+    /// accepted as `Host` (a reverse proxy's, a name of this machine). Requests from them
+    /// still need the token when there is one.
+    pub allowed_origins: Vec<String>,
+    /// Connections, timeouts and request budgets.
+    pub limits: Limits,
 }
 
 impl ControlConfig {
-    /// Listening on `addr`, no token given, no probes.
+    /// Listening on `addr`, no token given, no probes, no other origin, default limits.
     pub fn new(addr: SocketAddr) -> Self {
         Self {
             addr,
             token: None,
             probes: Vec::new(),
             params: Vec::new(),
+            allowed_origins: Vec::new(),
+            limits: Limits::default(),
         }
     }
 }
@@ -188,7 +239,8 @@ impl Drop for ControlHandle {
 /// graph (if `fg` runs; otherwise call [`ControlHandle::attach`] after starting it).
 ///
 /// # Errors
-/// An address that cannot be bound, or a thread that cannot be started.
+/// An empty token, an allowed origin that is not one, an address that cannot be bound, or a
+/// thread that cannot be started.
 pub fn serve(fg: &Flowgraph, config: ControlConfig) -> Result<ControlHandle, ServeError> {
     let graph = GraphInfo::of(fg);
     let mut outputs: Vec<(usize, usize, String, String)> = Vec::new();
@@ -229,6 +281,7 @@ fn start(
     config: ControlConfig,
 ) -> Result<ControlHandle, ServeError> {
     let token = match config.token {
+        Some(t) if t.trim().is_empty() => return Err(ServeError::EmptyToken),
         Some(t) => Some(t),
         None if !config.addr.ip().is_loopback() => Some(crate::auth::generate_token()),
         None => None,
@@ -252,7 +305,8 @@ fn start(
             .into_iter()
             .map(|p| Mutex::new(ProbeState::new(p)))
             .collect(),
-        budget: Mutex::new((Instant::now(), 0)),
+        origins: Origins::parse(&config.allowed_origins)?,
+        budgets: Budgets::new(config.limits.requests_per_second),
     });
     let std_listener =
         std::net::TcpListener::bind(config.addr).map_err(|source| ServeError::Bind {
@@ -269,6 +323,7 @@ fn start(
         .map_err(ServeError::Runtime)?;
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let app = api::router(state.clone());
+    let limits = config.limits;
     let sampler_state = state.clone();
     let thread = std::thread::Builder::new()
         .name("rf-control".into())
@@ -278,11 +333,7 @@ fn start(
                     return;
                 };
                 tokio::spawn(sample_loop(sampler_state, tx, Sampler::new(names, outputs)));
-                let _ = axum::serve(listener, app)
-                    .with_graceful_shutdown(async {
-                        let _ = stop_rx.await;
-                    })
-                    .await;
+                crate::connections::serve(listener, app, limits, stop_rx).await;
             });
         })
         .map_err(ServeError::Runtime)?;

@@ -3,10 +3,12 @@
 //! The period is clamped to [`MIN_PERIOD_MS`, `MAX_PERIOD_MS`]: the counters are sampled once
 //! per 100 ms for all clients together, so a client asking for more only gets repeats.
 
+use crate::connections::Client;
 use crate::server::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State as Ext};
 use axum::response::Response;
+use axum::Extension;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,6 +25,7 @@ fn clamp(ms: u64) -> Duration {
 pub(crate) async fn stream(
     Ext(state): Ext<Arc<State>>,
     Query(q): Query<HashMap<String, String>>,
+    client: Option<Extension<Client>>,
     ws: WebSocketUpgrade,
 ) -> Response {
     let period = clamp(
@@ -31,7 +34,11 @@ pub(crate) async fn stream(
             .unwrap_or(500),
     );
     ws.max_message_size(4096)
-        .on_upgrade(move |socket| run(socket, state, period))
+        .on_upgrade(move |socket| async move {
+            // Holding the client keeps the socket counted among the port's connections.
+            let _client = client;
+            run(socket, state, period).await;
+        })
 }
 
 async fn run(mut socket: WebSocket, state: Arc<State>, mut period: Duration) {

@@ -1,6 +1,6 @@
 //! [`Agc`]: automatic gain control toward a reference amplitude.
 
-use crate::error::{check, ParamError};
+use crate::error::{check, Num, ParamError};
 use num_complex::Complex32;
 
 /// An automatic gain control loop, as GNU Radio's `agc_cc` / `agc_ff`: each sample is scaled
@@ -41,14 +41,14 @@ impl Agc {
         max_gain: Option<f32>,
     ) -> Result<Self, ParamError> {
         check(rate > 0.0 && rate <= 1.0, "rate", || {
-            format!("{rate} must be in (0, 1]")
+            format!("{} must be in (0, 1]", Num::from(rate))
         })?;
         let positive = |v: f32| v.is_finite() && v > 0.0;
         check(positive(reference), "reference", || {
-            format!("{reference} must be finite and positive")
+            format!("{} must be finite and positive", Num::from(reference))
         })?;
         check(positive(gain), "gain", || {
-            format!("{gain} must be finite and positive")
+            format!("{} must be finite and positive", Num::from(gain))
         })?;
         if let Some(m) = max_gain {
             check(positive(m), "max_gain", || {

@@ -16,7 +16,7 @@
 //! # Ok::<(), radioflow_dsp::ParamError>(())
 //! ```
 
-use crate::error::{check, positive, ParamError};
+use crate::error::{check, positive, Num, ParamError};
 use num_complex::Complex32;
 use std::f64::consts::PI;
 
@@ -42,7 +42,11 @@ pub fn windowed_len(
     window.validate()?;
     let n = window.max_attenuation() * sample_rate / (22.0 * transition);
     check(n <= MAX_TAPS as f64, "transition", || {
-        format!("{transition} needs {n:.0} taps, more than {MAX_TAPS}")
+        format!(
+            "{} needs {} taps, more than {MAX_TAPS}",
+            Num(transition),
+            Num(n.ceil())
+        )
     })?;
     Ok(n as usize | 1)
 }
@@ -145,9 +149,10 @@ pub fn complex_band_pass(
     positive("sample_rate", sample_rate)?;
     let half = sample_rate / 2.0;
     check((-half..=half).contains(&low), "low", || {
-        format!("{low} must be in [{}, {half}]", -half)
+        format!("{} must be in [{}, {}]", Num(low), Num(-half), Num(half))
     })?;
     check(low < high && high <= half, "high", || {
+        let (high, low, half) = (Num(high), Num(low), Num(half));
         format!("{high} must be above low ({low}) and at most {half}")
     })?;
     let lp = low_pass(gain, sample_rate, (high - low) / 2.0, transition, window)?;
@@ -179,7 +184,7 @@ pub fn root_raised_cosine(
     positive("sample_rate", sample_rate)?;
     positive("symbol_rate", symbol_rate)?;
     check(alpha > 0.0 && alpha <= 1.0, "alpha", || {
-        format!("{alpha} must be in (0, 1]")
+        format!("{} must be in (0, 1]", Num(alpha))
     })?;
     check(ntaps > 0, "ntaps", || "must be at least 1".into())?;
     let n = ntaps | 1;
@@ -285,7 +290,7 @@ pub fn resampler(
     })?;
     check(decimation > 0, "decimation", || "must be at least 1".into())?;
     check((0.0..0.5).contains(&fractional_bw), "fractional_bw", || {
-        format!("{fractional_bw} must be in [0, 0.5)")
+        format!("{} must be in [0, 0.5)", Num(fractional_bw))
     })?;
     let g = gcd(interpolation, decimation);
     let (i, d) = (interpolation / g, decimation / g);
@@ -362,7 +367,7 @@ fn scale_to_sum(taps: &[f64], gain: f64) -> Vec<f32> {
 
 fn in_band(name: &'static str, f: f64, fs: f64) -> Result<(), ParamError> {
     check(f > 0.0 && f <= fs / 2.0, name, || {
-        format!("{f} must be in (0, {}]", fs / 2.0)
+        format!("{} must be in (0, {}]", Num(f), Num(fs / 2.0))
     })
 }
 
@@ -371,7 +376,7 @@ fn band(low: f64, high: f64, fs: f64) -> Result<(f64, f64), ParamError> {
     in_band("low", low, fs)?;
     in_band("high", high, fs)?;
     check(low < high, "high", || {
-        format!("{high} must be above low ({low})")
+        format!("{} must be above low ({})", Num(high), Num(low))
     })?;
     Ok((2.0 * PI * low / fs, 2.0 * PI * high / fs))
 }

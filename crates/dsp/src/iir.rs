@@ -1,6 +1,6 @@
 //! [`Iir`], [`SinglePoleIir`] and [`Biquad`]: recursive filters, and the FM de-emphasis.
 
-use crate::error::{check, positive, ParamError};
+use crate::error::{check, positive, Num, ParamError};
 
 /// A general IIR filter `Σ_k a[k]·y[n-k] = Σ_k b[k]·x[n-k]` in direct form I, with `f64`
 /// coefficients and state, as GNU Radio's `iir_filter_ffd` with `oldstyle = false`. The
@@ -59,7 +59,7 @@ impl Iir {
         positive("tau", tau)?;
         let half_angle = 1.0 / (tau * 2.0 * sample_rate);
         check(half_angle < std::f64::consts::FRAC_PI_2, "tau", || {
-            format!("{tau} puts the corner above half the sample rate")
+            format!("{} puts the corner above half the sample rate", Num(tau))
         })?;
         // Pre-warped corner w_a = 2fs·tan(w_c/2fs); with k = w_a/2fs the pole is (1-k)/(1+k)
         // and both zeros' weights k/(1+k), for unit gain at DC.
@@ -123,7 +123,7 @@ impl SinglePoleIir {
     /// If `alpha` is not in `[0, 1]`.
     pub fn new(alpha: f64) -> Result<Self, ParamError> {
         check((0.0..=1.0).contains(&alpha), "alpha", || {
-            format!("{alpha} must be in [0, 1]")
+            format!("{} must be in [0, 1]", Num(alpha))
         })?;
         Ok(Self { alpha, last: 0.0 })
     }
@@ -244,7 +244,7 @@ impl Biquad {
 fn rbj(fs: f64, f: f64, q: f64) -> Result<(f64, f64), ParamError> {
     positive("fs", fs)?;
     check(f > 0.0 && f < fs / 2.0, "f", || {
-        format!("{f} must be in (0, {})", fs / 2.0)
+        format!("{} must be in (0, {})", Num(f), Num(fs / 2.0))
     })?;
     positive("q", q)?;
     let w = 2.0 * std::f64::consts::PI * f / fs;

@@ -117,7 +117,7 @@ pub use complex::{arg, conjugate, imag, magnitude, magnitude_squared, real, to_c
 pub use complex_tap_fir::ComplexTapFir;
 pub use dc_blocker::DcBlocker;
 pub use decimating_fir::DecimatingFir;
-pub use error::ParamError;
+pub use error::{Num, ParamError};
 pub use fft_fir::FftFir;
 pub use fir::{Fir, FirSample};
 pub use freq_xlating_fir::FreqXlatingFir;

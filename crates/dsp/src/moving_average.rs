@@ -1,6 +1,6 @@
 //! [`MovingAverage`] and [`Delay`]: running sums and delays over a ring of recent samples.
 
-use crate::error::{check, ParamError};
+use crate::error::{check, Num, ParamError};
 use crate::fir::FirSample;
 
 /// A running sum `y[n] = scale · Σ_{k<length} x[n-k]` from zero history, as GNU Radio's
@@ -32,7 +32,7 @@ impl<T: FirSample> MovingAverage<T> {
     pub fn new(length: usize, scale: f64) -> Result<Self, ParamError> {
         check(length > 0, "length", || "must be at least 1".into())?;
         check(scale.is_finite(), "scale", || {
-            format!("{scale} must be finite")
+            format!("{} must be finite", Num(scale))
         })?;
         Ok(Self {
             delay: Delay::new(length),

@@ -1,6 +1,6 @@
 //! [`Pll`]: a phase-locked loop that tracks a carrier (GNU Radio's `pll_*` blocks).
 
-use crate::error::{check, ParamError};
+use crate::error::{check, Num, ParamError};
 use num_complex::Complex32;
 use std::f32::consts::PI;
 
@@ -58,12 +58,15 @@ impl Pll {
     /// If `loop_bw` is not finite and positive or the range is empty or not finite.
     pub fn new(loop_bw: f32, max_freq: f32, min_freq: f32) -> Result<Self, ParamError> {
         check(loop_bw.is_finite() && loop_bw > 0.0, "loop_bw", || {
-            format!("{loop_bw} must be finite and positive")
+            format!("{} must be finite and positive", Num::from(loop_bw))
         })?;
         check(
             min_freq.is_finite() && max_freq.is_finite() && min_freq <= max_freq,
             "max_freq",
-            || format!("{max_freq} must be finite and at least min_freq ({min_freq})"),
+            || {
+                let (max, min) = (Num::from(max_freq), Num::from(min_freq));
+                format!("{max} must be finite and at least min_freq ({min})")
+            },
         )?;
         let damping = 2f32.sqrt() / 2.0;
         let denom = 1.0 + 2.0 * damping * loop_bw + loop_bw * loop_bw;

@@ -1,6 +1,6 @@
 //! [`Window`]: the window functions of the windowed FIR designs, with GNU Radio's conventions.
 
-use crate::error::{check, ParamError};
+use crate::error::{check, Num, ParamError};
 use std::f64::consts::PI;
 
 /// A window for the windowed-sinc designs of [`firdes`](crate::firdes), defined as in GNU Radio's
@@ -38,7 +38,7 @@ impl Window {
     pub(crate) fn validate(&self) -> Result<(), ParamError> {
         if let Window::Kaiser { beta } = *self {
             check(beta.is_finite() && beta >= 0.0, "beta", || {
-                format!("{beta} must be finite and at least 0")
+                format!("{} must be finite and at least 0", Num(beta))
             })?;
         }
         Ok(())

@@ -181,7 +181,8 @@ pub fn tx_run(o: &TxFileOptions) -> Result<TxRun, AppError> {
         r if (r - 0.20).abs() < 1e-9 => RollOff::R020,
         r => {
             return Err(AppError::Settings(format!(
-                "--rolloff {r}: DVB-S2 defines 0.35, 0.25 and 0.2"
+                "--rolloff {}: DVB-S2 defines 0.35, 0.25 and 0.2",
+                radioflow_dsp::Num(r)
             )))
         }
     };
@@ -229,22 +230,38 @@ pub fn tx_run(o: &TxFileOptions) -> Result<TxRun, AppError> {
     })
 }
 
-/// Encodes the TS file `o.input` into `o.output`.
+/// Encodes the TS file `o.input` into `o.output`. A FIFO or a device (a stream, which
+/// cannot be read twice) is encoded as it comes, each packet checked as it is read.
 ///
 /// # Errors
-/// See [`AppError`]: every option and the input are checked before the output is created.
+/// See [`AppError`]: every option and the input are checked before the output is created
+/// (a stream's packets: as they are read).
 pub fn tx_file(o: &TxFileOptions) -> Result<TxStats, AppError> {
     let run = tx_run(o)?;
-    check_ts_file(&o.input)?;
-    let input = File::open(&o.input).map_err(|source| AppError::Input {
+    let input_error = |source| AppError::Input {
         path: o.input.clone(),
         source,
-    })?;
+    };
+    if std::fs::metadata(&o.input).map_err(input_error)?.is_file() {
+        check_ts_file(&o.input)?;
+    }
+    let input = File::open(&o.input).map_err(input_error)?;
     let output = File::create(&o.output).map_err(|source| AppError::Output {
         path: o.output.clone(),
         source,
     })?;
-    Ok(run_tx(&run, input, output)?)
+    run_tx(&run, input, output).map_err(|e| match e {
+        // Only a stream gets here with a bad packet: name it as the check would.
+        RunError::Tx(TxError::TsSync(e)) => AppError::NotTs {
+            path: o.input.clone(),
+            why: e.to_string(),
+        },
+        RunError::Io {
+            what: "reading the input",
+            source,
+        } => input_error(source),
+        e => e.into(),
+    })
 }
 
 #[cfg(test)]

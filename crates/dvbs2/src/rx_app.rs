@@ -4,10 +4,13 @@
 
 pub use crate::framed_rx::{RxLive, TaskCounters};
 
-use crate::framed_rx::{calibrate, run_rx, RxProfile, RxRun, RxRunError};
+use crate::framed_rx::{
+    calibrate, calibration_samples, run_rx, RxProfile, RxRun, RxRunError, CALIBRATION,
+};
 use crate::sync::SyncConfig;
 use crate::{FrameSize, Modcod};
 use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -103,17 +106,24 @@ fn file_error(path: &Path) -> impl Fn(std::io::Error) -> RxAppError + '_ {
     }
 }
 
+/// The recording as it is read: samples, and how many (`None`: a stream).
+type Input = (Box<dyn Read + Send>, Option<u64>);
+
 /// Opens the recording: a readable file of whole cf32 samples, or `span` (byte offset,
-/// samples) of it; returns the reader of exactly those samples and their count.
-fn open_input(
-    path: &Path,
-    span: Option<(u64, u64)>,
-) -> Result<(std::io::Take<std::fs::File>, u64), RxAppError> {
+/// samples) of it, or a stream (a FIFO, a character device: read as it comes, once, until
+/// it ends); returns the reader of exactly those samples and their count (`None` for a
+/// stream).
+fn open_input(path: &Path, span: Option<(u64, u64)>) -> Result<Input, RxAppError> {
     let meta = std::fs::metadata(path).map_err(file_error(path))?;
     if meta.is_dir() {
         return Err(file_error(path)(std::io::Error::other(
             "a directory, not a file",
         )));
+    }
+    let kind = meta.file_type();
+    if span.is_none() && (kind.is_fifo() || kind.is_char_device() || kind.is_socket()) {
+        let f = std::fs::File::open(path).map_err(file_error(path))?;
+        return Ok((Box::new(f), None));
     }
     let (offset, samples) = match span {
         Some(span) => span,
@@ -127,12 +137,13 @@ fn open_input(
     };
     let mut f = std::fs::File::open(path).map_err(file_error(path))?;
     f.seek(SeekFrom::Start(offset)).map_err(file_error(path))?;
-    Ok((f.take(samples * 8), samples))
+    Ok((Box::new(f.take(samples * 8)), Some(samples)))
 }
 
 /// Receives `opts.input` into `opts.output`, calling `progress(samples read, total)` as the
-/// input is read. With `opts.cores` ≥ 1 the stages come from `plan` on a profile of the
-/// first samples ([`calibrate`]); with 0 everything runs as one sequence on this thread.
+/// input is read (`total` 0: a stream, a FIFO or a device read until it ends). With
+/// `opts.cores` ≥ 1 the stages come from `plan` on a profile of the first samples
+/// ([`calibrate`]); with 0 everything runs as one sequence on this thread.
 ///
 /// # Errors
 /// An unreadable or partial input, an unwritable output, a bad rate, roll-off or Gold code.
@@ -169,14 +180,29 @@ pub fn rx_file_live(
     run.sync
         .validate()
         .map_err(|e| RxAppError::Setting(e.to_string()))?;
-    let (input, total) = open_input(&opts.input, opts.span)?;
+    let (mut input, total) = open_input(&opts.input, opts.span)?;
     let started = Instant::now();
-    let calibration = if opts.cores > 0 || opts.profile {
+    let calibration = if !(opts.cores > 0 || opts.profile) {
+        None
+    } else if total.is_some() {
         let (head, _) = open_input(&opts.input, opts.span)?;
         Some(calibrate(&run, head, opts.cores.max(1)).map_err(|e| run_error(e, opts))?)
     } else {
-        None
+        // A stream is read once: its first samples are kept for the profile (at most
+        // CALIBRATION of them: a stream at many samples per symbol gets a shorter profile),
+        // then received again from memory.
+        let want = calibration_samples(&run.sync).min(CALIBRATION as u64) * 8;
+        let mut head = Vec::new();
+        (&mut input)
+            .take(want)
+            .read_to_end(&mut head)
+            .map_err(file_error(&opts.input))?;
+        let profile = calibrate(&run, std::io::Cursor::new(head.clone()), opts.cores.max(1))
+            .map_err(|e| run_error(e, opts))?;
+        input = Box::new(std::io::Cursor::new(head).chain(input));
+        Some(profile)
     };
+    let total = total.unwrap_or(0);
     let out = std::fs::File::create(&opts.output).map_err(file_error(&opts.output))?;
     let mut last = u64::MAX;
     let stats = run_rx(
@@ -221,9 +247,16 @@ fn run_error(e: RxRunError, opts: &RxFileOptions) -> RxAppError {
             };
             file_error(path)(source)
         }
-        RxRunError::Partial(_) => RxAppError::Partial {
-            path: opts.input.clone(),
-            len: std::fs::metadata(&opts.input).map_or(0, |m| m.len()),
+        RxRunError::Partial(carry) => match std::fs::metadata(&opts.input) {
+            Ok(m) if m.is_file() => RxAppError::Partial {
+                path: opts.input.clone(),
+                len: m.len(),
+            },
+            // A stream: what was left at its end.
+            _ => file_error(&opts.input)(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                RxRunError::Partial(carry).to_string(),
+            )),
         },
         e => RxAppError::Setting(e.to_string()),
     }

@@ -44,10 +44,21 @@ impl Schedule {
     /// a missing frame size or pilots setting is taken from `frame` and `pilots`.
     ///
     /// # Errors
-    /// [`TxError::Schedule`] naming the entry at fault, or [`TxError::Modcod`].
+    /// [`TxError::Schedule`] naming the entry at fault (an empty one between commas, a frame
+    /// index given twice), or [`TxError::Modcod`]. An empty text is an empty schedule.
     pub fn parse(s: &str, frame: FrameSize, pilots: bool) -> Result<Self, TxError> {
-        let mut entries = Vec::new();
-        for item in s.split(',').map(str::trim).filter(|x| !x.is_empty()) {
+        let mut entries: Vec<(u64, FrameSpec)> = Vec::new();
+        let mut written: Vec<&str> = Vec::new();
+        if s.trim().is_empty() {
+            return Ok(Self::default());
+        }
+        for (n, item) in s.split(',').map(str::trim).enumerate() {
+            if item.is_empty() {
+                return Err(TxError::Schedule(format!(
+                    "{} of {s:?} is empty (write INDEX:MODCOD[:FRAME[:PILOTS]],...)",
+                    n + 1
+                )));
+            }
             let bad = |why: &str| TxError::Schedule(format!("{item:?}: {why}"));
             let mut f = item.split(':');
             let index = f
@@ -74,6 +85,13 @@ impl Schedule {
             if f.next().is_some() {
                 return Err(bad("too many fields"));
             }
+            if let Some(k) = entries.iter().position(|(i, _)| *i == index) {
+                return Err(bad(&format!(
+                    "frame {index} is already scheduled by {:?}",
+                    written[k]
+                )));
+            }
+            written.push(item);
             entries.push((
                 index,
                 FrameSpec {
@@ -164,5 +182,25 @@ mod tests {
         assert!(Schedule::parse("", FrameSize::Short, true)
             .unwrap()
             .is_empty());
+    }
+
+    #[test]
+    fn empty_entries_and_an_index_given_twice_are_refused() {
+        let err = |s: &str| {
+            Schedule::parse(s, FrameSize::Short, true)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err(",,,"),
+            "bad schedule entry 1 of \",,,\" is empty (write INDEX:MODCOD[:FRAME[:PILOTS]],...)"
+        );
+        assert!(err("4:qpsk-1/2,,8:qpsk-3/4").contains("entry 2 of"));
+        assert!(err("4:qpsk-1/2,").contains("entry 2 of \"4:qpsk-1/2,\" is empty"));
+        let twice = err("4:qpsk-1/2, 9:8psk-3/5, 4:qpsk-3/4");
+        assert!(
+            twice.contains("\"4:qpsk-3/4\": frame 4 is already scheduled by \"4:qpsk-1/2\""),
+            "{twice}"
+        );
     }
 }

@@ -35,7 +35,7 @@ mod receiver;
 pub mod synth;
 
 pub use error::FmError;
-pub use plan::{Plan, AUDIO_RATE, CHANNEL_HALF_WIDTH, MIN_MPX_RATE};
+pub use plan::{Plan, AUDIO_RATE, CHANNEL_HALF_WIDTH, MAX_SAMPLE_RATE, MIN_MPX_RATE};
 pub use receiver::{
     DeviceInput, Observer, Progress, Receiver, ReceiverConfig, ReceiverGraph, Summary, DEVIATION,
 };

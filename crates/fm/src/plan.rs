@@ -1,6 +1,7 @@
 //! [`Plan`]: the receiver's rates, derived from the recording's rate and the station's offset.
 
 use crate::error::FmError;
+use radioflow_dsp::Num;
 
 /// Half the channel an FM broadcast station occupies (Carson: ±(75 + 53) kHz, with the
 /// 200 kHz channel spacing of ITU-R BS.412 as the practical width).
@@ -9,6 +10,10 @@ pub const CHANNEL_HALF_WIDTH: f64 = 100e3;
 /// The lowest multiplex rate the receiver runs at: the multiplex reaches 60 kHz with RDS,
 /// and the channel filter passes ±100 kHz.
 pub const MIN_MPX_RATE: f64 = 200e3;
+
+/// The highest recording rate the receiver takes: beyond any front end an FM station is
+/// received from, and the channel filter stays in the tens of thousands of taps.
+pub const MAX_SAMPLE_RATE: f64 = 1e9;
 
 /// The audio rate the receiver aims at (the WAV file's rate when the multiplex rate allows
 /// an exact rational conversion).
@@ -77,23 +82,39 @@ impl Plan {
     /// ~62 dB at 480 kHz.
     ///
     /// # Errors
-    /// [`FmError::Option`] naming `rate` if it is not finite or below [`MIN_MPX_RATE`], or
+    /// [`FmError::Option`] naming `rate` if it is not finite, below [`MIN_MPX_RATE`] or above
+    /// [`MAX_SAMPLE_RATE`], or
     /// `offset` if the station's ±100 kHz do not lie inside the recording's ±rate/2.
     pub fn new(sample_rate: f64, offset: f64, stereo: bool) -> Result<Self, FmError> {
         if !(sample_rate.is_finite() && sample_rate >= MIN_MPX_RATE) {
             return Err(FmError::option(
                 "rate",
-                format!("{sample_rate} Hz is too low for FM broadcast (at least {MIN_MPX_RATE})"),
+                format!(
+                    "{} Hz is too low for FM broadcast (at least {MIN_MPX_RATE})",
+                    Num(sample_rate)
+                ),
+            ));
+        }
+        if sample_rate > MAX_SAMPLE_RATE {
+            return Err(FmError::option(
+                "rate",
+                format!(
+                    "{} samples/s is more than the receiver takes (at most {})",
+                    Num(sample_rate),
+                    Num(MAX_SAMPLE_RATE)
+                ),
             ));
         }
         if !offset.is_finite() || offset.abs() + CHANNEL_HALF_WIDTH > sample_rate / 2.0 {
             return Err(FmError::option(
                 "offset",
                 format!(
-                    "a station at {offset} Hz does not fit a recording at {sample_rate} samples/s: \
+                    "a station at {} Hz does not fit a recording at {} samples/s: \
                      its ±{CHANNEL_HALF_WIDTH} Hz must lie within ±{} Hz (raise --rate or \
                      bring --offset closer to 0)",
-                    sample_rate / 2.0
+                    Num(offset),
+                    Num(sample_rate),
+                    Num(sample_rate / 2.0)
                 ),
             ));
         }
@@ -161,5 +182,22 @@ mod tests {
             "stop band at half the multiplex rate"
         );
         assert_eq!((p.resample, p.wav_rate), (Some((24, 25)), 48_000));
+    }
+
+    #[test]
+    fn absurd_rates_are_refused_with_the_number_as_given() {
+        let e = Plan::new(1e300, 0.0, true).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "invalid --rate: 1e300 samples/s is more than the receiver takes (at most 1000000000)"
+        );
+        // The highest rate taken still makes audio near 48 kHz.
+        let p = Plan::new(MAX_SAMPLE_RATE, 0.0, true).unwrap();
+        assert!((47_000..49_000).contains(&p.wav_rate), "{p:?}");
+        let e = Plan::new(2.4e6, -1e300, true).unwrap_err().to_string();
+        assert!(
+            e.starts_with("invalid --offset: a station at -1e300 Hz"),
+            "{e}"
+        );
     }
 }

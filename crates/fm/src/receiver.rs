@@ -3,6 +3,7 @@
 use crate::error::FmError;
 use crate::plan::Plan;
 use radioflow_blocks::dsp::firdes::{self, Window};
+use radioflow_blocks::dsp::Num;
 use radioflow_blocks::sigmf::{Recording, SigmfError};
 use radioflow_blocks::{
     DecimatingFirFilter, FileSource, FmStereoDecoder, FreqXlatingFirFilter, IirFilter, IqToComplex,
@@ -11,6 +12,7 @@ use radioflow_blocks::{
 };
 use radioflow_rds::Station;
 use radioflow_runtime::{BlockId, Complex32, Flowgraph, Pmt, Scheduler};
+use std::os::unix::fs::FileTypeExt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -275,6 +277,8 @@ pub struct Receiver {
     config: ReceiverConfig,
     plan: Plan,
     samples: u64,
+    /// The input is a FIFO or a character device: read until it ends, length unknown.
+    stream: bool,
 }
 
 impl Receiver {
@@ -284,9 +288,19 @@ impl Receiver {
     /// # Errors
     /// The input is missing or unreadable, empty, or not whole samples of its format; the
     /// rate is too low for the offset; the de-emphasis is not positive; a device in a build
-    /// without SoapySDR, or to repeat. Each names the file or option.
+    /// without SoapySDR, or to repeat, or a stream (a FIFO, a character device) to repeat.
+    /// Each names the file or option.
     pub fn new(config: ReceiverConfig) -> Result<Self, FmError> {
         let plan = Plan::new(config.sample_rate, config.offset, config.stereo)?;
+        let nonempty = |samples: u64| {
+            if samples == 0 {
+                return Err(FmError::Empty {
+                    path: config.input.clone(),
+                });
+            }
+            Ok(samples)
+        };
+        let mut stream = false;
         let samples = if let Some(device) = &config.device {
             if !cfg!(feature = "soapysdr") {
                 return Err(FmError::option(
@@ -306,7 +320,7 @@ impl Receiver {
                 n => n.unwrap_or(0),
             }
         } else if config.sigmf {
-            Recording::open(&config.input)?.samples
+            nonempty(Recording::open(&config.input)?.samples)?
         } else {
             let meta = std::fs::metadata(&config.input).map_err(|source| FmError::Input {
                 path: config.input.clone(),
@@ -318,21 +332,33 @@ impl Receiver {
                     source: std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory"),
                 });
             }
+            let kind = meta.file_type();
+            // A FIFO or a device (`rtl_sdr - | ...` through a named pipe, /dev/zero) has no
+            // length: it is read as it comes, until it ends or the run is stopped.
+            stream = kind.is_fifo() || kind.is_char_device() || kind.is_socket();
+            if stream && config.repeat {
+                return Err(FmError::option(
+                    "repeat",
+                    format!(
+                        "'{}' is a stream (a FIFO or a device), which cannot be read again \
+                         from its start",
+                        config.input.display()
+                    ),
+                ));
+            }
             let size = config.format.bytes_per_sample() as u64;
-            if meta.len() % size != 0 {
+            if stream {
+                0
+            } else if meta.len() % size != 0 {
                 return Err(FmError::PartialSample {
                     path: config.input.clone(),
                     len: meta.len(),
                     format: config.format,
                 });
+            } else {
+                nonempty(meta.len() / size)?
             }
-            meta.len() / size
         };
-        if samples == 0 && config.device.is_none() {
-            return Err(FmError::Empty {
-                path: config.input.clone(),
-            });
-        }
         if let Some(tau) = config.deemphasis {
             // The corner must sit below half the audio rate.
             if !(tau.is_finite() && tau > 0.0)
@@ -340,12 +366,13 @@ impl Receiver {
             {
                 return Err(FmError::option(
                     "deemphasis",
-                    format!("{} µs is not a usable time constant", tau * 1e6),
+                    format!("{} µs is not a usable time constant", Num(tau * 1e6)),
                 ));
             }
         }
         Ok(Self {
             samples,
+            stream,
             config,
             plan,
         })
@@ -361,9 +388,16 @@ impl Receiver {
         &self.config
     }
 
-    /// Samples in the recording; from a device, the samples to receive (0: until stopped).
+    /// Samples in the recording; from a device, the samples to receive (0: until stopped);
+    /// 0 for a stream.
     pub fn samples(&self) -> u64 {
         self.samples
+    }
+
+    /// Whether the input is a stream (a FIFO, a character device), read until it ends or the
+    /// run is stopped; its length is not known.
+    pub fn is_stream(&self) -> bool {
+        self.stream
     }
 
     /// Adds the receiver's blocks to `fg` (opening and setting up the device, if it receives

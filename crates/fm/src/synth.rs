@@ -7,7 +7,7 @@ use crate::FmError;
 use radioflow_blocks::SampleFormat;
 use radioflow_dsp::{
     complex_to_cf32, complex_to_cs16, complex_to_cs8, complex_to_cu8, firdes, Complex32,
-    InterpolatingFir,
+    InterpolatingFir, Num,
 };
 use radioflow_rds::{Encoder, StationInfo};
 use std::f64::consts::PI;
@@ -62,13 +62,20 @@ pub fn write_station(
     if up < 2 || (up as f64 * MPX_RATE - sample_rate).abs() > 1e-6 {
         return Err(FmError::option(
             "rate",
-            format!("the built-in station needs a multiple of 240 kHz (at least 480 kHz), not {sample_rate}"),
+            format!(
+                "the built-in station needs a multiple of 240 kHz (at least 480 kHz), not {}",
+                Num(sample_rate)
+            ),
         ));
     }
     if offset.abs() + 100e3 > sample_rate / 2.0 {
         return Err(FmError::option(
             "offset",
-            format!("{offset} Hz puts the station outside a recording at {sample_rate} samples/s"),
+            format!(
+                "{} Hz puts the station outside a recording at {} samples/s",
+                Num(offset),
+                Num(sample_rate)
+            ),
         ));
     }
     let info = StationInfo::new(station.pi, &station.ps, &station.radiotext)

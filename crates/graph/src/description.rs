@@ -4,13 +4,12 @@
 //! wants either.
 
 use crate::GraphError;
-use radioflow_runtime::registry::{self, Dtype};
+// Naming the crate also links the library's blocks, which register themselves.
+use radioflow_blocks::RunFiles;
+use radioflow_runtime::registry::{self, Dtype, ParamKind};
 use radioflow_runtime::{BlockId, Flowgraph, Pmt, PortName, PortRef};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
-
-// The library's blocks register themselves when linked; naming the crate links it.
-use radioflow_blocks as _;
+use std::path::{Path, PathBuf};
 
 /// A graph described, not yet built: [`build`](Self::build) makes its blocks from the
 /// library's descriptions and connects them.
@@ -294,11 +293,37 @@ impl GraphDescription {
             .collect()
     }
 
+    /// Refuses a graph in which a block writes a file that another block reads or writes
+    /// (the library's descriptions say which path parameters are read and which written).
+    fn check_files(&self) -> Result<(), GraphError> {
+        let mut files = RunFiles::new();
+        for spec in &self.blocks {
+            // An unknown block is reported when it is made.
+            let Ok((description, _)) = spec.resolve() else {
+                continue;
+            };
+            for (name, value) in &spec.params {
+                let kind = description.param(name).map(|p| p.kind);
+                if let (Some(ParamKind::Path(how)), Pmt::Symbol(path)) = (kind, value) {
+                    let what = format!("block '{}' {name}", spec.name);
+                    files.add(what, Path::new(&**path), how);
+                }
+            }
+        }
+        files.check().map_err(|source| GraphError::SameFile {
+            file: self.origin.clone(),
+            source,
+        })
+    }
+
     /// Makes every block and connects them.
     ///
     /// # Errors
-    /// A [`GraphError`] naming the block or connection at fault.
+    /// A [`GraphError`] naming the block or connection at fault, or the two blocks that
+    /// would read and write one file.
     pub fn build(&self) -> Result<Graph, GraphError> {
+        // Before any block is made: a sink truncates its file when it is made.
+        self.check_files()?;
         let mut flowgraph = Flowgraph::new();
         let mut ids = Vec::new();
         let mut by_name: BTreeMap<&str, BlockId> = BTreeMap::new();

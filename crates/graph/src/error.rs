@@ -41,6 +41,14 @@ pub enum GraphError {
         /// Each as `id (name)`.
         blocks: Vec<String>,
     },
+    /// A block would write a file another block reads or writes.
+    #[error("{file}: {source}")]
+    SameFile {
+        /// The graph file.
+        file: PathBuf,
+        /// The blocks and the file.
+        source: radioflow_blocks::SameFileError,
+    },
     /// A connection the flowgraph refused, or that names no block.
     #[error("{file}: connection '{connection}': {message}")]
     Connection {

@@ -22,6 +22,8 @@
 //! - `messages`: message links `"a.out -> b.in"` (message ports are always named).
 //!
 //! Every mistake is a [`GraphError`] naming the file and the block, parameter, port or line.
+//! A graph in which a block writes a file that another block reads or writes (any spelling of
+//! its path, a link to it) is refused before any block is made, naming both blocks.
 //!
 //! GNU Radio Companion flowgraphs (`.grc`) are read too: see [`grc`].
 

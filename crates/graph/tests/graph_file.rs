@@ -1,7 +1,7 @@
 //! Graph files: built from the block library, run, and refused with errors that name the
 //! file and what is wrong in it.
 
-use radioflow_graph::{load, parse, GraphError};
+use radioflow_graph::{load, parse, parse_grc, GraphError};
 use radioflow_runtime::registry::{self, DefaultValue, ParamKind};
 use std::path::PathBuf;
 
@@ -68,7 +68,7 @@ fn example(kind: ParamKind, path: &str) -> String {
         ParamKind::Floats | ParamKind::Items => "[1, 2]".into(),
         ParamKind::Choice(words) => format!("{:?}", words[0]),
         ParamKind::Text => "\"x\"".into(),
-        ParamKind::Path => format!("{path:?}"),
+        ParamKind::Path(_) => format!("{path:?}"),
         ParamKind::Messages => "[1]".into(),
     }
 }
@@ -97,9 +97,14 @@ fn every_registered_block_can_be_written_in_a_graph_file() {
             .iter()
             .filter(|p| p.default.is_none())
             .map(|p| {
+                // Each written file its own: a graph may not write a file it reads.
+                let file = match p.kind {
+                    ParamKind::Path(how) if how.writes() => dir.join(format!("{}.out", d.id)),
+                    _ => path.clone(),
+                };
                 let value = match p.example {
                     Some(e) => toml_literal(e),
-                    None => example(p.kind, path.to_str().unwrap()),
+                    None => example(p.kind, file.to_str().unwrap()),
                 };
                 format!(", {} = {value}", p.name)
             })
@@ -178,4 +183,78 @@ fn a_missing_file_is_an_error_naming_it() {
         err.to_string().starts_with("/nonexistent/graph.toml: "),
         "{err}"
     );
+}
+
+#[test]
+fn a_graph_that_writes_a_file_it_reads_is_refused_before_any_file_is_opened() {
+    let dir = scratch("same-file");
+    let data = dir.join("data.bin");
+    std::fs::write(&data, [7u8; 64]).unwrap();
+    std::os::unix::fs::symlink(&data, dir.join("link.bin")).unwrap();
+    let d = dir.display();
+    let refused = |text: &str, written: &str, read: &str| {
+        let e = parse(text, "same.toml").unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("same.toml: block '{written}' path '")),
+            "{e}"
+        );
+        assert!(
+            e.contains(&format!("is the same file as block '{read}' path '")),
+            "{e}"
+        );
+        // Nothing was opened for writing: the input is whole.
+        assert_eq!(std::fs::read(&data).unwrap(), [7u8; 64]);
+    };
+    let graph = |source: &str, sink: &str| {
+        format!(
+            "connections = [\"src -> sink\"]\n[blocks]\n\
+             src = {{ block = \"file_source\", dtype = \"uint8\", path = \"{source}\" }}\n\
+             sink = {{ block = \"file_sink\", dtype = \"uint8\", path = \"{sink}\" }}\n"
+        )
+    };
+    refused(
+        &graph(&format!("{d}/data.bin"), &format!("{d}/./data.bin")),
+        "sink",
+        "src",
+    );
+    refused(
+        &graph(&format!("{d}/data.bin"), &format!("{d}/link.bin")),
+        "sink",
+        "src",
+    );
+    // A SigMF recording's data file, by the recording's name.
+    std::fs::write(dir.join("rec.sigmf-data"), [0u8; 8]).unwrap();
+    let sigmf = format!(
+        "connections = [\"src -> sink\"]\n[blocks]\n\
+         src = {{ block = \"file_source\", dtype = \"complex64\", path = \"{d}/rec.sigmf-data\" }}\n\
+         sink = {{ block = \"sigmf_sink\", path = \"{d}/rec\" }}\n"
+    );
+    refused(&sigmf, "sink", "src");
+    // Another file is fine.
+    parse(
+        &graph(&format!("{d}/data.bin"), &format!("{d}/copy.bin")),
+        "ok.toml",
+    )
+    .unwrap();
+
+    // The same in a GNU Radio Companion flowgraph.
+    let grc = format!(
+        "blocks:
+- name: src
+  id: blocks_file_source
+  parameters: {{file: '{d}/data.bin', type: byte, repeat: 'False', vlen: '1'}}
+- name: sink
+  id: blocks_file_sink
+  parameters: {{file: '{d}/link.bin', type: byte, append: 'False', vlen: '1'}}
+connections:
+- [src, '0', sink, '0']
+metadata:
+  file_format: 1
+"
+    );
+    let e = parse_grc(&grc, "same.grc").unwrap_err().to_string();
+    assert!(e.starts_with("same.grc: block 'sink' path '"), "{e}");
+    assert!(e.contains("is the same file as block 'src' path '"), "{e}");
+    assert_eq!(std::fs::read(&data).unwrap(), [7u8; 64]);
+    std::fs::remove_dir_all(dir).ok();
 }

@@ -19,11 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // `serve ADDR TOKEN`: a serve endpoint of this build (for hosts in namespaces).
     if let [mode, listen, token] = args.as_slice() {
         if mode == "serve" {
-            let config = ServeConfig {
-                listen: listen.parse()?,
-                token: token.clone(),
-                once: false,
-            };
+            let config = ServeConfig::new(listen.parse()?, token.clone());
             return Ok(Server::bind(config)?.run()?);
         }
     }
@@ -35,11 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let token = radioflow_hosts::generate_token();
             let mut hosts = Vec::new();
             for name in ["a", "b"] {
-                let server = Server::bind(ServeConfig {
-                    listen: "127.0.0.1:0".parse()?,
-                    token: token.clone(),
-                    once: false,
-                })?;
+                let server = Server::bind(ServeConfig::new("127.0.0.1:0".parse()?, token.clone()))?;
                 let address = server.local_addr()?.to_string();
                 std::thread::spawn(move || server.run());
                 hosts.push(HostAddress {

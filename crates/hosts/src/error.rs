@@ -38,6 +38,12 @@ pub enum HostsError {
         /// The receiving end's.
         taken: String,
     },
+    /// `serve` was given an empty token (`--token "$TOKEN"` with the variable unset, say).
+    #[error("serve on {address}: an empty token would let any coordinator in; give one")]
+    EmptyToken {
+        /// The address asked for.
+        address: String,
+    },
     /// `serve` could not listen.
     #[error("serve on {address}: {source}")]
     Listen {

@@ -32,7 +32,8 @@
 //!
 //! # Control protocol
 //! TCP, each message a `u32` big-endian length and JSON. The coordinator says hello with the
-//! token (compared in constant time; a wrong one is refused and the connection closed),
+//! token (compared in constant time; a wrong one, or no hello within
+//! [`ServeConfig::hello_timeout`], is refused in words and the connection closed),
 //! sends the part, receives each link end's item type and bound port, sends the sending
 //! ends their peers' addresses and starts; both sides send a heartbeat every 500 ms and
 //! take 10 s of silence, or the connection closing, as the peer lost.

@@ -10,49 +10,102 @@ use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::{
     with_dtype, Block, BlockId, Direction, Pmt, PortName, PortRef, Scheduler, SchedulerSpec,
 };
-use std::io::Write;
+use std::io::{ErrorKind, Read, Write};
 use std::net::{IpAddr, TcpStream};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Runs one session on `stream` until the coordinator closes it or is lost; data links bind
-/// on `ip`. Returns what to log.
-pub(crate) fn run(mut stream: TcpStream, expected: &str, ip: IpAddr) -> Result<String, String> {
+/// Why a new connection's hello was not accepted.
+#[derive(Debug)]
+pub(crate) enum HelloError {
+    /// Tell the peer this reason (a [`FromHost::Refused`]), then close.
+    Refuse(String),
+    /// The connection failed: nobody to tell.
+    Lost(String),
+}
+
+/// Reads a new connection's hello, within `timeout` in all (a peer sending a byte at a time
+/// gets no longer), and checks its version and token.
+pub(crate) fn check_hello(
+    stream: &mut TcpStream,
+    expected: &str,
+    timeout: Duration,
+) -> Result<(), HelloError> {
     let _ = stream.set_nodelay(true);
-    stream
-        .set_read_timeout(Some(PEER_TIMEOUT))
-        .map_err(|e| e.to_string())?;
-    let hello: ToHost =
-        wire::recv(&mut stream, Some(wire::MAX_HELLO)).map_err(|e| format!("no hello: {e}"))?;
-    let refuse = |stream: &mut TcpStream, reason: String| {
-        let _ = wire::send(
-            stream,
-            &FromHost::Refused {
-                reason: reason.clone(),
-            },
-        );
-        Err(reason)
+    let mut reader = Deadline {
+        stream,
+        until: Instant::now() + timeout,
+    };
+    let hello: ToHost = match wire::recv(&mut reader, Some(wire::MAX_HELLO)) {
+        Ok(hello) => hello,
+        Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+            return Err(HelloError::Refuse(format!(
+                "no hello within {} (a coordinator says hello as soon as it connects)",
+                seconds(timeout)
+            )))
+        }
+        Err(e) if e.kind() == ErrorKind::InvalidData => {
+            return Err(HelloError::Refuse(e.to_string()))
+        }
+        Err(e) if e.kind() == ErrorKind::UnexpectedEof => {
+            return Err(HelloError::Lost(
+                "closed the connection without a hello".into(),
+            ))
+        }
+        Err(e) => return Err(HelloError::Lost(format!("no hello: {e}"))),
     };
     match hello {
         ToHost::Hello { version, .. } if version != wire::VERSION => {
-            return refuse(
-                &mut stream,
-                format!(
-                    "protocol version {version}, this serve speaks {}",
-                    wire::VERSION
-                ),
-            )
+            Err(HelloError::Refuse(format!(
+                "protocol version {version}, this serve speaks {}",
+                wire::VERSION
+            )))
         }
-        ToHost::Hello { token: given, .. } if token::same(&given, expected) => {}
-        ToHost::Hello { .. } => {
-            return refuse(
-                &mut stream,
-                "wrong token (give the token this serve was started with: --token)".into(),
-            )
-        }
-        _ => return refuse(&mut stream, "the first message must be a hello".into()),
+        ToHost::Hello { token: given, .. } if token::same(&given, expected) => Ok(()),
+        ToHost::Hello { .. } => Err(HelloError::Refuse(
+            "wrong token (give the token this serve was started with: --token)".into(),
+        )),
+        _ => Err(HelloError::Refuse(
+            "the first message must be a hello".into(),
+        )),
     }
+}
+
+/// `1 s`, `0.5 s`.
+fn seconds(d: Duration) -> String {
+    format!("{} s", d.as_secs_f64())
+}
+
+/// Reads from a stream until a deadline: each read waits at most what is left of it.
+struct Deadline<'a> {
+    stream: &'a mut TcpStream,
+    until: Instant,
+}
+
+impl Read for Deadline<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(ErrorKind::TimedOut.into());
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        self.stream.read(buf)
+    }
+}
+
+/// Tells the peer why it is refused (best effort: it may be gone) and closes the connection.
+pub(crate) fn refuse(stream: &mut TcpStream, reason: String) {
+    // A peer that reads nothing must not hold the thread: the reason is a few hundred bytes
+    // on a connection that was sent nothing before, so this write does not wait.
+    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+    let _ = wire::send(stream, &FromHost::Refused { reason });
+    let _ = stream.shutdown(std::net::Shutdown::Both);
+}
+
+/// Runs the session of a coordinator whose hello was accepted on `stream` until it closes it
+/// or is lost; data links bind on `ip`. Returns what to log.
+pub(crate) fn run(mut stream: TcpStream, ip: IpAddr) -> Result<String, String> {
     stream.set_read_timeout(None).map_err(|e| e.to_string())?;
     wire::send(&mut stream, &FromHost::Welcome).map_err(|e| e.to_string())?;
     let mut session = Session::new(stream, ip)?;

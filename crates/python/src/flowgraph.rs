@@ -12,7 +12,7 @@ use crate::hosts::Placement;
 use crate::scheduler::PyScheduler;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use radioflow_control::{ControlConfig, ControlHandle, ProbeConfig};
+use radioflow_control::{ControlConfig, ControlHandle, ProbeConfig, ServeError};
 use radioflow_runtime::{
     BlockId, BlockStats, Counters, Flowgraph, PortName, PortRef, Profile, StopHandle, TraceConfig,
 };
@@ -379,8 +379,8 @@ impl PyFlowgraph {
 
     /// Waits until the graph has finished. Ctrl-C (KeyboardInterrupt) stops the graph, waits
     /// for its threads, and is raised again. With `timeout` (seconds), gives up after that
-    /// long with a RunError naming the blocks still inside their code (the run goes on: wait
-    /// again, or stop and wait).
+    /// long with a RunError naming the blocks still inside their code and the others not
+    /// finished (the run goes on: wait again, or stop and wait).
     #[pyo3(signature = (timeout = None))]
     fn wait(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
         let graph = &self.graph;
@@ -400,17 +400,17 @@ impl PyFlowgraph {
         };
         loop {
             if limit.is_some_and(|l| Instant::now() >= l) {
-                let busy = graph.with_fg(py, |fg| {
-                    (!fg.is_finished()).then(|| fg.busy_blocks().join(", "))
+                let unresponsive = graph.with_fg(py, |fg| {
+                    let names = |b: Vec<&str>| b.into_iter().map(str::to_owned).collect();
+                    (!fg.is_finished()).then(|| radioflow_runtime::RunError::Unresponsive {
+                        blocks: names(fg.busy_blocks()),
+                        waiting: names(fg.waiting_blocks()),
+                        waited: Duration::from_secs_f64(timeout.unwrap_or_default()),
+                    })
                 })?;
-                match busy {
+                match unresponsive {
                     None => break,
-                    Some(blocks) => {
-                        return Err(RunError::new_err(format!(
-                            "wait: after {} s, blocks still running their code: {blocks}",
-                            timeout.unwrap_or_default()
-                        )))
-                    }
+                    Some(e) => return Err(RunError::new_err(format!("wait: {e}"))),
                 }
             }
             // Poll with a growing sleep: short graphs end promptly, long ones cost nothing.
@@ -459,16 +459,18 @@ impl PyFlowgraph {
     /// Serves the live view (web page and JSON API, `radioflow_control`) of this graph on
     /// `address` (`"127.0.0.1:0"` picks a free port) until the flowgraph is dropped, across
     /// its runs; returns the page's URL. Any address but loopback requires `token` (one is
-    /// generated when not given; it is in the URL). `probes` (`"block.port"` stream outputs,
-    /// for the page's spectrum, time and constellation plots) can only be added before the
-    /// graph starts.
-    #[pyo3(signature = (address = "127.0.0.1:0", token = None, probes = Vec::new()))]
+    /// generated when not given; it is in the URL; an empty one is refused). `probes`
+    /// (`"block.port"` stream outputs, for the page's spectrum, time and constellation plots)
+    /// can only be added before the graph starts. `allowed_origins` (`"http://host:port"`)
+    /// are web origins besides the page's own that may use the API.
+    #[pyo3(signature = (address = "127.0.0.1:0", token = None, probes = Vec::new(), allowed_origins = Vec::new()))]
     fn serve(
         &self,
         py: Python<'_>,
         address: &str,
         token: Option<String>,
         probes: Vec<String>,
+        allowed_origins: Vec<String>,
     ) -> PyResult<String> {
         let addr: std::net::SocketAddr = address.parse().map_err(|e| {
             value_error(format!(
@@ -486,12 +488,18 @@ impl PyFlowgraph {
             }
             let mut config = ControlConfig::new(addr);
             config.token = token;
+            config.allowed_origins = allowed_origins;
             for spec in &probes {
                 let probe = radioflow_control::add_probe(fg, spec, ProbeConfig::default())
                     .map_err(|e| value_error(format!("serve: {e}")))?;
                 config.probes.push(probe);
             }
-            radioflow_control::serve(fg, config).map_err(|e| RunError::new_err(e.to_string()))
+            radioflow_control::serve(fg, config).map_err(|e| match e {
+                ServeError::EmptyToken | ServeError::BadOrigin { .. } => {
+                    value_error(format!("serve: {e}"))
+                }
+                e => RunError::new_err(e.to_string()),
+            })
         })??;
         let url = handle.url();
         *lock(&self.graph.control) = Some(handle);

@@ -216,12 +216,10 @@ impl PyHostServer {
             Some(t) => t,
             None => radioflow_hosts::generate_token(),
         };
-        let server = Server::bind(ServeConfig {
-            listen,
-            token: token.clone(),
-            once,
-        })
-        .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("HostServer: {e}")))?;
+        let mut config = ServeConfig::new(listen, token.clone());
+        config.once = once;
+        let server = Server::bind(config)
+            .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("HostServer: {e}")))?;
         let address = server
             .local_addr()
             .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("HostServer: {e}")))?

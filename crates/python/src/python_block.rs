@@ -8,7 +8,7 @@
 //! their own ([`Block::is_blocking`]) and native blocks never wait for Python.
 
 use crate::dtype::Dtype;
-use crate::errors::value_error;
+use crate::errors::{value_error, RunError};
 use crate::flowgraph::ErrorSlot;
 use crate::handle::{lock, BlockHandle, Kind};
 use crate::pmt::{from_py, to_py};
@@ -17,8 +17,8 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use radioflow_runtime::{
-    Block, BlockError, BufferKeepAlive, Complex32, MessageOutput, Pmt, Ports, StreamInput,
-    StreamOutput, Tag, WorkStatus,
+    Block, BlockError, BufferKeepAlive, Complex32, MessageOutput, MessageSender, Pmt, Ports,
+    StreamInput, StreamOutput, Tag, WorkStatus,
 };
 use std::sync::{Arc, Mutex};
 
@@ -129,17 +129,19 @@ struct BufferLease {
     keep: Mutex<Vec<BufferKeepAlive>>,
 }
 
-/// What a Python block sees of the runtime during a call (`self._rf_ctx`): item counters,
-/// tags on the current inputs, and the messages and tags it emits.
+/// What a Python block sees of the runtime (`self._rf_ctx`): item counters and tags on the
+/// current inputs during a call, the tags it adds, and its message outputs, on which it
+/// publishes from any thread while it runs.
 #[pyclass(frozen, module = "radioflow", name = "WorkContext")]
 pub(crate) struct WorkContext {
+    block: String,
+    /// The message outputs' names and senders, in port order.
+    message_outputs: Vec<(String, MessageSender)>,
     inner: Mutex<Context>,
 }
 
 #[derive(Default)]
 struct Context {
-    block: String,
-    message_outputs: Vec<String>,
     outputs: usize,
     nitems_read: Vec<u64>,
     nitems_written: Vec<u64>,
@@ -147,8 +149,6 @@ struct Context {
     tags: Vec<Vec<Tag>>,
     /// Tags added during the current call: (output, tag).
     new_tags: Vec<(usize, Tag)>,
-    /// Messages published and not yet posted: (message output, message).
-    outbox: Vec<(usize, Pmt)>,
 }
 
 fn tag_tuple<'py>(py: Python<'py>, t: &Tag) -> PyResult<Bound<'py, PyTuple>> {
@@ -170,7 +170,7 @@ impl WorkContext {
         c.nitems_read
             .get(i)
             .copied()
-            .ok_or_else(|| value_error(format!("block '{}' has no stream input {i}", c.block)))
+            .ok_or_else(|| value_error(format!("block '{}' has no stream input {i}", self.block)))
     }
 
     /// Items produced so far on output `o`.
@@ -179,7 +179,7 @@ impl WorkContext {
         c.nitems_written
             .get(o)
             .copied()
-            .ok_or_else(|| value_error(format!("block '{}' has no stream output {o}", c.block)))
+            .ok_or_else(|| value_error(format!("block '{}' has no stream output {o}", self.block)))
     }
 
     /// Tags on the items of input `i` offered to this call: `(offset, key, value)` tuples
@@ -189,7 +189,7 @@ impl WorkContext {
         let Some(tags) = c.tags.get(i) else {
             return Err(value_error(format!(
                 "block '{}' has no stream input {i}",
-                c.block
+                self.block
             )));
         };
         let items: PyResult<Vec<_>> = tags.iter().map(|t| tag_tuple(py, t)).collect();
@@ -210,7 +210,7 @@ impl WorkContext {
         if o >= c.outputs {
             return Err(value_error(format!(
                 "block '{}' has no stream output {o}",
-                c.block
+                self.block
             )));
         }
         let written = c.nitems_written[o];
@@ -218,26 +218,39 @@ impl WorkContext {
             return Err(value_error(format!(
                 "block '{}': tag offset {offset} on output {o} is before the items of this call \
                  (which start at {written})",
-                c.block
+                self.block
             )));
         }
         c.new_tags.push((o, Tag::new(offset, key, value)));
         Ok(())
     }
 
-    /// Publishes `msg` on message output `port`.
+    /// Publishes `msg` on message output `port` now, from any thread (work, a handler,
+    /// `start`/`stop`, a thread or timer of the block's own): delivered while the block runs,
+    /// an error when it does not.
     fn publish(&self, port: &str, msg: &Bound<'_, PyAny>) -> PyResult<()> {
-        let msg = from_py(msg)?;
-        let mut c = lock(&self.inner);
-        let Some(i) = c.message_outputs.iter().position(|p| p == port) else {
+        let Some((_, sender)) = self.message_outputs.iter().find(|(p, _)| p == port) else {
+            let names: Vec<&str> = self.message_outputs.iter().map(|(p, _)| &**p).collect();
             return Err(value_error(format!(
                 "block '{}' has no message output '{port}' (it has: {})",
-                c.block,
-                c.message_outputs.join(", ")
+                self.block,
+                if names.is_empty() {
+                    "none".into()
+                } else {
+                    names.join(", ")
+                }
             )));
         };
-        c.outbox.push((i, msg));
-        Ok(())
+        if sender.post(from_py(msg)?) {
+            Ok(())
+        } else {
+            Err(RunError::new_err(format!(
+                "block '{}': message_port_pub('{port}', ...) while the block is not running \
+                 (its flowgraph has not started, or the block has finished): the message \
+                 cannot be delivered",
+                self.block
+            )))
+        }
     }
 }
 
@@ -279,14 +292,6 @@ impl PythonBlock {
         let text = format!("{during} raised {e}");
         *lock(&self.error) = Some(e.into_value(py).into_any());
         BlockError::msg(text)
-    }
-
-    /// Posts the messages published during the last call.
-    fn post_outbox(&mut self, py: Python<'_>) {
-        let outbox = std::mem::take(&mut lock(&self.ctx.bind(py).get().inner).outbox);
-        for (port, msg) in outbox {
-            self.message_outputs[port].1.post(msg);
-        }
     }
 
     /// One `work` call on `n_in` input and `n_out` output items (`n_in = n_out · decimation /
@@ -369,7 +374,6 @@ impl PythonBlock {
             ))
         })?;
         if r == WORK_DONE {
-            self.post_outbox(py);
             return Ok(WorkStatus::Done);
         }
         let (d, i) = (self.decimation, self.interpolation);
@@ -377,7 +381,15 @@ impl PythonBlock {
             .ok()
             .filter(|&r| r <= n_out && r % i == 0)
             .ok_or_else(|| {
-                BlockError::msg(if i > 1 {
+                BlockError::msg(if self.inputs.is_empty() && self.outputs.is_empty() {
+                    format!(
+                        "work() returned {r}, but a block without stream ports has no items to \
+                         count: return 0 (it is called again only when a message or a \
+                         neighbour wakes it), or WORK_DONE (-1) when it has nothing more to \
+                         publish; a block that publishes over time does it from a thread it \
+                         starts in start()"
+                    )
+                } else if i > 1 {
                     format!(
                         "work() returned {r}: an interpolating block produces a multiple of \
                          {i} items, at most the {n_out} offered (or -1 when done)"
@@ -420,7 +432,6 @@ impl PythonBlock {
         for output in &mut self.outputs {
             output.produce(produced);
         }
-        self.post_outbox(py);
         Ok(WorkStatus::Continue)
     }
 }
@@ -475,7 +486,6 @@ impl Block for PythonBlock {
             {
                 return Err(self.fail(py, &format!("the handler of message port '{name}'"), e));
             }
-            self.post_outbox(py);
             Ok(())
         })
     }
@@ -570,12 +580,19 @@ pub(crate) fn python_block(
             }
         }
     }
+    let message_outputs: Vec<(String, MessageOutput)> = message_outputs
+        .into_iter()
+        .map(|n| (n, MessageOutput::new()))
+        .collect();
     let ctx = Py::new(
         py,
         WorkContext {
+            block: name.clone(),
+            message_outputs: message_outputs
+                .iter()
+                .map(|(n, o)| (n.clone(), o.sender()))
+                .collect(),
             inner: Mutex::new(Context {
-                block: name.clone(),
-                message_outputs: message_outputs.clone(),
                 outputs: outs.len(),
                 tags: vec![Vec::new(); ins.len()],
                 ..Context::default()
@@ -600,10 +617,7 @@ pub(crate) fn python_block(
         decimation,
         interpolation,
         message_inputs,
-        message_outputs: message_outputs
-            .into_iter()
-            .map(|n| (n, MessageOutput::new()))
-            .collect(),
+        message_outputs,
         error: error.clone(),
     };
     Ok(BlockHandle::new(

@@ -41,7 +41,9 @@ impl PyScheduler {
             || buffer_bytes.is_some()
             || !regions
             || !streaming_stores;
-        let workers = positive("workers", workers, 1024)?;
+        // The runtime's limit (a multiple of the CPUs), so that a spec string and a keyword
+        // are refused alike.
+        let workers = positive("workers", workers, radioflow_runtime::max_workers())?;
         let chunk_bytes = positive("chunk_bytes", chunk_bytes, 1 << 40)?;
         let buffer_bytes = positive("buffer_bytes", buffer_bytes, 1 << 40)?;
         match &mut spec {

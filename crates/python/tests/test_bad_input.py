@@ -12,7 +12,7 @@ from radioflow import blocks
     "call, error, message",
     [
         (lambda: blocks.multiply(np.float32, -1), ValueError, "multiply: inputs must be >= 1, not -1"),
-        (lambda: rf.Scheduler("flow", workers=-1), ValueError, "workers must be an integer between 1 and 1024, not -1"),
+        (lambda: rf.Scheduler("flow", workers=-1), ValueError, "workers must be an integer between 1 and "),
         (lambda: rf.Scheduler("flow", chunk_bytes=0), ValueError, "chunk_bytes must be an integer between 1"),
         (lambda: rf.Scheduler("flow", buffer_bytes=2**70), ValueError, "buffer_bytes must be an integer"),
         (lambda: rf.Scheduler("flow", workers=1.5), ValueError, "workers must be an integer"),
@@ -33,6 +33,24 @@ def test_bad_arguments_raise_one_clear_error(call, error, message):
         call()
     if message is not None:
         assert message in str(info.value)
+
+
+def test_flow_workers_are_capped_at_a_multiple_of_the_cpus():
+    import re
+
+    with pytest.raises(ValueError) as info:
+        rf.Scheduler("flow", workers=-1)
+    found = re.search(r"workers must be an integer between 1 and (\d+), not -1", str(info.value))
+    assert found, str(info.value)
+    limit = int(found.group(1))
+    assert limit >= 16 and limit % 16 == 0, limit
+    assert str(rf.Scheduler("flow", workers=limit)) == f"flow:workers={limit}"
+    for huge in (limit + 1, 100_000):
+        with pytest.raises(ValueError, match=f"workers must be an integer between 1 and {limit}, not {huge}"):
+            rf.Scheduler("flow", workers=huge)
+        # The spec string is refused alike, naming the option and the limit.
+        with pytest.raises(ValueError, match=f"workers={huge} is more than this machine's limit of {limit} "):
+            rf.Scheduler(f"flow:workers={huge}")
 
 
 def test_a_big_endian_array_is_converted_as_documented():

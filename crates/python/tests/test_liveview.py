@@ -16,7 +16,8 @@ def request(method, url, body=None):
     """Status and decoded JSON body of one HTTP request."""
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(url, data=data, method=method)
-    if data is not None:
+    if method != "GET":
+        # Writes are JSON, with or without a body (the port refuses what a form could send).
         req.add_header("content-type", "application/json")
     try:
         with urllib.request.urlopen(req, timeout=30) as r:
@@ -97,9 +98,44 @@ def test_serve_refuses_bad_arguments():
     fg.connect(blocks.null_source(np.float32), blocks.null_sink(np.float32))
     with pytest.raises(ValueError, match="not an address"):
         fg.serve("localhost")
+    with pytest.raises(ValueError, match="empty token"):
+        fg.serve("127.0.0.1:0", token="")
+    with pytest.raises(ValueError, match="'dash.example'"):
+        fg.serve("127.0.0.1:0", allowed_origins=["dash.example"])
     with pytest.raises(ValueError, match="nope"):
         fg.serve("127.0.0.1:0", probes=["nope.out"])
     url = fg.serve("127.0.0.1:0")
     with pytest.raises(rf.RunError, match="served already"):
         fg.serve("127.0.0.1:0")
     assert url.startswith("http://127.0.0.1:")
+
+
+def test_only_the_page_and_allowed_origins_may_write():
+    fg = rf.Flowgraph()
+    src = blocks.signal_source(100e3, "cosine", 1e3, np.complex64, name="src")
+    fg.connect(src, blocks.throttle(100e3, np.complex64), blocks.null_sink(np.complex64))
+    base = fg.serve("127.0.0.1:0", allowed_origins=["http://dash.example:8080"]).rstrip("/")
+    fg.start()
+    try:
+
+        def put(origin, content_type="application/json"):
+            req = urllib.request.Request(
+                base + "/api/blocks/src/params/amplitude",
+                data=b'{"value": 2}',
+                method="PUT",
+                headers={"content-type": content_type, "origin": origin},
+            )
+            try:
+                with urllib.request.urlopen(req, timeout=30) as r:
+                    return r.status
+            except urllib.error.HTTPError as e:
+                with e:
+                    return e.code
+
+        assert put("http://evil.example") == 403
+        assert put(base, "text/plain") == 415
+        assert put(base) == 200
+        assert put("http://dash.example:8080") == 200
+    finally:
+        fg.stop()
+        fg.wait(timeout=60)

@@ -349,3 +349,197 @@ def test_output_multiple_gives_whole_frames_larger_than_any_buffer(scheduler):
     np.testing.assert_array_equal(sink.data(), want)
     with pytest.raises(ValueError, match="at least 1"):
         FrameSum().set_output_multiple(0)
+
+
+# -- message_port_pub from outside work (issue 32, item 17) ----------------------------------
+
+# A hang guard only: every wait below ends as soon as what it waits for happened.
+HANG_GUARD_S = 60
+
+
+class Collector(rf.SyncBlock):
+    """A message sink that signals its first message and its `n`-th."""
+
+    def __init__(self, n):
+        import threading
+
+        super().__init__("collector")
+        self.message_port_register_in("in")
+        self.set_msg_handler("in", self.handle)
+        self.got, self.n = [], n
+        self.first, self.full = threading.Event(), threading.Event()
+
+    def handle(self, msg):
+        self.got.append(msg)
+        self.first.set()
+        if len(self.got) >= self.n:
+            self.full.set()
+
+
+class Once(rf.SyncBlock):
+    """Posts one message in its first call, then idles without ending (GNU Radio's
+    message_strobe is as endless)."""
+
+    def __init__(self, msg, name="once"):
+        super().__init__(name)
+        self.message_port_register_out("out")
+        self.msg, self.sent = msg, False
+
+    def work(self, input_items, output_items):
+        if not self.sent:
+            self.sent = True
+            self.message_port_pub("out", self.msg)
+        return 0
+
+
+@pytest.mark.parametrize("started_by", ["start", "timer", "handler"])
+def test_message_port_pub_from_a_thread_of_the_block_is_delivered(scheduler, started_by):
+    """GNU Radio's message source: a thread (started in start(), a timer, or by a message
+    handler) publishes; stop() joins it. The thread publishes once the collector has the
+    block's first message, so after the block's own calls (a message kept for the block's
+    next call would never go out)."""
+    import threading
+
+    n = 20
+    collector = Collector(n + 1)
+
+    class Source(rf.SyncBlock):
+        def __init__(self):
+            super().__init__("source")
+            self.message_port_register_out("out")
+            if started_by == "handler":
+                self.message_port_register_in("go")
+                self.set_msg_handler("go", self.go)
+            self.thread, self.calls = None, 0
+
+        def publish_all(self):
+            collector.first.wait(HANG_GUARD_S)
+            for i in range(n):
+                self.message_port_pub("out", i)
+
+        def go(self, _msg):
+            self.message_port_pub("out", "hello")
+            self.thread = threading.Thread(target=self.publish_all)
+            self.thread.start()
+
+        def start(self):
+            if started_by == "start":
+                self.thread = threading.Thread(target=self.publish_all)
+            elif started_by == "timer":
+                self.thread = threading.Timer(0.0, self.publish_all)
+            if self.thread is not None:
+                self.thread.start()
+            return True
+
+        def stop(self):
+            if self.thread is not None:
+                self.thread.join()
+            return True
+
+        def work(self, input_items, output_items):
+            if self.calls == 0:
+                self.message_port_pub("out", "hello")
+            self.calls += 1
+            return 0
+
+    src = Source()
+    fg = rf.Flowgraph()
+    fg.msg_connect(src, "out", collector, "in")
+    if started_by == "handler":
+        # A sender that stays: a block with only message inputs ends with its senders.
+        fg.msg_connect(Once("go"), "out", src, "go")
+    fg.start(scheduler)
+    try:
+        assert collector.full.wait(HANG_GUARD_S), f"got {collector.got}"
+    finally:
+        fg.stop()
+        fg.wait(timeout=HANG_GUARD_S)
+    assert collector.got == ["hello"] + list(range(n))
+
+
+def test_message_port_pub_outside_a_run_raises_and_start_publishes_on_time(scheduler):
+    class Source(rf.SyncBlock):
+        def __init__(self):
+            super().__init__("source")
+            self.message_port_register_out("out")
+
+        def start(self):
+            self.message_port_pub("out", "from start")  # delivered when the run begins
+            return True
+
+        def work(self, input_items, output_items):
+            self.message_port_pub("out", "from work")
+            return rf.WORK_DONE
+
+    src = Source()
+    with pytest.raises(rf.RunError, match="'source' is not in a flowgraph yet"):
+        src.message_port_pub("out", 0)
+    dbg = blocks.message_debug()
+    fg = rf.Flowgraph()
+    fg.msg_connect(src, "out", dbg, "store")
+    not_running = "block 'source': message_port_pub\\('out', ...\\) while the block is not running"
+    with pytest.raises(rf.RunError, match=not_running):
+        src.message_port_pub("out", 1)
+    fg.run(scheduler)
+    assert dbg.messages() == ["from start", "from work"]
+    with pytest.raises(rf.RunError, match=not_running):
+        src.message_port_pub("out", 2)
+    with pytest.raises(ValueError, match="no message output 'nope' \\(it has: out\\)"):
+        src.message_port_pub("nope", 2)
+    # A second run delivers again.
+    fg.run(scheduler)
+    assert dbg.messages() == ["from start", "from work"] * 2
+
+
+def test_a_message_only_block_returning_a_count_is_told_what_to_return():
+    class Source(rf.SyncBlock):
+        def __init__(self):
+            super().__init__("source")
+            self.message_port_register_out("out")
+
+        def work(self, input_items, output_items):
+            return 1
+
+    fg = rf.Flowgraph()
+    fg.msg_connect(Source(), "out", blocks.message_debug(), "store")
+    with pytest.raises(rf.RunError, match="a block without stream ports has no items to count"):
+        fg.run()
+
+
+def test_a_stream_block_publishing_above_a_head_ends_with_the_head(scheduler):
+    """Issue 32, item 16: an endless source -> a Python block with a message output (to a
+    message sink) -> head -> sink ends with the head's count, as in GNU Radio."""
+
+    class Tap(rf.SyncBlock):
+        def __init__(self):
+            super().__init__("tap", in_sig=[np.float32], out_sig=[np.float32])
+            self.message_port_register_out("out")
+            self.calls = 0
+
+        def work(self, input_items, output_items):
+            output_items[0][:] = input_items[0]
+            self.calls += 1
+            self.message_port_pub("out", self.calls)
+            return len(output_items[0])
+
+    tap, dbg, sink = Tap(), blocks.message_debug(), blocks.vector_sink()
+    fg = rf.Flowgraph()
+    fg.connect(blocks.null_source(), tap, blocks.head(100_000), sink)
+    fg.msg_connect(tap, "out", dbg, "store")
+    fg.start(scheduler)
+    fg.wait(timeout=HANG_GUARD_S)
+    assert len(sink.data()) == 100_000
+    assert dbg.messages() == list(range(1, tap.calls + 1))
+
+
+def test_a_timed_out_wait_names_the_idle_blocks(scheduler):
+    fg = rf.Flowgraph()
+    fg.msg_connect(Once("x", "idle_source"), "out", blocks.message_debug(), "store")
+    fg.start(scheduler)
+    with pytest.raises(rf.RunError) as info:
+        fg.wait(timeout=0.05)
+    fg.stop()
+    fg.wait(timeout=HANG_GUARD_S)
+    text = str(info.value)
+    assert "blocks not finished, waiting for a neighbour" in text, text
+    assert "idle_source" in text and "message_debug0" in text, text

@@ -117,6 +117,13 @@ impl Wake {
         }
     }
 
+    /// Raises the target's flag and wakes its thread, from any thread (one that runs no block
+    /// of the graph, for which the comparison of slots in [`notify`](Self::notify) means
+    /// nothing).
+    pub(crate) fn notify_from_anywhere(&self) {
+        self.target.notify();
+    }
+
     /// Raises the target's flag, and wakes its thread unless that is the caller's thread.
     /// Both slots are read now: the caller's is exact (only its own thread moves it), and a
     /// stale target slot can only name another thread, which is then woken for nothing.

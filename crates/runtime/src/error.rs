@@ -123,13 +123,22 @@ pub enum RunError {
     /// blocks, which would wait for itself forever.
     #[error("wait() called from a block of the same flowgraph (it would wait for itself)")]
     WaitFromBlock,
-    /// [`Flowgraph::wait_timeout`](crate::Flowgraph::wait_timeout) gave up: these blocks'
-    /// threads had not returned from block code (a work call, a message handler, a stop
-    /// hook). The run goes on; wait again, or stop it and wait.
-    #[error("after {waited:?}, blocks still running their code: {}", blocks.join(", "))]
+    /// [`Flowgraph::wait_timeout`](crate::Flowgraph::wait_timeout) gave up: the run had not
+    /// ended. `blocks` had not returned from block code (a work call, a message handler, a
+    /// stop hook); `waiting` had not finished either, but were idle, waiting for a neighbour
+    /// (input, output space, a message, or the end of their readers or senders). The run goes
+    /// on; wait again, or stop it and wait.
+    #[error(
+        "after {waited:?}, blocks still running their code: {}; blocks not finished, waiting \
+         for a neighbour: {}",
+        names(blocks),
+        names(waiting)
+    )]
     Unresponsive {
         /// The blocks inside a step when the time ran out.
         blocks: Vec<String>,
+        /// The other blocks that had not finished when the time ran out.
+        waiting: Vec<String>,
         /// How long the call waited.
         waited: std::time::Duration,
     },
@@ -155,6 +164,15 @@ pub enum RunError {
     /// `wait` without `start`.
     #[error("the flowgraph is not running")]
     NotRunning,
+}
+
+/// Block names for a message: comma separated, `none` for none.
+fn names(blocks: &[String]) -> String {
+    if blocks.is_empty() {
+        "none".into()
+    } else {
+        blocks.join(", ")
+    }
 }
 
 impl RunError {

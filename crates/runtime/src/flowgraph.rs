@@ -607,13 +607,15 @@ impl Flowgraph {
     /// `scheduler`. Returns once they run.
     ///
     /// # Errors
-    /// A validation error, a failing `start` hook, a buffer that cannot be allocated, or a
-    /// scheduler that cannot start its threads.
+    /// A validation error, a scheduler setting refused ([`Scheduler::check`]), a failing
+    /// `start` hook, a buffer that cannot be allocated, or a scheduler that cannot start its
+    /// threads (every block is then stopped and stays in the graph).
     pub fn start(&mut self, scheduler: &dyn Scheduler) -> Result<(), RunError> {
         if self.active.is_some() {
             return Err(RunError::AlreadyRunning);
         }
         self.validate()?;
+        scheduler.check()?;
         if let Some(i) = self.nodes.iter().position(|n| n.block.is_none()) {
             return Err(RunError::Scheduler {
                 scheduler: scheduler.name().to_owned(),
@@ -654,7 +656,14 @@ impl Flowgraph {
                 });
                 Ok(())
             }
-            Err(e) => Err(e),
+            Err(e) => {
+                // A launch that failed after making the tasks (a thread it could not spawn)
+                // stopped them and gave them back: the blocks stay in the graph.
+                for task in control.take_given_back() {
+                    self.nodes[task.index].block = Some(task.block);
+                }
+                Err(e)
+            }
         }
     }
 
@@ -693,19 +702,25 @@ impl Flowgraph {
         outputs
     }
 
-    /// Calls every block's `start` hook in order. If one fails or panics, the blocks already
-    /// started get their `stop` hook (in reverse order; what those report is dropped in favour
-    /// of the first failure) and the failure is returned naming the block.
+    /// Calls every block's `start` hook in order, its message outputs' senders opened first
+    /// (what they post goes out when the run begins). If one fails or panics, the blocks
+    /// already started get their `stop` hook (in reverse order; what those report is dropped
+    /// in favour of the first failure), every opened output is closed again, and the failure
+    /// is returned naming the block.
     fn start_blocks(&mut self) -> Result<(), RunError> {
         for i in 0..self.nodes.len() {
             let node = &mut self.nodes[i];
             let Some(block) = node.block.as_mut() else {
                 continue;
             };
+            block.ports(&mut Ports::open());
             if let Err(e) = crate::task::guard(&node.name, || block.start()) {
-                for n in self.nodes[..i].iter_mut().rev() {
+                for (k, n) in self.nodes[..=i].iter_mut().enumerate().rev() {
                     if let Some(b) = n.block.as_mut() {
-                        let _ = crate::task::guard(&n.name, || b.stop());
+                        if k < i {
+                            let _ = crate::task::guard(&n.name, || b.stop());
+                        }
+                        b.ports(&mut Ports::detach());
                     }
                 }
                 let error = match e {
@@ -852,9 +867,27 @@ impl Flowgraph {
             .collect()
     }
 
+    /// The blocks of the running graph that have not finished and whose threads are not
+    /// inside their code: they wait for a neighbour (input, output space, a message, or the
+    /// end of their readers or senders); empty when not running.
+    pub fn waiting_blocks(&self) -> Vec<&str> {
+        let Some(active) = &self.active else {
+            return Vec::new();
+        };
+        active
+            .counters
+            .0
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !c.is_finished() && !c.is_busy())
+            .map(|(i, _)| &*self.nodes[i].name)
+            .collect()
+    }
+
     /// As [`wait`](Self::wait), but gives up after `timeout` if the run has not ended:
     /// [`RunError::Unresponsive`] names the blocks whose threads are inside block code (a
-    /// work call or handler that does not return), and the run goes on. After
+    /// work call or handler that does not return) and the other blocks that have not
+    /// finished, and the run goes on. After
     /// [`stop`](Self::stop), a graph whose blocks return ends promptly; one that does not
     /// is named here instead of hanging the caller.
     ///
@@ -872,8 +905,12 @@ impl Flowgraph {
         while !self.is_finished() {
             let waited = start.elapsed();
             if waited >= timeout {
-                let blocks = self.busy_blocks().into_iter().map(str::to_owned).collect();
-                return Err(RunError::Unresponsive { blocks, waited });
+                let names = |b: Vec<&str>| b.into_iter().map(str::to_owned).collect();
+                return Err(RunError::Unresponsive {
+                    blocks: names(self.busy_blocks()),
+                    waiting: names(self.waiting_blocks()),
+                    waited,
+                });
             }
             std::thread::sleep(nap.min(timeout - waited));
             nap = (nap * 2).min(std::time::Duration::from_millis(10));

@@ -67,7 +67,7 @@ pub use flowgraph::{
 };
 pub use from_message::{FromMessage, MessageType};
 pub use item::{Item, ItemType};
-pub use message::{MessageOutput, MessagePoster};
+pub use message::{MessageOutput, MessagePoster, MessageSender};
 pub use parker::Parker;
 pub use port::{
     propagate_tags, sync_work, BufferKeepAlive, PortFields, Ports, StreamInput, StreamOutput,
@@ -76,9 +76,9 @@ pub use profile::{Profile, ProfileRow};
 pub use radioflow_macros::{block, Ports};
 pub use radioflow_pmt::{self as pmt, Pmt};
 pub use scheduler::{
-    default_scheduler, l1d_bytes, l2_bytes, pin_current_thread, scheduler_by_name, FlowGeometry,
-    FlowScheduler, FlowSettings, RealtimePolicy, Scheduler, SchedulerSpec, SchedulerSpecError,
-    SingleThread, ThreadPerBlock, SCHEDULER_NAMES,
+    default_scheduler, l1d_bytes, l2_bytes, max_workers, pin_current_thread, scheduler_by_name,
+    FlowGeometry, FlowScheduler, FlowSettings, RealtimePolicy, Scheduler, SchedulerSpec,
+    SchedulerSpecError, SingleThread, ThreadPerBlock, SCHEDULER_NAMES,
 };
 pub use stats::{BlockStats, Counters, ThreadStats, COUNTERS_COMPILED};
 pub use tag::Tag;

@@ -102,17 +102,63 @@ pub(crate) struct Subscriber {
     pub(crate) wake: Wake,
 }
 
+/// Where a [`MessageSender`] posts, as the block's run goes.
+#[derive(Debug)]
+enum Link {
+    /// The block is not running: posts are refused.
+    Closed,
+    /// The block's run is starting (its `start` hook, before its ports are attached): posts
+    /// wait here and go out, in order, when they are.
+    Starting(Vec<Pmt>),
+    /// The block runs: posts go to these receivers.
+    Open(Vec<Subscriber>),
+}
+
+type SharedLink = std::sync::Arc<std::sync::Mutex<Link>>;
+
+fn lock(link: &SharedLink) -> std::sync::MutexGuard<'_, Link> {
+    link.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// A message output port; declare it as a field of your block and register it in
 /// [`Block::ports`](crate::Block::ports) with [`Ports::message_output`](crate::Ports::message_output).
-#[derive(Debug, Default)]
+/// The block posts from its own calls with [`post`](Self::post); a thread of the block's own
+/// (a timer, a device callback) posts through a [`sender`](Self::sender).
+#[derive(Debug)]
 pub struct MessageOutput {
     subscribers: Vec<Subscriber>,
+    /// The state [`MessageSender`]s post through (a lock, off the block's own path).
+    link: SharedLink,
+}
+
+impl Default for MessageOutput {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for MessageOutput {
+    fn drop(&mut self) {
+        *lock(&self.link) = Link::Closed;
+    }
 }
 
 impl MessageOutput {
     /// An unconnected message output.
     pub fn new() -> Self {
-        Self::default()
+        Self {
+            subscribers: Vec::new(),
+            link: std::sync::Arc::new(std::sync::Mutex::new(Link::Closed)),
+        }
+    }
+
+    /// A handle that posts on this output from any thread while the block runs: from its
+    /// `start` hook (delivered when the run begins) until it finishes. Make it before the
+    /// block joins a flowgraph, or in `start`.
+    pub fn sender(&self) -> MessageSender {
+        MessageSender {
+            link: self.link.clone(),
+        }
     }
 
     /// Sends `msg` to every connected input. Messages to finished blocks are dropped.
@@ -137,15 +183,74 @@ impl MessageOutput {
         !self.subscribers.is_empty()
     }
 
+    /// The block's run is starting: its senders' posts wait for [`attach`](Self::attach).
+    pub(crate) fn open(&mut self) {
+        *lock(&self.link) = Link::Starting(Vec::new());
+    }
+
+    /// Connects the output to its receivers, and delivers what its senders posted while the
+    /// run was starting.
     pub(crate) fn attach(&mut self, subscribers: Vec<Subscriber>) {
+        let mut link = lock(&self.link);
+        if let Link::Starting(waiting) = &mut *link {
+            for msg in waiting.drain(..) {
+                for s in &subscribers {
+                    Self::deliver_from_anywhere(s, msg.clone());
+                }
+            }
+        }
+        *link = Link::Open(subscribers.clone());
+        drop(link);
         self.subscribers = subscribers;
+    }
+
+    /// A delivery from a thread that may not be the block's (a sender's).
+    fn deliver_from_anywhere(s: &Subscriber, msg: Pmt) {
+        if !s.inbox.is_closed() {
+            s.inbox.push(s.port, msg);
+            s.wake.notify_from_anywhere();
+        }
     }
 
     /// Tells every receiver this sender is done, and disconnects.
     pub(crate) fn finish(&mut self) {
+        // Closed first: a sender's post either went out before (and happens before the
+        // receivers learn that this sender finished) or is refused.
+        *lock(&self.link) = Link::Closed;
         for s in self.subscribers.drain(..) {
             s.inbox.sender_finished();
             s.wake.notify();
+        }
+    }
+}
+
+/// Posts on a block's [`MessageOutput`] from any thread (a thread the block started, a timer,
+/// a device callback), while the block runs; get one with [`MessageOutput::sender`]. A post
+/// takes a lock, so the block's own calls post with [`MessageOutput::post`] instead.
+#[derive(Clone, Debug)]
+pub struct MessageSender {
+    link: SharedLink,
+}
+
+impl MessageSender {
+    /// Sends `msg` to every input connected to the output, as
+    /// [`MessageOutput::post`] does, and wakes the receivers. Returns `false` (and drops
+    /// `msg`) when the block is not running: its flowgraph has not started, or the block has
+    /// finished. Posted while the run starts (from the `start` hook, or a thread it started),
+    /// the message goes out when the run begins.
+    pub fn post(&self, msg: Pmt) -> bool {
+        match &mut *lock(&self.link) {
+            Link::Closed => false,
+            Link::Starting(waiting) => {
+                waiting.push(msg);
+                true
+            }
+            Link::Open(subscribers) => {
+                for s in subscribers.iter() {
+                    MessageOutput::deliver_from_anywhere(s, msg.clone());
+                }
+                true
+            }
         }
     }
 }

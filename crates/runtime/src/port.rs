@@ -387,6 +387,9 @@ enum Mode<'a> {
     /// Drops the ports' endpoint handles and finishes the message outputs (the task has
     /// finished the stream endpoints through its own handles).
     Detach,
+    /// The block's run is starting (before its `start` hook): its message outputs' senders
+    /// may post, their messages going out when the ports are attached.
+    Open,
 }
 
 /// The visitor a block lists its ports to, in [`Block::ports`](crate::Block::ports).
@@ -416,6 +419,9 @@ impl<'a> Ports<'a> {
     pub(crate) fn detach() -> Self {
         Self::with(Mode::Detach)
     }
+    pub(crate) fn open() -> Self {
+        Self::with(Mode::Open)
+    }
 
     /// Declares a stream input named `name`.
     pub fn stream_input<T: Item>(&mut self, name: &str, port: &mut StreamInput<T>) {
@@ -431,6 +437,7 @@ impl<'a> Ports<'a> {
             }),
             Mode::Attach(a) => port.reader = a.stream_in.get_mut(idx).and_then(Option::take),
             Mode::Detach => port.reader = None,
+            Mode::Open => {}
         }
     }
 
@@ -448,6 +455,7 @@ impl<'a> Ports<'a> {
             }),
             Mode::Attach(a) => port.writer = a.stream_out.get_mut(idx).and_then(Option::take),
             Mode::Detach => port.writer = None,
+            Mode::Open => {}
         }
     }
 
@@ -495,6 +503,7 @@ impl<'a> Ports<'a> {
                     .unwrap_or_default(),
             ),
             Mode::Detach => port.finish(),
+            Mode::Open => port.open(),
         }
     }
 }

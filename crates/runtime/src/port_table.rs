@@ -17,7 +17,11 @@ pub(crate) struct Before {
     pub(crate) blocked: bool,
     /// Some output with a live reader had no space.
     pub(crate) output_full: bool,
-    /// The block has outputs (stream or connected message ones) and none has a reader left.
+    /// Nobody reads what the block produces: it has stream outputs and none has a reader
+    /// left, or it has only message outputs (connected) and none has a receiver left. A
+    /// message output does not keep a stream alive: its receivers are not readers of the
+    /// stream (a tap posting to a message sink above a finished `head` finishes, as in GNU
+    /// Radio; counting the receiver made the two wait for each other forever).
     pub(crate) outputs_dead: bool,
 }
 
@@ -241,9 +245,11 @@ impl PortTable {
             starved: stream_inputs > 0 && readable == 0 && done == 0,
             blocked: stream_outputs > 0 && writable == 0,
             output_full: full,
-            outputs_dead: dead == stream_outputs
-                && stream_outputs + self.message_outputs.len() > 0
-                && self.message_outputs_dead(),
+            outputs_dead: if stream_outputs > 0 {
+                dead == stream_outputs
+            } else {
+                !self.message_outputs.is_empty() && self.message_outputs_dead()
+            },
         }
     }
 

@@ -87,6 +87,10 @@ pub(crate) struct BlockCounters {
     /// the stop hook), for [`Flowgraph::wait_timeout`](crate::Flowgraph::wait_timeout) to
     /// name a block that does not return. Kept even with the counters compiled out.
     busy: crossbeam_utils::CachePadded<std::sync::atomic::AtomicBool>,
+    /// Whether the block has finished (written once, when it does), for
+    /// [`Flowgraph::wait_timeout`](crate::Flowgraph::wait_timeout) to name the blocks a run
+    /// still waits for.
+    finished: std::sync::atomic::AtomicBool,
 }
 
 impl BlockCounters {
@@ -105,6 +109,17 @@ impl BlockCounters {
     /// Whether the block's thread is inside a step now.
     pub(crate) fn is_busy(&self) -> bool {
         self.busy.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The block finished.
+    pub(crate) fn finish(&self) {
+        self.finished
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the block has finished.
+    pub(crate) fn is_finished(&self) -> bool {
+        self.finished.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 

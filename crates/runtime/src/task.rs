@@ -53,6 +53,9 @@ pub struct RunControl {
     /// Blocks sleeping in `interruptible_sleep` wait here; a stop wakes them.
     sleepers: Mutex<()>,
     stopped: Condvar,
+    /// The tasks of a launch that failed after they were made (a thread that could not be
+    /// spawned), stopped, for the flowgraph to take its blocks back.
+    given_back: Mutex<Vec<BlockTask>>,
 }
 
 impl RunControl {
@@ -114,6 +117,19 @@ impl RunControl {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .take()
+    }
+
+    /// Hands the stopped tasks of a failed launch back to the flowgraph.
+    pub(crate) fn give_back(&self, tasks: Vec<BlockTask>) {
+        self.given_back
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .extend(tasks);
+    }
+
+    /// The tasks a failed launch handed back.
+    pub(crate) fn take_given_back(&self) -> Vec<BlockTask> {
+        std::mem::take(&mut *self.given_back.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
     pub(crate) fn set_activations(&self, activations: Vec<Arc<Activation>>) {
@@ -528,6 +544,7 @@ impl BlockTask {
     fn release(&mut self) {
         if !self.finished {
             self.finished = true;
+            self.counters.finish();
             self.inbox.close();
             self.ports.finish();
             // A panicking port visitor must not take the scheduler thread down (the streams

@@ -846,7 +846,7 @@ result_t run_opti(const args_t& a)
 }
 
 // The taps of FIR number f (k = 0..n-1): splitmix64 values in [0, 1), the same
-// sequence radioflow's counters experiment uses (crates/bench/src/experiments/counters.rs).
+// sequence radioflow's counters experiment uses (crates/bench/src/counters/run.rs).
 std::vector<float> counter_taps(long f, long n)
 {
     std::vector<float> t;

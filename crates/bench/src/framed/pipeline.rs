@@ -1,10 +1,14 @@
 //! `bench pipeline`: a framed pipeline, source (sequential) -> heavy FIR stage (cloneable,
-//! duplicated) -> checking sink (sequential), with copy and copy-less adaptors (seed 003
-//! Fig. 11). The sink fingerprints every frame; a run is verified when every frame came, in
+//! duplicated) -> checking sink (sequential), with copy and copy-less adaptors (Cassagne et al.
+//! 2023, Fig. 11). The sink fingerprints every frame; a run is verified when every frame came, in
 //! order, bit for bit as a reference computes it outside the timed runs.
 
+use crate::common::Common;
+use crate::machine::Machine;
+use crate::measurement::BenchError;
 use crate::stats::{summarize, Summary};
-use crate::BenchError;
+use crate::values;
+use clap::Args;
 use radioflow_framed::{Graph, Pipeline, PipelineBuilder, PipelineReport, Status, Wait};
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -427,6 +431,122 @@ fn summarize_config(copy: bool, replicas: usize, rs: &[(PipelineReport, bool)]) 
         speedup: f64::NAN,
         stages,
         verified: rs.iter().all(|(_, ok)| *ok),
+    }
+}
+
+/// `bench pipeline`: source -> heavy (duplicated) -> sink.
+#[derive(Args, Clone)]
+pub(crate) struct PipelineArgs {
+    /// Frames per run (accepts 2e4).
+    #[arg(long, default_value = "20000", value_parser = values::count, allow_negative_numbers = true)]
+    frames: u64,
+    /// Samples (f32) per frame.
+    #[arg(long, default_value = "4096", value_parser = values::small, allow_negative_numbers = true)]
+    frame: usize,
+    /// FIR taps of the heavy stage (its cost per sample).
+    #[arg(long, default_value = "32", value_parser = values::small, allow_negative_numbers = true)]
+    taps: usize,
+    /// Frames per adaptor slot ring (per consumer replica). 4: with 2, four threads on two
+    /// CPUs put a thread to sleep and wake it for almost every frame.
+    #[arg(long, default_value = "4", value_parser = values::small, allow_negative_numbers = true)]
+    buffer: usize,
+    /// Waiting on adaptors: passive or active.
+    #[arg(long, default_value = "passive")]
+    wait: String,
+    /// Highest replica count of the heavy stage (default: the number of CPUs).
+    #[arg(long, value_parser = values::small, allow_negative_numbers = true)]
+    max_replicas: Option<usize>,
+    /// Pin the source to CPU 0, heavy replica i to CPU i, the sink to the last CPU.
+    #[arg(long)]
+    pin: bool,
+}
+
+/// The pipeline the arguments ask for (`--quick`: 200 frames of at most 1024 samples).
+fn params(a: &PipelineArgs, quick: bool) -> Result<PipelineParams, BenchError> {
+    let wait = match a.wait.as_str() {
+        "passive" => Wait::Passive,
+        "active" => Wait::Active,
+        w => {
+            return Err(BenchError::Params(format!(
+                "--wait: '{w}' is not passive or active"
+            )))
+        }
+    };
+    Ok(PipelineParams {
+        frames: if quick { 200 } else { a.frames },
+        frame: if quick { a.frame.min(1024) } else { a.frame },
+        taps: a.taps,
+        buffer: a.buffer,
+        wait,
+        max_replicas: a.max_replicas,
+        pin: a.pin,
+    })
+}
+
+/// `radioflow bench pipeline`: every replica count in both modes, alternated run by run.
+pub(crate) fn bench(a: PipelineArgs, c: &Common) -> Result<(), BenchError> {
+    let p = params(&a, c.quick)?;
+    if !c.json {
+        println!("machine: {}", Machine::detect());
+        println!(
+            "source (sequential) -> FIR {} taps over {} f32 (cloneable, x replicas) -> checking sink (sequential); {} frames, buffer {}, {:?} waiting, {} runs alternated; medians",
+            p.taps, p.frame, p.frames, p.buffer, p.wait, c.runs
+        );
+    }
+    let study = measure(&p, c.runs)?;
+    if c.json {
+        for r in &study.results {
+            println!("{}", r.to_json(&p, c.runs));
+        }
+    } else {
+        print_pipeline(&p, &study);
+    }
+    if !study.verified() {
+        return Err(BenchError::Unverified(
+            "the pipeline lost, reordered or corrupted frames".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn print_pipeline(p: &PipelineParams, study: &PipelineStudy) {
+    println!(
+        "{:<9} {:>8} {:>12} {:>8}   {:<54} {:>8}",
+        "mode",
+        "replicas",
+        "frames/s",
+        "speedup",
+        "per stage: wait / copy / work (% of thread time)",
+        "verified"
+    );
+    for r in &study.results {
+        let per: Vec<String> = r
+            .stages
+            .iter()
+            .map(|s| {
+                format!(
+                    "{:.0}/{:.0}/{:.0}",
+                    100.0 * s.wait,
+                    100.0 * s.copy,
+                    100.0 * s.work
+                )
+            })
+            .collect();
+        println!(
+            "{:<9} {:>8} {:>12.0} {:>8.2}   {:<54} {:>8}",
+            r.mode(),
+            r.replicas,
+            r.frames_per_second.median,
+            r.speedup,
+            per.join("  "),
+            if r.verified { "yes" } else { "NO" }
+        );
+    }
+    for r in 1..=p.max_replicas() {
+        println!(
+            "replicas {r}: copy-less / copy = {:.2}",
+            study.copyless_over_copy(r)
+        );
     }
 }
 

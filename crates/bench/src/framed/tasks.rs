@@ -1,9 +1,14 @@
-//! `bench tasks`: the overhead of framed execution per task (seed 003 Table 1 / Fig. 5). Each
+//! `bench tasks`: the overhead of framed execution per task (Cassagne et al. 2023, Table 1 /
+//! Fig. 5). Each
 //! micro-benchmark (MB1-MB4) runs the same compute tasks once as a [`Sequence`] and once as a
 //! plain loop; the difference is the DSEL's overhead, split between compute and control tasks.
 
+use crate::common::Common;
+use crate::machine::Machine;
+use crate::measurement::BenchError;
 use crate::stats::summarize;
-use crate::BenchError;
+use crate::values;
+use clap::Args;
 use radioflow_framed::{Graph, Out, Sequence, Status, Switcher};
 use serde_json::json;
 use std::hint::black_box;
@@ -336,6 +341,79 @@ fn summarize_mb(mb: Mb, total: u64, ns: u64, runs_k: &[(MbRun, f64)]) -> MbResul
         global_overhead_ns_per_task: med(&|(m, _)| (m.seq_s - m.plain_s) * 1e9 / n_c),
         verified: runs_k.iter().all(|(m, _)| m.verified),
     }
+}
+
+/// `bench tasks`: MB1-MB4.
+#[derive(Args, Clone)]
+pub(crate) struct TasksArgs {
+    /// Compute tasks per micro-benchmark and run (the paper: 1,125,000; accepts 1.125e6).
+    #[arg(long, default_value = "1125000", value_parser = values::count, allow_negative_numbers = true)]
+    tasks: u64,
+    /// Active-wait duration of a compute task in ns, comma separated (the paper: 4000; its
+    /// Fig. 5 sweeps 1 to 100 µs). 0: the task only reads the clock once.
+    #[arg(long, default_value = "0,1000")]
+    task_ns: String,
+}
+
+/// `radioflow bench tasks`: MB1-MB4 for each compute task duration.
+pub(crate) fn bench(a: TasksArgs, c: &Common) -> Result<(), BenchError> {
+    let total = if c.quick { 11_250 } else { a.tasks };
+    let durations: Vec<u64> = a
+        .task_ns
+        .split(',')
+        .map(|s| s.trim().parse::<u64>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| BenchError::Params(format!("--task-ns: comma separated integers: {e}")))?;
+    let durations = if c.quick { vec![0] } else { durations };
+    if !c.json {
+        println!("machine: {}", Machine::detect());
+        println!(
+            "{total} compute tasks per micro-benchmark, {} runs (sequence and plain loop alternate); medians",
+            c.runs
+        );
+    }
+    let mut all_ok = true;
+    for &ns in &durations {
+        let rows = measure(total, ns, c.runs)?;
+        all_ok &= rows.iter().all(|r| r.verified);
+        if c.json {
+            for r in &rows {
+                println!("{}", r.to_json());
+            }
+        } else {
+            print_tasks(ns, &rows);
+        }
+    }
+    if !all_ok {
+        return Err(BenchError::Unverified(
+            "a micro-benchmark computed a wrong result".into(),
+        ));
+    }
+    Ok(())
+}
+
+fn print_tasks(ns: u64, rows: &[MbResult]) {
+    println!("\ncompute task: active wait of {ns} ns");
+    println!(
+        "{:<4} {:>10} {:>10} {:>10} {:>10} {:>12} {:>14} {:>10} {:>8}",
+        "MB", "seq exec", "C tasks", "ctl tasks", "seq s", "plain s", "ns/C task", "ns/ctl", "ok"
+    );
+    for r in rows {
+        println!(
+            "{:<4} {:>10} {:>10} {:>10} {:>10.4} {:>12.4} {:>14.2} {:>10} {:>8}",
+            r.mb.name(),
+            r.executions,
+            r.compute_tasks,
+            r.control_tasks,
+            r.seq_s,
+            r.plain_s,
+            r.ns_per_compute_task(),
+            r.overhead_ns_per_control_task
+                .map_or("-".into(), |c| format!("{c:.2}")),
+            if r.verified { "yes" } else { "NO" }
+        );
+    }
+    println!("(ns/C task: MB1's overhead per compute task; for MB2-4 the whole overhead per compute task; ns/ctl: overhead per select/commute/iterate task once MB1's per-task overhead is taken out)");
 }
 
 #[cfg(test)]

@@ -131,11 +131,14 @@ impl Drop for Fm {
     }
 }
 
-/// Status and JSON body of a request (`body` for POST/PUT).
+/// Status and JSON body of a request (`body` for POST/PUT; a write is sent as JSON, even
+/// without a body).
 pub fn request(method: &str, url: &str, body: Option<&str>) -> (u16, Value) {
     let r = ureq::request(method, url).timeout(Duration::from_secs(30));
+    // Writes are JSON (the control port refuses any other type, as an HTML form would send).
     let result = match body {
         Some(b) => r.set("content-type", "application/json").send_string(b),
+        None if method != "GET" => r.set("content-type", "application/json").call(),
         None => r.call(),
     };
     let resp = match result {

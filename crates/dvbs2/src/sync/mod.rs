@@ -44,6 +44,7 @@ mod tests;
 use std::f64::consts::TAU;
 
 use num_complex::Complex32;
+use radioflow_dsp::Num;
 use thiserror::Error;
 
 use crate::modcod::{CodeRate, FrameSize, Modcod};
@@ -161,20 +162,21 @@ impl SyncConfig {
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum SyncError {
     /// Roll-off outside (0, 1].
-    #[error("roll-off {0} out of range (0, 1] (DVB-S2 uses 0.35, 0.25 or 0.20)")]
+    #[error("roll-off {} out of range (0, 1] (DVB-S2 uses 0.35, 0.25 or 0.20)", Num(*.0))]
     RollOff(f64),
     /// Gold code index out of 0..=262 141.
     #[error("Gold code index {0} out of range 0..=262141")]
     Gold(u32),
     /// Timing loop bandwidth outside (0, 0.1].
-    #[error("timing loop bandwidth {0} out of range (0, 0.1] (× symbol rate)")]
+    #[error("timing loop bandwidth {} out of range (0, 0.1] (× symbol rate)", Num(*.0))]
     TimingBandwidth(f64),
     /// Input samples per symbol not finite or outside
     /// [`SyncConfig::min_samples_per_symbol`]`..=`[`SyncConfig::MAX_SAMPLES_PER_SYMBOL`].
     #[error(
-        "{sps} samples per symbol out of range [{min:.2}, {max}] (the lowest: the signal's \
+        "{} samples per symbol out of range [{min:.2}, {max}] (the lowest: the signal's \
          band at roll-off {roll_off}, {band:.2} symbol rates, and 0.05 for the resampler's \
-         filter)"
+         filter)",
+        Num(*sps)
     )]
     SamplesPerSymbol {
         /// The rate given.

@@ -100,8 +100,9 @@ class Flowgraph:
 
     def wait(self, timeout: Optional[float] = None) -> None:
         """Waits for the graph to finish; raises RunError if a block failed. With `timeout`
-        (seconds), raises RunError naming the blocks still inside their code if the graph has
-        not finished by then (the run goes on: wait again, or stop and wait)."""
+        (seconds), raises RunError naming the blocks still inside their code and the others
+        not finished if the graph has not finished by then (the run goes on: wait again, or
+        stop and wait)."""
         self._native.wait(timeout)
 
     def stop(self) -> None:
@@ -113,13 +114,17 @@ class Flowgraph:
         address: str = "127.0.0.1:0",
         token: Optional[str] = None,
         probes: Sequence[str] = (),
+        allowed_origins: Sequence[str] = (),
     ) -> str:
         """Serves the live view of this graph (a web page and a JSON API: the graph, live
         counters, settable parameters, probes' plots, stop) on `address` until the flowgraph
         is dropped, across its runs; returns the page's URL. ``"127.0.0.1:0"`` picks a free
         port. Any address but loopback requires `token` (generated when not given; it is in
-        the URL). `probes` (``"block.port"``) are added before :meth:`start` only."""
-        return self._native.serve(address, token, list(probes))
+        the URL; an empty one raises ValueError). `probes` (``"block.port"``) are added before
+        :meth:`start` only. Only the page itself may write (writes are JSON) and open the
+        counters' WebSocket; `allowed_origins` (``"http://dash.example:8080"``) lets pages of
+        other origins do so too."""
+        return self._native.serve(address, token, list(probes), list(allowed_origins))
 
     def is_running(self) -> bool:
         """Whether the graph was started and ``wait()`` has not returned."""

@@ -24,9 +24,14 @@ class SyncBlock:
 
     Tags on the used input items go to every output. Message ports: register them in
     ``__init__`` with ``message_port_register_in/out``, handle input messages with
-    ``set_msg_handler``, send with ``message_port_pub``. Messages are Python values (see
-    :mod:`radioflow.pmt`). A block with only message ports gets ``work([], [])`` calls if it
-    has no message inputs (a message source: publish, then return ``WORK_DONE``).
+    ``set_msg_handler``, send with ``message_port_pub``: from ``work``, a handler,
+    ``start``/``stop`` or any thread of the block's own (a timer, a reader thread started in
+    ``start``), delivered at once while the block runs; outside a run it raises
+    :class:`RunError`. Messages are Python values (see :mod:`radioflow.pmt`). A block with only
+    message ports gets ``work([], [])`` calls if it has no message inputs (a message source:
+    publish, then return ``WORK_DONE``); after returning 0 it is called again only when
+    something wakes it, so a source that publishes over time does it from a thread it starts
+    in ``start`` and joins in ``stop``, as in GNU Radio.
 
     ``start()`` and ``stop()`` are called before the graph runs and when the block finishes;
     returning ``False`` fails the graph.
@@ -125,11 +130,14 @@ class SyncBlock:
         self._rf_handlers[port] = handler
 
     def message_port_pub(self, port: str, msg: Any) -> None:
-        """Sends `msg` (any value PMTs can hold) on message output `port`."""
+        """Sends `msg` (any value PMTs can hold) on message output `port`, from any thread,
+        while the block runs (from its ``start`` on; delivered when the run begins). Raises
+        RunError when the block is not running (its flowgraph has not started, or the block
+        has finished) and ValueError for an unknown port."""
         if self._rf_ctx is None:
-            raise _native.Error(
-                f"block '{self._rf_name}' is not in a flowgraph yet: publish from work, "
-                "start or a message handler"
+            raise _native.RunError(
+                f"block '{self._rf_name}' is not in a flowgraph yet: message_port_pub works "
+                "while its flowgraph runs"
             )
         self._rf_ctx.publish(port, msg)
 

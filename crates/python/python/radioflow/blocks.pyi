@@ -527,11 +527,11 @@ def wav_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.float32, cha
     """
 
 
-def zmq_message_sink(address: Union[str, os.PathLike], pattern: str = "pub", bind: bool = True, timeout_ms: int = 100, *, name: Optional[str] = None) -> Block:
+def zmq_message_sink(address: str, pattern: str = "pub", bind: bool = True, timeout_ms: int = 100, *, name: Optional[str] = None) -> Block:
     """Sends messages over ZeroMQ (PUB, PUSH or REP), one serialized PMT per frame, like gr-zeromq's message sinks.
 
     Parameters:
-        address: the ZeroMQ endpoint (a file path).
+        address: the ZeroMQ endpoint (a word).
         pattern: the socket type (one of pub, push, rep; default "pub").
         bind: bind the address (else connect) (true or false; default True).
         timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
@@ -542,11 +542,11 @@ def zmq_message_sink(address: Union[str, os.PathLike], pattern: str = "pub", bin
     """
 
 
-def zmq_message_source(address: Union[str, os.PathLike], pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, drop_malformed: bool = False, *, name: Optional[str] = None) -> Block:
+def zmq_message_source(address: str, pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, drop_malformed: bool = False, *, name: Optional[str] = None) -> Block:
     """Messages received over ZeroMQ (SUB, PULL or REQ), one serialized PMT per frame, like gr-zeromq's message sources.
 
     Parameters:
-        address: the ZeroMQ endpoint (a file path).
+        address: the ZeroMQ endpoint (a word).
         pattern: the socket type (one of sub, pull, req; default "sub").
         bind: bind the address (else connect) (true or false; default False).
         timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
@@ -558,11 +558,11 @@ def zmq_message_source(address: Union[str, os.PathLike], pattern: str = "sub", b
     """
 
 
-def zmq_sink(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, pattern: str = "pub", bind: bool = True, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, drop_on_hwm: bool = True, key: str = "", *, name: Optional[str] = None) -> Block:
+def zmq_sink(address: str, dtype: DTypeLike = np.float32, pattern: str = "pub", bind: bool = True, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, drop_on_hwm: bool = True, key: str = "", *, name: Optional[str] = None) -> Block:
     """Sends items over ZeroMQ (PUB, PUSH or REP), wire-compatible with gr-zeromq's stream sinks, optionally with GNU Radio's tag header.
 
     Parameters:
-        address: the ZeroMQ endpoint (a file path).
+        address: the ZeroMQ endpoint (a word).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
         pattern: the socket type (one of pub, push, rep; default "pub").
         bind: bind the address (else connect) (true or false; default True).
@@ -578,11 +578,11 @@ def zmq_sink(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, pa
     """
 
 
-def zmq_source(address: Union[str, os.PathLike], dtype: DTypeLike = np.float32, pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, key: str = "", drop_malformed: bool = False, *, name: Optional[str] = None) -> Block:
+def zmq_source(address: str, dtype: DTypeLike = np.float32, pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, key: str = "", drop_malformed: bool = False, *, name: Optional[str] = None) -> Block:
     """Items received over ZeroMQ (SUB, PULL or REQ), wire-compatible with gr-zeromq's stream sources, optionally with GNU Radio's tag header.
 
     Parameters:
-        address: the ZeroMQ endpoint (a file path).
+        address: the ZeroMQ endpoint (a word).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
         pattern: the socket type (one of sub, pull, req; default "sub").
         bind: bind the address (else connect) (true or false; default False).

@@ -293,7 +293,7 @@ impl Arguments {
                 }
                 Ok(())
             }
-            ParamKind::Path => self.path(name).map(drop),
+            ParamKind::Path(_) => self.path(name).map(drop),
             ParamKind::Text => self.word(name).map(drop),
             ParamKind::Messages => self.messages(name).map(drop),
         }

@@ -121,8 +121,9 @@ pub enum ParamKind {
     Choice(&'static [&'static str]),
     /// A word or text the block checks itself (a MODCOD name, a format).
     Text,
-    /// A file path.
-    Path,
+    /// A file path, and what the block does with the file (graph loading refuses a graph
+    /// that writes a file it reads).
+    Path(PathUse),
     /// A list of messages (any PMTs).
     Messages,
 }
@@ -138,7 +139,7 @@ impl ParamKind {
             ParamKind::Floats => "Sequence[float]",
             ParamKind::Items => "Any",
             ParamKind::Choice(_) | ParamKind::Text => "str",
-            ParamKind::Path => "Union[str, os.PathLike]",
+            ParamKind::Path(_) => "Union[str, os.PathLike]",
             ParamKind::Messages => "Sequence[Any]",
         }
     }
@@ -155,7 +156,7 @@ impl ParamKind {
             ParamKind::Items => "a list of values of the item type".into(),
             ParamKind::Choice(words) => format!("one of {}", words.join(", ")),
             ParamKind::Text => "a word".into(),
-            ParamKind::Path => "a file path".into(),
+            ParamKind::Path(_) => "a file path".into(),
             ParamKind::Messages => "a list of messages".into(),
         }
     }
@@ -278,6 +279,27 @@ impl fmt::Display for Number {
         } else {
             write!(f, "{x:e}")
         }
+    }
+}
+
+/// What a block does with the file a [`ParamKind::Path`] names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathUse {
+    /// Reads it.
+    Read,
+    /// Creates or truncates it.
+    Write,
+    /// Reads the SigMF recording it names: `X`, `X.sigmf-meta` and `X.sigmf-data` name the
+    /// pair of files, `X.sigmf` an archive.
+    ReadSigmf,
+    /// Writes the SigMF recording it names (as [`ReadSigmf`](Self::ReadSigmf)).
+    WriteSigmf,
+}
+
+impl PathUse {
+    /// Whether the block creates or truncates the file.
+    pub fn writes(self) -> bool {
+        matches!(self, PathUse::Write | PathUse::WriteSigmf)
     }
 }
 

@@ -33,7 +33,7 @@ mod dtype;
 
 pub use arguments::{default_pmt, Arguments, FromParam, ParamError};
 pub use description::{
-    BlockDescription, DefaultValue, FloatRange, ParamDescription, ParamKind, PortInfo,
+    BlockDescription, DefaultValue, FloatRange, ParamDescription, ParamKind, PathUse, PortInfo,
 };
 pub use dtype::{Dtype, DtypeItem};
 #[doc(hidden)]
@@ -47,7 +47,7 @@ use crate::{Block, Direction, Pmt, PortFields};
 pub mod prelude {
     pub use super::{
         declared_ports, BlockDescription, DefaultValue, Dtype, FloatRange, ParamDescription,
-        ParamError, ParamKind,
+        ParamError, ParamKind, PathUse,
     };
     pub use crate::{register_block, with_dtype};
 }

@@ -19,6 +19,28 @@ const DEDICATED_BUFFER_BYTES: usize = 256 * 1024;
 /// Buffer bytes of a connection between blocks on two different workers (see `launch`).
 const CROSSING_BUFFER_BYTES: usize = 1024 * 1024;
 
+/// Worker threads `flow` accepts per CPU (see [`max_workers`]).
+const WORKERS_PER_CPU: usize = 16;
+
+/// The most worker threads a `flow` scheduler accepts on this machine: 16 per CPU available
+/// to the process. A worker per CPU is the design; a few more can help blocks that wait, but
+/// thousands only cost memory and start-up time (100,000 took 23 s to spawn before the system
+/// refused one).
+pub fn max_workers() -> usize {
+    WORKERS_PER_CPU * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Why a worker count is refused, naming the option and the limit; `None` if accepted.
+pub(crate) fn workers_refused(workers: usize) -> Option<String> {
+    let max = max_workers();
+    (workers > max).then(|| {
+        format!(
+            "workers={workers} is more than this machine's limit of {max} worker threads \
+             ({WORKERS_PER_CPU} per CPU)"
+        )
+    })
+}
+
 /// Worker-per-core scheduler.
 ///
 /// Blocks are cut into chains (linked one-to-one) and chains are spread over the workers so each
@@ -111,7 +133,8 @@ impl FlowScheduler {
         self
     }
 
-    /// Number of worker threads (at least 1).
+    /// Number of worker threads (at least 1). More than [`max_workers`] is refused when a
+    /// graph starts, before any block does.
     pub fn workers(mut self, n: usize) -> Self {
         self.workers = n.max(1);
         self
@@ -200,6 +223,16 @@ fn cache_bytes(level: &str, kind: &str) -> Option<usize> {
 impl Scheduler for FlowScheduler {
     fn name(&self) -> &str {
         "flow"
+    }
+
+    fn check(&self) -> Result<(), RunError> {
+        match workers_refused(self.workers) {
+            Some(error) => Err(RunError::Scheduler {
+                scheduler: "flow".into(),
+                error,
+            }),
+            None => Ok(()),
+        }
     }
 
     fn launch(&self, mut graph: ReadyGraph) -> Result<Vec<JoinHandle<Vec<BlockTask>>>, RunError> {
@@ -328,9 +361,10 @@ impl Scheduler for FlowScheduler {
         for (seat, ((w, tasks), parker)) in members.into_iter().zip(team_parkers).enumerate() {
             let pin = self.pin.then_some(w % cpus);
             let seat = team.as_ref().map(|t| Seat::new(t.clone(), seat));
-            jobs.push((
-                format!("rf-flow-{w}"),
-                Box::new(move || {
+            jobs.push(ThreadJob {
+                name: format!("rf-flow-{w}"),
+                tasks,
+                run: Box::new(move |tasks| {
                     if let Some(cpu) = pin {
                         if let Err(e) = pin_current_thread(&[cpu]) {
                             tracing::warn!("cannot pin flow worker {w} to CPU {cpu}: {e}");
@@ -338,13 +372,14 @@ impl Scheduler for FlowScheduler {
                     }
                     run_worker(tasks, &parker, seat)
                 }),
-            ));
+            });
         }
         for task in dedicated {
-            jobs.push((
-                thread_name("rf-", task.name()),
-                Box::new(move || run_task(task)),
-            ));
+            jobs.push(ThreadJob {
+                name: thread_name("rf-", task.name()),
+                tasks: vec![task],
+                run: Box::new(|tasks| tasks.into_iter().flat_map(run_task).collect()),
+            });
         }
         spawn_all("flow", &control, jobs)
     }

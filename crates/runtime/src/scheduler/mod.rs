@@ -13,9 +13,10 @@ mod thread;
 mod tpb;
 mod worker;
 
-pub use flow::{l1d_bytes, l2_bytes, FlowGeometry, FlowScheduler};
+pub use flow::{l1d_bytes, l2_bytes, max_workers, FlowGeometry, FlowScheduler};
 pub use single::SingleThread;
 pub use spec::{FlowSettings, SchedulerSpec, SchedulerSpecError, SCHEDULER_NAMES};
+pub(crate) use thread::fail_thread_spawns_after;
 pub use thread::{pin_current_thread, RealtimePolicy};
 pub use tpb::ThreadPerBlock;
 
@@ -28,6 +29,15 @@ use std::thread::JoinHandle;
 pub trait Scheduler: Send + Sync {
     /// Short name (`tpb`, `single`, ...), used in errors and reports.
     fn name(&self) -> &str;
+
+    /// Checks the scheduler's settings before any block of a graph starts (default: nothing
+    /// to check).
+    ///
+    /// # Errors
+    /// A setting the scheduler cannot run with, named with its limit.
+    fn check(&self) -> Result<(), RunError> {
+        Ok(())
+    }
 
     /// Chooses a parker per block, turns the graph into tasks and starts threads that step
     /// them until every task is done. Each thread returns its tasks when it ends.

@@ -1,6 +1,6 @@
 //! `single`: every block on one thread, stepped in topological order.
 
-use super::thread::spawn_all;
+use super::thread::{spawn_all, ThreadJob};
 use super::worker::run_tasks;
 use super::Scheduler;
 use crate::error::RunError;
@@ -39,10 +39,11 @@ impl Scheduler for SingleThread {
         spawn_all(
             "single",
             &control,
-            vec![(
-                "rf-single".into(),
-                Box::new(move || run_tasks(ordered, &parker)),
-            )],
+            vec![ThreadJob {
+                name: "rf-single".into(),
+                tasks: ordered,
+                run: Box::new(move |tasks| run_tasks(tasks, &parker)),
+            }],
         )
     }
 }

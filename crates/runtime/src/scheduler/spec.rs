@@ -234,7 +234,13 @@ impl FromStr for SchedulerSpec {
             let bad_value = || fail(format!("'{option}': bad value for {key}"));
             match &mut spec {
                 Self::Flow(f) => match key {
-                    "workers" => f.workers = Some(positive(value).ok_or_else(bad_value)?),
+                    "workers" => {
+                        let n = positive(value).ok_or_else(bad_value)?;
+                        if let Some(why) = super::flow::workers_refused(n) {
+                            return Err(fail(why));
+                        }
+                        f.workers = Some(n);
+                    }
                     "chunk" => f.chunk_bytes = Some(positive(value).ok_or_else(bad_value)?),
                     "buffer" => f.buffer_bytes = Some(positive(value).ok_or_else(bad_value)?),
                     "pin" => f.pin = switch(value).ok_or_else(bad_value)?,
@@ -363,6 +369,10 @@ mod tests {
                 "unknown option 'wrokers' of the flow scheduler (options:",
             ),
             ("flow:workers=0", "'workers=0': bad value for workers"),
+            (
+                "flow:workers=100000",
+                "workers=100000 is more than this machine's limit of",
+            ),
             ("flow:workers=two", "bad value for workers"),
             ("flow:pin=maybe", "bad value for pin"),
             (
@@ -374,6 +384,34 @@ mod tests {
             let e = s.parse::<SchedulerSpec>().unwrap_err().to_string();
             assert!(e.starts_with(&format!("bad scheduler '{s}': ")), "{e}");
             assert!(e.contains(says), "{s}: {e}");
+        }
+    }
+
+    #[test]
+    fn worker_counts_are_capped_at_a_multiple_of_the_cpus() {
+        let max = crate::max_workers();
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(max, 16 * cpus);
+        let at_max = format!("flow:workers={max}");
+        assert_eq!(at_max.parse::<SchedulerSpec>().unwrap().to_string(), at_max);
+        let over = format!("flow:workers={}", max + 1);
+        let e = over.parse::<SchedulerSpec>().unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "bad scheduler '{over}': workers={} is more than this machine's limit of {max} \
+                 worker threads (16 per CPU)",
+                max + 1
+            )
+        );
+        // Every spelling of a huge count.
+        for s in [
+            "flow:workers=1e5",
+            "flow:workers=1G",
+            "flow:workers=100000,pin",
+        ] {
+            let e = s.parse::<SchedulerSpec>().unwrap_err().to_string();
+            assert!(e.contains("limit of"), "{s}: {e}");
         }
     }
 

@@ -2,7 +2,9 @@
 
 use crate::error::RunError;
 use crate::task::{BlockTask, RunControl};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::thread::JoinHandle;
 
 /// A Linux real-time scheduling class for scheduler threads.
@@ -66,32 +68,132 @@ pub(crate) fn set_realtime(policy: RealtimePolicy) {
     }
 }
 
-/// A scheduler thread to start: its name and what it runs (returning its tasks when done).
-pub(crate) type ThreadJob = (String, Box<dyn FnOnce() -> Vec<BlockTask> + Send>);
+/// A scheduler thread to start: its name, the tasks it steps, and its loop, which returns the
+/// tasks when they are done.
+pub(crate) struct ThreadJob {
+    pub(crate) name: String,
+    pub(crate) tasks: Vec<BlockTask>,
+    pub(crate) run: Box<dyn FnOnce(Vec<BlockTask>) -> Vec<BlockTask> + Send>,
+}
 
-/// Starts every job on a thread of its own. If one cannot be spawned, the run is stopped, the
-/// threads already started are joined (the unstarted jobs' tasks are dropped, which releases
-/// their ports) and the error names `scheduler`.
+/// Holds the threads of a run back until every one of them was spawned: then they all go, or,
+/// if one could not be spawned, none runs a task. (Written here: `std::sync::Barrier` needs
+/// the count of threads that will arrive and cannot be told that some never will.)
+#[derive(Default)]
+struct Gate {
+    go: Mutex<Option<bool>>,
+    opened: Condvar,
+}
+
+impl Gate {
+    fn open(&self, go: bool) {
+        *self.go.lock().unwrap_or_else(|p| p.into_inner()) = Some(go);
+        self.opened.notify_all();
+    }
+
+    /// Waits for [`open`](Self::open); whether to run.
+    fn wait(&self) -> bool {
+        let mut go = self.go.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if let Some(go) = *go {
+                return go;
+            }
+            go = self.opened.wait(go).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+}
+
+/// The job's tasks, taken by its thread once the gate opens, or back by the spawner if not.
+type TaskSlot = std::sync::Arc<Mutex<Vec<BlockTask>>>;
+
+thread_local! {
+    /// Threads the calling thread may still spawn before a spawn fails (testing aid, see
+    /// [`fail_thread_spawns_after`]); `None`: no limit but the system's.
+    static SPAWNS_LEFT: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Testing aid: the schedulers started from the calling thread fail to spawn a thread, as the
+/// system does when it has no thread left to give (EAGAIN), once they have spawned `n` more;
+/// `None` lifts the limit.
+pub(crate) fn fail_thread_spawns_after(n: Option<usize>) {
+    SPAWNS_LEFT.set(n);
+}
+
+fn spawn(
+    name: String,
+    f: impl FnOnce() -> Vec<BlockTask> + Send + 'static,
+) -> std::io::Result<JoinHandle<Vec<BlockTask>>> {
+    match SPAWNS_LEFT.get() {
+        Some(0) => return Err(std::io::Error::from_raw_os_error(libc::EAGAIN)),
+        Some(n) => SPAWNS_LEFT.set(Some(n - 1)),
+        None => {}
+    }
+    std::thread::Builder::new().name(name).spawn(f)
+}
+
+/// Starts every job on a thread of its own. The threads wait until all are spawned, so a
+/// spawn that fails (out of threads: a graph of 100,000 blocks under `tpb`) leaves no block
+/// half run: the threads already started are let go without a task and joined, every block
+/// is stopped (its `stop` hook, its ports released) on the calling thread and handed back to
+/// the flowgraph through `control`, and the error names `scheduler`, the thread and the count.
 pub(crate) fn spawn_all(
     scheduler: &str,
     control: &RunControl,
     jobs: Vec<ThreadJob>,
 ) -> Result<Vec<JoinHandle<Vec<BlockTask>>>, RunError> {
-    let mut handles = Vec::with_capacity(jobs.len());
-    for (name, job) in jobs {
-        match std::thread::Builder::new().name(name).spawn(job) {
+    let total = jobs.len();
+    let gate = std::sync::Arc::new(Gate::default());
+    let mut handles = Vec::with_capacity(total);
+    let mut slots: Vec<TaskSlot> = Vec::with_capacity(total);
+    let mut jobs = jobs.into_iter();
+    let mut failure = None;
+    for job in jobs.by_ref() {
+        let slot: TaskSlot = std::sync::Arc::new(Mutex::new(job.tasks));
+        slots.push(slot.clone());
+        let (gate, run) = (gate.clone(), job.run);
+        let name = job.name.clone();
+        let spawned = spawn(job.name, move || {
+            if !gate.wait() {
+                return Vec::new();
+            }
+            let tasks = std::mem::take(&mut *slot.lock().unwrap_or_else(|p| p.into_inner()));
+            run(tasks)
+        });
+        match spawned {
             Ok(h) => handles.push(h),
             Err(e) => {
-                control.request_stop();
-                for h in handles {
-                    let _ = h.join();
-                }
-                return Err(RunError::Scheduler {
-                    scheduler: scheduler.into(),
-                    error: format!("cannot spawn a thread: {e}"),
-                });
+                failure = Some((handles.len() + 1, name, e));
+                break;
             }
         }
     }
-    Ok(handles)
+    let Some((k, name, e)) = failure else {
+        gate.open(true);
+        return Ok(handles);
+    };
+    control.request_stop();
+    gate.open(false);
+    for h in handles {
+        let _ = h.join();
+    }
+    let mut tasks: Vec<BlockTask> = slots
+        .iter()
+        .flat_map(|s| std::mem::take(&mut *s.lock().unwrap_or_else(|p| p.into_inner())))
+        .collect();
+    tasks.extend(jobs.flat_map(|j| j.tasks));
+    for t in &mut tasks {
+        // With the stop requested above, a step is the block's stop hook and the release of
+        // its ports.
+        let step = t.step();
+        debug_assert_eq!(step, crate::task::Step::Done);
+    }
+    control.give_back(tasks);
+    Err(RunError::Scheduler {
+        scheduler: scheduler.into(),
+        error: format!(
+            "cannot start thread {k} of the {total} the run needs ('{name}'): {e}; no block ran \
+             and every one was stopped (raise the system's limit on threads, or use fewer: \
+             `flow` runs a worker per CPU, `tpb` a thread per block)"
+        ),
+    })
 }

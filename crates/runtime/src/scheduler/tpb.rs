@@ -70,21 +70,22 @@ impl Scheduler for ThreadPerBlock {
                 .or(self.default_affinity.as_ref())
                 .cloned();
             let realtime = self.realtime;
-            let name = thread_name("rf-", task.name());
-            jobs.push((
-                name,
-                Box::new(move || {
+            let block = task.name().to_owned();
+            jobs.push(ThreadJob {
+                name: thread_name("rf-", &block),
+                tasks: vec![task],
+                run: Box::new(move |tasks| {
                     if let Some(c) = cores {
                         if let Err(e) = pin_current_thread(&c) {
-                            tracing::warn!("cannot pin {} to {c:?}: {e}", task.name());
+                            tracing::warn!("cannot pin {block} to {c:?}: {e}");
                         }
                     }
                     if let Some(p) = realtime {
                         set_realtime(p);
                     }
-                    run_task(task)
+                    tasks.into_iter().flat_map(run_task).collect()
                 }),
-            ));
+            });
         }
         spawn_all(self.name(), &control, jobs)
     }

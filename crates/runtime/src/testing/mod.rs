@@ -5,7 +5,7 @@ mod harness;
 mod threads;
 
 pub use harness::Harness;
-pub use threads::{runtime_threads, runtime_threads_settled};
+pub use threads::{fail_thread_spawns_after, runtime_threads, runtime_threads_settled};
 
 use crate::block::WorkStatus;
 use crate::error::BlockError;

@@ -33,3 +33,10 @@ pub fn runtime_threads_settled(baseline: usize) -> usize {
         std::thread::sleep(Duration::from_millis(1));
     }
 }
+
+/// Testing aid: the schedulers started from the calling thread fail to spawn a thread, as the
+/// system does when it has none left to give (EAGAIN), once they have spawned `n` more
+/// threads; `None` lifts the limit. Other threads are not affected.
+pub fn fail_thread_spawns_after(n: Option<usize>) {
+    crate::scheduler::fail_thread_spawns_after(n);
+}
