@@ -3,6 +3,7 @@
 //! `radioflow run --hosts` cuts into one part per host, and what a program builds when it
 //! wants either.
 
+use crate::echo::cut;
 use crate::GraphError;
 // Naming the crate also links the library's blocks, which register themselves.
 use radioflow_blocks::RunFiles;
@@ -83,7 +84,7 @@ impl End {
             None => (text, None),
         };
         if block.is_empty() || port.is_some_and(str::is_empty) {
-            return Err(format!("'{text}' is not a block or block.port"));
+            return Err(format!("'{}' is not a block or block.port", cut(text)));
         }
         let port = match port {
             None => PortName::Index(0),
@@ -149,7 +150,7 @@ impl BlockSpec {
         let description = registry::find(&self.block).ok_or_else(|| {
             format!(
                 "no block '{}' in the library (`radioflow blocks` lists them)",
-                self.block
+                cut(&self.block)
             )
         })?;
         let dtype = self.dtype.as_deref().map(parse_dtype).transpose()?;
@@ -172,7 +173,8 @@ impl BlockSpec {
 fn parse_dtype(d: &str) -> Result<Dtype, String> {
     Dtype::parse(d).ok_or_else(|| {
         format!(
-            "unknown dtype '{d}' (use one of {})",
+            "unknown dtype '{}' (use one of {})",
+            cut(d),
             Dtype::list(Dtype::ALL)
         )
     })
@@ -344,7 +346,7 @@ impl GraphDescription {
         let port = |end: &End| -> Result<PortRef, String> {
             let block = *by_name
                 .get(end.block.as_str())
-                .ok_or_else(|| format!("no block named '{}' in [blocks]", end.block))?;
+                .ok_or_else(|| format!("no block named '{}' in [blocks]", cut(&end.block)))?;
             Ok(PortRef {
                 block,
                 port: end.port.clone(),

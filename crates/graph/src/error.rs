@@ -1,9 +1,10 @@
 //! What can be wrong with a graph file.
 
+use crate::echo::{cut, cut_list, cut_message};
 use std::path::PathBuf;
 
 /// A graph file that cannot be read or built; the message names the file and what is at
-/// fault in it.
+/// fault in it (text from the file cut to a readable length).
 #[derive(Debug, thiserror::Error)]
 pub enum GraphError {
     /// The file could not be read.
@@ -15,7 +16,7 @@ pub enum GraphError {
         source: std::io::Error,
     },
     /// The file is not TOML, or not a graph (the message says where).
-    #[error("{file}: {message}")]
+    #[error("{file}: {}", cut_message(message))]
     Syntax {
         /// The graph file.
         file: PathBuf,
@@ -23,7 +24,7 @@ pub enum GraphError {
         message: String,
     },
     /// A block could not be made (unknown id, bad parameter).
-    #[error("{file}: block '{name}': {message}")]
+    #[error("{file}: block '{}': {}", cut(name), cut_message(message))]
     Block {
         /// The graph file.
         file: PathBuf,
@@ -34,7 +35,7 @@ pub enum GraphError {
     },
     /// GNU Radio blocks radioflow does not implement (`radioflow grc list` shows those it
     /// does), all of them.
-    #[error("{file}: GNU Radio blocks radioflow does not run: {} (`radioflow grc list` shows the supported ones)", blocks.join(", "))]
+    #[error("{file}: GNU Radio blocks radioflow does not run: {} (`radioflow grc list` shows the supported ones)", cut_list(blocks))]
     Unsupported {
         /// The graph file.
         file: PathBuf,
@@ -50,7 +51,7 @@ pub enum GraphError {
         source: radioflow_blocks::SameFileError,
     },
     /// A connection the flowgraph refused, or that names no block.
-    #[error("{file}: connection '{connection}': {message}")]
+    #[error("{file}: connection '{}': {}", cut(connection), cut_message(message))]
     Connection {
         /// The graph file.
         file: PathBuf,

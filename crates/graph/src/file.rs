@@ -1,5 +1,6 @@
 //! Reading a graph file (TOML) into a [`GraphDescription`] and a [`Graph`].
 
+use crate::echo::{cut, cut_display, cut_message};
 use crate::{BlockSpec, Graph, GraphDescription, GraphError};
 use radioflow_runtime::Pmt;
 use std::path::Path;
@@ -34,11 +35,12 @@ pub fn describe(text: &str, file: impl AsRef<Path>) -> Result<GraphDescription, 
     };
     let table: Table = text
         .parse()
-        .map_err(|e: toml::de::Error| syntax(e.to_string()))?;
+        .map_err(|e: toml::de::Error| syntax(toml_error(text, &e)))?;
     for key in table.keys() {
         if !["blocks", "connections", "messages"].contains(&key.as_str()) {
             return Err(syntax(format!(
-                "unknown key '{key}' (a graph file has blocks, connections and messages)"
+                "unknown key '{}' (a graph file has blocks, connections and messages)",
+                cut(key)
             )));
         }
     }
@@ -88,12 +90,18 @@ pub fn describe(text: &str, file: impl AsRef<Path>) -> Result<GraphDescription, 
 fn spec(name: &str, entry: &Value) -> Result<BlockSpec, String> {
     let Value::Table(entry) = entry else {
         return Err(format!(
-            "must be a table ({name} = {{ block = \"...\", ... }})"
+            "must be a table ({} = {{ block = \"...\", ... }})",
+            cut(name)
         ));
     };
     let block = match entry.get("block") {
         Some(Value::String(id)) => id.clone(),
-        Some(other) => return Err(format!("'block' must be a block id, not {other}")),
+        Some(other) => {
+            return Err(format!(
+                "'block' must be a block id, not {}",
+                cut_display(other)
+            ))
+        }
         None => {
             return Err("has no 'block' (the block's id; `radioflow blocks` lists them)".into())
         }
@@ -101,7 +109,10 @@ fn spec(name: &str, entry: &Value) -> Result<BlockSpec, String> {
     let text = |key: &str| match entry.get(key) {
         None => Ok(None),
         Some(Value::String(d)) => Ok(Some(d.clone())),
-        Some(other) => Err(format!("'{key}' must be a string, not {other}")),
+        Some(other) => Err(format!(
+            "'{key}' must be a string, not {}",
+            cut_display(other)
+        )),
     };
     let dtype = text("dtype")?;
     let host = text("host")?;
@@ -110,7 +121,10 @@ fn spec(name: &str, entry: &Value) -> Result<BlockSpec, String> {
         if ["block", "dtype", "host"].contains(&key.as_str()) {
             continue;
         }
-        params.push((key.clone(), pmt(value).map_err(|m| format!("{key}: {m}"))?));
+        params.push((
+            key.clone(),
+            pmt(value).map_err(|m| format!("{}: {m}", cut(key)))?,
+        ));
     }
     Ok(BlockSpec {
         name: name.to_owned(),
@@ -145,10 +159,53 @@ fn strings(table: &Table, key: &str) -> Result<Vec<String>, String> {
             .map(|v| match v {
                 Value::String(s) => Ok(s.clone()),
                 other => Err(format!(
-                    "'{key}' holds strings like \"a -> b\", not {other}"
+                    "'{key}' holds strings like \"a -> b\", not {}",
+                    cut_display(other)
                 )),
             })
             .collect(),
-        Some(other) => Err(format!("'{key}' must be an array of strings, not {other}")),
+        Some(other) => Err(format!(
+            "'{key}' must be an array of strings, not {}",
+            cut_display(other)
+        )),
     }
+}
+
+/// A TOML error as "TOML parse error at line L, column C: what", with the text around the column (the toml
+/// crate's own message repeats the whole line, which may be megabytes long).
+fn toml_error(text: &str, e: &toml::de::Error) -> String {
+    let message = cut_message(e.message().trim());
+    let Some(at) = e.span().map(|s| s.start.min(text.len())) else {
+        return message.into_owned();
+    };
+    let mut at = at;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line = text[..at].matches('\n').count() + 1;
+    let column = text[line_start..at].chars().count() + 1;
+    // Up to 40 characters either side of the column.
+    let before: String = {
+        let mut b: Vec<char> = text[line_start..at].chars().rev().take(41).collect();
+        let cut_before = b.len() > 40;
+        b.truncate(40);
+        b.reverse();
+        format!(
+            "{}{}",
+            if cut_before { "..." } else { "" },
+            b.into_iter().collect::<String>()
+        )
+    };
+    let after: String = {
+        let a: Vec<char> = text[at..line_end].chars().take(41).collect();
+        let more = a.len() > 40;
+        format!(
+            "{}{}",
+            a.into_iter().take(40).collect::<String>(),
+            if more { "..." } else { "" }
+        )
+    };
+    format!("TOML parse error at line {line}, column {column}: {message}: `{before}{after}`")
 }

@@ -258,3 +258,37 @@ metadata:
     assert_eq!(std::fs::read(&data).unwrap(), [7u8; 64]);
     std::fs::remove_dir_all(dir).ok();
 }
+
+#[test]
+fn long_lines_names_and_values_are_not_echoed_whole() {
+    let long = "x".repeat(1_000_000);
+    let numbers = "1, ".repeat(30_000);
+    let cases = [
+        // A syntax error at the end of a 90 kB line.
+        format!("[blocks]\nsrc = {{ block = \"head\", n = [{numbers} oops] }}\n"),
+        format!("{long} = 1\n[blocks]\n"),
+        format!("[blocks]\nsrc = {{ block = [{numbers}] }}\n"),
+        format!("[blocks]\nsrc = {{ block = \"{long}\" }}\n"),
+        format!("[blocks]\n{long} = {{ block = \"nope\" }}\n"),
+        format!("[blocks]\nsrc = {{ block = \"head\", dtype = \"{long}\" }}\n"),
+        format!("connections = [\"{long}\"]\n[blocks]\n"),
+        format!("connections = [\"a -> {long}\"]\n[blocks]\na = {{ block = \"null_source\" }}\n"),
+        format!("connections = [[{numbers}]]\n[blocks]\n"),
+        // Nested deeper than the TOML parser goes.
+        format!("x = {}\n", "[".repeat(100_000)),
+    ];
+    for text in &cases {
+        let e = error(text);
+        assert!(
+            e.starts_with("bad.toml: ") && e.len() < 1100,
+            "{} bytes: {}",
+            e.len(),
+            &e[..e.len().min(300)]
+        );
+    }
+    assert!(
+        error(&cases[0]).contains("line 2, column 90031"),
+        "{}",
+        error(&cases[0])
+    );
+}

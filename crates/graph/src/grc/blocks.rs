@@ -2,6 +2,7 @@
 //! parameters of a radioflow block (`radioflow grc list` prints this table).
 
 use super::expr::Value;
+use crate::echo::cut_display;
 use radioflow_runtime::Pmt;
 use std::collections::HashMap;
 
@@ -44,7 +45,13 @@ impl GrcParams<'_> {
                 "fff" | "f" => "float".to_owned(),
                 other => other.to_owned(),
             }),
-            Some(Ok(other)) => return Err(format!("{}: type {other} is not a type name", self.id)),
+            Some(Ok(other)) => {
+                return Err(format!(
+                    "{}: type {} is not a type name",
+                    self.id,
+                    cut_display(other)
+                ))
+            }
             Some(Err(e)) => return Err(format!("{}: type: {e}", self.id)),
         })
     }
@@ -53,8 +60,9 @@ impl GrcParams<'_> {
     fn require(&self, key: &str, ok: impl Fn(&Value) -> bool, what: &str) -> Result<(), String> {
         match self.values.get(key) {
             Some(Ok(v)) if !ok(v) => Err(format!(
-                "{}: {key} = {v} is not supported ({what})",
-                self.id
+                "{}: {key} = {} is not supported ({what})",
+                self.id,
+                cut_display(v)
             )),
             Some(Err(e)) => Err(format!("{}: {key}: {e}", self.id)),
             _ => Ok(()),
@@ -227,8 +235,9 @@ pub(crate) const SUPPORTED: &[(&str, &str, Map)] = &[
             Value::Constant(w @ ("cosine" | "sine" | "constant")) => *w,
             other => {
                 return Err(format!(
-                    "{}: waveform {other} is not supported (cosine, sine or constant)",
-                    p.id
+                    "{}: waveform {} is not supported (cosine, sine or constant)",
+                    p.id,
+                    cut_display(other)
                 ))
             }
         };

@@ -7,15 +7,18 @@
 
 mod blocks;
 mod expr;
+mod python;
+mod yaml;
 
-pub use expr::Value;
+pub use expr::{evaluate, ExprError, Value, MAX_DEPTH, MAX_ITEMS, MAX_TOTAL_ITEMS};
 
+use crate::echo::{cut, cut_display};
 use crate::{BlockSpec, Connection, End, Graph, GraphDescription, GraphError};
-use expr::Scope;
+use expr::Variables;
 use radioflow_runtime::PortName;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use yaml_rust2::{Yaml, YamlLoader};
+use yaml_rust2::Yaml;
 
 /// The GNU Radio block ids radioflow runs, with the radioflow block each becomes.
 pub fn supported() -> Vec<(&'static str, &'static str)> {
@@ -74,31 +77,6 @@ struct Entry {
     state: String,
 }
 
-/// The flowgraph's variables, evaluated on first use.
-struct Vars {
-    raw: HashMap<String, String>,
-    done: HashMap<String, Result<Value, String>>,
-    evaluating: HashSet<String>,
-}
-
-impl Scope for Vars {
-    fn variable(&mut self, name: &str) -> Option<Result<Value, String>> {
-        if let Some(v) = self.done.get(name) {
-            return Some(v.clone());
-        }
-        let text = self.raw.get(name)?.clone();
-        if !self.evaluating.insert(name.to_owned()) {
-            return Some(Err(format!(
-                "variable '{name}' is defined in terms of itself"
-            )));
-        }
-        let v = expr::eval(&text, self).map_err(|e| format!("variable '{name}' = {text}: {e}"));
-        self.evaluating.remove(name);
-        self.done.insert(name.to_owned(), v.clone());
-        Some(v)
-    }
-}
-
 fn scalar(y: &Yaml) -> Option<String> {
     match y {
         Yaml::String(s) | Yaml::Real(s) => Some(s.clone()),
@@ -117,7 +95,7 @@ fn entries(doc: &Yaml) -> Result<Vec<Entry>, String> {
         .enumerate()
         .map(|(i, b)| {
             let name = scalar(&b["name"]).ok_or_else(|| format!("block {i} has no name"))?;
-            let id = scalar(&b["id"]).ok_or_else(|| format!("block '{name}' has no id"))?;
+            let id = scalar(&b["id"]).ok_or_else(|| format!("block '{}' has no id", cut(&name)))?;
             let mut params = HashMap::new();
             if let Yaml::Hash(h) = &b["parameters"] {
                 for (k, v) in h {
@@ -163,8 +141,8 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
                 .into(),
         ));
     }
-    let docs = YamlLoader::load_from_str(text).map_err(|e| syntax(format!("not YAML: {e}")))?;
-    let doc = docs.first().ok_or_else(|| syntax("empty file".into()))?;
+    let loaded = yaml::load(text).map_err(syntax)?;
+    let doc = &loaded;
     match &doc["metadata"]["file_format"] {
         Yaml::Integer(1) => {}
         Yaml::BadValue => {
@@ -175,20 +153,17 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
         other => {
             return Err(syntax(format!(
                 "file_format {} is not supported (GNU Radio 3.8-3.10 write 1)",
-                scalar(other).unwrap_or_default()
+                cut(&scalar(other).unwrap_or_default())
             )))
         }
     }
     let all = entries(doc).map_err(syntax)?;
-    let mut vars = Vars {
-        raw: all
-            .iter()
+    let mut vars = Variables::new(
+        all.iter()
             .filter(|e| VARIABLES.contains(&e.id.as_str()) && e.state != "disabled")
             .filter_map(|e| e.params.get("value").map(|v| (e.name.clone(), v.clone())))
             .collect(),
-        done: HashMap::new(),
-        evaluating: HashSet::new(),
-    };
+    );
     let graph_blocks: Vec<&Entry> = all
         .iter()
         .filter(|e| {
@@ -201,7 +176,7 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
     let unsupported: Vec<String> = graph_blocks
         .iter()
         .filter(|e| blocks::find(&e.id).is_none())
-        .map(|e| format!("{} ({})", e.id, e.name))
+        .map(|e| format!("{} ({})", cut(&e.id), cut(&e.name)))
         .collect();
     if !unsupported.is_empty() {
         return Err(GraphError::Unsupported {
@@ -224,12 +199,13 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
                 let value = if RAW.contains(&k.as_str()) {
                     Ok(Value::Str(v.clone()))
                 } else if STRING.contains(&k.as_str()) {
-                    match expr::eval(v, &mut vars) {
+                    match vars.eval(v) {
                         Ok(s @ Value::Str(_)) => Ok(s),
                         _ => Ok(Value::Str(v.clone())),
                     }
                 } else {
-                    expr::eval(v, &mut vars).map_err(|err| format!("{v:?}: {err}"))
+                    vars.eval(v)
+                        .map_err(|err| format!("{}: {err}", cut_display(&format_args!("{v:?}"))))
                 };
                 (k.clone(), value)
             })
@@ -240,7 +216,7 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
         })
         .map_err(fail)?;
         if radioflow_runtime::registry::find(mapped.block).is_none() {
-            return Err(fail(format!("radioflow has no block '{ours}'")));
+            return Err(fail(format!("radioflow has no block '{}'", cut(ours))));
         }
         let spec = BlockSpec {
             name: e.name.clone(),
@@ -250,7 +226,7 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
             host: comment_host(e),
         };
         spec.check()
-            .map_err(|err| fail(format!("{} as radioflow's {err}", e.id)))?;
+            .map_err(|err| fail(format!("{} as radioflow's {err}", cut(&e.id))))?;
         graph.blocks.push(spec);
     }
     let names: HashSet<&str> = graph_blocks.iter().map(|e| e.name.as_str()).collect();
@@ -289,11 +265,17 @@ fn connections(
             if let [a, b, c, d] = parts.as_slice() {
                 edges.push([a.clone(), b.clone(), c.clone(), d.clone()]);
             } else {
-                return Err((format!("{parts:?}"), "a connection has 4 parts".into()));
+                return Err((
+                    cut_display(&format_args!("{parts:?}")),
+                    "a connection has 4 parts".into(),
+                ));
             }
         }
     }
-    // A virtual source continues the edges into the virtual sink of the same stream id.
+    let written = |[src, sp, dst, dp]: &[String; 4]| format!("{src}:{sp} -> {dst}:{dp}");
+    // A virtual source continues the connection into the virtual sink of the same stream id.
+    // GRC allows one connection into a virtual sink and one sink per stream id; more would
+    // multiply the connections (k into a sink times k sources out of it), so they are refused.
     let stream_id = |name: &str| {
         by_name
             .get(name)
@@ -301,48 +283,68 @@ fn connections(
             .cloned()
     };
     let kind = |name: &str| by_name.get(name).map(|e| e.id.as_str());
+    let mut feeds: HashMap<Option<String>, &[String; 4]> = HashMap::new();
+    for edge in edges.iter().filter(|e| kind(&e[2]) == Some("virtual_sink")) {
+        if feeds.insert(stream_id(&edge[2]), edge).is_some() {
+            return Err((
+                written(edge),
+                "a second connection into a virtual sink of this stream id (GRC takes one)".into(),
+            ));
+        }
+    }
     let mut resolved = Vec::new();
     for [src, sp, dst, dp] in &edges {
         if kind(dst) == Some("virtual_sink") {
             continue;
         }
         if kind(src) == Some("virtual_source") {
-            let sid = stream_id(src);
-            for [s2, sp2, d2, _] in &edges {
-                if kind(d2) == Some("virtual_sink") && stream_id(d2) == sid {
-                    resolved.push([s2.clone(), sp2.clone(), dst.clone(), dp.clone()]);
-                }
+            if let Some([s2, sp2, ..]) = feeds.get(&stream_id(src)) {
+                resolved.push([s2.clone(), sp2.clone(), dst.clone(), dp.clone()]);
             }
         } else {
             resolved.push([src.clone(), sp.clone(), dst.clone(), dp.clone()]);
         }
     }
-    // A bypassed block passes its input straight to its outputs.
+    // A bypassed block passes its one input straight to its outputs (one stream in: more
+    // would multiply the connections too).
     let state = |name: &str| by_name.get(name).map_or("enabled", |e| e.state.as_str());
+    let mut outputs: HashMap<&str, Vec<&[String; 4]>> = HashMap::new();
+    for edge in &resolved {
+        if state(&edge[0]) == "bypassed" && state(&edge[2]) != "bypassed" {
+            outputs.entry(edge[0].as_str()).or_default().push(edge);
+        }
+    }
+    let mut bypassed_fed: HashSet<&str> = HashSet::new();
     let mut joined = Vec::new();
-    for [src, sp, dst, dp] in &resolved {
+    for edge @ [src, sp, dst, dp] in &resolved {
         if state(src) == "bypassed" {
             continue;
         }
         if state(dst) == "bypassed" {
-            for [s2, _, d2, dp2] in &resolved {
-                if s2 == dst && state(d2) != "bypassed" {
-                    joined.push([src.clone(), sp.clone(), d2.clone(), dp2.clone()]);
-                }
+            let stream = sp.parse::<usize>().is_ok() && dp.parse::<usize>().is_ok();
+            if stream && !bypassed_fed.insert(dst.as_str()) {
+                return Err((
+                    written(edge),
+                    "a second stream into a bypassed block (it passes one input on)".into(),
+                ));
+            }
+            for [_, _, d2, dp2] in outputs.get(dst.as_str()).into_iter().flatten() {
+                joined.push([src.clone(), sp.clone(), d2.clone(), dp2.clone()]);
             }
         } else {
             joined.push([src.clone(), sp.clone(), dst.clone(), dp.clone()]);
         }
     }
     let mut out = Vec::new();
-    for [src, sp, dst, dp] in joined {
+    for edge in joined {
+        let text = written(&edge);
+        let [src, sp, dst, dp] = edge;
         if state(&src) == "disabled" || state(&dst) == "disabled" {
             continue;
         }
-        let text = format!("{src}:{sp} -> {dst}:{dp}");
         for n in [&src, &dst] {
             if !names.contains(n.as_str()) {
-                return Err((text, format!("no block named '{n}'")));
+                return Err((text, format!("no block named '{}'", cut(n))));
             }
         }
         // GRC numbers stream ports and names message ports.
