@@ -1,56 +1,99 @@
-//! [`Echo`]: what a user or a file gave, repeated in an error message at a readable length.
+//! Outside text echoed in an error (a graph file's expression or line, a parameter's value, a
+//! recording's metadata, a name in an archive), cut to a readable length: an error names what
+//! is wrong without repeating a 100 MB expression, line or value on stderr. One module for
+//! every crate that reports on outside input (graph files, the registry, the block library).
+//!
+//! ```
+//! use radioflow_runtime::echo::{cut, cut_message};
+//!
+//! assert_eq!(cut("cf33_le"), "cf33_le");
+//! let long = format!("'{}' is not a datatype", "x".repeat(5_000_000));
+//! assert!(cut(&long).ends_with("... (5000020 bytes)"));
+//! let shown = cut_message(&long);
+//! assert!(shown.len() < 1100 && shown.ends_with("x' is not a datatype"));
+//! ```
 
-use std::fmt;
+use std::borrow::Cow;
+use std::fmt::{self, Write};
 
-/// Characters kept from the start of a long echo.
-const HEAD_CHARS: usize = 120;
-/// Characters kept from its end (where an error text often says what was wrong).
-const TAIL_CHARS: usize = 60;
+/// Characters of an echoed text (a name, an expression, a value) shown before the cut.
+const ECHO: usize = 100;
 
-/// Text from outside (a parameter's value, a file's bytes, a name in an archive) as an error
-/// message repeats it: whole when short, else its first 120 and last 60 characters around
-/// how many bytes were left out, so that a value of megabytes never becomes a line of
-/// megabytes on the terminal. Formatting it allocates nothing.
-///
-/// ```
-/// use radioflow_runtime::Echo;
-///
-/// assert_eq!(Echo("cf33_le").to_string(), "cf33_le");
-/// let long = format!("'{}' is not a datatype", "x".repeat(5_000_000));
-/// let shown = Echo(&long).to_string();
-/// assert!(shown.len() < 250, "{}", shown.len());
-/// assert!(shown.starts_with("'xxx") && shown.ends_with("x' is not a datatype"));
-/// assert!(shown.contains("[4999840 bytes left out]"));
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct Echo<'a>(pub &'a str);
+/// The longest message shown whole; a longer one keeps its start and its end.
+const MESSAGE: usize = 1000;
 
-impl fmt::Display for Echo<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = self.0;
-        // Where the first HEAD_CHARS characters end and the last TAIL_CHARS begin; the text is
-        // cut when at least 40 characters lie between (else it is kept whole).
-        let head = text.char_indices().nth(HEAD_CHARS).map(|(i, _)| i);
-        let tail = text
-            .char_indices()
-            .rev()
-            .nth(TAIL_CHARS - 1)
-            .map(|(i, _)| i);
-        match (head, tail) {
-            (Some(head), Some(tail))
-                if head < tail && text[head..tail].chars().nth(40).is_some() =>
-            {
-                write!(
-                    f,
-                    "{} ... [{} bytes left out] ... {}",
-                    &text[..head],
-                    tail - head,
-                    &text[tail..]
-                )
+/// `text` whole if it is short, else its first 100 characters and its length.
+pub fn cut(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(ECHO) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => Cow::Owned(format!("{}... ({} bytes)", &text[..end], text.len())),
+    }
+}
+
+/// `value` as displayed, cut as [`cut`] does; a long value is formatted only as far as shown.
+pub fn cut_display(value: &(impl fmt::Display + ?Sized)) -> String {
+    /// Takes characters until it holds one more than [`ECHO`], then refuses.
+    struct Bounded {
+        text: String,
+        chars: usize,
+    }
+    impl Write for Bounded {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            for c in s.chars() {
+                if self.chars == ECHO {
+                    return Err(fmt::Error);
+                }
+                self.text.push(c);
+                self.chars += 1;
             }
-            _ => f.write_str(text),
+            Ok(())
         }
     }
+    let mut out = Bounded {
+        text: String::new(),
+        chars: 0,
+    };
+    if write!(out, "{value}").is_err() && out.chars == ECHO {
+        out.text.push_str("...");
+    }
+    out.text
+}
+
+/// `message` whole if it is short, else its start and its end around a note of what was cut
+/// (the last line of defence: the echoes inside are cut where they are written).
+pub fn cut_message(message: &str) -> Cow<'_, str> {
+    if message.len() <= MESSAGE {
+        return Cow::Borrowed(message);
+    }
+    let floor = |mut i: usize| {
+        while !message.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let head = floor(MESSAGE * 3 / 5);
+    let tail = floor(message.len() - MESSAGE / 3);
+    Cow::Owned(format!(
+        "{} [... {} bytes cut ...] {}",
+        &message[..head],
+        tail - head,
+        &message[tail..]
+    ))
+}
+
+/// `items` joined by ", ", at most 20 of them and how many more.
+pub fn cut_list(items: &[String]) -> String {
+    const SHOWN: usize = 20;
+    let mut text = items
+        .iter()
+        .take(SHOWN)
+        .map(|i| cut(i))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > SHOWN {
+        text += &format!(" and {} more", items.len() - SHOWN);
+    }
+    text
 }
 
 #[cfg(test)]
@@ -58,15 +101,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn short_text_is_whole_and_long_text_keeps_both_ends_on_char_boundaries() {
-        for n in [0, 1, 180, 220] {
-            let t = "é".repeat(n);
-            assert_eq!(Echo(&t).to_string(), t, "{n} characters");
-        }
-        let t = "é".repeat(1000);
-        let shown = Echo(&t).to_string();
-        assert!(shown.starts_with(&"é".repeat(HEAD_CHARS)));
-        assert!(shown.ends_with(&"é".repeat(TAIL_CHARS)));
-        assert!(shown.contains("[1640 bytes left out]"), "{shown}");
+    fn long_echoes_are_cut_and_short_ones_kept() {
+        assert_eq!(cut("samp_rate"), "samp_rate");
+        let long = "x".repeat(10_000_000);
+        let c = cut(&long);
+        assert!(c.starts_with("xxx") && c.ends_with("... (10000000 bytes)") && c.len() < 130);
+        assert_eq!(cut_display(&42), "42");
+        let d = cut_display(&long);
+        assert_eq!(d.len(), ECHO + 3);
+        assert_eq!(cut_message("short"), "short");
+        let m = format!("start {long} end");
+        let m = cut_message(&m);
+        assert!(m.starts_with("start x") && m.ends_with("x end") && m.len() < MESSAGE + 50);
+        let names: Vec<String> = (0..25).map(|i| i.to_string()).collect();
+        assert!(cut_list(&names).ends_with("19 and 5 more"));
     }
 }

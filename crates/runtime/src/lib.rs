@@ -31,7 +31,7 @@ mod buffer;
 mod clock;
 mod copy;
 mod current_run;
-mod echo;
+pub mod echo;
 mod endpoint;
 mod error;
 mod flowgraph;
@@ -60,7 +60,6 @@ pub use block::{Block, WorkStatus};
 pub use buffer::DEFAULT_BUFFER_BYTES;
 pub use copy::copy_work;
 pub use current_run::{interruptible_sleep, stop_requested};
-pub use echo::Echo;
 pub use error::{BlockError, ConnectError, Direction, RunError};
 pub use flowgraph::{
     BlockId, BufferFill, EdgeId, Flowgraph, PortName, PortRef, StatsHandle, StopHandle,

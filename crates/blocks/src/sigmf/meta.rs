@@ -3,7 +3,7 @@
 //! as they are (`extra`) and written back.
 
 use super::{datatype::Datatype, time, SigmfError};
-use radioflow_runtime::Echo;
+use radioflow_runtime::echo::{cut, cut_message};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -226,8 +226,8 @@ impl Metadata {
         // Both may repeat what the file holds (a key, a value of any length): cut long echoes.
         let field = |field: String, message: String| SigmfError::Field {
             file: file.to_owned(),
-            field: Echo(&field).to_string(),
-            message: Echo(&message).to_string(),
+            field: cut(&field).into_owned(),
+            message: cut_message(&message).into_owned(),
         };
         let mut de = serde_json::Deserializer::from_slice(bytes);
         let meta: Metadata = serde_path_to_error::deserialize(&mut de).map_err(|e| {

@@ -2,7 +2,7 @@
 //! parameters of a radioflow block (`radioflow grc list` prints this table).
 
 use super::expr::Value;
-use crate::echo::cut_display;
+use radioflow_runtime::echo::cut_display;
 use radioflow_runtime::Pmt;
 use std::collections::HashMap;
 

@@ -2,7 +2,8 @@
 
 use super::description::Number;
 use super::{BlockDescription, DefaultValue, Dtype, DtypeItem, ParamDescription, ParamKind};
-use crate::{Complex32, Echo, Pmt};
+use crate::echo::{cut, cut_display};
+use crate::{Complex32, Pmt};
 use std::collections::HashMap;
 
 /// A parameter that is missing, unknown or has a bad value; the message names the block and
@@ -82,11 +83,11 @@ impl Arguments {
                 return Err(ParamError::new(
                     id,
                     if known.is_empty() {
-                        format!("has no parameters, but '{}' was given", Echo(&name))
+                        format!("has no parameters, but '{}' was given", cut(&name))
                     } else {
                         format!(
                             "has no parameter '{}' (its parameters: {})",
-                            Echo(&name),
+                            cut(&name),
                             known.join(", ")
                         )
                     },
@@ -95,7 +96,7 @@ impl Arguments {
             if values.insert(param.name, value).is_some() {
                 return Err(ParamError::new(
                     id,
-                    format!("'{}' was given twice", Echo(&name)),
+                    format!("'{}' was given twice", cut(&name)),
                 ));
             }
         }
@@ -161,7 +162,10 @@ impl Arguments {
     pub fn bool(&self, name: &str) -> Result<bool, ParamError> {
         match self.value(name)? {
             Pmt::Bool(b) => Ok(*b),
-            other => Err(self.error(name, format!("needs true or false, not {}", shown(other)))),
+            other => Err(self.error(
+                name,
+                format!("needs true or false, not {}", cut_display(other)),
+            )),
         }
     }
 
@@ -173,7 +177,10 @@ impl Arguments {
                 i64::try_from(*u).map_err(|_| self.error(name, format!("is too large: {u}")))
             }
             Pmt::Double(x) if x.fract() == 0.0 && x.abs() < 9.0e15 => Ok(*x as i64),
-            other => Err(self.error(name, format!("needs an integer, not {}", shown(other)))),
+            other => Err(self.error(
+                name,
+                format!("needs an integer, not {}", cut_display(other)),
+            )),
         }
     }
 
@@ -195,7 +202,9 @@ impl Arguments {
             Pmt::Double(x) => *x,
             Pmt::Int(i) => *i as f64,
             Pmt::Uint64(u) => *u as f64,
-            other => return Err(self.error(name, format!("needs a number, not {}", shown(other)))),
+            other => {
+                return Err(self.error(name, format!("needs a number, not {}", cut_display(other))))
+            }
         };
         if x.is_finite() {
             Ok(x)
@@ -208,7 +217,7 @@ impl Arguments {
     pub fn word(&self, name: &str) -> Result<&str, ParamError> {
         match self.value(name)? {
             Pmt::Symbol(s) => Ok(s),
-            other => Err(self.error(name, format!("needs a word, not {}", shown(other)))),
+            other => Err(self.error(name, format!("needs a word, not {}", cut_display(other)))),
         }
     }
 
@@ -216,7 +225,10 @@ impl Arguments {
     pub fn path(&self, name: &str) -> Result<std::path::PathBuf, ParamError> {
         match self.value(name)? {
             Pmt::Symbol(s) if !s.is_empty() => Ok(s.as_ref().into()),
-            other => Err(self.error(name, format!("needs a file path, not {}", shown(other)))),
+            other => Err(self.error(
+                name,
+                format!("needs a file path, not {}", cut_display(other)),
+            )),
         }
     }
 
@@ -229,9 +241,10 @@ impl Arguments {
             .map(|v| match v {
                 Pmt::Double(x) if x.is_finite() => Ok(*x),
                 Pmt::Int(i) => Ok(*i as f64),
-                other => {
-                    Err(self.value_error(name, format!("{} is not a finite number", shown(other))))
-                }
+                other => Err(self.value_error(
+                    name,
+                    format!("{} is not a finite number", cut_display(other)),
+                )),
             })
             .collect()
     }
@@ -288,7 +301,7 @@ impl Arguments {
                 if !words.contains(&w) {
                     return Err(ParamError::new(
                         self.block,
-                        format!("unknown {name} '{}' (use {})", Echo(w), words.join(", ")),
+                        format!("unknown {name} '{}' (use {})", cut(w), words.join(", ")),
                     ));
                 }
                 Ok(())
@@ -307,11 +320,6 @@ impl Arguments {
             self.item::<T>(name).map(drop)
         })
     }
-}
-
-/// A value given as a parameter, as an error repeats it (long ones cut, see [`Echo`]).
-fn shown(v: &impl std::fmt::Display) -> String {
-    Echo(&v.to_string()).to_string()
 }
 
 /// The elements of a list-like PMT (a vector, tuple, list of pairs or uniform vector).
@@ -371,9 +379,9 @@ fn real(v: &Pmt) -> Result<f64, String> {
         Pmt::Complex(c) if c.im == 0.0 => Ok(c.re),
         Pmt::Complex(_) => Err(format!(
             "{} is complex; this block needs a real value",
-            shown(v)
+            cut_display(v)
         )),
-        other => Err(format!("needs a number, not {}", shown(other))),
+        other => Err(format!("needs a number, not {}", cut_display(other))),
     }
 }
 
@@ -395,7 +403,7 @@ macro_rules! from_param_int {
                 let i = match v {
                     Pmt::Int(i) => *i,
                     Pmt::Double(x) if x.fract() == 0.0 => *x as i64,
-                    other => return Err(format!("needs an integer, not {}", shown(other))),
+                    other => return Err(format!("needs an integer, not {}", cut_display(other))),
                 };
                 <$t>::try_from(i).map_err(|_| format!("{i} does not fit in {}", stringify!($t)))
             }
