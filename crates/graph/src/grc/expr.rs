@@ -16,8 +16,8 @@
 //! without running a Python, and running one is what this refuses to do.)
 
 use super::python::{self, Num, Op};
-use crate::echo::{cut, cut_display};
 use num_complex::Complex64;
+use radioflow_runtime::echo::{cut, cut_display};
 use radioflow_runtime::Pmt;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};

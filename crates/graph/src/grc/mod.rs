@@ -12,9 +12,9 @@ mod yaml;
 
 pub use expr::{evaluate, ExprError, Value, MAX_DEPTH, MAX_ITEMS, MAX_TOTAL_ITEMS};
 
-use crate::echo::{cut, cut_display};
 use crate::{BlockSpec, Connection, End, Graph, GraphDescription, GraphError};
 use expr::Variables;
+use radioflow_runtime::echo::{cut, cut_display};
 use radioflow_runtime::PortName;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
