@@ -78,7 +78,7 @@ impl<T: FirSample + Item> DecimatingFirFilter<T> {
 register_block!(BlockDescription {
     id: "decimating_fir_filter",
     summary: "A FIR filter with real `taps` keeping one output in `decimation` (SIMD).",
-    dtypes: &[Dtype::Complex64, Dtype::Float32],
+    dtypes: &[Dtype::Complex32, Dtype::Float32],
     params: &[
         ParamDescription::required("taps", ParamKind::Floats, "the filter's taps"),
         ParamDescription::optional(
@@ -92,7 +92,7 @@ register_block!(BlockDescription {
     make: |a| {
         let taps: Vec<f32> = a.floats("taps")?.into_iter().map(|t| t as f32).collect();
         let d = a.usize("decimation")?;
-        with_dtype!(a.item_dtype()?, T in [Float32, Complex64] =>
+        with_dtype!(a.item_dtype()?, T in [Float32, Complex32] =>
             Ok(Box::new(DecimatingFirFilter::<T>::new(&taps, d).map_err(|e| a.error(e.name, e.reason))?) as Box<dyn Block>),
             other d => Err(a.error("dtype", format!("{d} is not filtered"))))
     },

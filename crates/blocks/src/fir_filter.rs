@@ -163,7 +163,7 @@ impl<T: FirSample + Item> FirFilter<T> {
             return Ok(WorkStatus::Continue);
         }
         let (fir, history, scratch) = (&self.fir, &mut self.history, &mut self.scratch);
-        sync_work(&mut self.input, &mut self.output, usize::MAX, |x, y| {
+        one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |x, y| {
             let h = history.len();
             let n = x.len();
             // The first outputs need the history: filter them from history + first inputs.
@@ -187,7 +187,7 @@ register_block!(BlockDescription {
     id: "fir_filter",
     summary:
         "A FIR filter with real `taps` (y[n] = sum_k taps[k] x[n-k]); SIMD where the CPU has it.",
-    dtypes: &[Dtype::Complex64, Dtype::Float32],
+    dtypes: &[Dtype::Complex32, Dtype::Float32],
     params: &[ParamDescription::required(
         "taps",
         ParamKind::Floats,
@@ -196,7 +196,7 @@ register_block!(BlockDescription {
     ports: declared_ports::<FirFilter<f32>>,
     make: |a| {
         let taps: Vec<f32> = a.floats("taps")?.into_iter().map(|t| t as f32).collect();
-        with_dtype!(a.item_dtype()?, T in [Float32, Complex64] =>
+        with_dtype!(a.item_dtype()?, T in [Float32, Complex32] =>
             Ok(Box::new(FirFilter::<T>::new(&taps)) as Box<dyn Block>),
             other d => Err(a.error("dtype", format!("{d} is not filtered"))))
     },

@@ -106,7 +106,7 @@ impl FreqXlatingFirFilter {
 register_block!(BlockDescription {
     id: "freq_xlating_fir_filter",
     summary: "Moves `centre` Hz to DC, low-pass filters with real `taps` and decimates (GNU Radio's freq_xlating_fir_filter_ccf).",
-    dtypes: &[Dtype::Complex64],
+    dtypes: &[Dtype::Complex32],
     params: &[
         ParamDescription::required("taps", ParamKind::Floats, "the low-pass's taps"),
         ParamDescription::optional("decimation", ParamKind::Int { min: 1 }, DefaultValue::Int(1), "inputs per output"),

@@ -76,7 +76,7 @@ impl IirFilter {
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let kernel = &mut self.kernel;
-        sync_work(&mut self.input, &mut self.output, usize::MAX, |x, y| {
+        one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |x, y| {
             kernel.process(x, y)
         });
         Ok(WorkStatus::Continue)

@@ -147,7 +147,7 @@ impl IqToComplex {
 register_block!(BlockDescription {
     id: "iq_to_complex",
     summary: "Interleaved I/Q bytes (cu8, cs8, cs16, cf32) to complex samples.",
-    dtypes: &[Dtype::Complex64],
+    dtypes: &[Dtype::Complex32],
     params: &[ParamDescription::required(
         "format",
         ParamKind::Choice(&SampleFormat::NAMES),

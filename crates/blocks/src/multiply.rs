@@ -82,7 +82,7 @@ impl<T: Item + Arith> Multiply<T> {
 register_block!(BlockDescription {
     id: "multiply",
     summary: "The item-by-item product of `inputs` streams (ports in0..in{inputs-1}): a mixer when one input is an oscillator.",
-    dtypes: &[Dtype::Complex64, Dtype::Float32, Dtype::Int16, Dtype::Int8, Dtype::Uint8, Dtype::Float64, Dtype::Int32],
+    dtypes: &[Dtype::Complex32, Dtype::Float32, Dtype::Int16, Dtype::Int8, Dtype::Uint8, Dtype::Float64, Dtype::Int32],
     params: &[ParamDescription::optional("inputs", ParamKind::Int { min: 1 }, DefaultValue::Int(2), "how many inputs")],
     ports: declared_ports::<Multiply<f32>>,
     make: |a| {

@@ -57,7 +57,7 @@ impl<T: Item + Arith> MultiplyConst<T> {
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let k = self.k;
-        sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
+        one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
             multiply_const(i, k, o)
         });
         Ok(WorkStatus::Continue)

@@ -66,7 +66,7 @@ impl QuadratureDemod {
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let kernel = &mut self.kernel;
-        sync_work(&mut self.input, &mut self.output, usize::MAX, |x, y| {
+        one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |x, y| {
             kernel.process(x, y)
         });
         Ok(WorkStatus::Continue)
@@ -76,7 +76,7 @@ impl QuadratureDemod {
 register_block!(BlockDescription {
     id: "quadrature_demod",
     summary: "FM demodulation: gain times the phase step between samples (GNU Radio's quadrature_demod_cf).",
-    dtypes: &[Dtype::Complex64],
+    dtypes: &[Dtype::Complex32],
     params: &[ParamDescription::required("gain", ParamKind::Float(FloatRange::F32), "the phase step's scale")],
     ports: declared_ports::<QuadratureDemod>,
     make: |a| Ok(Box::new(QuadratureDemod::new(a.float("gain")? as f32)) as Box<dyn Block>),

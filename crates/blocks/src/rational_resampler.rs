@@ -97,7 +97,7 @@ register_block!(BlockDescription {
     id: "rational_resampler",
     summary:
         "Resamples by `interpolation / decimation` (polyphase; GNU Radio's rational_resampler).",
-    dtypes: &[Dtype::Complex64, Dtype::Float32],
+    dtypes: &[Dtype::Complex32, Dtype::Float32],
     params: &[
         ParamDescription::required(
             "interpolation",
@@ -113,7 +113,7 @@ register_block!(BlockDescription {
     ports: declared_ports::<RationalResampler<f32>>,
     make: |a| {
         let (i, d) = (a.usize("interpolation")?, a.usize("decimation")?);
-        with_dtype!(a.item_dtype()?, T in [Float32, Complex64] =>
+        with_dtype!(a.item_dtype()?, T in [Float32, Complex32] =>
             Ok(Box::new(RationalResampler::<T>::new(i, d).map_err(|e| a.error(e.name, e.reason))?) as Box<dyn Block>),
             other d => Err(a.error("dtype", format!("{d} is not resampled"))))
     },

@@ -166,7 +166,7 @@ impl<T: SignalItem> SignalSource<T> {
 register_block!(BlockDescription {
     id: "signal_source",
     summary: "A sine, cosine or constant at `frequency` Hz for `sample_rate` samples per second (GNU Radio's analog.sig_source_c/f).",
-    dtypes: &[Dtype::Complex64, Dtype::Float32],
+    dtypes: &[Dtype::Complex32, Dtype::Float32],
     params: &[
         ParamDescription::required("sample_rate", ParamKind::Float(FloatRange::POSITIVE), "samples per second"),
         ParamDescription::required("waveform", ParamKind::Choice(&["sine", "cosine", "constant"]), "the waveform"),
@@ -184,7 +184,7 @@ register_block!(BlockDescription {
             _ => Waveform::Constant,
         };
         let (f, rate, amp, phase) = (a.float("frequency")?, a.float("sample_rate")?, a.float("amplitude")?, a.float("phase")?);
-        with_dtype!(a.item_dtype()?, T in [Float32, Complex64] =>
+        with_dtype!(a.item_dtype()?, T in [Float32, Complex32] =>
             Ok(Box::new(SignalSource::<T>::new(waveform, f, rate, amp as f32, a.item("offset")?).phase(phase)) as Box<dyn Block>),
             other d => Err(a.error("dtype", format!("{d} is not made"))))
     },

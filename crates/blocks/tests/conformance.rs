@@ -804,10 +804,12 @@ struct Tap {
 #[radioflow_runtime::block]
 impl Tap {
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        let n =
-            radioflow_runtime::sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
-                o.copy_from_slice(i)
-            });
+        let n = radioflow_runtime::one_to_one_work(
+            &mut self.input,
+            &mut self.output,
+            usize::MAX,
+            |i, o| o.copy_from_slice(i),
+        );
         if self.publish && n > 0 {
             self.posted += 1;
             self.msg.post(Pmt::Int(self.posted as i64));

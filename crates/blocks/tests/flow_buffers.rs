@@ -35,7 +35,7 @@ impl Block for WindowProbe {
         } else {
             usize::MAX
         };
-        sync_work(&mut self.input, &mut self.output, limit, |i, o| {
+        one_to_one_work(&mut self.input, &mut self.output, limit, |i, o| {
             o.copy_from_slice(i)
         });
         Ok(WorkStatus::Continue)
@@ -118,7 +118,7 @@ impl Block for AddressProbe {
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let at = self.output.slice().as_ptr() as usize;
-        let n = sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
+        let n = one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
             o.copy_from_slice(i)
         });
         if n > 0 {

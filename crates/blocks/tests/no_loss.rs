@@ -393,7 +393,7 @@ impl Block for Hooks {
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
+        one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
             o.copy_from_slice(i)
         });
         Ok(WorkStatus::Continue)

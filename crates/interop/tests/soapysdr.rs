@@ -113,7 +113,7 @@ fn a_source_made_by_the_registry_streams_until_the_graph_ends_downstream() {
     ];
     let block = registry::make(
         registry::find("soapy_source").unwrap(),
-        Some(Dtype::Complex64),
+        Some(Dtype::Complex32),
         given,
     )
     .unwrap();

@@ -22,7 +22,7 @@
 //! impl Gain {
 //!     fn work(&mut self) -> Result<WorkStatus, BlockError> {
 //!         let k = self.k;
-//!         sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
+//!         one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
 //!             for (o, i) in o.iter_mut().zip(i) {
 //!                 *o = k * i;
 //!             }

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 pub(crate) enum Dtype {
     Float32,
     Float64,
-    Complex64,
+    Complex32,
     Int8,
     Uint8,
     Int16,
@@ -19,7 +19,7 @@ impl Dtype {
     /// Every supported type, in the order the docs list them.
     pub(crate) const ALL: [Dtype; 7] = [
         Dtype::Float32,
-        Dtype::Complex64,
+        Dtype::Complex32,
         Dtype::Int16,
         Dtype::Int8,
         Dtype::Uint8,
@@ -32,7 +32,7 @@ impl Dtype {
         match self {
             Dtype::Float32 => "float32",
             Dtype::Float64 => "float64",
-            Dtype::Complex64 => "complex64",
+            Dtype::Complex32 => "complex64",
             Dtype::Int8 => "int8",
             Dtype::Uint8 => "uint8",
             Dtype::Int16 => "int16",
@@ -67,7 +67,7 @@ macro_rules! with_dtype {
                 type $T = f64;
                 $body
             }
-            $crate::dtype::Dtype::Complex64 => {
+            $crate::dtype::Dtype::Complex32 => {
                 type $T = num_complex::Complex32;
                 $body
             }

@@ -113,7 +113,7 @@ macro_rules! any_ports {
 any_ports!(
     Float32 => f32,
     Float64 => f64,
-    Complex64 => Complex32,
+    Complex32 => Complex32,
     Int8 => i8,
     Uint8 => u8,
     Int16 => i16,

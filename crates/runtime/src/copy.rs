@@ -11,13 +11,13 @@
 //! crate offers one for a copy of this size, so it is written here (SSE2, on every x86_64).
 
 use crate::item::Item;
-use crate::port::{sync_work, StreamInput, StreamOutput};
+use crate::port::{one_to_one_work, StreamInput, StreamOutput};
 
 /// Copies below this many bytes are plain: the fence and the partial lines at both ends would
 /// cost more than the stores save.
 const STREAMING_MIN_BYTES: usize = 4096;
 
-/// Copies up to `limit` items from `input` to `output` (with their tags), as [`sync_work`] with
+/// Copies up to `limit` items from `input` to `output` (with their tags), as [`one_to_one_work`] with
 /// a copy, and returns how many. When the output is read on another core and the copy is large,
 /// the items are written with non-temporal stores, ordered before they are published.
 #[inline]
@@ -27,7 +27,7 @@ pub fn copy_work<T: Item>(
     limit: usize,
 ) -> usize {
     let streaming = output.read_elsewhere();
-    sync_work(input, output, limit, |i, o| {
+    one_to_one_work(input, output, limit, |i, o| {
         let (from, to): (&[u8], &mut [u8]) = (bytemuck::cast_slice(i), bytemuck::cast_slice_mut(o));
         if streaming && from.len() >= STREAMING_MIN_BYTES {
             copy_streaming(to, from);

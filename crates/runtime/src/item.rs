@@ -53,7 +53,7 @@ impl ItemType {
         use crate::Complex32;
         let known = [
             (TypeId::of::<f32>(), Dtype::Float32),
-            (TypeId::of::<Complex32>(), Dtype::Complex64),
+            (TypeId::of::<Complex32>(), Dtype::Complex32),
             (TypeId::of::<i16>(), Dtype::Int16),
             (TypeId::of::<i8>(), Dtype::Int8),
             (TypeId::of::<u8>(), Dtype::Uint8),

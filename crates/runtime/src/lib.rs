@@ -69,7 +69,7 @@ pub use item::{Item, ItemType};
 pub use message::{MessageOutput, MessagePoster, MessageSender};
 pub use parker::Parker;
 pub use port::{
-    propagate_tags, sync_work, BufferKeepAlive, PortFields, Ports, StreamInput, StreamOutput,
+    one_to_one_work, propagate_tags, BufferKeepAlive, PortFields, Ports, StreamInput, StreamOutput,
 };
 pub use profile::{Profile, ProfileRow};
 pub use radioflow_macros::{block, Ports};
@@ -107,8 +107,9 @@ pub mod scheduling {
 /// Everything needed to build and run graphs, and to write blocks.
 pub mod prelude {
     pub use crate::{
-        block, copy_work, interruptible_sleep, propagate_tags, stop_requested, sync_work, Block,
-        BlockError, BlockId, Complex32, Flowgraph, Item, MessageOutput, Pmt, Ports, RunError,
-        Scheduler, SingleThread, StreamInput, StreamOutput, Tag, ThreadPerBlock, WorkStatus,
+        block, copy_work, interruptible_sleep, one_to_one_work, propagate_tags, stop_requested,
+        Block, BlockError, BlockId, Complex32, Flowgraph, Item, MessageOutput, Pmt, Ports,
+        RunError, Scheduler, SingleThread, StreamInput, StreamOutput, Tag, ThreadPerBlock,
+        WorkStatus,
     };
 }

@@ -291,17 +291,17 @@ fn copy_tags<A: Item, B: Item>(input: &StreamInput<A>, output: &mut StreamOutput
     }
 }
 
-/// One work call of a block that makes one output item per input item ("sync" block): `f`
-/// gets the first `n` readable inputs and `n` free outputs, where `n` is the smaller window
-/// (at most `limit`); then the tags on those items are copied to the same output positions and
-/// `n` items are consumed and produced. Returns `n`.
+/// One work call of a block that makes one output item per input item (GNU Radio's "sync"
+/// blocks): `f` gets the first `n` readable inputs and `n` free outputs, where `n` is the
+/// smaller window (at most `limit`); then the tags on those items are copied to the same output
+/// positions and `n` items are consumed and produced. Returns `n`.
 ///
 /// ```
 /// # use radioflow_runtime::prelude::*;
 /// # struct Negate { input: StreamInput<f32>, output: StreamOutput<f32> }
 /// # impl Negate {
 /// fn work(&mut self) -> Result<WorkStatus, BlockError> {
-///     sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
+///     one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
 ///         for (o, i) in o.iter_mut().zip(i) {
 ///             *o = -i;
 ///         }
@@ -311,7 +311,7 @@ fn copy_tags<A: Item, B: Item>(input: &StreamInput<A>, output: &mut StreamOutput
 /// # }
 /// ```
 #[inline]
-pub fn sync_work<A: Item, B: Item>(
+pub fn one_to_one_work<A: Item, B: Item>(
     input: &mut StreamInput<A>,
     output: &mut StreamOutput<B>,
     limit: usize,

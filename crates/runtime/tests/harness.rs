@@ -21,7 +21,7 @@ struct Doubler {
 #[block]
 impl Doubler {
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        let n = sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
+        let n = one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
             for (o, i) in o.iter_mut().zip(i) {
                 *o = 2 * i;
             }

@@ -38,7 +38,7 @@ impl Block for Hooked {
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         self.hooks.works.fetch_add(1, SeqCst);
-        sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
+        one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
             o.copy_from_slice(i)
         });
         Ok(WorkStatus::Continue)

@@ -172,7 +172,7 @@ impl Block for Processor {
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let (kind, units, scratch) = (self.kind, self.units, &mut self.scratch);
-        sync_work(&mut self.input, &mut self.output, PACKET, |i, o| {
+        one_to_one_work(&mut self.input, &mut self.output, PACKET, |i, o| {
             o.copy_from_slice(i);
             let units = (units * i.len()).div_ceil(PACKET);
             let threads = scratch.len();

@@ -69,10 +69,12 @@ struct Ticker {
 #[block]
 impl Ticker {
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        let n =
-            radioflow_runtime::sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
-                o.copy_from_slice(i)
-            });
+        let n = radioflow_runtime::one_to_one_work(
+            &mut self.input,
+            &mut self.output,
+            usize::MAX,
+            |i, o| o.copy_from_slice(i),
+        );
         if n > 0 {
             self.n += 1;
             self.ticks

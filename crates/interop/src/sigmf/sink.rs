@@ -1,6 +1,6 @@
 //! [`SigmfSink`]: writes a stream as a SigMF recording, its tags as captures.
 
-use crate::sigmf::{self, CaptureLog, Datatype, Location, SigmfError, SigmfItem};
+use super::{sha512_hex, CaptureLog, Datatype, Location, SigmfError, SigmfItem};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 use std::fs::File;
@@ -161,7 +161,7 @@ impl<T: SigmfItem> SigmfSink<T> {
             .into_inner()
             .map_err(|e| SigmfError::io("write", &data_path)(e.into_error()))?;
         let mut meta = log.finish();
-        meta.global.sha512 = Some(sigmf::sha512_hex(std::mem::take(&mut self.hash)));
+        meta.global.sha512 = Some(sha512_hex(std::mem::take(&mut self.hash)));
         let json = meta.to_json();
         match &self.location {
             Location::Pair { meta, .. } => {
@@ -226,7 +226,7 @@ register_block!(BlockDescription {
     id: "sigmf_sink",
     summary: "Writes a SigMF recording (.sigmf-meta + .sigmf-data, or a .sigmf archive), \
               rx_freq/rx_time/rx_rate tags as captures.",
-    dtypes: &[Dtype::Complex64, Dtype::Float32],
+    dtypes: &[Dtype::Complex32, Dtype::Float32],
     params: &[
         ParamDescription::required(
             "path",

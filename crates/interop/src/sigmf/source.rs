@@ -1,6 +1,6 @@
 //! [`SigmfSource`]: the samples of a SigMF recording, with its captures as stream tags.
 
-use crate::sigmf::{self, Recording, SigmfError, SigmfItem};
+use super::{check_item, sha512_hex, stream_tags, Recording, SigmfError, SigmfItem};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 use std::io::Read;
@@ -16,7 +16,7 @@ const CHUNK: usize = 1 << 15;
 /// with GNU Radio's keys, as UHD's source sends them: `rx_rate` (double) at sample 0 and at
 /// every capture, `rx_freq` (double, `core:frequency`) and `rx_time` (tuple of `u64` seconds
 /// and `f64` fraction, `core:datetime`) at each capture's `core:sample_start`, and an
-/// `annotation` dict at each annotation ([`sigmf::stream_tags`]). It ends after the last
+/// `annotation` dict at each annotation ([`stream_tags`]). It ends after the last
 /// sample; when the metadata gives `core:sha512`, the data read is hashed and a mismatch is an
 /// error naming that field once the last sample has been read (the samples already sent stay
 /// sent: the check cannot come earlier without reading the file twice).
@@ -92,11 +92,11 @@ struct Open {
 impl Open {
     fn new<T: SigmfItem>(path: &Path) -> Result<Self, SigmfError> {
         let recording = Recording::open(path)?;
-        sigmf::check_item::<T>(recording.meta.global.datatype, &recording.meta_file)?;
+        check_item::<T>(recording.meta.global.datatype, &recording.meta_file)?;
         Ok(Self {
             data: recording.open_data()?,
             left: recording.samples,
-            tags: sigmf::stream_tags(&recording.meta),
+            tags: stream_tags(&recording.meta),
             next: 0,
             bytes: Vec::new(),
             hash: recording
@@ -115,7 +115,7 @@ impl Open {
         else {
             return Ok(());
         };
-        let got = sigmf::sha512_hex(hash);
+        let got = sha512_hex(hash);
         if got.eq_ignore_ascii_case(want) {
             Ok(())
         } else {
@@ -212,7 +212,7 @@ register_block!(BlockDescription {
     id: "sigmf_source",
     summary: "Reads a SigMF recording (.sigmf-meta + .sigmf-data, or a .sigmf archive), any \
               datatype, captures as rx_rate/rx_freq/rx_time tags.",
-    dtypes: &[Dtype::Complex64, Dtype::Float32],
+    dtypes: &[Dtype::Complex32, Dtype::Float32],
     params: &[ParamDescription::required(
         "path",
         ParamKind::Path(PathUse::ReadSigmf),

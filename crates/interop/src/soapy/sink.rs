@@ -159,7 +159,7 @@ register_block!(BlockDescription {
     id: "soapy_sink",
     summary: "Transmits complex samples through a radio with SoapySDR (HackRF, USRP, \
               LimeSDR, ...), like GNU Radio's soapy.sink.",
-    dtypes: &[Dtype::Complex64],
+    dtypes: &[Dtype::Complex32],
     params: &[
         params::ARGS,
         params::SAMPLE_RATE,

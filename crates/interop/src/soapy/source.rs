@@ -246,7 +246,7 @@ register_block!(BlockDescription {
     id: "soapy_source",
     summary: "Complex samples received from a radio through SoapySDR (RTL-SDR, HackRF, \
               Airspy, USRP, LimeSDR, ...), like GNU Radio's soapy.source.",
-    dtypes: &[Dtype::Complex64],
+    dtypes: &[Dtype::Complex32],
     params: &[
         params::ARGS,
         params::SAMPLE_RATE,

@@ -1,7 +1,7 @@
 //! The parameters given to a block factory, checked against the block's description.
 
-use super::description::Number;
-use super::{BlockDescription, DefaultValue, Dtype, DtypeItem, ParamDescription, ParamKind};
+use super::param::Number;
+use super::{DefaultValue, Dtype, DtypeItem, ParamDescription, ParamKind};
 use crate::echo::{cut, cut_display};
 use crate::{Complex32, Pmt};
 use std::collections::HashMap;
@@ -48,16 +48,16 @@ pub struct Arguments {
 }
 
 impl Arguments {
-    /// Checks `given` (by name) and the item type against `description`: unknown names,
-    /// missing required parameters, values of the wrong kind and item types the block does
-    /// not have are errors naming them.
-    pub fn check(
-        description: &BlockDescription,
+    /// [`check`](Self::check) against a description's parts: its `id`, item `types` and
+    /// `params`.
+    pub(super) fn check_parts(
+        id: &'static str,
+        types: &'static [Dtype],
+        params: &'static [ParamDescription],
         dtype: Option<Dtype>,
         given: impl IntoIterator<Item = (String, Pmt)>,
     ) -> Result<Self, ParamError> {
-        let id = description.id;
-        let dtype = match (dtype, description.dtypes) {
+        let dtype = match (dtype, types) {
             (None, types) => types.first().copied(),
             (Some(d), []) => {
                 return Err(ParamError::new(
@@ -78,8 +78,8 @@ impl Arguments {
         };
         let mut values = HashMap::new();
         for (name, value) in given {
-            let Some(param) = description.param(&name) else {
-                let known: Vec<_> = description.params.iter().map(|p| p.name).collect();
+            let Some(param) = params.iter().find(|p| p.name == name) else {
+                let known: Vec<_> = params.iter().map(|p| p.name).collect();
                 return Err(ParamError::new(
                     id,
                     if known.is_empty() {
@@ -100,7 +100,7 @@ impl Arguments {
                 ));
             }
         }
-        for param in description.params {
+        for param in params {
             if !values.contains_key(param.name) {
                 let Some(default) = param.default else {
                     return Err(ParamError::new(
@@ -120,7 +120,7 @@ impl Arguments {
             dtype,
             values,
         };
-        for param in description.params {
+        for param in params {
             args.validate(param)?;
         }
         Ok(args)

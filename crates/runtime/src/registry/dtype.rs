@@ -10,7 +10,7 @@ pub enum Dtype {
     /// `f32` (numpy `float32`, GRC `float`).
     Float32,
     /// `Complex32` (numpy `complex64`, GRC `complex`).
-    Complex64,
+    Complex32,
     /// `i16` (numpy `int16`, GRC `short`).
     Int16,
     /// `i8` (numpy `int8`, GRC `byte`).
@@ -27,7 +27,7 @@ impl Dtype {
     /// Every type, in the order the docs list them.
     pub const ALL: &'static [Dtype] = &[
         Dtype::Float32,
-        Dtype::Complex64,
+        Dtype::Complex32,
         Dtype::Int16,
         Dtype::Int8,
         Dtype::Uint8,
@@ -36,13 +36,13 @@ impl Dtype {
     ];
 
     /// The two types of signal-processing blocks: `float32` and `complex64`.
-    pub const SIGNAL: &'static [Dtype] = &[Dtype::Float32, Dtype::Complex64];
+    pub const SIGNAL: &'static [Dtype] = &[Dtype::Float32, Dtype::Complex32];
 
     /// numpy's name of the type (the one the front ends print).
     pub fn name(self) -> &'static str {
         match self {
             Dtype::Float32 => "float32",
-            Dtype::Complex64 => "complex64",
+            Dtype::Complex32 => "complex64",
             Dtype::Int16 => "int16",
             Dtype::Int8 => "int8",
             Dtype::Uint8 => "uint8",
@@ -55,7 +55,7 @@ impl Dtype {
     pub fn grc_name(self) -> Option<&'static str> {
         Some(match self {
             Dtype::Float32 => "float",
-            Dtype::Complex64 => "complex",
+            Dtype::Complex32 => "complex",
             Dtype::Int16 => "short",
             Dtype::Int8 => "byte",
             Dtype::Int32 => "int",
@@ -67,7 +67,7 @@ impl Dtype {
     pub fn parse(name: &str) -> Option<Self> {
         let rust = |d: Dtype| match d {
             Dtype::Float32 => "f32",
-            Dtype::Complex64 => "Complex32",
+            Dtype::Complex32 => "Complex32",
             Dtype::Int16 => "i16",
             Dtype::Int8 => "i8",
             Dtype::Uint8 => "u8",
@@ -111,7 +111,7 @@ macro_rules! dtype_items {
         }
     )*};
 }
-dtype_items!(f32 => Float32, Complex32 => Complex64, i16 => Int16, i8 => Int8, u8 => Uint8,
+dtype_items!(f32 => Float32, Complex32 => Complex32, i16 => Int16, i8 => Int8, u8 => Uint8,
     f64 => Float64, i32 => Int32);
 
 /// Runs `$body` with the type alias `$T` naming the Rust type of the [`Dtype`] `$dtype`,
@@ -123,15 +123,15 @@ dtype_items!(f32 => Float32, Complex32 => Complex64, i16 => Int16, i8 => Int8, u
 /// use radioflow_runtime::with_dtype;
 ///
 /// let size = |d: Dtype| with_dtype!(d, T => std::mem::size_of::<T>());
-/// assert_eq!(size(Dtype::Complex64), 8);
-/// let fir = |d: Dtype| with_dtype!(d, T in [Float32, Complex64] => Ok(std::mem::size_of::<T>()),
+/// assert_eq!(size(Dtype::Complex32), 8);
+/// let fir = |d: Dtype| with_dtype!(d, T in [Float32, Complex32] => Ok(std::mem::size_of::<T>()),
 ///     other d => Err(format!("no FIR for {d}")));
 /// assert!(fir(Dtype::Int8).is_err());
 /// ```
 #[macro_export]
 macro_rules! with_dtype {
     ($dtype:expr, $T:ident => $body:expr) => {
-        $crate::with_dtype!($dtype, $T in [Float32, Complex64, Int16, Int8, Uint8, Float64, Int32]
+        $crate::with_dtype!($dtype, $T in [Float32, Complex32, Int16, Int8, Uint8, Float64, Int32]
             => $body, other d => ::core::unreachable!("every dtype is listed: {}", d))
     };
     ($dtype:expr, $T:ident in [$($d:ident),* $(,)?] => $body:expr, other $o:ident => $other:expr) => {
@@ -168,5 +168,5 @@ macro_rules! dtype_of {
         }
     )*};
 }
-dtype_of!(Float32 => f32, Complex64 => Complex32, Int16 => i16, Int8 => i8, Uint8 => u8,
+dtype_of!(Float32 => f32, Complex32 => Complex32, Int16 => i16, Int8 => i8, Uint8 => u8,
     Float64 => f64, Int32 => i32);

@@ -30,16 +30,16 @@
 mod arguments;
 mod description;
 mod dtype;
+mod param;
 
 pub use arguments::{default_pmt, Arguments, FromParam, ParamError};
-pub use description::{
-    BlockDescription, DefaultValue, FloatRange, ParamDescription, ParamKind, PathUse, PortInfo,
-};
+pub use description::{BlockDescription, PortInfo};
 pub use dtype::{Dtype, DtypeItem};
 #[doc(hidden)]
 pub use dtype::{DtypeMarker, DtypeOf};
 #[doc(hidden)]
 pub use inventory;
+pub use param::{DefaultValue, FloatRange, ParamDescription, ParamKind, PathUse};
 
 use crate::{Block, Direction, Pmt, PortFields};
 

@@ -36,7 +36,7 @@ const DEFAULT_ITEMS: usize = 1 << 16;
 /// #[block]
 /// impl Negate {
 ///     fn work(&mut self) -> Result<WorkStatus, BlockError> {
-///         sync_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
+///         one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
 ///             for (o, i) in o.iter_mut().zip(i) {
 ///                 *o = -i;
 ///             }
