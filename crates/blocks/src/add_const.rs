@@ -1,87 +1,39 @@
 //! [`AddConst`]: `out = in + k`.
 
-use radioflow_dsp::{add_const, Arith};
-use radioflow_runtime::prelude::*;
-use radioflow_runtime::registry::prelude::*;
+use crate::element_wise::with_constant;
 
-/// Adds a constant to every item, keeping the tags, like GNU Radio's `add_const_ff`, `_cc`, `_ss`
-/// and `_ii`. Works for every [`Arith`] item type (`f32`, `Complex32`, `i16`, `i32`, ...);
-/// integers wrap on overflow.
-///
-/// # Stream inputs
-/// - `in`: `T`.
-///
-/// # Stream outputs
-/// - `out`: `T`, `in + k`.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `k`: the constant.
-///
-/// # Example
-/// ```
-/// use radioflow_blocks::{AddConst, VectorSink, VectorSource};
-/// use radioflow_blocks::runtime::Flowgraph;
-///
-/// let mut fg = Flowgraph::new();
-/// let src = fg.add(VectorSource::new(vec![1i16, 2, 3]));
-/// let op = fg.add(AddConst::<i16>::new(10));
-/// let sink = fg.add(VectorSink::<i16>::new());
-/// fg.connect(src, op)?;
-/// fg.connect(op, sink)?;
-/// fg.run()?;
-/// assert_eq!(fg.block::<VectorSink<i16>>(sink).unwrap().data(), &[11, 12, 13]);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug, Ports)]
-pub struct AddConst<T: Item + Arith> {
-    #[input(name = "in")]
-    input: StreamInput<T>,
-    #[output(name = "out")]
-    output: StreamOutput<T>,
-    k: T,
-}
-
-#[block]
-impl<T: Item + Arith> AddConst<T> {
-    /// A block computing `in + k`.
-    pub fn new(k: T) -> Self {
-        Self {
-            input: StreamInput::new(),
-            output: StreamOutput::new(),
-            k,
-        }
-    }
-
-    fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        let k = self.k;
-        one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
-            add_const(i, k, o)
-        });
-        Ok(WorkStatus::Continue)
+with_constant! {
+    /// Adds a constant to every item, keeping the tags, like GNU Radio's `add_const_ff`,
+    /// `_cc`, `_ss` and `_ii`. Works for every [`Arith`](radioflow_dsp::Arith) item type
+    /// (`f32`, `Complex32`, `i16`, `i32`, ...); integers wrap on overflow.
+    ///
+    /// # Example
+    /// ```
+    /// use radioflow_blocks::{AddConst, VectorSink, VectorSource};
+    /// use radioflow_blocks::runtime::Flowgraph;
+    ///
+    /// let mut fg = Flowgraph::new();
+    /// let src = fg.add(VectorSource::new(vec![1i16, 2, 3]));
+    /// let op = fg.add(AddConst::<i16>::new(10));
+    /// let sink = fg.add(VectorSink::<i16>::new());
+    /// fg.connect(src, op)?;
+    /// fg.connect(op, sink)?;
+    /// fg.run()?;
+    /// assert_eq!(fg.block::<VectorSink<i16>>(sink).unwrap().data(), &[11, 12, 13]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    AddConst {
+        id: "add_const",
+        summary: "Adds `k` to every item.",
+        formula: "in + k",
+        kernel: radioflow_dsp::add_const,
     }
 }
-
-register_block!(BlockDescription {
-    id: "add_const",
-    summary: "Adds `k` to every item.",
-    dtypes: Dtype::ALL,
-    params: &[ParamDescription::required(
-        "k",
-        ParamKind::Item,
-        "the constant"
-    )],
-    ports: declared_ports::<AddConst<f32>>,
-    make: |a| Ok(
-        with_dtype!(a.item_dtype()?, T => Box::new(AddConst::<T>::new(a.item("k")?)) as Box<dyn Block>)
-    ),
-});
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use radioflow_runtime::prelude::*;
     use radioflow_runtime::testing::Harness;
 
     #[test]

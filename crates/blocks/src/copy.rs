@@ -6,18 +6,6 @@ use radioflow_runtime::registry::prelude::*;
 /// Copies input items to the output unchanged, with their tags, like GNU Radio's `copy`.
 /// A plain memory copy per call and nothing else: no allocation, no per-item work.
 ///
-/// # Stream inputs
-/// - `in`: `T`.
-///
-/// # Stream outputs
-/// - `out`: `T`, the input items.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// None.
-///
 /// # Example
 /// ```
 /// use radioflow_blocks::{Copy, VectorSink, VectorSource};
@@ -33,10 +21,13 @@ use radioflow_runtime::registry::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<u32>>(sink).unwrap().data(), &[1, 2, 3]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(id = "copy", summary = "Passes items (and tags) through unchanged.", dtypes = all)]
+#[derive(Debug)]
 pub struct Copy<T: Item> {
+    /// The items to pass.
     #[input(name = "in")]
     input: StreamInput<T>,
+    /// The same items.
     #[output(name = "out")]
     output: StreamOutput<T>,
 }
@@ -62,15 +53,6 @@ impl<T: Item> Default for Copy<T> {
         Self::new()
     }
 }
-
-register_block!(BlockDescription {
-    id: "copy",
-    summary: "Passes items (and tags) through unchanged.",
-    dtypes: Dtype::ALL,
-    params: &[],
-    ports: declared_ports::<Copy<f32>>,
-    make: |a| Ok(with_dtype!(a.item_dtype()?, T => Box::new(Copy::<T>::new()) as Box<dyn Block>)),
-});
 
 #[cfg(test)]
 mod tests {

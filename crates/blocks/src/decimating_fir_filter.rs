@@ -13,19 +13,6 @@ use radioflow_runtime::registry::prelude::*;
 /// input `i` moves to output `⌊i / decimation⌋`, or later when that output was made
 /// already (the kernel takes input ahead of the output space it is given).
 ///
-/// # Stream inputs
-/// - `in`: `T` (`f32` or `Complex32`).
-///
-/// # Stream outputs
-/// - `out`: `T`, at the input's rate / `decimation`.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `taps`: the impulse response, at least one tap.
-/// - `decimation`: inputs per output, at least 1.
-///
 /// # Example
 /// ```
 /// use radioflow_blocks::{DecimatingFirFilter, VectorSink, VectorSource};
@@ -42,10 +29,20 @@ use radioflow_runtime::registry::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<f32>>(sink).unwrap().data(), &[1.0, 5.0, 9.0]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "decimating_fir_filter",
+    summary = "A FIR filter with real `taps` keeping one output in `decimation` (SIMD).",
+    dtypes = [Complex32, Float32],
+    make = Self::new(&taps, decimation).map_err(|e| Refused::param(e.name, e.reason))
+)]
+#[param(taps: &[f32], doc = "the filter's taps")]
+#[param(decimation: usize = 1, min = 1, doc = "inputs per output")]
+#[derive(Debug)]
 pub struct DecimatingFirFilter<T: FirSample + Item> {
+    /// The samples (`f32` or `Complex32`).
     #[input(name = "in")]
     input: StreamInput<T>,
+    /// The filtered samples, at the input's rate / `decimation`.
     #[output(name = "out")]
     output: StreamOutput<T>,
     kernel: DecimatingFir<T>,
@@ -74,29 +71,6 @@ impl<T: FirSample + Item> DecimatingFirFilter<T> {
         Ok(WorkStatus::Continue)
     }
 }
-
-register_block!(BlockDescription {
-    id: "decimating_fir_filter",
-    summary: "A FIR filter with real `taps` keeping one output in `decimation` (SIMD).",
-    dtypes: &[Dtype::Complex32, Dtype::Float32],
-    params: &[
-        ParamDescription::required("taps", ParamKind::Floats, "the filter's taps"),
-        ParamDescription::optional(
-            "decimation",
-            ParamKind::Int { min: 1 },
-            DefaultValue::Int(1),
-            "inputs per output"
-        ),
-    ],
-    ports: declared_ports::<DecimatingFirFilter<f32>>,
-    make: |a| {
-        let taps: Vec<f32> = a.floats("taps")?.into_iter().map(|t| t as f32).collect();
-        let d = a.usize("decimation")?;
-        with_dtype!(a.item_dtype()?, T in [Float32, Complex32] =>
-            Ok(Box::new(DecimatingFirFilter::<T>::new(&taps, d).map_err(|e| a.error(e.name, e.reason))?) as Box<dyn Block>),
-            other d => Err(a.error("dtype", format!("{d} is not filtered"))))
-    },
-});
 
 #[cfg(test)]
 mod tests {

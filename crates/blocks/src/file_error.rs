@@ -48,3 +48,10 @@ impl From<FileError> for io::Error {
         io::Error::new(e.kind(), e)
     }
 }
+
+/// A file a block made by the registry could not open: an I/O error (an `OSError` in Python).
+impl From<FileError> for radioflow_runtime::registry::Refused {
+    fn from(e: FileError) -> Self {
+        Self::io(e)
+    }
+}

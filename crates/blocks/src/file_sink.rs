@@ -11,24 +11,19 @@ use std::path::{Path, PathBuf};
 /// `file_sink` (so [`FileSource`](crate::FileSource) or GNU Radio's `file_source` can read it
 /// back). Writes are buffered; the buffer is flushed when the block stops.
 ///
-/// # Stream inputs
-/// - `in`: `T`.
-///
-/// # Stream outputs
-/// None.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `path`: the file, created or truncated by [`new`](Self::new).
-///
 /// Blocking: yes (file I/O), so thread-sharing schedulers give it its own thread.
 ///
 /// # Example
 /// See [`FileSource`](crate::FileSource).
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "file_sink",
+    summary = "Writes items to a raw binary file (created or truncated).",
+    dtypes = all
+)]
+#[param(path: &Path, path = write, doc = "the file to write")]
+#[derive(Debug)]
 pub struct FileSink<T: Item> {
+    /// The items to write.
     #[input(name = "in")]
     input: StreamInput<T>,
     writer: BufWriter<File>,
@@ -68,25 +63,6 @@ impl<T: Item> FileSink<T> {
         Ok(())
     }
 }
-
-register_block!(BlockDescription {
-    id: "file_sink",
-    summary: "Writes items to a raw binary file (created or truncated).",
-    dtypes: Dtype::ALL,
-    params: &[ParamDescription::required(
-        "path",
-        ParamKind::Path(PathUse::Write),
-        "the file to write"
-    )],
-    ports: declared_ports::<FileSink<f32>>,
-    make: |a| {
-        let path = a.path("path")?;
-        with_dtype!(a.item_dtype()?, T => {
-            let b = FileSink::<T>::new(&path).map_err(|e| ParamError::io(a.block(), e.to_string()))?;
-            Ok(Box::new(b) as Box<dyn Block>)
-        })
-    },
-});
 
 #[cfg(test)]
 mod tests {

@@ -15,19 +15,7 @@ use std::path::{Path, PathBuf};
 /// Radio, the source drops those trailing bytes (at the end of every pass when repeating) and
 /// logs a warning naming the file, once.
 ///
-/// # Stream inputs
-/// None.
-///
-/// # Stream outputs
-/// - `out`: `T`, the file's contents.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `path`: the file; opened by [`new`](Self::new).
-/// - [`repeat`](Self::repeat): rewind at the end instead of finishing (default `false`). A
-///   file holding no whole item finishes at once even when repeating.
+/// A file holding no whole item finishes at once, even when repeating.
 ///
 /// Blocking: yes (file I/O), so thread-sharing schedulers give it its own thread.
 ///
@@ -53,8 +41,17 @@ use std::path::{Path, PathBuf};
 /// # std::fs::remove_file(&path)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "file_source",
+    summary = "Items read from a raw binary file (GNU Radio's file_source).",
+    dtypes = all,
+    make = Self::new(&path)?.repeat(repeat)
+)]
+#[param(path: PathBuf, path = read, doc = "the file to read")]
+#[param(repeat: bool = false, doc = "start again at the end")]
+#[derive(Debug)]
 pub struct FileSource<T: Item> {
+    /// The file's contents.
     #[output(name = "out")]
     output: StreamOutput<T>,
     file: File,
@@ -145,30 +142,6 @@ impl<T: Item> FileSource<T> {
         Ok(WorkStatus::Continue)
     }
 }
-
-register_block!(BlockDescription {
-    id: "file_source",
-    summary: "Items read from a raw binary file (GNU Radio's file_source).",
-    dtypes: Dtype::ALL,
-    params: &[
-        ParamDescription::required("path", ParamKind::Path(PathUse::Read), "the file to read"),
-        ParamDescription::optional(
-            "repeat",
-            ParamKind::Bool,
-            DefaultValue::Bool(false),
-            "start again at the end"
-        ),
-    ],
-    ports: declared_ports::<FileSource<f32>>,
-    make: |a| {
-        let path = a.path("path")?;
-        let repeat = a.bool("repeat")?;
-        with_dtype!(a.item_dtype()?, T => {
-            let b = FileSource::<T>::new(&path).map_err(|e| ParamError::io(a.block(), e.to_string()))?;
-            Ok(Box::new(b.repeat(repeat)) as Box<dyn Block>)
-        })
-    },
-});
 
 #[cfg(test)]
 mod tests {

@@ -10,20 +10,8 @@ use radioflow_runtime::registry::prelude::*;
 /// does not depend on how the stream is chunked. With [`new`](Self::new) there is one output
 /// per input (SIMD kernel, [`radioflow_dsp::Fir`]) and tags keep their sample positions; with
 /// [`decimating`](Self::decimating) output `k` is `y[k·decimation]` and a tag on input `i`
-/// moves to output `⌈i / decimation⌉`, the first output that input is part of.
-///
-/// # Stream inputs
-/// - `in`: `T` (`f32` or `Complex32`).
-///
-/// # Stream outputs
-/// - `out`: `T`, the filtered samples.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `taps`: the impulse response (`taps[0]` weighs the newest sample), at least one tap.
-/// - `decimation`: inputs per output (1 with [`new`](Self::new)).
+/// moves to output `⌈i / decimation⌉`, the first output that input is part of (the registry's
+/// decimating filter is [`DecimatingFirFilter`](crate::DecimatingFirFilter)).
 ///
 /// # Example
 /// ```
@@ -40,10 +28,17 @@ use radioflow_runtime::registry::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<f32>>(sink).unwrap().data(), &[1.0, 0.5, 0.0, 2.0]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Ports)]
+#[library_block(
+    id = "fir_filter",
+    summary = "A FIR filter with real `taps` (y[n] = sum_k taps[k] x[n-k]); SIMD where the CPU has it.",
+    dtypes = [Complex32, Float32]
+)]
+#[param(taps: &[f32], doc = "the filter's taps")]
 pub struct FirFilter<T: FirSample + Item> {
+    /// The samples (`f32` or `Complex32`).
     #[input(name = "in")]
     input: StreamInput<T>,
+    /// The filtered samples.
     #[output(name = "out")]
     output: StreamOutput<T>,
     fir: Fir<T>,
@@ -182,25 +177,6 @@ impl<T: FirSample + Item> FirFilter<T> {
         Ok(WorkStatus::Continue)
     }
 }
-
-register_block!(BlockDescription {
-    id: "fir_filter",
-    summary:
-        "A FIR filter with real `taps` (y[n] = sum_k taps[k] x[n-k]); SIMD where the CPU has it.",
-    dtypes: &[Dtype::Complex32, Dtype::Float32],
-    params: &[ParamDescription::required(
-        "taps",
-        ParamKind::Floats,
-        "the filter's taps"
-    )],
-    ports: declared_ports::<FirFilter<f32>>,
-    make: |a| {
-        let taps: Vec<f32> = a.floats("taps")?.into_iter().map(|t| t as f32).collect();
-        with_dtype!(a.item_dtype()?, T in [Float32, Complex32] =>
-            Ok(Box::new(FirFilter::<T>::new(&taps)) as Box<dyn Block>),
-            other d => Err(a.error("dtype", format!("{d} is not filtered"))))
-    },
-});
 
 #[cfg(test)]
 mod tests {

@@ -11,23 +11,9 @@ use radioflow_runtime::registry::prelude::*;
 /// input `i` moves to output `⌊i / decimation⌋`, or later when that output was made
 /// already (the kernel takes input ahead of the output space it is given).
 ///
-/// # Stream inputs
-/// - `in`: `Complex32` at `sample_rate`.
-///
-/// # Stream outputs
-/// - `out`: `Complex32` at `sample_rate / decimation`, the channel at DC.
-///
-/// # Message ports
-/// - input `centre`: a number, the new frequency moved to DC in Hz (anything else, or a
-///   non-finite number, is ignored); the mixer's phase runs on without a jump. This is the parameter of the same
-///   name, settable while the graph runs (e.g. an FM receiver's station offset from the
-///   control port, `radioflow fm --control`).
-///
-/// # Parameters
-/// - `taps`: the low-pass's real taps (at least one), designed at `sample_rate`.
-/// - `decimation`: inputs per output (at least 1).
-/// - `centre`: the frequency moved to DC, Hz (finite; negative below the centre).
-/// - `sample_rate`: the input's rate, Hz (finite, positive).
+/// The `centre` can be moved while the graph runs (an FM receiver's station offset from the
+/// control port, `radioflow fm --control`): the mixer's phase runs on without a jump, and a
+/// message that is not a finite number is ignored.
 ///
 /// # Example
 /// ```
@@ -49,10 +35,24 @@ use radioflow_runtime::registry::prelude::*;
 /// assert!((y[600].norm() - 1.0).abs() < 1e-4 && (y[600] - y[601]).norm() < 1e-4);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "freq_xlating_fir_filter",
+    summary = "Moves `centre` Hz to DC, low-pass filters with real `taps` and decimates (GNU Radio's freq_xlating_fir_filter_ccf).",
+    dtypes = [Complex32],
+    make = Self::new(&taps, decimation, centre, sample_rate)
+        .map_err(|e| Refused::param(e.name, e.reason))
+)]
+#[param(taps: &[f32], doc = "the low-pass's taps")]
+#[param(decimation: usize = 1, min = 1, doc = "inputs per output")]
+// Any: beyond ±sample_rate/2 the centre aliases (GNU Radio's too).
+#[param(centre: f64, settable, doc = "the frequency moved to DC, Hz")]
+#[param(sample_rate: f64, above = 0.0, doc = "the input's rate, Hz")]
+#[derive(Debug)]
 pub struct FreqXlatingFirFilter {
+    /// The samples, at `sample_rate`.
     #[input(name = "in")]
     input: StreamInput<Complex32>,
+    /// The channel at DC, at `sample_rate / decimation`.
     #[output(name = "out")]
     output: StreamOutput<Complex32>,
     kernel: FreqXlatingFir,
@@ -81,10 +81,10 @@ impl FreqXlatingFirFilter {
         })
     }
 
-    #[message_input]
-    fn centre(&mut self, msg: &Pmt) {
-        // Anything but a finite number is ignored rather than refused: a bad value typed into a
-        // control port must not stop a running receiver.
+    /// The `centre` parameter's setter. It takes any message, so that a control port hands
+    /// it a name typed where a number belongs; the declaration's check ignores anything but a
+    /// finite number (a bad value must not stop a running receiver).
+    fn set_centre(&mut self, msg: Pmt) {
         if let Some(hz) = msg.as_f64() {
             let _ = self.kernel.set_centre(hz);
         }
@@ -102,26 +102,6 @@ impl FreqXlatingFirFilter {
         Ok(WorkStatus::Continue)
     }
 }
-
-register_block!(BlockDescription {
-    id: "freq_xlating_fir_filter",
-    summary: "Moves `centre` Hz to DC, low-pass filters with real `taps` and decimates (GNU Radio's freq_xlating_fir_filter_ccf).",
-    dtypes: &[Dtype::Complex32],
-    params: &[
-        ParamDescription::required("taps", ParamKind::Floats, "the low-pass's taps"),
-        ParamDescription::optional("decimation", ParamKind::Int { min: 1 }, DefaultValue::Int(1), "inputs per output"),
-        // Any: beyond ±sample_rate/2 the centre aliases (GNU Radio's too).
-        ParamDescription::required("centre", ParamKind::Float(FloatRange::FINITE), "the frequency moved to DC, Hz"),
-        ParamDescription::required("sample_rate", ParamKind::Float(FloatRange::POSITIVE), "the input's rate, Hz"),
-    ],
-    ports: declared_ports::<FreqXlatingFirFilter>,
-    make: |a| {
-        let taps: Vec<f32> = a.floats("taps")?.into_iter().map(|t| t as f32).collect();
-        let b = FreqXlatingFirFilter::new(&taps, a.usize("decimation")?, a.float("centre")?, a.float("sample_rate")?)
-            .map_err(|e| a.error(e.name, e.reason))?;
-        Ok(Box::new(b) as Box<dyn Block>)
-    },
-});
 
 #[cfg(test)]
 mod tests {

@@ -7,18 +7,6 @@ use radioflow_runtime::registry::prelude::*;
 /// like GNU Radio's `head`. Finishing releases its input, so a source that feeds only this
 /// block finishes too.
 ///
-/// # Stream inputs
-/// - `in`: `T`.
-///
-/// # Stream outputs
-/// - `out`: `T`, the first `n` input items.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `n`: number of items to pass.
-///
 /// # Example
 /// ```
 /// use radioflow_blocks::{Head, NullSink, NullSource};
@@ -34,10 +22,18 @@ use radioflow_runtime::registry::prelude::*;
 /// assert_eq!(fg.block::<NullSink<u8>>(sink).unwrap().items(), 1_000_000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "head",
+    summary = "Passes the first `n` items, then ends the stream.",
+    dtypes = all
+)]
+#[param(n: u64, doc = "how many items to pass")]
+#[derive(Debug)]
 pub struct Head<T: Item> {
+    /// The items.
     #[input(name = "in")]
     input: StreamInput<T>,
+    /// The first `n` input items.
     #[output(name = "out")]
     output: StreamOutput<T>,
     /// Items still to pass.
@@ -66,22 +62,6 @@ impl<T: Item> Head<T> {
         })
     }
 }
-
-register_block!(BlockDescription {
-    id: "head",
-    summary: "Passes the first `n` items, then ends the stream.",
-    dtypes: Dtype::ALL,
-    params: &[ParamDescription::required(
-        "n",
-        ParamKind::Int { min: 0 },
-        "how many items to pass"
-    )],
-    ports: declared_ports::<Head<f32>>,
-    make: |a| {
-        let n = a.u64("n")?;
-        Ok(with_dtype!(a.item_dtype()?, T => Box::new(Head::<T>::new(n)) as Box<dyn Block>))
-    },
-});
 
 #[cfg(test)]
 mod tests {

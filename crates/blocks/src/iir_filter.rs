@@ -9,19 +9,8 @@ use radioflow_runtime::registry::prelude::*;
 /// [`fm_deemphasis`](Self::fm_deemphasis) is GNU Radio's `fm_deemph`. One output per input;
 /// tags keep their positions.
 ///
-/// # Stream inputs
-/// - `in`: `f32`.
-///
-/// # Stream outputs
-/// - `out`: `f32`, filtered.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `b`: feed-forward taps; `a`: feedback taps (`a[0]` weighs `y[n]`, not 0).
-/// - Or, for the de-emphasis: `sample_rate` (Hz) and `tau` (s: 75 µs in the Americas, 50 µs
-///   elsewhere).
+/// For the FM de-emphasis, [`fm_deemphasis`](Self::fm_deemphasis) takes `sample_rate` (Hz)
+/// and `tau` (s: 75 µs in the Americas, 50 µs elsewhere).
 ///
 /// # Example
 /// ```
@@ -39,10 +28,20 @@ use radioflow_runtime::registry::prelude::*;
 /// assert!((fg.block::<VectorSink<f32>>(sink).unwrap().data()[4799] - 1.0).abs() < 1e-4);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "iir_filter",
+    summary = "A recursive filter with feed-forward taps `b` and feedback taps `a` (GNU Radio's iir_filter_ffd).",
+    dtypes = [Float32],
+    make = Self::new(&b, &a).map_err(|e| Refused::param(e.name, e.reason))
+)]
+#[param(b: &[f64], doc = "feed-forward taps")]
+#[param(a: &[f64], doc = "feedback taps, a[0] weighing y[n]")]
+#[derive(Debug)]
 pub struct IirFilter {
+    /// The samples.
     #[input(name = "in")]
     input: StreamInput<f32>,
+    /// The filtered samples.
     #[output(name = "out")]
     output: StreamOutput<f32>,
     kernel: Iir,
@@ -82,21 +81,6 @@ impl IirFilter {
         Ok(WorkStatus::Continue)
     }
 }
-
-register_block!(BlockDescription {
-    id: "iir_filter",
-    summary: "A recursive filter with feed-forward taps `b` and feedback taps `a` (GNU Radio's iir_filter_ffd).",
-    dtypes: &[Dtype::Float32],
-    params: &[
-        ParamDescription::required("b", ParamKind::Floats, "feed-forward taps"),
-        ParamDescription::required("a", ParamKind::Floats, "feedback taps, a[0] weighing y[n]"),
-    ],
-    ports: declared_ports::<IirFilter>,
-    make: |a| {
-        let b = IirFilter::new(&a.floats("b")?, &a.floats("a")?).map_err(|e| a.error(e.name, e.reason))?;
-        Ok(Box::new(b) as Box<dyn Block>)
-    },
-});
 
 #[cfg(test)]
 mod tests {

@@ -84,18 +84,6 @@ impl FromStr for SampleFormat {
 /// [`FileSource<u8>`](crate::FileSource)) to `Complex32` samples, in whole samples (a
 /// partial sample waits for its last bytes; one left at the end of the stream is dropped).
 ///
-/// # Stream inputs
-/// - `in`: `u8`, the recording's bytes.
-///
-/// # Stream outputs
-/// - `out`: `Complex32`, one per `format.bytes_per_sample()` bytes.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `format`: a [`SampleFormat`].
-///
 /// # Example
 /// ```
 /// use radioflow_blocks::{IqToComplex, SampleFormat, VectorSink, VectorSource};
@@ -112,10 +100,18 @@ impl FromStr for SampleFormat {
 /// assert_eq!(y, &[Complex32::new(-1.0, 1.0), Complex32::new(1.0, -1.0)]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "iq_to_complex",
+    summary = "Interleaved I/Q bytes (cu8, cs8, cs16, cf32) to complex samples.",
+    dtypes = [Complex32]
+)]
+#[param(format: SampleFormat, words = ["cu8", "cs8", "cs16", "cf32"], doc = "the bytes' format")]
+#[derive(Debug)]
 pub struct IqToComplex {
+    /// The recording's bytes.
     #[input(name = "in")]
     input: StreamInput<u8>,
+    /// One sample per `format.bytes_per_sample()` bytes.
     #[output(name = "out")]
     output: StreamOutput<Complex32>,
     format: SampleFormat,
@@ -143,25 +139,6 @@ impl IqToComplex {
         Ok(WorkStatus::Continue)
     }
 }
-
-register_block!(BlockDescription {
-    id: "iq_to_complex",
-    summary: "Interleaved I/Q bytes (cu8, cs8, cs16, cf32) to complex samples.",
-    dtypes: &[Dtype::Complex32],
-    params: &[ParamDescription::required(
-        "format",
-        ParamKind::Choice(&SampleFormat::NAMES),
-        "the bytes' format"
-    )],
-    ports: declared_ports::<IqToComplex>,
-    make: |a| {
-        let format: SampleFormat = a
-            .word("format")?
-            .parse()
-            .map_err(|e: UnknownFormat| a.error("format", e))?;
-        Ok(Box::new(IqToComplex::new(format)) as Box<dyn Block>)
-    },
-});
 
 #[cfg(test)]
 mod tests {

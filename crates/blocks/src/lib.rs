@@ -46,6 +46,7 @@
 mod add_const;
 mod copy;
 mod decimating_fir_filter;
+mod element_wise;
 mod file_error;
 mod file_sink;
 mod file_source;

@@ -6,18 +6,7 @@ use radioflow_runtime::registry::prelude::*;
 /// Posts all its messages, in order, in its first work call, then finishes, so message blocks
 /// downstream finish once they have handled them.
 ///
-/// # Stream inputs
-/// None.
-///
-/// # Stream outputs
-/// None.
-///
-/// # Message ports
-/// - output `out`: the messages.
-///
-/// # Parameters
-/// - `messages`: what to post ([`new`](Self::new)), or one message `n` times
-///   ([`repeat`](Self::repeat)).
+/// [`repeat`](Self::repeat) posts one message `n` times.
 ///
 /// # Example
 /// ```
@@ -36,8 +25,14 @@ use radioflow_runtime::registry::prelude::*;
 /// assert_eq!(count.last(), Some(&Pmt::Int(7)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Default, Ports)]
+#[library_block(
+    id = "message_burst_source",
+    summary = "Sends `messages` on its `out` port as fast as possible, then finishes."
+)]
+#[param(messages: Vec<Pmt>, doc = "the messages to send")]
+#[derive(Debug, Default)]
 pub struct MessageBurstSource {
+    /// The messages.
     #[message_output]
     out: MessageOutput,
     messages: Vec<Pmt>,
@@ -65,19 +60,6 @@ impl MessageBurstSource {
         Ok(WorkStatus::Done)
     }
 }
-
-register_block!(BlockDescription {
-    id: "message_burst_source",
-    summary: "Sends `messages` on its `out` port as fast as possible, then finishes.",
-    dtypes: &[],
-    params: &[ParamDescription::required(
-        "messages",
-        ParamKind::Messages,
-        "the messages to send"
-    )],
-    ports: declared_ports::<MessageBurstSource>,
-    make: |a| Ok(Box::new(MessageBurstSource::new(a.messages("messages")?))),
-});
 
 #[cfg(test)]
 mod tests {

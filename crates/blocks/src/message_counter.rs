@@ -5,22 +5,17 @@ use radioflow_runtime::registry::prelude::*;
 
 /// Counts the messages it receives and keeps the last one.
 ///
-/// # Stream inputs
-/// None.
-///
-/// # Stream outputs
-/// None.
-///
-/// # Message ports
-/// - input `in`: any message.
-///
-/// # Parameters
-/// None. [`count`](Self::count) and [`last`](Self::last) report what arrived. It finishes when
-/// every sender has finished and its inbox is empty.
+/// [`count`](Self::count) and [`last`](Self::last) report what arrived. It finishes when every
+/// sender has finished and its inbox is empty.
 ///
 /// # Example
 /// See [`MessageBurstSource`](crate::MessageBurstSource).
-#[derive(Debug, Default, Ports)]
+#[library_block(
+    id = "message_counter",
+    summary = "Counts the messages arriving on `in`."
+)]
+#[message_input(name = "in", doc = "any message")]
+#[derive(Debug, Default)]
 pub struct MessageCounter {
     count: u64,
     last: Option<Pmt>,
@@ -49,15 +44,6 @@ impl MessageCounter {
         self.last = Some(msg);
     }
 }
-
-register_block!(BlockDescription {
-    id: "message_counter",
-    summary: "Counts the messages arriving on `in`.",
-    dtypes: &[],
-    params: &[],
-    ports: declared_ports::<MessageCounter>,
-    make: |_| Ok(Box::new(MessageCounter::new())),
-});
 
 #[cfg(test)]
 mod tests {

@@ -7,17 +7,7 @@ use radioflow_runtime::registry::prelude::*;
 /// `message_debug`. Memory grows with the messages received: meant for tests, tools and
 /// collecting results, not for endless streams (use [`MessageCounter`](crate::MessageCounter)).
 ///
-/// # Stream inputs
-/// None.
-///
-/// # Stream outputs
-/// None.
-///
-/// # Message ports
-/// - input `store`: any message.
-///
-/// # Parameters
-/// None. It finishes when every sender has finished and its inbox is empty.
+/// It finishes when every sender has finished and its inbox is empty.
 ///
 /// # Example
 /// ```
@@ -32,7 +22,12 @@ use radioflow_runtime::registry::prelude::*;
 /// assert_eq!(fg.block::<MessageDebug>(dbg).unwrap().messages(), [Pmt::Int(1), Pmt::symbol("two")]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Default, Ports)]
+#[library_block(
+    id = "message_debug",
+    summary = "Keeps the messages arriving on `store`."
+)]
+#[message_input(name = "store", doc = "any message, kept")]
+#[derive(Debug, Default)]
 pub struct MessageDebug {
     messages: Vec<Pmt>,
 }
@@ -59,15 +54,6 @@ impl MessageDebug {
         self.messages.push(msg);
     }
 }
-
-register_block!(BlockDescription {
-    id: "message_debug",
-    summary: "Prints the messages arriving on `print` and keeps those arriving on `store`.",
-    dtypes: &[],
-    params: &[],
-    ports: declared_ports::<MessageDebug>,
-    make: |_| Ok(Box::new(MessageDebug::new())),
-});
 
 #[cfg(test)]
 mod tests {

@@ -6,23 +6,18 @@ use radioflow_runtime::registry::prelude::*;
 /// Posts every message it receives to its output unchanged. The message is moved, not copied
 /// (a [`Pmt`] shares its payload), so a chain of forwarders measures pure message-passing cost.
 ///
-/// # Stream inputs
-/// None.
-///
-/// # Stream outputs
-/// None.
-///
-/// # Message ports
-/// - input `in`: any message.
-/// - output `out`: the same messages, in order.
-///
-/// # Parameters
-/// None. It finishes when every sender has finished and its inbox is empty.
+/// It finishes when every sender has finished and its inbox is empty.
 ///
 /// # Example
 /// See [`MessageBurstSource`](crate::MessageBurstSource).
-#[derive(Debug, Default, Ports)]
+#[library_block(
+    id = "message_forwarder",
+    summary = "Passes messages from `in` to `out`."
+)]
+#[message_input(name = "in", doc = "any message")]
+#[derive(Debug, Default)]
 pub struct MessageForwarder {
+    /// The same messages, in order.
     #[message_output]
     out: MessageOutput,
 }
@@ -39,15 +34,6 @@ impl MessageForwarder {
         self.out.post(msg);
     }
 }
-
-register_block!(BlockDescription {
-    id: "message_forwarder",
-    summary: "Passes messages from `in` to `out`.",
-    dtypes: &[],
-    params: &[],
-    ports: declared_ports::<MessageForwarder>,
-    make: |_| Ok(Box::new(MessageForwarder::new())),
-});
 
 #[cfg(test)]
 mod tests {

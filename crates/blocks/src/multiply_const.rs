@@ -1,87 +1,40 @@
 //! [`MultiplyConst`]: `out = in · k`.
 
-use radioflow_dsp::{multiply_const, Arith};
-use radioflow_runtime::prelude::*;
-use radioflow_runtime::registry::prelude::*;
+use crate::element_wise::with_constant;
 
-/// Multiplies every item by a constant, keeping the tags, like GNU Radio's `multiply_const_ff`, `_cc`, `_ss`
-/// and `_ii`. Works for every [`Arith`] item type (`f32`, `Complex32`, `i16`, `i32`, ...);
-/// integers wrap on overflow.
-///
-/// # Stream inputs
-/// - `in`: `T`.
-///
-/// # Stream outputs
-/// - `out`: `T`, `in · k`.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `k`: the constant.
-///
-/// # Example
-/// ```
-/// use radioflow_blocks::{MultiplyConst, VectorSink, VectorSource};
-/// use radioflow_blocks::runtime::{Complex32, Flowgraph};
-///
-/// let mut fg = Flowgraph::new();
-/// let src = fg.add(VectorSource::new(vec![Complex32::new(1.0, 0.0), Complex32::new(0.0, 2.0)]));
-/// let op = fg.add(MultiplyConst::<Complex32>::new(Complex32::new(0.0, 1.0)));
-/// let sink = fg.add(VectorSink::<Complex32>::new());
-/// fg.connect(src, op)?;
-/// fg.connect(op, sink)?;
-/// fg.run()?;
-/// assert_eq!(fg.block::<VectorSink<Complex32>>(sink).unwrap().data(), &[Complex32::new(0.0, 1.0), Complex32::new(-2.0, 0.0)]);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug, Ports)]
-pub struct MultiplyConst<T: Item + Arith> {
-    #[input(name = "in")]
-    input: StreamInput<T>,
-    #[output(name = "out")]
-    output: StreamOutput<T>,
-    k: T,
-}
-
-#[block]
-impl<T: Item + Arith> MultiplyConst<T> {
-    /// A block computing `in · k`.
-    pub fn new(k: T) -> Self {
-        Self {
-            input: StreamInput::new(),
-            output: StreamOutput::new(),
-            k,
-        }
-    }
-
-    fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        let k = self.k;
-        one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |i, o| {
-            multiply_const(i, k, o)
-        });
-        Ok(WorkStatus::Continue)
+with_constant! {
+    /// Multiplies every item by a constant, keeping the tags, like GNU Radio's
+    /// `multiply_const_ff`, `_cc`, `_ss` and `_ii`. Works for every
+    /// [`Arith`](radioflow_dsp::Arith) item type (`f32`, `Complex32`, `i16`, `i32`, ...);
+    /// integers wrap on overflow.
+    ///
+    /// # Example
+    /// ```
+    /// use radioflow_blocks::{MultiplyConst, VectorSink, VectorSource};
+    /// use radioflow_blocks::runtime::{Complex32, Flowgraph};
+    ///
+    /// let mut fg = Flowgraph::new();
+    /// let src = fg.add(VectorSource::new(vec![Complex32::new(1.0, 0.0), Complex32::new(0.0, 2.0)]));
+    /// let op = fg.add(MultiplyConst::<Complex32>::new(Complex32::new(0.0, 1.0)));
+    /// let sink = fg.add(VectorSink::<Complex32>::new());
+    /// fg.connect(src, op)?;
+    /// fg.connect(op, sink)?;
+    /// fg.run()?;
+    /// assert_eq!(fg.block::<VectorSink<Complex32>>(sink).unwrap().data(), &[Complex32::new(0.0, 1.0), Complex32::new(-2.0, 0.0)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    MultiplyConst {
+        id: "multiply_const",
+        summary: "Multiplies every item by `k`.",
+        formula: "in · k",
+        kernel: radioflow_dsp::multiply_const,
     }
 }
-
-register_block!(BlockDescription {
-    id: "multiply_const",
-    summary: "Multiplies every item by `k`.",
-    dtypes: Dtype::ALL,
-    params: &[ParamDescription::required(
-        "k",
-        ParamKind::Item,
-        "the constant"
-    )],
-    ports: declared_ports::<MultiplyConst<f32>>,
-    make: |a| Ok(
-        with_dtype!(a.item_dtype()?, T => Box::new(MultiplyConst::<T>::new(a.item("k")?)) as Box<dyn Block>)
-    ),
-});
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use radioflow_runtime::prelude::*;
     use radioflow_runtime::testing::Harness;
 
     #[test]

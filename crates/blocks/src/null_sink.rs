@@ -5,17 +5,7 @@ use radioflow_runtime::registry::prelude::*;
 
 /// Consumes every item it is offered and only counts them, like GNU Radio's `null_sink`.
 ///
-/// # Stream inputs
-/// - `in`: `T`, discarded.
-///
-/// # Stream outputs
-/// None.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// None. [`items`](Self::items) reports how many items were consumed.
+/// [`items`](Self::items) reports how many items were consumed.
 ///
 /// # Example
 /// ```
@@ -30,8 +20,10 @@ use radioflow_runtime::registry::prelude::*;
 /// assert_eq!(fg.block::<NullSink<f32>>(sink).unwrap().items(), 1000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(id = "null_sink", summary = "Discards what it receives.", dtypes = all)]
+#[derive(Debug)]
 pub struct NullSink<T: Item> {
+    /// Discarded.
     #[input(name = "in")]
     input: StreamInput<T>,
     items: u64,
@@ -65,17 +57,6 @@ impl<T: Item> Default for NullSink<T> {
         Self::new()
     }
 }
-
-register_block!(BlockDescription {
-    id: "null_sink",
-    summary: "Discards what it receives.",
-    dtypes: Dtype::ALL,
-    params: &[],
-    ports: declared_ports::<NullSink<f32>>,
-    make: |a| Ok(
-        with_dtype!(a.item_dtype()?, T => Box::new(NullSink::<T>::new()) as Box<dyn Block>)
-    ),
-});
 
 #[cfg(test)]
 mod tests {

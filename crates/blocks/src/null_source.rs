@@ -6,18 +6,8 @@ use radioflow_runtime::registry::prelude::*;
 /// Writes zeros (all-zero bytes) into all the free space of its output, forever, like GNU
 /// Radio's `null_source`.
 ///
-/// # Stream inputs
-/// None.
-///
-/// # Stream outputs
-/// - `out`: `T`, zeros.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// None. It never finishes on its own: limit it with a [`Head`](crate::Head), or it ends when
-/// every reader has finished.
+/// It never finishes on its own: limit it with a [`Head`](crate::Head), or it ends when every
+/// reader has finished.
 ///
 /// # Example
 /// ```
@@ -34,8 +24,10 @@ use radioflow_runtime::registry::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<i16>>(sink).unwrap().data(), &[0; 100]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(id = "null_source", summary = "Zeros, endlessly (bound it with head).", dtypes = all)]
+#[derive(Debug)]
 pub struct NullSource<T: Item> {
+    /// Zeros.
     #[output(name = "out")]
     output: StreamOutput<T>,
 }
@@ -63,17 +55,6 @@ impl<T: Item> Default for NullSource<T> {
         Self::new()
     }
 }
-
-register_block!(BlockDescription {
-    id: "null_source",
-    summary: "Zeros, endlessly (bound it with head).",
-    dtypes: Dtype::ALL,
-    params: &[],
-    ports: declared_ports::<NullSource<f32>>,
-    make: |a| Ok(
-        with_dtype!(a.item_dtype()?, T => Box::new(NullSource::<T>::new()) as Box<dyn Block>)
-    ),
-});
 
 #[cfg(test)]
 mod tests {

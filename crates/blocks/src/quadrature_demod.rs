@@ -9,18 +9,6 @@ use radioflow_runtime::registry::prelude::*;
 /// deviation of `Δf` Hz at `fs` samples/s, `gain = fs / (2π·Δf)` gives ±1 at full deviation.
 /// One output per input; tags keep their positions.
 ///
-/// # Stream inputs
-/// - `in`: `Complex32`.
-///
-/// # Stream outputs
-/// - `out`: `f32`, the phase step times `gain`.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `gain`: the scale of the phase step (radians per sample).
-///
 /// # Example
 /// ```
 /// use radioflow_blocks::{QuadratureDemod, VectorSink, VectorSource};
@@ -39,10 +27,18 @@ use radioflow_runtime::registry::prelude::*;
 /// assert!(y[1..].iter().all(|v| (v - 1.0).abs() < 1e-5));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "quadrature_demod",
+    summary = "FM demodulation: gain times the phase step between samples (GNU Radio's quadrature_demod_cf).",
+    dtypes = [Complex32]
+)]
+#[param(gain: f32, doc = "the phase step's scale")]
+#[derive(Debug)]
 pub struct QuadratureDemod {
+    /// The samples.
     #[input(name = "in")]
     input: StreamInput<Complex32>,
+    /// The phase step between samples (radians per sample) times `gain`.
     #[output(name = "out")]
     output: StreamOutput<f32>,
     kernel: Kernel,
@@ -72,15 +68,6 @@ impl QuadratureDemod {
         Ok(WorkStatus::Continue)
     }
 }
-
-register_block!(BlockDescription {
-    id: "quadrature_demod",
-    summary: "FM demodulation: gain times the phase step between samples (GNU Radio's quadrature_demod_cf).",
-    dtypes: &[Dtype::Complex32],
-    params: &[ParamDescription::required("gain", ParamKind::Float(FloatRange::F32), "the phase step's scale")],
-    ports: declared_ports::<QuadratureDemod>,
-    make: |a| Ok(Box::new(QuadratureDemod::new(a.float("gain")? as f32)) as Box<dyn Block>),
-});
 
 #[cfg(test)]
 mod tests {

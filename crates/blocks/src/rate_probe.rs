@@ -8,18 +8,6 @@ use std::time::Instant;
 /// so that the delivered rate can be compared with the required one (see
 /// [`RateSource`](crate::RateSource)).
 ///
-/// # Stream inputs
-/// - `in`: `f32`.
-///
-/// # Stream outputs
-/// None.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// None.
-///
 /// # Example
 /// ```
 /// use radioflow_blocks::{RateProbe, VectorSource};
@@ -33,8 +21,14 @@ use std::time::Instant;
 /// assert_eq!(fg.block::<RateProbe>(probe).unwrap().items(), 1000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Default, Ports)]
+#[library_block(
+    id = "rate_probe",
+    summary = "Counts the float32 items it receives and the rate at which they arrive.",
+    dtypes = [Float32]
+)]
+#[derive(Debug, Default)]
 pub struct RateProbe {
+    /// The samples to count.
     #[input(name = "in")]
     input: StreamInput<f32>,
     items: u64,
@@ -74,15 +68,6 @@ impl RateProbe {
         Ok(WorkStatus::Continue)
     }
 }
-
-register_block!(BlockDescription {
-    id: "rate_probe",
-    summary: "Counts the float32 items it receives and the rate at which they arrive.",
-    dtypes: &[Dtype::Float32],
-    params: &[],
-    ports: declared_ports::<RateProbe>,
-    make: |_| Ok(Box::new(RateProbe::new())),
-});
 
 #[cfg(test)]
 mod tests {

@@ -8,29 +8,12 @@ use std::time::{Duration, Instant};
 /// Wake-ups per second while waiting for the next samples to fall due.
 const TICKS_PER_SECOND: f64 = 1000.0;
 
-/// The rates it takes: at most 1000 s between two samples (as `throttle`); at about 1e-19 the
-/// wait for the next sample is past what a `Duration` holds.
-const RATE: FloatRange = FloatRange::at_least(1e-3);
-
 /// Emits `rate` samples per second of wall-clock time, like a radio front end: samples fall due
 /// with time whether or not the graph is ready for them, and those that find the output buffer
 /// full are dropped (an overflow), counted in [`dropped`](Self::dropped). It stops after
 /// `total` samples have fallen due. The samples count up (`0, 1, 2, ...` converted to `T`), so
 /// a sink can tell which arrived. With [`RateProbe`](crate::RateProbe) at the end of the graph
 /// this measures the seed 002's "signal quality": delivered over required samples.
-///
-/// # Stream inputs
-/// None.
-///
-/// # Stream outputs
-/// - `out`: `f32` samples.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `rate`: required samples per second.
-/// - `total`: samples that fall due before the source ends.
 ///
 /// # Example
 /// ```
@@ -47,8 +30,18 @@ const RATE: FloatRange = FloatRange::at_least(1e-3);
 /// assert_eq!(delivered + dropped, 5_000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "rate_source",
+    summary = "A source of `rate` float32 samples per second in real time, `total` in all, counting what it had to drop because the graph was not ready (a device's overflow).",
+    dtypes = [Float32]
+)]
+// At most 1000 s between two samples (as `throttle`); at about 1e-19 the wait for the next
+// sample is past what a `Duration` holds.
+#[param(rate: f64, at_least = 1e-3, doc = "samples per second")]
+#[param(total: u64, doc = "samples in all")]
+#[derive(Debug)]
 pub struct RateSource {
+    /// The samples that found room, counting up.
     #[output(name = "out")]
     output: StreamOutput<f32>,
     rate: f64,
@@ -67,7 +60,7 @@ impl RateSource {
     /// If `rate` is not finite and at least 0.001 (the registry refuses it with an error
     /// when the block is made from parameters).
     pub fn new(rate: f64, total: u64) -> Self {
-        if let Err(e) = RATE.check(rate) {
+        if let Err(e) = Self::DESCRIPTION.check_float("rate", rate) {
             panic!("rate_source: rate {e}");
         }
         Self {
@@ -127,18 +120,6 @@ impl RateSource {
         })
     }
 }
-
-register_block!(BlockDescription {
-    id: "rate_source",
-    summary: "A source of `rate` float32 samples per second in real time, `total` in all, counting what it had to drop because the graph was not ready (a device's overflow).",
-    dtypes: &[Dtype::Float32],
-    params: &[
-        ParamDescription::required("rate", ParamKind::Float(RATE), "samples per second"),
-        ParamDescription::required("total", ParamKind::Int { min: 0 }, "samples in all"),
-    ],
-    ports: declared_ports::<RateSource>,
-    make: |a| Ok(Box::new(RateSource::new(a.float("rate")?, a.u64("total")?))),
-});
 
 #[cfg(test)]
 mod tests {

@@ -12,20 +12,9 @@ use radioflow_runtime::registry::prelude::*;
 /// `⌊i · interpolation / decimation⌋`, or later when that output was made already (the
 /// kernel takes input ahead of the output space it is given).
 ///
-/// # Stream inputs
-/// - `in`: `T` (`f32` or `Complex32`).
-///
-/// # Stream outputs
-/// - `out`: `T`, at the input's rate · `interpolation / decimation`.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `interpolation`, `decimation`: the factors, at least 1.
-/// - `taps`: designed at `interpolation` times the input rate with gain `interpolation`;
-///   [`new`](Self::new) designs them as GNU Radio does when given none
-///   ([`firdes::resampler`]).
+/// The taps are designed at `interpolation` times the input rate with gain `interpolation`:
+/// [`new`](Self::new) designs them as GNU Radio does when given none
+/// ([`firdes::resampler`]).
 ///
 /// # Example
 /// ```
@@ -44,10 +33,20 @@ use radioflow_runtime::registry::prelude::*;
 /// assert!(y.len() > 4300 && (y[4000] - 1.0).abs() < 1e-3);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "rational_resampler",
+    summary = "Resamples by `interpolation / decimation` (polyphase; GNU Radio's rational_resampler).",
+    dtypes = [Complex32, Float32],
+    make = Self::new(interpolation, decimation).map_err(|e| Refused::param(e.name, e.reason))
+)]
+#[param(interpolation: usize, min = 1, doc = "the interpolation factor")]
+#[param(decimation: usize, min = 1, doc = "the decimation factor")]
+#[derive(Debug)]
 pub struct RationalResampler<T: FirSample + Item> {
+    /// The samples (`f32` or `Complex32`).
     #[input(name = "in")]
     input: StreamInput<T>,
+    /// The samples at the input's rate · `interpolation / decimation`.
     #[output(name = "out")]
     output: StreamOutput<T>,
     kernel: Kernel<T>,
@@ -92,32 +91,6 @@ impl<T: FirSample + Item> RationalResampler<T> {
         Ok(WorkStatus::Continue)
     }
 }
-
-register_block!(BlockDescription {
-    id: "rational_resampler",
-    summary:
-        "Resamples by `interpolation / decimation` (polyphase; GNU Radio's rational_resampler).",
-    dtypes: &[Dtype::Complex32, Dtype::Float32],
-    params: &[
-        ParamDescription::required(
-            "interpolation",
-            ParamKind::Int { min: 1 },
-            "the interpolation factor"
-        ),
-        ParamDescription::required(
-            "decimation",
-            ParamKind::Int { min: 1 },
-            "the decimation factor"
-        ),
-    ],
-    ports: declared_ports::<RationalResampler<f32>>,
-    make: |a| {
-        let (i, d) = (a.usize("interpolation")?, a.usize("decimation")?);
-        with_dtype!(a.item_dtype()?, T in [Float32, Complex32] =>
-            Ok(Box::new(RationalResampler::<T>::new(i, d).map_err(|e| a.error(e.name, e.reason))?) as Box<dyn Block>),
-            other d => Err(a.error("dtype", format!("{d} is not resampled"))))
-    },
-});
 
 #[cfg(test)]
 mod tests {

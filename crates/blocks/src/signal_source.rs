@@ -15,6 +15,20 @@ pub enum Waveform {
     Constant,
 }
 
+impl std::str::FromStr for Waveform {
+    type Err = String;
+
+    /// `sine`, `cosine` or `constant`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "sine" => Ok(Self::Sine),
+            "cosine" => Ok(Self::Cosine),
+            "constant" => Ok(Self::Constant),
+            other => Err(format!("no waveform '{other}' (sine, cosine, constant)")),
+        }
+    }
+}
+
 /// An item type a [`SignalSource`] can produce: `f32` or `Complex32`.
 pub trait SignalItem: Item {
     /// Fills `out` with `waveform` from `nco`, following GNU Radio's `sig_source` semantics.
@@ -55,26 +69,9 @@ impl SignalItem for Complex32 {
 /// `amplitude · (cos φ + j sin φ) + offset`, as GNU Radio's `GR_SIN_WAVE` and `GR_COS_WAVE` do.
 /// [`Waveform::Constant`] gives `amplitude + offset`.
 ///
-/// # Stream inputs
-/// None.
-///
-/// # Stream outputs
-/// - `out`: `T` (`f32` or `Complex32`), the signal.
-///
-/// # Message ports
-/// - input `frequency`: a number, the new frequency in Hz (non-finite values are ignored);
-///   the phase runs on without a jump.
-/// - input `amplitude`: a number, the new amplitude.
-///
-/// Both are the parameters of the same name, settable while the graph runs (e.g. from the
-/// control port, `radioflow run --control`).
-///
-/// # Parameters
-/// - `waveform`: see [`Waveform`].
-/// - `frequency`: Hz; negative frequencies turn the complex exponential clockwise.
-/// - `sample_rate`: samples per second, finite and positive.
-/// - `amplitude`, `offset`: scale and shift, as above.
-/// - [`phase`](Self::phase): phase of the first sample, radians (default 0).
+/// `frequency` and `amplitude` can be set while the graph runs (e.g. from the control port,
+/// `radioflow run --control`); the phase runs on without a jump when the frequency changes.
+/// [`phase`](Self::phase) sets the phase of the first sample.
 ///
 /// # Example
 /// ```
@@ -93,8 +90,22 @@ impl SignalItem for Complex32 {
 /// assert!(got.iter().zip([1.0, 0.0, -1.0, 0.0]).all(|(g, w)| (g - w).abs() < 1e-6));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "signal_source",
+    summary = "A sine, cosine or constant at `frequency` Hz for `sample_rate` samples per second (GNU Radio's analog.sig_source_c/f).",
+    dtypes = [Complex32, Float32],
+    make = Self::new(waveform, frequency, sample_rate, amplitude, offset).phase(phase)
+)]
+#[param(sample_rate: f64, above = 0.0, doc = "samples per second")]
+#[param(waveform: Waveform, words = ["sine", "cosine", "constant"], doc = "the waveform")]
+// Any: beyond ±sample_rate/2 a frequency aliases, as after sampling (GNU Radio's too).
+#[param(frequency: f64, settable, doc = "in Hz (aliases beyond ±sample_rate/2)")]
+#[param(amplitude: f32 = 1.0, settable, doc = "peak amplitude")]
+#[param(offset: T = 0.0, doc = "added to every sample")]
+#[param(phase: f64 = 0.0, doc = "of the first sample, in radians")]
+#[derive(Debug)]
 pub struct SignalSource<T: SignalItem> {
+    /// The signal (`f32` or `Complex32`).
     #[output(name = "out")]
     output: StreamOutput<T>,
     nco: Nco,
@@ -136,16 +147,17 @@ impl<T: SignalItem> SignalSource<T> {
         self
     }
 
-    #[message_input]
-    fn frequency(&mut self, hz: f64) {
-        if hz.is_finite() {
-            self.nco.set_frequency(hz, self.sample_rate);
-        }
+    /// Retunes to `hz`; the phase runs on without a jump.
+    ///
+    /// # Panics
+    /// If `hz` is not finite.
+    pub fn set_frequency(&mut self, hz: f64) {
+        self.nco.set_frequency(hz, self.sample_rate);
     }
 
-    #[message_input]
-    fn amplitude(&mut self, amplitude: f64) {
-        self.amplitude = amplitude as f32;
+    /// Sets the amplitude.
+    pub fn set_amplitude(&mut self, amplitude: f32) {
+        self.amplitude = amplitude;
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -162,33 +174,6 @@ impl<T: SignalItem> SignalSource<T> {
         Ok(WorkStatus::Continue)
     }
 }
-
-register_block!(BlockDescription {
-    id: "signal_source",
-    summary: "A sine, cosine or constant at `frequency` Hz for `sample_rate` samples per second (GNU Radio's analog.sig_source_c/f).",
-    dtypes: &[Dtype::Complex32, Dtype::Float32],
-    params: &[
-        ParamDescription::required("sample_rate", ParamKind::Float(FloatRange::POSITIVE), "samples per second"),
-        ParamDescription::required("waveform", ParamKind::Choice(&["sine", "cosine", "constant"]), "the waveform"),
-        // Any: beyond ±sample_rate/2 a frequency aliases, as after sampling (GNU Radio's too).
-        ParamDescription::required("frequency", ParamKind::Float(FloatRange::FINITE), "in Hz (aliases beyond ±sample_rate/2)"),
-        ParamDescription::optional("amplitude", ParamKind::Float(FloatRange::F32), DefaultValue::Float(1.0), "peak amplitude"),
-        ParamDescription::optional("offset", ParamKind::Item, DefaultValue::Float(0.0), "added to every sample"),
-        ParamDescription::optional("phase", ParamKind::Float(FloatRange::FINITE), DefaultValue::Float(0.0), "of the first sample, in radians"),
-    ],
-    ports: declared_ports::<SignalSource<f32>>,
-    make: |a| {
-        let waveform = match a.word("waveform")? {
-            "sine" => Waveform::Sine,
-            "cosine" => Waveform::Cosine,
-            _ => Waveform::Constant,
-        };
-        let (f, rate, amp, phase) = (a.float("frequency")?, a.float("sample_rate")?, a.float("amplitude")?, a.float("phase")?);
-        with_dtype!(a.item_dtype()?, T in [Float32, Complex32] =>
-            Ok(Box::new(SignalSource::<T>::new(waveform, f, rate, amp as f32, a.item("offset")?).phase(phase)) as Box<dyn Block>),
-            other d => Err(a.error("dtype", format!("{d} is not made"))))
-    },
-});
 
 #[cfg(test)]
 mod tests {
@@ -248,6 +233,42 @@ mod tests {
             let want = Complex32::from_polar(1.0, k as f32 * std::f32::consts::FRAC_PI_2);
             assert!((g - want).norm() < 1e-5, "sample {k}: {g} != {want}");
         }
+    }
+
+    #[test]
+    fn a_setting_its_declaration_does_not_take_is_ignored() {
+        let mut h = Harness::new(SignalSource::<f32>::new(
+            Waveform::Constant,
+            5.0,
+            1.0,
+            2.0,
+            0.0,
+        ));
+        // Beyond what an f32 holds (amplitude's declared range), not a number, infinite.
+        h.post("amplitude", Pmt::Double(1e39)).unwrap();
+        h.post("amplitude", Pmt::symbol("loud")).unwrap();
+        h.post("frequency", Pmt::Double(f64::INFINITY)).unwrap();
+        h.post("frequency", Pmt::symbol("high")).unwrap();
+        h.set_space("out", 2);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<f32>("out"), [2.0; 2]);
+        h.post("amplitude", Pmt::Int(4)).unwrap();
+        h.work().unwrap();
+        assert_eq!(
+            h.take_output::<f32>("out"),
+            [4.0; 2],
+            "a value it takes is set"
+        );
+        let mut fg = Flowgraph::new();
+        let id = fg.add(SignalSource::<f32>::new(Waveform::Sine, 1.0, 8.0, 1.0, 0.0));
+        let types: Vec<_> = (0..2)
+            .map(|i| fg.message_input_type(id, i).map(|t| t.expects()))
+            .collect();
+        assert_eq!(
+            types,
+            [Some("a number"); 2],
+            "typed as their setters' arguments"
+        );
     }
 
     #[test]

@@ -11,12 +11,6 @@ const MAX_CHUNK_SECONDS: f64 = 0.005;
 /// Largest lag behind the schedule that is caught up by passing items without sleeping.
 const MAX_LAG: Duration = Duration::from_millis(50);
 
-/// The rates a throttle takes: at most 1000 s between two items. Slower, it no longer paces a
-/// stream but holds it (1e-9 put the second item 30 years away), and at about 1e-19 the
-/// sleep is past what a `Duration` holds (1e-300 panicked). No upper bound: a rate beyond
-/// what the graph can move simply never sleeps.
-const RATE: FloatRange = FloatRange::at_least(1e-3);
-
 /// Passes items through unchanged (with their tags) at `items_per_second` on average, by
 /// sleeping, like GNU Radio's `throttle`. For graphs without hardware to pace them; it is no
 /// precise clock.
@@ -25,18 +19,6 @@ const RATE: FloatRange = FloatRange::at_least(1e-3);
 /// items already passed are due; one call passes at most about 5 ms worth of items (at least
 /// one item). When upstream stalls, the block catches up at most 50 ms worth of items at full
 /// speed and forgets the rest of the lag, so a stall causes no long burst.
-///
-/// # Stream inputs
-/// - `in`: `T`.
-///
-/// # Stream outputs
-/// - `out`: `T`, the input items.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `items_per_second`: the average rate, at least 0.001 (an item per 1000 s).
 ///
 /// Blocking: yes (it sleeps), so thread-sharing schedulers give it its own thread.
 ///
@@ -57,10 +39,22 @@ const RATE: FloatRange = FloatRange::at_least(1e-3);
 /// assert!(t.elapsed() >= Duration::from_millis(90)); // 1000 items at 10 000/s
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "throttle",
+    summary = "Limits the item rate to `sample_rate` items per second (for graphs without hardware).",
+    dtypes = all
+)]
+// At most 1000 s between two items: slower, a throttle no longer paces a stream but holds it
+// (1e-9 put the second item 30 years away), and at about 1e-19 the sleep is past what a
+// `Duration` holds (1e-300 panicked). No upper bound: a rate beyond what the graph can move
+// simply never sleeps.
+#[param(sample_rate: f64, at_least = 1e-3, doc = "items per second")]
+#[derive(Debug)]
 pub struct Throttle<T: Item> {
+    /// The items to pass.
     #[input(name = "in")]
     input: StreamInput<T>,
+    /// The same items, paced.
     #[output(name = "out")]
     output: StreamOutput<T>,
     items_per_second: f64,
@@ -76,10 +70,11 @@ impl<T: Item> Throttle<T> {
     /// Passes `items_per_second` items per second on average.
     ///
     /// # Panics
-    /// If `items_per_second` is not finite and at least 0.001 (the registry refuses it
-    /// with an error when the block is made from parameters).
+    /// If `items_per_second` is not finite and at least 0.001, the declared range of
+    /// `sample_rate` (the registry refuses it with an error when the block is made from
+    /// parameters).
     pub fn new(items_per_second: f64) -> Self {
-        if let Err(e) = RATE.check(items_per_second) {
+        if let Err(e) = Self::DESCRIPTION.check_float("sample_rate", items_per_second) {
             panic!("throttle: items_per_second {e}");
         }
         Self {
@@ -118,23 +113,6 @@ impl<T: Item> Throttle<T> {
         Ok(WorkStatus::Continue)
     }
 }
-
-register_block!(BlockDescription {
-    id: "throttle",
-    summary:
-        "Limits the item rate to `sample_rate` items per second (for graphs without hardware).",
-    dtypes: Dtype::ALL,
-    params: &[ParamDescription::required(
-        "sample_rate",
-        ParamKind::Float(RATE),
-        "items per second"
-    )],
-    ports: declared_ports::<Throttle<f32>>,
-    make: |a| {
-        let rate = a.float("sample_rate")?;
-        Ok(with_dtype!(a.item_dtype()?, T => Box::new(Throttle::<T>::new(rate)) as Box<dyn Block>))
-    },
-});
 
 #[cfg(test)]
 mod tests {

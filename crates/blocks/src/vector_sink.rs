@@ -6,18 +6,6 @@ use radioflow_runtime::registry::prelude::*;
 /// Stores every item and tag it receives, like GNU Radio's `vector_sink`. Read them after the
 /// run with [`data`](Self::data), [`tags`](Self::tags) or [`take`](Self::take).
 ///
-/// # Stream inputs
-/// - `in`: `T`.
-///
-/// # Stream outputs
-/// None.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// None.
-///
 /// # Example
 /// ```
 /// use radioflow_blocks::{VectorSink, VectorSource};
@@ -32,8 +20,14 @@ use radioflow_runtime::registry::prelude::*;
 /// assert_eq!(data, [0.5, 1.5]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "vector_sink",
+    summary = "Collects what it receives (items and tags) for reading after the run.",
+    dtypes = all
+)]
+#[derive(Debug)]
 pub struct VectorSink<T: Item> {
+    /// The items to keep, with their tags.
     #[input(name = "in")]
     input: StreamInput<T>,
     data: Vec<T>,
@@ -82,17 +76,6 @@ impl<T: Item> Default for VectorSink<T> {
         Self::new()
     }
 }
-
-register_block!(BlockDescription {
-    id: "vector_sink",
-    summary: "Collects what it receives (items and tags) for reading after the run.",
-    dtypes: Dtype::ALL,
-    params: &[],
-    ports: declared_ports::<VectorSink<f32>>,
-    make: |a| Ok(
-        with_dtype!(a.item_dtype()?, T => Box::new(VectorSink::<T>::new()) as Box<dyn Block>)
-    ),
-});
 
 #[cfg(test)]
 mod tests {

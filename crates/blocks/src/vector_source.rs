@@ -6,22 +6,11 @@ use radioflow_runtime::registry::prelude::*;
 /// Writes the items of a vector, with optional tags, once or over and over, like GNU Radio's
 /// `vector_source`.
 ///
-/// # Stream inputs
-/// None.
-///
-/// # Stream outputs
-/// - `out`: `T`, the data (repeated if asked), with the tags.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `data`: the items. An empty vector finishes at once, even when repeating. Any storage
-///   that derefs to a slice can hold them ([`from_storage`](Self::from_storage)): the Python
-///   package streams a numpy array in place this way.
-/// - [`repeat`](Self::repeat): start over at the end instead of finishing (default `false`).
-/// - [`tags`](Self::tags): tags whose offsets index `data`; each repetition emits them again,
-///   shifted by `data.len()` per repetition.
+/// An empty vector finishes at once, even when repeating. Any storage that derefs to a slice
+/// can hold the data ([`from_storage`](Self::from_storage)): the Python package streams a
+/// numpy array in place this way. [`repeat`](Self::repeat) starts over at the end instead of
+/// finishing; [`tags`](Self::tags) are emitted at offsets into the data, again at each
+/// repetition (shifted by the data's length per repetition).
 ///
 /// # Example
 /// ```
@@ -45,8 +34,18 @@ use radioflow_runtime::registry::prelude::*;
 /// assert_eq!(offsets, [0, 3, 6]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "vector_source",
+    summary = "Plays `data`, once or repeated.",
+    dtypes = all,
+    make = Self::new(data).repeat(repeat).tags(tags)
+)]
+#[param(data: Vec<T>, doc = "the items to play")]
+#[param(repeat: bool = false, doc = "play them again and again")]
+#[param(tags: Vec<Tag> = [], doc = "tags as [offset, key, value] lists, offsets into data")]
+#[derive(Debug)]
 pub struct VectorSource<T: Item, S = Vec<T>> {
+    /// The data (repeated if asked), with the tags.
     #[output(name = "out")]
     output: StreamOutput<T>,
     data: S,
@@ -136,56 +135,6 @@ impl<T: Item, S: AsRef<[T]> + Send + 'static> VectorSource<T, S> {
         self.output.produce(written);
         Ok(WorkStatus::Continue)
     }
-}
-
-register_block!(BlockDescription {
-    id: "vector_source",
-    summary: "Plays `data`, once or repeated.",
-    dtypes: Dtype::ALL,
-    params: &[
-        ParamDescription::required("data", ParamKind::Items, "the items to play"),
-        ParamDescription::optional(
-            "repeat",
-            ParamKind::Bool,
-            DefaultValue::Bool(false),
-            "play them again and again"
-        ),
-        ParamDescription::optional(
-            "tags",
-            ParamKind::Messages,
-            DefaultValue::Empty,
-            "tags as [offset, key, value] lists, offsets into data"
-        ),
-    ],
-    ports: declared_ports::<VectorSource<f32>>,
-    make: |a| {
-        let repeat = a.bool("repeat")?;
-        let tags = a
-            .messages("tags")?
-            .into_iter()
-            .enumerate()
-            .map(|(i, t)| tag_param(&t).map_err(|m| a.error("tags", format!("item {i}: {m}"))))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(with_dtype!(a.item_dtype()?, T =>
-            Box::new(VectorSource::<T>::new(a.items("data")?).repeat(repeat).tags(tags))
-                as Box<dyn Block>))
-    },
-});
-
-/// A tag given as a parameter: `[offset, key, value]`.
-fn tag_param(t: &Pmt) -> Result<Tag, String> {
-    let parts: Vec<Pmt> = match t {
-        Pmt::Vector(v) | Pmt::Tuple(v) => v.to_vec(),
-        _ => return Err(format!("must be [offset, key, value], not {t}")),
-    };
-    let [offset, key, value] = <[Pmt; 3]>::try_from(parts)
-        .map_err(|p| format!("must be [offset, key, value], not {} values", p.len()))?;
-    let offset = match offset {
-        Pmt::Int(i) if i >= 0 => i as u64,
-        Pmt::Uint64(u) => u,
-        other => return Err(format!("the offset must be an integer >= 0, not {other}")),
-    };
-    Ok(Tag::new(offset, key, value))
 }
 
 #[cfg(test)]

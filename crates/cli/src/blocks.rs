@@ -44,9 +44,12 @@ fn print_block(d: &BlockDescription) {
     if !d.params.is_empty() {
         println!("\nparameters:");
         for p in d.params {
-            let default = p
+            let mut default = p
                 .default
                 .map_or("required".into(), |v| format!("default {v}"));
+            if p.settable {
+                default += "; settable while running";
+            }
             println!(
                 "  {:12} {} ({}; {default})",
                 p.name,

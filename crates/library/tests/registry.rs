@@ -66,6 +66,18 @@ fn inside(range: FloatRange) -> f64 {
     }
 }
 
+/// The declarations of library blocks in a file: `#[library_block(` on a struct, or an
+/// element-wise family's macro (`crates/blocks/src/element_wise.rs`), at the start of a line.
+fn declarations(text: &str) -> usize {
+    text.lines()
+        .filter(|l| {
+            l.starts_with("#[library_block(")
+                || l.starts_with("with_constant! {")
+                || l.starts_with("between_streams! {")
+        })
+        .count()
+}
+
 #[test]
 fn every_block_file_registers_a_description() {
     let mut missing = Vec::new();
@@ -73,26 +85,26 @@ fn every_block_file_registers_a_description() {
     for path in library_sources() {
         let text = std::fs::read_to_string(&path).unwrap();
         let declares = text.contains("#[block]") || text.contains("#[block(");
-        let registers = text.contains("register_block!(");
-        if declares && !registers {
+        let registers = declarations(&text);
+        if declares && registers == 0 {
             missing.push(path.display().to_string());
         }
         // The SoapySDR blocks are compiled with the `soapysdr` feature only.
         let soapy = path.components().any(|c| c.as_os_str() == "soapy");
-        if registers && (cfg!(feature = "soapysdr") || !soapy) {
-            registering += 1;
+        if cfg!(feature = "soapysdr") || !soapy {
+            registering += registers;
         }
     }
     assert!(
         missing.is_empty(),
-        "blocks without register_block!: {missing:?}"
+        "blocks without #[library_block]: {missing:?}"
     );
     // Blocks of other crates linked into this test (the runtime's test blocks) do not
     // register; every description comes from one of the library's files.
     assert_eq!(
         registry::descriptions().len(),
         registering,
-        "every register_block! reaches the registry (one per file)"
+        "every declaration reaches the registry"
     );
 }
 
@@ -387,4 +399,150 @@ fn ranges_are_shown_where_parameters_are_described() {
         err.to_string(),
         "dvbs2_rx: sps must be in [1.25, 64], not 1e300"
     );
+}
+
+/// How the docs show a default or an example: as the registry displays it, the empty word as
+/// `""`.
+fn shown(v: DefaultValue) -> String {
+    match v {
+        DefaultValue::Word("") => "\"\"".into(),
+        v => v.to_string(),
+    }
+}
+
+/// The lines of section `title` (`# Parameters`) of a block's generated docs.
+fn section<'a>(doc: &'a str, title: &str) -> Vec<&'a str> {
+    let mut lines = doc.lines().skip_while(|l| *l != title);
+    assert_eq!(lines.next(), Some(title), "no {title} in:\n{doc}");
+    lines
+        .take_while(|l| !l.starts_with("# "))
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// The doc sections `#[library_block]` writes on every block (its rustdoc, kept in
+/// `BlockDescription::doc` too) say what the registry says: each port under its section, each
+/// parameter with its doc, default or example, whether it is settable, and what it takes
+/// (`ParamKind::describe`'s words, which the macro writes when it compiles the block), and
+/// nothing else.
+#[test]
+fn every_blocks_docs_describe_it_as_the_registry_does() {
+    for d in registry::descriptions() {
+        let doc = d.doc;
+        let ports = (d.ports)();
+        let of = |direction: Direction| ports.iter().filter(move |p| p.direction == direction);
+        for (title, direction) in [
+            ("# Stream inputs", Direction::StreamInput),
+            ("# Stream outputs", Direction::StreamOutput),
+        ] {
+            let lines = section(doc, title);
+            let want: Vec<String> = of(direction)
+                .map(|p| match p.many {
+                    true => format!("- `{0}0`, `{0}1`, … (", p.name),
+                    false => format!("- `{}` (", p.name),
+                })
+                .collect();
+            if want.is_empty() {
+                assert_eq!(lines, ["None."], "{} {title}", d.id);
+            } else {
+                assert_eq!(lines.len(), want.len(), "{} {title}: {lines:?}", d.id);
+                for (line, want) in lines.iter().zip(&want) {
+                    assert!(line.starts_with(want), "{} {title}: {line}", d.id);
+                }
+            }
+        }
+        let lines = section(doc, "# Message ports");
+        let want: Vec<String> = of(Direction::MessageInput)
+            .map(|p| format!("- input `{}`: ", p.name))
+            .chain(of(Direction::MessageOutput).map(|p| format!("- output `{}`", p.name)))
+            .collect();
+        if want.is_empty() {
+            assert_eq!(lines, ["None."], "{} message ports", d.id);
+        } else {
+            assert_eq!(lines.len(), want.len(), "{} message ports: {lines:?}", d.id);
+            for (line, want) in lines.iter().zip(&want) {
+                assert!(line.starts_with(want), "{} message ports: {line}", d.id);
+            }
+        }
+        let lines = section(doc, "# Parameters");
+        assert!(
+            lines[0].starts_with(&format!("Registered as `{}`", d.id)),
+            "{}: {}",
+            d.id,
+            lines[0]
+        );
+        for t in d.dtypes {
+            assert!(lines[0].contains(&format!("`{t}`")), "{}: {t}", d.id);
+        }
+        assert_eq!(lines.len(), 1 + d.params.len(), "{} parameters", d.id);
+        for (p, line) in d.params.iter().zip(&lines[1..]) {
+            let mut notes = match p.default {
+                Some(v) => format!("default `{}`", shown(v)),
+                None => "required".into(),
+            };
+            if let Some(e) = p.example {
+                notes += &format!(", e.g. `{}`", shown(e));
+            }
+            if p.settable {
+                notes += ", settable";
+            }
+            let want = format!(
+                "- `{}` ({notes}): {}; {}.",
+                p.name,
+                p.doc,
+                p.kind.describe()
+            );
+            assert_eq!(*line, want, "{}.{}", d.id, p.name);
+            if p.settable {
+                assert!(
+                    of(Direction::MessageInput).any(|i| i.name == p.name),
+                    "{}.{} is settable: a message input of its name sets it",
+                    d.id,
+                    p.name
+                );
+            }
+        }
+    }
+}
+
+/// A value for each required parameter of `d`, so that it can be made.
+fn required(d: &registry::BlockDescription, dir: &Path) -> Vec<(String, Pmt)> {
+    d.params
+        .iter()
+        .filter(|p| p.default.is_none())
+        .map(|p| {
+            let value = match p.example {
+                Some(e) => registry::default_pmt(e),
+                None => example(p.kind, dir),
+            };
+            (p.name.to_owned(), value)
+        })
+        .collect()
+}
+
+/// A choice's words are declared beside the type that reads them (`FromStr` of an enum, or
+/// the block's own mapping): every word makes the block.
+#[test]
+fn every_word_of_every_choice_makes_its_block() {
+    let dir = std::env::temp_dir().join(format!("radioflow-words-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut checked = 0;
+    for d in registry::descriptions() {
+        for p in d.params {
+            let ParamKind::Choice(words) = p.kind else {
+                continue;
+            };
+            for w in words {
+                let mut given = required(d, &dir);
+                given.retain(|(name, _)| name != p.name);
+                given.push((p.name.to_owned(), Pmt::symbol(*w)));
+                if let Err(e) = registry::make(d, None, given) {
+                    panic!("{}.{} = {w}: {e}", d.id, p.name);
+                }
+                checked += 1;
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(checked >= 30, "{checked} words");
 }

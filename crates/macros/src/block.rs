@@ -259,6 +259,7 @@ pub(crate) fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<Token
         impl #impl_generics #rt::Block for #self_ty #where_clause {
             fn ports(&mut self, p: &mut #rt::Ports<'_>) {
                 <Self as #rt::PortFields>::list_ports(self, p);
+                <Self as #rt::registry::SettableParams>::declare(p);
                 #( #declare_inputs )*
             }
 
@@ -273,7 +274,12 @@ pub(crate) fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<Token
                 msg: #rt::Pmt,
             ) -> ::core::result::Result<(), #rt::BlockError> {
                 let _ = &msg;
-                match port {
+                // The settable parameters' inputs come first (see `ports`).
+                let settable = <Self as #rt::registry::SettableParams>::NAMES.len();
+                if port < settable {
+                    return <Self as #rt::registry::SettableParams>::set(self, port, msg);
+                }
+                match port - settable {
                     #(#arms)*
                     _ => ::core::result::Result::Err(#rt::BlockError::msg(::std::format!(
                         "message input {port} has no handler"

@@ -40,6 +40,8 @@
 //! (Tested in `radioflow-runtime`'s docs and `crates/macros/tests`.)
 
 mod block;
+mod library;
+mod param;
 mod ports;
 
 use proc_macro::TokenStream;
@@ -67,6 +69,42 @@ pub fn derive_ports(input: TokenStream) -> TokenStream {
 pub fn block(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::ItemImpl);
     block::expand(args.into(), item)
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
+}
+
+/// Declares a block of the library on its struct, once: its registry id, summary and item
+/// types, its parameters and the docs of its message inputs; the ports are its fields, as
+/// with `#[derive(Ports)]` (which it replaces). Re-exported as
+/// `radioflow_runtime::registry::library_block`; see the `registry` module for an example.
+///
+/// `#[library_block(id = "...", summary = "...", dtypes = all | [Complex32, Float32],
+/// make = EXPR)]`, then on the struct:
+/// - `#[param(name: Type [= default], doc = "...", ...)]` per parameter, in the order front
+///   ends take them. The type is the one the constructor takes; it gives the kind: `bool`,
+///   integers (`min = N`; unsigned from 0), `f64` (`at_least`, `above`, `at_most`, `below`;
+///   any finite number by default) and `f32` (what it holds by default), `String`/`&str`
+///   (`words = ["a", "b"]` for a choice), `PathBuf`/`&Path` (`path = read | write |
+///   read_sigmf | write_sigmf`), `Vec<f32>`/`&[f32]` (taps), `Vec<Pmt>`, `Vec<Tag>`, the
+///   item type `T` and `Vec<T>`; any other type is a word it parses (`FromStr`), with `words`
+///   for a choice. `example = ...` gives a required parameter a typical value; `settable`
+///   makes it settable while the graph runs: a message input of its name calls the block's
+///   `set_NAME(value)` with a value checked against the declaration (one it does not take is
+///   ignored), typed as that method's argument (`Pmt` for any message).
+/// - `#[message_input(name = "...", doc = "...")]` per `#[message_input]` method of the
+///   block's `#[block]` impl, in the same order (checked when compiled), for the docs.
+///
+/// The block is made by `Self::new(p1, p2, ...)` with the parameters in order (a reference
+/// type lent), or by `make = EXPR`, which names the parameters and gives the block or a
+/// `Result` whose error converts into `registry::Refused`. Written: the `PortFields`
+/// listing, the registered `BlockDescription`, `FromArguments`, the settable parameters'
+/// message inputs, and the doc sections Stream inputs, Stream outputs, Message ports and
+/// Parameters (before the `# Example` heading), from the ports' field docs and the
+/// declaration.
+#[proc_macro_attribute]
+pub fn library_block(args: TokenStream, item: TokenStream) -> TokenStream {
+    let item = syn::parse_macro_input!(item as syn::ItemStruct);
+    library::expand(args.into(), item)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

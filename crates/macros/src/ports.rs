@@ -7,7 +7,7 @@ use syn::{Data, DeriveInput, Error, Fields, GenericArgument, LitStr, PathArgumen
 
 /// Which kind of port a field is.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     Input,
     Output,
     MessageOutput,
@@ -97,23 +97,84 @@ fn port_name(attr: &syn::Attribute) -> syn::Result<Option<LitStr>> {
     Ok(name)
 }
 
-pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
-    let Data::Struct(data) = &input.data else {
-        return Err(Error::new(
-            input.ident.span(),
+/// One port field of a block.
+pub(crate) struct Port {
+    pub(crate) kind: Kind,
+    pub(crate) ident: syn::Ident,
+    /// Its name (a `Vec`'s prefix).
+    pub(crate) name: String,
+    /// A `Vec` of ports.
+    pub(crate) is_vec: bool,
+    /// The item type (`T` of `StreamInput<T>`); `None` for a message output.
+    pub(crate) item: Option<Type>,
+    /// The field's doc comment, one expression per line (`#[doc = ...]`).
+    pub(crate) doc: Vec<syn::Expr>,
+}
+
+impl Port {
+    /// Whether it is a stream port.
+    pub(crate) fn is_stream(&self) -> bool {
+        self.kind != Kind::MessageOutput
+    }
+}
+
+/// The struct's named fields, or the error `#[derive(Ports)]` gives for anything else.
+pub(crate) fn named_fields<'a>(
+    ident: &syn::Ident,
+    data: &'a Fields,
+) -> syn::Result<&'a syn::FieldsNamed> {
+    match data {
+        Fields::Named(fields) => Ok(fields),
+        _ => Err(Error::new(
+            ident.span(),
             "#[derive(Ports)] needs a struct with named fields: the ports are its fields",
-        ));
+        )),
+    }
+}
+
+/// The `T` of `StreamInput<T>` (or of `Vec<StreamInput<T>>`).
+fn item_type(ty: &Type) -> Option<Type> {
+    let Type::Path(p) = ty else { return None };
+    let mut last = p.path.segments.last()?;
+    if last.ident == "Vec" {
+        let PathArguments::AngleBracketed(args) = &last.arguments else {
+            return None;
+        };
+        let Some(GenericArgument::Type(Type::Path(inner))) = args.args.first() else {
+            return None;
+        };
+        last = inner.path.segments.last()?;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
     };
-    let Fields::Named(fields) = &data.fields else {
-        return Err(Error::new(
-            input.ident.span(),
-            "#[derive(Ports)] needs a struct with named fields: the ports are its fields",
-        ));
-    };
-    let mut listing = Vec::new();
-    let mut seen: Vec<(Kind, String)> = Vec::new();
-    let mut stream_ports = 0usize;
-    let mut port_list = Vec::new();
+    match args.args.first() {
+        Some(GenericArgument::Type(t)) => Some(t.clone()),
+        _ => None,
+    }
+}
+
+/// The values of a field's or item's `#[doc = ...]` attributes.
+pub(crate) fn doc_lines(attrs: &[syn::Attribute]) -> Vec<syn::Expr> {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .filter_map(|a| match &a.meta {
+            syn::Meta::NameValue(nv) => Some(nv.value.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `attr` declares a port (`#[input]`, `#[output]`, `#[message_output]`).
+pub(crate) fn is_port_attribute(attr: &syn::Attribute) -> bool {
+    Kind::of(attr).is_some()
+}
+
+/// The port fields of a block, in field order, checked: one port attribute per field, of the
+/// port's type, names unique per direction.
+pub(crate) fn analyze(fields: &syn::FieldsNamed) -> syn::Result<Vec<Port>> {
+    let mut ports: Vec<Port> = Vec::new();
     for field in &fields.named {
         let mut found: Option<(Kind, &syn::Attribute)> = None;
         for attr in &field.attrs {
@@ -157,23 +218,43 @@ pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                 1 + (k == Kind::MessageOutput) as u8
             }
         };
-        if seen
+        if ports
             .iter()
-            .any(|(k, n)| direction(*k) == direction(kind) && *n == name)
+            .any(|p| direction(p.kind) == direction(kind) && p.name == name)
         {
             return Err(Error::new(
                 attr.span(),
                 format!("two ports of this direction are named '{name}'"),
             ));
         }
-        seen.push((kind, name.clone()));
-        if kind != Kind::MessageOutput {
-            stream_ports += 1;
-        }
-        let visit = kind.visitor();
-        let direction = kind.direction();
-        port_list.push(quote! { (#name, ::radioflow_runtime::Direction::#direction, #is_vec) });
-        listing.push(if is_vec {
+        ports.push(Port {
+            kind,
+            ident: ident.clone(),
+            name,
+            is_vec,
+            item: (kind != Kind::MessageOutput)
+                .then(|| item_type(&field.ty))
+                .flatten(),
+            doc: doc_lines(&field.attrs),
+        });
+    }
+    Ok(ports)
+}
+
+/// `impl PortFields` for the block `ident` with these ports.
+pub(crate) fn port_fields_impl(
+    ident: &syn::Ident,
+    generics: &syn::Generics,
+    ports: &[Port],
+) -> TokenStream {
+    let stream_ports = ports.iter().filter(|p| p.is_stream()).count();
+    let port_list = ports.iter().map(|p| {
+        let (name, direction, is_vec) = (&p.name, p.kind.direction(), p.is_vec);
+        quote! { (#name, ::radioflow_runtime::Direction::#direction, #is_vec) }
+    });
+    let listing = ports.iter().map(|p| {
+        let (visit, ident, name) = (p.kind.visitor(), &p.ident, &p.name);
+        if p.is_vec {
             quote! {
                 for (i, port) in self.#ident.iter_mut().enumerate() {
                     p.#visit(&::std::format!("{}{}", #name, i), port);
@@ -181,11 +262,10 @@ pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             }
         } else {
             quote! { p.#visit(#name, &mut self.#ident); }
-        });
-    }
-    let ident = &input.ident;
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    Ok(quote! {
+        }
+    });
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    quote! {
         impl #impl_generics ::radioflow_runtime::PortFields for #ident #ty_generics #where_clause {
             const STREAM_PORT_FIELDS: usize = #stream_ports;
             const PORT_LIST: &'static [(&'static str, ::radioflow_runtime::Direction, bool)] =
@@ -195,5 +275,26 @@ pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                 #(#listing)*
             }
         }
+    }
+}
+
+pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let Data::Struct(data) = &input.data else {
+        return Err(Error::new(
+            input.ident.span(),
+            "#[derive(Ports)] needs a struct with named fields: the ports are its fields",
+        ));
+    };
+    let fields = named_fields(&input.ident, &data.fields)?;
+    let ports = analyze(fields)?;
+    let ident = &input.ident;
+    let port_fields = port_fields_impl(ident, &input.generics, &ports);
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    Ok(quote! {
+        #port_fields
+
+        // No settable parameters: those are declared with `#[library_block]`.
+        impl #impl_generics ::radioflow_runtime::registry::SettableParams
+            for #ident #ty_generics #where_clause {}
     })
 }

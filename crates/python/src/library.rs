@@ -30,8 +30,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// Every block of the library: a list of dicts with `id`, `summary`, `dtypes` (numpy names,
 /// the default first; empty for message blocks), `params` (dicts with `name`, `type` (a
-/// Python annotation), `default` (a Python literal, or None when required), `doc`, `takes`)
-/// and `ports` (dicts with `name`, `direction`, `many`).
+/// Python annotation), `default` (a Python literal, or None when required), `doc`, `takes`,
+/// `settable` (by a message to the input of its name while the graph runs)) and `ports`
+/// (dicts with `name`, `direction`, `many`).
 #[pyfunction]
 fn block_library(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let all: PyResult<Vec<_>> = registry::descriptions()
@@ -55,6 +56,7 @@ fn describe<'py>(py: Python<'py>, d: &BlockDescription) -> PyResult<Bound<'py, P
         param.set_item("default", p.default.map(|v| v.python()))?;
         param.set_item("doc", p.doc)?;
         param.set_item("takes", p.kind.describe())?;
+        param.set_item("settable", p.settable)?;
         params.append(param)?;
     }
     out.set_item("params", params)?;

@@ -24,15 +24,8 @@ const PENDING: usize = 58_192 / 8 + 2 * 188;
 /// dropped when the output is short, the input is simply not read further meanwhile. For the
 /// receiver on several cores, see [`framed_rx`](crate::framed_rx) (`radioflow dvbs2 rx`).
 ///
-/// # Stream inputs
-/// - `in`: `Complex32` at `cfg.samples_per_symbol` (2, or from just over 1 + roll-off to 64).
-///
-/// # Stream outputs
-/// - `out`: `u8`, TS packets (188 bytes, 0x47 first).
-///
-/// # Parameters
-/// - `cfg`: roll-off of the matched filter, the PL scrambling Gold code, and the input's
-///   samples per symbol.
+/// From Rust, [`new`](Self::new) takes a [`SyncConfig`]: the roll-off of the matched filter,
+/// the PL scrambling Gold code and the input's samples per symbol.
 ///
 /// # Example
 /// ```
@@ -59,10 +52,35 @@ const PENDING: usize = 58_192 / 8 + 2 * 188;
 /// assert!(ts.windows(got.len()).any(|w| w == got));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Ports)]
+#[library_block(
+    id = "dvbs2_rx",
+    summary = "The DVB-S2 receiver (EN 302 307-1) on one thread: complex samples in (2 samples per symbol, or another rate resampled to 2), the TS packets of every frame out (MODCOD per frame from its PLS code; packets of failed frames marked with TEI).",
+    make = Self::new(SyncConfig {
+        roll_off: rolloff,
+        gold,
+        samples_per_symbol: sps,
+        ..SyncConfig::default()
+    })
+    .map_err(Refused::other)
+)]
+#[param(
+    rolloff: f64 = "0.2",
+    words = ["0.35", "0.25", "0.2"],
+    doc = "RRC roll-off of the matched filter"
+)]
+#[param(gold: u32 = 0, doc = "PL scrambling Gold code index")]
+// The lowest for the smallest roll-off; the roll-off's own bound is checked by Dvbs2Rx::new.
+#[param(
+    sps: f64 = 2.0,
+    at_least = 1.25,
+    at_most = 64.0,
+    doc = "samples per symbol of the input: 2, or 1 + roll-off + 0.05 to 64 (resampled to 2)"
+)]
 pub struct Dvbs2Rx {
+    /// The samples at `sps` samples per symbol (2, or from just over 1 + roll-off to 64).
     #[input(name = "in")]
     input: StreamInput<Complex32>,
+    /// TS packets (188 bytes, 0x47 first).
     #[output(name = "out")]
     output: StreamOutput<u8>,
     sync: Synchronizer,
@@ -188,33 +206,6 @@ fn drain(pending: &mut Vec<u8>, sent: &mut usize, o: &mut [u8], made: &mut usize
         false
     }
 }
-
-register_block!(BlockDescription {
-    id: "dvbs2_rx",
-    summary: "The DVB-S2 receiver (EN 302 307-1) on one thread: complex samples in (2 samples per symbol, or another rate resampled to 2), the TS packets of every frame out (MODCOD per frame from its PLS code; packets of failed frames marked with TEI).",
-    dtypes: &[],
-    params: &[
-        ParamDescription::optional("rolloff", ParamKind::Choice(&["0.35", "0.25", "0.2"]), DefaultValue::Word("0.2"), "RRC roll-off of the matched filter"),
-        ParamDescription::optional("gold", ParamKind::Int { min: 0 }, DefaultValue::Int(0), "PL scrambling Gold code index"),
-        // The lowest for the smallest roll-off; the roll-off's own bound is checked by Dvbs2Rx::new.
-        ParamDescription::optional("sps", ParamKind::Float(FloatRange::at_least(1.25).at_most(64.0)), DefaultValue::Float(2.0), "samples per symbol of the input: 2, or 1 + roll-off + 0.05 to 64 (resampled to 2)"),
-    ],
-    ports: declared_ports::<Dvbs2Rx>,
-    make: |a| {
-        let cfg = SyncConfig {
-            roll_off: match a.word("rolloff")? {
-                "0.35" => 0.35,
-                "0.25" => 0.25,
-                _ => 0.2,
-            },
-            gold: u32::try_from(a.int("gold")?).map_err(|_| a.error("gold", "is too large"))?,
-            samples_per_symbol: a.float("sps")?,
-            ..SyncConfig::default()
-        };
-        let b = Dvbs2Rx::new(cfg).map_err(|e| ParamError::new("dvbs2_rx", e.to_string()))?;
-        Ok(Box::new(b))
-    },
-});
 
 #[cfg(test)]
 mod tests {

@@ -18,23 +18,10 @@ use radioflow_runtime::FromMessage;
 /// runtime always offers a whole frame; when the input ends, the bytes left (less than a
 /// frame) go into a last, padded BBFRAME, so nothing is lost.
 ///
-/// # Stream inputs
-/// - `in`: `u8`, TS packets (188 bytes starting with 0x47) or a generic stream.
-///
-/// # Stream outputs
-/// - `out`: `Complex32`, `sps` samples per symbol (the RRC filter's delay of
-///   `span · sps` samples included, as GNU Radio's filter has it).
-///
-/// # Message ports
-/// - input `modcod`: a symbol `MODCOD[:FRAME[:PILOTS]]`, e.g. `8psk-3/5` or
-///   `16apsk-3/4:short:on`, used from the next frame on (frame size and pilots default to the
-///   current ones). An unknown or undefined MODCOD is an error naming the port.
-///
-/// # Parameters
-/// - `cfg`: the first frame's MODCOD, frame size, pilots, roll-off, Gold code, stream type
-///   and CCM/ACM signalling.
-/// - `shaping`: RRC (roll-off, sps) or none.
-/// - `schedule` ([`with_schedule`](Self::with_schedule)): MODCOD changes by frame index.
+/// From Rust, [`new`](Self::new) takes the first frame's settings ([`TxConfig`]: MODCOD,
+/// frame size, pilots, roll-off, Gold code, stream type, CCM/ACM signalling) and the
+/// [`Shaping`] (RRC with roll-off and samples per symbol, or none);
+/// [`with_schedule`](Self::with_schedule) changes the MODCOD by frame index.
 ///
 /// # Example
 /// ```
@@ -60,10 +47,54 @@ use radioflow_runtime::FromMessage;
 /// assert_eq!(fg.block::<VectorSink<Complex32>>(sink).unwrap().data().len(), 3 * 8370 * 2);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Ports)]
+#[library_block(
+    id = "dvbs2_tx",
+    summary = "The DVB-S2 transmitter (EN 302 307-1): MPEG-TS bytes in, PLFRAMEs of RRC-shaped (or unshaped) complex samples out; the MODCOD can change per frame by a 'modcod' message.",
+    make = {
+        let mut cfg = TxConfig::new(modcod, frame, pilots);
+        cfg.roll_off = match rolloff.as_str() {
+            "0.35" => crate::RollOff::R035,
+            "0.25" => crate::RollOff::R025,
+            _ => crate::RollOff::R020,
+        };
+        cfg.gold = gold;
+        let shaping = match shaping.as_str() {
+            "rrc" => Shaping::rrc(cfg.roll_off, sps),
+            _ => Shaping::None { sps },
+        };
+        Self::new(cfg, shaping).map_err(Refused::other)
+    }
+)]
+#[param(
+    modcod: crate::Modcod = "qpsk-8/9",
+    doc = "the first frames' MODCOD (qpsk-1/4 ... 32apsk-9/10)"
+)]
+#[param(frame: FrameSize = "normal", words = ["normal", "short"], doc = "FECFRAME size")]
+#[param(pilots: bool = true, doc = "pilot blocks")]
+#[param(
+    rolloff: String = "0.2",
+    words = ["0.35", "0.25", "0.2"],
+    doc = "RRC roll-off, signalled in the BBHEADER"
+)]
+#[param(sps: usize = 2, min = 1, doc = "samples per symbol")]
+#[param(
+    shaping: String = "rrc",
+    words = ["rrc", "none"],
+    doc = "RRC pulse shaping, or one symbol then sps-1 zeros"
+)]
+#[param(gold: u32 = 0, doc = "PL scrambling Gold code index")]
+#[message_input(
+    name = "modcod",
+    doc = "a symbol `MODCOD[:FRAME[:PILOTS]]`, e.g. `8psk-3/5` or `16apsk-3/4:short:on`, used \
+           from the next frame on (frame size and pilots default to the current ones); an unknown \
+           or undefined MODCOD is an error naming the port"
+)]
 pub struct Dvbs2Tx {
+    /// TS packets (188 bytes starting with 0x47) or a generic stream.
     #[input(name = "in")]
     input: StreamInput<u8>,
+    /// `sps` samples per symbol (the RRC filter's delay of `span · sps` samples included, as
+    /// GNU Radio's filter has it).
     #[output(name = "out")]
     output: StreamOutput<Complex32>,
     framer: BbFramer,
@@ -229,42 +260,6 @@ impl FromMessage for ModcodRequest {
             .then_some(request)
     }
 }
-
-register_block!(BlockDescription {
-    id: "dvbs2_tx",
-    summary: "The DVB-S2 transmitter (EN 302 307-1): MPEG-TS bytes in, PLFRAMEs of RRC-shaped (or unshaped) complex samples out; the MODCOD can change per frame by a 'modcod' message.",
-    dtypes: &[],
-    params: &[
-        ParamDescription::optional("modcod", ParamKind::Text, DefaultValue::Word("qpsk-8/9"), "the first frames' MODCOD (qpsk-1/4 ... 32apsk-9/10)"),
-        ParamDescription::optional("frame", ParamKind::Choice(&["normal", "short"]), DefaultValue::Word("normal"), "FECFRAME size"),
-        ParamDescription::optional("pilots", ParamKind::Bool, DefaultValue::Bool(true), "pilot blocks"),
-        ParamDescription::optional("rolloff", ParamKind::Choice(&["0.35", "0.25", "0.2"]), DefaultValue::Word("0.2"), "RRC roll-off, signalled in the BBHEADER"),
-        ParamDescription::optional("sps", ParamKind::Int { min: 1 }, DefaultValue::Int(2), "samples per symbol"),
-        ParamDescription::optional("shaping", ParamKind::Choice(&["rrc", "none"]), DefaultValue::Word("rrc"), "RRC pulse shaping, or one symbol then sps-1 zeros"),
-        ParamDescription::optional("gold", ParamKind::Int { min: 0 }, DefaultValue::Int(0), "PL scrambling Gold code index"),
-    ],
-    ports: declared_ports::<Dvbs2Tx>,
-    make: |a| {
-        let modcod: crate::Modcod =
-            a.word("modcod")?.parse().map_err(|e| a.error("modcod", format!("is refused: {e}")))?;
-        let frame: crate::FrameSize =
-            a.word("frame")?.parse().map_err(|e| a.error("frame", format!("is refused: {e}")))?;
-        let mut cfg = TxConfig::new(modcod, frame, a.bool("pilots")?);
-        cfg.roll_off = match a.word("rolloff")? {
-            "0.35" => crate::RollOff::R035,
-            "0.25" => crate::RollOff::R025,
-            _ => crate::RollOff::R020,
-        };
-        cfg.gold = u32::try_from(a.int("gold")?).map_err(|_| a.error("gold", "is too large"))?;
-        let sps = a.usize("sps")?;
-        let shaping = match a.word("shaping")? {
-            "rrc" => Shaping::rrc(cfg.roll_off, sps),
-            _ => Shaping::None { sps },
-        };
-        let b = Dvbs2Tx::new(cfg, shaping).map_err(|e| ParamError::new("dvbs2_tx", e.to_string()))?;
-        Ok(Box::new(b))
-    },
-});
 
 #[cfg(test)]
 mod tests {

@@ -9,24 +9,28 @@ use radioflow_runtime::registry::prelude::*;
 /// what it learns: programme identification, programme type, service name (PS) and
 /// RadioText, each when it changes.
 ///
-/// # Stream inputs
-/// - `in`: `f32`, the multiplex at `sample_rate` (at least 128 kHz).
-///
-/// # Stream outputs
-/// None.
-///
-/// # Message ports
-/// - `station` (output): a dict per change, `{"pi": int}`, `{"pty": int}`, `{"ps": str}` or
-///   `{"radiotext": str}`, and `{"sync": bool}` when block synchronisation is gained or lost.
-///
-/// # Parameters
-/// - `sample_rate`: of the multiplex, in Hz.
-///
 /// After the run, [`station`](Self::station) has everything decoded and the block counts.
-#[derive(Ports)]
+#[library_block(
+    id = "rds_decoder",
+    summary = "Decodes RDS from an FM multiplex (before de-emphasis) and posts PI, PTY, PS and RadioText as they change.",
+    dtypes = [Float32],
+    make = Self::new(sample_rate).map_err(|e| Refused::param("sample_rate", format!("is refused: {e}")))
+)]
+// From what carries the 57 kHz subcarrier to 10 MHz (as fm_stereo_decoder): the demodulator
+// decimates to 19-38 kHz within one 2048-sample chunk up to 39 MHz.
+#[param(
+    sample_rate: f64,
+    at_least = 128e3,
+    at_most = 10e6,
+    example = 240e3,
+    doc = "of the multiplex in Hz"
+)]
 pub struct RdsDecoder {
+    /// The multiplex at `sample_rate`.
     #[input(name = "in")]
     input: StreamInput<f32>,
+    /// A dict per change, `{"pi": int}`, `{"pty": int}`, `{"ps": str}` or
+    /// `{"radiotext": str}`, and `{"sync": bool}` when block synchronisation is gained or lost.
     #[message_output]
     station: MessageOutput,
     decoder: Decoder,
@@ -77,26 +81,6 @@ impl RdsDecoder {
         Ok(WorkStatus::Continue)
     }
 }
-
-register_block!(BlockDescription {
-    id: "rds_decoder",
-    summary: "Decodes RDS from an FM multiplex (before de-emphasis) and posts PI, PTY, PS and RadioText as they change.",
-    dtypes: &[Dtype::Float32],
-    params: &[ParamDescription::required(
-        "sample_rate",
-        // From what carries the 57 kHz subcarrier to 10 MHz (as fm_stereo_decoder): the
-        // demodulator decimates to 19-38 kHz within one 2048-sample chunk up to 39 MHz.
-        ParamKind::Float(FloatRange::at_least(128e3).at_most(10e6)),
-        "of the multiplex in Hz"
-    )
-    .with_example(DefaultValue::Float(240e3))],
-    ports: declared_ports::<RdsDecoder>,
-    make: |a| {
-        let b = RdsDecoder::new(a.float("sample_rate")?)
-            .map_err(|e| a.error("sample_rate", format!("is refused: {e}")))?;
-        Ok(Box::new(b))
-    },
-});
 
 #[cfg(test)]
 mod tests {

@@ -11,20 +11,6 @@ use radioflow_runtime::registry::prelude::*;
 /// not applied: follow each output with [`IirFilter::fm_deemphasis`](radioflow_blocks::IirFilter::fm_deemphasis).
 /// Tags are not propagated.
 ///
-/// # Stream inputs
-/// - `in`: `f32`, the multiplex (1 = full deviation) at `sample_rate`.
-///
-/// # Stream outputs
-/// - `left`, `right`: `f32` at `sample_rate / decimation`; scaled as the mono `L+R`.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `sample_rate`: the multiplex's rate, Hz, at least 120 kHz.
-/// - `decimation`: multiplex samples per audio sample; the audio rate must be at least
-///   32 kHz.
-///
 /// # Example
 /// ```
 /// use radioflow_blocks::{VectorSink, VectorSource};
@@ -44,12 +30,34 @@ use radioflow_runtime::registry::prelude::*;
 /// assert!((left[479] - 0.25).abs() < 1e-3); // no pilot: mono, DC passes
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "fm_stereo_decoder",
+    summary = "An FM stereo multiplex to left and right audio (pilot PLL, 38 kHz L-R, matrix; mono without a pilot).",
+    dtypes = [Float32],
+    make = Self::new(sample_rate, decimation).map_err(|e| Refused::param(e.name, e.reason))
+)]
+// From the 53 kHz of L-R plus filter room up to 10 MHz, 40 times the usual 240 kHz: the
+// filters' length grows with the rate (about 8000 taps there).
+#[param(
+    sample_rate: f64 = 240e3,
+    at_least = 120e3,
+    at_most = 10e6,
+    doc = "the multiplex's rate, Hz"
+)]
+#[param(
+    decimation: usize = 5,
+    min = 1,
+    doc = "multiplex samples per audio sample (audio at least 32 kHz)"
+)]
+#[derive(Debug)]
 pub struct FmStereoDecoder {
+    /// The multiplex (1 = full deviation) at `sample_rate`.
     #[input(name = "in")]
     input: StreamInput<f32>,
+    /// The left audio at `sample_rate / decimation`, scaled as the mono `L+R`.
     #[output(name = "left")]
     left: StreamOutput<f32>,
+    /// The right audio, as `left`.
     #[output(name = "right")]
     right: StreamOutput<f32>,
     kernel: StereoDecoder,
@@ -85,24 +93,6 @@ impl FmStereoDecoder {
         Ok(WorkStatus::Continue)
     }
 }
-
-register_block!(BlockDescription {
-    id: "fm_stereo_decoder",
-    summary: "An FM stereo multiplex to left and right audio (pilot PLL, 38 kHz L-R, matrix; mono without a pilot).",
-    dtypes: &[Dtype::Float32],
-    params: &[
-        // From the 53 kHz of L-R plus filter room up to 10 MHz, 40 times the usual 240 kHz:
-        // the filters' length grows with the rate (about 8000 taps there).
-        ParamDescription::optional("sample_rate", ParamKind::Float(FloatRange::at_least(120e3).at_most(10e6)), DefaultValue::Float(240e3), "the multiplex's rate, Hz"),
-        ParamDescription::optional("decimation", ParamKind::Int { min: 1 }, DefaultValue::Int(5), "multiplex samples per audio sample (audio at least 32 kHz)"),
-    ],
-    ports: declared_ports::<FmStereoDecoder>,
-    make: |a| {
-        let b = FmStereoDecoder::new(a.float("sample_rate")?, a.usize("decimation")?)
-            .map_err(|e| a.error(e.name, e.reason))?;
-        Ok(Box::new(b) as Box<dyn Block>)
-    },
-});
 
 #[cfg(test)]
 mod tests {

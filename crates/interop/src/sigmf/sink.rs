@@ -20,25 +20,36 @@ use std::path::{Path, PathBuf};
 /// data file is computed as it is written (SHA-512 of the `sha2` crate, well under a tenth of
 /// a core at a radio's byte rates) and written too, so that readers can check the data.
 ///
-/// # Stream inputs
-/// - `in`: `Complex32` (complex datatypes) or `f32` (real ones).
-///
-/// # Stream outputs
-/// None.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `path`: `X`, `X.sigmf-meta` or `X.sigmf-data` (the pair), or `X.sigmf` (an archive);
-///   files are created when the graph starts.
-/// - `datatype`: the SigMF datatype of the data file (in graph files `format`: the datatype
-///   without its `c` or `r`, which the item type gives: `f32_le`, `i16_le`, `u8`, ...).
-/// - [`sample_rate`](Self::sample_rate), [`description`](Self::description): global fields.
-///
-/// Blocking: yes (file I/O).
-#[derive(Debug, Ports)]
+/// [`sample_rate`](Self::sample_rate) and [`description`](Self::description) set global
+/// fields. Blocking: yes (file I/O).
+#[library_block(
+    id = "sigmf_sink",
+    summary = "Writes a SigMF recording (.sigmf-meta + .sigmf-data, or a .sigmf archive), \
+               rx_freq/rx_time/rx_rate tags as captures.",
+    dtypes = [Complex32, Float32],
+    make = Self::with_format(path, &format, sample_rate)?
+)]
+#[param(
+    path: PathBuf,
+    path = write_sigmf,
+    doc = "the recording (X, X.sigmf-meta, X.sigmf-data or X.sigmf)"
+)]
+#[param(
+    format: String = "f32_le",
+    words = [
+        "f32_le", "f32_be", "f64_le", "f64_be", "i32_le", "i32_be", "i16_le", "i16_be", "i8",
+        "u32_le", "u32_be", "u16_le", "u16_be", "u8"
+    ],
+    doc = "the data's SigMF datatype after its c (complex64) or r (float32)"
+)]
+#[param(
+    sample_rate: f64 = 0.0,
+    at_least = 0.0,
+    doc = "core:sample_rate (0: from the first rx_rate tag)"
+)]
+#[derive(Debug)]
 pub struct SigmfSink<T: SigmfItem> {
+    /// The samples: `Complex32` for complex datatypes, `f32` for real ones.
     #[input(name = "in")]
     input: StreamInput<T>,
     location: Location,
@@ -79,6 +90,20 @@ impl<T: SigmfItem> SigmfSink<T> {
             samples: 0,
             hash: sha2::Sha512::default(),
         }
+    }
+
+    /// A sink as the registry makes it: `format` is the datatype without its `c` or `r`
+    /// (the item type gives it), a `sample_rate` of 0 leaves it to the first `rx_rate` tag.
+    fn with_format(path: PathBuf, format: &str, sample_rate: f64) -> Result<Self, Refused> {
+        let kind = if T::COMPLEX { "c" } else { "r" };
+        let datatype =
+            Datatype::parse(&format!("{kind}{format}")).map_err(|e| Refused::param("format", e))?;
+        let sink = Self::new(path, datatype);
+        Ok(if sample_rate > 0.0 {
+            sink.sample_rate(sample_rate)
+        } else {
+            sink
+        })
     }
 
     /// `core:sample_rate`, samples per second (else from the first `rx_rate` tag).
@@ -215,50 +240,3 @@ fn write_archive(archive: &Path, data: &Path, meta: &[u8]) -> Result<(), SigmfEr
         .map_err(SigmfError::io("write", archive))?;
     Ok(())
 }
-
-/// The datatype without its `c`/`r` (which the block's item type gives).
-const FORMATS: &[&str] = &[
-    "f32_le", "f32_be", "f64_le", "f64_be", "i32_le", "i32_be", "i16_le", "i16_be", "i8", "u32_le",
-    "u32_be", "u16_le", "u16_be", "u8",
-];
-
-register_block!(BlockDescription {
-    id: "sigmf_sink",
-    summary: "Writes a SigMF recording (.sigmf-meta + .sigmf-data, or a .sigmf archive), \
-              rx_freq/rx_time/rx_rate tags as captures.",
-    dtypes: &[Dtype::Complex32, Dtype::Float32],
-    params: &[
-        ParamDescription::required(
-            "path",
-            ParamKind::Path(PathUse::WriteSigmf),
-            "the recording (X, X.sigmf-meta, X.sigmf-data or X.sigmf)"
-        ),
-        ParamDescription::optional(
-            "format",
-            ParamKind::Choice(FORMATS),
-            DefaultValue::Word("f32_le"),
-            "the data's SigMF datatype after its c (complex64) or r (float32)"
-        ),
-        ParamDescription::optional(
-            "sample_rate",
-            ParamKind::Float(FloatRange::at_least(0.0)),
-            DefaultValue::Float(0.0),
-            "core:sample_rate (0: from the first rx_rate tag)"
-        ),
-    ],
-    ports: declared_ports::<SigmfSink<Complex32>>,
-    make: |a| {
-        let path = a.path("path")?;
-        let complex = a.item_dtype()? != Dtype::Float32;
-        let name = format!("{}{}", if complex { "c" } else { "r" }, a.word("format")?);
-        let datatype = Datatype::parse(&name).map_err(|e| a.error("format", e))?;
-        let rate = a.float("sample_rate")?;
-        Ok(if complex {
-            let b = SigmfSink::<Complex32>::new(path, datatype);
-            Box::new(if rate > 0.0 { b.sample_rate(rate) } else { b }) as Box<dyn Block>
-        } else {
-            let b = SigmfSink::<f32>::new(path, datatype);
-            Box::new(if rate > 0.0 { b.sample_rate(rate) } else { b })
-        })
-    },
-});

@@ -21,19 +21,6 @@ const CHUNK: usize = 1 << 15;
 /// error naming that field once the last sample has been read (the samples already sent stay
 /// sent: the check cannot come earlier without reading the file twice).
 ///
-/// # Stream inputs
-/// None.
-///
-/// # Stream outputs
-/// - `out`: `Complex32` or `f32` (must match the recording: complex or real).
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `path`: the recording, by any of its names (`X`, `X.sigmf-meta`, `X.sigmf-data`) or an
-///   archive `X.sigmf`.
-///
 /// Blocking: yes (file I/O).
 ///
 /// # Example
@@ -64,8 +51,21 @@ const CHUNK: usize = 1 << 15;
 /// # std::fs::remove_dir_all(&dir)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Ports)]
+#[library_block(
+    id = "sigmf_source",
+    summary = "Reads a SigMF recording (.sigmf-meta + .sigmf-data, or a .sigmf archive), any \
+               datatype, captures as rx_rate/rx_freq/rx_time tags.",
+    dtypes = [Complex32, Float32],
+    make = Self::deferred(path)
+)]
+#[param(
+    path: PathBuf,
+    path = read_sigmf,
+    doc = "the recording (X, X.sigmf-meta, X.sigmf-data or X.sigmf)"
+)]
+#[derive(Debug)]
 pub struct SigmfSource<T: SigmfItem> {
+    /// The samples (the item type must match the recording: complex or real).
     #[output(name = "out")]
     output: StreamOutput<T>,
     path: PathBuf,
@@ -207,23 +207,3 @@ impl<T: SigmfItem> SigmfSource<T> {
         Ok(WorkStatus::Continue)
     }
 }
-
-register_block!(BlockDescription {
-    id: "sigmf_source",
-    summary: "Reads a SigMF recording (.sigmf-meta + .sigmf-data, or a .sigmf archive), any \
-              datatype, captures as rx_rate/rx_freq/rx_time tags.",
-    dtypes: &[Dtype::Complex32, Dtype::Float32],
-    params: &[ParamDescription::required(
-        "path",
-        ParamKind::Path(PathUse::ReadSigmf),
-        "the recording (X, X.sigmf-meta, X.sigmf-data or X.sigmf)"
-    )],
-    ports: declared_ports::<SigmfSource<Complex32>>,
-    make: |a| {
-        let path = a.path("path")?;
-        Ok(match a.item_dtype()? {
-            Dtype::Float32 => Box::new(SigmfSource::<f32>::deferred(path)) as Box<dyn Block>,
-            _ => Box::new(SigmfSource::<Complex32>::deferred(path)),
-        })
-    },
-});

@@ -1,6 +1,6 @@
 //! What [`SoapySource`](crate::SoapySource) and [`SoapySink`](crate::SoapySink) share: a
-//! device channel's settings, opening and configuring the device, the registry's parameters,
-//! and [`DeviceError`], which names the block and the device.
+//! device channel's settings, opening and configuring the device, and [`DeviceError`], which
+//! names the block and the device.
 
 use soapysdr::{Device, Direction};
 use std::fmt;
@@ -94,6 +94,12 @@ impl DeviceConfig {
     /// An error of SoapySDR while doing `what`.
     pub(crate) fn failed(&self, what: impl fmt::Display, e: &soapysdr::Error) -> DeviceError {
         self.error(format!("{what}: {}", describe(e)))
+    }
+
+    /// [`check`](Self::check), as the registry reports a refusal (the block's id added).
+    pub(crate) fn checked(&self) -> Result<(), radioflow_runtime::registry::Refused> {
+        self.check()
+            .map_err(|e| radioflow_runtime::registry::Refused::other(e.message))
     }
 
     /// Checks the settings that need no device: the arguments' form, the rate, the gain, the
@@ -234,79 +240,5 @@ pub(crate) fn describe(e: &soapysdr::Error) -> String {
         format!("{:?}", e.code)
     } else {
         e.message.clone()
-    }
-}
-
-/// The parameters both blocks take in the registry, and reading them.
-pub(crate) mod params {
-    use super::DeviceConfig;
-    use radioflow_runtime::registry::{
-        Arguments, DefaultValue, FloatRange, ParamDescription, ParamError, ParamKind,
-    };
-
-    pub(crate) const ARGS: ParamDescription = ParamDescription::required(
-        "args",
-        ParamKind::Text,
-        "SoapySDR device arguments (driver=rtlsdr, driver=hackrf,serial=...)",
-    )
-    .with_example(DefaultValue::Word("driver=rtlsdr"));
-    pub(crate) const SAMPLE_RATE: ParamDescription = ParamDescription::required(
-        "sample_rate",
-        ParamKind::Float(FloatRange::POSITIVE),
-        "samples/s",
-    )
-    .with_example(DefaultValue::Float(2.4e6));
-    pub(crate) const FREQUENCY: ParamDescription = ParamDescription::required(
-        "frequency",
-        ParamKind::Float(FloatRange::at_least(0.0)),
-        "centre frequency, Hz",
-    )
-    .with_example(DefaultValue::Float(100e6));
-    pub(crate) const AGC: ParamDescription = ParamDescription::optional(
-        "agc",
-        ParamKind::Bool,
-        DefaultValue::Bool(true),
-        "the device's automatic gain, where it has one (else `gain`)",
-    );
-    pub(crate) const GAIN: ParamDescription = ParamDescription::optional(
-        "gain",
-        // The device's range applies (checked when it is opened); dB can be negative.
-        ParamKind::Float(FloatRange::FINITE),
-        DefaultValue::Float(0.0),
-        "overall gain, dB, when agc is false",
-    );
-    pub(crate) const CHANNEL: ParamDescription = ParamDescription::optional(
-        "channel",
-        ParamKind::Int { min: 0 },
-        DefaultValue::Int(0),
-        "the device's channel",
-    );
-    pub(crate) const ANTENNA: ParamDescription = ParamDescription::optional(
-        "antenna",
-        ParamKind::Text,
-        DefaultValue::Word(""),
-        "antenna name (empty: the device's default)",
-    );
-
-    /// The settings given to a block made by the registry (checked, not opened).
-    pub(crate) fn config(
-        a: &Arguments,
-        mut config: impl FnMut(String, f64, f64) -> DeviceConfig,
-    ) -> Result<DeviceConfig, ParamError> {
-        let mut c = config(
-            a.word("args")?.to_owned(),
-            a.float("sample_rate")?,
-            a.float("frequency")?,
-        );
-        c.gain = if a.bool("agc")? {
-            None
-        } else {
-            Some(a.float("gain")?)
-        };
-        c.channel = a.usize("channel")?;
-        c.antenna = a.word("antenna")?.to_owned();
-        c.check()
-            .map_err(|e| ParamError::new(a.block(), e.message))?;
-        Ok(c)
     }
 }

@@ -1,6 +1,6 @@
 //! [`SoapySink`]: transmits through a radio with SoapySDR.
 
-use super::device::{params, DeviceConfig, DeviceError, TIMEOUT_US};
+use super::device::{DeviceConfig, DeviceError, TIMEOUT_US};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 use soapysdr::{Device, Direction, ErrorCode, TxStream};
@@ -17,23 +17,39 @@ use soapysdr::{Device, Direction, ErrorCode, TxStream};
 /// [`SoapySource`](crate::SoapySource), a device that does not keep the frequency or the
 /// rate asked for is an error.
 ///
-/// # Stream inputs
-/// - `in`: `Complex32`, the samples to send (SoapySDR's `CF32`: full scale is ±1).
-///
-/// # Stream outputs
-/// None.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `args`, `sample_rate`, `frequency`, and [`gain`](Self::gain), [`channel`](Self::channel),
-///   [`antenna`](Self::antenna), as for [`SoapySource`](crate::SoapySource).
+/// The parameters with a default are builder methods of the same name, except `agc`: a
+/// [`gain`](Self::gain) of `None` asks for the device's automatic gain.
 ///
 /// Blocking: yes (waits for the device to take the samples in slices of 10 ms, so a stop is
 /// seen).
-#[derive(Ports)]
+#[library_block(
+    id = "soapy_sink",
+    summary = "Transmits complex samples through a radio with SoapySDR (HackRF, USRP, \
+               LimeSDR, ...), like GNU Radio's soapy.sink.",
+    dtypes = [Complex32],
+    make = Self::new(args, sample_rate, frequency)
+        .gain((!agc).then_some(gain))
+        .channel(channel)
+        .antenna(antenna)
+        .checked()
+)]
+#[param(
+    args: String,
+    example = "driver=rtlsdr",
+    doc = "SoapySDR device arguments (driver=rtlsdr, driver=hackrf,serial=...)"
+)]
+#[param(sample_rate: f64, above = 0.0, example = 2.4e6, doc = "samples/s")]
+#[param(frequency: f64, at_least = 0.0, example = 100e6, doc = "centre frequency, Hz")]
+#[param(
+    agc: bool = true,
+    doc = "the device's automatic gain, where it has one (else `gain`)"
+)]
+// The device's range applies (checked when it is opened); dB can be negative.
+#[param(gain: f64 = 0.0, doc = "overall gain, dB, when agc is false")]
+#[param(channel: usize = 0, doc = "the device's channel")]
+#[param(antenna: String = "", doc = "antenna name (empty: the device's default)")]
 pub struct SoapySink {
+    /// The samples to send (SoapySDR's `CF32`: full scale is ±1).
     #[input(name = "in")]
     input: StreamInput<Complex32>,
     config: DeviceConfig,
@@ -92,6 +108,12 @@ impl SoapySink {
     pub fn antenna(mut self, antenna: impl Into<String>) -> Self {
         self.config.antenna = antenna.into();
         self
+    }
+
+    /// The block, if its settings need no device to be refused.
+    fn checked(self) -> Result<Self, Refused> {
+        self.config.checked()?;
+        Ok(self)
     }
 
     /// Opens the device and sets it up now, so that a missing device or a setting it
@@ -154,26 +176,3 @@ impl SoapySink {
         Ok(WorkStatus::Continue)
     }
 }
-
-register_block!(BlockDescription {
-    id: "soapy_sink",
-    summary: "Transmits complex samples through a radio with SoapySDR (HackRF, USRP, \
-              LimeSDR, ...), like GNU Radio's soapy.sink.",
-    dtypes: &[Dtype::Complex32],
-    params: &[
-        params::ARGS,
-        params::SAMPLE_RATE,
-        params::FREQUENCY,
-        params::AGC,
-        params::GAIN,
-        params::CHANNEL,
-        params::ANTENNA,
-    ],
-    ports: declared_ports::<SoapySink>,
-    make: |a| {
-        let config = params::config(a, |args, rate, freq| {
-            DeviceConfig::new("soapy_sink", Direction::Tx, args, rate, freq)
-        })?;
-        Ok(Box::new(SoapySink::with_config(config)) as Box<dyn Block>)
-    },
-});

@@ -1,6 +1,6 @@
 //! [`SoapySource`]: receives from a radio through SoapySDR.
 
-use super::device::{params, DeviceConfig, DeviceError, TIMEOUT_US};
+use super::device::{DeviceConfig, DeviceError, TIMEOUT_US};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 use soapysdr::{Device, Direction, ErrorCode, RxStream};
@@ -24,22 +24,9 @@ use soapysdr::{Device, Direction, ErrorCode, RxStream};
 /// It never ends by itself unless given a [`limit`](Self::limit): stop the graph, or end it
 /// downstream (a [`Head`](radioflow_blocks::Head)).
 ///
-/// # Stream inputs
-/// None.
-///
-/// # Stream outputs
-/// - `out`: `Complex32`, the samples as received (SoapySDR's `CF32`: full scale is ±1).
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `args`: SoapySDR's device arguments (`driver=rtlsdr`, `driver=hackrf,serial=...`;
-///   `SoapySDRUtil --find` lists what is there).
-/// - `sample_rate` (samples/s), `frequency` (the centre, Hz).
-/// - [`gain`](Self::gain) (`None`, the default: the device's automatic gain where it has
-///   one), [`channel`](Self::channel) (0), [`antenna`](Self::antenna) (the device's),
-///   [`limit`](Self::limit) (none).
+/// The parameters with a default are builder methods of the same name, except `agc`: a
+/// [`gain`](Self::gain) of `None` asks for the device's automatic gain. [`limit`](Self::limit)
+/// makes it finish after a number of samples.
 ///
 /// Blocking: yes (waits for the device in slices of 10 ms, so a stop is seen).
 ///
@@ -59,8 +46,34 @@ use soapysdr::{Device, Direction, ErrorCode, RxStream};
 /// fg.run()?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Ports)]
+#[library_block(
+    id = "soapy_source",
+    summary = "Complex samples received from a radio through SoapySDR (RTL-SDR, HackRF, \
+               Airspy, USRP, LimeSDR, ...), like GNU Radio's soapy.source.",
+    dtypes = [Complex32],
+    make = Self::new(args, sample_rate, frequency)
+        .gain((!agc).then_some(gain))
+        .channel(channel)
+        .antenna(antenna)
+        .checked()
+)]
+#[param(
+    args: String,
+    example = "driver=rtlsdr",
+    doc = "SoapySDR device arguments (driver=rtlsdr, driver=hackrf,serial=...)"
+)]
+#[param(sample_rate: f64, above = 0.0, example = 2.4e6, doc = "samples/s")]
+#[param(frequency: f64, at_least = 0.0, example = 100e6, doc = "centre frequency, Hz")]
+#[param(
+    agc: bool = true,
+    doc = "the device's automatic gain, where it has one (else `gain`)"
+)]
+// The device's range applies (checked when it is opened); dB can be negative.
+#[param(gain: f64 = 0.0, doc = "overall gain, dB, when agc is false")]
+#[param(channel: usize = 0, doc = "the device's channel")]
+#[param(antenna: String = "", doc = "antenna name (empty: the device's default)")]
 pub struct SoapySource {
+    /// The samples as received (SoapySDR's `CF32`: full scale is ±1).
     #[output(name = "out")]
     output: StreamOutput<Complex32>,
     config: DeviceConfig,
@@ -132,6 +145,12 @@ impl SoapySource {
     pub fn antenna(mut self, antenna: impl Into<String>) -> Self {
         self.config.antenna = antenna.into();
         self
+    }
+
+    /// The block, if its settings need no device to be refused.
+    fn checked(self) -> Result<Self, Refused> {
+        self.config.checked()?;
+        Ok(self)
     }
 
     /// Finish after `samples` samples (a recording of a known length).
@@ -241,29 +260,6 @@ impl SoapySource {
         })
     }
 }
-
-register_block!(BlockDescription {
-    id: "soapy_source",
-    summary: "Complex samples received from a radio through SoapySDR (RTL-SDR, HackRF, \
-              Airspy, USRP, LimeSDR, ...), like GNU Radio's soapy.source.",
-    dtypes: &[Dtype::Complex32],
-    params: &[
-        params::ARGS,
-        params::SAMPLE_RATE,
-        params::FREQUENCY,
-        params::AGC,
-        params::GAIN,
-        params::CHANNEL,
-        params::ANTENNA,
-    ],
-    ports: declared_ports::<SoapySource>,
-    make: |a| {
-        let config = params::config(a, |args, rate, freq| {
-            DeviceConfig::new("soapy_source", Direction::Rx, args, rate, freq)
-        })?;
-        Ok(Box::new(SoapySource::with_config(config)) as Box<dyn Block>)
-    },
-});
 
 #[cfg(test)]
 mod tests {

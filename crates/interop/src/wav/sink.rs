@@ -16,27 +16,25 @@ pub enum WavEncoding {
     Float32,
 }
 
+impl std::str::FromStr for WavEncoding {
+    type Err = String;
+
+    /// `pcm16` or `float32`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "pcm16" => Ok(Self::Pcm16),
+            "float32" => Ok(Self::Float32),
+            other => Err(format!("no WAV encoding '{other}' (pcm16, float32)")),
+        }
+    }
+}
+
 /// Writes one or more `f32` streams (the channels, ±1 full scale) to a WAV file (through the
 /// `hound` crate), interleaved frame by frame: mono with one input, stereo with two (left on
 /// `in0`). The header is completed when the block stops.
 ///
-/// # Stream inputs
-/// - `in0`, `in1`, …: `f32`, one per channel.
-///
-/// # Stream outputs
-/// None.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `path`: the file, created or truncated by [`new`](Self::new).
-/// - `channels`: 1 to 16.
-/// - `sample_rate`: frames per second, Hz.
-/// - `encoding`: [`WavEncoding::Pcm16`] (samples beyond ±1 clip, counted by
-///   [`clipped`](Self::clipped)) or [`WavEncoding::Float32`].
-///
-/// Blocking: yes (file I/O).
+/// `pcm16` samples beyond ±1 clip, counted by [`clipped`](Self::clipped). Blocking: yes (file
+/// I/O).
 ///
 /// # Example
 /// ```
@@ -54,7 +52,19 @@ pub enum WavEncoding {
 /// # std::fs::remove_file(&path)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Ports)]
+#[library_block(
+    id = "wav_sink",
+    summary = "Writes f32 channels (in0, in1, ...) to a WAV file, 16-bit PCM or float.",
+    dtypes = [Float32]
+)]
+#[param(path: &Path, path = write, doc = "the file to write")]
+#[param(channels: usize = 1, min = 1, doc = "channels (1 to 16), one input each")]
+#[param(sample_rate: u32, min = 1, doc = "frames per second")]
+#[param(
+    encoding: WavEncoding = "pcm16",
+    words = ["pcm16", "float32"],
+    doc = "16-bit PCM or 32-bit float"
+)]
 pub struct WavSink {
     /// One per channel.
     #[input(name = "in")]
@@ -190,44 +200,6 @@ impl WavSink {
         Ok(())
     }
 }
-
-register_block!(BlockDescription {
-    id: "wav_sink",
-    summary: "Writes f32 channels (in0, in1, ...) to a WAV file, 16-bit PCM or float.",
-    dtypes: &[Dtype::Float32],
-    params: &[
-        ParamDescription::required("path", ParamKind::Path(PathUse::Write), "the file to write"),
-        ParamDescription::optional(
-            "channels",
-            ParamKind::Int { min: 1 },
-            DefaultValue::Int(1),
-            "channels (1 to 16), one input each"
-        ),
-        ParamDescription::required(
-            "sample_rate",
-            ParamKind::Int { min: 1 },
-            "frames per second"
-        ),
-        ParamDescription::optional(
-            "encoding",
-            ParamKind::Choice(&["pcm16", "float32"]),
-            DefaultValue::Word("pcm16"),
-            "16-bit PCM or 32-bit float"
-        ),
-    ],
-    ports: declared_ports::<WavSink>,
-    make: |a| {
-        let encoding = match a.word("encoding")? {
-            "float32" => WavEncoding::Float32,
-            _ => WavEncoding::Pcm16,
-        };
-        let rate = u32::try_from(a.u64("sample_rate")?)
-            .map_err(|_| a.error("sample_rate", "too large"))?;
-        let b = WavSink::new(a.path("path")?, a.usize("channels")?, rate, encoding)
-            .map_err(|e| ParamError::io(a.block(), e.to_string()))?;
-        Ok(Box::new(b) as Box<dyn Block>)
-    },
-});
 
 #[cfg(test)]
 mod tests {

@@ -13,19 +13,8 @@ type Reader = hound::WavReader<BufReader<File>>;
 /// samples scaled to ±1 (`v / 2^(bits-1)`), float samples as they are; finishes at the end
 /// of the file.
 ///
-/// # Stream inputs
-/// None.
-///
-/// # Stream outputs
-/// - `out0`, `out1`, …: `f32`, one per channel of the file.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `path`: the file; [`new`](Self::new) reads its header (channels, rate).
-///
-/// Blocking: yes (file I/O).
+/// [`new`](Self::new) reads the header (channels, rate) at once; the registry's source reads
+/// it when the graph starts. Blocking: yes (file I/O).
 ///
 /// # Example
 /// ```
@@ -51,7 +40,18 @@ type Reader = hound::WavReader<BufReader<File>>;
 /// # std::fs::remove_file(&path)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Ports)]
+#[library_block(
+    id = "wav_source",
+    summary = "Reads a WAV file as f32 channels (out0, out1, ...), integers scaled to ±1.",
+    dtypes = [Float32],
+    make = Self::deferred(path, channels)
+)]
+#[param(path: PathBuf, path = read, doc = "the file to read")]
+#[param(
+    channels: usize = 1,
+    min = 1,
+    doc = "the file's channels (checked when the graph starts)"
+)]
 pub struct WavSource {
     /// One per channel.
     #[output(name = "out")]
@@ -205,25 +205,6 @@ impl WavSource {
         })
     }
 }
-
-register_block!(BlockDescription {
-    id: "wav_source",
-    summary: "Reads a WAV file as f32 channels (out0, out1, ...), integers scaled to ±1.",
-    dtypes: &[Dtype::Float32],
-    params: &[
-        ParamDescription::required("path", ParamKind::Path(PathUse::Read), "the file to read"),
-        ParamDescription::optional(
-            "channels",
-            ParamKind::Int { min: 1 },
-            DefaultValue::Int(1),
-            "the file's channels (checked when the graph starts)"
-        ),
-    ],
-    ports: declared_ports::<WavSource>,
-    make: |a| Ok(
-        Box::new(WavSource::deferred(a.path("path")?, a.usize("channels")?)) as Box<dyn Block>
-    ),
-});
 
 #[cfg(test)]
 mod tests {

@@ -11,21 +11,22 @@ use radioflow_runtime::registry::prelude::*;
 /// [`ZmqMessageSource`](crate::ZmqMessageSource) receive it). A `rep` sink answers each
 /// request with the next message, waiting for the request.
 ///
-/// # Stream inputs
-/// None.
-///
-/// # Stream outputs
-/// None.
-///
-/// # Message ports
-/// - input `in`: any message.
-///
-/// # Parameters
-/// - `address`, `pattern` ([`Pattern`]: `pub`, `push`, `rep`), [`bind`](Self::bind)
-///   (default `true`), [`timeout_ms`](Self::timeout_ms) (100).
-///
-/// Blocking: yes (a full PUSH socket or a REP waiting for a request holds the message).
-#[derive(Debug, Ports)]
+/// Blocking: yes (a full PUSH socket or a REP waiting for a request holds the message). The
+/// parameters with a default are builder methods of the same name.
+#[library_block(
+    id = "zmq_message_sink",
+    summary = "Sends messages over ZeroMQ (PUB, PUSH or REP), one serialized PMT per frame, \
+               like gr-zeromq's message sinks.",
+    make = Self::new(params::address(address)?, pattern)
+        .bind(bind)
+        .timeout_ms(timeout_ms)
+)]
+#[param(address: String, example = "tcp://127.0.0.1:5555", doc = "the ZeroMQ endpoint")]
+#[param(pattern: Pattern = "pub", words = ["pub", "push", "rep"], doc = "the socket type")]
+#[param(bind: bool = true, doc = "bind the address (else connect)")]
+#[param(timeout_ms: u64 = 100, min = 1, doc = "milliseconds one wait lasts")]
+#[message_input(name = "in", doc = "any message")]
+#[derive(Debug)]
 pub struct ZmqMessageSink {
     config: SocketConfig,
     socket: Option<Socket>,
@@ -92,25 +93,3 @@ impl ZmqMessageSink {
         Ok(())
     }
 }
-
-register_block!(BlockDescription {
-    id: "zmq_message_sink",
-    summary: "Sends messages over ZeroMQ (PUB, PUSH or REP), one serialized PMT per frame, \
-              like gr-zeromq's message sinks.",
-    dtypes: &[],
-    params: &[
-        params::ADDRESS,
-        params::pattern(Pattern::SINK_WORDS, "pub"),
-        params::bind(true),
-        params::TIMEOUT_MS,
-    ],
-    ports: declared_ports::<ZmqMessageSink>,
-    make: |a| {
-        let (address, pattern) = params::endpoint(a)?;
-        Ok(Box::new(
-            ZmqMessageSink::new(address, pattern)
-                .bind(a.bool("bind")?)
-                .timeout_ms(a.u64("timeout_ms")?),
-        ))
-    },
-});

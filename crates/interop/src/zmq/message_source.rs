@@ -13,23 +13,28 @@ use radioflow_runtime::registry::prelude::*;
 /// or, with [`drop_malformed`](Self::drop_malformed), is dropped, logged and counted
 /// ([`dropped_frames`](Self::dropped_frames)). It never ends by itself: stop the graph.
 ///
-/// # Stream inputs
-/// None.
-///
-/// # Stream outputs
-/// None.
-///
-/// # Message ports
-/// - output `out`: the messages.
-///
-/// # Parameters
-/// - `address`, `pattern` ([`Pattern`]: `sub`, `pull`, `req`), [`bind`](Self::bind)
-///   (default `false`), [`timeout_ms`](Self::timeout_ms) (100),
-///   [`drop_malformed`](Self::drop_malformed) (`false`).
-///
-/// Blocking: yes (waits on the socket in slices of 50 ms, so a stop is seen).
-#[derive(Debug, Ports)]
+/// Blocking: yes (waits on the socket in slices of 50 ms, so a stop is seen). The parameters
+/// with a default are builder methods of the same name.
+#[library_block(
+    id = "zmq_message_source",
+    summary = "Messages received over ZeroMQ (SUB, PULL or REQ), one serialized PMT per frame, \
+               like gr-zeromq's message sources.",
+    make = Self::new(params::address(address)?, pattern)
+        .bind(bind)
+        .timeout_ms(timeout_ms)
+        .drop_malformed(drop_malformed)
+)]
+#[param(address: String, example = "tcp://127.0.0.1:5555", doc = "the ZeroMQ endpoint")]
+#[param(pattern: Pattern = "sub", words = ["sub", "pull", "req"], doc = "the socket type")]
+#[param(bind: bool = false, doc = "bind the address (else connect)")]
+#[param(timeout_ms: u64 = 100, min = 1, doc = "milliseconds one wait lasts")]
+#[param(
+    drop_malformed: bool = false,
+    doc = "drop (log and count) a malformed message instead of stopping the graph"
+)]
+#[derive(Debug)]
 pub struct ZmqMessageSource {
+    /// The messages.
     #[message_output]
     out: MessageOutput,
     config: SocketConfig,
@@ -130,27 +135,3 @@ impl ZmqMessageSource {
         Ok(())
     }
 }
-
-register_block!(BlockDescription {
-    id: "zmq_message_source",
-    summary: "Messages received over ZeroMQ (SUB, PULL or REQ), one serialized PMT per frame, \
-              like gr-zeromq's message sources.",
-    dtypes: &[],
-    params: &[
-        params::ADDRESS,
-        params::pattern(Pattern::SOURCE_WORDS, "sub"),
-        params::bind(false),
-        params::TIMEOUT_MS,
-        params::DROP_MALFORMED,
-    ],
-    ports: declared_ports::<ZmqMessageSource>,
-    make: |a| {
-        let (address, pattern) = params::endpoint(a)?;
-        Ok(Box::new(
-            ZmqMessageSource::new(address, pattern)
-                .bind(a.bool("bind")?)
-                .timeout_ms(a.u64("timeout_ms")?)
-                .drop_malformed(a.bool("drop_malformed")?),
-        ))
-    },
-});

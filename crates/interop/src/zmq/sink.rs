@@ -21,25 +21,35 @@ use radioflow_runtime::registry::prelude::*;
 ///
 /// The socket is opened (bound or connected) when the graph starts, not when the block is made.
 ///
-/// # Stream inputs
-/// - `in`: `T`, the items to send.
-///
-/// # Stream outputs
-/// None.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `address`: the ZeroMQ endpoint (`tcp://127.0.0.1:5555`, `ipc:///tmp/x`).
-/// - `pattern`: [`Pattern`] (`pub`, `push`, `rep`).
-/// - [`bind`](Self::bind) (default `true`, as in GNU Radio), [`timeout_ms`](Self::timeout_ms)
-///   (100), [`hwm`](Self::hwm) (ZeroMQ's), [`pass_tags`](Self::pass_tags) (`false`),
-///   [`key`](Self::key) (none), [`drop_on_hwm`](Self::drop_on_hwm) (`true`).
-///
-/// Blocking: yes (waits on the socket in slices of 50 ms, so a stop is seen).
-#[derive(Debug, Ports)]
+/// Blocking: yes (waits on the socket in slices of 50 ms, so a stop is seen). The parameters
+/// with a default are builder methods of the same name.
+#[library_block(
+    id = "zmq_sink",
+    summary = "Sends items over ZeroMQ (PUB, PUSH or REP), wire-compatible with gr-zeromq's \
+               stream sinks, optionally with GNU Radio's tag header.",
+    dtypes = all,
+    make = Self::new(params::address(address)?, pattern)
+        .bind(bind)
+        .timeout_ms(timeout_ms)
+        .hwm(params::hwm(hwm))
+        .pass_tags(pass_tags)
+        .drop_on_hwm(drop_on_hwm)
+        .key(key)
+)]
+#[param(address: String, example = "tcp://127.0.0.1:5555", doc = "the ZeroMQ endpoint")]
+#[param(pattern: Pattern = "pub", words = ["pub", "push", "rep"], doc = "the socket type")]
+#[param(bind: bool = true, doc = "bind the address (else connect)")]
+#[param(timeout_ms: u64 = 100, min = 1, doc = "milliseconds one wait lasts")]
+#[param(hwm: i64 = -1, min = -1, doc = "high-water mark in messages (-1: ZeroMQ's)")]
+#[param(pass_tags: bool = false, doc = "send GNU Radio's tag header")]
+#[param(drop_on_hwm: bool = true, doc = "PUB: drop at the high-water mark (else wait)")]
+#[param(
+    key: String = "",
+    doc = "PUB/SUB: the topic sent as a frame before each message, or subscribed to (empty: none / everything)"
+)]
+#[derive(Debug)]
 pub struct ZmqSink<T: Item> {
+    /// The items to send.
     #[input(name = "in")]
     input: StreamInput<T>,
     config: SocketConfig,
@@ -169,49 +179,3 @@ impl<T: Item> ZmqSink<T> {
         Ok(sent && n > 0)
     }
 }
-
-register_block!(BlockDescription {
-    id: "zmq_sink",
-    summary: "Sends items over ZeroMQ (PUB, PUSH or REP), wire-compatible with gr-zeromq's \
-              stream sinks, optionally with GNU Radio's tag header.",
-    dtypes: Dtype::ALL,
-    params: &[
-        params::ADDRESS,
-        params::pattern(Pattern::SINK_WORDS, "pub"),
-        params::bind(true),
-        params::TIMEOUT_MS,
-        params::HWM,
-        ParamDescription::optional(
-            "pass_tags",
-            ParamKind::Bool,
-            DefaultValue::Bool(false),
-            "send GNU Radio's tag header"
-        ),
-        ParamDescription::optional(
-            "drop_on_hwm",
-            ParamKind::Bool,
-            DefaultValue::Bool(true),
-            "PUB: drop at the high-water mark (else wait)"
-        ),
-        params::KEY,
-    ],
-    ports: declared_ports::<ZmqSink<f32>>,
-    make: |a| {
-        let (address, pattern) = params::endpoint(a)?;
-        let bind = a.bool("bind")?;
-        let timeout = a.u64("timeout_ms")?;
-        let hwm = params::hwm(a)?;
-        let pass_tags = a.bool("pass_tags")?;
-        let key = a.word("key")?.to_owned();
-        let drop = a.bool("drop_on_hwm")?;
-        Ok(with_dtype!(a.item_dtype()?, T => Box::new(
-            ZmqSink::<T>::new(address.clone(), pattern)
-                .bind(bind)
-                .timeout_ms(timeout)
-                .hwm(hwm)
-                .pass_tags(pass_tags)
-                .drop_on_hwm(drop)
-                .key(key.clone())
-        ) as Box<dyn Block>))
-    },
-});

@@ -21,6 +21,15 @@ pub enum Pattern {
     ReqRep,
 }
 
+impl std::str::FromStr for Pattern {
+    type Err = String;
+
+    /// A sink's or a source's word (`pub`, `sub`, `push`, ...).
+    fn from_str(word: &str) -> Result<Self, Self::Err> {
+        Self::parse(word).ok_or_else(|| format!("no ZeroMQ pattern '{word}'"))
+    }
+}
+
 impl Pattern {
     /// The sink side's names, for a `Choice` parameter.
     pub const SINK_WORDS: &'static [&'static str] = &["pub", "push", "rep"];
@@ -278,84 +287,24 @@ fn set_xpub_nodrop(socket: &mut zmq::Socket) -> Result<(), zmq::Error> {
 /// C's `int`, the type of ZeroMQ's integer options.
 type CInt = std::os::raw::c_int;
 
-/// The registry parameters the ZeroMQ blocks share, described once (gr-zeromq's names).
+/// The registry's values of the ZeroMQ blocks' parameters (gr-zeromq's names), as the blocks'
+/// builders take them.
 pub(crate) mod params {
-    use super::Pattern;
-    use radioflow_runtime::registry::prelude::*;
-    use radioflow_runtime::registry::Arguments;
+    use radioflow_runtime::registry::Refused;
 
-    /// `address`: the endpoint.
-    pub(crate) const ADDRESS: ParamDescription =
-        ParamDescription::required("address", ParamKind::Text, "the ZeroMQ endpoint")
-            .with_example(DefaultValue::Word("tcp://127.0.0.1:5555"));
-    /// `timeout_ms`: how long one wait lasts.
-    pub(crate) const TIMEOUT_MS: ParamDescription = ParamDescription::optional(
-        "timeout_ms",
-        ParamKind::Int { min: 1 },
-        DefaultValue::Int(100),
-        "milliseconds one wait lasts",
-    );
-    /// `hwm`: the high-water mark, -1 for ZeroMQ's.
-    pub(crate) const HWM: ParamDescription = ParamDescription::optional(
-        "hwm",
-        ParamKind::Int { min: -1 },
-        DefaultValue::Int(-1),
-        "high-water mark in messages (-1: ZeroMQ's)",
-    );
-
-    /// `key`: PUB/SUB's topic (gr-zeromq's `key`; empty, the default: none, subscribed to
-    /// everything).
-    pub(crate) const KEY: ParamDescription = ParamDescription::optional(
-        "key",
-        ParamKind::Text,
-        DefaultValue::Word(""),
-        "PUB/SUB: the topic sent as a frame before each message, or subscribed to (empty: none / everything)",
-    );
-
-    /// `drop_malformed`: a source drops (and counts) what it cannot decode instead of failing.
-    pub(crate) const DROP_MALFORMED: ParamDescription = ParamDescription::optional(
-        "drop_malformed",
-        ParamKind::Bool,
-        DefaultValue::Bool(false),
-        "drop (log and count) a malformed message instead of stopping the graph",
-    );
-
-    /// `pattern`: one of `words` (a sink's or a source's), `default` when not given.
-    pub(crate) const fn pattern(
-        words: &'static [&'static str],
-        default: &'static str,
-    ) -> ParamDescription {
-        ParamDescription::optional(
-            "pattern",
-            ParamKind::Choice(words),
-            DefaultValue::Word(default),
-            "the socket type",
-        )
-    }
-
-    /// `bind`: bind the address, else connect.
-    pub(crate) const fn bind(default: bool) -> ParamDescription {
-        ParamDescription::optional(
-            "bind",
-            ParamKind::Bool,
-            DefaultValue::Bool(default),
-            "bind the address (else connect)",
-        )
-    }
-
-    /// `address` and `pattern` as given.
-    pub(crate) fn endpoint(a: &Arguments) -> Result<(String, Pattern), ParamError> {
-        let address = a.word("address")?.to_owned();
+    /// `address` as given, refused when empty.
+    pub(crate) fn address(address: String) -> Result<String, Refused> {
         if address.is_empty() {
-            return Err(a.error("address", "needs an endpoint (tcp://HOST:PORT, ipc://PATH)"));
+            return Err(Refused::param(
+                "address",
+                "needs an endpoint (tcp://HOST:PORT, ipc://PATH)",
+            ));
         }
-        let pattern = Pattern::parse(a.word("pattern")?).unwrap_or(Pattern::PubSub);
-        Ok((address, pattern))
+        Ok(address)
     }
 
     /// `hwm` as an option: gr-zeromq's -1 (ZeroMQ's default) is `None`.
-    pub(crate) fn hwm(a: &Arguments) -> Result<Option<i32>, ParamError> {
-        let hwm = a.int("hwm")?;
-        Ok((hwm >= 0).then(|| hwm.min(i64::from(i32::MAX)) as i32))
+    pub(crate) fn hwm(hwm: i64) -> Option<i32> {
+        (hwm >= 0).then(|| hwm.min(i64::from(i32::MAX)) as i32)
     }
 }

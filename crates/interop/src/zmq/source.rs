@@ -25,24 +25,38 @@ use radioflow_runtime::registry::prelude::*;
 /// Like GNU Radio's, it never ends by itself: stop the graph, or end it downstream (a
 /// [`Head`](radioflow_blocks::Head)).
 ///
-/// # Stream inputs
-/// None.
-///
-/// # Stream outputs
-/// - `out`: `T`, the items received.
-///
-/// # Message ports
-/// None.
-///
-/// # Parameters
-/// - `address`, `pattern` ([`Pattern`]: `sub`, `pull`, `req`).
-/// - [`bind`](Self::bind) (default `false`, as in GNU Radio), [`timeout_ms`](Self::timeout_ms)
-///   (100), [`hwm`](Self::hwm), [`pass_tags`](Self::pass_tags), [`key`](Self::key),
-///   [`drop_malformed`](Self::drop_malformed) (`false`).
-///
-/// Blocking: yes (waits on the socket in slices of 50 ms, so a stop is seen).
-#[derive(Debug, Ports)]
+/// Blocking: yes (waits on the socket in slices of 50 ms, so a stop is seen). The parameters
+/// with a default are builder methods of the same name.
+#[library_block(
+    id = "zmq_source",
+    summary = "Items received over ZeroMQ (SUB, PULL or REQ), wire-compatible with gr-zeromq's \
+               stream sources, optionally with GNU Radio's tag header.",
+    dtypes = all,
+    make = Self::new(params::address(address)?, pattern)
+        .bind(bind)
+        .timeout_ms(timeout_ms)
+        .hwm(params::hwm(hwm))
+        .pass_tags(pass_tags)
+        .key(key)
+        .drop_malformed(drop_malformed)
+)]
+#[param(address: String, example = "tcp://127.0.0.1:5555", doc = "the ZeroMQ endpoint")]
+#[param(pattern: Pattern = "sub", words = ["sub", "pull", "req"], doc = "the socket type")]
+#[param(bind: bool = false, doc = "bind the address (else connect)")]
+#[param(timeout_ms: u64 = 100, min = 1, doc = "milliseconds one wait lasts")]
+#[param(hwm: i64 = -1, min = -1, doc = "high-water mark in messages (-1: ZeroMQ's)")]
+#[param(pass_tags: bool = false, doc = "expect GNU Radio's tag header")]
+#[param(
+    key: String = "",
+    doc = "PUB/SUB: the topic sent as a frame before each message, or subscribed to (empty: none / everything)"
+)]
+#[param(
+    drop_malformed: bool = false,
+    doc = "drop (log and count) a malformed message instead of stopping the graph"
+)]
+#[derive(Debug)]
 pub struct ZmqSource<T: Item> {
+    /// The items received.
     #[output(name = "out")]
     output: StreamOutput<T>,
     config: SocketConfig,
@@ -206,44 +220,3 @@ impl<T: Item> ZmqSource<T> {
         self.output.produce(n);
     }
 }
-
-register_block!(BlockDescription {
-    id: "zmq_source",
-    summary: "Items received over ZeroMQ (SUB, PULL or REQ), wire-compatible with gr-zeromq's \
-              stream sources, optionally with GNU Radio's tag header.",
-    dtypes: Dtype::ALL,
-    params: &[
-        params::ADDRESS,
-        params::pattern(Pattern::SOURCE_WORDS, "sub"),
-        params::bind(false),
-        params::TIMEOUT_MS,
-        params::HWM,
-        ParamDescription::optional(
-            "pass_tags",
-            ParamKind::Bool,
-            DefaultValue::Bool(false),
-            "expect GNU Radio's tag header"
-        ),
-        params::KEY,
-        params::DROP_MALFORMED,
-    ],
-    ports: declared_ports::<ZmqSource<f32>>,
-    make: |a| {
-        let (address, pattern) = params::endpoint(a)?;
-        let bind = a.bool("bind")?;
-        let timeout = a.u64("timeout_ms")?;
-        let hwm = params::hwm(a)?;
-        let pass_tags = a.bool("pass_tags")?;
-        let key = a.word("key")?.to_owned();
-        let drop = a.bool("drop_malformed")?;
-        Ok(with_dtype!(a.item_dtype()?, T => Box::new(
-            ZmqSource::<T>::new(address.clone(), pattern)
-                .bind(bind)
-                .timeout_ms(timeout)
-                .hwm(hwm)
-                .pass_tags(pass_tags)
-                .key(key.clone())
-                .drop_malformed(drop)
-        ) as Box<dyn Block>))
-    },
-});

@@ -229,7 +229,7 @@ def message_counter(*, name: Optional[str] = None) -> Block:
 
 
 def message_debug(*, name: Optional[str] = None) -> Block:
-    """Prints the messages arriving on `print` and keeps those arriving on `store`.
+    """Keeps the messages arriving on `store`.
 
         name: the instance name in the flowgraph (default: from the id).
 

@@ -22,6 +22,10 @@ pub struct BlockDescription {
     pub ports: fn() -> Vec<PortInfo>,
     /// Makes one from checked arguments.
     pub make: fn(&Arguments) -> Result<Box<dyn Block>, ParamError>,
+    /// The sections of its Rust documentation that [`#[library_block]`](super::library_block)
+    /// writes from its declaration (stream inputs and outputs, message ports, parameters), in
+    /// Markdown; empty for a description written by hand.
+    pub doc: &'static str,
 }
 
 impl fmt::Debug for BlockDescription {
@@ -57,6 +61,19 @@ impl BlockDescription {
     /// The parameter called `name`.
     pub fn param(&self, name: &str) -> Option<&ParamDescription> {
         self.params.iter().find(|p| p.name == name)
+    }
+
+    /// `x` if the float parameter `name` takes it, else what is wrong with it, to follow the
+    /// parameter's name: `must be >= 0.001, not 0` (for a constructor's own check of a value
+    /// given from Rust, against the declared range).
+    ///
+    /// # Panics
+    /// If the block has no float parameter `name`.
+    pub fn check_float(&self, name: &str, x: f64) -> Result<f64, String> {
+        match self.param(name).map(|p| p.kind) {
+            Some(super::ParamKind::Float(range)) => range.check(x),
+            _ => panic!("{} has no float parameter '{name}'", self.id),
+        }
     }
 
     /// The item type made when none is asked for.

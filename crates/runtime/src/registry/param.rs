@@ -1,6 +1,7 @@
 //! What a parameter of a block is: its kind (with a float's range), its default, what a path
 //! parameter does with its file.
 
+use crate::Pmt;
 use std::fmt;
 use std::ops::{Bound, RangeBounds};
 
@@ -18,6 +19,9 @@ pub struct ParamDescription {
     /// A typical value of a required parameter (for docs, and for tests that make every
     /// block of the library); without one, a value of the kind is made up.
     pub example: Option<DefaultValue>,
+    /// Whether it can be changed while the graph runs: by a message to the block's message
+    /// input of the same name (which a control port offers as the parameter).
+    pub settable: bool,
 }
 
 impl ParamDescription {
@@ -29,12 +33,19 @@ impl ParamDescription {
             default: None,
             doc,
             example: None,
+            settable: false,
         }
     }
 
     /// The same parameter with a typical value (see [`example`](Self::example)).
     pub const fn with_example(mut self, example: DefaultValue) -> Self {
         self.example = Some(example);
+        self
+    }
+
+    /// The same parameter, settable while the graph runs (see [`settable`](Self::settable)).
+    pub const fn with_setter(mut self) -> Self {
+        self.settable = true;
         self
     }
 
@@ -51,6 +62,7 @@ impl ParamDescription {
             default: Some(default),
             doc,
             example: None,
+            settable: false,
         }
     }
 }
@@ -98,6 +110,24 @@ impl ParamKind {
             ParamKind::Choice(_) | ParamKind::Text => "str",
             ParamKind::Path(_) => "Union[str, os.PathLike]",
             ParamKind::Messages => "Sequence[Any]",
+        }
+    }
+
+    /// `Ok` if `value` is one this parameter takes (a number within a float's range, a word of
+    /// a choice, ...), else what it takes; lists and item values are not checked here.
+    pub fn accepts(self, value: &Pmt) -> Result<(), String> {
+        let ok = match self {
+            ParamKind::Bool => value.as_bool().is_some(),
+            ParamKind::Int { min } => value.as_i64().is_some_and(|i| i >= min),
+            ParamKind::Float(range) => value.as_f64().is_some_and(|x| range.contains(x)),
+            ParamKind::Choice(words) => value.as_symbol().is_some_and(|w| words.contains(&w)),
+            ParamKind::Text | ParamKind::Path(_) => value.as_symbol().is_some(),
+            ParamKind::Item | ParamKind::Floats | ParamKind::Items | ParamKind::Messages => true,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("takes {}", self.describe()))
         }
     }
 
