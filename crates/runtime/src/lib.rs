@@ -27,6 +27,7 @@ extern crate self as radioflow_runtime;
 
 mod activation;
 mod block;
+mod block_id;
 mod buffer;
 mod clock;
 mod copy;
@@ -35,7 +36,9 @@ mod endpoint;
 mod error;
 mod flowgraph;
 mod from_message;
+mod handles;
 mod item;
+mod item_type;
 #[cfg(all(test, feature = "loom"))]
 mod loom_tests;
 mod message;
@@ -56,16 +59,17 @@ mod valgrind;
 mod wiring;
 
 pub use block::{Block, WorkStatus};
+pub use block_id::BlockId;
 pub use buffer::DEFAULT_BUFFER_BYTES;
 pub use copy::copy_work;
 pub use current_run::{interruptible_sleep, stop_requested};
 pub use error::{BlockError, ConnectError, Direction, RunError};
-pub use flowgraph::{
-    BlockId, BufferFill, EdgeId, Flowgraph, PortName, PortRef, StatsHandle, StopHandle,
-};
+pub use flowgraph::{EdgeId, Flowgraph, PortName, PortRef};
 pub use from_message::{FromMessage, MessageType};
-pub use item::{Item, ItemType};
-pub use message::{MessageOutput, MessagePoster, MessageSender};
+pub use handles::{BufferFill, MessagePoster, StatsHandle, StopHandle};
+pub use item::Item;
+pub use item_type::ItemType;
+pub use message::{MessageOutput, MessageSender};
 pub use parker::Parker;
 pub use port::{
     propagate_tags, sync_work, BufferKeepAlive, PortFields, Ports, StreamInput, StreamOutput,

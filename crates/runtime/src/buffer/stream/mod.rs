@@ -95,11 +95,11 @@ impl StreamBuffer {
             .max(1)
             .div_ceil(granule)
             .checked_mul(granule)
-            .filter(|&b| b <= super::max_buffer_bytes())
+            .filter(|&b| b <= super::size::max_buffer_bytes())
             .ok_or_else(|| {
                 std::io::Error::new(
                     std::io::ErrorKind::InvalidInput,
-                    super::too_large(min_bytes),
+                    super::size::too_large(min_bytes),
                 )
             })?;
         let mapping = Mapping::new(bytes)?;
