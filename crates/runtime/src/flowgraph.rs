@@ -1,5 +1,6 @@
 //! [`Flowgraph`]: blocks, their connections, and the run lifecycle.
 
+use crate::atomics::Arc;
 use crate::block::Block;
 use crate::block_id::BlockId;
 use crate::buffer::DEFAULT_BUFFER_BYTES;
@@ -10,7 +11,6 @@ use crate::item_type::ItemType;
 use crate::port::{PortSpecs, Ports};
 use crate::scheduler::{default_scheduler, Scheduler};
 use crate::stats::{BlockCounters, BlockStats, Counters, ThreadStats};
-use crate::sync::Arc;
 use crate::task::{BlockTask, Instrument, RunControl};
 use crate::topology::find_cycle;
 use crate::trace::{BlockTrace, Trace, TraceConfig};

@@ -2,9 +2,9 @@
 //! [`StatsHandle`] (live counters), [`BufferFill`] (how full its buffers are) and
 //! [`MessagePoster`] (messages into its blocks).
 
+use crate::atomics::Arc;
 use crate::block_id::BlockId;
 use crate::stats::{BlockCounters, BlockStats};
-use crate::sync::Arc;
 use crate::task::RunControl;
 use radioflow_pmt::Pmt;
 

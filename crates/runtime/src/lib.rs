@@ -26,6 +26,7 @@
 extern crate self as radioflow_runtime;
 
 mod activation;
+mod atomics;
 mod block;
 mod block_id;
 mod buffer;
@@ -49,7 +50,6 @@ mod profile;
 pub mod registry;
 mod scheduler;
 mod stats;
-mod sync;
 mod tag;
 mod task;
 pub mod testing;

@@ -4,7 +4,7 @@
 //! [`Pmt`] itself is shared (reference counted), never copied per hop.
 
 use crate::activation::Wake;
-use crate::sync::{Arc, AtomicBool, AtomicUsize};
+use crate::atomics::{Arc, AtomicBool, AtomicUsize};
 use crate::valgrind;
 use crossbeam_queue::SegQueue;
 use radioflow_pmt::Pmt;

@@ -6,6 +6,7 @@
 //! [`Connections`].
 
 use crate::activation::{Activation, Wake};
+use crate::atomics::Arc;
 use crate::block::Block;
 use crate::buffer::{Reader, Region, StreamBuffer, Writer, DEFAULT_BUFFER_BYTES};
 use crate::endpoint::Endpoint;
@@ -15,7 +16,6 @@ use crate::parker::Parker;
 use crate::port::{Attachments, PortSpecs, Ports};
 use crate::port_table::PortTable;
 use crate::stats::BlockStats;
-use crate::sync::Arc;
 use crate::task::{BlockTask, Instrument, RunControl};
 use crate::topology::Topology;
 use std::collections::HashMap;

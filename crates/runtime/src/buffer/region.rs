@@ -20,7 +20,7 @@
 //!   them into its own ring and frees the region.
 
 use super::mapping::page_size;
-use crate::sync::AtomicBool;
+use crate::atomics::AtomicBool;
 use crossbeam_utils::CachePadded;
 use std::ptr::NonNull;
 use std::sync::atomic::Ordering::Relaxed;

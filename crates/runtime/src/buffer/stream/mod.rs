@@ -15,7 +15,7 @@ use super::mapping::{page_size, Mapping};
 use super::region::Region;
 use super::tags::TagLog;
 use crate::activation::{Activation, Wake};
-use crate::sync::{Arc, AtomicBool, AtomicU64};
+use crate::atomics::{Arc, AtomicBool, AtomicU64};
 use crate::tag::Tag;
 use crate::valgrind;
 use crossbeam_utils::CachePadded;
