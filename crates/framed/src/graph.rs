@@ -1,6 +1,7 @@
 //! [`Graph`]: modules, tasks, sockets, binding and switchers, before anything runs.
 
 use crate::error::BuildError;
+use crate::frame::{Layout, ALIGN};
 use crate::io::{In, Io, Out, Status};
 use std::any::{Any, TypeId};
 use std::marker::PhantomData;
@@ -451,9 +452,8 @@ impl Graph {
     fn add_socket<T: bytemuck::Pod>(&mut self, task: u32, name: &str, len: usize, dir: Dir) -> u32 {
         assert!(len > 0, "socket '{name}' has no elements");
         assert!(
-            std::mem::align_of::<T>() <= crate::frame::ALIGN,
-            "socket '{name}': alignment above {} bytes",
-            crate::frame::ALIGN
+            std::mem::align_of::<T>() <= ALIGN,
+            "socket '{name}': alignment above {ALIGN} bytes",
         );
         let t = &self.tasks[task as usize];
         let count = match dir {
@@ -703,6 +703,24 @@ impl Graph {
         });
         self.bind(i, trigger)?;
         Ok((t, o))
+    }
+
+    /// Where each output socket lives in a frame: a buffer of its own, whole cache lines
+    /// ([`ALIGN`]); inputs have none (they point at an output's data).
+    pub(crate) fn frame_layout(&self) -> Layout {
+        let mut offset = vec![usize::MAX; self.sockets.len()];
+        let mut total = 0;
+        for (id, s) in self.sockets.iter().enumerate() {
+            if s.dir == Dir::Out {
+                offset[id] = total;
+                total += s.bytes.div_ceil(ALIGN) * ALIGN;
+            }
+        }
+        Layout {
+            offset,
+            bytes: self.sockets.iter().map(|s| s.bytes).collect(),
+            total,
+        }
     }
 
     /// Whether the task's module can be cloned.

@@ -260,7 +260,7 @@ impl PipelineBuilder {
             }
         }
         let info = Info::of(g);
-        let layout = Layout::of(g);
+        let layout = g.frame_layout();
         let mut rt = Vec::with_capacity(stages.len());
         for (s, def) in stages.iter().enumerate() {
             let in_stage: Vec<bool> = (0..nt).map(|t| stage_of[t] == s).collect();

@@ -2,7 +2,7 @@
 //! calling thread.
 
 use crate::error::{BuildError, ExecError};
-use crate::frame::{Frame, Layout};
+use crate::frame::Frame;
 use crate::graph::{Graph, TaskId, TaskKind};
 use crate::io::{Out, Status};
 use crate::profile::{Profile, TaskProfile};
@@ -129,7 +129,7 @@ impl Sequence {
             .pop()
             .expect("one replica");
         replica.profiling = false;
-        let layout = Layout::of(&graph);
+        let layout = graph.frame_layout();
         Ok(Sequence {
             info: Info::of(&graph),
             frame: Frame::new(&layout, graph.switchers.len()),
