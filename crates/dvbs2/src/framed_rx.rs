@@ -33,7 +33,8 @@ use std::time::Instant;
 
 use num_complex::Complex32;
 use radioflow_framed::{
-    plan, BuildError, ExecError, Graph, Io, PipelineBuilder, Plan, Profile, Sequence, Status,
+    plan, BuildError, ExecError, Graph, Io, PipelineBuilder, Plan, Sequence, SequenceProfile,
+    Status,
 };
 use thiserror::Error;
 
@@ -174,7 +175,7 @@ pub struct RxProfile {
     /// Input samples profiled (at most [`calibration_samples`]).
     pub samples: u64,
     /// Per task, as the sequence ran them.
-    pub profile: Profile,
+    pub profile: SequenceProfile,
     /// The stages and replicas chosen for `cores`.
     pub plan: Plan,
     /// Cores planned for.

@@ -6,7 +6,7 @@
 //!   typed fixed-size sockets ([`In`], [`Out`]) bound output-to-inputs, and a codelet run on
 //!   each frame through [`Io`]. [`Graph::switcher`] makes loops and n-way switches.
 //! - [`Sequence`]: the graph compiled once into a flat program, run on the calling thread with
-//!   [`exec`](Sequence::exec); per-task [`Profile`]s.
+//!   [`exec`](Sequence::exec); its per-task [`SequenceProfile`].
 //! - [`Pipeline`]: stages on threads, bounded order-preserving adaptors, copy-less or copying,
 //!   replicated stages, pinning; [`plan`] chooses stages and replicas from a profile. A
 //!   sequence duplicated on n threads (the paper's section 3.3) is a pipeline of one
@@ -80,6 +80,6 @@ pub use graph::{
 pub use io::{In, Io, Out, Status};
 pub use pipeline::{Pipeline, PipelineBuilder, PipelineReport, StageReport};
 pub use plan::{plan, Plan, PlannedStage};
-pub use profile::{Profile, TaskProfile, TaskStats};
+pub use profile::{SequenceProfile, TaskProfile, TaskStats};
 pub use sequence::{Report, Sequence};
 pub use stream_task::{StreamBlock, StreamTask};

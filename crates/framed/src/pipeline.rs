@@ -6,7 +6,7 @@ use crate::frame::{Frame, Layout};
 use crate::graph::{CloneableTaskId, Graph, TaskId};
 use crate::io::Status;
 use crate::plan::Plan;
-use crate::profile::Profile;
+use crate::profile::SequenceProfile;
 use crate::program::{Program, Replica};
 use crate::sequence::{profile_of, Info};
 use std::cell::UnsafeCell;
@@ -547,8 +547,8 @@ impl Pipeline {
 
     /// Per-task measurements of every stage so far (all replicas merged), in stage order;
     /// empty counts unless built with [`profiling`](PipelineBuilder::profiling).
-    pub fn profile(&self) -> Profile {
-        let mut p = Profile {
+    pub fn profile(&self) -> SequenceProfile {
+        let mut p = SequenceProfile {
             frames: self.frames,
             ..Default::default()
         };

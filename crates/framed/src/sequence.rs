@@ -5,7 +5,7 @@ use crate::error::{BuildError, ExecError};
 use crate::frame::Frame;
 use crate::graph::{Graph, TaskId, TaskKind};
 use crate::io::{Out, Status};
-use crate::profile::{Profile, TaskProfile};
+use crate::profile::{SequenceProfile, TaskProfile};
 use crate::program::{Program, Replica};
 use std::any::TypeId;
 use std::sync::Arc;
@@ -181,7 +181,7 @@ impl Sequence {
     }
 
     /// The measurements so far, in execution order (see [`set_profiling`](Self::set_profiling)).
-    pub fn profile(&self) -> Profile {
+    pub fn profile(&self) -> SequenceProfile {
         profile_of(&self.info, &self.prog, &[&self.replica.stats], self.frames)
     }
 
@@ -225,7 +225,7 @@ pub(crate) fn profile_of(
     prog: &Program,
     stats: &[&Vec<crate::profile::TaskStats>],
     frames: u64,
-) -> Profile {
+) -> SequenceProfile {
     let tasks = prog
         .order
         .iter()
@@ -247,7 +247,7 @@ pub(crate) fn profile_of(
             }
         })
         .collect();
-    Profile {
+    SequenceProfile {
         tasks,
         frames,
         spans: prog.spans.clone(),
