@@ -33,8 +33,8 @@ use std::time::Instant;
 
 use num_complex::Complex32;
 use radioflow_framed::{
-    plan, BuildError, ExecError, Graph, Io, PipelineBuilder, Plan, Sequence, SequenceProfile,
-    Status,
+    plan, BuildError, ExecError, Io, PipelineBuilder, Plan, Sequence, SequenceProfile, Status,
+    TaskGraph,
 };
 use thiserror::Error;
 
@@ -428,7 +428,7 @@ fn graph<R, W>(
     limit: u64,
     decoder: Option<Arc<Mutex<StageProfile>>>,
     live: Arc<RxLive>,
-) -> Result<(Graph, RxTasks, Arc<Shared>), RxRunError>
+) -> Result<(TaskGraph, RxTasks, Arc<Shared>), RxRunError>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
@@ -448,7 +448,7 @@ where
     let resampler = Resampler::new(run.sync)?;
     let timing = TimingRecovery::new(run.sync)?;
     let sync = Synchronizer::new(run.sync)?;
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
 
     let first_task = RxLive::first_task(&run.sync);
     let first_name = RxLive::TASKS[first_task];

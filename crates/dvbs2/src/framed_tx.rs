@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use num_complex::Complex32;
 use radioflow_framed::{
-    BuildError, CloneableTaskId, ExecError, Graph, PipelineBuilder, Sequence, Status, TaskId,
+    BuildError, CloneableTaskId, ExecError, PipelineBuilder, Sequence, Status, TaskGraph, TaskId,
 };
 use thiserror::Error;
 
@@ -174,7 +174,11 @@ pub(crate) struct TxTasks {
 
 /// Builds the task graph from `input` to `output` (little-endian cf32, one `write_all` per
 /// frame: give an unbuffered file, write errors are then all reported).
-fn graph<R, W>(run: &TxRun, input: R, output: W) -> Result<(Graph, TxTasks, Arc<Shared>), RunError>
+fn graph<R, W>(
+    run: &TxRun,
+    input: R,
+    output: W,
+) -> Result<(TaskGraph, TxTasks, Arc<Shared>), RunError>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
@@ -186,7 +190,7 @@ where
     let shaper = FrameShaper::new(run.shaping)?;
     let (sps, tail) = (shaper.sps(), shaper.tail());
     let max_shaped = MAX_PLFRAME * sps + tail;
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
 
     let src = g.sequential_module(
         "bbframe",

@@ -9,7 +9,7 @@ pub(crate) const ALIGN: usize = 64;
 struct Line([u8; ALIGN]);
 
 /// Where each output socket lives in a frame (made by the graph:
-/// [`Graph::frame_layout`](crate::Graph::frame_layout)).
+/// [`TaskGraph::frame_layout`](crate::TaskGraph::frame_layout)).
 #[derive(Clone, Debug)]
 pub(crate) struct Layout {
     /// Per socket id: byte offset of its own buffer (`usize::MAX` for inputs).

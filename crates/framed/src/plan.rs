@@ -1,7 +1,7 @@
 //! [`plan`]: stage boundaries and replica counts from a profile.
 
-use crate::graph::TaskId;
 use crate::profile::SequenceProfile;
+use crate::task_graph::TaskId;
 
 /// One stage of a [`Plan`].
 #[derive(Clone, Debug, PartialEq)]

@@ -4,9 +4,9 @@
 
 use crate::error::{BuildError, ExecError};
 use crate::frame::Frame;
-use crate::graph::{Graph, Runnable, TaskKind};
 use crate::io::{Io, Status};
 use crate::profile::TaskStats;
+use crate::task_graph::{Runnable, TaskGraph, TaskKind};
 use std::any::Any;
 use std::sync::Arc;
 use std::time::Instant;
@@ -79,7 +79,7 @@ const END: usize = 0;
 
 /// Compiles a graph (or one stage of it) into basic blocks, then links them into a program.
 struct Compiler<'g> {
-    g: &'g Graph,
+    g: &'g TaskGraph,
     in_stage: &'g [bool],
     visited: Vec<u32>,
     needed: Vec<u32>,
@@ -417,7 +417,7 @@ impl Program {
     /// as visited). Roots (tasks with no input from the stage) start in the order of `first`,
     /// then in creation order.
     pub(crate) fn generate(
-        g: &Graph,
+        g: &TaskGraph,
         in_stage: &[bool],
         before: &[bool],
         first: &[u32],
@@ -524,7 +524,7 @@ impl Replica {
     /// # Errors
     /// [`BuildError::NotCloneable`] if `n > 1` and a module or codelet cannot be cloned.
     pub(crate) fn make(
-        g: &mut Graph,
+        g: &mut TaskGraph,
         prog: &Arc<Program>,
         tasks: &[u32],
         n: usize,
@@ -537,7 +537,7 @@ impl Replica {
         let mut out = Vec::with_capacity(n);
         for r in (0..n).rev() {
             let mut states: Vec<Option<Box<dyn Any + Send>>> = (0..nm).map(|_| None).collect();
-            let mut codelets: Vec<Option<Box<dyn crate::graph::Codelet>>> =
+            let mut codelets: Vec<Option<Box<dyn crate::task_graph::Codelet>>> =
                 (0..g.tasks.len()).map(|_| None).collect();
             for &m in &modules {
                 if r > 0 && g.modules[m as usize].cloner.is_none() {
@@ -695,7 +695,7 @@ impl Replica {
     }
 }
 
-fn not_cloneable(g: &Graph, m: u32, tasks: &[u32], stage: usize) -> BuildError {
+fn not_cloneable(g: &TaskGraph, m: u32, tasks: &[u32], stage: usize) -> BuildError {
     let task = tasks
         .iter()
         .find(|&&t| g.tasks[t as usize].module == m)

@@ -3,10 +3,10 @@
 
 use crate::error::{BuildError, ExecError};
 use crate::frame::Frame;
-use crate::graph::{Graph, TaskId, TaskKind};
 use crate::io::{Out, Status};
 use crate::profile::{SequenceProfile, TaskProfile};
 use crate::program::{Program, Replica};
+use crate::task_graph::{TaskGraph, TaskId, TaskKind};
 use std::any::TypeId;
 use std::sync::Arc;
 
@@ -31,7 +31,7 @@ pub(crate) struct Info {
 }
 
 impl Info {
-    pub(crate) fn of(g: &Graph) -> Info {
+    pub(crate) fn of(g: &TaskGraph) -> Info {
         Info {
             uid: g.uid,
             names: g.tasks.iter().map(|t| t.name.clone()).collect(),
@@ -83,7 +83,7 @@ impl Sequence {
     /// # Errors
     /// See [`BuildError`]: unbound inputs, tasks without codelet, unreachable tasks, a task
     /// reading its own output through a switcher, badly nested switchers.
-    pub fn new(graph: Graph) -> Result<Sequence, BuildError> {
+    pub fn new(graph: TaskGraph) -> Result<Sequence, BuildError> {
         Self::with_bounds(graph, &[], &[])
     }
 
@@ -94,7 +94,7 @@ impl Sequence {
     /// As for [`new`](Self::new), and [`BuildError::OutsideSequence`] when a task of the
     /// sequence reads a task left out.
     pub fn with_bounds(
-        mut graph: Graph,
+        mut graph: TaskGraph,
         first: &[TaskId],
         last: &[TaskId],
     ) -> Result<Sequence, BuildError> {
@@ -207,7 +207,7 @@ impl Sequence {
     }
 
     /// The buffer of an output socket, to write before [`exec_once`](Self::exec_once) (for
-    /// [`Graph::external`] sockets).
+    /// [`TaskGraph::external`] sockets).
     ///
     /// # Panics
     /// If `o` belongs to another graph.
