@@ -7,10 +7,12 @@
 
 mod blocks;
 mod expr;
+mod expr_error;
 mod python;
 mod yaml;
 
-pub use expr::{evaluate, ExprError, Value, MAX_DEPTH, MAX_ITEMS, MAX_TOTAL_ITEMS};
+pub use expr::{evaluate, Value};
+pub use expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_TOTAL_ITEMS};
 
 use crate::echo::{cut, cut_display};
 use crate::{BlockSpec, Connection, End, Graph, GraphDescription, GraphError};
