@@ -5,7 +5,7 @@
 use crate::cut::{cut, Cut};
 use crate::wire::{self, BlockReport, FromHost, LinkReady, ToHost};
 use crate::{HostsError, HEARTBEAT_EVERY, PEER_TIMEOUT};
-use radioflow_graph::GraphDescription;
+use radioflow_graphfile::GraphDescription;
 use std::net::{Shutdown, SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};

@@ -11,7 +11,7 @@
 //! - [`EOS_MARKER`]: the end-of-stream frame; [`wire`](crate#control-protocol) the protocol.
 //!
 //! ```no_run
-//! use radioflow_graph::GraphDescription;
+//! use radioflow_graphfile::GraphDescription;
 //! use radioflow_hosts::{run, HostAddress, RunOptions};
 //!
 //! let mut g = GraphDescription::new("split");

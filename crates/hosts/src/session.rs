@@ -5,7 +5,7 @@
 use crate::link::{LinkEnd, LinkFlags, LinkMessageSink, LinkMessageSource, LinkSink, LinkSource};
 use crate::wire::{self, BlockReport, FromHost, LinkReady, Part, PartLink, ToHost};
 use crate::{token, HEARTBEAT_EVERY, PEER_TIMEOUT};
-use radioflow_graph::{BuiltGraph, End, GraphDescription};
+use radioflow_graphfile::{BuiltGraph, End, GraphDescription};
 use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::{
     with_dtype, Block, BlockId, Direction, Pmt, PortName, PortRef, Scheduler, SchedulerSpec,

@@ -11,7 +11,7 @@ use crate::errors::{value_error, RunError};
 use crate::handle::lock;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use radioflow_graph::GraphDescription;
+use radioflow_graphfile::GraphDescription;
 use radioflow_hosts::{HostAddress, Report, RunOptions, ServeConfig, Server};
 use radioflow_runtime::{BlockId, Direction, Flowgraph, Pmt};
 use std::collections::HashMap;

@@ -204,7 +204,7 @@ impl Budget {
 /// first, in dependency order, each once.
 ///
 /// ```
-/// use radioflow_graph::grc::{evaluate, ExprError, Value};
+/// use radioflow_graphfile::grc::{evaluate, ExprError, Value};
 ///
 /// let vars = [("samp_rate", "32e3"), ("decim", "4")];
 /// assert_eq!(evaluate("samp_rate / decim", &vars), Ok(Value::Float(8000.0)));

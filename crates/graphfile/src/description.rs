@@ -19,7 +19,7 @@ use radioflow_library as _;
 /// library's descriptions and connects them.
 ///
 /// ```
-/// use radioflow_graph::GraphDescription;
+/// use radioflow_graphfile::GraphDescription;
 ///
 /// let mut g = GraphDescription::new("example");
 /// g.add("src", "null_source").dtype("float32").host("a");
