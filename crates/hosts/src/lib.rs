@@ -51,10 +51,3 @@ pub use link::EOS_MARKER;
 pub use serve::{ServeConfig, Server};
 pub use token::generate_token;
 pub use wire::{BlockReport, VERSION};
-
-use std::time::Duration;
-
-/// How often each side of a control connection says it is alive.
-const HEARTBEAT_EVERY: Duration = Duration::from_millis(500);
-/// Silence after which a peer is taken as lost.
-const PEER_TIMEOUT: Duration = Duration::from_secs(10);

@@ -3,8 +3,10 @@
 //! the coordinator closes the session or is lost.
 
 use crate::link::{LinkEnd, LinkFlags, LinkMessageSink, LinkMessageSource, LinkSink, LinkSource};
-use crate::wire::{self, BlockReport, FromHost, LinkReady, Part, PartLink, ToHost};
-use crate::{token, HEARTBEAT_EVERY, PEER_TIMEOUT};
+use crate::token;
+use crate::wire::{
+    self, BlockReport, FromHost, LinkReady, Part, PartLink, ToHost, HEARTBEAT_EVERY, PEER_TIMEOUT,
+};
 use radioflow_graphfile::{BuiltGraph, End, GraphDescription};
 use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::{
