@@ -8,7 +8,7 @@
 //! `vector_source` over a numpy array, exists only in this process and is refused by name.
 
 use crate::errors::{value_error, RunError};
-use crate::handle::lock;
+use crate::lock::lock;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use radioflow_graphfile::GraphDescription;
