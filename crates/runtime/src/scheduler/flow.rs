@@ -1,5 +1,6 @@
 //! `flow`: one worker per core; chains of blocks stay on one worker and run depth-first in
-//! cache-sized chunks (the "scheduler emulation" of the seed 000, generalised to any graph).
+//! cache-sized chunks (the "scheduler emulation" of Bloessl et al. 2019, generalised to any
+//! graph).
 
 use super::balance::{Seat, Team};
 use super::placement::{place, Placement};
