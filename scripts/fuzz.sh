@@ -2,8 +2,8 @@
 # Fuzzes radioflow's parsers of outside input with libFuzzer (fuzz/: PMT deserialization,
 # graph files, GRC flowgraphs and their expressions, scheduler specs, the framed pipeline's
 # adaptors under random schedules, the RDS decoder on any multiplex, DVB-S2 BBFRAME headers and
-# depacketizing, SigMF metadata, the gr-zeromq tag header, WAV files, the control protocol of
-# graphs across hosts, the command line's numeric values).
+# depacketizing, SigMF metadata and archives, the gr-zeromq tag header and received frames, WAV
+# files, the control protocol of graphs across hosts, the command line's numeric values).
 # Builds the targets with a nightly toolchain (installed if missing) and coverage
 # instrumentation, replays every committed regression input, then runs each target for a
 # bounded time from its seed corpus (fuzz/corpus/<target>; what it finds goes to
@@ -25,7 +25,7 @@ case "${1:-}" in
   --seconds) seconds=$2; shift 2 ;;
   --build-only) build_only=true; shift ;;
 esac
-all=(pmt_deserialize graph_file grc_file grc_expr scheduler_spec framed_pipeline rds_decoder bbframe sigmf_meta zmq_tag_header wav_file hosts_control cli_values)
+all=(pmt_deserialize graph_file grc_file grc_expr scheduler_spec framed_pipeline rds_decoder bbframe sigmf_meta sigmf_archive zmq_tag_header wav_file hosts_control cli_values)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
 

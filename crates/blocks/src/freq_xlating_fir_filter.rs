@@ -110,8 +110,9 @@ register_block!(BlockDescription {
     params: &[
         ParamDescription::required("taps", ParamKind::Floats, "the low-pass's taps"),
         ParamDescription::optional("decimation", ParamKind::Int { min: 1 }, DefaultValue::Int(1), "inputs per output"),
-        ParamDescription::required("centre", ParamKind::Float, "the frequency moved to DC, Hz"),
-        ParamDescription::required("sample_rate", ParamKind::PositiveFloat, "the input's rate, Hz"),
+        // Any: beyond ±sample_rate/2 the centre aliases (GNU Radio's too).
+        ParamDescription::required("centre", ParamKind::Float(FloatRange::FINITE), "the frequency moved to DC, Hz"),
+        ParamDescription::required("sample_rate", ParamKind::Float(FloatRange::POSITIVE), "the input's rate, Hz"),
     ],
     ports: declared_ports::<FreqXlatingFirFilter>,
     make: |a| {

@@ -77,7 +77,7 @@ register_block!(BlockDescription {
     id: "quadrature_demod",
     summary: "FM demodulation: gain times the phase step between samples (GNU Radio's quadrature_demod_cf).",
     dtypes: &[Dtype::Complex64],
-    params: &[ParamDescription::required("gain", ParamKind::Float, "the phase step's scale")],
+    params: &[ParamDescription::required("gain", ParamKind::Float(FloatRange::F32), "the phase step's scale")],
     ports: declared_ports::<QuadratureDemod>,
     make: |a| Ok(Box::new(QuadratureDemod::new(a.float("gain")? as f32)) as Box<dyn Block>),
 });

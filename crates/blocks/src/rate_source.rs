@@ -8,6 +8,10 @@ use std::time::{Duration, Instant};
 /// Wake-ups per second while waiting for the next samples to fall due.
 const TICKS_PER_SECOND: f64 = 1000.0;
 
+/// The rates it takes: at most 1000 s between two samples (as `throttle`); at about 1e-19 the
+/// wait for the next sample is past what a `Duration` holds.
+const RATE: FloatRange = FloatRange::at_least(1e-3);
+
 /// Emits `rate` samples per second of wall-clock time, like a radio front end: samples fall due
 /// with time whether or not the graph is ready for them, and those that find the output buffer
 /// full are dropped (an overflow), counted in [`dropped`](Self::dropped). It stops after
@@ -60,12 +64,12 @@ impl RateSource {
     /// A source of `rate` samples per second, `total` samples in all.
     ///
     /// # Panics
-    /// If `rate` is not finite and positive.
+    /// If `rate` is not finite and at least 0.001 (the registry refuses it with an error
+    /// when the block is made from parameters).
     pub fn new(rate: f64, total: u64) -> Self {
-        assert!(
-            rate.is_finite() && rate > 0.0,
-            "rate must be finite and positive, got {rate}"
-        );
+        if let Err(e) = RATE.check(rate) {
+            panic!("rate_source: rate {e}");
+        }
         Self {
             output: StreamOutput::new(),
             rate,
@@ -129,7 +133,7 @@ register_block!(BlockDescription {
     summary: "A source of `rate` float32 samples per second in real time, `total` in all, counting what it had to drop because the graph was not ready (a device's overflow).",
     dtypes: &[Dtype::Float32],
     params: &[
-        ParamDescription::required("rate", ParamKind::PositiveFloat, "samples per second"),
+        ParamDescription::required("rate", ParamKind::Float(RATE), "samples per second"),
         ParamDescription::required("total", ParamKind::Int { min: 0 }, "samples in all"),
     ],
     ports: declared_ports::<RateSource>,

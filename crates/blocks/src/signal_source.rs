@@ -168,12 +168,13 @@ register_block!(BlockDescription {
     summary: "A sine, cosine or constant at `frequency` Hz for `sample_rate` samples per second (GNU Radio's analog.sig_source_c/f).",
     dtypes: &[Dtype::Complex64, Dtype::Float32],
     params: &[
-        ParamDescription::required("sample_rate", ParamKind::PositiveFloat, "samples per second"),
+        ParamDescription::required("sample_rate", ParamKind::Float(FloatRange::POSITIVE), "samples per second"),
         ParamDescription::required("waveform", ParamKind::Choice(&["sine", "cosine", "constant"]), "the waveform"),
-        ParamDescription::required("frequency", ParamKind::Float, "in Hz"),
-        ParamDescription::optional("amplitude", ParamKind::Float, DefaultValue::Float(1.0), "peak amplitude"),
+        // Any: beyond ±sample_rate/2 a frequency aliases, as after sampling (GNU Radio's too).
+        ParamDescription::required("frequency", ParamKind::Float(FloatRange::FINITE), "in Hz (aliases beyond ±sample_rate/2)"),
+        ParamDescription::optional("amplitude", ParamKind::Float(FloatRange::F32), DefaultValue::Float(1.0), "peak amplitude"),
         ParamDescription::optional("offset", ParamKind::Item, DefaultValue::Float(0.0), "added to every sample"),
-        ParamDescription::optional("phase", ParamKind::Float, DefaultValue::Float(0.0), "of the first sample, in radians"),
+        ParamDescription::optional("phase", ParamKind::Float(FloatRange::FINITE), DefaultValue::Float(0.0), "of the first sample, in radians"),
     ],
     ports: declared_ports::<SignalSource<f32>>,
     make: |a| {

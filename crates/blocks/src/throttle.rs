@@ -11,6 +11,12 @@ const MAX_CHUNK_SECONDS: f64 = 0.005;
 /// Largest lag behind the schedule that is caught up by passing items without sleeping.
 const MAX_LAG: Duration = Duration::from_millis(50);
 
+/// The rates a throttle takes: at most 1000 s between two items. Slower, it no longer paces a
+/// stream but holds it (1e-9 put the second item 30 years away), and at about 1e-19 the
+/// sleep is past what a `Duration` holds (1e-300 panicked). No upper bound: a rate beyond
+/// what the graph can move simply never sleeps.
+const RATE: FloatRange = FloatRange::at_least(1e-3);
+
 /// Passes items through unchanged (with their tags) at `items_per_second` on average, by
 /// sleeping, like GNU Radio's `throttle`. For graphs without hardware to pace them; it is no
 /// precise clock.
@@ -30,7 +36,7 @@ const MAX_LAG: Duration = Duration::from_millis(50);
 /// None.
 ///
 /// # Parameters
-/// - `items_per_second`: the average rate, finite and positive.
+/// - `items_per_second`: the average rate, at least 0.001 (an item per 1000 s).
 ///
 /// Blocking: yes (it sleeps), so thread-sharing schedulers give it its own thread.
 ///
@@ -70,12 +76,12 @@ impl<T: Item> Throttle<T> {
     /// Passes `items_per_second` items per second on average.
     ///
     /// # Panics
-    /// If `items_per_second` is not finite and positive.
+    /// If `items_per_second` is not finite and at least 0.001 (the registry refuses it
+    /// with an error when the block is made from parameters).
     pub fn new(items_per_second: f64) -> Self {
-        assert!(
-            items_per_second.is_finite() && items_per_second > 0.0,
-            "throttle rate must be finite and positive, got {items_per_second}"
-        );
+        if let Err(e) = RATE.check(items_per_second) {
+            panic!("throttle: items_per_second {e}");
+        }
         Self {
             input: StreamInput::new(),
             output: StreamOutput::new(),
@@ -120,7 +126,7 @@ register_block!(BlockDescription {
     dtypes: Dtype::ALL,
     params: &[ParamDescription::required(
         "sample_rate",
-        ParamKind::PositiveFloat,
+        ParamKind::Float(RATE),
         "items per second"
     )],
     ports: declared_ports::<Throttle<f32>>,

@@ -498,7 +498,7 @@ fn throttle_limits_the_rate_and_passes_everything() {
 }
 
 #[test]
-#[should_panic(expected = "finite and positive")]
+#[should_panic(expected = "throttle: items_per_second must be >= 0.001, not 0")]
 fn throttle_rejects_a_zero_rate() {
     let _ = Throttle::<f32>::new(0.0);
 }
@@ -595,5 +595,43 @@ fn multiply_is_the_item_by_item_product_with_every_inputs_tags() {
         let mut got = sink.tags.clone();
         got.sort_by_key(|t| t.offset);
         assert_eq!(got, want_tags, "{}", s.name());
+    }
+}
+
+#[test]
+#[should_panic(expected = "throttle: items_per_second must be >= 0.001, not 1e-300")]
+fn throttle_rejects_a_rate_whose_sleep_cannot_be_represented() {
+    let _ = Throttle::<f32>::new(1e-300);
+}
+
+#[test]
+fn a_throttle_at_its_lowest_rate_passes_its_first_item_and_stops_when_asked() {
+    // The lowest rate there is: one item per 1000 s. The first passes at once (the clock
+    // starts with it), the second is a long sleep that a stop cuts short.
+    for s in schedulers() {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(vec![7u8; 3]));
+        let throttle = fg.add(Throttle::<u8>::new(0.001));
+        let sink = fg.add(VectorSink::<u8>::new());
+        fg.connect(src, throttle).unwrap();
+        fg.connect(throttle, sink).unwrap();
+        fg.start(s.as_ref()).unwrap();
+        let t0 = Instant::now();
+        while fg.live_stats(sink).map_or(0, |st| st.items_consumed) < 1 {
+            assert!(
+                t0.elapsed() < Duration::from_secs(60),
+                "{}: no first item",
+                s.name()
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        fg.stop();
+        fg.wait_timeout(Duration::from_secs(60)).unwrap();
+        assert_eq!(
+            fg.block::<VectorSink<u8>>(sink).unwrap().data(),
+            [7],
+            "{}",
+            s.name()
+        );
     }
 }

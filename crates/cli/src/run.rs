@@ -37,6 +37,10 @@ pub(crate) struct RunArgs {
         env = "RADIOFLOW_TOKEN"
     )]
     host_token: Option<String>,
+    /// With --hosts: a link's receiving end drops (logs and counts) a frame that cannot be a
+    /// link frame instead of failing the run (its port is open to anyone who can reach it).
+    #[arg(long, requires = "hosts")]
+    drop_malformed: bool,
 }
 
 pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
@@ -81,6 +85,7 @@ fn across_hosts(a: &RunArgs, hosts: &str) -> anyhow::Result<()> {
     let options = radioflow_hosts::RunOptions {
         token: a.host_token.clone().unwrap_or_default(),
         scheduler: a.scheduler.clone(),
+        drop_malformed: a.drop_malformed,
     };
     let interrupt = Interrupt::catch()?;
     let start = Instant::now();
@@ -95,8 +100,16 @@ fn across_hosts(a: &RunArgs, hosts: &str) -> anyhow::Result<()> {
     for (host, blocks) in &report.hosts {
         for b in blocks {
             println!(
-                "  {host}:{:14} {:>12} in {:>12} out {:>8} messages",
-                b.name, b.consumed, b.produced, b.messages
+                "  {host}:{:14} {:>12} in {:>12} out {:>8} messages{}",
+                b.name,
+                b.consumed,
+                b.produced,
+                b.messages,
+                if b.dropped > 0 {
+                    format!(" ({} malformed frames dropped)", b.dropped)
+                } else {
+                    String::new()
+                }
             );
         }
     }

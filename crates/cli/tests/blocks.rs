@@ -41,6 +41,8 @@ fn blocks_lists_every_registered_block_and_shows_each() {
                 d.id,
                 p.name
             );
+            // What it takes, with a float's range (`a number >= 0.001`).
+            assert!(one.contains(&p.kind.describe()), "{}.{}", d.id, p.name);
         }
         for port in (d.ports)() {
             assert!(one.contains(&port.to_string()), "{} port {port}", d.id);

@@ -1,7 +1,7 @@
 //! [`FreqXlatingFir`]: shift a channel to DC, filter and decimate.
 
 use crate::decimating_fir::DecimatingFir;
-use crate::error::{finite, positive, ParamError};
+use crate::error::{check, finite, positive, ParamError};
 use crate::nco::Nco;
 use num_complex::Complex32;
 use std::f64::consts::PI;
@@ -70,7 +70,7 @@ impl FreqXlatingFir {
     ///
     /// # Errors
     /// If `taps` is empty, `decimation` is 0, `sample_rate` is not finite and positive, or
-    /// `centre` is not finite.
+    /// `centre` is not finite, or so far beyond the rate that `centre / sample_rate` is not.
     pub fn new(
         taps: &[f32],
         decimation: usize,
@@ -78,9 +78,11 @@ impl FreqXlatingFir {
         sample_rate: f64,
     ) -> Result<Self, ParamError> {
         positive("sample_rate", sample_rate)?;
-        finite("centre", centre)?;
+        let ratio = turns_per_sample(centre, sample_rate)?;
         let mut mixer = Nco::new(-centre, sample_rate);
-        mixer.set_phase(-PI * centre / sample_rate * (taps.len() as f64 - 1.0));
+        // Half a turn per sample of `ratio` over the taps' span, taken modulo whole turns
+        // first (an even number of half turns) so that a huge `ratio` stays finite.
+        mixer.set_phase(-PI * ratio.rem_euclid(2.0) * (taps.len() as f64 - 1.0));
         let mut steps = vec![Complex32::default(); STEP];
         fill_phasors(&mixer, &mut steps);
         Ok(Self {
@@ -102,9 +104,9 @@ impl FreqXlatingFir {
     /// Retunes to `centre` Hz; the mixer's phase continues from where it is.
     ///
     /// # Errors
-    /// If `centre` is not finite.
+    /// If `centre` is not finite, or `centre / sample_rate` is not.
     pub fn set_centre(&mut self, centre: f64) -> Result<(), ParamError> {
-        finite("centre", centre)?;
+        turns_per_sample(centre, self.sample_rate)?;
         self.centre = centre;
         self.mixer.set_frequency(-centre, self.sample_rate);
         fill_phasors(&self.mixer, &mut self.steps);
@@ -135,6 +137,17 @@ impl FreqXlatingFir {
             }
         })
     }
+}
+
+/// `centre / sample_rate` (turns per sample), which must be finite: a finite centre far
+/// beyond a tiny rate gives infinity, and the mixer's phase would be undefined.
+fn turns_per_sample(centre: f64, sample_rate: f64) -> Result<f64, ParamError> {
+    finite("centre", centre)?;
+    let ratio = centre / sample_rate;
+    check(ratio.is_finite(), "centre", || {
+        format!("{centre:e} Hz is too far beyond the sample rate ({sample_rate:e})")
+    })?;
+    Ok(ratio)
 }
 
 #[cfg(test)]
@@ -209,5 +222,27 @@ mod tests {
         assert!((y[1] - Complex32::new(0.0, -1.0)).norm() < 1e-6);
         assert_eq!(f.centre(), 2e3);
         assert!(f.set_centre(f64::NAN).is_err());
+    }
+
+    #[test]
+    fn a_centre_far_beyond_the_rate_is_an_error_or_works_never_a_panic() {
+        // centre / sample_rate overflowing to infinity used to panic in the mixer's phase.
+        for (centre, rate) in [(1e3, 1e-320), (f64::MAX, 0.5), (-f64::MAX, 1e-3)] {
+            let Err(e) = FreqXlatingFir::new(&[1.0; 3], 1, centre, rate) else {
+                panic!("{centre:e} at {rate:e} was taken");
+            };
+            assert_eq!(e.name, "centre", "{centre:e} at {rate:e}");
+        }
+        // Finite but huge: the phase taken modulo whole turns stays finite.
+        let mut f = FreqXlatingFir::new(&[1.0; 31], 1, 1e300, 1.0).unwrap();
+        let mut y = vec![Complex32::default(); 4];
+        f.process(&[Complex32::new(1.0, 0.0); 34], &mut y);
+        assert!(
+            y.iter().all(|z| z.re.is_finite() && z.im.is_finite()),
+            "{y:?}"
+        );
+        assert!(f.set_centre(1e3).is_ok());
+        let mut tiny = FreqXlatingFir::new(&[1.0; 3], 1, 1e3, 1e-200).unwrap();
+        assert!(tiny.set_centre(1e300).is_err());
     }
 }

@@ -3,8 +3,8 @@
 //! `radioflow run --hosts` cuts into one part per host, and what a program builds when it
 //! wants either.
 
-use crate::echo::cut;
 use crate::GraphError;
+use radioflow_runtime::echo::cut;
 // Naming the crate also links the library's blocks, which register themselves.
 use radioflow_library::RunFiles;
 use radioflow_runtime::registry::{self, Dtype, ParamKind};

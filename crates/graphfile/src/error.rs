@@ -1,6 +1,6 @@
 //! What can be wrong with a graph file.
 
-use crate::echo::{cut, cut_list, cut_message};
+use radioflow_runtime::echo::{cut, cut_list, cut_message};
 use std::path::PathBuf;
 
 /// A graph file that cannot be read or built; the message names the file and what is at

@@ -1,7 +1,7 @@
 //! Reading a graph file (TOML) into a [`GraphDescription`] and a [`BuiltGraph`].
 
-use crate::echo::{cut, cut_display, cut_message};
 use crate::{BlockSpec, BuiltGraph, GraphDescription, GraphError};
+use radioflow_runtime::echo::{cut, cut_display, cut_message};
 use radioflow_runtime::Pmt;
 use std::path::Path;
 use toml::{Table, Value};

@@ -28,7 +28,6 @@
 //! GNU Radio Companion flowgraphs (`.grc`) are read too: see [`grc`].
 
 mod description;
-mod echo;
 mod error;
 mod file;
 pub mod grc;

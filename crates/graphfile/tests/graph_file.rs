@@ -64,7 +64,7 @@ fn example(kind: ParamKind, path: &str) -> String {
     match kind {
         ParamKind::Bool => "false".into(),
         ParamKind::Int { min } => min.max(1).to_string(),
-        ParamKind::Float | ParamKind::PositiveFloat => "1000.0".into(),
+        ParamKind::Float(_) => "1000.0".into(),
         ParamKind::Item => "1".into(),
         ParamKind::Floats | ParamKind::Items => "[1, 2]".into(),
         ParamKind::Choice(words) => format!("{:?}", words[0]),

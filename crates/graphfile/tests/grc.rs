@@ -412,3 +412,38 @@ fn a_zeromq_key_in_a_grc_becomes_the_blocks_key() {
         b.make().unwrap_or_else(|e| panic!("{}: {e}", b.name));
     }
 }
+
+/// radioflow's `drop_malformed` on a gr-zeromq source in a `.grc` file reaches the block.
+#[test]
+fn drop_malformed_on_a_zeromq_source_in_a_grc_reaches_the_block() {
+    use radioflow_graphfile::describe_grc;
+    use radioflow_runtime::Pmt;
+    let mut text = String::from(
+        "options:\n  parameters:\n    id: drops\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    let stream = [
+        ("type", "float"),
+        ("vlen", "'1'"),
+        ("address", "'tcp://127.0.0.1:5558'"),
+        ("timeout", "'100'"),
+        ("pass_tags", "'True'"),
+        ("hwm", "'-1'"),
+        ("drop_malformed", "'True'"),
+    ];
+    let message = [
+        ("address", "'tcp://127.0.0.1:5559'"),
+        ("timeout", "'100'"),
+        ("bind", "'False'"),
+        ("drop_malformed", "'True'"),
+    ];
+    text += &grc_block("pull", "zeromq_pull_source", &stream);
+    text += &grc_block("msgs", "zeromq_pull_msg_source", &message);
+    text += "\nconnections: []\n\nmetadata:\n  file_format: 1\n";
+    let g = describe_grc(&text, "drops.grc").unwrap();
+    for name in ["pull", "msgs"] {
+        let b = g.block(name).unwrap();
+        let drop = b.params.iter().find(|(k, _)| k == "drop_malformed");
+        assert_eq!(drop.map(|(_, v)| v), Some(&Pmt::Bool(true)), "{name}");
+        b.make().unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}

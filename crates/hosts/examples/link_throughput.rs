@@ -54,6 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let options = RunOptions {
         token,
         scheduler: "flow".into(),
+        drop_malformed: false,
     };
     let mut rates = Vec::new();
     for _ in 0..runs {

@@ -57,6 +57,10 @@ pub struct RunOptions {
     pub token: String,
     /// The scheduler every host runs its part on (`flow`, `tpb`, ...).
     pub scheduler: String,
+    /// A link's receiving end drops (logs and counts, [`BlockReport::dropped`]) a frame that
+    /// cannot be a link frame instead of failing the run: its port is open to anyone who can
+    /// reach the host.
+    pub drop_malformed: bool,
 }
 
 /// What every host reported when the graph ended.
@@ -110,7 +114,8 @@ pub fn run_until(
         .collect();
     let mut run = Coordinator::connect(&hosts, &options.token)?;
     // Parts.
-    for (i, part) in parts.into_iter().enumerate() {
+    for (i, mut part) in parts.into_iter().enumerate() {
+        part.drop_malformed = options.drop_malformed;
         run.send(i, &ToHost::Part { part })?;
     }
     let mut ready: Vec<Vec<LinkReady>> = vec![Vec::new(); hosts.len()];

@@ -48,6 +48,7 @@ pub(crate) fn cut(
             streams: Vec::new(),
             messages: Vec::new(),
             links: Vec::new(),
+            drop_malformed: false,
         })
         .collect();
     let mut unknown: BTreeMap<&str, Vec<&str>> = BTreeMap::new();

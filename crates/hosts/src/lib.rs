@@ -21,7 +21,11 @@
 //! g.connect("src", "head")?;
 //! g.connect("head", "sink")?;
 //! let hosts = HostAddress::parse_list("a=10.0.0.1:7300,b=10.0.0.2:7300")?;
-//! let options = RunOptions { token: "secret".into(), scheduler: "flow".into() };
+//! let options = RunOptions {
+//!     token: "secret".into(),
+//!     scheduler: "flow".into(),
+//!     drop_malformed: false,
+//! };
 //! let report = run(&g, &hosts, &options)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -123,9 +123,9 @@ struct Session {
     host: String,
     graph: Option<BuiltGraph>,
     scheduler: Option<Box<dyn Scheduler>>,
-    /// Receiving link ends: their flags (set when their readers finished) and whether that
-    /// was reported.
-    incoming: Vec<(u32, Arc<LinkFlags>, bool)>,
+    /// Receiving link ends: their flags (set when their readers finished, frames dropped)
+    /// and whether their closing was reported.
+    incoming: Vec<(u32, Arc<LinkFlags>, bool, BlockId)>,
     /// Sending link ends, made at start.
     outgoing: Vec<(PartLink, Option<Dtype>, PortRef)>,
     /// Their flags, by link id, once made.
@@ -292,23 +292,25 @@ impl Session {
             if link.send {
                 self.outgoing.push((link.clone(), item, port));
             } else {
-                let flags = Arc::new(LinkFlags::default());
+                let flags = Arc::new(LinkFlags::receiving(part.drop_malformed));
                 let who = format!("link {}", link.text);
                 let (end, p) = LinkEnd::bind(&self.context, self.ip, who, flags.clone())?;
                 bound = Some(p);
                 let name = format!("link{}_in", link.id);
                 let fg = &mut graph.flowgraph;
-                if let Some(d) = item {
+                let id = if let Some(d) = item {
                     let block: Box<dyn Block> =
                         with_dtype!(d, T => Box::new(LinkSource::<T>::new(end)));
                     let id = fg.add_boxed(Some(&name), block);
                     fg.connect((id, 0), port).map_err(|e| fail(e.to_string()))?;
+                    id
                 } else {
                     let id = fg.add_boxed(Some(&name), Box::new(LinkMessageSource::new(end)));
                     fg.connect_message(named(id, "out"), port)
                         .map_err(|e| fail(e.to_string()))?;
-                }
-                self.incoming.push((link.id, flags, false));
+                    id
+                };
+                self.incoming.push((link.id, flags, false, id));
             }
             ready.push(LinkReady {
                 id: link.id,
@@ -356,7 +358,7 @@ impl Session {
     /// Reports receiving ends whose readers finished, and the graph's end.
     fn watch(&mut self) -> Result<(), String> {
         let mut closed = Vec::new();
-        for (id, flags, reported) in &mut self.incoming {
+        for (id, flags, reported, _) in &mut self.incoming {
             if !*reported && flags.is_closed() {
                 *reported = true;
                 closed.push(*id);
@@ -373,21 +375,30 @@ impl Session {
         }
         self.reported = true;
         let reply = match graph.flowgraph.wait() {
-            Ok(()) => FromHost::Finished {
-                blocks: graph
-                    .blocks
-                    .iter()
-                    .filter_map(|(name, id)| {
-                        let s = graph.flowgraph.stats(*id)?;
-                        Some(BlockReport {
-                            name: name.clone(),
-                            consumed: s.items_consumed,
-                            produced: s.items_produced,
-                            messages: s.messages,
-                        })
+            Ok(()) => {
+                let report = |name: String, id: BlockId, dropped: u64| {
+                    let s = graph.flowgraph.stats(id)?;
+                    Some(BlockReport {
+                        name,
+                        consumed: s.items_consumed,
+                        produced: s.items_produced,
+                        messages: s.messages,
+                        dropped,
                     })
-                    .collect(),
-            },
+                };
+                let blocks = graph.blocks.iter().map(|(name, id)| (name.clone(), *id, 0));
+                // Receiving link ends are listed when they dropped frames.
+                let links = self.incoming.iter().filter_map(|(link, flags, _, id)| {
+                    let n = flags.dropped();
+                    (n > 0).then(|| (format!("link{link}_in"), *id, n))
+                });
+                FromHost::Finished {
+                    blocks: blocks
+                        .chain(links)
+                        .filter_map(|(name, id, n)| report(name, id, n))
+                        .collect(),
+                }
+            }
             Err(e) => FromHost::Failed {
                 error: e.to_string(),
             },

@@ -91,6 +91,9 @@ pub(crate) struct Part {
     pub(crate) messages: Vec<(String, String)>,
     /// The ends of cut connections on this host.
     pub(crate) links: Vec<PartLink>,
+    /// Receiving link ends drop malformed frames instead of failing.
+    #[serde(default)]
+    pub(crate) drop_malformed: bool,
 }
 
 /// A block of a part.
@@ -139,6 +142,9 @@ pub struct BlockReport {
     pub produced: u64,
     /// Messages it handled.
     pub messages: u64,
+    /// Malformed frames it dropped (a link's receiving end, `RunOptions::drop_malformed`).
+    #[serde(default)]
+    pub dropped: u64,
 }
 
 /// Writes one message.

@@ -359,3 +359,237 @@ fn sha512_is_written_and_a_changed_data_file_is_refused() {
         "{e}"
     );
 }
+
+// Archives made by GNU tar (the `tar` on PATH): sparse members, links, FIFOs and devices named
+// like a recording's files are refused by name; long names (GNU, pax, ustar) are read.
+
+/// Runs GNU tar in `dir` with `args`; `false` (and a SKIPPED line) if there is none.
+fn gnu_tar(dir: &Path, args: &[&str]) -> bool {
+    match Command::new("tar").arg("--version").output() {
+        Ok(o) if String::from_utf8_lossy(&o.stdout).contains("GNU tar") => {}
+        _ => {
+            eprintln!("SKIPPED: no GNU tar on PATH");
+            return false;
+        }
+    }
+    let out = Command::new("tar")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "tar {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    true
+}
+
+const ARCHIVE_META: &str = r#"{"global": {"core:datatype": "cf32_le", "core:version": "1.2.0"}}"#;
+
+/// `name.sigmf-meta` and `name.sigmf-data` in `dir` (the data: 512 complex samples, then a
+/// 1 MiB hole, then 512 more, so GNU tar's -S finds a hole): the samples.
+fn sparse_pair(dir: &Path, name: &str) -> Vec<Complex32> {
+    use std::io::{Seek, SeekFrom, Write};
+    let part = signal(512);
+    let bytes: Vec<u8> = part
+        .iter()
+        .flat_map(|c| [c.re.to_le_bytes(), c.im.to_le_bytes()])
+        .flatten()
+        .collect();
+    let mut f = std::fs::File::create(dir.join(format!("{name}.sigmf-data"))).unwrap();
+    f.write_all(&bytes).unwrap();
+    f.seek(SeekFrom::Current(1 << 20)).unwrap();
+    f.write_all(&bytes).unwrap();
+    std::fs::write(dir.join(format!("{name}.sigmf-meta")), ARCHIVE_META).unwrap();
+    let mut all = part.clone();
+    all.resize(512 + (1 << 20) / 8, Complex32::default());
+    all.extend(part);
+    all
+}
+
+fn open_error(path: &Path) -> String {
+    SigmfSource::<Complex32>::new(path)
+        .map(|_| "opened".to_owned())
+        .unwrap_or_else(|e| e.to_string())
+}
+
+#[test]
+fn a_sparse_member_of_an_archive_is_refused_by_name() {
+    // GNU tar -S stores only the data around holes, with a map of them (GNU's old format in
+    // the header and extension blocks; pax formats 0.0, 0.1 and 1.0 in pax records and the
+    // member's data). Read in place, those bytes were taken for samples.
+    let dir = tempfile::tempdir().unwrap();
+    sparse_pair(dir.path(), "rec");
+    std::fs::write(dir.path().join("after.txt"), "a member after the data").unwrap();
+    let formats: [&[&str]; 4] = [
+        &["--format=gnu"],
+        &["--format=pax", "--sparse-version=0.0"],
+        &["--format=pax", "--sparse-version=0.1"],
+        &["--format=pax", "--sparse-version=1.0"],
+    ];
+    for format in formats {
+        let mut args = format.to_vec();
+        args.extend([
+            "-S",
+            "-cf",
+            "rec.sigmf",
+            "rec.sigmf-meta",
+            "rec.sigmf-data",
+            "after.txt",
+        ]);
+        if !gnu_tar(dir.path(), &args) {
+            return;
+        }
+        let e = open_error(&dir.path().join("rec.sigmf"));
+        assert!(
+            e.contains("rec.sigmf: member 'rec.sigmf-data' is a sparse file (tar -S)"),
+            "{format:?}: {e}"
+        );
+    }
+}
+
+#[test]
+fn a_link_fifo_or_device_named_like_a_recording_file_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        &d.join("real.sigmf-meta"),
+        Datatype::parse("cf32_le").unwrap(),
+        signal(100),
+        Vec::new(),
+    );
+    // A symbolic link to the data, a hard link (the second name of a file tar already
+    // stored), a FIFO; each as the data of `rec`, the metadata a plain file.
+    std::fs::write(d.join("rec.sigmf-meta"), ARCHIVE_META).unwrap();
+    let cases: [(&str, &str); 3] = [
+        ("symlink", "a symbolic link"),
+        ("hardlink", "a hard link"),
+        ("fifo", "a FIFO"),
+    ];
+    for (kind, words) in cases {
+        let data = d.join("rec.sigmf-data");
+        let _ = std::fs::remove_file(&data);
+        let mut members = vec!["rec.sigmf-meta"];
+        match kind {
+            "symlink" => std::os::unix::fs::symlink("real.sigmf-data", &data).unwrap(),
+            "hardlink" => {
+                std::fs::hard_link(d.join("real.sigmf-data"), &data).unwrap();
+                members.insert(0, "real.sigmf-data");
+            }
+            _ => {
+                let ok = Command::new("mkfifo")
+                    .arg(&data)
+                    .status()
+                    .unwrap()
+                    .success();
+                assert!(ok, "mkfifo");
+            }
+        }
+        members.push("rec.sigmf-data");
+        let mut args = vec!["--format=gnu", "-cf", "rec.sigmf"];
+        args.extend(&members);
+        if !gnu_tar(d, &args) {
+            return;
+        }
+        let e = open_error(&d.join("rec.sigmf"));
+        assert!(
+            e.contains(&format!("rec.sigmf: member 'rec.sigmf-data' is {words}")),
+            "{kind}: {e}"
+        );
+    }
+    // The metadata as a symbolic link.
+    let _ = std::fs::remove_file(d.join("rec.sigmf-data"));
+    std::fs::copy(d.join("real.sigmf-data"), d.join("rec.sigmf-data")).unwrap();
+    std::fs::remove_file(d.join("rec.sigmf-meta")).unwrap();
+    std::os::unix::fs::symlink("real.sigmf-meta", d.join("rec.sigmf-meta")).unwrap();
+    assert!(gnu_tar(
+        d,
+        &[
+            "--format=gnu",
+            "-cf",
+            "rec.sigmf",
+            "rec.sigmf-meta",
+            "rec.sigmf-data"
+        ]
+    ));
+    let e = open_error(&d.join("rec.sigmf"));
+    assert!(
+        e.contains("rec.sigmf: member 'rec.sigmf-meta' is a symbolic link"),
+        "{e}"
+    );
+    // A character device (when this process may make one: root with CAP_MKNOD).
+    let dev = d.join("dev");
+    std::fs::create_dir(&dev).unwrap();
+    std::fs::write(dev.join("rec.sigmf-meta"), ARCHIVE_META).unwrap();
+    let made = Command::new("mknod")
+        .arg(dev.join("rec.sigmf-data"))
+        .args(["c", "1", "3"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if made {
+        assert!(gnu_tar(
+            &dev,
+            &[
+                "--format=gnu",
+                "-cf",
+                "rec.sigmf",
+                "rec.sigmf-meta",
+                "rec.sigmf-data"
+            ]
+        ));
+        let e = open_error(&dev.join("rec.sigmf"));
+        assert!(
+            e.contains("rec.sigmf: member 'rec.sigmf-data' is a character device"),
+            "{e}"
+        );
+    } else {
+        eprintln!("SKIPPED (the device case): mknod not permitted");
+    }
+}
+
+#[test]
+fn long_member_names_in_gnu_pax_and_ustar_archives_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = signal(300);
+    // Directories making a path of 180 bytes: past ustar's 100-byte name (GNU: a long-name
+    // member; pax: a path record; ustar: split into prefix and name).
+    let deep = format!("{}/{}", "d".repeat(60), "e".repeat(60));
+    let stem = format!("{deep}/{}", "r".repeat(40));
+    std::fs::create_dir_all(dir.path().join(&deep)).unwrap();
+    write(
+        &dir.path().join(format!("{stem}.sigmf-meta")),
+        Datatype::parse("cf32_le").unwrap(),
+        data.clone(),
+        Vec::new(),
+    );
+    for format in ["--format=gnu", "--format=pax", "--format=ustar"] {
+        let meta = format!("{stem}.sigmf-meta");
+        let data_name = format!("{stem}.sigmf-data");
+        if !gnu_tar(
+            dir.path(),
+            &[format, "-cf", "long.sigmf", &meta, &data_name],
+        ) {
+            return;
+        }
+        let (got, _) = read::<Complex32>(&dir.path().join("long.sigmf"));
+        assert_eq!(got, data, "{format}");
+    }
+}
+
+#[test]
+fn a_truncated_archive_is_refused_when_opened() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.sigmf");
+    write(
+        &path,
+        Datatype::parse("cf32_le").unwrap(),
+        signal(10_000),
+        Vec::new(),
+    );
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    let e = open_error(&path);
+    assert!(e.contains("t.sigmf: the archive ends inside member"), "{e}");
+}

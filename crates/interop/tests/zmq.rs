@@ -2,11 +2,54 @@
 //! arrive intact for every pattern, and a mismatch between the two ends is an error naming
 //! the block, not garbage.
 
-use radioflow_blocks::runtime::{default_scheduler, Flowgraph, Pmt, Tag};
+use radioflow_blocks::runtime::{
+    default_scheduler, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
+};
 use radioflow_blocks::{Head, MessageBurstSource, MessageDebug, VectorSink, VectorSource};
 use radioflow_interop::{ZmqMessageSink, ZmqMessageSource, ZmqPattern, ZmqSink, ZmqSource};
 use std::net::TcpListener;
+use std::sync::mpsc;
 use std::time::Duration;
+
+fn schedulers() -> Vec<Box<dyn Scheduler>> {
+    vec![
+        Box::new(ThreadPerBlock::new()),
+        Box::new(SingleThread::new()),
+        Box::new(FlowScheduler::new()),
+    ]
+}
+
+/// Waits for a started graph to end by itself; stops it and fails the test if it has not
+/// within a minute (a hang guard, not a measurement).
+fn wait_or_fail(fg: &mut Flowgraph, what: &str) {
+    let stop = fg.stop_handle().unwrap();
+    let (done, timer) = mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        let hung = timer.recv_timeout(Duration::from_secs(60)).is_err();
+        if hung {
+            stop.stop();
+        }
+        hung
+    });
+    let result = fg.wait();
+    let _ = done.send(());
+    assert!(
+        !watchdog.join().unwrap(),
+        "{what}: the graph did not end by itself"
+    );
+    result.unwrap();
+}
+
+/// A REQ socket of the test's own, as GNU Radio's `req_source` would ask: every receive
+/// bounded (a hang guard).
+fn requester(address: &str) -> (zmq::Context, zmq::Socket) {
+    let context = zmq::Context::new();
+    let req = context.socket(zmq::REQ).unwrap();
+    req.set_rcvtimeo(30_000).unwrap();
+    req.set_linger(0).unwrap();
+    req.connect(address).unwrap();
+    (context, req)
+}
 
 /// A TCP port free on loopback now.
 fn free_address() -> String {
@@ -239,4 +282,167 @@ fn a_port_in_use_is_a_start_error_naming_the_address() {
     fg.connect(src, snk).unwrap();
     let err = fg.run().unwrap_err().to_string();
     assert!(err.contains("bind") && err.contains(&addr), "{err}");
+}
+
+#[test]
+fn a_rep_sink_answers_requests_for_zero_items_and_keeps_serving() {
+    // GNU Radio's rep_sink answers a request for 0 items with a message of 0 items; the sink
+    // used to stop answering after two of them (its work call moved nothing, so nothing woke
+    // it again).
+    for s in schedulers() {
+        let addr = free_address();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(counter(1000)));
+        let snk = fg.add(ZmqSink::<i32>::new(&*addr, ZmqPattern::ReqRep));
+        fg.connect(src, snk).unwrap();
+        fg.start(s.as_ref()).unwrap();
+        let (_context, req) = requester(&addr);
+        for i in 0..5 {
+            req.send(&0u32.to_le_bytes()[..], 0).unwrap();
+            let answer = req.recv_bytes(0).unwrap_or_else(|e| {
+                panic!("{}: no answer to zero-item request {i}: {e}", s.name())
+            });
+            assert!(answer.is_empty(), "{}: {} bytes", s.name(), answer.len());
+        }
+        let mut got = Vec::new();
+        while got.len() < 1000 {
+            req.send(&1000u32.to_le_bytes()[..], 0).unwrap();
+            let answer = req.recv_bytes(0).unwrap_or_else(|e| {
+                panic!("{}: no answer after the zero-item requests: {e}", s.name())
+            });
+            assert!(!answer.is_empty(), "{}", s.name());
+            got.extend(
+                answer
+                    .chunks(4)
+                    .map(|c| i32::from_le_bytes(c.try_into().unwrap())),
+            );
+        }
+        assert_eq!(got, counter(1000), "{}", s.name());
+        wait_or_fail(&mut fg, s.name());
+    }
+}
+
+/// A frame as gr-zeromq's stream sinks send it: the tag header (first item at the sender's
+/// offset `first`, `tags`), then `items`.
+fn tagged_frame(first: u64, tags: &[Tag], items: &[i32]) -> Vec<u8> {
+    let mut frame = Vec::new();
+    radioflow_interop::zmq::tag_header::encode(first, tags, &mut frame);
+    frame.extend(items.iter().flat_map(|i| i.to_le_bytes()));
+    frame
+}
+
+/// A PUSH socket of the test's own, bound at a free address, that a PULL source connects to.
+fn pusher() -> (zmq::Context, zmq::Socket, String) {
+    let context = zmq::Context::new();
+    let push = context.socket(zmq::PUSH).unwrap();
+    push.set_sndtimeo(30_000).unwrap();
+    push.set_linger(1000).unwrap();
+    let addr = free_address();
+    push.bind(&addr).unwrap();
+    (context, push, addr)
+}
+
+#[test]
+fn a_tag_offset_that_would_wrap_is_an_error_naming_the_block() {
+    // Sender offset 0, a tag at 2^64 - 1: moved to the receiver's stream after 10 items it
+    // would be past 2^64 (it used to panic the block: `here + rel` overflowed).
+    for s in schedulers() {
+        let (_context, push, addr) = pusher();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(ZmqSource::<i32>::new(&*addr, ZmqPattern::PushPull).pass_tags(true));
+        let out = fg.add(VectorSink::<i32>::new());
+        fg.connect(src, out).unwrap();
+        fg.start(s.as_ref()).unwrap();
+        push.send(tagged_frame(0, &[], &counter(10)), 0).unwrap();
+        let wrap = Tag::new(u64::MAX, Pmt::symbol("k"), Pmt::Int(1));
+        push.send(tagged_frame(0, &[wrap], &counter(10)), 0)
+            .unwrap();
+        let err = fg.wait().unwrap_err().to_string();
+        assert!(
+            err.contains("zmq_source") && err.contains(&addr),
+            "{}: {err}",
+            s.name()
+        );
+        assert!(
+            err.contains("tag 0 is at offset 18446744073709551615, outside the frame's 10 items"),
+            "{}: {err}",
+            s.name()
+        );
+    }
+}
+
+#[test]
+fn a_source_told_to_drop_malformed_messages_drops_and_counts_them() {
+    for s in schedulers() {
+        let (_context, push, addr) = pusher();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(
+            ZmqSource::<i32>::new(&*addr, ZmqPattern::PushPull)
+                .pass_tags(true)
+                .drop_malformed(true),
+        );
+        let head = fg.add(Head::<i32>::new(20));
+        let out = fg.add(VectorSink::<i32>::new());
+        fg.connect(src, head).unwrap();
+        fg.connect(head, out).unwrap();
+        fg.start(s.as_ref()).unwrap();
+        let tag = |at: u64| Tag::new(at, Pmt::symbol("k"), Pmt::Int(at as i64));
+        push.send(tagged_frame(100, &[tag(103)], &counter(10)), 0)
+            .unwrap();
+        // Each malformed in its own way: a tag that would wrap, a tag before the items, a
+        // tag after them, no header, half an item.
+        push.send(tagged_frame(0, &[tag(u64::MAX)], &[1]), 0)
+            .unwrap();
+        push.send(tagged_frame(5, &[tag(4)], &[1]), 0).unwrap();
+        push.send(tagged_frame(5, &[tag(6)], &[1]), 0).unwrap();
+        push.send(&[0u8; 40][..], 0).unwrap();
+        push.send(&tagged_frame(5, &[], &[1])[..21], 0).unwrap();
+        let rest: Vec<i32> = (10..20).collect();
+        push.send(tagged_frame(110, &[tag(119)], &rest), 0).unwrap();
+        wait_or_fail(&mut fg, s.name());
+        let got = fg.block::<VectorSink<i32>>(out).unwrap();
+        assert_eq!(got.data(), counter(20), "{}", s.name());
+        assert_eq!(
+            got.tags(),
+            [tag(103), tag(119)].map(|mut t| {
+                t.offset -= 100;
+                t
+            }),
+            "{}",
+            s.name()
+        );
+        let src = fg.block::<ZmqSource<i32>>(src).unwrap();
+        assert_eq!(src.dropped_frames(), 5, "{}", s.name());
+    }
+}
+
+#[test]
+fn a_message_source_told_to_drop_malformed_frames_drops_and_counts_them() {
+    // Not under `single`: a message source waits on its socket in `work` until a stop, so
+    // on the one thread the store would never run (as for every blocking message source).
+    for s in schedulers().into_iter().filter(|s| s.name() != "single") {
+        let (_context, push, addr) = pusher();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(ZmqMessageSource::new(&*addr, ZmqPattern::PushPull).drop_malformed(true));
+        let debug = fg.add(MessageDebug::new());
+        fg.connect_message((src, "out"), (debug, "store")).unwrap();
+        fg.start(s.as_ref()).unwrap();
+        push.send(Pmt::Int(1).to_bytes(), 0).unwrap();
+        push.send(&[0xEEu8, 1, 2][..], 0).unwrap();
+        push.send(Pmt::Int(2).to_bytes(), 0).unwrap();
+        // The source never ends by itself: stop it once the store has both messages (or
+        // after a minute, and then the comparison below fails).
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        while fg.live_stats(debug).map_or(0, |s| s.messages) < 2
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        fg.stop();
+        fg.wait_timeout(Duration::from_secs(30)).unwrap();
+        let d = fg.block::<MessageDebug>(debug).unwrap();
+        assert_eq!(d.messages(), [Pmt::Int(1), Pmt::Int(2)], "{}", s.name());
+        let src = fg.block::<ZmqMessageSource>(src).unwrap();
+        assert_eq!(src.dropped_frames(), 1, "{}", s.name());
+    }
 }

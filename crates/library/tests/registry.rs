@@ -3,7 +3,7 @@
 
 // Every block of the library registers itself once linked.
 use radioflow_library as _;
-use radioflow_runtime::registry::{self, DefaultValue, Dtype, ParamKind};
+use radioflow_runtime::registry::{self, DefaultValue, Dtype, FloatRange, ParamKind};
 use radioflow_runtime::{Direction, Flowgraph, Pmt};
 use std::path::{Path, PathBuf};
 
@@ -12,7 +12,7 @@ fn example(kind: ParamKind, dir: &Path) -> Pmt {
     match kind {
         ParamKind::Bool => Pmt::Bool(false),
         ParamKind::Int { min } => Pmt::Int(min.max(1)),
-        ParamKind::Float | ParamKind::PositiveFloat => Pmt::Double(1000.0),
+        ParamKind::Float(range) => Pmt::Double(inside(range)),
         ParamKind::Item => Pmt::Int(1),
         ParamKind::Floats | ParamKind::Items => Pmt::list([Pmt::Int(1), Pmt::Int(2)]),
         ParamKind::Choice(words) => Pmt::symbol(words[0]),
@@ -51,6 +51,19 @@ fn library_sources() -> Vec<PathBuf> {
         walk(&crates.join(dir), &mut files);
     }
     files
+}
+
+/// A value `range` holds: 1000 if it does, else the smallest it holds.
+fn inside(range: FloatRange) -> f64 {
+    use std::ops::Bound;
+    if range.contains(1000.0) {
+        return 1000.0;
+    }
+    match range.min {
+        Bound::Included(a) => a,
+        Bound::Excluded(a) => a.next_up(),
+        Bound::Unbounded => -f64::MAX,
+    }
 }
 
 #[test]
@@ -241,8 +254,8 @@ fn defaults_are_of_their_parameters_kind() {
                 (_, None) => true,
                 (ParamKind::Bool, Some(DefaultValue::Bool(_))) => true,
                 (ParamKind::Int { min }, Some(DefaultValue::Int(i))) => i >= min,
-                (ParamKind::Float | ParamKind::Item, Some(DefaultValue::Float(_))) => true,
-                (ParamKind::PositiveFloat, Some(DefaultValue::Float(x))) => x > 0.0,
+                (ParamKind::Item, Some(DefaultValue::Float(_))) => true,
+                (ParamKind::Float(range), Some(DefaultValue::Float(x))) => range.contains(x),
                 (ParamKind::Choice(w), Some(DefaultValue::Word(x))) => w.contains(&x),
                 (ParamKind::Text, Some(DefaultValue::Word(_))) => true,
                 (ParamKind::Items | ParamKind::Messages, Some(DefaultValue::Empty)) => true,
@@ -255,4 +268,123 @@ fn defaults_are_of_their_parameters_kind() {
             );
         }
     }
+}
+
+#[test]
+fn a_throttle_rate_whose_sleep_cannot_be_represented_is_refused_when_made() {
+    // 1e-300 items per second: the wait for the second item (1e300 s) panicked in `work`
+    // ("cannot convert float seconds to Duration"); 1e-9 left the second item 30 years away.
+    let throttle = registry::find("throttle").unwrap();
+    for (rate, shown) in [(1e-300, "1e-300"), (1e-9, "1e-9"), (0.0, "0"), (-1.0, "-1")] {
+        let err = registry::make(
+            throttle,
+            None,
+            vec![("sample_rate".into(), Pmt::Double(rate))],
+        )
+        .map(drop)
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            err,
+            format!("throttle: sample_rate must be >= 0.001, not {shown}"),
+            "{rate}"
+        );
+    }
+}
+
+/// Every float parameter of every block has a declared range (its kind carries one) holding
+/// its default and example. Just outside the range, making the block is an error naming the
+/// block, the parameter, the value and the range; at the range's edges (or ±f64::MAX where it
+/// has none) the block is made, or refused with an error by a check of its own, never a
+/// panic.
+#[test]
+fn every_float_parameter_is_checked_against_its_declared_range() {
+    use std::ops::Bound;
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    let dir = std::env::temp_dir().join(format!("radioflow-ranges-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut checked = 0;
+    for d in registry::descriptions() {
+        for p in d.params {
+            let ParamKind::Float(range) = p.kind else {
+                continue;
+            };
+            for given in [p.default, p.example].into_iter().flatten() {
+                assert!(
+                    matches!(given, DefaultValue::Float(x) if range.contains(x)),
+                    "{}.{}: {given:?} is not {range}",
+                    d.id,
+                    p.name
+                );
+            }
+            let (mut inside, mut outside) = (Vec::new(), vec![f64::NAN, f64::INFINITY]);
+            match range.min {
+                Bound::Included(a) => (inside.push(a), outside.push(a.next_down())),
+                Bound::Excluded(a) => (inside.push(a.next_up()), outside.push(a)),
+                Bound::Unbounded => (inside.push(-f64::MAX), outside.push(f64::NEG_INFINITY)),
+            };
+            match range.max {
+                Bound::Included(b) => (inside.push(b), outside.push(b.next_up())),
+                Bound::Excluded(b) => (inside.push(b.next_down()), outside.push(b)),
+                Bound::Unbounded => (inside.push(f64::MAX), ()),
+            };
+            let make = |x: f64| {
+                let mut given: Vec<(String, Pmt)> = d
+                    .params
+                    .iter()
+                    .filter(|q| q.default.is_none() && q.name != p.name)
+                    .map(|q| {
+                        let value = match q.example {
+                            Some(e) => registry::default_pmt(e),
+                            None => example(q.kind, &dir),
+                        };
+                        (q.name.to_owned(), value)
+                    })
+                    .collect();
+                given.push((p.name.to_owned(), Pmt::Double(x)));
+                catch_unwind(AssertUnwindSafe(|| {
+                    registry::make(d, None, given).map(drop)
+                }))
+                .unwrap_or_else(|_| panic!("{}.{} = {x:e} panicked", d.id, p.name))
+            };
+            for x in inside {
+                if let Err(e) = make(x) {
+                    let text = e.to_string();
+                    assert!(text.starts_with(&format!("{}: ", d.id)), "{text}");
+                }
+            }
+            for x in outside {
+                let e = make(x).unwrap_err().to_string();
+                let range_words = range.to_string();
+                assert!(
+                    e.starts_with(&format!("{}: {} must be ", d.id, p.name))
+                        && (e.contains(&range_words) || e.contains("finite")),
+                    "{}.{} = {x:e}: {e}",
+                    d.id,
+                    p.name
+                );
+            }
+            checked += 1;
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(checked >= 10, "{checked} float parameters");
+}
+
+#[test]
+fn ranges_are_shown_where_parameters_are_described() {
+    let throttle = registry::find("throttle").unwrap();
+    assert_eq!(throttle.params[0].kind.describe(), "a number >= 0.001");
+    let dvbs2 = registry::find("dvbs2_rx").unwrap();
+    assert_eq!(
+        dvbs2.param("sps").unwrap().kind.describe(),
+        "a number in [1.25, 64]"
+    );
+    let err = registry::make(dvbs2, None, vec![("sps".into(), Pmt::Double(1e300))])
+        .map(drop)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "dvbs2_rx: sps must be in [1.25, 64], not 1e300"
+    );
 }

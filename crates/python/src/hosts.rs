@@ -126,7 +126,11 @@ pub(crate) fn run(
         .map(|(name, address)| HostAddress { name, address })
         .collect();
     addresses.sort_by(|a, b| a.name.cmp(&b.name));
-    let options = RunOptions { token, scheduler };
+    let options = RunOptions {
+        token,
+        scheduler,
+        drop_malformed: false,
+    };
     let stop = AtomicBool::new(false);
     let mut interrupt = None;
     let result = std::thread::scope(|s| {

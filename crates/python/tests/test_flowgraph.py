@@ -92,7 +92,7 @@ def test_bad_parameters_raise_before_running(tmp_path):
         blocks.null_source(np.float16)
     with pytest.raises(ValueError, match="unknown waveform 'square'"):
         blocks.signal_source(1e3, "square", 10)
-    with pytest.raises(ValueError, match="sample_rate must be finite and positive"):
+    with pytest.raises(ValueError, match="sample_rate must be >= 0.001, not 0"):
         blocks.throttle(0.0)
     with pytest.raises(ValueError, match="does not fit in i8"):
         blocks.add_const(300, np.int8)

@@ -33,6 +33,7 @@ mod buffer;
 mod clock;
 mod copy;
 mod current_run;
+pub mod echo;
 mod endpoint;
 mod error;
 mod flowgraph;

@@ -196,7 +196,8 @@ register_block!(BlockDescription {
     params: &[
         ParamDescription::optional("rolloff", ParamKind::Choice(&["0.35", "0.25", "0.2"]), DefaultValue::Word("0.2"), "RRC roll-off of the matched filter"),
         ParamDescription::optional("gold", ParamKind::Int { min: 0 }, DefaultValue::Int(0), "PL scrambling Gold code index"),
-        ParamDescription::optional("sps", ParamKind::PositiveFloat, DefaultValue::Float(2.0), "samples per symbol of the input: 2, or 1 + roll-off + 0.05 to 64 (resampled to 2)"),
+        // The lowest for the smallest roll-off; the roll-off's own bound is checked by Dvbs2Rx::new.
+        ParamDescription::optional("sps", ParamKind::Float(FloatRange::at_least(1.25).at_most(64.0)), DefaultValue::Float(2.0), "samples per symbol of the input: 2, or 1 + roll-off + 0.05 to 64 (resampled to 2)"),
     ],
     ports: declared_ports::<Dvbs2Rx>,
     make: |a| {

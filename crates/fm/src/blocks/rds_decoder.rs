@@ -84,8 +84,10 @@ register_block!(BlockDescription {
     dtypes: &[Dtype::Float32],
     params: &[ParamDescription::required(
         "sample_rate",
-        ParamKind::PositiveFloat,
-        "of the multiplex in Hz (at least 128 kHz)"
+        // From what carries the 57 kHz subcarrier to 10 MHz (as fm_stereo_decoder): the
+        // demodulator decimates to 19-38 kHz within one 2048-sample chunk up to 39 MHz.
+        ParamKind::Float(FloatRange::at_least(128e3).at_most(10e6)),
+        "of the multiplex in Hz"
     )
     .with_example(DefaultValue::Float(240e3))],
     ports: declared_ports::<RdsDecoder>,

@@ -91,7 +91,9 @@ register_block!(BlockDescription {
     summary: "An FM stereo multiplex to left and right audio (pilot PLL, 38 kHz L-R, matrix; mono without a pilot).",
     dtypes: &[Dtype::Float32],
     params: &[
-        ParamDescription::optional("sample_rate", ParamKind::PositiveFloat, DefaultValue::Float(240e3), "the multiplex's rate, Hz (at least 120 kHz)"),
+        // From the 53 kHz of L-R plus filter room up to 10 MHz, 40 times the usual 240 kHz:
+        // the filters' length grows with the rate (about 8000 taps there).
+        ParamDescription::optional("sample_rate", ParamKind::Float(FloatRange::at_least(120e3).at_most(10e6)), DefaultValue::Float(240e3), "the multiplex's rate, Hz"),
         ParamDescription::optional("decimation", ParamKind::Int { min: 1 }, DefaultValue::Int(5), "multiplex samples per audio sample (audio at least 32 kHz)"),
     ],
     ports: declared_ports::<FmStereoDecoder>,

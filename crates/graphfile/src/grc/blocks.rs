@@ -2,7 +2,7 @@
 //! parameters of a radioflow block (`radioflow grc list` prints this table).
 
 use super::expr::Value;
-use crate::echo::cut_display;
+use radioflow_runtime::echo::cut_display;
 use radioflow_runtime::Pmt;
 use std::collections::HashMap;
 
@@ -98,7 +98,8 @@ fn is_zero(v: &Value) -> bool {
 }
 
 /// A gr-zeromq stream block (`type`, `vlen` 1, `address`, `timeout`, `pass_tags`, `hwm`, and
-/// for PUB/SUB `key` and `drop_on_hwm`): sinks bind and sources connect, as there.
+/// for PUB/SUB `key` and `drop_on_hwm`): sinks bind and sources connect, as there. A source
+/// may add radioflow's `drop_malformed` (not a GNU Radio parameter).
 fn zmq_stream(p: &GrcParams, block: &'static str, pattern: &str) -> Result<Mapped, String> {
     let mut params = vec![
         p.pass("address", "address")?,
@@ -114,10 +115,20 @@ fn zmq_stream(p: &GrcParams, block: &'static str, pattern: &str) -> Result<Mappe
     if p.values.contains_key("drop_on_hwm") {
         params.push(p.pass("drop_on_hwm", "drop_on_hwm")?);
     }
+    drop_malformed(p, &mut params)?;
     typed(p, block, params)
 }
 
-/// A gr-zeromq message block (`address`, `timeout`, `bind`).
+/// radioflow's `drop_malformed` on a ZeroMQ source, where the `.grc` file gives it.
+fn drop_malformed(p: &GrcParams, params: &mut Vec<(String, Pmt)>) -> Result<(), String> {
+    if p.values.contains_key("drop_malformed") {
+        params.push(p.pass("drop_malformed", "drop_malformed")?);
+    }
+    Ok(())
+}
+
+/// A gr-zeromq message block (`address`, `timeout`, `bind`; a source may add
+/// `drop_malformed`).
 fn zmq_message(p: &GrcParams, block: &'static str, pattern: &str) -> Result<Mapped, String> {
     let mut params = vec![
         p.pass("address", "address")?,
@@ -127,6 +138,7 @@ fn zmq_message(p: &GrcParams, block: &'static str, pattern: &str) -> Result<Mapp
     if p.values.contains_key("bind") {
         params.push(p.pass("bind", "bind")?);
     }
+    drop_malformed(p, &mut params)?;
     Ok(Mapped {
         block,
         dtype: None,

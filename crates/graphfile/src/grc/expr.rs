@@ -17,8 +17,8 @@
 
 use super::expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_TOTAL_ITEMS};
 use super::python::{self, Num, Op};
-use crate::echo::{cut, cut_display};
 use num_complex::Complex64;
+use radioflow_runtime::echo::{cut, cut_display};
 use radioflow_runtime::Pmt;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};

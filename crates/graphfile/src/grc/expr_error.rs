@@ -1,7 +1,7 @@
 //! Why a GRC expression has no value ([`ExprError`]), and the limits that bound every
 //! expression (errors name them).
 
-use crate::echo::cut;
+use radioflow_runtime::echo::cut;
 
 /// How deep expressions and values nest: parentheses, brackets, calls, unary signs and powers
 /// in an expression, lists in a value. Python itself refuses 200 nested parentheses; 100

@@ -14,9 +14,9 @@ mod yaml;
 pub use expr::{evaluate, Value};
 pub use expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_TOTAL_ITEMS};
 
-use crate::echo::{cut, cut_display};
 use crate::{BlockSpec, BuiltGraph, Connection, End, GraphDescription, GraphError};
 use expr::Variables;
+use radioflow_runtime::echo::{cut, cut_display};
 use radioflow_runtime::PortName;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;

@@ -5,7 +5,7 @@
 //! the aliases would add and how deep the nesting goes, without building anything, and the
 //! tree is built only when both are within bounds.
 
-use crate::echo::cut_message;
+use radioflow_runtime::echo::cut_message;
 use std::collections::HashMap;
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::{Yaml, YamlLoader};

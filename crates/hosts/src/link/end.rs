@@ -1,8 +1,9 @@
 //! [`LinkEnd`]: one end of a link as a block sees it (its ZeroMQ socket, its name for errors,
 //! the flags it shares with the session), and the end-of-stream marker.
 
+use radioflow_interop::zmq::tag_header::DroppedFrames;
 use radioflow_runtime::{stop_requested, BlockError};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// The first frame of the end-of-stream message.
@@ -25,9 +26,27 @@ pub(crate) struct LinkFlags {
     /// finishes too. Receiving end: set by the block when that happened, for the session to
     /// report.
     closed: AtomicBool,
+    /// Receiving end: drop (log and count) frames that cannot be link frames instead of
+    /// failing.
+    drop_malformed: bool,
+    /// Receiving end: frames dropped so far, for the session's report.
+    dropped: AtomicU64,
 }
 
 impl LinkFlags {
+    /// A receiving end's flags; it drops malformed frames if `drop_malformed`.
+    pub(crate) fn receiving(drop_malformed: bool) -> Self {
+        Self {
+            drop_malformed,
+            ..Self::default()
+        }
+    }
+
+    /// Frames the receiving end dropped as malformed.
+    pub(crate) fn dropped(&self) -> u64 {
+        self.dropped.load(Ordering::Relaxed)
+    }
+
     pub(crate) fn close(&self) {
         self.closed.store(true, Ordering::Release);
     }
@@ -43,6 +62,7 @@ pub(crate) struct LinkEnd {
     /// `link 3 (a:src.0 -> b:copy.0)`, for errors.
     who: String,
     flags: Arc<LinkFlags>,
+    dropped: DroppedFrames,
 }
 
 impl std::fmt::Debug for LinkEnd {
@@ -84,7 +104,15 @@ impl LinkEnd {
             .next()
             .and_then(|p| p.parse().ok())
             .ok_or_else(|| format!("{who}: no port in {bound}"))?;
-        Ok((Self { socket, who, flags }, port))
+        Ok((
+            Self {
+                socket,
+                who,
+                flags,
+                dropped: DroppedFrames::default(),
+            },
+            port,
+        ))
     }
 
     /// A sending end: a PUSH socket connected to `address`.
@@ -105,11 +133,34 @@ impl LinkEnd {
         socket.set_sndhwm(LINK_HWM).map_err(|e| fail("hwm", e))?;
         socket.set_ipv6(true).map_err(|e| fail("ipv6", e))?;
         socket.connect(address).map_err(|e| fail("connect", e))?;
-        Ok(Self { socket, who, flags })
+        Ok(Self {
+            socket,
+            who,
+            flags,
+            dropped: DroppedFrames::default(),
+        })
     }
 
     pub(crate) fn error(&self, message: impl std::fmt::Display) -> BlockError {
         BlockError::msg(format!("{}: {message}", self.who))
+    }
+
+    /// A received frame that cannot be a link frame, because of `why`: an error naming the
+    /// link, or `Ok` when the link drops such frames (then it is counted and logged).
+    pub(crate) fn malformed(&mut self, why: impl std::fmt::Display) -> Result<(), BlockError> {
+        if !self.flags.drop_malformed {
+            return Err(self.error(why));
+        }
+        self.dropped.drop_frame(&self.who, &why);
+        self.flags
+            .dropped
+            .store(self.dropped.count(), Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Logs the frames dropped, if any (when the receiving block stops).
+    pub(crate) fn finish(&self) {
+        self.dropped.finish(&self.who);
     }
 
     /// Sends `frames` as one message, waiting while the queue is full. `false`: the graph
@@ -149,9 +200,13 @@ impl LinkEnd {
         Ok(n > 0)
     }
 
-    /// Receives the next frame into `msg`, waiting one slice at most. `Ok(None)`: nothing came.
-    /// `Ok(Some(Some(count)))`: the end-of-stream marker. `Ok(Some(None))`: a data frame.
-    pub(crate) fn recv(&self, msg: &mut zmq::Message) -> Result<Option<Option<u64>>, BlockError> {
+    /// Receives the next frame into `msg`, waiting one slice at most. `Ok(None)`: nothing came
+    /// (or a malformed message was dropped). `Ok(Some(Some(count)))`: the end-of-stream
+    /// marker. `Ok(Some(None))`: a data frame.
+    pub(crate) fn recv(
+        &mut self,
+        msg: &mut zmq::Message,
+    ) -> Result<Option<Option<u64>>, BlockError> {
         if !self.poll(zmq::POLLIN)? {
             return Ok(None);
         }
@@ -169,13 +224,21 @@ impl LinkEnd {
             .recv(msg, 0)
             .map_err(|e| self.error(format!("receive: {e}")))?;
         let count = <[u8; 8]>::try_from(&**msg).ok().map(u64::from_le_bytes);
-        match (first_is_marker, count, msg.get_more()) {
-            (true, Some(n), false) => Ok(Some(Some(n))),
-            _ => Err(self.error(
-                "a message of several frames that is not the end-of-stream marker \
-                 (is something other than a radioflow host sending to this link?)",
-            )),
+        if let (true, Some(n), false) = (first_is_marker, count, msg.get_more()) {
+            return Ok(Some(Some(n)));
         }
+        // The rest of the message, so that its frames are not taken for the next ones.
+        while msg.get_more() {
+            self.socket
+                .recv(msg, 0)
+                .map_err(|e| self.error(format!("receive: {e}")))?;
+        }
+        *msg = zmq::Message::new();
+        self.malformed(
+            "a message of several frames that is not the end-of-stream marker \
+             (is something other than a radioflow host sending to this link?)",
+        )?;
+        Ok(None)
     }
 
     pub(crate) fn flags(&self) -> &LinkFlags {

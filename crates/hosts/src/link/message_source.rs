@@ -58,18 +58,24 @@ impl LinkMessageSource {
                     }
                     return Ok(WorkStatus::Done);
                 }
-                Some(None) => {
-                    let msg = Pmt::from_bytes(&self.frame).map_err(|e| {
-                        self.end.error(format!(
-                            "a frame of {} bytes is not a PMT: {e}",
-                            self.frame.len()
-                        ))
-                    })?;
-                    self.out.post(msg);
-                    self.received += 1;
-                }
+                Some(None) => match Pmt::from_bytes(&self.frame) {
+                    Ok(msg) => {
+                        self.out.post(msg);
+                        self.received += 1;
+                    }
+                    Err(e) => {
+                        let len = self.frame.len();
+                        self.end
+                            .malformed(format!("a frame of {len} bytes is not a PMT: {e}"))?;
+                    }
+                },
             }
         }
         Ok(WorkStatus::Continue)
+    }
+
+    fn stop(&mut self) -> Result<(), BlockError> {
+        self.end.finish();
+        Ok(())
     }
 }

@@ -93,29 +93,29 @@ impl<T: Item> LinkSource<T> {
         }
     }
 
-    /// Reads the tag header of the frame just received.
+    /// Reads the tag header of the frame just received; a malformed frame is an error, or
+    /// dropped (see [`LinkEnd::malformed`]).
     fn take_frame(&mut self) -> Result<(), BlockError> {
-        let (header, used) = zmq_tag_header::decode(&self.frame)
-            .map_err(|e| self.end.error(format!("not a link frame: {e}")))?;
-        let size = std::mem::size_of::<T>();
-        let payload = self.frame.len() - used;
-        if !payload.is_multiple_of(size) {
-            return Err(self.end.error(format!(
-                "a frame of {payload} bytes is not a whole number of {size}-byte items"
-            )));
-        }
-        let here = self.output.offset();
-        self.tags.clear();
-        for tag in header.tags {
-            if let Some(rel) = tag.offset.checked_sub(header.offset) {
-                self.tags.push(Tag {
-                    offset: here + rel,
-                    ..tag
-                });
+        let decoded = zmq_tag_header::decode_frame(
+            &self.frame,
+            true,
+            std::mem::size_of::<T>(),
+            self.output.offset(),
+            &mut self.tags,
+        );
+        match decoded {
+            Ok(used) => self.pos = used,
+            Err(e) => {
+                self.frame = zmq::Message::new();
+                self.pos = 0;
+                self.end.malformed(format!("not a link frame: {e}"))?;
             }
         }
-        self.tags.sort_by_key(|t| t.offset);
-        self.pos = used;
+        Ok(())
+    }
+
+    fn stop(&mut self) -> Result<(), BlockError> {
+        self.end.finish();
         Ok(())
     }
 

@@ -3,6 +3,7 @@
 //! as they are (`extra`) and written back.
 
 use super::{datatype::Datatype, time, SigmfError};
+use radioflow_runtime::echo::{cut, cut_message};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -222,10 +223,11 @@ impl Metadata {
     /// unknown datatype, a time that is not RFC 3339 UTC, captures or annotations out of order,
     /// and what is not read (several channels, header bytes).
     pub fn parse(file: &Path, bytes: &[u8]) -> Result<Self, SigmfError> {
+        // Both may repeat what the file holds (a key, a value of any length): cut long echoes.
         let field = |field: String, message: String| SigmfError::Field {
             file: file.to_owned(),
-            field,
-            message,
+            field: cut(&field).into_owned(),
+            message: cut_message(&message).into_owned(),
         };
         let mut de = serde_json::Deserializer::from_slice(bytes);
         let meta: Metadata = serde_path_to_error::deserialize(&mut de).map_err(|e| {

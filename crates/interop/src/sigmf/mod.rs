@@ -21,6 +21,7 @@ pub use meta::{Annotation, Capture, Global, Metadata, VERSION};
 pub use sink::SigmfSink;
 pub use source::SigmfSource;
 
+use radioflow_runtime::echo::cut;
 use radioflow_runtime::{Pmt, Tag};
 use std::fs::File;
 use std::io::{self, Read};
@@ -256,34 +257,58 @@ impl Recording {
 /// (the metadata, the data's offset in the archive, its length).
 fn read_archive(archive: &Path) -> Result<(Vec<u8>, u64, u64), SigmfError> {
     let file = File::open(archive).map_err(SigmfError::io("open", archive))?;
-    let mut tar = tar::Archive::new(file);
+    let len = file
+        .metadata()
+        .map_err(SigmfError::io("open", archive))?
+        .len();
+    scan_archive(file, len, archive)
+}
+
+/// [`read_archive`] on the `len` bytes of `reader`, named `archive` in errors. The data is
+/// read in place later (a span of the archive), so only members whose bytes are the file's
+/// bytes, contiguous and inside the archive, are taken: a `.sigmf-meta` or `.sigmf-data`
+/// member that is sparse, a link, a device, a FIFO or a directory is refused by name, as is
+/// one that the archive's end cuts short. Other members are skipped (seeking over them).
+fn scan_archive(
+    reader: impl Read + io::Seek,
+    len: u64,
+    archive: &Path,
+) -> Result<(Vec<u8>, u64, u64), SigmfError> {
+    let bad = |e| SigmfError::io("read the archive", archive)(e);
+    let mut tar = tar::Archive::new(reader);
     let mut meta: Option<(PathBuf, Vec<u8>)> = None;
     let mut datas: Vec<(PathBuf, u64, u64)> = Vec::new();
-    let entries = tar
-        .entries()
-        .map_err(SigmfError::io("read the archive", archive))?;
-    for entry in entries {
-        let mut entry = entry.map_err(SigmfError::io("read the archive", archive))?;
-        let name = entry
-            .path()
-            .map_err(SigmfError::io("read the archive", archive))?
-            .into_owned();
-        match name.extension().and_then(|e| e.to_str()) {
-            Some("sigmf-meta") if meta.is_none() => {
-                let mut bytes = Vec::new();
-                entry
-                    .read_to_end(&mut bytes)
-                    .map_err(SigmfError::io("read the archive", archive))?;
-                meta = Some((name.with_extension(""), bytes));
-            }
-            Some("sigmf-data") => {
-                datas.push((
-                    name.with_extension(""),
-                    entry.raw_file_position(),
-                    entry.size(),
-                ));
-            }
-            _ => {}
+    for entry in tar.entries_with_seek().map_err(bad)? {
+        let mut entry = entry.map_err(bad)?;
+        let (name, sparse) = member_name(&mut entry).map_err(bad)?;
+        let ext = name.extension().and_then(|e| e.to_str());
+        if !matches!(ext, Some("sigmf-meta" | "sigmf-data")) {
+            continue;
+        }
+        let member = || cut(&name.to_string_lossy()).into_owned();
+        if let Some(what) = sparse.or_else(|| not_regular(entry.header().entry_type())) {
+            return Err(SigmfError::recording(
+                archive,
+                format!("member '{}' is {what}", member()),
+            ));
+        }
+        let (offset, size) = (entry.raw_file_position(), entry.size());
+        if offset.checked_add(size).is_none_or(|end| end > len) {
+            return Err(SigmfError::recording(
+                archive,
+                format!(
+                    "the archive ends inside member '{}' ({size} bytes from byte {offset}; \
+                     the archive has {len})",
+                    member()
+                ),
+            ));
+        }
+        if ext == Some("sigmf-data") {
+            datas.push((name.with_extension(""), offset, size));
+        } else if meta.is_none() {
+            let mut bytes = Vec::new();
+            entry.read_to_end(&mut bytes).map_err(bad)?;
+            meta = Some((name.with_extension(""), bytes));
         }
     }
     let Some((stem, bytes)) = meta else {
@@ -295,10 +320,73 @@ fn read_archive(archive: &Path) -> Result<(Vec<u8>, u64, u64), SigmfError> {
     let Some(&(_, offset, len)) = datas.iter().find(|(s, _, _)| *s == stem) else {
         return Err(SigmfError::recording(
             archive,
-            format!("the archive holds no {}.sigmf-data", stem.display()),
+            format!(
+                "the archive holds no {}.sigmf-data",
+                cut(&stem.to_string_lossy())
+            ),
         ));
     };
     Ok((bytes, offset, len))
+}
+
+/// The `sigmf_archive` fuzz target's entry: where an archive made of `bytes` holds its
+/// recording's data (offset, length), as [`Recording::open`] finds it.
+#[doc(hidden)]
+pub fn archive_data_span(bytes: &[u8]) -> Result<(u64, u64), SigmfError> {
+    let name = Path::new("fuzz.sigmf");
+    let (_, offset, len) = scan_archive(io::Cursor::new(bytes), bytes.len() as u64, name)?;
+    Ok((offset, len))
+}
+
+/// A member's name (pax and GNU long names applied by the `tar` crate) and, if it was stored
+/// sparse, why it is refused. A sparse member's bytes in the archive are not its content: GNU
+/// tar's own format (`-S` with `--format=gnu`) stores a map of holes in the header and
+/// extension blocks (entry type `S`); the pax formats (0.0, 0.1, 1.0) store it in `GNU.sparse.*`
+/// records and, for 1.0, in the member's data, under a made-up name with the real one in
+/// `GNU.sparse.name`.
+fn member_name<R: Read>(
+    entry: &mut tar::Entry<'_, R>,
+) -> io::Result<(PathBuf, Option<&'static str>)> {
+    const SPARSE: &str = "a sparse file (tar -S): its bytes in the archive are not its \
+                          content; make the archive without -S";
+    let mut real = None;
+    let mut sparse = entry.header().entry_type().is_gnu_sparse();
+    if let Some(records) = entry.pax_extensions()? {
+        for record in records {
+            let record = record?;
+            let Ok(key) = record.key() else { continue };
+            if key.starts_with("GNU.sparse.") {
+                sparse = true;
+            }
+            if key == "GNU.sparse.name" {
+                real = record.value().ok().map(PathBuf::from);
+            }
+        }
+    }
+    let name = match real {
+        Some(name) => name,
+        None => entry.path()?.into_owned(),
+    };
+    Ok((name, sparse.then_some(SPARSE)))
+}
+
+/// Why a member of `kind` cannot be read as a recording's file, or `None` for a regular one.
+fn not_regular(kind: tar::EntryType) -> Option<&'static str> {
+    use tar::EntryType as E;
+    Some(match kind {
+        E::Regular | E::Continuous => return None,
+        E::Symlink => {
+            "a symbolic link: the archive must hold the file itself (GNU tar: --dereference)"
+        }
+        E::Link => {
+            "a hard link: the archive must hold the file itself (GNU tar: --hard-dereference)"
+        }
+        E::Char => "a character device",
+        E::Block => "a block device",
+        E::Fifo => "a FIFO",
+        E::Directory => "a directory",
+        _ => "not a regular file",
+    })
 }
 
 /// The stream tags of a recording, sorted by offset: at sample 0 and at the start of every
@@ -551,6 +639,24 @@ mod tests {
         for (json, want) in cases {
             let e = parse(json).unwrap_err().to_string();
             assert!(e.starts_with(want), "{json}\n  gave: {e}\n  want: {want}");
+        }
+    }
+
+    #[test]
+    fn errors_cut_long_echoes_of_the_file() {
+        let huge = "x".repeat(5 << 20);
+        for json in [
+            format!(r#"{{"global": {{"core:datatype": "{huge}", "core:version": "1"}}}}"#),
+            format!(
+                r#"{{"global": {{"core:datatype": "cf32_le", "core:version": "1", "core:sample_rate": "{huge}"}}}}"#
+            ),
+            format!(
+                r#"{{"global": {{"core:datatype": "cf32_le", "core:version": "1"}}, "captures": [{{"core:sample_start": 0, "core:datetime": "{huge}"}}]}}"#
+            ),
+        ] {
+            let e = parse(&json).unwrap_err().to_string();
+            assert!(e.len() < 1200, "{} bytes: {}...", e.len(), &e[..100]);
+            assert!(e.contains("bytes cut"), "{e}");
         }
     }
 

@@ -82,7 +82,14 @@ impl<T: SigmfItem> SigmfSink<T> {
     }
 
     /// `core:sample_rate`, samples per second (else from the first `rx_rate` tag).
+    ///
+    /// # Panics
+    /// If `rate` is not finite and positive (SigMF readers, this crate's included, refuse
+    /// the recording then).
     pub fn sample_rate(mut self, rate: f64) -> Self {
+        if let Err(e) = FloatRange::POSITIVE.check(rate) {
+            panic!("sigmf_sink: sample_rate {e}");
+        }
         self.sample_rate = Some(rate);
         self
     }
@@ -234,7 +241,7 @@ register_block!(BlockDescription {
         ),
         ParamDescription::optional(
             "sample_rate",
-            ParamKind::Float,
+            ParamKind::Float(FloatRange::at_least(0.0)),
             DefaultValue::Float(0.0),
             "core:sample_rate (0: from the first rx_rate tag)"
         ),

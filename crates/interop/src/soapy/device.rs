@@ -241,7 +241,7 @@ pub(crate) fn describe(e: &soapysdr::Error) -> String {
 pub(crate) mod params {
     use super::DeviceConfig;
     use radioflow_runtime::registry::{
-        Arguments, DefaultValue, ParamDescription, ParamError, ParamKind,
+        Arguments, DefaultValue, FloatRange, ParamDescription, ParamError, ParamKind,
     };
 
     pub(crate) const ARGS: ParamDescription = ParamDescription::required(
@@ -250,12 +250,18 @@ pub(crate) mod params {
         "SoapySDR device arguments (driver=rtlsdr, driver=hackrf,serial=...)",
     )
     .with_example(DefaultValue::Word("driver=rtlsdr"));
-    pub(crate) const SAMPLE_RATE: ParamDescription =
-        ParamDescription::required("sample_rate", ParamKind::PositiveFloat, "samples/s")
-            .with_example(DefaultValue::Float(2.4e6));
-    pub(crate) const FREQUENCY: ParamDescription =
-        ParamDescription::required("frequency", ParamKind::Float, "centre frequency, Hz")
-            .with_example(DefaultValue::Float(100e6));
+    pub(crate) const SAMPLE_RATE: ParamDescription = ParamDescription::required(
+        "sample_rate",
+        ParamKind::Float(FloatRange::POSITIVE),
+        "samples/s",
+    )
+    .with_example(DefaultValue::Float(2.4e6));
+    pub(crate) const FREQUENCY: ParamDescription = ParamDescription::required(
+        "frequency",
+        ParamKind::Float(FloatRange::at_least(0.0)),
+        "centre frequency, Hz",
+    )
+    .with_example(DefaultValue::Float(100e6));
     pub(crate) const AGC: ParamDescription = ParamDescription::optional(
         "agc",
         ParamKind::Bool,
@@ -264,7 +270,8 @@ pub(crate) mod params {
     );
     pub(crate) const GAIN: ParamDescription = ParamDescription::optional(
         "gain",
-        ParamKind::Float,
+        // The device's range applies (checked when it is opened); dB can be negative.
+        ParamKind::Float(FloatRange::FINITE),
         DefaultValue::Float(0.0),
         "overall gain, dB, when agc is false",
     );

@@ -2,14 +2,16 @@
 //! `pull_msg_source` and `req_msg_source`.
 
 use super::socket::{params, Pattern, Socket, SocketConfig};
+use super::tag_header::DroppedFrames;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
 /// Posts every ZeroMQ frame it receives, decoded as a PMT serialized by GNU Radio's
 /// `pmt::serialize`, on its `out` port, like gr-zeromq's message sources. A `req` source
 /// asks for each message with a request holding the 4-byte count 1, as GNU Radio's does. A
-/// frame that is not a whole PMT stops the graph with an error naming the block and address.
-/// It never ends by itself: stop the graph.
+/// frame that is not a whole PMT stops the graph with an error naming the block and address,
+/// or, with [`drop_malformed`](Self::drop_malformed), is dropped, logged and counted
+/// ([`dropped_frames`](Self::dropped_frames)). It never ends by itself: stop the graph.
 ///
 /// # Stream inputs
 /// None.
@@ -22,7 +24,8 @@ use radioflow_runtime::registry::prelude::*;
 ///
 /// # Parameters
 /// - `address`, `pattern` ([`Pattern`]: `sub`, `pull`, `req`), [`bind`](Self::bind)
-///   (default `false`), [`timeout_ms`](Self::timeout_ms) (100).
+///   (default `false`), [`timeout_ms`](Self::timeout_ms) (100),
+///   [`drop_malformed`](Self::drop_malformed) (`false`).
 ///
 /// Blocking: yes (waits on the socket in slices of 50 ms, so a stop is seen).
 #[derive(Debug, Ports)]
@@ -32,6 +35,8 @@ pub struct ZmqMessageSource {
     config: SocketConfig,
     socket: Option<Socket>,
     requested: bool,
+    drop_malformed: bool,
+    dropped: DroppedFrames,
 }
 
 #[block(blocking)]
@@ -43,6 +48,8 @@ impl ZmqMessageSource {
             config: SocketConfig::new(address, pattern, false),
             socket: None,
             requested: false,
+            drop_malformed: false,
+            dropped: DroppedFrames::default(),
         }
     }
 
@@ -58,13 +65,27 @@ impl ZmqMessageSource {
         self
     }
 
+    /// Drop a frame that is not a PMT (logged and counted) instead of stopping the graph: for
+    /// a socket that anything on the network can send to.
+    pub fn drop_malformed(mut self, drop: bool) -> Self {
+        self.drop_malformed = drop;
+        self
+    }
+
+    /// Frames dropped as malformed (with [`drop_malformed`](Self::drop_malformed)).
+    pub fn dropped_frames(&self) -> u64 {
+        self.dropped.count()
+    }
+
     fn start(&mut self) -> Result<(), BlockError> {
         self.socket = Some(Socket::open("zmq_message_source", &self.config, false)?);
         Ok(())
     }
 
     fn stop(&mut self) -> Result<(), BlockError> {
-        self.socket = None;
+        if let Some(socket) = self.socket.take() {
+            self.dropped.finish(&socket.who);
+        }
         Ok(())
     }
 
@@ -96,13 +117,16 @@ impl ZmqMessageSource {
         let Some(frame) = frames.last() else {
             return Ok(());
         };
-        let msg = Pmt::from_bytes(frame).map_err(|e| {
-            socket.error(format!(
-                "a frame of {} bytes is not a PMT: {e}",
-                frame.len()
-            ))
-        })?;
-        self.out.post(msg);
+        match Pmt::from_bytes(frame) {
+            Ok(msg) => self.out.post(msg),
+            Err(e) => {
+                let why = format!("a frame of {} bytes is not a PMT: {e}", frame.len());
+                if !self.drop_malformed {
+                    return Err(socket.error(why));
+                }
+                self.dropped.drop_frame(&socket.who, &why);
+            }
+        }
         Ok(())
     }
 }
@@ -117,6 +141,7 @@ register_block!(BlockDescription {
         params::pattern(Pattern::SOURCE_WORDS, "sub"),
         params::bind(false),
         params::TIMEOUT_MS,
+        params::DROP_MALFORMED,
     ],
     ports: declared_ports::<ZmqMessageSource>,
     make: |a| {
@@ -124,7 +149,8 @@ register_block!(BlockDescription {
         Ok(Box::new(
             ZmqMessageSource::new(address, pattern)
                 .bind(a.bool("bind")?)
-                .timeout_ms(a.u64("timeout_ms")?),
+                .timeout_ms(a.u64("timeout_ms")?)
+                .drop_malformed(a.bool("drop_malformed")?),
         ))
     },
 });

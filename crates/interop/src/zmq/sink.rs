@@ -16,7 +16,8 @@ use radioflow_runtime::registry::prelude::*;
 ///   high-water mark unless [`drop_on_hwm`](Self::drop_on_hwm) is off.
 /// - `push`: messages go to one puller each, and wait when all are full (back-pressure).
 /// - `rep`: waits for a REQ source's request (a `u32` count of items) and answers with at most
-///   that many items.
+///   that many items; a request for 0 items gets an answer of 0 items (as GNU Radio's
+///   `rep_sink` gives), and the sink goes on serving.
 ///
 /// The socket is opened (bound or connected) when the graph starts, not when the block is made.
 ///
@@ -123,7 +124,9 @@ impl<T: Item> ZmqSink<T> {
     }
 
     /// Sends one message of the items there are (or as many as a request asks for); `false`
-    /// if nothing could be sent within the timeout.
+    /// if no item went out within the timeout. An answer to a request for 0 items is `false`
+    /// too: `work` must go on serving, since returning without consuming anything would leave
+    /// the sink waiting for an input change that may never come (a full or finished input).
     fn send_some(&mut self) -> Result<bool, BlockError> {
         let Some(socket) = &self.socket else {
             return Err(BlockError::msg("zmq_sink: work before start"));
@@ -163,7 +166,7 @@ impl<T: Item> ZmqSink<T> {
         if sent {
             self.input.consume(n);
         }
-        Ok(sent)
+        Ok(sent && n > 0)
     }
 }
 

@@ -312,6 +312,14 @@ pub(crate) mod params {
         "PUB/SUB: the topic sent as a frame before each message, or subscribed to (empty: none / everything)",
     );
 
+    /// `drop_malformed`: a source drops (and counts) what it cannot decode instead of failing.
+    pub(crate) const DROP_MALFORMED: ParamDescription = ParamDescription::optional(
+        "drop_malformed",
+        ParamKind::Bool,
+        DefaultValue::Bool(false),
+        "drop (log and count) a malformed message instead of stopping the graph",
+    );
+
     /// `pattern`: one of `words` (a sink's or a source's), `default` when not given.
     pub(crate) const fn pattern(
         words: &'static [&'static str],

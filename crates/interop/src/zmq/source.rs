@@ -2,7 +2,7 @@
 //! and `req_source`.
 
 use super::socket::{params, Pattern, Socket, SocketConfig};
-use super::tag_header;
+use super::tag_header::{self, DroppedFrames};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
@@ -10,9 +10,11 @@ use radioflow_runtime::registry::prelude::*;
 /// receives what GNU Radio's `pub_sink`, `push_sink` or `rep_sink`, or
 /// [`ZmqSink`](crate::ZmqSink), sends). With [`pass_tags`](Self::pass_tags) every message
 /// must start with GNU Radio's tag header; its tags are put on the same items of the output
-/// (offsets moved from the sender's stream to this one). A message that does not start with a
-/// header when one is expected, or whose items are not a whole number of `T`, stops the graph
-/// with an error naming the block and address.
+/// (offsets moved from the sender's stream to this one). A malformed message (no header when
+/// one is expected, a tag on no item of the message, items that are not a whole number of `T`;
+/// see [`decode_frame`](tag_header::decode_frame)) stops the graph with an error naming the
+/// block and address, or, with [`drop_malformed`](Self::drop_malformed), is dropped, logged and
+/// counted ([`dropped_frames`](Self::dropped_frames)).
 ///
 /// - `sub`: subscribes to the [`key`](Self::key) (empty: everything); a message of two frames
 ///   is a key and the data.
@@ -35,7 +37,8 @@ use radioflow_runtime::registry::prelude::*;
 /// # Parameters
 /// - `address`, `pattern` ([`Pattern`]: `sub`, `pull`, `req`).
 /// - [`bind`](Self::bind) (default `false`, as in GNU Radio), [`timeout_ms`](Self::timeout_ms)
-///   (100), [`hwm`](Self::hwm), [`pass_tags`](Self::pass_tags), [`key`](Self::key).
+///   (100), [`hwm`](Self::hwm), [`pass_tags`](Self::pass_tags), [`key`](Self::key),
+///   [`drop_malformed`](Self::drop_malformed) (`false`).
 ///
 /// Blocking: yes (waits on the socket in slices of 50 ms, so a stop is seen).
 #[derive(Debug, Ports)]
@@ -44,6 +47,8 @@ pub struct ZmqSource<T: Item> {
     output: StreamOutput<T>,
     config: SocketConfig,
     pass_tags: bool,
+    drop_malformed: bool,
+    dropped: DroppedFrames,
     socket: Option<Socket>,
     /// Bytes of a message not yet written out (a message larger than the room there was).
     pending: Vec<u8>,
@@ -63,6 +68,8 @@ impl<T: Item> ZmqSource<T> {
             output: StreamOutput::new(),
             config: SocketConfig::new(address, pattern, false),
             pass_tags: false,
+            drop_malformed: false,
+            dropped: DroppedFrames::default(),
             socket: None,
             pending: Vec::new(),
             pending_pos: 0,
@@ -101,13 +108,27 @@ impl<T: Item> ZmqSource<T> {
         self
     }
 
+    /// Drop a malformed message (logged and counted) instead of stopping the graph: for a
+    /// socket that anything on the network can send to.
+    pub fn drop_malformed(mut self, drop: bool) -> Self {
+        self.drop_malformed = drop;
+        self
+    }
+
+    /// Messages dropped as malformed (with [`drop_malformed`](Self::drop_malformed)).
+    pub fn dropped_frames(&self) -> u64 {
+        self.dropped.count()
+    }
+
     fn start(&mut self) -> Result<(), BlockError> {
         self.socket = Some(Socket::open("zmq_source", &self.config, false)?);
         Ok(())
     }
 
     fn stop(&mut self) -> Result<(), BlockError> {
-        self.socket = None;
+        if let Some(socket) = self.socket.take() {
+            self.dropped.finish(&socket.who);
+        }
         Ok(())
     }
 
@@ -148,42 +169,25 @@ impl<T: Item> ZmqSource<T> {
         let Some(data) = frames.pop() else {
             return Ok(false);
         };
-        let size = std::mem::size_of::<T>();
-        let mut start = 0;
-        self.pending_tags.clear();
-        if self.pass_tags {
-            let (header, used) = tag_header::decode(&data).map_err(|e| {
-                socket.error(format!("expected GNU Radio's tag header (pass_tags): {e}"))
-            })?;
-            start = used;
-            let here = self.output.offset();
-            for tag in header.tags {
-                // From the sender's stream to this one, relative to the message's first item.
-                let Some(rel) = tag.offset.checked_sub(header.offset) else {
-                    continue;
-                };
-                self.pending_tags.push(Tag {
-                    offset: here + rel,
-                    ..tag
-                });
+        let decoded = tag_header::decode_frame(
+            &data,
+            self.pass_tags,
+            std::mem::size_of::<T>(),
+            self.output.offset(),
+            &mut self.pending_tags,
+        );
+        match decoded {
+            Ok(start) => {
+                self.pending = data;
+                self.pending_pos = start;
+                Ok(true)
             }
-            self.pending_tags.sort_by_key(|t| t.offset);
+            Err(e) if self.drop_malformed => {
+                self.dropped.drop_frame(&socket.who, &e);
+                Ok(false)
+            }
+            Err(e) => Err(socket.error(format!("a malformed message: {e}"))),
         }
-        let payload = data.len() - start;
-        if payload % size != 0 {
-            return Err(socket.error(format!(
-                "received {payload} bytes of items, not a whole number of {size}-byte items \
-                 (does the sender use the same item type{}?)",
-                if self.pass_tags {
-                    ""
-                } else {
-                    ", and send no tag header"
-                }
-            )));
-        }
-        self.pending = data;
-        self.pending_pos = start;
-        Ok(true)
     }
 
     /// Writes as much of `pending` as there is room for, with its tags.
@@ -221,6 +225,7 @@ register_block!(BlockDescription {
             "expect GNU Radio's tag header"
         ),
         params::KEY,
+        params::DROP_MALFORMED,
     ],
     ports: declared_ports::<ZmqSource<f32>>,
     make: |a| {
@@ -230,6 +235,7 @@ register_block!(BlockDescription {
         let hwm = params::hwm(a)?;
         let pass_tags = a.bool("pass_tags")?;
         let key = a.word("key")?.to_owned();
+        let drop = a.bool("drop_malformed")?;
         Ok(with_dtype!(a.item_dtype()?, T => Box::new(
             ZmqSource::<T>::new(address.clone(), pattern)
                 .bind(bind)
@@ -237,6 +243,7 @@ register_block!(BlockDescription {
                 .hwm(hwm)
                 .pass_tags(pass_tags)
                 .key(key.clone())
+                .drop_malformed(drop)
         ) as Box<dyn Block>))
     },
 });

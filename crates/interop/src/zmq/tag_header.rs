@@ -1,5 +1,8 @@
 //! GNU Radio's gr-zeromq tag header: the bytes a `pass_tags` stream sink puts before the items
-//! of every ZeroMQ message, as a pure encode/decode pair.
+//! of every ZeroMQ message, as a pure encode/decode pair; [`decode_frame`], the one check of a
+//! received stream frame (header, tags, whole items) that every receiver shares
+//! ([`ZmqSource`](crate::ZmqSource), the hosts' links); [`DroppedFrames`], the count of frames
+//! a receiver told to drop malformed frames dropped.
 //!
 //! The layout (all integers in the sender's byte order, little-endian on every machine GNU
 //! Radio runs on; `gen_tag_header` in gr-zeromq's `tag_headers.cc`, version 1 in GNU Radio
@@ -8,6 +11,7 @@
 //! the PMT-serialized key, value and source id. The items follow.
 
 use radioflow_runtime::{Pmt, Tag};
+use std::fmt;
 
 /// The header's first two bytes (`GR_HEADER_MAGIC`).
 pub const MAGIC: u16 = 0x5FF0;
@@ -67,6 +71,153 @@ pub enum TagHeaderError {
         /// The decoding error (offset relative to the PMT's first byte).
         source: radioflow_runtime::pmt::PmtError,
     },
+}
+
+/// Why a received stream frame is refused: it came from something other than a gr-zeromq or
+/// radioflow sender, or was damaged on the way.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FrameError {
+    /// The tag header expected before the items is malformed or missing.
+    #[error("expected GNU Radio's tag header (pass_tags): {0}")]
+    Header(#[from] TagHeaderError),
+    /// A tag does not fall on one of the frame's items (a sender tags only the items it
+    /// sends).
+    #[error(
+        "tag {index} is at offset {offset}, outside the frame's {items} items from offset {first}"
+    )]
+    TagOutside {
+        /// Which tag (from 0).
+        index: usize,
+        /// Its offset in the sender's stream.
+        offset: u64,
+        /// The sender's offset of the frame's first item.
+        first: u64,
+        /// The frame's items.
+        items: u64,
+    },
+    /// The frame's items would take the receiver's stream past 2^64 items.
+    #[error("{items} more items would take the stream past 2^64 items (at item {here})")]
+    StreamEnd {
+        /// The frame's items.
+        items: u64,
+        /// The receiver's stream offset.
+        here: u64,
+    },
+    /// The bytes after the header are not a whole number of items.
+    #[error(
+        "received {bytes} bytes of items, not a whole number of {size}-byte items \
+         (does the sender use the same item type{}?)",
+        if *.tagged { "" } else { ", and send no tag header" }
+    )]
+    PartialItems {
+        /// Bytes after the header.
+        bytes: usize,
+        /// The receiver's item size.
+        size: usize,
+        /// Whether a tag header was expected.
+        tagged: bool,
+    },
+}
+
+/// Checks a received stream frame of `size`-byte items, whose first item becomes item `here`
+/// of the receiver's stream, and returns where its items start. With `tagged` the frame
+/// starts with a tag header, whose tags are put in `tags` (cleared first) with offsets moved
+/// to the receiver's stream, in order. Every offset is computed with checked arithmetic:
+/// whatever the bytes, the result is a frame whose tags all fall on its items, or an error.
+///
+/// # Errors
+/// [`FrameError`] says what is wrong.
+pub fn decode_frame(
+    frame: &[u8],
+    tagged: bool,
+    size: usize,
+    here: u64,
+    tags: &mut Vec<Tag>,
+) -> Result<usize, FrameError> {
+    tags.clear();
+    let (header, start) = if tagged {
+        let (header, used) = decode(frame)?;
+        (Some(header), used)
+    } else {
+        (None, 0)
+    };
+    let bytes = frame.len() - start;
+    if size == 0 || !bytes.is_multiple_of(size) {
+        return Err(FrameError::PartialItems {
+            bytes,
+            size,
+            tagged,
+        });
+    }
+    let items = (bytes / size) as u64;
+    if here.checked_add(items).is_none() {
+        return Err(FrameError::StreamEnd { items, here });
+    }
+    if let Some(header) = header {
+        let first = header.offset;
+        for (index, tag) in header.tags.into_iter().enumerate() {
+            let rel = match tag.offset.checked_sub(first) {
+                Some(rel) if rel < items => rel,
+                _ => {
+                    tags.clear();
+                    return Err(FrameError::TagOutside {
+                        index,
+                        offset: tag.offset,
+                        first,
+                        items,
+                    });
+                }
+            };
+            // Cannot overflow: rel < items and here + items fits.
+            tags.push(Tag {
+                offset: here + rel,
+                ..tag
+            });
+        }
+        tags.sort_by_key(|t| t.offset);
+    }
+    Ok(start)
+}
+
+/// The frames a receiver dropped as malformed, when told to drop them instead of failing
+/// (the `drop_malformed` option of [`ZmqSource`](crate::ZmqSource),
+/// [`ZmqMessageSource`](crate::ZmqMessageSource) and the hosts' links). Each drop is logged
+/// (warning level, through `tracing`): the first with its cause, then the 10th, 100th, ...
+/// so that a flood of bad frames does not flood the log; [`finish`](Self::finish) logs the
+/// total.
+#[derive(Clone, Debug, Default)]
+pub struct DroppedFrames {
+    count: u64,
+}
+
+impl DroppedFrames {
+    /// Counts one frame `who` (the receiver, for the log) dropped because of `why`.
+    pub fn drop_frame(&mut self, who: &str, why: &dyn fmt::Display) {
+        self.count += 1;
+        let n = self.count;
+        let mut power = n;
+        while power >= 10 && power.is_multiple_of(10) {
+            power /= 10;
+        }
+        if n == 1 {
+            tracing::warn!("{who}: dropped a malformed frame ({why})");
+        } else if power == 1 {
+            tracing::warn!("{who}: dropped {n} malformed frames so far (the last: {why})");
+        }
+    }
+
+    /// Frames dropped so far.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Logs the total, if any frame was dropped (when the receiver stops).
+    pub fn finish(&self, who: &str) {
+        if self.count > 0 {
+            tracing::warn!("{who}: dropped {} malformed frames in all", self.count);
+        }
+    }
 }
 
 /// Appends the header for the `n` items from stream offset `start`, with those of `tags` that
@@ -229,6 +380,62 @@ mod tests {
         let (h, used) = decode(&out).unwrap();
         assert_eq!(h, TagHeader { offset: 9, tags });
         assert_eq!(&out[used..], [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_frame_moves_its_tags_to_the_receiving_stream_with_checked_arithmetic() {
+        let tag = |at: u64| Tag::new(at, Pmt::symbol("k"), Pmt::Int(1));
+        let frame = |first: u64, tags: &[Tag], items: usize| {
+            let mut f = Vec::new();
+            encode(first, tags, &mut f);
+            f.extend(std::iter::repeat_n(7u8, items * 4));
+            f
+        };
+        let mut tags = vec![tag(99)];
+        let good = frame(1000, &[tag(1003), tag(1000)], 4);
+        assert_eq!(
+            decode_frame(&good, true, 4, 50, &mut tags),
+            Ok(good.len() - 16)
+        );
+        assert_eq!(tags, [tag(50), tag(53)]);
+        // The last item of the receiver's stream can carry a tag; one more is too many.
+        let end = frame(0, &[tag(3)], 4);
+        assert!(decode_frame(&end, true, 4, u64::MAX - 4, &mut tags).is_ok());
+        assert_eq!(tags, [tag(u64::MAX - 1)]);
+        assert_eq!(
+            decode_frame(&end, true, 4, u64::MAX - 3, &mut tags),
+            Err(FrameError::StreamEnd {
+                items: 4,
+                here: u64::MAX - 3
+            })
+        );
+        for (first, at) in [(0, u64::MAX), (5, 4), (5, 9), (u64::MAX, 0)] {
+            let bad = frame(first, &[tag(first), tag(at)], 4);
+            assert_eq!(
+                decode_frame(&bad, true, 4, 10, &mut tags),
+                Err(FrameError::TagOutside {
+                    index: 1,
+                    offset: at,
+                    first,
+                    items: 4
+                }),
+                "first {first}, tag at {at}"
+            );
+            assert!(tags.is_empty(), "no tag of a refused frame is kept");
+        }
+        assert!(matches!(
+            decode_frame(&good[..good.len() - 1], true, 4, 0, &mut tags),
+            Err(FrameError::PartialItems {
+                size: 4,
+                tagged: true,
+                ..
+            })
+        ));
+        assert!(matches!(
+            decode_frame(&[0; 8], true, 4, 0, &mut tags),
+            Err(FrameError::Header(TagHeaderError::TooShort { len: 8 }))
+        ));
+        assert_eq!(decode_frame(&[0; 8], false, 4, 0, &mut tags), Ok(0));
     }
 
     #[test]

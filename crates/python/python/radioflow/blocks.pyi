@@ -59,7 +59,7 @@ def dvbs2_rx(rolloff: str = "0.2", gold: int = 0, sps: float = 2.0, *, name: Opt
     Parameters:
         rolloff: RRC roll-off of the matched filter (one of 0.35, 0.25, 0.2; default "0.2").
         gold: PL scrambling Gold code index (an integer >= 0; default 0).
-        sps: samples per symbol of the input: 2, or 1 + roll-off + 0.05 to 64 (resampled to 2) (a finite number > 0; default 2.0).
+        sps: samples per symbol of the input: 2, or 1 + roll-off + 0.05 to 64 (resampled to 2) (a number in [1.25, 64]; default 2.0).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -134,7 +134,7 @@ def fm_stereo_decoder(dtype: DTypeLike = np.float32, sample_rate: float = 240000
 
     Parameters:
         dtype: the item type, one of float32 (default float32).
-        sample_rate: the multiplex's rate, Hz (at least 120 kHz) (a finite number > 0; default 240000.0).
+        sample_rate: the multiplex's rate, Hz (a number in [120000, 1e7]; default 240000.0).
         decimation: multiplex samples per audio sample (audio at least 32 kHz) (an integer >= 1; default 5).
         name: the instance name in the flowgraph (default: from the id).
 
@@ -151,7 +151,7 @@ def freq_xlating_fir_filter(taps: Sequence[float], centre: float, sample_rate: f
     Parameters:
         taps: the low-pass's taps (a non-empty list of finite numbers).
         centre: the frequency moved to DC, Hz (a finite number).
-        sample_rate: the input's rate, Hz (a finite number > 0).
+        sample_rate: the input's rate, Hz (a number > 0).
         dtype: the item type, one of complex64 (default complex64).
         decimation: inputs per output (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
@@ -305,7 +305,7 @@ def quadrature_demod(gain: float, dtype: DTypeLike = np.complex64, *, name: Opti
     """FM demodulation: gain times the phase step between samples (GNU Radio's quadrature_demod_cf).
 
     Parameters:
-        gain: the phase step's scale (a finite number).
+        gain: the phase step's scale (a number in [-3.4e38, 3.4e38]).
         dtype: the item type, one of complex64 (default complex64).
         name: the instance name in the flowgraph (default: from the id).
 
@@ -331,7 +331,7 @@ def rate_source(rate: float, total: int, dtype: DTypeLike = np.float32, *, name:
     """A source of `rate` float32 samples per second in real time, `total` in all, counting what it had to drop because the graph was not ready (a device's overflow).
 
     Parameters:
-        rate: samples per second (a finite number > 0).
+        rate: samples per second (a number >= 0.001).
         total: samples in all (an integer >= 0).
         dtype: the item type, one of float32 (default float32).
         name: the instance name in the flowgraph (default: from the id).
@@ -360,7 +360,7 @@ def rds_decoder(sample_rate: float, dtype: DTypeLike = np.float32, *, name: Opti
     """Decodes RDS from an FM multiplex (before de-emphasis) and posts PI, PTY, PS and RadioText as they change.
 
     Parameters:
-        sample_rate: of the multiplex in Hz (at least 128 kHz) (a finite number > 0).
+        sample_rate: of the multiplex in Hz (a number in [128000, 1e7]).
         dtype: the item type, one of float32 (default float32).
         name: the instance name in the flowgraph (default: from the id).
 
@@ -377,7 +377,7 @@ def sigmf_sink(path: Union[str, os.PathLike], dtype: DTypeLike = np.complex64, f
         path: the recording (X, X.sigmf-meta, X.sigmf-data or X.sigmf) (a file path).
         dtype: the item type, one of complex64, float32 (default complex64).
         format: the data's SigMF datatype after its c (complex64) or r (float32) (one of f32_le, f32_be, f64_le, f64_be, i32_le, i32_be, i16_le, i16_be, i8, u32_le, u32_be, u16_le, u16_be, u8; default "f32_le").
-        sample_rate: core:sample_rate (0: from the first rx_rate tag) (a finite number; default 0.0).
+        sample_rate: core:sample_rate (0: from the first rx_rate tag) (a number >= 0; default 0.0).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -402,11 +402,11 @@ def signal_source(sample_rate: float, waveform: str, frequency: float, dtype: DT
     """A sine, cosine or constant at `frequency` Hz for `sample_rate` samples per second (GNU Radio's analog.sig_source_c/f).
 
     Parameters:
-        sample_rate: samples per second (a finite number > 0).
+        sample_rate: samples per second (a number > 0).
         waveform: the waveform (one of sine, cosine, constant).
-        frequency: in Hz (a finite number).
+        frequency: in Hz (aliases beyond ±sample_rate/2) (a finite number).
         dtype: the item type, one of complex64, float32 (default complex64).
-        amplitude: peak amplitude (a finite number; default 1.0).
+        amplitude: peak amplitude (a number in [-3.4e38, 3.4e38]; default 1.0).
         offset: added to every sample (a value of the item type; default 0.0).
         phase: of the first sample, in radians (a finite number; default 0.0).
         name: the instance name in the flowgraph (default: from the id).
@@ -423,8 +423,8 @@ def soapy_sink(args: str, sample_rate: float, frequency: float, dtype: DTypeLike
 
     Parameters:
         args: SoapySDR device arguments (driver=rtlsdr, driver=hackrf,serial=...) (a word).
-        sample_rate: samples/s (a finite number > 0).
-        frequency: centre frequency, Hz (a finite number).
+        sample_rate: samples/s (a number > 0).
+        frequency: centre frequency, Hz (a number >= 0).
         dtype: the item type, one of complex64 (default complex64).
         agc: the device's automatic gain, where it has one (else `gain`) (true or false; default True).
         gain: overall gain, dB, when agc is false (a finite number; default 0.0).
@@ -442,8 +442,8 @@ def soapy_source(args: str, sample_rate: float, frequency: float, dtype: DTypeLi
 
     Parameters:
         args: SoapySDR device arguments (driver=rtlsdr, driver=hackrf,serial=...) (a word).
-        sample_rate: samples/s (a finite number > 0).
-        frequency: centre frequency, Hz (a finite number).
+        sample_rate: samples/s (a number > 0).
+        frequency: centre frequency, Hz (a number >= 0).
         dtype: the item type, one of complex64 (default complex64).
         agc: the device's automatic gain, where it has one (else `gain`) (true or false; default True).
         gain: overall gain, dB, when agc is false (a finite number; default 0.0).
@@ -460,7 +460,7 @@ def throttle(sample_rate: float, dtype: DTypeLike = np.float32, *, name: Optiona
     """Limits the item rate to `sample_rate` items per second (for graphs without hardware).
 
     Parameters:
-        sample_rate: items per second (a finite number > 0).
+        sample_rate: items per second (a number >= 0.001).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
         name: the instance name in the flowgraph (default: from the id).
 
@@ -542,7 +542,7 @@ def zmq_message_sink(address: str, pattern: str = "pub", bind: bool = True, time
     """
 
 
-def zmq_message_source(address: str, pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, *, name: Optional[str] = None) -> Block:
+def zmq_message_source(address: str, pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, drop_malformed: bool = False, *, name: Optional[str] = None) -> Block:
     """Messages received over ZeroMQ (SUB, PULL or REQ), one serialized PMT per frame, like gr-zeromq's message sources.
 
     Parameters:
@@ -550,6 +550,7 @@ def zmq_message_source(address: str, pattern: str = "sub", bind: bool = False, t
         pattern: the socket type (one of sub, pull, req; default "sub").
         bind: bind the address (else connect) (true or false; default False).
         timeout_ms: milliseconds one wait lasts (an integer >= 1; default 100).
+        drop_malformed: drop (log and count) a malformed message instead of stopping the graph (true or false; default False).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -577,7 +578,7 @@ def zmq_sink(address: str, dtype: DTypeLike = np.float32, pattern: str = "pub", 
     """
 
 
-def zmq_source(address: str, dtype: DTypeLike = np.float32, pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, key: str = "", *, name: Optional[str] = None) -> Block:
+def zmq_source(address: str, dtype: DTypeLike = np.float32, pattern: str = "sub", bind: bool = False, timeout_ms: int = 100, hwm: int = -1, pass_tags: bool = False, key: str = "", drop_malformed: bool = False, *, name: Optional[str] = None) -> Block:
     """Items received over ZeroMQ (SUB, PULL or REQ), wire-compatible with gr-zeromq's stream sources, optionally with GNU Radio's tag header.
 
     Parameters:
@@ -589,6 +590,7 @@ def zmq_source(address: str, dtype: DTypeLike = np.float32, pattern: str = "sub"
         hwm: high-water mark in messages (-1: ZeroMQ's) (an integer >= -1; default -1).
         pass_tags: expect GNU Radio's tag header (true or false; default False).
         key: PUB/SUB: the topic sent as a frame before each message, or subscribed to (empty: none / everything) (a word; default "").
+        drop_malformed: drop (log and count) a malformed message instead of stopping the graph (true or false; default False).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:

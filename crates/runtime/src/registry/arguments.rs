@@ -1,6 +1,8 @@
 //! The parameters given to a block factory, checked against the block's description.
 
+use super::description::Number;
 use super::{BlockDescription, DefaultValue, Dtype, DtypeItem, ParamDescription, ParamKind};
+use crate::echo::{cut, cut_display};
 use crate::{Complex32, Pmt};
 use std::collections::HashMap;
 
@@ -81,17 +83,21 @@ impl Arguments {
                 return Err(ParamError::new(
                     id,
                     if known.is_empty() {
-                        format!("has no parameters, but '{name}' was given")
+                        format!("has no parameters, but '{}' was given", cut(&name))
                     } else {
                         format!(
-                            "has no parameter '{name}' (its parameters: {})",
+                            "has no parameter '{}' (its parameters: {})",
+                            cut(&name),
                             known.join(", ")
                         )
                     },
                 ));
             };
             if values.insert(param.name, value).is_some() {
-                return Err(ParamError::new(id, format!("'{name}' was given twice")));
+                return Err(ParamError::new(
+                    id,
+                    format!("'{}' was given twice", cut(&name)),
+                ));
             }
         }
         for param in description.params {
@@ -156,7 +162,10 @@ impl Arguments {
     pub fn bool(&self, name: &str) -> Result<bool, ParamError> {
         match self.value(name)? {
             Pmt::Bool(b) => Ok(*b),
-            other => Err(self.error(name, format!("needs true or false, not {other}"))),
+            other => Err(self.error(
+                name,
+                format!("needs true or false, not {}", cut_display(other)),
+            )),
         }
     }
 
@@ -168,7 +177,10 @@ impl Arguments {
                 i64::try_from(*u).map_err(|_| self.error(name, format!("is too large: {u}")))
             }
             Pmt::Double(x) if x.fract() == 0.0 && x.abs() < 9.0e15 => Ok(*x as i64),
-            other => Err(self.error(name, format!("needs an integer, not {other}"))),
+            other => Err(self.error(
+                name,
+                format!("needs an integer, not {}", cut_display(other)),
+            )),
         }
     }
 
@@ -190,12 +202,14 @@ impl Arguments {
             Pmt::Double(x) => *x,
             Pmt::Int(i) => *i as f64,
             Pmt::Uint64(u) => *u as f64,
-            other => return Err(self.error(name, format!("needs a number, not {other}"))),
+            other => {
+                return Err(self.error(name, format!("needs a number, not {}", cut_display(other))))
+            }
         };
         if x.is_finite() {
             Ok(x)
         } else {
-            Err(self.error(name, format!("must be finite, not {x}")))
+            Err(self.error(name, format!("must be finite, not {}", Number(x))))
         }
     }
 
@@ -203,7 +217,7 @@ impl Arguments {
     pub fn word(&self, name: &str) -> Result<&str, ParamError> {
         match self.value(name)? {
             Pmt::Symbol(s) => Ok(s),
-            other => Err(self.error(name, format!("needs a word, not {other}"))),
+            other => Err(self.error(name, format!("needs a word, not {}", cut_display(other)))),
         }
     }
 
@@ -211,7 +225,10 @@ impl Arguments {
     pub fn path(&self, name: &str) -> Result<std::path::PathBuf, ParamError> {
         match self.value(name)? {
             Pmt::Symbol(s) if !s.is_empty() => Ok(s.as_ref().into()),
-            other => Err(self.error(name, format!("needs a file path, not {other}"))),
+            other => Err(self.error(
+                name,
+                format!("needs a file path, not {}", cut_display(other)),
+            )),
         }
     }
 
@@ -224,7 +241,10 @@ impl Arguments {
             .map(|v| match v {
                 Pmt::Double(x) if x.is_finite() => Ok(*x),
                 Pmt::Int(i) => Ok(*i as f64),
-                other => Err(self.value_error(name, format!("{other} is not a finite number"))),
+                other => Err(self.value_error(
+                    name,
+                    format!("{} is not a finite number", cut_display(other)),
+                )),
             })
             .collect()
     }
@@ -264,13 +284,9 @@ impl Arguments {
                 }
                 Ok(())
             }
-            ParamKind::Float => self.float(name).map(drop),
-            ParamKind::PositiveFloat => {
+            ParamKind::Float(range) => {
                 let x = self.float(name)?;
-                if x <= 0.0 {
-                    return Err(self.error(name, format!("must be finite and positive, not {x}")));
-                }
-                Ok(())
+                range.check(x).map(drop).map_err(|m| self.error(name, m))
             }
             ParamKind::Item => self.check_item(name, false),
             ParamKind::Items => self.check_item(name, true),
@@ -285,7 +301,7 @@ impl Arguments {
                 if !words.contains(&w) {
                     return Err(ParamError::new(
                         self.block,
-                        format!("unknown {name} '{w}' (use {})", words.join(", ")),
+                        format!("unknown {name} '{}' (use {})", cut(w), words.join(", ")),
                     ));
                 }
                 Ok(())
@@ -361,8 +377,11 @@ fn real(v: &Pmt) -> Result<f64, String> {
         Pmt::Int(i) => Ok(*i as f64),
         Pmt::Uint64(u) => Ok(*u as f64),
         Pmt::Complex(c) if c.im == 0.0 => Ok(c.re),
-        Pmt::Complex(_) => Err(format!("{v} is complex; this block needs a real value")),
-        other => Err(format!("needs a number, not {other}")),
+        Pmt::Complex(_) => Err(format!(
+            "{} is complex; this block needs a real value",
+            cut_display(v)
+        )),
+        other => Err(format!("needs a number, not {}", cut_display(other))),
     }
 }
 
@@ -384,7 +403,7 @@ macro_rules! from_param_int {
                 let i = match v {
                     Pmt::Int(i) => *i,
                     Pmt::Double(x) if x.fract() == 0.0 => *x as i64,
-                    other => return Err(format!("needs an integer, not {other}")),
+                    other => return Err(format!("needs an integer, not {}", cut_display(other))),
                 };
                 <$t>::try_from(i).map_err(|_| format!("{i} does not fit in {}", stringify!($t)))
             }

@@ -4,6 +4,7 @@
 use super::{Arguments, Dtype, ParamError};
 use crate::Block;
 use std::fmt;
+use std::ops::{Bound, RangeBounds};
 
 /// One block of the library, as every front end sees it (Python factories and stub, the
 /// command line's block list, graph files). Registered next to the block with
@@ -99,7 +100,7 @@ impl ParamDescription {
 
 /// The values a parameter takes (given as a [`Pmt`](crate::Pmt), checked and converted by
 /// [`Arguments`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ParamKind {
     /// `true` or `false`.
     Bool,
@@ -108,10 +109,8 @@ pub enum ParamKind {
         /// The smallest value allowed.
         min: i64,
     },
-    /// A finite real number.
-    Float,
-    /// A finite real number `> 0`.
-    PositiveFloat,
+    /// A finite real number within its declared range.
+    Float(FloatRange),
     /// One value of the block's item type (real or complex as the type is).
     Item,
     /// A non-empty list of finite real numbers (filter taps).
@@ -135,7 +134,7 @@ impl ParamKind {
         match self {
             ParamKind::Bool => "bool",
             ParamKind::Int { .. } => "int",
-            ParamKind::Float | ParamKind::PositiveFloat => "float",
+            ParamKind::Float(_) => "float",
             ParamKind::Item => "Any",
             ParamKind::Floats => "Sequence[float]",
             ParamKind::Items => "Any",
@@ -150,8 +149,8 @@ impl ParamKind {
         match self {
             ParamKind::Bool => "true or false".into(),
             ParamKind::Int { min } => format!("an integer >= {min}"),
-            ParamKind::Float => "a finite number".into(),
-            ParamKind::PositiveFloat => "a finite number > 0".into(),
+            ParamKind::Float(range) if range == FloatRange::FINITE => "a finite number".into(),
+            ParamKind::Float(range) => format!("a number {range}"),
             ParamKind::Item => "a value of the item type".into(),
             ParamKind::Floats => "a non-empty list of finite numbers".into(),
             ParamKind::Items => "a list of values of the item type".into(),
@@ -159,6 +158,126 @@ impl ParamKind {
             ParamKind::Text => "a word".into(),
             ParamKind::Path(_) => "a file path".into(),
             ParamKind::Messages => "a list of messages".into(),
+        }
+    }
+}
+
+/// The values a [`ParamKind::Float`] parameter takes: finite numbers between `min` and `max`,
+/// each bound inclusive, exclusive or absent. Declared once with the parameter
+/// (`ParamKind::Float(FloatRange::at_least(1e-3))`), checked when a block is made
+/// ([`Arguments::check`]) and shown wherever the parameter is described (`radioflow blocks
+/// ID`, the Python docstrings and stub).
+///
+/// ```
+/// use radioflow_runtime::registry::FloatRange;
+///
+/// let sps = FloatRange::at_least(1.25).at_most(64.0);
+/// assert!(sps.contains(2.0) && !sps.contains(100.0) && !sps.contains(f64::NAN));
+/// assert_eq!(sps.to_string(), "in [1.25, 64]");
+/// assert_eq!(FloatRange::above(0.0).to_string(), "> 0");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FloatRange {
+    /// The lower bound.
+    pub min: Bound<f64>,
+    /// The upper bound.
+    pub max: Bound<f64>,
+}
+
+impl FloatRange {
+    /// Every finite number.
+    pub const FINITE: Self = Self {
+        min: Bound::Unbounded,
+        max: Bound::Unbounded,
+    };
+    /// Finite numbers `> 0`.
+    pub const POSITIVE: Self = Self::above(0.0);
+    /// Numbers an `f32` holds (magnitude at most 3.4e38): for a parameter used as `f32`.
+    pub const F32: Self = Self::at_least(-3.4e38).at_most(3.4e38);
+
+    /// Finite numbers `>= min`.
+    pub const fn at_least(min: f64) -> Self {
+        Self {
+            min: Bound::Included(min),
+            max: Bound::Unbounded,
+        }
+    }
+
+    /// Finite numbers `> min`.
+    pub const fn above(min: f64) -> Self {
+        Self {
+            min: Bound::Excluded(min),
+            max: Bound::Unbounded,
+        }
+    }
+
+    /// This range, limited to numbers `<= max`.
+    pub const fn at_most(mut self, max: f64) -> Self {
+        self.max = Bound::Included(max);
+        self
+    }
+
+    /// This range, limited to numbers `< max`.
+    pub const fn below(mut self, max: f64) -> Self {
+        self.max = Bound::Excluded(max);
+        self
+    }
+
+    /// Whether `x` is finite and within the bounds.
+    pub fn contains(&self, x: f64) -> bool {
+        x.is_finite() && (self.min, self.max).contains(&x)
+    }
+
+    /// `x` if the range holds it, else what is wrong, to follow the parameter's name: `must
+    /// be >= 0.001, not 1e-300` (numbers written short, see the `Display` of the range).
+    ///
+    /// # Errors
+    /// `x` is not finite or out of the range.
+    pub fn check(&self, x: f64) -> Result<f64, String> {
+        if self.contains(x) {
+            Ok(x)
+        } else {
+            Err(format!("must be {self}, not {}", Number(x)))
+        }
+    }
+}
+
+impl fmt::Display for FloatRange {
+    /// `finite`, `> 0`, `>= 0.001`, `<= 5`, `in [1.25, 64]`, `in (0, 1e10]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lower = match self.min {
+            Bound::Included(a) => Some(('[', Number(a))),
+            Bound::Excluded(a) => Some(('(', Number(a))),
+            Bound::Unbounded => None,
+        };
+        let upper = match self.max {
+            Bound::Included(b) => Some((Number(b), ']')),
+            Bound::Excluded(b) => Some((Number(b), ')')),
+            Bound::Unbounded => None,
+        };
+        match (lower, upper) {
+            (None, None) => f.write_str("finite"),
+            (Some(('[', a)), None) => write!(f, ">= {a}"),
+            (Some((_, a)), None) => write!(f, "> {a}"),
+            (None, Some((b, ']'))) => write!(f, "<= {b}"),
+            (None, Some((b, _))) => write!(f, "< {b}"),
+            (Some((open, a)), Some((b, close))) => write!(f, "in {open}{a}, {b}{close}"),
+        }
+    }
+}
+
+/// A real number as messages show it: as written from 0.0001 to below a million (`0.001`,
+/// `240000`), else in exponent form (`1e7`, `1e-300`, not three hundred digits).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Number(pub(crate) f64);
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let x = self.0;
+        if x == 0.0 || !x.is_finite() || (1e-4..1e6).contains(&x.abs()) {
+            write!(f, "{x}")
+        } else {
+            write!(f, "{x:e}")
         }
     }
 }
@@ -239,5 +358,41 @@ impl fmt::Display for PortInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let many = if self.many { "0..n" } else { "" };
         write!(f, "{}{many} ({})", self.name, self.direction)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_read_as_conditions_and_check_with_short_numbers() {
+        let cases = [
+            (FloatRange::FINITE, "finite"),
+            (FloatRange::POSITIVE, "> 0"),
+            (FloatRange::at_least(1e-3), ">= 0.001"),
+            (FloatRange::FINITE.at_most(5.0), "<= 5"),
+            (FloatRange::FINITE.below(-2.5), "< -2.5"),
+            (FloatRange::above(0.0).at_most(1e10), "in (0, 1e10]"),
+            (FloatRange::at_least(1.25).below(64.0), "in [1.25, 64)"),
+            (FloatRange::F32, "in [-3.4e38, 3.4e38]"),
+        ];
+        for (range, words) in cases {
+            assert_eq!(range.to_string(), words);
+        }
+        let rate = FloatRange::at_least(1e-3);
+        assert_eq!(rate.check(0.5), Ok(0.5));
+        assert_eq!(
+            rate.check(1e-300).unwrap_err(),
+            "must be >= 0.001, not 1e-300"
+        );
+        assert_eq!(
+            rate.check(f64::NAN).unwrap_err(),
+            "must be >= 0.001, not NaN"
+        );
+        assert!(!FloatRange::FINITE.contains(f64::INFINITY));
+        assert!(!FloatRange::POSITIVE.contains(0.0) && FloatRange::POSITIVE.contains(5e-324));
+        assert_eq!(Number(-1e300).to_string(), "-1e300");
+        assert_eq!(Number(240e3).to_string(), "240000");
     }
 }

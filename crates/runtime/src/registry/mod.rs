@@ -33,7 +33,7 @@ mod dtype;
 
 pub use arguments::{default_pmt, Arguments, FromParam, ParamError};
 pub use description::{
-    BlockDescription, DefaultValue, ParamDescription, ParamKind, PathUse, PortInfo,
+    BlockDescription, DefaultValue, FloatRange, ParamDescription, ParamKind, PathUse, PortInfo,
 };
 pub use dtype::{Dtype, DtypeItem};
 #[doc(hidden)]
@@ -46,8 +46,8 @@ use crate::{Block, Direction, Pmt, PortFields};
 /// What a block's file needs to describe the block: `use radioflow_runtime::registry::prelude::*;`.
 pub mod prelude {
     pub use super::{
-        declared_ports, BlockDescription, DefaultValue, Dtype, ParamDescription, ParamError,
-        ParamKind, PathUse,
+        declared_ports, BlockDescription, DefaultValue, Dtype, FloatRange, ParamDescription,
+        ParamError, ParamKind, PathUse,
     };
     pub use crate::{register_block, with_dtype};
 }

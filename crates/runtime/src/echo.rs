@@ -1,5 +1,17 @@
-//! Text of a graph file echoed in an error, cut to a readable length: an error names what is
-//! wrong without repeating a 100 MB expression, line or value on stderr.
+//! Outside text echoed in an error (a graph file's expression or line, a parameter's value, a
+//! recording's metadata, a name in an archive), cut to a readable length: an error names what
+//! is wrong without repeating a 100 MB expression, line or value on stderr. One module for
+//! every crate that reports on outside input (graph files, the registry, the block library).
+//!
+//! ```
+//! use radioflow_runtime::echo::{cut, cut_message};
+//!
+//! assert_eq!(cut("cf33_le"), "cf33_le");
+//! let long = format!("'{}' is not a datatype", "x".repeat(5_000_000));
+//! assert!(cut(&long).ends_with("... (5000020 bytes)"));
+//! let shown = cut_message(&long);
+//! assert!(shown.len() < 1100 && shown.ends_with("x' is not a datatype"));
+//! ```
 
 use std::borrow::Cow;
 use std::fmt::{self, Write};
@@ -10,8 +22,8 @@ const ECHO: usize = 100;
 /// The longest message shown whole; a longer one keeps its start and its end.
 const MESSAGE: usize = 1000;
 
-/// `text` whole if it is short, else its first [`ECHO`] characters and its length.
-pub(crate) fn cut(text: &str) -> Cow<'_, str> {
+/// `text` whole if it is short, else its first 100 characters and its length.
+pub fn cut(text: &str) -> Cow<'_, str> {
     match text.char_indices().nth(ECHO) {
         None => Cow::Borrowed(text),
         Some((end, _)) => Cow::Owned(format!("{}... ({} bytes)", &text[..end], text.len())),
@@ -19,7 +31,7 @@ pub(crate) fn cut(text: &str) -> Cow<'_, str> {
 }
 
 /// `value` as displayed, cut as [`cut`] does; a long value is formatted only as far as shown.
-pub(crate) fn cut_display(value: &(impl fmt::Display + ?Sized)) -> String {
+pub fn cut_display(value: &(impl fmt::Display + ?Sized)) -> String {
     /// Takes characters until it holds one more than [`ECHO`], then refuses.
     struct Bounded {
         text: String,
@@ -49,7 +61,7 @@ pub(crate) fn cut_display(value: &(impl fmt::Display + ?Sized)) -> String {
 
 /// `message` whole if it is short, else its start and its end around a note of what was cut
 /// (the last line of defence: the echoes inside are cut where they are written).
-pub(crate) fn cut_message(message: &str) -> Cow<'_, str> {
+pub fn cut_message(message: &str) -> Cow<'_, str> {
     if message.len() <= MESSAGE {
         return Cow::Borrowed(message);
     }
@@ -70,7 +82,7 @@ pub(crate) fn cut_message(message: &str) -> Cow<'_, str> {
 }
 
 /// `items` joined by ", ", at most 20 of them and how many more.
-pub(crate) fn cut_list(items: &[String]) -> String {
+pub fn cut_list(items: &[String]) -> String {
     const SHOWN: usize = 20;
     let mut text = items
         .iter()
