@@ -9,7 +9,8 @@ declarations to map modules to files, then reads every path a file names: `use` 
 (`crate::`, `super::`, `self::`, a child module's name) and paths written in the code
 (`crate::observe::observer()`). A path leads to the file of the deepest module it names; a
 name that module re-exports (`pub use run::{build, ...}`, `pub use measurement::BenchError`
-in lib.rs) leads on to the file that defines it. `mod` declarations are not imports, so a
+in lib.rs) leads on to the file that defines it, and a `#[macro_export]` macro named from the
+root (`$crate::with_dtype!`) to the file that defines it. `mod` declarations are not imports, so a
 parent that declares a child is not a use of it. Comments (doc links included) are ignored;
 `#[cfg(test)]` modules count like the rest of their file. Prints each circle (the files, and
 for each step the path that makes it) and exits 1 if there is one.
@@ -130,6 +131,7 @@ class Crate:
         self.mod_rs = {}  # file -> whether children live beside it (lib.rs, main.rs, mod.rs)
         self.reexports = {}  # module path -> {name: absolute path (list)}
         self.uses = {}  # file -> [(absolute path, text)]
+        self.macros = {}  # `#[macro_export]` macro name -> the file that defines it
         self._load(root_file, ())
 
     def _load(self, f, path):
@@ -148,6 +150,8 @@ class Crate:
             if cf:
                 children.append((name, cf))
         child_names = {n for n, _ in children}
+        for m in re.finditer(r"#\[macro_export[^\]]*\]\s*(?:#\[[^\]]*\]\s*)*macro_rules!\s*(" + IDENT + ")", text):
+            self.macros[m.group(1)] = f
         spans = inline_modules(text)
 
         def here(pos):
@@ -215,6 +219,9 @@ class Crate:
             if via is None:
                 return None
             return self.target(list(via) + list(rest[1:]), seen + ((module, rest[0]),))
+        if not module and len(rest) == 1 and rest[0] in self.macros:
+            # An exported macro lives at the root but is defined in its own file.
+            return self.macros[rest[0]]
         return self.files[module]
 
     def edges(self):

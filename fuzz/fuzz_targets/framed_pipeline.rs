@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use radioflow_framed::{Graph, PipelineBuilder, Status, Wait};
+use radioflow_framed::{PipelineBuilder, Status, TaskGraph, Wait};
 use std::sync::{Arc, Mutex};
 
 const LEN: usize = 16;
@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
     let schedule: Arc<Vec<u8>> = Arc::new(data[3..].iter().copied().take(64).collect());
     let frames = schedule.len() as u64;
 
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let m = g.sequential_module("source", 0u64);
     let src = g.task(m, "source");
     let out = g.output::<u64>(src, "data", LEN);

@@ -10,7 +10,7 @@ fuzz_target!(|data: &[u8]| {
         if text.contains("path") {
             return;
         }
-        match radioflow_graph::parse(text, "fuzz.toml") {
+        match radioflow_graphfile::parse(text, "fuzz.toml") {
             Ok(graph) => {
                 // Validation (buffer sizes, unconnected ports) must also only ever refuse.
                 let _ = graph.flowgraph.validate();

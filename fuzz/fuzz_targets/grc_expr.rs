@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use radioflow_graph::grc::{evaluate, Value, MAX_DEPTH, MAX_ITEMS};
+use radioflow_graphfile::grc::{evaluate, Value, MAX_DEPTH, MAX_ITEMS};
 
 /// Items (list elements at every depth, string bytes) and depth of a value.
 fn measure(v: &Value) -> (usize, usize) {

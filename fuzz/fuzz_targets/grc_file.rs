@@ -10,7 +10,7 @@ fuzz_target!(|data: &[u8]| {
         if text.replace("file_format", "").contains("file") {
             return;
         }
-        if let Err(e) = radioflow_graph::parse_grc(text, "fuzz.grc") {
+        if let Err(e) = radioflow_graphfile::parse_grc(text, "fuzz.grc") {
             assert!(e.to_string().starts_with("fuzz.grc: "), "{e}");
         }
     }

@@ -72,7 +72,7 @@ pub(crate) struct Common {
     #[arg(long, global = true, requires = "control", value_parser = crate::values::token)]
     pub(crate) token: Option<String>,
     /// A web origin besides the live view's own page that may use the control port, e.g.
-    /// http://dash.example:8080; repeatable.
+    /// `http://dash.example:8080`; repeatable.
     #[arg(long, global = true, value_name = "ORIGIN", requires = "control")]
     pub(crate) allow_origin: Vec<String>,
 }

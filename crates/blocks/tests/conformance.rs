@@ -824,6 +824,33 @@ impl Tap {
     }
 }
 
+/// An `f32` sink counting its items; raises `finished` in its stop hook (when its input has
+/// ended and it has consumed everything), so a test can wait for the stream part of a graph
+/// whose message part never ends.
+#[derive(radioflow_runtime::Ports)]
+struct FlaggedSink {
+    #[input(name = "in")]
+    input: StreamInput<f32>,
+    items: u64,
+    finished: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+#[radioflow_runtime::block]
+impl FlaggedSink {
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let n = self.input.slice().len();
+        self.input.consume(n);
+        self.items += n as u64;
+        Ok(WorkStatus::Continue)
+    }
+
+    fn stop(&mut self) -> Result<(), BlockError> {
+        self.finished
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        Ok(())
+    }
+}
+
 /// An endless `f32` source (zeros) with a message input `cmd`, counting the messages; raises
 /// `finished` in its stop hook.
 #[derive(radioflow_runtime::Ports)]
@@ -926,7 +953,12 @@ fn a_message_output_does_not_keep_a_finished_stream_alive() {
                 finished: tap_done.clone(),
             });
             let head = fg.add(Head::<f32>::new(N));
-            let sink = fg.add(NullSink::<f32>::new());
+            let sink_done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let sink = fg.add(FlaggedSink {
+                input: StreamInput::new(),
+                items: 0,
+                finished: sink_done.clone(),
+            });
             fg.connect(src, tap).unwrap();
             fg.connect(tap, head).unwrap();
             fg.connect(head, sink).unwrap();
@@ -951,16 +983,14 @@ fn a_message_output_does_not_keep_a_finished_stream_alive() {
                 // The stream part ends by itself; the strobe and its counter run until stopped.
                 wait_for(&tap_done, &format!("{what}: the tap never finished"));
                 wait_for(&src_done, &format!("{what}: the source never finished"));
+                // The sink too: a stop before it has drained its input would cut the count.
+                wait_for(&sink_done, &format!("{what}: the sink never finished"));
                 fg.stop();
                 fg.wait().unwrap();
             } else {
                 run(&mut fg, s.as_ref()).unwrap();
             }
-            assert_eq!(
-                fg.block::<NullSink<f32>>(sink).unwrap().items(),
-                N,
-                "{what}"
-            );
+            assert_eq!(fg.block::<FlaggedSink>(sink).unwrap().items, N, "{what}");
             let posted = fg.block::<Tap>(tap).unwrap().posted;
             match receiver {
                 TapReceiver::Upstream => {

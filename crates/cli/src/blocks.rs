@@ -6,7 +6,7 @@ use clap::Args;
 use radioflow_runtime::registry::{self, BlockDescription, Dtype};
 
 // The library's blocks register themselves when linked.
-use radioflow_graph as _;
+use radioflow_graphfile as _;
 
 #[derive(Args)]
 pub(crate) struct BlocksArgs {

@@ -22,7 +22,7 @@ pub(crate) struct ControlArgs {
     #[arg(long, requires = "control", value_parser = token)]
     token: Option<String>,
     /// A web origin besides the live view's own page that may use the control port, e.g.
-    /// http://dash.example:8080 (its pages may write and get CORS answers; its name is
+    /// `http://dash.example:8080` (its pages may write and get CORS answers; its name is
     /// accepted as Host); repeatable. Others are refused.
     #[arg(long, value_name = "ORIGIN", requires = "control")]
     allow_origin: Vec<String>,

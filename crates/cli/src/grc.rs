@@ -11,7 +11,7 @@ pub(crate) enum GrcCommand {
 pub(crate) fn main(c: GrcCommand) -> anyhow::Result<()> {
     match c {
         GrcCommand::List => {
-            let all = radioflow_graph::grc::supported();
+            let all = radioflow_graphfile::grc::supported();
             let width = all.iter().map(|(g, _)| g.len()).max().unwrap_or(0);
             for (grc, ours) in &all {
                 println!("{grc:width$}  -> {ours}");

@@ -1,5 +1,5 @@
 //! `radioflow run GRAPH.toml|FLOWGRAPH.grc`: builds a graph file or a GNU Radio Companion
-//! flowgraph (see `radioflow_graph`) and runs it.
+//! flowgraph (see `radioflow_graphfile`) and runs it.
 
 use crate::interrupt::Interrupt;
 use clap::Args;
@@ -48,7 +48,7 @@ pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
         return across_hosts(&a, hosts);
     }
     let scheduler = a.scheduler.parse::<SchedulerSpec>()?.build();
-    let mut graph = radioflow_graph::load_any(&a.graph)?;
+    let mut graph = radioflow_graphfile::load_any(&a.graph)?;
     let probes = a.control.add_probes(&mut graph.flowgraph)?;
     if a.control.enabled() {
         graph
@@ -79,7 +79,7 @@ pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
 /// `--hosts`: the graph's parts on the hosts, this process coordinating.
 fn across_hosts(a: &RunArgs, hosts: &str) -> anyhow::Result<()> {
     a.scheduler.parse::<SchedulerSpec>()?;
-    let graph = radioflow_graph::describe_any(&a.graph)?;
+    let graph = radioflow_graphfile::describe_any(&a.graph)?;
     let hosts = radioflow_hosts::HostAddress::parse_list(hosts)
         .map_err(|e| anyhow::anyhow!("--hosts: {e}"))?;
     let options = radioflow_hosts::RunOptions {

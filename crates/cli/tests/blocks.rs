@@ -4,7 +4,7 @@ use radioflow_runtime::registry;
 use std::process::Command;
 
 // Links the block library so that the registry here is the binary's.
-use radioflow_graph as _;
+use radioflow_graphfile as _;
 
 fn radioflow(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_radioflow"))

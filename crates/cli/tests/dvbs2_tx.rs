@@ -42,8 +42,12 @@ fn writes_shaped_and_unshaped_files() {
     let (ok, err) = tx(&[&common[..], &["--frame", "short", "--pilots", "off"]].concat());
     assert!(ok, "{err}");
     assert!(err.contains("5 PLFRAMEs"), "{err}");
-    // 5 PLFRAMEs of 90 + 5400 symbols, 2 samples each, 8 bytes per sample.
-    assert_eq!(std::fs::metadata(&out).unwrap().len(), 5 * 5490 * 2 * 8);
+    // 5 PLFRAMEs of 90 + 5400 symbols, 2 samples each, then the RRC filter's tail (±10
+    // symbols), 8 bytes per sample.
+    assert_eq!(
+        std::fs::metadata(&out).unwrap().len(),
+        (5 * 5490 * 2 + 40) * 8
+    );
     let extra = [
         "--frame",
         "short",

@@ -8,7 +8,7 @@ use crate::connections::Client;
 use crate::error::ApiError;
 use crate::pmt_json::pmt_from_json;
 use crate::probe_view::View;
-use crate::server::State;
+use crate::state::State;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, Request, State as Ext};
 use axum::http::{header, HeaderValue, Method};

@@ -1,8 +1,10 @@
-//! [`ApiError`]: what a request did wrong, answered as a 4xx with a JSON message naming it.
+//! [`ApiError`]: what a request did wrong, answered as a 4xx with a JSON message naming it;
+//! [`ServeError`]: why the control port could not start.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use std::net::SocketAddr;
 
 /// A request the control port refuses; the message names the block, port, parameter or
 /// probe at fault.
@@ -88,4 +90,35 @@ impl IntoResponse for ApiError {
         let body = serde_json::json!({ "error": self.to_string() });
         (self.status(), Json(body)).into_response()
     }
+}
+
+/// Why the control port could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The address cannot be bound.
+    #[error("control port: cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The thread or runtime could not be made.
+    #[error("control port: {0}")]
+    Runtime(std::io::Error),
+    /// An empty token was given (`--token "$TOKEN"` with the variable unset, say): it would
+    /// let anyone in.
+    #[error(
+        "control port: an empty token would let anyone in; give a token, or none (one is \
+         generated for an address other than loopback)"
+    )]
+    EmptyToken,
+    /// An allowed origin that is not `scheme://host[:port]`.
+    #[error("control port: allowed origin '{origin}': {reason}")]
+    BadOrigin {
+        /// The origin as given.
+        origin: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }

@@ -17,7 +17,7 @@
 //! name) can use the API with the token in an `Authorization` header. No cookies are used.
 
 use crate::error::ApiError;
-use crate::server::ServeError;
+use crate::error::ServeError;
 use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, HOST, ORIGIN, UPGRADE};
 use axum::http::uri::Authority;
 use axum::http::{HeaderValue, Method, Request};

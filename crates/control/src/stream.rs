@@ -4,7 +4,7 @@
 //! per 100 ms for all clients together, so a client asking for more only gets repeats.
 
 use crate::connections::Client;
-use crate::server::State;
+use crate::state::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Query, State as Ext};
 use axum::response::Response;

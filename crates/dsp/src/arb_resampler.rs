@@ -2,14 +2,17 @@
 //! interpolation between adjacent phases).
 
 use crate::error::{check, positive, ParamError};
-use crate::fir::{wide_available, FirSample};
+use crate::fir::FirSample;
 use crate::history::{History, CHUNK};
+use crate::instruction_set::InstructionSet;
 
 /// Independent partial sums of the portable dot products (two sets of them): `f32` lanes the
 /// compiler keeps in vector registers; the sums of each component are gathered at the end.
 const LANES: usize = 4;
 /// Floats per step of the AVX2 dot products ([`dots_avx2_fma`]); a multiple of `2·LANES`.
 const BLOCK: usize = 16;
+/// The instruction sets the kernel is compiled for (besides the portable one).
+const KERNELS: &[InstructionSet] = &[InstructionSet::Avx2Fma];
 
 /// A streaming arbitrary-ratio resampler in the manner of GNU Radio's `pfb_arb_resampler`:
 /// a prototype low-pass `h` designed at `N` times the input rate (gain `N`) is split into
@@ -70,8 +73,8 @@ pub struct ArbResampler<T: FirSample> {
     /// history starts with as many zeros).
     window: usize,
     filters: usize,
-    /// AVX2 and FMA were detected on this CPU.
-    wide: bool,
+    /// The compiled kernel this resampler runs: the widest of [`KERNELS`] this CPU has.
+    kernel_set: InstructionSet,
     taps: Vec<f32>,
     /// Prototype samples per output, `N / rate`: `step_whole` input samples, `step_branch`
     /// branches (`< N`) and `step_frac / 2⁶⁴` of a prototype sample.
@@ -130,7 +133,7 @@ impl<T: FirSample> ArbResampler<T> {
             stride,
             window,
             filters,
-            wide: wide_available(),
+            kernel_set: InstructionSet::best_of(KERNELS),
             taps: taps.to_vec(),
             step,
             step_whole: whole_step / filters,
@@ -161,8 +164,8 @@ impl<T: FirSample> ArbResampler<T> {
     /// until `output` is full or `input` is used up.
     pub fn process(&mut self, input: &[T], output: &mut [T]) -> (usize, usize) {
         #[cfg(target_arch = "x86_64")]
-        if self.wide {
-            // SAFETY: `wide` is set only when the CPU reported AVX2 and FMA.
+        if self.kernel_set == InstructionSet::Avx2Fma {
+            // SAFETY: `kernel_set` is `Avx2Fma` only when the CPU has AVX2 and FMA.
             return unsafe { process_avx2_fma(self, input, output) };
         }
         self.process_with::<false>(input, output)
@@ -408,16 +411,18 @@ mod tests {
             let x = random_complex(filters as u64 + taps_len as u64, 3000);
             let want = naive(&taps, filters, rate, &x);
             let what = format!("{taps_len} taps, {filters} filters, rate {rate}");
-            // The AVX2 kernel where the CPU has it, and the portable one.
-            for wide in [wide_available(), false] {
-                let what = format!("{what}, wide {wide}");
+            // Every kernel this CPU runs.
+            for kernel_set in InstructionSet::available()
+                .filter(|s| *s == InstructionSet::Portable || KERNELS.contains(s))
+            {
+                let what = format!("{what}, {kernel_set}");
                 let mut rs = ArbResampler::<Complex32>::new(&taps, filters, rate).unwrap();
-                rs.wide = wide;
+                rs.kernel_set = kernel_set;
                 let whole = run_whole(&x, want.len() + 10, |a, b| rs.process(a, b));
                 assert_eq!(whole.len(), want.len(), "{what}");
                 assert_close_complex(&whole, &want, 1e-5, &what);
                 let mut rs = ArbResampler::<Complex32>::new(&taps, filters, rate).unwrap();
-                rs.wide = wide;
+                rs.kernel_set = kernel_set;
                 let split = run_split(7, &x, 700, |a, b| rs.process(a, b));
                 assert_eq!(split, whole, "{what}");
             }

@@ -1,10 +1,15 @@
 //! Finite impulse response filter with real taps, for real and complex samples.
 //!
 //! One portable kernel, written so that the compiler vectorizes it (outputs computed side by side
-//! in independent lanes, so no reassociation is needed), compiled twice: as is (SSE2 on x86-64) and, on x86-64
-//! machines that have them, with AVX2 and FMA enabled, chosen once at run time.
+//! in independent lanes, so no reassociation is needed), compiled twice: as is (SSE2 on x86-64)
+//! and, on x86-64 machines that have them, with AVX2 and FMA enabled, chosen when the filter is
+//! made ([`InstructionSet::best_of`]).
 
+use crate::instruction_set::InstructionSet;
 use num_complex::Complex32;
+
+/// The instruction sets the kernels are compiled for (besides the portable one).
+const KERNELS: &[InstructionSet] = &[InstructionSet::Avx2Fma];
 
 /// Outputs computed together: four AVX registers, eight SSE registers.
 const LANES: usize = 32;
@@ -60,8 +65,8 @@ pub struct Fir<T: FirSample> {
     /// multiple of `LANES`: the weights of an output's input window as `f32` components,
     /// for the decimating kernel's dot products.
     kernel_components: Vec<f32>,
-    /// AVX2 and FMA were detected on this CPU.
-    wide: bool,
+    /// The compiled kernel this filter runs: the widest of [`KERNELS`] this CPU has.
+    kernel_set: InstructionSet,
     _sample: std::marker::PhantomData<fn() -> T>,
 }
 
@@ -82,7 +87,7 @@ impl<T: FirSample> Fir<T> {
             taps: taps.to_vec(),
             kernel,
             kernel_components,
-            wide: wide_available(),
+            kernel_set: InstructionSet::best_of(KERNELS),
             _sample: std::marker::PhantomData,
         }
     }
@@ -111,8 +116,8 @@ impl<T: FirSample> Fir<T> {
         let x = T::components(input);
         let y = T::components_mut(&mut output[..n]);
         #[cfg(target_arch = "x86_64")]
-        if self.wide {
-            // SAFETY: `wide` is set only when the CPU reported AVX2 and FMA.
+        if self.kernel_set == InstructionSet::Avx2Fma {
+            // SAFETY: `kernel_set` is `Avx2Fma` only when the CPU has AVX2 and FMA.
             unsafe { filter_avx2_fma(x, &self.kernel, y, T::COMPONENTS) };
             return n;
         }
@@ -140,8 +145,8 @@ impl<T: FirSample> Fir<T> {
         let x = T::components(input);
         let y = T::components_mut(output);
         #[cfg(target_arch = "x86_64")]
-        if self.wide {
-            // SAFETY: `wide` is set only when the CPU reported AVX2 and FMA.
+        if self.kernel_set == InstructionSet::Avx2Fma {
+            // SAFETY: `kernel_set` is `Avx2Fma` only when the CPU has AVX2 and FMA.
             unsafe {
                 decimate_avx2_fma(
                     x,
@@ -166,23 +171,7 @@ impl<T: FirSample> Fir<T> {
 
     /// Which compiled kernel runs on this CPU: `"avx2+fma"` or `"portable"`.
     pub fn kernel_name(&self) -> &'static str {
-        if self.wide {
-            "avx2+fma"
-        } else {
-            "portable"
-        }
-    }
-}
-
-/// Whether this CPU has AVX2 and FMA (the wide kernels of this crate).
-pub(crate) fn wide_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+        self.kernel_set.name()
     }
 }
 
@@ -441,6 +430,18 @@ mod tests {
             .collect()
     }
 
+    /// The filter once per kernel this CPU runs (the portable one always).
+    fn every_kernel<T: FirSample>(taps: &[f32]) -> Vec<Fir<T>> {
+        InstructionSet::available()
+            .filter(|s| *s == InstructionSet::Portable || KERNELS.contains(s))
+            .map(|s| {
+                let mut fir = Fir::new(taps);
+                fir.kernel_set = s;
+                fir
+            })
+            .collect()
+    }
+
     /// The kernel's single-precision sums may round differently from the f64 reference in any
     /// order of summation: allow 1e-5 of the sum of absolute terms (about 100 f32 ulps).
     fn close(got: f32, (want, magnitude): (f64, f64)) -> bool {
@@ -452,7 +453,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(5);
         for taps_len in [1, 2, 3, 7, 15, 16, 17, 31, 32, 33, 64, 100, 129] {
             let taps: Vec<f32> = (0..taps_len).map(|_| rng.gen_range(-1.0..1.0)).collect();
-            let fir = Fir::<f32>::new(&taps);
+            let firs = every_kernel::<f32>(&taps);
             for len in [
                 0,
                 1,
@@ -463,15 +464,24 @@ mod tests {
                 1000,
             ] {
                 let x: Vec<f32> = (0..len).map(|_| rng.gen_range(-1.0..1.0)).collect();
-                let mut y = vec![f32::NAN; len + 2];
-                let n = fir.filter(&x, &mut y);
                 let x64: Vec<f64> = x.iter().map(|&v| v as f64).collect();
                 let want = naive(&taps, &x64);
-                assert_eq!(n, want.len(), "taps {taps_len} len {len}");
-                for (i, (&g, &w)) in y.iter().zip(&want).enumerate() {
-                    assert!(close(g, w), "taps {taps_len} len {len} i {i}: {g} vs {w:?}");
+                for fir in &firs {
+                    let k = fir.kernel_name();
+                    let mut y = vec![f32::NAN; len + 2];
+                    let n = fir.filter(&x, &mut y);
+                    assert_eq!(n, want.len(), "{k}: taps {taps_len} len {len}");
+                    for (i, (&g, &w)) in y.iter().zip(&want).enumerate() {
+                        assert!(
+                            close(g, w),
+                            "{k}: taps {taps_len} len {len} i {i}: {g} vs {w:?}"
+                        );
+                    }
+                    assert!(
+                        y[n..].iter().all(|v| v.is_nan()),
+                        "{k}: wrote past the outputs"
+                    );
                 }
-                assert!(y[n..].iter().all(|v| v.is_nan()), "wrote past the outputs");
             }
         }
     }
@@ -481,25 +491,28 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(6);
         for taps_len in [1, 2, 5, 8, 9, 16, 33, 100] {
             let taps: Vec<f32> = (0..taps_len).map(|_| rng.gen_range(-1.0..1.0)).collect();
-            let fir = Fir::<Complex32>::new(&taps);
+            let firs = every_kernel::<Complex32>(&taps);
             for len in [0, taps_len - 1, taps_len, taps_len + 3, 777] {
                 let x: Vec<Complex32> = (0..len)
                     .map(|_| Complex32::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)))
                     .collect();
-                let mut y = vec![Complex32::new(f32::NAN, f32::NAN); len + 1];
-                let n = fir.filter(&x, &mut y);
                 let re: Vec<f64> = x.iter().map(|v| v.re as f64).collect();
                 let im: Vec<f64> = x.iter().map(|v| v.im as f64).collect();
                 let (want_re, want_im) = (naive(&taps, &re), naive(&taps, &im));
-                assert_eq!(n, want_re.len());
-                for i in 0..n {
-                    assert!(close(y[i].re, want_re[i]), "taps {taps_len} i {i} re");
-                    assert!(close(y[i].im, want_im[i]), "taps {taps_len} i {i} im");
+                for fir in &firs {
+                    let k = fir.kernel_name();
+                    let mut y = vec![Complex32::new(f32::NAN, f32::NAN); len + 1];
+                    let n = fir.filter(&x, &mut y);
+                    assert_eq!(n, want_re.len(), "{k}");
+                    for i in 0..n {
+                        assert!(close(y[i].re, want_re[i]), "{k}: taps {taps_len} i {i} re");
+                        assert!(close(y[i].im, want_im[i]), "{k}: taps {taps_len} i {i} im");
+                    }
+                    assert!(
+                        y[n..].iter().all(|v| v.re.is_nan()),
+                        "{k}: wrote past the outputs"
+                    );
                 }
-                assert!(
-                    y[n..].iter().all(|v| v.re.is_nan()),
-                    "wrote past the outputs"
-                );
             }
         }
     }
@@ -529,25 +542,35 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(8);
         for taps_len in [1, 3, 16, 33, 100] {
             let taps: Vec<f32> = (0..taps_len).map(|_| rng.gen_range(-1.0..1.0)).collect();
-            let real = Fir::<f32>::new(&taps);
-            let complex = Fir::<Complex32>::new(&taps);
+            let reals = every_kernel::<f32>(&taps);
+            let complexes = every_kernel::<Complex32>(&taps);
             for d in [1, 2, 3, 8, 13] {
                 let len = taps_len + 500;
                 let x: Vec<f32> = (0..len).map(|_| rng.gen_range(-1.0..1.0)).collect();
                 let want = naive(&taps, &x.iter().map(|&v| v as f64).collect::<Vec<_>>());
                 let n = (len - taps_len) / d + 1;
-                let mut y = vec![0.0; n];
-                real.filter_decimated(&x, &mut y, d);
-                for k in 0..n {
-                    assert!(close(y[k], want[k * d]), "taps {taps_len} d {d} k {k}");
-                }
-                let xc: Vec<Complex32> = x.iter().map(|&v| Complex32::new(v, -2.0 * v)).collect();
-                let mut yc = vec![Complex32::default(); n];
-                complex.filter_decimated(&xc, &mut yc, d);
-                for k in 0..n {
-                    assert!(close(yc[k].re, want[k * d]), "taps {taps_len} d {d} k {k}");
-                    let im = (-2.0 * want[k * d].0, 2.0 * want[k * d].1);
-                    assert!(close(yc[k].im, im), "taps {taps_len} d {d} k {k}");
+                for (real, complex) in reals.iter().zip(&complexes) {
+                    let kn = real.kernel_name();
+                    let mut y = vec![0.0; n];
+                    real.filter_decimated(&x, &mut y, d);
+                    for k in 0..n {
+                        assert!(
+                            close(y[k], want[k * d]),
+                            "{kn}: taps {taps_len} d {d} k {k}"
+                        );
+                    }
+                    let xc: Vec<Complex32> =
+                        x.iter().map(|&v| Complex32::new(v, -2.0 * v)).collect();
+                    let mut yc = vec![Complex32::default(); n];
+                    complex.filter_decimated(&xc, &mut yc, d);
+                    for k in 0..n {
+                        assert!(
+                            close(yc[k].re, want[k * d]),
+                            "{kn}: taps {taps_len} d {d} k {k}"
+                        );
+                        let im = (-2.0 * want[k * d].0, 2.0 * want[k * d].1);
+                        assert!(close(yc[k].im, im), "{kn}: taps {taps_len} d {d} k {k}");
+                    }
                 }
             }
         }

@@ -12,7 +12,8 @@
 //!   [`firdes::Window`]s, complex band-pass, root-raised-cosine, Gaussian, Hilbert,
 //!   resampler taps), same taps.
 //! - [`Fir`]: FIR filter with real taps on `f32` or `Complex32` samples (SIMD, AVX2+FMA chosen
-//!   at run time where available), over caller-held history.
+//!   at run time where available: [`InstructionSet`], decided once for every kernel), over
+//!   caller-held history.
 //! - [`DecimatingFir`], [`InterpolatingFir`], [`RationalResampler`]: streaming FIRs keeping
 //!   one output in `D`, making `I` per input (polyphase), or both.
 //! - [`ArbResampler`]: any rate ratio (a polyphase bank, linear interpolation between
@@ -96,6 +97,7 @@ mod freq_xlating_fir;
 mod hilbert;
 mod history;
 mod iir;
+mod instruction_set;
 mod interpolating_fir;
 mod moving_average;
 mod nco;
@@ -123,6 +125,7 @@ pub use fir::{Fir, FirSample};
 pub use freq_xlating_fir::FreqXlatingFir;
 pub use hilbert::Hilbert;
 pub use iir::{Biquad, Iir, SinglePoleIir};
+pub use instruction_set::InstructionSet;
 pub use interpolating_fir::InterpolatingFir;
 pub use moving_average::{Delay, MovingAverage};
 pub use nco::Nco;

@@ -89,7 +89,8 @@ impl FrameShaper {
 }
 
 /// Joins shaped frames: adds the previous frame's ringing to the start of each frame and
-/// keeps this frame's ringing for the next.
+/// keeps this frame's ringing for the next; after the last frame, [`finish`](Self::finish)
+/// gives its ringing.
 #[derive(Clone, Debug)]
 pub struct OverlapAdd {
     carry: Vec<Complex32>,
@@ -125,6 +126,15 @@ impl OverlapAdd {
         self.carry.copy_from_slice(&shaped[len..]);
         (&self.head, &shaped[tail..len])
     }
+
+    /// The frames have ended: the last one's ringing (`tail` samples), to send after it, as
+    /// a stream filter's [`Shaper::finish`](crate::Shaper::finish) writes it. The next frame
+    /// joined then starts from zero history.
+    pub fn finish(&mut self) -> &[Complex32] {
+        std::mem::swap(&mut self.carry, &mut self.head);
+        self.carry.fill(Complex32::new(0.0, 0.0));
+        &self.head
+    }
 }
 
 #[cfg(test)]
@@ -145,8 +155,10 @@ mod tests {
                 .map(|k| Complex32::new(((k * 7) % 5) as f32 - 2.0, ((k * 3) % 4) as f32 - 1.5))
                 .collect();
             let sps = shaping.sps();
-            let mut want = vec![Complex32::new(0.0, 0.0); x.len() * sps];
-            Shaper::new(shaping).unwrap().process(&x, &mut want);
+            let mut sh = Shaper::new(shaping).unwrap();
+            let mut want = vec![Complex32::new(0.0, 0.0); x.len() * sps + sh.tail()];
+            sh.process(&x, &mut want[..x.len() * sps]);
+            sh.finish(&mut want[x.len() * sps..]);
             let mut fs = FrameShaper::new(shaping).unwrap();
             let mut ola = OverlapAdd::new(fs.tail());
             let mut got = Vec::new();
@@ -160,6 +172,8 @@ mod tests {
                 got.extend_from_slice(rest);
                 pos += len;
             }
+            // The last frame's ringing: the stream filter's tail.
+            got.extend_from_slice(ola.finish());
             assert_eq!(got.len(), want.len());
             for (k, (g, w)) in got.iter().zip(&want).enumerate() {
                 assert!((g - w).norm() < 1e-4, "{shaping:?} sample {k}: {g} vs {w}");

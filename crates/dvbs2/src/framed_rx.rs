@@ -18,7 +18,10 @@
 //! frame, 3 330 symbols), so a chunk completes at most one frame in steady state; the frames
 //! that acquisition releases together wait in a small queue of stage 2 and leave one per
 //! chunk (execs of the graph without a frame are aborted after stage 2). At the end of the
-//! input stage 1 runs [`FLUSH`] empty chunks so the queue drains.
+//! input stage 1 runs [`FLUSH`] more chunks: the first pushes zeros through the filters and
+//! the timing loop (their delay holds the last symbols back) and frame synchronisation
+//! delivers the last frame without waiting for a next header
+//! ([`Synchronizer::finish_symbols`]); the others are empty, so the queue drains.
 //!
 //! [`calibrate`] profiles the graph as one sequence on the first [`CALIBRATION`] samples of
 //! the input (at 2 samples per symbol; as many symbols' worth at another rate) and asks
@@ -33,7 +36,8 @@ use std::time::Instant;
 
 use num_complex::Complex32;
 use radioflow_framed::{
-    plan, BuildError, ExecError, Graph, Io, PipelineBuilder, Plan, Profile, Sequence, Status,
+    plan, BuildError, ExecError, Io, PipelineBuilder, Plan, Sequence, SequenceProfile, Status,
+    TaskGraph,
 };
 use thiserror::Error;
 
@@ -49,8 +53,15 @@ pub const CHUNK: usize = 4096;
 const CHUNK_SYMBOLS: usize = CHUNK / 2 + 64;
 /// Largest data field of a PLFRAME in symbols (QPSK normal: 64 800 / 2).
 const MAX_DATA: usize = 32_400;
-/// Empty chunks run after the end of the input, to drain stage 2's queue.
+/// Chunks run after the end of the input: the filters' flush, then empty ones to drain
+/// stage 2's queue.
 pub const FLUSH: usize = 64;
+/// The second word of the `count` sockets: what the chunk is. Samples of the input.
+const DATA: u32 = 0;
+/// The run's last chunk (empty).
+const LAST: u32 = 1;
+/// The first chunk after the end of the input: the zeros that flush the filters.
+const END: u32 = 2;
 /// Samples profiled to choose the stages at 2 samples per symbol (about 0.5 s of a 2 Msym/s
 /// signal); at another rate, as many symbols' worth.
 pub const CALIBRATION: usize = 1 << 21;
@@ -174,7 +185,7 @@ pub struct RxProfile {
     /// Input samples profiled (at most [`calibration_samples`]).
     pub samples: u64,
     /// Per task, as the sequence ran them.
-    pub profile: Profile,
+    pub profile: SequenceProfile,
     /// The stages and replicas chosen for `cores`.
     pub plan: Plan,
     /// Cores planned for.
@@ -356,6 +367,8 @@ impl<R: Read> Source<R> {
 /// A PLFRAME waiting in stage 2.
 struct Ready {
     data: Vec<Complex32>,
+    /// The last data symbols not in the input ([`crate::sync::SyncFrame::erased`]).
+    erased: usize,
     modcod: Modcod,
     frame: FrameSize,
     pilots: bool,
@@ -374,8 +387,9 @@ struct FrameSync {
 }
 
 /// The `spec` socket between stages 2 and 3: PLS MODCOD (1..=28, 0: no frame), frame
-/// (0 normal, 1 short), pilots, data symbols, Es/N0 (f32 bits), last frame of the run.
-const SPEC: usize = 6;
+/// (0 normal, 1 short), pilots, data symbols, Es/N0 (f32 bits), data symbols erased, last
+/// frame of the run.
+const SPEC: usize = 7;
 
 fn spec_words(r: &Ready, len: usize, last: bool) -> [u32; SPEC] {
     [
@@ -384,6 +398,7 @@ fn spec_words(r: &Ready, len: usize, last: bool) -> [u32; SPEC] {
         u32::from(r.pilots),
         len as u32,
         r.esn0_db.to_bits(),
+        r.erased as u32,
         u32::from(last),
     ]
 }
@@ -427,7 +442,7 @@ fn graph<R, W>(
     limit: u64,
     decoder: Option<Arc<Mutex<StageProfile>>>,
     live: Arc<RxLive>,
-) -> Result<(Graph, RxTasks, Arc<Shared>), RxRunError>
+) -> Result<(TaskGraph, RxTasks, Arc<Shared>), RxRunError>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
@@ -447,7 +462,7 @@ where
     let resampler = Resampler::new(run.sync)?;
     let timing = TimingRecovery::new(run.sync)?;
     let sync = Synchronizer::new(run.sync)?;
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
 
     let first_task = RxLive::first_task(&run.sync);
     let first_name = RxLive::TASKS[first_task];
@@ -475,7 +490,7 @@ where
         0 => g.output::<Complex32>(t1, "resampled", CHUNK),
         _ => g.output::<Complex32>(t1, "filtered", CHUNK),
     };
-    // Samples in the chunk, and whether it is the run's last.
+    // Samples in the chunk, and what it is (`DATA`, `END`, `LAST`).
     let n_out = g.output::<u32>(t1, "count", 2);
     let c1 = counted(&live, first_task, move |s: &mut Source<R>, io: &Io<'_>| {
         if s.shared.live.stop.load(Ordering::Relaxed) {
@@ -492,26 +507,35 @@ where
                 }
             }
         };
-        let mut last = false;
+        let mut kind = DATA;
         if n == 0 {
+            if s.flush == FLUSH {
+                kind = END;
+            }
             s.flush = s.flush.saturating_sub(1);
             if s.flush == 0 {
                 s.shared.done.store(true, Ordering::SeqCst);
-                last = true;
+                kind = LAST;
             }
         }
         s.read += n as u64;
         s.shared.samples.store(s.read, Ordering::Relaxed);
         let out = io.output(samples_out);
         let made = match &mut s.first {
+            First::Filter(mf) if kind == END => {
+                let zeros = &mut s.samples[..MatchedFilter::FLUSH];
+                zeros.fill(Complex32::default());
+                mf.finish(zeros, &mut out[..MatchedFilter::FLUSH]);
+                MatchedFilter::FLUSH
+            }
             First::Filter(mf) => {
                 mf.process(&s.samples[..n], &mut out[..n]);
                 n
             }
+            First::Resample(rs) if kind == END => rs.finish(out),
             First::Resample(rs) => rs.process(&s.samples[..n], out),
         };
-        io.output(n_out)
-            .copy_from_slice(&[made as u32, u32::from(last)]);
+        io.output(n_out).copy_from_slice(&[made as u32, kind]);
         (Status::Continue, n as u64, made as u64)
     });
     g.codelet(t1, c1);
@@ -532,10 +556,15 @@ where
             let c = counted(&live, 1, move |mf: &mut MatchedFilter, io: &Io<'_>| {
                 let count = io.input(count_in);
                 let n = count[0] as usize;
-                mf.process(
+                let (x, y) = (
                     &io.input(resampled_in)[..n],
                     &mut io.output(filtered_out)[..n],
                 );
+                if count[1] == END {
+                    mf.finish(x, y);
+                } else {
+                    mf.process(x, y);
+                }
                 io.output(count_out).copy_from_slice(count);
                 (Status::Continue, n as u64, n as u64)
             });
@@ -560,10 +589,10 @@ where
         g.input::<u32>(t5, "count", 2),
     );
     let sym_out = g.output::<Complex32>(t5, "symbols", CHUNK_SYMBOLS);
-    // Symbols in the chunk, and whether it is the run's last.
+    // Symbols in the chunk, and what the chunk is.
     let count_out = g.output::<u32>(t5, "count", 2);
     let c5 = counted(&live, 2, move |t: &mut Timing, io: &Io<'_>| {
-        let (n, last) = (io.input(n_in)[0] as usize, io.input(n_in)[1]);
+        let (n, kind) = (io.input(n_in)[0] as usize, io.input(n_in)[1]);
         t.out.clear();
         t.timing.process(&io.input(filtered_in)[..n], &mut t.out);
         let len = t.out.len().min(CHUNK_SYMBOLS);
@@ -573,7 +602,7 @@ where
             "a chunk made more symbols than its socket holds"
         );
         io.output(sym_out)[..len].copy_from_slice(&t.out[..len]);
-        io.output(count_out).copy_from_slice(&[len as u32, last]);
+        io.output(count_out).copy_from_slice(&[len as u32, kind]);
         (Status::Continue, n as u64, len as u64)
     });
     g.codelet(t5, c5);
@@ -599,7 +628,8 @@ where
     let data_out = g.output::<Complex32>(t2, "data", MAX_DATA);
     let spec_out = g.output::<u32>(t2, "spec", SPEC);
     let c2 = counted(&live, 3, move |f: &mut FrameSync, io: &Io<'_>| {
-        let (n, last) = (io.input(count_in)[0] as usize, io.input(count_in)[1] == 1);
+        let (n, kind) = (io.input(count_in)[0] as usize, io.input(count_in)[1]);
+        let last = kind == LAST;
         let FrameSync {
             sync,
             ready,
@@ -608,7 +638,7 @@ where
             pilots,
             shared,
         } = f;
-        sync.process_symbols(&io.input(sym_in)[..n], |sf| {
+        let deliver = |sf: &crate::sync::SyncFrame<'_>| {
             shared.frames.fetch_add(1, Ordering::Relaxed);
             shared.last.store(
                 pack_last(sf.modcod, sf.frame, sf.pilots, sf.esn0_db),
@@ -623,19 +653,26 @@ where
             data.extend_from_slice(&sf.data[..sf.data.len().min(MAX_DATA)]);
             ready.push_back(Ready {
                 data,
+                erased: sf.erased,
                 modcod: sf.modcod,
                 frame: sf.frame,
                 pilots: sf.pilots,
                 esn0_db: sf.esn0_db,
             });
-        });
+        };
+        let symbols = &io.input(sym_in)[..n];
+        if kind == END {
+            sync.finish_symbols(symbols, deliver);
+        } else {
+            sync.process_symbols(symbols, deliver);
+        }
         if last {
             shared.locked.store(sync.stats().locked, Ordering::SeqCst);
         }
         let Some(r) = ready.pop_front() else {
             if last {
                 // No frame, but stage 4 must see the end (spec[0] = 0: nothing to decode).
-                io.output(spec_out).copy_from_slice(&[0, 0, 0, 0, 0, 1]);
+                io.output(spec_out).copy_from_slice(&[0, 0, 0, 0, 0, 0, 1]);
                 return (Status::Continue, n as u64, 0);
             }
             return (Status::Abort, n as u64, 0);
@@ -679,13 +716,15 @@ where
         };
         let len = (spec[3] as usize).min(MAX_DATA);
         let n0 = 10f32.powf(-f32::from_bits(spec[4]) / 10.0);
+        let erased = spec[5] as usize;
         let symbols = &io.input(data_in)[..len];
         let res = match &d.profile {
             Some(p) => {
                 let mut p = p.lock().unwrap_or_else(|e| e.into_inner());
-                d.dec.decode_profiled(symbols, modcod, frame, n0, &mut p)
+                d.dec
+                    .decode_erased_profiled(symbols, erased, modcod, frame, n0, &mut p)
             }
-            None => d.dec.decode(symbols, modcod, frame, n0),
+            None => d.dec.decode_erased(symbols, erased, modcod, frame, n0),
         };
         let status = match res {
             Ok(st) => [

@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | 1 | `bbframe` (read, mode adaptation, BB scrambling; sequential) | 1 |
 //! | 2 | `fec` (BCH, LDPC) → `plframe` (interleave, map, PL framing) → `shape` (RRC of one frame) | `encoders` replicas |
-//! | 3 | `sink` (overlap-add of the frames' ringing, write; sequential) | 1 |
+//! | 3 | `sink` (overlap-add of the frames' ringing, write; after the last frame its ringing, the filter's tail; sequential) | 1 |
 
 use std::io::{ErrorKind, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use num_complex::Complex32;
 use radioflow_framed::{
-    BuildError, CloneableTaskId, ExecError, Graph, PipelineBuilder, Sequence, Status, TaskId,
+    BuildError, CloneableTaskId, ExecError, PipelineBuilder, Sequence, Status, TaskGraph, TaskId,
 };
 use thiserror::Error;
 
@@ -174,7 +174,11 @@ pub(crate) struct TxTasks {
 
 /// Builds the task graph from `input` to `output` (little-endian cf32, one `write_all` per
 /// frame: give an unbuffered file, write errors are then all reported).
-fn graph<R, W>(run: &TxRun, input: R, output: W) -> Result<(Graph, TxTasks, Arc<Shared>), RunError>
+fn graph<R, W>(
+    run: &TxRun,
+    input: R,
+    output: W,
+) -> Result<(TaskGraph, TxTasks, Arc<Shared>), RunError>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
@@ -186,7 +190,7 @@ where
     let shaper = FrameShaper::new(run.shaping)?;
     let (sps, tail) = (shaper.sps(), shaper.tail());
     let max_shaped = MAX_PLFRAME * sps + tail;
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
 
     let src = g.sequential_module(
         "bbframe",
@@ -204,8 +208,11 @@ where
     let t1 = g.task(src, "bbframe");
     let bb_out = g.output::<u8>(t1, "bbframe", MAX_BBFRAME_BYTES);
     let spec_out = g.output::<u32>(t1, "spec", 3);
+    // 1 for the input's last frame (the sink then writes the filter's tail).
+    let last_out = g.output::<u32>(t1, "last", 1);
     g.codelet(t1, move |s: &mut Source<R>, io| {
-        let need = s.framer.max_input();
+        // A byte more than a frame takes: the input has ended when a frame leaves none.
+        let need = s.framer.max_input() + 1;
         if let Err(e) = s.fill(need) {
             s.shared.fail(RunError::Io {
                 what: "reading the input",
@@ -225,7 +232,9 @@ where
                     .input_bytes
                     .fetch_add(used as u64, Ordering::Relaxed);
                 io.output(spec_out).copy_from_slice(&spec.to_words());
-                if s.eof && s.start == s.end {
+                let last = s.eof && s.start == s.end;
+                io.output(last_out)[0] = u32::from(last);
+                if last {
                     s.shared.done.store(true, Ordering::SeqCst);
                 }
                 Status::Continue
@@ -314,15 +323,21 @@ where
         },
     );
     let t5 = g.task(snk, "sink");
-    let (s_in, slen_in) = (
+    let (s_in, slen_in, last_in) = (
         g.input::<Complex32>(t5, "samples", max_shaped),
         g.input::<u32>(t5, "len", 1),
+        g.input::<u32>(t5, "last", 1),
     );
     g.codelet(t5, move |k: &mut Sink<W>, io| {
         let n = io.input(slen_in)[0] as usize;
         let (head, rest) = k.ola.join(&io.input(s_in)[..n]);
-        let len = head.len() + rest.len();
-        let res = write_le(&mut k.writer, head).and_then(|()| write_le(&mut k.writer, rest));
+        let mut len = head.len() + rest.len();
+        let mut res = write_le(&mut k.writer, head).and_then(|()| write_le(&mut k.writer, rest));
+        if res.is_ok() && io.input(last_in)[0] == 1 {
+            let tail = k.ola.finish();
+            len += tail.len();
+            res = write_le(&mut k.writer, tail);
+        }
         if let Err(e) = res {
             k.shared.fail(RunError::Io {
                 what: "writing the output",
@@ -336,6 +351,7 @@ where
     });
     g.bind(s_in, shaped_out)?;
     g.bind(slen_in, slen_out)?;
+    g.bind(last_in, last_out)?;
 
     Ok((
         g,
@@ -351,7 +367,8 @@ where
 }
 
 /// Encodes everything `input` holds into `output` (little-endian cf32 samples), the last
-/// BBFRAME padded. With `run.encoders` ≥ 1 the encoding stage runs on that many threads
+/// BBFRAME padded, and after the last frame the shaping filter's ringing
+/// ([`Shaper::tail`](crate::Shaper::tail) samples) so that its last symbols are whole. With `run.encoders` ≥ 1 the encoding stage runs on that many threads
 /// between a reading and a writing thread; with 0 everything runs on the calling thread.
 ///
 /// # Errors
@@ -437,7 +454,8 @@ mod tests {
         }
     }
 
-    /// The transmitter, a schedule applied by hand, and the streaming shaper.
+    /// The transmitter, a schedule applied by hand, and the streaming shaper, its tail after
+    /// the last frame.
     fn reference(run: &TxRun, input: &[u8]) -> Vec<Complex32> {
         let mut tx = Transmitter::new(run.tx).unwrap();
         let mut sh = Shaper::new(run.shaping).unwrap();
@@ -454,6 +472,9 @@ mod tests {
             out.extend(y);
             k += 1;
         }
+        let mut tail = vec![Complex32::new(0.0, 0.0); sh.tail()];
+        sh.finish(&mut tail);
+        out.extend(tail);
         out
     }
 

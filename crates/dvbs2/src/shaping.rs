@@ -91,11 +91,14 @@ impl Shaping {
 
 /// Symbols in, samples out: a streaming RRC interpolator ([`InterpolatingFir`], polyphase) or
 /// zero-stuffing. The filter keeps its history across calls, so the output does not depend
-/// on how the symbols are split into frames. Clone it to get an independent copy.
+/// on how the symbols are split into frames; [`finish`](Self::finish) writes its ringing
+/// after the last symbol. Clone it to get an independent copy.
 #[derive(Clone, Debug)]
 pub struct Shaper {
     shaping: Shaping,
     fir: Option<InterpolatingFir<Complex32>>,
+    /// Zero symbols that flush the filter: taps per polyphase branch − 1.
+    zeros: Vec<Complex32>,
 }
 
 impl Shaper {
@@ -104,13 +107,20 @@ impl Shaper {
     /// # Errors
     /// `sps` of 0, RRC with `sps` 1, or a `span` of 0.
     pub fn new(shaping: Shaping) -> Result<Self, ShapingError> {
-        let fir = match shaping.taps()? {
+        let (fir, flush) = match shaping.taps()? {
             Some(taps) => {
-                Some(InterpolatingFir::new(&taps, shaping.sps()).map_err(|_| ShapingError::Taps)?)
+                let flush = taps.len().div_ceil(shaping.sps()) - 1;
+                let fir =
+                    InterpolatingFir::new(&taps, shaping.sps()).map_err(|_| ShapingError::Taps)?;
+                (Some(fir), flush)
             }
-            None => None,
+            None => (None, 0),
         };
-        Ok(Shaper { shaping, fir })
+        Ok(Shaper {
+            shaping,
+            fir,
+            zeros: vec![Complex32::new(0.0, 0.0); flush],
+        })
     }
 
     /// The settings.
@@ -121,6 +131,26 @@ impl Shaper {
     /// Samples per symbol.
     pub fn sps(&self) -> usize {
         self.shaping.sps()
+    }
+
+    /// Samples of the filter's ringing after the last symbol, what [`finish`](Self::finish)
+    /// writes: its taps − 1 (`2·span·sps` for RRC), 0 without a filter.
+    pub fn tail(&self) -> usize {
+        self.zeros.len() * self.sps()
+    }
+
+    /// The symbols have ended: writes the filter's ringing after the last one
+    /// ([`tail`](Self::tail) samples, its response to zeros) into `out`; returns that count.
+    /// The filter's history is then zero, as at the start.
+    ///
+    /// # Panics
+    /// If `out` is shorter than [`tail`](Self::tail).
+    pub fn finish(&mut self, out: &mut [Complex32]) -> usize {
+        let n = self.tail();
+        let zeros = std::mem::take(&mut self.zeros);
+        self.process(&zeros, &mut out[..n]);
+        self.zeros = zeros;
+        n
     }
 
     /// Shapes `symbols` into `out`, which must hold exactly `sps · symbols.len()` samples
@@ -158,9 +188,10 @@ impl Shaper {
 mod tests {
     use super::*;
 
-    /// Zero-stuffing then direct convolution, in f64, from zero history.
+    /// Zero-stuffing then direct convolution, in f64, from zero history: every output the
+    /// symbols reach (`taps - 1` more than `sps` per symbol).
     fn naive(taps: &[f32], sps: usize, x: &[Complex32]) -> Vec<Complex32> {
-        let mut up = vec![(0.0f64, 0.0f64); x.len() * sps];
+        let mut up = vec![(0.0f64, 0.0f64); x.len() * sps + taps.len() - 1];
         for (k, s) in x.iter().enumerate() {
             up[k * sps] = (f64::from(s.re), f64::from(s.im));
         }
@@ -203,6 +234,10 @@ mod tests {
                 pos += len;
             }
             assert_eq!(pos, x.len());
+            // Then the filter's ringing.
+            assert_eq!(sh.tail(), 20 * sps);
+            got.resize(want.len(), Complex32::new(9.0, 9.0));
+            assert_eq!(sh.finish(&mut got[x.len() * sps..]), 20 * sps);
             for (k, (g, w)) in got.iter().zip(&want).enumerate() {
                 assert!(
                     (g - w).norm() < 1e-5,
@@ -222,6 +257,11 @@ mod tests {
         let mut sh = Shaper::new(Shaping::None { sps: 3 }).unwrap();
         let mut out = vec![Complex32::new(5.0, 5.0); 30];
         sh.process(&x, &mut out);
+        assert_eq!(
+            (sh.tail(), sh.finish(&mut [])),
+            (0, 0),
+            "no filter, no ringing"
+        );
         for (k, o) in out.iter().enumerate() {
             let want = if k % 3 == 0 {
                 x[k / 3]

@@ -2,11 +2,11 @@
 //!
 //! `cargo run -p radioflow-framed --example chain`
 
-use radioflow_framed::{Graph, Sequence, Status};
+use radioflow_framed::{Sequence, Status, TaskGraph};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     const N: usize = 256;
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     // t1: a stateful source (a counter module).
     let m1 = g.sequential_module("M1", 0u32);
     let t1 = g.task(m1, "t1");

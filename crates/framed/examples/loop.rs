@@ -3,10 +3,10 @@
 //!
 //! `cargo run -p radioflow-framed --example loop`
 
-use radioflow_framed::{Graph, Sequence, Status};
+use radioflow_framed::{Sequence, Status, TaskGraph};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let m = g.sequential_module("source", 1.0f64);
     let t1 = g.task(m, "t1");
     let t1_out = g.output::<f64>(t1, "out", 1);

@@ -4,14 +4,16 @@
 //!
 //! `cargo run --release -p radioflow-framed --example pipeline`
 
-use radioflow_framed::{plan, CloneableTaskId, Graph, PipelineBuilder, Sequence, Status, TaskId};
+use radioflow_framed::{
+    plan, CloneableTaskId, PipelineBuilder, Sequence, Status, TaskGraph, TaskId,
+};
 use std::sync::{Arc, Mutex};
 
 const N: usize = 2048;
 
 /// The graph's tasks and what the sink saw.
 struct Built {
-    g: Graph,
+    g: TaskGraph,
     src: TaskId,
     heavy: CloneableTaskId,
     sink: TaskId,
@@ -20,7 +22,7 @@ struct Built {
 
 /// source -> heavy -> sink.
 fn build() -> Built {
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let m = g.sequential_module("source", 0u64);
     let src = g.task(m, "source");
     let idx = g.output::<u64>(src, "idx", 1);

@@ -4,11 +4,11 @@
 //!
 //! `cargo run -p radioflow-framed --example switch`
 
-use radioflow_framed::{Graph, Sequence, Status};
+use radioflow_framed::{Sequence, Status, TaskGraph};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     const N: usize = 64;
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let m = g.sequential_module("radio", 0u32);
     let rx = g.task(m, "receive");
     let samples = g.output::<f32>(rx, "out", N);

@@ -5,7 +5,7 @@ use crate::sequence::Sequence;
 use radioflow_runtime::{block, BlockError, Item, Ports, StreamInput, StreamOutput, WorkStatus};
 
 /// Runs a [`Sequence`] on a stream: every `frame_in` items of the input fill the
-/// [`Graph::external`](crate::Graph::external) socket `source`, the sequence runs once, and the
+/// [`TaskGraph::external`](crate::TaskGraph::external) socket `source`, the sequence runs once, and the
 /// `frame_out` items of output socket `result` are written to the output. A frame a task
 /// aborts produces nothing. Items left over at the end of the stream (less than a frame) are
 /// dropped.
@@ -24,12 +24,12 @@ use radioflow_runtime::{block, BlockError, Item, Ports, StreamInput, StreamOutpu
 ///
 /// # Example
 /// ```
-/// use radioflow_framed::{FramedBlock, Graph, Sequence, Status};
+/// use radioflow_framed::{FramedBlock, TaskGraph, Sequence, Status};
 /// use radioflow_runtime::Flowgraph;
 /// use radioflow_runtime::testing::{Counter, Sink};
 ///
 /// // Frames of 4 u32 -> their sum.
-/// let mut g = Graph::new();
+/// let mut g = TaskGraph::new();
 /// let src = g.external::<u32>("stream", 4);
 /// let sum = g.stateless("sum");
 /// let (i, o) = (g.input::<u32>(sum, "in", 4), g.output::<u32>(sum, "out", 1));
@@ -108,13 +108,13 @@ impl<T: Item, U: Item> FramedBlock<T, U> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Graph;
+    use crate::TaskGraph;
     use radioflow_runtime::testing::Harness;
     use radioflow_runtime::Block;
 
     /// Frames of 4 `u32` -> their sum.
     fn summer() -> FramedBlock<u32, u32> {
-        let mut g = Graph::new();
+        let mut g = TaskGraph::new();
         let src = g.external::<u32>("stream", 4);
         let sum = g.stateless("sum");
         let (i, o) = (g.input::<u32>(sum, "in", 4), g.output::<u32>(sum, "out", 1));

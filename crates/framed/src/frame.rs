@@ -1,8 +1,6 @@
 //! Frames: one preallocated buffer holding every output socket of the graph, and the table of
 //! where each socket's data currently is (switchers point sockets at other sockets' data).
 
-use crate::graph::{Dir, Graph};
-
 /// Alignment of every socket buffer (a cache line).
 pub(crate) const ALIGN: usize = 64;
 
@@ -10,7 +8,8 @@ pub(crate) const ALIGN: usize = 64;
 #[repr(C, align(64))]
 struct Line([u8; ALIGN]);
 
-/// Where each output socket lives in a frame.
+/// Where each output socket lives in a frame (made by the graph:
+/// [`TaskGraph::frame_layout`](crate::TaskGraph::frame_layout)).
 #[derive(Clone, Debug)]
 pub(crate) struct Layout {
     /// Per socket id: byte offset of its own buffer (`usize::MAX` for inputs).
@@ -19,24 +18,6 @@ pub(crate) struct Layout {
     pub(crate) bytes: Vec<usize>,
     /// Total bytes.
     pub(crate) total: usize,
-}
-
-impl Layout {
-    pub(crate) fn of(g: &Graph) -> Layout {
-        let mut offset = vec![usize::MAX; g.sockets.len()];
-        let mut total = 0;
-        for (id, s) in g.sockets.iter().enumerate() {
-            if s.dir == Dir::Out {
-                offset[id] = total;
-                total += s.bytes.div_ceil(ALIGN) * ALIGN;
-            }
-        }
-        Layout {
-            offset,
-            bytes: g.sockets.iter().map(|s| s.bytes).collect(),
-            total,
-        }
-    }
 }
 
 /// The data of one frame.

@@ -63,7 +63,7 @@ macro_rules! handle {
                 }
             }
 
-            /// Graph and task, as one key.
+            /// TaskGraph and task, as one key.
             #[inline]
             pub(crate) fn key(&self) -> u64 {
                 (u64::from(self.graph) << 32) | u64::from(self.task)
@@ -95,7 +95,7 @@ pub struct Io<'a> {
     ins: &'a [u32],
     /// The task's output socket ids.
     outs: &'a [u32],
-    /// Graph and task (see `In::key`).
+    /// TaskGraph and task (see `In::key`).
     key: u64,
     taken: Cell<u64>,
 }
@@ -125,7 +125,7 @@ impl<'a> Io<'a> {
         assert!(s.key() == self.key, "input socket of another task");
         let p = self.slots[self.ins[s.index as usize] as usize];
         // SAFETY: `s` was made for this task of this graph with type `T` and length `len` (the
-        // keys are equal, and handles are only made by `Graph`); the invariant of `new` says the buffer
+        // keys are equal, and handles are only made by `TaskGraph`); the invariant of `new` says the buffer
         // is live, aligned, of that type and length, and not written during `'a`.
         unsafe { std::slice::from_raw_parts(p as *const T, s.len as usize) }
     }

@@ -2,26 +2,26 @@
 //! fixed-size frames, a switcher for loops and switches, early exit, and pipelines whose
 //! stages (duplicated when their modules can be cloned) pass frames by pointer.
 //!
-//! - [`Graph`]: [`module`](Graph::module)s hold state shared by their [`Task`]s; tasks have
+//! - [`TaskGraph`]: [`module`](TaskGraph::module)s hold state shared by their [`Task`]s; tasks have
 //!   typed fixed-size sockets ([`In`], [`Out`]) bound output-to-inputs, and a codelet run on
-//!   each frame through [`Io`]. [`Graph::switcher`] makes loops and n-way switches.
+//!   each frame through [`Io`]. [`TaskGraph::switcher`] makes loops and n-way switches.
 //! - [`Sequence`]: the graph compiled once into a flat program, run on the calling thread with
-//!   [`exec`](Sequence::exec); per-task [`Profile`]s.
+//!   [`exec`](Sequence::exec); its per-task [`SequenceProfile`].
 //! - [`Pipeline`]: stages on threads, bounded order-preserving adaptors, copy-less or copying,
 //!   replicated stages, pinning; [`plan`] chooses stages and replicas from a profile. A
 //!   sequence duplicated on n threads (the paper's section 3.3) is a pipeline of one
 //!   replicated stage.
 //! - [`FramedBlock`]: a sequence as one block of a streaming flowgraph; the other way round,
-//!   [`Graph::stream_block`] makes a fixed-rate streaming block a task.
+//!   [`TaskGraph::stream_block`] makes a fixed-rate streaming block a task.
 //!
 //! Only [`Cloneable`] modules can be duplicated, and the compiler checks it: a replicated
 //! stage lists [`CloneableTaskId`]s, which tasks of a [`Sequential`] module do not convert to.
 //!
 //! ```
-//! use radioflow_framed::{Graph, Sequence, Status};
+//! use radioflow_framed::{TaskGraph, Sequence, Status};
 //!
 //! // A while loop: x = 2x + 1 until x >= 100 (a loop body of two tasks).
-//! let mut g = Graph::new();
+//! let mut g = TaskGraph::new();
 //! let src = g.stateless("src");
 //! let s_out = g.output::<u32>(src, "out", 1);
 //! g.codelet(src, move |_, io| { io.output(s_out)[0] = 3; Status::Continue });
@@ -37,7 +37,7 @@
 //! g.bind(t_in, sw.select_out())?;
 //! g.bind(sw.commute_in(), sw.select_out())?;
 //! g.bind(sw.commute_path(), t_out)?;
-//! let mut stage = |g: &mut Graph, name: &str, f: fn(u32) -> u32| {
+//! let mut stage = |g: &mut TaskGraph, name: &str, f: fn(u32) -> u32| {
 //!     let t = g.stateless(name);
 //!     let (i, o) = (g.input::<u32>(t, "in", 1), g.output::<u32>(t, "out", 1));
 //!     g.codelet(t, move |_, io| { io.output(o)[0] = f(io.input(i)[0]); Status::Continue });
@@ -62,7 +62,6 @@ mod adaptor;
 mod block;
 mod error;
 mod frame;
-mod graph;
 mod io;
 mod pipeline;
 mod plan;
@@ -70,16 +69,18 @@ mod profile;
 mod program;
 mod sequence;
 mod stream_task;
+mod task_graph;
 
 pub use adaptor::Wait;
 pub use block::FramedBlock;
 pub use error::{BuildError, ExecError};
-pub use graph::{
-    Admits, Cloneable, CloneableTaskId, Graph, Iterate, Module, Sequential, Switcher, Task, TaskId,
-};
 pub use io::{In, Io, Out, Status};
 pub use pipeline::{Pipeline, PipelineBuilder, PipelineReport, StageReport};
 pub use plan::{plan, Plan, PlannedStage};
-pub use profile::{Profile, TaskProfile, TaskStats};
+pub use profile::{SequenceProfile, TaskProfile, TaskStats};
 pub use sequence::{Report, Sequence};
 pub use stream_task::{StreamBlock, StreamTask};
+pub use task_graph::{
+    Admits, Cloneable, CloneableTaskId, Iterate, Module, Sequential, Switcher, Task, TaskGraph,
+    TaskId,
+};

@@ -3,12 +3,12 @@
 use crate::adaptor::{Msg, Queue, Signal, Wait};
 use crate::error::{BuildError, ExecError};
 use crate::frame::{Frame, Layout};
-use crate::graph::{CloneableTaskId, Graph, TaskId};
 use crate::io::Status;
 use crate::plan::Plan;
-use crate::profile::Profile;
+use crate::profile::SequenceProfile;
 use crate::program::{Program, Replica};
 use crate::sequence::{profile_of, Info};
+use crate::task_graph::{CloneableTaskId, TaskGraph, TaskId};
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -24,9 +24,9 @@ struct StageDef {
 /// stages exchange frames.
 ///
 /// ```
-/// use radioflow_framed::{Graph, PipelineBuilder, Status};
+/// use radioflow_framed::{TaskGraph, PipelineBuilder, Status};
 ///
-/// let mut g = Graph::new();
+/// let mut g = TaskGraph::new();
 /// let src = g.sequential_module("source", 0u64); // state depends on the previous frame
 /// let gen = g.task(src, "generate");
 /// let out = g.output::<u64>(gen, "out", 16);
@@ -62,7 +62,7 @@ struct StageDef {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct PipelineBuilder {
-    graph: Graph,
+    graph: TaskGraph,
     stages: Vec<StageDef>,
     buffer: usize,
     copy: bool,
@@ -84,7 +84,7 @@ impl std::fmt::Debug for PipelineBuilder {
 impl PipelineBuilder {
     /// A pipeline over `graph` with no stage yet; adaptors of 1 frame per consumer replica,
     /// copy-less, passive waiting.
-    pub fn new(graph: Graph) -> Self {
+    pub fn new(graph: TaskGraph) -> Self {
         PipelineBuilder {
             graph,
             stages: Vec::new(),
@@ -97,7 +97,7 @@ impl PipelineBuilder {
 
     /// The stages and replica counts of `plan` (see [`plan`](crate::plan())). Whether the
     /// replicated stages can be cloned is checked when the pipeline is built.
-    pub fn from_plan(graph: Graph, plan: &Plan) -> Self {
+    pub fn from_plan(graph: TaskGraph, plan: &Plan) -> Self {
         let mut b = Self::new(graph);
         for s in &plan.stages {
             b.stages.push(StageDef {
@@ -124,9 +124,9 @@ impl PipelineBuilder {
     /// module does not convert into [`CloneableTaskId`], so this does not compile:
     ///
     /// ```compile_fail,E0277
-    /// use radioflow_framed::{Graph, PipelineBuilder, Status};
+    /// use radioflow_framed::{TaskGraph, PipelineBuilder, Status};
     /// struct Synchronizer { previous: Box<u32> } // not Clone
-    /// let mut g = Graph::new();
+    /// let mut g = TaskGraph::new();
     /// let m = g.sequential_module("sync", Synchronizer { previous: Box::new(0) });
     /// let t = g.task(m, "synchronize");
     /// let p = PipelineBuilder::new(g).replicated_stage(2, [t.into()]);
@@ -135,19 +135,19 @@ impl PipelineBuilder {
     /// and a module that is not `Clone` cannot be made cloneable:
     ///
     /// ```compile_fail,E0277
-    /// use radioflow_framed::Graph;
+    /// use radioflow_framed::TaskGraph;
     /// struct Synchronizer { previous: Box<u32> } // not Clone
-    /// let mut g = Graph::new();
+    /// let mut g = TaskGraph::new();
     /// let m = g.module("sync", Synchronizer { previous: Box::new(0) });
     /// ```
     ///
     /// while the same with `#[derive(Clone)]` compiles:
     ///
     /// ```
-    /// use radioflow_framed::{Graph, PipelineBuilder, Status};
+    /// use radioflow_framed::{TaskGraph, PipelineBuilder, Status};
     /// #[derive(Clone)]
     /// struct Synchronizer { previous: Box<u32> }
-    /// let mut g = Graph::new();
+    /// let mut g = TaskGraph::new();
     /// let m = g.module("sync", Synchronizer { previous: Box::new(0) });
     /// let t = g.task(m, "synchronize");
     /// let p = PipelineBuilder::new(g).replicated_stage(2, [t.into()]);
@@ -260,7 +260,7 @@ impl PipelineBuilder {
             }
         }
         let info = Info::of(g);
-        let layout = Layout::of(g);
+        let layout = g.frame_layout();
         let mut rt = Vec::with_capacity(stages.len());
         for (s, def) in stages.iter().enumerate() {
             let in_stage: Vec<bool> = (0..nt).map(|t| stage_of[t] == s).collect();
@@ -547,8 +547,8 @@ impl Pipeline {
 
     /// Per-task measurements of every stage so far (all replicas merged), in stage order;
     /// empty counts unless built with [`profiling`](PipelineBuilder::profiling).
-    pub fn profile(&self) -> Profile {
-        let mut p = Profile {
+    pub fn profile(&self) -> SequenceProfile {
+        let mut p = SequenceProfile {
             frames: self.frames,
             ..Default::default()
         };

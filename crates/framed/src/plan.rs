@@ -1,7 +1,7 @@
 //! [`plan`]: stage boundaries and replica counts from a profile.
 
-use crate::graph::TaskId;
-use crate::profile::Profile;
+use crate::profile::SequenceProfile;
+use crate::task_graph::TaskId;
 
 /// One stage of a [`Plan`].
 #[derive(Clone, Debug, PartialEq)]
@@ -29,7 +29,7 @@ impl Plan {
     /// The paper's Table 3 for this plan: each stage's tasks (throughput normalised to
     /// `info_bits` of information per frame in Mb/s, latency per frame in µs, share of the
     /// sequential time), then the stage (its throughput counts its replicas), then the total.
-    pub fn table(&self, profile: &Profile, info_bits: f64) -> String {
+    pub fn table(&self, profile: &SequenceProfile, info_bits: f64) -> String {
         use std::fmt::Write;
         let per_frame = |i: usize| profile.ns_per_frame(i);
         let total: f64 = (0..profile.tasks.len()).map(per_frame).sum();
@@ -124,7 +124,7 @@ fn better(a: &Best, b: &Best) -> bool {
 ///
 /// # Panics
 /// If `cores` is 0 or the profile has no task.
-pub fn plan(profile: &Profile, cores: usize) -> Plan {
+pub fn plan(profile: &SequenceProfile, cores: usize) -> Plan {
     assert!(cores > 0, "plan needs at least one core");
     let n = profile.tasks.len();
     assert!(n > 0, "plan needs a profile with tasks");
@@ -230,8 +230,8 @@ mod tests {
     use super::*;
     use crate::profile::{TaskProfile, TaskStats};
 
-    fn prof(tasks: &[(f64, bool)]) -> Profile {
-        Profile {
+    fn prof(tasks: &[(f64, bool)]) -> SequenceProfile {
+        SequenceProfile {
             tasks: tasks
                 .iter()
                 .enumerate()

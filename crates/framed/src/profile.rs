@@ -45,7 +45,7 @@ impl TaskStats {
     }
 }
 
-/// One task's row of a [`Profile`].
+/// One task's row of a [`SequenceProfile`].
 #[derive(Clone, Debug)]
 pub struct TaskProfile {
     /// The task.
@@ -60,9 +60,11 @@ pub struct TaskProfile {
     pub stats: TaskStats,
 }
 
-/// Per-task statistics of a profiled run, in execution order.
+/// Per-task statistics of a profiled run of a sequence (or of a pipeline, its stages' tasks
+/// together), in execution order. Not the streaming runtime's per-block
+/// [`Profile`](radioflow_runtime::Profile).
 #[derive(Clone, Debug, Default)]
-pub struct Profile {
+pub struct SequenceProfile {
     /// Tasks in the order the sequence runs them.
     pub tasks: Vec<TaskProfile>,
     /// Frames the sequence ran (including aborted ones).
@@ -71,7 +73,7 @@ pub struct Profile {
     pub(crate) spans: Vec<(usize, usize)>,
 }
 
-impl Profile {
+impl SequenceProfile {
     /// Mean time a task takes per frame (ns): its total over the frames (a task in a loop
     /// counts every iteration).
     pub fn ns_per_frame(&self, i: usize) -> f64 {

@@ -4,9 +4,9 @@
 
 use crate::error::{BuildError, ExecError};
 use crate::frame::Frame;
-use crate::graph::{Graph, Runnable, TaskKind};
 use crate::io::{Io, Status};
 use crate::profile::TaskStats;
+use crate::task_graph::{Runnable, TaskGraph, TaskKind};
 use std::any::Any;
 use std::sync::Arc;
 use std::time::Instant;
@@ -60,26 +60,31 @@ enum Label {
     End,
 }
 
-enum Term {
+/// How a basic block ends: not yet decided, a jump to a label, or a commute that jumps to the
+/// label of the path it reads.
+enum BlockEnd {
     Open,
     Jump(usize),
     Commute { op: Op, targets: Vec<usize> },
 }
 
-struct Blk {
+/// A run of operations with one way in (its label) and one way out (its end), laid out one
+/// after the other when the program is linked.
+struct BasicBlock {
     ops: Vec<Op>,
-    term: Term,
+    end: BlockEnd,
 }
 
 const END: usize = 0;
 
-struct Gen<'g> {
-    g: &'g Graph,
+/// Compiles a graph (or one stage of it) into basic blocks, then links them into a program.
+struct Compiler<'g> {
+    g: &'g TaskGraph,
     in_stage: &'g [bool],
     visited: Vec<u32>,
     needed: Vec<u32>,
     emitted: Vec<bool>,
-    blocks: Vec<Blk>,
+    blocks: Vec<BasicBlock>,
     labels: Vec<Label>,
     select_label: Vec<Option<usize>>,
     select_pos: Vec<Option<usize>>,
@@ -92,21 +97,23 @@ struct Gen<'g> {
     spans: Vec<(usize, usize)>,
 }
 
-enum Seed {
+/// Where a region of the program starts: the tasks ready at the start, or the socket a commute
+/// path leaves from.
+enum RegionStart {
     Tasks(Vec<u32>),
     Socket(u32),
 }
 
-impl Gen<'_> {
+impl Compiler<'_> {
     fn new_label(&mut self) -> usize {
         self.labels.push(Label::Unset);
         self.labels.len() - 1
     }
 
     fn new_block(&mut self) -> (usize, usize) {
-        self.blocks.push(Blk {
+        self.blocks.push(BasicBlock {
             ops: Vec::new(),
-            term: Term::Open,
+            end: BlockEnd::Open,
         });
         let b = self.blocks.len() - 1;
         self.labels.push(Label::Block(b));
@@ -217,17 +224,22 @@ impl Gen<'_> {
         self.order.push(t);
     }
 
-    /// Schedules everything reachable from `seed` into blocks starting at `first`; when the
+    /// Schedules everything reachable from `start` into blocks starting at `first`; when the
     /// region runs dry it jumps to the switcher it reached, or else to `cont`. Returns whether
     /// it reached a switcher.
-    fn region(&mut self, first: usize, seed: Seed, cont: usize) -> Result<bool, BuildError> {
+    fn region(
+        &mut self,
+        first: usize,
+        start: RegionStart,
+        cont: usize,
+    ) -> Result<bool, BuildError> {
         let saved = self.hit.take();
-        let mut stack = match seed {
-            Seed::Tasks(mut t) => {
+        let mut stack = match start {
+            RegionStart::Tasks(mut t) => {
                 t.reverse();
                 t
             }
-            Seed::Socket(s) => {
+            RegionStart::Socket(s) => {
                 let mut r = Vec::new();
                 self.visit(s, &mut r)?;
                 r.reverse();
@@ -249,7 +261,7 @@ impl Gen<'_> {
                 TaskKind::Select(sw) => {
                     // A loop head: a block of its own, so the loop can jump back to it.
                     let (nb, nl) = self.new_block();
-                    self.blocks[b].term = Term::Jump(nl);
+                    self.blocks[b].end = BlockEnd::Jump(nl);
                     cur = Some(nb);
                     self.select_label[sw as usize] = Some(nl);
                     self.emit_select(nb, t, sw);
@@ -280,11 +292,11 @@ impl Gen<'_> {
                     for &out in &outputs {
                         let (pb, pl) = self.new_block();
                         targets.push(pl);
-                        if self.region(pb, Seed::Socket(out), after)? {
+                        if self.region(pb, RegionStart::Socket(out), after)? {
                             end = end.max(self.order.len().saturating_sub(1));
                         }
                     }
-                    self.blocks[b].term = Term::Commute { op, targets };
+                    self.blocks[b].end = BlockEnd::Commute { op, targets };
                     if self.merge_ready[sw as usize] || !stack.is_empty() {
                         let (nb, nl) = self.new_block();
                         self.labels[after] = Label::Alias(nl);
@@ -308,7 +320,7 @@ impl Gen<'_> {
         }
         let reached = self.hit.is_some();
         if let Some(b) = cur {
-            self.blocks[b].term = Term::Jump(self.hit.unwrap_or(cont));
+            self.blocks[b].end = BlockEnd::Jump(self.hit.unwrap_or(cont));
         }
         self.hit = saved;
         Ok(reached)
@@ -337,13 +349,13 @@ impl Gen<'_> {
         for b in 0..nb {
             pc[b] = pos;
             pos += self.blocks[b].ops.len();
-            pos += match &self.blocks[b].term {
-                Term::Open => 0,
-                Term::Jump(l) => usize::from(
+            pos += match &self.blocks[b].end {
+                BlockEnd::Open => 0,
+                BlockEnd::Jump(l) => usize::from(
                     target(&self, *l) != Some(b + 1)
                         && !(target(&self, *l).is_none() && b + 1 == nb),
                 ),
-                Term::Commute { .. } => 1,
+                BlockEnd::Commute { .. } => 1,
             };
         }
         let len = pos;
@@ -351,23 +363,23 @@ impl Gen<'_> {
         let at = |g: &Self, l: usize| g.resolve(l).map_or(len, |b| pc[b]) as u32;
         let mut ops = Vec::with_capacity(len);
         for b in 0..nb {
-            let blk = std::mem::replace(
+            let block = std::mem::replace(
                 &mut self.blocks[b],
-                Blk {
+                BasicBlock {
                     ops: Vec::new(),
-                    term: Term::Open,
+                    end: BlockEnd::Open,
                 },
             );
-            ops.extend(blk.ops);
-            match blk.term {
-                Term::Open => {}
-                Term::Jump(l) => {
+            ops.extend(block.ops);
+            match block.end {
+                BlockEnd::Open => {}
+                BlockEnd::Jump(l) => {
                     let t = target(&self, l);
                     if t != Some(b + 1) && !(t.is_none() && b + 1 == nb) {
                         ops.push(Op::Jump(at(&self, l)));
                     }
                 }
-                Term::Commute { op, targets } => {
+                BlockEnd::Commute { op, targets } => {
                     let Op::Commute {
                         sw,
                         task,
@@ -405,7 +417,7 @@ impl Program {
     /// as visited). Roots (tasks with no input from the stage) start in the order of `first`,
     /// then in creation order.
     pub(crate) fn generate(
-        g: &Graph,
+        g: &TaskGraph,
         in_stage: &[bool],
         before: &[bool],
         first: &[u32],
@@ -448,7 +460,7 @@ impl Program {
             }
         }
         let ns = g.switchers.len();
-        let mut gen = Gen {
+        let mut compiler = Compiler {
             g,
             in_stage,
             visited,
@@ -466,12 +478,12 @@ impl Program {
             side: Vec::new(),
             spans: Vec::new(),
         };
-        let (b0, _) = gen.new_block();
-        gen.region(b0, Seed::Tasks(roots), END)?;
-        if let Some(t) = (0..nt).find(|&t| in_stage[t] && !gen.emitted[t]) {
+        let (b0, _) = compiler.new_block();
+        compiler.region(b0, RegionStart::Tasks(roots), END)?;
+        if let Some(t) = (0..nt).find(|&t| in_stage[t] && !compiler.emitted[t]) {
             return Err(BuildError::Unreachable(g.tasks[t].name.clone()));
         }
-        let (ops, side, order, spans) = gen.link();
+        let (ops, side, order, spans) = compiler.link();
         Ok(Program {
             ops,
             side,
@@ -485,7 +497,7 @@ impl Program {
 }
 
 /// A codelet bound to its replica's state, with the slots of its sockets.
-struct RtTask {
+struct BoundTask {
     run: Box<dyn Runnable>,
     ins: Box<[u32]>,
     outs: Box<[u32]>,
@@ -496,7 +508,7 @@ pub(crate) struct Replica {
     prog: Arc<Program>,
     /// The graph's uid in the high half of an `Io` key.
     key_base: u64,
-    tasks: Vec<Option<RtTask>>,
+    tasks: Vec<Option<BoundTask>>,
     /// Module states, owned here so the bound codelets' pointers stay valid.
     _states: Vec<Option<Box<dyn Any + Send>>>,
     pub(crate) stats: Vec<TaskStats>,
@@ -512,7 +524,7 @@ impl Replica {
     /// # Errors
     /// [`BuildError::NotCloneable`] if `n > 1` and a module or codelet cannot be cloned.
     pub(crate) fn make(
-        g: &mut Graph,
+        g: &mut TaskGraph,
         prog: &Arc<Program>,
         tasks: &[u32],
         n: usize,
@@ -525,7 +537,7 @@ impl Replica {
         let mut out = Vec::with_capacity(n);
         for r in (0..n).rev() {
             let mut states: Vec<Option<Box<dyn Any + Send>>> = (0..nm).map(|_| None).collect();
-            let mut codelets: Vec<Option<Box<dyn crate::graph::Codelet>>> =
+            let mut codelets: Vec<Option<Box<dyn crate::task_graph::Codelet>>> =
                 (0..g.tasks.len()).map(|_| None).collect();
             for &m in &modules {
                 if r > 0 && g.modules[m as usize].cloner.is_none() {
@@ -556,7 +568,7 @@ impl Replica {
                         .ok_or(BuildError::NotCloneable { stage, task: name })?
                 });
             }
-            let mut rt: Vec<Option<RtTask>> = (0..g.tasks.len()).map(|_| None).collect();
+            let mut bound: Vec<Option<BoundTask>> = (0..g.tasks.len()).map(|_| None).collect();
             for &t in tasks {
                 let Some(c) = codelets[t as usize].take() else {
                     continue;
@@ -565,7 +577,7 @@ impl Replica {
                 let state = states[spec.module as usize]
                     .as_deref_mut()
                     .expect("module of a stage task");
-                rt[t as usize] = Some(RtTask {
+                bound[t as usize] = Some(BoundTask {
                     run: c.bind(state),
                     ins: spec
                         .inputs
@@ -578,7 +590,7 @@ impl Replica {
             out.push(Replica {
                 prog: prog.clone(),
                 key_base: u64::from(g.uid) << 32,
-                tasks: rt,
+                tasks: bound,
                 _states: states,
                 stats: vec![TaskStats::default(); g.tasks.len()],
                 profiling: false,
@@ -683,7 +695,7 @@ impl Replica {
     }
 }
 
-fn not_cloneable(g: &Graph, m: u32, tasks: &[u32], stage: usize) -> BuildError {
+fn not_cloneable(g: &TaskGraph, m: u32, tasks: &[u32], stage: usize) -> BuildError {
     let task = tasks
         .iter()
         .find(|&&t| g.tasks[t as usize].module == m)

@@ -2,11 +2,11 @@
 //! calling thread.
 
 use crate::error::{BuildError, ExecError};
-use crate::frame::{Frame, Layout};
-use crate::graph::{Graph, TaskId, TaskKind};
+use crate::frame::Frame;
 use crate::io::{Out, Status};
-use crate::profile::{Profile, TaskProfile};
+use crate::profile::{SequenceProfile, TaskProfile};
 use crate::program::{Program, Replica};
+use crate::task_graph::{TaskGraph, TaskId, TaskKind};
 use std::any::TypeId;
 use std::sync::Arc;
 
@@ -31,7 +31,7 @@ pub(crate) struct Info {
 }
 
 impl Info {
-    pub(crate) fn of(g: &Graph) -> Info {
+    pub(crate) fn of(g: &TaskGraph) -> Info {
         Info {
             uid: g.uid,
             names: g.tasks.iter().map(|t| t.name.clone()).collect(),
@@ -83,7 +83,7 @@ impl Sequence {
     /// # Errors
     /// See [`BuildError`]: unbound inputs, tasks without codelet, unreachable tasks, a task
     /// reading its own output through a switcher, badly nested switchers.
-    pub fn new(graph: Graph) -> Result<Sequence, BuildError> {
+    pub fn new(graph: TaskGraph) -> Result<Sequence, BuildError> {
         Self::with_bounds(graph, &[], &[])
     }
 
@@ -94,7 +94,7 @@ impl Sequence {
     /// As for [`new`](Self::new), and [`BuildError::OutsideSequence`] when a task of the
     /// sequence reads a task left out.
     pub fn with_bounds(
-        mut graph: Graph,
+        mut graph: TaskGraph,
         first: &[TaskId],
         last: &[TaskId],
     ) -> Result<Sequence, BuildError> {
@@ -129,7 +129,7 @@ impl Sequence {
             .pop()
             .expect("one replica");
         replica.profiling = false;
-        let layout = Layout::of(&graph);
+        let layout = graph.frame_layout();
         Ok(Sequence {
             info: Info::of(&graph),
             frame: Frame::new(&layout, graph.switchers.len()),
@@ -181,7 +181,7 @@ impl Sequence {
     }
 
     /// The measurements so far, in execution order (see [`set_profiling`](Self::set_profiling)).
-    pub fn profile(&self) -> Profile {
+    pub fn profile(&self) -> SequenceProfile {
         profile_of(&self.info, &self.prog, &[&self.replica.stats], self.frames)
     }
 
@@ -207,7 +207,7 @@ impl Sequence {
     }
 
     /// The buffer of an output socket, to write before [`exec_once`](Self::exec_once) (for
-    /// [`Graph::external`] sockets).
+    /// [`TaskGraph::external`] sockets).
     ///
     /// # Panics
     /// If `o` belongs to another graph.
@@ -225,7 +225,7 @@ pub(crate) fn profile_of(
     prog: &Program,
     stats: &[&Vec<crate::profile::TaskStats>],
     frames: u64,
-) -> Profile {
+) -> SequenceProfile {
     let tasks = prog
         .order
         .iter()
@@ -247,7 +247,7 @@ pub(crate) fn profile_of(
             }
         })
         .collect();
-    Profile {
+    SequenceProfile {
         tasks,
         frames,
         spans: prog.spans.clone(),

@@ -1,8 +1,8 @@
-//! Streaming blocks with fixed rates as tasks: [`Graph::stream_block`].
+//! Streaming blocks with fixed rates as tasks: [`TaskGraph::stream_block`].
 
 use crate::error::BuildError;
-use crate::graph::{Graph, Sequential, Task};
 use crate::io::{In, Out, Status};
+use crate::task_graph::{Sequential, Task, TaskGraph};
 use radioflow_runtime::{
     block, Block, BlockError, BlockTask, Flowgraph, Item, Parker, Ports, ReadyGraph, RunError,
     Scheduler, Step, StreamInput, StreamOutput, WorkStatus,
@@ -101,7 +101,7 @@ impl<U: Item> Collector<U> {
     }
 }
 
-/// The state of a task made by [`Graph::stream_block`]: a private flowgraph
+/// The state of a task made by [`TaskGraph::stream_block`]: a private flowgraph
 /// (feeder -> block -> collector) stepped on the task's thread.
 pub struct StreamBlock<T: Item, U: Item> {
     name: String,
@@ -164,10 +164,10 @@ impl<T: Item, U: Item> Drop for StreamBlock<T, U> {
     }
 }
 
-/// What [`Graph::stream_block`] makes: the task and its input and output sockets.
+/// What [`TaskGraph::stream_block`] makes: the task and its input and output sockets.
 pub type StreamTask<T, U> = (Task<StreamBlock<T, U>, Sequential>, In<T>, Out<U>);
 
-impl Graph {
+impl TaskGraph {
     /// A streaming block with one stream input and one stream output as a task (of a
     /// [`Sequential`] module): each frame, the `in_len` items of its input socket go into the
     /// block and the next `out_len` items it produces fill its output socket. The block must

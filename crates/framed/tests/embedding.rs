@@ -1,6 +1,6 @@
 //! A sequence as one block of a streaming flowgraph.
 
-use radioflow_framed::{FramedBlock, Graph, Sequence, Status};
+use radioflow_framed::{FramedBlock, Sequence, Status, TaskGraph};
 use radioflow_runtime::testing::{Counter, Sink};
 use radioflow_runtime::{Flowgraph, SingleThread, ThreadPerBlock};
 
@@ -12,7 +12,7 @@ fn frames_in_and_out_of_a_stream_with_early_exit() {
         &SingleThread::new() as &dyn radioflow_runtime::Scheduler,
         &ThreadPerBlock::new(),
     ] {
-        let mut g = Graph::new();
+        let mut g = TaskGraph::new();
         let src = g.external::<u32>("stream", 10);
         let t = g.stateless("max");
         let (i, o) = (g.input::<u32>(t, "in", 10), g.output::<u32>(t, "out", 1));
@@ -59,7 +59,7 @@ fn frames_larger_than_every_default_buffer_lose_nothing() {
     const WIDE: usize = 40_000;
     const FRAME: usize = 64_800;
     for scheduler in schedulers() {
-        let mut g = Graph::new();
+        let mut g = TaskGraph::new();
         let src = g.external::<u32>("stream", 1);
         let t = g.stateless("spread");
         let (i, o) = (g.input::<u32>(t, "in", 1), g.output::<u32>(t, "out", WIDE));
@@ -88,7 +88,7 @@ fn frames_larger_than_every_default_buffer_lose_nothing() {
             );
         }
 
-        let mut g = Graph::new();
+        let mut g = TaskGraph::new();
         let src = g.external::<u32>("stream", FRAME);
         let t = g.stateless("sum");
         let (i, o) = (g.input::<u32>(t, "in", FRAME), g.output::<u32>(t, "out", 1));

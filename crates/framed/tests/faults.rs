@@ -3,7 +3,7 @@
 //! stage and task; frames finished before it arrived whole and in order; no thread is left.
 //! A very slow replica delays the pipeline but loses nothing.
 
-use radioflow_framed::{ExecError, Graph, PipelineBuilder, Status, Wait};
+use radioflow_framed::{ExecError, PipelineBuilder, Status, TaskGraph, Wait};
 use radioflow_runtime::testing::{runtime_threads, runtime_threads_settled};
 use std::sync::{Arc, Mutex};
 
@@ -21,7 +21,7 @@ fn run(
     bad: Option<u64>,
     slow: bool,
 ) -> (Result<u64, ExecError>, Vec<u64>) {
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let m = g.sequential_module("source", 0u64);
     let src = g.task(m, "source");
     let out = g.output::<u64>(src, "out", LEN);

@@ -2,15 +2,15 @@
 //! modes and waiting modes, planning, failures.
 
 use radioflow_framed::{
-    plan, BuildError, CloneableTaskId, ExecError, Graph, Out, PipelineBuilder, Plan, PlannedStage,
-    Sequence, Status, TaskId, Wait,
+    plan, BuildError, CloneableTaskId, ExecError, Out, PipelineBuilder, Plan, PlannedStage,
+    Sequence, Status, TaskGraph, TaskId, Wait,
 };
 use std::sync::{Arc, Mutex};
 
 const LEN: usize = 64;
 
 struct Parts {
-    g: Graph,
+    g: TaskGraph,
     src: TaskId,
     work: CloneableTaskId,
     check: CloneableTaskId,
@@ -22,7 +22,7 @@ struct Parts {
 /// with `abort(k)`) -> check (cloneable) -> sink (sequential; records frame number, the
 /// work's result, and whether the source's number arrived unchanged across two stages).
 fn graph(abort: fn(u64) -> bool) -> Parts {
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let m = g.sequential_module("source", 0u64);
     let src = g.task(m, "source");
     let idx = g.output::<u64>(src, "idx", 1);
@@ -169,7 +169,7 @@ fn a_replicated_stage_can_be_last_and_first() {
     check_seen(&p.seen.lock().unwrap(), 50, |_| false);
 
     // A replicated first stage (a duplicated sequence): frames still numbered in order.
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let t = g.stateless("square");
     let o = g.output::<u64>(t, "out", 1);
     let calls = Arc::new(std::sync::atomic::AtomicU64::new(0));
@@ -224,13 +224,13 @@ fn a_pipeline_can_run_again() {
 /// sink saw (frame n gives n + 8).
 #[allow(clippy::type_complexity)]
 fn loop_graph() -> (
-    Graph,
+    TaskGraph,
     TaskId,
     Vec<CloneableTaskId>,
     TaskId,
     Arc<Mutex<Vec<u32>>>,
 ) {
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let m = g.sequential_module("src", 0u32);
     let src = g.task(m, "src");
     let so = g.output::<u32>(src, "out", 1);
@@ -382,7 +382,7 @@ fn bad_stages_are_refused() {
 
 #[test]
 fn a_panicking_task_stops_the_pipeline_with_an_error() {
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let m = g.sequential_module("src", 0u32);
     let src = g.task(m, "src");
     let so = g.output::<u32>(src, "out", 1);

@@ -1,11 +1,16 @@
 //! Sequences: schedule order, loops and switches choosing paths from data, early exit,
 //! construction errors, profiling.
 
-use radioflow_framed::{BuildError, ExecError, Graph, In, Out, Sequence, Status, TaskId};
+use radioflow_framed::{BuildError, ExecError, In, Out, Sequence, Status, TaskGraph, TaskId};
 use std::sync::{Arc, Mutex};
 
 /// A stateless task `out[i] = f(in[i])` over `len` u32s.
-fn map(g: &mut Graph, name: &str, len: usize, f: fn(u32) -> u32) -> (TaskId, In<u32>, Out<u32>) {
+fn map(
+    g: &mut TaskGraph,
+    name: &str,
+    len: usize,
+    f: fn(u32) -> u32,
+) -> (TaskId, In<u32>, Out<u32>) {
     let t = g.stateless(name);
     let i = g.input::<u32>(t, "in", len);
     let o = g.output::<u32>(t, "out", len);
@@ -19,7 +24,7 @@ fn map(g: &mut Graph, name: &str, len: usize, f: fn(u32) -> u32) -> (TaskId, In<
 }
 
 /// A source writing 0, 1, 2, ... (one value per frame) into `len` u32s.
-fn counter(g: &mut Graph, name: &str, len: usize) -> (TaskId, Out<u32>) {
+fn counter(g: &mut TaskGraph, name: &str, len: usize) -> (TaskId, Out<u32>) {
     let m = g.sequential_module(name, 0u32);
     let t = g.task(m, name);
     let o = g.output::<u32>(t, "out", len);
@@ -33,7 +38,7 @@ fn counter(g: &mut Graph, name: &str, len: usize) -> (TaskId, Out<u32>) {
 
 #[test]
 fn chain_runs_in_binding_order_until_stop() {
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let (_, c) = counter(&mut g, "t1", 8);
     let (_, i2, o2) = map(&mut g, "t2", 8, |x| x + 1);
     let (_, i3, o3) = map(&mut g, "t3", 8, |x| x * 10);
@@ -57,7 +62,7 @@ fn chain_runs_in_binding_order_until_stop() {
 #[test]
 fn first_and_last_tasks_bound_the_sequence() {
     // The paper's Fig. 2: first tasks t1 and t3, last tasks t5 and t6; t7, t8 left out.
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let (t1, c1) = counter(&mut g, "t1", 2);
     let (t3, c3) = counter(&mut g, "t3", 2);
     let (_, i2, o2) = map(&mut g, "t2", 2, |x| x + 1);
@@ -93,8 +98,8 @@ fn first_and_last_tasks_bound_the_sequence() {
 
 /// Builds: counter -> while (x < limit(frame)) { x = x + 1 (two tasks) } -> sink, where the
 /// loop count depends on the data. Returns the graph, the sink output and a body counter.
-fn data_loop() -> (Graph, Out<u32>, Arc<Mutex<u32>>) {
-    let mut g = Graph::new();
+fn data_loop() -> (TaskGraph, Out<u32>, Arc<Mutex<u32>>) {
+    let mut g = TaskGraph::new();
     let (_, c) = counter(&mut g, "src", 1);
     let sw = g.switcher::<u32>("loop", 2, 1);
     g.bind(sw.select_in(1), c).unwrap();
@@ -157,7 +162,7 @@ fn loop_iterations_follow_the_data() {
 #[test]
 fn nested_for_loops_run_inner_times_outer() {
     // for 2 { for 5 { body } }: body runs 10 times per frame.
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let (_, c) = counter(&mut g, "src", 1);
     let outer = g.switcher::<u32>("outer", 2, 1);
     g.bind(outer.select_in(1), c).unwrap();
@@ -192,7 +197,7 @@ fn nested_for_loops_run_inner_times_outer() {
 #[test]
 fn switch_takes_the_path_the_data_chooses() {
     // t1 counts; path = value % 3; path k adds 10^k through 3 - k tasks; merge -> sink.
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let (_, c) = counter(&mut g, "t1", 4);
     let (_, pi, po) = map(&mut g, "t2", 1, |x| x % 3);
     let pick = g.stateless("pick");
@@ -253,7 +258,7 @@ fn switch_takes_the_path_the_data_chooses() {
 
 #[test]
 fn abort_drops_the_rest_of_the_frame() {
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let (_, c) = counter(&mut g, "src", 1);
     let gate = g.stateless("gate");
     let (gi, go) = (
@@ -292,7 +297,7 @@ fn abort_drops_the_rest_of_the_frame() {
 
 #[test]
 fn bad_bindings_are_refused_naming_the_sockets() {
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let (_, c) = counter(&mut g, "src", 4);
     let t = g.stateless("dst");
     let short = g.input::<u32>(t, "short", 3);
@@ -320,14 +325,14 @@ fn bad_bindings_are_refused_naming_the_sockets() {
 
 #[test]
 fn double_binding_missing_codelet_and_cycles_are_refused() {
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let (_, c) = counter(&mut g, "src", 1);
     let (_, i, _) = map(&mut g, "a", 1, |x| x);
     g.bind(i, c).unwrap();
     let e = g.bind(i, c).unwrap_err();
     assert_eq!(e.to_string(), "input a::in is already bound to src::out");
 
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let t = g.stateless("lazy");
     let _ = g.output::<u32>(t, "out", 1);
     assert_eq!(
@@ -336,7 +341,7 @@ fn double_binding_missing_codelet_and_cycles_are_refused() {
     );
 
     // A cycle not closed by a switcher never becomes ready.
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let (_, ai, ao) = map(&mut g, "a", 1, |x| x);
     let (_, bi, bo) = map(&mut g, "b", 1, |x| x);
     g.bind(ai, bo).unwrap();
@@ -349,7 +354,7 @@ fn double_binding_missing_codelet_and_cycles_are_refused() {
 
 #[test]
 fn a_loop_body_of_one_task_reading_its_own_output_is_refused() {
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let (_, c) = counter(&mut g, "src", 1);
     let sw = g.switcher::<u32>("sw", 2, 1);
     g.bind(sw.select_in(1), c).unwrap();
@@ -370,7 +375,7 @@ fn a_loop_body_of_one_task_reading_its_own_output_is_refused() {
 
 #[test]
 fn a_path_out_of_range_is_an_error_naming_the_switcher() {
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let (_, c) = counter(&mut g, "src", 1);
     let sw = g.switcher::<u32>("sw", 2, 1);
     g.bind(sw.commute_in(), c).unwrap();

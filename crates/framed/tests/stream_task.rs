@@ -1,7 +1,7 @@
 //! Streaming blocks with fixed rates used as tasks.
 
 use radioflow_blocks::MultiplyConst;
-use radioflow_framed::{ExecError, Graph, Out, PipelineBuilder, Sequence, Status, TaskId};
+use radioflow_framed::{ExecError, Out, PipelineBuilder, Sequence, Status, TaskGraph, TaskId};
 use std::sync::{Arc, Mutex};
 
 const N: usize = 64;
@@ -10,8 +10,8 @@ const N: usize = 64;
 type Seen = Arc<Mutex<Vec<f32>>>;
 
 /// counter -> MultiplyConst(3) as a task -> record.
-fn graph(out_len: usize) -> (Graph, [TaskId; 3], Out<f32>, Seen) {
-    let mut g = Graph::new();
+fn graph(out_len: usize) -> (TaskGraph, [TaskId; 3], Out<f32>, Seen) {
+    let mut g = TaskGraph::new();
     let m = g.sequential_module("src", 0u32);
     let src = g.task(m, "src");
     let so = g.output::<f32>(src, "out", N);

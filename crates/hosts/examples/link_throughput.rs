@@ -10,7 +10,7 @@
 //! Prints items per second (median and range of the runs); checks that every item arrived
 //! before it times anything.
 
-use radioflow_graph::GraphDescription;
+use radioflow_graphfile::GraphDescription;
 use radioflow_hosts::{run, HostAddress, RunOptions, ServeConfig, Server};
 use std::time::Instant;
 

@@ -3,9 +3,9 @@
 //! watches them until every host finished or one failed or was lost, which stops the others.
 
 use crate::cut::{cut, Cut};
-use crate::wire::{self, BlockReport, FromHost, LinkReady, ToHost};
-use crate::{HostsError, HEARTBEAT_EVERY, PEER_TIMEOUT};
-use radioflow_graph::GraphDescription;
+use crate::wire::{self, BlockReport, FromHost, LinkReady, ToHost, HEARTBEAT_EVERY, PEER_TIMEOUT};
+use crate::HostsError;
+use radioflow_graphfile::GraphDescription;
 use std::net::{Shutdown, SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};

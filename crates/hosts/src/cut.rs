@@ -3,7 +3,7 @@
 
 use crate::wire::{Part, PartBlock, PartLink};
 use crate::HostsError;
-use radioflow_graph::{Connection, GraphDescription};
+use radioflow_graphfile::{Connection, GraphDescription};
 use std::collections::BTreeMap;
 
 /// A cut connection: its two hosts and how errors name it.

@@ -7,7 +7,7 @@
 pub enum HostsError {
     /// The graph description is wrong (a block or connection the library refuses).
     #[error(transparent)]
-    Graph(#[from] radioflow_graph::GraphError),
+    Graph(#[from] radioflow_graphfile::GraphError),
     /// The graph cannot be cut over the hosts given (a block without a host, a host not
     /// given).
     #[error("{origin}: {message}")]

@@ -11,7 +11,7 @@
 //! - [`EOS_MARKER`]: the end-of-stream frame; [`wire`](crate#control-protocol) the protocol.
 //!
 //! ```no_run
-//! use radioflow_graph::GraphDescription;
+//! use radioflow_graphfile::GraphDescription;
 //! use radioflow_hosts::{run, HostAddress, RunOptions};
 //!
 //! let mut g = GraphDescription::new("split");
@@ -55,10 +55,3 @@ pub use link::EOS_MARKER;
 pub use serve::{ServeConfig, Server};
 pub use token::generate_token;
 pub use wire::{BlockReport, VERSION};
-
-use std::time::Duration;
-
-/// How often each side of a control connection says it is alive.
-const HEARTBEAT_EVERY: Duration = Duration::from_millis(500);
-/// Silence after which a peer is taken as lost.
-const PEER_TIMEOUT: Duration = Duration::from_secs(10);

@@ -45,7 +45,7 @@ impl ServeConfig {
             listen,
             token: token.into(),
             once: false,
-            hello_timeout: crate::PEER_TIMEOUT,
+            hello_timeout: crate::wire::PEER_TIMEOUT,
             max_pending: 16,
         }
     }

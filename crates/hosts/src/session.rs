@@ -3,9 +3,11 @@
 //! the coordinator closes the session or is lost.
 
 use crate::link::{LinkEnd, LinkFlags, LinkMessageSink, LinkMessageSource, LinkSink, LinkSource};
-use crate::wire::{self, BlockReport, FromHost, LinkReady, Part, PartLink, ToHost};
-use crate::{token, HEARTBEAT_EVERY, PEER_TIMEOUT};
-use radioflow_graph::{End, Graph, GraphDescription};
+use crate::token;
+use crate::wire::{
+    self, BlockReport, FromHost, LinkReady, Part, PartLink, ToHost, HEARTBEAT_EVERY, PEER_TIMEOUT,
+};
+use radioflow_graphfile::{BuiltGraph, End, GraphDescription};
 use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::{
     with_dtype, Block, BlockId, Direction, Pmt, PortName, PortRef, Scheduler, SchedulerSpec,
@@ -119,7 +121,7 @@ struct Session {
     ip: IpAddr,
     context: zmq::Context,
     host: String,
-    graph: Option<Graph>,
+    graph: Option<BuiltGraph>,
     scheduler: Option<Box<dyn Scheduler>>,
     /// Receiving link ends: their flags (set when their readers finished, frames dropped)
     /// and whether their closing was reported.
@@ -434,7 +436,7 @@ pub(crate) fn describe_part(part: &Part) -> Result<GraphDescription, String> {
 /// The port `text` (`block.port`) of the part: its reference and, for stream ports, its
 /// index among the block's ports of `direction`.
 fn local_port(
-    graph: &Graph,
+    graph: &BuiltGraph,
     text: &str,
     direction: Direction,
 ) -> Result<(PortRef, Option<usize>), String> {

@@ -18,6 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Write};
+use std::time::Duration;
 
 /// The protocol's version; a host refuses a coordinator of another.
 pub const VERSION: u32 = 1;
@@ -27,6 +28,12 @@ const MAX_MESSAGE: u32 = 64 << 20;
 
 /// Before the token: the largest hello a host reads from an unknown peer.
 pub(crate) const MAX_HELLO: u32 = 4096;
+
+/// How often each side of a control connection says it is alive.
+pub(crate) const HEARTBEAT_EVERY: Duration = Duration::from_millis(500);
+
+/// Silence after which a peer is taken as lost.
+pub(crate) const PEER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What the coordinator sends a host.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -1,8 +1,45 @@
-//! Constructors, accessors and GNU Radio's dict operations.
+//! [`Pmt`]: its variants, constructors, accessors and GNU Radio's dict operations.
 
 use std::sync::Arc;
 
-use crate::{Complex64, Pmt};
+use crate::{Complex32, Complex64};
+
+/// A polymorphic value, modelled on GNU Radio's `pmt::pmt_t`.
+///
+/// Dropping, comparing, printing and serializing a value take a bounded amount of call stack
+/// however long a list (a chain of [`Pair`](Pmt::Pair)s) or however deep a nest of containers
+/// it holds. For that `Pmt` implements [`Drop`], so a pattern cannot move a field out of it:
+/// match on `&pmt` and clone the `Arc` you need (a reference count), or use the `as_*`
+/// accessors.
+#[derive(Clone)]
+pub enum Pmt {
+    /// `pmt::PMT_NIL` (also the empty list and the empty dict in GNU Radio).
+    Null,
+    Bool(bool),
+    Symbol(Arc<str>),
+    /// A signed integer (GNU Radio `from_long`).
+    Int(i64),
+    Uint64(u64),
+    Double(f64),
+    Complex(Complex64),
+    Pair(Arc<(Pmt, Pmt)>),
+    /// Key/value pairs in GNU Radio's order (most recently added key first).
+    Dict(Arc<Vec<(Pmt, Pmt)>>),
+    Vector(Arc<[Pmt]>),
+    Tuple(Arc<[Pmt]>),
+    U8Vector(Arc<[u8]>),
+    S8Vector(Arc<[i8]>),
+    U16Vector(Arc<[u16]>),
+    S16Vector(Arc<[i16]>),
+    U32Vector(Arc<[u32]>),
+    S32Vector(Arc<[i32]>),
+    U64Vector(Arc<[u64]>),
+    S64Vector(Arc<[i64]>),
+    F32Vector(Arc<[f32]>),
+    F64Vector(Arc<[f64]>),
+    C32Vector(Arc<[Complex32]>),
+    C64Vector(Arc<[Complex64]>),
+}
 
 impl Pmt {
     /// A symbol (GNU Radio `pmt::intern`).

@@ -4,15 +4,16 @@
 
 use crate::dtype::{with_dtype, Dtype};
 use crate::errors::RunError;
-use crate::flowgraph::{stats_dict, ErrorSlot, Graph};
 use crate::hosts::RemoteSpec;
+use crate::lock::lock;
 use crate::pmt::to_py;
+use crate::shared_flowgraph::{ErrorSlot, SharedFlowgraph};
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 use radioflow_blocks::{MessageCounter, MessageDebug, VectorSink};
 use radioflow_runtime::{Block, BlockId, BlockStats, Flowgraph, Pmt, Tag};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 /// Adds the block to a flowgraph under an instance name and returns its id.
 pub(crate) type Adder = Box<dyn FnOnce(&mut Flowgraph, &str) -> BlockId + Send>;
@@ -31,7 +32,7 @@ pub(crate) enum Kind {
 enum State {
     Pending(Adder),
     Added {
-        graph: Arc<Graph>,
+        graph: Arc<SharedFlowgraph>,
         id: BlockId,
     },
     /// The adder was taken by a flowgraph that is adding it right now.
@@ -49,12 +50,6 @@ pub(crate) struct BlockHandle {
     data: Mutex<Option<Py<PyAny>>>,
     /// What made a library block (so that another host can make it again).
     remote: Option<RemoteSpec>,
-}
-
-/// Locks `m`; a poisoned lock only means another thread panicked while holding it, and the
-/// data behind our locks stays consistent (every update is a single assignment).
-pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl BlockHandle {
@@ -94,8 +89,8 @@ impl BlockHandle {
     }
 
     /// The block's id in `graph`, adding it there first if it is in no flowgraph yet.
-    pub(crate) fn id_in(&self, py: Python<'_>, graph: &Arc<Graph>) -> PyResult<BlockId> {
-        crate::flowgraph::ensure_outside_flowgraph()?;
+    pub(crate) fn id_in(&self, py: Python<'_>, graph: &Arc<SharedFlowgraph>) -> PyResult<BlockId> {
+        crate::shared_flowgraph::ensure_outside_flowgraph()?;
         let adder = {
             let mut state = lock(&self.state);
             match &*state {
@@ -136,7 +131,7 @@ impl BlockHandle {
     }
 
     /// The flowgraph and id, or an error saying the block is in no flowgraph yet.
-    fn added(&self) -> PyResult<(Arc<Graph>, BlockId)> {
+    fn added(&self) -> PyResult<(Arc<SharedFlowgraph>, BlockId)> {
         match &*lock(&self.state) {
             State::Added { graph, id } => Ok((graph.clone(), *id)),
             _ => Err(RunError::new_err(format!(
@@ -302,4 +297,21 @@ impl BlockHandle {
         let name = self.name(py).unwrap_or_else(|_| self.label());
         format!("<radioflow block '{name}' ({})>", self.type_name)
     }
+}
+
+/// A block's counters as a dict.
+fn stats_dict<'py>(py: Python<'py>, s: &BlockStats) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("work_calls", s.work_calls)?;
+    d.set_item("items_consumed", s.items_consumed)?;
+    d.set_item("items_produced", s.items_produced)?;
+    d.set_item("produced_log2", s.produced_log2.to_vec())?;
+    d.set_item("work_ns", s.work_ns)?;
+    d.set_item("work_ns_min", s.work_ns_min)?;
+    d.set_item("work_ns_avg", s.work_ns_avg())?;
+    d.set_item("work_ns_max", s.work_ns_max)?;
+    d.set_item("input_empty", s.input_empty)?;
+    d.set_item("output_full", s.output_full)?;
+    d.set_item("messages", s.messages)?;
+    Ok(d)
 }

@@ -8,10 +8,10 @@
 //! `vector_source` over a numpy array, exists only in this process and is refused by name.
 
 use crate::errors::{value_error, RunError};
-use crate::handle::lock;
+use crate::lock::lock;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use radioflow_graph::GraphDescription;
+use radioflow_graphfile::GraphDescription;
 use radioflow_hosts::{HostAddress, Report, RunOptions, ServeConfig, Server};
 use radioflow_runtime::{BlockId, Direction, Flowgraph, Pmt};
 use std::collections::HashMap;

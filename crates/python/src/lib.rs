@@ -9,6 +9,8 @@
 //! - `errors`: the exception classes.
 //! - `handle`: a block object as Python sees it, before and after it joins a flowgraph.
 //! - `flowgraph`: the flowgraph object: connect, run, start, stop, wait, counters.
+//! - `shared_flowgraph`: the Rust flowgraph it shares with its blocks, and how it is locked.
+//! - `lock`: taking a mutex whose holder panicked.
 //! - `hosts`: graphs across hosts (a block's host, the coordinator, a host server).
 //! - `scheduler`: the scheduler a run uses.
 //! - `library`: factories for the native block library.
@@ -23,10 +25,12 @@ mod flowgraph;
 mod handle;
 mod hosts;
 mod library;
+mod lock;
 mod numpy_source;
 mod pmt;
 mod python_block;
 mod scheduler;
+mod shared_flowgraph;
 mod thread_state;
 mod views;
 
@@ -68,6 +72,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// tells scheduler threads to leave thread states alone.
 #[pyfunction(name = "_mark_finalizing")]
 fn mark_finalizing(py: Python<'_>) {
-    flowgraph::stop_all(py);
+    shared_flowgraph::stop_all(py);
     thread_state::mark_finalizing();
 }

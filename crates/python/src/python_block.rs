@@ -9,9 +9,10 @@
 
 use crate::dtype::Dtype;
 use crate::errors::{value_error, RunError};
-use crate::flowgraph::ErrorSlot;
-use crate::handle::{lock, BlockHandle, Kind};
+use crate::handle::{BlockHandle, Kind};
+use crate::lock::lock;
 use crate::pmt::{from_py, to_py};
+use crate::shared_flowgraph::ErrorSlot;
 use crate::views::view;
 use pyo3::intern;
 use pyo3::prelude::*;

@@ -15,8 +15,9 @@ def test_dvbs2_tx_frames_ts_packets_into_shaped_plframes():
     fg.connect(blocks.vector_source(ts), blocks.dvbs2_tx(modcod="qpsk-8/9", frame="short"), sink)
     fg.run()
     # QPSK 8/9 short with pilots: 90 + 8100 + 5 * 36 symbols per PLFRAME, 2 samples each;
-    # 40 packets fill 4 BBFRAMEs and part of a fifth, which is padded.
-    assert len(sink.data()) == 5 * 2 * (90 + 8100 + 5 * 36)
+    # 40 packets fill 4 BBFRAMEs and part of a fifth, which is padded; then the RRC filter's
+    # tail (±10 symbols, 40 samples).
+    assert len(sink.data()) == 5 * 2 * (90 + 8100 + 5 * 36) + 40
     power = np.mean(np.abs(sink.data()) ** 2)
     # Unit-energy symbols through an RRC interpolator whose branches have unit gain.
     assert 0.8 < power < 1.2

@@ -12,8 +12,8 @@
 //! it; a notifier that reads the old slot wakes the old thread for nothing, and the new one
 //! steps every block it receives anyway, so no wake-up is lost.
 
+use crate::atomics::{fence, Arc, AtomicBool, AtomicUsize};
 use crate::parker::Parker;
-use crate::sync::{fence, Arc, AtomicBool, AtomicUsize};
 use crate::valgrind;
 use crossbeam_utils::CachePadded;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release, SeqCst};

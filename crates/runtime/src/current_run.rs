@@ -6,7 +6,7 @@
 //! record lets [`Flowgraph::wait`](crate::Flowgraph::wait) refuse to be called from one of the
 //! graph's own blocks.
 
-use crate::sync::Arc;
+use crate::atomics::Arc;
 use crate::task::RunControl;
 use std::cell::RefCell;
 use std::time::Duration;

@@ -1,44 +1,24 @@
 //! [`Flowgraph`]: blocks, their connections, and the run lifecycle.
 
+use crate::atomics::Arc;
 use crate::block::Block;
+use crate::block_id::BlockId;
 use crate::buffer::DEFAULT_BUFFER_BYTES;
 use crate::error::{ConnectError, Direction, RunError};
 use crate::from_message::MessageType;
-use crate::item::ItemType;
+use crate::handles::{BufferFill, MessagePoster, StatsHandle, StopHandle};
+use crate::item_type::ItemType;
 use crate::port::{PortSpecs, Ports};
 use crate::scheduler::{default_scheduler, Scheduler};
 use crate::stats::{BlockCounters, BlockStats, Counters, ThreadStats};
-use crate::sync::Arc;
 use crate::task::{BlockTask, Instrument, RunControl};
-use crate::topology::Topology;
+use crate::topology::find_cycle;
 use crate::trace::{BlockTrace, Trace, TraceConfig};
-use crate::wiring::{Edge, OutputPlan, ReadyGraph};
+use crate::wiring::{output_plans, port_label, Connections, Edge, Node, ReadyGraph};
 use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
 use std::thread::JoinHandle;
-
-/// Handle of a block inside one [`Flowgraph`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BlockId(usize);
-
-impl BlockId {
-    /// Position of the block in the flowgraph (0, 1, 2, ... in the order added).
-    pub fn index(self) -> usize {
-        self.0
-    }
-
-    /// The id of the block added `index`-th (valid only for a flowgraph with that many blocks).
-    pub fn from_index(index: usize) -> Self {
-        Self(index)
-    }
-}
-
-impl fmt::Display for BlockId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{}", self.0)
-    }
-}
 
 /// A port named by index or by name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,18 +70,6 @@ impl From<(BlockId, &str)> for PortRef {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EdgeId(usize);
 
-struct Node {
-    name: std::sync::Arc<str>,
-    /// `None` while the block runs on a scheduler thread.
-    block: Option<Box<dyn Block>>,
-    specs: PortSpecs,
-    /// [`Block::type_name`], for tools that show the graph while it runs.
-    type_name: &'static str,
-    max_items: Option<u64>,
-    /// Statistics of the last run.
-    stats: BlockStats,
-}
-
 struct Active {
     control: Arc<RunControl>,
     /// Every block's live counters, for readers while the graph runs.
@@ -127,9 +95,7 @@ struct Active {
 /// ```
 pub struct Flowgraph {
     nodes: Vec<Node>,
-    stream_edges: Vec<Edge>,
-    edge_bytes: Vec<Option<usize>>,
-    message_edges: Vec<Edge>,
+    connections: Connections,
     default_buffer_bytes: Option<usize>,
     type_counts: HashMap<&'static str, usize>,
     active: Option<Active>,
@@ -152,8 +118,8 @@ impl fmt::Debug for Flowgraph {
                 "blocks",
                 &self.nodes.iter().map(|n| &n.name).collect::<Vec<_>>(),
             )
-            .field("stream_edges", &self.stream_edges.len())
-            .field("message_edges", &self.message_edges.len())
+            .field("stream_edges", &self.connections.stream.len())
+            .field("message_edges", &self.connections.message.len())
             .finish()
     }
 }
@@ -178,9 +144,7 @@ impl Flowgraph {
     pub fn new() -> Self {
         Self {
             nodes: Vec::new(),
-            stream_edges: Vec::new(),
-            edge_bytes: Vec::new(),
-            message_edges: Vec::new(),
+            connections: Connections::default(),
             default_buffer_bytes: None,
             type_counts: HashMap::new(),
             active: None,
@@ -348,15 +312,15 @@ impl Flowgraph {
     /// The stream connections, in the order they were made: `((writer, output index),
     /// (reader, input index))`. Read-only, for tools that draw or inspect the graph.
     pub fn stream_connections(&self) -> Vec<((BlockId, usize), (BlockId, usize))> {
-        Self::connections(&self.stream_edges)
+        Self::pairs(&self.connections.stream)
     }
 
     /// The message connections, as [`stream_connections`](Self::stream_connections).
     pub fn message_connections(&self) -> Vec<((BlockId, usize), (BlockId, usize))> {
-        Self::connections(&self.message_edges)
+        Self::pairs(&self.connections.message)
     }
 
-    fn connections(edges: &[Edge]) -> Vec<((BlockId, usize), (BlockId, usize))> {
+    fn pairs(edges: &[Edge]) -> Vec<((BlockId, usize), (BlockId, usize))> {
         edges
             .iter()
             .map(|e| ((BlockId(e.src.0), e.src.1), (BlockId(e.dst.0), e.dst.1)))
@@ -403,12 +367,8 @@ impl Flowgraph {
         })
     }
 
-    fn port_label(&self, (b, p): (usize, usize), d: Direction) -> String {
-        format!(
-            "{}.{}",
-            self.nodes[b].name,
-            self.nodes[b].specs.list(d)[p].name
-        )
+    fn port_label(&self, at: (usize, usize), d: Direction) -> String {
+        port_label(&self.nodes, at, d)
     }
 
     /// Connects a stream output to a stream input.
@@ -429,8 +389,7 @@ impl Flowgraph {
         let st = self.nodes[sp.0].specs.stream_out[sp.1].item;
         let dt = self.nodes[dp.0].specs.stream_in[dp.1].item;
         if st != dt {
-            let show =
-                |t: Option<crate::item::ItemType>| t.map(|t| t.to_string()).unwrap_or_default();
+            let show = |t: Option<ItemType>| t.map(|t| t.to_string()).unwrap_or_default();
             return Err(ConnectError::TypeMismatch {
                 src: self.port_label(sp, Direction::StreamOutput),
                 src_type: show(st),
@@ -438,15 +397,15 @@ impl Flowgraph {
                 dst_type: show(dt),
             });
         }
-        if let Some(e) = self.stream_edges.iter().find(|e| e.dst == dp) {
+        if let Some(e) = self.connections.stream.iter().find(|e| e.dst == dp) {
             return Err(ConnectError::InputAlreadyConnected {
                 dst: self.port_label(dp, Direction::StreamInput),
                 existing: self.port_label(e.src, Direction::StreamOutput),
             });
         }
-        self.stream_edges.push(Edge { src: sp, dst: dp });
-        self.edge_bytes.push(None);
-        Ok(EdgeId(self.stream_edges.len() - 1))
+        self.connections.stream.push(Edge { src: sp, dst: dp });
+        self.connections.stream_bytes.push(None);
+        Ok(EdgeId(self.connections.stream.len() - 1))
     }
 
     /// Connects a message output to a message input (many-to-many is allowed).
@@ -465,11 +424,12 @@ impl Flowgraph {
         let sp = (src.block.0, self.resolve(&src, Direction::MessageOutput)?);
         let dp = (dst.block.0, self.resolve(&dst, Direction::MessageInput)?);
         if !self
-            .message_edges
+            .connections
+            .message
             .iter()
             .any(|e| e.src == sp && e.dst == dp)
         {
-            self.message_edges.push(Edge { src: sp, dst: dp });
+            self.connections.message.push(Edge { src: sp, dst: dp });
         }
         Ok(())
     }
@@ -481,7 +441,7 @@ impl Flowgraph {
     /// port. Without a size of its own a connection gets the scheduler's default, grown to fit
     /// the declared windows.
     pub fn set_buffer_size(&mut self, edge: EdgeId, bytes: usize) {
-        self.edge_bytes[edge.0] = Some(bytes);
+        self.connections.stream_bytes[edge.0] = Some(bytes);
     }
 
     /// Sets the buffer size (bytes) of connections without their own size (otherwise the
@@ -508,14 +468,14 @@ impl Flowgraph {
         }
         for (b, n) in self.nodes.iter().enumerate() {
             for (p, spec) in n.specs.stream_in.iter().enumerate() {
-                if !spec.optional && !self.stream_edges.iter().any(|e| e.dst == (b, p)) {
+                if !spec.optional && !self.connections.stream.iter().any(|e| e.dst == (b, p)) {
                     return Err(RunError::UnconnectedInput(
                         self.port_label((b, p), Direction::StreamInput),
                     ));
                 }
             }
             for p in 0..n.specs.stream_out.len() {
-                if !self.stream_edges.iter().any(|e| e.src == (b, p)) {
+                if !self.connections.stream.iter().any(|e| e.src == (b, p)) {
                     return Err(RunError::UnconnectedOutput(
                         self.port_label((b, p), Direction::StreamOutput),
                     ));
@@ -524,7 +484,7 @@ impl Flowgraph {
         }
         // Sizes the user set that no run could use, before any block starts.
         let default = self.default_buffer_bytes.unwrap_or(DEFAULT_BUFFER_BYTES);
-        for o in self.output_plans() {
+        for o in output_plans(&self.nodes, &self.connections) {
             let bytes = o.buffer_bytes(default)?;
             if bytes > crate::buffer::max_buffer_bytes() {
                 return Err(RunError::Buffer {
@@ -533,7 +493,8 @@ impl Flowgraph {
                 });
             }
         }
-        if let Some(cycle) = self.find_cycle() {
+        let stream = self.connections.stream.iter().map(|e| (e.src.0, e.dst.0));
+        if let Some(cycle) = find_cycle(self.nodes.len(), stream) {
             return Err(RunError::Cycle(
                 cycle
                     .iter()
@@ -542,48 +503,6 @@ impl Flowgraph {
             ));
         }
         Ok(())
-    }
-
-    /// A cycle of blocks through stream edges (first block repeated at the end), if any.
-    fn find_cycle(&self) -> Option<Vec<usize>> {
-        let n = self.nodes.len();
-        let mut succ = vec![Vec::new(); n];
-        for e in &self.stream_edges {
-            succ[e.src.0].push(e.dst.0);
-        }
-        // 0 = unvisited, 1 = on the DFS stack, 2 = done
-        let mut color = vec![0u8; n];
-        let mut stack: Vec<(usize, usize)> = Vec::new();
-        for root in 0..n {
-            if color[root] != 0 {
-                continue;
-            }
-            stack.push((root, 0));
-            color[root] = 1;
-            while let Some(&mut (v, ref mut i)) = stack.last_mut() {
-                if let Some(&w) = succ[v].get(*i) {
-                    *i += 1;
-                    match color[w] {
-                        0 => {
-                            color[w] = 1;
-                            stack.push((w, 0));
-                        }
-                        1 => {
-                            let start = stack.iter().position(|&(x, _)| x == w).unwrap_or(0);
-                            let mut c: Vec<usize> =
-                                stack[start..].iter().map(|&(x, _)| x).collect();
-                            c.push(w);
-                            return Some(c);
-                        }
-                        _ => {}
-                    }
-                } else {
-                    color[v] = 2;
-                    stack.pop();
-                }
-            }
-        }
-        None
     }
 
     /// Runs the graph to completion on the default scheduler.
@@ -638,7 +557,13 @@ impl Flowgraph {
                 trace: self.trace_config,
             })
             .collect();
-        let ready = self.ready_graph(control.clone(), instruments);
+        let ready = ReadyGraph::new(
+            &mut self.nodes,
+            &self.connections,
+            self.default_buffer_bytes,
+            control.clone(),
+            instruments,
+        );
         // Only traces need the origin (and the clock, which calibrates on first use).
         let origin = if self.trace_config.is_some() {
             crate::clock::now()
@@ -665,41 +590,6 @@ impl Flowgraph {
                 Err(e)
             }
         }
-    }
-
-    /// One plan per stream output: its readers, the sizes asked for, the windows declared.
-    fn output_plans(&self) -> Vec<OutputPlan> {
-        let mut outputs = Vec::new();
-        for (b, node) in self.nodes.iter().enumerate() {
-            for (p, spec) in node.specs.stream_out.iter().enumerate() {
-                let edges: Vec<usize> = (0..self.stream_edges.len())
-                    .filter(|&i| self.stream_edges[i].src == (b, p))
-                    .collect();
-                let bytes = edges.iter().filter_map(|&i| self.edge_bytes[i]).max();
-                // The reader that needs the largest window, by name for the errors.
-                let reader_need = edges
-                    .iter()
-                    .map(|&i| {
-                        let (rb, rp) = self.stream_edges[i].dst;
-                        (self.nodes[rb].specs.stream_in[rp].min_items, (rb, rp))
-                    })
-                    .max_by_key(|&(need, _)| need);
-                outputs.push(OutputPlan {
-                    src: (b, p),
-                    label: self.port_label((b, p), Direction::StreamOutput),
-                    item_size: spec.item.map_or(1, |t| t.size()),
-                    writer_need: spec.min_items,
-                    reader_need: reader_need
-                        .map(|(need, at)| (need, self.port_label(at, Direction::StreamInput))),
-                    bytes,
-                    scheduler_bytes: None,
-                    readers: edges.iter().map(|&i| self.stream_edges[i].dst).collect(),
-                    region: None,
-                    read_elsewhere: false,
-                });
-            }
-        }
-        outputs
     }
 
     /// Calls every block's `start` hook in order, its message outputs' senders opened first
@@ -737,73 +627,6 @@ impl Flowgraph {
         Ok(())
     }
 
-    fn ready_graph(
-        &mut self,
-        control: Arc<RunControl>,
-        instruments: Vec<Instrument>,
-    ) -> ReadyGraph {
-        let n = self.nodes.len();
-        let mut senders = vec![0usize; n];
-        let mut message_driven = vec![false; n];
-        for e in &self.message_edges {
-            senders[e.dst.0] += 1;
-        }
-        for (b, node) in self.nodes.iter().enumerate() {
-            let specs = &node.specs;
-            message_driven[b] = !specs.message_in.is_empty()
-                && specs.stream_in.is_empty()
-                && specs.stream_out.is_empty();
-        }
-        let outputs = self.output_plans();
-        let topology = Topology {
-            names: self.nodes.iter().map(|n| n.name.clone()).collect(),
-            stream_edges: self
-                .stream_edges
-                .iter()
-                .map(|e| (e.src.0, e.dst.0))
-                .collect(),
-            message_edges: self
-                .message_edges
-                .iter()
-                .map(|e| (e.src.0, e.dst.0))
-                .collect(),
-            blocking: self
-                .nodes
-                .iter()
-                .map(|n| n.block.as_ref().is_some_and(|b| b.is_blocking()))
-                .collect(),
-            observer: self
-                .nodes
-                .iter()
-                .map(|n| n.block.as_ref().is_some_and(|b| b.is_observer()))
-                .collect(),
-        };
-        let blocks = self
-            .nodes
-            .iter_mut()
-            .map(|n| {
-                (
-                    n.block.take().expect("checked in start"),
-                    n.specs.clone(),
-                    n.max_items.unwrap_or(u64::MAX),
-                )
-            })
-            .collect();
-        ReadyGraph {
-            topology,
-            blocks,
-            outputs,
-            message_edges: self.message_edges.clone(),
-            senders,
-            message_driven,
-            instruments,
-            control,
-            user_buffer_bytes: self.default_buffer_bytes,
-            scheduler_buffer_bytes: DEFAULT_BUFFER_BYTES,
-            region_bytes: 0,
-        }
-    }
-
     /// Asks a running graph to stop: every block finishes after its current call, without
     /// draining its inputs. [`wait`](Self::wait) then returns.
     pub fn stop(&self) {
@@ -818,9 +641,9 @@ impl Flowgraph {
     }
 
     /// A handle that posts messages into the running graph's blocks from another thread
-    /// (see [`MessagePoster`](crate::MessagePoster)); `None` when not running.
-    pub fn message_poster(&self) -> Option<crate::MessagePoster> {
-        self.active.as_ref().map(|a| crate::MessagePoster {
+    /// (see [`MessagePoster`]); `None` when not running.
+    pub fn message_poster(&self) -> Option<MessagePoster> {
+        self.active.as_ref().map(|a| MessagePoster {
             control: a.control.clone(),
         })
     }
@@ -978,43 +801,5 @@ impl Drop for Flowgraph {
             self.stop();
             let _ = self.wait();
         }
-    }
-}
-
-/// Reads the live counters of a running flowgraph's blocks from any thread
-/// ([`Flowgraph::stats_handle`]).
-#[derive(Clone, Debug)]
-pub struct StatsHandle(std::sync::Arc<[std::sync::Arc<BlockCounters>]>);
-
-impl StatsHandle {
-    /// A snapshot of block `id`'s counters now.
-    pub fn get(&self, id: BlockId) -> Option<BlockStats> {
-        self.0.get(id.0).map(|c| c.snapshot())
-    }
-}
-
-/// Reads the fill of a running flowgraph's stream buffers from any thread
-/// ([`Flowgraph::buffer_fill`]).
-#[derive(Clone, Debug)]
-pub struct BufferFill(Arc<RunControl>);
-
-impl BufferFill {
-    /// `(items, capacity)` of the buffer behind stream output `output` of block `block`: the
-    /// items written that its slowest reader has not read yet (two relaxed-cost loads of
-    /// positions the endpoints publish anyway, possibly from neighbouring moments); `None` for
-    /// an unknown or unconnected output.
-    pub fn get(&self, block: BlockId, output: usize) -> Option<(u64, u64)> {
-        self.0.buffer_fill(block.0, output)
-    }
-}
-
-/// Stops a running flowgraph from any thread.
-#[derive(Clone, Debug)]
-pub struct StopHandle(Arc<RunControl>);
-
-impl StopHandle {
-    /// See [`Flowgraph::stop`].
-    pub fn stop(&self) {
-        self.0.request_stop();
     }
 }

@@ -1,75 +1,7 @@
-//! Stream item types: any plain-old-data type can flow through a stream port.
-
-use std::any::TypeId;
-use std::fmt;
+//! Stream items: any plain-old-data type can flow through a stream port.
 
 /// A type that can be carried by stream ports: plain old data (`f32`, `Complex32`, `i16`, `i8`,
 /// `u8`, or your own `#[derive(Pod, Zeroable)] #[repr(C)]` struct), shareable across threads.
 pub trait Item: bytemuck::Pod + Send + Sync + 'static {}
 
 impl<T: bytemuck::Pod + Send + Sync + 'static> Item for T {}
-
-/// Run-time description of an item type, used to check connections.
-#[derive(Clone, Copy, Debug)]
-pub struct ItemType {
-    id: TypeId,
-    name: &'static str,
-    size: usize,
-}
-
-impl ItemType {
-    /// The description of `T`.
-    pub fn of<T: Item>() -> Self {
-        Self {
-            id: TypeId::of::<T>(),
-            name: std::any::type_name::<T>(),
-            size: std::mem::size_of::<T>(),
-        }
-    }
-
-    /// Size of one item in bytes.
-    pub fn size(&self) -> usize {
-        self.size
-    }
-
-    /// The Rust type name, e.g. `f32` or `num_complex::Complex<f32>`.
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
-}
-
-impl PartialEq for ItemType {
-    fn eq(&self, other: &Self) -> bool {
-        self.id == other.id
-    }
-}
-
-impl Eq for ItemType {}
-
-impl ItemType {
-    /// The front ends' name of the type (`complex64`, ...), if it is one of theirs.
-    pub fn dtype(&self) -> Option<crate::registry::Dtype> {
-        use crate::registry::Dtype;
-        use crate::Complex32;
-        let known = [
-            (TypeId::of::<f32>(), Dtype::Float32),
-            (TypeId::of::<Complex32>(), Dtype::Complex32),
-            (TypeId::of::<i16>(), Dtype::Int16),
-            (TypeId::of::<i8>(), Dtype::Int8),
-            (TypeId::of::<u8>(), Dtype::Uint8),
-            (TypeId::of::<f64>(), Dtype::Float64),
-            (TypeId::of::<i32>(), Dtype::Int32),
-        ];
-        known.iter().find(|(id, _)| *id == self.id).map(|(_, d)| *d)
-    }
-}
-
-/// `complex64` for the front ends' types, else the Rust name and size (`Pair (16 bytes)`).
-impl fmt::Display for ItemType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.dtype() {
-            Some(d) => write!(f, "{d}"),
-            None => write!(f, "{} ({} bytes)", self.name, self.size),
-        }
-    }
-}

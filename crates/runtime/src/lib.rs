@@ -26,7 +26,9 @@
 extern crate self as radioflow_runtime;
 
 mod activation;
+mod atomics;
 mod block;
+mod block_id;
 mod buffer;
 mod clock;
 mod copy;
@@ -36,7 +38,9 @@ mod endpoint;
 mod error;
 mod flowgraph;
 mod from_message;
+mod handles;
 mod item;
+mod item_type;
 #[cfg(all(test, feature = "loom"))]
 mod loom_tests;
 mod message;
@@ -47,7 +51,6 @@ mod profile;
 pub mod registry;
 mod scheduler;
 mod stats;
-mod sync;
 mod tag;
 mod task;
 pub mod testing;
@@ -57,16 +60,17 @@ mod valgrind;
 mod wiring;
 
 pub use block::{Block, WorkStatus};
+pub use block_id::BlockId;
 pub use buffer::DEFAULT_BUFFER_BYTES;
 pub use copy::copy_work;
 pub use current_run::{interruptible_sleep, stop_requested};
 pub use error::{BlockError, ConnectError, Direction, RunError};
-pub use flowgraph::{
-    BlockId, BufferFill, EdgeId, Flowgraph, PortName, PortRef, StatsHandle, StopHandle,
-};
+pub use flowgraph::{EdgeId, Flowgraph, PortName, PortRef};
 pub use from_message::{FromMessage, MessageType};
-pub use item::{Item, ItemType};
-pub use message::{MessageOutput, MessagePoster, MessageSender};
+pub use handles::{BufferFill, MessagePoster, StatsHandle, StopHandle};
+pub use item::Item;
+pub use item_type::ItemType;
+pub use message::{MessageOutput, MessageSender};
 pub use parker::Parker;
 pub use port::{
     one_to_one_work, propagate_tags, BufferKeepAlive, PortFields, Ports, StreamInput, StreamOutput,

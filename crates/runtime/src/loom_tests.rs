@@ -3,9 +3,9 @@
 //! positions, with loom detecting lost wake-ups as deadlocks.
 
 use crate::activation::Activation;
+use crate::atomics::{Arc, AtomicU64};
 use crate::buffer::{Reader, StreamBuffer, Writer};
 use crate::parker::Parker;
-use crate::sync::{Arc, AtomicU64};
 use loom::thread;
 use std::sync::atomic::Ordering::{Acquire, Release};
 
@@ -145,7 +145,7 @@ fn check_buffer(readers: usize, n: u32, preemptions: usize) {
 #[test]
 fn loom_hand_over_never_loses_a_wakeup() {
     use crate::activation::Wake;
-    use crate::sync::{fence, AtomicBool};
+    use crate::atomics::{fence, AtomicBool};
     use std::sync::atomic::Ordering::SeqCst;
 
     // Three threads: a bound on preemptions keeps the search to seconds (loom's advice; the

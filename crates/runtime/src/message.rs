@@ -4,7 +4,7 @@
 //! [`Pmt`] itself is shared (reference counted), never copied per hop.
 
 use crate::activation::Wake;
-use crate::sync::{Arc, AtomicBool, AtomicUsize};
+use crate::atomics::{Arc, AtomicBool, AtomicUsize};
 use crate::valgrind;
 use crossbeam_queue::SegQueue;
 use radioflow_pmt::Pmt;
@@ -252,25 +252,5 @@ impl MessageSender {
                 true
             }
         }
-    }
-}
-
-/// Posts messages into the inboxes of a running graph's blocks from any thread (a control port,
-/// a test, a user interface): the same lock-free push and wake-up as a [`MessageOutput`], so
-/// the receiving block's side is unchanged. Get one with
-/// [`Flowgraph::message_poster`](crate::Flowgraph::message_poster).
-#[derive(Clone, Debug)]
-pub struct MessagePoster {
-    pub(crate) control: crate::sync::Arc<crate::task::RunControl>,
-}
-
-impl MessagePoster {
-    /// Posts `msg` to message input `port` (its index, as in
-    /// [`Flowgraph::port_names`](crate::Flowgraph::port_names) with
-    /// [`Direction::MessageInput`](crate::Direction::MessageInput)) of block `block`.
-    /// Returns `false` when no such block or port runs (unknown index, finished block, run
-    /// over), `true` once the message is queued; the block's handler runs on its own thread.
-    pub fn post(&self, block: crate::BlockId, port: usize, msg: Pmt) -> bool {
-        self.control.post(block.index(), port, msg)
     }
 }

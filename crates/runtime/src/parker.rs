@@ -11,7 +11,7 @@
 //! Either the runner's look sees the published positions, or the notifier sees the reset
 //! token and sets it again, so `park` returns at once: no wake-up is lost.
 
-use crate::sync::{fence, AtomicU32};
+use crate::atomics::{fence, AtomicU32};
 use crate::valgrind;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release, SeqCst};
 

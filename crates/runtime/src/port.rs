@@ -8,13 +8,14 @@
 //! a port only hands out the window it owns: an input cannot read past what was written and an
 //! output cannot write past free space.
 
+use crate::atomics::Arc;
 use crate::buffer::{Reader, StreamBuffer, Writer};
 use crate::endpoint::Endpoint;
 use crate::error::Direction;
 use crate::from_message::MessageType;
-use crate::item::{Item, ItemType};
+use crate::item::Item;
+use crate::item_type::ItemType;
 use crate::message::{MessageOutput, Subscriber};
-use crate::sync::Arc;
 use crate::tag::Tag;
 use radioflow_pmt::Pmt;
 use std::marker::PhantomData;

@@ -2,11 +2,11 @@
 //! message outputs post to), through which it takes the snapshot before each work call and
 //! publishes what moved after it, without calling into the block.
 
+use crate::atomics::Arc;
 use crate::buffer::{Reader, Writer};
 use crate::endpoint::Endpoint;
 use crate::message::Inbox;
 use crate::port::{Attachments, PortSpecs};
-use crate::sync::Arc;
 
 /// What the ports looked like before a work call.
 #[derive(Debug, Default)]

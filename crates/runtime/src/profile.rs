@@ -1,7 +1,8 @@
 //! [`Profile`]: a per-block table of the last run (share of time, throughput, latency),
 //! like the DSEL paper's Table 3, with the bottleneck marked.
 
-use crate::flowgraph::{BlockId, Flowgraph};
+use crate::block_id::BlockId;
+use crate::flowgraph::Flowgraph;
 use crate::stats::{BlockStats, ThreadStats};
 use std::fmt;
 

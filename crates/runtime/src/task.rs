@@ -5,6 +5,7 @@
 //! publication of the port positions, wakes neighbours, and decides end of stream.
 
 use crate::activation::Activation;
+use crate::atomics::{Arc, AtomicBool};
 use crate::block::{Block, WorkStatus};
 use crate::clock;
 use crate::error::{BlockError, RunError};
@@ -13,7 +14,6 @@ use crate::parker::Parker;
 use crate::port::Ports;
 use crate::port_table::{After, Before, PortTable};
 use crate::stats::{BlockCounters, Counters, ThreadStats, COUNTERS_COMPILED};
-use crate::sync::{Arc, AtomicBool};
 use crate::trace::{TraceConfig, TraceRing};
 use crate::valgrind;
 use std::panic::{catch_unwind, AssertUnwindSafe};

@@ -1,4 +1,5 @@
-//! [`Topology`]: the shape of a graph as schedulers see it, and the order they run it in.
+//! [`Topology`]: the shape of a graph as schedulers see it, and the order they run it in; and
+//! the stream cycle a graph must not have.
 
 /// The shape of a graph as schedulers see it (block indices are [`BlockId::index`](crate::BlockId::index)).
 #[derive(Clone, Debug)]
@@ -55,4 +56,48 @@ impl Topology {
         order.extend((0..n).filter(|&b| !placed[b]));
         order
     }
+}
+
+/// A cycle through the `(writer, reader)` block pairs `edges` of a graph of `blocks` blocks
+/// (first block repeated at the end), if there is one.
+pub(crate) fn find_cycle(
+    blocks: usize,
+    edges: impl IntoIterator<Item = (usize, usize)>,
+) -> Option<Vec<usize>> {
+    let mut succ = vec![Vec::new(); blocks];
+    for (a, b) in edges {
+        succ[a].push(b);
+    }
+    // 0 = unvisited, 1 = on the DFS stack, 2 = done
+    let mut color = vec![0u8; blocks];
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    for root in 0..blocks {
+        if color[root] != 0 {
+            continue;
+        }
+        stack.push((root, 0));
+        color[root] = 1;
+        while let Some(&mut (v, ref mut i)) = stack.last_mut() {
+            if let Some(&w) = succ[v].get(*i) {
+                *i += 1;
+                match color[w] {
+                    0 => {
+                        color[w] = 1;
+                        stack.push((w, 0));
+                    }
+                    1 => {
+                        let start = stack.iter().position(|&(x, _)| x == w).unwrap_or(0);
+                        let mut c: Vec<usize> = stack[start..].iter().map(|&(x, _)| x).collect();
+                        c.push(w);
+                        return Some(c);
+                    }
+                    _ => {}
+                }
+            } else {
+                color[v] = 2;
+                stack.pop();
+            }
+        }
+    }
+    None
 }

@@ -1,28 +1,97 @@
 //! [`ReadyGraph`]: a validated graph on its way to a scheduler, and the wiring of its run: the
 //! buffer of every stream output (size policy: the user's size, the scheduler's, the declared
 //! windows), the regions of `flow`'s chains, the read-elsewhere marks, the ports attached to
-//! their endpoints and the message outputs to their receivers' inboxes, and the tasks.
+//! their endpoints and the message outputs to their receivers' inboxes, and the tasks. It is
+//! made from the graph as the flowgraph keeps it between runs: its [`Node`]s and
+//! [`Connections`].
 
 use crate::activation::{Activation, Wake};
+use crate::atomics::Arc;
 use crate::block::Block;
-use crate::buffer::{Reader, Region, StreamBuffer, Writer};
+use crate::buffer::{Reader, Region, StreamBuffer, Writer, DEFAULT_BUFFER_BYTES};
 use crate::endpoint::Endpoint;
-use crate::error::RunError;
+use crate::error::{Direction, RunError};
 use crate::message::{Inbox, Subscriber};
 use crate::parker::Parker;
 use crate::port::{Attachments, PortSpecs, Ports};
 use crate::port_table::PortTable;
-use crate::sync::Arc;
+use crate::stats::BlockStats;
 use crate::task::{BlockTask, Instrument, RunControl};
 use crate::topology::Topology;
 use std::collections::HashMap;
 use std::fmt;
+
+/// A block of a flowgraph, as the flowgraph keeps it between runs.
+pub(crate) struct Node {
+    pub(crate) name: std::sync::Arc<str>,
+    /// `None` while the block runs on a scheduler thread.
+    pub(crate) block: Option<Box<dyn Block>>,
+    pub(crate) specs: PortSpecs,
+    /// [`Block::type_name`], for tools that show the graph while it runs.
+    pub(crate) type_name: &'static str,
+    pub(crate) max_items: Option<u64>,
+    /// Statistics of the last run.
+    pub(crate) stats: BlockStats,
+}
 
 /// A connection between two ports: `(block, port)` at each end.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Edge {
     pub(crate) src: (usize, usize),
     pub(crate) dst: (usize, usize),
+}
+
+/// A flowgraph's connections, in the order they were made.
+#[derive(Debug, Default)]
+pub(crate) struct Connections {
+    pub(crate) stream: Vec<Edge>,
+    /// The buffer size asked for on each stream connection, by index in `stream`.
+    pub(crate) stream_bytes: Vec<Option<usize>>,
+    pub(crate) message: Vec<Edge>,
+}
+
+/// `block.port`: port `p` of direction `d` of block `b`, for errors.
+pub(crate) fn port_label(nodes: &[Node], (b, p): (usize, usize), d: Direction) -> String {
+    format!("{}.{}", nodes[b].name, nodes[b].specs.list(d)[p].name)
+}
+
+/// One plan per stream output: its readers, the sizes asked for, the windows declared.
+pub(crate) fn output_plans(nodes: &[Node], connections: &Connections) -> Vec<OutputPlan> {
+    let stream = &connections.stream;
+    let mut outputs = Vec::new();
+    for (b, node) in nodes.iter().enumerate() {
+        for (p, spec) in node.specs.stream_out.iter().enumerate() {
+            let edges: Vec<usize> = (0..stream.len())
+                .filter(|&i| stream[i].src == (b, p))
+                .collect();
+            let bytes = edges
+                .iter()
+                .filter_map(|&i| connections.stream_bytes[i])
+                .max();
+            // The reader that needs the largest window, by name for the errors.
+            let reader_need = edges
+                .iter()
+                .map(|&i| {
+                    let (rb, rp) = stream[i].dst;
+                    (nodes[rb].specs.stream_in[rp].min_items, (rb, rp))
+                })
+                .max_by_key(|&(need, _)| need);
+            outputs.push(OutputPlan {
+                src: (b, p),
+                label: port_label(nodes, (b, p), Direction::StreamOutput),
+                item_size: spec.item.map_or(1, |t| t.size()),
+                writer_need: spec.min_items,
+                reader_need: reader_need
+                    .map(|(need, at)| (need, port_label(nodes, at, Direction::StreamInput))),
+                bytes,
+                scheduler_bytes: None,
+                readers: edges.iter().map(|&i| stream[i].dst).collect(),
+                region: None,
+                read_elsewhere: false,
+            });
+        }
+    }
+    outputs
 }
 
 /// The buffer plan of one stream output.
@@ -115,6 +184,77 @@ impl fmt::Debug for ReadyGraph {
 }
 
 impl ReadyGraph {
+    /// The graph of `nodes` and `connections`, its blocks taken out of `nodes` for the run;
+    /// `user_buffer_bytes` is the flowgraph's default buffer size, if the user set one.
+    ///
+    /// # Panics
+    /// If a block is missing from `nodes` (the flowgraph checks before it starts a run).
+    pub(crate) fn new(
+        nodes: &mut [Node],
+        connections: &Connections,
+        user_buffer_bytes: Option<usize>,
+        control: Arc<RunControl>,
+        instruments: Vec<Instrument>,
+    ) -> Self {
+        let n = nodes.len();
+        let mut senders = vec![0usize; n];
+        let mut message_driven = vec![false; n];
+        for e in &connections.message {
+            senders[e.dst.0] += 1;
+        }
+        for (b, node) in nodes.iter().enumerate() {
+            let specs = &node.specs;
+            message_driven[b] = !specs.message_in.is_empty()
+                && specs.stream_in.is_empty()
+                && specs.stream_out.is_empty();
+        }
+        let outputs = output_plans(nodes, connections);
+        let topology = Topology {
+            names: nodes.iter().map(|n| n.name.clone()).collect(),
+            stream_edges: connections
+                .stream
+                .iter()
+                .map(|e| (e.src.0, e.dst.0))
+                .collect(),
+            message_edges: connections
+                .message
+                .iter()
+                .map(|e| (e.src.0, e.dst.0))
+                .collect(),
+            blocking: nodes
+                .iter()
+                .map(|n| n.block.as_ref().is_some_and(|b| b.is_blocking()))
+                .collect(),
+            observer: nodes
+                .iter()
+                .map(|n| n.block.as_ref().is_some_and(|b| b.is_observer()))
+                .collect(),
+        };
+        let blocks = nodes
+            .iter_mut()
+            .map(|n| {
+                (
+                    n.block.take().expect("checked in start"),
+                    n.specs.clone(),
+                    n.max_items.unwrap_or(u64::MAX),
+                )
+            })
+            .collect();
+        ReadyGraph {
+            topology,
+            blocks,
+            outputs,
+            message_edges: connections.message.clone(),
+            senders,
+            message_driven,
+            instruments,
+            control,
+            user_buffer_bytes,
+            scheduler_buffer_bytes: DEFAULT_BUFFER_BYTES,
+            region_bytes: 0,
+        }
+    }
+
     /// The graph's shape.
     pub fn topology(&self) -> &Topology {
         &self.topology

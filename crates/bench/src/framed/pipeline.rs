@@ -9,7 +9,7 @@ use crate::measurement::BenchError;
 use crate::stats::{summarize, Summary};
 use crate::values;
 use clap::Args;
-use radioflow_framed::{Graph, Pipeline, PipelineBuilder, PipelineReport, Status, Wait};
+use radioflow_framed::{Pipeline, PipelineBuilder, PipelineReport, Status, TaskGraph, Wait};
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -173,7 +173,7 @@ fn build_pipeline(
     replicas: usize,
 ) -> Result<(Pipeline, Arc<SinkLog>), BenchError> {
     let f = p.frame;
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let src = g.sequential_module("source", 0u64);
     let gen = g.task(src, "generate");
     let idx = g.output::<u64>(gen, "idx", 1);

@@ -9,7 +9,7 @@ use crate::measurement::BenchError;
 use crate::stats::summarize;
 use crate::values;
 use clap::Args;
-use radioflow_framed::{Graph, Out, Sequence, Status, Switcher};
+use radioflow_framed::{Out, Sequence, Status, Switcher, TaskGraph};
 use serde_json::json;
 use std::hint::black_box;
 use std::time::Instant;
@@ -78,7 +78,7 @@ impl Mb {
 }
 
 /// A chain of `n` compute tasks from `input`; returns the last output.
-fn chain(g: &mut Graph, name: &str, n: usize, mut input: Out<u32>, ns: u64) -> Out<u32> {
+fn chain(g: &mut TaskGraph, name: &str, n: usize, mut input: Out<u32>, ns: u64) -> Out<u32> {
     for k in 0..n {
         let t = g.stateless(&format!("{name}{k}"));
         let i = g.input::<u32>(t, "in", 1);
@@ -94,7 +94,7 @@ fn chain(g: &mut Graph, name: &str, n: usize, mut input: Out<u32>, ns: u64) -> O
 }
 
 /// A `for` loop of `n` iterations entered with `input`; returns (switcher, body entry).
-fn for_loop(g: &mut Graph, name: &str, n: u32, input: Out<u32>) -> Switcher<u32> {
+fn for_loop(g: &mut TaskGraph, name: &str, n: u32, input: Out<u32>) -> Switcher<u32> {
     let sw = g.switcher::<u32>(name, 2, 1);
     g.bind(sw.select_in(1), input).expect("same shape");
     let (_, p) = g
@@ -107,7 +107,7 @@ fn for_loop(g: &mut Graph, name: &str, n: u32, input: Out<u32>) -> Switcher<u32>
 }
 
 /// MB4's switch: an iterate task choosing paths 0, 1, 2, 0, ... (3, 2 and 1 compute tasks).
-fn cycle(g: &mut Graph, src: Out<u32>, ns: u64) -> Result<Out<u32>, BenchError> {
+fn cycle(g: &mut TaskGraph, src: Out<u32>, ns: u64) -> Result<Out<u32>, BenchError> {
     let m = g.module("cycle", 0u32);
     let it = g.task(m, "cycle");
     let ii = g.input::<u32>(it, "in", 1);
@@ -130,7 +130,7 @@ fn cycle(g: &mut Graph, src: Out<u32>, ns: u64) -> Result<Out<u32>, BenchError> 
 
 /// Builds MBk; returns the sequence, the input socket and the socket holding the result.
 fn build_mb(mb: Mb, ns: u64) -> Result<(Sequence, Out<u32>, Out<u32>), BenchError> {
-    let mut g = Graph::new();
+    let mut g = TaskGraph::new();
     let src = g.external::<u32>("input", 1);
     let result = match mb {
         Mb::Mb1 => chain(&mut g, "c", 3, src, ns),

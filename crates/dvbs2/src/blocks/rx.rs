@@ -1,7 +1,7 @@
 //! [`Dvbs2Rx`]: the DVB-S2 receiver (ETSI EN 302 307-1) as one block, samples to TS bytes.
 
 use crate::rx::{BbHeader, Depacketizer, FrameDecoder};
-use crate::sync::{SyncConfig, SyncError, Synchronizer};
+use crate::sync::{SyncConfig, SyncError, SyncFrame, Synchronizer};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
@@ -21,7 +21,9 @@ const PENDING: usize = 58_192 / 8 + 2 * 188;
 /// VCM and ACM alike).
 ///
 /// The packets of a frame wait inside the block until the output has room: nothing is
-/// dropped when the output is short, the input is simply not read further meanwhile. For the
+/// dropped when the output is short, the input is simply not read further meanwhile. When
+/// the input ends, the last frame is delivered without waiting for a next header (the
+/// filters flushed with zeros; see [`Synchronizer::finish`]). For the
 /// receiver on several cores, see [`framed_rx`](crate::framed_rx) (`radioflow dvbs2 rx`).
 ///
 /// From Rust, [`new`](Self::new) takes a [`SyncConfig`]: the roll-off of the matched filter,
@@ -91,6 +93,9 @@ pub struct Dvbs2Rx {
     sent: usize,
     decoded: u64,
     failed: u64,
+    /// The synchroniser has been told the input ended.
+    ended: bool,
+    /// The depacketizer has been flushed.
     flushed: bool,
 }
 
@@ -120,6 +125,7 @@ impl Dvbs2Rx {
             sent: 0,
             decoded: 0,
             failed: 0,
+            ended: false,
             flushed: false,
         })
     }
@@ -152,32 +158,23 @@ impl Dvbs2Rx {
             sent,
             decoded,
             failed,
+            ended,
             flushed,
             ..
         } = self;
         while drain(pending, sent, o, &mut made) && used < i.len() {
             let chunk = &i[used..(used + STEP).min(i.len())];
             sync.process(chunk, |f| {
-                let n0 = 10f32.powf(-f.esn0_db / 10.0);
-                let mut emit = |p: &[u8]| pending.extend_from_slice(p);
-                match dec.decode(f.data, f.modcod, f.frame, n0) {
-                    Ok(status) => {
-                        let ok = status.ok();
-                        if ok {
-                            *decoded += 1;
-                        } else {
-                            *failed += 1;
-                        }
-                        let header: Option<BbHeader> = status.header.ok();
-                        depack.push(header.as_ref(), dec.bbframe(), ok, &mut emit);
-                    }
-                    Err(_) => *failed += 1,
-                }
+                decode(f, dec, depack, pending, decoded, failed);
             });
             used += chunk.len();
         }
         let all = used == i.len();
-        if finished && all && drain(pending, sent, o, &mut made) && !*flushed {
+        if finished && all && drain(pending, sent, o, &mut made) && !*ended {
+            sync.finish(|f| decode(f, dec, depack, pending, decoded, failed));
+            *ended = true;
+        }
+        if finished && all && *ended && drain(pending, sent, o, &mut made) && !*flushed {
             depack.flush(&mut |p: &[u8]| pending.extend_from_slice(p));
             *flushed = true;
         }
@@ -189,6 +186,33 @@ impl Dvbs2Rx {
         } else {
             WorkStatus::Continue
         })
+    }
+}
+
+/// Decodes the frame `f` into TS packets appended to `pending`, counting it as decoded or
+/// failed.
+fn decode(
+    f: &SyncFrame<'_>,
+    dec: &mut FrameDecoder,
+    depack: &mut Depacketizer,
+    pending: &mut Vec<u8>,
+    decoded: &mut u64,
+    failed: &mut u64,
+) {
+    let n0 = 10f32.powf(-f.esn0_db / 10.0);
+    let mut emit = |p: &[u8]| pending.extend_from_slice(p);
+    match dec.decode_erased(f.data, f.erased, f.modcod, f.frame, n0) {
+        Ok(status) => {
+            let ok = status.ok();
+            if ok {
+                *decoded += 1;
+            } else {
+                *failed += 1;
+            }
+            let header: Option<BbHeader> = status.header.ok();
+            depack.push(header.as_ref(), dec.bbframe(), ok, &mut emit);
+        }
+        Err(_) => *failed += 1,
     }
 }
 

@@ -16,7 +16,9 @@ use radioflow_runtime::FromMessage;
 /// One work call encodes as many whole frames as the input and the output room allow. The
 /// block declares the largest frame's input bytes and output samples as its windows, so the
 /// runtime always offers a whole frame; when the input ends, the bytes left (less than a
-/// frame) go into a last, padded BBFRAME, so nothing is lost.
+/// frame) go into a last, padded BBFRAME, so nothing is lost, and the RRC filter's ringing
+/// follows the last frame (`2·span·sps` samples, [`Shaper::tail`]) so that its last symbols
+/// are whole.
 ///
 /// From Rust, [`new`](Self::new) takes the first frame's settings ([`TxConfig`]: MODCOD,
 /// frame size, pilots, roll-off, Gold code, stream type, CCM/ACM signalling) and the
@@ -43,8 +45,8 @@ use radioflow_runtime::FromMessage;
 /// fg.connect(tx, sink)?;
 /// fg.run()?;
 /// // 20 packets (3760 bytes): two full BBFRAMEs of 1769 bytes and a padded one of 222;
-/// // 8370 symbols each, 2 samples per symbol.
-/// assert_eq!(fg.block::<VectorSink<Complex32>>(sink).unwrap().data().len(), 3 * 8370 * 2);
+/// // 8370 symbols each, 2 samples per symbol; then the RRC filter's tail (±10 symbols: 40).
+/// assert_eq!(fg.block::<VectorSink<Complex32>>(sink).unwrap().data().len(), 3 * 8370 * 2 + 40);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[library_block(
@@ -94,7 +96,7 @@ pub struct Dvbs2Tx {
     #[input(name = "in")]
     input: StreamInput<u8>,
     /// `sps` samples per symbol (the RRC filter's delay of `span · sps` samples included, as
-    /// GNU Radio's filter has it).
+    /// GNU Radio's filter has it), then the filter's tail.
     #[output(name = "out")]
     output: StreamOutput<Complex32>,
     framer: BbFramer,
@@ -105,6 +107,8 @@ pub struct Dvbs2Tx {
     bits: Vec<u8>,
     symbols: Vec<Complex32>,
     frames: u64,
+    /// The filter's tail has been written after the last frame.
+    tail_written: bool,
 }
 
 impl std::fmt::Debug for Dvbs2Tx {
@@ -151,6 +155,7 @@ impl Dvbs2Tx {
             bits: vec![0; MAX_FECFRAME_BITS],
             symbols: vec![Complex32::new(0.0, 0.0); MAX_PLFRAME],
             frames: 0,
+            tail_written: false,
         })
     }
 
@@ -223,9 +228,17 @@ impl Dvbs2Tx {
             self.frames += 1;
         }
         let all = used == i.len();
+        let tail = self.shaper.tail();
+        // After the last frame (none: nothing to ring), the filter's ringing.
+        if finished && all && !self.tail_written && o.len() - made >= tail {
+            if self.frames > 0 {
+                made += self.shaper.finish(&mut o[made..made + tail]);
+            }
+            self.tail_written = true;
+        }
         self.input.consume(used);
         self.output.produce(made);
-        Ok(if finished && all {
+        Ok(if finished && all && self.tail_written {
             WorkStatus::Done
         } else {
             WorkStatus::Continue
@@ -280,7 +293,7 @@ mod tests {
     }
 
     /// Transmitter + streaming shaper over the whole input, with `switch(frame)` applied
-    /// before each frame.
+    /// before each frame, then the shaper's tail; and each frame's length.
     fn reference(
         cfg: TxConfig,
         shaping: Shaping,
@@ -302,6 +315,9 @@ mod tests {
             out.extend(y);
             k += 1;
         }
+        let mut tail = vec![Complex32::new(0.0, 0.0); sh.tail()];
+        sh.finish(&mut tail);
+        out.extend(tail);
         (out, lens)
     }
 
@@ -333,6 +349,8 @@ mod tests {
         assert_eq!(h.work().unwrap(), WorkStatus::Done);
         assert_eq!(h.consumed("in"), input.len() as u64);
         let got = h.take_output::<Complex32>("out");
+        // The frames, then the RRC filter's tail: ±10 symbols at 2 samples each.
+        assert_eq!(got.len(), lens.iter().sum::<usize>() + 40);
         assert_eq!(got, want);
         assert_eq!(h.block().frames(), 5);
     }

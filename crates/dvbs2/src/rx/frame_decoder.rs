@@ -41,6 +41,14 @@ pub enum RxError {
     /// The noise variance is not a positive finite number.
     #[error("noise variance must be positive and finite, got {0}")]
     NoiseVariance(f32),
+    /// More symbols erased than the frame has.
+    #[error("{erased} data symbols erased of the frame's {symbols}")]
+    Erased {
+        /// Symbols erased, as given.
+        erased: usize,
+        /// The frame's data symbols.
+        symbols: usize,
+    },
 }
 
 /// What decoding one frame gave.
@@ -262,7 +270,24 @@ impl FrameDecoder {
         frame: FrameSize,
         n0: f32,
     ) -> Result<FrameStatus, RxError> {
-        self.decode_with(symbols, modcod, frame, n0, &mut |_| {})
+        self.decode_with(symbols, 0, modcod, frame, n0, &mut |_| {})
+    }
+
+    /// [`decode`](Self::decode) for a frame whose last `erased` data symbols are unknown
+    /// (the input ended inside them: [`SyncFrame::erased`](crate::sync::SyncFrame::erased)):
+    /// their bits enter the LDPC decoder with no information either way.
+    ///
+    /// # Errors
+    /// As [`decode`](Self::decode), and [`RxError::Erased`] if `erased` exceeds the symbols.
+    pub fn decode_erased(
+        &mut self,
+        symbols: &[Complex32],
+        erased: usize,
+        modcod: Modcod,
+        frame: FrameSize,
+        n0: f32,
+    ) -> Result<FrameStatus, RxError> {
+        self.decode_with(symbols, erased, modcod, frame, n0, &mut |_| {})
     }
 
     /// [`decode`](Self::decode), adding the time of each stage to `profile` (a clock read
@@ -278,8 +303,22 @@ impl FrameDecoder {
         n0: f32,
         profile: &mut StageProfile,
     ) -> Result<FrameStatus, RxError> {
+        self.decode_erased_profiled(symbols, 0, modcod, frame, n0, profile)
+    }
+
+    /// [`decode_erased`](Self::decode_erased) timed as
+    /// [`decode_profiled`](Self::decode_profiled) is.
+    pub(crate) fn decode_erased_profiled(
+        &mut self,
+        symbols: &[Complex32],
+        erased: usize,
+        modcod: Modcod,
+        frame: FrameSize,
+        n0: f32,
+        profile: &mut StageProfile,
+    ) -> Result<FrameStatus, RxError> {
         let mut last = Instant::now();
-        let status = self.decode_with(symbols, modcod, frame, n0, &mut |stage| {
+        let status = self.decode_with(symbols, erased, modcod, frame, n0, &mut |stage| {
             let now = Instant::now();
             profile.time[stage as usize] += now - last;
             last = now;
@@ -312,16 +351,24 @@ impl FrameDecoder {
         Ok(())
     }
 
-    /// The decoding, calling `done` after each stage.
+    /// The decoding of a frame whose last `erased` symbols are unknown, calling `done` after
+    /// each stage.
     fn decode_with(
         &mut self,
         symbols: &[Complex32],
+        erased: usize,
         modcod: Modcod,
         frame: FrameSize,
         n0: f32,
         done: &mut impl FnMut(Stage),
     ) -> Result<FrameStatus, RxError> {
         Self::check_frame(symbols, n0, modcod, frame)?;
+        if erased > symbols.len() {
+            return Err(RxError::Erased {
+                erased,
+                symbols: symbols.len(),
+            });
+        }
         let codes = &*self.codes;
         let Some((code, bch)) = &codes.fec[fec_index(frame, modcod.rate())] else {
             return Err(ModcodError::UndefinedForShortFrame(modcod.rate()).into());
@@ -330,6 +377,17 @@ impl FrameDecoder {
         let n = fec.nldpc;
         let demapper = &codes.demappers[usize::from(modcod.pls_modcod()) - 1];
         demapper.demap_fec(modcod, symbols, n0, &mut self.fec_llr[..n]);
+        // Label bit c of symbol j is FECFRAME bit col(c)·rows + j (QPSK: 2j + c): the
+        // erased symbols' bits are the last `erased` of each column.
+        let bps = modcod.constellation().bits_per_symbol();
+        if erased > 0 && bps == 2 {
+            self.fec_llr[n - 2 * erased..n].fill(0.0);
+        } else if erased > 0 {
+            let rows = n / bps;
+            for column in self.fec_llr[..n].chunks_exact_mut(rows) {
+                column[rows - erased..].fill(0.0);
+            }
+        }
         done(Stage::Demap);
         quantize_llrs(
             &self.fec_llr[..n],

@@ -73,6 +73,9 @@ pub(crate) struct Layout {
     /// PLFRAME length in symbols (header included).
     pub(crate) len: usize,
     pub(crate) pilots: bool,
+    /// The next frame's SOF follows the frame (a known block); false after the last frame
+    /// of a transmission.
+    pub(crate) next_sof: bool,
 }
 
 /// Carrier recovery state carried from frame to frame.
@@ -162,8 +165,8 @@ impl Carrier {
         3.0 * self.spread
     }
 
-    /// Measures the known blocks of the frame in `y` (frame then at least the next SOF) at
-    /// the current frequency estimate.
+    /// Measures the known blocks of the frame in `y` (frame then, with `layout.next_sof`, at
+    /// least the next SOF) at the current frequency estimate.
     fn measure(&mut self, y: &[Complex32], layout: Layout, header: &[Complex32], scr: &[u8]) {
         let pilot = Complex32::new(
             std::f32::consts::FRAC_1_SQRT_2,
@@ -205,13 +208,15 @@ impl Carrier {
                 pos += PILOT_BLOCK + PILOT_PERIOD;
             }
         }
-        add(layout.len, SOF_LEN, &|i| header_sof(header, i));
+        if layout.next_sof {
+            add(layout.len, SOF_LEN, &|i| header_sof(header, i));
+        }
         self.nblocks = n;
     }
 
     /// Frequency error at the current estimate by stage `stage`, cycles/symbol, and its
     /// standard deviation for one frame at SNR `snr`.
-    fn error(&self, stage: usize, pilots: bool, snr: f64) -> (f64, f64) {
+    fn error(&self, stage: usize, layout: Layout, snr: f64) -> (f64, f64) {
         let blocks = &self.blocks[..self.nblocks];
         match stage {
             0 => {
@@ -233,12 +238,13 @@ impl Carrier {
                     info += w;
                 };
                 add(blocks[0].half[1] * blocks[0].half[0].conj(), SLOT, SLOT);
-                if pilots && blocks.len() > 2 {
-                    let c: Complex32 = blocks[1..blocks.len() - 1]
+                let pilot_blocks = &blocks[1..blocks.len() - usize::from(layout.next_sof)];
+                if layout.pilots && !pilot_blocks.is_empty() {
+                    let c: Complex32 = pilot_blocks
                         .iter()
                         .map(|b| b.half[1] * b.half[0].conj())
                         .sum();
-                    add(c, PILOT_BLOCK, PILOT_BLOCK * (blocks.len() - 2));
+                    add(c, PILOT_BLOCK, PILOT_BLOCK * pilot_blocks.len());
                 }
                 let var = 2.0 / (snr * info) / (TAU * TAU);
                 (acc / info, var.sqrt())
@@ -271,7 +277,8 @@ impl Carrier {
     }
 
     /// Recovers the carrier of one frame: `y` holds the frame (at `y[0]`, `layout.len`
-    /// symbols; `y[0]` the `at`-th symbol of the stream) and the next header's SOF;
+    /// symbols; `y[0]` the `at`-th symbol of the stream) and, with `layout.next_sof`, the
+    /// next header's SOF;
     /// `header` is the frame's decoded PLHEADER; `scr` the PL scrambling sequence. Writes
     /// the data symbols (pilots removed, descrambled, unit energy) to `out`.
     #[allow(clippy::too_many_arguments)]
@@ -285,7 +292,7 @@ impl Carrier {
         decider: &Decider,
         out: &mut Vec<Complex32>,
     ) -> FrameCarrier {
-        debug_assert!(y.len() >= layout.len + SOF_LEN);
+        debug_assert!(y.len() >= layout.len + if layout.next_sof { SOF_LEN } else { 0 });
         self.measure(y, layout, header, scr);
         let snr = f64::from(self.block_snr());
         // The M-th power for every constellation but APSK with pilots (its pilots alone).
@@ -304,7 +311,7 @@ impl Carrier {
         }
         // APSK with pilots: the staged estimate, its last stage every frame.
         while psk.is_none() {
-            let (e, sigma) = self.error(self.stage, layout.pilots, snr);
+            let (e, sigma) = self.error(self.stage, layout, snr);
             // Frames this stage averages so that the next stage's range holds 4σ, at this
             // frame's SNR (the first frames' may be low while the loops converge).
             let next = Self::range(self.stage + 1);
@@ -434,14 +441,9 @@ impl Carrier {
     ) {
         let blocks = &self.blocks[..self.nblocks];
         let mut theta = f64::from(blocks[0].sum.arg());
-        for pair in blocks.windows(2) {
-            let next = theta + wrap(f64::from(pair[1].sum.arg()) - theta);
-            let (c0, c1) = (pair[0].centre(), pair[1].centre());
-            let slope = (next - theta) / (c1 - c0);
-            let start = pair[0].start + pair[0].len;
-            let end = pair[1].start.min(layout.len);
+        // Total phase to remove at symbol n: 2πf·n + θ(n), θ linear from `theta` at `c0`.
+        let mut derotate = |start: usize, end: usize, theta: f64, c0: f64, slope: f64| {
             if start < end {
-                // Total phase to remove at symbol n: 2πf·n + θ(n).
                 let ph0 =
                     TAU * (self.freq * start as f64).fract() + theta + slope * (start as f64 - c0);
                 let dph = TAU * self.freq + slope;
@@ -454,7 +456,26 @@ impl Carrier {
                     out,
                 );
             }
+        };
+        let mut slope = 0.0;
+        for pair in blocks.windows(2) {
+            let next = theta + wrap(f64::from(pair[1].sum.arg()) - theta);
+            let (c0, c1) = (pair[0].centre(), pair[1].centre());
+            slope = (next - theta) / (c1 - c0);
+            let start = pair[0].start + pair[0].len;
+            derotate(start, pair[1].start.min(layout.len), theta, c0, slope);
             theta = next;
+        }
+        if !layout.next_sof {
+            // The last frame: no SOF after it, the last slope carried on to its end.
+            let last = blocks[blocks.len() - 1];
+            derotate(
+                last.start + last.len,
+                layout.len,
+                theta,
+                last.centre(),
+                slope,
+            );
         }
     }
 }
@@ -546,6 +567,7 @@ mod tests {
         let layout = Layout {
             len: 8370,
             pilots: true,
+            next_sof: true,
         };
         let mut header = [Complex32::new(0.0, 0.0); SLOT];
         plheader(4, true, true, &mut header);
@@ -567,12 +589,19 @@ mod tests {
                     s * Complex32::from_polar(1.0, (TAU * eps * n as f64) as f32)
                 })
                 .collect();
-            let mut c = Carrier::new(0.0, 0.01);
-            c.measure(&y, layout, &header, &scr);
-            for stage in 0..3 {
-                let (e, _) = c.error(stage, true, 100.0);
-                if Carrier::range(stage) > eps.abs() {
-                    assert!((e - eps).abs() < 1e-6, "stage {stage}: {e} for {eps}");
+            // With the next SOF, and without it (the last frame of a transmission).
+            for next_sof in [true, false] {
+                let layout = Layout { next_sof, ..layout };
+                let mut c = Carrier::new(0.0, 0.01);
+                c.measure(&y, layout, &header, &scr);
+                for stage in 0..3 {
+                    let (e, _) = c.error(stage, layout, 100.0);
+                    if Carrier::range(stage) > eps.abs() {
+                        assert!(
+                            (e - eps).abs() < 1e-6,
+                            "stage {stage}, next SOF {next_sof}: {e} for {eps}"
+                        );
+                    }
                 }
             }
         }

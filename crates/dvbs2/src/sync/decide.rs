@@ -150,4 +150,20 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn mth_power_of_a_symbol_near_zero_is_finite_and_small() {
+        // A noisy symbol near the origin: |z|^{-(M-2)} alone overflows f32 at M = 16 below
+        // |z|² ≈ 3e-6 while z^M underflows to zero, and 0·∞ made the frame's sums NaN (the
+        // carrier then lost a 32APSK frame now and then).
+        for m in Modcod::all() {
+            let mp = Decider::new(m).mth_power();
+            for p in [1e-11f32, 1e-9, 1e-7, 1e-6, 1e-5, 1e-3] {
+                let z = Complex32::from_polar(p.sqrt(), 0.3);
+                let w = mp.power(z);
+                assert!(w.re.is_finite() && w.im.is_finite(), "{m}, |z|² {p}: {w}");
+                assert!(w.norm() <= p * 1.001, "{m}, |z|² {p}: {w}");
+            }
+        }
+    }
 }

@@ -15,6 +15,18 @@ pub(crate) const BLOCK: usize = 4096;
 const SPAN: usize = 12;
 /// Samples per symbol at the matched filter's input.
 pub(crate) const SPS: usize = 2;
+/// Symbols of a PLFRAME that may be missing at the end of a recording for the frame to be
+/// delivered all the same (the missing symbols then come out of the filters' ringing over
+/// zeros, as erasures the LDPC decoder fills in): a transmitter that does not write its
+/// filter's tail, as GNU Radio's `interp_fir_filter` and `fir_filter` (their delay, half the
+/// filter: 10-12 symbols for the usual RRC), plus a channel model's delay and clock offset.
+const MISSING: usize = 32;
+/// Symbols' worth of zeros pushed through the front end after the end of the input: the
+/// matched filter's delay ([`SPAN`]), the timing interpolator's two samples ahead, and
+/// [`MISSING`].
+pub(crate) const FLUSH_SYMBOLS: usize = SPAN + 2 + MISSING;
+/// Zeros the front end reads after the end of the input.
+pub(crate) static ZEROS: [Complex32; 512] = [Complex32::new(0.0, 0.0); 512];
 
 /// Block AGC and matched filter: the part of the front end without feedback.
 #[derive(Debug, Clone)]
@@ -45,8 +57,9 @@ impl MatchedFilter {
     }
 
     /// Filters up to [`BLOCK`] samples of `input` into `y` (as long as `input`), at unit mean
-    /// power.
-    pub(crate) fn process_block(&mut self, input: &[Complex32], y: &mut [Complex32]) {
+    /// power; with `adapt` false (the samples after the end of the input: the filter's
+    /// decaying tail, then nothing) at the gain of the blocks before.
+    pub(crate) fn process_block(&mut self, input: &[Complex32], y: &mut [Complex32], adapt: bool) {
         debug_assert!(input.len() <= BLOCK && y.len() == input.len());
         let hist = self.mf.taps().len() - 1;
         self.mf_in.truncate(hist);
@@ -55,7 +68,7 @@ impl MatchedFilter {
         self.mf.filter(&self.mf_in, y);
         // Block AGC: unit mean power at the matched filter's output (signal plus noise).
         let power: f32 = y.iter().map(|s| s.norm_sqr()).sum::<f32>() / n.max(1) as f32;
-        if power > 0.0 && power.is_finite() {
+        if adapt && power > 0.0 && power.is_finite() {
             let target = power.sqrt().recip();
             if self.gain_set {
                 self.gain += 0.25 * (target - self.gain);
@@ -121,7 +134,24 @@ impl FrontEnd {
             None => input,
         };
         let y = self.timing.input_space(input.len());
-        self.mf.process_block(input, y);
+        self.mf.process_block(input, y, true);
+        self.timing.run(out);
+    }
+
+    /// The input has ended: pushes zeros through the resampler (its whole filter), the
+    /// matched filter (its gain held) and the timing loop, [`FLUSH_SYMBOLS`] symbols' worth
+    /// after the last input sample, and appends the symbols that come out (the last input's,
+    /// then the filters' ringing over the zeros).
+    pub(crate) fn finish(&mut self, out: &mut Vec<Complex32>) {
+        let input = match &mut self.resample {
+            Some(rs) => {
+                let n = rs.finish(&mut self.resampled);
+                &self.resampled[..n]
+            }
+            None => &ZEROS[..FLUSH_SYMBOLS * SPS],
+        };
+        let y = self.timing.input_space(input.len());
+        self.mf.process_block(input, y, false);
         self.timing.run(out);
     }
 }

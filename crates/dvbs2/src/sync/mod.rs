@@ -48,10 +48,10 @@ use radioflow_dsp::Num;
 use thiserror::Error;
 
 use crate::modcod::{CodeRate, FrameSize, Modcod};
-use crate::plframe::{plframe_len, plheader, PlScrambler, DUMMY_SLOTS, SLOT};
+use crate::plframe::{plframe_len, plheader, PlScrambler, DUMMY_SLOTS, PILOT_BLOCK, SLOT};
 use carrier::{Carrier, Layout};
 use decide::Decider;
-use front_end::{FrontEnd, BLOCK};
+use front_end::{FrontEnd, BLOCK, FLUSH_SYMBOLS};
 use header::{HeaderRef, Pls, TERMS};
 
 /// Longest PLFRAME: QPSK normal with pilots.
@@ -82,6 +82,10 @@ const CONFIRM_MEAN: f32 = 0.3;
 const STRONG: f32 = 0.7;
 /// Consecutive headers below the threshold before the lock is declared lost.
 const MAX_MISSES: u32 = 4;
+/// Mean power, against the headers' (signal and noise), below which the place of the next
+/// header holds no signal: the transmission ended there (zeros, or the receiver's noise
+/// after a transmitter at more than 10 dB Es/N0 went quiet).
+const SILENCE: f32 = 0.1;
 
 /// Synchroniser settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -204,6 +208,11 @@ pub struct SyncFrame<'a> {
     /// The data symbols: PL descrambled, pilots removed, unit mean energy, Nldpc/η_MOD of
     /// them.
     pub data: &'a [Complex32],
+    /// The last `erased` data symbols are not in the input, which ended inside them (a
+    /// recording without its transmitter's filter tail, or cut): zeros, to be decoded as
+    /// erasures ([`FrameDecoder::decode_erased`](crate::rx::FrameDecoder::decode_erased)).
+    /// 0 but for the last frame of an input.
+    pub erased: usize,
     /// Es/N0 (dB), averaged over frames: QPSK and 8PSK from the data symbols' second and
     /// fourth moments, APSK from the known symbols (header, pilots).
     pub esn0_db: f32,
@@ -280,6 +289,13 @@ impl SymbolRecovery {
         }
     }
 
+    /// The input has ended: appends its last symbols to `symbols` (zeros pushed through the
+    /// filters and the timing loop, whose delay holds them back; then a few symbols of the
+    /// filters' ringing), for [`Synchronizer::finish_symbols`].
+    pub fn finish(&mut self, symbols: &mut Vec<Complex32>) {
+        self.front.finish(symbols);
+    }
+
     /// Estimated input samples per symbol.
     pub fn samples_per_symbol(&self) -> f64 {
         self.front.samples_per_symbol()
@@ -324,6 +340,16 @@ impl Resampler {
     pub fn process(&mut self, samples: &[Complex32], out: &mut [Complex32]) -> usize {
         self.rs.process(samples, out)
     }
+
+    /// The input has ended: resamples the zeros that push its last samples out of the filter
+    /// (and as many more as [`MatchedFilter::finish`] needs) into `out`; returns the samples
+    /// written, fewer than 4096.
+    ///
+    /// # Panics
+    /// If `out` is shorter than they are (4096 samples always suffice).
+    pub fn finish(&mut self, out: &mut [Complex32]) -> usize {
+        self.rs.finish(out)
+    }
 }
 
 /// The matched filter and block AGC of a [`SymbolRecovery`] on their own (no feedback: a
@@ -348,7 +374,23 @@ impl MatchedFilter {
     pub fn process(&mut self, samples: &[Complex32], out: &mut [Complex32]) {
         assert_eq!(samples.len(), out.len(), "one filtered sample per sample");
         for (block, y) in samples.chunks(BLOCK).zip(out.chunks_mut(BLOCK)) {
-            self.mf.process_block(block, y);
+            self.mf.process_block(block, y, true);
+        }
+    }
+
+    /// Zeros to [`finish`](Self::finish) with after the end of an input at 2 samples per
+    /// symbol (no [`Resampler`]): the filter's and the timing loop's delay, and a few symbols
+    /// more (a frame whose last symbols the recording lacks, as when the transmitter's filter
+    /// did not write its tail, is still delivered).
+    pub const FLUSH: usize = FLUSH_SYMBOLS * front_end::SPS;
+
+    /// Filters `samples`, what follows the end of the input ([`FLUSH`](Self::FLUSH) zeros,
+    /// or what [`Resampler::finish`] wrote), into `out` (the same length) at the gain of the
+    /// blocks before: the AGC does not follow the filter's decaying tail.
+    pub fn finish(&mut self, samples: &[Complex32], out: &mut [Complex32]) {
+        assert_eq!(samples.len(), out.len(), "one filtered sample per sample");
+        for (block, y) in samples.chunks(BLOCK).zip(out.chunks_mut(BLOCK)) {
+            self.mf.process_block(block, y, false);
         }
     }
 }
@@ -411,6 +453,9 @@ pub struct Synchronizer {
     hdr_syms: [Complex32; SLOT],
     data: Vec<Complex32>,
     stats: SyncStats,
+    /// Once the input has ended: the stream index of the first symbol not wholly from it
+    /// (made by the zeros [`finish`](Self::finish) pushes through the filters).
+    input_end: Option<u64>,
 }
 
 impl Synchronizer {
@@ -438,6 +483,7 @@ impl Synchronizer {
             hdr_syms: [Complex32::new(0.0, 0.0); SLOT],
             data: Vec::with_capacity(64_800 / 2),
             stats: SyncStats::default(),
+            input_end: None,
         })
     }
 
@@ -451,18 +497,51 @@ impl Synchronizer {
 
     /// Processes `input` (any length; state carries over between calls) and calls `sink`
     /// with each PLFRAME completed, in order. A frame is delivered once the next frame's
-    /// header has arrived.
+    /// header has arrived, or the input has ended ([`finish`](Self::finish)).
     pub fn process(&mut self, input: &[Complex32], mut sink: impl FnMut(&SyncFrame<'_>)) {
         for block in input.chunks(self.front.input_block()) {
-            if self.start > 2 * MAX_FRAME && !matches!(self.state, State::Confirm { .. }) {
-                self.syms.drain(..self.start);
-                self.dropped += self.start as u64;
-                self.start = 0;
-            }
+            self.compact();
             let before = self.syms.len();
             self.front.process_block(block, &mut self.syms);
             self.stats.symbols += (self.syms.len() - before) as u64;
             self.frames(&mut sink);
+        }
+    }
+
+    /// The input has ended: brings its last symbols out of the front end's filters and
+    /// delivers the frames they complete, the last one without the next header that
+    /// [`process`](Self::process) waits for (its header was where the frame before put it, so
+    /// its PLS code decoded well or repeating the previous one suffices; its phase comes from
+    /// its own known symbols). A frame cut short by the end of the input is not delivered,
+    /// unless only its last few symbols are missing (a transmitter that did not write its
+    /// pulse-shaping filter's tail). Call it once, after the last input.
+    pub fn finish(&mut self, mut sink: impl FnMut(&SyncFrame<'_>)) {
+        self.compact();
+        self.input_end = Some(self.dropped + self.syms.len() as u64);
+        let before = self.syms.len();
+        self.front.finish(&mut self.syms);
+        self.stats.symbols += (self.syms.len() - before) as u64;
+        self.frames(&mut sink);
+        self.last_frame(&mut sink);
+    }
+
+    /// [`finish`](Self::finish) for frame synchronisation alone
+    /// ([`process_symbols`](Self::process_symbols)): `symbols` are the last ones, those
+    /// [`SymbolRecovery::finish`] (or [`MatchedFilter::finish`] then
+    /// [`TimingRecovery::process`]) made.
+    pub fn finish_symbols(&mut self, symbols: &[Complex32], mut sink: impl FnMut(&SyncFrame<'_>)) {
+        self.input_end = Some(self.dropped + self.syms.len() as u64);
+        self.process_symbols(symbols, &mut sink);
+        self.last_frame(&mut sink);
+    }
+
+    /// Drops the symbols before `start` once they are many (not while confirming an
+    /// acquisition, which goes back to its window's start).
+    fn compact(&mut self) {
+        if self.start > 2 * MAX_FRAME && !matches!(self.state, State::Confirm { .. }) {
+            self.syms.drain(..self.start);
+            self.dropped += self.start as u64;
+            self.start = 0;
         }
     }
 
@@ -471,11 +550,7 @@ impl Synchronizer {
     /// used: [`SyncStats::samples_per_symbol`] is then the [`SymbolRecovery`]'s to read.
     pub fn process_symbols(&mut self, symbols: &[Complex32], mut sink: impl FnMut(&SyncFrame<'_>)) {
         for chunk in symbols.chunks(BLOCK / front_end::SPS) {
-            if self.start > 2 * MAX_FRAME && !matches!(self.state, State::Confirm { .. }) {
-                self.syms.drain(..self.start);
-                self.dropped += self.start as u64;
-                self.start = 0;
-            }
+            self.compact();
             self.syms.extend_from_slice(chunk);
             self.stats.symbols += chunk.len() as u64;
             self.frames(&mut sink);
@@ -695,23 +770,102 @@ impl Synchronizer {
                 break;
             }
         }
-        let Some((pls, len, m, next)) = choice else {
+        let Some((mut pls, mut len, mut m, mut next)) = choice else {
             self.lose_lock();
             self.start += 1;
             return true;
         };
+        // The signal ends with this frame (silence where its next header would be): its own
+        // PLS, decoded well, rather than the previous frame's (VCM), as at the end of the
+        // input ([`last_frame`](Self::last_frame)).
+        let ended = m < THRESHOLD
+            && pls != decoded
+            && quality >= PLS_QUALITY
+            && self.frame_len(decoded).is_some_and(|l| {
+                let p: f32 = y[l..l + SLOT].iter().map(|s| s.norm_sqr()).sum::<f32>();
+                p < SILENCE * self.power * SLOT as f32
+            });
+        if ended {
+            pls = decoded;
+            len = self.frame_len(decoded).unwrap_or(len);
+            (m, next) = self.metric_near(y, len);
+        }
         // A frame is delivered when the next header confirms its length, or when its own header
-        // was where the previous one said and it repeats that PLS; otherwise it is skipped.
-        let trusted = m >= THRESHOLD || (misses == 0 && self.last_pls == Some(pls));
+        // was where the previous one said and it repeats that PLS (or the signal ends after
+        // it); otherwise it is skipped.
+        let trusted = m >= THRESHOLD || (misses == 0 && (self.last_pls == Some(pls) || ended));
         self.last_pls = Some(pls);
         let hp: f32 = y[..SLOT].iter().map(|s| s.norm_sqr()).sum::<f32>() / SLOT as f32;
         self.power += 0.1 * (hp - self.power);
         let misses = if m < THRESHOLD { misses + 1 } else { 0 };
+        // The next SOF is a known block for the carrier only where a header shows: after the
+        // last frame of a transmission (zeros, noise) it would pull the phase anywhere.
+        self.deliver(pls, len, trusted, m >= CONFIRM_MIN, sink);
+        self.start += next;
+        if misses >= MAX_MISSES {
+            self.lose_lock();
+        } else {
+            self.state = State::Locked { misses };
+        }
+        true
+    }
+
+    /// The input has ended with the frame at `syms[start]` (tracked, but its next header
+    /// never came): delivers it if its header was where the frame before put it and it is
+    /// whole (see [`finish`](Self::finish)).
+    fn last_frame(&mut self, sink: &mut impl FnMut(&SyncFrame<'_>)) {
+        let State::Locked { misses } = self.state else {
+            return;
+        };
+        let y = &self.syms[self.start..];
+        if y.len() < SLOT {
+            return;
+        }
+        let (decoded, quality) = self.decode_at(y, self.carrier.freq(), self.carrier.uncertainty());
+        // The decoded PLS if it decoded well, else the previous frame's (as `track` does).
+        let pls = match self.last_pls {
+            Some(last) if quality < PLS_QUALITY => last,
+            _ => decoded,
+        };
+        let Some(len) = self.frame_len(pls) else {
+            return;
+        };
+        if y.len() < len {
+            // Cut short by the end of the input.
+            return;
+        }
+        let trusted = misses == 0 && (quality >= PLS_QUALITY || self.last_pls == Some(pls));
+        self.last_pls = Some(pls);
+        self.deliver(pls, len, trusted, false, sink);
+        self.start += len;
+    }
+
+    /// Delivers the frame of `len` symbols at `syms[start]` whose PLS is `pls` (or counts it
+    /// as a dummy frame, or as skipped when not `trusted`); `next_sof`: the next header's
+    /// SOF follows and is a known block.
+    fn deliver(
+        &mut self,
+        pls: Pls,
+        len: usize,
+        trusted: bool,
+        next_sof: bool,
+        sink: &mut impl FnMut(&SyncFrame<'_>),
+    ) {
         if pls.modcod == 0 {
             self.stats.dummy_frames += 1;
         } else if !trusted {
             self.stats.skipped_frames += 1;
         } else {
+            // Symbols the filters made from the zeros after the input (it ended inside the
+            // frame's last symbols) have no information of their own: zeros for the carrier
+            // (whose smoother would otherwise bend the whole frame's phase towards their
+            // ringing) and erasures for the decoder.
+            let at = self.dropped + self.start as u64;
+            let known = self
+                .input_end
+                .map_or(len, |end| (end.saturating_sub(at) as usize).min(len));
+            self.syms[self.start + known..self.start + len].fill(Complex32::new(0.0, 0.0));
+            let y = &self.syms[self.start..];
             plheader(pls.modcod, pls.short, pls.pilots, &mut self.hdr_syms);
             let (modcod, decider) = &self.modcods[usize::from(pls.modcod) - 1];
             let est = self.carrier.process(
@@ -720,12 +874,19 @@ impl Synchronizer {
                 Layout {
                     len,
                     pilots: pls.pilots,
+                    next_sof,
                 },
                 &self.hdr_syms,
                 &self.scr,
                 decider,
                 &mut self.data,
             );
+            let erased = self
+                .data
+                .len()
+                .saturating_sub(data_symbols_before(known, pls.pilots));
+            let kept = self.data.len() - erased;
+            self.data[kept..].fill(Complex32::new(0.0, 0.0));
             let db = |x: f32| 10.0 * x.max(1e-12).log10();
             let frame = SyncFrame {
                 modcod: *modcod,
@@ -736,6 +897,7 @@ impl Synchronizer {
                 },
                 pilots: pls.pilots,
                 data: &self.data,
+                erased,
                 esn0_db: db(self.carrier.snr()),
                 frame_esn0_db: db(est.snr),
                 freq_offset: est.freq,
@@ -746,13 +908,6 @@ impl Synchronizer {
             sink(&frame);
             self.stats.frames += 1;
         }
-        self.start += next;
-        if misses >= MAX_MISSES {
-            self.lose_lock();
-        } else {
-            self.state = State::Locked { misses };
-        }
-        true
     }
 
     fn lose_lock(&mut self) {
@@ -760,6 +915,17 @@ impl Synchronizer {
         self.stats.locked = false;
         self.stats.lock_losses += 1;
     }
+}
+
+/// Data symbols among the first `n` symbols of a PLFRAME (header, then 16 slots of data
+/// and a pilot block by turns with `pilots`).
+fn data_symbols_before(n: usize, pilots: bool) -> usize {
+    let q = n.saturating_sub(SLOT);
+    if !pilots {
+        return q;
+    }
+    let period = carrier::PILOT_PERIOD + PILOT_BLOCK;
+    q / period * carrier::PILOT_PERIOD + (q % period).min(carrier::PILOT_PERIOD)
 }
 
 /// R_n (clause 5.5.4) of Gold code `gold` for every symbol after a header, as many as the

@@ -179,21 +179,21 @@ impl MthPower {
         if !ring.2 {
             return Complex32::new(0.0, 0.0);
         }
-        let w = z * ring.0;
-        let w2 = w * w;
-        let w4 = w2 * w2;
-        match self.m {
-            4 => w4 * inv,
-            8 => w4 * w4 * (inv * inv * inv),
-            12 => {
-                let inv2 = inv * inv;
-                w4 * w4 * w4 * (inv2 * inv2 * inv)
-            }
+        // (w/|w|)^M·|w|²: the same, without |w|^{−(M−2)} overflowing for a small |w| (at
+        // M = 16 below |w|² ≈ 3e-6, where w^M underflowed to zero: 0·∞).
+        let u = z * ring.0 * inv.sqrt();
+        let u2 = u * u;
+        let u4 = u2 * u2;
+        let um = match self.m {
+            4 => u4,
+            8 => u4 * u4,
+            12 => u4 * u4 * u4,
             _ => {
-                let (w8, inv2) = (w4 * w4, inv * inv);
-                w8 * w8 * (inv2 * inv2 * inv2 * inv)
+                let u8 = u4 * u4;
+                u8 * u8
             }
-        }
+        };
+        um * p
     }
 
     /// Adds the M-th powers of `s[l]·rot[l]` to `sums` (zeros contribute nothing).
@@ -502,7 +502,8 @@ impl PhaseTracker {
 
     /// The data symbols of the frame `y` to `out`, after [`measure`](Self::measure) with the
     /// same `y`, `len`, `pilots`, `freq`, `mp`: phase from the Kalman smoother over `known`
-    /// (header, pilot blocks, next SOF, in order: one more than the data segments) and the
+    /// (header, pilot blocks, next SOF, in order: one more than the data segments; as many
+    /// for the last frame of a transmission, which has no next SOF) and the
     /// data's M-th power, PL descrambled with `scr`, scaled by `scale`. `freq_var`: the
     /// variance of the frequency error, (rad/symbol)²; `esn0`: the Es/N0 (linear) of a PSK
     /// constellation (`None` for APSK).
@@ -589,9 +590,12 @@ impl PhaseTracker {
         // |μ| from E|w|² = |μ|² + σ² (this frame's) and ρ.
         let mu = (self.energy / sums[3].max(1.0) * rho / (1.0 + rho)).sqrt();
         let guide = &self.guide;
+        // Linear between the known blocks around segment `i`; after the last block (no next
+        // SOF: the last frame of a transmission) carried on from the two before.
         let guided = |i: usize, c: f64| {
-            let (k0, k1) = (known[i], known[i + 1]);
-            guide[i] + (guide[i + 1] - guide[i]) * (c - k0.pos) / (k1.pos - k0.pos)
+            let j = i.min(known.len() - 2);
+            let (k0, k1) = (known[j], known[j + 1]);
+            guide[j] + (guide[j + 1] - guide[j]) * (c - k0.pos) / (k1.pos - k0.pos)
         };
 
         // Observations in time order: known block, its segment's data blocks, ...
@@ -643,13 +647,16 @@ impl PhaseTracker {
                 }
             }
         }
-        let last = known[known.len() - 1];
-        self.obs.push(Obs {
-            pos: last.pos,
-            phase: last.phase,
-            period: TAU,
-            r: last.r,
-        });
+        // The next SOF, when the frame has one.
+        if known.len() > data_segments(len, pilots).count() {
+            let last = known[known.len() - 1];
+            self.obs.push(Obs {
+                pos: last.pos,
+                phase: last.phase,
+                period: TAU,
+                r: last.r,
+            });
+        }
 
         let residual = Residual {
             // One frame alone does not tell: the one frequency was acquired on is coherent.
@@ -666,15 +673,21 @@ impl PhaseTracker {
                 while i + 2 < self.obs.len() && self.obs[i + 1].pos <= n as f64 {
                     i += 1;
                 }
-                let (o0, o1) = (self.obs[i], self.obs[i + 1]);
-                let (t0, t1) = (self.phase[i], self.phase[i + 1]);
-                let slope = (t1 - t0) / (o1.pos - o0.pos);
-                let end = if i + 2 < self.obs.len() {
-                    (o1.pos.ceil() as usize).clamp(n + 1, b)
-                } else {
-                    b
+                let (p0, t0) = (self.obs[i].pos, self.phase[i]);
+                // One observation alone (the header of a last frame without pilots whose
+                // data could not be tracked): its phase throughout.
+                let (slope, end) = match self.obs.get(i + 1) {
+                    Some(o1) => (
+                        (self.phase[i + 1] - t0) / (o1.pos - p0),
+                        if i + 2 < self.obs.len() {
+                            (o1.pos.ceil() as usize).clamp(n + 1, b)
+                        } else {
+                            b
+                        },
+                    ),
+                    None => (0.0, b),
                 };
-                let ph0 = TAU * (freq * n as f64).fract() + t0 + slope * (n as f64 - o0.pos);
+                let ph0 = TAU * (freq * n as f64).fract() + t0 + slope * (n as f64 - p0);
                 let dph = TAU * freq + slope;
                 segment(&y[n..end], &scr[n - SLOT..end - SLOT], ph0, dph, scale, out);
                 n = end;

@@ -23,7 +23,7 @@ use num_complex::Complex32;
 use radioflow_dsp::firdes::{self, Window};
 use radioflow_dsp::ArbResampler;
 
-use super::front_end::{BLOCK, SPS};
+use super::front_end::{BLOCK, FLUSH_SYMBOLS, SPS, ZEROS};
 
 /// Polyphase branches: with 32, every rate that is a multiple of 1/16 sample per symbol
 /// falls on the branches exactly; elsewhere the error of the linear interpolation between
@@ -86,6 +86,24 @@ impl Resample {
     /// Input samples per output sample.
     pub(crate) fn ratio(&self) -> f64 {
         self.ratio
+    }
+
+    /// The input has ended: resamples zeros into `out`, as many as push the last input
+    /// sample out of the filter (taps per branch) and [`FLUSH_SYMBOLS`] symbols' worth more;
+    /// returns the samples written (fewer than [`BLOCK`]).
+    ///
+    /// # Panics
+    /// If `out` is shorter than they are.
+    pub(crate) fn finish(&mut self, out: &mut [Complex32]) -> usize {
+        let memory = self.rs.taps().len().div_ceil(self.rs.filters());
+        let mut left = memory + (FLUSH_SYMBOLS as f64 * SPS as f64 * self.ratio).ceil() as usize;
+        let mut made = 0;
+        while left > 0 {
+            let zeros = &ZEROS[..left.min(ZEROS.len())];
+            made += self.process(zeros, &mut out[made..]);
+            left -= zeros.len();
+        }
+        made
     }
 
     /// Resamples all of `input` into `out`; returns the samples written.

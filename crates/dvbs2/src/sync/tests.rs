@@ -700,3 +700,103 @@ fn split_in_two_halves_the_synchroniser_delivers_the_same_frames() {
         whole_front.samples_per_symbol()
     );
 }
+
+/// What [`finish`](Synchronizer::finish) adds: the last frame of the input delivered without
+/// a next header, its symbols the input lacks erased; and the last frame before silence.
+#[test]
+fn the_last_frame_is_delivered_when_the_input_ends() {
+    // VCM, so the last frame's PLS cannot be taken from the frame before: QPSK, 8PSK without
+    // pilots, 16APSK with, 32APSK without; the last of 14, 15 or 16 frames each of these
+    // but QPSK (after the first round: APSK's first frames may be lost to the loops'
+    // convergence, see the known limits).
+    let schedule = [
+        slot("qpsk-3/5", FrameSize::Short, true),
+        slot("8psk-3/5", FrameSize::Short, false),
+        slot("16apsk-3/4", FrameSize::Short, true),
+        slot("32apsk-4/5", FrameSize::Short, false),
+    ];
+    let mut dec = crate::rx::FrameDecoder::new();
+    for n in [14, 15, 16] {
+        let imp = Impairments {
+            esn0_db: Some(20.0),
+            cfo: 0.01,
+            timing: 0.3,
+            clock_ppm: 20.0,
+            seed: n as u64,
+            ..Impairments::default()
+        };
+        let (symbols, sent) = transmit(&schedule, n, 0, imp.seed);
+        // Pulses evaluated up to the last symbol: the end of the last pulses is missing, as
+        // from a transmitter whose filter does not write its tail.
+        let samples = channel(&symbols, &imp);
+        // The transmitter gone quiet, the receiver's noise going on.
+        let mut silence = symbols.clone();
+        silence.resize(symbols.len() + 10_000, Complex32::new(0.0, 0.0));
+        let quiet = channel(&silence, &imp);
+        let cut = &samples[..samples.len() - sent[n - 1].len];
+        for (what, input, frames) in [
+            ("the recording", &samples[..], n),
+            ("noise after it", &quiet[..], n),
+            ("cut inside the last frame", cut, n - 1),
+        ] {
+            let label = format!("{n} frames, {what}");
+            let cfg = SyncConfig::default();
+            let mut whole = Vec::new();
+            let mut rx = Synchronizer::new(cfg).unwrap();
+            let keep = |f: &super::SyncFrame<'_>| {
+                (f.modcod, f.frame, f.data.to_vec(), f.erased, f.esn0_db)
+            };
+            for chunk in input.chunks(10_007) {
+                rx.process(chunk, |f| whole.push(keep(f)));
+            }
+            rx.finish(|f| whole.push(keep(f)));
+            // The same in two halves.
+            let mut front = super::SymbolRecovery::new(cfg).unwrap();
+            let mut sync = Synchronizer::new(cfg).unwrap();
+            let (mut split, mut syms) = (Vec::new(), Vec::new());
+            for chunk in input.chunks(10_007) {
+                syms.clear();
+                front.process(chunk, &mut syms);
+                sync.process_symbols(&syms, |f| split.push(keep(f)));
+            }
+            syms.clear();
+            front.finish(&mut syms);
+            sync.finish_symbols(&syms, |f| split.push(keep(f)));
+            assert!(whole == split, "{label}: the halves deliver other frames");
+
+            // Every frame from lock on, to the last one the input holds whole or nearly.
+            let first = frames - whole.len();
+            assert!(first <= 2, "{label}: {} frames delivered", whole.len());
+            for (k, (modcod, frame, data, erased, esn0_db)) in whole.iter().enumerate() {
+                assert_eq!(
+                    *modcod,
+                    sent[first + k].modcod,
+                    "{label}, frame {}",
+                    first + k
+                );
+                let known = data.len() - erased;
+                assert!(data[known..].iter().all(|z| z.norm() == 0.0), "{label}");
+                if k + 1 < whole.len() {
+                    assert_eq!(*erased, 0, "{label}, frame {}", first + k);
+                    continue;
+                }
+                // The recording's last pulses are cut: the symbols whose matched filter
+                // reaches past its end (12 symbols) and the timing loop's lead are erased.
+                if what == "the recording" {
+                    assert!(
+                        (1..=20).contains(erased),
+                        "{label}: {erased} symbols erased"
+                    );
+                } else {
+                    assert_eq!(*erased, 0, "{label}");
+                }
+                let n0 = 10f32.powf(-esn0_db / 10.0);
+                let status = dec
+                    .decode_erased(data, *erased, *modcod, *frame, n0)
+                    .unwrap();
+                assert!(status.ok(), "{label}: the last frame failed, {status:?}");
+            }
+            assert_eq!(rx.stats().frames, whole.len() as u64, "{label}");
+        }
+    }
+}

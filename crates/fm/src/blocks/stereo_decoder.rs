@@ -7,8 +7,10 @@ use radioflow_runtime::registry::prelude::*;
 /// Decodes the demodulated multiplex of an FM broadcast station into left and right audio
 /// (kernel [`radioflow_dsp::StereoDecoder`]: 19 kHz pilot tracked by a PLL, 38 kHz `L-R`
 /// demodulated with the regenerated subcarrier, matrixed with `L+R`; both filtered to
-/// 15 kHz and decimated). Without a pilot both outputs carry the mono `L+R`. De-emphasis is
-/// not applied: follow each output with [`IirFilter::fm_deemphasis`](radioflow_blocks::IirFilter::fm_deemphasis).
+/// 15 kHz and decimated). Without a pilot both outputs carry the mono `L+R`: every 20 ms the
+/// pilot is measured against the noise around it and stereo comes on from a pilot
+/// carrier-to-noise density of 58 dB-Hz (about 18 dB of CNR for a 9 % pilot), off under 55
+/// (the statistic and why: [`radioflow_dsp::StereoDecoder`]). De-emphasis is not applied: follow each output with [`IirFilter::fm_deemphasis`](radioflow_blocks::IirFilter::fm_deemphasis).
 /// Tags are not propagated.
 ///
 /// # Example
@@ -78,7 +80,8 @@ impl FmStereoDecoder {
         })
     }
 
-    /// Whether the last samples were decoded in stereo (a pilot was tracked).
+    /// Whether the last samples were decoded in stereo (the last 20 ms window found a pilot
+    /// standing out of the noise).
     pub fn is_stereo(&self) -> bool {
         self.kernel.is_stereo()
     }

@@ -1,6 +1,6 @@
 //! [`LinkMessageSink`]: the sending end of a message connection cut between two hosts.
 
-use super::LinkEnd;
+use super::end::LinkEnd;
 use radioflow_runtime::prelude::*;
 
 /// Sends every message it receives as one frame, `pmt::serialize(msg)`, and the

@@ -1,6 +1,6 @@
 //! [`LinkMessageSource`]: the receiving end of a message connection cut between two hosts.
 
-use super::LinkEnd;
+use super::end::LinkEnd;
 use radioflow_runtime::prelude::*;
 
 /// Posts every message the sending host's [`LinkMessageSink`](super::LinkMessageSink) sent,

@@ -1,6 +1,6 @@
 //! [`LinkSink`]: the sending end of a stream cut between two hosts.
 
-use super::{LinkEnd, MAX_FRAME_BYTES};
+use super::end::{LinkEnd, MAX_FRAME_BYTES};
 use radioflow_interop::zmq::tag_header as zmq_tag_header;
 use radioflow_runtime::prelude::*;
 

@@ -1,6 +1,6 @@
 //! [`LinkSource`]: the receiving end of a stream cut between two hosts.
 
-use super::LinkEnd;
+use super::end::LinkEnd;
 use radioflow_interop::zmq::tag_header as zmq_tag_header;
 use radioflow_runtime::prelude::*;
 

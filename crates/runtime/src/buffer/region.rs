@@ -6,8 +6,8 @@
 //! regions of one chunk. A buffer of the chain that is empty when its writer looks may move its
 //! next items into a free region instead of its ring; its reader gives the region back as soon
 //! as it has read everything. Neighbouring buffers of a chain use different regions, so a chunk
-//! travels down the chain between two areas that stay in L1, as in the seed's hand-written
-//! "scheduler emulation" block, while every block still sees plain stream ports.
+//! travels down the chain between two areas that stay in L1, as in the hand-written "scheduler
+//! emulation" block of Bloessl et al. 2019, while every block still sees plain stream ports.
 //!
 //! Rules that keep it safe (`stream.rs` applies them):
 //! - only buffers whose writer and single reader run in the same chain share regions, so one
@@ -20,7 +20,7 @@
 //!   them into its own ring and frees the region.
 
 use super::mapping::page_size;
-use crate::sync::AtomicBool;
+use crate::atomics::AtomicBool;
 use crossbeam_utils::CachePadded;
 use std::ptr::NonNull;
 use std::sync::atomic::Ordering::Relaxed;

@@ -5,7 +5,7 @@
 //! item path takes no lock. The writer pushes tags *before* publishing the items they tag, so a
 //! reader that sees an item also sees its tags.
 
-use crate::sync::AtomicU64;
+use crate::atomics::AtomicU64;
 use crate::tag::Tag;
 use crate::valgrind;
 use std::collections::VecDeque;

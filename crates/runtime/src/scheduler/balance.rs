@@ -19,9 +19,9 @@
 //! the team has finished (a shared count; the last finisher wakes everyone).
 
 use super::cut::{best_cut, DRAIN_PASSES, MEASURE_PASSES, RETRY_PASSES};
+use crate::atomics::{fence, Arc, AtomicBool, AtomicUsize};
 use crate::clock;
 use crate::parker::Parker;
-use crate::sync::{fence, Arc, AtomicBool, AtomicUsize};
 use crate::task::BlockTask;
 use crate::valgrind;
 use crossbeam_queue::SegQueue;

@@ -1,14 +1,15 @@
 //! `flow`: one worker per core; chains of blocks stay on one worker and run depth-first in
-//! cache-sized chunks (the "scheduler emulation" of the seed 000, generalised to any graph).
+//! cache-sized chunks (the "scheduler emulation" of Bloessl et al. 2019, generalised to any
+//! graph).
 
 use super::balance::{Seat, Team};
 use super::placement::{place, Placement};
 use super::thread::{pin_current_thread, spawn_all, thread_name, ThreadJob};
 use super::worker::{run_task, run_worker};
 use super::Scheduler;
+use crate::atomics::Arc;
 use crate::error::RunError;
 use crate::parker::Parker;
-use crate::sync::Arc;
 use crate::task::BlockTask;
 use crate::wiring::ReadyGraph;
 use std::thread::JoinHandle;

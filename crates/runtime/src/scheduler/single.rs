@@ -3,9 +3,9 @@
 use super::thread::{spawn_all, ThreadJob};
 use super::worker::run_tasks;
 use super::Scheduler;
+use crate::atomics::Arc;
 use crate::error::RunError;
 use crate::parker::Parker;
-use crate::sync::Arc;
 use crate::task::BlockTask;
 use crate::wiring::ReadyGraph;
 use std::thread::JoinHandle;

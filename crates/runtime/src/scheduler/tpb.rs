@@ -5,9 +5,9 @@ use super::thread::{
 };
 use super::worker::run_task;
 use super::Scheduler;
+use crate::atomics::Arc;
 use crate::error::RunError;
 use crate::parker::Parker;
-use crate::sync::Arc;
 use crate::task::BlockTask;
 use crate::wiring::ReadyGraph;
 use std::collections::HashMap;

@@ -2,16 +2,17 @@
 //! chooses, without a flowgraph or a scheduler (in the spirit of FutureSDR's mocker).
 
 use crate::activation::{Activation, Wake};
+use crate::atomics::Arc;
 use crate::block::{Block, WorkStatus};
 use crate::buffer::{Reader, StreamBuffer, Writer};
 use crate::endpoint::Endpoint;
 use crate::error::BlockError;
-use crate::item::{Item, ItemType};
+use crate::item::Item;
+use crate::item_type::ItemType;
 use crate::message::{Inbox, Subscriber};
 use crate::parker::Parker;
 use crate::port::{Attachments, PortSpecs, Ports};
 use crate::port_table::PortTable;
-use crate::sync::Arc;
 use crate::tag::Tag;
 use radioflow_pmt::Pmt;
 

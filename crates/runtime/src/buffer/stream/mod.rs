@@ -15,7 +15,7 @@ use super::mapping::{page_size, Mapping};
 use super::region::Region;
 use super::tags::TagLog;
 use crate::activation::{Activation, Wake};
-use crate::sync::{Arc, AtomicBool, AtomicU64};
+use crate::atomics::{Arc, AtomicBool, AtomicU64};
 use crate::tag::Tag;
 use crate::valgrind;
 use crossbeam_utils::CachePadded;
@@ -95,11 +95,11 @@ impl StreamBuffer {
             .max(1)
             .div_ceil(granule)
             .checked_mul(granule)
-            .filter(|&b| b <= super::max_buffer_bytes())
+            .filter(|&b| b <= super::size::max_buffer_bytes())
             .ok_or_else(|| {
                 std::io::Error::new(
                     std::io::ErrorKind::InvalidInput,
-                    super::too_large(min_bytes),
+                    super::size::too_large(min_bytes),
                 )
             })?;
         let mapping = Mapping::new(bytes)?;

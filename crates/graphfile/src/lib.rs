@@ -32,13 +32,13 @@ mod error;
 mod file;
 pub mod grc;
 
-pub use description::{BlockSpec, Connection, End, Graph, GraphDescription};
+pub use description::{BlockSpec, BuiltGraph, Connection, End, GraphDescription};
 pub use error::GraphError;
 pub use file::{describe, describe_file, load, parse};
 pub use grc::{describe_grc, describe_grc_file, load_grc, parse_grc};
 
 /// Reads the graph file at `path`: GNU Radio Companion's `.grc`, else radioflow's TOML.
-pub fn load_any(path: impl AsRef<std::path::Path>) -> Result<Graph, GraphError> {
+pub fn load_any(path: impl AsRef<std::path::Path>) -> Result<BuiltGraph, GraphError> {
     let path = path.as_ref();
     if path.extension().is_some_and(|e| e == "grc") {
         load_grc(path)

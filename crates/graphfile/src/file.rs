@@ -1,13 +1,13 @@
-//! Reading a graph file (TOML) into a [`GraphDescription`] and a [`Graph`].
+//! Reading a graph file (TOML) into a [`GraphDescription`] and a [`BuiltGraph`].
 
-use crate::{BlockSpec, Graph, GraphDescription, GraphError};
+use crate::{BlockSpec, BuiltGraph, GraphDescription, GraphError};
 use radioflow_runtime::echo::{cut, cut_display, cut_message};
 use radioflow_runtime::Pmt;
 use std::path::Path;
 use toml::{Table, Value};
 
 /// Reads and builds the graph file at `path`.
-pub fn load(path: impl AsRef<Path>) -> Result<Graph, GraphError> {
+pub fn load(path: impl AsRef<Path>) -> Result<BuiltGraph, GraphError> {
     describe_file(path)?.build()
 }
 
@@ -22,7 +22,7 @@ pub fn describe_file(path: impl AsRef<Path>) -> Result<GraphDescription, GraphEr
 }
 
 /// Builds the graph written in `text` (`file` names it in errors).
-pub fn parse(text: &str, file: impl AsRef<Path>) -> Result<Graph, GraphError> {
+pub fn parse(text: &str, file: impl AsRef<Path>) -> Result<BuiltGraph, GraphError> {
     describe(text, file)?.build()
 }
 

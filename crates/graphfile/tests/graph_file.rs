@@ -1,12 +1,13 @@
 //! Graph files: built from the block library, run, and refused with errors that name the
 //! file and what is wrong in it.
 
-use radioflow_graph::{load, parse, parse_grc, GraphError};
+use radioflow_graphfile::{load, parse, parse_grc, GraphError};
 use radioflow_runtime::registry::{self, DefaultValue, ParamKind};
 use std::path::PathBuf;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("radioflow-graph-{}-{name}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("radioflow-graphfile-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

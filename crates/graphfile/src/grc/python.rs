@@ -8,7 +8,7 @@
 //! ([`ExprError::IntegerTooLarge`]): radioflow's integers, like every block parameter, are
 //! 64-bit. (Written here: the crates that evaluate Python expressions run a Python.)
 
-use super::expr::ExprError;
+use super::expr_error::ExprError;
 use num_complex::Complex64;
 use std::fmt::{self, Write};
 

@@ -7,12 +7,14 @@
 
 mod blocks;
 mod expr;
+mod expr_error;
 mod python;
 mod yaml;
 
-pub use expr::{evaluate, ExprError, Value, MAX_DEPTH, MAX_ITEMS, MAX_TOTAL_ITEMS};
+pub use expr::{evaluate, Value};
+pub use expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_TOTAL_ITEMS};
 
-use crate::{BlockSpec, Connection, End, Graph, GraphDescription, GraphError};
+use crate::{BlockSpec, BuiltGraph, Connection, End, GraphDescription, GraphError};
 use expr::Variables;
 use radioflow_runtime::echo::{cut, cut_display};
 use radioflow_runtime::PortName;
@@ -47,7 +49,7 @@ const RAW: &[&str] = &["type", "file"];
 const STRING: &[&str] = &["address", "key"];
 
 /// Reads and builds the GRC flowgraph at `path`.
-pub fn load_grc(path: impl AsRef<Path>) -> Result<Graph, GraphError> {
+pub fn load_grc(path: impl AsRef<Path>) -> Result<BuiltGraph, GraphError> {
     describe_grc_file(path)?.build()
 }
 
@@ -121,7 +123,7 @@ fn entries(doc: &Yaml) -> Result<Vec<Entry>, String> {
 }
 
 /// Builds the GRC flowgraph written in `text` (`file` names it in errors).
-pub fn parse_grc(text: &str, file: impl AsRef<Path>) -> Result<Graph, GraphError> {
+pub fn parse_grc(text: &str, file: impl AsRef<Path>) -> Result<BuiltGraph, GraphError> {
     describe_grc(text, file)?.build()
 }
 

@@ -4,7 +4,7 @@
 //! side checks every integer it makes and reports one past 64 bits as the error radioflow
 //! gives for it (`IntegerTooLarge`). Skipped, with a message, where `python3` is missing.
 
-use radioflow_graph::grc::{evaluate, ExprError, Value};
+use radioflow_graphfile::grc::{evaluate, ExprError, Value};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::io::Write;

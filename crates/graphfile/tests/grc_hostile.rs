@@ -7,7 +7,7 @@
 //! a stack overflow or an allocation failure there fails the case instead of aborting every
 //! test, and a memory bomb cannot take the machine with it.
 
-use radioflow_graph::describe_grc;
+use radioflow_graphfile::describe_grc;
 use radioflow_runtime::Pmt;
 use std::process::Command;
 

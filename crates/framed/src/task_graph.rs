@@ -1,6 +1,7 @@
-//! [`Graph`]: modules, tasks, sockets, binding and switchers, before anything runs.
+//! [`TaskGraph`]: modules, tasks, sockets, binding and switchers, before anything runs.
 
 use crate::error::BuildError;
+use crate::frame::{Layout, ALIGN};
 use crate::io::{In, Io, Out, Status};
 use std::any::{Any, TypeId};
 use std::marker::PhantomData;
@@ -294,7 +295,7 @@ impl<T> Switcher<T> {
     }
 }
 
-/// State of the counting control task made by [`Graph::iterate`].
+/// State of the counting control task made by [`TaskGraph::iterate`].
 #[derive(Clone, Debug)]
 pub struct Iterate {
     n: u32,
@@ -305,9 +306,9 @@ pub struct Iterate {
 /// sockets and codelets, bindings, switchers.
 ///
 /// ```
-/// use radioflow_framed::{Graph, Sequence, Status};
+/// use radioflow_framed::{TaskGraph, Sequence, Status};
 ///
-/// let mut g = Graph::new();
+/// let mut g = TaskGraph::new();
 /// let src = g.module("counter", 0u32);
 /// let gen = g.task(src, "generate");
 /// let out = g.output::<u32>(gen, "out", 4);
@@ -332,7 +333,7 @@ pub struct Iterate {
 /// assert_eq!(seq.read(o), &[4, 4, 4, 4]); // third frame: 2 * 2
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct Graph {
+pub struct TaskGraph {
     /// Unique per graph, carried by socket handles so a handle of another graph is refused.
     pub(crate) uid: u32,
     pub(crate) modules: Vec<ModuleSpec>,
@@ -341,9 +342,9 @@ pub struct Graph {
     pub(crate) switchers: Vec<SwitcherSpec>,
 }
 
-impl std::fmt::Debug for Graph {
+impl std::fmt::Debug for TaskGraph {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Graph")
+        f.debug_struct("TaskGraph")
             .field("modules", &self.modules.len())
             .field("tasks", &self.tasks.len())
             .field("sockets", &self.sockets.len())
@@ -364,10 +365,10 @@ fn cloner_of<S: Clone + Send + 'static>() -> StateCloner {
     }
 }
 
-impl Default for Graph {
+impl Default for TaskGraph {
     fn default() -> Self {
         static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
-        Graph {
+        TaskGraph {
             uid: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             modules: Vec::new(),
             tasks: Vec::new(),
@@ -377,7 +378,7 @@ impl Default for Graph {
     }
 }
 
-impl Graph {
+impl TaskGraph {
     /// An empty graph.
     pub fn new() -> Self {
         Self::default()
@@ -451,9 +452,8 @@ impl Graph {
     fn add_socket<T: bytemuck::Pod>(&mut self, task: u32, name: &str, len: usize, dir: Dir) -> u32 {
         assert!(len > 0, "socket '{name}' has no elements");
         assert!(
-            std::mem::align_of::<T>() <= crate::frame::ALIGN,
-            "socket '{name}': alignment above {} bytes",
-            crate::frame::ALIGN
+            std::mem::align_of::<T>() <= ALIGN,
+            "socket '{name}': alignment above {ALIGN} bytes",
         );
         let t = &self.tasks[task as usize];
         let count = match dir {
@@ -703,6 +703,24 @@ impl Graph {
         });
         self.bind(i, trigger)?;
         Ok((t, o))
+    }
+
+    /// Where each output socket lives in a frame: a buffer of its own, whole cache lines
+    /// ([`ALIGN`]); inputs have none (they point at an output's data).
+    pub(crate) fn frame_layout(&self) -> Layout {
+        let mut offset = vec![usize::MAX; self.sockets.len()];
+        let mut total = 0;
+        for (id, s) in self.sockets.iter().enumerate() {
+            if s.dir == Dir::Out {
+                offset[id] = total;
+                total += s.bytes.div_ceil(ALIGN) * ALIGN;
+            }
+        }
+        Layout {
+            offset,
+            bytes: self.sockets.iter().map(|s| s.bytes).collect(),
+            total,
+        }
     }
 
     /// Whether the task's module can be cloned.

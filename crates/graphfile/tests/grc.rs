@@ -3,7 +3,7 @@
 //! other formats are clear errors naming them; every example flowgraph Debian's GNU Radio
 //! ships is read without a panic.
 
-use radioflow_graph::{parse_grc, GraphError};
+use radioflow_graphfile::{parse_grc, GraphError};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -189,7 +189,7 @@ fn every_example_flowgraph_gnu_radio_ships_is_read_without_a_panic() {
     assert!(files.len() > 100, "{} examples", files.len());
     let (mut built, mut unsupported, mut other) = (0, 0, 0);
     for f in &files {
-        match radioflow_graph::load_grc(f) {
+        match radioflow_graphfile::load_grc(f) {
             Ok(_) => built += 1,
             Err(GraphError::Unsupported { .. }) => unsupported += 1,
             Err(e) => {
@@ -335,7 +335,7 @@ fn gr_zeromq_blocks_in_a_grc_run_as_radioflow_zmq_blocks() {
 /// without one have none, and the connections are those of the file.
 #[test]
 fn a_grc_comment_assigns_a_block_to_a_host() {
-    use radioflow_graph::describe_grc;
+    use radioflow_graphfile::describe_grc;
     let mut text = String::from(
         "options:\n  parameters:\n    id: hosts\n  states:\n    state: enabled\n\nblocks:\n",
     );
@@ -375,7 +375,7 @@ fn a_grc_comment_assigns_a_block_to_a_host() {
 /// key is accepted as GRC writes it.
 #[test]
 fn a_zeromq_key_in_a_grc_becomes_the_blocks_key() {
-    use radioflow_graph::describe_grc;
+    use radioflow_graphfile::describe_grc;
     use radioflow_runtime::Pmt;
     let zmq = |key: &'static str| {
         vec![
@@ -416,7 +416,7 @@ fn a_zeromq_key_in_a_grc_becomes_the_blocks_key() {
 /// radioflow's `drop_malformed` on a gr-zeromq source in a `.grc` file reaches the block.
 #[test]
 fn drop_malformed_on_a_zeromq_source_in_a_grc_reaches_the_block() {
-    use radioflow_graph::describe_grc;
+    use radioflow_graphfile::describe_grc;
     use radioflow_runtime::Pmt;
     let mut text = String::from(
         "options:\n  parameters:\n    id: drops\n  states:\n    state: enabled\n\nblocks:\n",

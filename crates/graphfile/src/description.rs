@@ -19,7 +19,7 @@ use radioflow_library as _;
 /// library's descriptions and connects them.
 ///
 /// ```
-/// use radioflow_graph::GraphDescription;
+/// use radioflow_graphfile::GraphDescription;
 ///
 /// let mut g = GraphDescription::new("example");
 /// g.add("src", "null_source").dtype("float32").host("a");
@@ -186,14 +186,14 @@ fn parse_dtype(d: &str) -> Result<Dtype, String> {
 /// A flowgraph built from a description, with its blocks by the names the description gives
 /// them.
 #[derive(Debug)]
-pub struct Graph {
+pub struct BuiltGraph {
     /// The flowgraph, ready to run.
     pub flowgraph: Flowgraph,
     /// Each block's name and its id, in the description's order.
     pub blocks: Vec<(String, BlockId)>,
 }
 
-impl Graph {
+impl BuiltGraph {
     /// The id of the block named `name`.
     pub fn id(&self, name: &str) -> Option<BlockId> {
         self.blocks
@@ -326,7 +326,7 @@ impl GraphDescription {
     /// # Errors
     /// A [`GraphError`] naming the block or connection at fault, or the two blocks that
     /// would read and write one file.
-    pub fn build(&self) -> Result<Graph, GraphError> {
+    pub fn build(&self) -> Result<BuiltGraph, GraphError> {
         // Before any block is made: a sink truncates its file when it is made.
         self.check_files()?;
         let mut flowgraph = Flowgraph::new();
@@ -373,7 +373,7 @@ impl GraphDescription {
                 made.map_err(|m| self.connection_error(c.written.clone(), m))?;
             }
         }
-        Ok(Graph {
+        Ok(BuiltGraph {
             flowgraph,
             blocks: ids,
         })
