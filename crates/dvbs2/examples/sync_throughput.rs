@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use num_complex::Complex32;
 use radioflow_dsp::{firdes, InterpolatingFir};
-use radioflow_dvbs2::sync::{SyncConfig, Synchronizer};
+use radioflow_dvbs2::rx::sync::{SyncConfig, Synchronizer};
 use radioflow_dvbs2::{FrameSize, Transmitter, TxConfig};
 
 /// Seconds this thread has run on a CPU (Linux `/proc/thread-self/schedstat`), so that other

@@ -1,4 +1,5 @@
-//! DVB-S2 transmitter kernels (ETSI EN 302 307-1), bit-exact with GNU Radio's gr-dtv.
+//! DVB-S2 (ETSI EN 302 307-1) on radioflow: the transmitter (bit-exact with GNU Radio's
+//! gr-dtv) and the receiver, as kernels, blocks (`dvbs2_tx`, `dvbs2_rx`) and framed pipelines.
 //!
 //! [`Transmitter`] turns a TS (or generic) byte stream into PLFRAMEs of
 //! [`Complex32`](num_complex::Complex32) symbols, one unshaped symbol per sample: mode
@@ -7,14 +8,19 @@
 //! scrambling (5.5). [`Modcod`], [`FrameSize`] and [`FecParams`] describe the 28 MODCODs. The
 //! MODCOD can change from one frame to the next (VCM/ACM, also by a [`Schedule`]). [`Shaper`]
 //! pulse-shapes (RRC, clause 5.6). [`BbFramer`], [`FecEncoder`] and [`PlFramer`] are the
-//! transmitter cut into stages for framed execution; these kernels need no runtime. The
-//! `framed` feature (default) adds `run_tx`, the transmitter as a framed sequence or pipeline
-//! (crates/framed) with the encoding stage duplicated, and `app`, the logic of
-//! `radioflow dvbs2 tx`.
+//! transmitter cut into stages for framed execution.
 //!
-//! The [`rx`] module is the decoding half of a receiver (soft demapping, deinterleaving,
-//! LDPC and BCH decoding, BB descrambling, BBHEADER and TS packets), everything after
-//! synchronisation.
+//! [`Receiver`] is its mirror, complex samples to TS packets: synchronisation
+//! ([`rx::sync`]), then per frame decoding with the frame's own MODCOD and noise estimate
+//! (soft demapping, deinterleaving, LDPC and BCH decoding, BB descrambling, BBHEADER) and
+//! depacketizing (TEI on the packets of failed frames); [`RxStats`] counts what it did. The
+//! [`rx`] module holds its parts.
+//!
+//! The blocks [`Dvbs2Tx`] and [`Dvbs2Rx`] wrap the transmitter and the receiver for a
+//! streaming graph. The `framed` feature (default) adds [`framed`]: both as framed task
+//! graphs (crates/framed) reading and writing files or streams, the encoding or decoding
+//! stage duplicated over cores (`radioflow dvbs2 tx` and `rx` run them). These kernels need
+//! no runtime.
 //!
 //! ```
 //! use num_complex::Complex32;
@@ -34,6 +40,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! # Layout
+//! `tx/` the transmitter and its stages, `rx/` the receiver (`rx/sync/` synchronisation,
+//! `rx/decode/` decoding), `framed/` the framed pipelines of both, `blocks/` the blocks; the
+//! files at the top (`modcod.rs`, `bbframe.rs`, `bch.rs`, `ldpc.rs`, `mapper.rs`,
+//! `plframe.rs`) define what both halves share.
+//!
 //! # Validation
 //! `golden/generate.py` (run with `/usr/bin/python3`, GNU Radio 3.10's gr-dtv) writes
 //! `golden/gr_dtv.txt`: for every MODCOD × frame size × pilots, hashes of the BBFRAME (before
@@ -42,44 +54,25 @@
 //! tests compare bit stages exactly and symbols to 1e-5. Encoders are also checked against
 //! naive references (polynomial division for BCH, the parity check matrix for LDPC).
 
-#[cfg(feature = "framed")]
-pub mod app;
 mod bbframe;
 mod bch;
 mod blocks;
-mod frame_shaping;
 #[cfg(feature = "framed")]
-pub mod framed_rx;
-#[cfg(feature = "framed")]
-mod framed_tx;
+pub mod framed;
 mod ldpc;
 mod ldpc_tables;
 mod mapper;
 mod modcod;
 mod plframe;
 pub mod rx;
-#[cfg(feature = "framed")]
-pub mod rx_app;
-mod schedule;
-mod shaping;
-mod stages;
-pub mod sync;
 mod tx;
-
-#[cfg(test)]
-mod golden_tests;
-#[cfg(test)]
-mod shaping_golden_tests;
 
 pub use bbframe::{InputStream, RollOff, TsSyncError};
 pub use blocks::{Dvbs2Rx, Dvbs2Tx, Dvbs2TxError};
-pub use frame_shaping::{FrameShaper, OverlapAdd};
-#[cfg(feature = "framed")]
-pub use framed_tx::{run_tx, RunError, TxRun, TxStats};
 pub use modcod::{CodeRate, Constellation, FecParams, FrameSize, Modcod, ModcodError};
-pub use schedule::Schedule;
-pub use shaping::{Shaper, Shaping, ShapingError};
-pub use stages::{
-    BbFramer, FecEncoder, FrameSpec, PlFramer, MAX_BBFRAME_BYTES, MAX_FECFRAME_BITS, MAX_PLFRAME,
+pub use rx::{Receiver, RxStats};
+pub use tx::{
+    BbFramer, FecEncoder, FrameInfo, FrameShaper, FrameSpec, OverlapAdd, PlFramer, Schedule,
+    Shaper, Shaping, ShapingError, Transmitter, TxConfig, TxError, MAX_BBFRAME_BYTES,
+    MAX_FECFRAME_BITS, MAX_PLFRAME,
 };
-pub use tx::{FrameInfo, Transmitter, TxConfig, TxError};

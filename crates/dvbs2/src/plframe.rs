@@ -8,6 +8,8 @@ use num_complex::Complex32;
 pub(crate) const SLOT: usize = 90;
 /// A pilot block: 36 symbols after every 16 slots (clause 5.5.3).
 pub(crate) const PILOT_BLOCK: usize = 36;
+/// Data symbols between pilot blocks (16 slots).
+pub(crate) const PILOT_PERIOD: usize = 16 * SLOT;
 /// Slots of a dummy PLFRAME (clause 5.5.1).
 pub(crate) const DUMMY_SLOTS: usize = 36;
 

@@ -4,7 +4,7 @@
 //! packet from lock to the last one sent comes out, none failed.
 
 use radioflow_blocks::{VectorSink, VectorSource};
-use radioflow_dvbs2::sync::SyncConfig;
+use radioflow_dvbs2::rx::sync::SyncConfig;
 use radioflow_dvbs2::{Dvbs2Rx, Dvbs2Tx};
 use radioflow_dvbs2::{FrameSize, RollOff, Shaping, TxConfig};
 use radioflow_runtime::{

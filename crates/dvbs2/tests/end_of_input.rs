@@ -1,10 +1,10 @@
 //! The end of the input, on both sides (issue 32, item 4).
 //!
-//! The transmitter (`run_tx` as a sequence and as a pipeline, `app::tx_file`) writes the RRC
+//! The transmitter (`run_tx` as a sequence and as a pipeline, and to a file) writes the RRC
 //! filter's ringing after the last PLFRAME: its output is the full convolution of the
 //! symbols with the filter, `2·span·sps` samples longer than the frames.
 //!
-//! The framed receiver (`rx_app::rx_file`, one sequence and the planned pipeline, at 2
+//! The framed receiver (`framed::run_rx` from a file, one sequence and the planned pipeline, at 2
 //! samples per symbol and through the resampler) decodes the last PLFRAME of a recording:
 //! for inputs that end mid-frame (the last BBFRAME padded) and exactly at a frame's end,
 //! every packet from lock to the last one sent comes out, none failed; the same for a
@@ -14,11 +14,9 @@
 //! recordings: `tests/gnuradio_rx.rs`.)
 
 use num_complex::Complex32;
-use radioflow_dvbs2::app::{tx_file, TxFileOptions};
-use radioflow_dvbs2::rx_app::{rx_file, RxFileOptions};
-use radioflow_dvbs2::{
-    run_tx, FrameSize, RollOff, Schedule, Shaping, Transmitter, TxConfig, TxRun,
-};
+use radioflow_dvbs2::framed::{calibrate, run_rx, run_tx, RxLive, RxRun, TxRun};
+use radioflow_dvbs2::rx::sync::SyncConfig;
+use radioflow_dvbs2::{FrameSize, RollOff, Schedule, Shaping, Transmitter, TxConfig};
 use rand::{Rng, SeedableRng};
 use std::f64::consts::TAU;
 use std::io::Write;
@@ -129,25 +127,22 @@ fn the_transmitter_ends_with_the_rrc_filter_tail() {
 }
 
 /// Writes `packets` TS packets as 8PSK 3/5 short frames with pilots, RRC 0.2 at `sps`, through
-/// `radioflow dvbs2 tx`'s code; returns the TS and the samples.
+/// `radioflow dvbs2 tx`'s pipeline (two encoders) into a file; returns the TS and the samples.
 fn transmit(dir: &Path, packets: usize, sps: usize) -> (Vec<u8>, Vec<Complex32>) {
     let (ts_in, iq) = (dir.join("in.ts"), dir.join("tx.cf32"));
     let sent = ts(packets);
     std::fs::write(&ts_in, &sent).unwrap();
-    let stats = tx_file(&TxFileOptions {
-        input: ts_in,
-        output: iq.clone(),
-        modcod: "8psk-3/5".into(),
-        frame: "short".into(),
-        pilots: true,
-        rolloff: 0.2,
-        sps,
-        rrc: true,
-        gold: 0,
-        schedule: None,
-        threads: 2,
-    })
-    .unwrap();
+    let run = TxRun {
+        tx: TxConfig::new("8psk-3/5".parse().unwrap(), FrameSize::Short, true),
+        shaping: Shaping::rrc(RollOff::R020, sps),
+        schedule: Schedule::default(),
+        encoders: 2,
+    };
+    let (input, output) = (
+        std::fs::File::open(&ts_in).unwrap(),
+        std::fs::File::create(&iq).unwrap(),
+    );
+    let stats = run_tx(&run, input, output).unwrap();
     let bytes = std::fs::read(&iq).unwrap();
     let samples: Vec<Complex32> = bytes
         .chunks_exact(8)
@@ -180,27 +175,25 @@ fn channel(x: &[Complex32], sps: f64, esn0_db: f64, seed: u64) -> Vec<Complex32>
         .collect()
 }
 
-/// Receives `samples` (at `sps`) with `rx_file` on `cores` (0: one sequence).
+/// Receives `samples` (at `sps`) from a file as `radioflow dvbs2 rx` does, on `cores` (0: one
+/// sequence; else the pipeline planned from a profile of the file's start).
 fn receive(dir: &Path, samples: &[Complex32], sps: f64, cores: usize) -> (Vec<u8>, u64, u64) {
     let (iq, out) = (dir.join("rx.cf32"), dir.join("out.ts"));
     std::fs::write(&iq, bytemuck::cast_slice::<Complex32, u8>(samples)).unwrap();
-    let r = rx_file(
-        &RxFileOptions {
-            input: iq,
-            sps,
-            output: out.clone(),
-            rolloff: 0.2,
-            gold: 0,
-            frame: None,
-            pilots: None,
-            cores,
-            profile: false,
-            pin: false,
-            span: None,
+    let run = RxRun {
+        sync: SyncConfig {
+            samples_per_symbol: sps,
+            ..SyncConfig::default()
         },
-        |_, _| {},
-    )
-    .unwrap();
+        filter: Default::default(),
+        cores,
+        pin: false,
+    };
+    let open = || std::fs::File::open(&iq).unwrap();
+    let calibration = (cores > 0).then(|| calibrate(&run, open(), cores).unwrap());
+    let output = std::io::BufWriter::new(std::fs::File::create(&out).unwrap());
+    let live = Arc::new(RxLive::default());
+    let r = run_rx(&run, open(), output, calibration.as_ref(), live, |_| {}).unwrap();
     (std::fs::read(&out).unwrap(), r.decoded, r.failed)
 }
 

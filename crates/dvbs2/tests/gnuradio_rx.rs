@@ -1,4 +1,5 @@
-//! The whole receiver (`rx_app::rx_file`: synchronisation and decoding, framed) on signals
+//! The whole receiver (`framed::run_rx` from a file, as `radioflow dvbs2 rx --cores 0`:
+//! synchronisation and decoding) on signals
 //! made by GNU Radio's gr-dtv transmitter with a carrier offset (2 % of the symbol rate), a
 //! 40 ppm clock offset, Wiener phase noise and white noise 3 dB (normal frames) or 4 dB
 //! (short) above each MODCOD's threshold in EN 302 307-1 Table 13 (`golden/rx_vectors.py`,
@@ -19,7 +20,8 @@
 //! resampler, 3.37 and 1.7 by its arbitrary-ratio polyphase one) and receives them at those
 //! rates, under the same conditions.
 
-use radioflow_dvbs2::rx_app::{rx_file, RxFileOptions};
+use radioflow_dvbs2::framed::{run_rx, RxLive, RxRun};
+use radioflow_dvbs2::rx::sync::SyncConfig;
 use radioflow_dvbs2::{FrameSize, Modcod};
 use std::path::Path;
 use std::process::Command;
@@ -83,23 +85,19 @@ fn decode_bit_exact(test: &str, flag: &str, least: usize) {
         let sent = std::fs::read(dir.path().join(format!("{name}.ts"))).unwrap();
         let out = dir.path().join(format!("{name}.out.ts"));
         let sps = c["sps"].as_f64().unwrap();
-        let r = rx_file(
-            &RxFileOptions {
-                input: dir.path().join(format!("{name}.cf32")),
-                sps,
-                output: out.clone(),
-                rolloff: 0.2,
-                gold: 0,
-                frame: None,
-                pilots: None,
-                cores: 0,
-                profile: false,
-                pin: false,
-                span: None,
+        let run = RxRun {
+            sync: SyncConfig {
+                samples_per_symbol: sps,
+                ..SyncConfig::default()
             },
-            |_, _| {},
-        )
-        .unwrap();
+            filter: Default::default(),
+            cores: 0,
+            pin: false,
+        };
+        let input = std::fs::File::open(dir.path().join(format!("{name}.cf32"))).unwrap();
+        let output = std::io::BufWriter::new(std::fs::File::create(&out).unwrap());
+        let live = std::sync::Arc::new(RxLive::default());
+        let r = run_rx(&run, input, output, None, live, |_| {}).unwrap();
         let got = std::fs::read(&out).unwrap();
         let n = got.len() / 188;
         let first = got

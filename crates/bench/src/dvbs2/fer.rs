@@ -91,7 +91,7 @@ fn intact(got: &[u8], sent: &[u8], from: usize, to: usize) -> usize {
 /// # Errors
 /// A file that cannot be written, a run that fails.
 pub fn fer(p: &FerParams) -> Result<Vec<FerCurve>, BenchError> {
-    use radioflow_dvbs2::rx_app::{rx_file, RxFileOptions};
+    use radioflow_dvbs2::framed::{run_rx, RxLive, RxRun};
     let tmp = std::env::temp_dir().join(format!("radioflow-dvbs2-fer-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).map_err(io_error(&tmp))?;
     let result = (|| {
@@ -114,23 +114,19 @@ pub fn fer(p: &FerParams) -> Result<Vec<FerCurve>, BenchError> {
                 let rec = tmp.join("rec.cf32");
                 let out = tmp.join("out.ts");
                 write_recording(case, packets, esn0, &rec)?;
-                let r = rx_file(
-                    &RxFileOptions {
-                        input: rec.clone(),
-                        sps: 2.0,
-                        output: out.clone(),
-                        rolloff: 0.2,
-                        gold: 0,
-                        frame: None,
-                        pilots: None,
-                        cores: 0,
-                        profile: false,
-                        pin: false,
-                        span: None,
-                    },
-                    |_, _| {},
-                )
-                .map_err(|e| BenchError::Params(format!("dvbs2-fer radioflow: {e}")))?;
+                // As `radioflow dvbs2 rx --cores 0` receives a file.
+                let run = RxRun {
+                    sync: Default::default(),
+                    filter: Default::default(),
+                    cores: 0,
+                    pin: false,
+                };
+                let input = std::fs::File::open(&rec).map_err(io_error(&rec))?;
+                let output = std::fs::File::create(&out).map_err(io_error(&out))?;
+                let output = std::io::BufWriter::with_capacity(1 << 16, output);
+                let live = std::sync::Arc::new(RxLive::default());
+                let r = run_rx(&run, input, output, None, live, |_| {})
+                    .map_err(|e| BenchError::Params(format!("dvbs2-fer radioflow: {e}")))?;
                 let got = std::fs::read(&out).map_err(io_error(&out))?;
                 let window = (to - from).max(1) as f64;
                 let per = 1.0 - intact(&got, &sent, from, to) as f64 / window;

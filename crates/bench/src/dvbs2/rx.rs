@@ -1,5 +1,5 @@
 //! `radioflow bench dvbs2-rx`: the DVB-S2 receiver (issue 20) on the same cf32 recording
-//! through radioflow (`radioflow_dvbs2::framed_rx`, the plan's pipeline or one sequence) and
+//! through radioflow (`radioflow_dvbs2::framed::run_rx`, the plan's pipeline or one sequence) and
 //! through gr-dvbs2rx's `dvbs2-rx` application (GPLv3, built outside the repository; its
 //! install prefix given with `--gr-dvbs2rx` or `GR_DVBS2RX_PREFIX`), alternated run by run.
 //! The recording is made by radioflow's transmitter (bit-exact with gr-dtv) from a TS file,
@@ -15,9 +15,9 @@ use crate::measurement::BenchError;
 use crate::stats::{summarize, Summary};
 use crate::values;
 use clap::Args;
-use radioflow_dvbs2::framed_rx::{calibrate, RxProfile, RxRun};
-use radioflow_dvbs2::sync::SyncConfig;
-use radioflow_dvbs2::{run_tx, FrameSize, RollOff, Schedule, Shaping, TxConfig, TxRun};
+use radioflow_dvbs2::framed::{calibrate, run_tx, RxProfile, RxRun, TxRun};
+use radioflow_dvbs2::rx::sync::SyncConfig;
+use radioflow_dvbs2::{FrameSize, RollOff, Schedule, Shaping, TxConfig};
 use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -260,8 +260,7 @@ pub fn measure(p: &Dvbs2RxParams) -> Result<(Vec<Dvbs2RxRow>, Vec<RxProfile>), B
             let sync = SyncConfig::default();
             let run = RxRun {
                 sync,
-                frame: None,
-                pilots: None,
+                filter: Default::default(),
                 cores: 2,
                 pin: false,
             };

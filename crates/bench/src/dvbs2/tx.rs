@@ -1,5 +1,5 @@
 //! `radioflow bench dvbs2-tx`: the DVB-S2 transmitter (issue 19) on the same TS file through
-//! radioflow (`radioflow_dvbs2::run_tx`, a framed sequence or pipeline) and through GNU Radio's
+//! radioflow (`radioflow_dvbs2::framed::run_tx`, a framed sequence or pipeline) and through GNU Radio's
 //! gr-dtv chain (`peers/gnuradio/dvbs2_tx.py`: bbheader → bbscrambler → bch → ldpc →
 //! interleaver → modulator → physical → RRC FIR → null sink), alternated run by run. The
 //! figure is Mb/s of information: TS bits carried by the BBFRAMEs per second of run.
@@ -12,7 +12,8 @@ use crate::peers::repo_root;
 use crate::stats::{summarize, Summary};
 use crate::values;
 use clap::Args;
-use radioflow_dvbs2::{run_tx, FrameSize, RollOff, Schedule, Shaping, TxConfig, TxRun};
+use radioflow_dvbs2::framed::{run_tx, TxRun};
+use radioflow_dvbs2::{FrameSize, RollOff, Schedule, Shaping, TxConfig};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -1,4 +1,5 @@
-//! `radioflow dvbs2 tx`: a TS file to a cf32 file, with errors that name what is wrong.
+//! `radioflow dvbs2 tx`: a TS file to a cf32 file through the framed transmitter
+//! ([`run_tx`]), with errors that name the option, file or packet at fault.
 
 use std::fs::File;
 use std::io::Read;
@@ -6,43 +7,46 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use crate::bbframe::{InputStream, RollOff};
-use crate::framed_tx::{run_tx, RunError, TxRun, TxStats};
-use crate::modcod::{FrameSize, Modcod, ModcodError};
-use crate::schedule::Schedule;
-use crate::shaping::Shaping;
-use crate::tx::{TxConfig, TxError};
+use clap::{Args, ValueEnum};
+use radioflow_blocks::runtime::registry::PathUse;
+use radioflow_dvbs2::framed::{run_tx, TxRun, TxRunError, TxStats};
+use radioflow_dvbs2::{
+    FrameSize, InputStream, Modcod, ModcodError, RollOff, Schedule, Shaping, TxConfig, TxError,
+};
+use radioflow_library::RunFiles;
+
+use super::args::{rolloff, OnOff};
 
 /// The options of `radioflow dvbs2 tx`, as text where the user typed text.
 #[derive(Debug, Clone)]
-pub struct TxFileOptions {
+pub(crate) struct TxFileOptions {
     /// TS file (whole 188-byte packets starting with 0x47).
-    pub input: PathBuf,
+    pub(crate) input: PathBuf,
     /// Output file of little-endian complex float32 samples.
-    pub output: PathBuf,
+    pub(crate) output: PathBuf,
     /// MODCOD, e.g. `qpsk-8/9`.
-    pub modcod: String,
+    pub(crate) modcod: String,
     /// `short` or `normal`.
-    pub frame: String,
+    pub(crate) frame: String,
     /// Pilots on.
-    pub pilots: bool,
+    pub(crate) pilots: bool,
     /// Roll-off: 0.35, 0.25 or 0.2.
-    pub rolloff: f64,
+    pub(crate) rolloff: f64,
     /// Samples per symbol.
-    pub sps: usize,
+    pub(crate) sps: usize,
     /// RRC shaping (false: one symbol, then `sps − 1` zeros).
-    pub rrc: bool,
+    pub(crate) rrc: bool,
     /// PL scrambling Gold code index.
-    pub gold: u32,
+    pub(crate) gold: u32,
     /// VCM schedule `INDEX:MODCOD[:FRAME[:PILOTS]],...` (signals ACM/VCM in MATYPE).
-    pub schedule: Option<String>,
+    pub(crate) schedule: Option<String>,
     /// Encoder threads (0: everything on the calling thread).
-    pub threads: usize,
+    pub(crate) threads: usize,
 }
 
 /// Why `radioflow dvbs2 tx` failed.
 #[derive(Debug, Error)]
-pub enum AppError {
+pub(crate) enum TxFileError {
     /// The MODCOD text is not one of the 28.
     #[error("unknown MODCOD {given:?} ({why}); valid MODCODs: {valid}")]
     UnknownModcod {
@@ -82,7 +86,7 @@ pub enum AppError {
     },
     /// The run failed.
     #[error(transparent)]
-    Run(#[from] RunError),
+    Run(#[from] TxRunError),
 }
 
 /// The 28 MODCOD names, space separated.
@@ -96,9 +100,9 @@ fn valid_modcods() -> String {
 /// Parses `s` as a MODCOD, with the list of valid ones in the error.
 ///
 /// # Errors
-/// [`AppError::UnknownModcod`].
-pub fn parse_modcod(s: &str) -> Result<Modcod, AppError> {
-    s.parse().map_err(|why| AppError::UnknownModcod {
+/// [`TxFileError::UnknownModcod`].
+pub(crate) fn parse_modcod(s: &str) -> Result<Modcod, TxFileError> {
+    s.parse().map_err(|why| TxFileError::UnknownModcod {
         given: s.to_string(),
         why,
         valid: valid_modcods(),
@@ -108,14 +112,14 @@ pub fn parse_modcod(s: &str) -> Result<Modcod, AppError> {
 /// Checks that `path` holds whole 188-byte packets each starting with 0x47.
 ///
 /// # Errors
-/// [`AppError::Input`] (missing, unreadable) or [`AppError::NotTs`] naming the packet and
+/// [`TxFileError::Input`] (missing, unreadable) or [`TxFileError::NotTs`] naming the packet and
 /// byte offset at fault.
-pub fn check_ts_file(path: &Path) -> Result<u64, AppError> {
-    let io = |source| AppError::Input {
+pub(crate) fn check_ts_file(path: &Path) -> Result<u64, TxFileError> {
+    let io = |source| TxFileError::Input {
         path: path.to_path_buf(),
         source,
     };
-    let not_ts = |why: String| AppError::NotTs {
+    let not_ts = |why: String| TxFileError::NotTs {
         path: path.to_path_buf(),
         why,
     };
@@ -166,31 +170,31 @@ pub fn check_ts_file(path: &Path) -> Result<u64, AppError> {
 ///
 /// # Errors
 /// Unknown MODCOD, bad frame size, undefined MODCOD/frame pair, roll-off, sps, schedule.
-pub fn tx_run(o: &TxFileOptions) -> Result<TxRun, AppError> {
+pub(crate) fn tx_run(o: &TxFileOptions) -> Result<TxRun, TxFileError> {
     let modcod = parse_modcod(&o.modcod)?;
     let frame: FrameSize = o
         .frame
         .parse()
-        .map_err(|e: ModcodError| AppError::Settings(format!("--frame: {e}")))?;
-    modcod
-        .fec(frame)
-        .map_err(|e| AppError::Settings(format!("--modcod {modcod} --frame {}: {e}", o.frame)))?;
+        .map_err(|e: ModcodError| TxFileError::Settings(format!("--frame: {e}")))?;
+    modcod.fec(frame).map_err(|e| {
+        TxFileError::Settings(format!("--modcod {modcod} --frame {}: {e}", o.frame))
+    })?;
     let roll_off = match o.rolloff {
         r if (r - 0.35).abs() < 1e-9 => RollOff::R035,
         r if (r - 0.25).abs() < 1e-9 => RollOff::R025,
         r if (r - 0.20).abs() < 1e-9 => RollOff::R020,
         r => {
-            return Err(AppError::Settings(format!(
+            return Err(TxFileError::Settings(format!(
                 "--rolloff {}: DVB-S2 defines 0.35, 0.25 and 0.2",
-                radioflow_dsp::Num(r)
+                radioflow_blocks::dsp::Num(r)
             )))
         }
     };
     if o.sps == 0 {
-        return Err(AppError::Settings("--sps must be at least 1".into()));
+        return Err(TxFileError::Settings("--sps must be at least 1".into()));
     }
     if o.rrc && o.sps < 2 {
-        return Err(AppError::Settings(format!(
+        return Err(TxFileError::Settings(format!(
             "--sps {}: RRC shaping needs at least 2 samples per symbol; use --shaping none \
              for one unshaped symbol per sample",
             o.sps
@@ -198,11 +202,11 @@ pub fn tx_run(o: &TxFileOptions) -> Result<TxRun, AppError> {
     }
     let schedule = match &o.schedule {
         Some(s) => Schedule::parse(s, frame, o.pilots)
-            .map_err(|e| AppError::Settings(format!("--schedule: {e}")))?,
+            .map_err(|e| TxFileError::Settings(format!("--schedule: {e}")))?,
         None => Schedule::default(),
     };
     if o.gold > 262_141 {
-        return Err(AppError::Settings(format!(
+        return Err(TxFileError::Settings(format!(
             "--gold {}: {}",
             o.gold,
             TxError::Gold(o.gold)
@@ -234,11 +238,11 @@ pub fn tx_run(o: &TxFileOptions) -> Result<TxRun, AppError> {
 /// cannot be read twice) is encoded as it comes, each packet checked as it is read.
 ///
 /// # Errors
-/// See [`AppError`]: every option and the input are checked before the output is created
+/// See [`TxFileError`]: every option and the input are checked before the output is created
 /// (a stream's packets: as they are read).
-pub fn tx_file(o: &TxFileOptions) -> Result<TxStats, AppError> {
+pub(crate) fn tx_file(o: &TxFileOptions) -> Result<TxStats, TxFileError> {
     let run = tx_run(o)?;
-    let input_error = |source| AppError::Input {
+    let input_error = |source| TxFileError::Input {
         path: o.input.clone(),
         source,
     };
@@ -246,22 +250,105 @@ pub fn tx_file(o: &TxFileOptions) -> Result<TxStats, AppError> {
         check_ts_file(&o.input)?;
     }
     let input = File::open(&o.input).map_err(input_error)?;
-    let output = File::create(&o.output).map_err(|source| AppError::Output {
+    let output = File::create(&o.output).map_err(|source| TxFileError::Output {
         path: o.output.clone(),
         source,
     })?;
     run_tx(&run, input, output).map_err(|e| match e {
         // Only a stream gets here with a bad packet: name it as the check would.
-        RunError::Tx(TxError::TsSync(e)) => AppError::NotTs {
+        TxRunError::Tx(TxError::TsSync(e)) => TxFileError::NotTs {
             path: o.input.clone(),
             why: e.to_string(),
         },
-        RunError::Io {
+        TxRunError::Io {
             what: "reading the input",
             source,
         } => input_error(source),
         e => e.into(),
     })
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ShapingKind {
+    /// Root-raised-cosine (clause 5.6) at --sps samples per symbol.
+    Rrc,
+    /// No filter: each symbol then sps-1 zeros (--sps 1: one complex value per symbol).
+    None,
+}
+
+#[derive(Args)]
+pub(super) struct TxArgs {
+    /// MPEG-TS input file (whole 188-byte packets starting with 0x47).
+    #[arg(long)]
+    input: PathBuf,
+    /// Output file of little-endian complex float32 (cf32) samples.
+    #[arg(long)]
+    out: PathBuf,
+    /// MODCOD, e.g. qpsk-8/9, 8psk-3/5, 16apsk-2/3, 32apsk-9/10.
+    #[arg(long, default_value = "qpsk-8/9")]
+    modcod: String,
+    /// FECFRAME size: short (16200) or normal (64800).
+    #[arg(long, default_value = "normal")]
+    frame: String,
+    /// Pilot blocks.
+    #[arg(long, value_enum, default_value = "on")]
+    pilots: OnOff,
+    /// RRC roll-off (also signalled in the BBHEADER): 0.35, 0.25 or 0.2.
+    #[arg(long, default_value = "0.2", value_parser = rolloff)]
+    rolloff: f64,
+    /// Samples per symbol (1 to 64; RRC needs at least 2).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    sps: u16,
+    /// Pulse shaping.
+    #[arg(long, value_enum, default_value = "rrc")]
+    shaping: ShapingKind,
+    /// PL scrambling Gold code index n (0..=262141).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=262_141))]
+    gold: u32,
+    /// VCM: MODCOD changes by frame index, `INDEX:MODCOD[:FRAME[:on|off]],...`
+    /// (e.g. `100:8psk-3/5,200:qpsk-1/2:short`); signals ACM/VCM in the BBHEADER.
+    #[arg(long)]
+    schedule: Option<String>,
+    /// Encoder threads of the pipeline (BCH, LDPC, mapping, PL framing, RRC), between a
+    /// reading and a writing thread; 0 runs everything on one thread. Default: one per CPU.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(0..=256))]
+    threads: Option<u16>,
+}
+
+/// `radioflow dvbs2 tx`.
+pub(super) fn run(a: TxArgs) -> anyhow::Result<()> {
+    let threads = a.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+        usize::from,
+    );
+    RunFiles::new()
+        .add("--input", &a.input, PathUse::Read)
+        .add("--out", &a.out, PathUse::Write)
+        .check()?;
+    let o = TxFileOptions {
+        input: a.input,
+        output: a.out,
+        modcod: a.modcod,
+        frame: a.frame,
+        pilots: matches!(a.pilots, OnOff::On),
+        rolloff: a.rolloff,
+        sps: usize::from(a.sps),
+        rrc: matches!(a.shaping, ShapingKind::Rrc),
+        gold: a.gold,
+        schedule: a.schedule,
+        threads,
+    };
+    // The error's own message names the option, file or packet at fault: it is the first line.
+    let stats = tx_file(&o)?;
+    eprintln!(
+        "dvbs2 tx: {} PLFRAMEs, {} samples to {} in {:.3} s ({:.1} Mb/s of TS input)",
+        stats.frames,
+        stats.samples,
+        o.output.display(),
+        stats.seconds,
+        stats.input_bytes as f64 * 8.0 / stats.seconds.max(1e-9) / 1e6
+    );
+    Ok(())
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use anyhow::Context;
 use radioflow_blocks::{
     Copy, MessageCounter, MessageForwarder, NullSink, SampleFormat, VectorSource,
 };
-use radioflow_dvbs2::sync::SyncConfig;
+use radioflow_dvbs2::rx::sync::SyncConfig;
 use radioflow_dvbs2::{Dvbs2Rx, Dvbs2Tx};
 use radioflow_dvbs2::{FrameSize, RollOff, Shaping, TxConfig};
 use radioflow_fm::synth::{write_station, Station};

@@ -1,7 +1,7 @@
 //! [`Dvbs2Rx`]: the DVB-S2 receiver (ETSI EN 302 307-1) as one block, samples to TS bytes.
 
-use crate::rx::{BbHeader, Depacketizer, FrameDecoder};
-use crate::sync::{SyncConfig, SyncError, SyncFrame, Synchronizer};
+use crate::rx::sync::{SyncConfig, SyncError};
+use crate::rx::{Receiver, RxStats};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
@@ -13,7 +13,7 @@ const STEP: usize = 4096;
 /// across frames.
 const PENDING: usize = 58_192 / 8 + 2 * 188;
 
-/// Receives DVB-S2 ([the crate](crate): resampling to 2 samples per symbol when the input
+/// Receives DVB-S2 (a [`Receiver`]: resampling to 2 samples per symbol when the input
 /// is at another rate, AGC, matched RRC, Gardner timing, SOF/PLS frame synchronisation,
 /// carrier recovery, PL descrambling, soft demapping, LDPC, BCH, BBHEADER) on one thread, from
 /// complex samples to the TS packets the frames carry (sync bytes restored; packets of frames
@@ -23,8 +23,8 @@ const PENDING: usize = 58_192 / 8 + 2 * 188;
 /// The packets of a frame wait inside the block until the output has room: nothing is
 /// dropped when the output is short, the input is simply not read further meanwhile. When
 /// the input ends, the last frame is delivered without waiting for a next header (the
-/// filters flushed with zeros; see [`Synchronizer::finish`]). For the
-/// receiver on several cores, see [`framed_rx`](crate::framed_rx) (`radioflow dvbs2 rx`).
+/// filters flushed with zeros; see [`Receiver::finish`]). For the receiver on several cores,
+/// see [`framed::run_rx`](crate::framed::run_rx) (`radioflow dvbs2 rx`).
 ///
 /// From Rust, [`new`](Self::new) takes a [`SyncConfig`]: the roll-off of the matched filter,
 /// the PL scrambling Gold code and the input's samples per symbol.
@@ -34,7 +34,7 @@ const PENDING: usize = 58_192 / 8 + 2 * 188;
 /// use radioflow_blocks::{VectorSink, VectorSource};
 /// use radioflow_dvbs2::{Dvbs2Rx, Dvbs2Tx};
 /// use radioflow_blocks::runtime::Flowgraph;
-/// use radioflow_dvbs2::sync::SyncConfig;
+/// use radioflow_dvbs2::rx::sync::SyncConfig;
 /// use radioflow_dvbs2::{FrameSize, RollOff, Shaping, TxConfig};
 ///
 /// let ts: Vec<u8> = (0..300 * 188).map(|i| if i % 188 == 0 { 0x47 } else { i as u8 }).collect();
@@ -85,14 +85,10 @@ pub struct Dvbs2Rx {
     /// TS packets (188 bytes, 0x47 first).
     #[output(name = "out")]
     output: StreamOutput<u8>,
-    sync: Synchronizer,
-    dec: FrameDecoder,
-    depack: Depacketizer,
+    rx: Receiver,
     /// TS bytes decoded, not yet written; `pending[sent..]` is left.
     pending: Vec<u8>,
     sent: usize,
-    decoded: u64,
-    failed: u64,
     /// The synchroniser has been told the input ended.
     ended: bool,
     /// The depacketizer has been flushed.
@@ -102,8 +98,8 @@ pub struct Dvbs2Rx {
 impl std::fmt::Debug for Dvbs2Rx {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Dvbs2Rx")
-            .field("decoded", &self.decoded)
-            .field("failed", &self.failed)
+            .field("decoded", &self.decoded())
+            .field("failed", &self.failed())
             .finish()
     }
 }
@@ -118,13 +114,9 @@ impl Dvbs2Rx {
         Ok(Self {
             input: StreamInput::new(),
             output: StreamOutput::new(),
-            sync: Synchronizer::new(cfg)?,
-            dec: FrameDecoder::new(),
-            depack: Depacketizer::new(),
+            rx: Receiver::new(cfg)?,
             pending: Vec::with_capacity(PENDING),
             sent: 0,
-            decoded: 0,
-            failed: 0,
             ended: false,
             flushed: false,
         })
@@ -132,17 +124,23 @@ impl Dvbs2Rx {
 
     /// Frames decoded (BCH and BBHEADER good).
     pub fn decoded(&self) -> u64 {
-        self.decoded
+        self.rx.stats().decoded
     }
 
     /// Frames that failed to decode.
     pub fn failed(&self) -> u64 {
-        self.failed
+        self.rx.stats().failed
     }
 
     /// Frame synchronisation holds.
     pub fn locked(&self) -> bool {
-        self.sync.stats().locked
+        self.rx.locked()
+    }
+
+    /// What the receiver did so far (the packets counted as decoded, whether or not the
+    /// output took them yet).
+    pub fn stats(&self) -> RxStats {
+        self.rx.stats()
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -151,31 +149,25 @@ impl Dvbs2Rx {
         let o = self.output.slice();
         let (mut used, mut made) = (0, 0);
         let Self {
-            sync,
-            dec,
-            depack,
+            rx,
             pending,
             sent,
-            decoded,
-            failed,
             ended,
             flushed,
             ..
         } = self;
         while drain(pending, sent, o, &mut made) && used < i.len() {
             let chunk = &i[used..(used + STEP).min(i.len())];
-            sync.process(chunk, |f| {
-                decode(f, dec, depack, pending, decoded, failed);
-            });
+            rx.process(chunk, &mut |p: &[u8]| pending.extend_from_slice(p));
             used += chunk.len();
         }
         let all = used == i.len();
         if finished && all && drain(pending, sent, o, &mut made) && !*ended {
-            sync.finish(|f| decode(f, dec, depack, pending, decoded, failed));
+            rx.finish(&mut |p: &[u8]| pending.extend_from_slice(p));
             *ended = true;
         }
         if finished && all && *ended && drain(pending, sent, o, &mut made) && !*flushed {
-            depack.flush(&mut |p: &[u8]| pending.extend_from_slice(p));
+            rx.flush(&mut |p: &[u8]| pending.extend_from_slice(p));
             *flushed = true;
         }
         let done = finished && all && *flushed && drain(pending, sent, o, &mut made);
@@ -186,33 +178,6 @@ impl Dvbs2Rx {
         } else {
             WorkStatus::Continue
         })
-    }
-}
-
-/// Decodes the frame `f` into TS packets appended to `pending`, counting it as decoded or
-/// failed.
-fn decode(
-    f: &SyncFrame<'_>,
-    dec: &mut FrameDecoder,
-    depack: &mut Depacketizer,
-    pending: &mut Vec<u8>,
-    decoded: &mut u64,
-    failed: &mut u64,
-) {
-    let n0 = 10f32.powf(-f.esn0_db / 10.0);
-    let mut emit = |p: &[u8]| pending.extend_from_slice(p);
-    match dec.decode_erased(f.data, f.erased, f.modcod, f.frame, n0) {
-        Ok(status) => {
-            let ok = status.ok();
-            if ok {
-                *decoded += 1;
-            } else {
-                *failed += 1;
-            }
-            let header: Option<BbHeader> = status.header.ok();
-            depack.push(header.as_ref(), dec.bbframe(), ok, &mut emit);
-        }
-        Err(_) => *failed += 1,
     }
 }
 

@@ -26,7 +26,11 @@
 //! [`calibrate`] profiles the graph as one sequence on the first [`CALIBRATION`] samples of
 //! the input (at 2 samples per symbol; as many symbols' worth at another rate) and asks
 //! [`plan`] for the stages on the cores given; [`run_rx`] then builds that pipeline for the
-//! whole input. [`RxProfile`] keeps the profile and the plan (the seed's Table 3).
+//! whole input. [`RxProfile`] keeps the profile and the plan (Table 3 of Cassagne et al. 2023).
+//!
+//! The tasks after synchronisation are the steps of [`Receiver`](crate::Receiver):
+//! `frame_sync` ends with [`FrameSelect`], `decode` is [`Decode`], `depacketize` is
+//! [`Deliver`].
 
 use std::collections::VecDeque;
 use std::io::{ErrorKind, Read, Write};
@@ -41,10 +45,14 @@ use radioflow_framed::{
 };
 use thiserror::Error;
 
-use crate::rx::{BbHeader, Depacketizer, FrameDecoder, StageProfile};
-use crate::stages::MAX_BBFRAME_BYTES;
-use crate::sync::{MatchedFilter, Resampler, SyncConfig, SyncError, Synchronizer, TimingRecovery};
-use crate::{FrameSize, Modcod};
+use crate::modcod::{FrameSize, Modcod};
+use crate::rx::sync::{
+    MatchedFilter, Resampler, SyncConfig, SyncError, SyncFrame, Synchronizer, TimingRecovery,
+};
+use crate::rx::{
+    BbHeader, Decode, Decoded, Deliver, FrameFilter, FrameSelect, RxStats, StageProfile,
+};
+use crate::tx::MAX_BBFRAME_BYTES;
 
 /// Input samples per frame of the graph at 2 samples per symbol (at another rate: the samples
 /// that resample to at most this many).
@@ -73,10 +81,8 @@ const QUEUE: usize = 16;
 pub struct RxRun {
     /// Synchroniser settings (roll-off, Gold code).
     pub sync: SyncConfig,
-    /// Decode only frames of this size; `None`: every frame.
-    pub frame: Option<FrameSize>,
-    /// Decode only frames with (true) or without (false) pilots; `None`: every frame.
-    pub pilots: Option<bool>,
+    /// The frames to decode (frame size, pilots); the others are counted as skipped.
+    pub filter: FrameFilter,
     /// Cores for [`plan`]; 0 runs everything as one sequence on the calling thread.
     pub cores: usize,
     /// Pin the plan's stages to CPUs 0..cores, the longest stages first, each on the CPU with
@@ -151,33 +157,6 @@ fn counted<S>(
     }
 }
 
-/// What a run did.
-#[derive(Debug, Clone, Default)]
-pub struct RxStats {
-    /// Input samples read.
-    pub samples: u64,
-    /// PLFRAMEs synchronised.
-    pub frames: u64,
-    /// Frames decoded (BCH and BBHEADER good).
-    pub decoded: u64,
-    /// Frames that failed to decode (their packets carry TEI).
-    pub failed: u64,
-    /// Frames synchronised but not of the frame size / pilots asked for.
-    pub skipped: u64,
-    /// TS packets written.
-    pub packets: u64,
-    /// Information bits (Kbch) of the frames decoded.
-    pub info_bits: u64,
-    /// The last frame's MODCOD, frame size and pilots.
-    pub last_modcod: Option<(Modcod, FrameSize, bool)>,
-    /// The last Es/N0 estimate (dB, smoothed over frames).
-    pub esn0_db: Option<f32>,
-    /// Frame synchronisation held at the end.
-    pub locked: bool,
-    /// Wall time of the run (calibration included), seconds.
-    pub seconds: f64,
-}
-
 /// The calibration: per-task profile of the first samples, the plan made from it, and the
 /// decoder's own stages over the same frames.
 #[derive(Debug, Clone)]
@@ -197,7 +176,7 @@ pub struct RxProfile {
 }
 
 impl RxProfile {
-    /// The seed's Table 3 for this receiver: per task throughput normalised to information
+    /// Table 3 of Cassagne et al. 2023 for this receiver: per task throughput normalised to information
     /// bits, latency and share of time; the plan's stages; the decode task's parts.
     pub fn table(&self) -> String {
         let mut s = String::new();
@@ -256,35 +235,13 @@ struct Shared {
     done: AtomicBool,
     error: Mutex<Option<RxRunError>>,
     samples: AtomicU64,
-    frames: AtomicU64,
-    skipped: AtomicU64,
-    /// The last frame's PLS MODCOD, short, pilots and Es/N0 bits (see [`pack_last`]); 0: none.
-    last: AtomicU64,
-    locked: AtomicBool,
-    /// Stage 4's counters, stored once by its last frame.
-    end: Mutex<Option<(u64, u64, u64, u64)>>,
+    /// The counts, stored at the end: stage 2's by its last chunk ([`FrameSelect::report`],
+    /// `locked`), stage 4's by its last frame ([`Deliver::report`]).
+    end: Mutex<RxStats>,
+    /// Stage 4 has stored its counts.
+    delivered: AtomicBool,
     /// The live counters and the stop flag.
     live: Arc<RxLive>,
-}
-
-fn pack_last(modcod: Modcod, frame: FrameSize, pilots: bool, esn0_db: f32) -> u64 {
-    u64::from(modcod.pls_modcod())
-        | u64::from(frame == FrameSize::Short) << 8
-        | u64::from(pilots) << 9
-        | u64::from(esn0_db.to_bits()) << 32
-}
-
-fn unpack_last(w: u64) -> Option<((Modcod, FrameSize, bool), f32)> {
-    let m = modcod_of((w & 0xff) as u32)?;
-    let frame = if w >> 8 & 1 == 1 {
-        FrameSize::Short
-    } else {
-        FrameSize::Normal
-    };
-    Some((
-        (m, frame, w >> 9 & 1 == 1),
-        f32::from_bits((w >> 32) as u32),
-    ))
 }
 
 impl Shared {
@@ -367,7 +324,7 @@ impl<R: Read> Source<R> {
 /// A PLFRAME waiting in stage 2.
 struct Ready {
     data: Vec<Complex32>,
-    /// The last data symbols not in the input ([`crate::sync::SyncFrame::erased`]).
+    /// The last data symbols not in the input ([`crate::rx::sync::SyncFrame::erased`]).
     erased: usize,
     modcod: Modcod,
     frame: FrameSize,
@@ -381,8 +338,7 @@ struct FrameSync {
     ready: VecDeque<Ready>,
     /// Frame buffers not in `ready`.
     spare: Vec<Vec<Complex32>>,
-    frame: Option<FrameSize>,
-    pilots: Option<bool>,
+    select: FrameSelect,
     shared: Arc<Shared>,
 }
 
@@ -407,20 +363,17 @@ fn modcod_of(pls: u32) -> Option<Modcod> {
     Modcod::all().find(|m| u32::from(m.pls_modcod()) == pls)
 }
 
-/// The `status` socket between stages 3 and 4: decoded, header good, info bits, PLS MODCOD
-/// (0: no frame), frame (0 normal, 1 short), last frame of the run.
+/// The `status` socket between stages 3 and 4: the [`Decoded`] (0 failed, 1 good, 2
+/// refused), header good, info bits, PLS MODCOD (0: no frame), frame (0 normal, 1 short),
+/// last frame of the run.
 const STATUS: usize = 6;
 
 /// Stage 4: depacketizing and writing.
 struct Sink<W> {
     writer: W,
-    depack: Depacketizer,
+    deliver: Deliver,
     shared: Arc<Shared>,
     write_error: Option<std::io::Error>,
-    decoded: u64,
-    failed: u64,
-    packets: u64,
-    info_bits: u64,
 }
 
 /// The graph's tasks.
@@ -451,11 +404,8 @@ where
         done: AtomicBool::new(false),
         error: Mutex::new(None),
         samples: AtomicU64::new(0),
-        frames: AtomicU64::new(0),
-        skipped: AtomicU64::new(0),
-        last: AtomicU64::new(0),
-        locked: AtomicBool::new(false),
-        end: Mutex::new(None),
+        end: Mutex::new(RxStats::default()),
+        delivered: AtomicBool::new(false),
         live: live.clone(),
     });
     let mf = MatchedFilter::new(run.sync)?;
@@ -615,8 +565,7 @@ where
             sync,
             ready: VecDeque::with_capacity(QUEUE),
             spare: (0..QUEUE).map(|_| Vec::with_capacity(MAX_DATA)).collect(),
-            frame: run.frame,
-            pilots: run.pilots,
+            select: FrameSelect::new(run.filter),
             shared: shared.clone(),
         },
     );
@@ -634,18 +583,11 @@ where
             sync,
             ready,
             spare,
-            frame,
-            pilots,
+            select,
             shared,
         } = f;
-        let deliver = |sf: &crate::sync::SyncFrame<'_>| {
-            shared.frames.fetch_add(1, Ordering::Relaxed);
-            shared.last.store(
-                pack_last(sf.modcod, sf.frame, sf.pilots, sf.esn0_db),
-                Ordering::Relaxed,
-            );
-            if frame.is_some_and(|w| w != sf.frame) || pilots.is_some_and(|w| w != sf.pilots) {
-                shared.skipped.fetch_add(1, Ordering::Relaxed);
+        let deliver = |sf: &SyncFrame<'_>| {
+            if !select.admit(sf) {
                 return;
             }
             let mut data = spare.pop().unwrap_or_default();
@@ -667,7 +609,9 @@ where
             sync.process_symbols(symbols, deliver);
         }
         if last {
-            shared.locked.store(sync.stats().locked, Ordering::SeqCst);
+            let mut end = shared.end.lock().unwrap_or_else(|p| p.into_inner());
+            select.report(&mut end);
+            end.locked = sync.stats().locked;
         }
         let Some(r) = ready.pop_front() else {
             if last {
@@ -690,8 +634,8 @@ where
 
     let m3 = g.module(
         "decode",
-        Decode {
-            dec: FrameDecoder::new(),
+        DecodeTask {
+            decode: Decode::new(),
             profile: decoder,
         },
     );
@@ -702,7 +646,7 @@ where
     );
     let bb_out = g.output::<u8>(t3, "bbframe", MAX_BBFRAME_BYTES);
     let status_out = g.output::<u32>(t3, "status", STATUS);
-    let c3 = counted(&live, 4, move |d: &mut Decode, io: &Io<'_>| {
+    let c3 = counted(&live, 4, move |d: &mut DecodeTask, io: &Io<'_>| {
         let spec = io.input(spec_in);
         let Some(modcod) = modcod_of(spec[0]) else {
             io.output(status_out)
@@ -715,29 +659,36 @@ where
             FrameSize::Normal
         };
         let len = (spec[3] as usize).min(MAX_DATA);
-        let n0 = 10f32.powf(-f32::from_bits(spec[4]) / 10.0);
+        let esn0_db = f32::from_bits(spec[4]);
         let erased = spec[5] as usize;
         let symbols = &io.input(data_in)[..len];
-        let res = match &d.profile {
+        let decoded = match &d.profile {
             Some(p) => {
                 let mut p = p.lock().unwrap_or_else(|e| e.into_inner());
-                d.dec
-                    .decode_erased_profiled(symbols, erased, modcod, frame, n0, &mut p)
+                d.decode
+                    .frame(symbols, erased, modcod, frame, esn0_db, Some(&mut p))
             }
-            None => d.dec.decode_erased(symbols, erased, modcod, frame, n0),
+            None => d
+                .decode
+                .frame(symbols, erased, modcod, frame, esn0_db, None),
         };
-        let status = match res {
-            Ok(st) => [
-                u32::from(st.ok()),
-                u32::from(st.header.is_ok()),
-                st.info_bits() as u32,
-                spec[0],
-                spec[1],
-                spec[SPEC - 1],
-            ],
-            Err(_) => [0, 0, 0, spec[0], spec[1], spec[SPEC - 1]],
+        let (kind, header_ok, info_bits) = match decoded {
+            Decoded::Refused => (2, false, 0),
+            Decoded::Frame {
+                ok,
+                header,
+                info_bits,
+            } => (u32::from(ok), header.is_some(), info_bits as u32),
         };
-        let bb = d.dec.bbframe();
+        let status = [
+            kind,
+            u32::from(header_ok),
+            info_bits,
+            spec[0],
+            spec[1],
+            spec[SPEC - 1],
+        ];
+        let bb = d.decode.bbframe();
         io.output(bb_out)[..bb.len()].copy_from_slice(bb);
         io.output(status_out).copy_from_slice(&status);
         (Status::Continue, 1, 1)
@@ -750,13 +701,9 @@ where
         "depacketize",
         Sink {
             writer: output,
-            depack: Depacketizer::new(),
+            deliver: Deliver::new(),
             shared: shared.clone(),
             write_error: None,
-            decoded: 0,
-            failed: 0,
-            packets: 0,
-            info_bits: 0,
         },
     );
     let t4 = g.task(m4, "depacketize");
@@ -766,12 +713,8 @@ where
     );
     let c4 = counted(&live, 5, move |k: &mut Sink<W>, io: &Io<'_>| {
         let st = io.input(status_in);
-        let (ok, header_ok, info, last) = (
-            st[0] == 1,
-            st[1] == 1,
-            u64::from(st[2]),
-            st[STATUS - 1] == 1,
-        );
+        let (kind, header_ok, info_bits, last) =
+            (st[0], st[1] == 1, u64::from(st[2]), st[STATUS - 1] == 1);
         let frame = if st[4] == 1 {
             FrameSize::Short
         } else {
@@ -779,45 +722,40 @@ where
         };
         let Sink {
             writer,
-            depack,
+            deliver,
             shared,
             write_error,
-            decoded,
-            failed,
-            packets,
-            info_bits,
         } = k;
-        let packets_before = *packets;
+        let mut made = 0;
         let mut emit = |p: &[u8]| {
-            *packets += 1;
+            made += 1;
             if write_error.is_none() {
                 *write_error = writer.write_all(p).err();
             }
         };
         if let Some(fec) = modcod_of(st[3]).and_then(|m| m.fec(frame).ok()) {
             let bb = &io.input(bb_in)[..fec.kbch / 8];
-            let header = if header_ok {
-                BbHeader::parse(bb, fec.kbch).ok()
-            } else {
-                None
+            let decoded = match kind {
+                2 => Decoded::Refused,
+                _ => Decoded::Frame {
+                    ok: kind == 1,
+                    // Parsed again here: the header's fields do not travel in the socket.
+                    header: header_ok
+                        .then(|| BbHeader::parse(bb, fec.kbch).ok())
+                        .flatten(),
+                    info_bits,
+                },
             };
-            if ok {
-                *decoded += 1;
-                *info_bits += info;
-            } else {
-                *failed += 1;
-            }
-            depack.push(header.as_ref(), bb, ok, &mut emit);
+            deliver.push(&decoded, bb, &mut emit);
         }
         if last {
-            depack.flush(&mut emit);
+            deliver.flush(&mut emit);
             if write_error.is_none() {
                 *write_error = writer.flush().err();
             }
-            *shared.end.lock().unwrap_or_else(|p| p.into_inner()) =
-                Some((*decoded, *failed, *packets, *info_bits));
+            deliver.report(&mut shared.end.lock().unwrap_or_else(|p| p.into_inner()));
+            shared.delivered.store(true, Ordering::SeqCst);
         }
-        let made = *packets - packets_before;
         let frames_in = u64::from(st[3] != 0);
         if let Some(source) = write_error.take() {
             shared.fail(RxRunError::Io {
@@ -848,8 +786,8 @@ where
 
 /// Stage 3 state: a decoder per replica.
 #[derive(Clone)]
-struct Decode {
-    dec: FrameDecoder,
+struct DecodeTask {
+    decode: Decode,
     profile: Option<Arc<Mutex<StageProfile>>>,
 }
 
@@ -863,25 +801,12 @@ fn finish(shared: &Shared) -> Result<RxStats, RxRunError> {
     {
         return Err(e);
     }
-    let (decoded, failed, packets, info_bits) = shared
-        .end
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .ok_or(RxRunError::Unfinished)?;
-    let last = unpack_last(shared.last.load(Ordering::SeqCst));
-    Ok(RxStats {
-        samples: shared.samples.load(Ordering::SeqCst),
-        frames: shared.frames.load(Ordering::SeqCst),
-        decoded,
-        failed,
-        skipped: shared.skipped.load(Ordering::SeqCst),
-        packets,
-        info_bits,
-        last_modcod: last.map(|l| l.0),
-        esn0_db: last.map(|l| l.1),
-        locked: shared.locked.load(Ordering::SeqCst),
-        seconds: 0.0,
-    })
+    if !shared.delivered.load(Ordering::SeqCst) {
+        return Err(RxRunError::Unfinished);
+    }
+    let mut stats = shared.end.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    stats.samples = shared.samples.load(Ordering::SeqCst);
+    Ok(stats)
 }
 
 /// The input samples [`calibrate`] profiles: [`CALIBRATION`] at 2 samples per symbol, as many

@@ -19,12 +19,12 @@ use radioflow_framed::{
 };
 use thiserror::Error;
 
-use crate::frame_shaping::{FrameShaper, OverlapAdd};
-use crate::schedule::Schedule;
-use crate::shaping::{Shaping, ShapingError};
-use crate::stages::{
+use crate::tx::Schedule;
+use crate::tx::{
     BbFramer, FecEncoder, FrameSpec, PlFramer, MAX_BBFRAME_BYTES, MAX_FECFRAME_BITS, MAX_PLFRAME,
 };
+use crate::tx::{FrameShaper, OverlapAdd};
+use crate::tx::{Shaping, ShapingError};
 use crate::tx::{TxConfig, TxError};
 
 /// What to run: the transmitter, the shaping, an optional VCM schedule, and the threads.
@@ -56,7 +56,7 @@ pub struct TxStats {
 
 /// Why a run failed.
 #[derive(Debug, Error)]
-pub enum RunError {
+pub enum TxRunError {
     /// Bad transmitter settings, or a TS sync error in the input (offset from the start of
     /// the input).
     #[error(transparent)]
@@ -84,14 +84,14 @@ pub enum RunError {
 #[derive(Default)]
 struct Shared {
     done: AtomicBool,
-    error: Mutex<Option<RunError>>,
+    error: Mutex<Option<TxRunError>>,
     input_bytes: AtomicU64,
     frames: AtomicU64,
     samples: AtomicU64,
 }
 
 impl Shared {
-    fn fail(&self, e: RunError) {
+    fn fail(&self, e: TxRunError) {
         let mut slot = self.error.lock().unwrap_or_else(|p| p.into_inner());
         if slot.is_none() {
             *slot = Some(e);
@@ -178,7 +178,7 @@ fn graph<R, W>(
     run: &TxRun,
     input: R,
     output: W,
-) -> Result<(TaskGraph, TxTasks, Arc<Shared>), RunError>
+) -> Result<(TaskGraph, TxTasks, Arc<Shared>), TxRunError>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
@@ -214,7 +214,7 @@ where
         // A byte more than a frame takes: the input has ended when a frame leaves none.
         let need = s.framer.max_input() + 1;
         if let Err(e) = s.fill(need) {
-            s.shared.fail(RunError::Io {
+            s.shared.fail(TxRunError::Io {
                 what: "reading the input",
                 source: e,
             });
@@ -339,7 +339,7 @@ where
             res = write_le(&mut k.writer, tail);
         }
         if let Err(e) = res {
-            k.shared.fail(RunError::Io {
+            k.shared.fail(TxRunError::Io {
                 what: "writing the output",
                 source: e,
             });
@@ -373,8 +373,8 @@ where
 ///
 /// # Errors
 /// Bad settings, a TS sync error (offset from the input's start), I/O errors, and
-/// framework errors; see [`RunError`].
-pub fn run_tx<R, W>(run: &TxRun, input: R, output: W) -> Result<TxStats, RunError>
+/// framework errors; see [`TxRunError`].
+pub fn run_tx<R, W>(run: &TxRun, input: R, output: W) -> Result<TxStats, TxRunError>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
@@ -418,7 +418,7 @@ mod tests {
     use super::*;
     use crate::bbframe::RollOff;
     use crate::modcod::FrameSize;
-    use crate::shaping::Shaper;
+    use crate::tx::Shaper;
     use crate::tx::Transmitter;
 
     /// A writer the test can read back after the run.
@@ -527,7 +527,7 @@ mod tests {
         };
         let err = run_tx(&run, std::io::Cursor::new(input), std::io::sink()).unwrap_err();
         assert!(
-            matches!(err, RunError::Tx(TxError::TsSync(e)) if e.offset == 30 * 188 && e.found == 0x46),
+            matches!(err, TxRunError::Tx(TxError::TsSync(e)) if e.offset == 30 * 188 && e.found == 0x46),
             "{err}"
         );
     }

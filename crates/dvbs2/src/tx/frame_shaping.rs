@@ -6,7 +6,7 @@
 use num_complex::Complex32;
 use radioflow_dsp::InterpolatingFir;
 
-use crate::shaping::{Shaping, ShapingError};
+use crate::tx::shaping::{Shaping, ShapingError};
 
 /// Shapes one PLFRAME at a time from zero history: writes `sps · len` samples of the frame
 /// followed by [`tail`](Self::tail) samples of ringing. No state between frames.
@@ -141,7 +141,7 @@ impl OverlapAdd {
 mod tests {
     use super::*;
     use crate::bbframe::RollOff;
-    use crate::shaping::Shaper;
+    use crate::tx::shaping::Shaper;
 
     #[test]
     fn frame_by_frame_with_overlap_add_equals_the_stream_filter() {

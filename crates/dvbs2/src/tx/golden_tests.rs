@@ -7,9 +7,9 @@ use crate::bch::BchEncoder;
 use crate::ldpc::LdpcEncoder;
 use crate::mapper::{interleave, Mapper};
 use crate::modcod::{FrameSize, Modcod};
-use crate::tx::{Transmitter, TxConfig};
+use crate::tx::transmitter::{Transmitter, TxConfig};
 
-const GOLDEN: &str = include_str!("../golden/gr_dtv.txt");
+const GOLDEN: &str = include_str!("../../golden/gr_dtv.txt");
 const FRAMES: usize = 2;
 
 /// The generator's TS stream: packet p, byte j (`ts_byte` in generate.py).
@@ -196,19 +196,19 @@ fn full_plframes_match_gr_dtv_symbol_by_symbol() {
     let files: [(&str, &[u8]); 4] = [
         (
             "qpsk-1/4 short on",
-            include_bytes!("../golden/qpsk-1_4_short_pilots.cf32"),
+            include_bytes!("../../golden/qpsk-1_4_short_pilots.cf32"),
         ),
         (
             "8psk-3/5 normal off",
-            include_bytes!("../golden/8psk-3_5_normal_nopilots.cf32"),
+            include_bytes!("../../golden/8psk-3_5_normal_nopilots.cf32"),
         ),
         (
             "16apsk-2/3 short on",
-            include_bytes!("../golden/16apsk-2_3_short_pilots.cf32"),
+            include_bytes!("../../golden/16apsk-2_3_short_pilots.cf32"),
         ),
         (
             "32apsk-9/10 normal on",
-            include_bytes!("../golden/32apsk-9_10_normal_pilots.cf32"),
+            include_bytes!("../../golden/32apsk-9_10_normal_pilots.cf32"),
         ),
     ];
     let input = ts_stream(FRAMES * 40 + 2);

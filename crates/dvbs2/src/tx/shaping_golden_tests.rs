@@ -4,12 +4,12 @@
 use num_complex::Complex32;
 
 use crate::bbframe::RollOff;
-use crate::golden_tests::ts_stream;
 use crate::modcod::FrameSize;
-use crate::shaping::{Shaper, Shaping};
-use crate::tx::{Transmitter, TxConfig};
+use crate::tx::golden_tests::ts_stream;
+use crate::tx::shaping::{Shaper, Shaping};
+use crate::tx::transmitter::{Transmitter, TxConfig};
 
-const GOLDEN: &str = include_str!("../golden/shaped.txt");
+const GOLDEN: &str = include_str!("../../golden/shaped.txt");
 const FRAMES: usize = 2;
 const EDGE: usize = 64;
 

@@ -19,8 +19,9 @@ use crate::ldpc::LdpcEncoder;
 use crate::mapper::{interleave, Mapper};
 use crate::modcod::{FecParams, FrameSize, Modcod};
 use crate::plframe::{self, PlScrambler, SLOT};
-use crate::schedule::Schedule;
-use crate::tx::{TxConfig, TxError};
+use crate::tx::frame_spec::FrameSpec;
+use crate::tx::transmitter::{TxConfig, TxError};
+use crate::tx::vcm_schedule::Schedule;
 
 /// Largest BBFRAME in bytes (Kbch of 9/10 normal / 8).
 pub const MAX_BBFRAME_BYTES: usize = 58_192 / 8;
@@ -28,62 +29,6 @@ pub const MAX_BBFRAME_BYTES: usize = 58_192 / 8;
 pub const MAX_FECFRAME_BITS: usize = 64_800;
 /// Largest PLFRAME in symbols (QPSK normal with pilots).
 pub const MAX_PLFRAME: usize = SLOT + 64_800 / 2 + (64_800 / 2 / SLOT - 1) / 16 * 36;
-
-/// The settings of one frame, carried from stage to stage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FrameSpec {
-    /// MODCOD.
-    pub modcod: Modcod,
-    /// FECFRAME size.
-    pub frame: FrameSize,
-    /// Pilots on.
-    pub pilots: bool,
-}
-
-impl FrameSpec {
-    /// FEC parameters (the pair is checked when a spec is made, so this cannot fail for a
-    /// spec of a running transmitter).
-    ///
-    /// # Errors
-    /// A MODCOD/frame pair the standard does not define.
-    pub fn fec(&self) -> Result<FecParams, TxError> {
-        Ok(self.modcod.fec(self.frame)?)
-    }
-
-    /// PLFRAME length in symbols.
-    ///
-    /// # Errors
-    /// As for [`fec`](Self::fec).
-    pub fn plframe_len(&self) -> Result<usize, TxError> {
-        let fec = self.fec()?;
-        let slots = fec.nldpc / self.modcod.constellation().bits_per_symbol() / SLOT;
-        Ok(plframe::plframe_len(slots, self.pilots))
-    }
-
-    /// Packs the spec into three words (for a frame socket).
-    pub fn to_words(&self) -> [u32; 3] {
-        [
-            u32::from(self.modcod.pls_modcod()),
-            u32::from(self.frame == FrameSize::Short),
-            u32::from(self.pilots),
-        ]
-    }
-
-    /// Unpacks [`to_words`](Self::to_words); `None` for words no spec packs to.
-    pub fn from_words(w: [u32; 3]) -> Option<Self> {
-        let modcod = Modcod::all().nth(usize::try_from(w[0]).ok()?.checked_sub(1)?)?;
-        let frame = if w[1] != 0 {
-            FrameSize::Short
-        } else {
-            FrameSize::Normal
-        };
-        Some(FrameSpec {
-            modcod,
-            frame,
-            pilots: w[2] != 0,
-        })
-    }
-}
 
 /// Stage 1: bytes in, scrambled BBFRAMEs out, and the MODCOD of each frame (from the
 /// configuration, a [`Schedule`], or [`set_next`](Self::set_next)).
@@ -351,7 +296,7 @@ impl PlFramer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tx::Transmitter;
+    use crate::tx::transmitter::Transmitter;
 
     fn ts(npackets: usize) -> Vec<u8> {
         (0..npackets * 188)
@@ -418,5 +363,43 @@ mod tests {
             .unwrap(),
             MAX_PLFRAME
         );
+    }
+
+    fn spec(m: &str, frame: FrameSize, pilots: bool) -> FrameSpec {
+        FrameSpec {
+            modcod: m.parse().unwrap(),
+            frame,
+            pilots,
+        }
+    }
+
+    #[test]
+    fn frames_switch_exactly_at_the_scheduled_indices() {
+        let s = Schedule::parse(
+            "3:8psk-3/5:normal:off, 5:32apsk-9/10:normal, 6:qpsk-1/4",
+            FrameSize::Short,
+            true,
+        )
+        .unwrap();
+        let mut cfg = TxConfig::new("qpsk-8/9".parse().unwrap(), FrameSize::Short, true);
+        cfg.ccm = false;
+        let mut f = BbFramer::new(&cfg).unwrap();
+        f.set_schedule(s);
+        let input: Vec<u8> = (0..2000 * 188)
+            .map(|i| if i % 188 == 0 { 0x47 } else { i as u8 })
+            .collect();
+        let mut bb = vec![0u8; crate::MAX_BBFRAME_BYTES];
+        let (mut pos, mut got) = (0, Vec::new());
+        for _ in 0..8 {
+            let (spec, used) = f.frame(&input[pos..], &mut bb).unwrap();
+            pos += used;
+            got.push(spec);
+        }
+        let q = spec("qpsk-8/9", FrameSize::Short, true);
+        let e = spec("8psk-3/5", FrameSize::Normal, false);
+        let a = spec("32apsk-9/10", FrameSize::Normal, true);
+        let l = spec("qpsk-1/4", FrameSize::Short, true);
+        assert_eq!(got, [q, q, q, e, e, a, l, l]);
+        assert_eq!(f.frames(), 8);
     }
 }

@@ -1,8 +1,8 @@
 //! [`Schedule`]: VCM as a list of (frame index, frame settings).
 
 use crate::modcod::FrameSize;
-use crate::stages::FrameSpec;
-use crate::tx::TxError;
+use crate::tx::frame_spec::FrameSpec;
+use crate::tx::transmitter::TxError;
 
 /// MODCOD changes at given frame indices (VCM): from frame `index` on, frames use `spec`
 /// until the next entry. Frame indices count the PLFRAMEs a [`BbFramer`](crate::BbFramer)
@@ -126,47 +126,6 @@ impl Schedule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stages::BbFramer;
-    use crate::tx::TxConfig;
-
-    fn spec(m: &str, frame: FrameSize, pilots: bool) -> FrameSpec {
-        FrameSpec {
-            modcod: m.parse().unwrap(),
-            frame,
-            pilots,
-        }
-    }
-
-    #[test]
-    fn frames_switch_exactly_at_the_scheduled_indices() {
-        let s = Schedule::parse(
-            "3:8psk-3/5:normal:off, 5:32apsk-9/10:normal, 6:qpsk-1/4",
-            FrameSize::Short,
-            true,
-        )
-        .unwrap();
-        let mut cfg = TxConfig::new("qpsk-8/9".parse().unwrap(), FrameSize::Short, true);
-        cfg.ccm = false;
-        let mut f = BbFramer::new(&cfg).unwrap();
-        f.set_schedule(s);
-        let input: Vec<u8> = (0..2000 * 188)
-            .map(|i| if i % 188 == 0 { 0x47 } else { i as u8 })
-            .collect();
-        let mut bb = vec![0u8; crate::MAX_BBFRAME_BYTES];
-        let (mut pos, mut got) = (0, Vec::new());
-        for _ in 0..8 {
-            let (spec, used) = f.frame(&input[pos..], &mut bb).unwrap();
-            pos += used;
-            got.push(spec);
-        }
-        let q = spec("qpsk-8/9", FrameSize::Short, true);
-        let e = spec("8psk-3/5", FrameSize::Normal, false);
-        let a = spec("32apsk-9/10", FrameSize::Normal, true);
-        let l = spec("qpsk-1/4", FrameSize::Short, true);
-        assert_eq!(got, [q, q, q, e, e, a, l, l]);
-        assert_eq!(f.frames(), 8);
-    }
-
     #[test]
     fn bad_entries_are_named() {
         let err = |s: &str| {

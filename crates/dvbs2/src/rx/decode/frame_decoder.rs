@@ -274,7 +274,7 @@ impl FrameDecoder {
     }
 
     /// [`decode`](Self::decode) for a frame whose last `erased` data symbols are unknown
-    /// (the input ended inside them: [`SyncFrame::erased`](crate::sync::SyncFrame::erased)):
+    /// (the input ended inside them: [`SyncFrame::erased`](crate::rx::sync::SyncFrame::erased)):
     /// their bits enter the LDPC decoder with no information either way.
     ///
     /// # Errors

@@ -731,8 +731,8 @@ mod x86 {
         iteration_variant, load_with, pack_with, syndrome_with, LaneMask, LaneSweep, LlrRows,
         Messages, Posteriors, Simd, State, LANES,
     };
-    use crate::rx::ldpc_code::LdpcCode;
-    use crate::rx::ldpc_kernel::CheckRule;
+    use crate::rx::decode::ldpc_code::LdpcCode;
+    use crate::rx::decode::ldpc_kernel::CheckRule;
 
     /// Proof that the CPU has AVX2: only [`Avx2::new`] makes one.
     #[derive(Clone, Copy)]

@@ -7,8 +7,8 @@ use std::process::Command;
 
 use num_complex::Complex32;
 
-use super::carrier::descramble;
 use super::decide::Decider;
+use super::derotate::descramble;
 use super::{scrambling_sequence, SyncConfig, Synchronizer};
 use crate::plframe::{PILOT_BLOCK, SLOT};
 use crate::{FrameSize, Modcod};

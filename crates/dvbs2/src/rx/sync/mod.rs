@@ -13,7 +13,7 @@
 //!
 //! ```
 //! use num_complex::Complex32;
-//! use radioflow_dvbs2::sync::{SyncConfig, Synchronizer};
+//! use radioflow_dvbs2::rx::sync::{SyncConfig, Synchronizer};
 //!
 //! let mut rx = Synchronizer::new(SyncConfig::default())?;
 //! let samples = vec![Complex32::new(0.0, 0.0); 10_000]; // no signal: no frame
@@ -21,15 +21,18 @@
 //! rx.process(&samples, |_frame| frames += 1);
 //! assert_eq!(frames, 0);
 //! assert!(!rx.stats().locked);
-//! # Ok::<(), radioflow_dvbs2::sync::SyncError>(())
+//! # Ok::<(), radioflow_dvbs2::rx::sync::SyncError>(())
 //! ```
 
 mod carrier;
 mod decide;
+mod derotate;
 mod front_end;
 mod header;
 mod phase;
 mod resample;
+mod scrambling;
+mod sizes;
 mod timing;
 
 #[cfg(test)]
@@ -48,16 +51,14 @@ use radioflow_dsp::Num;
 use thiserror::Error;
 
 use crate::modcod::{CodeRate, FrameSize, Modcod};
-use crate::plframe::{plframe_len, plheader, PlScrambler, DUMMY_SLOTS, PILOT_BLOCK, SLOT};
+use crate::plframe::{plframe_len, plheader, DUMMY_SLOTS, PILOT_BLOCK, PILOT_PERIOD, SLOT};
 use carrier::{Carrier, Layout};
 use decide::Decider;
-use front_end::{FrontEnd, BLOCK, FLUSH_SYMBOLS};
+use front_end::FrontEnd;
 use header::{HeaderRef, Pls, TERMS};
+use scrambling::{scrambling_sequence, MAX_FRAME};
+use sizes::{BLOCK, FLUSH_SYMBOLS};
 
-/// Longest PLFRAME: QPSK normal with pilots.
-const MAX_FRAME: usize = 33_282;
-/// Symbols after a header the scrambling sequence covers.
-const MAX_PAYLOAD: usize = MAX_FRAME - SLOT;
 /// Header detection threshold on |c_sof ± c_pls| / (57·power): a header gives about
 /// Es/(Es+N0) (0.35 ± 0.08 at −2.35 dB), other positions 0.15 ± 0.06.
 const THRESHOLD: f32 = 0.27;
@@ -126,7 +127,7 @@ impl SyncConfig {
 
     /// Whether the input is resampled to 2 samples per symbol first (it is at another rate).
     pub fn resamples(&self) -> bool {
-        self.samples_per_symbol != front_end::SPS as f64
+        self.samples_per_symbol != sizes::SPS as f64
     }
 
     /// Checks every setting (what [`Synchronizer::new`] does first, without building it).
@@ -147,8 +148,7 @@ impl SyncConfig {
         // 2 needs no resampler; other rates need its room (`min` rounded: 1.35 + 0.05 is
         // 1.4000000000000001 in f64).
         let lowest = min - 1e-9;
-        if sps != front_end::SPS as f64
-            && !(lowest..=SyncConfig::MAX_SAMPLES_PER_SYMBOL).contains(&sps)
+        if sps != sizes::SPS as f64 && !(lowest..=SyncConfig::MAX_SAMPLES_PER_SYMBOL).contains(&sps)
         {
             return Err(SyncError::SamplesPerSymbol {
                 sps,
@@ -382,7 +382,7 @@ impl MatchedFilter {
     /// symbol (no [`Resampler`]): the filter's and the timing loop's delay, and a few symbols
     /// more (a frame whose last symbols the recording lacks, as when the transmitter's filter
     /// did not write its tail, is still delivered).
-    pub const FLUSH: usize = FLUSH_SYMBOLS * front_end::SPS;
+    pub const FLUSH: usize = FLUSH_SYMBOLS * sizes::SPS;
 
     /// Filters `samples`, what follows the end of the input ([`FLUSH`](Self::FLUSH) zeros,
     /// or what [`Resampler::finish`] wrote), into `out` (the same length) at the gain of the
@@ -549,7 +549,7 @@ impl Synchronizer {
     /// [`process`](Self::process) on two threads). This synchroniser's own front end is not
     /// used: [`SyncStats::samples_per_symbol`] is then the [`SymbolRecovery`]'s to read.
     pub fn process_symbols(&mut self, symbols: &[Complex32], mut sink: impl FnMut(&SyncFrame<'_>)) {
-        for chunk in symbols.chunks(BLOCK / front_end::SPS) {
+        for chunk in symbols.chunks(BLOCK / sizes::SPS) {
             self.compact();
             self.syms.extend_from_slice(chunk);
             self.stats.symbols += chunk.len() as u64;
@@ -924,22 +924,6 @@ fn data_symbols_before(n: usize, pilots: bool) -> usize {
     if !pilots {
         return q;
     }
-    let period = carrier::PILOT_PERIOD + PILOT_BLOCK;
-    q / period * carrier::PILOT_PERIOD + (q % period).min(carrier::PILOT_PERIOD)
-}
-
-/// R_n (clause 5.5.4) of Gold code `gold` for every symbol after a header, as many as the
-/// longest PLFRAME has.
-pub(crate) fn scrambling_sequence(gold: u32) -> Vec<u8> {
-    // e^{jR·π/2} of the scrambler applied to ones gives R.
-    let mut ones = vec![Complex32::new(1.0, 0.0); MAX_PAYLOAD];
-    PlScrambler::new(gold).apply(&mut ones);
-    ones.iter()
-        .map(|s| match (s.re > 0.5, s.im > 0.5, s.re < -0.5) {
-            (true, _, _) => 0,
-            (_, true, _) => 1,
-            (_, _, true) => 2,
-            _ => 3,
-        })
-        .collect()
+    let period = PILOT_PERIOD + PILOT_BLOCK;
+    q / period * PILOT_PERIOD + (q % period).min(PILOT_PERIOD)
 }

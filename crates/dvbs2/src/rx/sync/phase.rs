@@ -34,8 +34,8 @@ use std::sync::Arc;
 use num_complex::Complex32;
 use rustfft::{Fft, FftPlanner};
 
-use super::carrier::{rot_at, segment, Rotator, LANES, PILOT_PERIOD};
-use crate::plframe::{PILOT_BLOCK, SLOT};
+use super::derotate::{rot_at, segment, Rotator, LANES};
+use crate::plframe::{PILOT_BLOCK, PILOT_PERIOD, SLOT};
 
 /// Symbols per partial sum of the M-th power; data observations are whole multiples.
 const FINE: usize = 32;

@@ -23,7 +23,7 @@ use num_complex::Complex32;
 use radioflow_dsp::firdes::{self, Window};
 use radioflow_dsp::ArbResampler;
 
-use super::front_end::{BLOCK, FLUSH_SYMBOLS, SPS, ZEROS};
+use super::sizes::{BLOCK, FLUSH_SYMBOLS, SPS, ZEROS};
 
 /// Polyphase branches: with 32, every rate that is a multiple of 1/16 sample per symbol
 /// falls on the branches exactly; elsewhere the error of the linear interpolation between

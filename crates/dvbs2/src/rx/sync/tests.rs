@@ -58,7 +58,7 @@ fn timing_recovery_from_fractional_offset_and_clock_error() {
         let samples = channel(&tx, &imp);
         let mut fe = FrontEnd::new(0.2, 0.005, 2.0);
         let mut out = Vec::new();
-        for b in samples.chunks(super::front_end::BLOCK) {
+        for b in samples.chunks(super::sizes::BLOCK) {
             fe.process_block(b, &mut out);
         }
         // After convergence: the last 10 000 symbols.
@@ -103,8 +103,8 @@ fn timing_recovery_at_other_rates_through_the_resampler() {
     }
 }
 
-use super::carrier::descramble;
 use super::decide::Decider;
+use super::derotate::descramble;
 use super::{scrambling_sequence, SyncConfig, Synchronizer};
 use crate::plframe::{PILOT_BLOCK, SLOT};
 use crate::{FrameSize, Modcod, Transmitter, TxConfig};
@@ -715,7 +715,7 @@ fn the_last_frame_is_delivered_when_the_input_ends() {
         slot("16apsk-3/4", FrameSize::Short, true),
         slot("32apsk-4/5", FrameSize::Short, false),
     ];
-    let mut dec = crate::rx::FrameDecoder::new();
+    let mut dec = crate::rx::decode::FrameDecoder::new();
     for n in [14, 15, 16] {
         let imp = Impairments {
             esn0_db: Some(20.0),
