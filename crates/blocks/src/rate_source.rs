@@ -13,7 +13,7 @@ const TICKS_PER_SECOND: f64 = 1000.0;
 /// full are dropped (an overflow), counted in [`dropped`](Self::dropped). It stops after
 /// `total` samples have fallen due. The samples count up (`0, 1, 2, ...` converted to `T`), so
 /// a sink can tell which arrived. With [`RateProbe`](crate::RateProbe) at the end of the graph
-/// this measures the seed 002's "signal quality": delivered over required samples.
+/// this measures the "signal quality" of Green et al.: delivered over required samples.
 ///
 /// # Example
 /// ```

@@ -354,7 +354,7 @@ fn frame_decoder(modcod: &str, frame: FrameSize, es_n0_db: f32, rounds: usize) {
         ratios[ratios.len() - 1]
     );
     let rounds = reps * rounds;
-    // The stages, in the form of the seed's Table 3 (wall time between stages).
+    // The stages, in the form of Table 3 of Cassagne et al. 2023 (wall time between stages).
     let mut profile = StageProfile::default();
     for _ in 0..rounds {
         for s in &syms {

@@ -420,7 +420,7 @@ pub(crate) fn bench(a: Dvbs2RxArgs, c: &Common) -> Result<(), BenchError> {
     }
     for (case, prof) in p.cases.iter().zip(&profiles) {
         println!(
-            "\n{}: profile of the first samples and the plan (seed's Table 3)",
+            "\n{}: profile of the first samples and the plan (Table 3 of Cassagne et al. 2023)",
             case.label()
         );
         println!("{}", prof.table());

@@ -282,8 +282,9 @@ pub(super) struct RxArgs {
     /// 0 runs everything on one thread. Default: one per CPU.
     #[arg(long, value_parser = clap::value_parser!(u16).range(0..=256))]
     cores: Option<u16>,
-    /// Print the per-task profile of the first samples in the form of the seed's Table 3
-    /// (throughput normalised to information bits, latency, share of time) and the plan.
+    /// Print the per-task profile of the first samples in the form of Table 3 of Cassagne et
+    /// al. 2023 (throughput normalised to information bits, latency, share of time) and the
+    /// plan.
     #[arg(long)]
     profile: bool,
     /// Pin the pipeline's stages to CPUs (the longest first, each on the least loaded CPU):
@@ -403,7 +404,7 @@ pub(super) fn run(a: RxArgs) -> anyhow::Result<()> {
     }
     if let Some(p) = profile.as_ref().filter(|_| a.profile) {
         println!(
-            "profile of the first {} samples (one thread), Table 3 of the seed:",
+            "profile of the first {} samples (one thread), Table 3 of Cassagne et al. 2023:",
             p.samples
         );
         println!("{}", p.table());

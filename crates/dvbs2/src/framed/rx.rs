@@ -176,8 +176,8 @@ pub struct RxProfile {
 }
 
 impl RxProfile {
-    /// Table 3 of Cassagne et al. 2023 for this receiver: per task throughput normalised to information
-    /// bits, latency and share of time; the plan's stages; the decode task's parts.
+    /// Table 3 of Cassagne et al. 2023 for this receiver: per task throughput normalised to
+    /// information bits, latency and share of time; the plan's stages; the decode task's parts.
     pub fn table(&self) -> String {
         let mut s = String::new();
         s.push_str(&self.profile.table(self.info_bits_per_chunk));

@@ -1,6 +1,6 @@
 //! The transmitter as a framed task graph (crates/framed): a byte reader to a cf32 writer,
 //! run as a [`Sequence`] on the calling thread or as a [`Pipeline`] whose encoding stage is
-//! duplicated (the seed's sequence duplication):
+//! duplicated (the sequence duplication of Cassagne et al. 2023):
 //!
 //! | stage | tasks | threads |
 //! |---|---|---|

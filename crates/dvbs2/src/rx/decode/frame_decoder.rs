@@ -127,7 +127,7 @@ pub struct StageProfile {
 }
 
 impl StageProfile {
-    /// Per stage, as in Table 3 of the seed: throughput normalized to information bits
+    /// Per stage, as in Table 3 of Cassagne et al. 2023: throughput normalized to information bits
     /// (Mb/s), latency per frame (µs) and share of the total time (%).
     pub fn rows(&self) -> impl Iterator<Item = (Stage, f64, f64, f64)> + '_ {
         let total: f64 = self.time.iter().map(Duration::as_secs_f64).sum();
