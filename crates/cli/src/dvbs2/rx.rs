@@ -298,7 +298,7 @@ pub(super) struct RxArgs {
     control: crate::control::ControlArgs,
 }
 
-/// `--sps`: a finite number; its range depends on `--rolloff` (checked in [`rx`]).
+/// `--sps`: a finite number; its range depends on `--rolloff` (checked in [`run`]).
 fn sps_rate(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
