@@ -196,7 +196,7 @@ def iir_filter(b: Sequence[float], a: Sequence[float], dtype: DTypeLike = np.flo
 
     Parameters:
         b: feed-forward taps (a non-empty list of finite numbers).
-        a: feedback taps, a[0] weighing y[n] (a non-empty list of finite numbers).
+        a: feedback taps, `a[0]` weighing `y[n]` (a non-empty list of finite numbers).
         dtype: the item type, one of float32 (default float32).
         name: the instance name in the flowgraph (default: from the id).
 
