@@ -6,7 +6,7 @@
 //! - [`with_constant!`]: `out = in ∘ k` with a constant `k` of the item type
 //!   ([`AddConst`](crate::AddConst), [`MultiplyConst`](crate::MultiplyConst));
 //! - [`between_streams!`]: `out = in0 ∘ in1 ∘ …` over a number of input streams
-//!   ([`Multiply`](crate::Multiply)).
+//!   ([`Add`](crate::Add), [`Subtract`](crate::Subtract), [`Multiply`](crate::Multiply)).
 //!
 //! Every item type with [`Arith`](radioflow_dsp::Arith) is taken (integers wrap on overflow);
 //! tags go to the same output items.

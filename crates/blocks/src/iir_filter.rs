@@ -35,7 +35,7 @@ use radioflow_runtime::registry::prelude::*;
     make = Self::new(&b, &a).map_err(|e| Refused::param(e.name, e.reason))
 )]
 #[param(b: &[f64], doc = "feed-forward taps")]
-#[param(a: &[f64], doc = "feedback taps, a[0] weighing y[n]")]
+#[param(a: &[f64], doc = "feedback taps, `a[0]` weighing `y[n]`")]
 #[derive(Debug)]
 pub struct IirFilter {
     /// The samples.

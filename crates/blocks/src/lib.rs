@@ -7,7 +7,7 @@
 //!
 //! - Sources: [`NullSource`], [`VectorSource`], [`FileSource`], [`SignalSource`], [`RateSource`].
 //! - Sinks: [`NullSink`], [`VectorSink`], [`FileSink`], [`RateProbe`].
-//! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`AddConst`], [`Multiply`],
+//! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`Add`], [`Subtract`], [`Multiply`], [`AddConst`],
 //!   [`MultiplyConst`], [`Throttle`],
 //!   [`FirFilter`].
 //! - Radio: [`IqToComplex`] ([`SampleFormat`]), [`FreqXlatingFirFilter`],
@@ -43,6 +43,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod add;
 mod add_const;
 mod copy;
 mod decimating_fir_filter;
@@ -69,12 +70,14 @@ mod rate_source;
 mod rate_work;
 mod rational_resampler;
 mod signal_source;
+mod subtract;
 #[cfg(test)]
 mod test_util;
 mod throttle;
 mod vector_sink;
 mod vector_source;
 
+pub use add::Add;
 pub use add_const::AddConst;
 pub use copy::Copy;
 pub use decimating_fir_filter::DecimatingFirFilter;
@@ -99,6 +102,7 @@ pub use rate_probe::RateProbe;
 pub use rate_source::RateSource;
 pub use rational_resampler::RationalResampler;
 pub use signal_source::{SignalItem, SignalSource, Waveform};
+pub use subtract::Subtract;
 pub use throttle::Throttle;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;

@@ -48,6 +48,29 @@ fn stop_and_stored(mut r: Running) -> Vec<Pmt> {
         .to_vec()
 }
 
+/// Waits until block `name` has handled `n` messages (its counter on `/api/counters`, sampled
+/// by the control port's own thread); a minute without them is a failure, not a wait for load.
+fn handled(r: &Running, name: &str, n: u64) {
+    let guard = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let (status, c) = request("GET", &format!("{}/api/counters", r.base), None, None);
+        assert_eq!(status, 200, "{c}");
+        let count = c["blocks"]
+            .as_array()
+            .and_then(|b| b.iter().find(|b| b["name"] == name))
+            .and_then(|b| b["messages"].as_u64())
+            .unwrap_or(0);
+        if count >= n {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < guard,
+            "{name} handled {count} of {n} messages: {c}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 const WRITES: [(&str, &str, &str); 3] = [
     ("POST", "/api/blocks/debug/messages/store", r#""forged""#),
     ("PUT", "/api/blocks/src/params/amplitude", r#"{"value": 9}"#),
@@ -152,6 +175,9 @@ fn writes_from_another_origin_are_refused() {
         );
         assert_eq!(resp.status, 200, "{headers:?}: {resp:?}");
     }
+    // A stop does not drain inboxes (`Flowgraph::stop`): the three accepted messages are
+    // stored once the block has handled them, which the counters say.
+    handled(&r, "debug", 3);
     assert_eq!(stop_and_stored(r), vec![Pmt::symbol("mine"); 3]);
 }
 

@@ -1,6 +1,7 @@
 //! [`ZmqMessageSink`]: sends messages over ZeroMQ like gr-zeromq's `pub_msg_sink`,
 //! `push_msg_sink` and `rep_msg_sink`.
 
+use super::builders::socket_builders;
 use super::socket::{params, Pattern, Socket, SocketConfig};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
@@ -44,17 +45,7 @@ impl ZmqMessageSink {
         }
     }
 
-    /// Bind the address (`true`, the default) or connect to it.
-    pub fn bind(mut self, bind: bool) -> Self {
-        self.config.bind = bind;
-        self
-    }
-
-    /// How long one wait lasts before the stop flag is looked at.
-    pub fn timeout_ms(mut self, ms: u64) -> Self {
-        self.config.timeout_ms = ms;
-        self
-    }
+    socket_builders!(bind, timeout_ms);
 
     fn start(&mut self) -> Result<(), BlockError> {
         self.socket = Some(Socket::open("zmq_message_sink", &self.config, true)?);

@@ -1,6 +1,7 @@
 //! [`ZmqMessageSource`]: receives messages over ZeroMQ like gr-zeromq's `sub_msg_source`,
 //! `pull_msg_source` and `req_msg_source`.
 
+use super::builders::socket_builders;
 use super::socket::{params, Pattern, Socket, SocketConfig};
 use super::tag_header::DroppedFrames;
 use radioflow_runtime::prelude::*;
@@ -58,24 +59,7 @@ impl ZmqMessageSource {
         }
     }
 
-    /// Bind the address or connect to it (`false`, the default).
-    pub fn bind(mut self, bind: bool) -> Self {
-        self.config.bind = bind;
-        self
-    }
-
-    /// How long one wait lasts before the stop flag is looked at.
-    pub fn timeout_ms(mut self, ms: u64) -> Self {
-        self.config.timeout_ms = ms;
-        self
-    }
-
-    /// Drop a frame that is not a PMT (logged and counted) instead of stopping the graph: for
-    /// a socket that anything on the network can send to.
-    pub fn drop_malformed(mut self, drop: bool) -> Self {
-        self.drop_malformed = drop;
-        self
-    }
+    socket_builders!(bind, timeout_ms, drop_malformed);
 
     /// Frames dropped as malformed (with [`drop_malformed`](Self::drop_malformed)).
     pub fn dropped_frames(&self) -> u64 {

@@ -1,6 +1,7 @@
 //! ZeroMQ blocks, wire-compatible with GNU Radio's gr-zeromq: streams with or without GNU
 //! Radio's tag header, and PMT messages.
 
+mod builders;
 mod message_sink;
 mod message_source;
 mod sink;

@@ -1,6 +1,7 @@
 //! [`ZmqSink`]: sends a stream over ZeroMQ like gr-zeromq's `pub_sink`, `push_sink` and
 //! `rep_sink`.
 
+use super::builders::socket_builders;
 use super::socket::{params, Pattern, Socket, SocketConfig};
 use super::tag_header;
 use radioflow_runtime::prelude::*;
@@ -75,42 +76,7 @@ impl<T: Item> ZmqSink<T> {
         }
     }
 
-    /// Bind the address (`true`, the default) or connect to it.
-    pub fn bind(mut self, bind: bool) -> Self {
-        self.config.bind = bind;
-        self
-    }
-
-    /// How long one wait for room or a request lasts before the stop flag is looked at.
-    pub fn timeout_ms(mut self, ms: u64) -> Self {
-        self.config.timeout_ms = ms;
-        self
-    }
-
-    /// The socket's high-water mark, in messages (`None`: ZeroMQ's default, 1000).
-    pub fn hwm(mut self, hwm: Option<i32>) -> Self {
-        self.config.hwm = hwm;
-        self
-    }
-
-    /// Send GNU Radio's tag header (and the tags) before the items of each message.
-    pub fn pass_tags(mut self, pass: bool) -> Self {
-        self.pass_tags = pass;
-        self
-    }
-
-    /// PUB: send `key` as a frame of its own before each message (empty: none).
-    pub fn key(mut self, key: impl Into<String>) -> Self {
-        self.config.key = key.into();
-        self
-    }
-
-    /// PUB: drop messages for subscribers at their high-water mark (`true`, ZeroMQ's
-    /// behaviour) or wait for them (`ZMQ_XPUB_NODROP`).
-    pub fn drop_on_hwm(mut self, drop: bool) -> Self {
-        self.config.drop_on_hwm = drop;
-        self
-    }
+    socket_builders!(bind, timeout_ms, hwm, pass_tags, key, drop_on_hwm);
 
     fn start(&mut self) -> Result<(), BlockError> {
         self.socket = Some(Socket::open("zmq_sink", &self.config, true)?);

@@ -1,6 +1,7 @@
 //! [`ZmqSource`]: receives a stream over ZeroMQ like gr-zeromq's `sub_source`, `pull_source`
 //! and `req_source`.
 
+use super::builders::socket_builders;
 use super::socket::{params, Pattern, Socket, SocketConfig};
 use super::tag_header::{self, DroppedFrames};
 use radioflow_runtime::prelude::*;
@@ -92,42 +93,7 @@ impl<T: Item> ZmqSource<T> {
         }
     }
 
-    /// Bind the address or connect to it (`false`, the default).
-    pub fn bind(mut self, bind: bool) -> Self {
-        self.config.bind = bind;
-        self
-    }
-
-    /// How long one wait for a message lasts before the stop flag is looked at.
-    pub fn timeout_ms(mut self, ms: u64) -> Self {
-        self.config.timeout_ms = ms;
-        self
-    }
-
-    /// The socket's high-water mark, in messages (`None`: ZeroMQ's default, 1000).
-    pub fn hwm(mut self, hwm: Option<i32>) -> Self {
-        self.config.hwm = hwm;
-        self
-    }
-
-    /// Expect GNU Radio's tag header before the items of each message.
-    pub fn pass_tags(mut self, pass: bool) -> Self {
-        self.pass_tags = pass;
-        self
-    }
-
-    /// SUB: the key (topic) to subscribe to (empty, the default: everything).
-    pub fn key(mut self, key: impl Into<String>) -> Self {
-        self.config.key = key.into();
-        self
-    }
-
-    /// Drop a malformed message (logged and counted) instead of stopping the graph: for a
-    /// socket that anything on the network can send to.
-    pub fn drop_malformed(mut self, drop: bool) -> Self {
-        self.drop_malformed = drop;
-        self
-    }
+    socket_builders!(bind, timeout_ms, hwm, pass_tags, key, drop_malformed);
 
     /// Messages dropped as malformed (with [`drop_malformed`](Self::drop_malformed)).
     pub fn dropped_frames(&self) -> u64 {

@@ -11,6 +11,20 @@ LIBRARY: Dict[str, Dict[str, Any]]
 __all__: List[str]
 
 
+def add(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional[str] = None) -> Block:
+    """The item-by-item sum of `inputs` streams (ports in0..in{inputs-1}).
+
+    Parameters:
+        dtype: the item type, one of complex64, float32, int16, int8, uint8, float64, int32 (default complex64).
+        inputs: how many inputs (an integer >= 1; default 2).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0, 1, ...: stream input
+        out: stream output
+    """
+
+
 def add_const(k: Any, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
     """Adds `k` to every item.
 
@@ -182,7 +196,7 @@ def iir_filter(b: Sequence[float], a: Sequence[float], dtype: DTypeLike = np.flo
 
     Parameters:
         b: feed-forward taps (a non-empty list of finite numbers).
-        a: feedback taps, a[0] weighing y[n] (a non-empty list of finite numbers).
+        a: feedback taps, `a[0]` weighing `y[n]` (a non-empty list of finite numbers).
         dtype: the item type, one of float32 (default float32).
         name: the instance name in the flowgraph (default: from the id).
 
@@ -452,6 +466,20 @@ def soapy_source(args: str, sample_rate: float, frequency: float, dtype: DTypeLi
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
+        out: stream output
+    """
+
+
+def subtract(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional[str] = None) -> Block:
+    """The first of `inputs` streams (ports in0..in{inputs-1}) minus the others, item by item.
+
+    Parameters:
+        dtype: the item type, one of complex64, float32, int16, int8, uint8, float64, int32 (default complex64).
+        inputs: how many inputs (an integer >= 1; default 2).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0, 1, ...: stream input
         out: stream output
     """
 
