@@ -1,23 +1,234 @@
-//! `radioflow grc list`: the GNU Radio block ids a `.grc` flowgraph run by radioflow may hold.
+//! `radioflow grc list [ID]`: the GNU Radio block ids a `.grc` flowgraph run by radioflow may
+//! hold, and for one id how each of its parameters and item types maps onto radioflow's block
+//! (the rows of [`radioflow_library::gnuradio`]). `radioflow grc check DIR`: what of a folder
+//! of flowgraphs radioflow runs.
 
+use anyhow::bail;
 use clap::Subcommand;
+use radioflow_graphfile::GraphError;
+use radioflow_library::gnuradio::{self, GrBlock, To, GRC_COMMON};
+use radioflow_runtime::echo::cut;
+use radioflow_runtime::{RunError, SchedulerSpec};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 #[derive(Subcommand)]
 pub(crate) enum GrcCommand {
-    /// The GNU Radio block ids radioflow runs, with the radioflow block each becomes.
-    List,
+    /// The GNU Radio block ids radioflow runs, with the radioflow block each becomes; with an
+    /// id, what each of that block's parameters and item types becomes.
+    List {
+        /// A GRC block id (`blocks_add_xx`).
+        id: Option<String>,
+    },
+    /// Reads (and with --run, runs) every `.grc` flowgraph under a folder and prints a table:
+    /// which build, run to their end or until stopped, and which hold GNU Radio blocks
+    /// radioflow does not run (with their ids, ranked by how many flowgraphs need each).
+    Check {
+        /// The folder (searched recursively), or one `.grc` file.
+        path: PathBuf,
+        /// Run each flowgraph that builds, for at most this many seconds (it writes the files
+        /// its blocks write, as `radioflow run` would).
+        #[arg(long, value_name = "SECONDS")]
+        run: Option<f64>,
+    },
 }
 
 pub(crate) fn main(c: GrcCommand) -> anyhow::Result<()> {
     match c {
-        GrcCommand::List => {
+        GrcCommand::List { id: None } => {
             let all = radioflow_graphfile::grc::supported();
             let width = all.iter().map(|(g, _)| g.len()).max().unwrap_or(0);
             for (grc, ours) in &all {
                 println!("{grc:width$}  -> {ours}");
             }
-            println!("\n{} GNU Radio blocks; variables, parameters and GUI variable widgets are evaluated, virtual sinks/sources joined, disabled and bypassed blocks honoured.", all.len());
+            println!("\n{} GNU Radio blocks; variables, parameters and GUI variable widgets are evaluated, virtual sinks/sources joined, disabled and bypassed blocks honoured. `radioflow grc list ID` shows one.", all.len());
         }
+        GrcCommand::Check { path, run } => check(&path, run)?,
+        GrcCommand::List { id: Some(id) } => {
+            let Some(row) = gnuradio::find(&id) else {
+                bail!("radioflow does not run GNU Radio block '{id}' (`radioflow grc list` shows those it runs)");
+            };
+            print!("{}", describe(row));
+        }
+    }
+    Ok(())
+}
+
+/// One row, as `radioflow grc list ID` prints it.
+fn describe(row: &GrBlock) -> String {
+    let mut out = format!("{} -> radioflow's {}\n", row.id, row.block);
+    if !row.make.is_empty() {
+        out += &format!("GNU Radio's Python: {}\n", row.make);
+    }
+    if !row.types.is_empty() {
+        out += "type:\n";
+        for t in row.types {
+            match t.dtype {
+                Some(d) => out += &format!("  {:10} -> {}\n", t.option, d.name()),
+                None => out += &format!("  {:10} -> refused: {}\n", t.option, t.why),
+            }
+        }
+    }
+    out += "parameters:\n";
+    for p in row.params {
+        let what = match p.to {
+            To::Param(n) => n.to_owned(),
+            To::Convert(n, _) => format!("{n} (converted)"),
+            To::Only(_, why) => format!("only where radioflow's block does the same ({why})"),
+            To::NoEffect(why) => format!("no effect: {why}"),
+        };
+        out += &format!("  {:20} -> {what}\n", p.key);
+    }
+    for (name, value) in row.fixed {
+        out += &format!("  {:20} -> {name} = {value} (fixed by the id)\n", "");
+    }
+    for key in row.extra {
+        out += &format!("  {key:20} -> {key} (radioflow's, where the file gives it)\n");
+    }
+    if row.choose.is_some() {
+        out += "  (the radioflow block may change with the parameters' values)\n";
+    }
+    let common: Vec<&str> = GRC_COMMON.iter().map(|(k, _)| *k).collect();
+    out += &format!("GRC's {} have no effect.\n", common.join(", "));
+    out
+}
+
+/// What became of one flowgraph.
+enum Outcome {
+    /// Read and built (not run).
+    Builds,
+    /// Ran to its end.
+    Ran,
+    /// Still running after the time given, then stopped.
+    RanUntilStopped,
+    /// Holds GNU Radio blocks radioflow does not run.
+    Unsupported(Vec<String>),
+    /// Could not be read, built or run: the error.
+    Failed(String),
+}
+
+impl Outcome {
+    fn label(&self) -> &'static str {
+        match self {
+            Outcome::Builds => "builds",
+            Outcome::Ran => "runs",
+            Outcome::RanUntilStopped => "runs until stopped",
+            Outcome::Unsupported(_) => "unsupported blocks",
+            Outcome::Failed(_) => "error",
+        }
+    }
+}
+
+/// Every `.grc` file under `path`, sorted.
+fn grc_files(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    if path.is_file() {
+        out.push(path.to_owned());
+        return Ok(());
+    }
+    let entries =
+        std::fs::read_dir(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            grc_files(&p, out)?;
+        } else if p.extension().is_some_and(|x| x == "grc") {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+/// One flowgraph read, built and (with `run`) run for at most `run` seconds.
+fn check_one(file: &Path, run: Option<f64>) -> Outcome {
+    let description = match radioflow_graphfile::grc::describe_grc_file(file) {
+        Ok(d) => d,
+        Err(GraphError::Unsupported { ids, .. }) => return Outcome::Unsupported(ids),
+        Err(e) => return Outcome::Failed(e.to_string()),
+    };
+    let mut graph = match description.build() {
+        Ok(g) => g,
+        Err(e) => return Outcome::Failed(e.to_string()),
+    };
+    let Some(seconds) = run else {
+        return Outcome::Builds;
+    };
+    let scheduler = SchedulerSpec::default().build();
+    if let Err(e) = graph.flowgraph.start(scheduler.as_ref()) {
+        return Outcome::Failed(e.to_string());
+    }
+    match graph
+        .flowgraph
+        .wait_timeout(Duration::from_secs_f64(seconds))
+    {
+        Ok(()) => Outcome::Ran,
+        Err(RunError::Unresponsive { .. }) => {
+            graph.flowgraph.stop();
+            match graph.flowgraph.wait() {
+                Ok(()) => Outcome::RanUntilStopped,
+                Err(e) => Outcome::Failed(e.to_string()),
+            }
+        }
+        Err(e) => Outcome::Failed(e.to_string()),
+    }
+}
+
+/// `radioflow grc check PATH [--run SECONDS]`.
+fn check(path: &Path, run: Option<f64>) -> anyhow::Result<()> {
+    if let Some(s) = run {
+        if !(s.is_finite() && s > 0.0) {
+            bail!("--run {s}: the time limit must be a positive number of seconds");
+        }
+    }
+    let mut files = Vec::new();
+    grc_files(path, &mut files)?;
+    if files.is_empty() {
+        bail!("{}: no .grc file there", path.display());
+    }
+    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut missing: BTreeMap<String, usize> = BTreeMap::new();
+    for file in &files {
+        let outcome = check_one(file, run);
+        let shown = file
+            .strip_prefix(path)
+            .unwrap_or(file)
+            .display()
+            .to_string();
+        let detail = match &outcome {
+            Outcome::Unsupported(ids) => {
+                for id in ids {
+                    *missing.entry(id.clone()).or_default() += 1;
+                }
+                ids.join(", ")
+            }
+            Outcome::Failed(e) => {
+                // The error names the file, which the table's first column shows.
+                let e = e.lines().next().unwrap_or_default();
+                let prefix = format!("{}: ", file.display());
+                cut(e.strip_prefix(&prefix).unwrap_or(e)).to_string()
+            }
+            _ => String::new(),
+        };
+        *counts.entry(outcome.label()).or_default() += 1;
+        println!("{shown:48} {:20} {detail}", outcome.label());
+    }
+    println!();
+    let summary: Vec<String> = counts.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    println!("{} flowgraphs: {}", files.len(), summary.join(", "));
+    if !missing.is_empty() {
+        let mut ranked: Vec<(&String, &usize)> = missing.iter().collect();
+        ranked.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let top: Vec<String> = ranked
+            .iter()
+            .take(30)
+            .map(|(id, n)| format!("{id} {n}"))
+            .collect();
+        println!(
+            "{} GNU Radio ids missing; by flowgraphs needing each: {}",
+            missing.len(),
+            top.join(", ")
+        );
     }
     Ok(())
 }

@@ -41,6 +41,8 @@ pub enum GraphError {
         file: PathBuf,
         /// Each as `id (name)`.
         blocks: Vec<String>,
+        /// The GNU Radio ids among them, each once, in the file's order.
+        ids: Vec<String>,
     },
     /// A block would write a file another block reads or writes.
     #[error("{file}: {source}")]

@@ -447,3 +447,92 @@ fn drop_malformed_on_a_zeromq_source_in_a_grc_reaches_the_block() {
         b.make().unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
+
+/// GNU Radio's FIR filter under its real GRC id, with and without decimation, and GNU Radio's
+/// add/subtract: each becomes the radioflow block the table names, with its item type.
+#[test]
+fn gnu_radio_s_fir_add_and_sub_become_radioflow_s_blocks() {
+    use radioflow_graphfile::describe_grc;
+    use radioflow_runtime::Pmt;
+    let mut text = String::from(
+        "options:\n  parameters:\n    id: fir\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    let fir = |decim: &'static str| {
+        vec![
+            ("type", "fff"),
+            ("decim", decim),
+            ("taps", "'[0.25, 0.5, 0.25]'"),
+            ("samp_delay", "'0'"),
+            ("affinity", "''"),
+            ("maxoutbuf", "'0'"),
+        ]
+    };
+    text += &grc_block("plain", "fir_filter_xxx", &fir("'1'"));
+    text += &grc_block("decimating", "fir_filter_xxx", &fir("'4'"));
+    let arith = [("type", "short"), ("num_inputs", "'3'"), ("vlen", "'1'")];
+    text += &grc_block("sum", "blocks_add_xx", &arith);
+    text += &grc_block("difference", "blocks_sub_xx", &arith);
+    text += "\nconnections: []\n\nmetadata:\n  file_format: 1\n";
+    let g = describe_grc(&text, "fir.grc").unwrap();
+    let spec = |n: &str| g.block(n).unwrap();
+    assert_eq!(spec("plain").block, "fir_filter");
+    assert_eq!(spec("plain").dtype.as_deref(), Some("float32"));
+    assert!(!spec("plain").params.iter().any(|(k, _)| k == "decimation"));
+    assert_eq!(spec("decimating").block, "decimating_fir_filter");
+    assert!(spec("decimating")
+        .params
+        .contains(&("decimation".to_owned(), Pmt::Int(4))));
+    assert_eq!(spec("sum").block, "add");
+    assert_eq!(spec("difference").block, "subtract");
+    assert_eq!(spec("difference").dtype.as_deref(), Some("int16"));
+    assert!(spec("difference")
+        .params
+        .contains(&("inputs".to_owned(), Pmt::Int(3))));
+    for b in &g.blocks {
+        b.make().unwrap_or_else(|e| panic!("{}: {e}", b.name));
+    }
+}
+
+/// What radioflow's block would do differently is refused, naming the block and parameter: a
+/// throttle that follows rx_rate tags, a FIR with complex taps, a parameter GNU Radio's block
+/// does not have.
+#[test]
+fn gnu_radio_parameters_radioflow_does_not_honour_are_refused() {
+    use radioflow_graphfile::describe_grc;
+    let one = |id: &str, params: &[(&str, &str)]| {
+        let mut text = String::from(
+            "options:\n  parameters:\n    id: x\n  states:\n    state: enabled\n\nblocks:\n",
+        );
+        text += &grc_block("b", id, params);
+        text += "\nconnections: []\n\nmetadata:\n  file_format: 1\n";
+        describe_grc(&text, "x.grc").unwrap_err().to_string()
+    };
+    let e = one(
+        "blocks_throttle",
+        &[
+            ("type", "float"),
+            ("samples_per_second", "'1000'"),
+            ("ignoretag", "'False'"),
+        ],
+    );
+    assert!(
+        e.contains("blocks_throttle: ignoretag = False is not supported (radioflow's throttle does not follow rx_rate tags)"),
+        "{e}"
+    );
+    let e = one(
+        "fir_filter_xxx",
+        &[("type", "ccc"), ("decim", "'1'"), ("taps", "'[1]'")],
+    );
+    assert!(
+        e.contains("fir_filter_xxx: type ccc is not supported"),
+        "{e}"
+    );
+    let e = one(
+        "blocks_head",
+        &[("type", "float"), ("num_items", "'4'"), ("gain", "'2'")],
+    );
+    assert!(
+        e.contains("blocks_head: parameter 'gain' is not one of GNU Radio's for this block"),
+        "{e}"
+    );
+}

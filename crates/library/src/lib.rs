@@ -7,6 +7,9 @@
 //! - [`dvbs2`] and [`fm`]: the applications' blocks (`dvbs2_tx`, `dvbs2_rx`,
 //!   `fm_stereo_decoder`, `rds_decoder`).
 //!
+//! [`gnuradio`]: the one table of the GNU Radio blocks radioflow runs (GRC ids, parameters,
+//! item types, Python constructors), which GRC files and the Python package both read.
+//!
 //! [`RunFiles`]: the files a run reads and writes, whatever format each block gives them (a
 //! SigMF recording is two files or an archive), checked so that no output is also an input.
 //!
@@ -21,6 +24,7 @@
 //! }
 //! ```
 
+pub mod gnuradio;
 mod run_files;
 
 pub use run_files::{RunFiles, SameFileError};

@@ -22,6 +22,7 @@
 mod dtype;
 mod errors;
 mod flowgraph;
+mod gnuradio;
 mod handle;
 mod hosts;
 mod library;
@@ -61,6 +62,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pmt::pmt_serialize, m)?)?;
     m.add_function(wrap_pyfunction!(pmt::pmt_deserialize, m)?)?;
     library::register(m)?;
+    gnuradio::register(m)?;
     m.add_function(wrap_pyfunction!(python_block::python_block, m)?)?;
     m.add_function(wrap_pyfunction!(mark_finalizing, m)?)?;
     py.import("atexit")?

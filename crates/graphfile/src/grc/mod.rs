@@ -16,15 +16,17 @@ pub use expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_TOTAL_ITEMS};
 
 use crate::{BlockSpec, BuiltGraph, Connection, End, GraphDescription, GraphError};
 use expr::Variables;
+use radioflow_library::gnuradio;
 use radioflow_runtime::echo::{cut, cut_display};
 use radioflow_runtime::PortName;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use yaml_rust2::Yaml;
 
-/// The GNU Radio block ids radioflow runs, with the radioflow block each becomes.
+/// The GNU Radio block ids radioflow runs, with the radioflow block each becomes (the rows
+/// of [`radioflow_library::gnuradio`]).
 pub fn supported() -> Vec<(&'static str, &'static str)> {
-    blocks::SUPPORTED.iter().map(|(g, o, _)| (*g, *o)).collect()
+    gnuradio::rows().map(|r| (r.id, r.block)).collect()
 }
 
 /// Block ids that only hold values (variables, GUI controls used as variables, parameters).
@@ -177,13 +179,20 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
         .collect();
     let unsupported: Vec<String> = graph_blocks
         .iter()
-        .filter(|e| blocks::find(&e.id).is_none())
+        .filter(|e| gnuradio::find(&e.id).is_none())
         .map(|e| format!("{} ({})", cut(&e.id), cut(&e.name)))
         .collect();
     if !unsupported.is_empty() {
+        let mut ids: Vec<String> = Vec::new();
+        for e in &graph_blocks {
+            if gnuradio::find(&e.id).is_none() && !ids.contains(&e.id) {
+                ids.push(e.id.clone());
+            }
+        }
         return Err(GraphError::Unsupported {
             file,
             blocks: unsupported,
+            ids,
         });
     }
     let mut graph = GraphDescription::new(&file);
@@ -193,7 +202,7 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
             name: e.name.clone(),
             message,
         };
-        let (ours, map) = blocks::find(&e.id).expect("checked above");
+        let row = gnuradio::find(&e.id).expect("checked above");
         let values: HashMap<String, Result<Value, String>> = e
             .params
             .iter()
@@ -212,18 +221,17 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
                 (k.clone(), value)
             })
             .collect();
-        let mapped = map(&blocks::GrcParams {
-            id: &e.id,
-            values: &values,
-        })
-        .map_err(fail)?;
+        let mapped = row.map(&blocks::GrcParams(&values)).map_err(fail)?;
         if radioflow_runtime::registry::find(mapped.block).is_none() {
-            return Err(fail(format!("radioflow has no block '{}'", cut(ours))));
+            return Err(fail(format!(
+                "radioflow has no block '{}'",
+                cut(mapped.block)
+            )));
         }
         let spec = BlockSpec {
             name: e.name.clone(),
             block: mapped.block.to_owned(),
-            dtype: mapped.dtype,
+            dtype: mapped.dtype.map(|d| d.name().to_owned()),
             params: mapped.params,
             host: comment_host(e),
         };

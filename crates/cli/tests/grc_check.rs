@@ -1,0 +1,139 @@
+//! `radioflow grc check DIR --run SECONDS`: each flowgraph of a folder read, built and run,
+//! and the table says what became of each.
+
+use std::path::Path;
+use std::process::Command;
+
+/// A block of a GRC file: name, id and parameters (key, value).
+type GrcBlock<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+
+/// A GRC file of `blocks` and `connections`.
+fn grc(blocks: &[GrcBlock], connections: &[&str]) -> String {
+    let mut s = String::from(
+        "options:\n  parameters:\n    id: check\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    for (name, id, params) in blocks {
+        s += &format!("- name: {name}\n  id: {id}\n  parameters:\n");
+        for (k, v) in *params {
+            s += &format!("    {k}: {v}\n");
+        }
+        s += "  states:\n    coordinate: [0, 0]\n    rotation: 0\n    state: enabled\n";
+    }
+    s += "\nconnections:\n";
+    for c in connections {
+        s += &format!("- {c}\n");
+    }
+    s + "\nmetadata:\n  file_format: 1\n"
+}
+
+fn write(dir: &Path, name: &str, text: &str) {
+    let path = dir.join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_folder_s_flowgraphs_are_each_run_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let float = [("type", "float")];
+    write(
+        dir.path(),
+        "a/finite.grc",
+        &grc(
+            &[
+                ("src", "blocks_null_source", &float),
+                (
+                    "head",
+                    "blocks_head",
+                    &[("type", "float"), ("num_items", "'1000'")],
+                ),
+                ("snk", "blocks_null_sink", &float),
+            ],
+            &["[src, '0', head, '0']", "[head, '0', snk, '0']"],
+        ),
+    );
+    write(
+        dir.path(),
+        "b/endless.grc",
+        &grc(
+            &[
+                ("src", "blocks_null_source", &float),
+                ("snk", "blocks_null_sink", &float),
+            ],
+            &["[src, '0', snk, '0']"],
+        ),
+    );
+    write(
+        dir.path(),
+        "c/gui.grc",
+        &grc(
+            &[
+                ("src", "blocks_null_source", &float),
+                ("scope", "qtgui_time_sink_x", &[]),
+            ],
+            &["[src, '0', scope, '0']"],
+        ),
+    );
+    write(dir.path(), "d/broken.grc", "metadata: [not a flowgraph");
+    let out = Command::new(env!("CARGO_BIN_EXE_radioflow"))
+        .args(["grc", "check"])
+        .arg(dir.path())
+        .args(["--run", "0.5"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = |file: &str| {
+        stdout
+            .lines()
+            .find(|l| l.starts_with(file))
+            .unwrap_or_else(|| panic!("no line for {file}:\n{stdout}"))
+            .split_whitespace()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(line("a/finite.grc"), "runs");
+    // It never ends by itself, so it is still running when the time is up.
+    assert_eq!(line("b/endless.grc"), "runs until stopped");
+    assert_eq!(line("c/gui.grc"), "unsupported blocks qtgui_time_sink_x");
+    assert!(line("d/broken.grc").starts_with("error "), "{stdout}");
+    assert!(
+        stdout
+            .contains("4 flowgraphs: 1 error, 1 runs, 1 runs until stopped, 1 unsupported blocks"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("1 GNU Radio ids missing; by flowgraphs needing each: qtgui_time_sink_x 1"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn grc_list_of_one_id_says_what_each_parameter_becomes() {
+    let out = Command::new(env!("CARGO_BIN_EXE_radioflow"))
+        .args(["grc", "list", "blocks_throttle"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        stdout.contains("samples_per_second   -> sample_rate"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("ignoretag            -> only where radioflow's block does the same (radioflow's throttle does not follow rx_rate tags)"),
+        "{stdout}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_radioflow"))
+        .args(["grc", "list", "qtgui_time_sink_x"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("does not run GNU Radio block 'qtgui_time_sink_x'"));
+}

@@ -1,0 +1,222 @@
+//! Rows for GNU Radio's `blocks` module (gr-blocks).
+
+use super::common::{
+    is_empty_list, is_false, is_nil, is_one, is_true, is_zero, no_effect, only, param, ANY_TYPE,
+    ARITH_TYPE, VLEN_ONE,
+};
+use super::table::{GrBlock, GrParam, To};
+use radioflow_runtime::Pmt;
+
+/// A row with nothing fixed, nothing extra and no choice of block.
+const fn row(
+    id: &'static str,
+    make: &'static str,
+    block: &'static str,
+    types: &'static [super::table::GrType],
+    params: &'static [GrParam],
+) -> GrBlock {
+    GrBlock {
+        id,
+        make,
+        block,
+        types,
+        params,
+        fixed: &[],
+        extra: &[],
+        choose: None,
+    }
+}
+
+const GROUPING: &str = "how GRC groups the ports on the canvas";
+const NO_RX_RATE: &str = "radioflow's throttle does not follow rx_rate tags";
+const CHUNKS: &str =
+    "the most items GNU Radio's throttle passes per call; radioflow's passes at most 5 ms worth \
+     per call already, the rate is the same";
+
+/// GNU Radio's `vector` parameter: a list, or one value (`vector: 1`).
+fn as_list(v: &Pmt) -> Result<Pmt, String> {
+    Ok(match v {
+        Pmt::Vector(_) => v.clone(),
+        Pmt::Tuple(items) => Pmt::Vector(items.clone()),
+        single => Pmt::Vector(vec![single.clone()].into()),
+    })
+}
+
+pub(crate) const ROWS: &[GrBlock] = &[
+    row(
+        "blocks_null_source",
+        "blocks.null_source({type.size}*{vlen})",
+        "null_source",
+        ANY_TYPE,
+        &[
+            VLEN_ONE,
+            only("num_outputs", is_one, "one output"),
+            no_effect("bus_structure_source", GROUPING),
+        ],
+    ),
+    row(
+        "blocks_null_sink",
+        "blocks.null_sink({type.size}*{vlen})",
+        "null_sink",
+        ANY_TYPE,
+        &[
+            VLEN_ONE,
+            only("num_inputs", is_one, "one input"),
+            no_effect("bus_structure_sink", GROUPING),
+        ],
+    ),
+    row(
+        "blocks_copy",
+        "blocks.copy({type.size}*{vlen})",
+        "copy",
+        ANY_TYPE,
+        &[
+            VLEN_ONE,
+            only(
+                "enabled",
+                is_true,
+                "a disabled copy, which drops what it receives, is not supported",
+            ),
+            no_effect("showports", "GRC's display of the ports"),
+        ],
+    ),
+    row(
+        "blocks_head",
+        "blocks.head({type.size}*{vlen},{num_items})",
+        "head",
+        ANY_TYPE,
+        &[VLEN_ONE, param("num_items", "n")],
+    ),
+    row(
+        "blocks_throttle",
+        "blocks.throttle({type.size}*{vlen},{samples_per_second},{ignoretag})",
+        "throttle",
+        ANY_TYPE,
+        &[
+            VLEN_ONE,
+            param("samples_per_second", "sample_rate"),
+            only("ignoretag", is_true, NO_RX_RATE),
+        ],
+    ),
+    // GNU Radio 3.10.8's throttle with a limit per call (not in every 3.10).
+    row(
+        "blocks_throttle2",
+        "",
+        "throttle",
+        ANY_TYPE,
+        &[
+            VLEN_ONE,
+            param("samples_per_second", "sample_rate"),
+            only("ignoretag", is_true, NO_RX_RATE),
+            no_effect("limit", CHUNKS),
+            no_effect("maximum", CHUNKS),
+        ],
+    ),
+    row(
+        "blocks_multiply_const_xx",
+        "blocks.multiply_const_{type.fcn}({const},{vlen})",
+        "multiply_const",
+        ARITH_TYPE,
+        &[VLEN_ONE, param("const", "k")],
+    ),
+    row(
+        "blocks_multiply_const_vxx",
+        "blocks.multiply_const_{'v'ifcontext.get('vlen')()>1else''}{type.fcn}({const})",
+        "multiply_const",
+        ARITH_TYPE,
+        &[VLEN_ONE, param("const", "k")],
+    ),
+    row(
+        "blocks_add_const_vxx",
+        "blocks.add_const_{'v'ifcontext.get('vlen')()>1else''}{type.fcn}({const})",
+        "add_const",
+        ANY_TYPE,
+        &[VLEN_ONE, param("const", "k")],
+    ),
+    row(
+        "blocks_add_xx",
+        "blocks.add_v{type.fcn}({vlen})",
+        "add",
+        ARITH_TYPE,
+        &[VLEN_ONE, param("num_inputs", "inputs")],
+    ),
+    row(
+        "blocks_sub_xx",
+        "blocks.sub_{type.fcn}({vlen})",
+        "subtract",
+        ARITH_TYPE,
+        &[VLEN_ONE, param("num_inputs", "inputs")],
+    ),
+    row(
+        "blocks_multiply_xx",
+        "blocks.multiply_v{type.fcn}({vlen})",
+        "multiply",
+        ARITH_TYPE,
+        &[VLEN_ONE, param("num_inputs", "inputs")],
+    ),
+    row(
+        "blocks_file_source",
+        "blocks.file_source({type.size}*{vlen},{file},{repeat},{offset},{length})",
+        "file_source",
+        ANY_TYPE,
+        &[
+            VLEN_ONE,
+            param("file", "path"),
+            param("repeat", "repeat"),
+            only("offset", is_zero, "reading from the start"),
+            only("length", is_zero, "the whole file"),
+            only("begin_tag", is_nil, "no begin tag"),
+        ],
+    ),
+    row(
+        "blocks_file_sink",
+        "blocks.file_sink({type.size}*{vlen},{file},{append})",
+        "file_sink",
+        ANY_TYPE,
+        &[
+            VLEN_ONE,
+            param("file", "path"),
+            only("append", is_false, "a new file"),
+            only(
+                "unbuffered",
+                is_false,
+                "radioflow's file_sink writes through a buffer flushed when the run stops",
+            ),
+        ],
+    ),
+    row(
+        "blocks_vector_source_x",
+        "blocks.vector_source_{type.fcn}({vector},{repeat},{vlen},{tags})",
+        "vector_source",
+        ANY_TYPE,
+        &[
+            VLEN_ONE,
+            GrParam {
+                key: "vector",
+                to: To::Convert("data", as_list),
+            },
+            param("repeat", "repeat"),
+            only("tags", is_empty_list, "no tags"),
+        ],
+    ),
+    row(
+        "blocks_vector_sink_x",
+        "blocks.vector_sink_{type.fcn}({vlen},{reserve_items})",
+        "vector_sink",
+        ANY_TYPE,
+        &[
+            VLEN_ONE,
+            no_effect("reserve_items", "a size GNU Radio reserves memory for"),
+        ],
+    ),
+    row(
+        "blocks_message_debug",
+        "blocks.message_debug({en_uvec})",
+        "message_debug",
+        &[],
+        &[no_effect(
+            "en_uvec",
+            "how GNU Radio prints byte vectors on its print port",
+        )],
+    ),
+];

@@ -1,0 +1,39 @@
+//! The one table of the GNU Radio blocks radioflow runs: for each GRC block id, the radioflow
+//! block it becomes, how each GNU Radio parameter and item type maps onto it (or why it is
+//! refused), and how GNU Radio's Python makes it. The GRC loader (`radioflow-graphfile`), the
+//! Python package and `radioflow grc list` read this table and nothing else, so a block is
+//! mapped once for all of them.
+//!
+//! The table is checked against GNU Radio's own block definitions (`tests/gnuradio_table.rs`
+//! reads every `.block.yml` of an installed GNU Radio 3.10): each GRC parameter of a row's block
+//! is mapped, refused unless at a value, or said to have no effect; each `type` option is
+//! mapped or refused with a reason; the Python template is GNU Radio's.
+//!
+//! ```
+//! use radioflow_library::gnuradio;
+//! let row = gnuradio::find("blocks_add_xx").expect("mapped");
+//! assert_eq!(row.block, "add");
+//! assert!(gnuradio::rows().any(|r| r.id == "analog_sig_source_x"));
+//! ```
+
+mod analog;
+mod blocks;
+mod common;
+mod filter;
+mod table;
+mod zeromq;
+
+pub use table::{Choose, Fixed, GrBlock, GrParam, GrType, GrValues, Mapped, To, GRC_COMMON};
+
+/// The table, one module of GNU Radio after another.
+const MODULES: &[&[GrBlock]] = &[blocks::ROWS, analog::ROWS, filter::ROWS, zeromq::ROWS];
+
+/// Every row of the table.
+pub fn rows() -> impl Iterator<Item = &'static GrBlock> {
+    MODULES.iter().flat_map(|m| m.iter())
+}
+
+/// The row of GRC id `id`, if radioflow runs that block.
+pub fn find(id: &str) -> Option<&'static GrBlock> {
+    rows().find(|r| r.id == id)
+}
