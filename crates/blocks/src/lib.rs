@@ -64,16 +64,20 @@ mod multiply;
 mod multiply_const;
 mod null_sink;
 mod null_source;
+mod pack_k_bits;
 mod quadrature_demod;
 mod rate_probe;
 mod rate_source;
 mod rate_work;
 mod rational_resampler;
+mod repack_bits;
 mod signal_source;
+mod stream_to_tagged_stream;
 mod subtract;
 #[cfg(test)]
 mod test_util;
 mod throttle;
+mod unpack_k_bits;
 mod vector_sink;
 mod vector_source;
 
@@ -97,13 +101,17 @@ pub use multiply::Multiply;
 pub use multiply_const::MultiplyConst;
 pub use null_sink::NullSink;
 pub use null_source::NullSource;
+pub use pack_k_bits::PackKBits;
 pub use quadrature_demod::QuadratureDemod;
 pub use rate_probe::RateProbe;
 pub use rate_source::RateSource;
 pub use rational_resampler::RationalResampler;
+pub use repack_bits::{BitOrder, RepackBits};
 pub use signal_source::{SignalItem, SignalSource, Waveform};
+pub use stream_to_tagged_stream::StreamToTaggedStream;
 pub use subtract::Subtract;
 pub use throttle::Throttle;
+pub use unpack_k_bits::UnpackKBits;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;
 

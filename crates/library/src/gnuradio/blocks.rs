@@ -42,6 +42,24 @@ fn as_list(v: &Pmt) -> Result<Pmt, String> {
     })
 }
 
+/// GNU Radio's bit order (`gr.GR_MSB_FIRST` is 0, `gr.GR_LSB_FIRST` 1, as its Python
+/// bindings give them) as radioflow's word.
+fn bit_order(v: &Pmt) -> Result<Pmt, String> {
+    let word = match v {
+        Pmt::Int(0) => "msb",
+        Pmt::Int(1) => "lsb",
+        Pmt::Symbol(s) if matches!(&**s, "gr_msb_first" | "msb") => "msb",
+        Pmt::Symbol(s) if matches!(&**s, "gr_lsb_first" | "lsb") => "lsb",
+        _ => return Err("not a bit order (gr.GR_MSB_FIRST or gr.GR_LSB_FIRST)".into()),
+    };
+    Ok(Pmt::symbol(word))
+}
+
+/// An empty string (no length tag key).
+fn is_empty_text(v: &Pmt) -> bool {
+    matches!(v, Pmt::Symbol(s) if s.is_empty())
+}
+
 pub(crate) const ROWS: &[GrBlock] = &[
     row(
         "blocks_null_source",
@@ -218,5 +236,50 @@ pub(crate) const ROWS: &[GrBlock] = &[
             "en_uvec",
             "how GNU Radio prints byte vectors on its print port",
         )],
+    ),
+    row(
+        "blocks_stream_to_tagged_stream",
+        "blocks.stream_to_tagged_stream({type.size},{vlen},{packet_len},{len_tag_key})",
+        "stream_to_tagged_stream",
+        ANY_TYPE,
+        &[
+            VLEN_ONE,
+            param("packet_len", "packet_len"),
+            param("len_tag_key", "len_tag_key"),
+        ],
+    ),
+    row(
+        "blocks_unpack_k_bits_bb",
+        "blocks.unpack_k_bits_bb({k})",
+        "unpack_k_bits",
+        &[],
+        &[param("k", "k")],
+    ),
+    row(
+        "blocks_pack_k_bits_bb",
+        "blocks.pack_k_bits_bb({k})",
+        "pack_k_bits",
+        &[],
+        &[param("k", "k")],
+    ),
+    row(
+        "blocks_repack_bits_bb",
+        "blocks.repack_bits_bb({k},{l},{len_tag_key},{align_output},{endianness})",
+        "repack_bits",
+        &[],
+        &[
+            param("k", "k"),
+            param("l", "l"),
+            only(
+                "len_tag_key",
+                is_empty_text,
+                "radioflow's repack_bits works on a continuous stream; packets by a length tag are not supported yet",
+            ),
+            no_effect("align_output", "read only with a length tag key"),
+            GrParam {
+                key: "endianness",
+                to: To::Convert("endianness", bit_order),
+            },
+        ],
     ),
 ];

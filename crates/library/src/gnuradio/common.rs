@@ -30,7 +30,7 @@ pub(crate) const ANY_TYPE: &[GrType] = &[
     ty("float", Dtype::Float32),
     ty("int", Dtype::Int32),
     ty("short", Dtype::Int16),
-    ty("byte", Dtype::Int8),
+    ty("byte", Dtype::Uint8),
 ];
 
 /// GRC's options for the arithmetic blocks (`type.fcn` cc, ff, ii, ss).

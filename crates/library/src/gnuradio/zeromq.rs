@@ -11,7 +11,7 @@ const TYPES: &[GrType] = &[
     ty("float", Dtype::Float32),
     ty("int", Dtype::Int32),
     ty("short", Dtype::Int16),
-    ty("byte", Dtype::Int8),
+    ty("byte", Dtype::Uint8),
 ];
 
 const fn stream(

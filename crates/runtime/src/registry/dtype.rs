@@ -13,9 +13,9 @@ pub enum Dtype {
     Complex32,
     /// `i16` (numpy `int16`, GRC `short`).
     Int16,
-    /// `i8` (numpy `int8`, GRC `byte`).
+    /// `i8` (numpy `int8`).
     Int8,
-    /// `u8` (numpy `uint8`).
+    /// `u8` (numpy `uint8`, GRC `byte`).
     Uint8,
     /// `f64` (numpy `float64`).
     Float64,
@@ -51,15 +51,18 @@ impl Dtype {
         }
     }
 
-    /// GNU Radio Companion's name of the type, where it has one.
+    /// GNU Radio Companion's name of the type, where it has one. GRC's `byte` is `u8`: GNU
+    /// Radio's byte streams are `unsigned char` in nearly every block (`vector_source_b`, the
+    /// bit packers, the digital blocks); the few that read them as signed (`char_to_float`)
+    /// take `u8` and say so.
     pub fn grc_name(self) -> Option<&'static str> {
         Some(match self {
             Dtype::Float32 => "float",
             Dtype::Complex32 => "complex",
             Dtype::Int16 => "short",
-            Dtype::Int8 => "byte",
+            Dtype::Uint8 => "byte",
             Dtype::Int32 => "int",
-            Dtype::Uint8 | Dtype::Float64 => return None,
+            Dtype::Int8 | Dtype::Float64 => return None,
         })
     }
 

@@ -1,0 +1,172 @@
+//! The bit blocks (unpack_k_bits, pack_k_bits, repack_bits) and stream_to_tagged_stream
+//! against naive references, under every scheduler; GNU Radio's outputs for the same inputs
+//! are compared in `gnuradio_bits.rs`.
+
+use radioflow_blocks::{
+    BitOrder, PackKBits, RepackBits, StreamToTaggedStream, UnpackKBits, VectorSink, VectorSource,
+};
+use radioflow_runtime::{
+    Block, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
+};
+use std::time::Duration;
+
+fn schedulers() -> Vec<Box<dyn Scheduler>> {
+    vec![
+        Box::new(ThreadPerBlock::new()),
+        Box::new(SingleThread::new()),
+        Box::new(FlowScheduler::new()),
+        // Tiny chunks and buffers: many calls with partial windows.
+        Box::new(FlowScheduler::new().chunk_bytes(64).buffer_bytes(4096)),
+    ]
+}
+
+/// `input` through `block` on `s`: the output and its tags.
+fn run(
+    block: impl Block,
+    input: Vec<u8>,
+    tags: Vec<Tag>,
+    s: &dyn Scheduler,
+) -> (Vec<u8>, Vec<Tag>) {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(input).tags(tags));
+    let b = fg.add(block);
+    let sink = fg.add(VectorSink::<u8>::new());
+    fg.connect(src, b).unwrap();
+    fg.connect(b, sink).unwrap();
+    fg.start(s).unwrap();
+    // A hang guard only: the graph ends by itself.
+    fg.wait_timeout(Duration::from_secs(120)).unwrap();
+    let out = fg.block::<VectorSink<u8>>(sink).unwrap();
+    (out.data().to_vec(), out.tags().to_vec())
+}
+
+/// Deterministic bytes (an LCG: no dependency for test data).
+pub fn bytes(seed: u64, n: usize) -> Vec<u8> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 56) as u8
+        })
+        .collect()
+}
+
+/// The bits of `k`-bit bytes, one per element, in `order`.
+fn bits_of(input: &[u8], k: usize, order: BitOrder) -> Vec<u8> {
+    let mut bits = Vec::new();
+    for b in input {
+        for i in 0..k {
+            let shift = match order {
+                BitOrder::LsbFirst => i,
+                BitOrder::MsbFirst => k - 1 - i,
+            };
+            bits.push((b >> shift) & 1);
+        }
+    }
+    bits
+}
+
+/// Bits regrouped `l` to a byte in `order`; a short last group dropped.
+fn bytes_of(bits: &[u8], l: usize, order: BitOrder) -> Vec<u8> {
+    bits.chunks_exact(l)
+        .map(|g| {
+            g.iter().enumerate().fold(0u8, |acc, (i, b)| {
+                let shift = match order {
+                    BitOrder::LsbFirst => i,
+                    BitOrder::MsbFirst => l - 1 - i,
+                };
+                acc | (b << shift)
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn repack_bits_equals_regrouping_the_bits_for_every_k_l_and_order() {
+    let s = FlowScheduler::new().chunk_bytes(64).buffer_bytes(4096);
+    for order in [BitOrder::LsbFirst, BitOrder::MsbFirst] {
+        for k in 1..=8 {
+            for l in 1..=8 {
+                let mask = ((1u16 << k) - 1) as u8;
+                let input: Vec<u8> = bytes(k as u64 * 10 + l as u64, 999)
+                    .iter()
+                    .map(|b| b & mask)
+                    .collect();
+                let want = bytes_of(&bits_of(&input, k, order), l, order);
+                let (got, _) = run(RepackBits::new(k, l, order).unwrap(), input, vec![], &s);
+                assert_eq!(got, want, "k {k} l {l} {order:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn bit_blocks_are_the_same_under_every_scheduler() {
+    let input = bytes(1, 5000);
+    for s in schedulers() {
+        for k in [1, 3, 8] {
+            let mask = ((1u16 << k) - 1) as u8;
+            let packed: Vec<u8> = input.iter().map(|b| b & mask).collect();
+            let (bits, tags) = run(
+                UnpackKBits::new(k).unwrap(),
+                packed.clone(),
+                vec![Tag::new(7, "seven", Pmt::Int(7))],
+                s.as_ref(),
+            );
+            assert_eq!(bits, bits_of(&packed, k, BitOrder::MsbFirst), "unpack {k}");
+            assert_eq!(
+                tags,
+                [Tag::new(7 * k as u64, "seven", Pmt::Int(7))],
+                "unpack {k}"
+            );
+            let (back, _) = run(PackKBits::new(k).unwrap(), bits, vec![], s.as_ref());
+            assert_eq!(back, packed, "pack {k}");
+        }
+        let (got, _) = run(
+            RepackBits::new(8, 3, BitOrder::MsbFirst).unwrap(),
+            input.clone(),
+            vec![],
+            s.as_ref(),
+        );
+        assert_eq!(
+            got,
+            bytes_of(
+                &bits_of(&input, 8, BitOrder::MsbFirst),
+                3,
+                BitOrder::MsbFirst
+            )
+        );
+    }
+}
+
+#[test]
+fn stream_to_tagged_stream_tags_each_packet_start_under_every_scheduler() {
+    let input = bytes(2, 10_000);
+    for s in schedulers() {
+        let (out, tags) = run(
+            StreamToTaggedStream::<u8>::new(96, "len"),
+            input.clone(),
+            vec![Tag::new(5, "other", Pmt::Int(1))],
+            s.as_ref(),
+        );
+        assert_eq!(out, input);
+        let mut want: Vec<Tag> = (0..input.len() as u64)
+            .step_by(96)
+            .map(|o| Tag::new(o, "len", Pmt::Int(96)))
+            .collect();
+        want.insert(1, Tag::new(5, "other", Pmt::Int(1)));
+        assert_eq!(tags, want);
+    }
+}
+
+#[test]
+fn widths_beyond_a_byte_are_refused_naming_the_parameter() {
+    assert!(UnpackKBits::new(9).is_err());
+    assert!(PackKBits::new(0).is_err());
+    assert_eq!(
+        RepackBits::new(8, 9, BitOrder::LsbFirst).unwrap_err().0,
+        "l"
+    );
+}

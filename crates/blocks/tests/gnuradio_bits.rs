@@ -1,0 +1,145 @@
+//! The bit blocks and stream_to_tagged_stream against GNU Radio 3.10's own
+//! (`repack_bits_bb`, `unpack_k_bits_bb`, `pack_k_bits_bb`, `stream_to_tagged_stream`) on the
+//! same input, run by `gnuradio/run_blocks.py` in one GNU Radio process: outputs and tags
+//! equal. SKIPPED where GNU Radio is not installed.
+
+use radioflow_blocks::{
+    BitOrder, PackKBits, RepackBits, StreamToTaggedStream, UnpackKBits, VectorSink, VectorSource,
+};
+use radioflow_runtime::{Block, Flowgraph, Pmt};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const PYTHON: &str = "/usr/bin/python3";
+
+fn gnuradio_present() -> bool {
+    Command::new(PYTHON)
+        .args(["-c", "import gnuradio.blocks"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Deterministic bytes (an LCG).
+fn bytes(seed: u64, n: usize) -> Vec<u8> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 56) as u8
+        })
+        .collect()
+}
+
+/// radioflow's output and tags (offset, key, value) for `input` through `block`.
+fn ours(block: impl Block, input: &[u8]) -> (Vec<u8>, Vec<(u64, String, Pmt)>) {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(input.to_vec()));
+    let b = fg.add(block);
+    let sink = fg.add(VectorSink::<u8>::new());
+    fg.connect(src, b).unwrap();
+    fg.connect(b, sink).unwrap();
+    fg.run().unwrap();
+    let out = fg.block::<VectorSink<u8>>(sink).unwrap();
+    let tags = out
+        .tags()
+        .iter()
+        .map(|t| (t.offset, t.key.to_string(), t.value.clone()))
+        .collect();
+    (out.data().to_vec(), tags)
+}
+
+#[test]
+fn bit_blocks_equal_gnu_radio_s() {
+    if !gnuradio_present() {
+        println!("SKIPPED: GNU Radio not installed ({PYTHON} cannot import gnuradio.blocks)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let input = bytes(3, 4001);
+    std::fs::write(dir.path().join("input.bin"), &input).unwrap();
+    // (name, GNU Radio's constructor, input mask, radioflow's block)
+    type Make = Box<dyn Fn() -> Box<dyn FnOnce(&[u8]) -> (Vec<u8>, Vec<(u64, String, Pmt)>)>>;
+    let mut cases: Vec<(String, String, u8, Make)> = Vec::new();
+    for (k, l) in [(8, 1), (1, 8), (8, 2), (2, 8), (3, 5), (8, 3), (7, 4)] {
+        for (order, gr) in [
+            (BitOrder::LsbFirst, "GR_LSB_FIRST"),
+            (BitOrder::MsbFirst, "GR_MSB_FIRST"),
+        ] {
+            cases.push((
+                format!("repack_{k}_{l}_{gr}"),
+                format!("blocks.repack_bits_bb({k}, {l}, '', False, gr.{gr})"),
+                ((1u16 << k) - 1) as u8,
+                Box::new(move || {
+                    Box::new(move |x: &[u8]| ours(RepackBits::new(k, l, order).unwrap(), x))
+                }),
+            ));
+        }
+    }
+    for k in [1, 3, 8] {
+        cases.push((
+            format!("unpack_{k}"),
+            format!("blocks.unpack_k_bits_bb({k})"),
+            ((1u16 << k) - 1) as u8,
+            Box::new(move || Box::new(move |x: &[u8]| ours(UnpackKBits::new(k).unwrap(), x))),
+        ));
+        // Pack reads one bit per byte; GNU Radio's masks each with 1 as radioflow's does.
+        cases.push((
+            format!("pack_{k}"),
+            format!("blocks.pack_k_bits_bb({k})"),
+            0xff,
+            Box::new(move || Box::new(move |x: &[u8]| ours(PackKBits::new(k).unwrap(), x))),
+        ));
+    }
+    cases.push((
+        "tagged".into(),
+        "blocks.stream_to_tagged_stream(gr.sizeof_char, 1, 96, 'len')".into(),
+        0xff,
+        Box::new(|| Box::new(|x: &[u8]| ours(StreamToTaggedStream::<u8>::new(96, "len"), x))),
+    ));
+    let job = json!({
+        "input": dir.path().join("input.bin"),
+        "out": dir.path(),
+        "cases": cases.iter().map(|(name, make, mask, _)| json!({"name": name, "make": make, "mask": mask})).collect::<Vec<_>>(),
+    });
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gnuradio/run_blocks.py");
+    let mut child = Command::new(PYTHON)
+        .arg(script)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(job.to_string().as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success(), "GNU Radio's script failed");
+    for (name, make, mask, block) in &cases {
+        let masked: Vec<u8> = input.iter().map(|b| b & mask).collect();
+        let (got, tags) = block()(&masked);
+        let want = std::fs::read(dir.path().join(format!("{name}.bin"))).unwrap();
+        assert_eq!(got.len(), want.len(), "{make}: output lengths");
+        assert!(got == want, "{make}: outputs differ");
+        let want_tags: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.path().join(format!("{name}.tags.json"))).unwrap(),
+        )
+        .unwrap();
+        let want_tags: Vec<(u64, String, Pmt)> = want_tags
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                (
+                    t[0].as_u64().unwrap(),
+                    t[1].as_str().unwrap().to_owned(),
+                    Pmt::Int(t[2].as_i64().unwrap()),
+                )
+            })
+            .collect();
+        assert_eq!(tags, want_tags, "{make}: tags");
+    }
+    println!("{} GNU Radio cases equal", cases.len());
+}
