@@ -6,13 +6,18 @@
 //! anything runs.
 
 mod blocks;
+mod constants;
 mod expr;
 mod expr_error;
+mod functions;
 mod python;
+mod token;
+mod value;
 mod yaml;
 
-pub use expr::{evaluate, Value};
+pub use expr::evaluate;
 pub use expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_TOTAL_ITEMS};
+pub use value::Value;
 
 use crate::{BlockSpec, BuiltGraph, Connection, End, GraphDescription, GraphError};
 use expr::Variables;
