@@ -1,15 +1,20 @@
 //! The safe subset of Python that GRC parameters are written in: numbers (with `1e6`, `1j`,
-//! `0x1f`), strings, `True`/`False`/`None`, lists and tuples, `+ - * / // % **`, parentheses,
-//! indexing, variables, and a fixed set of functions and constants (`math`/`numpy`
-//! functions, `int`, `float`, `complex`, `abs`, `min`, `max`, `round`, `len`, `str`, `firdes`
-//! designs, `window.WIN_*`, `analog.GR_*_WAVE`, `pmt.intern`/`from_long`/`from_double`/
-//! `PMT_T`...). Nothing is executed: anything else is an error naming what is not supported.
-//! Arithmetic is Python's (`python.rs`), with 64-bit integers.
+//! `0x1f`), strings, `True`/`False`/`None`, lists and tuples, `+ - * / // % **`, comparisons,
+//! `and`/`or`/`not`, conditional expressions, `lambda`, list comprehensions, indexing and
+//! slices, calls with keyword arguments, variables, and a fixed set of functions and constants
+//! (`functions.rs`: `math`/`cmath`, builtins, `range`, `map`, `pmt`, `firdes`; `numpy.rs`:
+//! numpy arrays; `constants.rs`: GNU Radio's enumerations). Nothing is executed: anything else
+//! is an error naming what is not supported. Arithmetic is Python's (`python.rs`), with 64-bit
+//! integers. The parser evaluates as it reads; what Python would not evaluate (the branch of a
+//! conditional not taken, the right of a decided `and`/`or`, a lambda's body where it is made)
+//! it reads without evaluating, and a lambda keeps its body's tokens to evaluate them where it
+//! is applied.
 //!
 //! Everything is bounded, so that a hostile file is an error, never a crash or a machine out
 //! of memory: expressions nest at most [`MAX_DEPTH`] levels (the parser recurses, within a
-//! 2 MiB stack), a list or string holds at most [`MAX_ITEMS`] items, and the expressions of
-//! one file make at most [`MAX_TOTAL_ITEMS`] in all. Variables are evaluated in dependency
+//! 2 MiB stack), a list or string holds at most [`MAX_ITEMS`] items, the expressions of
+//! one file make at most [`MAX_TOTAL_ITEMS`] in all, and re-evaluate (lambdas applied,
+//! comprehensions repeated) at most [`MAX_STEPS`] tokens in all. Variables are evaluated in dependency
 //! order with a stack of their own, so a chain of any length costs no recursion.
 //!
 //! (A hand-written recursive-descent evaluator: no crate evaluates Python expressions
@@ -17,15 +22,20 @@
 
 use super::constants::constant;
 use super::expr_error::{ExprError, MAX_DEPTH};
-use super::functions::{arith, call, index};
-use super::python::{self, Op};
+#[cfg(doc)]
+use super::expr_error::{MAX_ITEMS, MAX_STEPS, MAX_TOTAL_ITEMS};
+use super::functions::{
+    arith, call, compare, index, is_function, items, python_truth, slice, unary, Cmp,
+};
+use super::python::Op;
 use super::token::{tokenize, Token};
 // Value is named here by blocks.rs too.
 pub(super) use super::value::Value;
-use super::value::{Budget, Val};
+use super::value::{Budget, Lambda, Val};
 use radioflow_runtime::echo::{cut, cut_display};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 type Result<T> = std::result::Result<T, ExprError>;
 
@@ -93,15 +103,19 @@ impl Variables {
     /// up: then it is defined in terms of itself).
     fn run(&mut self, tokens: &[Token]) -> Result<Value> {
         let Variables { raw, done, budget } = self;
+        let close = matching(tokens);
         let mut parser = Parser {
             tokens,
+            close: &close,
             pos: 0,
             depth: 0,
+            skip: 0,
+            locals: None,
             raw,
             done,
             budget,
         };
-        let v = parser.expr()?;
+        let v = parser.expression()?;
         if let Some(t) = parser.peek() {
             return Err(ExprError::Syntax(format!("unexpected {t}")));
         }
@@ -109,7 +123,7 @@ impl Variables {
     }
 
     /// The variables `tokens` name, as the parser will look them up: a name (dotted names
-    /// whole) that is not called.
+    /// whole), called or not (a variable may be a lambda).
     fn names(&self, tokens: &[Token]) -> Vec<String> {
         let mut out = Vec::new();
         let mut i = 0;
@@ -126,8 +140,7 @@ impl Variables {
                 name = format!("{name}.{n}");
                 i += 2;
             }
-            let called = tokens.get(i) == Some(&Token::Op("("));
-            if !called && self.raw.contains_key(&name) && !self.done.contains_key(&name) {
+            if self.raw.contains_key(&name) && !self.done.contains_key(&name) {
                 out.push(name);
             }
         }
@@ -182,15 +195,95 @@ impl Variables {
     }
 }
 
+/// The names bound by the lambdas being applied and the comprehensions being repeated: each
+/// scope lives on the stack of the call that binds it, its parent is the enclosing one.
+struct Scope<'a> {
+    names: &'a [(String, Value)],
+    parent: Option<&'a Scope<'a>>,
+}
+
+impl Scope<'_> {
+    fn get(&self, name: &str) -> Option<&Value> {
+        let mut scope = Some(self);
+        while let Some(s) = scope {
+            if let Some((_, v)) = s.names.iter().rev().find(|(n, _)| n == name) {
+                return Some(v);
+            }
+            scope = s.parent;
+        }
+        None
+    }
+
+    /// Every name bound here, an inner one hiding an outer one of the same name: what a
+    /// lambda made here keeps.
+    fn flatten(&self) -> Vec<(String, Value)> {
+        let mut out: Vec<(String, Value)> = Vec::new();
+        let mut scope = Some(self);
+        while let Some(s) = scope {
+            for (n, v) in s.names.iter().rev() {
+                if !out.iter().any(|(m, _)| m == n) {
+                    out.push((n.clone(), v.clone()));
+                }
+            }
+            scope = s.parent;
+        }
+        out
+    }
+}
+
+/// For each token opening a group (`(`, `[`), the index of the token closing it (the number
+/// of tokens if none does): the parser looks ahead past a group in one step.
+fn matching(tokens: &[Token]) -> Vec<usize> {
+    let mut close = vec![0; tokens.len()];
+    let mut open = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        match t {
+            Token::Op("(" | "[") => open.push(i),
+            Token::Op(")" | "]") => {
+                if let Some(j) = open.pop() {
+                    close[j] = i;
+                }
+            }
+            _ => {}
+        }
+    }
+    for j in open {
+        close[j] = tokens.len();
+    }
+    close
+}
+
+/// Python's keywords that may appear in an expression.
+fn keyword(name: &str) -> bool {
+    matches!(
+        name,
+        "if" | "else" | "and" | "or" | "not" | "lambda" | "for" | "in" | "is"
+    )
+}
+
 /// Evaluates while it parses; the values of variables are borrowed (`'s`), not copied.
 struct Parser<'t, 's, 'b> {
     tokens: &'t [Token],
+    /// [`matching`] of the tokens.
+    close: &'t [usize],
     pos: usize,
-    /// Recursion depth (`factor` is on every cycle of the grammar).
+    /// Recursion depth (`factor` is on every cycle of the grammar but those of `not`,
+    /// `lambda` and `else`, which count it too).
     depth: usize,
+    /// Above 0 while the parser reads what Python does not evaluate (the branch of a
+    /// conditional not taken, the right side of an `and`/`or` decided by its left, a lambda's
+    /// body where it is made): the syntax is checked, nothing is evaluated or looked up.
+    skip: usize,
+    /// The names lambdas and comprehensions bind here.
+    locals: Option<&'s Scope<'s>>,
     raw: &'s HashMap<String, String>,
     done: &'s HashMap<String, Result<Value>>,
     budget: &'b mut Budget,
+}
+
+/// The value of what was read without being evaluated.
+fn skipped<'s>() -> Val<'s> {
+    Cow::Owned(Value::None)
 }
 
 impl<'s> Parser<'_, 's, '_> {
@@ -207,8 +300,20 @@ impl<'s> Parser<'_, 's, '_> {
         }
     }
 
+    fn peek_word(&self, word: &str) -> bool {
+        matches!(self.peek(), Some(Token::Name(n)) if n == word)
+    }
+
+    fn eat_word(&mut self, word: &str) -> bool {
+        let found = self.peek_word(word);
+        if found {
+            self.pos += 1;
+        }
+        found
+    }
+
     fn expect(&mut self, op: &str) -> Result<()> {
-        if self.eat(op) {
+        if self.eat(op) || self.eat_word(op) {
             Ok(())
         } else {
             Err(ExprError::Syntax(match self.peek() {
@@ -218,7 +323,253 @@ impl<'s> Parser<'_, 's, '_> {
         }
     }
 
-    fn expr(&mut self) -> Result<Val<'s>> {
+    fn evaluating(&self) -> bool {
+        self.skip == 0
+    }
+
+    /// `read` run without evaluating.
+    fn skipping<T>(&mut self, read: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        self.skip += 1;
+        let r = read(self);
+        self.skip -= 1;
+        r
+    }
+
+    /// `read` one level deeper.
+    fn nested<T>(&mut self, read: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.depth >= MAX_DEPTH {
+            return Err(ExprError::TooDeep);
+        }
+        self.depth += 1;
+        let r = read(self);
+        self.depth -= 1;
+        r
+    }
+
+    /// The first token from here, at this level of brackets, that ends a plain expression
+    /// or continues it as a conditional (`if`) or comprehension (`for`), with its index.
+    fn ahead(&self) -> Option<(usize, &Token)> {
+        let mut i = self.pos;
+        while let Some(t) = self.tokens.get(i) {
+            match t {
+                Token::Op("(" | "[") => i = self.close[i],
+                Token::Op(")" | "]" | "," | ":" | "=") => return Some((i, t)),
+                Token::Name(n)
+                    if keyword(n) && !matches!(n.as_str(), "and" | "or" | "not" | "in" | "is") =>
+                {
+                    return Some((i, t))
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Where the list opening here is a comprehension, its `for`: the first at this level of
+    /// brackets before a `,` or the closing `]`.
+    fn comprehension_ahead(&self) -> Option<usize> {
+        let mut i = self.pos;
+        while let Some(t) = self.tokens.get(i) {
+            match t {
+                Token::Op("(" | "[") => i = self.close[i],
+                Token::Op(")" | "]" | ",") => return None,
+                Token::Name(n) if n == "for" => return Some(i),
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Python's `expression`: a lambda, a conditional `a if c else b` (c first, then only
+    /// the branch taken is evaluated; the other is read) or an `or_test`.
+    fn expression(&mut self) -> Result<Val<'s>> {
+        if self.eat_word("lambda") {
+            return self.nested(Self::lambda);
+        }
+        let if_at = match self.ahead() {
+            Some((i, Token::Name(n))) if n == "if" => i,
+            _ => return self.or_test(),
+        };
+        let start = self.pos;
+        self.pos = if_at + 1;
+        let c = self.or_test()?;
+        let take = self.evaluating() && python_truth(&c)?;
+        self.expect("else")?;
+        let after = self.pos;
+        self.pos = start;
+        let a = if take {
+            self.or_test()?
+        } else {
+            self.skipping(Self::or_test)?
+        };
+        if self.pos != if_at {
+            return Err(ExprError::Syntax(format!(
+                "expected 'if', found {}",
+                self.tokens[self.pos]
+            )));
+        }
+        self.pos = after;
+        let b = if take || !self.evaluating() {
+            self.nested(|p| p.skipping(Self::expression))?
+        } else {
+            self.nested(Self::expression)?
+        };
+        Ok(if take { a } else { b })
+    }
+
+    /// `lambda a, b: body`, `lambda` read: the body is read, and kept to be evaluated where
+    /// the lambda is applied.
+    fn lambda(&mut self) -> Result<Val<'s>> {
+        let mut params: Vec<String> = Vec::new();
+        if !self.eat(":") {
+            loop {
+                match self.peek() {
+                    Some(Token::Name(n)) if !keyword(n) => {
+                        if params.contains(n) {
+                            return Err(ExprError::Syntax(format!(
+                                "lambda: parameter '{}' twice",
+                                cut(n)
+                            )));
+                        }
+                        params.push(n.clone());
+                        self.pos += 1;
+                    }
+                    other => {
+                        return Err(ExprError::Syntax(match other {
+                            Some(t) => format!("lambda: expected a parameter name, found {t} (no defaults, *args or **kwargs)"),
+                            None => "lambda: the expression ends too early".into(),
+                        }))
+                    }
+                }
+                if self.eat(":") {
+                    break;
+                }
+                self.expect(",")?;
+            }
+        }
+        let start = self.pos;
+        self.skipping(Self::expression)?;
+        if !self.evaluating() {
+            return Ok(skipped());
+        }
+        let body = self.tokens[start..self.pos].to_vec();
+        let f = Value::Lambda(Arc::new(Lambda {
+            params,
+            close: matching(&body),
+            body,
+            captured: self.locals.map(Scope::flatten).unwrap_or_default(),
+        }));
+        let (items, depth) = f.measure();
+        self.budget.make(items, depth)?;
+        Ok(Cow::Owned(f))
+    }
+
+    fn or_test(&mut self) -> Result<Val<'s>> {
+        let mut v = self.and_test()?;
+        while self.eat_word("or") {
+            // `a or b` is a if a is true, else b.
+            if self.evaluating() && python_truth(&v)? {
+                self.skipping(Self::and_test)?;
+            } else {
+                v = self.and_test()?;
+            }
+        }
+        Ok(v)
+    }
+
+    fn and_test(&mut self) -> Result<Val<'s>> {
+        let mut v = self.not_test()?;
+        while self.eat_word("and") {
+            // `a and b` is a if a is false, else b.
+            if self.evaluating() && !python_truth(&v)? {
+                self.skipping(Self::not_test)?;
+            } else {
+                v = self.not_test()?;
+            }
+        }
+        Ok(v)
+    }
+
+    fn not_test(&mut self) -> Result<Val<'s>> {
+        if self.eat_word("not") {
+            let v = self.nested(Self::not_test)?;
+            if !self.evaluating() {
+                return Ok(skipped());
+            }
+            return Ok(Cow::Owned(Value::Bool(!python_truth(&v)?)));
+        }
+        self.comparison()
+    }
+
+    /// The comparison operator here, read.
+    fn comparison_op(&mut self) -> Option<Cmp> {
+        let op = match self.peek()? {
+            Token::Op("<") => Cmp::Lt,
+            Token::Op("<=") => Cmp::Le,
+            Token::Op(">") => Cmp::Gt,
+            Token::Op(">=") => Cmp::Ge,
+            Token::Op("==") => Cmp::Eq,
+            Token::Op("!=") => Cmp::Ne,
+            Token::Name(n) if n == "in" => Cmp::In,
+            Token::Name(n) if n == "is" => {
+                if matches!(self.tokens.get(self.pos + 1), Some(Token::Name(m)) if m == "not") {
+                    self.pos += 1;
+                    Cmp::IsNot
+                } else {
+                    Cmp::Is
+                }
+            }
+            Token::Name(n)
+                if n == "not"
+                    && matches!(self.tokens.get(self.pos + 1), Some(Token::Name(m)) if m == "in") =>
+            {
+                self.pos += 1;
+                Cmp::NotIn
+            }
+            _ => return None,
+        };
+        self.pos += 1;
+        Some(op)
+    }
+
+    /// `a < b`, chained as Python chains them: `a < b < c` is `a < b and b < c`, c read but
+    /// not evaluated where a < b is false.
+    fn comparison(&mut self) -> Result<Val<'s>> {
+        let first = self.arith()?;
+        let Some(mut op) = self.comparison_op() else {
+            return Ok(first);
+        };
+        let mut left = first;
+        let mut result = true;
+        loop {
+            if result && self.evaluating() {
+                let right = self.arith()?;
+                result = compare(op, &left, &right)?;
+                left = right;
+            } else {
+                self.skipping(Self::arith)?;
+            }
+            match self.comparison_op() {
+                Some(next) => op = next,
+                None => break,
+            }
+        }
+        if !self.evaluating() {
+            return Ok(skipped());
+        }
+        Ok(Cow::Owned(Value::Bool(result)))
+    }
+
+    fn binary(&mut self, op: Op, a: &Value, b: &Value) -> Result<Val<'s>> {
+        if !self.evaluating() {
+            return Ok(skipped());
+        }
+        Ok(Cow::Owned(arith(op, a, b, self.budget)?))
+    }
+
+    fn arith(&mut self) -> Result<Val<'s>> {
         let mut v = self.term()?;
         loop {
             let op = if self.eat("+") {
@@ -229,7 +580,7 @@ impl<'s> Parser<'_, 's, '_> {
                 return Ok(v);
             };
             let r = self.term()?;
-            v = Cow::Owned(arith(op, &v, &r, self.budget)?);
+            v = self.binary(op, &v, &r)?;
         }
     }
 
@@ -248,78 +599,297 @@ impl<'s> Parser<'_, 's, '_> {
                 return Ok(v);
             };
             let r = self.factor()?;
-            v = Cow::Owned(arith(op, &v, &r, self.budget)?);
+            v = self.binary(op, &v, &r)?;
         }
     }
 
-    /// A unary sign or a power: every recursion of the grammar passes here, so the depth is
+    /// A unary sign or a power: most recursions of the grammar pass here, so the depth is
     /// counted here.
     fn factor(&mut self) -> Result<Val<'s>> {
-        if self.depth == MAX_DEPTH {
-            return Err(ExprError::TooDeep);
-        }
-        self.depth += 1;
-        let v = self.factor_inner();
-        self.depth -= 1;
-        v
+        self.nested(Self::factor_inner)
     }
 
     fn factor_inner(&mut self) -> Result<Val<'s>> {
         for (sign, minus) in [("-", true), ("+", false)] {
             if self.eat(sign) {
                 let v = self.factor()?;
-                let n = v.num().ok_or_else(|| {
-                    ExprError::Unsupported(format!(
-                        "bad operand for unary {sign}: {}",
-                        cut_display(&*v)
-                    ))
-                })?;
-                let n = if minus { python::negate(n)? } else { n };
-                return Ok(Cow::Owned(n.into()));
+                if !self.evaluating() {
+                    return Ok(skipped());
+                }
+                return Ok(Cow::Owned(unary(sign, minus, &v, self.budget)?));
             }
         }
         let base = self.postfix()?;
         if self.eat("**") {
             let exp = self.factor()?;
-            return Ok(Cow::Owned(arith(Op::Pow, &base, &exp, self.budget)?));
+            return self.binary(Op::Pow, &base, &exp);
         }
         Ok(base)
     }
 
     fn postfix(&mut self) -> Result<Val<'s>> {
-        let mut v = if let Some(Token::Name(first)) = self.peek() {
-            // A dotted name (`math.pi`, `firdes.low_pass`) is looked up whole.
-            let mut name = first.clone();
-            self.pos += 1;
-            while self.eat(".") {
-                match self.peek() {
-                    Some(Token::Name(n)) => {
-                        name = format!("{name}.{n}");
-                        self.pos += 1;
-                    }
-                    _ => {
-                        return Err(ExprError::Syntax(format!(
-                            "a name must follow '{}.'",
-                            cut(&name)
-                        )))
+        let mut v = match self.peek() {
+            Some(Token::Name(first)) if !keyword(first) => {
+                // A dotted name (`math.pi`, `firdes.low_pass`) is looked up whole.
+                let mut name = first.clone();
+                self.pos += 1;
+                while self.eat(".") {
+                    match self.peek() {
+                        Some(Token::Name(n)) => {
+                            name = format!("{name}.{n}");
+                            self.pos += 1;
+                        }
+                        _ => {
+                            return Err(ExprError::Syntax(format!(
+                                "a name must follow '{}.'",
+                                cut(&name)
+                            )))
+                        }
                     }
                 }
+                if self.eat("(") {
+                    let (args, kwargs) = self.arguments()?;
+                    if self.evaluating() {
+                        Cow::Owned(self.call_name(&name, &args, &kwargs)?)
+                    } else {
+                        skipped()
+                    }
+                } else if self.evaluating() {
+                    self.name(&name)?
+                } else {
+                    skipped()
+                }
             }
-            if self.eat("(") {
-                let args = self.list_until(")")?;
-                Cow::Owned(call(&name, &args, self.budget)?)
-            } else {
-                self.name(&name)?
-            }
-        } else {
-            self.atom()?
+            _ => self.atom()?,
         };
-        while self.eat("[") {
-            let i = self.expr()?;
-            self.expect("]")?;
-            v = index(v, &i)?;
+        loop {
+            if self.eat("[") {
+                v = self.subscript(v)?;
+            } else if self.eat("(") {
+                let (args, kwargs) = self.arguments()?;
+                if self.evaluating() {
+                    v = Cow::Owned(self.call_value(&v, &args, &kwargs)?);
+                }
+            } else {
+                return Ok(v);
+            }
         }
-        Ok(v)
+    }
+
+    /// `v[i]` or `v[start:stop:step]`, `[` read.
+    fn subscript(&mut self, v: Val<'s>) -> Result<Val<'s>> {
+        let mut parts: [Option<Val<'s>>; 3] = [None, None, None];
+        let mut colons = 0;
+        loop {
+            if !matches!(self.peek(), Some(Token::Op(":" | "]"))) {
+                parts[colons] = Some(self.expression()?);
+            }
+            if colons < 2 && self.eat(":") {
+                colons += 1;
+            } else {
+                break;
+            }
+        }
+        self.expect("]")?;
+        if !self.evaluating() {
+            return Ok(skipped());
+        }
+        if colons == 0 {
+            let i = parts[0]
+                .take()
+                .ok_or_else(|| ExprError::Syntax("an empty index '[]'".into()))?;
+            return index(v, &i);
+        }
+        let [a, b, c] = parts;
+        Ok(Cow::Owned(slice(
+            &v,
+            [a.as_deref(), b.as_deref(), c.as_deref()],
+            self.budget,
+        )?))
+    }
+
+    /// The arguments of a call, `(` read: positional, then `name=value` keywords.
+    #[allow(clippy::type_complexity)]
+    fn arguments(&mut self) -> Result<(Vec<Val<'s>>, Vec<(String, Val<'s>)>)> {
+        let (mut args, mut kwargs) = (Vec::new(), Vec::<(String, Val<'s>)>::new());
+        if self.eat(")") {
+            return Ok((args, kwargs));
+        }
+        loop {
+            let keyword_name = match (self.peek(), self.tokens.get(self.pos + 1)) {
+                (Some(Token::Name(n)), Some(Token::Op("="))) if !keyword(n) => Some(n.clone()),
+                _ => None,
+            };
+            if let Some(name) = keyword_name {
+                self.pos += 2;
+                if kwargs.iter().any(|(k, _)| *k == name) {
+                    return Err(ExprError::Syntax(format!(
+                        "keyword argument '{}' repeated",
+                        cut(&name)
+                    )));
+                }
+                let v = self.expression()?;
+                kwargs.push((name, v));
+            } else {
+                if !kwargs.is_empty() {
+                    return Err(ExprError::Syntax(
+                        "a positional argument follows a keyword argument".into(),
+                    ));
+                }
+                args.push(self.expression()?);
+            }
+            if self.eat(")") {
+                return Ok((args, kwargs));
+            }
+            if !self.eat(",") {
+                return Err(ExprError::Syntax(match self.peek() {
+                    Some(t) => format!("expected ',' or ')', found {t}"),
+                    None => "expected ')' at the end".into(),
+                }));
+            }
+            if self.eat(")") {
+                return Ok((args, kwargs));
+            }
+        }
+    }
+
+    /// `name(args)`: a lambda or function bound to the name, `map`, or a supported function.
+    fn call_name(
+        &mut self,
+        name: &str,
+        args: &[Val<'s>],
+        kwargs: &[(String, Val<'s>)],
+    ) -> Result<Value> {
+        let bound = self
+            .locals
+            .and_then(|s| s.get(name))
+            .or_else(|| match self.done.get(name) {
+                Some(Ok(v)) => Some(v),
+                _ => None,
+            });
+        if let Some(f) = bound {
+            let f = f.clone();
+            return self.call_value(&f, args, kwargs);
+        }
+        if name == "map" {
+            return self.map(args, kwargs);
+        }
+        let args: Vec<&Value> = args.iter().map(|a| &**a).collect();
+        let kwargs: Vec<(&str, &Value)> = kwargs.iter().map(|(k, v)| (k.as_str(), &**v)).collect();
+        call(name, &args, &kwargs, self.budget)
+    }
+
+    /// `f(args)` for a value `f`.
+    fn call_value(
+        &mut self,
+        f: &Value,
+        args: &[Val<'s>],
+        kwargs: &[(String, Val<'s>)],
+    ) -> Result<Value> {
+        match f {
+            Value::Lambda(l) => {
+                let args = args.iter().map(|a| &**a).collect::<Vec<_>>();
+                let kwargs: Vec<(&str, &Value)> =
+                    kwargs.iter().map(|(k, v)| (k.as_str(), &**v)).collect();
+                self.apply(l, &args, &kwargs)
+            }
+            Value::Function(name) => self.call_name(name, args, kwargs),
+            other => Err(ExprError::Unsupported(format!(
+                "a {} is not callable: {}",
+                other.type_name(),
+                cut_display(other)
+            ))),
+        }
+    }
+
+    /// A lambda applied: its body evaluated with its parameters bound (counted against
+    /// [`MAX_STEPS`], one level deeper for each application
+    /// inside it).
+    fn apply(&mut self, f: &Lambda, args: &[&Value], kwargs: &[(&str, &Value)]) -> Result<Value> {
+        let wrong = |what: String| ExprError::Unsupported(format!("<lambda>(): {what}"));
+        if args.len() > f.params.len() {
+            return Err(wrong(format!(
+                "takes {} arguments but {} were given",
+                f.params.len(),
+                args.len()
+            )));
+        }
+        let mut bound: Vec<Option<Value>> = args.iter().map(|&a| Some(a.clone())).collect();
+        bound.resize(f.params.len(), None);
+        for &(k, v) in kwargs {
+            let i = f
+                .params
+                .iter()
+                .position(|p| p == k)
+                .ok_or_else(|| wrong(format!("no parameter '{}'", cut(k))))?;
+            if bound[i].replace(v.clone()).is_some() {
+                return Err(wrong(format!("argument '{}' given twice", cut(k))));
+            }
+        }
+        let names = f
+            .params
+            .iter()
+            .zip(bound)
+            .map(|(p, v)| {
+                v.map(|v| (p.clone(), v))
+                    .ok_or_else(|| wrong(format!("argument '{}' is missing", cut(p))))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        self.budget.step(f.body.len())?;
+        let captured = Scope {
+            names: &f.captured,
+            parent: None,
+        };
+        let scope = Scope {
+            names: &names,
+            parent: Some(&captured),
+        };
+        let mut body = Parser {
+            tokens: &f.body,
+            close: &f.close,
+            pos: 0,
+            depth: self.depth,
+            skip: 0,
+            locals: Some(&scope),
+            raw: self.raw,
+            done: self.done,
+            budget: self.budget,
+        };
+        let v = body.expression()?;
+        body.budget.own(v)
+    }
+
+    /// `map(f, a, b...)`: f applied to the items of a, b... in step (Python's iterator made
+    /// whole into a list).
+    fn map(&mut self, args: &[Val<'s>], kwargs: &[(String, Val<'s>)]) -> Result<Value> {
+        let (Some(f), iterables, true) = (
+            args.first(),
+            args.get(1..).unwrap_or_default(),
+            kwargs.is_empty(),
+        ) else {
+            return Err(ExprError::Unsupported(
+                "map takes a function and one or more lists, no keywords".into(),
+            ));
+        };
+        if iterables.is_empty() {
+            return Err(ExprError::Unsupported("map takes at least one list".into()));
+        }
+        let lists = iterables
+            .iter()
+            .map(|v| items(v, "map"))
+            .collect::<Result<Vec<_>>>()?;
+        let n = lists.iter().map(Vec::len).min().unwrap_or(0);
+        self.budget.make(n, 1)?;
+        let mut out = Vec::with_capacity(n);
+        let mut depth = 0;
+        for i in 0..n {
+            let row: Vec<Val<'s>> = lists.iter().map(|l| Cow::Owned(l[i].clone())).collect();
+            let v = self.call_value(f, &row, &[])?;
+            depth = depth.max(v.measure().1);
+            out.push(v);
+        }
+        self.budget.make(0, depth + 1)?;
+        Ok(Value::List(out))
     }
 
     fn atom(&mut self) -> Result<Val<'s>> {
@@ -329,8 +899,11 @@ impl<'s> Parser<'_, 's, '_> {
         let token = token.clone();
         self.pos += 1;
         match token {
-            Token::Num(v) => Ok(Cow::Owned(v)),
+            Token::Num(n) => Ok(Cow::Owned(n.into())),
             Token::Str(s) => {
+                if !self.evaluating() {
+                    return Ok(skipped());
+                }
                 self.budget.make(s.len(), 0)?;
                 Ok(Cow::Owned(Value::Str(s)))
             }
@@ -345,6 +918,9 @@ impl<'s> Parser<'_, 's, '_> {
                 }
             }
             Token::Op("[") => {
+                if let Some(for_at) = self.comprehension_ahead() {
+                    return self.comprehension(for_at);
+                }
                 let items = self.list_until("]")?;
                 self.list(items)
             }
@@ -355,8 +931,86 @@ impl<'s> Parser<'_, 's, '_> {
         }
     }
 
+    /// `[element for name in iterable if condition]`, `[` read, `for` at `for_at`: the
+    /// element (and the condition) evaluated again for each item, with the name bound.
+    fn comprehension(&mut self, for_at: usize) -> Result<Val<'s>> {
+        let element = self.pos;
+        self.skipping(Self::expression)?;
+        if self.pos != for_at {
+            return Err(ExprError::Syntax(format!(
+                "expected 'for', found {}",
+                self.tokens[self.pos]
+            )));
+        }
+        self.pos += 1;
+        let name = match self.peek() {
+            Some(Token::Name(n)) if !keyword(n) => n.clone(),
+            other => {
+                return Err(ExprError::Syntax(match other {
+                    Some(t) => format!("a comprehension binds one name, not {t}"),
+                    None => "the expression ends too early".into(),
+                }))
+            }
+        };
+        self.pos += 1;
+        self.expect("in")?;
+        let iterable = self.or_test()?;
+        let condition = if self.eat_word("if") {
+            let at = self.pos;
+            self.skipping(Self::or_test)?;
+            Some(at)
+        } else {
+            None
+        };
+        self.expect("]")?;
+        if !self.evaluating() {
+            return Ok(skipped());
+        }
+        let cost = self.pos - element;
+        let source = items(&iterable, "a comprehension")?;
+        let mut out = Vec::new();
+        let mut depth = 0;
+        for item in source {
+            self.budget.step(cost)?;
+            let names = [(name.clone(), item)];
+            let scope = Scope {
+                names: &names,
+                parent: self.locals,
+            };
+            let mut body = Parser {
+                tokens: self.tokens,
+                close: self.close,
+                pos: element,
+                depth: self.depth,
+                skip: 0,
+                locals: Some(&scope),
+                raw: self.raw,
+                done: self.done,
+                budget: self.budget,
+            };
+            if let Some(at) = condition {
+                body.pos = at;
+                let keep = body.or_test()?;
+                if !python_truth(&keep)? {
+                    continue;
+                }
+                body.pos = element;
+            }
+            let v = body.expression()?;
+            let v = body.budget.own(v)?;
+            self.budget.make(1, 0)?;
+            depth = depth.max(v.measure().1);
+            out.push(v);
+        }
+        self.budget.make(0, depth + 1)?;
+        Ok(Cow::Owned(Value::List(out)))
+    }
+
     /// A list of `items` (variables among them copied).
     fn list(&mut self, items: Vec<Val<'s>>) -> Result<Val<'s>> {
+        if !self.evaluating() {
+            return Ok(skipped());
+        }
         let mut depth = 0;
         let mut list = Vec::with_capacity(items.len());
         for item in items {
@@ -374,7 +1028,7 @@ impl<'s> Parser<'_, 's, '_> {
             return Ok(items);
         }
         loop {
-            items.push(self.expr()?);
+            items.push(self.expression()?);
             if self.eat(close) {
                 return Ok(items);
             }
@@ -391,6 +1045,9 @@ impl<'s> Parser<'_, 's, '_> {
     }
 
     fn name(&self, name: &str) -> Result<Val<'s>> {
+        if let Some(v) = self.locals.and_then(|s| s.get(name)) {
+            return Ok(Cow::Borrowed(v));
+        }
         match name {
             "True" => return Ok(Cow::Owned(Value::Bool(true))),
             "False" => return Ok(Cow::Owned(Value::Bool(false))),
@@ -407,6 +1064,7 @@ impl<'s> Parser<'_, 's, '_> {
             // Every variable an expression names is evaluated before it, except one that
             // waits for this very expression.
             None if self.raw.contains_key(name) => Err(ExprError::Cycle(name.to_owned())),
+            None if is_function(name) => Ok(Cow::Owned(Value::Function(name.to_owned()))),
             None => Err(ExprError::UnknownName(name.to_owned())),
         }
     }
@@ -492,7 +1150,11 @@ mod tests {
         assert!(ev("[1] * 100000000").unwrap_err().contains("too long"));
         assert!(ev("'abc").unwrap_err().contains("unterminated"));
         assert!(ev("1 @ 2").unwrap_err().contains("unexpected '@'"));
-        assert!(ev("lambda: 1").is_err());
+        // A lambda is a value now (issue 34); what Python allows beyond this subset is not.
+        assert!(ev("lambda *a: 1")
+            .unwrap_err()
+            .contains("no defaults, *args"));
+        assert!(ev("{1: 2}").unwrap_err().contains("unexpected"));
     }
 
     fn err(text: &str) -> ExprError {
@@ -685,6 +1347,20 @@ mod tests {
                 for text in [&parens, &brackets, &mixed, &powers] {
                     let _ = evaluate(text, &[("f", "1")]);
                 }
+                // Each level of these passes through more of the grammar.
+                let nots = format!("{}1", "not ".repeat(n));
+                let elses = format!("{}1", "1 if 1 else ".repeat(n));
+                let lambdas = format!("{}1{}", "(lambda: ".repeat(n / 2), ")()".repeat(n / 2));
+                let calls = format!(
+                    "{}1{}",
+                    "f(1 if 1 else [x for x in ".repeat(n / 3),
+                    "])".repeat(n / 3)
+                );
+                for text in [&nots, &elses, &lambdas, &calls] {
+                    let _ = evaluate(text, &[("f", "lambda x: x")]);
+                }
+                let recursive = [("f", "lambda x: 0 if not x else [f(x) for y in [1]]")];
+                assert_eq!(evaluate("f(1)", &recursive), Err(ExprError::TooDeep));
                 let v = evaluate("v1", &vars).unwrap();
                 let _ = (v.to_string(), v.to_pmt(), v.clone() == v);
             })
@@ -710,5 +1386,337 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.len() < 400, "{}", &e[..1000]);
+    }
+
+    fn ints(v: &[i64]) -> Value {
+        Value::List(v.iter().map(|&i| Value::Int(i)).collect())
+    }
+
+    fn floats(v: &[f64]) -> Value {
+        Value::Array(v.iter().map(|&x| Value::Float(x)).collect())
+    }
+
+    #[test]
+    fn range_is_python_s_with_negative_steps_and_empty_ranges() {
+        let v = |t| evaluate(t, &[]);
+        assert_eq!(v("list(range(10, -5, -3))"), Ok(ints(&[10, 7, 4, 1, -2])));
+        assert_eq!(v("range(0)"), Ok(ints(&[])));
+        assert_eq!(v("range(5, 1)"), Ok(ints(&[])));
+        assert_eq!(v("range(3)"), Ok(ints(&[0, 1, 2])));
+        assert_eq!(
+            v("(list(range(-26, -21)) + list(range(22, 27)),)"),
+            Ok(Value::List(vec![ints(&[
+                -26, -25, -24, -23, -22, 22, 23, 24, 25, 26
+            ])]))
+        );
+        assert!(matches!(err("range(0, 5, 0)"), ExprError::InvalidValue(_)));
+        assert!(err("range(1.5)")
+            .to_string()
+            .contains("cannot be interpreted as an integer"));
+        // Counted before it is made.
+        assert_eq!(err("range(10**9)"), ExprError::TooLarge);
+        assert_eq!(
+            err("range(-9223372036854775807-1, 9223372036854775807)"),
+            ExprError::TooLarge
+        );
+    }
+
+    #[test]
+    fn numpy_arrays_follow_numpy_s_lengths_and_values() {
+        let v = |t| evaluate(t, &[]);
+        // ceil((stop - start) / step) elements.
+        assert_eq!(v("len(numpy.arange(0, 8.1, .5))"), Ok(Value::Int(17)));
+        assert_eq!(v("len(numpy.arange(0, 1, 0.1))"), Ok(Value::Int(10)));
+        assert_eq!(v("len(np.arange(1, 0, -0.3))"), Ok(Value::Int(4)));
+        assert_eq!(
+            v("numpy.arange(-1, 4, 0.5)"),
+            Ok(floats(&[
+                -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5
+            ]))
+        );
+        assert_eq!(
+            v("numpy.arange(3)"),
+            Ok(Value::Array(vec![
+                Value::Int(0),
+                Value::Int(1),
+                Value::Int(2)
+            ]))
+        );
+        assert_eq!(v("numpy.arange(5, 1)"), Ok(Value::Array(vec![])));
+        assert_eq!(
+            v("numpy.linspace(0, 1, 5)"),
+            Ok(floats(&[0.0, 0.25, 0.5, 0.75, 1.0]))
+        );
+        assert_eq!(
+            v("numpy.linspace(0, 1, num=4, endpoint=False)"),
+            Ok(floats(&[0.0, 0.25, 0.5, 0.75]))
+        );
+        assert_eq!(
+            v("np.kron(np.ones(2), np.arange(3))"),
+            Ok(floats(&[0.0, 1.0, 2.0, 0.0, 1.0, 2.0]))
+        );
+        // Element by element, not repeated as a list would be.
+        assert_eq!(v("numpy.arange(3) * 2"), v("numpy.array([0, 2, 4])"));
+        assert_eq!(v("1 - numpy.ones(2) / 2"), Ok(floats(&[0.5, 0.5])));
+        assert_eq!(v("-numpy.arange(2.0)"), Ok(floats(&[-0.0, -1.0])));
+        assert_eq!(v("numpy.sin(numpy.zeros(2))"), Ok(floats(&[0.0, 0.0])));
+        assert_eq!(
+            v("numpy.square(numpy.abs([3j, -4]))"),
+            Ok(floats(&[9.0, 16.0]))
+        );
+        assert_eq!(
+            v("sum(numpy.square([1, 2]))/(len([1, 2])/(1.0*2))"),
+            Ok(Value::Float(5.0))
+        );
+        assert_eq!(v("numpy.mean([1, 2, 3, 4])"), Ok(Value::Float(2.5)));
+        assert_eq!(
+            v("numpy.abs(numpy.dot([1j, 1], numpy.conj([1j, 1])))"),
+            Ok(Value::Float(2.0))
+        );
+        assert_eq!(
+            v("numpy.sqrt(-1.0)").map(|x| x.as_f64().unwrap().is_nan()),
+            Ok(true)
+        );
+        assert_eq!(
+            v("numpy.exp(1j * numpy.pi)").map(|x| matches!(x, Value::Complex(_))),
+            Ok(true)
+        );
+        assert_eq!(
+            v("numpy.arange(4)[1:3]"),
+            Ok(Value::Array(vec![Value::Int(1), Value::Int(2)]))
+        );
+        assert!(err("numpy.arange(3) + numpy.arange(4)")
+            .to_string()
+            .contains("broadcast"));
+        assert!(err("numpy.arange(3) == 1")
+            .to_string()
+            .contains("not supported"));
+        assert!(err("numpy.random.randint(40)")
+            .to_string()
+            .contains("random numbers"));
+        // Counted before anything is made.
+        assert_eq!(err("numpy.arange(0, 1e12)"), ExprError::TooLarge);
+        assert_eq!(err("numpy.arange(1e400)"), ExprError::TooLarge);
+        assert_eq!(err("numpy.ones(10**9)"), ExprError::TooLarge);
+        assert_eq!(err("numpy.linspace(0, 1, 10**9)"), ExprError::TooLarge);
+        assert_eq!(
+            err("np.kron(np.ones(4000000), np.ones(4000000))"),
+            ExprError::TooLarge
+        );
+        assert!(matches!(
+            err("numpy.arange(0, 1, 0)"),
+            ExprError::ZeroDivision(_)
+        ));
+        assert!(matches!(
+            err("numpy.arange(0, float('nan'), 1)"),
+            ExprError::InvalidValue(_)
+        ));
+    }
+
+    #[test]
+    fn lambdas_and_map_apply_as_python_does() {
+        let v = |t| {
+            evaluate(
+                t,
+                &[("esno", "numpy.arange(0, 2, .5)"), ("num_curves", "2")],
+            )
+        };
+        // No defaults: refused, not misread.
+        assert!(v("(lambda x, y=None: x)(1)").is_err());
+        assert_eq!(v("(lambda x, y: x - y)(5, 2)"), Ok(Value::Int(3)));
+        assert_eq!(v("(lambda x, y: x - y)(y=5, x=2)"), Ok(Value::Int(-3)));
+        assert_eq!(v("(lambda: 7)()"), Ok(Value::Int(7)));
+        assert_eq!(
+            v("list(map(lambda x: int(x), [1.5, 2.5]))"),
+            Ok(ints(&[1, 2]))
+        );
+        assert_eq!(v("list(map(int, [1.5, 2.5]))"), Ok(ints(&[1, 2])));
+        assert_eq!(v("(int)(2.5)"), Ok(Value::Int(2)));
+        assert_eq!(
+            v("list(map(lambda a, b: a * b, [1, 2, 3], [4, 5]))"),
+            Ok(ints(&[4, 10]))
+        );
+        // GNU Radio's BER curve examples: an inner lambda uses the outer one's parameter.
+        assert_eq!(
+            v("list(map(lambda b:list(map(lambda a:b * len(esno) * 2 + a, range(len(esno)*2))), range(num_curves)))"),
+            Ok(Value::List(vec![ints(&[0, 1, 2, 3, 4, 5, 6, 7]), ints(&[8, 9, 10, 11, 12, 13, 14, 15])]))
+        );
+        // A lambda kept in a variable, applied by another expression.
+        let vars = [("double", "lambda x: 2 * x"), ("k", "3")];
+        assert_eq!(evaluate("double(k) + double(1)", &vars), Ok(Value::Int(8)));
+        // Made inside a lambda, it keeps that lambda's parameters.
+        assert_eq!(v("(lambda a: lambda b: a - b)(10)(3)"), Ok(Value::Int(7)));
+        assert!(err("(lambda x: x)(1, 2)")
+            .to_string()
+            .contains("takes 1 arguments but 2"));
+        assert!(err("(lambda x: x)()")
+            .to_string()
+            .contains("argument 'x' is missing"));
+        assert!(err("(lambda x: x)(z=1)")
+            .to_string()
+            .contains("no parameter 'z'"));
+        assert!(err("lambda x, x: 1").to_string().contains("twice"));
+        assert!(err("3(1)").to_string().contains("not callable"));
+    }
+
+    #[test]
+    fn lambdas_calling_themselves_are_bounded() {
+        // Recursion: as deep as the depth limit.
+        let vars = [("f", "lambda x: f(x)")];
+        assert_eq!(evaluate("f(1)", &vars), Err(ExprError::TooDeep));
+        // Doubling at each level: 2^20 applications, refused by the step budget.
+        let vars = [("g", "lambda n: 0 if n == 0 else g(n - 1) + g(n - 1)")];
+        assert_eq!(evaluate("g(3)", &vars), Ok(Value::Int(0)));
+        assert_eq!(evaluate("g(20)", &vars), Err(ExprError::TooManySteps));
+        let vars = [(
+            "h",
+            "lambda n: 0 if n == 0 else [h(n - 1) for i in range(100)]",
+        )];
+        assert_eq!(evaluate("len(h(1))", &vars), Ok(Value::Int(100)));
+        assert_eq!(evaluate("h(5)", &vars), Err(ExprError::TooManySteps));
+        // A map over a long list applies its lambda once an item, each counted.
+        assert_eq!(
+            err("list(map(lambda x: x + x + x + x + x + x + x + x, range(4000000)))"),
+            ExprError::TooManySteps
+        );
+    }
+
+    #[test]
+    fn conditionals_and_boolean_operators_evaluate_only_what_python_does() {
+        let v = |t| evaluate(t, &[("zeta", "2.0"), ("empty", "[]")]);
+        assert_eq!(v("1 if True else 1/0"), Ok(Value::Int(1)));
+        assert_eq!(v("1/0 if False else 2"), Ok(Value::Int(2)));
+        assert_eq!(v("empty[0] if len(empty) > 0 else -1"), Ok(Value::Int(-1)));
+        assert_eq!(
+            v("(zeta*zeta-1.0) if zeta > 1.0 else (1.0-zeta*zeta)"),
+            Ok(Value::Float(3.0))
+        );
+        assert_eq!(v("1 if 0 else 2 if 0 else 3"), Ok(Value::Int(3)));
+        assert_eq!(v("[x if x else -1 for x in [0, 5]]"), Ok(ints(&[-1, 5])));
+        assert_eq!(v("0 or 'x'"), Ok(Value::Str("x".into())));
+        assert_eq!(v("2 and 3"), Ok(Value::Int(3)));
+        assert_eq!(v("0 and 1/0"), Ok(Value::Int(0)));
+        assert_eq!(v("1 or 1/0"), Ok(Value::Int(1)));
+        assert_eq!(v("not []"), Ok(Value::Bool(true)));
+        assert_eq!(v("1 < 2 < 3"), Ok(Value::Bool(true)));
+        assert_eq!(v("1 < 3 < 2"), Ok(Value::Bool(false)));
+        // a < b false: c is not evaluated.
+        assert_eq!(v("2 < 1 < 1/0"), Ok(Value::Bool(false)));
+        assert_eq!(v("1 == 1.0 != 2"), Ok(Value::Bool(true)));
+        assert_eq!(v("'b' in 'abc' and 3 not in [1, 2]"), Ok(Value::Bool(true)));
+        assert_eq!(v("None is None"), Ok(Value::Bool(true)));
+        assert_eq!(v("[1, 2] < [1, 3]"), Ok(Value::Bool(true)));
+        assert_eq!(v("analog.GR_GAUSSIAN == 201"), Ok(Value::Bool(true)));
+        assert_eq!(
+            v("window.WIN_GAUSSIAN == analog.GR_GAUSSIAN"),
+            Ok(Value::Bool(false))
+        );
+        assert!(err("1 < 'a'").to_string().contains("cannot order"));
+        assert!(err("1 if True").to_string().contains("expected 'else'"));
+        // The branch not taken is read: its syntax errors are errors.
+        assert!(matches!(err("1 if True else (2"), ExprError::Syntax(_)));
+        // Nesting through `not`, `else` and `lambda` is bounded like any other.
+        assert_eq!(
+            err(&format!("{}1", "not ".repeat(100_000))),
+            ExprError::TooDeep
+        );
+        assert_eq!(
+            err(&format!("{}1", "1 if 1 else ".repeat(100_000))),
+            ExprError::TooDeep
+        );
+        assert_eq!(
+            err(&format!("{}1", "lambda: ".repeat(100_000))),
+            ExprError::TooDeep
+        );
+    }
+
+    #[test]
+    fn keyword_arguments_bind_to_gnu_radio_s_parameter_names() {
+        let v = |t| evaluate(t, &[]);
+        assert_eq!(
+            v("firdes.low_pass(1, 32000, 4e3, 1e3, window=window.WIN_HAMMING)"),
+            v("firdes.low_pass(1, 32000, 4e3, 1e3)")
+        );
+        assert_eq!(
+            v("firdes.low_pass(gain=1, sampling_freq=32000, transition_width=1e3, cutoff_freq=4e3)"),
+            v("firdes.low_pass(1, 32000, 4e3, 1e3)")
+        );
+        assert_eq!(
+            v("firdes.low_pass(1, 32000, 4e3, 1e3, param=5.0, window=window.WIN_KAISER)"),
+            v("firdes.low_pass(1, 32000, 4e3, 1e3, window.WIN_KAISER, 5.0)")
+        );
+        assert_eq!(v("round(2.675, ndigits=2)"), Ok(Value::Float(2.67)));
+        assert!(
+            err("firdes.low_pass(1, 32000, 4e3, 1e3, windw=window.WIN_HANN)")
+                .to_string()
+                .contains("no keyword argument 'windw'")
+        );
+        assert!(err("firdes.low_pass(1, 32000, cutoff_freq=4e3)")
+            .to_string()
+            .contains("argument 'transition_width' is missing"));
+        assert!(err("firdes.low_pass(1, gain=1)")
+            .to_string()
+            .contains("given twice"));
+        assert!(matches!(err("max(1, x=2)"), ExprError::Unsupported(_)));
+        assert!(matches!(err("f(a=1, 2)"), ExprError::Syntax(_)));
+    }
+
+    #[test]
+    fn functions_not_supported_yet_say_so() {
+        for (text, wanted) in [
+            (
+                "digital.psk_2()[0]",
+                "'digital.psk_2' is not supported: GNU Radio's constellation",
+            ),
+            (
+                "digital.constellation_qpsk().base()",
+                "constellation objects",
+            ),
+            (
+                "filter.pm_remez(1, [0, 1], [1, 0], [1, 1])",
+                "'filter.pm_remez' is not supported: this filter design",
+            ),
+            ("firdes.low_pass_2(1, 1, 0.4, 0.1, 60)", "filter design"),
+            ("optfir.low_pass(1, 1, 0.1, 0.2, 0.1, 60)", "filter design"),
+        ] {
+            let e = err(text).to_string();
+            assert!(e.contains(wanted), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn comprehensions_slices_and_more_math() {
+        let v = |t| evaluate(t, &[]);
+        assert_eq!(v("[x*x for x in range(6) if x % 2]"), Ok(ints(&[1, 9, 25])));
+        assert_eq!(
+            v("[[y for y in range(x)] for x in range(3)][2]"),
+            Ok(ints(&[0, 1]))
+        );
+        assert_eq!(v("[1, 2, 3, 4, 5][::-2]"), Ok(ints(&[5, 3, 1])));
+        assert_eq!(v("[1, 2, 3, 4, 5][-2:]"), Ok(ints(&[4, 5])));
+        assert_eq!(v("[1, 2, 3, 4, 5][4:1:-1]"), Ok(ints(&[5, 4, 3])));
+        assert_eq!(v("[1, 2, 3][5:]"), Ok(ints(&[])));
+        assert_eq!(v("'hello'[1:-1]"), Ok(Value::Str("ell".into())));
+        assert!(matches!(err("[1][::0]"), ExprError::InvalidValue(_)));
+        assert_eq!(
+            v("math.sinh(0) + math.cosh(0) + math.tanh(0)"),
+            Ok(Value::Float(1.0))
+        );
+        assert!(matches!(err("math.sinh(1000)"), ExprError::Overflow(_)));
+        assert_eq!(v("math.pow(10, 2)"), Ok(Value::Float(100.0)));
+        assert_eq!(v("pow(2, 10)"), Ok(Value::Int(1024)));
+        assert_eq!(
+            v("cmath.exp(0)"),
+            Ok(Value::Complex(Complex64::new(1.0, 0.0)))
+        );
+        assert_eq!(
+            v("int(fec.CC_TERMINATED) + float(digital.TED_GARDNER)"),
+            Ok(Value::Float(5.0))
+        );
+        assert_eq!(v("analog.GR_TRI_WAVE"), Ok(Value::Constant("triangle")));
+        assert!(err("analog.GR_GAUSSIAN + 1")
+            .to_string()
+            .contains("cannot apply '+'"));
+        assert_eq!(v("sum([1, 2.5])"), Ok(Value::Float(3.5)));
     }
 }

@@ -2,17 +2,17 @@
 //! escapes, names and operators.
 
 use super::expr_error::ExprError;
-use super::python;
-use super::value::Value;
+use super::python::{self, Num};
 use num_complex::Complex64;
 use radioflow_runtime::echo::{cut, cut_display};
-use std::fmt;
+use std::fmt::{self, Write};
 
 type Result<T> = std::result::Result<T, ExprError>;
 
+/// A token; `Name`s include Python's keywords (`if`, `lambda`).
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Token {
-    Num(Value),
+    Num(Num),
     Str(String),
     Name(String),
     Op(&'static str),
@@ -21,7 +21,13 @@ pub(super) enum Token {
 impl fmt::Display for Token {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Token::Num(v) => write!(f, "'{v}'"),
+            Token::Num(Num::Int(i)) => write!(f, "'{i}'"),
+            Token::Num(Num::Float(x)) => write!(f, "'{}'", python::float_repr(*x)),
+            Token::Num(Num::Complex(c)) => {
+                f.write_char('\'')?;
+                python::write_complex(f, *c)?;
+                f.write_char('\'')
+            }
             Token::Str(s) => f.write_str(&cut_display(&StrRepr(s))),
             Token::Name(n) => write!(f, "'{}'", cut(n)),
             Token::Op(o) => write!(f, "'{o}'"),
@@ -40,7 +46,7 @@ impl fmt::Display for StrRepr<'_> {
 
 const OPS: &[&str] = &[
     "**", "//", "==", "!=", "<=", ">=", "+", "-", "*", "/", "%", "(", ")", "[", "]", ",", ".", "<",
-    ">", ":",
+    ">", ":", "=",
 ];
 
 pub(super) fn tokenize(text: &str) -> Result<Vec<Token>> {
@@ -158,7 +164,7 @@ fn string(text: &str, start: usize) -> Result<(String, usize)> {
 }
 
 /// A number literal, as Python reads it.
-fn number(s: &str) -> Result<Value> {
+fn number(s: &str) -> Result<Num> {
     let bad = || ExprError::Syntax(format!("bad number '{}'", cut(s)));
     // Python allows one underscore between digits.
     let b = s.as_bytes();
@@ -185,12 +191,12 @@ fn number(s: &str) -> Result<Value> {
             return Err(bad());
         }
         return i64::from_str_radix(digits, radix)
-            .map(Value::Int)
+            .map(Num::Int)
             .map_err(|_| ExprError::IntegerTooLarge(format!("the literal {}", cut(s))));
     }
     if let Some(im) = s.strip_suffix(['j', 'J']) {
         return float_literal(im)
-            .map(|x| Value::Complex(Complex64::new(0.0, x)))
+            .map(|x| Num::Complex(Complex64::new(0.0, x)))
             .ok_or_else(bad);
     }
     if s.bytes().all(|c| c.is_ascii_digit()) {
@@ -202,10 +208,10 @@ fn number(s: &str) -> Result<Value> {
         }
         return s
             .parse::<i64>()
-            .map(Value::Int)
+            .map(Num::Int)
             .map_err(|_| ExprError::IntegerTooLarge(format!("the literal {}", cut(s))));
     }
-    float_literal(s).map(Value::Float).ok_or_else(bad)
+    float_literal(s).map(Num::Float).ok_or_else(bad)
 }
 
 /// A float literal: digits with a point and/or an exponent (Rust also reads `inf` and `nan`,

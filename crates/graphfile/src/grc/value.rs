@@ -1,12 +1,15 @@
 //! The values GRC expressions evaluate to ([`Value`]) and the budget of items that the
 //! expressions of one file share ([`Budget`]).
 
-use super::expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_TOTAL_ITEMS};
+use super::expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_STEPS, MAX_TOTAL_ITEMS};
 use super::python::{self, Num};
+use super::token::Token;
 use num_complex::Complex64;
+use radioflow_runtime::echo::cut;
 use radioflow_runtime::Pmt;
 use std::borrow::Cow;
 use std::fmt::{self, Write};
+use std::sync::Arc;
 
 /// A value of an evaluated expression.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,12 +24,20 @@ pub enum Value {
     Bool(bool),
     /// A string.
     Str(String),
-    /// A list or tuple.
+    /// A list or tuple (`range(...)` and `map(...)` too, made whole).
     List(Vec<Value>),
+    /// A one-dimensional numpy array of numbers (`numpy.arange`, `numpy.ones`): arithmetic on
+    /// it is element by element.
+    Array(Vec<Value>),
     /// A PMT (from `pmt.*`).
     Pmt(Pmt),
-    /// A named constant of a GNU Radio module (`analog.GR_COS_WAVE`, `window.WIN_HAMMING`).
+    /// A named constant of a GNU Radio module (`analog.GR_COS_WAVE`, `window.WIN_HAMMING`),
+    /// as the word a radioflow block takes for it (`cosine`, `hamming`).
     Constant(&'static str),
+    /// A `lambda`, applied where it is called (`map(lambda x: 2 * x, v)`).
+    Lambda(Arc<Lambda>),
+    /// A supported function named without being called (`map(int, v)`, `(int)(x)`).
+    Function(String),
     /// `None`.
     None,
 }
@@ -42,18 +53,16 @@ impl fmt::Display for Value {
             Value::Complex(c) => python::write_complex(f, *c),
             Value::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
             Value::Str(s) => python::write_str_repr(f, s),
-            Value::List(v) => {
-                f.write_char('[')?;
-                for (i, x) in v.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{x}")?;
-                }
-                f.write_char(']')
+            Value::List(v) => fmt::Display::fmt(&ListRepr(v), f),
+            Value::Array(v) => {
+                f.write_str("array(")?;
+                fmt::Display::fmt(&ListRepr(v), f)?;
+                f.write_char(')')
             }
             Value::Pmt(p) => write!(f, "{p}"),
             Value::Constant(c) => f.write_str(c),
+            Value::Lambda(_) => f.write_str("<lambda>"),
+            Value::Function(name) => write!(f, "<function {}>", cut(name)),
             Value::None => f.write_str("None"),
         }
     }
@@ -78,9 +87,12 @@ impl Value {
             Value::Complex(c) => Pmt::Complex(*c),
             Value::Bool(b) => Pmt::Bool(*b),
             Value::Str(s) => Pmt::symbol(s.as_str()),
-            Value::List(v) => Pmt::Vector(v.iter().map(Value::to_pmt).collect::<Vec<_>>().into()),
+            Value::List(v) | Value::Array(v) => {
+                Pmt::Vector(v.iter().map(Value::to_pmt).collect::<Vec<_>>().into())
+            }
             Value::Pmt(p) => p.clone(),
             Value::Constant(c) => Pmt::symbol(*c),
+            Value::Lambda(_) | Value::Function(_) => Pmt::symbol(self.to_string()),
             Value::None => Pmt::Null,
         }
     }
@@ -114,8 +126,10 @@ impl Value {
             Value::Bool(_) => "bool",
             Value::Str(_) => "str",
             Value::List(_) => "list",
+            Value::Array(_) => "numpy.ndarray",
             Value::Pmt(_) => "pmt",
             Value::Constant(_) => "constant",
+            Value::Lambda(_) | Value::Function(_) => "function",
             Value::None => "NoneType",
         }
     }
@@ -123,7 +137,7 @@ impl Value {
     /// Items (list elements at every depth plus string bytes) and list nesting depth.
     pub(super) fn measure(&self) -> (usize, usize) {
         match self {
-            Value::List(items) => {
+            Value::List(items) | Value::Array(items) => {
                 let (mut n, mut depth) = (items.len(), 0);
                 for x in items {
                     let (a, d) = x.measure();
@@ -133,8 +147,52 @@ impl Value {
                 (n, depth + 1)
             }
             Value::Str(s) => (s.len(), 0),
+            Value::Lambda(f) => {
+                let (mut n, mut depth) = (f.body.len(), 0);
+                for (_, x) in &f.captured {
+                    let (a, d) = x.measure();
+                    n = n.saturating_add(a);
+                    depth = depth.max(d);
+                }
+                (n, depth + 1)
+            }
+            Value::Function(name) => (name.len(), 0),
             _ => (0, 0),
         }
+    }
+}
+
+/// A list's items as Python writes them: `[1, 'a']`.
+struct ListRepr<'a>(&'a [Value]);
+
+impl fmt::Display for ListRepr<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_char('[')?;
+        for (i, x) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{x}")?;
+        }
+        f.write_char(']')
+    }
+}
+
+/// The value of a `lambda`: its parameters, its body (tokens, with the bracket each one
+/// opening a group closes) and the values of the names of the enclosing lambdas and
+/// comprehensions it was made in. Applied, the body is evaluated with the parameters bound.
+#[derive(Debug)]
+pub struct Lambda {
+    pub(super) params: Vec<String>,
+    pub(super) body: Vec<Token>,
+    pub(super) close: Vec<usize>,
+    pub(super) captured: Vec<(String, Value)>,
+}
+
+/// Python compares functions by identity.
+impl PartialEq for Lambda {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
     }
 }
 
@@ -152,6 +210,8 @@ impl From<Num> for Value {
 #[derive(Debug, Default)]
 pub(super) struct Budget {
     made: usize,
+    /// Tokens evaluated again: lambda bodies applied, comprehension bodies repeated.
+    steps: usize,
 }
 
 impl Budget {
@@ -166,6 +226,16 @@ impl Budget {
         self.made = self.made.saturating_add(items);
         if self.made > MAX_TOTAL_ITEMS {
             return Err(ExprError::TooMuch);
+        }
+        Ok(())
+    }
+
+    /// Counts `tokens` evaluated once more (a lambda applied, a comprehension's next item),
+    /// refusing more than [`MAX_STEPS`] in all.
+    pub(super) fn step(&mut self, tokens: usize) -> Result<()> {
+        self.steps = self.steps.saturating_add(tokens.max(1));
+        if self.steps > MAX_STEPS {
+            return Err(ExprError::TooManySteps);
         }
         Ok(())
     }
