@@ -170,6 +170,10 @@ pub(super) fn constant(name: &str) -> Option<Value> {
         "pmt.PMT_T" => Value::Pmt(Pmt::Bool(true)),
         "pmt.PMT_F" => Value::Pmt(Pmt::Bool(false)),
         "pmt.PMT_NIL" => Value::Pmt(Pmt::Null),
+        // GNU Radio 3.10's gnuradio/digital/packet_utils.py.
+        "digital.packet_utils.default_access_code" => {
+            Value::Str("1010110011011101101001001110001011110010100011000010000011111100".into())
+        }
         _ => {
             let name = name.strip_prefix("fft.").unwrap_or(name);
             let (_, word, _) = GNU_RADIO.iter().find(|(names, ..)| names.contains(&name))?;

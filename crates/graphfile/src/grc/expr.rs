@@ -1044,7 +1044,7 @@ impl<'s> Parser<'_, 's, '_> {
         }
     }
 
-    fn name(&self, name: &str) -> Result<Val<'s>> {
+    fn name(&mut self, name: &str) -> Result<Val<'s>> {
         if let Some(v) = self.locals.and_then(|s| s.get(name)) {
             return Ok(Cow::Borrowed(v));
         }
@@ -1055,6 +1055,8 @@ impl<'s> Parser<'_, 's, '_> {
             _ => {}
         }
         if let Some(v) = constant(name) {
+            let (items, depth) = v.measure();
+            self.budget.make(items, depth)?;
             return Ok(Cow::Owned(v));
         }
         let done: &'s HashMap<String, Result<Value>> = self.done;
@@ -1714,6 +1716,10 @@ mod tests {
             Ok(Value::Float(5.0))
         );
         assert_eq!(v("analog.GR_TRI_WAVE"), Ok(Value::Constant("triangle")));
+        assert_eq!(
+            v("list(map(lambda x: int(x), list(digital.packet_utils.default_access_code)))[:4]"),
+            Ok(ints(&[1, 0, 1, 0]))
+        );
         assert!(err("analog.GR_GAUSSIAN + 1")
             .to_string()
             .contains("cannot apply '+'"));
