@@ -793,7 +793,14 @@ impl<'s> Parser<'_, 's, '_> {
                     kwargs.iter().map(|(k, v)| (k.as_str(), &**v)).collect();
                 self.apply(l, &args, &kwargs)
             }
-            Value::Function(name) => self.call_name(name, args, kwargs),
+            // A builtin's name, called as the builtin (not looked up again).
+            Value::Function(name) if name == "map" => self.map(args, kwargs),
+            Value::Function(name) => {
+                let args: Vec<&Value> = args.iter().map(|a| &**a).collect();
+                let kwargs: Vec<(&str, &Value)> =
+                    kwargs.iter().map(|(k, v)| (k.as_str(), &**v)).collect();
+                call(name, &args, &kwargs, self.budget)
+            }
             other => Err(ExprError::Unsupported(format!(
                 "a {} is not callable: {}",
                 other.type_name(),
@@ -876,7 +883,7 @@ impl<'s> Parser<'_, 's, '_> {
         }
         let lists = iterables
             .iter()
-            .map(|v| items(v, "map"))
+            .map(|v| items(v, "map", self.budget))
             .collect::<Result<Vec<_>>>()?;
         let n = lists.iter().map(Vec::len).min().unwrap_or(0);
         self.budget.make(n, 1)?;
@@ -967,7 +974,7 @@ impl<'s> Parser<'_, 's, '_> {
             return Ok(skipped());
         }
         let cost = self.pos - element;
-        let source = items(&iterable, "a comprehension")?;
+        let source = items(&iterable, "a comprehension", self.budget)?;
         let mut out = Vec::new();
         let mut depth = 0;
         for item in source {
@@ -1471,6 +1478,10 @@ mod tests {
             Ok(Value::Float(5.0))
         );
         assert_eq!(v("numpy.mean([1, 2, 3, 4])"), Ok(Value::Float(2.5)));
+        assert_eq!(
+            v("max(numpy.arange(3)) + min(numpy.ones(2))"),
+            Ok(Value::Float(3.0))
+        );
         assert_eq!(
             v("numpy.abs(numpy.dot([1j, 1], numpy.conj([1j, 1])))"),
             Ok(Value::Float(2.0))

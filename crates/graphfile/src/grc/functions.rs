@@ -263,11 +263,19 @@ pub(super) fn compare(op: Cmp, a: &Value, b: &Value) -> Result<bool> {
     }
 }
 
-/// The items of a list, an array or a string (its characters), as `f` iterates them.
-pub(super) fn items(v: &Value, f: &str) -> Result<Vec<Value>> {
+/// The items of a list, an array or a string (its characters), as `f` iterates them (a
+/// copy, counted).
+pub(super) fn items(v: &Value, f: &str, budget: &mut Budget) -> Result<Vec<Value>> {
+    let (n, depth) = v.measure();
     match v {
-        Value::List(v) | Value::Array(v) => Ok(v.clone()),
-        Value::Str(s) => Ok(s.chars().map(|c| Value::Str(c.to_string())).collect()),
+        Value::List(v) | Value::Array(v) => {
+            budget.make(n, depth)?;
+            Ok(v.clone())
+        }
+        Value::Str(s) => {
+            budget.make(n.saturating_mul(2), 1)?;
+            Ok(s.chars().map(|c| Value::Str(c.to_string())).collect())
+        }
         other => Err(ExprError::Unsupported(format!(
             "{f}: a {} is not iterable",
             other.type_name()
@@ -438,11 +446,7 @@ pub(super) fn is_function(name: &str) -> bool {
         .iter()
         .find_map(|m| name.strip_prefix(m));
     match base {
-        Some(f) => {
-            MATH.contains(&f)
-                || (name.starts_with('n')
-                    && numpy::call(f, &[], &[], &mut Budget::default()).is_some())
-        }
+        Some(f) => MATH.contains(&f) || (name.starts_with('n') && numpy::known(f)),
         None => matches!(
             name,
             "int"
@@ -500,7 +504,7 @@ fn float_arg(f: &str, args: &[&Value], i: usize) -> Result<f64> {
 /// exactly, strings by code points).
 fn extreme(name: &str, args: &[&Value], budget: &mut Budget) -> Result<Value> {
     let items: Vec<&Value> = match args {
-        [Value::List(v)] => v.iter().collect(),
+        [Value::List(v) | Value::Array(v)] => v.iter().collect(),
         [one] => {
             return Err(ExprError::Unsupported(format!(
                 "{name}: a {} is not iterable",
@@ -665,7 +669,7 @@ pub(super) fn call(
                     Some(start) => (*start).clone(),
                     None => Value::Int(0),
                 };
-                for x in items(v, "sum")? {
+                for x in items(v, "sum", budget)? {
                     total = arith(Op::Add, &total, &x, budget)?;
                 }
                 Ok(total)

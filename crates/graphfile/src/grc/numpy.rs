@@ -166,6 +166,24 @@ fn complex_element(name: &str, c: Complex64) -> Option<Num> {
     }))
 }
 
+/// Whether `name` (without `numpy.`) is a numpy function this evaluator has.
+pub(super) fn known(name: &str) -> bool {
+    matches!(
+        name,
+        "arange"
+            | "linspace"
+            | "ones"
+            | "zeros"
+            | "array"
+            | "asarray"
+            | "sum"
+            | "mean"
+            | "concatenate"
+            | "dot"
+            | "kron"
+    ) || element(name, Num::Int(0)).is_some()
+}
+
 /// numpy's function `name` (without `numpy.`), or None where numpy has none this evaluator
 /// knows.
 pub(super) fn call(
