@@ -1,203 +1,43 @@
 //! The safe subset of Python that GRC parameters are written in: numbers (with `1e6`, `1j`,
-//! `0x1f`), strings, `True`/`False`/`None`, lists and tuples, `+ - * / // % **`, parentheses,
-//! indexing, variables, and a fixed set of functions and constants (`math`/`numpy`
-//! functions, `int`, `float`, `complex`, `abs`, `min`, `max`, `round`, `len`, `str`, `firdes`
-//! designs, `window.WIN_*`, `analog.GR_*_WAVE`, `pmt.intern`/`from_long`/`from_double`/
-//! `PMT_T`...). Nothing is executed: anything else is an error naming what is not supported.
-//! Arithmetic is Python's (`python.rs`), with 64-bit integers.
+//! `0x1f`), strings, `True`/`False`/`None`, lists and tuples, `+ - * / // % **`, comparisons,
+//! `and`/`or`/`not`, conditional expressions, `lambda`, list comprehensions, indexing and
+//! slices, calls with keyword arguments, variables, and a fixed set of functions and constants
+//! (`functions.rs`: `math`/`cmath`, builtins, `range`, `map`, `pmt`, `firdes`; `numpy.rs`:
+//! numpy arrays; `constants.rs`: GNU Radio's enumerations). Nothing is executed: anything else
+//! is an error naming what is not supported. Arithmetic is Python's (`python.rs`), with 64-bit
+//! integers. The parser evaluates as it reads; what Python would not evaluate (the branch of a
+//! conditional not taken, the right of a decided `and`/`or`, a lambda's body where it is made)
+//! it reads without evaluating, and a lambda keeps its body's tokens to evaluate them where it
+//! is applied.
 //!
 //! Everything is bounded, so that a hostile file is an error, never a crash or a machine out
 //! of memory: expressions nest at most [`MAX_DEPTH`] levels (the parser recurses, within a
-//! 2 MiB stack), a list or string holds at most [`MAX_ITEMS`] items, and the expressions of
-//! one file make at most [`MAX_TOTAL_ITEMS`] in all. Variables are evaluated in dependency
+//! 2 MiB stack), a list or string holds at most [`MAX_ITEMS`] items, the expressions of
+//! one file make at most [`MAX_TOTAL_ITEMS`] in all, and re-evaluate (lambdas applied,
+//! comprehensions repeated) at most [`MAX_STEPS`] tokens in all. Variables are evaluated in dependency
 //! order with a stack of their own, so a chain of any length costs no recursion.
 //!
 //! (A hand-written recursive-descent evaluator: no crate evaluates Python expressions
 //! without running a Python, and running one is what this refuses to do.)
 
-use super::expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_TOTAL_ITEMS};
-use super::python::{self, Num, Op};
-use num_complex::Complex64;
+use super::constants::constant;
+use super::expr_error::{ExprError, MAX_DEPTH};
+#[cfg(doc)]
+use super::expr_error::{MAX_ITEMS, MAX_STEPS, MAX_TOTAL_ITEMS};
+use super::functions::{
+    arith, call, compare, index, is_function, items, python_truth, slice, unary, Cmp,
+};
+use super::python::Op;
+use super::token::{tokenize, Token};
+// Value is named here by blocks.rs too.
+pub(super) use super::value::Value;
+use super::value::{Budget, Lambda, Val};
 use radioflow_runtime::echo::{cut, cut_display};
-use radioflow_runtime::Pmt;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::fmt::{self, Write};
-
-/// A value of an evaluated expression.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Value {
-    /// An integer (Python `int`, within i64).
-    Int(i64),
-    /// A float.
-    Float(f64),
-    /// A complex number.
-    Complex(Complex64),
-    /// `True` or `False`.
-    Bool(bool),
-    /// A string.
-    Str(String),
-    /// A list or tuple.
-    List(Vec<Value>),
-    /// A PMT (from `pmt.*`).
-    Pmt(Pmt),
-    /// A named constant of a GNU Radio module (`analog.GR_COS_WAVE`, `window.WIN_HAMMING`).
-    Constant(&'static str),
-    /// `None`.
-    None,
-}
+use std::sync::Arc;
 
 type Result<T> = std::result::Result<T, ExprError>;
-
-/// Python's `repr`: `1.0`, `(1+2j)`, `'text'`, `[1, 'a']`, `True`, `None`.
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Value::Int(i) => write!(f, "{i}"),
-            Value::Float(x) => f.write_str(&python::float_repr(*x)),
-            Value::Complex(c) => python::write_complex(f, *c),
-            Value::Bool(b) => f.write_str(if *b { "True" } else { "False" }),
-            Value::Str(s) => python::write_str_repr(f, s),
-            Value::List(v) => {
-                f.write_char('[')?;
-                for (i, x) in v.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{x}")?;
-                }
-                f.write_char(']')
-            }
-            Value::Pmt(p) => write!(f, "{p}"),
-            Value::Constant(c) => f.write_str(c),
-            Value::None => f.write_str("None"),
-        }
-    }
-}
-
-impl Value {
-    /// The value as a float (ints and bools convert, like Python's arithmetic).
-    pub fn as_f64(&self) -> Option<f64> {
-        match *self {
-            Value::Int(i) => Some(i as f64),
-            Value::Float(x) => Some(x),
-            Value::Bool(b) => Some(f64::from(u8::from(b))),
-            _ => None,
-        }
-    }
-
-    /// The value as a PMT, the form block parameters take.
-    pub fn to_pmt(&self) -> Pmt {
-        match self {
-            Value::Int(i) => Pmt::Int(*i),
-            Value::Float(x) => Pmt::Double(*x),
-            Value::Complex(c) => Pmt::Complex(*c),
-            Value::Bool(b) => Pmt::Bool(*b),
-            Value::Str(s) => Pmt::symbol(s.as_str()),
-            Value::List(v) => Pmt::Vector(v.iter().map(Value::to_pmt).collect::<Vec<_>>().into()),
-            Value::Pmt(p) => p.clone(),
-            Value::Constant(c) => Pmt::symbol(*c),
-            Value::None => Pmt::Null,
-        }
-    }
-
-    /// A number, with Python's `bool` as an `int`.
-    fn num(&self) -> Option<Num> {
-        Some(match *self {
-            Value::Int(i) => Num::Int(i),
-            Value::Bool(b) => Num::Int(i64::from(b)),
-            Value::Float(x) => Num::Float(x),
-            Value::Complex(c) => Num::Complex(c),
-            _ => return None,
-        })
-    }
-
-    /// An integer usable as a count or an index (Python's `__index__`: int or bool).
-    fn index(&self) -> Option<i64> {
-        match *self {
-            Value::Int(i) => Some(i),
-            Value::Bool(b) => Some(i64::from(b)),
-            _ => None,
-        }
-    }
-
-    /// Python's type name, for errors.
-    fn type_name(&self) -> &'static str {
-        match self {
-            Value::Int(_) => "int",
-            Value::Float(_) => "float",
-            Value::Complex(_) => "complex",
-            Value::Bool(_) => "bool",
-            Value::Str(_) => "str",
-            Value::List(_) => "list",
-            Value::Pmt(_) => "pmt",
-            Value::Constant(_) => "constant",
-            Value::None => "NoneType",
-        }
-    }
-
-    /// Items (list elements at every depth plus string bytes) and list nesting depth.
-    fn measure(&self) -> (usize, usize) {
-        match self {
-            Value::List(items) => {
-                let (mut n, mut depth) = (items.len(), 0);
-                for x in items {
-                    let (a, d) = x.measure();
-                    n = n.saturating_add(a);
-                    depth = depth.max(d);
-                }
-                (n, depth + 1)
-            }
-            Value::Str(s) => (s.len(), 0),
-            _ => (0, 0),
-        }
-    }
-}
-
-impl From<Num> for Value {
-    fn from(n: Num) -> Self {
-        match n {
-            Num::Int(i) => Value::Int(i),
-            Num::Float(x) => Value::Float(x),
-            Num::Complex(c) => Value::Complex(c),
-        }
-    }
-}
-
-/// What the expressions of one file have made so far, against [`MAX_TOTAL_ITEMS`].
-#[derive(Debug, Default)]
-struct Budget {
-    made: usize,
-}
-
-impl Budget {
-    /// Counts a new list or string of `items` (its depth `depth`), refusing one over a limit.
-    fn make(&mut self, items: usize, depth: usize) -> Result<()> {
-        if depth > MAX_DEPTH {
-            return Err(ExprError::TooDeep);
-        }
-        if items > MAX_ITEMS {
-            return Err(ExprError::TooLarge);
-        }
-        self.made = self.made.saturating_add(items);
-        if self.made > MAX_TOTAL_ITEMS {
-            return Err(ExprError::TooMuch);
-        }
-        Ok(())
-    }
-
-    /// `v` owned: a variable's value is copied, and the copy counted.
-    fn own(&mut self, v: Cow<'_, Value>) -> Result<Value> {
-        match v {
-            Cow::Owned(v) => Ok(v),
-            Cow::Borrowed(v) => {
-                let (items, depth) = v.measure();
-                self.make(items, depth)?;
-                Ok(v.clone())
-            }
-        }
-    }
-}
 
 /// Evaluates the GRC parameter `expression` with the flowgraph variables `variables`
 /// (name, expression), as `radioflow run` does for a `.grc` file: the variables it names
@@ -263,15 +103,19 @@ impl Variables {
     /// up: then it is defined in terms of itself).
     fn run(&mut self, tokens: &[Token]) -> Result<Value> {
         let Variables { raw, done, budget } = self;
+        let close = matching(tokens);
         let mut parser = Parser {
             tokens,
+            close: &close,
             pos: 0,
             depth: 0,
+            skip: 0,
+            locals: None,
             raw,
             done,
             budget,
         };
-        let v = parser.expr()?;
+        let v = parser.expression()?;
         if let Some(t) = parser.peek() {
             return Err(ExprError::Syntax(format!("unexpected {t}")));
         }
@@ -279,7 +123,7 @@ impl Variables {
     }
 
     /// The variables `tokens` name, as the parser will look them up: a name (dotted names
-    /// whole) that is not called.
+    /// whole), called or not (a variable may be a lambda).
     fn names(&self, tokens: &[Token]) -> Vec<String> {
         let mut out = Vec::new();
         let mut i = 0;
@@ -296,8 +140,7 @@ impl Variables {
                 name = format!("{name}.{n}");
                 i += 2;
             }
-            let called = tokens.get(i) == Some(&Token::Op("("));
-            if !called && self.raw.contains_key(&name) && !self.done.contains_key(&name) {
+            if self.raw.contains_key(&name) && !self.done.contains_key(&name) {
                 out.push(name);
             }
         }
@@ -352,224 +195,95 @@ impl Variables {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
-enum Token {
-    Num(Value),
-    Str(String),
-    Name(String),
-    Op(&'static str),
+/// The names bound by the lambdas being applied and the comprehensions being repeated: each
+/// scope lives on the stack of the call that binds it, its parent is the enclosing one.
+struct Scope<'a> {
+    names: &'a [(String, Value)],
+    parent: Option<&'a Scope<'a>>,
 }
 
-impl fmt::Display for Token {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Token::Num(v) => write!(f, "'{v}'"),
-            Token::Str(s) => f.write_str(&cut_display(&StrRepr(s))),
-            Token::Name(n) => write!(f, "'{}'", cut(n)),
-            Token::Op(o) => write!(f, "'{o}'"),
-        }
-    }
-}
-
-/// A string shown as Python's `repr` shows it.
-struct StrRepr<'a>(&'a str);
-
-impl fmt::Display for StrRepr<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        python::write_str_repr(f, self.0)
-    }
-}
-
-const OPS: &[&str] = &[
-    "**", "//", "==", "!=", "<=", ">=", "+", "-", "*", "/", "%", "(", ")", "[", "]", ",", ".", "<",
-    ">", ":",
-];
-
-fn tokenize(text: &str) -> Result<Vec<Token>> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while let Some(c) = text[i..].chars().next() {
-        if c.is_whitespace() {
-            i += c.len_utf8();
-        } else if c.is_ascii_digit()
-            || (c == '.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
-        {
-            let start = i;
-            let hex = bytes[i..].starts_with(b"0x") || bytes[i..].starts_with(b"0X");
-            while i < bytes.len()
-                && (bytes[i].is_ascii_alphanumeric()
-                    || bytes[i] == b'.'
-                    || bytes[i] == b'_'
-                    || (matches!(bytes[i], b'+' | b'-')
-                        && !hex
-                        && matches!(bytes[i - 1], b'e' | b'E')))
-            {
-                i += 1;
+impl Scope<'_> {
+    fn get(&self, name: &str) -> Option<&Value> {
+        let mut scope = Some(self);
+        while let Some(s) = scope {
+            if let Some((_, v)) = s.names.iter().rev().find(|(n, _)| n == name) {
+                return Some(v);
             }
-            out.push(Token::Num(number(&text[start..i])?));
-        } else if c == '"' || c == '\'' {
-            let (s, end) = string(text, i)?;
-            out.push(Token::Str(s));
-            i = end;
-        } else if c.is_alphabetic() || c == '_' {
-            let start = i;
-            while let Some(c) = text[i..].chars().next() {
-                if !(c.is_alphanumeric() || c == '_') {
-                    break;
+            scope = s.parent;
+        }
+        None
+    }
+
+    /// Every name bound here, an inner one hiding an outer one of the same name: what a
+    /// lambda made here keeps.
+    fn flatten(&self) -> Vec<(String, Value)> {
+        let mut out: Vec<(String, Value)> = Vec::new();
+        let mut scope = Some(self);
+        while let Some(s) = scope {
+            for (n, v) in s.names.iter().rev() {
+                if !out.iter().any(|(m, _)| m == n) {
+                    out.push((n.clone(), v.clone()));
                 }
-                i += c.len_utf8();
             }
-            out.push(Token::Name(text[start..i].to_owned()));
-        } else if let Some(op) = OPS.iter().find(|op| bytes[i..].starts_with(op.as_bytes())) {
-            i += op.len();
-            out.push(Token::Op(op));
-        } else {
-            return Err(ExprError::Syntax(format!(
-                "unexpected '{c}' in {}",
-                cut(text)
-            )));
+            scope = s.parent;
         }
+        out
     }
-    Ok(out)
 }
 
-/// The string literal opening at byte `start` of `text` (Python's escapes) and the byte
-/// after it.
-fn string(text: &str, start: usize) -> Result<(String, usize)> {
-    let unterminated = || ExprError::Syntax(format!("unterminated string in {}", cut(text)));
-    let mut chars = text[start..].char_indices();
-    let (_, quote) = chars.next().expect("a quote opens the string");
-    let mut s = String::new();
-    while let Some((_, c)) = chars.next() {
-        if c == quote {
-            let end = chars.next().map_or(text.len(), |(j, _)| start + j);
-            return Ok((s, end));
-        }
-        if c != '\\' {
-            s.push(c);
-            continue;
-        }
-        let (_, e) = chars.next().ok_or_else(unterminated)?;
-        let hex = |chars: &mut std::str::CharIndices<'_>, n: usize| -> Result<char> {
-            let digits: String = chars.by_ref().take(n).map(|(_, c)| c).collect();
-            u32::from_str_radix(&digits, 16)
-                .ok()
-                .filter(|_| digits.len() == n)
-                .and_then(char::from_u32)
-                .ok_or_else(|| {
-                    ExprError::Syntax(format!("bad escape '\\{e}{}' in a string", cut(&digits)))
-                })
-        };
-        match e {
-            '\n' => {}
-            '\\' | '\'' | '"' => s.push(e),
-            'a' => s.push('\x07'),
-            'b' => s.push('\x08'),
-            'f' => s.push('\x0c'),
-            'n' => s.push('\n'),
-            'r' => s.push('\r'),
-            't' => s.push('\t'),
-            'v' => s.push('\x0b'),
-            'x' => s.push(hex(&mut chars, 2)?),
-            'u' => s.push(hex(&mut chars, 4)?),
-            'U' => s.push(hex(&mut chars, 8)?),
-            '0'..='7' => {
-                // Up to three octal digits.
-                let mut v = e.to_digit(8).unwrap_or(0);
-                for _ in 0..2 {
-                    let rest = chars.as_str();
-                    match rest.chars().next().and_then(|c| c.to_digit(8)) {
-                        Some(d) => {
-                            v = v * 8 + d;
-                            chars.next();
-                        }
-                        None => break,
-                    }
+/// For each token opening a group (`(`, `[`), the index of the token closing it (the number
+/// of tokens if none does): the parser looks ahead past a group in one step.
+fn matching(tokens: &[Token]) -> Vec<usize> {
+    let mut close = vec![0; tokens.len()];
+    let mut open = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        match t {
+            Token::Op("(" | "[") => open.push(i),
+            Token::Op(")" | "]") => {
+                if let Some(j) = open.pop() {
+                    close[j] = i;
                 }
-                s.push(char::from_u32(v).unwrap_or('\u{fffd}'));
             }
-            // Python keeps an unknown escape as written.
-            other => {
-                s.push('\\');
-                s.push(other);
-            }
+            _ => {}
         }
     }
-    Err(unterminated())
+    for j in open {
+        close[j] = tokens.len();
+    }
+    close
 }
 
-/// A number literal, as Python reads it.
-fn number(s: &str) -> Result<Value> {
-    let bad = || ExprError::Syntax(format!("bad number '{}'", cut(s)));
-    // Python allows one underscore between digits.
-    let b = s.as_bytes();
-    for (i, _) in s.match_indices('_') {
-        if i == 0
-            || i + 1 == b.len()
-            || !b[i - 1].is_ascii_alphanumeric()
-            || !b[i + 1].is_ascii_alphanumeric()
-        {
-            return Err(bad());
-        }
-    }
-    let s2: String = s.chars().filter(|&c| c != '_').collect();
-    let s = s2.as_str();
-    let radix = match s.get(..2) {
-        Some("0x" | "0X") => 16,
-        Some("0o" | "0O") => 8,
-        Some("0b" | "0B") => 2,
-        _ => 10,
-    };
-    if radix != 10 {
-        let digits = &s[2..];
-        if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-            return Err(bad());
-        }
-        return i64::from_str_radix(digits, radix)
-            .map(Value::Int)
-            .map_err(|_| ExprError::IntegerTooLarge(format!("the literal {}", cut(s))));
-    }
-    if let Some(im) = s.strip_suffix(['j', 'J']) {
-        return float_literal(im)
-            .map(|x| Value::Complex(Complex64::new(0.0, x)))
-            .ok_or_else(bad);
-    }
-    if s.bytes().all(|c| c.is_ascii_digit()) {
-        if s.len() > 1 && s.starts_with('0') && s.bytes().any(|c| c != b'0') {
-            return Err(ExprError::Syntax(format!(
-                "leading zeros in a decimal integer are not allowed (Python): '{}' (0o for octal)",
-                cut(s)
-            )));
-        }
-        return s
-            .parse::<i64>()
-            .map(Value::Int)
-            .map_err(|_| ExprError::IntegerTooLarge(format!("the literal {}", cut(s))));
-    }
-    float_literal(s).map(Value::Float).ok_or_else(bad)
+/// Python's keywords that may appear in an expression.
+fn keyword(name: &str) -> bool {
+    matches!(
+        name,
+        "if" | "else" | "and" | "or" | "not" | "lambda" | "for" | "in" | "is"
+    )
 }
-
-/// A float literal: digits with a point and/or an exponent (Rust also reads `inf` and `nan`,
-/// which Python's literals are not).
-fn float_literal(s: &str) -> Option<f64> {
-    let valid = s
-        .bytes()
-        .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'));
-    valid.then(|| s.parse().ok()).flatten()
-}
-
-type Val<'s> = Cow<'s, Value>;
 
 /// Evaluates while it parses; the values of variables are borrowed (`'s`), not copied.
 struct Parser<'t, 's, 'b> {
     tokens: &'t [Token],
+    /// [`matching`] of the tokens.
+    close: &'t [usize],
     pos: usize,
-    /// Recursion depth (`factor` is on every cycle of the grammar).
+    /// Recursion depth (`factor` is on every cycle of the grammar but those of `not`,
+    /// `lambda` and `else`, which count it too).
     depth: usize,
+    /// Above 0 while the parser reads what Python does not evaluate (the branch of a
+    /// conditional not taken, the right side of an `and`/`or` decided by its left, a lambda's
+    /// body where it is made): the syntax is checked, nothing is evaluated or looked up.
+    skip: usize,
+    /// The names lambdas and comprehensions bind here.
+    locals: Option<&'s Scope<'s>>,
     raw: &'s HashMap<String, String>,
     done: &'s HashMap<String, Result<Value>>,
     budget: &'b mut Budget,
+}
+
+/// The value of what was read without being evaluated.
+fn skipped<'s>() -> Val<'s> {
+    Cow::Owned(Value::None)
 }
 
 impl<'s> Parser<'_, 's, '_> {
@@ -586,8 +300,20 @@ impl<'s> Parser<'_, 's, '_> {
         }
     }
 
+    fn peek_word(&self, word: &str) -> bool {
+        matches!(self.peek(), Some(Token::Name(n)) if n == word)
+    }
+
+    fn eat_word(&mut self, word: &str) -> bool {
+        let found = self.peek_word(word);
+        if found {
+            self.pos += 1;
+        }
+        found
+    }
+
     fn expect(&mut self, op: &str) -> Result<()> {
-        if self.eat(op) {
+        if self.eat(op) || self.eat_word(op) {
             Ok(())
         } else {
             Err(ExprError::Syntax(match self.peek() {
@@ -597,7 +323,253 @@ impl<'s> Parser<'_, 's, '_> {
         }
     }
 
-    fn expr(&mut self) -> Result<Val<'s>> {
+    fn evaluating(&self) -> bool {
+        self.skip == 0
+    }
+
+    /// `read` run without evaluating.
+    fn skipping<T>(&mut self, read: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        self.skip += 1;
+        let r = read(self);
+        self.skip -= 1;
+        r
+    }
+
+    /// `read` one level deeper.
+    fn nested<T>(&mut self, read: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        if self.depth >= MAX_DEPTH {
+            return Err(ExprError::TooDeep);
+        }
+        self.depth += 1;
+        let r = read(self);
+        self.depth -= 1;
+        r
+    }
+
+    /// The first token from here, at this level of brackets, that ends a plain expression
+    /// or continues it as a conditional (`if`) or comprehension (`for`), with its index.
+    fn ahead(&self) -> Option<(usize, &Token)> {
+        let mut i = self.pos;
+        while let Some(t) = self.tokens.get(i) {
+            match t {
+                Token::Op("(" | "[") => i = self.close[i],
+                Token::Op(")" | "]" | "," | ":" | "=") => return Some((i, t)),
+                Token::Name(n)
+                    if keyword(n) && !matches!(n.as_str(), "and" | "or" | "not" | "in" | "is") =>
+                {
+                    return Some((i, t))
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Where the list opening here is a comprehension, its `for`: the first at this level of
+    /// brackets before a `,` or the closing `]`.
+    fn comprehension_ahead(&self) -> Option<usize> {
+        let mut i = self.pos;
+        while let Some(t) = self.tokens.get(i) {
+            match t {
+                Token::Op("(" | "[") => i = self.close[i],
+                Token::Op(")" | "]" | ",") => return None,
+                Token::Name(n) if n == "for" => return Some(i),
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// Python's `expression`: a lambda, a conditional `a if c else b` (c first, then only
+    /// the branch taken is evaluated; the other is read) or an `or_test`.
+    fn expression(&mut self) -> Result<Val<'s>> {
+        if self.eat_word("lambda") {
+            return self.nested(Self::lambda);
+        }
+        let if_at = match self.ahead() {
+            Some((i, Token::Name(n))) if n == "if" => i,
+            _ => return self.or_test(),
+        };
+        let start = self.pos;
+        self.pos = if_at + 1;
+        let c = self.or_test()?;
+        let take = self.evaluating() && python_truth(&c)?;
+        self.expect("else")?;
+        let after = self.pos;
+        self.pos = start;
+        let a = if take {
+            self.or_test()?
+        } else {
+            self.skipping(Self::or_test)?
+        };
+        if self.pos != if_at {
+            return Err(ExprError::Syntax(format!(
+                "expected 'if', found {}",
+                self.tokens[self.pos]
+            )));
+        }
+        self.pos = after;
+        let b = if take || !self.evaluating() {
+            self.nested(|p| p.skipping(Self::expression))?
+        } else {
+            self.nested(Self::expression)?
+        };
+        Ok(if take { a } else { b })
+    }
+
+    /// `lambda a, b: body`, `lambda` read: the body is read, and kept to be evaluated where
+    /// the lambda is applied.
+    fn lambda(&mut self) -> Result<Val<'s>> {
+        let mut params: Vec<String> = Vec::new();
+        if !self.eat(":") {
+            loop {
+                match self.peek() {
+                    Some(Token::Name(n)) if !keyword(n) => {
+                        if params.contains(n) {
+                            return Err(ExprError::Syntax(format!(
+                                "lambda: parameter '{}' twice",
+                                cut(n)
+                            )));
+                        }
+                        params.push(n.clone());
+                        self.pos += 1;
+                    }
+                    other => {
+                        return Err(ExprError::Syntax(match other {
+                            Some(t) => format!("lambda: expected a parameter name, found {t} (no defaults, *args or **kwargs)"),
+                            None => "lambda: the expression ends too early".into(),
+                        }))
+                    }
+                }
+                if self.eat(":") {
+                    break;
+                }
+                self.expect(",")?;
+            }
+        }
+        let start = self.pos;
+        self.skipping(Self::expression)?;
+        if !self.evaluating() {
+            return Ok(skipped());
+        }
+        let body = self.tokens[start..self.pos].to_vec();
+        let f = Value::Lambda(Arc::new(Lambda {
+            params,
+            close: matching(&body),
+            body,
+            captured: self.locals.map(Scope::flatten).unwrap_or_default(),
+        }));
+        let (items, depth) = f.measure();
+        self.budget.make(items, depth)?;
+        Ok(Cow::Owned(f))
+    }
+
+    fn or_test(&mut self) -> Result<Val<'s>> {
+        let mut v = self.and_test()?;
+        while self.eat_word("or") {
+            // `a or b` is a if a is true, else b.
+            if self.evaluating() && python_truth(&v)? {
+                self.skipping(Self::and_test)?;
+            } else {
+                v = self.and_test()?;
+            }
+        }
+        Ok(v)
+    }
+
+    fn and_test(&mut self) -> Result<Val<'s>> {
+        let mut v = self.not_test()?;
+        while self.eat_word("and") {
+            // `a and b` is a if a is false, else b.
+            if self.evaluating() && !python_truth(&v)? {
+                self.skipping(Self::not_test)?;
+            } else {
+                v = self.not_test()?;
+            }
+        }
+        Ok(v)
+    }
+
+    fn not_test(&mut self) -> Result<Val<'s>> {
+        if self.eat_word("not") {
+            let v = self.nested(Self::not_test)?;
+            if !self.evaluating() {
+                return Ok(skipped());
+            }
+            return Ok(Cow::Owned(Value::Bool(!python_truth(&v)?)));
+        }
+        self.comparison()
+    }
+
+    /// The comparison operator here, read.
+    fn comparison_op(&mut self) -> Option<Cmp> {
+        let op = match self.peek()? {
+            Token::Op("<") => Cmp::Lt,
+            Token::Op("<=") => Cmp::Le,
+            Token::Op(">") => Cmp::Gt,
+            Token::Op(">=") => Cmp::Ge,
+            Token::Op("==") => Cmp::Eq,
+            Token::Op("!=") => Cmp::Ne,
+            Token::Name(n) if n == "in" => Cmp::In,
+            Token::Name(n) if n == "is" => {
+                if matches!(self.tokens.get(self.pos + 1), Some(Token::Name(m)) if m == "not") {
+                    self.pos += 1;
+                    Cmp::IsNot
+                } else {
+                    Cmp::Is
+                }
+            }
+            Token::Name(n)
+                if n == "not"
+                    && matches!(self.tokens.get(self.pos + 1), Some(Token::Name(m)) if m == "in") =>
+            {
+                self.pos += 1;
+                Cmp::NotIn
+            }
+            _ => return None,
+        };
+        self.pos += 1;
+        Some(op)
+    }
+
+    /// `a < b`, chained as Python chains them: `a < b < c` is `a < b and b < c`, c read but
+    /// not evaluated where a < b is false.
+    fn comparison(&mut self) -> Result<Val<'s>> {
+        let first = self.arith()?;
+        let Some(mut op) = self.comparison_op() else {
+            return Ok(first);
+        };
+        let mut left = first;
+        let mut result = true;
+        loop {
+            if result && self.evaluating() {
+                let right = self.arith()?;
+                result = compare(op, &left, &right)?;
+                left = right;
+            } else {
+                self.skipping(Self::arith)?;
+            }
+            match self.comparison_op() {
+                Some(next) => op = next,
+                None => break,
+            }
+        }
+        if !self.evaluating() {
+            return Ok(skipped());
+        }
+        Ok(Cow::Owned(Value::Bool(result)))
+    }
+
+    fn binary(&mut self, op: Op, a: &Value, b: &Value) -> Result<Val<'s>> {
+        if !self.evaluating() {
+            return Ok(skipped());
+        }
+        Ok(Cow::Owned(arith(op, a, b, self.budget)?))
+    }
+
+    fn arith(&mut self) -> Result<Val<'s>> {
         let mut v = self.term()?;
         loop {
             let op = if self.eat("+") {
@@ -608,7 +580,7 @@ impl<'s> Parser<'_, 's, '_> {
                 return Ok(v);
             };
             let r = self.term()?;
-            v = Cow::Owned(arith(op, &v, &r, self.budget)?);
+            v = self.binary(op, &v, &r)?;
         }
     }
 
@@ -627,78 +599,304 @@ impl<'s> Parser<'_, 's, '_> {
                 return Ok(v);
             };
             let r = self.factor()?;
-            v = Cow::Owned(arith(op, &v, &r, self.budget)?);
+            v = self.binary(op, &v, &r)?;
         }
     }
 
-    /// A unary sign or a power: every recursion of the grammar passes here, so the depth is
+    /// A unary sign or a power: most recursions of the grammar pass here, so the depth is
     /// counted here.
     fn factor(&mut self) -> Result<Val<'s>> {
-        if self.depth == MAX_DEPTH {
-            return Err(ExprError::TooDeep);
-        }
-        self.depth += 1;
-        let v = self.factor_inner();
-        self.depth -= 1;
-        v
+        self.nested(Self::factor_inner)
     }
 
     fn factor_inner(&mut self) -> Result<Val<'s>> {
         for (sign, minus) in [("-", true), ("+", false)] {
             if self.eat(sign) {
                 let v = self.factor()?;
-                let n = v.num().ok_or_else(|| {
-                    ExprError::Unsupported(format!(
-                        "bad operand for unary {sign}: {}",
-                        cut_display(&*v)
-                    ))
-                })?;
-                let n = if minus { python::negate(n)? } else { n };
-                return Ok(Cow::Owned(n.into()));
+                if !self.evaluating() {
+                    return Ok(skipped());
+                }
+                return Ok(Cow::Owned(unary(sign, minus, &v, self.budget)?));
             }
         }
         let base = self.postfix()?;
         if self.eat("**") {
             let exp = self.factor()?;
-            return Ok(Cow::Owned(arith(Op::Pow, &base, &exp, self.budget)?));
+            return self.binary(Op::Pow, &base, &exp);
         }
         Ok(base)
     }
 
     fn postfix(&mut self) -> Result<Val<'s>> {
-        let mut v = if let Some(Token::Name(first)) = self.peek() {
-            // A dotted name (`math.pi`, `firdes.low_pass`) is looked up whole.
-            let mut name = first.clone();
-            self.pos += 1;
-            while self.eat(".") {
-                match self.peek() {
-                    Some(Token::Name(n)) => {
-                        name = format!("{name}.{n}");
-                        self.pos += 1;
-                    }
-                    _ => {
-                        return Err(ExprError::Syntax(format!(
-                            "a name must follow '{}.'",
-                            cut(&name)
-                        )))
+        let mut v = match self.peek() {
+            Some(Token::Name(first)) if !keyword(first) => {
+                // A dotted name (`math.pi`, `firdes.low_pass`) is looked up whole.
+                let mut name = first.clone();
+                self.pos += 1;
+                while self.eat(".") {
+                    match self.peek() {
+                        Some(Token::Name(n)) => {
+                            name = format!("{name}.{n}");
+                            self.pos += 1;
+                        }
+                        _ => {
+                            return Err(ExprError::Syntax(format!(
+                                "a name must follow '{}.'",
+                                cut(&name)
+                            )))
+                        }
                     }
                 }
+                if self.eat("(") {
+                    let (args, kwargs) = self.arguments()?;
+                    if self.evaluating() {
+                        Cow::Owned(self.call_name(&name, &args, &kwargs)?)
+                    } else {
+                        skipped()
+                    }
+                } else if self.evaluating() {
+                    self.name(&name)?
+                } else {
+                    skipped()
+                }
             }
-            if self.eat("(") {
-                let args = self.list_until(")")?;
-                Cow::Owned(call(&name, &args, self.budget)?)
-            } else {
-                self.name(&name)?
-            }
-        } else {
-            self.atom()?
+            _ => self.atom()?,
         };
-        while self.eat("[") {
-            let i = self.expr()?;
-            self.expect("]")?;
-            v = index(v, &i)?;
+        loop {
+            if self.eat("[") {
+                v = self.subscript(v)?;
+            } else if self.eat("(") {
+                let (args, kwargs) = self.arguments()?;
+                if self.evaluating() {
+                    v = Cow::Owned(self.call_value(&v, &args, &kwargs)?);
+                }
+            } else {
+                return Ok(v);
+            }
         }
-        Ok(v)
+    }
+
+    /// `v[i]` or `v[start:stop:step]`, `[` read.
+    fn subscript(&mut self, v: Val<'s>) -> Result<Val<'s>> {
+        let mut parts: [Option<Val<'s>>; 3] = [None, None, None];
+        let mut colons = 0;
+        loop {
+            if !matches!(self.peek(), Some(Token::Op(":" | "]"))) {
+                parts[colons] = Some(self.expression()?);
+            }
+            if colons < 2 && self.eat(":") {
+                colons += 1;
+            } else {
+                break;
+            }
+        }
+        self.expect("]")?;
+        if !self.evaluating() {
+            return Ok(skipped());
+        }
+        if colons == 0 {
+            let i = parts[0]
+                .take()
+                .ok_or_else(|| ExprError::Syntax("an empty index '[]'".into()))?;
+            return index(v, &i);
+        }
+        let [a, b, c] = parts;
+        Ok(Cow::Owned(slice(
+            &v,
+            [a.as_deref(), b.as_deref(), c.as_deref()],
+            self.budget,
+        )?))
+    }
+
+    /// The arguments of a call, `(` read: positional, then `name=value` keywords.
+    #[allow(clippy::type_complexity)]
+    fn arguments(&mut self) -> Result<(Vec<Val<'s>>, Vec<(String, Val<'s>)>)> {
+        let (mut args, mut kwargs) = (Vec::new(), Vec::<(String, Val<'s>)>::new());
+        if self.eat(")") {
+            return Ok((args, kwargs));
+        }
+        loop {
+            let keyword_name = match (self.peek(), self.tokens.get(self.pos + 1)) {
+                (Some(Token::Name(n)), Some(Token::Op("="))) if !keyword(n) => Some(n.clone()),
+                _ => None,
+            };
+            if let Some(name) = keyword_name {
+                self.pos += 2;
+                if kwargs.iter().any(|(k, _)| *k == name) {
+                    return Err(ExprError::Syntax(format!(
+                        "keyword argument '{}' repeated",
+                        cut(&name)
+                    )));
+                }
+                let v = self.expression()?;
+                kwargs.push((name, v));
+            } else {
+                if !kwargs.is_empty() {
+                    return Err(ExprError::Syntax(
+                        "a positional argument follows a keyword argument".into(),
+                    ));
+                }
+                args.push(self.expression()?);
+            }
+            if self.eat(")") {
+                return Ok((args, kwargs));
+            }
+            if !self.eat(",") {
+                return Err(ExprError::Syntax(match self.peek() {
+                    Some(t) => format!("expected ',' or ')', found {t}"),
+                    None => "expected ')' at the end".into(),
+                }));
+            }
+            if self.eat(")") {
+                return Ok((args, kwargs));
+            }
+        }
+    }
+
+    /// `name(args)`: a lambda or function bound to the name, `map`, or a supported function.
+    fn call_name(
+        &mut self,
+        name: &str,
+        args: &[Val<'s>],
+        kwargs: &[(String, Val<'s>)],
+    ) -> Result<Value> {
+        let bound = self
+            .locals
+            .and_then(|s| s.get(name))
+            .or_else(|| match self.done.get(name) {
+                Some(Ok(v)) => Some(v),
+                _ => None,
+            });
+        if let Some(f) = bound {
+            let f = f.clone();
+            return self.call_value(&f, args, kwargs);
+        }
+        if name == "map" {
+            return self.map(args, kwargs);
+        }
+        let args: Vec<&Value> = args.iter().map(|a| &**a).collect();
+        let kwargs: Vec<(&str, &Value)> = kwargs.iter().map(|(k, v)| (k.as_str(), &**v)).collect();
+        call(name, &args, &kwargs, self.budget)
+    }
+
+    /// `f(args)` for a value `f`.
+    fn call_value(
+        &mut self,
+        f: &Value,
+        args: &[Val<'s>],
+        kwargs: &[(String, Val<'s>)],
+    ) -> Result<Value> {
+        match f {
+            Value::Lambda(l) => {
+                let args = args.iter().map(|a| &**a).collect::<Vec<_>>();
+                let kwargs: Vec<(&str, &Value)> =
+                    kwargs.iter().map(|(k, v)| (k.as_str(), &**v)).collect();
+                self.apply(l, &args, &kwargs)
+            }
+            // A builtin's name, called as the builtin (not looked up again).
+            Value::Function(name) if name == "map" => self.map(args, kwargs),
+            Value::Function(name) => {
+                let args: Vec<&Value> = args.iter().map(|a| &**a).collect();
+                let kwargs: Vec<(&str, &Value)> =
+                    kwargs.iter().map(|(k, v)| (k.as_str(), &**v)).collect();
+                call(name, &args, &kwargs, self.budget)
+            }
+            other => Err(ExprError::Unsupported(format!(
+                "a {} is not callable: {}",
+                other.type_name(),
+                cut_display(other)
+            ))),
+        }
+    }
+
+    /// A lambda applied: its body evaluated with its parameters bound (counted against
+    /// [`MAX_STEPS`], one level deeper for each application
+    /// inside it).
+    fn apply(&mut self, f: &Lambda, args: &[&Value], kwargs: &[(&str, &Value)]) -> Result<Value> {
+        let wrong = |what: String| ExprError::Unsupported(format!("<lambda>(): {what}"));
+        if args.len() > f.params.len() {
+            return Err(wrong(format!(
+                "takes {} arguments but {} were given",
+                f.params.len(),
+                args.len()
+            )));
+        }
+        let mut bound: Vec<Option<Value>> = args.iter().map(|&a| Some(a.clone())).collect();
+        bound.resize(f.params.len(), None);
+        for &(k, v) in kwargs {
+            let i = f
+                .params
+                .iter()
+                .position(|p| p == k)
+                .ok_or_else(|| wrong(format!("no parameter '{}'", cut(k))))?;
+            if bound[i].replace(v.clone()).is_some() {
+                return Err(wrong(format!("argument '{}' given twice", cut(k))));
+            }
+        }
+        let names = f
+            .params
+            .iter()
+            .zip(bound)
+            .map(|(p, v)| {
+                v.map(|v| (p.clone(), v))
+                    .ok_or_else(|| wrong(format!("argument '{}' is missing", cut(p))))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        self.budget.step(f.body.len())?;
+        let captured = Scope {
+            names: &f.captured,
+            parent: None,
+        };
+        let scope = Scope {
+            names: &names,
+            parent: Some(&captured),
+        };
+        let mut body = Parser {
+            tokens: &f.body,
+            close: &f.close,
+            pos: 0,
+            depth: self.depth,
+            skip: 0,
+            locals: Some(&scope),
+            raw: self.raw,
+            done: self.done,
+            budget: self.budget,
+        };
+        let v = body.expression()?;
+        body.budget.own(v)
+    }
+
+    /// `map(f, a, b...)`: f applied to the items of a, b... in step (Python's iterator made
+    /// whole into a list).
+    fn map(&mut self, args: &[Val<'s>], kwargs: &[(String, Val<'s>)]) -> Result<Value> {
+        let (Some(f), iterables, true) = (
+            args.first(),
+            args.get(1..).unwrap_or_default(),
+            kwargs.is_empty(),
+        ) else {
+            return Err(ExprError::Unsupported(
+                "map takes a function and one or more lists, no keywords".into(),
+            ));
+        };
+        if iterables.is_empty() {
+            return Err(ExprError::Unsupported("map takes at least one list".into()));
+        }
+        let lists = iterables
+            .iter()
+            .map(|v| items(v, "map", self.budget))
+            .collect::<Result<Vec<_>>>()?;
+        let n = lists.iter().map(Vec::len).min().unwrap_or(0);
+        self.budget.make(n, 1)?;
+        let mut out = Vec::with_capacity(n);
+        let mut depth = 0;
+        for i in 0..n {
+            let row: Vec<Val<'s>> = lists.iter().map(|l| Cow::Owned(l[i].clone())).collect();
+            let v = self.call_value(f, &row, &[])?;
+            depth = depth.max(v.measure().1);
+            out.push(v);
+        }
+        self.budget.make(0, depth + 1)?;
+        Ok(Value::List(out))
     }
 
     fn atom(&mut self) -> Result<Val<'s>> {
@@ -708,8 +906,11 @@ impl<'s> Parser<'_, 's, '_> {
         let token = token.clone();
         self.pos += 1;
         match token {
-            Token::Num(v) => Ok(Cow::Owned(v)),
+            Token::Num(n) => Ok(Cow::Owned(n.into())),
             Token::Str(s) => {
+                if !self.evaluating() {
+                    return Ok(skipped());
+                }
                 self.budget.make(s.len(), 0)?;
                 Ok(Cow::Owned(Value::Str(s)))
             }
@@ -724,6 +925,9 @@ impl<'s> Parser<'_, 's, '_> {
                 }
             }
             Token::Op("[") => {
+                if let Some(for_at) = self.comprehension_ahead() {
+                    return self.comprehension(for_at);
+                }
                 let items = self.list_until("]")?;
                 self.list(items)
             }
@@ -734,8 +938,86 @@ impl<'s> Parser<'_, 's, '_> {
         }
     }
 
+    /// `[element for name in iterable if condition]`, `[` read, `for` at `for_at`: the
+    /// element (and the condition) evaluated again for each item, with the name bound.
+    fn comprehension(&mut self, for_at: usize) -> Result<Val<'s>> {
+        let element = self.pos;
+        self.skipping(Self::expression)?;
+        if self.pos != for_at {
+            return Err(ExprError::Syntax(format!(
+                "expected 'for', found {}",
+                self.tokens[self.pos]
+            )));
+        }
+        self.pos += 1;
+        let name = match self.peek() {
+            Some(Token::Name(n)) if !keyword(n) => n.clone(),
+            other => {
+                return Err(ExprError::Syntax(match other {
+                    Some(t) => format!("a comprehension binds one name, not {t}"),
+                    None => "the expression ends too early".into(),
+                }))
+            }
+        };
+        self.pos += 1;
+        self.expect("in")?;
+        let iterable = self.or_test()?;
+        let condition = if self.eat_word("if") {
+            let at = self.pos;
+            self.skipping(Self::or_test)?;
+            Some(at)
+        } else {
+            None
+        };
+        self.expect("]")?;
+        if !self.evaluating() {
+            return Ok(skipped());
+        }
+        let cost = self.pos - element;
+        let source = items(&iterable, "a comprehension", self.budget)?;
+        let mut out = Vec::new();
+        let mut depth = 0;
+        for item in source {
+            self.budget.step(cost)?;
+            let names = [(name.clone(), item)];
+            let scope = Scope {
+                names: &names,
+                parent: self.locals,
+            };
+            let mut body = Parser {
+                tokens: self.tokens,
+                close: self.close,
+                pos: element,
+                depth: self.depth,
+                skip: 0,
+                locals: Some(&scope),
+                raw: self.raw,
+                done: self.done,
+                budget: self.budget,
+            };
+            if let Some(at) = condition {
+                body.pos = at;
+                let keep = body.or_test()?;
+                if !python_truth(&keep)? {
+                    continue;
+                }
+                body.pos = element;
+            }
+            let v = body.expression()?;
+            let v = body.budget.own(v)?;
+            self.budget.make(1, 0)?;
+            depth = depth.max(v.measure().1);
+            out.push(v);
+        }
+        self.budget.make(0, depth + 1)?;
+        Ok(Cow::Owned(Value::List(out)))
+    }
+
     /// A list of `items` (variables among them copied).
     fn list(&mut self, items: Vec<Val<'s>>) -> Result<Val<'s>> {
+        if !self.evaluating() {
+            return Ok(skipped());
+        }
         let mut depth = 0;
         let mut list = Vec::with_capacity(items.len());
         for item in items {
@@ -753,7 +1035,7 @@ impl<'s> Parser<'_, 's, '_> {
             return Ok(items);
         }
         loop {
-            items.push(self.expr()?);
+            items.push(self.expression()?);
             if self.eat(close) {
                 return Ok(items);
             }
@@ -769,7 +1051,10 @@ impl<'s> Parser<'_, 's, '_> {
         }
     }
 
-    fn name(&self, name: &str) -> Result<Val<'s>> {
+    fn name(&mut self, name: &str) -> Result<Val<'s>> {
+        if let Some(v) = self.locals.and_then(|s| s.get(name)) {
+            return Ok(Cow::Borrowed(v));
+        }
         match name {
             "True" => return Ok(Cow::Owned(Value::Bool(true))),
             "False" => return Ok(Cow::Owned(Value::Bool(false))),
@@ -777,6 +1062,8 @@ impl<'s> Parser<'_, 's, '_> {
             _ => {}
         }
         if let Some(v) = constant(name) {
+            let (items, depth) = v.measure();
+            self.budget.make(items, depth)?;
             return Ok(Cow::Owned(v));
         }
         let done: &'s HashMap<String, Result<Value>> = self.done;
@@ -786,481 +1073,17 @@ impl<'s> Parser<'_, 's, '_> {
             // Every variable an expression names is evaluated before it, except one that
             // waits for this very expression.
             None if self.raw.contains_key(name) => Err(ExprError::Cycle(name.to_owned())),
+            None if is_function(name) => Ok(Cow::Owned(Value::Function(name.to_owned()))),
             None => Err(ExprError::UnknownName(name.to_owned())),
         }
     }
 }
 
-/// The constants of the modules GRC parameters use.
-fn constant(name: &str) -> Option<Value> {
-    let base = name
-        .strip_prefix("math.")
-        .or_else(|| name.strip_prefix("numpy."))
-        .or_else(|| name.strip_prefix("np."))
-        .unwrap_or(name);
-    Some(match base {
-        "pi" => Value::Float(std::f64::consts::PI),
-        "e" => Value::Float(std::f64::consts::E),
-        "inf" => Value::Float(f64::INFINITY),
-        "analog.GR_COS_WAVE" => Value::Constant("cosine"),
-        "analog.GR_SIN_WAVE" => Value::Constant("sine"),
-        "analog.GR_CONST_WAVE" => Value::Constant("constant"),
-        "window.WIN_HAMMING" | "fft.window.WIN_HAMMING" => Value::Constant("hamming"),
-        "window.WIN_HANN" | "fft.window.WIN_HANN" | "window.WIN_HANNING" => Value::Constant("hann"),
-        "window.WIN_BLACKMAN" | "fft.window.WIN_BLACKMAN" => Value::Constant("blackman"),
-        "window.WIN_RECTANGULAR" | "fft.window.WIN_RECTANGULAR" => Value::Constant("rectangular"),
-        "window.WIN_KAISER" | "fft.window.WIN_KAISER" => Value::Constant("kaiser"),
-        "pmt.PMT_T" => Value::Pmt(Pmt::Bool(true)),
-        "pmt.PMT_F" => Value::Pmt(Pmt::Bool(false)),
-        "pmt.PMT_NIL" => Value::Pmt(Pmt::Null),
-        _ => return None,
-    })
-}
-
-/// `v[i]`: an element of a list or a character of a string, counted from the end if negative.
-fn index<'s>(v: Val<'s>, i: &Value) -> Result<Val<'s>> {
-    let unsupported = |v: &Value| {
-        ExprError::Unsupported(format!(
-            "cannot index {} with {}",
-            cut_display(v),
-            cut_display(i)
-        ))
-    };
-    let Some(k) = i.index() else {
-        return Err(unsupported(&v));
-    };
-    let at = |n: usize| {
-        let n = i64::try_from(n).unwrap_or(i64::MAX);
-        let j = if k < 0 { n.checked_add(k) } else { Some(k) };
-        j.filter(|j| (0..n).contains(j))
-            .map(|j| j as usize)
-            .ok_or_else(|| ExprError::InvalidValue(format!("index {k} out of range (length {n})")))
-    };
-    match v {
-        Cow::Borrowed(Value::List(items)) => Ok(Cow::Borrowed(&items[at(items.len())?])),
-        Cow::Owned(Value::List(mut items)) => {
-            let j = at(items.len())?;
-            Ok(Cow::Owned(items.swap_remove(j)))
-        }
-        Cow::Borrowed(Value::Str(s)) => char_at(s, at(s.chars().count())?),
-        Cow::Owned(Value::Str(s)) => char_at(&s, at(s.chars().count())?),
-        other => Err(unsupported(&other)),
-    }
-}
-
-fn char_at<'s>(s: &str, j: usize) -> Result<Val<'s>> {
-    let c = s.chars().nth(j).expect("an index in range");
-    Ok(Cow::Owned(Value::Str(c.to_string())))
-}
-
-/// `a op b`: Python's numbers, `+` joining strings and lists, `*` repeating them.
-fn arith(op: Op, a: &Value, b: &Value, budget: &mut Budget) -> Result<Value> {
-    use Value::{List, Str};
-    match (op, a, b) {
-        (Op::Add, Str(x), Str(y)) => {
-            budget.make(x.len().saturating_add(y.len()), 0)?;
-            Ok(Str(format!("{x}{y}")))
-        }
-        (Op::Add, List(x), List(y)) => {
-            let ((nx, dx), (ny, dy)) = (a.measure(), b.measure());
-            budget.make(nx.saturating_add(ny), dx.max(dy))?;
-            Ok(List(x.iter().chain(y).cloned().collect()))
-        }
-        (Op::Mul, List(_) | Str(_), n) | (Op::Mul, n, List(_) | Str(_)) if n.index().is_some() => {
-            let seq = if matches!(a, List(_) | Str(_)) { a } else { b };
-            let times = usize::try_from(n.index().unwrap_or(0)).unwrap_or(0);
-            let (items, depth) = seq.measure();
-            budget.make(items.saturating_mul(times), depth)?;
-            Ok(match seq {
-                Str(s) => Str(s.repeat(times)),
-                List(x) => List(x.iter().cloned().cycle().take(x.len() * times).collect()),
-                _ => unreachable!("a list or a string"),
-            })
-        }
-        _ => match (a.num(), b.num()) {
-            (Some(x), Some(y)) => python::binary(op, x, y).map(Value::from),
-            _ => Err(ExprError::Unsupported(format!(
-                "cannot apply '{op}' to {} and {}",
-                cut_display(a),
-                cut_display(b)
-            ))),
-        },
-    }
-}
-
-/// A real number argument (int, bool or float) of function `f`.
-fn real(f: &str, v: &Value) -> Result<f64> {
-    match v.num() {
-        Some(n) => n.real().ok_or_else(|| {
-            ExprError::Unsupported(format!("{}: must be a real number, not complex", cut(f)))
-        }),
-        None => Err(ExprError::Unsupported(format!(
-            "{}: must be a number, not {}",
-            cut(f),
-            v.type_name()
-        ))),
-    }
-}
-
-fn float_arg(f: &str, args: &[&Value], i: usize) -> Result<f64> {
-    match args.get(i) {
-        Some(v) => real(f, v),
-        None => Err(ExprError::Unsupported(format!(
-            "{}: argument {} is missing",
-            cut(f),
-            i + 1
-        ))),
-    }
-}
-
-/// `min` or `max` (Python's: the first of the least or greatest items; numbers compared
-/// exactly, strings by code points).
-fn extreme(name: &str, args: &[&Value], budget: &mut Budget) -> Result<Value> {
-    let items: Vec<&Value> = match args {
-        [Value::List(v)] => v.iter().collect(),
-        [one] => {
-            return Err(ExprError::Unsupported(format!(
-                "{name}: a {} is not iterable",
-                one.type_name()
-            )))
-        }
-        _ => args.to_vec(),
-    };
-    let Some((&first, rest)) = items.split_first() else {
-        return Err(ExprError::InvalidValue(format!("{name}() of nothing")));
-    };
-    let greater = |a: &Value, b: &Value| -> Result<bool> {
-        use std::cmp::Ordering::Greater;
-        let o = match (a.num(), b.num(), a, b) {
-            (Some(Num::Int(x)), Some(Num::Int(y)), ..) => Some(x.cmp(&y)),
-            (Some(Num::Int(x)), Some(Num::Float(y)), ..) => python::compare_int_float(x, y),
-            (Some(Num::Float(x)), Some(Num::Int(y)), ..) => {
-                python::compare_int_float(y, x).map(std::cmp::Ordering::reverse)
-            }
-            (Some(Num::Float(x)), Some(Num::Float(y)), ..) => x.partial_cmp(&y),
-            (.., Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
-            _ => {
-                return Err(ExprError::Unsupported(format!(
-                    "{name}: cannot compare {} and {}",
-                    a.type_name(),
-                    b.type_name()
-                )))
-            }
-        };
-        Ok(o == Some(Greater))
-    };
-    let mut best = first;
-    for &item in rest {
-        let better = if name.ends_with("max") {
-            greater(item, best)?
-        } else {
-            greater(best, item)?
-        };
-        if better {
-            best = item;
-        }
-    }
-    budget.own(Cow::Borrowed(best))
-}
-
-/// Calls one of the supported functions.
-fn call(name: &str, args: &[Val<'_>], budget: &mut Budget) -> Result<Value> {
-    let args: Vec<&Value> = args.iter().map(|a| &**a).collect();
-    let args = args.as_slice();
-    let base = name
-        .strip_prefix("math.")
-        .or_else(|| name.strip_prefix("numpy."))
-        .or_else(|| name.strip_prefix("np."))
-        .unwrap_or(name);
-    // numpy's functions return NaN or infinity where `math`'s raise (and their floor and
-    // ceil stay floats).
-    let numpy = name.starts_with("numpy.") || name.starts_with("np.");
-    let one = || -> Result<&Value> {
-        match args {
-            [x] => Ok(x),
-            _ => Err(ExprError::Unsupported(format!(
-                "{} takes one argument",
-                cut(name)
-            ))),
-        }
-    };
-    let math = |g: fn(f64) -> f64, can_overflow: bool| -> Result<Value> {
-        let x = real(name, one()?)?;
-        let r = g(x);
-        if numpy {
-            Ok(Value::Float(r))
-        } else {
-            python::math_result(name, x, r, can_overflow).map(Value::Float)
-        }
-    };
-    let rounding = |g: fn(f64) -> f64| -> Result<Value> {
-        let x = one()?;
-        match x.num() {
-            Some(Num::Int(i)) if !numpy => Ok(Value::Int(i)),
-            _ if numpy => Ok(Value::Float(g(real(name, x)?))),
-            _ => python::float_to_int(g(real(name, x)?)).map(Value::Int),
-        }
-    };
-    match base {
-        "sqrt" => math(f64::sqrt, false),
-        "sin" => math(f64::sin, false),
-        "cos" => math(f64::cos, false),
-        "tan" => math(f64::tan, false),
-        "exp" => math(f64::exp, true),
-        "log" => math(f64::ln, false),
-        "log10" => math(f64::log10, false),
-        "log2" => math(f64::log2, false),
-        "floor" => rounding(f64::floor),
-        "ceil" => rounding(f64::ceil),
-        "float" => match args {
-            [] => Ok(Value::Float(0.0)),
-            [Value::Str(s)] => {
-                let t = s.trim();
-                t.parse::<f64>()
-                    .ok()
-                    .filter(|_| !t.is_empty() && !t.contains('_'))
-                    .map(Value::Float)
-                    .ok_or_else(|| {
-                        ExprError::InvalidValue(format!(
-                            "float: could not convert {}",
-                            cut_display(args[0])
-                        ))
-                    })
-            }
-            [x] => real(name, x).map(Value::Float),
-            _ => Err(ExprError::Unsupported("float takes one argument".into())),
-        },
-        "abs" => {
-            let x = one()?;
-            let n = x
-                .num()
-                .ok_or_else(|| ExprError::Unsupported(format!("abs of a {}", x.type_name())))?;
-            python::abs(n).map(Value::from)
-        }
-        "int" => match args {
-            [] => Ok(Value::Int(0)),
-            [Value::Str(s)] => {
-                let t = s.trim();
-                let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
-                let valid = !digits.is_empty()
-                    && digits.bytes().all(|c| c.is_ascii_digit() || c == b'_')
-                    && !digits.starts_with('_')
-                    && !digits.ends_with('_')
-                    && !digits.contains("__");
-                if !valid {
-                    return Err(ExprError::InvalidValue(format!(
-                        "int: {} is not an integer",
-                        cut_display(args[0])
-                    )));
-                }
-                t.replace('_', "").parse().map(Value::Int).map_err(|_| {
-                    ExprError::IntegerTooLarge(format!("int({})", cut_display(args[0])))
-                })
-            }
-            [x] => match x.num() {
-                Some(Num::Int(i)) => Ok(Value::Int(i)),
-                Some(Num::Float(f)) => python::float_to_int(f).map(Value::Int),
-                _ => Err(ExprError::Unsupported(format!(
-                    "int of a {}",
-                    x.type_name()
-                ))),
-            },
-            _ => Err(ExprError::Unsupported(
-                "int takes one argument (no base)".into(),
-            )),
-        },
-        "round" => {
-            let (x, digits) = match args {
-                [x] | [x, Value::None] => (*x, None),
-                [x, n] => (
-                    *x,
-                    Some(n.index().ok_or_else(|| {
-                        ExprError::Unsupported(format!(
-                            "round: the number of digits must be an integer, not {}",
-                            n.type_name()
-                        ))
-                    })?),
-                ),
-                _ => {
-                    return Err(ExprError::Unsupported(
-                        "round takes a number and a number of digits".into(),
-                    ))
-                }
-            };
-            match (x.num(), digits) {
-                (Some(Num::Int(i)), None) => Ok(Value::Int(i)),
-                (Some(Num::Int(i)), Some(n)) => python::round_int(i, n).map(Value::Int),
-                (Some(Num::Float(f)), None) => python::round_float_to_int(f).map(Value::Int),
-                (Some(Num::Float(f)), Some(n)) => python::round_float(f, n).map(Value::Float),
-                _ => Err(ExprError::Unsupported(format!(
-                    "round of a {}",
-                    x.type_name()
-                ))),
-            }
-        }
-        "complex" => {
-            // CPython's complex(real, imag) with real or complex arguments.
-            let part = |v: &Value| match v.num() {
-                Some(Num::Complex(c)) => Ok((c, true)),
-                Some(n) => Ok((Complex64::new(n.real().unwrap_or_default(), 0.0), false)),
-                None => Err(ExprError::Unsupported(format!(
-                    "complex of a {}",
-                    v.type_name()
-                ))),
-            };
-            match args {
-                [] => Ok(Value::Complex(Complex64::new(0.0, 0.0))),
-                [re] => part(re).map(|(c, _)| Value::Complex(c)),
-                [re, im] => {
-                    let ((r, r_complex), (i, i_complex)) = (part(re)?, part(im)?);
-                    let mut c = Complex64::new(r.re, i.re);
-                    if i_complex {
-                        c.re -= i.im;
-                    }
-                    if r_complex {
-                        c.im += r.im;
-                    }
-                    Ok(Value::Complex(c))
-                }
-                _ => Err(ExprError::Unsupported(
-                    "complex takes a real and an imaginary part".into(),
-                )),
-            }
-        }
-        "min" | "max" => extreme(base, args, budget),
-        "len" => match args {
-            [Value::List(v)] => Ok(Value::Int(v.len() as i64)),
-            [Value::Str(s)] => Ok(Value::Int(s.chars().count() as i64)),
-            _ => Err(ExprError::Unsupported(
-                "len takes a list or a string".into(),
-            )),
-        },
-        "str" => {
-            let s = match args {
-                [] => String::new(),
-                [Value::Str(s)] => s.clone(),
-                [v] => {
-                    // Written no further than a string may be long.
-                    let mut out = Limited(String::new());
-                    write!(out, "{v}").map_err(|_| ExprError::TooLarge)?;
-                    out.0
-                }
-                _ => return Err(ExprError::Unsupported("str takes one argument".into())),
-            };
-            budget.make(s.len(), 0)?;
-            Ok(Value::Str(s))
-        }
-        "list" | "tuple" => match args {
-            [] => Ok(Value::List(Vec::new())),
-            [Value::List(_)] => budget.own(Cow::Borrowed(args[0])),
-            [Value::Str(s)] => {
-                let chars: Vec<Value> = s.chars().map(|c| Value::Str(c.to_string())).collect();
-                budget.make(chars.len() + s.len(), 1)?;
-                Ok(Value::List(chars))
-            }
-            _ => Err(ExprError::Unsupported(format!(
-                "{name} takes a list or a string"
-            ))),
-        },
-        "pmt.intern" | "pmt.string_to_symbol" => match args {
-            [Value::Str(s)] => Ok(Value::Pmt(Pmt::symbol(s.as_str()))),
-            _ => Err(ExprError::Unsupported(format!("{name} takes a string"))),
-        },
-        "pmt.from_long" | "pmt.from_uint64" => match args {
-            [Value::Int(i)] => Ok(Value::Pmt(Pmt::Int(*i))),
-            _ => Err(ExprError::Unsupported(format!("{name} takes an integer"))),
-        },
-        "pmt.from_double" | "pmt.from_float" => {
-            Ok(Value::Pmt(Pmt::Double(float_arg(name, args, 0)?)))
-        }
-        "pmt.from_bool" => match args {
-            [Value::Bool(b)] => Ok(Value::Pmt(Pmt::Bool(*b))),
-            _ => Err(ExprError::Unsupported(format!(
-                "{name} takes True or False"
-            ))),
-        },
-        "firdes.low_pass"
-        | "filter.firdes.low_pass"
-        | "firdes.low_pass_2"
-        | "filter.firdes.low_pass_2"
-        | "firdes.high_pass"
-        | "filter.firdes.high_pass"
-        | "firdes.root_raised_cosine"
-        | "filter.firdes.root_raised_cosine" => firdes(name, args, budget),
-        _ => Err(ExprError::Unsupported(format!(
-            "unsupported function '{}'",
-            cut(name)
-        ))),
-    }
-}
-
-/// A string that refuses to grow past [`MAX_ITEMS`] bytes.
-struct Limited(String);
-
-impl Write for Limited {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        if self.0.len() + s.len() > MAX_ITEMS {
-            return Err(fmt::Error);
-        }
-        self.0.push_str(s);
-        Ok(())
-    }
-}
-
-/// `firdes.low_pass(gain, fs, cutoff, transition[, window[, beta]])`, `high_pass`, and
-/// `root_raised_cosine(gain, fs, symbol_rate, alpha, ntaps)` from radioflow's own designs.
-fn firdes(name: &str, args: &[&Value], budget: &mut Budget) -> Result<Value> {
-    use radioflow_dsp::firdes;
-    use radioflow_dsp::firdes::Window;
-    let num = |i| float_arg(name, args, i);
-    let failed = |e: radioflow_dsp::ParamError| ExprError::InvalidValue(format!("{name}: {e}"));
-    let window = || -> Result<Window> {
-        let beta = if args.len() > 5 { num(5)? } else { 6.76 };
-        Ok(match args.get(4) {
-            None | Some(Value::Constant("hamming")) => Window::Hamming,
-            Some(Value::Constant("hann")) => Window::Hann,
-            Some(Value::Constant("blackman")) => Window::Blackman,
-            Some(Value::Constant("rectangular")) => Window::Rectangular,
-            Some(Value::Constant("kaiser")) => Window::Kaiser { beta },
-            Some(other) => {
-                return Err(ExprError::Unsupported(format!(
-                    "{name}: unsupported window {}",
-                    cut_display(*other)
-                )))
-            }
-        })
-    };
-    // The taps are counted before they are designed: a narrow transition asks for millions.
-    let taps = if name.ends_with("root_raised_cosine") {
-        let ntaps = num(4)?;
-        if !(1.0..=MAX_ITEMS as f64).contains(&ntaps) {
-            return Err(ExprError::InvalidValue(format!(
-                "{name}: ntaps must be between 1 and {MAX_ITEMS}"
-            )));
-        }
-        budget.make(ntaps as usize + 1, 1)?;
-        firdes::root_raised_cosine(num(0)?, num(1)?, num(2)?, num(3)?, ntaps as usize)
-    } else {
-        let (fs, transition, window) = (num(1)?, num(3)?, window()?);
-        budget.make(
-            firdes::windowed_len(fs, transition, window).map_err(failed)?,
-            1,
-        )?;
-        if name.ends_with("high_pass") {
-            firdes::high_pass(num(0)?, fs, num(2)?, transition, window)
-        } else {
-            firdes::low_pass(num(0)?, fs, num(2)?, transition, window)
-        }
-    }
-    .map_err(failed)?;
-    Ok(Value::List(
-        taps.into_iter().map(|t| Value::Float(t.into())).collect(),
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_complex::Complex64;
+    use radioflow_runtime::Pmt;
 
     fn ev(text: &str) -> std::result::Result<Value, String> {
         evaluate(text, &[("samp_rate", "32000"), ("f", "1.5")]).map_err(|e| e.to_string())
@@ -1336,7 +1159,11 @@ mod tests {
         assert!(ev("[1] * 100000000").unwrap_err().contains("too long"));
         assert!(ev("'abc").unwrap_err().contains("unterminated"));
         assert!(ev("1 @ 2").unwrap_err().contains("unexpected '@'"));
-        assert!(ev("lambda: 1").is_err());
+        // A lambda is a value now (issue 34); what Python allows beyond this subset is not.
+        assert!(ev("lambda *a: 1")
+            .unwrap_err()
+            .contains("no defaults, *args"));
+        assert!(ev("{1: 2}").unwrap_err().contains("unexpected"));
     }
 
     fn err(text: &str) -> ExprError {
@@ -1529,6 +1356,20 @@ mod tests {
                 for text in [&parens, &brackets, &mixed, &powers] {
                     let _ = evaluate(text, &[("f", "1")]);
                 }
+                // Each level of these passes through more of the grammar.
+                let nots = format!("{}1", "not ".repeat(n));
+                let elses = format!("{}1", "1 if 1 else ".repeat(n));
+                let lambdas = format!("{}1{}", "(lambda: ".repeat(n / 2), ")()".repeat(n / 2));
+                let calls = format!(
+                    "{}1{}",
+                    "f(1 if 1 else [x for x in ".repeat(n / 3),
+                    "])".repeat(n / 3)
+                );
+                for text in [&nots, &elses, &lambdas, &calls] {
+                    let _ = evaluate(text, &[("f", "lambda x: x")]);
+                }
+                let recursive = [("f", "lambda x: 0 if not x else [f(x) for y in [1]]")];
+                assert_eq!(evaluate("f(1)", &recursive), Err(ExprError::TooDeep));
                 let v = evaluate("v1", &vars).unwrap();
                 let _ = (v.to_string(), v.to_pmt(), v.clone() == v);
             })
@@ -1554,5 +1395,345 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.len() < 400, "{}", &e[..1000]);
+    }
+
+    fn ints(v: &[i64]) -> Value {
+        Value::List(v.iter().map(|&i| Value::Int(i)).collect())
+    }
+
+    fn floats(v: &[f64]) -> Value {
+        Value::Array(v.iter().map(|&x| Value::Float(x)).collect())
+    }
+
+    #[test]
+    fn range_is_python_s_with_negative_steps_and_empty_ranges() {
+        let v = |t| evaluate(t, &[]);
+        assert_eq!(v("list(range(10, -5, -3))"), Ok(ints(&[10, 7, 4, 1, -2])));
+        assert_eq!(v("range(0)"), Ok(ints(&[])));
+        assert_eq!(v("range(5, 1)"), Ok(ints(&[])));
+        assert_eq!(v("range(3)"), Ok(ints(&[0, 1, 2])));
+        assert_eq!(
+            v("(list(range(-26, -21)) + list(range(22, 27)),)"),
+            Ok(Value::List(vec![ints(&[
+                -26, -25, -24, -23, -22, 22, 23, 24, 25, 26
+            ])]))
+        );
+        assert!(matches!(err("range(0, 5, 0)"), ExprError::InvalidValue(_)));
+        assert!(err("range(1.5)")
+            .to_string()
+            .contains("cannot be interpreted as an integer"));
+        // Counted before it is made.
+        assert_eq!(err("range(10**9)"), ExprError::TooLarge);
+        assert_eq!(
+            err("range(-9223372036854775807-1, 9223372036854775807)"),
+            ExprError::TooLarge
+        );
+    }
+
+    #[test]
+    fn numpy_arrays_follow_numpy_s_lengths_and_values() {
+        let v = |t| evaluate(t, &[]);
+        // ceil((stop - start) / step) elements.
+        assert_eq!(v("len(numpy.arange(0, 8.1, .5))"), Ok(Value::Int(17)));
+        assert_eq!(v("len(numpy.arange(0, 1, 0.1))"), Ok(Value::Int(10)));
+        assert_eq!(v("len(np.arange(1, 0, -0.3))"), Ok(Value::Int(4)));
+        assert_eq!(
+            v("numpy.arange(-1, 4, 0.5)"),
+            Ok(floats(&[
+                -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5
+            ]))
+        );
+        assert_eq!(
+            v("numpy.arange(3)"),
+            Ok(Value::Array(vec![
+                Value::Int(0),
+                Value::Int(1),
+                Value::Int(2)
+            ]))
+        );
+        assert_eq!(v("numpy.arange(5, 1)"), Ok(Value::Array(vec![])));
+        assert_eq!(
+            v("numpy.linspace(0, 1, 5)"),
+            Ok(floats(&[0.0, 0.25, 0.5, 0.75, 1.0]))
+        );
+        assert_eq!(
+            v("numpy.linspace(0, 1, num=4, endpoint=False)"),
+            Ok(floats(&[0.0, 0.25, 0.5, 0.75]))
+        );
+        assert_eq!(
+            v("np.kron(np.ones(2), np.arange(3))"),
+            Ok(floats(&[0.0, 1.0, 2.0, 0.0, 1.0, 2.0]))
+        );
+        // Element by element, not repeated as a list would be.
+        assert_eq!(v("numpy.arange(3) * 2"), v("numpy.array([0, 2, 4])"));
+        assert_eq!(v("1 - numpy.ones(2) / 2"), Ok(floats(&[0.5, 0.5])));
+        assert_eq!(v("-numpy.arange(2.0)"), Ok(floats(&[-0.0, -1.0])));
+        assert_eq!(v("numpy.sin(numpy.zeros(2))"), Ok(floats(&[0.0, 0.0])));
+        assert_eq!(
+            v("numpy.square(numpy.abs([3j, -4]))"),
+            Ok(floats(&[9.0, 16.0]))
+        );
+        assert_eq!(
+            v("sum(numpy.square([1, 2]))/(len([1, 2])/(1.0*2))"),
+            Ok(Value::Float(5.0))
+        );
+        assert_eq!(v("numpy.mean([1, 2, 3, 4])"), Ok(Value::Float(2.5)));
+        assert_eq!(
+            v("max(numpy.arange(3)) + min(numpy.ones(2))"),
+            Ok(Value::Float(3.0))
+        );
+        assert_eq!(
+            v("numpy.abs(numpy.dot([1j, 1], numpy.conj([1j, 1])))"),
+            Ok(Value::Float(2.0))
+        );
+        assert_eq!(
+            v("numpy.sqrt(-1.0)").map(|x| x.as_f64().unwrap().is_nan()),
+            Ok(true)
+        );
+        assert_eq!(
+            v("numpy.exp(1j * numpy.pi)").map(|x| matches!(x, Value::Complex(_))),
+            Ok(true)
+        );
+        assert_eq!(
+            v("numpy.arange(4)[1:3]"),
+            Ok(Value::Array(vec![Value::Int(1), Value::Int(2)]))
+        );
+        assert!(err("numpy.arange(3) + numpy.arange(4)")
+            .to_string()
+            .contains("broadcast"));
+        assert!(err("numpy.arange(3) == 1")
+            .to_string()
+            .contains("not supported"));
+        assert!(err("numpy.random.randint(40)")
+            .to_string()
+            .contains("random numbers"));
+        // Counted before anything is made.
+        assert_eq!(err("numpy.arange(0, 1e12)"), ExprError::TooLarge);
+        assert_eq!(err("numpy.arange(1e400)"), ExprError::TooLarge);
+        assert_eq!(err("numpy.ones(10**9)"), ExprError::TooLarge);
+        assert_eq!(err("numpy.linspace(0, 1, 10**9)"), ExprError::TooLarge);
+        assert_eq!(
+            err("np.kron(np.ones(4000000), np.ones(4000000))"),
+            ExprError::TooLarge
+        );
+        assert!(matches!(
+            err("numpy.arange(0, 1, 0)"),
+            ExprError::ZeroDivision(_)
+        ));
+        assert!(matches!(
+            err("numpy.arange(0, float('nan'), 1)"),
+            ExprError::InvalidValue(_)
+        ));
+    }
+
+    #[test]
+    fn lambdas_and_map_apply_as_python_does() {
+        let v = |t| {
+            evaluate(
+                t,
+                &[("esno", "numpy.arange(0, 2, .5)"), ("num_curves", "2")],
+            )
+        };
+        // No defaults: refused, not misread.
+        assert!(v("(lambda x, y=None: x)(1)").is_err());
+        assert_eq!(v("(lambda x, y: x - y)(5, 2)"), Ok(Value::Int(3)));
+        assert_eq!(v("(lambda x, y: x - y)(y=5, x=2)"), Ok(Value::Int(-3)));
+        assert_eq!(v("(lambda: 7)()"), Ok(Value::Int(7)));
+        assert_eq!(
+            v("list(map(lambda x: int(x), [1.5, 2.5]))"),
+            Ok(ints(&[1, 2]))
+        );
+        assert_eq!(v("list(map(int, [1.5, 2.5]))"), Ok(ints(&[1, 2])));
+        assert_eq!(v("(int)(2.5)"), Ok(Value::Int(2)));
+        assert_eq!(
+            v("list(map(lambda a, b: a * b, [1, 2, 3], [4, 5]))"),
+            Ok(ints(&[4, 10]))
+        );
+        // GNU Radio's BER curve examples: an inner lambda uses the outer one's parameter.
+        assert_eq!(
+            v("list(map(lambda b:list(map(lambda a:b * len(esno) * 2 + a, range(len(esno)*2))), range(num_curves)))"),
+            Ok(Value::List(vec![ints(&[0, 1, 2, 3, 4, 5, 6, 7]), ints(&[8, 9, 10, 11, 12, 13, 14, 15])]))
+        );
+        // A lambda kept in a variable, applied by another expression.
+        let vars = [("double", "lambda x: 2 * x"), ("k", "3")];
+        assert_eq!(evaluate("double(k) + double(1)", &vars), Ok(Value::Int(8)));
+        // Made inside a lambda, it keeps that lambda's parameters.
+        assert_eq!(v("(lambda a: lambda b: a - b)(10)(3)"), Ok(Value::Int(7)));
+        assert!(err("(lambda x: x)(1, 2)")
+            .to_string()
+            .contains("takes 1 arguments but 2"));
+        assert!(err("(lambda x: x)()")
+            .to_string()
+            .contains("argument 'x' is missing"));
+        assert!(err("(lambda x: x)(z=1)")
+            .to_string()
+            .contains("no parameter 'z'"));
+        assert!(err("lambda x, x: 1").to_string().contains("twice"));
+        assert!(err("3(1)").to_string().contains("not callable"));
+    }
+
+    #[test]
+    fn lambdas_calling_themselves_are_bounded() {
+        // Recursion: as deep as the depth limit.
+        let vars = [("f", "lambda x: f(x)")];
+        assert_eq!(evaluate("f(1)", &vars), Err(ExprError::TooDeep));
+        // Doubling at each level: 2^20 applications, refused by the step budget.
+        let vars = [("g", "lambda n: 0 if n == 0 else g(n - 1) + g(n - 1)")];
+        assert_eq!(evaluate("g(3)", &vars), Ok(Value::Int(0)));
+        assert_eq!(evaluate("g(20)", &vars), Err(ExprError::TooManySteps));
+        let vars = [(
+            "h",
+            "lambda n: 0 if n == 0 else [h(n - 1) for i in range(100)]",
+        )];
+        assert_eq!(evaluate("len(h(1))", &vars), Ok(Value::Int(100)));
+        assert_eq!(evaluate("h(5)", &vars), Err(ExprError::TooManySteps));
+        // A map over a long list applies its lambda once an item, each counted.
+        assert_eq!(
+            err("list(map(lambda x: x + x + x + x + x + x + x + x, range(4000000)))"),
+            ExprError::TooManySteps
+        );
+    }
+
+    #[test]
+    fn conditionals_and_boolean_operators_evaluate_only_what_python_does() {
+        let v = |t| evaluate(t, &[("zeta", "2.0"), ("empty", "[]")]);
+        assert_eq!(v("1 if True else 1/0"), Ok(Value::Int(1)));
+        assert_eq!(v("1/0 if False else 2"), Ok(Value::Int(2)));
+        assert_eq!(v("empty[0] if len(empty) > 0 else -1"), Ok(Value::Int(-1)));
+        assert_eq!(
+            v("(zeta*zeta-1.0) if zeta > 1.0 else (1.0-zeta*zeta)"),
+            Ok(Value::Float(3.0))
+        );
+        assert_eq!(v("1 if 0 else 2 if 0 else 3"), Ok(Value::Int(3)));
+        assert_eq!(v("[x if x else -1 for x in [0, 5]]"), Ok(ints(&[-1, 5])));
+        assert_eq!(v("0 or 'x'"), Ok(Value::Str("x".into())));
+        assert_eq!(v("2 and 3"), Ok(Value::Int(3)));
+        assert_eq!(v("0 and 1/0"), Ok(Value::Int(0)));
+        assert_eq!(v("1 or 1/0"), Ok(Value::Int(1)));
+        assert_eq!(v("not []"), Ok(Value::Bool(true)));
+        assert_eq!(v("1 < 2 < 3"), Ok(Value::Bool(true)));
+        assert_eq!(v("1 < 3 < 2"), Ok(Value::Bool(false)));
+        // a < b false: c is not evaluated.
+        assert_eq!(v("2 < 1 < 1/0"), Ok(Value::Bool(false)));
+        assert_eq!(v("1 == 1.0 != 2"), Ok(Value::Bool(true)));
+        assert_eq!(v("'b' in 'abc' and 3 not in [1, 2]"), Ok(Value::Bool(true)));
+        assert_eq!(v("None is None"), Ok(Value::Bool(true)));
+        assert_eq!(v("[1, 2] < [1, 3]"), Ok(Value::Bool(true)));
+        assert_eq!(v("analog.GR_GAUSSIAN == 201"), Ok(Value::Bool(true)));
+        assert_eq!(
+            v("window.WIN_GAUSSIAN == analog.GR_GAUSSIAN"),
+            Ok(Value::Bool(false))
+        );
+        assert!(err("1 < 'a'").to_string().contains("cannot order"));
+        assert!(err("1 if True").to_string().contains("expected 'else'"));
+        // The branch not taken is read: its syntax errors are errors.
+        assert!(matches!(err("1 if True else (2"), ExprError::Syntax(_)));
+        // Nesting through `not`, `else` and `lambda` is bounded like any other.
+        assert_eq!(
+            err(&format!("{}1", "not ".repeat(100_000))),
+            ExprError::TooDeep
+        );
+        assert_eq!(
+            err(&format!("{}1", "1 if 1 else ".repeat(100_000))),
+            ExprError::TooDeep
+        );
+        assert_eq!(
+            err(&format!("{}1", "lambda: ".repeat(100_000))),
+            ExprError::TooDeep
+        );
+    }
+
+    #[test]
+    fn keyword_arguments_bind_to_gnu_radio_s_parameter_names() {
+        let v = |t| evaluate(t, &[]);
+        assert_eq!(
+            v("firdes.low_pass(1, 32000, 4e3, 1e3, window=window.WIN_HAMMING)"),
+            v("firdes.low_pass(1, 32000, 4e3, 1e3)")
+        );
+        assert_eq!(
+            v("firdes.low_pass(gain=1, sampling_freq=32000, transition_width=1e3, cutoff_freq=4e3)"),
+            v("firdes.low_pass(1, 32000, 4e3, 1e3)")
+        );
+        assert_eq!(
+            v("firdes.low_pass(1, 32000, 4e3, 1e3, param=5.0, window=window.WIN_KAISER)"),
+            v("firdes.low_pass(1, 32000, 4e3, 1e3, window.WIN_KAISER, 5.0)")
+        );
+        assert_eq!(v("round(2.675, ndigits=2)"), Ok(Value::Float(2.67)));
+        assert!(
+            err("firdes.low_pass(1, 32000, 4e3, 1e3, windw=window.WIN_HANN)")
+                .to_string()
+                .contains("no keyword argument 'windw'")
+        );
+        assert!(err("firdes.low_pass(1, 32000, cutoff_freq=4e3)")
+            .to_string()
+            .contains("argument 'transition_width' is missing"));
+        assert!(err("firdes.low_pass(1, gain=1)")
+            .to_string()
+            .contains("given twice"));
+        assert!(matches!(err("max(1, x=2)"), ExprError::Unsupported(_)));
+        assert!(matches!(err("f(a=1, 2)"), ExprError::Syntax(_)));
+    }
+
+    #[test]
+    fn functions_not_supported_yet_say_so() {
+        for (text, wanted) in [
+            (
+                "digital.psk_2()[0]",
+                "'digital.psk_2' is not supported: GNU Radio's constellation",
+            ),
+            (
+                "digital.constellation_qpsk().base()",
+                "constellation objects",
+            ),
+            (
+                "filter.pm_remez(1, [0, 1], [1, 0], [1, 1])",
+                "'filter.pm_remez' is not supported: this filter design",
+            ),
+            ("firdes.low_pass_2(1, 1, 0.4, 0.1, 60)", "filter design"),
+            ("optfir.low_pass(1, 1, 0.1, 0.2, 0.1, 60)", "filter design"),
+        ] {
+            let e = err(text).to_string();
+            assert!(e.contains(wanted), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn comprehensions_slices_and_more_math() {
+        let v = |t| evaluate(t, &[]);
+        assert_eq!(v("[x*x for x in range(6) if x % 2]"), Ok(ints(&[1, 9, 25])));
+        assert_eq!(
+            v("[[y for y in range(x)] for x in range(3)][2]"),
+            Ok(ints(&[0, 1]))
+        );
+        assert_eq!(v("[1, 2, 3, 4, 5][::-2]"), Ok(ints(&[5, 3, 1])));
+        assert_eq!(v("[1, 2, 3, 4, 5][-2:]"), Ok(ints(&[4, 5])));
+        assert_eq!(v("[1, 2, 3, 4, 5][4:1:-1]"), Ok(ints(&[5, 4, 3])));
+        assert_eq!(v("[1, 2, 3][5:]"), Ok(ints(&[])));
+        assert_eq!(v("'hello'[1:-1]"), Ok(Value::Str("ell".into())));
+        assert!(matches!(err("[1][::0]"), ExprError::InvalidValue(_)));
+        assert_eq!(
+            v("math.sinh(0) + math.cosh(0) + math.tanh(0)"),
+            Ok(Value::Float(1.0))
+        );
+        assert!(matches!(err("math.sinh(1000)"), ExprError::Overflow(_)));
+        assert_eq!(v("math.pow(10, 2)"), Ok(Value::Float(100.0)));
+        assert_eq!(v("pow(2, 10)"), Ok(Value::Int(1024)));
+        assert_eq!(
+            v("cmath.exp(0)"),
+            Ok(Value::Complex(Complex64::new(1.0, 0.0)))
+        );
+        assert_eq!(
+            v("int(fec.CC_TERMINATED) + float(digital.TED_GARDNER)"),
+            Ok(Value::Float(5.0))
+        );
+        assert_eq!(v("analog.GR_TRI_WAVE"), Ok(Value::Constant("triangle")));
+        assert_eq!(
+            v("list(map(lambda x: int(x), list(digital.packet_utils.default_access_code)))[:4]"),
+            Ok(ints(&[1, 0, 1, 0]))
+        );
+        assert!(err("analog.GR_GAUSSIAN + 1")
+            .to_string()
+            .contains("cannot apply '+'"));
+        assert_eq!(v("sum([1, 2.5])"), Ok(Value::Float(3.5)));
     }
 }

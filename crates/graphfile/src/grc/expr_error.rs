@@ -17,6 +17,12 @@ pub const MAX_ITEMS: usize = 1 << 22;
 /// parameter that is that variable.
 pub const MAX_TOTAL_ITEMS: usize = 1 << 24;
 
+/// The most tokens the expressions of one file evaluate again in all (1 Mi, a second or two
+/// of work in a debug build): a lambda's body each time it is applied, a comprehension's for
+/// each item. Without it, applying lambdas would have no bound but the depth (a lambda
+/// calling itself twice doubles the work at each level).
+pub const MAX_STEPS: usize = 1 << 20;
+
 /// Why an expression has no value.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -55,6 +61,10 @@ pub enum ExprError {
     /// The expressions of one file made more than [`MAX_TOTAL_ITEMS`] items.
     #[error("the expressions make more than {MAX_TOTAL_ITEMS} items in all (lists and strings; each parameter that is a variable copies it)")]
     TooMuch,
+    /// The expressions of one file evaluated more than [`MAX_STEPS`] tokens again (lambdas
+    /// applied, comprehensions repeated).
+    #[error("the expressions evaluate more than {MAX_STEPS} tokens of lambdas and comprehensions in all")]
+    TooManySteps,
     /// A variable of the flowgraph defined in terms of itself.
     #[error("variable '{}' is defined in terms of itself", cut(.0))]
     Cycle(String),

@@ -5,14 +5,21 @@
 //! in its comment) and built, or one error listing every block that is not supported, before
 //! anything runs.
 
+mod args;
 mod blocks;
+mod constants;
 mod expr;
 mod expr_error;
+mod functions;
+mod numpy;
 mod python;
+mod token;
+mod value;
 mod yaml;
 
-pub use expr::{evaluate, Value};
-pub use expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_TOTAL_ITEMS};
+pub use expr::evaluate;
+pub use expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_STEPS, MAX_TOTAL_ITEMS};
+pub use value::{Lambda, Value};
 
 use crate::{BlockSpec, BuiltGraph, Connection, End, GraphDescription, GraphError};
 use expr::Variables;

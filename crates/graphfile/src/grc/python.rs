@@ -656,6 +656,18 @@ pub(crate) fn write_str_repr(f: &mut impl Write, s: &str) -> fmt::Result {
     f.write_char(quote)
 }
 
+/// How many of (Python's `len(range(a, b, s))`, numpy's integer `arange`) `a, a + s, a + 2s...` lie before `b` (`s` not 0): `ceil((b - a) / s)`, at
+/// least 0.
+pub(crate) fn range_len(a: i128, b: i128, s: i128) -> i128 {
+    if s > 0 && b > a {
+        (b - a - 1) / s + 1
+    } else if s < 0 && a > b {
+        (a - b - 1) / -s + 1
+    } else {
+        0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

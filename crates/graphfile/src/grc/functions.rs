@@ -1,0 +1,1044 @@
+//! The operations and functions GRC expressions may use: Python's arithmetic on values,
+//! indexing, and a fixed set of functions (`math`/`numpy`, builtins, `pmt`, `firdes`).
+
+use super::args::bind;
+use super::constants;
+use super::expr_error::{ExprError, MAX_ITEMS};
+use super::numpy;
+use super::python::{self, Num, Op};
+use super::value::{Budget, Val, Value};
+use num_complex::Complex64;
+use radioflow_runtime::echo::{cut, cut_display};
+use radioflow_runtime::Pmt;
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::fmt::{self, Write};
+
+type Result<T> = std::result::Result<T, ExprError>;
+
+/// `v[i]`: an element of a list or a character of a string, counted from the end if negative.
+pub(super) fn index<'s>(v: Val<'s>, i: &Value) -> Result<Val<'s>> {
+    let unsupported = |v: &Value| {
+        ExprError::Unsupported(format!(
+            "cannot index {} with {}",
+            cut_display(v),
+            cut_display(i)
+        ))
+    };
+    let Some(k) = i.index() else {
+        return Err(unsupported(&v));
+    };
+    let at = |n: usize| {
+        let n = i64::try_from(n).unwrap_or(i64::MAX);
+        let j = if k < 0 { n.checked_add(k) } else { Some(k) };
+        j.filter(|j| (0..n).contains(j))
+            .map(|j| j as usize)
+            .ok_or_else(|| ExprError::InvalidValue(format!("index {k} out of range (length {n})")))
+    };
+    match v {
+        Cow::Borrowed(Value::List(items) | Value::Array(items)) => {
+            Ok(Cow::Borrowed(&items[at(items.len())?]))
+        }
+        Cow::Owned(Value::List(mut items) | Value::Array(mut items)) => {
+            let j = at(items.len())?;
+            Ok(Cow::Owned(items.swap_remove(j)))
+        }
+        Cow::Borrowed(Value::Str(s)) => char_at(s, at(s.chars().count())?),
+        Cow::Owned(Value::Str(s)) => char_at(&s, at(s.chars().count())?),
+        other => Err(unsupported(&other)),
+    }
+}
+
+fn char_at<'s>(s: &str, j: usize) -> Result<Val<'s>> {
+    let c = s.chars().nth(j).expect("an index in range");
+    Ok(Cow::Owned(Value::Str(c.to_string())))
+}
+
+/// `a op b`: Python's numbers, `+` joining strings and lists, `*` repeating them.
+pub(super) fn arith(op: Op, a: &Value, b: &Value, budget: &mut Budget) -> Result<Value> {
+    use Value::{Array, List, Str};
+    match (op, a, b) {
+        (_, Array(_), _) | (_, _, Array(_)) => numpy::elementwise(op, a, b, budget),
+        (Op::Add, Str(x), Str(y)) => {
+            budget.make(x.len().saturating_add(y.len()), 0)?;
+            Ok(Str(format!("{x}{y}")))
+        }
+        (Op::Add, List(x), List(y)) => {
+            let ((nx, dx), (ny, dy)) = (a.measure(), b.measure());
+            budget.make(nx.saturating_add(ny), dx.max(dy))?;
+            Ok(List(x.iter().chain(y).cloned().collect()))
+        }
+        (Op::Mul, List(_) | Str(_), n) | (Op::Mul, n, List(_) | Str(_)) if n.index().is_some() => {
+            let seq = if matches!(a, List(_) | Str(_)) { a } else { b };
+            let times = usize::try_from(n.index().unwrap_or(0)).unwrap_or(0);
+            let (items, depth) = seq.measure();
+            budget.make(items.saturating_mul(times), depth)?;
+            Ok(match seq {
+                Str(s) => Str(s.repeat(times)),
+                List(x) => List(x.iter().cloned().cycle().take(x.len() * times).collect()),
+                _ => unreachable!("a list or a string"),
+            })
+        }
+        _ => match (a.num(), b.num()) {
+            (Some(x), Some(y)) => python::binary(op, x, y).map(Value::from),
+            _ => Err(ExprError::Unsupported(format!(
+                "cannot apply '{op}' to {} and {}",
+                cut_display(a),
+                cut_display(b)
+            ))),
+        },
+    }
+}
+
+/// `-v` or `+v` (`sign`).
+pub(super) fn unary(sign: &str, minus: bool, v: &Value, budget: &mut Budget) -> Result<Value> {
+    if let Value::Array(_) = v {
+        return numpy::negate(v, minus, budget);
+    }
+    let n = v.num().ok_or_else(|| {
+        ExprError::Unsupported(format!("bad operand for unary {sign}: {}", cut_display(v)))
+    })?;
+    Ok(if minus { python::negate(n)? } else { n }.into())
+}
+
+/// Python's truth of a value (`if`, `and`, `or`, `not`): zero, empty and None are false.
+pub(super) fn python_truth(v: &Value) -> Result<bool> {
+    Ok(match v {
+        Value::Int(i) => *i != 0,
+        Value::Float(x) => *x != 0.0,
+        Value::Complex(c) => c.re != 0.0 || c.im != 0.0,
+        Value::Bool(b) => *b,
+        Value::Str(s) => !s.is_empty(),
+        Value::List(v) => !v.is_empty(),
+        Value::Array(v) => {
+            match v.as_slice() {
+                [] => false,
+                [x] => python_truth(x)?,
+                _ => return Err(ExprError::Unsupported(
+                    "the truth value of an array with more than one element is ambiguous (numpy)"
+                        .into(),
+                )),
+            }
+        }
+        Value::None => false,
+        Value::Pmt(_) | Value::Constant(_) | Value::Lambda(_) | Value::Function(_) => true,
+    })
+}
+
+/// A comparison operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Cmp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    In,
+    NotIn,
+    Is,
+    IsNot,
+}
+
+/// Python's order of two values: numbers exactly (an int and a float too), strings by code
+/// points, lists item by item; None where they are unordered (NaN). Other pairs cannot be
+/// ordered (TypeError).
+fn order(a: &Value, b: &Value) -> Result<Option<Ordering>> {
+    Ok(match (a.num(), b.num(), a, b) {
+        (Some(Num::Int(x)), Some(Num::Int(y)), ..) => Some(x.cmp(&y)),
+        (Some(Num::Int(x)), Some(Num::Float(y)), ..) => python::compare_int_float(x, y),
+        (Some(Num::Float(x)), Some(Num::Int(y)), ..) => {
+            python::compare_int_float(y, x).map(Ordering::reverse)
+        }
+        (Some(Num::Float(x)), Some(Num::Float(y)), ..) => x.partial_cmp(&y),
+        (.., Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
+        (.., Value::List(x), Value::List(y)) => {
+            for (p, q) in x.iter().zip(y) {
+                if !equal(p, q)? {
+                    return order(p, q);
+                }
+            }
+            Some(x.len().cmp(&y.len()))
+        }
+        _ => {
+            return Err(ExprError::Unsupported(format!(
+                "cannot order a {} and a {}",
+                a.type_name(),
+                b.type_name()
+            )))
+        }
+    })
+}
+
+/// Python's `a == b`: numbers by value (complex too), a constant equal to its number in
+/// GNU Radio, values of different types unequal.
+fn equal(a: &Value, b: &Value) -> Result<bool> {
+    Ok(match (a, b) {
+        (Value::Constant(x), Value::Constant(y)) => x == y,
+        (Value::Constant(c), n) | (n, Value::Constant(c)) => {
+            matches!((n.num(), constants::number(c)), (Some(Num::Int(i)), Some(j)) if i == j)
+        }
+        (Value::Array(_), _) | (_, Value::Array(_)) => {
+            return Err(ExprError::Unsupported(
+                "comparing arrays (element by element in numpy) is not supported".into(),
+            ))
+        }
+        (Value::List(x), Value::List(y)) => {
+            if x.len() != y.len() {
+                return Ok(false);
+            }
+            for (p, q) in x.iter().zip(y) {
+                if !equal(p, q)? {
+                    return Ok(false);
+                }
+            }
+            true
+        }
+        _ => match (a.num(), b.num()) {
+            (Some(Num::Complex(x)), Some(y)) | (Some(y), Some(Num::Complex(x))) => {
+                let y = match y {
+                    Num::Complex(c) => c,
+                    n => Complex64::new(n.real().unwrap_or_default(), 0.0),
+                };
+                // An int compared as a float: exact where it matters (|int| < 2^53).
+                x == y
+            }
+            (Some(_), Some(_)) => order(a, b)? == Some(Ordering::Equal),
+            _ => a == b,
+        },
+    })
+}
+
+/// `a op b` for a comparison operator.
+pub(super) fn compare(op: Cmp, a: &Value, b: &Value) -> Result<bool> {
+    let ordered = |want: fn(Ordering) -> bool| -> Result<bool> {
+        if matches!(a, Value::Array(_)) || matches!(b, Value::Array(_)) {
+            return Err(ExprError::Unsupported(
+                "comparing arrays (element by element in numpy) is not supported".into(),
+            ));
+        }
+        Ok(order(a, b)?.is_some_and(want))
+    };
+    match op {
+        Cmp::Lt => ordered(Ordering::is_lt),
+        Cmp::Le => ordered(Ordering::is_le),
+        Cmp::Gt => ordered(Ordering::is_gt),
+        Cmp::Ge => ordered(Ordering::is_ge),
+        Cmp::Eq => equal(a, b),
+        Cmp::Ne => equal(a, b).map(|e| !e),
+        Cmp::In | Cmp::NotIn => {
+            let found = match b {
+                Value::Str(s) => match a {
+                    Value::Str(x) => s.contains(x.as_str()),
+                    _ => {
+                        return Err(ExprError::Unsupported(format!(
+                            "'in <string>' needs a string on the left, not {}",
+                            a.type_name()
+                        )))
+                    }
+                },
+                Value::List(v) | Value::Array(v) => {
+                    let mut found = false;
+                    for x in v {
+                        if equal(a, x)? {
+                            found = true;
+                            break;
+                        }
+                    }
+                    found
+                }
+                _ => {
+                    return Err(ExprError::Unsupported(format!(
+                        "a {} is not a container ('in')",
+                        b.type_name()
+                    )))
+                }
+            };
+            Ok(found == (op == Cmp::In))
+        }
+        // Identity: Python's None, True and False are single objects; others are compared
+        // by value here (the evaluator has no object identity), which `is` seldom needs.
+        Cmp::Is => Ok(a == b),
+        Cmp::IsNot => Ok(a != b),
+    }
+}
+
+/// The items of a list, an array or a string (its characters), as `f` iterates them (a
+/// copy, counted).
+pub(super) fn items(v: &Value, f: &str, budget: &mut Budget) -> Result<Vec<Value>> {
+    let (n, depth) = v.measure();
+    match v {
+        Value::List(v) | Value::Array(v) => {
+            budget.make(n, depth)?;
+            Ok(v.clone())
+        }
+        Value::Str(s) => {
+            budget.make(n.saturating_mul(2), 1)?;
+            Ok(s.chars().map(|c| Value::Str(c.to_string())).collect())
+        }
+        other => Err(ExprError::Unsupported(format!(
+            "{f}: a {} is not iterable",
+            other.type_name()
+        ))),
+    }
+}
+
+/// `v[start:stop:step]` of a list, an array or a string, with Python's rules for negative
+/// and out-of-range bounds.
+pub(super) fn slice(v: &Value, parts: [Option<&Value>; 3], budget: &mut Budget) -> Result<Value> {
+    let bound = |p: Option<&Value>| -> Result<Option<i64>> {
+        match p {
+            None | Some(Value::None) => Ok(None),
+            Some(x) => x.index().map(Some).ok_or_else(|| {
+                ExprError::Unsupported(format!(
+                    "slice indices must be integers or None, not {}",
+                    x.type_name()
+                ))
+            }),
+        }
+    };
+    let [start, stop, step] = parts;
+    let (start, stop, step) = (bound(start)?, bound(stop)?, bound(step)?.unwrap_or(1));
+    if step == 0 {
+        return Err(ExprError::InvalidValue("slice step cannot be zero".into()));
+    }
+    let chars: Vec<Value>;
+    let seq: &[Value] = match v {
+        Value::List(x) | Value::Array(x) => x,
+        Value::Str(s) => {
+            budget.make(s.len(), 1)?;
+            chars = s.chars().map(|c| Value::Str(c.to_string())).collect();
+            &chars
+        }
+        other => {
+            return Err(ExprError::Unsupported(format!(
+                "cannot slice a {}",
+                other.type_name()
+            )))
+        }
+    };
+    let n = seq.len() as i64;
+    // CPython's PySlice_AdjustIndices.
+    let adjust = |b: Option<i64>, default: i64| match b {
+        None => default,
+        Some(b) if b < 0 => (b + n).max(if step < 0 { -1 } else { 0 }),
+        Some(b) => b.min(if step < 0 { n - 1 } else { n }),
+    };
+    let (lo, hi) = if step > 0 {
+        (adjust(start, 0), adjust(stop, n))
+    } else {
+        (adjust(start, n - 1), adjust(stop, -1))
+    };
+    let mut picked = Vec::new();
+    let mut i = lo;
+    while (step > 0 && i < hi) || (step < 0 && i > hi) {
+        picked.push(&seq[i as usize]);
+        i = i.saturating_add(step);
+    }
+    let out: Vec<Value> = picked.into_iter().cloned().collect();
+    Ok(match v {
+        Value::Str(_) => {
+            let s: String = out
+                .iter()
+                .map(|c| match c {
+                    Value::Str(c) => c.as_str(),
+                    _ => "",
+                })
+                .collect();
+            budget.make(s.len(), 0)?;
+            Value::Str(s)
+        }
+        Value::Array(_) => {
+            budget.make(out.len(), 1)?;
+            Value::Array(out)
+        }
+        _ => {
+            let list = Value::List(out);
+            let (items, depth) = list.measure();
+            budget.make(items, depth)?;
+            list
+        }
+    })
+}
+
+/// `range([start,] stop[, step])`, made whole as a list, counted before it is made.
+fn range(args: &[&Value], budget: &mut Budget) -> Result<Value> {
+    let ints = args
+        .iter()
+        .map(|v| {
+            v.index().ok_or_else(|| {
+                ExprError::Unsupported(format!(
+                    "range: a {} cannot be interpreted as an integer",
+                    v.type_name()
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let (start, stop, step) = match ints.as_slice() {
+        [stop] => (0, *stop, 1),
+        [start, stop] => (*start, *stop, 1),
+        [start, stop, step] => (*start, *stop, *step),
+        _ => {
+            return Err(ExprError::Unsupported(
+                "range takes a stop, or a start, a stop and a step".into(),
+            ))
+        }
+    };
+    if step == 0 {
+        return Err(ExprError::InvalidValue(
+            "range() arg 3 must not be zero".into(),
+        ));
+    }
+    let (a, b, s) = (i128::from(start), i128::from(stop), i128::from(step));
+    let n = python::range_len(a, b, s);
+    if n > MAX_ITEMS as i128 {
+        return Err(ExprError::TooLarge);
+    }
+    budget.make(n as usize, 1)?;
+    // Every element lies between start and stop: within 64 bits.
+    Ok(Value::List(
+        (0..n).map(|i| Value::Int((a + i * s) as i64)).collect(),
+    ))
+}
+
+/// Functions that GRC files call which are not supported yet, and why.
+fn not_yet(name: &str) -> Option<&'static str> {
+    let base = name.strip_prefix("filter.").unwrap_or(name);
+    let base = base.strip_prefix("gnuradio.").unwrap_or(base);
+    if let Some(f) = base.strip_prefix("digital.") {
+        let constellation = f.starts_with("psk_")
+            || f.starts_with("qam_")
+            || f.starts_with("sd_")
+            || f.starts_with("constellation")
+            || f.ends_with("_constellation")
+            || f == "generic_mod"
+            || f == "soft_dec_table_generator";
+        if constellation {
+            return Some(
+                "GNU Radio's constellation objects and modulators (digital.psk_2(),                  digital.constellation_qpsk() and the like) are not built in expressions yet",
+            );
+        }
+    }
+    let design = matches!(
+        base,
+        "pm_remez"
+            | "firdes.low_pass_2"
+            | "firdes.high_pass_2"
+            | "firdes.band_pass_2"
+            | "firdes.band_reject_2"
+            | "firdes.window"
+            | "firdes.band_pass"
+            | "firdes.band_reject"
+            | "firdes.complex_band_pass"
+            | "firdes.gaussian"
+            | "firdes.hilbert"
+    ) || base.starts_with("optfir.")
+        || base.starts_with("pm_remez")
+        || base.starts_with("filter.pm_remez");
+    design.then_some(
+        "this filter design (pm_remez, optfir, firdes' *_2 designs, band-pass and others)          is not supported in expressions yet; firdes.low_pass, high_pass and          root_raised_cosine are",
+    )
+}
+
+/// The functions a name may stand for as a value (`map(int, v)`).
+pub(super) fn is_function(name: &str) -> bool {
+    let base = ["math.", "cmath.", "numpy.", "np."]
+        .iter()
+        .find_map(|m| name.strip_prefix(m));
+    match base {
+        Some(f) => MATH.contains(&f) || (name.starts_with('n') && numpy::known(f)),
+        None => matches!(
+            name,
+            "int"
+                | "float"
+                | "complex"
+                | "abs"
+                | "round"
+                | "min"
+                | "max"
+                | "len"
+                | "str"
+                | "list"
+                | "tuple"
+                | "range"
+                | "sum"
+                | "pow"
+                | "map"
+        ),
+    }
+}
+
+/// The functions of `math` this evaluator has.
+const MATH: &[&str] = &[
+    "sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh",
+    "acosh", "atanh", "exp", "log", "log10", "log2", "floor", "ceil", "pow", "fabs", "hypot",
+    "degrees", "radians",
+];
+
+/// A real number argument (int, bool or float) of function `f`.
+fn real(f: &str, v: &Value) -> Result<f64> {
+    match v.num() {
+        Some(n) => n.real().ok_or_else(|| {
+            ExprError::Unsupported(format!("{}: must be a real number, not complex", cut(f)))
+        }),
+        None => Err(ExprError::Unsupported(format!(
+            "{}: must be a number, not {}",
+            cut(f),
+            v.type_name()
+        ))),
+    }
+}
+
+fn float_arg(f: &str, args: &[&Value], i: usize) -> Result<f64> {
+    match args.get(i) {
+        Some(v) => real(f, v),
+        None => Err(ExprError::Unsupported(format!(
+            "{}: argument {} is missing",
+            cut(f),
+            i + 1
+        ))),
+    }
+}
+
+/// `min` or `max` (Python's: the first of the least or greatest items; numbers compared
+/// exactly, strings by code points).
+fn extreme(name: &str, args: &[&Value], budget: &mut Budget) -> Result<Value> {
+    let items: Vec<&Value> = match args {
+        [Value::List(v) | Value::Array(v)] => v.iter().collect(),
+        [one] => {
+            return Err(ExprError::Unsupported(format!(
+                "{name}: a {} is not iterable",
+                one.type_name()
+            )))
+        }
+        _ => args.to_vec(),
+    };
+    let Some((&first, rest)) = items.split_first() else {
+        return Err(ExprError::InvalidValue(format!("{name}() of nothing")));
+    };
+    let greater = |a: &Value, b: &Value| -> Result<bool> {
+        use std::cmp::Ordering::Greater;
+        let o = match (a.num(), b.num(), a, b) {
+            (Some(Num::Int(x)), Some(Num::Int(y)), ..) => Some(x.cmp(&y)),
+            (Some(Num::Int(x)), Some(Num::Float(y)), ..) => python::compare_int_float(x, y),
+            (Some(Num::Float(x)), Some(Num::Int(y)), ..) => {
+                python::compare_int_float(y, x).map(std::cmp::Ordering::reverse)
+            }
+            (Some(Num::Float(x)), Some(Num::Float(y)), ..) => x.partial_cmp(&y),
+            (.., Value::Str(x), Value::Str(y)) => Some(x.cmp(y)),
+            _ => {
+                return Err(ExprError::Unsupported(format!(
+                    "{name}: cannot compare {} and {}",
+                    a.type_name(),
+                    b.type_name()
+                )))
+            }
+        };
+        Ok(o == Some(Greater))
+    };
+    let mut best = first;
+    for &item in rest {
+        let better = if name.ends_with("max") {
+            greater(item, best)?
+        } else {
+            greater(best, item)?
+        };
+        if better {
+            best = item;
+        }
+    }
+    budget.own(Cow::Borrowed(best))
+}
+
+/// Calls one of the supported functions.
+pub(super) fn call(
+    name: &str,
+    args: &[&Value],
+    kwargs: &[(&str, &Value)],
+    budget: &mut Budget,
+) -> Result<Value> {
+    if let Some(why) = not_yet(name) {
+        return Err(ExprError::Unsupported(format!(
+            "'{}' is not supported: {why}",
+            cut(name)
+        )));
+    }
+    if let Some(f) = name
+        .strip_prefix("numpy.")
+        .or_else(|| name.strip_prefix("np."))
+    {
+        if let Some(e) = numpy::unsupported(f) {
+            return Err(e);
+        }
+        if let Some(r) = numpy::call(f, args, kwargs, budget) {
+            return r;
+        }
+    }
+    let bound;
+    let args = if kwargs.is_empty() {
+        args
+    } else {
+        bound = keywords(name, args, kwargs)?;
+        &bound.iter().map(|a| &**a).collect::<Vec<_>>()
+    };
+    if let Some(f) = name.strip_prefix("cmath.") {
+        return cmath(name, f, args);
+    }
+    let base = name
+        .strip_prefix("math.")
+        .or_else(|| name.strip_prefix("numpy."))
+        .or_else(|| name.strip_prefix("np."))
+        .unwrap_or(name);
+    // numpy's functions return NaN or infinity where `math`'s raise (and their floor and
+    // ceil stay floats).
+    let numpy = name.starts_with("numpy.") || name.starts_with("np.");
+    let one = || -> Result<&Value> {
+        match args {
+            [x] => Ok(x),
+            _ => Err(ExprError::Unsupported(format!(
+                "{} takes one argument",
+                cut(name)
+            ))),
+        }
+    };
+    let math = |g: fn(f64) -> f64, can_overflow: bool| -> Result<Value> {
+        let x = real(name, one()?)?;
+        let r = g(x);
+        if numpy {
+            Ok(Value::Float(r))
+        } else {
+            python::math_result(name, x, r, can_overflow).map(Value::Float)
+        }
+    };
+    let rounding = |g: fn(f64) -> f64| -> Result<Value> {
+        let x = one()?;
+        match x.num() {
+            Some(Num::Int(i)) if !numpy => Ok(Value::Int(i)),
+            _ if numpy => Ok(Value::Float(g(real(name, x)?))),
+            _ => python::float_to_int(g(real(name, x)?)).map(Value::Int),
+        }
+    };
+    match base {
+        "sqrt" => math(f64::sqrt, false),
+        "sin" => math(f64::sin, false),
+        "cos" => math(f64::cos, false),
+        "tan" => math(f64::tan, false),
+        "asin" => math(f64::asin, false),
+        "acos" => math(f64::acos, false),
+        "atan" => math(f64::atan, false),
+        "sinh" => math(f64::sinh, true),
+        "cosh" => math(f64::cosh, true),
+        "tanh" => math(f64::tanh, false),
+        "asinh" => math(f64::asinh, false),
+        "acosh" => math(f64::acosh, false),
+        "atanh" => math(f64::atanh, false),
+        "fabs" => math(f64::abs, false),
+        "degrees" => math(f64::to_degrees, true),
+        "radians" => math(f64::to_radians, false),
+        "atan2" | "hypot" | "pow" if name.starts_with("math.") => {
+            let (y, x) = (float_arg(name, args, 0)?, float_arg(name, args, 1)?);
+            if args.len() != 2 {
+                return Err(ExprError::Unsupported(format!(
+                    "{name} takes two arguments"
+                )));
+            }
+            let r = match base {
+                "atan2" => y.atan2(x),
+                "hypot" => y.hypot(x),
+                _ => y.powf(x),
+            };
+            // math.pow raises where ** would: 0.0 to a negative power, a negative number to
+            // a fractional one.
+            if base == "pow" && y == 0.0 && x < 0.0 {
+                return Err(ExprError::InvalidValue(format!(
+                    "{name}: math domain error"
+                )));
+            }
+            python::math_result(name, y, r, true).map(Value::Float)
+        }
+        "pow" => match args {
+            [x, y] => arith(Op::Pow, x, y, budget),
+            _ => Err(ExprError::Unsupported(
+                "pow takes two arguments here (no modulus)".into(),
+            )),
+        },
+        "range" => range(args, budget),
+        "sum" => match args {
+            [v] | [v, _] => {
+                let mut total = match args.get(1) {
+                    Some(start) => (*start).clone(),
+                    None => Value::Int(0),
+                };
+                for x in items(v, "sum", budget)? {
+                    total = arith(Op::Add, &total, &x, budget)?;
+                }
+                Ok(total)
+            }
+            _ => Err(ExprError::Unsupported(
+                "sum takes a list and a start".into(),
+            )),
+        },
+        "exp" => math(f64::exp, true),
+        "log" => math(f64::ln, false),
+        "log10" => math(f64::log10, false),
+        "log2" => math(f64::log2, false),
+        "floor" => rounding(f64::floor),
+        "ceil" => rounding(f64::ceil),
+        "float" => match args {
+            [] => Ok(Value::Float(0.0)),
+            [Value::Str(s)] => {
+                let t = s.trim();
+                t.parse::<f64>()
+                    .ok()
+                    .filter(|_| !t.is_empty() && !t.contains('_'))
+                    .map(Value::Float)
+                    .ok_or_else(|| {
+                        ExprError::InvalidValue(format!(
+                            "float: could not convert {}",
+                            cut_display(args[0])
+                        ))
+                    })
+            }
+            [Value::Constant(c)] => Ok(Value::Float(constant_number(c)? as f64)),
+            [x] => real(name, x).map(Value::Float),
+            _ => Err(ExprError::Unsupported("float takes one argument".into())),
+        },
+        "abs" => {
+            let x = one()?;
+            let n = x
+                .num()
+                .ok_or_else(|| ExprError::Unsupported(format!("abs of a {}", x.type_name())))?;
+            python::abs(n).map(Value::from)
+        }
+        "int" => match args {
+            [] => Ok(Value::Int(0)),
+            [Value::Str(s)] => {
+                let t = s.trim();
+                let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+                let valid = !digits.is_empty()
+                    && digits.bytes().all(|c| c.is_ascii_digit() || c == b'_')
+                    && !digits.starts_with('_')
+                    && !digits.ends_with('_')
+                    && !digits.contains("__");
+                if !valid {
+                    return Err(ExprError::InvalidValue(format!(
+                        "int: {} is not an integer",
+                        cut_display(args[0])
+                    )));
+                }
+                t.replace('_', "").parse().map(Value::Int).map_err(|_| {
+                    ExprError::IntegerTooLarge(format!("int({})", cut_display(args[0])))
+                })
+            }
+            [Value::Constant(c)] => constant_number(c).map(Value::Int),
+            [x] => match x.num() {
+                Some(Num::Int(i)) => Ok(Value::Int(i)),
+                Some(Num::Float(f)) => python::float_to_int(f).map(Value::Int),
+                _ => Err(ExprError::Unsupported(format!(
+                    "int of a {}",
+                    x.type_name()
+                ))),
+            },
+            _ => Err(ExprError::Unsupported(
+                "int takes one argument (no base)".into(),
+            )),
+        },
+        "round" => {
+            let (x, digits) = match args {
+                [x] | [x, Value::None] => (*x, None),
+                [x, n] => (
+                    *x,
+                    Some(n.index().ok_or_else(|| {
+                        ExprError::Unsupported(format!(
+                            "round: the number of digits must be an integer, not {}",
+                            n.type_name()
+                        ))
+                    })?),
+                ),
+                _ => {
+                    return Err(ExprError::Unsupported(
+                        "round takes a number and a number of digits".into(),
+                    ))
+                }
+            };
+            match (x.num(), digits) {
+                (Some(Num::Int(i)), None) => Ok(Value::Int(i)),
+                (Some(Num::Int(i)), Some(n)) => python::round_int(i, n).map(Value::Int),
+                (Some(Num::Float(f)), None) => python::round_float_to_int(f).map(Value::Int),
+                (Some(Num::Float(f)), Some(n)) => python::round_float(f, n).map(Value::Float),
+                _ => Err(ExprError::Unsupported(format!(
+                    "round of a {}",
+                    x.type_name()
+                ))),
+            }
+        }
+        "complex" => {
+            // CPython's complex(real, imag) with real or complex arguments.
+            let part = |v: &Value| match v.num() {
+                Some(Num::Complex(c)) => Ok((c, true)),
+                Some(n) => Ok((Complex64::new(n.real().unwrap_or_default(), 0.0), false)),
+                None => Err(ExprError::Unsupported(format!(
+                    "complex of a {}",
+                    v.type_name()
+                ))),
+            };
+            match args {
+                [] => Ok(Value::Complex(Complex64::new(0.0, 0.0))),
+                [re] => part(re).map(|(c, _)| Value::Complex(c)),
+                [re, im] => {
+                    let ((r, r_complex), (i, i_complex)) = (part(re)?, part(im)?);
+                    let mut c = Complex64::new(r.re, i.re);
+                    if i_complex {
+                        c.re -= i.im;
+                    }
+                    if r_complex {
+                        c.im += r.im;
+                    }
+                    Ok(Value::Complex(c))
+                }
+                _ => Err(ExprError::Unsupported(
+                    "complex takes a real and an imaginary part".into(),
+                )),
+            }
+        }
+        "min" | "max" => extreme(base, args, budget),
+        "len" => match args {
+            [Value::List(v) | Value::Array(v)] => Ok(Value::Int(v.len() as i64)),
+            [Value::Str(s)] => Ok(Value::Int(s.chars().count() as i64)),
+            _ => Err(ExprError::Unsupported(
+                "len takes a list or a string".into(),
+            )),
+        },
+        "str" => {
+            let s = match args {
+                [] => String::new(),
+                [Value::Str(s)] => s.clone(),
+                [v] => {
+                    // Written no further than a string may be long.
+                    let mut out = Limited(String::new());
+                    write!(out, "{v}").map_err(|_| ExprError::TooLarge)?;
+                    out.0
+                }
+                _ => return Err(ExprError::Unsupported("str takes one argument".into())),
+            };
+            budget.make(s.len(), 0)?;
+            Ok(Value::Str(s))
+        }
+        "list" | "tuple" => match args {
+            [] => Ok(Value::List(Vec::new())),
+            [Value::List(_)] => budget.own(Cow::Borrowed(args[0])),
+            [Value::Array(v)] => {
+                budget.make(v.len(), 1)?;
+                Ok(Value::List(v.clone()))
+            }
+            [Value::Str(s)] => {
+                let chars: Vec<Value> = s.chars().map(|c| Value::Str(c.to_string())).collect();
+                budget.make(chars.len() + s.len(), 1)?;
+                Ok(Value::List(chars))
+            }
+            _ => Err(ExprError::Unsupported(format!(
+                "{name} takes a list or a string"
+            ))),
+        },
+        "pmt.intern" | "pmt.string_to_symbol" => match args {
+            [Value::Str(s)] => Ok(Value::Pmt(Pmt::symbol(s.as_str()))),
+            _ => Err(ExprError::Unsupported(format!("{name} takes a string"))),
+        },
+        "pmt.from_long" | "pmt.from_uint64" => match args {
+            [Value::Int(i)] => Ok(Value::Pmt(Pmt::Int(*i))),
+            _ => Err(ExprError::Unsupported(format!("{name} takes an integer"))),
+        },
+        "pmt.from_double" | "pmt.from_float" => {
+            Ok(Value::Pmt(Pmt::Double(float_arg(name, args, 0)?)))
+        }
+        "pmt.from_bool" => match args {
+            [Value::Bool(b)] => Ok(Value::Pmt(Pmt::Bool(*b))),
+            _ => Err(ExprError::Unsupported(format!(
+                "{name} takes True or False"
+            ))),
+        },
+        "firdes.low_pass"
+        | "filter.firdes.low_pass"
+        | "firdes.low_pass_2"
+        | "filter.firdes.low_pass_2"
+        | "firdes.high_pass"
+        | "filter.firdes.high_pass"
+        | "firdes.root_raised_cosine"
+        | "filter.firdes.root_raised_cosine" => firdes(name, args, budget),
+        _ => Err(ExprError::Unsupported(format!(
+            "unsupported function '{}'",
+            cut(name)
+        ))),
+    }
+}
+
+/// GNU Radio's number for a constant (`int(fec.CC_TERMINATED)`).
+fn constant_number(word: &str) -> Result<i64> {
+    constants::number(word)
+        .ok_or_else(|| ExprError::Unsupported(format!("the constant {} has no number", cut(word))))
+}
+
+/// The positional arguments of a call with keywords, for the functions that take them.
+fn keywords<'a>(
+    name: &str,
+    args: &[&'a Value],
+    kwargs: &[(&str, &'a Value)],
+) -> Result<Vec<Cow<'a, Value>>> {
+    let base = name.strip_prefix("filter.").unwrap_or(name);
+    let (required, params): (usize, &[&str]) = match base {
+        "firdes.low_pass" | "firdes.high_pass" => (
+            4,
+            &[
+                "gain",
+                "sampling_freq",
+                "cutoff_freq",
+                "transition_width",
+                "window",
+                "param",
+            ],
+        ),
+        "firdes.root_raised_cosine" => (
+            5,
+            &["gain", "sampling_freq", "symbol_rate", "alpha", "ntaps"],
+        ),
+        "round" => (1, &["number", "ndigits"]),
+        "complex" => (0, &["real", "imag"]),
+        _ => {
+            return Err(ExprError::Unsupported(format!(
+                "{}: keyword arguments ({}=...) are not supported for this function",
+                cut(name),
+                cut(kwargs[0].0)
+            )))
+        }
+    };
+    // GNU Radio's defaults (firdes' pybind11 signatures).
+    let default = |p: &str| match p {
+        "window" => Some(Value::Constant("hamming")),
+        "param" => Some(Value::Float(6.76)),
+        "ndigits" => Some(Value::None),
+        "imag" => Some(Value::Int(0)),
+        _ => None,
+    };
+    bind(name, params, required, args, kwargs, default)
+}
+
+/// `cmath.f(x)`: complex results for numbers of any kind.
+fn cmath(name: &str, f: &str, args: &[&Value]) -> Result<Value> {
+    let [x] = args else {
+        return Err(ExprError::Unsupported(format!(
+            "{} takes one argument",
+            cut(name)
+        )));
+    };
+    let c = match x.num() {
+        Some(Num::Complex(c)) => c,
+        Some(n) => Complex64::new(n.real().unwrap_or_default(), 0.0),
+        None => {
+            return Err(ExprError::Unsupported(format!(
+                "{}: must be a number, not {}",
+                cut(name),
+                x.type_name()
+            )))
+        }
+    };
+    let r = match f {
+        "exp" => c.exp(),
+        "sqrt" => c.sqrt(),
+        "log" => c.ln(),
+        "log10" => c.log10(),
+        "sin" => c.sin(),
+        "cos" => c.cos(),
+        "tan" => c.tan(),
+        "sinh" => c.sinh(),
+        "cosh" => c.cosh(),
+        "tanh" => c.tanh(),
+        "phase" => return Ok(Value::Float(c.arg())),
+        "polar" => {
+            return Ok(Value::List(vec![
+                Value::Float(c.norm()),
+                Value::Float(c.arg()),
+            ]))
+        }
+        "rect" => {
+            let (r, phi) = (float_arg(name, args, 0)?, float_arg(name, args, 1)?);
+            Complex64::from_polar(r, phi)
+        }
+        _ => {
+            return Err(ExprError::Unsupported(format!(
+                "unsupported function '{}'",
+                cut(name)
+            )))
+        }
+    };
+    if !(r.re.is_finite() && r.im.is_finite()) && c.re.is_finite() && c.im.is_finite() {
+        return Err(ExprError::Overflow(format!(
+            "{}: math range error",
+            cut(name)
+        )));
+    }
+    Ok(Value::Complex(r))
+}
+
+/// A string that refuses to grow past [`MAX_ITEMS`] bytes.
+struct Limited(String);
+
+impl Write for Limited {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if self.0.len() + s.len() > MAX_ITEMS {
+            return Err(fmt::Error);
+        }
+        self.0.push_str(s);
+        Ok(())
+    }
+}
+
+/// `firdes.low_pass(gain, fs, cutoff, transition[, window[, beta]])`, `high_pass`, and
+/// `root_raised_cosine(gain, fs, symbol_rate, alpha, ntaps)` from radioflow's own designs.
+fn firdes(name: &str, args: &[&Value], budget: &mut Budget) -> Result<Value> {
+    use radioflow_dsp::firdes;
+    use radioflow_dsp::firdes::Window;
+    let num = |i| float_arg(name, args, i);
+    let failed = |e: radioflow_dsp::ParamError| ExprError::InvalidValue(format!("{name}: {e}"));
+    let window = || -> Result<Window> {
+        let beta = if args.len() > 5 { num(5)? } else { 6.76 };
+        Ok(match args.get(4) {
+            None | Some(Value::Constant("hamming")) => Window::Hamming,
+            Some(Value::Constant("hann")) => Window::Hann,
+            Some(Value::Constant("blackman")) => Window::Blackman,
+            Some(Value::Constant("rectangular")) => Window::Rectangular,
+            Some(Value::Constant("kaiser")) => Window::Kaiser { beta },
+            Some(other) => {
+                return Err(ExprError::Unsupported(format!(
+                    "{name}: unsupported window {}",
+                    cut_display(*other)
+                )))
+            }
+        })
+    };
+    // The taps are counted before they are designed: a narrow transition asks for millions.
+    let taps = if name.ends_with("root_raised_cosine") {
+        let ntaps = num(4)?;
+        if !(1.0..=MAX_ITEMS as f64).contains(&ntaps) {
+            return Err(ExprError::InvalidValue(format!(
+                "{name}: ntaps must be between 1 and {MAX_ITEMS}"
+            )));
+        }
+        budget.make(ntaps as usize + 1, 1)?;
+        firdes::root_raised_cosine(num(0)?, num(1)?, num(2)?, num(3)?, ntaps as usize)
+    } else {
+        let (fs, transition, window) = (num(1)?, num(3)?, window()?);
+        budget.make(
+            firdes::windowed_len(fs, transition, window).map_err(failed)?,
+            1,
+        )?;
+        if name.ends_with("high_pass") {
+            firdes::high_pass(num(0)?, fs, num(2)?, transition, window)
+        } else {
+            firdes::low_pass(num(0)?, fs, num(2)?, transition, window)
+        }
+    }
+    .map_err(failed)?;
+    Ok(Value::List(
+        taps.into_iter().map(|t| Value::Float(t.into())).collect(),
+    ))
+}
