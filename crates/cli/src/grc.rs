@@ -104,6 +104,8 @@ enum Outcome {
     RanUntilStopped,
     /// Holds GNU Radio blocks radioflow does not run.
     Unsupported(Vec<String>),
+    /// Holds GUI blocks only: nothing is left to run without a display.
+    OnlyGui,
     /// Could not be read, built or run: the error.
     Failed(String),
 }
@@ -115,6 +117,7 @@ impl Outcome {
             Outcome::Ran => "runs",
             Outcome::RanUntilStopped => "runs until stopped",
             Outcome::Unsupported(_) => "unsupported blocks",
+            Outcome::OnlyGui => "GUI only",
             Outcome::Failed(_) => "error",
         }
     }
@@ -140,13 +143,23 @@ fn grc_files(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One flowgraph read, built and (with `run`) run for at most `run` seconds.
-fn check_one(file: &Path, run: Option<f64>) -> Outcome {
+/// One flowgraph read, built and (with `run`) run for at most `run` seconds; whether it
+/// has GUI blocks run headless.
+fn check_one(file: &Path, run: Option<f64>) -> (Outcome, bool) {
     let description = match radioflow_graphfile::grc::describe_grc_file(file) {
         Ok(d) => d,
-        Err(GraphError::Unsupported { ids, .. }) => return Outcome::Unsupported(ids),
-        Err(e) => return Outcome::Failed(e.to_string()),
+        Err(GraphError::Unsupported { ids, .. }) => return (Outcome::Unsupported(ids), false),
+        Err(e) => return (Outcome::Failed(e.to_string()), false),
     };
+    if description.blocks.is_empty() && !description.notes.is_empty() {
+        return (Outcome::OnlyGui, false);
+    }
+    let headless = !description.notes.is_empty();
+    (run_one(description, run), headless)
+}
+
+/// A described flowgraph built and (with `run`) run for at most `run` seconds.
+fn run_one(description: radioflow_graphfile::GraphDescription, run: Option<f64>) -> Outcome {
     let mut graph = match description.build() {
         Ok(g) => g,
         Err(e) => return Outcome::Failed(e.to_string()),
@@ -186,15 +199,20 @@ fn check(path: &Path, run: Option<f64>) -> anyhow::Result<()> {
     if files.is_empty() {
         bail!("{}: no .grc file there", path.display());
     }
-    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     let mut missing: BTreeMap<String, usize> = BTreeMap::new();
     for file in &files {
-        let outcome = check_one(file, run);
+        let (outcome, headless) = check_one(file, run);
         let shown = file
             .strip_prefix(path)
             .unwrap_or(file)
             .display()
             .to_string();
+        let label = if headless && !matches!(outcome, Outcome::Unsupported(_)) {
+            format!("{} (GUI headless)", outcome.label())
+        } else {
+            outcome.label().to_owned()
+        };
         let detail = match &outcome {
             Outcome::Unsupported(ids) => {
                 for id in ids {
@@ -210,8 +228,8 @@ fn check(path: &Path, run: Option<f64>) -> anyhow::Result<()> {
             }
             _ => String::new(),
         };
-        *counts.entry(outcome.label()).or_default() += 1;
-        println!("{shown:48} {:20} {detail}", outcome.label());
+        *counts.entry(label.clone()).or_default() += 1;
+        println!("{shown:48} {label:20} {detail}");
     }
     println!();
     let summary: Vec<String> = counts.iter().map(|(k, n)| format!("{n} {k}")).collect();

@@ -49,6 +49,9 @@ pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
     }
     let scheduler = a.scheduler.parse::<SchedulerSpec>()?.build();
     let mut graph = radioflow_graphfile::load_any(&a.graph)?;
+    for note in &graph.notes {
+        eprintln!("{}: {note}", a.graph.display());
+    }
     let probes = a.control.add_probes(&mut graph.flowgraph)?;
     if a.control.enabled() {
         graph

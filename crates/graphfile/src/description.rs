@@ -42,6 +42,9 @@ pub struct GraphDescription {
     pub streams: Vec<Connection>,
     /// Message connections.
     pub messages: Vec<Connection>,
+    /// What the front end should tell the user before running it (GNU Radio GUI blocks run
+    /// headless).
+    pub notes: Vec<String>,
 }
 
 /// One block instance: its name, library id, item type, parameters and host.
@@ -191,6 +194,8 @@ pub struct BuiltGraph {
     pub flowgraph: Flowgraph,
     /// Each block's name and its id, in the description's order.
     pub blocks: Vec<(String, BlockId)>,
+    /// The description's notes for the user (GUI blocks run headless).
+    pub notes: Vec<String>,
 }
 
 impl BuiltGraph {
@@ -376,6 +381,7 @@ impl GraphDescription {
         Ok(BuiltGraph {
             flowgraph,
             blocks: ids,
+            notes: self.notes.clone(),
         })
     }
 }

@@ -104,14 +104,14 @@ fn error(text: &str) -> String {
 #[test]
 fn unsupported_blocks_are_listed_together_before_anything_runs() {
     let text = TONE_GAIN
-        .replace("id: blocks_file_sink", "id: qtgui_time_sink_x")
+        .replace("id: blocks_file_sink", "id: audio_sink")
         .replace("id: blocks_copy", "id: blocks_selector")
         .replace("    state: bypassed", "    state: enabled");
     let e = error(&text);
     assert!(
         e.starts_with("bad.grc: GNU Radio blocks radioflow does not run: ")
             && e.contains("blocks_selector (blocks_copy_0)")
-            && e.contains("qtgui_time_sink_x (blocks_file_sink_0)")
+            && e.contains("audio_sink (blocks_file_sink_0)")
             && e.contains("radioflow grc list"),
         "{e}"
     );
@@ -535,4 +535,72 @@ fn gnu_radio_parameters_radioflow_does_not_honour_are_refused() {
         e.contains("blocks_head: parameter 'gain' is not one of GNU Radio's for this block"),
         "{e}"
     );
+}
+
+/// QT GUI blocks run headless: a display's stream inputs go to discarding sinks, messages to
+/// and from GUI blocks are dropped, and the graph's notes name each GUI block.
+#[test]
+fn qt_gui_blocks_run_headless_and_are_named_in_the_notes() {
+    use radioflow_graphfile::describe_grc;
+    let mut text = String::from(
+        "options:\n  parameters:\n    id: gui\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    let float = [("type", "float")];
+    text += &grc_block("a", "blocks_null_source", &float);
+    text += &grc_block("b", "blocks_null_source", &float);
+    text += &grc_block(
+        "scope",
+        "qtgui_time_sink_x",
+        &[
+            ("type", "float"),
+            ("nconnections", "'2'"),
+            ("size", "'1024'"),
+        ],
+    );
+    text += &grc_block("box", "qtgui_edit_box_msg", &[("type", "int")]);
+    text += &grc_block("debug", "blocks_message_debug", &[]);
+    text += "\nconnections:\n- [a, '0', scope, '0']\n- [b, '0', scope, '1']\n- [box, msg, debug, store]\n\nmetadata:\n  file_format: 1\n";
+    let g = describe_grc(&text, "gui.grc").unwrap();
+    let sinks: Vec<(&str, &str, Option<&str>)> = g
+        .blocks
+        .iter()
+        .filter(|b| b.name.starts_with("scope"))
+        .map(|b| (b.name.as_str(), b.block.as_str(), b.dtype.as_deref()))
+        .collect();
+    assert_eq!(
+        sinks,
+        [
+            ("scope/0", "null_sink", Some("float32")),
+            ("scope/1", "null_sink", Some("float32"))
+        ]
+    );
+    let to: Vec<String> = g.streams.iter().map(|c| c.to.to_string()).collect();
+    assert_eq!(to.len(), 2);
+    assert!(
+        to[0].starts_with("scope/0") && to[1].starts_with("scope/1"),
+        "{to:?}"
+    );
+    assert!(g.messages.is_empty());
+    assert_eq!(g.notes.len(), 2);
+    assert!(
+        g.notes[0].starts_with("qtgui_time_sink_x 'scope' runs headless"),
+        "{:?}",
+        g.notes
+    );
+    assert!(
+        g.notes[1].starts_with("qtgui_edit_box_msg 'box' runs headless"),
+        "{:?}",
+        g.notes
+    );
+    let built = g.build().unwrap();
+    assert_eq!(built.notes.len(), 2);
+    built.flowgraph.validate().unwrap();
+    // A message-type display takes no stream: a stream into one is an error naming it.
+    let msg = text.replace(
+        "type: float\n    nconnections",
+        "type: msg_float\n    nconnections",
+    );
+    assert_ne!(msg, text);
+    let e = describe_grc(&msg, "gui.grc").unwrap_err().to_string();
+    assert!(e.contains("the GUI block has 0 stream inputs"), "{e}");
 }

@@ -72,6 +72,50 @@ pub fn describe_grc_file(path: impl AsRef<Path>) -> Result<GraphDescription, Gra
     describe_grc(&text, path)
 }
 
+/// The name of the discarding sink behind stream input `i` of headless GUI block `name` (a
+/// `/` cannot be in a GRC name, so it names no other block).
+fn headless_input(name: &str, i: usize) -> String {
+    format!("{name}/{i}")
+}
+
+/// The item types of a headless GUI block's stream inputs.
+fn headless_inputs(
+    gui: &gnuradio::GrHeadless,
+    e: &Entry,
+    vars: &mut Variables,
+) -> Result<Vec<radioflow_runtime::registry::Dtype>, String> {
+    let count = |key: Option<&str>, vars: &mut Variables| -> Result<usize, String> {
+        let Some(text) = key.and_then(|k| e.params.get(k)) else {
+            return Ok(1);
+        };
+        match vars.eval(text) {
+            Ok(Value::Int(n)) if (0..=64).contains(&n) => Ok(n as usize),
+            Ok(other) => Err(format!(
+                "{}: {} = {} is not a number of inputs (0 to 64)",
+                e.id,
+                key.unwrap_or_default(),
+                cut_display(&other)
+            )),
+            Err(err) => Err(format!("{}: {}: {err}", e.id, key.unwrap_or_default())),
+        }
+    };
+    Ok(match gui.inputs {
+        gnuradio::HeadlessInputs::None => Vec::new(),
+        gnuradio::HeadlessInputs::Fixed { dtype, count: key } => vec![dtype; count(key, vars)?],
+        gnuradio::HeadlessInputs::Typed { count: key } => {
+            let option = e.params.get("type").map_or("complex", String::as_str);
+            if option.starts_with("msg_") {
+                Vec::new()
+            } else {
+                let dtype = gnuradio::gui_dtype(option).ok_or_else(|| {
+                    format!("{}: type {} is not one of GNU Radio's", e.id, cut(option))
+                })?;
+                vec![dtype; count(Some(key), vars)?]
+            }
+        }
+    })
+}
+
 /// The host a block's GRC comment assigns it to: a line `host=NAME` (or `host: NAME`).
 fn comment_host(entry: &Entry) -> Option<String> {
     entry.params.get("comment")?.lines().find_map(|line| {
@@ -186,13 +230,16 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
         .collect();
     let unsupported: Vec<String> = graph_blocks
         .iter()
-        .filter(|e| gnuradio::find(&e.id).is_none())
+        .filter(|e| gnuradio::find(&e.id).is_none() && gnuradio::headless(&e.id).is_none())
         .map(|e| format!("{} ({})", cut(&e.id), cut(&e.name)))
         .collect();
     if !unsupported.is_empty() {
         let mut ids: Vec<String> = Vec::new();
         for e in &graph_blocks {
-            if gnuradio::find(&e.id).is_none() && !ids.contains(&e.id) {
+            if gnuradio::find(&e.id).is_none()
+                && gnuradio::headless(&e.id).is_none()
+                && !ids.contains(&e.id)
+            {
                 ids.push(e.id.clone());
             }
         }
@@ -203,12 +250,29 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
         });
     }
     let mut graph = GraphDescription::new(&file);
+    // GUI blocks run headless, with their number of stream inputs.
+    let mut headless: HashMap<&str, usize> = HashMap::new();
     for e in &graph_blocks {
         let fail = |message: String| GraphError::Block {
             file: file.clone(),
             name: e.name.clone(),
             message,
         };
+        if let Some(gui) = gnuradio::headless(&e.id) {
+            let inputs = headless_inputs(gui, e, &mut vars).map_err(fail)?;
+            for (i, dtype) in inputs.iter().enumerate() {
+                graph.blocks.push(BlockSpec {
+                    name: headless_input(&e.name, i),
+                    block: "null_sink".into(),
+                    dtype: Some(dtype.name().to_owned()),
+                    params: Vec::new(),
+                    host: comment_host(e),
+                });
+            }
+            headless.insert(e.name.as_str(), inputs.len());
+            graph.notes.push(gui.note(&e.name));
+            continue;
+        }
         let row = gnuradio::find(&e.id).expect("checked above");
         let values: HashMap<String, Result<Value, String>> = e
             .params
@@ -261,6 +325,32 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
             message,
         }
     })?;
+    // A headless GUI block's streams go to its discarding sinks; its messages are dropped.
+    for c in &mut graph.streams {
+        if let (Some(&n), PortName::Index(i)) = (headless.get(c.to.block.as_str()), &c.to.port) {
+            if *i >= n {
+                return Err(GraphError::Connection {
+                    file: file.clone(),
+                    connection: c.written.clone(),
+                    message: format!("the GUI block has {n} stream inputs"),
+                });
+            }
+            c.to = crate::End {
+                block: headless_input(&c.to.block, *i),
+                port: PortName::Index(0),
+            };
+        }
+        if headless.contains_key(c.from.block.as_str()) {
+            return Err(GraphError::Connection {
+                file: file.clone(),
+                connection: c.written.clone(),
+                message: "a GUI block run headless has no stream outputs".into(),
+            });
+        }
+    }
+    graph.messages.retain(|c| {
+        !headless.contains_key(c.from.block.as_str()) && !headless.contains_key(c.to.block.as_str())
+    });
     Ok(graph)
 }
 

@@ -20,9 +20,11 @@ mod analog;
 mod blocks;
 mod common;
 mod filter;
+mod headless;
 mod table;
 mod zeromq;
 
+pub use headless::{gui_dtype, headless, GrHeadless, HeadlessInputs, HEADLESS};
 pub use table::{Choose, Fixed, GrBlock, GrParam, GrType, GrValues, Mapped, To, GRC_COMMON};
 
 /// The table, one module of GNU Radio after another.
