@@ -1,20 +1,12 @@
-//! Floats to integers, rounded and saturated: [`FloatToChar`], [`FloatToShort`],
-//! [`FloatToInt`], [`FloatToUchar`].
-//!
-//! Each rounds `in · scale` to the nearest integer, ties to even (C's `rintf`, as GNU Radio and
-//! VOLK do), and saturates at the type's limits. Where GNU Radio's result is not defined by its
-//! code, these give Rust's saturating answer: NaN is 0, `+inf` the maximum, `-inf` the minimum.
-//! (GNU Radio's results there come from the machine's conversion instructions and differ by
-//! block and even by the item's place in the buffer: NaN gives 32767 or 0 in `float_to_short`,
-//! `i32::MIN` in `float_to_int`; `+inf` gives `i32::MIN` in `float_to_int` and 0 in
-//! `float_to_uchar`, as does every value at or above 2^63 in `float_to_int`.)
+//! Floats to integers, rounded (ties to even) and saturated as GNU Radio does:
+//! [`FloatToChar`], [`FloatToShort`], [`FloatToInt`], [`FloatToUchar`].
 
 use crate::element_wise::map;
 use radioflow_dsp::float_to_int;
 
 map! {
     /// Floats to bytes (`i8`): `in · scale` rounded (ties to even) and saturated at -128 and
-    /// 127, like GNU Radio's `float_to_char` (see the [module](self) for NaN and infinities).
+    /// 127, like GNU Radio's `float_to_char` (NaN gives 0, infinities saturate: see [`FromScaled`](radioflow_dsp::FromScaled)).
     ///
     /// # Example
     /// ```
@@ -44,7 +36,7 @@ map! {
 
 map! {
     /// Floats to `i16`: `in · scale` rounded (ties to even) and saturated at -32768 and 32767,
-    /// like GNU Radio's `float_to_short` (see the [module](self) for NaN and infinities).
+    /// like GNU Radio's `float_to_short` (NaN gives 0, infinities saturate: see [`FromScaled`](radioflow_dsp::FromScaled)).
     FloatToShort {
         id: "float_to_short",
         summary: "Floats to shorts (int16): in · scale, rounded to even and saturated.",
@@ -58,8 +50,8 @@ map! {
 
 map! {
     /// Floats to `i32`: `in · scale` rounded (ties to even) and saturated at `i32::MIN` and
-    /// `i32::MAX`, like GNU Radio's `float_to_int` (see the [module](self) for NaN and
-    /// infinities).
+    /// `i32::MAX`, like GNU Radio's `float_to_int` (NaN gives 0, infinities saturate:
+    /// see [`FromScaled`](radioflow_dsp::FromScaled)).
     FloatToInt {
         id: "float_to_int",
         summary: "Floats to ints (int32): in · scale, rounded to even and saturated.",
@@ -73,7 +65,7 @@ map! {
 
 map! {
     /// Floats to unsigned bytes: rounded (ties to even) and saturated at 0 and 255, like GNU
-    /// Radio's `float_to_uchar` (see the [module](self) for NaN and infinities).
+    /// Radio's `float_to_uchar` (NaN gives 0, infinities saturate: see [`FromScaled`](radioflow_dsp::FromScaled)).
     FloatToUchar {
         id: "float_to_uchar",
         summary: "Floats to unsigned bytes: rounded to even and saturated at 0 and 255.",

@@ -3,9 +3,12 @@
 //! [`InterleavedShortToComplex`], [`InterleavedCharToComplex`].
 //!
 //! To integers, each part is `part · scale` rounded (ties to even) and saturated as
-//! [`FloatToShort`](crate::FloatToShort) does (NaN is 0); from integers, each part is
-//! `part · (1/scale)` as [`ShortToFloat`](crate::ShortToFloat) computes it. GNU Radio's
-//! `vector_output`/`vector_input` variant (pairs as vector items) is not offered.
+//! [`FloatToShort`] does (NaN is 0); from integers, each part is `part · (1/scale)` as
+//! [`ShortToFloat`] computes it. GNU Radio's `vector_output`/`vector_input` variant (pairs as
+//! vector items) is not offered.
+//!
+//! [`FloatToShort`]: crate::FloatToShort
+//! [`ShortToFloat`]: crate::ShortToFloat
 
 use crate::element_wise::map;
 use radioflow_dsp::{complex_to_interleaved, interleaved_to_complex};
@@ -13,7 +16,7 @@ use radioflow_runtime::Complex32;
 
 map! {
     /// Complex samples to interleaved `i16` parts, two per sample, like GNU Radio's
-    /// `complex_to_interleaved_short` (see the [module](self)).
+    /// `complex_to_interleaved_short` (see [`FromScaled`](radioflow_dsp::FromScaled)).
     ///
     /// # Example
     /// ```
@@ -44,7 +47,7 @@ map! {
 
 map! {
     /// Complex samples to interleaved `i8` parts, two per sample, like GNU Radio's
-    /// `complex_to_interleaved_char` (see the [module](self)).
+    /// `complex_to_interleaved_char` (see [`FromScaled`](radioflow_dsp::FromScaled)).
     ComplexToInterleavedChar {
         id: "complex_to_interleaved_char",
         summary: "Complex samples to interleaved signed bytes (re, im, …): part · scale, rounded to even and saturated.",
@@ -59,7 +62,7 @@ map! {
 
 map! {
     /// Interleaved `i16` parts to complex samples, like GNU Radio's
-    /// `interleaved_short_to_complex` (see the [module](self)); `swap` takes the first of each
+    /// `interleaved_short_to_complex` (see [`FromScaled`](radioflow_dsp::FromScaled)); `swap` takes the first of each
     /// pair as the imaginary part. A lone last part at the end of the stream is dropped.
     InterleavedShortToComplex {
         id: "interleaved_short_to_complex",
@@ -78,7 +81,7 @@ map! {
 
 map! {
     /// Interleaved `i8` parts to complex samples, like GNU Radio's
-    /// `interleaved_char_to_complex` (see the [module](self)). A lone last part at the end of
+    /// `interleaved_char_to_complex` (see [`FromScaled`](radioflow_dsp::FromScaled)). A lone last part at the end of
     /// the stream is dropped.
     InterleavedCharToComplex {
         id: "interleaved_char_to_complex",

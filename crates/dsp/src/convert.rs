@@ -1,19 +1,24 @@
 //! Conversions between item types with GNU Radio's scaling, rounding and saturation
-//! (`float_to_short`, `short_to_float`, `complex_to_interleaved_short`, ...).
-//!
-//! To an integer: `x · scale` rounded to the nearest integer, ties to even (`rintf` in the
-//! default rounding mode), saturated at the type's limits. From an integer: `x · (1 / scale)`,
-//! the reciprocal rounded to `f32` once, as VOLK's kernels compute it.
-//!
-//! Where GNU Radio's result is not defined by its code (C's `rintf`/`lrint` of NaN or of a value
-//! outside the integer type: VOLK's vector and scalar kernels then disagree, and which one runs
-//! depends on the machine and on the item's place in the buffer), these conversions give
-//! Rust's saturating answer: NaN is 0, `+inf` and every value above the type's range its
-//! maximum, `-inf` and every value below its minimum.
+//! (`float_to_short`, `short_to_float`, `complex_to_interleaved_short`, ...); see
+//! [`FromScaled`].
 
 use num_complex::Complex32;
 
-/// An integer item type that `f32` values are rounded and saturated into.
+/// An integer item type that `f32` values are rounded and saturated into, as GNU Radio
+/// converts them.
+///
+/// To an integer: `x · scale` rounded to the nearest integer, ties to even (`rintf` in the
+/// default rounding mode), saturated at the type's limits. From an integer: `x · (1 / scale)`,
+/// the reciprocal rounded to `f32` once, as VOLK's kernels compute it.
+///
+/// Where GNU Radio's result is not defined by its code (C's `rintf`/`llrintf`/`lrint` of NaN
+/// or of a value outside the integer type), the conversions give Rust's saturating answer:
+/// NaN is 0, `+inf` and every value above the type's range its maximum, `-inf` and every value
+/// below its minimum. GNU Radio's results there come from the machine's conversion
+/// instructions and differ by block, and even by the item's place in the buffer (VOLK's vector
+/// or scalar kernel): on x86-64, NaN gives 32767 or 0 in `float_to_short` and `i32::MIN` in
+/// `float_to_int`; `+inf`, and every value beyond ±2^63, gives `i32::MIN` in `float_to_int`
+/// and 0 in `float_to_uchar`.
 pub trait FromScaled: Copy {
     /// `x` rounded to the nearest integer (ties to even) and saturated; NaN is 0.
     fn from_rounded(x: f32) -> Self;
@@ -113,7 +118,10 @@ pub fn interleaved_to_complex<T: FromScaled>(
     swap: bool,
     output: &mut [Complex32],
 ) {
-    assert!(input.len().is_multiple_of(2), "interleaved parts come in pairs");
+    assert!(
+        input.len().is_multiple_of(2),
+        "interleaved parts come in pairs"
+    );
     let factor = reciprocal(scale);
     let (a, b) = if swap { (1, 0) } else { (0, 1) };
     for (o, pair) in output[..input.len() / 2]
