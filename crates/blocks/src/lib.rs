@@ -7,9 +7,18 @@
 //!
 //! - Sources: [`NullSource`], [`VectorSource`], [`FileSource`], [`SignalSource`], [`RateSource`].
 //! - Sinks: [`NullSink`], [`VectorSink`], [`FileSink`], [`RateProbe`].
-//! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`Add`], [`Subtract`], [`Multiply`], [`AddConst`],
-//!   [`MultiplyConst`], [`Throttle`],
-//!   [`FirFilter`].
+//! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`Throttle`], [`FirFilter`].
+//! - Element-wise math (GNU Radio's math blocks): [`Add`], [`Subtract`], [`Multiply`],
+//!   [`Divide`], [`AddConst`], [`MultiplyConst`], [`MultiplyConjugate`], [`Conjugate`],
+//!   [`Abs`], [`Nlog10`].
+//! - Type conversions (GNU Radio's, with its scaling, rounding and saturation):
+//!   [`ComplexToReal`], [`ComplexToImag`], [`ComplexToMag`], [`ComplexToMagSquared`],
+//!   [`ComplexToArg`], [`ComplexToFloat`], [`ComplexToMagphase`], [`FloatToComplex`],
+//!   [`MagphaseToComplex`], [`CharToFloat`], [`ShortToFloat`], [`IntToFloat`],
+//!   [`UcharToFloat`], [`FloatToChar`], [`FloatToShort`], [`FloatToInt`], [`FloatToUchar`],
+//!   [`CharToShort`], [`ShortToChar`], [`ComplexToInterleavedShort`],
+//!   [`ComplexToInterleavedChar`], [`InterleavedShortToComplex`],
+//!   [`InterleavedCharToComplex`].
 //! - Radio: [`IqToComplex`] ([`SampleFormat`]), [`FreqXlatingFirFilter`],
 //!   [`DecimatingFirFilter`], [`RationalResampler`], [`QuadratureDemod`], [`IirFilter`] (FM
 //!   de-emphasis).
@@ -43,25 +52,34 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod abs;
 mod add;
 mod add_const;
+mod char_short;
+mod complex_to;
+mod conjugate;
 mod copy;
 mod decimating_fir_filter;
+mod divide;
 mod element_wise;
 mod file_error;
 mod file_sink;
 mod file_source;
 mod fir_filter;
 mod freq_xlating_fir_filter;
+mod from_float;
 mod head;
 mod iir_filter;
+mod interleaved;
 mod iq_to_complex;
 mod message_burst_source;
 mod message_counter;
 mod message_debug;
 mod message_forwarder;
 mod multiply;
+mod multiply_conjugate;
 mod multiply_const;
+mod nlog10;
 mod null_sink;
 mod null_source;
 mod pack_k_bits;
@@ -77,28 +95,45 @@ mod subtract;
 #[cfg(test)]
 mod test_util;
 mod throttle;
+mod to_complex;
+mod to_float;
 mod unpack_k_bits;
 mod vector_sink;
 mod vector_source;
 
+pub use abs::Abs;
 pub use add::Add;
 pub use add_const::AddConst;
+pub use char_short::{CharToShort, ShortToChar};
+pub use complex_to::{
+    ComplexToArg, ComplexToFloat, ComplexToImag, ComplexToMag, ComplexToMagSquared,
+    ComplexToMagphase, ComplexToReal,
+};
+pub use conjugate::Conjugate;
 pub use copy::Copy;
 pub use decimating_fir_filter::DecimatingFirFilter;
+pub use divide::Divide;
 pub use file_error::FileError;
 pub use file_sink::FileSink;
 pub use file_source::FileSource;
 pub use fir_filter::FirFilter;
 pub use freq_xlating_fir_filter::FreqXlatingFirFilter;
+pub use from_float::{FloatToChar, FloatToInt, FloatToShort, FloatToUchar};
 pub use head::Head;
 pub use iir_filter::IirFilter;
+pub use interleaved::{
+    ComplexToInterleavedChar, ComplexToInterleavedShort, InterleavedCharToComplex,
+    InterleavedShortToComplex,
+};
 pub use iq_to_complex::{IqToComplex, SampleFormat, UnknownFormat};
 pub use message_burst_source::MessageBurstSource;
 pub use message_counter::MessageCounter;
 pub use message_debug::MessageDebug;
 pub use message_forwarder::MessageForwarder;
 pub use multiply::Multiply;
+pub use multiply_conjugate::MultiplyConjugate;
 pub use multiply_const::MultiplyConst;
+pub use nlog10::Nlog10;
 pub use null_sink::NullSink;
 pub use null_source::NullSource;
 pub use pack_k_bits::PackKBits;
@@ -111,6 +146,8 @@ pub use signal_source::{SignalItem, SignalSource, Waveform};
 pub use stream_to_tagged_stream::StreamToTaggedStream;
 pub use subtract::Subtract;
 pub use throttle::Throttle;
+pub use to_complex::{FloatToComplex, MagphaseToComplex};
+pub use to_float::{CharToFloat, IntToFloat, ShortToFloat, UcharToFloat};
 pub use unpack_k_bits::UnpackKBits;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;

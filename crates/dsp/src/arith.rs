@@ -1,11 +1,16 @@
-//! Element-wise arithmetic: with a constant, and between two streams.
+//! Element-wise arithmetic: with a constant, between two streams, and of one stream
+//! (absolute value, `n·log10(x) + k`).
 
 use num_complex::{Complex32, Complex64};
 
 /// A sample type with the addition, subtraction and multiplication the kernels need.
 ///
-/// Floats and complex floats use ordinary IEEE arithmetic. Integers wrap on overflow, like the
-/// C++ integer arithmetic of GNU Radio's `add_const_ss` and `multiply_const_ss`.
+/// Floats and complex floats use ordinary IEEE arithmetic (a complex quotient is
+/// `a·conj(b) / |b|²`, as VOLK's `volk_32fc_x2_divide_32fc` computes it). Integers wrap on
+/// overflow, like the C++ integer arithmetic of GNU Radio's `add_const_ss` and
+/// `multiply_const_ss`; an integer divided by zero is 0 and `MIN / -1` wraps to `MIN`, what
+/// GNU Radio's `divide_ss`/`divide_ii` compute on AArch64 (on x86 the C++ division traps and
+/// the process dies).
 pub trait Arith: Copy {
     /// `self + rhs`.
     fn add(self, rhs: Self) -> Self;
@@ -13,6 +18,8 @@ pub trait Arith: Copy {
     fn sub(self, rhs: Self) -> Self;
     /// `self · rhs`.
     fn mul(self, rhs: Self) -> Self;
+    /// `self / rhs`.
+    fn div(self, rhs: Self) -> Self;
 }
 
 macro_rules! float_arith {
@@ -29,6 +36,10 @@ macro_rules! float_arith {
             #[inline]
             fn mul(self, rhs: Self) -> Self {
                 self * rhs
+            }
+            #[inline]
+            fn div(self, rhs: Self) -> Self {
+                self / rhs
             }
         }
     )*};
@@ -48,6 +59,15 @@ macro_rules! int_arith {
             #[inline]
             fn mul(self, rhs: Self) -> Self {
                 self.wrapping_mul(rhs)
+            }
+            #[inline]
+            fn div(self, rhs: Self) -> Self {
+                // Rust's `/` panics on both (GNU Radio's C++ traps on x86): AArch64's results.
+                if rhs == 0 {
+                    0
+                } else {
+                    self.wrapping_div(rhs)
+                }
             }
         }
     )*};
@@ -106,6 +126,84 @@ pub fn subtract_into<T: Arith>(acc: &mut [T], input: &[T]) {
     let input = &input[..acc.len()];
     for (a, &x) in acc.iter_mut().zip(input) {
         *a = a.sub(x);
+    }
+}
+
+/// `acc[i] = acc[i] / input[i]` for every item of `acc` (a stream divided by another; see
+/// [`Arith`] for integers divided by zero).
+///
+/// # Panics
+/// If `input` is shorter than `acc`.
+pub fn divide_into<T: Arith>(acc: &mut [T], input: &[T]) {
+    let input = &input[..acc.len()];
+    for (a, &x) in acc.iter_mut().zip(input) {
+        *a = a.div(x);
+    }
+}
+
+/// A sample type with GNU Radio's `abs_xx`: `x < 0 ? -x : x`. Integers wrap (`|MIN|` is
+/// `MIN`); a float keeps the sign of `-0.0` and of NaN, as that comparison does.
+pub trait Abs: Copy {
+    /// `x < 0 ? -x : x`.
+    fn abs_gr(self) -> Self;
+}
+
+macro_rules! int_abs {
+    ($($t:ty),*) => {$(
+        impl Abs for $t {
+            #[inline]
+            fn abs_gr(self) -> Self {
+                self.wrapping_abs()
+            }
+        }
+    )*};
+}
+
+macro_rules! float_abs {
+    ($($t:ty),*) => {$(
+        impl Abs for $t {
+            #[inline]
+            fn abs_gr(self) -> Self {
+                if self < 0.0 {
+                    -self
+                } else {
+                    self
+                }
+            }
+        }
+    )*};
+}
+
+int_abs!(i8, i16, i32, i64);
+float_abs!(f32, f64);
+
+/// `output[i] = input[i] < 0 ? -input[i] : input[i]` (see [`Abs`]).
+///
+/// # Panics
+/// If `output` is shorter than `input`.
+pub fn abs<T: Abs>(input: &[T], output: &mut [T]) {
+    for (o, &x) in output[..input.len()].iter_mut().zip(input) {
+        *o = x.abs_gr();
+    }
+}
+
+/// `output[i] = n·log10(input[i]) + k`, with inputs below the smallest normal `f32` (zero,
+/// negative, `-inf`) taken as that smallest normal, as GNU Radio's `nlog10_ff` does; NaN stays
+/// NaN. (GNU Radio computes `n/log2(10) · log2(x·10^(k/n))` with VOLK's approximate `log2`,
+/// equal within a few `1e-6` relative; that form is NaN for every input when `n` is 0, this
+/// one is `k`.)
+///
+/// # Panics
+/// If `output` is shorter than `input`.
+pub fn nlog10(input: &[f32], n: f32, k: f32, output: &mut [f32]) {
+    for (o, &x) in output[..input.len()].iter_mut().zip(input) {
+        // Not `f32::max`, which would turn NaN into the bound.
+        let x = if x < f32::MIN_POSITIVE {
+            f32::MIN_POSITIVE
+        } else {
+            x
+        };
+        *o = n * x.log10() + k;
     }
 }
 

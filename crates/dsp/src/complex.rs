@@ -1,4 +1,5 @@
-//! Element-wise conversions of complex samples: magnitude, power, phase, parts, conjugate.
+//! Element-wise operations on complex samples, as GNU Radio's blocks compute them: magnitude,
+//! power, phase, parts, conjugate, and complex samples from parts or from magnitude and phase.
 
 use num_complex::Complex32;
 
@@ -13,12 +14,14 @@ fn map<I: Copy, O>(input: &[I], output: &mut [O], f: impl Fn(I) -> O) {
     }
 }
 
-/// `output[i] = |input[i]|` (GNU Radio's `complex_to_mag`).
+/// `output[i] = |input[i]|` as `sqrt(re² + im²)` (GNU Radio's `complex_to_mag`, VOLK's
+/// `volk_32fc_magnitude_32f`: not `hypot`, so it overflows to infinity above about 1.8e19 as
+/// GNU Radio's does).
 ///
 /// # Panics
 /// If `output` is shorter than `input`.
 pub fn magnitude(input: &[Complex32], output: &mut [f32]) {
-    map(input, output, |z| z.re.hypot(z.im));
+    map(input, output, |z| (z.re * z.re + z.im * z.im).sqrt());
 }
 
 /// `output[i] = |input[i]|²` (GNU Radio's `complex_to_mag_squared`).
@@ -29,12 +32,76 @@ pub fn magnitude_squared(input: &[Complex32], output: &mut [f32]) {
     map(input, output, |z| z.re * z.re + z.im * z.im);
 }
 
-/// `output[i] = arg(input[i])` in `[-π, π]` (GNU Radio's `complex_to_arg`).
+/// `output[i] = arg(input[i])` in `[-π, π]` (GNU Radio's `complex_to_arg`; see [`phase`]).
 ///
 /// # Panics
 /// If `output` is shorter than `input`.
 pub fn arg(input: &[Complex32], output: &mut [f32]) {
-    map(input, output, |z| z.im.atan2(z.re));
+    map(input, output, phase);
+}
+
+/// The phase of `z` in `[-π, π]` with GNU Radio's conventions (its `fast_atan2f`): 0 at the
+/// origin, and `+π` (not `-π`) on the negative real axis whatever the sign of a zero imaginary
+/// part. GNU Radio interpolates a table (within about 2e-6 rad of this exact `atan2`).
+#[inline]
+pub fn phase(z: Complex32) -> f32 {
+    if z.re == 0.0 && z.im == 0.0 {
+        0.0
+    } else {
+        // `+ 0.0` turns -0.0 into +0.0 (and leaves every other value as it is).
+        (z.im + 0.0).atan2(z.re)
+    }
+}
+
+/// `magnitude[i] = |input[i]|` and `phase[i] = arg(input[i])` (GNU Radio's
+/// `complex_to_magphase`; see [`magnitude`] and [`arg`]).
+///
+/// # Panics
+/// If an output is shorter than `input`.
+pub fn magnitude_phase(input: &[Complex32], magnitude: &mut [f32], phase: &mut [f32]) {
+    self::magnitude(input, magnitude);
+    arg(input, phase);
+}
+
+/// `output[i] = magnitude[i]·cos(phase[i]) + j·magnitude[i]·sin(phase[i])` (GNU Radio's
+/// `magphase_to_complex`).
+///
+/// # Panics
+/// If `phase` or `output` is shorter than `magnitude`.
+pub fn from_polar(magnitude: &[f32], phase: &[f32], output: &mut [Complex32]) {
+    let n = magnitude.len();
+    for ((o, &m), &p) in output[..n].iter_mut().zip(magnitude).zip(&phase[..n]) {
+        *o = Complex32::new(m * p.cos(), m * p.sin());
+    }
+}
+
+/// `output[i] = input0[i] · conj(input1[i])` (GNU Radio's `multiply_conjugate_cc`).
+///
+/// # Panics
+/// If `input1` or `output` is shorter than `input0`.
+pub fn multiply_conjugate(input0: &[Complex32], input1: &[Complex32], output: &mut [Complex32]) {
+    let n = input0.len();
+    for ((o, &a), &b) in output[..n].iter_mut().zip(input0).zip(&input1[..n]) {
+        *o = a * b.conj();
+    }
+}
+
+/// `re[i] = Re input[i]` and `im[i] = Im input[i]` (GNU Radio's `complex_to_float` with both
+/// outputs).
+///
+/// # Panics
+/// If an output is shorter than `input`.
+pub fn parts(input: &[Complex32], re: &mut [f32], im: &mut [f32]) {
+    real(input, re);
+    imag(input, im);
+}
+
+/// `output[i] = re[i] + j·0` (GNU Radio's `float_to_complex` with one input).
+///
+/// # Panics
+/// If `output` is shorter than `re`.
+pub fn real_to_complex(re: &[f32], output: &mut [Complex32]) {
+    map(re, output, |r| Complex32::new(r, 0.0));
 }
 
 /// `output[i] = Re input[i]` (GNU Radio's `complex_to_real`).

@@ -87,6 +87,7 @@ mod arb_resampler;
 mod arith;
 mod complex;
 mod complex_tap_fir;
+mod convert;
 mod dc_blocker;
 mod decimating_fir;
 mod error;
@@ -114,9 +115,19 @@ mod window;
 
 pub use agc::Agc;
 pub use arb_resampler::ArbResampler;
-pub use arith::{add_const, add_into, multiply_const, multiply_into, subtract_into, Arith};
-pub use complex::{arg, conjugate, imag, magnitude, magnitude_squared, real, to_complex};
+pub use arith::{
+    abs, add_const, add_into, divide_into, multiply_const, multiply_into, nlog10, subtract_into,
+    Abs, Arith,
+};
+pub use complex::{
+    arg, conjugate, from_polar, imag, magnitude, magnitude_phase, magnitude_squared,
+    multiply_conjugate, parts, phase, real, real_to_complex, to_complex,
+};
 pub use complex_tap_fir::ComplexTapFir;
+pub use convert::{
+    char_to_short, complex_to_interleaved, float_to_int, int_to_float, interleaved_to_complex,
+    short_to_char, FromScaled,
+};
 pub use dc_blocker::DcBlocker;
 pub use decimating_fir::DecimatingFir;
 pub use error::{Num, ParamError};

@@ -74,6 +74,9 @@ fn declarations(text: &str) -> usize {
             l.starts_with("#[library_block(")
                 || l.starts_with("with_constant! {")
                 || l.starts_with("between_streams! {")
+                || l.starts_with("map! {")
+                || l.starts_with("two_inputs! {")
+                || l.starts_with("two_outputs! {")
         })
         .count()
 }

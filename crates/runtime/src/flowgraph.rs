@@ -457,7 +457,7 @@ impl Flowgraph {
         self.nodes[block.0].max_items = Some(items.max(1) as u64);
     }
 
-    /// Checks that the graph can run: every required input and every output connected, no
+    /// Checks that the graph can run: every required input and output connected, no
     /// cycle through stream connections.
     ///
     /// # Errors
@@ -474,8 +474,8 @@ impl Flowgraph {
                     ));
                 }
             }
-            for p in 0..n.specs.stream_out.len() {
-                if !self.connections.stream.iter().any(|e| e.src == (b, p)) {
+            for (p, spec) in n.specs.stream_out.iter().enumerate() {
+                if !spec.optional && !self.connections.stream.iter().any(|e| e.src == (b, p)) {
                     return Err(RunError::UnconnectedOutput(
                         self.port_label((b, p), Direction::StreamOutput),
                     ));

@@ -88,6 +88,12 @@ impl<T: Item> StreamInput<T> {
         }
     }
 
+    /// Whether a stream is connected here (false before the run starts and for an
+    /// [`optional`](Self::optional) input left unconnected).
+    pub fn is_connected(&self) -> bool {
+        self.reader.is_some()
+    }
+
     /// The reader, while attached.
     fn reader(&self) -> Option<&Reader> {
         // SAFETY: the task's handle is not in use while the block runs (endpoint.rs), and the
@@ -151,6 +157,7 @@ impl<T: Item> StreamInput<T> {
 #[derive(Debug)]
 pub struct StreamOutput<T: Item> {
     writer: Option<Endpoint<Writer>>,
+    optional: bool,
     /// Free items the block needs before `work` can write any (at least 1).
     min_items: usize,
     _item: PhantomData<fn() -> T>,
@@ -167,9 +174,25 @@ impl<T: Item> StreamOutput<T> {
     pub fn new() -> Self {
         Self {
             writer: None,
+            optional: false,
             min_items: 1,
             _item: PhantomData,
         }
+    }
+
+    /// An output that may stay unconnected (its [`slice`](Self::slice) is then empty: the
+    /// block checks [`is_connected`](Self::is_connected) and writes nothing there).
+    pub fn optional() -> Self {
+        Self {
+            optional: true,
+            ..Self::new()
+        }
+    }
+
+    /// Whether a stream is connected here (false before the run starts and for an
+    /// [`optional`](Self::optional) output left unconnected).
+    pub fn is_connected(&self) -> bool {
+        self.writer.is_some()
     }
 
     /// Declares that `work` needs a window of at least `n` free items to write anything (a
@@ -450,7 +473,7 @@ impl<'a> Ports<'a> {
             Mode::Describe(s) => s.stream_out.push(PortSpec {
                 name: name.to_owned(),
                 item: Some(ItemType::of::<T>()),
-                optional: false,
+                optional: port.optional,
                 min_items: port.min_items,
                 message_type: None,
             }),

@@ -76,7 +76,8 @@ pub(crate) struct Stuck {
 #[derive(Debug, Default)]
 pub(crate) struct PortTable {
     inputs: Vec<Input>,
-    /// Declared stream inputs left unconnected (optional ones): finished and empty.
+    /// Declared stream inputs left unconnected (optional ones): finished and empty for the
+    /// block, and no part of its end of stream.
     unconnected_inputs: usize,
     outputs: Vec<Output>,
     /// Per connected message output, the inboxes it posts to.
@@ -220,7 +221,7 @@ impl PortTable {
     /// Refreshes every window (called with the block idle).
     #[inline]
     pub(crate) fn before(&mut self) -> Before {
-        let (mut readable, mut done) = (0, self.unconnected_inputs);
+        let (mut readable, mut done) = (0, 0);
         for i in &mut self.inputs {
             // SAFETY: the block is not running, so its port's handle is not in use.
             let r = unsafe { i.reader.get_mut() };
@@ -239,7 +240,7 @@ impl PortTable {
                 full = true;
             }
         }
-        let stream_inputs = self.inputs.len() + self.unconnected_inputs;
+        let stream_inputs = self.inputs.len();
         let stream_outputs = self.outputs.len();
         Before {
             starved: stream_inputs > 0 && readable == 0 && done == 0,
@@ -280,9 +281,8 @@ impl PortTable {
     /// one is final and holds less than the block needs there (judged on the last refresh and
     /// what was consumed since).
     pub(crate) fn inputs_over(&mut self) -> bool {
-        if self.unconnected_inputs > 0 {
-            return true;
-        }
+        // An optional input left unconnected is not part of the stream: the connected ones
+        // decide (a block with it as only input ends by itself, as a source does).
         let mut done = 0;
         for i in &mut self.inputs {
             // SAFETY: the block is not running, so its port's handle is not in use.

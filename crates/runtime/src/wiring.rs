@@ -64,6 +64,10 @@ pub(crate) fn output_plans(nodes: &[Node], connections: &Connections) -> Vec<Out
             let edges: Vec<usize> = (0..stream.len())
                 .filter(|&i| stream[i].src == (b, p))
                 .collect();
+            if edges.is_empty() {
+                // An optional output left unconnected: no buffer, the port stays detached.
+                continue;
+            }
             let bytes = edges
                 .iter()
                 .filter_map(|&i| connections.stream_bytes[i])
