@@ -170,3 +170,27 @@ fn widths_beyond_a_byte_are_refused_naming_the_parameter() {
         "l"
     );
 }
+
+/// GNU Radio's byte streams are untyped: a `u8` stream (GRC's `byte`) feeds a block reading
+/// signed bytes, which reads them as two's complement, under every scheduler.
+#[test]
+fn unsigned_bytes_feed_a_block_reading_signed_ones() {
+    use radioflow_blocks::CharToFloat;
+    for s in schedulers() {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(vec![0u8, 1, 127, 128, 255]));
+        let op = fg.add(CharToFloat::new(1.0));
+        let sink = fg.add(VectorSink::<f32>::new());
+        fg.connect(src, op).unwrap();
+        fg.connect(op, sink).unwrap();
+        fg.start(s.as_ref()).unwrap();
+        fg.wait_timeout(Duration::from_secs(120)).unwrap();
+        let got = fg.block::<VectorSink<f32>>(sink).unwrap().data().to_vec();
+        assert_eq!(got, [0.0, 1.0, 127.0, -128.0, -1.0]);
+    }
+    // Other types of one size still do not connect.
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(vec![0i16]));
+    let sink = fg.add(VectorSink::<u16>::new());
+    assert!(fg.connect(src, sink).is_err());
+}

@@ -388,7 +388,11 @@ impl Flowgraph {
         let dp = (dst.block.0, self.resolve(&dst, Direction::StreamInput)?);
         let st = self.nodes[sp.0].specs.stream_out[sp.1].item;
         let dt = self.nodes[dp.0].specs.stream_in[dp.1].item;
-        if st != dt {
+        let connects = match (st, dt) {
+            (Some(s), Some(d)) => s.connects_to(&d),
+            (s, d) => s == d,
+        };
+        if !connects {
             let show = |t: Option<ItemType>| t.map(|t| t.to_string()).unwrap_or_default();
             return Err(ConnectError::TypeMismatch {
                 src: self.port_label(sp, Direction::StreamOutput),

@@ -43,6 +43,15 @@ impl PartialEq for ItemType {
 impl Eq for ItemType {}
 
 impl ItemType {
+    /// Whether an output of this type may feed an input of type `other`: the same type, or
+    /// bytes signed on one side and unsigned on the other. GNU Radio's byte streams are
+    /// untyped (`char` to some blocks, `unsigned char` to most); a `u8` stream into an `i8`
+    /// input is read as two's complement, as GNU Radio's `char_to_float` reads its bytes.
+    pub fn connects_to(&self, other: &Self) -> bool {
+        let bytes = [TypeId::of::<i8>(), TypeId::of::<u8>()];
+        self == other || (bytes.contains(&self.id) && bytes.contains(&other.id))
+    }
+
     /// The front ends' name of the type (`complex64`, ...), if it is one of theirs.
     pub fn dtype(&self) -> Option<crate::registry::Dtype> {
         use crate::registry::Dtype;
