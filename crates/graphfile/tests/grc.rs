@@ -604,3 +604,39 @@ fn qt_gui_blocks_run_headless_and_are_named_in_the_notes() {
     let e = describe_grc(&msg, "gui.grc").unwrap_err().to_string();
     assert!(e.contains("the GUI block has 0 stream inputs"), "{e}");
 }
+
+/// A GUI variable that also sends messages (a dial) holds its initial value for the
+/// expressions that use it, and sends nothing headless; an optional GUI stream input left
+/// unconnected gets no sink.
+#[test]
+fn a_gui_variable_with_messages_is_its_value_and_sends_nothing() {
+    use radioflow_graphfile::describe_grc;
+    use radioflow_runtime::Pmt;
+    let mut text = String::from(
+        "options:\n  parameters:\n    id: dial\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    text += &grc_block(
+        "level",
+        "variable_qtgui_dial_control",
+        &[("type", "int"), ("value", "'40'")],
+    );
+    text += &grc_block("src", "blocks_null_source", &[("type", "float")]);
+    text += &grc_block(
+        "head",
+        "blocks_head",
+        &[("type", "float"), ("num_items", "level * 2")],
+    );
+    text += &grc_block("snk", "blocks_null_sink", &[("type", "float")]);
+    text += &grc_block("compass", "qtgui_compass", &[]);
+    text += "\nconnections:\n- [src, '0', head, '0']\n- [head, '0', snk, '0']\n- [level, value, compass, angle]\n\nmetadata:\n  file_format: 1\n";
+    let g = describe_grc(&text, "dial.grc").unwrap();
+    assert!(g
+        .block("head")
+        .unwrap()
+        .params
+        .contains(&("n".to_owned(), Pmt::Int(80))));
+    assert!(g.messages.is_empty());
+    assert!(!g.blocks.iter().any(|b| b.name.starts_with("compass")));
+    assert_eq!(g.notes.len(), 2, "{:?}", g.notes);
+    g.build().unwrap().flowgraph.validate().unwrap();
+}

@@ -45,6 +45,13 @@ const VARIABLES: &[&str] = &[
     "variable_qtgui_chooser",
     "variable_qtgui_label",
     "variable_qtgui_check_box",
+    "variable_qtgui_push_button",
+    // Variables that also send their value as a message when used: headless, they hold their
+    // initial value and send nothing (their GUI rows in radioflow_library's `HEADLESS`).
+    "variable_qtgui_dial_control",
+    "variable_qtgui_toggle_button_msg",
+    "variable_qtgui_toggle_switch",
+    "variable_qtgui_msgcheckbox",
 ];
 
 /// Block ids that are part of the file but not of the graph.
@@ -222,7 +229,8 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
     let graph_blocks: Vec<&Entry> = all
         .iter()
         .filter(|e| {
-            !VARIABLES.contains(&e.id.as_str())
+            // A variable with message ports is also a (headless) block of the graph.
+            (!VARIABLES.contains(&e.id.as_str()) || gnuradio::headless(&e.id).is_some())
                 && !IGNORED.contains(&e.id.as_str())
                 && !e.id.starts_with("virtual_")
                 && e.state == "enabled"
@@ -250,8 +258,9 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
         });
     }
     let mut graph = GraphDescription::new(&file);
-    // GUI blocks run headless, with their number of stream inputs.
-    let mut headless: HashMap<&str, usize> = HashMap::new();
+    // GUI blocks run headless: their stream inputs' types, and their host.
+    type Inputs = (Vec<radioflow_runtime::registry::Dtype>, Option<String>);
+    let mut headless: HashMap<&str, Inputs> = HashMap::new();
     for e in &graph_blocks {
         let fail = |message: String| GraphError::Block {
             file: file.clone(),
@@ -260,16 +269,7 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
         };
         if let Some(gui) = gnuradio::headless(&e.id) {
             let inputs = headless_inputs(gui, e, &mut vars).map_err(fail)?;
-            for (i, dtype) in inputs.iter().enumerate() {
-                graph.blocks.push(BlockSpec {
-                    name: headless_input(&e.name, i),
-                    block: "null_sink".into(),
-                    dtype: Some(dtype.name().to_owned()),
-                    params: Vec::new(),
-                    host: comment_host(e),
-                });
-            }
-            headless.insert(e.name.as_str(), inputs.len());
+            headless.insert(e.name.as_str(), (inputs, comment_host(e)));
             graph.notes.push(gui.note(&e.name));
             continue;
         }
@@ -325,18 +325,29 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
             message,
         }
     })?;
-    // A headless GUI block's streams go to its discarding sinks; its messages are dropped.
+    // A headless GUI block's connected stream inputs go to discarding sinks (an optional
+    // input left unconnected gets none); its messages are dropped.
     for c in &mut graph.streams {
-        if let (Some(&n), PortName::Index(i)) = (headless.get(c.to.block.as_str()), &c.to.port) {
-            if *i >= n {
+        if let (Some((inputs, host)), PortName::Index(i)) =
+            (headless.get(c.to.block.as_str()), &c.to.port)
+        {
+            let Some(dtype) = inputs.get(*i) else {
                 return Err(GraphError::Connection {
                     file: file.clone(),
                     connection: c.written.clone(),
-                    message: format!("the GUI block has {n} stream inputs"),
+                    message: format!("the GUI block has {} stream inputs", inputs.len()),
                 });
-            }
+            };
+            let name = headless_input(&c.to.block, *i);
+            graph.blocks.push(BlockSpec {
+                name: name.clone(),
+                block: "null_sink".into(),
+                dtype: Some(dtype.name().to_owned()),
+                params: Vec::new(),
+                host: host.clone(),
+            });
             c.to = crate::End {
-                block: headless_input(&c.to.block, *i),
+                block: name,
                 port: PortName::Index(0),
             };
         }

@@ -116,6 +116,11 @@ pub const HEADLESS: &[GrHeadless] = &[
     messages_only("qtgui_edit_box_msg"),
     messages_only("qtgui_msgdigitalnumbercontrol"),
     messages_only("variable_qtgui_azelplot"),
+    messages_only("variable_qtgui_dial_control"),
+    messages_only("variable_qtgui_toggle_button_msg"),
+    messages_only("variable_qtgui_toggle_switch"),
+    messages_only("variable_qtgui_msgcheckbox"),
+    messages_only("variable_qtgui_msg_push_button"),
     messages_only("variable_qtgui_distanceradar"),
 ];
 

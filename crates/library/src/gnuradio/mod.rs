@@ -21,6 +21,7 @@ mod blocks;
 mod common;
 mod filter;
 mod headless;
+mod math;
 mod table;
 mod zeromq;
 
@@ -28,7 +29,13 @@ pub use headless::{gui_dtype, headless, GrHeadless, HeadlessInputs, HEADLESS};
 pub use table::{Choose, Fixed, GrBlock, GrParam, GrType, GrValues, Mapped, To, GRC_COMMON};
 
 /// The table, one module of GNU Radio after another.
-const MODULES: &[&[GrBlock]] = &[blocks::ROWS, analog::ROWS, filter::ROWS, zeromq::ROWS];
+const MODULES: &[&[GrBlock]] = &[
+    blocks::ROWS,
+    math::ROWS,
+    analog::ROWS,
+    filter::ROWS,
+    zeromq::ROWS,
+];
 
 /// Every row of the table.
 pub fn rows() -> impl Iterator<Item = &'static GrBlock> {
