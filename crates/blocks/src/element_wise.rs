@@ -71,9 +71,9 @@ macro_rules! with_constant {
     ) => {
         $(#[$doc])*
         #[::radioflow_runtime::registry::library_block(id = $id, summary = $summary, dtypes = all)]
-        #[param(k: T, doc = "the constant")]
+        #[param(k: T, settable, doc = "the constant")]
         #[derive(Debug)]
-        pub struct $name<T: ::radioflow_runtime::Item + ::radioflow_dsp::Arith> {
+        pub struct $name<T: ::radioflow_runtime::Item + ::radioflow_dsp::Arith + ::radioflow_runtime::FromMessage> {
             /// The items.
             #[input(name = "in")]
             input: ::radioflow_runtime::StreamInput<T>,
@@ -84,7 +84,7 @@ macro_rules! with_constant {
         }
 
         #[::radioflow_runtime::block]
-        impl<T: ::radioflow_runtime::Item + ::radioflow_dsp::Arith> $name<T> {
+        impl<T: ::radioflow_runtime::Item + ::radioflow_dsp::Arith + ::radioflow_runtime::FromMessage> $name<T> {
             #[doc = ::core::concat!("A block computing `", $formula, "`.")]
             pub fn new(k: T) -> Self {
                 Self {
@@ -92,6 +92,11 @@ macro_rules! with_constant {
                     output: ::radioflow_runtime::StreamOutput::new(),
                     k,
                 }
+            }
+
+            /// Sets the constant, from the next work call on (GNU Radio's `set_k`).
+            pub fn set_k(&mut self, k: T) {
+                self.k = k;
             }
 
             fn work(

@@ -143,3 +143,39 @@ fn a_required_second_port_is_still_required() {
         "{err}"
     );
 }
+
+/// The constant of add_const / multiply_const is settable while running (GNU Radio's
+/// `set_k`), for every item type; a value out of the type's range is ignored, never wrapped.
+#[test]
+fn the_constant_is_settable_while_running_and_checked_against_the_type() {
+    use radioflow_blocks::{AddConst, MultiplyConst};
+    let mut h = Harness::new(MultiplyConst::<i16>::new(2));
+    h.push("in", &[3i16]);
+    h.work().unwrap();
+    h.post("k", 5i64).unwrap();
+    h.push("in", &[3i16]);
+    h.work().unwrap();
+    assert_eq!(h.take_output::<i16>("out"), [6, 15]);
+    // Out of i16's range: ignored (with a warning), as a bad value from a control port is.
+    h.post("k", 40_000i64).unwrap();
+    h.push("in", &[3i16]);
+    h.work().unwrap();
+    assert_eq!(h.take_output::<i16>("out"), [15]);
+    let mut h = Harness::new(AddConst::<Complex32>::new(Complex32::new(1.0, 0.0)));
+    h.post("k", Complex32::new(0.0, 2.0)).unwrap();
+    h.push("in", &[Complex32::new(1.0, 1.0)]);
+    h.work().unwrap();
+    assert_eq!(
+        h.take_output::<Complex32>("out"),
+        [Complex32::new(1.0, 3.0)]
+    );
+    let mut h = Harness::new(AddConst::<u8>::new(1));
+    h.post("k", 255i64).unwrap();
+    h.push("in", &[1u8]);
+    h.work().unwrap();
+    assert_eq!(
+        h.take_output::<u8>("out"),
+        [0],
+        "wraps as GNU Radio's unsigned char"
+    );
+}
