@@ -11,6 +11,19 @@ LIBRARY: Dict[str, Dict[str, Any]]
 __all__: List[str]
 
 
+def abs(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """The absolute value of every item (integers wrap: |MIN| is MIN).
+
+    Parameters:
+        dtype: the item type, one of float32, int16, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def add(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional[str] = None) -> Block:
     """The item-by-item sum of `inputs` streams (ports in0..in{inputs-1}).
 
@@ -31,6 +44,152 @@ def add_const(k: Any, dtype: DTypeLike = np.float32, *, name: Optional[str] = No
     Parameters:
         k: the constant (a value of the item type).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        k: message input
+    """
+
+
+def char_to_float(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+    """Signed bytes to floats: in / scale.
+
+    Parameters:
+        scale: the divisor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        scale: message input
+    """
+
+
+def char_to_short(*, name: Optional[str] = None) -> Block:
+    """Signed bytes to shorts (int16) as the high byte: in · 256.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def complex_to_arg(*, name: Optional[str] = None) -> Block:
+    """The phase arg(in) of every complex item, in [-π, π].
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def complex_to_float(*, name: Optional[str] = None) -> Block:
+    """The real (port re) and imaginary (port im, optional) parts of every complex item.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        re: stream output
+        im: stream output
+    """
+
+
+def complex_to_imag(*, name: Optional[str] = None) -> Block:
+    """The imaginary part of every complex item.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def complex_to_interleaved_char(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+    """Complex samples to interleaved signed bytes (re, im, …): part · scale, rounded to even and saturated.
+
+    Parameters:
+        scale: the factor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        scale: message input
+    """
+
+
+def complex_to_interleaved_short(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+    """Complex samples to interleaved shorts (re, im, …): part · scale, rounded to even and saturated.
+
+    Parameters:
+        scale: the factor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        scale: message input
+    """
+
+
+def complex_to_mag(*, name: Optional[str] = None) -> Block:
+    """The magnitude |in| of every complex item.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def complex_to_mag_squared(*, name: Optional[str] = None) -> Block:
+    """The squared magnitude |in|² (power) of every complex item.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def complex_to_magphase(*, name: Optional[str] = None) -> Block:
+    """The magnitude (port mag) and phase (port phase) of every complex item.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        mag: stream output
+        phase: stream output
+    """
+
+
+def complex_to_real(*, name: Optional[str] = None) -> Block:
+    """The real part of every complex item.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def conjugate(dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
+    """The complex conjugate of every item.
+
+    Parameters:
+        dtype: the item type, one of complex64 (default complex64).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -63,6 +222,20 @@ def decimating_fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64
 
     Ports:
         in: stream input
+        out: stream output
+    """
+
+
+def divide(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional[str] = None) -> Block:
+    """The first of `inputs` streams (ports in0..in{inputs-1}) divided by the others, item by item.
+
+    Parameters:
+        dtype: the item type, one of complex64, float32, int16, int8, uint8, float64, int32 (default complex64).
+        inputs: how many inputs (an integer >= 1; default 2).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0, 1, ...: stream input
         out: stream output
     """
 
@@ -143,6 +316,71 @@ def fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64, *, name: 
     """
 
 
+def float_to_char(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+    """Floats to signed bytes: in · scale, rounded to even and saturated.
+
+    Parameters:
+        scale: the factor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        scale: message input
+    """
+
+
+def float_to_complex(*, name: Optional[str] = None) -> Block:
+    """Complex items from their real (port re) and imaginary (port im, optional: 0) parts.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        re: stream input
+        im: stream input
+        out: stream output
+    """
+
+
+def float_to_int(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+    """Floats to ints (int32): in · scale, rounded to even and saturated.
+
+    Parameters:
+        scale: the factor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        scale: message input
+    """
+
+
+def float_to_short(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+    """Floats to shorts (int16): in · scale, rounded to even and saturated.
+
+    Parameters:
+        scale: the factor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        scale: message input
+    """
+
+
+def float_to_uchar(*, name: Optional[str] = None) -> Block:
+    """Floats to unsigned bytes: rounded to even and saturated at 0 and 255.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def fm_stereo_decoder(dtype: DTypeLike = np.float32, sample_rate: float = 240000.0, decimation: int = 5, *, name: Optional[str] = None) -> Block:
     """An FM stereo multiplex to left and right audio (pilot PLL, 38 kHz L-R, matrix; mono without a pilot).
 
@@ -206,6 +444,50 @@ def iir_filter(b: Sequence[float], a: Sequence[float], dtype: DTypeLike = np.flo
     """
 
 
+def int_to_float(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+    """Ints (int32) to floats: in / scale.
+
+    Parameters:
+        scale: the divisor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        scale: message input
+    """
+
+
+def interleaved_char_to_complex(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+    """Interleaved signed bytes (re, im, …) to complex samples: part / scale.
+
+    Parameters:
+        scale: the divisor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        scale: message input
+    """
+
+
+def interleaved_short_to_complex(scale: float = 1.0, swap: bool = False, *, name: Optional[str] = None) -> Block:
+    """Interleaved shorts (re, im, …) to complex samples: part / scale, parts swapped if swap.
+
+    Parameters:
+        scale: the divisor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        swap: whether each pair is (im, re) (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        scale: message input
+        swap: message input
+    """
+
+
 def iq_to_complex(format: str, dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
     """Interleaved I/Q bytes (cu8, cs8, cs16, cf32) to complex samples.
 
@@ -216,6 +498,18 @@ def iq_to_complex(format: str, dtype: DTypeLike = np.complex64, *, name: Optiona
 
     Ports:
         in: stream input
+        out: stream output
+    """
+
+
+def magphase_to_complex(*, name: Optional[str] = None) -> Block:
+    """Complex items from their magnitude (port mag) and phase (port phase).
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        mag: stream input
+        phase: stream input
         out: stream output
     """
 
@@ -277,12 +571,42 @@ def multiply(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional
     """
 
 
+def multiply_conjugate(dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
+    """The first input times the conjugate of the second, item by item.
+
+    Parameters:
+        dtype: the item type, one of complex64 (default complex64).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0: stream input
+        in1: stream input
+        out: stream output
+    """
+
+
 def multiply_const(k: Any, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
     """Multiplies every item by `k`.
 
     Parameters:
         k: the constant (a value of the item type).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        k: message input
+    """
+
+
+def nlog10(dtype: DTypeLike = np.float32, n: float = 1.0, k: float = 0.0, *, name: Optional[str] = None) -> Block:
+    """n·log10(in) + k of every item (decibels with n = 10 or 20).
+
+    Parameters:
+        dtype: the item type, one of float32 (default float32).
+        n: the factor of the logarithm (a number in [-3.4e38, 3.4e38]; default 1.0).
+        k: the offset added (a number in [-3.4e38, 3.4e38]; default 0.0).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -311,6 +635,19 @@ def null_source(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) ->
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
+        out: stream output
+    """
+
+
+def pack_k_bits(k: int, *, name: Optional[str] = None) -> Block:
+    """Each `k` bytes' low bits, the first most significant, as one byte (GNU Radio's pack_k_bits_bb).
+
+    Parameters:
+        k: input bytes per output byte (1 to 8) (an integer >= 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
         out: stream output
     """
 
@@ -381,6 +718,46 @@ def rds_decoder(sample_rate: float, dtype: DTypeLike = np.float32, *, name: Opti
     Ports:
         in: stream input
         station: message output
+    """
+
+
+def repack_bits(k: int, l: int, endianness: str = "lsb", *, name: Optional[str] = None) -> Block:
+    """Bytes carrying `k` bits each regrouped into bytes carrying `l` bits each (GNU Radio's repack_bits_bb).
+
+    Parameters:
+        k: bits per input byte (1 to 8) (an integer >= 1).
+        l: bits per output byte (1 to 8) (an integer >= 1).
+        endianness: which bit of a byte goes first (one of msb, lsb; default "lsb").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def short_to_char(*, name: Optional[str] = None) -> Block:
+    """Shorts (int16) to signed bytes: the high byte, in >> 8.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def short_to_float(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+    """Shorts (int16) to floats: in / scale.
+
+    Parameters:
+        scale: the divisor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        scale: message input
     """
 
 
@@ -470,6 +847,21 @@ def soapy_source(args: str, sample_rate: float, frequency: float, dtype: DTypeLi
     """
 
 
+def stream_to_tagged_stream(packet_len: int, dtype: DTypeLike = np.float32, len_tag_key: str = "packet_len", *, name: Optional[str] = None) -> Block:
+    """Tags every `packet_len`-th item with its packet's length (GNU Radio's stream_to_tagged_stream).
+
+    Parameters:
+        packet_len: items per packet (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        len_tag_key: the length tag's key (a word; default "packet_len").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def subtract(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional[str] = None) -> Block:
     """The first of `inputs` streams (ports in0..in{inputs-1}) minus the others, item by item.
 
@@ -490,6 +882,30 @@ def throttle(sample_rate: float, dtype: DTypeLike = np.float32, *, name: Optiona
     Parameters:
         sample_rate: items per second (a number >= 0.001).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def uchar_to_float(*, name: Optional[str] = None) -> Block:
+    """Unsigned bytes to floats (0 to 255).
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def unpack_k_bits(k: int, *, name: Optional[str] = None) -> Block:
+    """Each byte's `k` low bits, most significant first, as `k` bytes of 0 or 1 (GNU Radio's unpack_k_bits_bb).
+
+    Parameters:
+        k: bits per input byte (1 to 8) (an integer >= 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
