@@ -2,7 +2,8 @@
 # Builds the Python package (crates/python, with maturin) and installs it into the default
 # python3, with what it needs from PyPI (maturin, numpy; pytest and matplotlib with --dev).
 # `--test-build` (scripts/test.sh) is `--dev` with the module built in the dev profile with the
-# features `cargo test --workspace` resolves (feature `test-build` of crates/python): it reuses
+# features `cargo test --workspace` resolves (feature `test-build` of crates/python, and
+# radioflow-library's defaults, which name interop's and fm's): it reuses
 # the debug test build's artifacts, compiles only pyo3, numpy and the bindings, and runs with
 # debug assertions and overflow checks on, where the release wheel would compile every
 # radioflow crate a second time.
@@ -15,7 +16,7 @@ need=(maturin numpy)
 profile=(--release)
 case "${1:-}" in
   --dev) need+=(pytest matplotlib) ;;
-  --test-build) need+=(pytest matplotlib); profile=(--profile dev --features test-build) ;;
+  --test-build) need+=(pytest matplotlib); profile=(--profile dev --features test-build,radioflow-library/default) ;;
   "") ;;
   *) echo "usage: scripts/python.sh [--dev | --test-build]" >&2; exit 2 ;;
 esac

@@ -51,7 +51,17 @@ fi
 step "format, lints, docs, import circles"
 cargo fmt --all -- --check
 cargo clippy --locked --workspace --all-targets -- -D warnings
-RUSTDOCFLAGS="-D warnings" cargo doc --locked --workspace --no-deps --quiet
+# rustdoc reads the workspace crates' metadata from a check build; with clippy's driver as the
+# workspace's rustc wrapper and clippy's arguments (what `cargo clippy` sets), that is the check
+# clippy just did, where plain rustc would check every crate of the workspace again. Where the
+# driver cannot be found, the docs check the crates themselves.
+clippy_driver=$(rustup which clippy-driver 2>/dev/null || true)
+if [ -x "$clippy_driver" ]; then
+  RUSTC_WORKSPACE_WRAPPER=$clippy_driver CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__ \
+    RUSTDOCFLAGS="-D warnings" cargo doc --locked --workspace --no-deps --quiet
+else
+  RUSTDOCFLAGS="-D warnings" cargo doc --locked --workspace --no-deps --quiet
+fi
 # No file of any crate imports one that imports it back (`python3 scripts/import-cycles.py
 # --help`): what several files share has a file of its own.
 python3 scripts/import-cycles.py crates/*/
