@@ -23,6 +23,8 @@ use std::net::{TcpListener, TcpStream};
 /// Radio's Python block connects, or waits for its client, when it is made).
 ///
 /// Blocking: yes (reads in slices of 50 ms, so a stop is seen).
+/// On the single-thread scheduler the whole graph waits with it, so what it receives must come
+/// from another graph or program.
 ///
 /// ```no_run
 /// use radioflow_interop::TcpSource;

@@ -41,6 +41,8 @@ const DATAGRAM_ROOM: usize = 1 << 16;
 /// It never ends by itself: stop the graph, or end it downstream (a
 /// [`Head`](radioflow_blocks::Head)). Blocking: yes (waits on the socket in slices of 50 ms,
 /// so a stop is seen).
+/// On the single-thread scheduler the whole graph waits with it, so what it receives must come
+/// from another graph or program.
 ///
 /// ```no_run
 /// use radioflow_interop::{UdpHeader, UdpSource};
@@ -224,10 +226,12 @@ impl<T: Item> UdpSource<T> {
         }
         match self.layout.items_start(len) {
             Ok(items) => {
+                // A datagram with a header is whole items: nothing was kept before it.
+                debug_assert!(kept == 0 || items == 0);
                 if let Some(seq) = self.layout.header.sequence(&self.buffer[..len]) {
                     self.count_missed(seq);
                 }
-                (self.start, self.end) = (kept + items, kept + len);
+                (self.start, self.end) = (items, kept + len);
             }
             Err(why) => self.dropped.drop_one(&self.who, from, &why),
         }
