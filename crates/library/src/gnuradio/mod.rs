@@ -20,13 +20,20 @@ mod analog;
 mod blocks;
 mod common;
 mod filter;
+mod network;
 mod table;
 mod zeromq;
 
 pub use table::{Choose, Fixed, GrBlock, GrParam, GrType, GrValues, Mapped, To, GRC_COMMON};
 
 /// The table, one module of GNU Radio after another.
-const MODULES: &[&[GrBlock]] = &[blocks::ROWS, analog::ROWS, filter::ROWS, zeromq::ROWS];
+const MODULES: &[&[GrBlock]] = &[
+    blocks::ROWS,
+    analog::ROWS,
+    filter::ROWS,
+    zeromq::ROWS,
+    network::ROWS,
+];
 
 /// Every row of the table.
 pub fn rows() -> impl Iterator<Item = &'static GrBlock> {
