@@ -7,10 +7,14 @@
 //! - `wav`: audio files ([`WavSource`], [`WavSink`]).
 //! - `soapysdr`: radios through SoapySDR ([`SoapySource`], [`SoapySink`], [`DeviceError`]), over
 //!   the system's libSoapySDR.
+//! - `network`: items over UDP and TCP as GNU Radio's gr-network ([`UdpSource`], [`UdpSink`]
+//!   with [`UdpHeader`], [`TcpSource`], [`TcpSink`]).
 //!
-//! All four are on by default. The blocks register themselves with the runtime's registry
+//! All five are on by default. The blocks register themselves with the runtime's registry
 //! (graph files, GRC, Python) when this crate is linked, as `radioflow-library` does.
 
+#[cfg(feature = "network")]
+mod network;
 #[cfg(feature = "sigmf")]
 pub mod sigmf;
 #[cfg(feature = "soapysdr")]
@@ -20,6 +24,8 @@ pub mod wav;
 #[cfg(feature = "zmq")]
 pub mod zmq;
 
+#[cfg(feature = "network")]
+pub use network::{PacketError, TcpSink, TcpSource, UdpHeader, UdpSink, UdpSource};
 #[cfg(feature = "sigmf")]
 pub use sigmf::{SigmfSink, SigmfSource};
 #[cfg(feature = "soapysdr")]

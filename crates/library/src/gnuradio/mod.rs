@@ -22,6 +22,7 @@ mod common;
 mod filter;
 mod headless;
 mod math;
+mod network;
 mod table;
 mod zeromq;
 
@@ -35,6 +36,7 @@ const MODULES: &[&[GrBlock]] = &[
     analog::ROWS,
     filter::ROWS,
     zeromq::ROWS,
+    network::ROWS,
 ];
 
 /// Every row of the table.
