@@ -5,7 +5,8 @@
 //! SoapySDR) is `radioflow-interop`'s; the blocks of an application (DVB-S2, FM and RDS) live
 //! with it; `radioflow-library` links them all for the front ends.
 //!
-//! - Sources: [`NullSource`], [`VectorSource`], [`FileSource`], [`SignalSource`], [`RateSource`].
+//! - Sources: [`NullSource`], [`VectorSource`], [`FileSource`], [`SignalSource`], [`RateSource`],
+//!   [`ConstSource`], [`NoiseSource`] and [`FastNoiseSource`] ([`NoiseType`]), [`RandomSource`].
 //! - Sinks: [`NullSink`], [`VectorSink`], [`FileSink`], [`RateProbe`].
 //! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`Add`], [`Subtract`], [`Multiply`], [`AddConst`],
 //!   [`MultiplyConst`], [`Throttle`],
@@ -45,9 +46,11 @@
 
 mod add;
 mod add_const;
+mod const_source;
 mod copy;
 mod decimating_fir_filter;
 mod element_wise;
+mod fastnoise_source;
 mod file_error;
 mod file_sink;
 mod file_source;
@@ -67,6 +70,7 @@ mod noise_type;
 mod null_sink;
 mod null_source;
 mod quadrature_demod;
+mod random_source;
 mod rate_probe;
 mod rate_source;
 mod rate_work;
@@ -81,8 +85,10 @@ mod vector_source;
 
 pub use add::Add;
 pub use add_const::AddConst;
+pub use const_source::ConstSource;
 pub use copy::Copy;
 pub use decimating_fir_filter::DecimatingFirFilter;
+pub use fastnoise_source::FastNoiseSource;
 pub use file_error::FileError;
 pub use file_sink::FileSink;
 pub use file_source::FileSource;
@@ -102,6 +108,7 @@ pub use noise_type::{NoiseItem, NoiseType, UnsupportedNoise};
 pub use null_sink::NullSink;
 pub use null_source::NullSource;
 pub use quadrature_demod::QuadratureDemod;
+pub use random_source::{RandomItem, RandomSource, RandomSourceError};
 pub use rate_probe::RateProbe;
 pub use rate_source::RateSource;
 pub use rational_resampler::RationalResampler;

@@ -68,6 +68,28 @@ impl FromMessage for String {
     }
 }
 
+/// Integers of an item type: a message out of the type's range is refused, never wrapped.
+macro_rules! narrow_integer {
+    ($($t:ty),*) => {$(
+        impl FromMessage for $t {
+            const EXPECTS: &'static str = concat!("an integer that fits ", stringify!($t));
+            fn from_message(msg: &Pmt) -> Option<Self> {
+                msg.as_i64().and_then(|i| <$t>::try_from(i).ok())
+            }
+        }
+    )*};
+}
+
+narrow_integer!(i8, u8, i16, i32);
+
+impl FromMessage for num_complex::Complex32 {
+    const EXPECTS: &'static str = "a number (complex or real)";
+    fn from_message(msg: &Pmt) -> Option<Self> {
+        msg.as_complex()
+            .map(|c| num_complex::Complex32::new(c.re as f32, c.im as f32))
+    }
+}
+
 impl FromMessage for num_complex::Complex64 {
     const EXPECTS: &'static str = "a complex number";
     fn from_message(msg: &Pmt) -> Option<Self> {
