@@ -5,7 +5,8 @@
 //! SoapySDR) is `radioflow-interop`'s; the blocks of an application (DVB-S2, FM and RDS) live
 //! with it; `radioflow-library` links them all for the front ends.
 //!
-//! - Sources: [`NullSource`], [`VectorSource`], [`FileSource`], [`SignalSource`], [`RateSource`].
+//! - Sources: [`NullSource`], [`VectorSource`], [`FileSource`], [`SignalSource`], [`RateSource`],
+//!   [`ConstSource`], [`NoiseSource`] and [`FastNoiseSource`] ([`NoiseType`]), [`RandomSource`].
 //! - Sinks: [`NullSink`], [`VectorSink`], [`FileSink`], [`RateProbe`].
 //! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`Throttle`], [`FirFilter`].
 //! - Element-wise math (GNU Radio's math blocks): [`Add`], [`Subtract`], [`Multiply`],
@@ -58,10 +59,12 @@ mod add_const;
 mod char_short;
 mod complex_to;
 mod conjugate;
+mod const_source;
 mod copy;
 mod decimating_fir_filter;
 mod divide;
 mod element_wise;
+mod fastnoise_source;
 mod file_error;
 mod file_sink;
 mod file_source;
@@ -80,10 +83,13 @@ mod multiply;
 mod multiply_conjugate;
 mod multiply_const;
 mod nlog10;
+mod noise_source;
+mod noise_type;
 mod null_sink;
 mod null_source;
 mod pack_k_bits;
 mod quadrature_demod;
+mod random_source;
 mod rate_probe;
 mod rate_source;
 mod rate_work;
@@ -110,9 +116,11 @@ pub use complex_to::{
     ComplexToMagphase, ComplexToReal,
 };
 pub use conjugate::Conjugate;
+pub use const_source::ConstSource;
 pub use copy::Copy;
 pub use decimating_fir_filter::DecimatingFirFilter;
 pub use divide::Divide;
+pub use fastnoise_source::FastNoiseSource;
 pub use file_error::FileError;
 pub use file_sink::FileSink;
 pub use file_source::FileSource;
@@ -134,10 +142,13 @@ pub use multiply::Multiply;
 pub use multiply_conjugate::MultiplyConjugate;
 pub use multiply_const::MultiplyConst;
 pub use nlog10::Nlog10;
+pub use noise_source::NoiseSource;
+pub use noise_type::{NoiseItem, NoiseType, UnsupportedNoise};
 pub use null_sink::NullSink;
 pub use null_source::NullSource;
 pub use pack_k_bits::PackKBits;
 pub use quadrature_demod::QuadratureDemod;
+pub use random_source::{RandomItem, RandomSource, RandomSourceError};
 pub use rate_probe::RateProbe;
 pub use rate_source::RateSource;
 pub use rational_resampler::RationalResampler;

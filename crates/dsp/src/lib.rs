@@ -34,6 +34,8 @@
 //! - [`Pll`]: carrier-tracking phase-locked loop with frequency and lock outputs.
 //! - [`Spectrum`]: windowed log-power spectrum of a frame.
 //! - [`StereoDecoder`]: FM broadcast stereo (pilot PLL, 38 kHz `L-R`, matrix).
+//! - [`GrRandom`]: GNU Radio's random variates (uniform, Gaussian, Laplacian, impulse), the
+//!   same numbers for the same seed.
 //!
 //! Samples:
 //! - [`add_const`], [`multiply_const`], [`add_into`], [`subtract_into`], [`multiply_into`]:
@@ -95,6 +97,7 @@ mod fft_fir;
 mod fir;
 pub mod firdes;
 mod freq_xlating_fir;
+mod gr_random;
 mod hilbert;
 mod history;
 mod iir;
@@ -134,6 +137,7 @@ pub use error::{Num, ParamError};
 pub use fft_fir::FftFir;
 pub use fir::{Fir, FirSample};
 pub use freq_xlating_fir::FreqXlatingFir;
+pub use gr_random::GrRandom;
 pub use hilbert::Hilbert;
 pub use iir::{Biquad, Iir, SinglePoleIir};
 pub use instruction_set::InstructionSet;
