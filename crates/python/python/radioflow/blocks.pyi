@@ -484,6 +484,36 @@ def subtract(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional
     """
 
 
+def tcp_sink(port: int, dtype: DTypeLike = np.float32, address: str = "127.0.0.1", server: bool = False, *, name: Optional[str] = None) -> Block:
+    """Writes items to a TCP connection (as client or server), as GNU Radio's network.tcp_sink.
+
+    Parameters:
+        port: the TCP port (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        address: client: the server's address; server: `::` listens on IPv6 too (a word; default "127.0.0.1").
+        server: listen for clients, dropping items while none is connected (else connect to a server) (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+    """
+
+
+def tcp_source(port: int, dtype: DTypeLike = np.float32, address: str = "127.0.0.1", server: bool = True, *, name: Optional[str] = None) -> Block:
+    """Items read from a TCP connection (as server or client), as GNU Radio's network.tcp_source.
+
+    Parameters:
+        port: the TCP port (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        address: server: the address to listen on; client: the server's (a word; default "127.0.0.1").
+        server: listen for one client (else connect to a server) (true or false; default True).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
+    """
+
+
 def throttle(sample_rate: float, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
     """Limits the item rate to `sample_rate` items per second (for graphs without hardware).
 
@@ -494,6 +524,41 @@ def throttle(sample_rate: float, dtype: DTypeLike = np.float32, *, name: Optiona
 
     Ports:
         in: stream input
+        out: stream output
+    """
+
+
+def udp_sink(port: int, dtype: DTypeLike = np.float32, address: str = "127.0.0.1", header: str = "none", payload_size: int = 1472, send_eof: bool = False, *, name: Optional[str] = None) -> Block:
+    """Sends items over UDP, wire-compatible with GNU Radio's network.udp_sink (optionally with its sequence-number header).
+
+    Parameters:
+        port: the UDP port to send to (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        address: the host to send to (empty: localhost) (a word; default "127.0.0.1").
+        header: the header before each datagram's items (one of none, seqnum, seqplussize; default "none").
+        payload_size: bytes of a whole datagram, header included (an integer >= 0; default 1472).
+        send_eof: send three empty datagrams when the graph ends (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+    """
+
+
+def udp_source(port: int, dtype: DTypeLike = np.float32, header: str = "none", payload_size: int = 1472, notify_missed: bool = False, src_zeros: bool = False, ipv6: bool = False, *, name: Optional[str] = None) -> Block:
+    """Items received over UDP, wire-compatible with GNU Radio's network.udp_source (optionally with its sequence-number or ATA header).
+
+    Parameters:
+        port: the UDP port to listen on (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        header: the header before each datagram's items (one of none, seqnum, seqplussize, ata; default "none").
+        payload_size: bytes of a whole datagram, header included (an integer >= 0; default 1472).
+        notify_missed: log the datagrams a sequence-number gap shows missing (true or false; default False).
+        src_zeros: write zeros while no datagram is waiting (true or false; default False).
+        ipv6: listen on IPv6 ([::]) rather than IPv4 only (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
         out: stream output
     """
 
