@@ -85,7 +85,8 @@ impl GrValues for PyValues<'_, '_> {
 
 /// GNU Radio block `id` with parameters `params` (a dict by GRC key: `{"type": "float",
 /// "num_inputs": 2}`) as radioflow's: `(block id, numpy dtype name or None, {name: value})`.
-/// Raises ValueError naming the id and parameter where radioflow does not run it.
+/// Raises ValueError naming the id and parameter where radioflow does not run it, or where a
+/// parameter is not one of GNU Radio's for the block.
 #[pyfunction]
 fn gnuradio_map<'py>(
     py: Python<'py>,
@@ -109,6 +110,11 @@ fn gnuradio_map<'py>(
             dict: params,
         })
         .map_err(value_error)?;
+    // A `.grc` file may carry a parameter GNU Radio no longer has (GRC drops it); a call
+    // naming one is a mistake.
+    if let Some(note) = mapped.notes.first() {
+        return Err(value_error(note.clone()));
+    }
     let out = PyDict::new(py);
     for (name, value) in &mapped.params {
         out.set_item(name, to_py(py, value)?)?;

@@ -293,6 +293,12 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
             })
             .collect();
         let mapped = row.map(&blocks::GrcParams(&values)).map_err(fail)?;
+        graph.notes.extend(
+            mapped
+                .notes
+                .iter()
+                .map(|n| format!("block '{}': {n}", e.name)),
+        );
         if radioflow_runtime::registry::find(mapped.block).is_none() {
             return Err(fail(format!(
                 "radioflow has no block '{}'",

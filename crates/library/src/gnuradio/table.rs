@@ -121,6 +121,8 @@ pub struct Mapped {
     pub dtype: Option<Dtype>,
     /// Its parameters, by radioflow name.
     pub params: Vec<(String, Pmt)>,
+    /// What the user should be told (a parameter GNU Radio's definition no longer has).
+    pub notes: Vec<String>,
 }
 
 impl Mapped {
@@ -144,22 +146,28 @@ impl GrBlock {
     /// why not (naming the GRC id and key).
     pub fn map(&self, values: &dyn GrValues) -> Result<Mapped, String> {
         let id = self.id;
-        for key in values.keys() {
+        let mut mapped = Mapped {
+            block: self.block,
+            dtype: self.dtype(values)?,
+            params: Vec::new(),
+            notes: Vec::new(),
+        };
+        let mut keys = values.keys();
+        keys.sort();
+        for key in keys {
             let known = key == "type" && !self.types.is_empty()
                 || self.params.iter().any(|p| p.key == key)
                 || self.extra.contains(&key.as_str())
                 || GRC_COMMON.iter().any(|(k, _)| *k == key);
             if !known {
-                return Err(format!(
-                    "{id}: parameter '{key}' is not one of GNU Radio's for this block"
+                // GRC drops a parameter its block definition does not have (one an older
+                // GNU Radio wrote) when it loads the file: it has no effect there either.
+                mapped.notes.push(format!(
+                    "{id}: parameter '{key}' is not one of GNU Radio 3.10's for this block; \
+                     ignored, as GNU Radio Companion ignores it"
                 ));
             }
         }
-        let mut mapped = Mapped {
-            block: self.block,
-            dtype: self.dtype(values)?,
-            params: Vec::new(),
-        };
         for p in self.params {
             let Some(value) = values.value(p.key) else {
                 continue;
