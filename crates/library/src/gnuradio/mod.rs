@@ -17,6 +17,7 @@
 //! ```
 
 mod analog;
+mod analog_sources;
 mod blocks;
 mod common;
 mod filter;
@@ -26,7 +27,13 @@ mod zeromq;
 pub use table::{Choose, Fixed, GrBlock, GrParam, GrType, GrValues, Mapped, To, GRC_COMMON};
 
 /// The table, one module of GNU Radio after another.
-const MODULES: &[&[GrBlock]] = &[blocks::ROWS, analog::ROWS, filter::ROWS, zeromq::ROWS];
+const MODULES: &[&[GrBlock]] = &[
+    blocks::ROWS,
+    analog::ROWS,
+    analog_sources::ROWS,
+    filter::ROWS,
+    zeromq::ROWS,
+];
 
 /// Every row of the table.
 pub fn rows() -> impl Iterator<Item = &'static GrBlock> {
