@@ -38,7 +38,7 @@ use radioflow_runtime::registry::prelude::*;
 #[library_block(
     id = "fastnoise_source",
     summary = "Noise picked at random from a pool of `samples` values drawn once (GNU Radio's analog.fastnoise_source_c/f/i/s, the same numbers for the same seed).",
-    dtypes = [Complex32, Float32, Int32, Int16],
+    dtypes = [Float32, Complex32, Int32, Int16],
     make = Self::new(noise_type, amplitude, seed, samples).map_err(|e| Refused::param("noise_type", e))
 )]
 #[param(noise_type: NoiseType = "gaussian", settable, words = ["uniform", "gaussian", "laplacian", "impulse"], doc = "the distribution of the pool (complex: uniform or gaussian)")]

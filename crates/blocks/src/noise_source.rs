@@ -35,7 +35,7 @@ use radioflow_runtime::registry::prelude::*;
 #[library_block(
     id = "noise_source",
     summary = "Uniform, Gaussian, Laplacian or impulse noise of amplitude `amplitude` (GNU Radio's analog.noise_source_c/f/i/s, the same numbers for the same seed).",
-    dtypes = [Complex32, Float32, Int32, Int16],
+    dtypes = [Float32, Complex32, Int32, Int16],
     make = Self::new(noise_type, amplitude, seed).map_err(|e| Refused::param("noise_type", e))
 )]
 #[param(noise_type: NoiseType = "gaussian", settable, words = ["uniform", "gaussian", "laplacian", "impulse"], doc = "the distribution (complex: uniform or gaussian)")]

@@ -26,17 +26,6 @@ impl NoiseType {
     /// The names [`FromStr`](std::str::FromStr) takes.
     pub const WORDS: [&'static str; 4] = ["uniform", "gaussian", "laplacian", "impulse"];
 
-    /// GNU Radio's number of a type (`analog.GR_GAUSSIAN` is 201).
-    pub fn from_gnuradio(n: i64) -> Option<Self> {
-        Some(match n {
-            200 => Self::Uniform,
-            201 => Self::Gaussian,
-            202 => Self::Laplacian,
-            203 => Self::Impulse,
-            _ => return None,
-        })
-    }
-
     /// The name ([`WORDS`](Self::WORDS)).
     pub fn name(self) -> &'static str {
         Self::WORDS[self as usize]

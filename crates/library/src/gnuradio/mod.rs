@@ -17,6 +17,7 @@
 //! ```
 
 mod analog;
+mod analog_sources;
 mod blocks;
 mod common;
 mod filter;
@@ -34,6 +35,7 @@ const MODULES: &[&[GrBlock]] = &[
     blocks::ROWS,
     math::ROWS,
     analog::ROWS,
+    analog_sources::ROWS,
     filter::ROWS,
     zeromq::ROWS,
     network::ROWS,
