@@ -4,7 +4,9 @@ use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
 /// Copies input items to the output unchanged, with their tags, like GNU Radio's `copy`.
-/// A plain memory copy per call and nothing else: no allocation, no per-item work.
+/// A plain memory copy per call and nothing else: no allocation, no per-item work. Disabled
+/// (`enabled` false, settable while running), it consumes its input and writes nothing, as
+/// GNU Radio's does.
 ///
 /// # Example
 /// ```
@@ -21,7 +23,13 @@ use radioflow_runtime::registry::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<u32>>(sink).unwrap().data(), &[1, 2, 3]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[library_block(id = "copy", summary = "Passes items (and tags) through unchanged.", dtypes = all)]
+#[library_block(
+    id = "copy",
+    summary = "Passes items (and tags) through unchanged.",
+    dtypes = all,
+    make = Self::with_enabled(enabled)
+)]
+#[param(enabled: bool = true, settable, doc = "pass the items (false: drop them)")]
 #[derive(Debug)]
 pub struct Copy<T: Item> {
     /// The items to pass.
@@ -30,20 +38,38 @@ pub struct Copy<T: Item> {
     /// The same items.
     #[output(name = "out")]
     output: StreamOutput<T>,
+    enabled: bool,
 }
 
 #[block]
 impl<T: Item> Copy<T> {
     /// A copy block.
     pub fn new() -> Self {
+        Self::with_enabled(true)
+    }
+
+    /// A copy block passing items, or (`enabled` false) dropping them.
+    pub fn with_enabled(enabled: bool) -> Self {
         Self {
             input: StreamInput::new(),
             output: StreamOutput::new(),
+            enabled,
         }
     }
 
+    /// Passes items (true) or drops them (false) from the next work call on (GNU Radio's
+    /// `set_enabled`).
+    pub fn set_enabled(&mut self, enabled: bool) {
+        self.enabled = enabled;
+    }
+
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        copy_work(&mut self.input, &mut self.output, usize::MAX);
+        if self.enabled {
+            copy_work(&mut self.input, &mut self.output, usize::MAX);
+        } else {
+            let n = self.input.slice().len();
+            self.input.consume(n);
+        }
         Ok(WorkStatus::Continue)
     }
 }
@@ -75,5 +101,17 @@ mod tests {
         let tags = h.output_tags("out");
         assert_eq!(tags, [Tag::new(3, "burst", 7i64)]);
         assert_eq!(h.take_output::<u32>("out"), [12, 13, 14]);
+    }
+
+    #[test]
+    fn disabled_it_consumes_and_writes_nothing_until_enabled() {
+        let mut h = Harness::new(Copy::<u32>::with_enabled(false));
+        h.push("in", &[1u32, 2, 3]);
+        h.work().unwrap();
+        assert_eq!((h.consumed("in"), h.produced("out")), (3, 0));
+        h.post("enabled", true).unwrap();
+        h.push("in", &[4u32]);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<u32>("out"), [4]);
     }
 }

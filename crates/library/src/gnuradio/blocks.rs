@@ -90,11 +90,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         ANY_TYPE,
         &[
             VLEN_ONE,
-            only(
-                "enabled",
-                is_true,
-                "a disabled copy, which drops what it receives, is not supported",
-            ),
+            param("enabled", "enabled"),
             no_effect("showports", "GRC's display of the ports"),
         ],
     ),
