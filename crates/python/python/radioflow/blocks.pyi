@@ -198,16 +198,32 @@ def conjugate(dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) ->
     """
 
 
-def copy(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+def const_source(value: Any, dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
+    """`value` in every item (GNU Radio's analog_const_source_x).
+
+    Parameters:
+        value: the value (a value of the item type).
+        dtype: the item type, one of complex64, float32, int32, int16, int8, uint8 (default complex64).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
+        value: message input
+    """
+
+
+def copy(dtype: DTypeLike = np.float32, enabled: bool = True, *, name: Optional[str] = None) -> Block:
     """Passes items (and tags) through unchanged.
 
     Parameters:
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        enabled: pass the items (false: drop them) (true or false; default True).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         in: stream input
         out: stream output
+        enabled: message input
     """
 
 
@@ -272,6 +288,24 @@ def dvbs2_tx(modcod: str = "qpsk-8/9", frame: str = "normal", pilots: bool = Tru
         in: stream input
         out: stream output
         modcod: message input
+    """
+
+
+def fastnoise_source(dtype: DTypeLike = np.float32, noise_type: str = "gaussian", amplitude: float = 1.0, seed: int = 0, samples: int = 8192, *, name: Optional[str] = None) -> Block:
+    """Noise picked at random from a pool of `samples` values drawn once (GNU Radio's analog.fastnoise_source_c/f/i/s, the same numbers for the same seed).
+
+    Parameters:
+        dtype: the item type, one of float32, complex64, int32, int16 (default float32).
+        noise_type: the distribution of the pool (complex: uniform or gaussian) (one of uniform, gaussian, laplacian, impulse; default "gaussian").
+        amplitude: the standard deviation (gaussian), the bound (uniform), the scale (laplacian, impulse) (a number in [-3.4e38, 3.4e38]; default 1.0).
+        seed: of the generators (GNU Radio's: the same seed gives GNU Radio's numbers; a negative one is taken modulo 2^64) (an integer >= -9223372036854775808; default 0).
+        samples: the pool's size (a power of two picks fastest) (an integer >= 1; default 8192).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
+        noise_type: message input
+        amplitude: message input
     """
 
 
@@ -615,6 +649,23 @@ def nlog10(dtype: DTypeLike = np.float32, n: float = 1.0, k: float = 0.0, *, nam
     """
 
 
+def noise_source(dtype: DTypeLike = np.float32, noise_type: str = "gaussian", amplitude: float = 1.0, seed: int = 0, *, name: Optional[str] = None) -> Block:
+    """Uniform, Gaussian, Laplacian or impulse noise of amplitude `amplitude` (GNU Radio's analog.noise_source_c/f/i/s, the same numbers for the same seed).
+
+    Parameters:
+        dtype: the item type, one of float32, complex64, int32, int16 (default float32).
+        noise_type: the distribution (complex: uniform or gaussian) (one of uniform, gaussian, laplacian, impulse; default "gaussian").
+        amplitude: the standard deviation (gaussian), the bound (uniform), the scale (laplacian, impulse) (a number in [-3.4e38, 3.4e38]; default 1.0).
+        seed: of the generator (GNU Radio's: the same seed gives GNU Radio's numbers; a negative one is taken modulo 2^64) (an integer >= -9223372036854775808; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
+        noise_type: message input
+        amplitude: message input
+    """
+
+
 def null_sink(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
     """Discards what it receives.
 
@@ -662,6 +713,23 @@ def quadrature_demod(gain: float, dtype: DTypeLike = np.complex64, *, name: Opti
 
     Ports:
         in: stream input
+        out: stream output
+    """
+
+
+def random_source(dtype: DTypeLike = np.int32, min: int = 0, max: int = 2, num_samps: int = 1000, repeat: bool = True, seed: int = 0, *, name: Optional[str] = None) -> Block:
+    """`num_samps` integers drawn uniformly from [`min`, `max`) once, played once or repeated (GNU Radio's analog_random_source_x).
+
+    Parameters:
+        dtype: the item type, one of int32, int16, int8, uint8 (default int32).
+        min: the smallest value (an integer >= -9223372036854775808; default 0).
+        max: one past the largest value (an integer >= -9223372036854775808; default 2).
+        num_samps: how many values to draw (an integer >= 0; default 1000).
+        repeat: play them again and again (true or false; default True).
+        seed: of the draw; 0: other numbers each run, as GNU Radio's (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
         out: stream output
     """
 
@@ -876,6 +944,36 @@ def subtract(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional
     """
 
 
+def tcp_sink(port: int, dtype: DTypeLike = np.float32, address: str = "127.0.0.1", server: bool = False, *, name: Optional[str] = None) -> Block:
+    """Writes items to a TCP connection (as client or server), as GNU Radio's network.tcp_sink.
+
+    Parameters:
+        port: the TCP port (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        address: client: the server's address; server: `::` listens on IPv6 too (a word; default "127.0.0.1").
+        server: listen for clients, dropping items while none is connected (else connect to a server) (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+    """
+
+
+def tcp_source(port: int, dtype: DTypeLike = np.float32, address: str = "127.0.0.1", server: bool = True, *, name: Optional[str] = None) -> Block:
+    """Items read from a TCP connection (as server or client), as GNU Radio's network.tcp_source.
+
+    Parameters:
+        port: the TCP port (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        address: server: the address to listen on; client: the server's (a word; default "127.0.0.1").
+        server: listen for one client (else connect to a server) (true or false; default True).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
+    """
+
+
 def throttle(sample_rate: float, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
     """Limits the item rate to `sample_rate` items per second (for graphs without hardware).
 
@@ -897,6 +995,41 @@ def uchar_to_float(*, name: Optional[str] = None) -> Block:
 
     Ports:
         in: stream input
+        out: stream output
+    """
+
+
+def udp_sink(port: int, dtype: DTypeLike = np.float32, address: str = "127.0.0.1", header: str = "none", payload_size: int = 1472, send_eof: bool = False, *, name: Optional[str] = None) -> Block:
+    """Sends items over UDP, wire-compatible with GNU Radio's network.udp_sink (optionally with its sequence-number header).
+
+    Parameters:
+        port: the UDP port to send to (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        address: the host to send to (empty: localhost) (a word; default "127.0.0.1").
+        header: the header before each datagram's items (one of none, seqnum, seqplussize; default "none").
+        payload_size: bytes of a whole datagram, header included (an integer >= 0; default 1472).
+        send_eof: send three empty datagrams when the graph ends (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+    """
+
+
+def udp_source(port: int, dtype: DTypeLike = np.float32, header: str = "none", payload_size: int = 1472, notify_missed: bool = False, src_zeros: bool = False, ipv6: bool = False, *, name: Optional[str] = None) -> Block:
+    """Items received over UDP, wire-compatible with GNU Radio's network.udp_source (optionally with its sequence-number or ATA header).
+
+    Parameters:
+        port: the UDP port to listen on (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        header: the header before each datagram's items (one of none, seqnum, seqplussize, ata; default "none").
+        payload_size: bytes of a whole datagram, header included (an integer >= 0; default 1472).
+        notify_missed: log the datagrams a sequence-number gap shows missing (true or false; default False).
+        src_zeros: write zeros while no datagram is waiting (true or false; default False).
+        ipv6: listen on IPv6 ([::]) rather than IPv4 only (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
         out: stream output
     """
 
