@@ -1,31 +1,11 @@
 //! Rows for GNU Radio's `blocks` module (gr-blocks).
 
 use super::common::{
-    is_empty_list, is_false, is_nil, is_one, is_true, is_zero, no_effect, only, param, ANY_TYPE,
-    ARITH_TYPE, VLEN_ONE,
+    is_empty_list, is_false, is_nil, is_one, is_true, is_zero, no_effect, only, param, row,
+    ANY_TYPE, ARITH_TYPE, VLEN_ONE,
 };
 use super::table::{GrBlock, GrParam, To};
 use radioflow_runtime::Pmt;
-
-/// A row with nothing fixed, nothing extra and no choice of block.
-const fn row(
-    id: &'static str,
-    make: &'static str,
-    block: &'static str,
-    types: &'static [super::table::GrType],
-    params: &'static [GrParam],
-) -> GrBlock {
-    GrBlock {
-        id,
-        make,
-        block,
-        types,
-        params,
-        fixed: &[],
-        extra: &[],
-        choose: None,
-    }
-}
 
 const GROUPING: &str = "how GRC groups the ports on the canvas";
 const NO_RX_RATE: &str = "radioflow's throttle does not follow rx_rate tags";

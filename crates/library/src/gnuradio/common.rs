@@ -1,9 +1,29 @@
 //! Pieces many rows of the table share: GRC's usual item-type options, the `vlen` rule and
 //! tests on values.
 
-use super::table::{GrParam, GrType, To};
+use super::table::{GrBlock, GrParam, GrType, To};
 use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::Pmt;
+
+/// A row with nothing fixed, nothing extra and no choice of block.
+pub(crate) const fn row(
+    id: &'static str,
+    make: &'static str,
+    block: &'static str,
+    types: &'static [GrType],
+    params: &'static [GrParam],
+) -> GrBlock {
+    GrBlock {
+        id,
+        make,
+        block,
+        types,
+        params,
+        fixed: &[],
+        extra: &[],
+        choose: None,
+    }
+}
 
 /// A type option that radioflow's block has.
 pub(crate) const fn ty(option: &'static str, dtype: Dtype) -> GrType {

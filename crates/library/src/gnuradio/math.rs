@@ -1,29 +1,9 @@
 //! Rows for gr-blocks' element-wise math and type conversions (radioflow's element-wise
 //! family, `crates/blocks/src/element_wise.rs`).
 
-use super::common::{is_false, only, param, ty, ARITH_TYPE, VLEN_ONE};
-use super::table::{GrBlock, GrParam, GrType};
+use super::common::{is_false, only, param, row, ty, ARITH_TYPE, VLEN_ONE};
+use super::table::{GrBlock, GrParam};
 use radioflow_runtime::registry::Dtype;
-
-/// A row with nothing fixed, nothing extra and no choice of block.
-const fn row(
-    id: &'static str,
-    make: &'static str,
-    block: &'static str,
-    types: &'static [GrType],
-    params: &'static [GrParam],
-) -> GrBlock {
-    GrBlock {
-        id,
-        make,
-        block,
-        types,
-        params,
-        fixed: &[],
-        extra: &[],
-        choose: None,
-    }
-}
 
 const VLEN: &[GrParam] = &[VLEN_ONE];
 const SCALE: &[GrParam] = &[VLEN_ONE, param("scale", "scale")];
