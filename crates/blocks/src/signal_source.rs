@@ -1,4 +1,5 @@
-//! [`SignalSource`]: sine, cosine, complex exponential or constant signals.
+//! [`SignalSource`]: sine, cosine, complex exponential, constant, square, triangle and
+//! sawtooth signals.
 
 use radioflow_dsp::Nco;
 use radioflow_runtime::prelude::*;
@@ -13,18 +14,32 @@ pub enum Waveform {
     Cosine,
     /// `amplitude + offset` in every sample.
     Constant,
+    /// `amplitude + offset` while the phase is in `[-π, 0)`, `offset` in `[0, π)` (GNU
+    /// Radio's `GR_SQR_WAVE`); complex: the imaginary part leads by a quarter period.
+    Square,
+    /// Rising from `offset` at `-π` to `amplitude + offset` at 0 and falling back at `π`
+    /// (`GR_TRI_WAVE`); complex: the imaginary part leads by a quarter period.
+    Triangle,
+    /// Rising from `offset` at `-π` to `amplitude + offset` at `π` (`GR_SAW_WAVE`); complex:
+    /// the imaginary part leads by a quarter period.
+    Sawtooth,
 }
 
 impl std::str::FromStr for Waveform {
     type Err = String;
 
-    /// `sine`, `cosine` or `constant`.
+    /// `sine`, `cosine`, `constant`, `square`, `triangle` or `sawtooth`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "sine" => Ok(Self::Sine),
             "cosine" => Ok(Self::Cosine),
             "constant" => Ok(Self::Constant),
-            other => Err(format!("no waveform '{other}' (sine, cosine, constant)")),
+            "square" => Ok(Self::Square),
+            "triangle" => Ok(Self::Triangle),
+            "sawtooth" => Ok(Self::Sawtooth),
+            other => Err(format!(
+                "no waveform '{other}' (sine, cosine, constant, square, triangle, sawtooth)"
+            )),
         }
     }
 }
@@ -41,6 +56,91 @@ impl SignalItem for f32 {
             Waveform::Sine => nco.fill_sin(out, amplitude, offset),
             Waveform::Cosine => nco.fill_cos(out, amplitude, offset),
             Waveform::Constant => out.fill(amplitude + offset),
+            Waveform::Square | Waveform::Triangle | Waveform::Sawtooth => {
+                let a = f64::from(amplitude);
+                per_phase(nco, out, |p| {
+                    (real_wave(waveform, a, p) + f64::from(offset)) as f32
+                });
+            }
+        }
+    }
+}
+
+/// Fills `out` with `f(φ)` of each sample's phase `φ` in `[-π, π)`, advancing the NCO: the
+/// waves GNU Radio computes from its phase sample by sample.
+fn per_phase<T>(nco: &mut Nco, out: &mut [T], mut f: impl FnMut(f64) -> T) {
+    for o in out {
+        *o = f(nco.phase());
+        nco.skip(1);
+    }
+}
+
+/// The real square, triangle or sawtooth wave of amplitude `a` at phase `p` in `[-π, π)`, as
+/// GNU Radio's `sig_source_f` computes it.
+fn real_wave(waveform: Waveform, a: f64, p: f64) -> f64 {
+    use std::f64::consts::PI;
+    match waveform {
+        Waveform::Square => {
+            if p < 0.0 {
+                a
+            } else {
+                0.0
+            }
+        }
+        Waveform::Triangle => {
+            let t = a * p / PI;
+            if p < 0.0 {
+                t + a
+            } else {
+                -t + a
+            }
+        }
+        Waveform::Sawtooth => a * p / (2.0 * PI) + a / 2.0,
+        Waveform::Sine | Waveform::Cosine | Waveform::Constant => {
+            unreachable!("computed by the NCO")
+        }
+    }
+}
+
+/// The complex square, triangle or sawtooth wave of amplitude `a` at phase `p` in `[-π, π)`:
+/// the real wave, and the imaginary part leading it by a quarter period, piecewise as GNU
+/// Radio's `sig_source_c` computes it.
+fn complex_wave(waveform: Waveform, a: f64, p: f64) -> (f64, f64) {
+    use std::f64::consts::{FRAC_PI_2, PI};
+    match waveform {
+        Waveform::Square => {
+            if p < -FRAC_PI_2 {
+                (a, 0.0)
+            } else if p < 0.0 {
+                (a, a)
+            } else if p < FRAC_PI_2 {
+                (0.0, a)
+            } else {
+                (0.0, 0.0)
+            }
+        }
+        Waveform::Triangle => {
+            let t = a * p / PI;
+            if p < -FRAC_PI_2 {
+                (t + a, -t - a / 2.0)
+            } else if p < 0.0 {
+                (t + a, t + a / 2.0)
+            } else if p < FRAC_PI_2 {
+                (-t + a, t + a / 2.0)
+            } else {
+                (-t + a, -t + 3.0 * a / 2.0)
+            }
+        }
+        Waveform::Sawtooth => {
+            let t = a * p / (2.0 * PI);
+            if p < -FRAC_PI_2 {
+                (t + a / 2.0, t + 5.0 * a / 4.0)
+            } else {
+                (t + a / 2.0, t + a / 4.0)
+            }
+        }
+        Waveform::Sine | Waveform::Cosine | Waveform::Constant => {
+            unreachable!("computed by the NCO")
         }
     }
 }
@@ -56,6 +156,13 @@ impl SignalItem for Complex32 {
         match waveform {
             Waveform::Sine | Waveform::Cosine => nco.fill_exp(out, amplitude, offset),
             Waveform::Constant => out.fill(Complex32::new(amplitude, 0.0) + offset),
+            Waveform::Square | Waveform::Triangle | Waveform::Sawtooth => {
+                let a = f64::from(amplitude);
+                per_phase(nco, out, |p| {
+                    let (re, im) = complex_wave(waveform, a, p);
+                    Complex32::new(re as f32, im as f32) + offset
+                });
+            }
         }
     }
 }
@@ -92,12 +199,12 @@ impl SignalItem for Complex32 {
 /// ```
 #[library_block(
     id = "signal_source",
-    summary = "A sine, cosine or constant at `frequency` Hz for `sample_rate` samples per second (GNU Radio's analog.sig_source_c/f).",
+    summary = "A sine, cosine, constant, square, triangle or sawtooth wave at `frequency` Hz for `sample_rate` samples per second (GNU Radio's analog.sig_source_c/f).",
     dtypes = [Complex32, Float32],
     make = Self::new(waveform, frequency, sample_rate, amplitude, offset).phase(phase)
 )]
 #[param(sample_rate: f64, above = 0.0, doc = "samples per second")]
-#[param(waveform: Waveform, words = ["sine", "cosine", "constant"], doc = "the waveform")]
+#[param(waveform: Waveform, words = ["sine", "cosine", "constant", "square", "triangle", "sawtooth"], doc = "the waveform")]
 // Any: beyond ±sample_rate/2 a frequency aliases, as after sampling (GNU Radio's too).
 #[param(frequency: f64, settable, doc = "in Hz (aliases beyond ±sample_rate/2)")]
 #[param(amplitude: f32 = 1.0, settable, doc = "peak amplitude")]
@@ -179,6 +286,54 @@ impl<T: SignalItem> SignalSource<T> {
 mod tests {
     use super::*;
     use radioflow_runtime::testing::Harness;
+
+    /// Eight samples a period from phase 0: the phases 0, π/4, ..., 3π/4, -π, ..., -π/4.
+    fn eight<T: SignalItem>(waveform: Waveform, offset: T) -> Vec<T> {
+        let mut h = Harness::new(SignalSource::<T>::new(waveform, 1.0, 8.0, 2.0, offset));
+        h.set_space("out", 8);
+        h.work().unwrap();
+        h.take_output::<T>("out")
+    }
+
+    #[test]
+    fn square_triangle_and_sawtooth_follow_the_phase_as_gnu_radio_s() {
+        let close = |got: &[f32], want: &[f32]| {
+            got.iter().zip(want).all(|(g, w)| (g - w).abs() < 1e-5) && got.len() == want.len()
+        };
+        let got = eight::<f32>(Waveform::Square, 1.0);
+        assert!(
+            close(&got, &[1.0, 1.0, 1.0, 1.0, 3.0, 3.0, 3.0, 3.0]),
+            "{got:?}"
+        );
+        let got = eight::<f32>(Waveform::Triangle, 0.0);
+        assert!(
+            close(&got, &[2.0, 1.5, 1.0, 0.5, 0.0, 0.5, 1.0, 1.5]),
+            "{got:?}"
+        );
+        let got = eight::<f32>(Waveform::Sawtooth, 0.0);
+        assert!(
+            close(&got, &[1.0, 1.25, 1.5, 1.75, 0.0, 0.25, 0.5, 0.75]),
+            "{got:?}"
+        );
+        // Complex: the imaginary part leads by a quarter period.
+        let got = eight::<Complex32>(Waveform::Square, Complex32::new(0.0, 0.0));
+        let im: Vec<f32> = got.iter().map(|z| z.im).collect();
+        let re: Vec<f32> = got.iter().map(|z| z.re).collect();
+        assert!(
+            close(&re, &[0.0, 0.0, 0.0, 0.0, 2.0, 2.0, 2.0, 2.0]),
+            "{re:?}"
+        );
+        assert!(
+            close(&im, &[2.0, 2.0, 0.0, 0.0, 0.0, 0.0, 2.0, 2.0]),
+            "{im:?}"
+        );
+        let got = eight::<Complex32>(Waveform::Sawtooth, Complex32::new(0.0, 0.0));
+        let im: Vec<f32> = got.iter().map(|z| z.im).collect();
+        assert!(
+            close(&im, &[0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 0.0, 0.25]),
+            "{im:?}"
+        );
+    }
 
     #[test]
     fn the_phase_runs_on_across_calls() {

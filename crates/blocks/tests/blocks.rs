@@ -382,6 +382,10 @@ fn signal_source_f32_matches_the_naive_formula() {
                     Waveform::Sine => a * p.sin() + o,
                     Waveform::Cosine => a * p.cos() + o,
                     Waveform::Constant => a + o,
+                    // Checked in signal_source's unit tests and gnuradio_signal_source.rs.
+                    Waveform::Square | Waveform::Triangle | Waveform::Sawtooth => {
+                        unreachable!("not in this loop")
+                    }
                 }
             };
             let dev = max_dev(got, |k| want(k) as f32, |g, w| f64::from((g - w).abs()));

@@ -219,13 +219,13 @@ fn bad_parameters_are_errors_naming_block_and_parameter() {
     let sig = registry::find("signal_source").unwrap();
     let given = vec![
         ("sample_rate".into(), Pmt::Double(1e3)),
-        ("waveform".into(), Pmt::symbol("square")),
+        ("waveform".into(), Pmt::symbol("chirp")),
         ("frequency".into(), Pmt::Double(1.0)),
     ];
     let err = registry::make(sig, None, given).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "signal_source: unknown waveform 'square' (use sine, cosine, constant)"
+        "signal_source: unknown waveform 'chirp' (use sine, cosine, constant, square, triangle, sawtooth)"
     );
     let src = registry::find("file_source").unwrap();
     let given = vec![("path".into(), Pmt::symbol("/nonexistent/radioflow.bin"))];

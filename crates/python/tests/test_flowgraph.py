@@ -90,8 +90,8 @@ def test_block_belongs_to_one_flowgraph():
 def test_bad_parameters_raise_before_running(tmp_path):
     with pytest.raises(ValueError, match="unsupported item type float16"):
         blocks.null_source(np.float16)
-    with pytest.raises(ValueError, match="unknown waveform 'square'"):
-        blocks.signal_source(1e3, "square", 10)
+    with pytest.raises(ValueError, match="unknown waveform 'chirp'"):
+        blocks.signal_source(1e3, "chirp", 10)
     with pytest.raises(ValueError, match="sample_rate must be >= 0.001, not 0"):
         blocks.throttle(0.0)
     with pytest.raises(ValueError, match="does not fit in i8"):

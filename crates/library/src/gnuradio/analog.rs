@@ -12,12 +12,13 @@ const SIGNAL_TYPES: &str = "radioflow's signal_source makes complex and float sa
 fn waveform(v: &Pmt) -> Result<Pmt, String> {
     // gr::analog::gr_waveform_t (gnuradio/analog/sig_source_waveform.h): 100 constant,
     // 101 sine, 102 cosine, 103 square, 104 triangle, 105 sawtooth.
+    const NAMES: [&str; 6] = [
+        "constant", "sine", "cosine", "square", "triangle", "sawtooth",
+    ];
     let name = match v {
-        Pmt::Int(100) => "constant",
-        Pmt::Int(101) => "sine",
-        Pmt::Int(102) => "cosine",
-        Pmt::Symbol(s) if matches!(&**s, "constant" | "sine" | "cosine") => return Ok(v.clone()),
-        _ => return Err("not supported (cosine, sine or constant)".into()),
+        Pmt::Int(n @ 100..=105) => NAMES[(n - 100) as usize],
+        Pmt::Symbol(s) if NAMES.contains(&&**s) => return Ok(v.clone()),
+        _ => return Err("not one of GNU Radio's waveforms (analog.GR_*_WAVE)".into()),
     };
     Ok(Pmt::symbol(name))
 }

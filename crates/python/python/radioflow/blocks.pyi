@@ -858,11 +858,11 @@ def sigmf_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.complex64,
 
 
 def signal_source(sample_rate: float, waveform: str, frequency: float, dtype: DTypeLike = np.complex64, amplitude: float = 1.0, offset: Any = 0.0, phase: float = 0.0, *, name: Optional[str] = None) -> Block:
-    """A sine, cosine or constant at `frequency` Hz for `sample_rate` samples per second (GNU Radio's analog.sig_source_c/f).
+    """A sine, cosine, constant, square, triangle or sawtooth wave at `frequency` Hz for `sample_rate` samples per second (GNU Radio's analog.sig_source_c/f).
 
     Parameters:
         sample_rate: samples per second (a number > 0).
-        waveform: the waveform (one of sine, cosine, constant).
+        waveform: the waveform (one of sine, cosine, constant, square, triangle, sawtooth).
         frequency: in Hz (aliases beyond ±sample_rate/2) (a finite number).
         dtype: the item type, one of complex64, float32 (default complex64).
         amplitude: peak amplitude (a number in [-3.4e38, 3.4e38]; default 1.0).
