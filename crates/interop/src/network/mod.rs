@@ -9,6 +9,7 @@
 mod datagram;
 mod header;
 mod socket;
+mod tcp;
 mod tcp_sink;
 mod tcp_source;
 mod udp_sink;

@@ -1,7 +1,7 @@
 //! [`TcpSink`]: writes items to a TCP connection, as GNU Radio's `network.tcp_sink`.
 
 use super::socket::{error, is_disconnect, is_timeout, resolve};
-use super::socket::{CONNECT_TIMEOUT, WAIT_SLICE};
+use super::tcp::{self, Direction};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 use std::io::Write;
@@ -64,12 +64,7 @@ impl<T: Item> TcpSink<T> {
     /// A sink connecting to `address`:`port`, or listening on `port` if `server`.
     pub fn new(address: impl Into<String>, port: u16, server: bool) -> Self {
         let address = address.into();
-        let role = if server { "server" } else { "client" };
-        let who = if address.contains(':') {
-            format!("tcp_sink (TCP {role} [{address}]:{port})")
-        } else {
-            format!("tcp_sink (TCP {role} {address}:{port})")
-        };
+        let who = tcp::who("tcp_sink", &address, port, server);
         Self {
             input: StreamInput::new(),
             address,
@@ -90,16 +85,11 @@ impl<T: Item> TcpSink<T> {
             } else {
                 SocketAddr::from((Ipv4Addr::UNSPECIFIED, self.port))
             };
-            let listener = TcpListener::bind(any).map_err(|e| error(&self.who, "bind", e))?;
-            listener
-                .set_nonblocking(true)
-                .map_err(|e| error(&self.who, "socket option", e))?;
-            self.listener = Some(listener);
+            self.listener = Some(tcp::listen(&self.who, any)?);
         } else {
             let address = resolve(&self.who, &self.address, self.port)?;
-            let stream = TcpStream::connect_timeout(&address, CONNECT_TIMEOUT)
-                .map_err(|e| error(&self.who, "connect", e))?;
-            self.use_stream(stream)?;
+            let stream = tcp::connect(&self.who, address)?;
+            self.stream = Some(tcp::in_slices(&self.who, stream, Direction::Write)?);
         }
         Ok(())
     }
@@ -107,15 +97,6 @@ impl<T: Item> TcpSink<T> {
     fn stop(&mut self) -> Result<(), BlockError> {
         self.stream = None;
         self.listener = None;
-        Ok(())
-    }
-
-    fn use_stream(&mut self, stream: TcpStream) -> Result<(), BlockError> {
-        stream
-            .set_nonblocking(false)
-            .and_then(|()| stream.set_write_timeout(Some(WAIT_SLICE)))
-            .map_err(|e| error(&self.who, "socket option", e))?;
-        self.stream = Some(stream);
         Ok(())
     }
 
@@ -128,7 +109,8 @@ impl<T: Item> TcpSink<T> {
             Ok((stream, peer)) => {
                 tracing::info!("{}: client {peer} connected", self.who);
                 self.written = 0;
-                self.use_stream(stream)
+                self.stream = Some(tcp::in_slices(&self.who, stream, Direction::Write)?);
+                Ok(())
             }
             Err(e) if is_timeout(&e) => Ok(()),
             Err(e) => Err(error(&self.who, "accept", e)),

@@ -1,7 +1,7 @@
 //! [`TcpSource`]: items read from a TCP connection, as GNU Radio's `network.tcp_source`.
 
-use super::socket::{error, is_disconnect, is_timeout, resolve, wait_readable};
-use super::socket::{CONNECT_TIMEOUT, WAIT_SLICE};
+use super::socket::{error, is_disconnect, is_timeout, resolve, wait_readable, WAIT_SLICE};
+use super::tcp::{self, Direction};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 use std::io::Read;
@@ -65,12 +65,7 @@ impl<T: Item> TcpSource<T> {
     /// A source on `address`:`port`, listening for a client if `server`, else connecting.
     pub fn new(address: impl Into<String>, port: u16, server: bool) -> Self {
         let address = address.into();
-        let role = if server { "server" } else { "client" };
-        let who = if address.contains(':') {
-            format!("tcp_source (TCP {role} [{address}]:{port})")
-        } else {
-            format!("tcp_source (TCP {role} {address}:{port})")
-        };
+        let who = tcp::who("tcp_source", &address, port, server);
         Self {
             output: StreamOutput::new(),
             address,
@@ -89,15 +84,10 @@ impl<T: Item> TcpSource<T> {
         self.partial = vec![0; std::mem::size_of::<T>()];
         self.partial_len = 0;
         if self.server {
-            let listener = TcpListener::bind(address).map_err(|e| error(&self.who, "bind", e))?;
-            listener
-                .set_nonblocking(true)
-                .map_err(|e| error(&self.who, "socket option", e))?;
-            self.listener = Some(listener);
+            self.listener = Some(tcp::listen(&self.who, address)?);
         } else {
-            let stream = TcpStream::connect_timeout(&address, CONNECT_TIMEOUT)
-                .map_err(|e| error(&self.who, "connect", e))?;
-            self.use_stream(stream)?;
+            let stream = tcp::connect(&self.who, address)?;
+            self.stream = Some(tcp::in_slices(&self.who, stream, Direction::Read)?);
         }
         Ok(())
     }
@@ -105,15 +95,6 @@ impl<T: Item> TcpSource<T> {
     fn stop(&mut self) -> Result<(), BlockError> {
         self.listener = None;
         self.stream = None;
-        Ok(())
-    }
-
-    fn use_stream(&mut self, stream: TcpStream) -> Result<(), BlockError> {
-        stream
-            .set_nonblocking(false)
-            .and_then(|()| stream.set_read_timeout(Some(WAIT_SLICE)))
-            .map_err(|e| error(&self.who, "socket option", e))?;
-        self.stream = Some(stream);
         Ok(())
     }
 
@@ -129,7 +110,8 @@ impl<T: Item> TcpSource<T> {
             Ok((stream, peer)) => {
                 tracing::info!("{}: client {peer} connected", self.who);
                 self.listener = None;
-                self.use_stream(stream)
+                self.stream = Some(tcp::in_slices(&self.who, stream, Direction::Read)?);
+                Ok(())
             }
             Err(e) if is_timeout(&e) => Ok(()),
             Err(e) => Err(error(&self.who, "accept", e)),

@@ -1,7 +1,7 @@
 //! Rows for GNU Radio's `network` module (gr-network): UDP and TCP streams. The radioflow
 //! blocks speak the same wire format (radioflow-interop's `network` module).
 
-use super::common::{param, ANY_TYPE, VLEN_ONE};
+use super::common::{param, row, ANY_TYPE, VLEN_ONE};
 use super::table::{GrBlock, GrParam, To};
 use radioflow_runtime::Pmt;
 
@@ -51,29 +51,12 @@ fn mode(v: &Pmt) -> Result<Pmt, String> {
     }
 }
 
-const fn row(
-    id: &'static str,
-    make: &'static str,
-    block: &'static str,
-    params: &'static [GrParam],
-) -> GrBlock {
-    GrBlock {
-        id,
-        make,
-        block,
-        types: ANY_TYPE,
-        params,
-        fixed: &[],
-        extra: &[],
-        choose: None,
-    }
-}
-
 pub(crate) const ROWS: &[GrBlock] = &[
     row(
         "network_udp_source",
         "network.udp_source({type.size},{vlen},{port},{header},{payloadsize},{notify_missed},{src_zeros},{ipv6})",
         "udp_source",
+        ANY_TYPE,
         &[
             VLEN_ONE,
             param("port", "port"),
@@ -91,6 +74,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "network_udp_sink",
         "network.udp_sink({type.size},{vlen},{addr},{port},{header},{payloadsize},{send_eof})",
         "udp_sink",
+        ANY_TYPE,
         &[
             VLEN_ONE,
             param("addr", "address"),
@@ -107,6 +91,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "network_tcp_source",
         "network.tcp_source.tcp_source(itemsize={type.size}*{vlen},addr={addr},port={port},server={server})",
         "tcp_source",
+        ANY_TYPE,
         &[
             VLEN_ONE,
             param("addr", "address"),
@@ -118,6 +103,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "network_tcp_sink",
         "network.tcp_sink({type.size},{vlen},{addr},{port},{mode})",
         "tcp_sink",
+        ANY_TYPE,
         &[
             VLEN_ONE,
             param("addr", "address"),
