@@ -69,15 +69,13 @@ python3 scripts/import-cycles.py crates/*/
 step "tests (debug: overflow checks and debug assertions on)"
 cargo test --locked --workspace --no-run -q
 # The builds of the steps below (the counters compiled out, valgrind's test binaries, release
-# tests and binaries, loom's model checks: their own feature sets) compile while the debug
-# tests run (cargo holds its build lock only while compiling, and many test binaries leave a
-# core idle); each step then finds its build done. Were one to fail here, its step builds
-# again and shows why.
+# tests, loom's model checks: their own feature sets) compile while the debug tests run (cargo
+# holds its build lock only while compiling, and many test binaries leave a core idle); each
+# step then finds its build done. Were one to fail here, its step builds again and shows why.
 (cargo test --locked -q -p radioflow-runtime -p radioflow-blocks \
        --features radioflow-runtime/no-counters --lib --test conformance --test no_loss --no-run \
   && cargo test --locked -q -p radioflow-runtime --features valgrind --lib --test threads --no-run \
   && cargo test --locked --release -q -p radioflow-blocks --test conformance --no-run \
-  && cargo build --locked --release -q -p radioflow-cli \
   && cargo test --locked --release -q -p radioflow-runtime --features loom --lib --no-run) \
   > target/background-builds.log 2>&1 &
 builds_pid=$!
@@ -85,6 +83,13 @@ builds_pid=$!
 # from here on too; fuzzing them waits for the end (fuzz.sh then finds them built).
 bash scripts/fuzz.sh --build-only > target/fuzz-build.log 2>&1 &
 cargo test --locked --workspace 2>&1 | tee -a "$log"
+# The CLI the tests above ran (counters on): the soak and the benchmarks' quick mode below run
+# it. Not a release build of its own: that compiled every crate above the runtime a second time
+# (~350 CPU-seconds, a sixth of the suite) for runs of a few seconds whose times mean nothing
+# in quick mode; the kernels the receivers spend their time in (dsp, dvbs2, rds, rustfft) are
+# optimized in the dev profile, and optimized code with real timing stays under test in the
+# release conformance run. `bash scripts/demo.sh` builds and runs the release binary.
+cp target/debug/radioflow target/radioflow-counters
 # Counters compiled out (feature `no-counters`): the runtime's own tests and the scheduler
 # suites, and the CLI built with it. In the dev profile: a release build of the runtime and
 # of every crate above it a second time (radioflow-dvbs2 among them) costs ~170 CPU-seconds
@@ -94,6 +99,7 @@ cargo test --locked --workspace 2>&1 | tee -a "$log"
 cargo test --locked -p radioflow-runtime -p radioflow-blocks --features radioflow-runtime/no-counters \
   --lib --test conformance --test no_loss 2>&1 | tee -a "$log"
 cargo build --locked -q -p radioflow-cli --features radioflow-runtime/no-counters
+cp target/debug/radioflow target/radioflow-no-counters
 
 step "Python package: build with maturin, install into python3, pytest (warnings are errors)"
 bash scripts/python.sh --test-build
@@ -102,12 +108,9 @@ bash scripts/python.sh --test-build
 step "conformance suite in release (more random graphs, real timing)"
 wait "$builds_pid" || echo "the background builds failed (target/background-builds.log); each step builds again"
 # Two minutes of soak (scripts/soak.sh: 40 s for each of its three graphs) on one worker, in
-# the background of the steps below (at the end it would leave a core idle), on a copy of the
-# release binary with counters (the soak reads them; later builds replace
-# target/release/radioflow).
-cargo build --locked --release -q -p radioflow-cli
-cp target/release/radioflow target/radioflow-soak
-SOAK_BIN=$PWD/target/radioflow-soak SOAK_SCHEDULER=flow:workers=1 bash scripts/soak.sh 40 \
+# the background of the steps below (at the end it would leave a core idle), on the CLI with
+# counters (the soak reads them; memory, threads and items over time, not speed).
+SOAK_BIN=$PWD/target/radioflow-counters SOAK_SCHEDULER=flow:workers=1 bash scripts/soak.sh 40 \
   > target/soak.log 2>&1 &
 soak_pid=$!
 cargo test --locked --release -p radioflow-blocks --test conformance 2>&1 | tee -a "$log"
@@ -163,25 +166,24 @@ step "fuzzing: results"
 finish "$fuzz_pid" target/fuzz.log "fuzzing: a crash, or the targets did not build"
 
 step "benchmarks in quick mode (tiny sizes; every experiment runs and verifies)"
-# `bench counters` compares with a binary whose counters are compiled out. Here, in quick
-# mode, where its times mean nothing, the comparison runs against this same binary: a release
-# build of every crate above the runtime a second time would cost ~2 CPU-minutes of the
-# suite's 15. Compiled out, the counters are tested by the runtime's and the scheduler suites
-# run with `no-counters` above, and the CLI is built with it (after the debug tests).
-export RADIOFLOW_NO_COUNTERS_BIN=$PWD/target/release/radioflow
-cargo run --locked --release -q -p radioflow-cli -- bench --quick
-cargo run --locked --release -q -p radioflow-cli -- bench opti --quick --sweep --json > /dev/null
-cargo run --locked --release -q -p radioflow-cli -- bench resched --quick --compare gnuradio  # GNU Radio rows where it is installed
-cargo run --locked --release -q -p radioflow-cli -- bench items --quick --compare gnuradio
-cargo run --locked --release -q -p radioflow-cli -- bench counters --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- bench workload --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- profile fir --samples 1e5 --trace target/profile-trace.json > /dev/null
-cargo run --locked --release -q -p radioflow-cli -- bench tasks --quick --json > /dev/null && cargo run --locked --release -q -p radioflow-cli -- bench pipeline --quick --json > /dev/null
+# On the debug CLI the tests ran (see above). `bench counters` compares it with the same CLI
+# built with its counters compiled out (after the debug tests).
+bin=$PWD/target/radioflow-counters
+export RADIOFLOW_NO_COUNTERS_BIN=$PWD/target/radioflow-no-counters
+"$bin" bench --quick
+"$bin" bench opti --quick --sweep --json > /dev/null
+"$bin" bench resched --quick --compare gnuradio  # GNU Radio rows where it is installed
+"$bin" bench items --quick --compare gnuradio
+"$bin" bench counters --quick --json > /dev/null && "$bin" bench workload --quick --json > /dev/null \
+  && "$bin" profile fir --samples 1e5 --trace target/profile-trace.json > /dev/null
+"$bin" bench tasks --quick --json > /dev/null && "$bin" bench pipeline --quick --json > /dev/null
 # The receivers and the transmitter: the FM benchmark's chain, the DVB-S2 transmitter's,
 # and the FM receiver on its built-in station (stereo, RDS printed as decoded).
-cargo run --locked --release -q -p radioflow-cli -- bench fm --quick --json > /dev/null
-cargo run --locked --release -q -p radioflow-cli -- bench dvbs2-tx --quick --json > /dev/null
-cargo run --locked --release -q -p radioflow-cli -- bench dvbs2-rx --quick --json > /dev/null
-cargo run --locked --release -q -p radioflow-cli -- bench dvbs2-fer --quick --json > /dev/null
-mkdir -p target/demo && cargo run --locked --release -q -p radioflow-cli -- fm --demo --wav target/demo/station.wav
+"$bin" bench fm --quick --json > /dev/null
+"$bin" bench dvbs2-tx --quick --json > /dev/null
+"$bin" bench dvbs2-rx --quick --json > /dev/null
+"$bin" bench dvbs2-fer --quick --json > /dev/null
+mkdir -p target/demo && "$bin" fm --demo --wav target/demo/station.wav
 
 step "soak: results"
 finish "$soak_pid" target/soak.log "soak: memory grew, threads changed or items stopped"
