@@ -3,7 +3,7 @@
 use crate::error::{check, ParamError};
 use crate::history::{History, CHUNK};
 use num_complex::Complex32;
-use rustfft::{Fft, FftPlanner};
+use radioflow_fftplan::Fft;
 use std::sync::Arc;
 
 /// A streaming FIR filter with real taps on complex samples, computed by overlap-save FFT
@@ -61,10 +61,9 @@ impl FftFir {
     pub fn new(taps: &[f32]) -> Result<Self, ParamError> {
         check(!taps.is_empty(), "taps", || "need at least one tap".into())?;
         let size = (2 * taps.len()).next_power_of_two();
-        let mut planner = FftPlanner::new();
         let (fft, ifft) = (
-            planner.plan_fft_forward(size),
-            planner.plan_fft_inverse(size),
+            radioflow_fftplan::forward(size),
+            radioflow_fftplan::inverse(size),
         );
         let mut spectrum = vec![Complex32::default(); size];
         for (s, &t) in spectrum.iter_mut().zip(taps) {

@@ -3,7 +3,7 @@
 use crate::error::{check, ParamError};
 use crate::window::Window;
 use num_complex::Complex32;
-use rustfft::{Fft, FftPlanner};
+use radioflow_fftplan::Fft;
 use std::sync::Arc;
 
 /// The power spectrum of `size` complex samples in dB, windowed, normalized as GNU Radio's
@@ -58,7 +58,7 @@ impl Spectrum {
         window.validate()?;
         let w = window.coefficients(size);
         let power: f64 = w.iter().map(|v| v * v).sum();
-        let fft = FftPlanner::new().plan_fft_forward(size);
+        let fft = radioflow_fftplan::forward(size);
         let scratch = vec![Complex32::default(); fft.get_inplace_scratch_len()];
         Ok(Self {
             fft,

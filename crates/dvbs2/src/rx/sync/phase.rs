@@ -32,7 +32,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use num_complex::Complex32;
-use rustfft::{Fft, FftPlanner};
+use radioflow_fftplan::Fft;
 
 use super::derotate::{rot_at, segment, Rotator, LANES};
 use crate::plframe::{PILOT_BLOCK, PILOT_PERIOD, SLOT};
@@ -325,7 +325,7 @@ fn data_segments(len: usize, pilots: bool) -> impl Iterator<Item = (usize, usize
 
 impl PhaseTracker {
     pub(crate) fn new() -> Self {
-        let fft = FftPlanner::new().plan_fft_forward(FFT_LEN);
+        let fft = radioflow_fftplan::forward(FFT_LEN);
         let scratch = vec![Complex32::new(0.0, 0.0); fft.get_inplace_scratch_len()];
         let max_obs = MAX_DATA / FINE + 2 * MAX_DATA / PILOT_PERIOD + 8;
         PhaseTracker {
