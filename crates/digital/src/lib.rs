@@ -8,7 +8,7 @@
 //! normalizes them ([`Normalization`]). A block takes one as a parameter in its one-line
 //! text form (`qpsk`, `calcdist points=… map=…`).
 //!
-//! The blocks: [`ChunksToSymbols`], [`MapBytes`], [`ConstellationDecoder`],
+//! The blocks: [`ChunksToSymbols`] (and [`ChunksToSymbolsShort`], [`ChunksToSymbolsInt`]), [`MapBytes`], [`ConstellationDecoder`],
 //! [`ConstellationSoftDecoder`], [`DiffEncoder`], [`DiffDecoder`], [`BinarySlicer`],
 //! [`DiffPhasor`], [`Scrambler`], [`Descrambler`], [`AdditiveScrambler`] (shift register:
 //! [`Lfsr`]).
@@ -36,9 +36,9 @@ mod constellation;
 mod lfsr;
 
 pub use blocks::{
-    AdditiveScrambler, BinarySlicer, ChunksToSymbols, ConstellationDecoder,
-    ConstellationSoftDecoder, Descrambler, DiffCoding, DiffDecoder, DiffEncoder, DiffPhasor,
-    MapBytes, Scrambler, Symbol,
+    AdditiveScrambler, BinarySlicer, Chunk, ChunksToSymbols, ChunksToSymbolsInt,
+    ChunksToSymbolsShort, ConstellationDecoder, ConstellationSoftDecoder, Descrambler, DiffCoding,
+    DiffDecoder, DiffEncoder, DiffPhasor, MapBytes, Scrambler, Symbol,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
 pub use lfsr::Lfsr;

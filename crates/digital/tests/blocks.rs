@@ -1,8 +1,11 @@
 //! The blocks' edges, where GNU Radio is not the reference: bad parameters refused with errors
-//! naming the block and the parameter, the symbol table changed by a tag, a byte beyond the
-//! table, a soft decoder's constellation of two dimensions.
+//! naming the block and the parameter, the symbol table changed by a tag or a message, a
+//! chunk beyond the table, a soft decoder's constellation of two dimensions.
 
-use radioflow_digital::{ChunksToSymbols, Constellation, ConstellationSoftDecoder};
+use radioflow_digital::{
+    ChunksToSymbols, ChunksToSymbolsInt, ChunksToSymbolsShort, Constellation,
+    ConstellationSoftDecoder,
+};
 use radioflow_runtime::registry::{self, Dtype};
 use radioflow_runtime::testing::Harness;
 use radioflow_runtime::{Complex32, Pmt};
@@ -109,7 +112,34 @@ fn a_set_symbol_table_tag_changes_the_table_from_its_item_on() {
     h.push("in", &[0u8, 1]);
     let e = h.work().unwrap_err().to_string();
     assert!(
-        e.contains("chunks_to_symbols: byte 1 is beyond the symbol table"),
+        e.contains("chunks_to_symbols: chunk 1 is beyond the symbol table"),
+        "{e}"
+    );
+
+    // A negative chunk (GNU Radio reads it as a huge index) too.
+    let mut h = Harness::new(ChunksToSymbolsShort::new(vec![1.0f32, 2.0], 1).unwrap());
+    h.push("in", &[1i16, -1]);
+    let e = h.work().unwrap_err().to_string();
+    assert!(
+        e.contains("chunks_to_symbols_short: chunk -1 is beyond"),
+        "{e}"
+    );
+
+    // The set_symbol_table message port: the table from the next work call on.
+    let mut h = Harness::new(ChunksToSymbolsInt::new(vec![1.0f32, 2.0], 1).unwrap());
+    h.push("in", &[1i32, 0]);
+    h.work().unwrap();
+    h.post("set_symbol_table", Pmt::F32Vector(vec![5.0, 6.0].into()))
+        .unwrap();
+    h.push("in", &[1i32, 0]);
+    h.work().unwrap();
+    assert_eq!(h.take_output::<f32>("out"), [2.0, 1.0, 6.0, 5.0]);
+    let e = h
+        .post("set_symbol_table", Pmt::C32Vector(vec![].into()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("chunks_to_symbols_int: a set_symbol_table message's value is not a vector"),
         "{e}"
     );
 

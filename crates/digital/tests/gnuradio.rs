@@ -9,9 +9,9 @@
 
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_digital::{
-    AdditiveScrambler, BinarySlicer, ChunksToSymbols, Constellation, ConstellationDecoder,
-    ConstellationSoftDecoder, Descrambler, DiffCoding, DiffDecoder, DiffEncoder, DiffPhasor,
-    MapBytes, Scrambler,
+    AdditiveScrambler, BinarySlicer, ChunksToSymbols, ChunksToSymbolsInt, ChunksToSymbolsShort,
+    Constellation, ConstellationDecoder, ConstellationSoftDecoder, Descrambler, DiffCoding,
+    DiffDecoder, DiffEncoder, DiffPhasor, MapBytes, Scrambler,
 };
 use radioflow_runtime::{
     Block, Complex32, FlowScheduler, Flowgraph, Item, Pmt, Scheduler, SingleThread, Tag,
@@ -34,6 +34,8 @@ fn gnuradio_present() -> bool {
 #[derive(Clone, Debug, PartialEq)]
 enum Items {
     B(Vec<u8>),
+    S(Vec<i16>),
+    I(Vec<i32>),
     F(Vec<f32>),
     C(Vec<Complex32>),
 }
@@ -42,6 +44,8 @@ impl Items {
     fn code(&self) -> &'static str {
         match self {
             Items::B(_) => "b",
+            Items::S(_) => "s",
+            Items::I(_) => "i",
             Items::F(_) => "f",
             Items::C(_) => "c",
         }
@@ -50,6 +54,8 @@ impl Items {
     fn bytes(&self) -> Vec<u8> {
         match self {
             Items::B(v) => v.clone(),
+            Items::S(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            Items::I(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
             Items::F(v) => v.iter().flat_map(|x| x.to_le_bytes()).collect(),
             Items::C(v) => v
                 .iter()
@@ -76,6 +82,8 @@ impl Items {
     fn reals(&self) -> Vec<f32> {
         match self {
             Items::B(v) => v.iter().map(|&b| f32::from(b)).collect(),
+            Items::S(v) => v.iter().map(|&b| f32::from(b)).collect(),
+            Items::I(v) => v.iter().map(|&b| b as f32).collect(),
             Items::F(v) => v.clone(),
             Items::C(v) => v.iter().flat_map(|c| [c.re, c.im]).collect(),
         }
@@ -317,6 +325,40 @@ fn cases() -> Vec<Case> {
             }),
         });
     }
+    // Short and int chunks.
+    let chunks = bytes(200, 4);
+    let table = table_c.to_vec();
+    cases.push(Case {
+        name: "chunks_sc_1".into(),
+        make: "digital.chunks_to_symbols_sc([complex(1, 0.5), complex(-0.25, 2), complex(0, -1), \
+               complex(3, 3)], 1)"
+            .into(),
+        input: Items::S(chunks.iter().map(|&b| i16::from(b)).collect()),
+        tags: vec![(3, "k")],
+        out: "c",
+        soft: false,
+        run: Box::new(move |x, t, sch| {
+            let Items::S(x) = x else { unreachable!() };
+            let block = ChunksToSymbolsShort::new(table.clone(), 1).unwrap();
+            let (y, tags) = ours(block, x, t, sch);
+            (Items::C(y), tags)
+        }),
+    });
+    cases.push(Case {
+        name: "chunks_if_2".into(),
+        make: "digital.chunks_to_symbols_if([-1.5, 0.25, 2.0, 7.0, 0.5, -9.0, 1.0, 2.0], 2)".into(),
+        input: Items::I(chunks.iter().map(|&b| i32::from(b)).collect()),
+        tags: vec![(6, "k")],
+        out: "f",
+        soft: false,
+        run: Box::new(move |x, t, sch| {
+            let Items::I(x) = x else { unreachable!() };
+            let table = vec![-1.5f32, 0.25, 2.0, 7.0, 0.5, -9.0, 1.0, 2.0];
+            let block = ChunksToSymbolsInt::new(table, 2).unwrap();
+            let (y, tags) = ours(block, x, t, sch);
+            (Items::F(y), tags)
+        }),
+    });
     // Byte blocks.
     let byte_cases: Vec<(&str, String, u32, Run)> = vec![
         (

@@ -202,3 +202,26 @@ fn a_soft_decision_table_given_as_values_is_refused() {
         "{e}"
     );
 }
+
+/// GRC's `in_type` picks radioflow's block for the chunk type, `out_type` its item type.
+#[test]
+fn chunks_to_symbols_becomes_the_block_of_its_chunk_type() {
+    for (in_type, out_type, block, dtype) in [
+        ("byte", "complex", "chunks_to_symbols", "complex64"),
+        ("short", "float", "chunks_to_symbols_short", "float32"),
+        ("int", "complex", "chunks_to_symbols_int", "complex64"),
+    ] {
+        let text = CONSTELLATIONS
+            .replace("in_type: byte", &format!("in_type: {in_type}"))
+            .replace("out_type: complex", &format!("out_type: {out_type}"))
+            .replace(
+                "symbol_table: cons.points()",
+                "symbol_table: '[-1.0, 1.0, 0.5, 2.0]'",
+            );
+        let g = describe_grc(&text, "chunks.grc").unwrap();
+        let spec = g.block("mapper").unwrap();
+        assert_eq!(spec.block, block);
+        assert_eq!(spec.dtype.as_deref(), Some(dtype));
+        assert!(!spec.params.iter().any(|(k, _)| k.ends_with("_type")));
+    }
+}

@@ -2,7 +2,7 @@
 
 Reads a JSON job on stdin: {"out": folder, "cases": [{"name": str, "make": a GNU Radio
 constructor (Python), "input": path of the input's raw items, "in": and "out": the item
-types ("b" bytes, "f" float32, "c" complex64), "tags": [[offset, key], ...]}]}. For each case:
+types ("b" bytes, "s" int16, "i" int32, "f" float32, "c" complex64; "s" and "i" in only), "tags": [[offset, key], ...]}]}. For each case:
 the input through vector_source -> make -> vector_sink; writes NAME.bin (the output's raw
 items) and NAME.tags.json ([offset, key] of each output tag). Run with Debian's
 /usr/bin/python3 (GNU Radio 3.10).
@@ -16,8 +16,20 @@ import numpy
 import pmt
 from gnuradio import blocks, digital, gr  # noqa: F401  (make strings name them)
 
-DTYPES = {"b": numpy.uint8, "f": numpy.float32, "c": numpy.complex64}
-SOURCES = {"b": blocks.vector_source_b, "f": blocks.vector_source_f, "c": blocks.vector_source_c}
+DTYPES = {
+    "b": numpy.uint8,
+    "s": numpy.int16,
+    "i": numpy.int32,
+    "f": numpy.float32,
+    "c": numpy.complex64,
+}
+SOURCES = {
+    "b": blocks.vector_source_b,
+    "s": blocks.vector_source_s,
+    "i": blocks.vector_source_i,
+    "f": blocks.vector_source_f,
+    "c": blocks.vector_source_c,
+}
 SINKS = {"b": blocks.vector_sink_b, "f": blocks.vector_sink_f, "c": blocks.vector_sink_c}
 
 

@@ -8,9 +8,12 @@ use radioflow_runtime::Pmt;
 const ONE_STREAM: &str = "one input and one output stream; GNU Radio maps each of num_ports \
                           streams alike: use one radioflow block per stream";
 
-/// GNU Radio's chunk type: radioflow's `chunks_to_symbols` reads bytes.
-fn is_byte(v: &Pmt) -> bool {
-    matches!(v, Pmt::Symbol(s) if &**s == "byte")
+/// GRC's `in_type` (int, short or byte), turned into the block by [`symbols_of`].
+fn in_type(v: &Pmt) -> Result<Pmt, String> {
+    match v {
+        Pmt::Symbol(s) if matches!(&**s, "int" | "short" | "byte") => Ok(v.clone()),
+        _ => Err("not int, short or byte".into()),
+    }
 }
 
 /// GRC's `out_type` (complex or float), turned into the item type by [`symbols_of`].
@@ -21,16 +24,23 @@ fn out_type(v: &Pmt) -> Result<Pmt, String> {
     }
 }
 
-/// The item type of `chunks_to_symbols` is GRC's `out_type`.
+/// GRC's `in_type` picks the block (one per chunk type), `out_type` its item type.
 fn symbols_of(m: &mut Mapped) -> Result<(), String> {
-    let at = m.params.iter().position(|(n, _)| n == "out_type");
-    let float =
-        at.is_some_and(|i| matches!(&m.params.remove(i).1, Pmt::Symbol(s) if &**s == "float"));
-    // Complex is also GRC's first option, for a file that leaves it out.
-    m.dtype = Some(if float {
-        Dtype::Float32
-    } else {
-        Dtype::Complex32
+    let mut take = |name: &str| {
+        let at = m.params.iter().position(|(n, _)| n == name)?;
+        m.params.remove(at).1.as_symbol().map(str::to_owned)
+    };
+    // GRC's first options (int, complex) for a file that leaves them out.
+    let chunks = take("in_type");
+    let symbols = take("out_type");
+    m.block = match chunks.as_deref() {
+        Some("byte") => "chunks_to_symbols",
+        Some("short") => "chunks_to_symbols_short",
+        _ => "chunks_to_symbols_int",
+    };
+    m.dtype = Some(match symbols.as_deref() {
+        Some("float") => Dtype::Float32,
+        _ => Dtype::Complex32,
     });
     Ok(())
 }
@@ -88,11 +98,10 @@ pub(crate) const ROWS: &[GrBlock] = &[
         block: "chunks_to_symbols",
         types: &[],
         params: &[
-            only(
-                "in_type",
-                is_byte,
-                "radioflow's chunks_to_symbols reads bytes; int and short chunks are not supported yet",
-            ),
+            GrParam {
+                key: "in_type",
+                to: To::Convert("in_type", in_type),
+            },
             GrParam {
                 key: "out_type",
                 to: To::Convert("out_type", out_type),
