@@ -275,15 +275,10 @@ impl Constellation {
         {
             return Err(bad("the sector widths must be > 0"));
         }
-        let rect = Rect {
-            real_sectors,
-            imag_sectors,
-            given_widths: (width_real, width_imag),
-            widths: (width_real, width_imag),
-            sector_values: Vec::new(),
-        };
+        // The points first (normalized), then the sectors scaled with them, each deciding
+        // for the point nearest its centre.
         let mut c = Self::custom(
-            Kind::Rect(rect),
+            Kind::Calcdist,
             points,
             pre_diff_code,
             rotational_symmetry,
@@ -291,10 +286,13 @@ impl Constellation {
             normalization,
         )?;
         let scale = c.scalefactor;
-        let Kind::Rect(mut rect) = std::mem::replace(&mut c.kind, Kind::Calcdist) else {
-            unreachable!("made as a rect")
+        let mut rect = Rect {
+            real_sectors,
+            imag_sectors,
+            given_widths: (width_real, width_imag),
+            widths: (width_real * scale, width_imag * scale),
+            sector_values: Vec::new(),
         };
-        rect.widths = (rect.widths.0 * scale, rect.widths.1 * scale);
         rect.sector_values = (0..real_sectors * imag_sectors)
             .map(|s| c.closest(&[sector_centre(&rect, s)]))
             .collect();
@@ -519,10 +517,11 @@ impl Constellation {
     /// GNU Radio's `calc_soft_dec`: per bit, ln of the summed `exp(-|s - p| / npwr)` of the
     /// points whose code has the bit set, minus that of those where it is clear.
     fn calc_soft_dec(&self, sample: Complex32, npwr: f32, out: &mut [f32]) {
-        let k = self.soft_bits();
-        // At most 64 bits per symbol: sums on the stack, no allocation per sample.
-        let mut ones = [0.0f32; 64];
-        let mut zeros = [0.0f32; 64];
+        // A point's code has 32 bits at most (and no constellation 2^32 points): sums on the
+        // stack, no allocation per sample.
+        let k = self.soft_bits().min(32);
+        let mut ones = [0.0f32; 32];
+        let mut zeros = [0.0f32; 32];
         for (i, p) in self.points.iter().enumerate() {
             let d = (-(sample - p).norm() / npwr).exp();
             let v = if self.apply_pre_diff_code {
@@ -530,7 +529,7 @@ impl Constellation {
             } else {
                 i as u32
             };
-            for j in 0..k.min(32) {
+            for j in 0..k {
                 if (v >> j) & 1 == 0 {
                     zeros[j] += d;
                 } else {

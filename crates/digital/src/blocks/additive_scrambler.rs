@@ -37,7 +37,7 @@ use radioflow_runtime::registry::prelude::*;
 #[param(seed: u64 = 0x7F, doc = "the register's first content")]
 #[param(len: u32 = 7, doc = "the register's length less one (at most 63)")]
 #[param(count: u64 = 0, doc = "bytes between resets (0: never); not used with a reset_tag_key")]
-#[param(bits_per_byte: u32 = 1, doc = "sequence bits per byte (1 to 8)")]
+#[param(bits_per_byte: u32 = 1, min = 1, doc = "sequence bits per byte (1 to 8)")]
 #[param(reset_tag_key: String = "", doc = "reset at items with a tag of this key (empty: by count)")]
 #[derive(Debug)]
 pub struct AdditiveScrambler {
