@@ -132,6 +132,11 @@ pub struct Constellation {
     lut: Option<SoftLut>,
 }
 
+/// The most point distances a constellation's tables (sectors, soft decisions) are made of:
+/// 2^26, a second or so, so that a file cannot ask for hours (a 16QAM table of precision 10
+/// is 2^24).
+const MAX_WORK: u64 = 1 << 26;
+
 /// GNU Radio's `GR_M_SQRT2`: its QPSK points are (±√2, ±√2), mean magnitude 2.
 const SQRT2: f32 = std::f32::consts::SQRT_2;
 
@@ -268,6 +273,14 @@ impl Constellation {
                 "a rectangular constellation needs at least one sector each way",
             ));
         }
+        let sectors = u64::from(real_sectors) * u64::from(imag_sectors);
+        if sectors.saturating_mul(points.len() as u64) > MAX_WORK {
+            return Err(bad(format!(
+                "{sectors} sectors of {} points: over the {MAX_WORK} distances radioflow computes \
+                 for a constellation",
+                points.len()
+            )));
+        }
         if !(width_real > 0.0
             && width_imag > 0.0
             && width_real.is_finite()
@@ -359,11 +372,21 @@ impl Constellation {
     /// [`soft_decision`](Self::soft_decision) then reads the table.
     ///
     /// # Errors
-    /// A precision outside 1 to 12 (a table of 16 million entries at most).
+    /// A precision outside 1 to 10: a table of a million entries at most (GNU Radio takes any;
+    /// one of 12 would be 16 million entries, each computed over every point, and its memory
+    /// a file could ask for without bound).
     pub fn with_soft_lut(mut self, precision: u32) -> Result<Self, ConstellationError> {
-        if !(1..=12).contains(&precision) {
+        if !(1..=10).contains(&precision) {
             return Err(bad(format!(
-                "soft-decision precision {precision} is not 1 to 12"
+                "soft-decision precision {precision} is not 1 to 10"
+            )));
+        }
+        let entries = 1u64 << (2 * precision);
+        if entries.saturating_mul(self.points.len() as u64) > MAX_WORK {
+            return Err(bad(format!(
+                "a soft-decision table of precision {precision} over {} points: over the \
+                 {MAX_WORK} distances radioflow computes for a constellation",
+                self.points.len()
             )));
         }
         let scale = 2f32.powi(precision as i32);
@@ -875,6 +898,10 @@ mod tests {
             ("calcdist points=0,0", "nothing to normalize"),
             ("qpsk lut=40", "precision 40"),
             ("qpsk dim=2", "takes no 'dim'"),
+            (
+                "rect points=1,0;-1,0 sectors=100000,100000",
+                "over the 67108864 distances",
+            ),
         ] {
             let e = text.parse::<Constellation>().unwrap_err().to_string();
             assert!(e.contains(why), "{text}: {e}");
