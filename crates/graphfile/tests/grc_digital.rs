@@ -225,3 +225,16 @@ fn chunks_to_symbols_becomes_the_block_of_its_chunk_type() {
         assert!(!spec.params.iter().any(|(k, _)| k.ends_with("_type")));
     }
 }
+
+/// A long value named in an error is cut, as every evaluator error cuts what it echoes.
+#[test]
+fn errors_echo_long_values_cut() {
+    for text in [
+        "digital.constellation_calcdist([1, -1], [0, 1], 2, 1, 'n' * 100000)",
+        "digital.constellation_calcdist([1, -1], ['m' * 100000, 1], 2, 1)",
+        "digital.constellation_calcdist([1, -1], [0, 1], [0] * 100000, 1)",
+    ] {
+        let e = evaluate(text, &[]).unwrap_err().to_string();
+        assert!(e.len() < 2000, "{} bytes", e.len());
+    }
+}

@@ -11,7 +11,7 @@ use super::expr_error::ExprError;
 use super::value::{Budget, Value};
 use num_complex::{Complex32, Complex64};
 use radioflow_library::digital::{Constellation, Normalization};
-use radioflow_runtime::echo::cut;
+use radioflow_runtime::echo::{cut, cut_display};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -96,7 +96,7 @@ pub(super) fn call(
     let made = |c: std::result::Result<Constellation, _>| {
         c.map(|c| Value::Constellation(Arc::new(c))).map_err(
             |e: radioflow_library::digital::ConstellationError| {
-                ExprError::InvalidValue(format!("{}: {e}", cut(name)))
+                ExprError::InvalidValue(format!("{}: {}", cut(name), cut_display(&e)))
             },
         )
     };
@@ -326,8 +326,9 @@ fn codes(f: &str, v: &Value) -> Result<Vec<u32>> {
                 .and_then(|i| u32::try_from(i).ok())
                 .ok_or_else(|| {
                     ExprError::InvalidValue(format!(
-                        "{}: the symbol map holds {x}, not a whole number >= 0",
-                        cut(f)
+                        "{}: the symbol map holds {}, not a whole number >= 0",
+                        cut(f),
+                        cut_display(x)
                     ))
                 })
         })
@@ -339,8 +340,9 @@ fn count(f: &str, what: &str, v: &Value) -> Result<u32> {
         .and_then(|i| u32::try_from(i).ok())
         .ok_or_else(|| {
             ExprError::InvalidValue(format!(
-                "{}: {what} must be a whole number >= 0, not {v}",
-                cut(f)
+                "{}: {what} must be a whole number >= 0, not {}",
+                cut(f),
+                cut_display(v)
             ))
         })
 }
@@ -360,8 +362,9 @@ fn normalization(f: &str, v: Option<&std::borrow::Cow<'_, Value>>) -> Result<Nor
         Value::Int(2) => Ok(Normalization::Amplitude),
         other => Err(ExprError::InvalidValue(format!(
             "{}: normalization must be digital.constellation.NO_, POWER_ or \
-             AMPLITUDE_NORMALIZATION, not {other}",
-            cut(f)
+             AMPLITUDE_NORMALIZATION, not {}",
+            cut(f),
+            cut_display(other)
         ))),
     }
 }
