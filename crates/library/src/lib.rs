@@ -4,6 +4,8 @@
 //!
 //! - [`blocks`]: the standard blocks (sources, sinks, arithmetic, filters, messages);
 //! - [`interop`]: ZeroMQ, SigMF, WAV and SoapySDR (the last with the `soapysdr` feature);
+//! - [`digital`]: GNU Radio's gr-digital (constellations, symbol mapping and decisions,
+//!   differential coding, scramblers);
 //! - [`dvbs2`] and [`fm`]: the applications' blocks (`dvbs2_tx`, `dvbs2_rx`,
 //!   `fm_stereo_decoder`, `rds_decoder`).
 //!
@@ -30,6 +32,7 @@ mod run_files;
 pub use run_files::{RunFiles, SameFileError};
 
 pub use radioflow_blocks as blocks;
+pub use radioflow_digital as digital;
 pub use radioflow_dvbs2 as dvbs2;
 pub use radioflow_fm as fm;
 pub use radioflow_interop as interop;

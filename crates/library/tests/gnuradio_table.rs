@@ -35,8 +35,11 @@ fn every_row_names_a_block_its_parameters_and_types_of_the_registry() {
         let d = registry::find(row.block)
             .unwrap_or_else(|| panic!("{}: radioflow has no block {}", row.id, row.block));
         for name in our_params(row) {
-            // A chosen block (a decimating FIR) takes what the row's block does not.
-            let chosen = name == "decimation" && row.choose.is_some();
+            // A chosen block (a decimating FIR) takes what the row's block does not; what
+            // chooses the block and its item type (chunks_to_symbols' `in_type`, `out_type`)
+            // is not a parameter of the block.
+            let chosen =
+                matches!(name, "decimation" | "in_type" | "out_type") && row.choose.is_some();
             assert!(
                 d.param(name).is_some() || chosen,
                 "{}: {} has no parameter {name}",

@@ -46,6 +46,7 @@ fn library_sources() -> Vec<PathBuf> {
         "blocks/src",
         "interop/src",
         "dvbs2/src/blocks",
+        "digital/src/blocks",
         "fm/src/blocks",
     ] {
         walk(&crates.join(dir), &mut files);

@@ -57,6 +57,9 @@ const GNU_RADIO: &[(&[&str], &str, i64)] = &[
     (&["fec.CC_TERMINATED"], "cc_terminated", 1),
     (&["fec.CC_TRUNCATED"], "cc_truncated", 2),
     (&["fec.CC_TAILBITING"], "cc_tailbiting", 3),
+    // digital.diff_coding_type
+    (&["digital.DIFF_DIFFERENTIAL"], "differential", 0),
+    (&["digital.DIFF_NRZI"], "nrzi", 1),
     // digital.ted_type
     (&["digital.TED_NONE"], "ted_none", -1),
     (

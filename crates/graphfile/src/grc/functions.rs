@@ -3,6 +3,7 @@
 
 use super::args::bind;
 use super::constants;
+use super::digital;
 use super::expr_error::{ExprError, MAX_ITEMS};
 use super::numpy;
 use super::python::{self, Num, Op};
@@ -121,7 +122,11 @@ pub(super) fn python_truth(v: &Value) -> Result<bool> {
             }
         }
         Value::None => false,
-        Value::Pmt(_) | Value::Constant(_) | Value::Lambda(_) | Value::Function(_) => true,
+        Value::Pmt(_)
+        | Value::Constant(_)
+        | Value::Lambda(_)
+        | Value::Function(_)
+        | Value::Constellation(_) => true,
     })
 }
 
@@ -405,7 +410,10 @@ fn range(args: &[&Value], budget: &mut Budget) -> Result<Value> {
 fn not_yet(name: &str) -> Option<&'static str> {
     let base = name.strip_prefix("filter.").unwrap_or(name);
     let base = base.strip_prefix("gnuradio.").unwrap_or(base);
-    if let Some(f) = base.strip_prefix("digital.") {
+    if let Some(f) = base
+        .strip_prefix("digital.")
+        .filter(|_| !digital::is_function(base))
+    {
         let constellation = f.starts_with("psk_")
             || f.starts_with("qam_")
             || f.starts_with("sd_")
@@ -415,7 +423,10 @@ fn not_yet(name: &str) -> Option<&'static str> {
             || f == "soft_dec_table_generator";
         if constellation {
             return Some(
-                "GNU Radio's constellation objects and modulators (digital.psk_2(),                  digital.constellation_qpsk() and the like) are not built in expressions yet",
+                "radioflow builds GNU Radio's constellation objects (digital.constellation_qpsk(), \
+                 _calcdist, _rect and the like) and the psk_2, psk_4 and qam_16 tables; other \
+                 tables, soft-decision table generators and modulators are not built in \
+                 expressions yet",
             );
         }
     }
@@ -442,6 +453,9 @@ fn not_yet(name: &str) -> Option<&'static str> {
 
 /// The functions a name may stand for as a value (`map(int, v)`).
 pub(super) fn is_function(name: &str) -> bool {
+    if digital::is_function(name) {
+        return true;
+    }
     let base = ["math.", "cmath.", "numpy.", "np."]
         .iter()
         .find_map(|m| name.strip_prefix(m));
@@ -562,6 +576,9 @@ pub(super) fn call(
             "'{}' is not supported: {why}",
             cut(name)
         )));
+    }
+    if digital::is_function(name) {
+        return digital::call(name, args, kwargs, budget);
     }
     if let Some(f) = name
         .strip_prefix("numpy.")

@@ -8,6 +8,7 @@
 mod args;
 mod blocks;
 mod constants;
+mod digital;
 mod expr;
 mod expr_error;
 mod functions;
@@ -52,13 +53,18 @@ const VARIABLES: &[&str] = &[
     "variable_qtgui_toggle_button_msg",
     "variable_qtgui_toggle_switch",
     "variable_qtgui_msgcheckbox",
+    // GNU Radio's constellation objects, their value made from their parameters
+    // (`digital::variable_value`).
+    "variable_constellation",
+    "variable_constellation_rect",
 ];
 
 /// Block ids that are part of the file but not of the graph.
 const IGNORED: &[&str] = &["options", "import", "note"];
 
-/// Parameters whose value GRC takes as written, not as an expression.
-const RAW: &[&str] = &["type", "file"];
+/// Parameters whose value GRC takes as written, not as an expression (enumerations of
+/// words: `type`, and `in_type`/`out_type` of `digital_chunks_to_symbols_xx`).
+const RAW: &[&str] = &["type", "file", "in_type", "out_type"];
 
 /// String parameters (GRC's `dtype: string`): an expression if it evaluates to a string, else
 /// the text as written (`tcp://127.0.0.1:5555` unquoted), as GRC does.
@@ -223,7 +229,11 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
     let mut vars = Variables::new(
         all.iter()
             .filter(|e| VARIABLES.contains(&e.id.as_str()) && e.state != "disabled")
-            .filter_map(|e| e.params.get("value").map(|v| (e.name.clone(), v.clone())))
+            .filter_map(|e| {
+                let value = digital::variable_value(&e.id, &e.params)
+                    .or_else(|| e.params.get("value").cloned());
+                value.map(|v| (e.name.clone(), v))
+            })
             .collect(),
     );
     let graph_blocks: Vec<&Entry> = all

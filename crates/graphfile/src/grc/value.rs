@@ -5,6 +5,7 @@ use super::expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_STEPS, MAX_TOTAL_IT
 use super::python::{self, Num};
 use super::token::Token;
 use num_complex::Complex64;
+use radioflow_library::digital::Constellation;
 use radioflow_runtime::echo::cut;
 use radioflow_runtime::Pmt;
 use std::borrow::Cow;
@@ -38,6 +39,9 @@ pub enum Value {
     Lambda(Arc<Lambda>),
     /// A supported function named without being called (`map(int, v)`, `(int)(x)`).
     Function(String),
+    /// A GNU Radio constellation object (`digital.constellation_qpsk()`), which a block
+    /// parameter takes in its text form.
+    Constellation(Arc<Constellation>),
     /// `None`.
     None,
 }
@@ -63,6 +67,7 @@ impl fmt::Display for Value {
             Value::Constant(c) => f.write_str(c),
             Value::Lambda(_) => f.write_str("<lambda>"),
             Value::Function(name) => write!(f, "<function {}>", cut(name)),
+            Value::Constellation(c) => write!(f, "<constellation {c}>"),
             Value::None => f.write_str("None"),
         }
     }
@@ -93,6 +98,7 @@ impl Value {
             Value::Pmt(p) => p.clone(),
             Value::Constant(c) => Pmt::symbol(*c),
             Value::Lambda(_) | Value::Function(_) => Pmt::symbol(self.to_string()),
+            Value::Constellation(c) => Pmt::symbol(c.to_string()),
             Value::None => Pmt::Null,
         }
     }
@@ -130,6 +136,7 @@ impl Value {
             Value::Pmt(_) => "pmt",
             Value::Constant(_) => "constant",
             Value::Lambda(_) | Value::Function(_) => "function",
+            Value::Constellation(_) => "constellation",
             Value::None => "NoneType",
         }
     }

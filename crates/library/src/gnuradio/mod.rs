@@ -20,6 +20,7 @@ mod analog;
 mod analog_sources;
 mod blocks;
 mod common;
+mod digital;
 mod filter;
 mod headless;
 mod math;
@@ -39,6 +40,7 @@ const MODULES: &[&[GrBlock]] = &[
     filter::ROWS,
     zeromq::ROWS,
     network::ROWS,
+    digital::ROWS,
 ];
 
 /// Every row of the table.

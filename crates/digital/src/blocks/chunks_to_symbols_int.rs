@@ -1,0 +1,62 @@
+//! [`ChunksToSymbolsInt`]: each int as `dimension` symbols of a table.
+
+use super::symbol_mapper::{Symbol, SymbolMapper};
+use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::prelude::*;
+use radioflow_runtime::Pmt;
+
+/// Maps each input int `k` to the `dimension` symbols `table[k·D .. k·D + D]` (GNU Radio's
+/// `chunks_to_symbols_ic / _if`). A `set_symbol_table` tag on an input item, or message to the
+/// `set_symbol_table` port (a `c32vector` or `f32vector` of the item type), replaces the table
+/// from then on, as in GNU Radio; tags move to the first symbol made from their item. A
+/// int beyond the table (or negative) is an error naming the block.
+///
+#[library_block(
+    id = "chunks_to_symbols_int",
+    summary = "Each int k as the `dimension` symbols table[k·D .. k·D + D] (GNU Radio's chunks_to_symbols_ic / _if).",
+    dtypes = [Complex32, Float32],
+    make = Self::new(symbol_table, dimension).map_err(|e| Refused::param("symbol_table", e))
+)]
+#[param(symbol_table: Vec<T>, doc = "the symbols, `dimension` per chunk value")]
+#[param(dimension: usize = 1, min = 1, doc = "symbols per chunk")]
+#[message_input(
+    name = "set_symbol_table",
+    doc = "a vector of the item type (c32vector or f32vector): the table from then on"
+)]
+#[derive(Debug)]
+pub struct ChunksToSymbolsInt<T: Symbol> {
+    /// Symbol indices, one per int.
+    #[input(name = "in")]
+    input: StreamInput<i32>,
+    /// `dimension` symbols per int.
+    #[output(name = "out")]
+    output: StreamOutput<T>,
+    mapper: SymbolMapper<T>,
+}
+
+#[block]
+impl<T: Symbol> ChunksToSymbolsInt<T> {
+    /// Maps chunks through `table`, `dimension` symbols each.
+    ///
+    /// # Errors
+    /// An empty table, a dimension of 0, or a table whose length is not a multiple of it
+    /// (the message follows the name `symbol_table`).
+    pub fn new(table: Vec<T>, dimension: usize) -> Result<Self, String> {
+        let mapper = SymbolMapper::new("chunks_to_symbols_int", table, dimension)?;
+        Ok(Self {
+            input: StreamInput::new(),
+            output: StreamOutput::new().with_min_items(dimension),
+            mapper,
+        })
+    }
+
+    /// The `set_symbol_table` message input: the table from the next work call on.
+    #[message_input(name = "set_symbol_table")]
+    fn set_symbol_table(&mut self, table: Pmt) -> Result<(), BlockError> {
+        self.mapper.set_table(&table, "message")
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        self.mapper.work(&mut self.input, &mut self.output)
+    }
+}

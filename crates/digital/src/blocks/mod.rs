@@ -1,0 +1,33 @@
+//! The blocks, one per file.
+
+mod additive_scrambler;
+mod binary_slicer;
+mod chunks_to_symbols;
+mod chunks_to_symbols_int;
+mod chunks_to_symbols_short;
+mod constellation_decoder;
+mod constellation_soft_decoder;
+mod descrambler;
+mod diff_coding;
+mod diff_decoder;
+mod diff_encoder;
+mod diff_phasor;
+mod map_bytes;
+mod scrambler;
+mod symbol_mapper;
+
+pub use additive_scrambler::AdditiveScrambler;
+pub use binary_slicer::BinarySlicer;
+pub use chunks_to_symbols::ChunksToSymbols;
+pub use chunks_to_symbols_int::ChunksToSymbolsInt;
+pub use chunks_to_symbols_short::ChunksToSymbolsShort;
+pub use constellation_decoder::ConstellationDecoder;
+pub use constellation_soft_decoder::ConstellationSoftDecoder;
+pub use descrambler::Descrambler;
+pub use diff_coding::DiffCoding;
+pub use diff_decoder::DiffDecoder;
+pub use diff_encoder::DiffEncoder;
+pub use diff_phasor::DiffPhasor;
+pub use map_bytes::MapBytes;
+pub use scrambler::Scrambler;
+pub use symbol_mapper::{Chunk, Symbol};

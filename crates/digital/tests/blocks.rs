@@ -1,0 +1,166 @@
+//! The blocks' edges, where GNU Radio is not the reference: bad parameters refused with errors
+//! naming the block and the parameter, the symbol table changed by a tag or a message, a
+//! chunk beyond the table, a soft decoder's constellation of two dimensions.
+
+use radioflow_digital::{
+    ChunksToSymbols, ChunksToSymbolsInt, ChunksToSymbolsShort, Constellation,
+    ConstellationSoftDecoder,
+};
+use radioflow_runtime::registry::{self, Dtype};
+use radioflow_runtime::testing::Harness;
+use radioflow_runtime::{Complex32, Pmt};
+
+fn refusal(id: &str, dtype: Option<Dtype>, params: &[(&str, Pmt)]) -> String {
+    let d = registry::find(id).unwrap_or_else(|| panic!("{id} is registered"));
+    let given = params.iter().map(|(k, v)| ((*k).to_owned(), v.clone()));
+    match registry::make(d, dtype, given) {
+        Ok(_) => panic!("{id} made with {params:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn bad_parameters_are_refused_naming_the_block_and_the_parameter() {
+    // (block, item type, parameters, the error's start)
+    type Case = (
+        &'static str,
+        Option<Dtype>,
+        Vec<(&'static str, Pmt)>,
+        &'static str,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "constellation_decoder",
+            None,
+            vec![("constellation", Pmt::symbol("qam64"))],
+            "constellation_decoder: constellation is refused: constellation: 'qam64' is not a constellation",
+        ),
+        (
+            "constellation_soft_decoder",
+            None,
+            vec![("constellation", Pmt::symbol("calcdist points=1,0;-1,0 dim=2"))],
+            "constellation_soft_decoder: constellation has dimensionality 2",
+        ),
+        (
+            "chunks_to_symbols",
+            Some(Dtype::Float32),
+            vec![
+                ("symbol_table", Pmt::Vector(vec![Pmt::Double(1.0); 4].into())),
+                ("dimension", Pmt::Int(3)),
+            ],
+            "chunks_to_symbols: symbol_table has 4 symbols, not a whole number of groups of dimension 3",
+        ),
+        (
+            "diff_encoder",
+            None,
+            vec![("modulus", Pmt::Int(4)), ("coding", Pmt::symbol("nrzi"))],
+            "diff_encoder: modulus is 4: NRZI codes bits",
+        ),
+        (
+            "diff_decoder",
+            None,
+            vec![("modulus", Pmt::Int(0))],
+            "diff_decoder: modulus must be",
+        ),
+        (
+            "additive_scrambler",
+            None,
+            vec![("bits_per_byte", Pmt::Int(9))],
+            "additive_scrambler: bits_per_byte is 9, not 1 to 8",
+        ),
+        (
+            "scrambler",
+            None,
+            vec![("len", Pmt::Int(64))],
+            "scrambler: len 64 is over 63",
+        ),
+        (
+            "map_bytes",
+            None,
+            vec![("map", Pmt::Vector(vec![Pmt::Int(1), Pmt::Int(300)].into()))],
+            "map_bytes: map holds 300, not a byte value",
+        ),
+    ];
+    for (id, dtype, params, want) in cases {
+        let e = refusal(id, dtype, &params);
+        assert!(e.starts_with(want), "{id}: {e}");
+    }
+}
+
+#[test]
+fn a_set_symbol_table_tag_changes_the_table_from_its_item_on() {
+    let table = vec![1.0f32, 2.0, 3.0, 4.0];
+    let mut h = Harness::new(ChunksToSymbols::new(table, 2).unwrap());
+    h.push_tag(
+        "in",
+        2,
+        "set_symbol_table",
+        Pmt::F32Vector(vec![-1.0, -2.0, -3.0, -4.0].into()),
+    );
+    h.push("in", &[0u8, 1, 0, 1]);
+    h.work().unwrap();
+    let (out, tags) = h.take_output_with_tags::<f32>("out");
+    assert_eq!(out, [1.0, 2.0, 3.0, 4.0, -1.0, -2.0, -3.0, -4.0]);
+    assert_eq!(tags.len(), 1);
+    assert_eq!(
+        tags[0].offset, 4,
+        "the tag moves to the first symbol of its byte"
+    );
+
+    // A byte beyond the table stops the run with an error naming the block.
+    let mut h = Harness::new(ChunksToSymbols::new(vec![Complex32::new(1.0, 0.0)], 1).unwrap());
+    h.push("in", &[0u8, 1]);
+    let e = h.work().unwrap_err().to_string();
+    assert!(
+        e.contains("chunks_to_symbols: chunk 1 is beyond the symbol table"),
+        "{e}"
+    );
+
+    // A negative chunk (GNU Radio reads it as a huge index) too.
+    let mut h = Harness::new(ChunksToSymbolsShort::new(vec![1.0f32, 2.0], 1).unwrap());
+    h.push("in", &[1i16, -1]);
+    let e = h.work().unwrap_err().to_string();
+    assert!(
+        e.contains("chunks_to_symbols_short: chunk -1 is beyond"),
+        "{e}"
+    );
+
+    // The set_symbol_table message port: the table from the next work call on.
+    let mut h = Harness::new(ChunksToSymbolsInt::new(vec![1.0f32, 2.0], 1).unwrap());
+    h.push("in", &[1i32, 0]);
+    h.work().unwrap();
+    h.post("set_symbol_table", Pmt::F32Vector(vec![5.0, 6.0].into()))
+        .unwrap();
+    h.push("in", &[1i32, 0]);
+    h.work().unwrap();
+    assert_eq!(h.take_output::<f32>("out"), [2.0, 1.0, 6.0, 5.0]);
+    let e = h
+        .post("set_symbol_table", Pmt::C32Vector(vec![].into()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("chunks_to_symbols_int: a set_symbol_table message's value is not a vector"),
+        "{e}"
+    );
+
+    // A tag whose value is not a vector of the item type is an error too.
+    let mut h = Harness::new(ChunksToSymbols::new(vec![Complex32::new(1.0, 0.0)], 1).unwrap());
+    h.push_tag("in", 0, "set_symbol_table", Pmt::Int(3));
+    h.push("in", &[0u8]);
+    let e = h.work().unwrap_err().to_string();
+    assert!(
+        e.contains("set_symbol_table tag's value is not a vector"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_soft_decoder_writes_whole_symbols_only() {
+    let c: Constellation = "16qam".parse().unwrap();
+    let mut h = Harness::new(ConstellationSoftDecoder::new(c).unwrap());
+    h.push("in", &[Complex32::new(0.3, 0.3); 3]);
+    // Room for two symbols and a half: two are written.
+    h.set_space("out", 10);
+    h.work().unwrap();
+    assert_eq!((h.consumed("in"), h.produced("out")), (2, 8));
+}
