@@ -24,7 +24,7 @@
 //!   [`DecimatingFirFilter`], [`RationalResampler`], [`QuadratureDemod`], [`IirFilter`] (FM
 //!   de-emphasis).
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
-//!   [`MessageDebug`].
+//!   [`MessageDebug`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
 //!
 //! Stream ports are named `in` and `out`, and so are message ports.
 //!
@@ -79,6 +79,8 @@ mod message_burst_source;
 mod message_counter;
 mod message_debug;
 mod message_forwarder;
+mod message_strobe;
+mod message_strobe_random;
 mod multiply;
 mod multiply_conjugate;
 mod multiply_const;
@@ -138,6 +140,8 @@ pub use message_burst_source::MessageBurstSource;
 pub use message_counter::MessageCounter;
 pub use message_debug::MessageDebug;
 pub use message_forwarder::MessageForwarder;
+pub use message_strobe::MessageStrobe;
+pub use message_strobe_random::{MessageStrobeRandom, StrobeDistribution};
 pub use multiply::Multiply;
 pub use multiply_conjugate::MultiplyConjugate;
 pub use multiply_const::MultiplyConst;

@@ -23,6 +23,7 @@ mod common;
 mod filter;
 mod headless;
 mod math;
+mod messages;
 mod network;
 mod table;
 mod zeromq;
@@ -34,6 +35,7 @@ pub use table::{Choose, Fixed, GrBlock, GrParam, GrType, GrValues, Mapped, To, G
 const MODULES: &[&[GrBlock]] = &[
     blocks::ROWS,
     math::ROWS,
+    messages::ROWS,
     analog::ROWS,
     analog_sources::ROWS,
     filter::ROWS,
