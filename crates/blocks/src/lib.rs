@@ -25,6 +25,8 @@
 //!   de-emphasis).
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
+//! - PDUs (GNU Radio's pair of a metadata dict and a vector, [`PduItem`]):
+//!   [`PduToTaggedStream`], [`TaggedStreamToPdu`].
 //!
 //! Stream ports are named `in` and `out`, and so are message ports.
 //!
@@ -90,6 +92,8 @@ mod noise_type;
 mod null_sink;
 mod null_source;
 mod pack_k_bits;
+mod pdu_item;
+mod pdu_to_tagged_stream;
 mod quadrature_demod;
 mod random_source;
 mod rate_probe;
@@ -100,6 +104,7 @@ mod repack_bits;
 mod signal_source;
 mod stream_to_tagged_stream;
 mod subtract;
+mod tagged_stream_to_pdu;
 #[cfg(test)]
 mod test_util;
 mod throttle;
@@ -151,6 +156,8 @@ pub use noise_type::{NoiseItem, NoiseType, UnsupportedNoise};
 pub use null_sink::NullSink;
 pub use null_source::NullSource;
 pub use pack_k_bits::PackKBits;
+pub use pdu_item::PduItem;
+pub use pdu_to_tagged_stream::PduToTaggedStream;
 pub use quadrature_demod::QuadratureDemod;
 pub use random_source::{RandomItem, RandomSource, RandomSourceError};
 pub use rate_probe::RateProbe;
@@ -160,6 +167,7 @@ pub use repack_bits::{BitOrder, RepackBits};
 pub use signal_source::{SignalItem, SignalSource, Waveform};
 pub use stream_to_tagged_stream::StreamToTaggedStream;
 pub use subtract::Subtract;
+pub use tagged_stream_to_pdu::TaggedStreamToPdu;
 pub use throttle::Throttle;
 pub use to_complex::{FloatToComplex, MagphaseToComplex};
 pub use to_float::{CharToFloat, IntToFloat, ShortToFloat, UcharToFloat};

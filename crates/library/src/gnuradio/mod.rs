@@ -25,6 +25,7 @@ mod headless;
 mod math;
 mod messages;
 mod network;
+mod pdu;
 mod table;
 mod zeromq;
 
@@ -41,6 +42,7 @@ const MODULES: &[&[GrBlock]] = &[
     filter::ROWS,
     zeromq::ROWS,
     network::ROWS,
+    pdu::ROWS,
 ];
 
 /// Every row of the table.
