@@ -24,7 +24,9 @@
 //!   [`DecimatingFirFilter`], [`RationalResampler`], [`QuadratureDemod`], [`IirFilter`] (FM
 //!   de-emphasis).
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
-//!   [`MessageDebug`].
+//!   [`MessageDebug`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
+//! - PDUs (GNU Radio's pair of a metadata dict and a vector, [`PduItem`]):
+//!   [`PduToTaggedStream`], [`TaggedStreamToPdu`].
 //!
 //! Stream ports are named `in` and `out`, and so are message ports.
 //!
@@ -79,6 +81,8 @@ mod message_burst_source;
 mod message_counter;
 mod message_debug;
 mod message_forwarder;
+mod message_strobe;
+mod message_strobe_random;
 mod multiply;
 mod multiply_conjugate;
 mod multiply_const;
@@ -88,6 +92,8 @@ mod noise_type;
 mod null_sink;
 mod null_source;
 mod pack_k_bits;
+mod pdu_item;
+mod pdu_to_tagged_stream;
 mod quadrature_demod;
 mod random_source;
 mod rate_probe;
@@ -98,6 +104,7 @@ mod repack_bits;
 mod signal_source;
 mod stream_to_tagged_stream;
 mod subtract;
+mod tagged_stream_to_pdu;
 #[cfg(test)]
 mod test_util;
 mod throttle;
@@ -138,6 +145,8 @@ pub use message_burst_source::MessageBurstSource;
 pub use message_counter::MessageCounter;
 pub use message_debug::MessageDebug;
 pub use message_forwarder::MessageForwarder;
+pub use message_strobe::MessageStrobe;
+pub use message_strobe_random::{MessageStrobeRandom, StrobeDistribution};
 pub use multiply::Multiply;
 pub use multiply_conjugate::MultiplyConjugate;
 pub use multiply_const::MultiplyConst;
@@ -147,6 +156,8 @@ pub use noise_type::{NoiseItem, NoiseType, UnsupportedNoise};
 pub use null_sink::NullSink;
 pub use null_source::NullSource;
 pub use pack_k_bits::PackKBits;
+pub use pdu_item::PduItem;
+pub use pdu_to_tagged_stream::PduToTaggedStream;
 pub use quadrature_demod::QuadratureDemod;
 pub use random_source::{RandomItem, RandomSource, RandomSourceError};
 pub use rate_probe::RateProbe;
@@ -156,6 +167,7 @@ pub use repack_bits::{BitOrder, RepackBits};
 pub use signal_source::{SignalItem, SignalSource, Waveform};
 pub use stream_to_tagged_stream::StreamToTaggedStream;
 pub use subtract::Subtract;
+pub use tagged_stream_to_pdu::TaggedStreamToPdu;
 pub use throttle::Throttle;
 pub use to_complex::{FloatToComplex, MagphaseToComplex};
 pub use to_float::{CharToFloat, IntToFloat, ShortToFloat, UcharToFloat};

@@ -71,6 +71,7 @@ fn example(kind: ParamKind, path: &str) -> String {
         ParamKind::Text => "\"x\"".into(),
         ParamKind::Path(_) => format!("{path:?}"),
         ParamKind::Messages => "[1]".into(),
+        ParamKind::Message => "1".into(),
     }
 }
 

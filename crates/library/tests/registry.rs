@@ -23,6 +23,7 @@ fn example(kind: ParamKind, dir: &Path) -> Pmt {
             Pmt::symbol(path.to_str().unwrap())
         }
         ParamKind::Messages => Pmt::list([Pmt::Int(1)]),
+        ParamKind::Message => Pmt::Int(1),
     }
 }
 

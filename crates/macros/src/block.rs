@@ -10,6 +10,7 @@ use syn::{Error, FnArg, ImplItem, ImplItemFn, ItemImpl, LitStr, ReturnType, Type
 struct Args {
     blocking: bool,
     observer: bool,
+    message_source: bool,
     type_name: Option<LitStr>,
 }
 
@@ -22,12 +23,16 @@ fn parse_args(args: TokenStream) -> syn::Result<Args> {
         } else if m.path.is_ident("observer") {
             a.observer = true;
             Ok(())
+        } else if m.path.is_ident("message_source") {
+            a.message_source = true;
+            Ok(())
         } else if m.path.is_ident("type_name") {
             a.type_name = Some(m.value()?.parse()?);
             Ok(())
         } else {
             Err(m.error(
-                "unknown #[block] option: use `blocking`, `observer` or `type_name = \"...\"`",
+                "unknown #[block] option: use `blocking`, `observer`, `message_source` or \
+                 `type_name = \"...\"`",
             ))
         }
     });
@@ -244,6 +249,9 @@ pub(crate) fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<Token
     let observer = args
         .observer
         .then(|| quote! { fn is_observer(&self) -> bool { true } });
+    let message_source = args
+        .message_source
+        .then(|| quote! { fn is_message_source(&self) -> bool { true } });
     let type_name = args
         .type_name
         .map(|n| quote! { fn type_name(&self) -> &'static str { #n } });
@@ -291,6 +299,7 @@ pub(crate) fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<Token
             #stop_fn
             #blocking
             #observer
+            #message_source
             #type_name
         }
     })

@@ -31,6 +31,8 @@ enum Class {
     Floats,
     /// `Vec<Pmt>`.
     Messages,
+    /// `Pmt`.
+    Message,
     /// `Vec<Tag>`: each `[offset, key, value]`.
     Tags,
     /// The block's item type.
@@ -106,6 +108,7 @@ fn classify(ty: &Type, item: Option<&Ident>) -> Class {
             "f32" => Class::F32,
             "String" => Class::Text,
             "PathBuf" => Class::Path,
+            "Pmt" => Class::Message,
             _ => Class::Parsed,
         },
         Some((n, Some(arg))) if n == "Vec" => {
@@ -410,6 +413,7 @@ impl Param {
                 quote!(#reg::ParamKind::Messages),
                 "a list of messages".into(),
             ),
+            Class::Message => (quote!(#reg::ParamKind::Message), "a message".into()),
             Class::Item => (
                 quote!(#reg::ParamKind::Item),
                 "a value of the item type".into(),
@@ -492,7 +496,7 @@ impl Param {
                 }
                 _ => Err(Error::new(e.span(), "a list's default is `[]`")),
             },
-            Class::Path | Class::Text | Class::Parsed => {
+            Class::Path | Class::Text | Class::Parsed | Class::Message => {
                 Err(Error::new(e.span(), "no default for this parameter"))
             }
         }

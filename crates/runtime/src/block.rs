@@ -138,6 +138,16 @@ pub trait Block: Any + Send {
         false
     }
 
+    /// Whether the block makes messages of its own accord, on a clock (GNU Radio's message
+    /// strobe). Such a block, though it has message inputs and no stream ports, does not end
+    /// when its senders have finished (or none is connected), and each of its work calls
+    /// counts as progress, so it is called again at once: its `work` waits for its clock
+    /// itself (with [`interruptible_sleep`](crate::interruptible_sleep)). It runs until it
+    /// returns [`WorkStatus::Done`] or the run is stopped.
+    fn is_message_source(&self) -> bool {
+        false
+    }
+
     /// Whether this is a cheap sink that only watches a stream (a live view's probe). The
     /// `flow` scheduler keeps it on its writer's chain instead of letting the extra reader cut
     /// that chain (which would spread the chain's blocks over workers and cost far more than

@@ -206,6 +206,8 @@ pub struct BlockTask {
     /// A pure message block (message inputs, no stream ports): it ends when every sender has
     /// finished and its inbox is empty (at once if no sender is connected).
     message_driven: bool,
+    /// The block makes messages on its own clock ([`Block::is_message_source`]).
+    message_source: bool,
     max_items: u64,
     /// Bytes each output may receive per work call (set by cache-aware schedulers).
     max_bytes: u64,
@@ -256,6 +258,7 @@ impl BlockTask {
         if timed {
             clock::init();
         }
+        let message_source = block.is_message_source();
         Self {
             index,
             chain: 0,
@@ -271,6 +274,7 @@ impl BlockTask {
             inbox,
             control,
             message_driven,
+            message_source,
             max_items,
             max_bytes: u64::MAX,
             finished: false,
@@ -404,7 +408,8 @@ impl BlockTask {
         if COUNTERS_COMPILED && self.counting && handled > 0 {
             self.counters.record_messages(handled);
         }
-        let progress = handled > 0 || after.progress();
+        // A message source's work waits for its own clock: each call is progress.
+        let progress = handled > 0 || after.progress() || (worked && self.message_source);
         self.produced_last = after.produced;
         // Upstream end of stream: nobody reads what this block produces.
         if status == WorkStatus::Done || before.outputs_dead {

@@ -210,7 +210,8 @@ impl ReadyGraph {
             let specs = &node.specs;
             message_driven[b] = !specs.message_in.is_empty()
                 && specs.stream_in.is_empty()
-                && specs.stream_out.is_empty();
+                && specs.stream_out.is_empty()
+                && !node.block.as_ref().is_some_and(|b| b.is_message_source());
         }
         let outputs = output_plans(nodes, connections);
         let topology = Topology {

@@ -1187,6 +1187,11 @@ mod tests {
         );
         assert_eq!(ev("pmt.from_long(12345)"), Ok(Value::Pmt(Pmt::Int(12345))));
         assert_eq!(ev("pmt.PMT_T"), Ok(Value::Pmt(Pmt::Bool(true))));
+        assert_eq!(
+            ev("pmt.cons(pmt.make_dict(), pmt.intern(\"x\"))"),
+            Ok(Value::Pmt(Pmt::pair(Pmt::Null, Pmt::symbol("x"))))
+        );
+        assert!(ev("pmt.cons(1, pmt.PMT_NIL)").is_err());
         let Ok(Value::List(taps)) =
             ev("firdes.low_pass(1, samp_rate, 4e3, 1e3, window.WIN_HAMMING)")
         else {

@@ -868,6 +868,17 @@ pub(super) fn call(
         "pmt.from_double" | "pmt.from_float" => {
             Ok(Value::Pmt(Pmt::Double(float_arg(name, args, 0)?)))
         }
+        "pmt.cons" => match args {
+            [Value::Pmt(car), Value::Pmt(cdr)] => {
+                Ok(Value::Pmt(Pmt::pair(car.clone(), cdr.clone())))
+            }
+            _ => Err(ExprError::Unsupported(format!("{name} takes two PMTs"))),
+        },
+        // GNU Radio's empty dict is PMT_NIL.
+        "pmt.make_dict" => match args {
+            [] => Ok(Value::Pmt(Pmt::Null)),
+            _ => Err(ExprError::Unsupported(format!("{name} takes no argument"))),
+        },
         "pmt.from_bool" => match args {
             [Value::Bool(b)] => Ok(Value::Pmt(Pmt::Bool(*b))),
             _ => Err(ExprError::Unsupported(format!(

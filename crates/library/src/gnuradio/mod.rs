@@ -24,7 +24,9 @@ mod digital;
 mod filter;
 mod headless;
 mod math;
+mod messages;
 mod network;
+mod pdu;
 mod table;
 mod zeromq;
 
@@ -35,12 +37,14 @@ pub use table::{Choose, Fixed, GrBlock, GrParam, GrType, GrValues, Mapped, To, G
 const MODULES: &[&[GrBlock]] = &[
     blocks::ROWS,
     math::ROWS,
+    messages::ROWS,
     analog::ROWS,
     analog_sources::ROWS,
     filter::ROWS,
     zeromq::ROWS,
     network::ROWS,
     digital::ROWS,
+    pdu::ROWS,
 ];
 
 /// Every row of the table.

@@ -267,6 +267,11 @@ impl Arguments {
             .collect()
     }
 
+    /// A `Message` parameter: any PMT.
+    pub fn message(&self, name: &str) -> Result<Pmt, ParamError> {
+        self.value(name).cloned()
+    }
+
     /// A `Messages` parameter.
     pub fn messages(&self, name: &str) -> Result<Vec<Pmt>, ParamError> {
         list(self.value(name)?).ok_or_else(|| self.error(name, "needs a list of messages"))
@@ -309,6 +314,7 @@ impl Arguments {
             ParamKind::Path(_) => self.path(name).map(drop),
             ParamKind::Text => self.word(name).map(drop),
             ParamKind::Messages => self.messages(name).map(drop),
+            ParamKind::Message => self.message(name).map(drop),
         }
     }
 

@@ -90,6 +90,13 @@ impl Param for Vec<f32> {
     }
 }
 
+/// One message: the value as it is.
+impl Param for Pmt {
+    fn read(args: &Arguments, name: &str) -> Result<Self, ParamError> {
+        args.message(name)
+    }
+}
+
 impl Param for Vec<Pmt> {
     fn read(args: &Arguments, name: &str) -> Result<Self, ParamError> {
         args.messages(name)

@@ -95,6 +95,8 @@ pub enum ParamKind {
     Path(PathUse),
     /// A list of messages (any PMTs).
     Messages,
+    /// One message (any PMT).
+    Message,
 }
 
 impl ParamKind {
@@ -110,6 +112,7 @@ impl ParamKind {
             ParamKind::Choice(_) | ParamKind::Text => "str",
             ParamKind::Path(_) => "Union[str, os.PathLike]",
             ParamKind::Messages => "Sequence[Any]",
+            ParamKind::Message => "Any",
         }
     }
 
@@ -122,7 +125,11 @@ impl ParamKind {
             ParamKind::Float(range) => value.as_f64().is_some_and(|x| range.contains(x)),
             ParamKind::Choice(words) => value.as_symbol().is_some_and(|w| words.contains(&w)),
             ParamKind::Text | ParamKind::Path(_) => value.as_symbol().is_some(),
-            ParamKind::Item | ParamKind::Floats | ParamKind::Items | ParamKind::Messages => true,
+            ParamKind::Item
+            | ParamKind::Floats
+            | ParamKind::Items
+            | ParamKind::Messages
+            | ParamKind::Message => true,
         };
         if ok {
             Ok(())
@@ -145,6 +152,7 @@ impl ParamKind {
             ParamKind::Text => "a word".into(),
             ParamKind::Path(_) => "a file path".into(),
             ParamKind::Messages => "a list of messages".into(),
+            ParamKind::Message => "a message".into(),
         }
     }
 }

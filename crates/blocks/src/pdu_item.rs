@@ -1,0 +1,62 @@
+//! [`PduItem`]: the item types of GNU Radio's PDU blocks, and a PDU's vector as bytes.
+
+use radioflow_runtime::{Complex32, Item, Pmt};
+
+/// An item type GNU Radio's PDU blocks carry (`gr.types.byte_t`, `float_t`, `complex_t`): a
+/// PDU's vector of them is a `u8vector`, `f32vector` or `c32vector`.
+pub trait PduItem: Item {
+    /// The uniform vector of `items` (GNU Radio's `pdu::make_pdu_vector`).
+    fn pdu_vector(items: &[Self]) -> Pmt;
+}
+
+impl PduItem for u8 {
+    fn pdu_vector(items: &[Self]) -> Pmt {
+        Pmt::U8Vector(items.into())
+    }
+}
+
+impl PduItem for f32 {
+    fn pdu_vector(items: &[Self]) -> Pmt {
+        Pmt::F32Vector(items.into())
+    }
+}
+
+impl PduItem for Complex32 {
+    fn pdu_vector(items: &[Self]) -> Pmt {
+        Pmt::C32Vector(items.into())
+    }
+}
+
+/// The bytes of a uniform vector as they lie in memory (GNU Radio's `uniform_vector_elements`
+/// with `blob_length`), or `None` for any other PMT.
+pub(crate) fn uniform_bytes(v: &Pmt) -> Option<&[u8]> {
+    use bytemuck::cast_slice as b;
+    Some(match v {
+        Pmt::U8Vector(x) => x,
+        Pmt::S8Vector(x) => b(x),
+        Pmt::U16Vector(x) => b(x),
+        Pmt::S16Vector(x) => b(x),
+        Pmt::U32Vector(x) => b(x),
+        Pmt::S32Vector(x) => b(x),
+        Pmt::U64Vector(x) => b(x),
+        Pmt::S64Vector(x) => b(x),
+        Pmt::F32Vector(x) => b(x),
+        Pmt::F64Vector(x) => b(x),
+        Pmt::C32Vector(x) => b(x),
+        Pmt::C64Vector(x) => b(x),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_vector_s_bytes_are_its_memory() {
+        let v = Pmt::F32Vector(vec![1.0f32].into());
+        assert_eq!(uniform_bytes(&v), Some(&1.0f32.to_ne_bytes()[..]));
+        assert_eq!(uniform_bytes(&Pmt::Int(1)), None);
+        assert_eq!(u8::pdu_vector(&[1, 2]), Pmt::blob(vec![1, 2]));
+    }
+}
