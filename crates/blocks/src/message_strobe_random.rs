@@ -1,5 +1,6 @@
 //! [`MessageStrobeRandom`]: one message again and again, after random waits, until stopped.
 
+use radioflow_dsp::ParamError;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 use rand::rngs::StdRng;
@@ -72,7 +73,7 @@ enum Waits {
 #[library_block(
     id = "message_strobe_random",
     summary = "Sends `msg` on `strobe` after random waits of `dist` (mean `mean_ms`, spread `std_ms`) until the run stops; `set_msg` replaces it (GNU Radio's message_strobe_random).",
-    make = Self::new(msg, dist, mean_ms, std_ms).map_err(|(name, why)| Refused::param(name, why))
+    make = Self::new(msg, dist, mean_ms, std_ms).map_err(|e| Refused::param(e.name, e.reason))
 )]
 #[param(msg: Pmt, doc = "the message")]
 #[param(dist: StrobeDistribution, words = ["exponential", "uniform", "gaussian", "poisson"], doc = "the distribution of the waits")]
@@ -106,18 +107,24 @@ impl MessageStrobeRandom {
         dist: StrobeDistribution,
         mean_ms: f64,
         std_ms: f64,
-    ) -> Result<Self, (&'static str, String)> {
+    ) -> Result<Self, ParamError> {
         if !mean_ms.is_finite() {
-            return Err(("mean_ms", format!("{mean_ms} is not a finite number")));
+            return Err(ParamError::new(
+                "mean_ms",
+                format!("{mean_ms} is not a finite number"),
+            ));
         }
         if !(std_ms.is_finite() && std_ms >= 0.0) {
-            return Err(("std_ms", format!("{std_ms} is not a number >= 0")));
+            return Err(ParamError::new(
+                "std_ms",
+                format!("{std_ms} is not a number >= 0"),
+            ));
         }
         let positive_mean = || {
             if mean_ms > 0.0 {
                 Ok(())
             } else {
-                Err((
+                Err(ParamError::new(
                     "mean_ms",
                     format!("{mean_ms}: the {dist:?} distribution needs a mean above 0"),
                 ))
@@ -126,15 +133,21 @@ impl MessageStrobeRandom {
         let waits = match dist {
             StrobeDistribution::Exponential => {
                 positive_mean()?;
-                Waits::Exponential(Exp::new(1.0 / mean_ms).map_err(|e| ("mean_ms", e.to_string()))?)
+                Waits::Exponential(
+                    Exp::new(1.0 / mean_ms)
+                        .map_err(|e| ParamError::new("mean_ms", e.to_string()))?,
+                )
             }
             StrobeDistribution::Uniform => Waits::Uniform(mean_ms - std_ms, mean_ms + std_ms),
             StrobeDistribution::Gaussian => Waits::Gaussian(
-                Normal::new(mean_ms, std_ms).map_err(|e| ("std_ms", e.to_string()))?,
+                Normal::new(mean_ms, std_ms)
+                    .map_err(|e| ParamError::new("std_ms", e.to_string()))?,
             ),
             StrobeDistribution::Poisson => {
                 positive_mean()?;
-                Waits::Poisson(Poisson::new(mean_ms).map_err(|e| ("mean_ms", e.to_string()))?)
+                Waits::Poisson(
+                    Poisson::new(mean_ms).map_err(|e| ParamError::new("mean_ms", e.to_string()))?,
+                )
             }
         };
         Ok(Self {
@@ -244,23 +257,25 @@ mod tests {
     fn bad_parameters_are_refused_by_name() {
         let new = |d, mean, std| MessageStrobeRandom::new(Pmt::Null, d, mean, std).map(drop);
         assert_eq!(
-            new(StrobeDistribution::Poisson, 0.0, 0.0).unwrap_err().0,
+            new(StrobeDistribution::Poisson, 0.0, 0.0).unwrap_err().name,
             "mean_ms"
         );
         assert_eq!(
             new(StrobeDistribution::Exponential, -1.0, 0.0)
                 .unwrap_err()
-                .0,
+                .name,
             "mean_ms"
         );
         assert_eq!(
-            new(StrobeDistribution::Gaussian, 1.0, -1.0).unwrap_err().0,
+            new(StrobeDistribution::Gaussian, 1.0, -1.0)
+                .unwrap_err()
+                .name,
             "std_ms"
         );
         assert_eq!(
             new(StrobeDistribution::Uniform, f64::NAN, 1.0)
                 .unwrap_err()
-                .0,
+                .name,
             "mean_ms"
         );
         // A negative mean is a wait of 0 where the distribution allows it.

@@ -21,7 +21,8 @@ pub struct ParamError {
 }
 
 impl ParamError {
-    pub(crate) fn new(name: &'static str, reason: impl Into<String>) -> Self {
+    /// Parameter `name` refused, and why.
+    pub fn new(name: &'static str, reason: impl Into<String>) -> Self {
         Self {
             name,
             reason: reason.into(),
