@@ -761,6 +761,36 @@ def message_forwarder(*, name: Optional[str] = None) -> Block:
     """
 
 
+def message_strobe(msg: Any, period_ms: int, *, name: Optional[str] = None) -> Block:
+    """Sends `msg` on `strobe` every `period_ms` milliseconds until the run stops; `set_msg` replaces it (GNU Radio's message_strobe).
+
+    Parameters:
+        msg: the message (a message).
+        period_ms: milliseconds between two messages (the first one period after the start) (an integer >= 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        strobe: message output
+        set_msg: message input
+    """
+
+
+def message_strobe_random(msg: Any, dist: str, mean_ms: float, std_ms: float = 0.0, *, name: Optional[str] = None) -> Block:
+    """Sends `msg` on `strobe` after random waits of `dist` (mean `mean_ms`, spread `std_ms`) until the run stops; `set_msg` replaces it (GNU Radio's message_strobe_random).
+
+    Parameters:
+        msg: the message (a message).
+        dist: the distribution of the waits (one of exponential, uniform, gaussian, poisson).
+        mean_ms: the mean wait in milliseconds (above 0 for exponential and poisson) (a finite number).
+        std_ms: uniform: the largest deviation from the mean; gaussian: the standard deviation (milliseconds) (a number >= 0; default 0.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        strobe: message output
+        set_msg: message input
+    """
+
+
 def multiply(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional[str] = None) -> Block:
     """The item-by-item product of `inputs` streams (ports in0..in{inputs-1}): a mixer when one input is an oscillator.
 
@@ -870,6 +900,20 @@ def pack_k_bits(k: int, *, name: Optional[str] = None) -> Block:
     Ports:
         in: stream input
         out: stream output
+    """
+
+
+def pdu_to_tagged_stream(dtype: DTypeLike = np.uint8, tag: str = "packet_len", *, name: Optional[str] = None) -> Block:
+    """Each PDU arriving on `pdus` as one packet of items, tagged with its metadata and its length (GNU Radio's pdu_to_tagged_stream).
+
+    Parameters:
+        dtype: the item type, one of uint8, float32, complex64 (default uint8).
+        tag: the length tag's key (a word; default "packet_len").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
+        pdus: message input
     """
 
 
@@ -1126,6 +1170,20 @@ def subtract(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional
     Ports:
         in0, 1, ...: stream input
         out: stream output
+    """
+
+
+def tagged_stream_to_pdu(dtype: DTypeLike = np.uint8, tag: str = "packet_len", *, name: Optional[str] = None) -> Block:
+    """Each packet of a tagged stream (by its length tag) as one PDU on `pdus`, its other tags as the metadata (GNU Radio's tagged_stream_to_pdu).
+
+    Parameters:
+        dtype: the item type, one of uint8, float32, complex64 (default uint8).
+        tag: the length tag's key (a word; default "packet_len").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        pdus: message output
     """
 
 
