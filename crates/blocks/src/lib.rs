@@ -9,6 +9,9 @@
 //!   [`ConstSource`], [`NoiseSource`] and [`FastNoiseSource`] ([`NoiseType`]), [`RandomSource`].
 //! - Sinks: [`NullSink`], [`VectorSink`], [`FileSink`], [`RateProbe`].
 //! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`Throttle`], [`FirFilter`].
+//! - Routing (GNU Radio's stream blocks, with its tag placement): [`Delay`], [`Selector`],
+//!   [`StreamMux`], [`StreamDemux`], [`Interleave`], [`Deinterleave`], [`KeepOneInN`],
+//!   [`KeepMInN`], [`Repeat`], [`Skiphead`], [`Mute`].
 //! - Element-wise math (GNU Radio's math blocks): [`Add`], [`Subtract`], [`Multiply`],
 //!   [`Divide`], [`AddConst`], [`MultiplyConst`], [`MultiplyConjugate`], [`Conjugate`],
 //!   [`Abs`], [`Nlog10`].
@@ -62,6 +65,8 @@ mod conjugate;
 mod const_source;
 mod copy;
 mod decimating_fir_filter;
+mod deinterleave;
+mod delay;
 mod divide;
 mod element_wise;
 mod fastnoise_source;
@@ -73,8 +78,11 @@ mod freq_xlating_fir_filter;
 mod from_float;
 mod head;
 mod iir_filter;
+mod interleave;
 mod interleaved;
 mod iq_to_complex;
+mod keep_m_in_n;
+mod keep_one_in_n;
 mod message_burst_source;
 mod message_counter;
 mod message_debug;
@@ -82,6 +90,7 @@ mod message_forwarder;
 mod multiply;
 mod multiply_conjugate;
 mod multiply_const;
+mod mute;
 mod nlog10;
 mod noise_source;
 mod noise_type;
@@ -95,9 +104,15 @@ mod rate_source;
 mod rate_work;
 mod rational_resampler;
 mod repack_bits;
+mod repeat;
+mod selector;
 mod signal_source;
+mod skiphead;
+mod stream_demux;
+mod stream_mux;
 mod stream_to_tagged_stream;
 mod subtract;
+mod tag_map;
 #[cfg(test)]
 mod test_util;
 mod throttle;
@@ -119,6 +134,8 @@ pub use conjugate::Conjugate;
 pub use const_source::ConstSource;
 pub use copy::Copy;
 pub use decimating_fir_filter::DecimatingFirFilter;
+pub use deinterleave::Deinterleave;
+pub use delay::Delay;
 pub use divide::Divide;
 pub use fastnoise_source::FastNoiseSource;
 pub use file_error::FileError;
@@ -129,11 +146,14 @@ pub use freq_xlating_fir_filter::FreqXlatingFirFilter;
 pub use from_float::{FloatToChar, FloatToInt, FloatToShort, FloatToUchar};
 pub use head::Head;
 pub use iir_filter::IirFilter;
+pub use interleave::Interleave;
 pub use interleaved::{
     ComplexToInterleavedChar, ComplexToInterleavedShort, InterleavedCharToComplex,
     InterleavedShortToComplex,
 };
 pub use iq_to_complex::{IqToComplex, SampleFormat, UnknownFormat};
+pub use keep_m_in_n::KeepMInN;
+pub use keep_one_in_n::KeepOneInN;
 pub use message_burst_source::MessageBurstSource;
 pub use message_counter::MessageCounter;
 pub use message_debug::MessageDebug;
@@ -141,6 +161,7 @@ pub use message_forwarder::MessageForwarder;
 pub use multiply::Multiply;
 pub use multiply_conjugate::MultiplyConjugate;
 pub use multiply_const::MultiplyConst;
+pub use mute::Mute;
 pub use nlog10::Nlog10;
 pub use noise_source::NoiseSource;
 pub use noise_type::{NoiseItem, NoiseType, UnsupportedNoise};
@@ -153,7 +174,12 @@ pub use rate_probe::RateProbe;
 pub use rate_source::RateSource;
 pub use rational_resampler::RationalResampler;
 pub use repack_bits::{BitOrder, RepackBits};
+pub use repeat::Repeat;
+pub use selector::Selector;
 pub use signal_source::{SignalItem, SignalSource, Waveform};
+pub use skiphead::Skiphead;
+pub use stream_demux::StreamDemux;
+pub use stream_mux::StreamMux;
 pub use stream_to_tagged_stream::StreamToTaggedStream;
 pub use subtract::Subtract;
 pub use throttle::Throttle;

@@ -24,6 +24,7 @@ mod filter;
 mod headless;
 mod math;
 mod network;
+mod streams;
 mod table;
 mod zeromq;
 
@@ -39,6 +40,7 @@ const MODULES: &[&[GrBlock]] = &[
     filter::ROWS,
     zeromq::ROWS,
     network::ROWS,
+    streams::ROWS,
 ];
 
 /// Every row of the table.
