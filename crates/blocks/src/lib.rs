@@ -12,6 +12,8 @@
 //! - Routing (GNU Radio's stream blocks, with its tag placement): [`Delay`], [`Selector`],
 //!   [`StreamMux`], [`StreamDemux`], [`Interleave`], [`Deinterleave`], [`KeepOneInN`],
 //!   [`KeepMInN`], [`Repeat`], [`Skiphead`], [`Mute`].
+//! - Everyday math on streams (GNU Radio's arithmetic, bit for bit): [`MovingAverage`],
+//!   [`Integrate`], [`Threshold`], [`SampleAndHold`], [`PeakDetector`].
 //! - Element-wise math (GNU Radio's math blocks): [`Add`], [`Subtract`], [`Multiply`],
 //!   [`Divide`], [`AddConst`], [`MultiplyConst`], [`MultiplyConjugate`], [`Conjugate`],
 //!   [`Abs`], [`Nlog10`].
@@ -78,6 +80,7 @@ mod freq_xlating_fir_filter;
 mod from_float;
 mod head;
 mod iir_filter;
+mod integrate;
 mod interleave;
 mod interleaved;
 mod iq_to_complex;
@@ -87,6 +90,7 @@ mod message_burst_source;
 mod message_counter;
 mod message_debug;
 mod message_forwarder;
+mod moving_average;
 mod multiply;
 mod multiply_conjugate;
 mod multiply_const;
@@ -97,6 +101,7 @@ mod noise_type;
 mod null_sink;
 mod null_source;
 mod pack_k_bits;
+mod peak_detector;
 mod quadrature_demod;
 mod random_source;
 mod rate_probe;
@@ -105,6 +110,7 @@ mod rate_work;
 mod rational_resampler;
 mod repack_bits;
 mod repeat;
+mod sample_and_hold;
 mod selector;
 mod signal_source;
 mod skiphead;
@@ -115,6 +121,7 @@ mod subtract;
 mod tag_map;
 #[cfg(test)]
 mod test_util;
+mod threshold;
 mod throttle;
 mod to_complex;
 mod to_float;
@@ -146,6 +153,7 @@ pub use freq_xlating_fir_filter::FreqXlatingFirFilter;
 pub use from_float::{FloatToChar, FloatToInt, FloatToShort, FloatToUchar};
 pub use head::Head;
 pub use iir_filter::IirFilter;
+pub use integrate::Integrate;
 pub use interleave::Interleave;
 pub use interleaved::{
     ComplexToInterleavedChar, ComplexToInterleavedShort, InterleavedCharToComplex,
@@ -158,6 +166,7 @@ pub use message_burst_source::MessageBurstSource;
 pub use message_counter::MessageCounter;
 pub use message_debug::MessageDebug;
 pub use message_forwarder::MessageForwarder;
+pub use moving_average::MovingAverage;
 pub use multiply::Multiply;
 pub use multiply_conjugate::MultiplyConjugate;
 pub use multiply_const::MultiplyConst;
@@ -168,6 +177,7 @@ pub use noise_type::{NoiseItem, NoiseType, UnsupportedNoise};
 pub use null_sink::NullSink;
 pub use null_source::NullSource;
 pub use pack_k_bits::PackKBits;
+pub use peak_detector::PeakDetector;
 pub use quadrature_demod::QuadratureDemod;
 pub use random_source::{RandomItem, RandomSource, RandomSourceError};
 pub use rate_probe::RateProbe;
@@ -175,6 +185,7 @@ pub use rate_source::RateSource;
 pub use rational_resampler::RationalResampler;
 pub use repack_bits::{BitOrder, RepackBits};
 pub use repeat::Repeat;
+pub use sample_and_hold::SampleAndHold;
 pub use selector::Selector;
 pub use signal_source::{SignalItem, SignalSource, Waveform};
 pub use skiphead::Skiphead;
@@ -182,6 +193,7 @@ pub use stream_demux::StreamDemux;
 pub use stream_mux::StreamMux;
 pub use stream_to_tagged_stream::StreamToTaggedStream;
 pub use subtract::Subtract;
+pub use threshold::Threshold;
 pub use throttle::Throttle;
 pub use to_complex::{FloatToComplex, MagphaseToComplex};
 pub use to_float::{CharToFloat, IntToFloat, ShortToFloat, UcharToFloat};

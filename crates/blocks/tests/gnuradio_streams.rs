@@ -1,7 +1,8 @@
 //! The everyday stream blocks (routing: delay, repeat, keep_one_in_n, keep_m_in_n, skiphead,
-//! stream_mux/demux, interleave/deinterleave, selector, mute) against GNU Radio 3.10's own on the
-//! same inputs with tags, every item type, run by `gnuradio/streams.py` in one GNU Radio
-//! process: items and tags equal. SKIPPED where GNU Radio is not installed.
+//! stream_mux/demux, interleave/deinterleave, selector, mute; math: moving_average, integrate,
+//! threshold, sample_and_hold, peak_detector) against GNU Radio 3.10's own on the same inputs
+//! with tags, every item type, run by `gnuradio/streams.py` (one GNU Radio process per test):
+//! items (bit for bit) and tags equal. SKIPPED where GNU Radio is not installed.
 
 #[path = "support/streams.rs"]
 mod support;
@@ -10,7 +11,7 @@ use radioflow_blocks::runtime::{Pmt, SingleThread, Tag};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::process::{Command, Stdio};
-use support::{routing_cases, Case, Items};
+use support::{math_cases, routing_cases, Case, Items};
 
 const PYTHON: &str = "/usr/bin/python3";
 
@@ -121,4 +122,13 @@ fn routing_blocks_equal_gnu_radio_s() {
         return;
     }
     compare_with_gnu_radio(&routing_cases());
+}
+
+#[test]
+fn math_blocks_equal_gnu_radio_s() {
+    if !gnuradio_present() {
+        println!("SKIPPED: GNU Radio not installed ({PYTHON} cannot import gnuradio.blocks)");
+        return;
+    }
+    compare_with_gnu_radio(&math_cases());
 }

@@ -7,7 +7,7 @@
 mod support;
 
 use radioflow_blocks::runtime::{FlowScheduler, Scheduler, SingleThread, ThreadPerBlock};
-use support::routing_cases;
+use support::{math_cases, routing_cases};
 
 fn schedulers() -> Vec<Box<dyn Scheduler>> {
     vec![
@@ -23,8 +23,8 @@ fn schedulers() -> Vec<Box<dyn Scheduler>> {
 }
 
 #[test]
-fn routing_blocks_give_the_same_on_every_scheduler() {
-    for case in routing_cases() {
+fn every_case_gives_the_same_on_every_scheduler() {
+    for case in routing_cases().into_iter().chain(math_cases()) {
         let want = case.run(&SingleThread::new());
         for s in schedulers() {
             assert!(
@@ -44,7 +44,7 @@ fn bad_parameters_are_refused_naming_the_block_and_the_parameter() {
     let list = |v: &[i64]| Pmt::Vector(v.iter().map(|&i| Pmt::Int(i)).collect::<Vec<_>>().into());
     // (block, parameters given, the parameter at fault)
     type Refusal = (&'static str, Vec<(&'static str, Pmt)>, &'static str);
-    let cases: [Refusal; 8] = [
+    let cases: [Refusal; 11] = [
         (
             "keep_m_in_n",
             vec![
@@ -65,6 +65,21 @@ fn bad_parameters_are_refused_naming_the_block_and_the_parameter() {
             "input_index",
         ),
         ("delay", vec![("dly", Pmt::Int(-1))], "dly"),
+        (
+            "moving_average",
+            vec![("length", Pmt::Int(0)), ("scale", Pmt::Double(1.0))],
+            "length",
+        ),
+        (
+            "moving_average",
+            vec![
+                ("length", Pmt::Int(3)),
+                ("scale", Pmt::Double(1.0)),
+                ("max_iter", Pmt::Int(0)),
+            ],
+            "max_iter",
+        ),
+        ("integrate", vec![("decim", Pmt::Int(0))], "decim"),
     ];
     for (id, given, param) in cases {
         let d = registry::find(id).unwrap_or_else(|| panic!("{id} is registered"));

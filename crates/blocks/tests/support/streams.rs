@@ -416,3 +416,133 @@ pub(crate) fn routing_cases() -> Vec<Case> {
     }
     cases
 }
+
+/// A signal with bursts over low noise (peaks to find), as floats.
+fn bursts(n: usize) -> Vec<f32> {
+    let Items::F(noise) = Kind::F.items(9, n) else {
+        unreachable!()
+    };
+    noise
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let burst = if i % 97 < 9 {
+                300.0 + (i % 97) as f32 * 25.0
+            } else {
+                0.0
+            };
+            v.abs() * 0.4 + burst
+        })
+        .collect()
+}
+
+/// The everyday math blocks' cases, every item type GNU Radio offers.
+pub(crate) fn math_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for (kind, fcn) in [
+        (Kind::S, "ss"),
+        (Kind::I, "ii"),
+        (Kind::F, "ff"),
+        (Kind::C, "cc"),
+    ] {
+        let scale = match kind {
+            Kind::S => "3",
+            Kind::I => "-7",
+            Kind::F => "0.1",
+            _ => "complex(0.25, -0.5)",
+        };
+        cases.push(same_type(
+            "moving_average",
+            kind,
+            format!("blocks.moving_average_{fcn}(17, {scale}, 50, 1)"),
+            &[1000],
+            1,
+            |fg, k| match k {
+                Kind::S => fg.add(MovingAverage::<i16>::new(17, 3, 50).unwrap()),
+                Kind::I => fg.add(MovingAverage::<i32>::new(17, -7, 50).unwrap()),
+                Kind::F => fg.add(MovingAverage::<f32>::new(17, 0.1, 50).unwrap()),
+                _ => fg.add(
+                    MovingAverage::<Complex32>::new(17, Complex32::new(0.25, -0.5), 50).unwrap(),
+                ),
+            },
+        ));
+        cases.push(same_type(
+            "integrate",
+            kind,
+            format!("blocks.integrate_{fcn}(7, 1)"),
+            &[1001],
+            1,
+            |fg, k| match k {
+                Kind::S => fg.add(Integrate::<i16>::new(7).unwrap()),
+                Kind::I => fg.add(Integrate::<i32>::new(7).unwrap()),
+                Kind::F => fg.add(Integrate::<f32>::new(7).unwrap()),
+                _ => fg.add(Integrate::<Complex32>::new(7).unwrap()),
+            },
+        ));
+    }
+    // GNU Radio's defaults: a long window, the sum recomputed once per 4000 outputs.
+    cases.push(same_type(
+        "moving_average_long",
+        Kind::F,
+        "blocks.moving_average_ff(1000, 0.001, 4000, 1)".into(),
+        &[3000],
+        1,
+        |fg, _| fg.add(MovingAverage::<f32>::new(1000, 0.001, 4000).unwrap()),
+    ));
+    cases.push(same_type(
+        "threshold",
+        Kind::F,
+        "blocks.threshold_ff(-20.0, 30.0, 0.5)".into(),
+        &[500],
+        1,
+        |fg, _| fg.add(Threshold::new(-20.0, 30.0, 0.5)),
+    ));
+    for (kind, fcn) in [
+        (Kind::F, "ff"),
+        (Kind::I, "ii"),
+        (Kind::S, "ss"),
+        (Kind::B, "bb"),
+    ] {
+        let Items::B(random) = Kind::B.items(5, 400) else {
+            unreachable!()
+        };
+        let ctrl: Vec<u8> = random
+            .iter()
+            .map(|&b| if b % 4 == 0 { b } else { 0 })
+            .collect();
+        let mut control = Input::new(Kind::B, 1, 400);
+        control.items = Items::B(ctrl);
+        cases.push(Case {
+            name: format!("sample_and_hold_{}", kind.code()),
+            gr: format!("blocks.sample_and_hold_{fcn}()"),
+            inputs: vec![Input::new(kind, 0, 400), control],
+            outputs: vec![kind],
+            block: Box::new(move |fg| typed!(fg, kind, T => SampleAndHold::<T>::new())),
+            gr_tags: true,
+        });
+    }
+    for (kind, fcn) in [(Kind::F, "f"), (Kind::I, "i"), (Kind::S, "s")] {
+        for (rise, fall, alpha) in [(0.25, 0.40, 0.001), (0.5, 0.2, 0.05)] {
+            let signal = bursts(2000);
+            let mut input = Input::new(kind, 0, signal.len());
+            input.items = match kind {
+                Kind::F => Items::F(signal),
+                Kind::I => Items::I(signal.iter().map(|v| (v * 1000.0) as i32).collect()),
+                _ => Items::S(signal.iter().map(|&v| v as i16).collect()),
+            };
+            cases.push(Case {
+                name: format!("peak_detector_{}_{alpha}", kind.code()),
+                gr: format!("blocks.peak_detector_{fcn}b({rise}, {fall}, 10, {alpha})"),
+                inputs: vec![input],
+                outputs: vec![Kind::B],
+                block: Box::new(move |fg| match kind {
+                    Kind::F => fg.add(PeakDetector::<f32>::new(rise, fall, alpha).unwrap()),
+                    Kind::I => fg.add(PeakDetector::<i32>::new(rise, fall, alpha).unwrap()),
+                    _ => fg.add(PeakDetector::<i16>::new(rise, fall, alpha).unwrap()),
+                }),
+                gr_tags: true,
+            });
+        }
+    }
+    cases
+}

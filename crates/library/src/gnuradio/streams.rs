@@ -1,8 +1,10 @@
 //! Rows for gr-blocks' everyday stream blocks: routing (delay, selector, muxes,
-//! interleaving, decimation by keeping, repeating, skipping, muting).
+//! interleaving, decimation by keeping, repeating, skipping, muting) and everyday math
+//! (moving average, integration, threshold, sample and hold, peak detection).
 
-use super::common::{no_effect, param, row, ANY_TYPE, ARITH_TYPE, VLEN_ONE};
-use super::table::{GrBlock, GrParam, To};
+use super::common::{no_effect, param, row, ty, ANY_TYPE, ARITH_TYPE, VLEN_ONE};
+use super::table::{GrBlock, GrParam, GrType, To};
+use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::Pmt;
 
 /// GNU Radio's `int_vector` (a tuple, a list, or one number) as a list.
@@ -128,4 +130,68 @@ pub(crate) const ROWS: &[GrBlock] = &[
         ARITH_TYPE,
         &[param("mute", "mute")],
     ),
+    row(
+        "blocks_moving_average_xx",
+        "blocks.moving_average_{type.fcn}({length},{scale},{max_iter},{vlen})",
+        "moving_average",
+        ARITH_TYPE,
+        &[
+            VLEN_ONE,
+            param("length", "length"),
+            param("scale", "scale"),
+            param("max_iter", "max_iter"),
+        ],
+    ),
+    row(
+        "blocks_integrate_xx",
+        "blocks.integrate_{type.fcn}({decim},{vlen})",
+        "integrate",
+        ARITH_TYPE,
+        &[VLEN_ONE, param("decim", "decim")],
+    ),
+    row(
+        "blocks_threshold_ff",
+        "blocks.threshold_ff({low},{high},{init})",
+        "threshold",
+        &[],
+        &[
+            param("low", "low"),
+            param("high", "high"),
+            param("init", "init"),
+        ],
+    ),
+    row(
+        "blocks_sample_and_hold_xx",
+        "blocks.sample_and_hold_{type.fcn}()",
+        "sample_and_hold",
+        &[
+            ty("float", Dtype::Float32),
+            ty("int", Dtype::Int32),
+            ty("short", Dtype::Int16),
+            ty("byte", Dtype::Uint8),
+        ],
+        &[],
+    ),
+    row(
+        "blocks_peak_detector_xb",
+        "blocks.peak_detector_{type.fcn}b({threshold_factor_rise},{threshold_factor_fall},{look_ahead},{alpha})",
+        "peak_detector",
+        PEAK_TYPES,
+        &[
+            param("threshold_factor_rise", "threshold_factor_rise"),
+            param("threshold_factor_fall", "threshold_factor_fall"),
+            param("alpha", "alpha"),
+            no_effect(
+                "look_ahead",
+                "GNU Radio's peak_detector_xb keeps it and never reads it",
+            ),
+        ],
+    ),
+];
+
+/// The input types of `peak_detector_xb` (`type.fcn` f, i, s).
+const PEAK_TYPES: &[GrType] = &[
+    ty("float", Dtype::Float32),
+    ty("int", Dtype::Int32),
+    ty("short", Dtype::Int16),
 ];
