@@ -13,7 +13,7 @@
 //!   [`StreamMux`], [`StreamDemux`], [`Interleave`], [`Deinterleave`], [`KeepOneInN`],
 //!   [`KeepMInN`], [`Repeat`], [`Skiphead`], [`Mute`].
 //! - Everyday math on streams (GNU Radio's arithmetic, bit for bit): [`MovingAverage`],
-//!   [`Integrate`], [`Threshold`], [`SampleAndHold`], [`PeakDetector`].
+//!   [`Integrate`], [`Threshold`], [`SampleAndHold`], [`PeakDetector`], [`PeakDetector2`].
 //! - Element-wise math (GNU Radio's math blocks): [`Add`], [`Subtract`], [`Multiply`],
 //!   [`Divide`], [`AddConst`], [`MultiplyConst`], [`MultiplyConjugate`], [`Conjugate`],
 //!   [`Abs`], [`Nlog10`].
@@ -102,6 +102,7 @@ mod null_sink;
 mod null_source;
 mod pack_k_bits;
 mod peak_detector;
+mod peak_detector2;
 mod quadrature_demod;
 mod random_source;
 mod rate_probe;
@@ -178,6 +179,7 @@ pub use null_sink::NullSink;
 pub use null_source::NullSource;
 pub use pack_k_bits::PackKBits;
 pub use peak_detector::PeakDetector;
+pub use peak_detector2::PeakDetector2;
 pub use quadrature_demod::QuadratureDemod;
 pub use random_source::{RandomItem, RandomSource, RandomSourceError};
 pub use rate_probe::RateProbe;

@@ -544,5 +544,18 @@ pub(crate) fn math_cases() -> Vec<Case> {
             });
         }
     }
+    for (rise, look, alpha) in [(2.0, 5, 0.1), (7.0, 40, 0.001)] {
+        let signal: Vec<f32> = bursts(1500).iter().map(|v| v / 100.0).collect();
+        let mut input = Input::new(Kind::F, 0, signal.len());
+        input.items = Items::F(signal);
+        cases.push(Case {
+            name: format!("peak_detector2_{look}"),
+            gr: format!("blocks.peak_detector2_fb({rise}, {look}, {alpha})"),
+            inputs: vec![input],
+            outputs: vec![Kind::B, Kind::F],
+            block: Box::new(move |fg| fg.add(PeakDetector2::new(rise, look, alpha).unwrap())),
+            gr_tags: true,
+        });
+    }
     cases
 }

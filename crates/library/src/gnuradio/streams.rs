@@ -187,6 +187,17 @@ pub(crate) const ROWS: &[GrBlock] = &[
             ),
         ],
     ),
+    row(
+        "blocks_peak_detector2_fb",
+        "blocks.peak_detector2_fb({threshold_factor_rise},{look_ahead},{alpha})",
+        "peak_detector2",
+        &[],
+        &[
+            param("threshold_factor_rise", "threshold_factor_rise"),
+            param("look_ahead", "look_ahead"),
+            param("alpha", "alpha"),
+        ],
+    ),
 ];
 
 /// The input types of `peak_detector_xb` (`type.fcn` f, i, s).
