@@ -38,7 +38,10 @@ pub struct Repeat<T: Item> {
     /// Each item `interp` times; the tags on the first copies.
     #[output(name = "out")]
     output: StreamOutput<T>,
+    /// Copies of the item being written.
     interp: usize,
+    /// Copies of each item after it.
+    next_interp: usize,
     /// Copies of the first readable item already written.
     written: usize,
 }
@@ -57,6 +60,7 @@ impl<T: Item> Repeat<T> {
             input: StreamInput::new(),
             output: StreamOutput::new(),
             interp,
+            next_interp: interp,
             written: 0,
         })
     }
@@ -65,12 +69,15 @@ impl<T: Item> Repeat<T> {
     /// 0 is ignored.
     pub fn set_interp(&mut self, interp: usize) {
         if interp > 0 {
-            self.interp = interp;
+            self.next_interp = interp;
         }
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        let (interp, before) = (self.interp, self.written);
+        let (before, next) = (self.written, self.next_interp);
+        // An item partly written keeps its count; the others take the latest.
+        let mut interp = if before > 0 { self.interp } else { next };
+        let lead = if before > 0 { interp - before } else { 0 };
         let (mut read, mut written, mut copies) = (0, 0, before);
         let x = self.input.slice();
         let y = self.output.slice();
@@ -82,6 +89,7 @@ impl<T: Item> Repeat<T> {
             if copies == interp {
                 copies = 0;
                 read += 1;
+                interp = next;
             }
         }
         // The items whose first copy was written in this call: `first..started`, the first
@@ -90,14 +98,13 @@ impl<T: Item> Repeat<T> {
         let started = read + usize::from(copies > 0);
         if started > first {
             let (from, to) = (self.input.offset(), self.output.offset());
-            let lead = (interp - before) % interp;
             move_tags(&self.input, &mut self.output, first..started, |o| {
-                to + (lead + ((o - from) as usize - first) * interp) as u64
+                to + (lead + ((o - from) as usize - first) * next) as u64
             });
         }
         self.input.consume(read);
         self.output.produce(written);
-        self.written = copies;
+        (self.written, self.interp) = (copies, interp);
         Ok(WorkStatus::Continue)
     }
 }
@@ -136,6 +143,15 @@ mod tests {
         h.push("in", &[2u8, 3]);
         h.work().unwrap();
         assert_eq!(h.take_output::<u8>("out"), [1, 1, 2, 3]);
+        // Changed in the middle of an item: that item keeps its count.
+        h.post("interp", 4u64).unwrap();
+        h.push("in", &[4u8, 5]);
+        h.set_space("out", 2);
+        h.work().unwrap();
+        h.post("interp", 1u64).unwrap();
+        h.set_space("out", 100);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<u8>("out"), [4, 4, 4, 4, 5]);
         assert!(Repeat::<u8>::new(0).is_err());
     }
 }

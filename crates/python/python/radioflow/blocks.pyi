@@ -242,6 +242,37 @@ def decimating_fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64
     """
 
 
+def deinterleave(dtype: DTypeLike = np.float32, outputs: int = 2, blocksize: int = 1, *, name: Optional[str] = None) -> Block:
+    """One stream dealt out to `outputs` streams by blocks of `blocksize` items (ports out0..).
+
+    Parameters:
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        outputs: how many streams (an integer >= 1; default 2).
+        blocksize: items given to a stream per turn (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out0, 1, ...: stream output
+    """
+
+
+def delay(dly: int, dtype: DTypeLike = np.float32, ports: int = 1, *, name: Optional[str] = None) -> Block:
+    """Streams delayed by `dly` items (zeros first); the delay can change while they flow.
+
+    Parameters:
+        dly: the delay in items (an integer >= 0).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        ports: how many streams (ports in0.., out0..), each delayed alike (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0, 1, ...: stream input
+        out0, 1, ...: stream output
+        dly: message input
+    """
+
+
 def divide(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional[str] = None) -> Block:
     """The first of `inputs` streams (ports in0..in{inputs-1}) divided by the others, item by item.
 
@@ -492,6 +523,35 @@ def int_to_float(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
     """
 
 
+def integrate(decim: int, dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
+    """The sum of every `decim` consecutive items.
+
+    Parameters:
+        decim: items summed per output (an integer >= 1).
+        dtype: the item type, one of complex64, float32, int32, int16 (default complex64).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def interleave(dtype: DTypeLike = np.float32, inputs: int = 2, blocksize: int = 1, *, name: Optional[str] = None) -> Block:
+    """Blocks of `blocksize` items from each input in turn (ports in0..).
+
+    Parameters:
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        inputs: how many streams (an integer >= 1; default 2).
+        blocksize: items taken from a stream per turn (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0, 1, ...: stream input
+        out: stream output
+    """
+
+
 def interleaved_char_to_complex(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
     """Interleaved signed bytes (re, im, …) to complex samples: part / scale.
 
@@ -533,6 +593,37 @@ def iq_to_complex(format: str, dtype: DTypeLike = np.complex64, *, name: Optiona
     Ports:
         in: stream input
         out: stream output
+    """
+
+
+def keep_m_in_n(m: int, n: int, dtype: DTypeLike = np.float32, offset: int = 0, *, name: Optional[str] = None) -> Block:
+    """Items `offset .. offset + m` of every group of `n`.
+
+    Parameters:
+        m: items kept per group (an integer >= 1).
+        n: the group size (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        offset: the first item kept in a group (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def keep_one_in_n(n: int, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """The last item of every `n`.
+
+    Parameters:
+        n: the group size (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        n: message input
     """
 
 
@@ -591,6 +682,22 @@ def message_forwarder(*, name: Optional[str] = None) -> Block:
     """
 
 
+def moving_average(length: int, scale: Any, dtype: DTypeLike = np.complex64, max_iter: int = 4000, *, name: Optional[str] = None) -> Block:
+    """The sum of the last `length` items times `scale`, as GNU Radio computes it.
+
+    Parameters:
+        length: items summed (an integer >= 1).
+        scale: the factor applied to the sum (a value of the item type).
+        dtype: the item type, one of complex64, float32, int32, int16 (default complex64).
+        max_iter: outputs between recomputations of the sum (an integer >= 1; default 4000).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def multiply(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional[str] = None) -> Block:
     """The item-by-item product of `inputs` streams (ports in0..in{inputs-1}): a mixer when one input is an oscillator.
 
@@ -631,6 +738,21 @@ def multiply_const(k: Any, dtype: DTypeLike = np.float32, *, name: Optional[str]
         in: stream input
         out: stream output
         k: message input
+    """
+
+
+def mute(dtype: DTypeLike = np.float32, mute: bool = False, *, name: Optional[str] = None) -> Block:
+    """Its input, or zeros while muted.
+
+    Parameters:
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        mute: write zeros instead of the input (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        set_mute: message input
     """
 
 
@@ -700,6 +822,38 @@ def pack_k_bits(k: int, *, name: Optional[str] = None) -> Block:
     Ports:
         in: stream input
         out: stream output
+    """
+
+
+def peak_detector(dtype: DTypeLike = np.float32, threshold_factor_rise: float = 0.25, threshold_factor_fall: float = 0.4, alpha: float = 0.001, *, name: Optional[str] = None) -> Block:
+    """1 on the peaks of a signal, 0 elsewhere (GNU Radio's peak_detector_xb).
+
+    Parameters:
+        dtype: the item type, one of float32, int32, int16 (default float32).
+        threshold_factor_rise: a search starts above avg times this (a number in [-3.4e38, 3.4e38]; default 0.25).
+        threshold_factor_fall: a search ends at or below avg times this (a number in [-3.4e38, 3.4e38]; default 0.4).
+        alpha: the running average's weight of each new sample (a number in [-3.4e38, 3.4e38]; default 0.001).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def peak_detector2(threshold_factor_rise: float = 7.0, look_ahead: int = 1000, alpha: float = 0.001, *, name: Optional[str] = None) -> Block:
+    """1 on the largest sample of each window that rises above the running average (GNU Radio's peak_detector2_fb).
+
+    Parameters:
+        threshold_factor_rise: a window starts above avg times 1 + this (a number in [-3.4e38, 3.4e38]; default 7.0).
+        look_ahead: samples per window (an integer >= 1; default 1000).
+        alpha: the running average's weight of each new sample (a number in [-3.4e38, 3.4e38]; default 0.001).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        avg: stream output
     """
 
 
@@ -804,6 +958,56 @@ def repack_bits(k: int, l: int, endianness: str = "lsb", *, name: Optional[str] 
     """
 
 
+def repeat(interp: int, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """Each item repeated `interp` times.
+
+    Parameters:
+        interp: copies of each item (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        interp: message input
+    """
+
+
+def sample_and_hold(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """The data where the control byte is not 0, else the last such item.
+
+    Parameters:
+        dtype: the item type, one of float32, int32, int16, uint8 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        ctrl: stream input
+        out: stream output
+    """
+
+
+def selector(dtype: DTypeLike = np.float32, inputs: int = 2, outputs: int = 2, input_index: int = 0, output_index: int = 0, enabled: bool = True, *, name: Optional[str] = None) -> Block:
+    """Input `input_index` to output `output_index` (ports in0.., out0..), the other inputs dropped.
+
+    Parameters:
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        inputs: how many inputs (an integer >= 1; default 2).
+        outputs: how many outputs (an integer >= 1; default 2).
+        input_index: the input passed on (an integer >= 0; default 0).
+        output_index: the output it goes to (an integer >= 0; default 0).
+        enabled: pass the items (false: drop every input) (true or false; default True).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0, 1, ...: stream input
+        out0, 1, ...: stream output
+        input_index: message input
+        output_index: message input
+        enabled: message input
+    """
+
+
 def short_to_char(*, name: Optional[str] = None) -> Block:
     """Shorts (int16) to signed bytes: the high byte, in >> 8.
 
@@ -877,6 +1081,20 @@ def signal_source(sample_rate: float, waveform: str, frequency: float, dtype: DT
     """
 
 
+def skiphead(n: int, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """Drops the first `n` items, then passes the rest.
+
+    Parameters:
+        n: how many items to drop (an integer >= 0).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def soapy_sink(args: str, sample_rate: float, frequency: float, dtype: DTypeLike = np.complex64, agc: bool = True, gain: float = 0.0, channel: int = 0, antenna: str = "", *, name: Optional[str] = None) -> Block:
     """Transmits complex samples through a radio with SoapySDR (HackRF, USRP, LimeSDR, ...), like GNU Radio's soapy.sink.
 
@@ -911,6 +1129,34 @@ def soapy_source(args: str, sample_rate: float, frequency: float, dtype: DTypeLi
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
+        out: stream output
+    """
+
+
+def stream_demux(lengths: Sequence[Any], dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """One stream dealt out in turn, `lengths[i]` items to output i (ports out0..).
+
+    Parameters:
+        lengths: items per turn of each output, one per output (a list of messages).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out0, 1, ...: stream output
+    """
+
+
+def stream_mux(lengths: Sequence[Any], dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """Streams taken in turn, `lengths[i]` items from input i (ports in0..).
+
+    Parameters:
+        lengths: items per turn of each input, one per input (a list of messages).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0, 1, ...: stream input
         out: stream output
     """
 
@@ -971,6 +1217,23 @@ def tcp_source(port: int, dtype: DTypeLike = np.float32, address: str = "127.0.0
 
     Ports:
         out: stream output
+    """
+
+
+def threshold(low: float, high: float, init: float = 0.0, *, name: Optional[str] = None) -> Block:
+    """1 above `high`, 0 below `low`, the last of those in between.
+
+    Parameters:
+        low: below it: 0 (a number in [-3.4e38, 3.4e38]).
+        high: above it: 1 (a number in [-3.4e38, 3.4e38]).
+        init: the output until an item is above high or below low (a number in [-3.4e38, 3.4e38]; default 0.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        low: message input
+        high: message input
     """
 
 
