@@ -9,6 +9,11 @@
 //!   [`ConstSource`], [`NoiseSource`] and [`FastNoiseSource`] ([`NoiseType`]), [`RandomSource`].
 //! - Sinks: [`NullSink`], [`VectorSink`], [`FileSink`], [`RateProbe`].
 //! - Stream processing: [`Head`], [`Copy`](struct@Copy), [`Throttle`], [`FirFilter`].
+//! - Routing (GNU Radio's stream blocks, with its tag placement): [`Delay`], [`Selector`],
+//!   [`StreamMux`], [`StreamDemux`], [`Interleave`], [`Deinterleave`], [`KeepOneInN`],
+//!   [`KeepMInN`], [`Repeat`], [`Skiphead`], [`Mute`].
+//! - Everyday math on streams (GNU Radio's arithmetic, bit for bit): [`MovingAverage`],
+//!   [`Integrate`], [`Threshold`], [`SampleAndHold`], [`PeakDetector`], [`PeakDetector2`].
 //! - Element-wise math (GNU Radio's math blocks): [`Add`], [`Subtract`], [`Multiply`],
 //!   [`Divide`], [`AddConst`], [`MultiplyConst`], [`MultiplyConjugate`], [`Conjugate`],
 //!   [`Abs`], [`Nlog10`].
@@ -64,6 +69,8 @@ mod conjugate;
 mod const_source;
 mod copy;
 mod decimating_fir_filter;
+mod deinterleave;
+mod delay;
 mod divide;
 mod element_wise;
 mod fastnoise_source;
@@ -75,17 +82,23 @@ mod freq_xlating_fir_filter;
 mod from_float;
 mod head;
 mod iir_filter;
+mod integrate;
+mod interleave;
 mod interleaved;
 mod iq_to_complex;
+mod keep_m_in_n;
+mod keep_one_in_n;
 mod message_burst_source;
 mod message_counter;
 mod message_debug;
 mod message_forwarder;
 mod message_strobe;
 mod message_strobe_random;
+mod moving_average;
 mod multiply;
 mod multiply_conjugate;
 mod multiply_const;
+mod mute;
 mod nlog10;
 mod noise_source;
 mod noise_type;
@@ -94,6 +107,8 @@ mod null_source;
 mod pack_k_bits;
 mod pdu_item;
 mod pdu_to_tagged_stream;
+mod peak_detector;
+mod peak_detector2;
 mod quadrature_demod;
 mod random_source;
 mod rate_probe;
@@ -101,12 +116,20 @@ mod rate_source;
 mod rate_work;
 mod rational_resampler;
 mod repack_bits;
+mod repeat;
+mod sample_and_hold;
+mod selector;
 mod signal_source;
+mod skiphead;
+mod stream_demux;
+mod stream_mux;
 mod stream_to_tagged_stream;
 mod subtract;
+mod tag_map;
 mod tagged_stream_to_pdu;
 #[cfg(test)]
 mod test_util;
+mod threshold;
 mod throttle;
 mod to_complex;
 mod to_float;
@@ -126,6 +149,8 @@ pub use conjugate::Conjugate;
 pub use const_source::ConstSource;
 pub use copy::Copy;
 pub use decimating_fir_filter::DecimatingFirFilter;
+pub use deinterleave::Deinterleave;
+pub use delay::Delay;
 pub use divide::Divide;
 pub use fastnoise_source::FastNoiseSource;
 pub use file_error::FileError;
@@ -136,20 +161,26 @@ pub use freq_xlating_fir_filter::FreqXlatingFirFilter;
 pub use from_float::{FloatToChar, FloatToInt, FloatToShort, FloatToUchar};
 pub use head::Head;
 pub use iir_filter::IirFilter;
+pub use integrate::Integrate;
+pub use interleave::Interleave;
 pub use interleaved::{
     ComplexToInterleavedChar, ComplexToInterleavedShort, InterleavedCharToComplex,
     InterleavedShortToComplex,
 };
 pub use iq_to_complex::{IqToComplex, SampleFormat, UnknownFormat};
+pub use keep_m_in_n::KeepMInN;
+pub use keep_one_in_n::KeepOneInN;
 pub use message_burst_source::MessageBurstSource;
 pub use message_counter::MessageCounter;
 pub use message_debug::MessageDebug;
 pub use message_forwarder::MessageForwarder;
 pub use message_strobe::MessageStrobe;
 pub use message_strobe_random::{MessageStrobeRandom, StrobeDistribution};
+pub use moving_average::MovingAverage;
 pub use multiply::Multiply;
 pub use multiply_conjugate::MultiplyConjugate;
 pub use multiply_const::MultiplyConst;
+pub use mute::Mute;
 pub use nlog10::Nlog10;
 pub use noise_source::NoiseSource;
 pub use noise_type::{NoiseItem, NoiseType, UnsupportedNoise};
@@ -158,16 +189,25 @@ pub use null_source::NullSource;
 pub use pack_k_bits::PackKBits;
 pub use pdu_item::PduItem;
 pub use pdu_to_tagged_stream::PduToTaggedStream;
+pub use peak_detector::PeakDetector;
+pub use peak_detector2::PeakDetector2;
 pub use quadrature_demod::QuadratureDemod;
 pub use random_source::{RandomItem, RandomSource, RandomSourceError};
 pub use rate_probe::RateProbe;
 pub use rate_source::RateSource;
 pub use rational_resampler::RationalResampler;
 pub use repack_bits::{BitOrder, RepackBits};
+pub use repeat::Repeat;
+pub use sample_and_hold::SampleAndHold;
+pub use selector::Selector;
 pub use signal_source::{SignalItem, SignalSource, Waveform};
+pub use skiphead::Skiphead;
+pub use stream_demux::StreamDemux;
+pub use stream_mux::StreamMux;
 pub use stream_to_tagged_stream::StreamToTaggedStream;
 pub use subtract::Subtract;
 pub use tagged_stream_to_pdu::TaggedStreamToPdu;
+pub use threshold::Threshold;
 pub use throttle::Throttle;
 pub use to_complex::{FloatToComplex, MagphaseToComplex};
 pub use to_float::{CharToFloat, IntToFloat, ShortToFloat, UcharToFloat};

@@ -27,6 +27,7 @@ mod math;
 mod messages;
 mod network;
 mod pdu;
+mod streams;
 mod table;
 mod zeromq;
 
@@ -45,6 +46,7 @@ const MODULES: &[&[GrBlock]] = &[
     network::ROWS,
     digital::ROWS,
     pdu::ROWS,
+    streams::ROWS,
 ];
 
 /// Every row of the table.

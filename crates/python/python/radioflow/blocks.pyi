@@ -53,35 +53,6 @@ def add_const(k: Any, dtype: DTypeLike = np.float32, *, name: Optional[str] = No
     """
 
 
-def additive_scrambler(mask: int = 138, seed: int = 127, len: int = 7, count: int = 0, bits_per_byte: int = 1, reset_tag_key: str = "", *, name: Optional[str] = None) -> Block:
-    """Bytes xored with a shift register's sequence, reset every `count` bytes or at tags (GNU Radio's additive_scrambler_bb).
-
-    Parameters:
-        mask: the register bits whose parity is fed back (an integer >= 0; default 138).
-        seed: the register's first content (an integer >= 0; default 127).
-        len: the register's length less one (at most 63) (an integer >= 0; default 7).
-        count: bytes between resets (0: never); not used with a reset_tag_key (an integer >= 0; default 0).
-        bits_per_byte: sequence bits per byte (1 to 8) (an integer >= 1; default 1).
-        reset_tag_key: reset at items with a tag of this key (empty: by count) (a word; default "").
-        name: the instance name in the flowgraph (default: from the id).
-
-    Ports:
-        in: stream input
-        out: stream output
-    """
-
-
-def binary_slicer(*, name: Optional[str] = None) -> Block:
-    """Floats to bits: 1 where >= 0, else 0 (GNU Radio's binary_slicer_fb).
-
-        name: the instance name in the flowgraph (default: from the id).
-
-    Ports:
-        in: stream input
-        out: stream output
-    """
-
-
 def char_to_float(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
     """Signed bytes to floats: in / scale.
 
@@ -104,54 +75,6 @@ def char_to_short(*, name: Optional[str] = None) -> Block:
     Ports:
         in: stream input
         out: stream output
-    """
-
-
-def chunks_to_symbols(symbol_table: Any, dtype: DTypeLike = np.complex64, dimension: int = 1, *, name: Optional[str] = None) -> Block:
-    """Each byte k as the `dimension` symbols table[k·D .. k·D + D] (GNU Radio's chunks_to_symbols_bc / _bf).
-
-    Parameters:
-        symbol_table: the symbols, `dimension` per chunk value (a list of values of the item type).
-        dtype: the item type, one of complex64, float32 (default complex64).
-        dimension: symbols per chunk (an integer >= 1; default 1).
-        name: the instance name in the flowgraph (default: from the id).
-
-    Ports:
-        in: stream input
-        out: stream output
-        set_symbol_table: message input
-    """
-
-
-def chunks_to_symbols_int(symbol_table: Any, dtype: DTypeLike = np.complex64, dimension: int = 1, *, name: Optional[str] = None) -> Block:
-    """Each int k as the `dimension` symbols table[k·D .. k·D + D] (GNU Radio's chunks_to_symbols_ic / _if).
-
-    Parameters:
-        symbol_table: the symbols, `dimension` per chunk value (a list of values of the item type).
-        dtype: the item type, one of complex64, float32 (default complex64).
-        dimension: symbols per chunk (an integer >= 1; default 1).
-        name: the instance name in the flowgraph (default: from the id).
-
-    Ports:
-        in: stream input
-        out: stream output
-        set_symbol_table: message input
-    """
-
-
-def chunks_to_symbols_short(symbol_table: Any, dtype: DTypeLike = np.complex64, dimension: int = 1, *, name: Optional[str] = None) -> Block:
-    """Each short k as the `dimension` symbols table[k·D .. k·D + D] (GNU Radio's chunks_to_symbols_sc / _sf).
-
-    Parameters:
-        symbol_table: the symbols, `dimension` per chunk value (a list of values of the item type).
-        dtype: the item type, one of complex64, float32 (default complex64).
-        dimension: symbols per chunk (an integer >= 1; default 1).
-        name: the instance name in the flowgraph (default: from the id).
-
-    Ports:
-        in: stream input
-        out: stream output
-        set_symbol_table: message input
     """
 
 
@@ -289,32 +212,6 @@ def const_source(value: Any, dtype: DTypeLike = np.complex64, *, name: Optional[
     """
 
 
-def constellation_decoder(constellation: str, *, name: Optional[str] = None) -> Block:
-    """Samples to the index of the constellation point decided for (GNU Radio's constellation_decoder_cb).
-
-    Parameters:
-        constellation: the constellation: bpsk, qpsk, dqpsk, 8psk, 16qam, or `calcdist ...`/`rect ...` (see radioflow_digital::Constellation) (a word).
-        name: the instance name in the flowgraph (default: from the id).
-
-    Ports:
-        in: stream input
-        out: stream output
-    """
-
-
-def constellation_soft_decoder(constellation: str, *, name: Optional[str] = None) -> Block:
-    """Samples to the constellation's soft bits, bits_per_symbol floats each (GNU Radio's constellation_soft_decoder_cf).
-
-    Parameters:
-        constellation: the constellation (of dimensionality 1): bpsk, qpsk, dqpsk, 8psk, 16qam, `calcdist ...`, `rect ...`, with ` lut=P` for a table (a word).
-        name: the instance name in the flowgraph (default: from the id).
-
-    Ports:
-        in: stream input
-        out: stream output
-    """
-
-
 def copy(dtype: DTypeLike = np.float32, enabled: bool = True, *, name: Optional[str] = None) -> Block:
     """Passes items (and tags) through unchanged.
 
@@ -345,57 +242,34 @@ def decimating_fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64
     """
 
 
-def descrambler(mask: int = 138, seed: int = 127, len: int = 7, *, name: Optional[str] = None) -> Block:
-    """Multiplicative descrambler of bits by a shift register (GNU Radio's descrambler_bb).
+def deinterleave(dtype: DTypeLike = np.float32, outputs: int = 2, blocksize: int = 1, *, name: Optional[str] = None) -> Block:
+    """One stream dealt out to `outputs` streams by blocks of `blocksize` items (ports out0..).
 
     Parameters:
-        mask: the register bits whose parity is fed back (an integer >= 0; default 138).
-        seed: the register's first content (an integer >= 0; default 127).
-        len: the register's length less one (at most 63) (an integer >= 0; default 7).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        outputs: how many streams (an integer >= 1; default 2).
+        blocksize: items given to a stream per turn (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         in: stream input
-        out: stream output
+        out0, 1, ...: stream output
     """
 
 
-def diff_decoder(modulus: int, coding: str = "differential", *, name: Optional[str] = None) -> Block:
-    """Differential decoding: out = (in - previous in) mod modulus, or NRZI (GNU Radio's diff_decoder_bb).
+def delay(dly: int, dtype: DTypeLike = np.float32, ports: int = 1, *, name: Optional[str] = None) -> Block:
+    """Streams delayed by `dly` items (zeros first); the delay can change while they flow.
 
     Parameters:
-        modulus: the symbol alphabet's size (2 for NRZI) (an integer >= 1).
-        coding: modular difference, or NRZI (one of differential, nrzi; default "differential").
+        dly: the delay in items (an integer >= 0).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        ports: how many streams (ports in0.., out0..), each delayed alike (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
-        in: stream input
-        out: stream output
-    """
-
-
-def diff_encoder(modulus: int, coding: str = "differential", *, name: Optional[str] = None) -> Block:
-    """Differential encoding: out = (in + previous out) mod modulus, or NRZI (GNU Radio's diff_encoder_bb).
-
-    Parameters:
-        modulus: the symbol alphabet's size (2 for NRZI) (an integer >= 1).
-        coding: modular sum, or NRZI (one of differential, nrzi; default "differential").
-        name: the instance name in the flowgraph (default: from the id).
-
-    Ports:
-        in: stream input
-        out: stream output
-    """
-
-
-def diff_phasor(*, name: Optional[str] = None) -> Block:
-    """Each sample times the conjugate of the one before (GNU Radio's diff_phasor_cc).
-
-        name: the instance name in the flowgraph (default: from the id).
-
-    Ports:
-        in: stream input
-        out: stream output
+        in0, 1, ...: stream input
+        out0, 1, ...: stream output
+        dly: message input
     """
 
 
@@ -649,6 +523,35 @@ def int_to_float(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
     """
 
 
+def integrate(decim: int, dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
+    """The sum of every `decim` consecutive items.
+
+    Parameters:
+        decim: items summed per output (an integer >= 1).
+        dtype: the item type, one of complex64, float32, int32, int16 (default complex64).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def interleave(dtype: DTypeLike = np.float32, inputs: int = 2, blocksize: int = 1, *, name: Optional[str] = None) -> Block:
+    """Blocks of `blocksize` items from each input in turn (ports in0..).
+
+    Parameters:
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        inputs: how many streams (an integer >= 1; default 2).
+        blocksize: items taken from a stream per turn (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0, 1, ...: stream input
+        out: stream output
+    """
+
+
 def interleaved_char_to_complex(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
     """Interleaved signed bytes (re, im, …) to complex samples: part / scale.
 
@@ -693,6 +596,37 @@ def iq_to_complex(format: str, dtype: DTypeLike = np.complex64, *, name: Optiona
     """
 
 
+def keep_m_in_n(m: int, n: int, dtype: DTypeLike = np.float32, offset: int = 0, *, name: Optional[str] = None) -> Block:
+    """Items `offset .. offset + m` of every group of `n`.
+
+    Parameters:
+        m: items kept per group (an integer >= 1).
+        n: the group size (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        offset: the first item kept in a group (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def keep_one_in_n(n: int, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """The last item of every `n`.
+
+    Parameters:
+        n: the group size (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        n: message input
+    """
+
+
 def magphase_to_complex(*, name: Optional[str] = None) -> Block:
     """Complex items from their magnitude (port mag) and phase (port phase).
 
@@ -701,19 +635,6 @@ def magphase_to_complex(*, name: Optional[str] = None) -> Block:
     Ports:
         mag: stream input
         phase: stream input
-        out: stream output
-    """
-
-
-def map_bytes(map: Sequence[float], *, name: Optional[str] = None) -> Block:
-    """Each byte b as map[b], bytes beyond the map unchanged (GNU Radio's map_bb).
-
-    Parameters:
-        map: the byte each byte value becomes (whole numbers 0 to 255; entries past 256 unused) (a non-empty list of finite numbers).
-        name: the instance name in the flowgraph (default: from the id).
-
-    Ports:
-        in: stream input
         out: stream output
     """
 
@@ -761,33 +682,19 @@ def message_forwarder(*, name: Optional[str] = None) -> Block:
     """
 
 
-def message_strobe(msg: Any, period_ms: int, *, name: Optional[str] = None) -> Block:
-    """Sends `msg` on `strobe` every `period_ms` milliseconds until the run stops; `set_msg` replaces it (GNU Radio's message_strobe).
+def moving_average(length: int, scale: Any, dtype: DTypeLike = np.complex64, max_iter: int = 4000, *, name: Optional[str] = None) -> Block:
+    """The sum of the last `length` items times `scale`, as GNU Radio computes it.
 
     Parameters:
-        msg: the message (a message).
-        period_ms: milliseconds between two messages (the first one period after the start) (an integer >= 0).
+        length: items summed (an integer >= 1).
+        scale: the factor applied to the sum (a value of the item type).
+        dtype: the item type, one of complex64, float32, int32, int16 (default complex64).
+        max_iter: outputs between recomputations of the sum (an integer >= 1; default 4000).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
-        strobe: message output
-        set_msg: message input
-    """
-
-
-def message_strobe_random(msg: Any, dist: str, mean_ms: float, std_ms: float = 0.0, *, name: Optional[str] = None) -> Block:
-    """Sends `msg` on `strobe` after random waits of `dist` (mean `mean_ms`, spread `std_ms`) until the run stops; `set_msg` replaces it (GNU Radio's message_strobe_random).
-
-    Parameters:
-        msg: the message (a message).
-        dist: the distribution of the waits (one of exponential, uniform, gaussian, poisson).
-        mean_ms: the mean wait in milliseconds (above 0 for exponential and poisson) (a finite number).
-        std_ms: uniform: the largest deviation from the mean; gaussian: the standard deviation (milliseconds) (a number >= 0; default 0.0).
-        name: the instance name in the flowgraph (default: from the id).
-
-    Ports:
-        strobe: message output
-        set_msg: message input
+        in: stream input
+        out: stream output
     """
 
 
@@ -831,6 +738,21 @@ def multiply_const(k: Any, dtype: DTypeLike = np.float32, *, name: Optional[str]
         in: stream input
         out: stream output
         k: message input
+    """
+
+
+def mute(dtype: DTypeLike = np.float32, mute: bool = False, *, name: Optional[str] = None) -> Block:
+    """Its input, or zeros while muted.
+
+    Parameters:
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        mute: write zeros instead of the input (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        set_mute: message input
     """
 
 
@@ -903,17 +825,35 @@ def pack_k_bits(k: int, *, name: Optional[str] = None) -> Block:
     """
 
 
-def pdu_to_tagged_stream(dtype: DTypeLike = np.uint8, tag: str = "packet_len", *, name: Optional[str] = None) -> Block:
-    """Each PDU arriving on `pdus` as one packet of items, tagged with its metadata and its length (GNU Radio's pdu_to_tagged_stream).
+def peak_detector(dtype: DTypeLike = np.float32, threshold_factor_rise: float = 0.25, threshold_factor_fall: float = 0.4, alpha: float = 0.001, *, name: Optional[str] = None) -> Block:
+    """1 on the peaks of a signal, 0 elsewhere (GNU Radio's peak_detector_xb).
 
     Parameters:
-        dtype: the item type, one of uint8, float32, complex64 (default uint8).
-        tag: the length tag's key (a word; default "packet_len").
+        dtype: the item type, one of float32, int32, int16 (default float32).
+        threshold_factor_rise: a search starts above avg times this (a number in [-3.4e38, 3.4e38]; default 0.25).
+        threshold_factor_fall: a search ends at or below avg times this (a number in [-3.4e38, 3.4e38]; default 0.4).
+        alpha: the running average's weight of each new sample (a number in [-3.4e38, 3.4e38]; default 0.001).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
+        in: stream input
         out: stream output
-        pdus: message input
+    """
+
+
+def peak_detector2(threshold_factor_rise: float = 7.0, look_ahead: int = 1000, alpha: float = 0.001, *, name: Optional[str] = None) -> Block:
+    """1 on the largest sample of each window that rises above the running average (GNU Radio's peak_detector2_fb).
+
+    Parameters:
+        threshold_factor_rise: a window starts above avg times 1 + this (a number in [-3.4e38, 3.4e38]; default 7.0).
+        look_ahead: samples per window (an integer >= 1; default 1000).
+        alpha: the running average's weight of each new sample (a number in [-3.4e38, 3.4e38]; default 0.001).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        avg: stream output
     """
 
 
@@ -1018,18 +958,53 @@ def repack_bits(k: int, l: int, endianness: str = "lsb", *, name: Optional[str] 
     """
 
 
-def scrambler(mask: int = 138, seed: int = 127, len: int = 7, *, name: Optional[str] = None) -> Block:
-    """Multiplicative scrambler of bits by a shift register (GNU Radio's scrambler_bb).
+def repeat(interp: int, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """Each item repeated `interp` times.
 
     Parameters:
-        mask: the register bits whose parity is fed back (an integer >= 0; default 138).
-        seed: the register's first content (an integer >= 0; default 127).
-        len: the register's length less one (at most 63) (an integer >= 0; default 7).
+        interp: copies of each item (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         in: stream input
         out: stream output
+        interp: message input
+    """
+
+
+def sample_and_hold(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """The data where the control byte is not 0, else the last such item.
+
+    Parameters:
+        dtype: the item type, one of float32, int32, int16, uint8 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        ctrl: stream input
+        out: stream output
+    """
+
+
+def selector(dtype: DTypeLike = np.float32, inputs: int = 2, outputs: int = 2, input_index: int = 0, output_index: int = 0, enabled: bool = True, *, name: Optional[str] = None) -> Block:
+    """Input `input_index` to output `output_index` (ports in0.., out0..), the other inputs dropped.
+
+    Parameters:
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        inputs: how many inputs (an integer >= 1; default 2).
+        outputs: how many outputs (an integer >= 1; default 2).
+        input_index: the input passed on (an integer >= 0; default 0).
+        output_index: the output it goes to (an integer >= 0; default 0).
+        enabled: pass the items (false: drop every input) (true or false; default True).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0, 1, ...: stream input
+        out0, 1, ...: stream output
+        input_index: message input
+        output_index: message input
+        enabled: message input
     """
 
 
@@ -1106,6 +1081,20 @@ def signal_source(sample_rate: float, waveform: str, frequency: float, dtype: DT
     """
 
 
+def skiphead(n: int, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """Drops the first `n` items, then passes the rest.
+
+    Parameters:
+        n: how many items to drop (an integer >= 0).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def soapy_sink(args: str, sample_rate: float, frequency: float, dtype: DTypeLike = np.complex64, agc: bool = True, gain: float = 0.0, channel: int = 0, antenna: str = "", *, name: Optional[str] = None) -> Block:
     """Transmits complex samples through a radio with SoapySDR (HackRF, USRP, LimeSDR, ...), like GNU Radio's soapy.sink.
 
@@ -1144,6 +1133,34 @@ def soapy_source(args: str, sample_rate: float, frequency: float, dtype: DTypeLi
     """
 
 
+def stream_demux(lengths: Sequence[Any], dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """One stream dealt out in turn, `lengths[i]` items to output i (ports out0..).
+
+    Parameters:
+        lengths: items per turn of each output, one per output (a list of messages).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out0, 1, ...: stream output
+    """
+
+
+def stream_mux(lengths: Sequence[Any], dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """Streams taken in turn, `lengths[i]` items from input i (ports in0..).
+
+    Parameters:
+        lengths: items per turn of each input, one per input (a list of messages).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0, 1, ...: stream input
+        out: stream output
+    """
+
+
 def stream_to_tagged_stream(packet_len: int, dtype: DTypeLike = np.float32, len_tag_key: str = "packet_len", *, name: Optional[str] = None) -> Block:
     """Tags every `packet_len`-th item with its packet's length (GNU Radio's stream_to_tagged_stream).
 
@@ -1170,20 +1187,6 @@ def subtract(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional
     Ports:
         in0, 1, ...: stream input
         out: stream output
-    """
-
-
-def tagged_stream_to_pdu(dtype: DTypeLike = np.uint8, tag: str = "packet_len", *, name: Optional[str] = None) -> Block:
-    """Each packet of a tagged stream (by its length tag) as one PDU on `pdus`, its other tags as the metadata (GNU Radio's tagged_stream_to_pdu).
-
-    Parameters:
-        dtype: the item type, one of uint8, float32, complex64 (default uint8).
-        tag: the length tag's key (a word; default "packet_len").
-        name: the instance name in the flowgraph (default: from the id).
-
-    Ports:
-        in: stream input
-        pdus: message output
     """
 
 
@@ -1214,6 +1217,23 @@ def tcp_source(port: int, dtype: DTypeLike = np.float32, address: str = "127.0.0
 
     Ports:
         out: stream output
+    """
+
+
+def threshold(low: float, high: float, init: float = 0.0, *, name: Optional[str] = None) -> Block:
+    """1 above `high`, 0 below `low`, the last of those in between.
+
+    Parameters:
+        low: below it: 0 (a number in [-3.4e38, 3.4e38]).
+        high: above it: 1 (a number in [-3.4e38, 3.4e38]).
+        init: the output until an item is above high or below low (a number in [-3.4e38, 3.4e38]; default 0.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        low: message input
+        high: message input
     """
 
 
