@@ -1,0 +1,516 @@
+//! One rewrite of a `.grc` flowgraph that both runtimes then read, so that both run the same
+//! finite graph: a `blocks_head` of N items after every source, throttles removed (they cap
+//! the rate on purpose), every sink (QT GUI displays, null, file, vector and tag-debug sinks)
+//! replaced by one null sink (timed runs) or one file sink (the check run) per stream it
+//! received, message-only GUI widgets removed, GUI variables made plain variables, and the
+//! options set to a Python flowgraph without GUI. Flowgraphs that cannot be made finite and
+//! comparable this way are refused with the reason.
+
+use radioflow_library::gnuradio::{self, HeadlessInputs};
+use radioflow_runtime::registry::Dtype;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use yaml_rust2::yaml::Hash;
+use yaml_rust2::{Yaml, YamlEmitter, YamlLoader};
+
+/// The name the rewritten flowgraph's options give it: `grcc` writes `<ID>.py` holding a
+/// top block class of that name.
+pub const TOP_BLOCK: &str = "rfbench_top";
+
+/// The prefix of the sinks the rewrite adds (`rfbench_sink_0`, ...), each one stream.
+pub const SINK_PREFIX: &str = "rfbench_sink_";
+
+/// What the added sinks do with their stream.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Sinks {
+    /// Discard it (`blocks_null_sink`): the timed runs.
+    Null,
+    /// Write it to `<folder>/<sink name>.bin` (`blocks_file_sink`): the check run.
+    Files(PathBuf),
+}
+
+/// One sink the rewrite added.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sink {
+    /// Its block name (`rfbench_sink_0`).
+    pub name: String,
+    /// GRC's item type option (`complex`, `float`, `int`, `short`, `byte`).
+    pub item: &'static str,
+    /// Items per vector.
+    pub vlen: usize,
+    /// The stream it received, as `block:port`.
+    pub from: String,
+}
+
+/// A flowgraph rewritten.
+#[derive(Clone, Debug)]
+pub struct Rewritten {
+    /// The rewritten `.grc` (YAML).
+    pub yaml: String,
+    /// The sinks added, one per stream that reached a sink.
+    pub sinks: Vec<Sink>,
+    /// Names of the throttles removed.
+    pub throttles: Vec<String>,
+    /// Names of the noise and random sources: their streams differ between runtimes (each
+    /// has its own generator), so only their counts compare.
+    pub random: Vec<String>,
+}
+
+/// Sources whose stream ends with a head and is the same in every runtime (signal
+/// generators, constant and vector sources, files) or differs only by generator (noise).
+const SOURCES: &[&str] = &[
+    "analog_sig_source_x",
+    "analog_const_source_x",
+    "analog_noise_source_x",
+    "analog_fastnoise_source_x",
+    "analog_random_source_x",
+    "analog_random_uniform_source_x",
+    "blocks_null_source",
+    "blocks_vector_source_x",
+    "blocks_file_source",
+    "digital_glfsr_source_x",
+    "blocks_lfsr_32k_source_s",
+];
+
+/// Sources and blocks whose streams come from a random generator.
+const RANDOM: &[&str] = &[
+    "analog_noise_source_x",
+    "analog_fastnoise_source_x",
+    "analog_random_source_x",
+    "analog_random_uniform_source_x",
+    "channels_channel_model",
+    "channels_fading_model",
+    "channels_selective_fading_model",
+    "channels_dynamic_channel_model",
+];
+
+/// Sinks that the rewrite replaces by its own: they show, keep or print what they receive, and
+/// the comparison needs each stream counted (and in the check run written) the same way.
+const SINKS: &[&str] = &[
+    "blocks_null_sink",
+    "blocks_file_sink",
+    "blocks_vector_sink_x",
+    "blocks_tag_debug",
+];
+
+/// Id prefixes of blocks that talk to sockets, devices or other processes: their timing is
+/// the peer's or the network's, not the runtime's.
+const OUTSIDE: &[&str] = &[
+    "network_",
+    "zeromq_",
+    "audio_",
+    "soapy_",
+    "uhd_",
+    "iio_",
+    "osmosdr_",
+    "blocks_udp_",
+    "blocks_tcp_",
+    "blocks_socket_pdu",
+];
+
+/// Blocks that post messages on their own, by a clock: the graph does not end when its
+/// streams do.
+const MESSAGE_SOURCES: &[&str] = &[
+    "blocks_message_strobe",
+    "blocks_message_strobe_random",
+    "pdu_random_pdu",
+    "blocks_random_pdu",
+];
+
+/// Blocks of the file that are not part of the graph.
+const NOT_BLOCKS: &[&str] = &["options", "import", "note", "variable", "parameter"];
+
+/// GRC's item type options that a head, a null sink and a file sink all take.
+const ITEMS: &[&str] = &["complex", "float", "int", "short", "byte"];
+
+fn key(k: &str) -> Yaml {
+    Yaml::String(k.to_owned())
+}
+
+fn text(y: &Yaml) -> Option<String> {
+    match y {
+        Yaml::String(s) | Yaml::Real(s) => Some(s.clone()),
+        Yaml::Integer(i) => Some(i.to_string()),
+        Yaml::Boolean(b) => Some(if *b { "True" } else { "False" }.into()),
+        _ => None,
+    }
+}
+
+/// A block entry's parameter as written.
+fn param(block: &Yaml, name: &str) -> Option<String> {
+    text(&block["parameters"][name])
+}
+
+/// Whether a block entry is enabled (GRC writes `enabled`, `disabled` or `bypassed`; older
+/// files `true`/`false`).
+fn enabled(block: &Yaml) -> bool {
+    !matches!(
+        text(&block["states"]["state"]).as_deref(),
+        Some("disabled" | "False" | "false")
+    )
+}
+
+/// A block entry: `name: ...`, `id: ...`, `parameters: {...}`, `states: {state: enabled}`.
+fn entry(name: &str, id: &str, params: &[(&str, String)]) -> Yaml {
+    let mut p = Hash::new();
+    for (k, v) in params {
+        p.insert(key(k), Yaml::String(v.clone()));
+    }
+    p.insert(key("comment"), Yaml::String(String::new()));
+    let mut states = Hash::new();
+    states.insert(key("state"), key("enabled"));
+    let mut h = Hash::new();
+    h.insert(key("name"), key(name));
+    h.insert(key("id"), key(id));
+    h.insert(key("parameters"), Yaml::Hash(p));
+    h.insert(key("states"), Yaml::Hash(states));
+    Yaml::Hash(h)
+}
+
+/// One connection of the file: `[from block, from port, to block, to port]`.
+#[derive(Clone, Debug, PartialEq)]
+struct Link {
+    from: String,
+    out: String,
+    to: String,
+    input: String,
+}
+
+impl Link {
+    /// Streams connect numbered ports; messages named ones.
+    fn is_stream(&self) -> bool {
+        self.out.parse::<usize>().is_ok() && self.input.parse::<usize>().is_ok()
+    }
+
+    fn yaml(&self) -> Yaml {
+        Yaml::Array(vec![
+            key(&self.from),
+            key(&self.out),
+            key(&self.to),
+            key(&self.input),
+        ])
+    }
+}
+
+fn links(doc: &Yaml) -> Result<Vec<Link>, String> {
+    let Yaml::Array(list) = &doc["connections"] else {
+        return Ok(Vec::new());
+    };
+    list.iter()
+        .map(|c| match c {
+            Yaml::Array(v) if v.len() == 4 => {
+                let t: Vec<String> = v.iter().filter_map(text).collect();
+                if t.len() == 4 {
+                    Ok(Link {
+                        from: t[0].clone(),
+                        out: t[1].clone(),
+                        to: t[2].clone(),
+                        input: t[3].clone(),
+                    })
+                } else {
+                    Err(format!("connection {c:?} is not four names"))
+                }
+            }
+            other => Err(format!("connection {other:?} is not [block, port, block, port]")),
+        })
+        .collect()
+}
+
+/// GRC's type option of an item type.
+fn option(d: Dtype) -> Option<&'static str> {
+    Some(match d {
+        Dtype::Complex32 => "complex",
+        Dtype::Float32 => "float",
+        Dtype::Int32 => "int",
+        Dtype::Int16 => "short",
+        Dtype::Uint8 => "byte",
+        _ => return None,
+    })
+}
+
+/// The item type (GRC option) and vector length a sink of id `id` takes on its stream
+/// inputs, as its entry says.
+fn sink_item(id: &str, block: &Yaml) -> Result<(&'static str, usize), String> {
+    let vlen = match param(block, "vlen") {
+        None => 1,
+        Some(v) => v
+            .trim()
+            .parse::<usize>()
+            .map_err(|_| format!("vlen '{v}' is not a number (expressions are not rewritten)"))?,
+    };
+    let named = |t: Option<String>| {
+        let t = t.unwrap_or_else(|| "complex".into());
+        ITEMS
+            .iter()
+            .copied()
+            .find(|o| *o == t)
+            .ok_or_else(|| format!("item type '{t}'"))
+    };
+    if let Some(gui) = gnuradio::headless(id) {
+        return match gui.inputs {
+            HeadlessInputs::Typed { .. } => Ok((named(param(block, "type"))?, 1)),
+            HeadlessInputs::Fixed { dtype, .. } => Ok((
+                option(dtype).ok_or_else(|| format!("item type {}", dtype.name()))?,
+                vlen,
+            )),
+            HeadlessInputs::None => Err("no stream input".into()),
+        };
+    }
+    Ok((named(param(block, "type"))?, vlen))
+}
+
+/// Rewrites the flowgraph `grc` (see the module's documentation): `items` per source, the
+/// sinks as `sinks` says.
+///
+/// # Errors
+/// Why the flowgraph cannot be compared: not YAML, a hierarchical block, a block that talks to
+/// a socket or device, a source that is neither a generator nor a file, a message source, an
+/// item type a head cannot take, or no stream reaching a sink.
+pub fn rewrite(grc: &str, items: u64, sinks: &Sinks) -> Result<Rewritten, String> {
+    let mut doc = YamlLoader::load_from_str(grc)
+        .map_err(|e| format!("not YAML: {e}"))?
+        .into_iter()
+        .next()
+        .ok_or("empty file")?;
+    let Yaml::Array(all) = doc["blocks"].clone() else {
+        return Err("no 'blocks' list (is this a GRC file?)".into());
+    };
+    let generate = param(&doc["options"], "generate_options");
+    if generate.as_deref().is_some_and(|g| g.starts_with("hb")) {
+        return Err("a hierarchical block, not a flowgraph".into());
+    }
+    let blocks: Vec<Yaml> = all.into_iter().filter(enabled).collect();
+    let names: HashSet<String> = blocks.iter().filter_map(|b| text(&b["name"])).collect();
+    // Connections of disabled blocks go with them, as both runtimes drop them.
+    let mut links: Vec<Link> = links(&doc)?
+        .into_iter()
+        .filter(|l| names.contains(&l.from) && names.contains(&l.to))
+        .collect();
+    let mut random = Vec::new();
+    for b in &blocks {
+        let (name, id) = name_id(b);
+        if let Some(p) = OUTSIDE.iter().find(|p| id.starts_with(*p)) {
+            let what = p.trim_end_matches('_');
+            return Err(format!(
+                "'{name}' ({id}) talks to {what}: its time is not the runtime's"
+            ));
+        }
+        if MESSAGE_SOURCES.contains(&id.as_str()) {
+            return Err(format!(
+                "'{name}' ({id}) posts messages by a clock: the graph does not end with its streams"
+            ));
+        }
+        if RANDOM.contains(&id.as_str()) {
+            random.push(name);
+        }
+    }
+
+    // Throttles: what fed each now feeds what it fed (one after the other, so chains of
+    // throttles go too).
+    let mut throttles = Vec::new();
+    for b in &blocks {
+        let (name, id) = name_id(b);
+        if id != "blocks_throttle" && id != "blocks_throttle2" {
+            continue;
+        }
+        let ins: Vec<Link> = links.iter().filter(|l| l.to == name).cloned().collect();
+        let outs: Vec<Link> = links.iter().filter(|l| l.from == name).cloned().collect();
+        links.retain(|l| l.to != name && l.from != name);
+        for i in &ins {
+            for o in &outs {
+                links.push(Link {
+                    from: i.from.clone(),
+                    out: i.out.clone(),
+                    to: o.to.clone(),
+                    input: o.input.clone(),
+                });
+            }
+        }
+        throttles.push(name);
+    }
+
+    // Sinks and GUI blocks: each stream they received goes to a sink of the rewrite's; GUI
+    // variables become plain variables; the rest of the GUI goes.
+    let mut kept = Vec::new();
+    let mut added: Vec<Sink> = Vec::new();
+    let mut removed: HashSet<String> = throttles.iter().cloned().collect();
+    for b in &blocks {
+        let (name, id) = name_id(b);
+        if removed.contains(&name) || id == "options" {
+            continue;
+        }
+        if id.starts_with("variable_qtgui_") {
+            match param(b, "value") {
+                Some(value) => kept.push(entry(&name, "variable", &[("value", value)])),
+                None => {
+                    removed.insert(name);
+                }
+            }
+            continue;
+        }
+        if id.starts_with("qtgui_") || SINKS.contains(&id.as_str()) {
+            for l in links.iter().filter(|l| l.to == name && l.is_stream()) {
+                let (item, vlen) =
+                    sink_item(&id, b).map_err(|e| format!("sink '{name}' ({id}): {e}"))?;
+                added.push(Sink {
+                    name: format!("{SINK_PREFIX}{}", added.len()),
+                    item,
+                    vlen,
+                    from: format!("{}:{}", l.from, l.out),
+                });
+            }
+            removed.insert(name);
+            continue;
+        }
+        kept.push(b.clone());
+    }
+    links.retain(|l| !removed.contains(&l.from) && !removed.contains(&l.to));
+    // Streams whose only reader was a widget removed: their sink reads them instead.
+    added.retain(|s| !removed.iter().any(|r| s.from.starts_with(&format!("{r}:"))));
+    if added.is_empty() {
+        return Err("no stream reaches a sink: nothing to time (messages or GUI only)".into());
+    }
+    for s in &added {
+        let (from, out) = s.from.split_once(':').unwrap_or((&s.from, "0"));
+        links.push(Link {
+            from: from.to_owned(),
+            out: out.to_owned(),
+            to: s.name.clone(),
+            input: "0".into(),
+        });
+        let mut params = vec![("type", s.item.to_owned()), ("vlen", s.vlen.to_string())];
+        let sink_id = match sinks {
+            Sinks::Null => {
+                params.push(("num_inputs", "1".into()));
+                "blocks_null_sink"
+            }
+            Sinks::Files(dir) => {
+                let file = dir.join(format!("{}.bin", s.name));
+                params.push(("file", file.display().to_string()));
+                params.push(("append", "False".into()));
+                params.push(("unbuffered", "False".into()));
+                "blocks_file_sink"
+            }
+        };
+        kept.push(entry(&s.name, sink_id, &params));
+    }
+
+    // Sources: every stream port of a block without stream inputs goes through a head.
+    let mut heads = Vec::new();
+    for b in &kept {
+        let (name, id) = name_id(b);
+        if NOT_BLOCKS.contains(&id.as_str())
+            || id.starts_with("virtual_")
+            || name.starts_with(SINK_PREFIX)
+            || links.iter().any(|l| l.to == name && l.is_stream())
+        {
+            continue;
+        }
+        let mut ports: Vec<String> = links
+            .iter()
+            .filter(|l| l.from == name && l.is_stream())
+            .map(|l| l.out.clone())
+            .collect();
+        ports.sort();
+        ports.dedup();
+        if ports.is_empty() {
+            continue;
+        }
+        if !SOURCES.contains(&id.as_str()) {
+            return Err(format!(
+                "source '{name}' ({id}) is not a signal generator or a file: it cannot be made finite the same way in both"
+            ));
+        }
+        let item = param(b, "type").unwrap_or_default();
+        let item = ITEMS
+            .iter()
+            .copied()
+            .find(|o| *o == item)
+            .ok_or_else(|| format!("source '{name}' ({id}): item type '{item}' has no head"))?;
+        let vlen = param(b, "vlen").unwrap_or_else(|| "1".into());
+        for port in ports {
+            heads.push((name.clone(), port, item, vlen.clone()));
+        }
+    }
+    for (k, (source, port, item, vlen)) in heads.into_iter().enumerate() {
+        let head = format!("rfbench_head_{k}");
+        for l in links.iter_mut() {
+            if l.from == source && l.out == port {
+                l.from.clone_from(&head);
+                l.out = "0".into();
+            }
+        }
+        links.push(Link {
+            from: source,
+            out: port,
+            to: head.clone(),
+            input: "0".into(),
+        });
+        kept.push(entry(
+            &head,
+            "blocks_head",
+            &[
+                ("type", item.to_owned()),
+                ("num_items", items.to_string()),
+                ("vlen", vlen),
+            ],
+        ));
+    }
+
+    if let Yaml::Hash(h) = &mut doc {
+        if let Some(o) = h.get_mut(&key("options")) {
+            set_options(o);
+        }
+        h.insert(key("blocks"), Yaml::Array(kept));
+        h.insert(
+            key("connections"),
+            Yaml::Array(links.iter().map(Link::yaml).collect()),
+        );
+    }
+    let mut yaml = String::new();
+    YamlEmitter::new(&mut yaml)
+        .dump(&doc)
+        .map_err(|e| format!("cannot write the rewritten YAML: {e}"))?;
+    yaml.push('\n');
+    Ok(Rewritten {
+        yaml,
+        sinks: added,
+        throttles,
+        random,
+    })
+}
+
+fn name_id(b: &Yaml) -> (String, String) {
+    (
+        text(&b["name"]).unwrap_or_default(),
+        text(&b["id"]).unwrap_or_default(),
+    )
+}
+
+/// The options made those of a Python flowgraph without GUI, named [`TOP_BLOCK`], that runs
+/// to its end.
+fn set_options(options: &mut Yaml) {
+    if let Yaml::Hash(h) = options {
+        let params = h
+            .entry(key("parameters"))
+            .or_insert_with(|| Yaml::Hash(Hash::new()));
+        if let Yaml::Hash(p) = params {
+            p.insert(key("id"), key(TOP_BLOCK));
+            p.insert(key("generate_options"), key("no_gui"));
+            p.insert(key("run_options"), key("run"));
+            p.insert(key("output_language"), key("python"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod dump {
+    #[test]
+    #[ignore]
+    fn dump() {
+        let f = std::env::var("GRC").unwrap();
+        let t = std::fs::read_to_string(f).unwrap();
+        let r = super::rewrite(&t, 1000, &super::Sinks::Files("/tmp/h4".into())).unwrap();
+        println!("{}\n{:?}", r.yaml, r.sinks);
+    }
+}
