@@ -156,7 +156,9 @@ mod tests {
         let a = floats(&[1.0, 0.0, 0.5, -0.5]);
         assert_eq!(compare(&s, &a, &a, true), Check::Equal(0.0));
         let near = floats(&[1.0, 0.0, 0.5, -0.5001]);
-        assert!(matches!(compare(&s, &a, &near, true), Check::Equal(r) if r > 0.0 && r < TOLERANCE));
+        assert!(
+            matches!(compare(&s, &a, &near, true), Check::Equal(r) if r > 0.0 && r < TOLERANCE)
+        );
         let far = floats(&[1.0, 0.0, 0.5, 0.5]);
         let Check::Differs(why) = compare(&s, &a, &far, true) else {
             panic!("a sign flipped is a difference");
@@ -166,7 +168,10 @@ mod tests {
         let Check::Differs(why) = compare(&s, &a, &short, false) else {
             panic!("a missing item is a difference even for counts only");
         };
-        assert!(why.contains("2 items in radioflow, 1 in GNU Radio"), "{why}");
+        assert!(
+            why.contains("2 items in radioflow, 1 in GNU Radio"),
+            "{why}"
+        );
         assert_eq!(compare(&s, &a, &far, false), Check::CountsOnly);
     }
 

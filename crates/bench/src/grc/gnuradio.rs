@@ -118,7 +118,10 @@ impl GrFlowgraph {
     pub fn run(&mut self) -> Result<(f64, Vec<u64>), String> {
         writeln!(self.stdin, "run").map_err(|e| format!("GNU Radio's child ended: {e}"))?;
         // Importing GNU Radio and the module comes before the first answer: a minute more.
-        let line = match self.lines.recv_timeout(self.limit + Duration::from_secs(60)) {
+        let line = match self
+            .lines
+            .recv_timeout(self.limit + Duration::from_secs(60))
+        {
             Ok(l) => l,
             Err(RecvTimeoutError::Timeout) => {
                 let _ = self.child.kill();

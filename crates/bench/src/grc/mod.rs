@@ -231,7 +231,8 @@ fn one(
             ));
         }
     }
-    let timed = rewrite(&text, p.items, &Sinks::Null).map_err(|e| format!("not comparable: {e}"))?;
+    let timed =
+        rewrite(&text, p.items, &Sinks::Null).map_err(|e| format!("not comparable: {e}"))?;
     let rf_dir = p.dir.join("radioflow");
     let gr_dir = p.dir.join("gnuradio");
     for d in [&rf_dir, &gr_dir] {
@@ -254,9 +255,13 @@ fn one(
         notes.push("no item reaches a sink".into());
     }
     let (check, mut gr) = if p.compare {
-        let mut gr_check_run =
-            GrFlowgraph::compile(&gr_check.yaml, &p.dir.join("gr-check"), &gr_check.sinks, p.limit)
-                .map_err(|e| format!("GNU Radio fails: {e}"))?;
+        let mut gr_check_run = GrFlowgraph::compile(
+            &gr_check.yaml,
+            &p.dir.join("gr-check"),
+            &gr_check.sinks,
+            p.limit,
+        )
+        .map_err(|e| format!("GNU Radio fails: {e}"))?;
         gr_check_run
             .run()
             .map_err(|e| format!("GNU Radio fails: {e}"))?;
@@ -277,19 +282,21 @@ fn one(
     };
     let contenders = if gr.is_some() { 2 } else { 1 };
     for r in 0..p.runs {
-        let (seconds, items) = radioflow::run(
-            &timed.yaml,
-            origin,
-            &timed.sinks,
-            p.scheduler,
-            p.limit,
-        )
-        .map_err(|e| format!("radioflow fails: {e}"))?;
+        let (seconds, items) =
+            radioflow::run(&timed.yaml, origin, &timed.sinks, p.scheduler, p.limit)
+                .map_err(|e| format!("radioflow fails: {e}"))?;
         if t.items.is_empty() {
             t.items.clone_from(&items);
         }
         let consistent = items == t.items;
-        let m = measurement(p, "radioflow", &p.spec.to_string(), seconds, consistent, &items);
+        let m = measurement(
+            p,
+            "radioflow",
+            &p.spec.to_string(),
+            seconds,
+            consistent,
+            &items,
+        );
         on_run(&Progress {
             done: r * contenders + 1,
             total: p.runs * contenders,
@@ -378,21 +385,36 @@ fn geometric_mean(rows: &[Row]) -> Option<(f64, usize)> {
     })
 }
 
-fn table(rows: &[Row], items: u64, check_items: u64, compare: bool, spec: &SchedulerSpec) -> String {
+fn table(
+    rows: &[Row],
+    items: u64,
+    check_items: u64,
+    compare: bool,
+    spec: &SchedulerSpec,
+) -> String {
     let mut s = format!(
         "grc: each .grc rewritten once for both runtimes: head({:e}) after every source, throttles removed, sinks -> null sinks; check run: head({:e}), sinks -> files compared\n",
         items as f64, check_items as f64
     );
     s += &format!(
         "{:<40} {:>4} {:>12} {:>12} {:>8} {:>13}  {:<16} {}\n",
-        "flowgraph", "runs", format!("rf {spec} ms"), "GR tpb ms", "GR/rf", "spread", "check", "notes"
+        "flowgraph",
+        "runs",
+        format!("rf {spec} ms"),
+        "GR tpb ms",
+        "GR/rf",
+        "spread",
+        "check",
+        "notes"
     );
     let mut skipped = Vec::new();
     for r in rows {
         match &r.what {
             Outcome::Skipped(why) => skipped.push((r.file.as_str(), why.as_str())),
             Outcome::Timed(t) => {
-                let med = |v: &[f64]| summarize(v).map_or("-".into(), |s| format!("{:.1}", s.median * 1e3));
+                let med = |v: &[f64]| {
+                    summarize(v).map_or("-".into(), |s| format!("{:.1}", s.median * 1e3))
+                };
                 s += &format!(
                     "{:<40} {:>4} {:>12} {:>12} {:>8} {:>13}  {:<16} {}\n",
                     r.file,
@@ -400,7 +422,8 @@ fn table(rows: &[Row], items: u64, check_items: u64, compare: bool, spec: &Sched
                     med(&t.ours),
                     if compare { med(&t.theirs) } else { "-".into() },
                     t.ratio().map_or("-".into(), |x| format!("{x:.2}x")),
-                    t.spread().map_or("-".into(), |(a, b)| format!("{a:.2}-{b:.2}")),
+                    t.spread()
+                        .map_or("-".into(), |(a, b)| format!("{a:.2}-{b:.2}")),
                     t.check.as_ref().map_or("-".into(), Check::cell),
                     t.notes.join("; ")
                 );
@@ -427,9 +450,9 @@ fn csv(rows: &[Row], items: u64) -> String {
     for r in rows {
         let Outcome::Timed(t) = &r.what else { continue };
         let med = |v: &[f64]| summarize(v).map_or(String::new(), |s| format!("{:.6}", s.median));
-        let (lo, hi) = t
-            .spread()
-            .map_or((String::new(), String::new()), |(a, b)| (format!("{a:.3}"), format!("{b:.3}")));
+        let (lo, hi) = t.spread().map_or((String::new(), String::new()), |(a, b)| {
+            (format!("{a:.3}"), format!("{b:.3}"))
+        });
         s += &format!(
             "grc,{},{items},{},{},{},{},{lo},{hi},{},{}\n",
             r.file,
@@ -437,9 +460,87 @@ fn csv(rows: &[Row], items: u64) -> String {
             med(&t.ours),
             med(&t.theirs),
             t.ratio().map_or(String::new(), |x| format!("{x:.3}")),
-            t.check.as_ref().map_or(String::new(), |c| c.cell().replace(',', ";")),
+            t.check
+                .as_ref()
+                .map_or(String::new(), |c| c.cell().replace(',', ";")),
             t.notes.join("; ").replace(',', ";")
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::SingleThread;
+
+    /// A sine (float) and a cosine (complex) through throttles into QT GUI displays.
+    const FLOWGRAPH: &str = "\
+options:
+  parameters: {id: demo, generate_options: qt_gui, output_language: python}
+  states: {state: enabled}
+blocks:
+- name: samp_rate
+  id: variable
+  parameters: {comment: '', value: '32000'}
+  states: {state: enabled}
+- name: sine
+  id: analog_sig_source_x
+  parameters: {amp: '1', comment: '', freq: '1000', offset: '0', phase: '0', samp_rate: samp_rate, type: float, waveform: analog.GR_SIN_WAVE}
+  states: {state: enabled}
+- name: cosine
+  id: analog_sig_source_x
+  parameters: {amp: '0.5', comment: '', freq: '-3000', offset: '0', phase: '0', samp_rate: samp_rate, type: complex, waveform: analog.GR_COS_WAVE}
+  states: {state: enabled}
+- name: thr
+  id: blocks_throttle
+  parameters: {comment: '', ignoretag: 'True', samples_per_second: samp_rate, type: float, vlen: '1'}
+  states: {state: enabled}
+- name: scope
+  id: qtgui_time_sink_x
+  parameters: {comment: '', nconnections: '1', type: float, size: '1024'}
+  states: {state: enabled}
+- name: spectrum
+  id: qtgui_freq_sink_x
+  parameters: {comment: '', nconnections: '1', type: complex}
+  states: {state: enabled}
+connections:
+- [sine, '0', thr, '0']
+- [thr, '0', scope, '0']
+- [cosine, '0', spectrum, '0']
+metadata: {file_format: 1}
+";
+
+    #[test]
+    fn both_runtimes_run_the_rewrite_and_write_the_same_streams() {
+        let dir = tempfile::tempdir().unwrap();
+        let (ours, theirs) = (dir.path().join("rf"), dir.path().join("gr"));
+        for d in [&ours, &theirs] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let limit = Duration::from_secs(60);
+        let rf = rewrite(FLOWGRAPH, 3000, &Sinks::Files(ours.clone())).unwrap();
+        let (_, counts) = radioflow::run(
+            &rf.yaml,
+            Path::new("demo.grc"),
+            &rf.sinks,
+            &SingleThread::new(),
+            limit,
+        )
+        .unwrap();
+        assert_eq!(counts, [3000, 3000]);
+        if let Some(why) = gnuradio::missing() {
+            eprintln!("SKIPPED: GNU Radio's side of bench grc: {why}");
+            return;
+        }
+        let gr = rewrite(FLOWGRAPH, 3000, &Sinks::Files(theirs.clone())).unwrap();
+        let mut g =
+            GrFlowgraph::compile(&gr.yaml, &dir.path().join("py"), &gr.sinks, limit).unwrap();
+        let (seconds, counts) = g.run().unwrap();
+        assert!(seconds > 0.0);
+        assert_eq!(counts, [3000, 3000]);
+        drop(g);
+        let check = compare_files(&rf.sinks, &ours, &theirs, true);
+        assert!(matches!(check, Check::Equal(_)), "{check:?}");
+    }
 }

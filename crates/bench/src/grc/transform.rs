@@ -211,7 +211,9 @@ fn links(doc: &Yaml) -> Result<Vec<Link>, String> {
                     Err(format!("connection {c:?} is not four names"))
                 }
             }
-            other => Err(format!("connection {other:?} is not [block, port, block, port]")),
+            other => Err(format!(
+                "connection {other:?} is not [block, port, block, port]"
+            )),
         })
         .collect()
 }
@@ -272,13 +274,13 @@ pub fn rewrite(grc: &str, items: u64, sinks: &Sinks) -> Result<Rewritten, String
         .into_iter()
         .next()
         .ok_or("empty file")?;
-    let Yaml::Array(all) = doc["blocks"].clone() else {
-        return Err("no 'blocks' list (is this a GRC file?)".into());
-    };
     let generate = param(&doc["options"], "generate_options");
     if generate.as_deref().is_some_and(|g| g.starts_with("hb")) {
         return Err("a hierarchical block, not a flowgraph".into());
     }
+    let Yaml::Array(all) = doc["blocks"].clone() else {
+        return Err("no 'blocks' list (is this a GRC file?)".into());
+    };
     let blocks: Vec<Yaml> = all.into_iter().filter(enabled).collect();
     let names: HashSet<String> = blocks.iter().filter_map(|b| text(&b["name"])).collect();
     // Connections of disabled blocks go with them, as both runtimes drop them.
@@ -504,13 +506,223 @@ fn set_options(options: &mut Yaml) {
 }
 
 #[cfg(test)]
-mod dump {
+mod tests {
+    use super::*;
+
+    /// A small flowgraph in GRC's format: `blocks` as `name id [key=value ...]`, `links` as
+    /// `from port to port`.
+    fn grc(generate: &str, blocks: &[&str], links: &[&str]) -> String {
+        let mut s = format!(
+            "options:\n  parameters:\n    id: demo\n    generate_options: {generate}\n  states:\n    state: enabled\nblocks:\n"
+        );
+        for b in blocks {
+            let mut words = b.split_whitespace();
+            let (name, id) = (words.next().unwrap(), words.next().unwrap());
+            s += &format!("- name: {name}\n  id: {id}\n  parameters:\n    comment: ''\n");
+            let mut state = "enabled";
+            for kv in words {
+                let (k, v) = kv.split_once('=').unwrap();
+                if k == "state" {
+                    state = v;
+                } else {
+                    s += &format!("    {k}: '{v}'\n");
+                }
+            }
+            s += &format!("  states:\n    state: {state}\n");
+        }
+        s += "connections:\n";
+        for l in links {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            s += &format!("- [{}, '{}', {}, '{}']\n", w[0], w[1], w[2], w[3]);
+        }
+        s + "metadata:\n  file_format: 1\n"
+    }
+
+    fn parsed(r: &Rewritten) -> (Yaml, Vec<Link>) {
+        let doc = YamlLoader::load_from_str(&r.yaml).unwrap().remove(0);
+        let l = links(&doc).unwrap();
+        (doc, l)
+    }
+
+    fn block<'a>(doc: &'a Yaml, name: &str) -> Option<&'a Yaml> {
+        doc["blocks"]
+            .as_vec()
+            .unwrap()
+            .iter()
+            .find(|b| text(&b["name"]).as_deref() == Some(name))
+    }
+
+    fn has(l: &[Link], s: &str) -> bool {
+        let w: Vec<&str> = s.split_whitespace().collect();
+        l.iter()
+            .any(|l| l.from == w[0] && l.out == w[1] && l.to == w[2] && l.input == w[3])
+    }
+
+    const SIMPLE: &[&str] = &[
+        "samp_rate variable value=32000",
+        "src analog_sig_source_x type=complex samp_rate=samp_rate waveform=analog.GR_COS_WAVE freq=1000 amp=1 offset=0 phase=0",
+        "thr blocks_throttle type=complex samples_per_second=samp_rate",
+        "gui qtgui_time_sink_x type=complex nconnections=1",
+    ];
+
     #[test]
-    #[ignore]
-    fn dump() {
-        let f = std::env::var("GRC").unwrap();
-        let t = std::fs::read_to_string(f).unwrap();
-        let r = super::rewrite(&t, 1000, &super::Sinks::Files("/tmp/h4".into())).unwrap();
-        println!("{}\n{:?}", r.yaml, r.sinks);
+    fn a_source_gets_a_head_the_throttle_goes_and_the_display_becomes_a_null_sink() {
+        let file = grc("qt_gui", SIMPLE, &["src 0 thr 0", "thr 0 gui 0"]);
+        let r = rewrite(&file, 5000, &Sinks::Null).unwrap();
+        let (doc, l) = parsed(&r);
+        assert_eq!(r.throttles, ["thr"]);
+        assert!(r.random.is_empty());
+        assert_eq!(
+            r.sinks,
+            [Sink {
+                name: "rfbench_sink_0".into(),
+                item: "complex",
+                vlen: 1,
+                from: "src:0".into(),
+            }]
+        );
+        assert!(block(&doc, "thr").is_none() && block(&doc, "gui").is_none());
+        let head = block(&doc, "rfbench_head_0").unwrap();
+        assert_eq!(param(head, "num_items").as_deref(), Some("5000"));
+        assert_eq!(param(head, "type").as_deref(), Some("complex"));
+        let sink = block(&doc, "rfbench_sink_0").unwrap();
+        assert_eq!(text(&sink["id"]).as_deref(), Some("blocks_null_sink"));
+        assert_eq!(l.len(), 2, "{l:?}");
+        assert!(has(&l, "src 0 rfbench_head_0 0"));
+        assert!(has(&l, "rfbench_head_0 0 rfbench_sink_0 0"));
+        let o = &doc["options"]["parameters"];
+        assert_eq!(text(&o["generate_options"]).as_deref(), Some("no_gui"));
+        assert_eq!(text(&o["id"]).as_deref(), Some(TOP_BLOCK));
+        assert_eq!(text(&o["run_options"]).as_deref(), Some("run"));
+        // Variables stay as written.
+        assert_eq!(
+            param(block(&doc, "samp_rate").unwrap(), "value").as_deref(),
+            Some("32000")
+        );
+    }
+
+    #[test]
+    fn the_check_run_writes_each_stream_to_its_own_file() {
+        let blocks = [
+            "src analog_sig_source_x type=float",
+            "mul blocks_multiply_const_vxx type=float const=2",
+            "gui qtgui_time_sink_x type=float nconnections=2",
+            "discard blocks_null_sink type=float vlen=1",
+        ];
+        let file = grc(
+            "qt_gui",
+            &blocks,
+            &[
+                "src 0 mul 0",
+                "src 0 gui 0",
+                "mul 0 gui 1",
+                "mul 0 discard 0",
+            ],
+        );
+        let r = rewrite(&file, 10, &Sinks::Files("/tmp/out".into())).unwrap();
+        let (doc, l) = parsed(&r);
+        let from: Vec<&str> = r.sinks.iter().map(|s| s.from.as_str()).collect();
+        assert_eq!(from, ["src:0", "mul:0", "mul:0"]);
+        for s in &r.sinks {
+            let b = block(&doc, &s.name).unwrap();
+            assert_eq!(text(&b["id"]).as_deref(), Some("blocks_file_sink"));
+            assert_eq!(param(b, "file"), Some(format!("/tmp/out/{}.bin", s.name)));
+            assert_eq!(param(b, "type").as_deref(), Some("float"));
+        }
+        // One head, before everything the source fed.
+        assert!(has(&l, "src 0 rfbench_head_0 0"));
+        assert!(has(&l, "rfbench_head_0 0 mul 0"));
+        assert!(has(&l, "rfbench_head_0 0 rfbench_sink_0 0"));
+        assert!(block(&doc, "rfbench_head_1").is_none());
+    }
+
+    #[test]
+    fn chained_throttles_disabled_blocks_and_gui_widgets_go() {
+        let blocks = [
+            "src analog_noise_source_x type=short",
+            "t1 blocks_throttle type=short",
+            "t2 blocks_throttle2 type=short",
+            "off blocks_null_sink type=short state=disabled",
+            "sink blocks_file_sink type=short file=/somewhere/unwritable",
+            "knob variable_qtgui_range value=3",
+            "btn qtgui_msgpushbutton",
+            "dbg blocks_message_debug",
+        ];
+        let file = grc(
+            "qt_gui",
+            &blocks,
+            &[
+                "src 0 t1 0",
+                "t1 0 t2 0",
+                "t2 0 sink 0",
+                "t2 0 off 0",
+                "btn pressed dbg print",
+            ],
+        );
+        let r = rewrite(&file, 7, &Sinks::Null).unwrap();
+        let (doc, l) = parsed(&r);
+        assert_eq!(r.throttles, ["t1", "t2"]);
+        assert_eq!(r.random, ["src"]);
+        assert_eq!(r.sinks.len(), 1, "the disabled sink is not one");
+        assert_eq!(r.sinks[0].item, "short");
+        assert!(has(&l, "rfbench_head_0 0 rfbench_sink_0 0"));
+        assert!(block(&doc, "off").is_none() && block(&doc, "btn").is_none());
+        assert!(!l.iter().any(|l| l.from == "btn"), "{l:?}");
+        let knob = block(&doc, "knob").unwrap();
+        assert_eq!(text(&knob["id"]).as_deref(), Some("variable"));
+        assert_eq!(param(knob, "value").as_deref(), Some("3"));
+    }
+
+    #[test]
+    fn what_cannot_be_compared_is_refused_with_the_reason() {
+        let refuse = |blocks: &[&str], links: &[&str]| {
+            rewrite(&grc("no_gui", blocks, links), 10, &Sinks::Null).unwrap_err()
+        };
+        let e = refuse(
+            &[
+                "src network_udp_source type=float",
+                "s blocks_null_sink type=float",
+            ],
+            &["src 0 s 0"],
+        );
+        assert!(
+            e.contains("'src' (network_udp_source) talks to network"),
+            "{e}"
+        );
+        let e = refuse(
+            &["src blocks_message_strobe", "d blocks_message_debug"],
+            &["src strobe d print"],
+        );
+        assert!(e.contains("posts messages by a clock"), "{e}");
+        let e = refuse(
+            &["src blocks_wavfile_source", "s blocks_null_sink type=float"],
+            &["src 0 s 0"],
+        );
+        assert!(
+            e.contains("source 'src' (blocks_wavfile_source) is not a signal generator"),
+            "{e}"
+        );
+        let e = refuse(&["w qtgui_ledindicator"], &[]);
+        assert!(e.contains("no stream reaches a sink"), "{e}");
+        let e = rewrite(&grc("hb", &[], &[]), 10, &Sinks::Null).unwrap_err();
+        assert!(e.contains("hierarchical block"), "{e}");
+        assert!(rewrite("blocks: [", 10, &Sinks::Null)
+            .unwrap_err()
+            .starts_with("not YAML"));
+    }
+
+    #[test]
+    fn the_rewrite_reads_back_in_radioflows_loader() {
+        let file = grc("qt_gui", SIMPLE, &["src 0 thr 0", "thr 0 gui 0"]);
+        let r = rewrite(&file, 100, &Sinks::Null).unwrap();
+        let d = radioflow_graphfile::describe_grc(&r.yaml, "simple.grc").unwrap();
+        let mut names: Vec<&str> = d.blocks.iter().map(|b| b.name.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["rfbench_head_0", "rfbench_sink_0", "src"]);
+        assert!(
+            d.notes.is_empty(),
+            "nothing left to run headless: {:?}",
+            d.notes
+        );
     }
 }
