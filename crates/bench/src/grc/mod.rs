@@ -57,6 +57,8 @@ enum Outcome {
 }
 
 struct Timed {
+    /// Some block computes (not only null sources into null sinks).
+    signal_work: bool,
     ours: Vec<f64>,
     theirs: Vec<f64>,
     check: Option<Check>,
@@ -274,6 +276,7 @@ fn one(
         (None, None)
     };
     let mut t = Timed {
+        signal_work: timed.signal_work,
         ours: Vec::new(),
         theirs: Vec::new(),
         check,
@@ -338,6 +341,9 @@ fn one(
 /// What the rewrite changed that the table should say.
 fn notes(r: &Rewritten) -> Vec<String> {
     let mut n = Vec::new();
+    if !r.signal_work {
+        n.push("null source to null sink only".to_owned());
+    }
     if !r.throttles.is_empty() {
         n.push("throttle removed".to_owned());
     }
@@ -367,12 +373,17 @@ fn measurement(
     }
 }
 
-/// The geometric mean of the ratios of the flowgraphs whose check passed.
-fn geometric_mean(rows: &[Row]) -> Option<(f64, usize)> {
+/// The geometric mean of the ratios of the flowgraphs whose check passed (only those that
+/// compute with `signal_work`).
+fn geometric_mean(rows: &[Row], signal_work: bool) -> Option<(f64, usize)> {
     let logs: Vec<f64> = rows
         .iter()
         .filter_map(|r| match &r.what {
-            Outcome::Timed(t) if t.check.as_ref().is_some_and(Check::ok) => t.ratio(),
+            Outcome::Timed(t)
+                if t.check.as_ref().is_some_and(Check::ok) && (t.signal_work || !signal_work) =>
+            {
+                t.ratio()
+            }
             _ => None,
         })
         .map(f64::ln)
@@ -430,8 +441,15 @@ fn table(
             }
         }
     }
-    if let Some((g, n)) = geometric_mean(rows) {
-        s += &format!("geometric mean of GR/rf over {n} flowgraphs whose check passed: {g:.2}x\n");
+    if let Some((g, n)) = geometric_mean(rows, true) {
+        s += &format!(
+            "geometric mean of GR/rf over the {n} flowgraphs that compute and whose check passed: {g:.2}x\n"
+        );
+    }
+    if let Some((g, n)) = geometric_mean(rows, false) {
+        s += &format!(
+            "geometric mean of GR/rf over all {n} flowgraphs whose check passed: {g:.2}x\n"
+        );
     }
     if !skipped.is_empty() {
         s += &format!("\n{} flowgraphs not compared:\n", skipped.len());
@@ -510,6 +528,50 @@ connections:
 - [cosine, '0', spectrum, '0']
 metadata: {file_format: 1}
 ";
+
+    fn timed(ours: &[f64], theirs: &[f64], check: Check, signal_work: bool) -> Row {
+        Row {
+            file: "f.grc".into(),
+            what: Outcome::Timed(Timed {
+                signal_work,
+                ours: ours.to_vec(),
+                theirs: theirs.to_vec(),
+                check: Some(check),
+                notes: Vec::new(),
+                items: vec![1],
+            }),
+        }
+    }
+
+    #[test]
+    fn the_geometric_mean_takes_the_checked_flowgraphs_that_compute() {
+        let rows = [
+            timed(&[1.0, 2.0, 3.0], &[2.0, 4.0, 6.0], Check::Equal(0.0), true),
+            timed(&[1.0], &[8.0], Check::CountsOnly, true),
+            timed(&[1.0], &[100.0], Check::Differs("x".into()), true),
+            timed(&[1.0], &[32.0], Check::Equal(0.0), false),
+            Row {
+                file: "g.grc".into(),
+                what: Outcome::Skipped("why".into()),
+            },
+        ];
+        let (g, n) = geometric_mean(&rows, true).unwrap();
+        assert_eq!(n, 2);
+        assert!((g - 4.0).abs() < 1e-12, "sqrt(2 * 8) = {g}");
+        let (g, n) = geometric_mean(&rows, false).unwrap();
+        assert_eq!(n, 3);
+        assert!((g - 8.0).abs() < 1e-9, "cbrt(2 * 8 * 32) = {g}");
+        let Outcome::Timed(t) = &rows[0].what else {
+            unreachable!()
+        };
+        assert_eq!(t.spread(), Some((2.0, 2.0)));
+        let text = table(&rows, 10, 10, true, &SchedulerSpec::default());
+        assert!(
+            text.contains("1 flowgraphs not compared:\n  g.grc"),
+            "{text}"
+        );
+        assert!(text.contains("DIFFERS: x"), "{text}");
+    }
 
     #[test]
     fn both_runtimes_run_the_rewrite_and_write_the_same_streams() {

@@ -54,6 +54,10 @@ pub struct Rewritten {
     /// Names of the noise and random sources: their streams differ between runtimes (each
     /// has its own generator), so only their counts compare.
     pub random: Vec<String>,
+    /// Some block between the sources and the sinks computes: not only null sources feeding
+    /// null sinks (GNU Radio's GUI examples keep their window alive with such a stream,
+    /// which times nothing but the runtimes' overhead per item).
+    pub signal_work: bool,
 }
 
 /// Sources whose stream ends with a head and is the same in every runtime (signal
@@ -342,12 +346,11 @@ pub fn rewrite(grc: &str, items: u64, sinks: &Sinks) -> Result<Rewritten, String
             continue;
         }
         if id.starts_with("variable_qtgui_") {
-            match param(b, "value") {
-                Some(value) => kept.push(entry(&name, "variable", &[("value", value)])),
-                None => {
-                    removed.insert(name);
-                }
+            if let Some(value) = param(b, "value") {
+                kept.push(entry(&name, "variable", &[("value", value)]));
             }
+            // A variable is no block: the messages a widget sent go with it.
+            removed.insert(name);
             continue;
         }
         if id.starts_with("qtgui_") || SINKS.contains(&id.as_str()) {
@@ -459,6 +462,20 @@ pub fn rewrite(grc: &str, items: u64, sinks: &Sinks) -> Result<Rewritten, String
         ));
     }
 
+    let streaming: HashSet<&str> = links
+        .iter()
+        .filter(|l| l.is_stream())
+        .flat_map(|l| [l.from.as_str(), l.to.as_str()])
+        .collect();
+    let signal_work = kept.iter().any(|b| {
+        let (name, id) = name_id(b);
+        streaming.contains(name.as_str())
+            && !matches!(
+                id.as_str(),
+                "blocks_null_source" | "blocks_head" | "blocks_null_sink" | "blocks_file_sink"
+            )
+    });
+
     if let Yaml::Hash(h) = &mut doc {
         if let Some(o) = h.get_mut(&key("options")) {
             set_options(o);
@@ -479,6 +496,7 @@ pub fn rewrite(grc: &str, items: u64, sinks: &Sinks) -> Result<Rewritten, String
         sinks: added,
         throttles,
         random,
+        signal_work,
     })
 }
 
@@ -572,6 +590,7 @@ mod tests {
         let (doc, l) = parsed(&r);
         assert_eq!(r.throttles, ["thr"]);
         assert!(r.random.is_empty());
+        assert!(r.signal_work, "a signal source computes");
         assert_eq!(
             r.sinks,
             [Sink {
@@ -657,6 +676,7 @@ mod tests {
                 "t2 0 sink 0",
                 "t2 0 off 0",
                 "btn pressed dbg print",
+                "knob value dbg print",
             ],
         );
         let r = rewrite(&file, 7, &Sinks::Null).unwrap();
@@ -667,10 +687,31 @@ mod tests {
         assert_eq!(r.sinks[0].item, "short");
         assert!(has(&l, "rfbench_head_0 0 rfbench_sink_0 0"));
         assert!(block(&doc, "off").is_none() && block(&doc, "btn").is_none());
-        assert!(!l.iter().any(|l| l.from == "btn"), "{l:?}");
+        assert!(
+            !l.iter().any(|l| l.from == "btn" || l.from == "knob"),
+            "{l:?}"
+        );
+        assert!(r.signal_work, "a noise source computes");
         let knob = block(&doc, "knob").unwrap();
         assert_eq!(text(&knob["id"]).as_deref(), Some("variable"));
         assert_eq!(param(knob, "value").as_deref(), Some("3"));
+    }
+
+    #[test]
+    fn a_null_stream_that_keeps_a_window_alive_is_no_signal_work() {
+        let blocks = [
+            "src blocks_null_source type=complex",
+            "thr blocks_throttle type=complex",
+            "sink blocks_null_sink type=complex",
+        ];
+        let r = rewrite(
+            &grc("qt_gui", &blocks, &["src 0 thr 0", "thr 0 sink 0"]),
+            9,
+            &Sinks::Null,
+        )
+        .unwrap();
+        assert!(!r.signal_work);
+        assert_eq!(r.sinks.len(), 1);
     }
 
     #[test]
