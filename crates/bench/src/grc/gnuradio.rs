@@ -68,13 +68,20 @@ impl GrFlowgraph {
         if !out.status.success() || !dir.join(format!("{TOP_BLOCK}.py")).exists() {
             let err = String::from_utf8_lossy(&out.stderr);
             let stdout = String::from_utf8_lossy(&out.stdout);
-            let why = err
+            // grcc frames its messages with lines of stars: the first line that names an
+            // error, else the last line with words.
+            let lines: Vec<&str> = err
                 .lines()
                 .chain(stdout.lines())
-                .filter(|l| !l.trim().is_empty())
-                .last()
+                .map(str::trim)
+                .filter(|l| l.chars().any(char::is_alphanumeric))
+                .collect();
+            let why = lines
+                .iter()
+                .find(|l| l.contains("rror"))
+                .or(lines.last())
+                .copied()
                 .unwrap_or("no Python written")
-                .trim()
                 .to_owned();
             return Err(format!("grcc: {why}"));
         }

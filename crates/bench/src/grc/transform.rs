@@ -345,15 +345,19 @@ pub fn rewrite(grc: &str, items: u64, sinks: &Sinks) -> Result<Rewritten, String
         if removed.contains(&name) || id == "options" {
             continue;
         }
-        if id.starts_with("variable_qtgui_") {
+        let gui = id.starts_with("qtgui_") || id.starts_with("variable_qtgui_");
+        let streams_in = links.iter().any(|l| l.to == name && l.is_stream());
+        if gui && !streams_in {
+            // A widget with a value is also a variable in GRC (`self.freq = freq = ...`,
+            // used by other blocks' expressions): it stays one, without its widget.
             if let Some(value) = param(b, "value") {
                 kept.push(entry(&name, "variable", &[("value", value)]));
             }
-            // A variable is no block: the messages a widget sent go with it.
+            // A variable is no block: the messages the widget sent or took go with it.
             removed.insert(name);
             continue;
         }
-        if id.starts_with("qtgui_") || SINKS.contains(&id.as_str()) {
+        if gui || SINKS.contains(&id.as_str()) {
             for l in links.iter().filter(|l| l.to == name && l.is_stream()) {
                 let (item, vlen) =
                     sink_item(&id, b).map_err(|e| format!("sink '{name}' ({id}): {e}"))?;
@@ -665,6 +669,7 @@ mod tests {
             "sink blocks_file_sink type=short file=/somewhere/unwritable",
             "knob variable_qtgui_range value=3",
             "btn qtgui_msgpushbutton",
+            "freq qtgui_msgdigitalnumbercontrol value=1e6",
             "dbg blocks_message_debug",
         ];
         let file = grc(
@@ -677,6 +682,7 @@ mod tests {
                 "t2 0 off 0",
                 "btn pressed dbg print",
                 "knob value dbg print",
+                "freq valueout dbg print",
             ],
         );
         let r = rewrite(&file, 7, &Sinks::Null).unwrap();
