@@ -181,6 +181,8 @@ cargo run --locked --release -q -p radioflow-cli -- bench fm --quick --json > /d
 cargo run --locked --release -q -p radioflow-cli -- bench dvbs2-tx --quick --json > /dev/null
 cargo run --locked --release -q -p radioflow-cli -- bench dvbs2-rx --quick --json > /dev/null
 cargo run --locked --release -q -p radioflow-cli -- bench dvbs2-fer --quick --json > /dev/null
+# GNU Radio's example flowgraphs: the first two that compare, beside GNU Radio where installed (~7 s).
+if [ -d /usr/share/gnuradio/examples ]; then cargo run --locked --release -q -p radioflow-cli -- bench grc /usr/share/gnuradio/examples --quick --compare gnuradio --json > /dev/null; else echo "SKIPPED: bench grc --quick (GNU Radio's examples are not installed)"; fi
 mkdir -p target/demo && cargo run --locked --release -q -p radioflow-cli -- fm --demo --wav target/demo/station.wav
 
 step "soak: results"

@@ -41,6 +41,12 @@ pub(crate) struct GrcArgs {
     /// Seconds a run may take before it is stopped and the flowgraph reported as not ending.
     #[arg(long, default_value = "60", value_parser = values::positive)]
     limit: f64,
+    /// Keep the rewritten flowgraphs (`N/timed.grc`, `N/gr-timed/`, `N/gr-check/`, one
+    /// folder per file in the order of the table) and the check run's outputs in this
+    /// folder, for a look or a profile (`radioflow run N/timed.grc`); by default they go to
+    /// a temporary folder removed at the end.
+    #[arg(long, value_name = "DIR")]
+    keep: Option<PathBuf>,
 }
 
 /// One flowgraph's outcome.
@@ -148,9 +154,16 @@ pub(crate) fn bench(a: GrcArgs, c: &Common) -> Result<(), BenchError> {
     if !c.json {
         println!("machine: {}", Machine::detect());
     }
-    let work = tempfile::Builder::new()
+    let temporary = tempfile::Builder::new()
         .prefix("radioflow-bench-grc-")
         .tempdir()?;
+    let work = match &a.keep {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)?;
+            dir.as_path()
+        }
+        None => temporary.path(),
+    };
     let mut rows = Vec::new();
     let mut runs = Vec::new();
     let mut ticker = Ticker::new(c, 0);
@@ -163,7 +176,7 @@ pub(crate) fn bench(a: GrcArgs, c: &Common) -> Result<(), BenchError> {
             Ok(rel) if !rel.as_os_str().is_empty() => rel.display().to_string(),
             _ => file.display().to_string(),
         };
-        let dir = work.path().join(k.to_string());
+        let dir = work.join(k.to_string());
         let p = Plan {
             file,
             shown: &shown,
@@ -240,6 +253,8 @@ fn one(
     for d in [&rf_dir, &gr_dir] {
         std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
     }
+    let kept = p.dir.join("timed.grc");
+    std::fs::write(&kept, &timed.yaml).map_err(|e| format!("{}: {e}", kept.display()))?;
     let rf_check = rewrite(&text, p.check_items, &Sinks::Files(rf_dir.clone()))?;
     let gr_check = rewrite(&text, p.check_items, &Sinks::Files(gr_dir.clone()))?;
     let origin = p.file;
