@@ -75,7 +75,8 @@ enum Experiment {
     Fir(fir::FirArgs),
     /// Issue 34: every GNU Radio Companion flowgraph of a folder that runs headless in both
     /// runtimes, made finite by one rewrite both read; `--compare gnuradio` times the Python
-    /// `grcc` writes for it beside radioflow, alternated, and compares their outputs.
+    /// `grcc` writes for it beside radioflow, alternated, and compares their outputs
+    /// (radioflow on one scheduler: the first `--scheduler` names, `flow` for `all`).
     Grc(grc::GrcArgs),
 }
 

@@ -32,9 +32,19 @@ pub fn run(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let fg = &mut built.flowgraph;
+    // `bench --control` serves the live view of this run too.
+    let observer = crate::observe::observer();
     let t0 = Instant::now();
     fg.start(scheduler).map_err(|e| e.to_string())?;
-    match fg.wait_timeout(limit) {
+    if let Some(o) = &observer {
+        o.started(fg);
+    }
+    let waited = fg.wait_timeout(limit);
+    let seconds = t0.elapsed().as_secs_f64();
+    if let Some(o) = &observer {
+        o.finished();
+    }
+    match waited {
         Ok(()) => {}
         Err(RunError::Unresponsive { .. }) => {
             fg.stop();
@@ -46,7 +56,6 @@ pub fn run(
         }
         Err(e) => return Err(e.to_string()),
     }
-    let seconds = t0.elapsed().as_secs_f64();
     let items = ids
         .iter()
         .map(|id| fg.stats(*id).map_or(0, |s| s.items_consumed))
