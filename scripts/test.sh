@@ -183,6 +183,12 @@ export RADIOFLOW_NO_COUNTERS_BIN=$PWD/target/radioflow-no-counters
 "$bin" bench dvbs2-tx --quick --json > /dev/null
 "$bin" bench dvbs2-rx --quick --json > /dev/null
 "$bin" bench dvbs2-fer --quick --json > /dev/null
+# GNU Radio's example flowgraphs: the first two that compare, beside GNU Radio where installed.
+if [ -d /usr/share/gnuradio/examples ]; then
+  "$bin" bench grc /usr/share/gnuradio/examples --quick --compare gnuradio --json > /dev/null
+else
+  echo "SKIPPED: bench grc --quick (GNU Radio's examples are not installed)"
+fi
 mkdir -p target/demo && "$bin" fm --demo --wav target/demo/station.wav
 
 step "soak: results"

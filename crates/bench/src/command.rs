@@ -11,7 +11,7 @@ use crate::measurement::BenchError;
 use crate::msg::MsgArgs;
 use crate::observe::{set_run_observer, RunObserver};
 use crate::opti::OptiArgs;
-use crate::{counters, fir, fm, workload};
+use crate::{counters, fir, fm, grc, workload};
 use clap::{Args, Subcommand};
 use std::net::SocketAddr;
 use std::path::Path;
@@ -73,6 +73,11 @@ enum Experiment {
     /// Issue 18: the FIR kernels alone (plain, and the FM receiver's decimating ones), ns per
     /// input sample; `--compare gnuradio` for GNU Radio's VOLK-based kernels.
     Fir(fir::FirArgs),
+    /// Issue 34: every GNU Radio Companion flowgraph of a folder that runs headless in both
+    /// runtimes, made finite by one rewrite both read; `--compare gnuradio` times the Python
+    /// `grcc` writes for it beside radioflow, alternated, and compares their outputs
+    /// (radioflow on one scheduler: the first `--scheduler` names, `flow` for `all`).
+    Grc(grc::GrcArgs),
 }
 
 impl BenchArgs {
@@ -139,6 +144,7 @@ pub fn run(args: BenchArgs, observer: Option<Arc<dyn RunObserver>>) -> Result<()
         Some(Experiment::Dvbs2Fer(a)) => return fer::bench(a, &c),
         Some(Experiment::Fm(a)) => return fm::bench(a, &c),
         Some(Experiment::Fir(a)) => return fir::bench(a, &c),
+        Some(Experiment::Grc(a)) => return grc::bench(a, &c),
         Some(Experiment::Resched(a)) => return profiled::bench(Statistic::Resched, a.into(), &c),
         Some(Experiment::Items(a)) => return profiled::bench(Statistic::Items, a.into(), &c),
         Some(Experiment::Buf(a)) => Setup::Buf(a.into()),

@@ -14,6 +14,7 @@
 //! - [`framed`]: Cassagne et al. 2023 on framed execution (`bench tasks`, `bench pipeline`).
 //! - [`fm`], [`fir`]: the FM receiver's chain and its FIR kernels; [`dvbs2`]: the DVB-S2
 //!   transmitter and receiver.
+//! - [`grc`]: GNU Radio Companion flowgraphs of a folder, made finite, beside GNU Radio.
 //!
 //! Shared pieces: [`contender`] (what is measured, peers built on first use), [`progress`],
 //! [`results`] (runs.jsonl, summary.csv, machine.json, plots), [`limit`] (the physical limits a
@@ -42,6 +43,7 @@ mod experiment;
 pub mod fir;
 pub mod fm;
 pub mod framed;
+pub mod grc;
 pub mod limit;
 mod machine;
 mod measurement;
