@@ -48,6 +48,12 @@ if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
     >/dev/null 2>&1 || echo "no fonts-dejavu-core: plot tests skip"
 fi
 
+# The fuzz targets (nightly, instrumented: ~270 CPU-seconds, their own target directory and
+# cargo lock) build from the start, in the background of the lints and the debug build: the
+# lints' check follows the crates' dependency chain and leaves a core idle for much of its
+# time. Fuzzing them waits for the end (fuzz.sh then finds them built).
+bash scripts/fuzz.sh --build-only > target/fuzz-build.log 2>&1 &
+
 step "format, lints, docs, import circles"
 cargo fmt --all -- --check
 cargo clippy --locked --workspace --all-targets -- -D warnings
@@ -79,9 +85,6 @@ cargo test --locked --workspace --no-run -q
   && cargo test --locked --release -q -p radioflow-runtime --features loom --lib --no-run) \
   > target/background-builds.log 2>&1 &
 builds_pid=$!
-# The fuzz targets (nightly, instrumented: ~200 CPU-seconds, their own target directory) build
-# from here on too; fuzzing them waits for the end (fuzz.sh then finds them built).
-bash scripts/fuzz.sh --build-only > target/fuzz-build.log 2>&1 &
 cargo test --locked --workspace 2>&1 | tee -a "$log"
 # The CLI the tests above ran (counters on): the soak and the benchmarks' quick mode below run
 # it. Not a release build of its own: that compiled every crate above the runtime a second time
