@@ -53,6 +53,35 @@ def add_const(k: Any, dtype: DTypeLike = np.float32, *, name: Optional[str] = No
     """
 
 
+def additive_scrambler(mask: int = 138, seed: int = 127, len: int = 7, count: int = 0, bits_per_byte: int = 1, reset_tag_key: str = "", *, name: Optional[str] = None) -> Block:
+    """Bytes xored with a shift register's sequence, reset every `count` bytes or at tags (GNU Radio's additive_scrambler_bb).
+
+    Parameters:
+        mask: the register bits whose parity is fed back (an integer >= 0; default 138).
+        seed: the register's first content (an integer >= 0; default 127).
+        len: the register's length less one (at most 63) (an integer >= 0; default 7).
+        count: bytes between resets (0: never); not used with a reset_tag_key (an integer >= 0; default 0).
+        bits_per_byte: sequence bits per byte (1 to 8) (an integer >= 1; default 1).
+        reset_tag_key: reset at items with a tag of this key (empty: by count) (a word; default "").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def binary_slicer(*, name: Optional[str] = None) -> Block:
+    """Floats to bits: 1 where >= 0, else 0 (GNU Radio's binary_slicer_fb).
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def char_to_float(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
     """Signed bytes to floats: in / scale.
 
@@ -75,6 +104,54 @@ def char_to_short(*, name: Optional[str] = None) -> Block:
     Ports:
         in: stream input
         out: stream output
+    """
+
+
+def chunks_to_symbols(symbol_table: Any, dtype: DTypeLike = np.complex64, dimension: int = 1, *, name: Optional[str] = None) -> Block:
+    """Each byte k as the `dimension` symbols table[k·D .. k·D + D] (GNU Radio's chunks_to_symbols_bc / _bf).
+
+    Parameters:
+        symbol_table: the symbols, `dimension` per chunk value (a list of values of the item type).
+        dtype: the item type, one of complex64, float32 (default complex64).
+        dimension: symbols per chunk (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        set_symbol_table: message input
+    """
+
+
+def chunks_to_symbols_int(symbol_table: Any, dtype: DTypeLike = np.complex64, dimension: int = 1, *, name: Optional[str] = None) -> Block:
+    """Each int k as the `dimension` symbols table[k·D .. k·D + D] (GNU Radio's chunks_to_symbols_ic / _if).
+
+    Parameters:
+        symbol_table: the symbols, `dimension` per chunk value (a list of values of the item type).
+        dtype: the item type, one of complex64, float32 (default complex64).
+        dimension: symbols per chunk (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        set_symbol_table: message input
+    """
+
+
+def chunks_to_symbols_short(symbol_table: Any, dtype: DTypeLike = np.complex64, dimension: int = 1, *, name: Optional[str] = None) -> Block:
+    """Each short k as the `dimension` symbols table[k·D .. k·D + D] (GNU Radio's chunks_to_symbols_sc / _sf).
+
+    Parameters:
+        symbol_table: the symbols, `dimension` per chunk value (a list of values of the item type).
+        dtype: the item type, one of complex64, float32 (default complex64).
+        dimension: symbols per chunk (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        set_symbol_table: message input
     """
 
 
@@ -212,6 +289,32 @@ def const_source(value: Any, dtype: DTypeLike = np.complex64, *, name: Optional[
     """
 
 
+def constellation_decoder(constellation: str, *, name: Optional[str] = None) -> Block:
+    """Samples to the index of the constellation point decided for (GNU Radio's constellation_decoder_cb).
+
+    Parameters:
+        constellation: the constellation: bpsk, qpsk, dqpsk, 8psk, 16qam, or `calcdist ...`/`rect ...` (see radioflow_digital::Constellation) (a word).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def constellation_soft_decoder(constellation: str, *, name: Optional[str] = None) -> Block:
+    """Samples to the constellation's soft bits, bits_per_symbol floats each (GNU Radio's constellation_soft_decoder_cf).
+
+    Parameters:
+        constellation: the constellation (of dimensionality 1): bpsk, qpsk, dqpsk, 8psk, 16qam, `calcdist ...`, `rect ...`, with ` lut=P` for a table (a word).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def copy(dtype: DTypeLike = np.float32, enabled: bool = True, *, name: Optional[str] = None) -> Block:
     """Passes items (and tags) through unchanged.
 
@@ -270,6 +373,60 @@ def delay(dly: int, dtype: DTypeLike = np.float32, ports: int = 1, *, name: Opti
         in0, 1, ...: stream input
         out0, 1, ...: stream output
         dly: message input
+    """
+
+
+def descrambler(mask: int = 138, seed: int = 127, len: int = 7, *, name: Optional[str] = None) -> Block:
+    """Multiplicative descrambler of bits by a shift register (GNU Radio's descrambler_bb).
+
+    Parameters:
+        mask: the register bits whose parity is fed back (an integer >= 0; default 138).
+        seed: the register's first content (an integer >= 0; default 127).
+        len: the register's length less one (at most 63) (an integer >= 0; default 7).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def diff_decoder(modulus: int, coding: str = "differential", *, name: Optional[str] = None) -> Block:
+    """Differential decoding: out = (in - previous in) mod modulus, or NRZI (GNU Radio's diff_decoder_bb).
+
+    Parameters:
+        modulus: the symbol alphabet's size (2 for NRZI) (an integer >= 1).
+        coding: modular difference, or NRZI (one of differential, nrzi; default "differential").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def diff_encoder(modulus: int, coding: str = "differential", *, name: Optional[str] = None) -> Block:
+    """Differential encoding: out = (in + previous out) mod modulus, or NRZI (GNU Radio's diff_encoder_bb).
+
+    Parameters:
+        modulus: the symbol alphabet's size (2 for NRZI) (an integer >= 1).
+        coding: modular sum, or NRZI (one of differential, nrzi; default "differential").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def diff_phasor(*, name: Optional[str] = None) -> Block:
+    """Each sample times the conjugate of the one before (GNU Radio's diff_phasor_cc).
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
     """
 
 
@@ -639,6 +796,19 @@ def magphase_to_complex(*, name: Optional[str] = None) -> Block:
     """
 
 
+def map_bytes(map: Sequence[float], *, name: Optional[str] = None) -> Block:
+    """Each byte b as map[b], bytes beyond the map unchanged (GNU Radio's map_bb).
+
+    Parameters:
+        map: the byte each byte value becomes (whole numbers 0 to 255; entries past 256 unused) (a non-empty list of finite numbers).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def message_burst_source(messages: Sequence[Any], *, name: Optional[str] = None) -> Block:
     """Sends `messages` on its `out` port as fast as possible, then finishes.
 
@@ -679,6 +849,36 @@ def message_forwarder(*, name: Optional[str] = None) -> Block:
     Ports:
         out: message output
         in: message input
+    """
+
+
+def message_strobe(msg: Any, period_ms: int, *, name: Optional[str] = None) -> Block:
+    """Sends `msg` on `strobe` every `period_ms` milliseconds until the run stops; `set_msg` replaces it (GNU Radio's message_strobe).
+
+    Parameters:
+        msg: the message (a message).
+        period_ms: milliseconds between two messages (the first one period after the start) (an integer >= 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        strobe: message output
+        set_msg: message input
+    """
+
+
+def message_strobe_random(msg: Any, dist: str, mean_ms: float, std_ms: float = 0.0, *, name: Optional[str] = None) -> Block:
+    """Sends `msg` on `strobe` after random waits of `dist` (mean `mean_ms`, spread `std_ms`) until the run stops; `set_msg` replaces it (GNU Radio's message_strobe_random).
+
+    Parameters:
+        msg: the message (a message).
+        dist: the distribution of the waits (one of exponential, uniform, gaussian, poisson).
+        mean_ms: the mean wait in milliseconds (above 0 for exponential and poisson) (a finite number).
+        std_ms: uniform: the largest deviation from the mean; gaussian: the standard deviation (milliseconds) (a number >= 0; default 0.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        strobe: message output
+        set_msg: message input
     """
 
 
@@ -822,6 +1022,20 @@ def pack_k_bits(k: int, *, name: Optional[str] = None) -> Block:
     Ports:
         in: stream input
         out: stream output
+    """
+
+
+def pdu_to_tagged_stream(dtype: DTypeLike = np.uint8, tag: str = "packet_len", *, name: Optional[str] = None) -> Block:
+    """Each PDU arriving on `pdus` as one packet of items, tagged with its metadata and its length (GNU Radio's pdu_to_tagged_stream).
+
+    Parameters:
+        dtype: the item type, one of uint8, float32, complex64 (default uint8).
+        tag: the length tag's key (a word; default "packet_len").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
+        pdus: message input
     """
 
 
@@ -983,6 +1197,21 @@ def sample_and_hold(dtype: DTypeLike = np.float32, *, name: Optional[str] = None
     Ports:
         in: stream input
         ctrl: stream input
+        out: stream output
+    """
+
+
+def scrambler(mask: int = 138, seed: int = 127, len: int = 7, *, name: Optional[str] = None) -> Block:
+    """Multiplicative scrambler of bits by a shift register (GNU Radio's scrambler_bb).
+
+    Parameters:
+        mask: the register bits whose parity is fed back (an integer >= 0; default 138).
+        seed: the register's first content (an integer >= 0; default 127).
+        len: the register's length less one (at most 63) (an integer >= 0; default 7).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
         out: stream output
     """
 
@@ -1187,6 +1416,20 @@ def subtract(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional
     Ports:
         in0, 1, ...: stream input
         out: stream output
+    """
+
+
+def tagged_stream_to_pdu(dtype: DTypeLike = np.uint8, tag: str = "packet_len", *, name: Optional[str] = None) -> Block:
+    """Each packet of a tagged stream (by its length tag) as one PDU on `pdus`, its other tags as the metadata (GNU Radio's tagged_stream_to_pdu).
+
+    Parameters:
+        dtype: the item type, one of uint8, float32, complex64 (default uint8).
+        tag: the length tag's key (a word; default "packet_len").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        pdus: message output
     """
 
 
