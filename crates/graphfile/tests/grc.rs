@@ -648,3 +648,90 @@ fn a_gui_variable_with_messages_is_its_value_and_sends_nothing() {
     assert_eq!(g.notes.len(), 2, "{:?}", g.notes);
     g.build().unwrap().flowgraph.validate().unwrap();
 }
+
+/// GNU Radio's filter-taps variables are the `firdes` designs their GRC definitions call: the
+/// taps a FIR gets from `variable_rrc_filter_taps` and `variable_low_pass_filter_taps` are
+/// GNU Radio's own (`firdes` on /usr/bin/python3) where it is installed.
+#[test]
+fn filter_taps_variables_give_gnu_radio_s_taps() {
+    use radioflow_graphfile::describe_grc;
+    use radioflow_runtime::Pmt;
+    let mut text = String::from(
+        "options:\n  parameters:\n    id: taps\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    text += &grc_block("samp_rate", "variable", &[("value", "'32000'")]);
+    text += &grc_block("sps", "variable", &[("value", "'4'")]);
+    text += &grc_block(
+        "rrc",
+        "variable_rrc_filter_taps",
+        &[("sym_rate", "samp_rate/sps"), ("alpha", "'0.35'")],
+    );
+    text += &grc_block(
+        "lp",
+        "variable_low_pass_filter_taps",
+        &[
+            ("gain", "'2'"),
+            ("cutoff_freq", "'3000'"),
+            ("width", "'1000'"),
+            ("win", "window.WIN_BLACKMAN"),
+        ],
+    );
+    for (name, taps) in [("shaped", "rrc"), ("smoothed", "lp")] {
+        text += &grc_block(
+            name,
+            "fir_filter_xxx",
+            &[("type", "fff"), ("decim", "'1'"), ("taps", taps)],
+        );
+    }
+    text += "\nconnections: []\n\nmetadata:\n  file_format: 1\n";
+    let g = describe_grc(&text, "taps.grc").unwrap();
+    let taps = |name: &str| -> Vec<f64> {
+        let spec = g.block(name).unwrap();
+        let (_, value) = spec.params.iter().find(|(k, _)| k == "taps").unwrap();
+        match value {
+            Pmt::Vector(v) => v
+                .iter()
+                .map(|t| match t {
+                    Pmt::Double(t) => *t,
+                    other => panic!("{name}: tap {other:?}"),
+                })
+                .collect(),
+            other => panic!("{name}: taps {other:?}"),
+        }
+    };
+    let (rrc, lp) = (taps("shaped"), taps("smoothed"));
+    assert_eq!(
+        rrc.len(),
+        45,
+        "11*sps taps by GRC's default, made odd as GNU Radio does"
+    );
+    let gnuradio = Command::new("/usr/bin/python3")
+        .args([
+            "-c",
+            "from gnuradio.filter import firdes, window\n\
+             print(list(firdes.root_raised_cosine(1.0, 32000, 8000, 0.35, 44)))\n\
+             print(list(firdes.low_pass(2, 32000, 3000, 1000, window.WIN_BLACKMAN, 6.76)))",
+        ])
+        .output();
+    let Some(out) = gnuradio.ok().filter(|o| o.status.success()) else {
+        eprintln!("SKIPPED: GNU Radio's firdes (/usr/bin/python3 with gnuradio) is not installed");
+        return;
+    };
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines().map(|l| -> Vec<f64> {
+        l.trim_matches(['[', ']'])
+            .split(',')
+            .map(|v| v.trim().parse().unwrap())
+            .collect()
+    });
+    for (name, ours, theirs) in [("rrc", rrc, lines.next()), ("low pass", lp, lines.next())] {
+        let theirs = theirs.unwrap();
+        assert_eq!(ours.len(), theirs.len(), "{name}");
+        for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+            assert!(
+                (a - b).abs() < 1e-6,
+                "{name} tap {i}: {a} vs GNU Radio's {b}"
+            );
+        }
+    }
+}

@@ -11,6 +11,7 @@ mod constants;
 mod digital;
 mod expr;
 mod expr_error;
+mod filter_taps;
 mod functions;
 mod numpy;
 mod python;
@@ -57,6 +58,10 @@ const VARIABLES: &[&str] = &[
     // (`digital::variable_value`).
     "variable_constellation",
     "variable_constellation_rect",
+    // Filter taps designed by `firdes` (`filter_taps::variable_value`).
+    "variable_rrc_filter_taps",
+    "variable_low_pass_filter_taps",
+    "variable_high_pass_filter_taps",
 ];
 
 /// Block ids that are part of the file but not of the graph.
@@ -231,6 +236,7 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
             .filter(|e| VARIABLES.contains(&e.id.as_str()) && e.state != "disabled")
             .filter_map(|e| {
                 let value = digital::variable_value(&e.id, &e.params)
+                    .or_else(|| filter_taps::variable_value(&e.id, &e.params))
                     .or_else(|| e.params.get("value").cloned());
                 value.map(|v| (e.name.clone(), v))
             })
