@@ -20,6 +20,9 @@
 //!   adjacent branches).
 //! - [`FreqXlatingFir`]: moves a channel to DC, filters and decimates.
 //! - [`ComplexTapFir`]: complex taps on real samples (a complex band-pass picks one side).
+//! - [`ComplexFir`]: complex taps on complex samples (a multipath channel).
+//! - [`MmseInterpolator`], [`MmseResampler`]: GNU Radio's 8-tap MMSE interpolation between
+//!   samples, and resampling by any ratio with it (timing offsets).
 //! - [`FftFir`]: overlap-save FFT convolution, for long filters.
 //! - [`Hilbert`]: a real signal to its analytic signal.
 //! - [`Iir`] (with [`Iir::fm_deemphasis`]), [`SinglePoleIir`], [`Biquad`]: recursive filters.
@@ -88,6 +91,7 @@ mod agc;
 mod arb_resampler;
 mod arith;
 mod complex;
+mod complex_fir;
 mod complex_tap_fir;
 mod convert;
 mod dc_blocker;
@@ -103,6 +107,8 @@ mod history;
 mod iir;
 mod instruction_set;
 mod interpolating_fir;
+mod mmse_interpolator;
+mod mmse_resampler;
 mod moving_average;
 mod nco;
 mod pll;
@@ -126,6 +132,7 @@ pub use complex::{
     arg, conjugate, from_polar, imag, magnitude, magnitude_phase, magnitude_squared,
     multiply_conjugate, parts, phase, real, real_to_complex, to_complex,
 };
+pub use complex_fir::ComplexFir;
 pub use complex_tap_fir::ComplexTapFir;
 pub use convert::{
     char_to_short, complex_to_interleaved, float_to_int, int_to_float, interleaved_to_complex,
@@ -142,6 +149,8 @@ pub use hilbert::Hilbert;
 pub use iir::{Biquad, Iir, SinglePoleIir};
 pub use instruction_set::InstructionSet;
 pub use interpolating_fir::InterpolatingFir;
+pub use mmse_interpolator::MmseInterpolator;
+pub use mmse_resampler::MmseResampler;
 pub use moving_average::{Delay, MovingAverage};
 pub use nco::Nco;
 pub use pll::Pll;
