@@ -19,6 +19,7 @@
 mod analog;
 mod analog_sources;
 mod blocks;
+mod channels;
 mod common;
 mod digital;
 mod filter;
@@ -45,6 +46,7 @@ const MODULES: &[&[GrBlock]] = &[
     network::ROWS,
     digital::ROWS,
     pdu::ROWS,
+    channels::ROWS,
 ];
 
 /// Every row of the table.

@@ -1,0 +1,28 @@
+//! GNU Radio's gr-channels on radioflow: [`ChannelModel`] (timing offset, multipath,
+//! frequency offset and Gaussian noise in one block), computing what GNU Radio 3.10's
+//! `channels.channel_model` computes for the same input and seed.
+//!
+//! The DSP is `radioflow_dsp`'s ([`MmseResampler`](radioflow_dsp::MmseResampler),
+//! [`ComplexFir`](radioflow_dsp::ComplexFir), [`Rotator`](radioflow_dsp::Rotator),
+//! [`GrRandom`](radioflow_dsp::GrRandom)); the blocks register themselves when the crate is
+//! linked (`radioflow-library` links it).
+//!
+//! ```
+//! use radioflow_channels::ChannelModel;
+//! use radioflow_runtime::Complex32;
+//! let taps = [Complex32::new(1.0, 0.0), Complex32::new(0.2, -0.1)];
+//! let channel = ChannelModel::new(0.1, 0.01, 1.0001, &taps, 42, false)?;
+//! assert!(ChannelModel::<Complex32>::new(0.1, 0.0, 0.0, &taps, 0, false).is_err());
+//! # drop(channel);
+//! # Ok::<(), radioflow_dsp::ParamError>(())
+//! ```
+//!
+//! # Validation
+//! Every block against GNU Radio 3.10 on the same input (`tests/gnuradio.rs`, which SKIPS
+//! where GNU Radio is not installed); the kernels against naive definitions in
+//! `radioflow-dsp`.
+
+mod channel_model;
+mod pool_noise;
+
+pub use channel_model::{ChannelModel, ChannelSample};

@@ -1,0 +1,47 @@
+//! Rows for gr-channels: the channel model.
+
+use super::common::{param, row};
+use super::table::{GrBlock, GrParam, To};
+use radioflow_runtime::Pmt;
+
+/// GRC's `complex_vector`: a list as it is, a single number as a list of one (GRC makes
+/// `(x, )` of a scalar when it writes the Python).
+fn taps(v: &Pmt) -> Result<Pmt, String> {
+    match v {
+        Pmt::Int(_) | Pmt::Double(_) | Pmt::Complex(_) => Ok(Pmt::Vector(vec![v.clone()].into())),
+        _ => Ok(v.clone()),
+    }
+}
+
+pub(crate) const ROWS: &[GrBlock] = &[row(
+    "channels_channel_model",
+    "channels.channel_model(noise_voltage={noise_voltage},frequency_offset={freq_offset},epsilon={epsilon},taps={taps},noise_seed={seed},block_tags={block_tags})",
+    "channel_model",
+    &[],
+    &[
+        param("noise_voltage", "noise_voltage"),
+        param("freq_offset", "frequency_offset"),
+        param("epsilon", "epsilon"),
+        GrParam {
+            key: "taps",
+            to: To::Convert("taps", taps),
+        },
+        param("seed", "noise_seed"),
+        param("block_tags", "block_tags"),
+    ],
+)];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_single_tap_is_a_list_of_one() {
+        assert_eq!(
+            taps(&Pmt::Double(1.0)),
+            Ok(Pmt::Vector(vec![Pmt::Double(1.0)].into()))
+        );
+        let list = Pmt::Tuple(vec![Pmt::Int(1), Pmt::Double(0.5)].into());
+        assert_eq!(taps(&list), Ok(list.clone()));
+    }
+}
