@@ -1,9 +1,11 @@
 //! GNU Radio's gr-channels on radioflow: [`ChannelModel`] (timing offset, multipath,
-//! frequency offset and Gaussian noise in one block), computing what GNU Radio 3.10's
-//! `channels.channel_model` computes for the same input and seed.
+//! frequency offset and Gaussian noise in one block) and [`FadingModel`] (Rayleigh or Rician
+//! flat fading), computing what GNU Radio 3.10's `channels.channel_model` and
+//! `channels.fading_model` compute for the same input and seed.
 //!
 //! The DSP is `radioflow_dsp`'s ([`MmseResampler`](radioflow_dsp::MmseResampler),
 //! [`ComplexFir`](radioflow_dsp::ComplexFir), [`Rotator`](radioflow_dsp::Rotator),
+//! [`FlatFader`](radioflow_dsp::FlatFader),
 //! [`GrRandom`](radioflow_dsp::GrRandom)); the blocks register themselves when the crate is
 //! linked (`radioflow-library` links it).
 //!
@@ -23,6 +25,8 @@
 //! `radioflow-dsp`.
 
 mod channel_model;
+mod fading_model;
 mod pool_noise;
 
 pub use channel_model::{ChannelModel, ChannelSample};
+pub use fading_model::FadingModel;

@@ -1,14 +1,14 @@
-//! The channel model against GNU Radio 3.10's `channels.channel_model` on the same input,
-//! run by `gnuradio/run_channels.py` in one GNU Radio process: the same outputs within float
+//! The channel and fading models against GNU Radio 3.10's `channels.channel_model` and
+//! `channels.fading_model` on the same input, run by `gnuradio/run_channels.py` in one GNU Radio process: the same outputs within float
 //! rounding (GNU Radio's oscillator is a table lookup, its interpolation filters a printed
 //! table; the noise is the same numbers for the same seed) and tags at the same offsets, with
 //! radioflow's block run under each scheduler (one small chunk size among them, so that
 //! state carries across work calls). SKIPPED where GNU Radio is not installed.
 
 use radioflow_blocks::{VectorSink, VectorSource};
-use radioflow_channels::ChannelModel;
+use radioflow_channels::{ChannelModel, FadingModel};
 use radioflow_runtime::{
-    Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
+    Block, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
 use std::io::Write;
 use std::path::Path;
@@ -25,61 +25,30 @@ fn gnuradio_present() -> bool {
 
 type Tags = Vec<(u64, String)>;
 
-/// One channel on one input, in GNU Radio's words and in radioflow's.
+/// radioflow's run of a case: the input and its tags through the block, by a scheduler.
+type Run = Box<dyn Fn(&[Complex32], &[(u64, &str)], &dyn Scheduler) -> (Vec<Complex32>, Tags)>;
+
+/// One block on the input, in GNU Radio's words (`make`) and in radioflow's (`run`).
 struct Case {
-    name: &'static str,
-    noise_voltage: f32,
-    frequency_offset: f64,
-    epsilon: f64,
-    taps: Vec<Complex32>,
-    seed: i64,
-    block_tags: bool,
+    name: String,
+    make: String,
+    run: Run,
 }
 
-impl Case {
-    fn gnu_radio(&self) -> String {
-        let taps: Vec<String> = self
-            .taps
-            .iter()
-            .map(|t| format!("complex({:?}, {:?})", t.re, t.im))
-            .collect();
-        format!(
-            "channels.channel_model({:?}, {:?}, {:?}, [{}], {}, {})",
-            self.noise_voltage,
-            self.frequency_offset,
-            self.epsilon,
-            taps.join(", "),
-            self.seed,
-            if self.block_tags { "True" } else { "False" }
-        )
-    }
-
-    fn ours(
-        &self,
-        input: &[Complex32],
-        tags: &[(u64, &str)],
-        s: &dyn Scheduler,
-    ) -> (Vec<Complex32>, Tags) {
+/// `input` (tagged `tags`) through the block `make` makes, by `scheduler`.
+fn through<B: Block + 'static>(make: impl Fn() -> B + 'static) -> Run {
+    Box::new(move |input, tags, scheduler| {
         let mut fg = Flowgraph::new();
         let tags = tags
             .iter()
             .map(|&(o, k)| Tag::new(o, k, Pmt::Bool(true)))
             .collect();
         let src = fg.add(VectorSource::new(input.to_vec()).tags(tags));
-        let block = ChannelModel::new(
-            self.noise_voltage,
-            self.frequency_offset,
-            self.epsilon,
-            &self.taps,
-            self.seed,
-            self.block_tags,
-        )
-        .unwrap();
-        let b = fg.add(block);
+        let b = fg.add(make());
         let sink = fg.add(VectorSink::<Complex32>::new());
         fg.connect(src, b).unwrap();
         fg.connect(b, sink).unwrap();
-        fg.run_with(s).unwrap();
+        fg.run_with(scheduler).unwrap();
         let out = fg.block::<VectorSink<Complex32>>(sink).unwrap();
         let tags = out
             .tags()
@@ -87,15 +56,56 @@ impl Case {
             .map(|t| (t.offset, t.key.to_string()))
             .collect();
         (out.data().to_vec(), tags)
-    }
+    })
 }
 
 fn c(re: f32, im: f32) -> Complex32 {
     Complex32::new(re, im)
 }
 
+/// A channel model case.
+fn channel(
+    name: &str,
+    noise_voltage: f32,
+    frequency_offset: f64,
+    epsilon: f64,
+    taps: &[Complex32],
+    seed: i64,
+    block_tags: bool,
+) -> Case {
+    let py: Vec<String> = taps
+        .iter()
+        .map(|t| format!("complex({:?}, {:?})", t.re, t.im))
+        .collect();
+    let taps = taps.to_vec();
+    Case {
+        name: format!("channel_{name}"),
+        make: format!(
+            "channels.channel_model({noise_voltage:?}, {frequency_offset:?}, {epsilon:?}, [{}], {seed}, {})",
+            py.join(", "),
+            if block_tags { "True" } else { "False" }
+        ),
+        run: through(move || {
+            ChannelModel::<Complex32>::new(noise_voltage, frequency_offset, epsilon, &taps, seed, block_tags)
+                .unwrap()
+        }),
+    }
+}
+
+/// A fading model case.
+fn fading(name: &str, sinusoids: u32, doppler: f32, los: bool, k: f32, seed: u32) -> Case {
+    Case {
+        name: format!("fading_{name}"),
+        make: format!(
+            "channels.fading_model({sinusoids}, {doppler:?}, {}, {k:?}, {seed})",
+            if los { "True" } else { "False" }
+        ),
+        run: through(move || FadingModel::new(sinusoids, doppler, los, k, seed).unwrap()),
+    }
+}
+
 fn cases() -> Vec<Case> {
-    let multipath = vec![
+    let multipath = [
         c(1.0, 1.0),
         c(0.0, 0.0),
         c(0.0, 0.0),
@@ -103,24 +113,12 @@ fn cases() -> Vec<Case> {
         c(0.63, -0.22),
         c(-0.1, 0.07),
     ];
-    let case =
-        |name, noise_voltage, frequency_offset, epsilon, taps: &[Complex32], seed, block_tags| {
-            Case {
-                name,
-                noise_voltage,
-                frequency_offset,
-                epsilon,
-                taps: taps.to_vec(),
-                seed,
-                block_tags,
-            }
-        };
     vec![
-        case("identity", 0.0, 0.0, 1.0, &[c(1.0, 0.0)], 0, false),
-        case("multipath_offset", 0.0, 0.013, 1.0, &multipath, 0, false),
-        case("slow_clock", 0.0, -0.002, 1.0001, &[c(1.0, 1.0)], 0, false),
-        case("fast_clock_no_tags", 0.0, 0.0, 0.9993, &multipath, 0, true),
-        case(
+        channel("identity", 0.0, 0.0, 1.0, &[c(1.0, 0.0)], 0, false),
+        channel("multipath_offset", 0.0, 0.013, 1.0, &multipath, 0, false),
+        channel("slow_clock", 0.0, -0.002, 1.0001, &[c(1.0, 1.0)], 0, false),
+        channel("fast_clock_no_tags", 0.0, 0.0, 0.9993, &multipath, 0, true),
+        channel(
             "decimating",
             0.0,
             0.1,
@@ -129,8 +127,8 @@ fn cases() -> Vec<Case> {
             0,
             false,
         ),
-        case("noise", 0.1, 0.0, 1.0, &[c(1.0, 0.0)], 42, false),
-        case(
+        channel("noise", 0.1, 0.0, 1.0, &[c(1.0, 0.0)], 42, false),
+        channel(
             "everything",
             0.3,
             0.05,
@@ -139,6 +137,9 @@ fn cases() -> Vec<Case> {
             -44982235,
             false,
         ),
+        fading("rayleigh", 8, 0.01, false, 4.0, 0),
+        fading("rician", 5, 0.2, true, 2.5, 77),
+        fading("fast_one", 1, 0.45, false, 4.0, 4_000_000_000),
     ]
 }
 
@@ -177,7 +178,7 @@ fn gnu_radio(
             format!(
                 "{{\"name\": \"{}\", \"make\": {:?}, \"input\": {:?}, \"tags\": [{}]}}",
                 c.name,
-                c.gnu_radio(),
+                c.make,
                 path.display().to_string(),
                 tags.join(", ")
             )
@@ -232,7 +233,7 @@ fn parse_tags(json: &str) -> Tags {
 }
 
 #[test]
-fn the_channel_model_equals_gnu_radio_s() {
+fn every_block_equals_gnu_radio_s() {
     if !gnuradio_present() {
         println!("SKIPPED: GNU Radio not installed ({PYTHON} cannot import gnuradio.channels)");
         return;
@@ -251,7 +252,7 @@ fn the_channel_model_equals_gnu_radio_s() {
     ];
     for (case, (want, want_tags)) in cases.iter().zip(&theirs) {
         for s in &schedulers {
-            let (got, got_tags) = case.ours(&x, &tags, s.as_ref());
+            let (got, got_tags) = (case.run)(&x, &tags, s.as_ref());
             let at = format!("{} under {}", case.name, s.name());
             // GNU Radio's scheduler stops a few samples sooner (its forecast asks for more
             // input than the interpolator reads), by how much depends on its buffers.

@@ -32,6 +32,7 @@
 //! - [`Nco`]: numerically controlled oscillator producing sine, cosine and complex
 //!   exponential samples with a drift-free phase that stays continuous across calls.
 //! - [`Rotator`]: frequency shift by an NCO mixer.
+//! - [`FlatFader`]: Rayleigh or Rician flat-fading gains, GNU Radio's sum-of-sinusoids model.
 //! - [`QuadratureDemod`]: FM demodulation, `gain · arg(x[n]·conj(x[n-1]))`.
 //! - [`Agc`]: automatic gain control toward a reference amplitude.
 //! - [`Pll`]: carrier-tracking phase-locked loop with frequency and lock outputs.
@@ -100,6 +101,7 @@ mod error;
 mod fft_fir;
 mod fir;
 pub mod firdes;
+mod flat_fader;
 mod freq_xlating_fir;
 mod gr_random;
 mod hilbert;
@@ -110,6 +112,7 @@ mod interpolating_fir;
 mod mmse_interpolator;
 mod mmse_resampler;
 mod moving_average;
+mod mt19937;
 mod nco;
 mod pll;
 mod quadrature_demod;
@@ -143,6 +146,7 @@ pub use decimating_fir::DecimatingFir;
 pub use error::{Num, ParamError};
 pub use fft_fir::FftFir;
 pub use fir::{Fir, FirSample};
+pub use flat_fader::FlatFader;
 pub use freq_xlating_fir::FreqXlatingFir;
 pub use gr_random::GrRandom;
 pub use hilbert::Hilbert;

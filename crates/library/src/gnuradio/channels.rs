@@ -1,4 +1,4 @@
-//! Rows for gr-channels: the channel model.
+//! Rows for gr-channels: the channel and fading models.
 
 use super::common::{param, row};
 use super::table::{GrBlock, GrParam, To};
@@ -13,7 +13,8 @@ fn taps(v: &Pmt) -> Result<Pmt, String> {
     }
 }
 
-pub(crate) const ROWS: &[GrBlock] = &[row(
+pub(crate) const ROWS: &[GrBlock] = &[
+    row(
     "channels_channel_model",
     "channels.channel_model(noise_voltage={noise_voltage},frequency_offset={freq_offset},epsilon={epsilon},taps={taps},noise_seed={seed},block_tags={block_tags})",
     "channel_model",
@@ -29,7 +30,21 @@ pub(crate) const ROWS: &[GrBlock] = &[row(
         param("seed", "noise_seed"),
         param("block_tags", "block_tags"),
     ],
-)];
+    ),
+    row(
+        "channels_fading_model",
+        "channels.fading_model({N},{fDTs},{LOS},{K},{seed})",
+        "fading_model",
+        &[],
+        &[
+            param("N", "sinusoids"),
+            param("fDTs", "doppler"),
+            param("LOS", "los"),
+            param("K", "k"),
+            param("seed", "seed"),
+        ],
+    ),
+];
 
 #[cfg(test)]
 mod tests {
