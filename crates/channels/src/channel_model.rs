@@ -95,7 +95,7 @@ pub struct ChannelModel<T: ChannelSample> {
     resampler: MmseResampler<Complex32>,
     multipath: ComplexFir,
     mixer: Rotator,
-    noise: PoolNoise,
+    noise: PoolNoise<Complex32>,
     /// Resampled, then shifted samples of one call.
     scratch: Vec<Complex32>,
     block_tags: bool,

@@ -1,11 +1,12 @@
 //! GNU Radio's gr-channels on radioflow: [`ChannelModel`] (timing offset, multipath,
-//! frequency offset and Gaussian noise in one block) and [`FadingModel`] (Rayleigh or Rician
-//! flat fading), computing what GNU Radio 3.10's `channels.channel_model` and
-//! `channels.fading_model` compute for the same input and seed.
+//! frequency offset and Gaussian noise in one block), [`FadingModel`] (Rayleigh or Rician
+//! flat fading) and [`CfoModel`] (a carrier frequency offset walking at random), computing
+//! what GNU Radio 3.10's `channels.channel_model`, `fading_model` and `cfo_model` compute for
+//! the same input and seed.
 //!
 //! The DSP is `radioflow_dsp`'s ([`MmseResampler`](radioflow_dsp::MmseResampler),
 //! [`ComplexFir`](radioflow_dsp::ComplexFir), [`Rotator`](radioflow_dsp::Rotator),
-//! [`FlatFader`](radioflow_dsp::FlatFader),
+//! [`FlatFader`](radioflow_dsp::FlatFader), [`CfoWalk`](radioflow_dsp::CfoWalk),
 //! [`GrRandom`](radioflow_dsp::GrRandom)); the blocks register themselves when the crate is
 //! linked (`radioflow-library` links it).
 //!
@@ -24,9 +25,11 @@
 //! where GNU Radio is not installed); the kernels against naive definitions in
 //! `radioflow-dsp`.
 
+mod cfo_model;
 mod channel_model;
 mod fading_model;
 mod pool_noise;
 
+pub use cfo_model::CfoModel;
 pub use channel_model::{ChannelModel, ChannelSample};
 pub use fading_model::FadingModel;

@@ -1,31 +1,49 @@
-//! [`PoolNoise`]: complex Gaussian noise picked from a pool, GNU Radio's `fastnoise_source_c`.
+//! [`PoolNoise`]: Gaussian noise picked from a pool, GNU Radio's `fastnoise_source_c`/`_f`.
 
 use radioflow_dsp::{Complex32, GrRandom};
 
-/// GNU Radio's pool size for `fastnoise_source` where the channel model makes one.
+/// GNU Radio's pool size for `fastnoise_source` where gr-channels' models make one.
 const POOL: usize = 16 * 1024;
 
-/// Complex Gaussian noise of power `amplitude²` as GNU Radio's
-/// `fastnoise_source_c(GR_GAUSSIAN, amplitude, seed)` makes it: a pool of 16384 values
-/// drawn by [`GrRandom`] (imaginary part first, each part scaled by `amplitude / √2`), each
-/// output a pool value picked by the low bits of a second generator seeded alike. The same
-/// numbers as `radioflow_blocks::FastNoiseSource` (which also makes the other distributions
-/// and item types; the channel model, which depends on the runtime and DSP crates only,
-/// needs this one).
+/// A value of Gaussian noise: complex (power `a²`, each part scaled by `a / √2`, the
+/// imaginary part drawn first) or real (standard deviation `a`), as GNU Radio draws them.
+pub(crate) trait PoolItem: Copy + Default {
+    fn draw(rng: &mut GrRandom, amplitude: f32) -> Self;
+}
+
+impl PoolItem for Complex32 {
+    fn draw(rng: &mut GrRandom, amplitude: f32) -> Self {
+        let a = amplitude / std::f32::consts::SQRT_2;
+        let im = rng.gaussian();
+        Complex32::new(a * rng.gaussian(), a * im)
+    }
+}
+
+impl PoolItem for f32 {
+    fn draw(rng: &mut GrRandom, amplitude: f32) -> Self {
+        amplitude * rng.gaussian()
+    }
+}
+
+/// Gaussian noise as GNU Radio's `fastnoise_source_c`/`_f(GR_GAUSSIAN, amplitude, seed)`
+/// makes it: a pool of 16384 values drawn by [`GrRandom`], each output a pool value picked
+/// by the low bits of a second generator seeded alike. The same numbers as
+/// `radioflow_blocks::FastNoiseSource` (which also makes the other distributions and item
+/// types; gr-channels' models, which depend on the runtime and DSP crates only, need these).
 #[derive(Clone, Debug)]
-pub(crate) struct PoolNoise {
+pub(crate) struct PoolNoise<T: PoolItem> {
     rng: GrRandom,
     picks: GrRandom,
     /// `POOL` values.
-    pool: Vec<Complex32>,
+    pool: Vec<T>,
 }
 
-impl PoolNoise {
+impl<T: PoolItem> PoolNoise<T> {
     pub(crate) fn new(amplitude: f32, seed: u64) -> Self {
         let mut noise = Self {
             rng: GrRandom::new(seed),
             picks: GrRandom::new(seed),
-            pool: vec![Complex32::default(); POOL],
+            pool: vec![T::default(); POOL],
         };
         noise.set_amplitude(amplitude);
         noise
@@ -33,17 +51,29 @@ impl PoolNoise {
 
     /// Draws a new pool from the running generator (GNU Radio's `set_amplitude`).
     pub(crate) fn set_amplitude(&mut self, amplitude: f32) {
-        let a = amplitude / std::f32::consts::SQRT_2;
         for p in &mut self.pool {
-            let im = self.rng.gaussian();
-            *p = Complex32::new(a * self.rng.gaussian(), a * im);
+            *p = T::draw(&mut self.rng, amplitude);
         }
     }
 
     /// The next value.
     #[inline]
-    pub(crate) fn next(&mut self) -> Complex32 {
+    pub(crate) fn next(&mut self) -> T {
         self.pool[(self.picks.next_u64() & (POOL as u64 - 1)) as usize]
+    }
+}
+
+impl PoolNoise<f32> {
+    /// The next value of a random sign (GNU Radio's `sample_unbiased`: bit 23 of a draw
+    /// before the pick).
+    pub(crate) fn next_unbiased(&mut self) -> f32 {
+        let sign = self.picks.next_u64() & (1 << 23);
+        let s = self.next();
+        if sign != 0 {
+            -s
+        } else {
+            s
+        }
     }
 }
 
@@ -53,11 +83,17 @@ mod tests {
 
     #[test]
     fn power_is_the_amplitude_squared() {
-        let mut noise = PoolNoise::new(0.5, 3);
+        let mut noise = PoolNoise::<Complex32>::new(0.5, 3);
         let n = 20_000;
         let power: f32 = (0..n).map(|_| noise.next().norm_sqr()).sum::<f32>() / n as f32;
         assert!((power - 0.25).abs() < 0.01, "{power}");
         noise.set_amplitude(0.0);
         assert_eq!(noise.next(), Complex32::default());
+
+        let mut real = PoolNoise::<f32>::new(2.0, 3);
+        let xs: Vec<f32> = (0..n).map(|_| real.next_unbiased()).collect();
+        let mean = xs.iter().sum::<f32>() / n as f32;
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f32>() / n as f32;
+        assert!(mean.abs() < 0.05 && (var - 4.0).abs() < 0.2, "{mean} {var}");
     }
 }

@@ -6,7 +6,7 @@
 //! state carries across work calls). SKIPPED where GNU Radio is not installed.
 
 use radioflow_blocks::{VectorSink, VectorSource};
-use radioflow_channels::{ChannelModel, FadingModel};
+use radioflow_channels::{CfoModel, ChannelModel, FadingModel};
 use radioflow_runtime::{
     Block, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
@@ -104,6 +104,15 @@ fn fading(name: &str, sinusoids: u32, doppler: f32, los: bool, k: f32, seed: u32
     }
 }
 
+/// A CFO model case.
+fn cfo(name: &str, sample_rate: f64, std_dev: f32, max_dev: f64, seed: i64) -> Case {
+    Case {
+        name: format!("cfo_{name}"),
+        make: format!("channels.cfo_model({sample_rate:?}, {std_dev:?}, {max_dev:?}, {seed})"),
+        run: through(move || CfoModel::new(sample_rate, std_dev, max_dev, seed).unwrap()),
+    }
+}
+
 fn cases() -> Vec<Case> {
     let multipath = [
         c(1.0, 1.0),
@@ -140,6 +149,8 @@ fn cases() -> Vec<Case> {
         fading("rayleigh", 8, 0.01, false, 4.0, 0),
         fading("rician", 5, 0.2, true, 2.5, 77),
         fading("fast_one", 1, 0.45, false, 4.0, 4_000_000_000),
+        cfo("slow", 32e3, 0.5, 1e3, 0),
+        cfo("bounded", 1e3, 20.0, 30.0, -7),
     ]
 }
 

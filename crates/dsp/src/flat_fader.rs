@@ -1,13 +1,12 @@
 //! [`FlatFader`]: Rayleigh or Rician flat fading, GNU Radio's sum-of-sinusoids model.
 
+use crate::cos_table::CosTable;
 use crate::error::{check, ParamError};
 use crate::mt19937::Mt19937;
 use num_complex::Complex32;
 
 /// GNU Radio's `GR_M_PI`.
 const PI: f64 = std::f64::consts::PI;
-/// Entries of the cosine table GNU Radio's fader looks sines and cosines up in.
-const TABLE: usize = 8 * 1024;
 
 /// A flat-fading channel gain per sample as GNU Radio's `flat_fader_impl` (behind
 /// `channels.fading_model` and `selective_fading_model`) makes it: the sum-of-sinusoids
@@ -46,9 +45,7 @@ pub struct FlatFader {
     /// In-phase and quadrature phases; index 0 is the line-of-sight path's.
     psi: Vec<f32>,
     phi: Vec<f32>,
-    cos: Box<[f32]>,
-    /// `TABLE / 2π`.
-    table_scale: f32,
+    table: CosTable,
     scale_sin: f32,
     scale_los: f32,
     scale_nlos: f32,
@@ -89,10 +86,7 @@ impl FlatFader {
             los,
             psi,
             phi,
-            cos: (0..TABLE)
-                .map(|i| (2.0 * PI * i as f64 / TABLE as f64).cos() as f32)
-                .collect(),
-            table_scale: (TABLE as f64 / (PI * 2.0)) as f32,
+            table: CosTable::new(),
             scale_sin: ((1.0 / f64::from(sinusoids)) as f32).sqrt(),
             scale_los: 0.0,
             scale_nlos: 0.0,
@@ -130,17 +124,6 @@ impl FlatFader {
         Ok(())
     }
 
-    fn table_cos(&self, x: f32) -> f32 {
-        let i = ((x * self.table_scale) as i32 as i64 + TABLE as i64).rem_euclid(TABLE as i64);
-        self.cos[i as usize]
-    }
-
-    fn table_sin(&self, x: f32) -> f32 {
-        let i = ((x * self.table_scale) as i32 as i64 + (TABLE - TABLE / 4) as i64)
-            .rem_euclid(TABLE as i64);
-        self.cos[i as usize]
-    }
-
     /// The next `gains.len()` gains.
     pub fn gains(&mut self, gains: &mut [Complex32]) {
         let n = self.psi.len() - 1;
@@ -149,20 +132,20 @@ impl FlatFader {
             let mut h = Complex32::default();
             for i in 1..=n {
                 let alpha = ((2.0 * PI * i as f64 - PI + self.theta) / (4 * n) as f64) as f32;
-                let inc = two_pi_fd * f64::from(self.table_cos(alpha));
+                let inc = two_pi_fd * f64::from(self.table.cos(alpha));
                 self.psi[i] = ((f64::from(self.psi[i]) + inc) % (2.0 * PI)) as f32;
                 self.phi[i] = ((f64::from(self.phi[i]) + inc) % (2.0 * PI)) as f32;
                 h += Complex32::new(
-                    self.scale_sin * self.table_cos(self.psi[i]),
-                    self.scale_sin * self.table_sin(self.phi[i]),
+                    self.scale_sin * self.table.cos(self.psi[i]),
+                    self.scale_sin * self.table.sin(self.phi[i]),
                 );
             }
             if self.los {
-                let inc = two_pi_fd * f64::from(self.table_cos(self.theta_los));
+                let inc = two_pi_fd * f64::from(self.table.cos(self.theta_los));
                 self.psi[0] = ((f64::from(self.psi[0]) + inc) % (2.0 * PI)) as f32;
                 let los = Complex32::new(
-                    self.scale_los * self.table_cos(self.psi[0]),
-                    self.scale_los * self.table_sin(self.psi[0]),
+                    self.scale_los * self.table.cos(self.psi[0]),
+                    self.scale_los * self.table.sin(self.psi[0]),
                 );
                 h = h * self.scale_nlos + los;
             }
@@ -193,15 +176,6 @@ impl FlatFader {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_table_looks_up_sines_and_cosines() {
-        let f = FlatFader::new(1, 0.0, false, 0.0, 0).unwrap();
-        for x in [-3.1f32, -1.0, 0.0, 0.5, 2.0, 3.1] {
-            assert!((f.table_cos(x) - x.cos()).abs() < 1e-3, "{x}");
-            assert!((f.table_sin(x) - x.sin()).abs() < 1e-3, "{x}");
-        }
-    }
 
     #[test]
     fn rician_fading_has_the_line_of_sight_power() {

@@ -32,6 +32,7 @@
 //! - [`Nco`]: numerically controlled oscillator producing sine, cosine and complex
 //!   exponential samples with a drift-free phase that stays continuous across calls.
 //! - [`Rotator`]: frequency shift by an NCO mixer.
+//! - [`CfoWalk`]: a carrier frequency offset walking at random (GNU Radio's CFO model).
 //! - [`FlatFader`]: Rayleigh or Rician flat-fading gains, GNU Radio's sum-of-sinusoids model.
 //! - [`QuadratureDemod`]: FM demodulation, `gain · arg(x[n]·conj(x[n-1]))`.
 //! - [`Agc`]: automatic gain control toward a reference amplitude.
@@ -91,10 +92,12 @@
 mod agc;
 mod arb_resampler;
 mod arith;
+mod cfo_walk;
 mod complex;
 mod complex_fir;
 mod complex_tap_fir;
 mod convert;
+mod cos_table;
 mod dc_blocker;
 mod decimating_fir;
 mod error;
@@ -131,6 +134,7 @@ pub use arith::{
     abs, add_const, add_into, divide_into, multiply_const, multiply_into, nlog10, subtract_into,
     Abs, Arith,
 };
+pub use cfo_walk::CfoWalk;
 pub use complex::{
     arg, conjugate, from_polar, imag, magnitude, magnitude_phase, magnitude_squared,
     multiply_conjugate, parts, phase, real, real_to_complex, to_complex,

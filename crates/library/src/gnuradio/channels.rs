@@ -1,4 +1,4 @@
-//! Rows for gr-channels: the channel and fading models.
+//! Rows for gr-channels: the channel, fading and CFO models.
 
 use super::common::{param, row};
 use super::table::{GrBlock, GrParam, To};
@@ -41,6 +41,18 @@ pub(crate) const ROWS: &[GrBlock] = &[
             param("fDTs", "doppler"),
             param("LOS", "los"),
             param("K", "k"),
+            param("seed", "seed"),
+        ],
+    ),
+    row(
+        "channels_cfo_model",
+        "channels.cfo_model({srate},{stdev},{maxdev},{seed})",
+        "cfo_model",
+        &[],
+        &[
+            param("srate", "sample_rate"),
+            param("stdev", "std_dev"),
+            param("maxdev", "max_dev"),
             param("seed", "seed"),
         ],
     ),
