@@ -11,7 +11,8 @@ use radioflow_runtime::registry::prelude::*;
 /// `std_dev` Hz (from a fast-noise pool, of random sign, GNU Radio's numbers for the same
 /// `seed`), the offset bounded to `±max_dev` Hz. Tags kept. `std_dev` (a new pool, its
 /// generators seeded afresh, as GNU Radio's) and
-/// `max_dev` can be set while the graph runs (GNU Radio's `set_std_dev`, `set_max_dev`).
+/// `max_dev` and `sample_rate` can be set while the graph runs (GNU Radio's `set_std_dev`,
+/// `set_max_dev`, `set_samp_rate`).
 ///
 /// # Example
 /// ```
@@ -36,7 +37,7 @@ use radioflow_runtime::registry::prelude::*;
     summary = "A carrier frequency offset walking at random within a bound (GNU Radio's channels.cfo_model, the same numbers for the same seed).",
     make = Self::new(sample_rate, std_dev, max_dev, seed).map_err(|e| Refused::param(e.name, e.reason))
 )]
-#[param(sample_rate: f64, above = 0.0, doc = "samples per second")]
+#[param(sample_rate: f64, above = 0.0, settable, doc = "samples per second")]
 #[param(std_dev: f32 = 0.01, settable, doc = "of the walk's steps, in Hz per sample")]
 #[param(max_dev: f64 = 1000.0, at_least = 0.0, settable, doc = "the bound of the offset, in Hz")]
 #[param(seed: i64 = 0, doc = "of the steps' generators (GNU Radio's numbers for the same seed; a negative one is taken modulo 2^64)")]
@@ -80,6 +81,14 @@ impl CfoModel {
     /// the seed (GNU Radio makes a new noise source).
     pub fn set_std_dev(&mut self, std_dev: f32) {
         self.steps = PoolNoise::new(std_dev, self.seed as u64);
+    }
+
+    /// Changes the sample rate.
+    ///
+    /// # Errors
+    /// If `sample_rate` is not finite and above 0; it stays as it was.
+    pub fn set_sample_rate(&mut self, sample_rate: f64) -> Result<(), ParamError> {
+        self.walk.set_sample_rate(sample_rate)
     }
 
     /// Changes the bound.

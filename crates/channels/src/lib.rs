@@ -1,12 +1,13 @@
 //! GNU Radio's gr-channels on radioflow: [`ChannelModel`] (timing offset, multipath,
 //! frequency offset and Gaussian noise in one block), [`FadingModel`] (Rayleigh or Rician
-//! flat fading) and [`CfoModel`] (a carrier frequency offset walking at random), computing
-//! what GNU Radio 3.10's `channels.channel_model`, `fading_model` and `cfo_model` compute for
-//! the same input and seed.
+//! flat fading), [`CfoModel`] and [`SroModel`] (a carrier frequency offset and a sample rate
+//! offset walking at random), computing what GNU Radio 3.10's `channels.channel_model`,
+//! `fading_model`, `cfo_model` and `sro_model` compute for the same input and seed.
 //!
 //! The DSP is `radioflow_dsp`'s ([`MmseResampler`](radioflow_dsp::MmseResampler),
 //! [`ComplexFir`](radioflow_dsp::ComplexFir), [`Rotator`](radioflow_dsp::Rotator),
 //! [`FlatFader`](radioflow_dsp::FlatFader), [`CfoWalk`](radioflow_dsp::CfoWalk),
+//! [`SroWalk`](radioflow_dsp::SroWalk),
 //! [`GrRandom`](radioflow_dsp::GrRandom)); the blocks register themselves when the crate is
 //! linked (`radioflow-library` links it).
 //!
@@ -29,7 +30,9 @@ mod cfo_model;
 mod channel_model;
 mod fading_model;
 mod pool_noise;
+mod sro_model;
 
 pub use cfo_model::CfoModel;
 pub use channel_model::{ChannelModel, ChannelSample};
 pub use fading_model::FadingModel;
+pub use sro_model::SroModel;

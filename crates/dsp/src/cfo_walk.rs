@@ -56,6 +56,16 @@ impl CfoWalk {
         Ok(walk)
     }
 
+    /// Changes the sample rate (GNU Radio's `set_samp_rate`).
+    ///
+    /// # Errors
+    /// If `sample_rate` is not finite and above 0; it stays as it was.
+    pub fn set_sample_rate(&mut self, sample_rate: f64) -> Result<(), ParamError> {
+        positive("sample_rate", sample_rate)?;
+        self.sample_rate = sample_rate;
+        Ok(())
+    }
+
     /// Changes the bound (GNU Radio's `set_max_dev`).
     ///
     /// # Errors

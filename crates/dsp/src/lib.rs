@@ -33,6 +33,8 @@
 //!   exponential samples with a drift-free phase that stays continuous across calls.
 //! - [`Rotator`]: frequency shift by an NCO mixer.
 //! - [`CfoWalk`]: a carrier frequency offset walking at random (GNU Radio's CFO model).
+//! - [`SroWalk`]: resampling by a sample rate offset walking at random (GNU Radio's SRO
+//!   model).
 //! - [`FlatFader`]: Rayleigh or Rician flat-fading gains, GNU Radio's sum-of-sinusoids model.
 //! - [`QuadratureDemod`]: FM demodulation, `gain · arg(x[n]·conj(x[n-1]))`.
 //! - [`Agc`]: automatic gain control toward a reference amplitude.
@@ -123,6 +125,7 @@ mod rational_resampler;
 mod rotator;
 mod sample_format;
 mod spectrum;
+mod sro_walk;
 mod stereo_decoder;
 #[cfg(test)]
 mod test_util;
@@ -170,6 +173,7 @@ pub use sample_format::{
     cs16_to_complex, cs8_to_complex, cu8_to_complex,
 };
 pub use spectrum::Spectrum;
+pub use sro_walk::SroWalk;
 pub use stereo_decoder::StereoDecoder;
 
 /// Re-exported so callers can name the complex sample type without another dependency.

@@ -1,4 +1,4 @@
-//! Rows for gr-channels: the channel, fading and CFO models.
+//! Rows for gr-channels: the channel, fading, CFO and SRO models.
 
 use super::common::{param, row};
 use super::table::{GrBlock, GrParam, To};
@@ -48,6 +48,18 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "channels_cfo_model",
         "channels.cfo_model({srate},{stdev},{maxdev},{seed})",
         "cfo_model",
+        &[],
+        &[
+            param("srate", "sample_rate"),
+            param("stdev", "std_dev"),
+            param("maxdev", "max_dev"),
+            param("seed", "seed"),
+        ],
+    ),
+    row(
+        "channels_sro_model",
+        "channels.sro_model({srate},{stdev},{maxdev},{seed})",
+        "sro_model",
         &[],
         &[
             param("srate", "sample_rate"),
