@@ -6,7 +6,7 @@
 //! state carries across work calls). SKIPPED where GNU Radio is not installed.
 
 use radioflow_blocks::{VectorSink, VectorSource};
-use radioflow_channels::{CfoModel, ChannelModel, FadingModel, SroModel};
+use radioflow_channels::{CfoModel, ChannelModel, FadingModel, SelectiveFadingModel, SroModel};
 use radioflow_runtime::{
     Block, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
@@ -122,6 +122,27 @@ fn sro(name: &str, sample_rate: f32, std_dev: f32, max_dev: f32, seed: i64) -> C
     }
 }
 
+/// A selective fading model case.
+fn selective(
+    name: &str,
+    los: bool,
+    seed: i64,
+    delays: &'static [f32],
+    mags: &'static [f32],
+    ntaps: usize,
+) -> Case {
+    Case {
+        name: format!("selective_{name}"),
+        make: format!(
+            "channels.selective_fading_model(8, 0.02, {}, 3.0, {seed}, {delays:?}, {mags:?}, {ntaps})",
+            if los { "True" } else { "False" }
+        ),
+        run: through(move || {
+            SelectiveFadingModel::new(8, 0.02, los, 3.0, seed, delays, mags, ntaps).unwrap()
+        }),
+    }
+}
+
 fn cases() -> Vec<Case> {
     let multipath = [
         c(1.0, 1.0),
@@ -162,6 +183,8 @@ fn cases() -> Vec<Case> {
         cfo("bounded", 1e3, 20.0, 30.0, -7),
         sro("slow", 32e3, 0.5, 1e3, 0),
         sro("bounded", 1e3, 20.0, 100.0, 11),
+        selective("three", false, 0, &[0.0, 0.1, 1.3], &[1.0, 0.99, 0.97], 8),
+        selective("rician", true, -3, &[0.5, 2.0], &[0.7, 0.2], 4),
     ]
 }
 

@@ -1,44 +1,60 @@
 //! [`CosTable`]: GNU Radio gr-channels' cosine table (`sincostable`), sines and cosines by
 //! lookup.
 
-/// Entries of the table gr-channels' models make.
+/// Entries of the table gr-channels' fading and CFO models make.
 const TABLE: usize = 8 * 1024;
 
-/// Cosines of `2π i / 8192` in `f32`, looked up at the truncated index as GNU Radio's
-/// `sincostable` does for its fading and CFO models (error up to about 8e-4), so that they
-/// give GNU Radio's numbers.
+/// Cosines of `2π i / size` in `f32`, looked up at the truncated index as GNU Radio's
+/// `sincostable` does for its fading and CFO models (8192 entries: error up to about 8e-4)
+/// and the selective fading model's sinc (1024), so that they give GNU Radio's numbers.
 #[derive(Clone, Debug)]
 pub(crate) struct CosTable {
     cos: Box<[f32]>,
-    /// `TABLE / 2π`, as `f32`.
+    /// `size / 2π`, as `f32`.
     scale: f32,
 }
 
 impl CosTable {
+    /// The 8192-entry table.
     pub(crate) fn new() -> Self {
+        Self::with_size(TABLE)
+    }
+
+    /// A table of `size` entries (a multiple of 4).
+    pub(crate) fn with_size(size: usize) -> Self {
         let pi = std::f64::consts::PI;
         Self {
-            cos: (0..TABLE)
-                .map(|i| (2.0 * pi * i as f64 / TABLE as f64).cos() as f32)
+            cos: (0..size)
+                .map(|i| (2.0 * pi * i as f64 / size as f64).cos() as f32)
                 .collect(),
-            scale: (TABLE as f64 / (pi * 2.0)) as f32,
+            scale: (size as f64 / (pi * 2.0)) as f32,
         }
     }
 
     /// The entry `shift` after the one of `x` (C's truncation of `x · scale`, wrapped).
     fn at(&self, x: f32, shift: usize) -> f32 {
-        let i = ((x * self.scale) as i32 as i64 + shift as i64).rem_euclid(TABLE as i64);
+        let n = self.cos.len() as i64;
+        let i = ((x * self.scale) as i32 as i64 + shift as i64).rem_euclid(n);
         self.cos[i as usize]
     }
 
-    /// `cos x` for `x` in about `[-2π, 2π]`.
+    /// `cos x`.
     pub(crate) fn cos(&self, x: f32) -> f32 {
-        self.at(x, TABLE)
+        self.at(x, self.cos.len())
     }
 
-    /// `sin x` for `x` in about `[-2π, 2π]`: the cosine a quarter turn back.
+    /// `sin x`: the cosine a quarter turn back.
     pub(crate) fn sin(&self, x: f32) -> f32 {
-        self.at(x, TABLE - TABLE / 4)
+        self.at(x, self.cos.len() - self.cos.len() / 4)
+    }
+
+    /// `sin x / x`, 1 at 0.
+    pub(crate) fn sinc(&self, x: f32) -> f32 {
+        if x == 0.0 {
+            1.0
+        } else {
+            self.sin(x) / x
+        }
     }
 }
 

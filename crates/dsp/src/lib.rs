@@ -36,6 +36,7 @@
 //! - [`SroWalk`]: resampling by a sample rate offset walking at random (GNU Radio's SRO
 //!   model).
 //! - [`FlatFader`]: Rayleigh or Rician flat-fading gains, GNU Radio's sum-of-sinusoids model.
+//! - [`SelectiveFader`]: frequency-selective fading, flat faders on delayed paths.
 //! - [`QuadratureDemod`]: FM demodulation, `gain · arg(x[n]·conj(x[n-1]))`.
 //! - [`Agc`]: automatic gain control toward a reference amplitude.
 //! - [`Pll`]: carrier-tracking phase-locked loop with frequency and lock outputs.
@@ -124,6 +125,7 @@ mod quadrature_demod;
 mod rational_resampler;
 mod rotator;
 mod sample_format;
+mod selective_fader;
 mod spectrum;
 mod sro_walk;
 mod stereo_decoder;
@@ -172,6 +174,7 @@ pub use sample_format::{
     cf32_to_complex, complex_to_cf32, complex_to_cs16, complex_to_cs8, complex_to_cu8,
     cs16_to_complex, cs8_to_complex, cu8_to_complex,
 };
+pub use selective_fader::SelectiveFader;
 pub use spectrum::Spectrum;
 pub use sro_walk::SroWalk;
 pub use stereo_decoder::StereoDecoder;

@@ -1,4 +1,4 @@
-//! Rows for gr-channels: the channel, fading, CFO and SRO models.
+//! Rows for gr-channels: the channel, fading, selective fading, CFO and SRO models.
 
 use super::common::{param, row};
 use super::table::{GrBlock, GrParam, To};
@@ -42,6 +42,22 @@ pub(crate) const ROWS: &[GrBlock] = &[
             param("LOS", "los"),
             param("K", "k"),
             param("seed", "seed"),
+        ],
+    ),
+    row(
+        "channels_selective_fading_model",
+        "channels.selective_fading_model({N},{fDTs},{LOS},{K},{seed},{delays},{mags},{ntaps})",
+        "selective_fading_model",
+        &[],
+        &[
+            param("N", "sinusoids"),
+            param("fDTs", "doppler"),
+            param("LOS", "los"),
+            param("K", "k"),
+            param("seed", "seed"),
+            param("delays", "delays"),
+            param("mags", "mags"),
+            param("ntaps", "ntaps"),
         ],
     ),
     row(
