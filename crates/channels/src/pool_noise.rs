@@ -2,8 +2,12 @@
 
 use radioflow_dsp::{Complex32, GrRandom};
 
-/// GNU Radio's pool size for `fastnoise_source` where gr-channels' models make one.
+/// GNU Radio's pool size for `fastnoise_source` where gr-channels' models make one (the
+/// dynamic channel model's is [`DYNAMIC_POOL`]).
 const POOL: usize = 16 * 1024;
+
+/// The pool size of the dynamic channel model's noise.
+pub(crate) const DYNAMIC_POOL: usize = 8 * 1024;
 
 /// A value of Gaussian noise: complex (power `a²`, each part scaled by `a / √2`, the
 /// imaginary part drawn first) or real (standard deviation `a`), as GNU Radio draws them.
@@ -26,24 +30,30 @@ impl PoolItem for f32 {
 }
 
 /// Gaussian noise as GNU Radio's `fastnoise_source_c`/`_f(GR_GAUSSIAN, amplitude, seed)`
-/// makes it: a pool of 16384 values drawn by [`GrRandom`], each output a pool value picked
-/// by the low bits of a second generator seeded alike. The same numbers as
+/// makes it: a pool of 16384 values (or another power of two) drawn by [`GrRandom`], each
+/// output a pool value picked by the low bits of a second generator seeded alike. The same numbers as
 /// `radioflow_blocks::FastNoiseSource` (which also makes the other distributions and item
 /// types; gr-channels' models, which depend on the runtime and DSP crates only, need these).
 #[derive(Clone, Debug)]
 pub(crate) struct PoolNoise<T: PoolItem> {
     rng: GrRandom,
     picks: GrRandom,
-    /// `POOL` values.
+    /// A power of two of values.
     pool: Vec<T>,
 }
 
 impl<T: PoolItem> PoolNoise<T> {
     pub(crate) fn new(amplitude: f32, seed: u64) -> Self {
+        Self::with_pool(amplitude, seed, POOL)
+    }
+
+    /// With a pool of `size` values (a power of two).
+    pub(crate) fn with_pool(amplitude: f32, seed: u64, size: usize) -> Self {
+        debug_assert!(size.is_power_of_two());
         let mut noise = Self {
             rng: GrRandom::new(seed),
             picks: GrRandom::new(seed),
-            pool: vec![T::default(); POOL],
+            pool: vec![T::default(); size],
         };
         noise.set_amplitude(amplitude);
         noise
@@ -59,7 +69,7 @@ impl<T: PoolItem> PoolNoise<T> {
     /// The next value.
     #[inline]
     pub(crate) fn next(&mut self) -> T {
-        self.pool[(self.picks.next_u64() & (POOL as u64 - 1)) as usize]
+        self.pool[(self.picks.next_u64() & (self.pool.len() as u64 - 1)) as usize]
     }
 }
 

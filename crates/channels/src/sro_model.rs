@@ -10,7 +10,8 @@ use radioflow_runtime::registry::prelude::*;
 /// starts 3 samples into the input), each step Gaussian of standard deviation `std_dev` Hz
 /// (from a fast-noise pool, of random sign, GNU Radio's numbers for the same `seed`), the
 /// offset bounded to `±max_dev` Hz. Tags keep their offsets (GNU Radio's relative rate here
-/// is 1). `std_dev` (a new pool, its generators seeded afresh, as GNU Radio's), `max_dev`
+/// is 1; where the outputs run ahead of the inputs, a tag whose offset is out already goes on
+/// the next output). `std_dev` (a new pool, its generators seeded afresh, as GNU Radio's), `max_dev`
 /// and `sample_rate` can be set while the graph runs (GNU Radio's `set_std_dev`,
 /// `set_max_dev`, `set_samp_rate`). At the end of the stream it makes every output its input
 /// determines: a few more than GNU Radio's, whose forecast asks for more input.

@@ -1,4 +1,5 @@
-//! Rows for gr-channels: the channel, fading, selective fading, CFO and SRO models.
+//! Rows for gr-channels: the channel, dynamic channel, fading, selective fading, CFO and SRO
+//! models.
 
 use super::common::{param, row};
 use super::table::{GrBlock, GrParam, To};
@@ -30,6 +31,28 @@ pub(crate) const ROWS: &[GrBlock] = &[
         param("seed", "noise_seed"),
         param("block_tags", "block_tags"),
     ],
+    ),
+    row(
+        "channels_dynamic_channel_model",
+        "channels.dynamic_channel_model({samp_rate},{sro_stdev},{sro_maxdev},{cfo_stdev},{cfo_maxdev},{N},{fD},{LOS},{K},{delays},{mags},{ntaps},{noise_amp},{seed})",
+        "dynamic_channel_model",
+        &[],
+        &[
+            param("samp_rate", "sample_rate"),
+            param("cfo_stdev", "cfo_std_dev"),
+            param("cfo_maxdev", "cfo_max_dev"),
+            param("sro_stdev", "sro_std_dev"),
+            param("sro_maxdev", "sro_max_dev"),
+            param("noise_amp", "noise_amp"),
+            param("N", "sinusoids"),
+            param("fD", "doppler_freq"),
+            param("LOS", "los"),
+            param("K", "k"),
+            param("seed", "seed"),
+            param("delays", "delays"),
+            param("mags", "mags"),
+            param("ntaps", "ntaps"),
+        ],
     ),
     row(
         "channels_fading_model",
