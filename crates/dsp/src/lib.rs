@@ -20,6 +20,9 @@
 //!   adjacent branches).
 //! - [`FreqXlatingFir`]: moves a channel to DC, filters and decimates.
 //! - [`ComplexTapFir`]: complex taps on real samples (a complex band-pass picks one side).
+//! - [`ComplexFir`]: complex taps on complex samples (a multipath channel).
+//! - [`MmseInterpolator`], [`MmseResampler`]: GNU Radio's 8-tap MMSE interpolation between
+//!   samples, and resampling by any ratio with it (timing offsets).
 //! - [`FftFir`]: overlap-save FFT convolution, for long filters.
 //! - [`Hilbert`]: a real signal to its analytic signal.
 //! - [`Iir`] (with [`Iir::fm_deemphasis`]), [`SinglePoleIir`], [`Biquad`]: recursive filters.
@@ -29,6 +32,11 @@
 //! - [`Nco`]: numerically controlled oscillator producing sine, cosine and complex
 //!   exponential samples with a drift-free phase that stays continuous across calls.
 //! - [`Rotator`]: frequency shift by an NCO mixer.
+//! - [`CfoWalk`]: a carrier frequency offset walking at random (GNU Radio's CFO model).
+//! - [`SroWalk`]: resampling by a sample rate offset walking at random (GNU Radio's SRO
+//!   model).
+//! - [`FlatFader`]: Rayleigh or Rician flat-fading gains, GNU Radio's sum-of-sinusoids model.
+//! - [`SelectiveFader`]: frequency-selective fading, flat faders on delayed paths.
 //! - [`QuadratureDemod`]: FM demodulation, `gain · arg(x[n]·conj(x[n-1]))`.
 //! - [`Agc`]: automatic gain control toward a reference amplitude.
 //! - [`Pll`]: carrier-tracking phase-locked loop with frequency and lock outputs.
@@ -87,15 +95,19 @@
 mod agc;
 mod arb_resampler;
 mod arith;
+mod cfo_walk;
 mod complex;
+mod complex_fir;
 mod complex_tap_fir;
 mod convert;
+mod cos_table;
 mod dc_blocker;
 mod decimating_fir;
 mod error;
 mod fft_fir;
 mod fir;
 pub mod firdes;
+mod flat_fader;
 mod freq_xlating_fir;
 mod gr_moving_average;
 mod gr_random;
@@ -105,7 +117,10 @@ mod iir;
 mod instruction_set;
 mod integrate;
 mod interpolating_fir;
+mod mmse_interpolator;
+mod mmse_resampler;
 mod moving_average;
+mod mt19937;
 mod nco;
 mod peak_detector;
 mod peak_detector2;
@@ -114,7 +129,9 @@ mod quadrature_demod;
 mod rational_resampler;
 mod rotator;
 mod sample_format;
+mod selective_fader;
 mod spectrum;
+mod sro_walk;
 mod stereo_decoder;
 #[cfg(test)]
 mod test_util;
@@ -126,10 +143,12 @@ pub use arith::{
     abs, add_const, add_into, divide_into, multiply_const, multiply_into, nlog10, subtract_into,
     Abs, Arith,
 };
+pub use cfo_walk::CfoWalk;
 pub use complex::{
     arg, conjugate, from_polar, imag, magnitude, magnitude_phase, magnitude_squared,
     multiply_conjugate, parts, phase, real, real_to_complex, to_complex,
 };
+pub use complex_fir::ComplexFir;
 pub use complex_tap_fir::ComplexTapFir;
 pub use convert::{
     char_to_short, complex_to_interleaved, float_to_int, int_to_float, interleaved_to_complex,
@@ -140,6 +159,7 @@ pub use decimating_fir::DecimatingFir;
 pub use error::{Num, ParamError};
 pub use fft_fir::FftFir;
 pub use fir::{Fir, FirSample};
+pub use flat_fader::FlatFader;
 pub use freq_xlating_fir::FreqXlatingFir;
 pub use gr_moving_average::GrMovingAverage;
 pub use gr_random::GrRandom;
@@ -148,6 +168,8 @@ pub use iir::{Biquad, Iir, SinglePoleIir};
 pub use instruction_set::InstructionSet;
 pub use integrate::integrate;
 pub use interpolating_fir::InterpolatingFir;
+pub use mmse_interpolator::MmseInterpolator;
+pub use mmse_resampler::MmseResampler;
 pub use moving_average::{Delay, MovingAverage};
 pub use nco::Nco;
 pub use peak_detector::{PeakDetector, PeakSample, PEAK_SEARCH_LIMIT};
@@ -160,7 +182,9 @@ pub use sample_format::{
     cf32_to_complex, complex_to_cf32, complex_to_cs16, complex_to_cs8, complex_to_cu8,
     cs16_to_complex, cs8_to_complex, cu8_to_complex,
 };
+pub use selective_fader::SelectiveFader;
 pub use spectrum::Spectrum;
+pub use sro_walk::SroWalk;
 pub use stereo_decoder::StereoDecoder;
 
 /// Re-exported so callers can name the complex sample type without another dependency.

@@ -4,6 +4,7 @@
 //!
 //! - [`blocks`]: the standard blocks (sources, sinks, arithmetic, filters, messages);
 //! - [`interop`]: ZeroMQ, SigMF, WAV and SoapySDR (the last with the `soapysdr` feature);
+//! - [`channels`]: GNU Radio's gr-channels (the channel model);
 //! - [`digital`]: GNU Radio's gr-digital (constellations, symbol mapping and decisions,
 //!   differential coding, scramblers);
 //! - [`dvbs2`] and [`fm`]: the applications' blocks (`dvbs2_tx`, `dvbs2_rx`,
@@ -32,6 +33,7 @@ mod run_files;
 pub use run_files::{RunFiles, SameFileError};
 
 pub use radioflow_blocks as blocks;
+pub use radioflow_channels as channels;
 pub use radioflow_digital as digital;
 pub use radioflow_dvbs2 as dvbs2;
 pub use radioflow_fm as fm;

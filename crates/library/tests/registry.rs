@@ -48,6 +48,7 @@ fn library_sources() -> Vec<PathBuf> {
         "interop/src",
         "dvbs2/src/blocks",
         "digital/src/blocks",
+        "channels/src",
         "fm/src/blocks",
     ] {
         walk(&crates.join(dir), &mut files);

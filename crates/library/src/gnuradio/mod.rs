@@ -19,6 +19,7 @@
 mod analog;
 mod analog_sources;
 mod blocks;
+mod channels;
 mod common;
 mod digital;
 mod filter;
@@ -47,6 +48,7 @@ const MODULES: &[&[GrBlock]] = &[
     digital::ROWS,
     pdu::ROWS,
     streams::ROWS,
+    channels::ROWS,
 ];
 
 /// Every row of the table.
