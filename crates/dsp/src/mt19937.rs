@@ -1,53 +1,21 @@
 //! [`Mt19937`]: the 32-bit Mersenne Twister of C++'s `std::mt19937`, and libstdc++'s
 //! `generate_canonical<double>` over it.
 
-const N: usize = 624;
-const M: usize = 397;
-
-/// C++'s `std::mt19937` (Matsumoto and Nishimura's MT19937, 32 bits), so that a kernel can
-/// draw what a GNU Radio block draws from it for the same seed. Written here: no crate of
-/// the offline registry this workspace builds from has it, and it is 30 lines.
+/// C++'s `std::mt19937` (Matsumoto and Nishimura's MT19937, 32 bits, from the `rand_mt`
+/// crate), so that a kernel can draw what a GNU Radio block draws from it for the same seed,
+/// with libstdc++'s ways of making doubles from it.
 #[derive(Clone, Debug)]
-pub(crate) struct Mt19937 {
-    state: Box<[u32; N]>,
-    /// The next word of `state` to temper; `N`: twist first.
-    index: usize,
-}
+pub(crate) struct Mt19937(rand_mt::Mt);
 
 impl Mt19937 {
     /// Seeded as `std::mt19937(seed)`.
     pub(crate) fn new(seed: u32) -> Self {
-        let mut state = Box::new([0u32; N]);
-        state[0] = seed;
-        for i in 1..N {
-            let prev = state[i - 1];
-            state[i] = 1_812_433_253u32
-                .wrapping_mul(prev ^ (prev >> 30))
-                .wrapping_add(i as u32);
-        }
-        Self { state, index: N }
-    }
-
-    fn twist(&mut self) {
-        for i in 0..N {
-            let y = (self.state[i] & 0x8000_0000) | (self.state[(i + 1) % N] & 0x7fff_ffff);
-            let mag = if y & 1 == 1 { 0x9908_b0df } else { 0 };
-            self.state[i] = self.state[(i + M) % N] ^ (y >> 1) ^ mag;
-        }
-        self.index = 0;
+        Self(rand_mt::Mt::new(seed))
     }
 
     /// The next 32 bits.
     pub(crate) fn next_u32(&mut self) -> u32 {
-        if self.index >= N {
-            self.twist();
-        }
-        let mut y = self.state[self.index];
-        self.index += 1;
-        y ^= y >> 11;
-        y ^= (y << 7) & 0x9d2c_5680;
-        y ^= (y << 15) & 0xefc6_0000;
-        y ^ (y >> 18)
+        self.0.next_u32()
     }
 
     /// Uniform in `[0, 1)` as libstdc++'s `generate_canonical<double, 53>`: two draws,
