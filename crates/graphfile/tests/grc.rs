@@ -735,3 +735,26 @@ fn filter_taps_variables_give_gnu_radio_s_taps() {
         }
     }
 }
+
+/// A string parameter written without quotes is its text, as GRC takes it (GNU Radio's
+/// qtgui_message_inputs example writes `tag: packet_len`).
+#[test]
+fn an_unquoted_length_tag_name_is_its_text() {
+    use radioflow_graphfile::describe_grc;
+    let mut text = String::from(
+        "options:\n  parameters:\n    id: tags\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    for (name, id) in [
+        ("to_pdu", "pdu_tagged_stream_to_pdu"),
+        ("to_stream", "pdu_pdu_to_tagged_stream"),
+    ] {
+        text += &grc_block(name, id, &[("type", "byte"), ("tag", "packet_len")]);
+    }
+    text += "\nconnections: []\n\nmetadata:\n  file_format: 1\n";
+    let g = describe_grc(&text, "tags.grc").unwrap();
+    for name in ["to_pdu", "to_stream"] {
+        let spec = g.block(name).unwrap();
+        let (_, tag) = spec.params.iter().find(|(k, _)| k == "tag").unwrap();
+        assert_eq!(tag.to_string(), "packet_len", "{name}");
+    }
+}
