@@ -1,6 +1,6 @@
 //! [`PduItem`]: the item types of GNU Radio's PDU blocks, and a PDU's vector as bytes.
 
-use radioflow_runtime::{Complex32, Item, Pmt};
+use radioflow_runtime::{BlockError, Complex32, Item, Pmt};
 
 /// An item type GNU Radio's PDU blocks carry (`gr.types.byte_t`, `float_t`, `complex_t`): a
 /// PDU's vector of them is a `u8vector`, `f32vector` or `c32vector`.
@@ -46,6 +46,18 @@ pub(crate) fn uniform_bytes(v: &Pmt) -> Option<&[u8]> {
         Pmt::C64Vector(x) => b(x),
         _ => return None,
     })
+}
+
+/// The metadata and data of a PDU whose metadata may be changed: a pair with a dict (or nil)
+/// first, or the error GNU Radio's `pdu_set` and `pdu_remove` stop on.
+pub(crate) fn pdu_parts(pdu: &Pmt) -> Result<(&Pmt, &Pmt), BlockError> {
+    match pdu.as_pair() {
+        Some((meta, data)) if meta.is_dict() => Ok((meta, data)),
+        _ => Err(BlockError::msg(format!(
+            "pdus: {} is not a PDU (a pair of a metadata dict and data)",
+            radioflow_runtime::echo::cut(&pdu.to_string())
+        ))),
+    }
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! Rows for GNU Radio's `pdu` module (gr-pdu): PDUs to tagged streams and back.
+//! Rows for GNU Radio's `pdu` module (gr-pdu): PDUs to tagged streams and back, random PDUs,
+//! and PDUs' metadata set, removed and filtered on.
 
 use super::common::{param, row, ty};
 use super::table::{GrBlock, GrType};
@@ -25,5 +26,38 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "tagged_stream_to_pdu",
         PDU_TYPES,
         &[param("tag", "tag")],
+    ),
+    row(
+        "pdu_random_pdu",
+        "pdu.random_pdu({minsize},{maxsize},{mask},{length_modulo})",
+        "random_pdu",
+        &[],
+        &[
+            param("minsize", "min_items"),
+            param("maxsize", "max_items"),
+            param("mask", "mask"),
+            param("length_modulo", "length_modulo"),
+        ],
+    ),
+    row(
+        "pdu_pdu_set",
+        "pdu.pdu_set({k},{v})",
+        "pdu_set",
+        &[],
+        &[param("k", "k"), param("v", "v")],
+    ),
+    row(
+        "pdu_pdu_remove",
+        "pdu.pdu_remove({k})",
+        "pdu_remove",
+        &[],
+        &[param("k", "k")],
+    ),
+    row(
+        "pdu_pdu_filter",
+        "pdu.pdu_filter({k},{v},{invert})",
+        "pdu_filter",
+        &[],
+        &[param("k", "k"), param("v", "v"), param("invert", "invert")],
     ),
 ];
