@@ -82,6 +82,48 @@ def binary_slicer(*, name: Optional[str] = None) -> Block:
     """
 
 
+def cfo_model(sample_rate: float, std_dev: float = 0.01, max_dev: float = 1000.0, seed: int = 0, *, name: Optional[str] = None) -> Block:
+    """A carrier frequency offset walking at random within a bound (GNU Radio's channels.cfo_model, the same numbers for the same seed).
+
+    Parameters:
+        sample_rate: samples per second (a number > 0).
+        std_dev: of the walk's steps, in Hz per sample (a number in [-3.4e38, 3.4e38]; default 0.01).
+        max_dev: the bound of the offset, in Hz (a number >= 0; default 1000.0).
+        seed: of the steps' generators (GNU Radio's numbers for the same seed; a negative one is taken modulo 2^64) (an integer >= -9223372036854775808; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        sample_rate: message input
+        std_dev: message input
+        max_dev: message input
+    """
+
+
+def channel_model(taps: Any, dtype: DTypeLike = np.complex64, noise_voltage: float = 0.0, frequency_offset: float = 0.0, epsilon: float = 1.0, noise_seed: int = 0, block_tags: bool = False, *, name: Optional[str] = None) -> Block:
+    """A channel: timing offset, multipath taps, frequency offset and Gaussian noise (GNU Radio's channels.channel_model, the same numbers for the same seed).
+
+    Parameters:
+        taps: the multipath filter (fewer than 2 taps padded with zeros) (a list of values of the item type).
+        dtype: the item type, one of complex64 (default complex64).
+        noise_voltage: the noise's standard deviation (complex: power `noise_voltage²`) (a number in [-3.4e38, 3.4e38]; default 0.0).
+        frequency_offset: in cycles per sample (GNU Radio's sample rate here is 1) (a finite number; default 0.0).
+        epsilon: input samples per output sample (1: no timing offset) (a number > 0; default 1.0).
+        noise_seed: of the noise's generators (GNU Radio's numbers for the same seed; a negative one is taken modulo 2^64) (an integer >= -9223372036854775808; default 0).
+        block_tags: drop the input's tags instead of moving them (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        noise_voltage: message input
+        frequency_offset: message input
+        epsilon: message input
+        taps: message input
+    """
+
+
 def char_to_float(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
     """Signed bytes to floats: in / scale.
 
@@ -476,6 +518,59 @@ def dvbs2_tx(modcod: str = "qpsk-8/9", frame: str = "normal", pilots: bool = Tru
         in: stream input
         out: stream output
         modcod: message input
+    """
+
+
+def dynamic_channel_model(sample_rate: float, delays: Sequence[float], mags: Sequence[float], sro_std_dev: float = 0.01, sro_max_dev: float = 1000.0, cfo_std_dev: float = 0.01, cfo_max_dev: float = 1000.0, noise_amp: float = 1.0, sinusoids: int = 8, doppler_freq: float = 2.0, los: bool = False, k: float = 4.0, seed: int = 0, ntaps: int = 8, *, name: Optional[str] = None) -> Block:
+    """A time-varying channel: random-walk sample rate and carrier offsets, selective fading and noise (GNU Radio's channels.dynamic_channel_model, the same numbers for the same seed).
+
+    Parameters:
+        sample_rate: samples per second (a number > 0).
+        delays: each fading path's delay, in samples (a non-empty list of finite numbers).
+        mags: each fading path's magnitude (as many as delays) (a non-empty list of finite numbers).
+        sro_std_dev: of the sample rate offset's steps, in Hz per sample (a number in [-3.4e38, 3.4e38]; default 0.01).
+        sro_max_dev: the bound of the sample rate offset, in Hz (at least 0) (a number in [-3.4e38, 3.4e38]; default 1000.0).
+        cfo_std_dev: of the carrier offset's steps, in Hz per sample (a number in [-3.4e38, 3.4e38]; default 0.01).
+        cfo_max_dev: the bound of the carrier offset, in Hz (a number >= 0; default 1000.0).
+        noise_amp: the noise's standard deviation (complex: power `noise_amp²`) (a number in [-3.4e38, 3.4e38]; default 1.0).
+        sinusoids: of each fading path's sum-of-sinusoids model (an integer >= 1; default 8).
+        doppler_freq: the fading's maximum Doppler frequency, in Hz (a finite number; default 2.0).
+        los: the first fading path Rician (a line of sight) instead of Rayleigh (true or false; default False).
+        k: the Rician factor of the first path (with `los`) (a number in [-3.4e38, 3.4e38]; default 4.0).
+        seed: of every stage's generators (GNU Radio's numbers for the same seed) (an integer >= -9223372036854775808; default 0).
+        ntaps: taps the fading paths are spread over (an integer >= 1; default 8).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        sample_rate: message input
+        sro_std_dev: message input
+        sro_max_dev: message input
+        cfo_std_dev: message input
+        cfo_max_dev: message input
+        noise_amp: message input
+        doppler_freq: message input
+        k: message input
+    """
+
+
+def fading_model(sinusoids: int = 8, doppler: float = 0.01, los: bool = False, k: float = 4.0, seed: int = 0, *, name: Optional[str] = None) -> Block:
+    """Rayleigh or Rician flat fading by a sum of sinusoids (GNU Radio's channels.fading_model, the same numbers for the same seed).
+
+    Parameters:
+        sinusoids: of the sum-of-sinusoids model (an integer >= 1; default 8).
+        doppler: the maximum Doppler frequency in cycles per sample (fD·Ts) (a number in [-3.4e38, 3.4e38]; default 0.01).
+        los: Rician (a line-of-sight path) instead of Rayleigh (true or false; default False).
+        k: the Rician factor: the line of sight's power over the scattered paths' (with `los`) (a number in [-3.4e38, 3.4e38]; default 4.0).
+        seed: of the generators (GNU Radio's numbers for the same seed) (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        doppler: message input
+        k: message input
     """
 
 
@@ -1025,6 +1120,48 @@ def pack_k_bits(k: int, *, name: Optional[str] = None) -> Block:
     """
 
 
+def pdu_filter(k: Any, v: Any, invert: bool = False, *, name: Optional[str] = None) -> Block:
+    """The PDUs arriving on `pdus` whose metadata maps `k` to `v` (with `invert`, the others), passed on (GNU Radio's pdu_filter).
+
+    Parameters:
+        k: the key (a message).
+        v: the value (a message).
+        invert: pass the PDUs that do not match instead (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        pdus: message output
+        pdus: message input
+    """
+
+
+def pdu_remove(k: Any, *, name: Optional[str] = None) -> Block:
+    """Each PDU arriving on `pdus` passed on without its metadata entry of key `k` (GNU Radio's pdu_remove).
+
+    Parameters:
+        k: the key (a message).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        pdus: message output
+        pdus: message input
+    """
+
+
+def pdu_set(k: Any, v: Any, *, name: Optional[str] = None) -> Block:
+    """Each PDU arriving on `pdus` passed on with metadata key `k` set to `v` (GNU Radio's pdu_set).
+
+    Parameters:
+        k: the key (a message).
+        v: the value (a message).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        pdus: message output
+        pdus: message input
+    """
+
+
 def pdu_to_tagged_stream(dtype: DTypeLike = np.uint8, tag: str = "packet_len", *, name: Optional[str] = None) -> Block:
     """Each PDU arriving on `pdus` as one packet of items, tagged with its metadata and its length (GNU Radio's pdu_to_tagged_stream).
 
@@ -1082,6 +1219,22 @@ def quadrature_demod(gain: float, dtype: DTypeLike = np.complex64, *, name: Opti
     Ports:
         in: stream input
         out: stream output
+    """
+
+
+def random_pdu(min_items: int, max_items: int, mask: int = 255, length_modulo: int = 2, *, name: Optional[str] = None) -> Block:
+    """A PDU of random bytes (length in min_items..=max_items, a multiple of length_modulo, bytes ANDed with mask) at the start and for each message on `generate` (GNU Radio's random_pdu).
+
+    Parameters:
+        min_items: the shortest length drawn (bytes) (an integer >= -9223372036854775808).
+        max_items: the longest length drawn (bytes); at least min_items and length_modulo (an integer >= -9223372036854775808).
+        mask: ANDed with each byte (at most 255) (an integer >= 0; default 255).
+        length_modulo: the lengths are multiples of it (at least 1) (an integer >= -9223372036854775808; default 2).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        pdus: message output
+        generate: message input
     """
 
 
@@ -1213,6 +1366,28 @@ def scrambler(mask: int = 138, seed: int = 127, len: int = 7, *, name: Optional[
     Ports:
         in: stream input
         out: stream output
+    """
+
+
+def selective_fading_model(delays: Sequence[float], mags: Sequence[float], sinusoids: int = 8, doppler: float = 0.01, los: bool = False, k: float = 4.0, seed: int = 0, ntaps: int = 8, *, name: Optional[str] = None) -> Block:
+    """Frequency-selective fading: flat faders on delayed paths (GNU Radio's channels.selective_fading_model, the same numbers for the same seed).
+
+    Parameters:
+        delays: each path's delay, in samples (a non-empty list of finite numbers).
+        mags: each path's magnitude (as many as delays) (a non-empty list of finite numbers).
+        sinusoids: of each path's sum-of-sinusoids model (an integer >= 1; default 8).
+        doppler: the maximum Doppler frequency in cycles per sample (fD·Ts) (a number in [-3.4e38, 3.4e38]; default 0.01).
+        los: the first path Rician (a line of sight) instead of Rayleigh (true or false; default False).
+        k: the Rician factor of the first path (with `los`) (a number in [-3.4e38, 3.4e38]; default 4.0).
+        seed: of the first path's generators, the next path's `seed + 1` and so on (as a C int converted to 32 unsigned bits, GNU Radio's numbers) (an integer >= -9223372036854775808; default 0).
+        ntaps: taps the paths are spread over (an integer >= 1; default 8).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        doppler: message input
+        k: message input
     """
 
 
@@ -1359,6 +1534,25 @@ def soapy_source(args: str, sample_rate: float, frequency: float, dtype: DTypeLi
 
     Ports:
         out: stream output
+    """
+
+
+def sro_model(sample_rate: float, std_dev: float = 0.01, max_dev: float = 1000.0, seed: int = 0, *, name: Optional[str] = None) -> Block:
+    """A sample rate offset walking at random within a bound (GNU Radio's channels.sro_model, the same numbers for the same seed).
+
+    Parameters:
+        sample_rate: samples per second (finite, above 0) (a number in [-3.4e38, 3.4e38]).
+        std_dev: of the walk's steps, in Hz per sample (a number in [-3.4e38, 3.4e38]; default 0.01).
+        max_dev: the bound of the offset, in Hz (at least 0) (a number in [-3.4e38, 3.4e38]; default 1000.0).
+        seed: of the steps' generators (GNU Radio's numbers for the same seed; a negative one is taken modulo 2^64) (an integer >= -9223372036854775808; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        sample_rate: message input
+        std_dev: message input
+        max_dev: message input
     """
 
 
