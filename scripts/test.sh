@@ -52,7 +52,18 @@ fi
 # cargo lock) build from the start, in the background of the lints and the debug build: the
 # lints' check follows the crates' dependency chain and leaves a core idle for much of its
 # time. Fuzzing them waits for the end (fuzz.sh then finds them built).
-bash scripts/fuzz.sh --build-only > target/fuzz-build.log 2>&1 &
+# Then Miri's test builds (its sysroot, the runtime's and the framed crate's tests, in
+# target/miri), which the Miri step at the end would otherwise do in a phase where both cores
+# are busy; here they fill what the lints and the debug tests leave idle. A failure here only
+# means the Miri step builds (and reports) them itself.
+(bash scripts/fuzz.sh --build-only > target/fuzz-build.log 2>&1
+ if cargo +nightly miri --version >/dev/null 2>&1 \
+    || timeout 300 rustup component add miri rust-src --toolchain nightly >/dev/null 2>&1; then
+   CARGO_TARGET_DIR=target/miri cargo +nightly miri test --locked -q --no-run \
+     -p radioflow-runtime --lib --test threads
+   CARGO_TARGET_DIR=target/miri cargo +nightly miri test --locked -q --no-run \
+     -p radioflow-framed --test sequence --test pipeline --test stream_task
+ fi > target/miri-build.log 2>&1) &
 
 step "format, lints, docs, import circles"
 cargo fmt --all -- --check
