@@ -208,10 +208,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "blocks.message_debug({en_uvec})",
         "message_debug",
         &[],
-        &[no_effect(
-            "en_uvec",
-            "how GNU Radio prints byte vectors on its print port",
-        )],
+        &[param("en_uvec", "print_vectors")],
     ),
     row(
         "blocks_stream_to_tagged_stream",
