@@ -8,7 +8,7 @@
 # instrumentation, replays every committed regression input, then runs each target for a
 # bounded time from its seed corpus (fuzz/corpus/<target>; what it finds goes to
 # target/fuzz-corpus, not into the repository).
-#   scripts/fuzz.sh                   30 s per target (what scripts/test.sh runs)
+#   scripts/fuzz.sh                   30 s per target (scripts/test.sh runs --seconds 12)
 #   scripts/fuzz.sh --seconds 120     another bound
 #   scripts/fuzz.sh --long            an hour per target
 #   scripts/fuzz.sh ... pmt_deserialize graph_file   only these targets
@@ -21,7 +21,9 @@ cd "$(dirname "$0")/.."
 seconds=30
 build_only=false
 case "${1:-}" in
-  --long) seconds=3600; shift ;;
+  # An hour per target: built at opt-level 3 (fuzz/Cargo.toml's 1 keeps the suite's build short)
+  # for more executions per second.
+  --long) seconds=3600; export CARGO_PROFILE_RELEASE_OPT_LEVEL=3; shift ;;
   --seconds) seconds=$2; shift 2 ;;
   --build-only) build_only=true; shift ;;
 esac

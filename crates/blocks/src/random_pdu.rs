@@ -110,7 +110,9 @@ impl RandomPdu {
         // GNU Radio's rule, negative draws included: `max(modulo, len - len % modulo)`.
         let len = self.length_modulo.max(len - len % self.length_modulo);
         let len = usize::try_from(len).expect("between 1 and max_items");
-        let bytes: Vec<u8> = (0..len).map(|_| self.rng.gen::<u8>() & self.mask).collect();
+        let bytes: Vec<u8> = (0..len)
+            .map(|_| self.rng.r#gen::<u8>() & self.mask)
+            .collect();
         Pmt::pair(Pmt::Null, Pmt::blob(bytes))
     }
 

@@ -189,10 +189,10 @@ fn run_one(description: radioflow_graphfile::GraphDescription, run: Option<f64>)
 
 /// `radioflow grc check PATH [--run SECONDS]`.
 fn check(path: &Path, run: Option<f64>) -> anyhow::Result<()> {
-    if let Some(s) = run {
-        if !(s.is_finite() && s > 0.0) {
-            bail!("--run {s}: the time limit must be a positive number of seconds");
-        }
+    if let Some(s) = run
+        && !(s.is_finite() && s > 0.0)
+    {
+        bail!("--run {s}: the time limit must be a positive number of seconds");
     }
     let mut files = Vec::new();
     grc_files(path, &mut files)?;

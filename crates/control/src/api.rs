@@ -184,13 +184,13 @@ fn post_to(
             port: port.to_owned(),
             known: b.message_inputs.join(", "),
         })?;
-    if let Some(t) = b.message_input_types.get(index).copied().flatten() {
-        if !t.accepts(&msg) {
-            return Err(ApiError::BadRequest(format!(
-                "'{block_name}.{port}' takes {}, not {msg}",
-                t.expects()
-            )));
-        }
+    if let Some(t) = b.message_input_types.get(index).copied().flatten()
+        && !t.accepts(&msg)
+    {
+        return Err(ApiError::BadRequest(format!(
+            "'{block_name}.{port}' takes {}, not {msg}",
+            t.expects()
+        )));
     }
     let poster = state
         .live()

@@ -157,10 +157,10 @@ impl Sampler {
             .map(|b| b.name.clone());
         if let Some(pt) = previous_threads {
             for t in &mut threads {
-                if let Some(p) = pt.iter().find(|p| p.tid == t.tid) {
-                    if dt > 0.0 {
-                        t.cpu_share = ((t.cpu_s - p.cpu_s) / dt).max(0.0);
-                    }
+                if let Some(p) = pt.iter().find(|p| p.tid == t.tid)
+                    && dt > 0.0
+                {
+                    t.cpu_share = ((t.cpu_s - p.cpu_s) / dt).max(0.0);
                 }
             }
         }

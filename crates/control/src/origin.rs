@@ -122,15 +122,15 @@ impl Origins {
                 )));
             }
         }
-        if request.headers().contains_key(UPGRADE) {
-            if let Some(origin) = request.headers().get(ORIGIN) {
-                let origin = origin.to_str().unwrap_or("(not text)");
-                if !self.origin_allowed(origin, host) {
-                    return Some(ApiError::Forbidden(format!(
-                        "WebSocket from origin '{origin}' refused: only this control port's \
+        if request.headers().contains_key(UPGRADE)
+            && let Some(origin) = request.headers().get(ORIGIN)
+        {
+            let origin = origin.to_str().unwrap_or("(not text)");
+            if !self.origin_allowed(origin, host) {
+                return Some(ApiError::Forbidden(format!(
+                    "WebSocket from origin '{origin}' refused: only this control port's \
                          own page, or an allowed origin (--allow-origin), may open one"
-                    )));
-                }
+                )));
             }
         }
         None

@@ -42,7 +42,7 @@ fn lists_blocks_counts_posts_sets_and_stops() {
     );
     assert_eq!(
         g["blocks"][3]["message_input_takes"],
-        serde_json::json!([null])
+        serde_json::json!([null, null, null])
     );
     assert_eq!(src["outputs"][0]["item"], "complex64");
     assert_eq!(
@@ -174,10 +174,10 @@ fn bad_requests_are_4xx_naming_what_is_wrong() {
         ),
         (
             "POST",
-            "/api/blocks/debug/messages/print",
+            "/api/blocks/debug/messages/nowhere",
             Some("1"),
             404,
-            "'print'",
+            "'nowhere'",
         ),
         (
             "POST",

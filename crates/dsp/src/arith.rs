@@ -258,7 +258,7 @@ mod tests {
     where
         Standard: Distribution<T>,
     {
-        rng.gen()
+        rng.r#gen()
     }
 
     #[test]

@@ -161,7 +161,7 @@ fn channel(x: &[Complex32], sps: f64, esn0_db: f64, seed: u64) -> Vec<Complex32>
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut gauss = || {
         let u: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
-        let v: f64 = rng.gen();
+        let v: f64 = rng.r#gen();
         (-2.0 * u.ln()).sqrt() * (TAU * v).cos()
     };
     // Unit-energy symbols through taps summing to sps: Es = 1 per symbol.

@@ -614,15 +614,15 @@ impl Receiver {
                 stopping = true;
                 fg.stop();
             }
-            if let Some(stats) = &stats {
-                if last.elapsed() >= every {
-                    last = Instant::now();
-                    let items = stats.get(ids.source).map_or(0, |s| s.items_produced);
-                    observer.progress(Progress {
-                        samples: self.items_to_samples(items),
-                        total: self.samples,
-                    });
-                }
+            if let Some(stats) = &stats
+                && last.elapsed() >= every
+            {
+                last = Instant::now();
+                let items = stats.get(ids.source).map_or(0, |s| s.items_produced);
+                observer.progress(Progress {
+                    samples: self.items_to_samples(items),
+                    total: self.samples,
+                });
             }
         }
         fg.wait()?;

@@ -28,9 +28,9 @@ struct StageDef {
 ///
 /// let mut g = TaskGraph::new();
 /// let src = g.sequential_module("source", 0u64); // state depends on the previous frame
-/// let gen = g.task(src, "generate");
-/// let out = g.output::<u64>(gen, "out", 16);
-/// g.codelet(gen, move |n: &mut u64, io| {
+/// let generate = g.task(src, "generate");
+/// let out = g.output::<u64>(generate, "out", 16);
+/// g.codelet(generate, move |n: &mut u64, io| {
 ///     io.output(out).fill(*n);
 ///     *n += 1;
 ///     Status::Continue
@@ -51,7 +51,7 @@ struct StageDef {
 /// g.bind(si, o)?;
 ///
 /// let mut p = PipelineBuilder::new(g)
-///     .stage([gen.into()])
+///     .stage([generate.into()])
 ///     .replicated_stage(2, [sq.into()]) // two threads, each with its own `square`
 ///     .stage([put.into()])
 ///     .build()?;

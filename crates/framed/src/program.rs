@@ -196,12 +196,11 @@ impl Compiler<'_> {
     /// ready (what is ready before a branch is scheduled before it).
     fn pick(&self, stack: &mut Vec<u32>) -> Option<u32> {
         let is_commute = |t: &u32| matches!(self.g.tasks[*t as usize].kind, TaskKind::Commute(_));
-        if let Some(top) = stack.last() {
-            if is_commute(top) {
-                if let Some(p) = stack.iter().rposition(|t| !is_commute(t)) {
-                    return Some(stack.remove(p));
-                }
-            }
+        if let Some(top) = stack.last()
+            && is_commute(top)
+            && let Some(p) = stack.iter().rposition(|t| !is_commute(t))
+        {
+            return Some(stack.remove(p));
         }
         stack.pop()
     }

@@ -310,9 +310,9 @@ pub struct Iterate {
 ///
 /// let mut g = TaskGraph::new();
 /// let src = g.module("counter", 0u32);
-/// let gen = g.task(src, "generate");
-/// let out = g.output::<u32>(gen, "out", 4);
-/// g.codelet(gen, move |n: &mut u32, io| {
+/// let generate = g.task(src, "generate");
+/// let out = g.output::<u32>(generate, "out", 4);
+/// g.codelet(generate, move |n: &mut u32, io| {
 ///     io.output(out).fill(*n);
 ///     *n += 1;
 ///     Status::Continue

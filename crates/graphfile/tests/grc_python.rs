@@ -224,7 +224,7 @@ fn leaf(rng: &mut StdRng) -> String {
         8 => format!("{:?}", rng.gen_range(-1e6..1e6)),
         _ => format!(
             "{:e}",
-            rng.gen::<f64>() * 10f64.powi(rng.gen_range(-30..30))
+            rng.r#gen::<f64>() * 10f64.powi(rng.gen_range(-30..30))
         ),
     }
 }

@@ -17,11 +17,11 @@ use std::time::Instant;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     // `serve ADDR TOKEN`: a serve endpoint of this build (for hosts in namespaces).
-    if let [mode, listen, token] = args.as_slice() {
-        if mode == "serve" {
-            let config = ServeConfig::new(listen.parse()?, token.clone());
-            return Ok(Server::bind(config)?.run()?);
-        }
+    if let [mode, listen, token] = args.as_slice()
+        && mode == "serve"
+    {
+        let config = ServeConfig::new(listen.parse()?, token.clone());
+        return Ok(Server::bind(config)?.run()?);
     }
     let items = args.first().map_or(Ok(1e8), |a| a.parse::<f64>())? as i64;
     let runs = args.get(1).map_or(Ok(5), |a| a.parse::<usize>())?;

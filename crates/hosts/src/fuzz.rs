@@ -15,11 +15,11 @@ pub fn control_stream(data: &[u8]) {
         same_again(&hello);
         while let Ok(msg) = wire::recv::<ToHost>(&mut host_side, None) {
             same_again(&msg);
-            if let ToHost::Part { part } = &msg {
-                if let Ok(description) = describe_part(part) {
-                    for block in &description.blocks {
-                        let _ = block.check();
-                    }
+            if let ToHost::Part { part } = &msg
+                && let Ok(description) = describe_part(part)
+            {
+                for block in &description.blocks {
+                    let _ = block.check();
                 }
             }
         }

@@ -174,11 +174,11 @@ impl Session {
     /// The session's loop: control messages, heartbeats, the graph's end.
     fn serve(&mut self) -> Result<String, String> {
         let result = self.serve_loop();
-        if let Some(g) = &mut self.graph {
-            if g.flowgraph.is_running() {
-                g.flowgraph.stop();
-                let _ = g.flowgraph.wait_timeout(PEER_TIMEOUT);
-            }
+        if let Some(g) = &mut self.graph
+            && g.flowgraph.is_running()
+        {
+            g.flowgraph.stop();
+            let _ = g.flowgraph.wait_timeout(PEER_TIMEOUT);
         }
         let _ = self.stream.shutdown(std::net::Shutdown::Both);
         result

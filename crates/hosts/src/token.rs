@@ -6,7 +6,7 @@ use rand::Rng;
 pub fn generate_token() -> String {
     let mut rng = rand::thread_rng();
     (0..16)
-        .map(|_| format!("{:02x}", rng.gen::<u8>()))
+        .map(|_| format!("{:02x}", rng.r#gen::<u8>()))
         .collect()
 }
 

@@ -84,10 +84,10 @@ fn gnuradio_definitions(dir: &Path) -> HashMap<String, Yaml> {
         let Ok(docs) = YamlLoader::load_from_str(&text) else {
             continue;
         };
-        if let Some(doc) = docs.into_iter().next() {
-            if let Some(id) = doc["id"].as_str() {
-                defs.insert(id.to_owned(), doc);
-            }
+        if let Some(doc) = docs.into_iter().next()
+            && let Some(id) = doc["id"].as_str()
+        {
+            defs.insert(id.to_owned(), doc);
         }
     }
     defs

@@ -430,10 +430,10 @@ impl Param {
         let reg = quote!(::radioflow_runtime::registry);
         if self.is_word() {
             let w = string(e)?;
-            if let Some(words) = &self.words {
-                if !words.iter().any(|x| x.value() == w.value()) {
-                    return Err(Error::new(w.span(), "not one of the parameter's words"));
-                }
+            if let Some(words) = &self.words
+                && !words.iter().any(|x| x.value() == w.value())
+            {
+                return Err(Error::new(w.span(), "not one of the parameter's words"));
             }
             // An empty word is shown as the empty string it is.
             let shown = if w.value().is_empty() {

@@ -393,11 +393,11 @@ impl<'a> Reader<'a> {
             let start = self.pos;
             let tag = self.u8("tag")?;
             // A pair in the cdr of a pair continues a list: same frame, no deeper.
-            if let (PAIR, Some(Open::Pairs { car, earlier })) = (tag, open.last_mut()) {
-                if let Some(car) = car.take() {
-                    earlier.push(car);
-                    continue;
-                }
+            if let (PAIR, Some(Open::Pairs { car, earlier })) = (tag, open.last_mut())
+                && let Some(car) = car.take()
+            {
+                earlier.push(car);
+                continue;
             }
             if open.len() > MAX_DEPTH {
                 return Err(PmtError::TooDeep {

@@ -13,21 +13,21 @@ fn random_pmt(rng: &mut StdRng, depth: u32) -> Pmt {
     let kinds = if depth == 0 { 20 } else { 25 };
     match rng.gen_range(0..kinds) {
         0 => Pmt::Null,
-        1 => Pmt::Bool(rng.gen()),
+        1 => Pmt::Bool(rng.r#gen()),
         2 => Pmt::Symbol(random_symbol(rng).into()),
-        3 => Pmt::Int(rng.gen::<i32>().into()),
-        4 => Pmt::Int(rng.gen()),
-        5 => Pmt::Uint64(rng.gen()),
+        3 => Pmt::Int(rng.r#gen::<i32>().into()),
+        4 => Pmt::Int(rng.r#gen()),
+        5 => Pmt::Uint64(rng.r#gen()),
         6 => Pmt::Double(random_f64(rng)),
         7 => Pmt::Complex(Complex64::new(random_f64(rng), random_f64(rng))),
-        8 => Pmt::U8Vector(random_vec(rng, |r| r.gen())),
-        9 => Pmt::S8Vector(random_vec(rng, |r| r.gen())),
-        10 => Pmt::U16Vector(random_vec(rng, |r| r.gen())),
-        11 => Pmt::S16Vector(random_vec(rng, |r| r.gen())),
-        12 => Pmt::U32Vector(random_vec(rng, |r| r.gen())),
-        13 => Pmt::S32Vector(random_vec(rng, |r| r.gen())),
-        14 => Pmt::U64Vector(random_vec(rng, |r| r.gen())),
-        15 => Pmt::S64Vector(random_vec(rng, |r| r.gen())),
+        8 => Pmt::U8Vector(random_vec(rng, |r| r.r#gen())),
+        9 => Pmt::S8Vector(random_vec(rng, |r| r.r#gen())),
+        10 => Pmt::U16Vector(random_vec(rng, |r| r.r#gen())),
+        11 => Pmt::S16Vector(random_vec(rng, |r| r.r#gen())),
+        12 => Pmt::U32Vector(random_vec(rng, |r| r.r#gen())),
+        13 => Pmt::S32Vector(random_vec(rng, |r| r.r#gen())),
+        14 => Pmt::U64Vector(random_vec(rng, |r| r.r#gen())),
+        15 => Pmt::S64Vector(random_vec(rng, |r| r.r#gen())),
         16 => Pmt::F32Vector(random_vec(rng, |r| random_f64(r) as f32)),
         17 => Pmt::F64Vector(random_vec(rng, random_f64)),
         18 => Pmt::C32Vector(random_vec(rng, |r| {
@@ -57,7 +57,7 @@ fn random_symbol(rng: &mut StdRng) -> String {
 }
 
 fn random_f64(rng: &mut StdRng) -> f64 {
-    let x = f64::from_bits(rng.gen());
+    let x = f64::from_bits(rng.r#gen());
     if x.is_nan() {
         f64::INFINITY
     } else {
@@ -113,7 +113,7 @@ fn garbage_never_panics() {
                     if rng.gen_bool(0.7) {
                         rng.gen_range(0..0x0f)
                     } else {
-                        rng.gen()
+                        rng.r#gen()
                     }
                 })
                 .collect()
@@ -122,7 +122,7 @@ fn garbage_never_panics() {
             for _ in 0..rng.gen_range(1..4) {
                 if !bytes.is_empty() {
                     let at = rng.gen_range(0..bytes.len());
-                    bytes[at] = rng.gen();
+                    bytes[at] = rng.r#gen();
                 }
             }
             bytes

@@ -18,15 +18,17 @@ use std::time::{Duration, Instant};
 
 /// A port given from Python: an index or a name.
 fn port(block: BlockId, p: &Bound<'_, PyAny>) -> PyResult<PortRef> {
-    let port = if let Ok(i) = p.extract::<usize>() {
-        PortName::Index(i)
-    } else if let Ok(s) = p.extract::<String>() {
-        PortName::Name(s)
-    } else {
-        return Err(value_error(format!(
-            "a port is an index (int) or a name (str), not {}",
-            p.repr()?
-        )));
+    let port = match p.extract::<usize>() {
+        Ok(i) => PortName::Index(i),
+        _ => match p.extract::<String>() {
+            Ok(s) => PortName::Name(s),
+            _ => {
+                return Err(value_error(format!(
+                    "a port is an index (int) or a name (str), not {}",
+                    p.repr()?
+                )));
+            }
+        },
     };
     Ok(PortRef { block, port })
 }

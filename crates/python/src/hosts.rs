@@ -149,11 +149,11 @@ pub(crate) fn run(
             if done {
                 break;
             }
-            if interrupt.is_none() {
-                if let Err(e) = py.check_signals() {
-                    stop.store(true, Ordering::Relaxed);
-                    interrupt = Some(e);
-                }
+            if interrupt.is_none()
+                && let Err(e) = py.check_signals()
+            {
+                stop.store(true, Ordering::Relaxed);
+                interrupt = Some(e);
             }
         }
         worker.join()

@@ -88,11 +88,11 @@ impl Drop for PyPair {
             let mut pending: Vec<Py<PyAny>> = Vec::new();
             take_owned_pairs(py, [&mut self.car, &mut self.cdr], &mut pending);
             while let Some(pair) = pending.pop() {
-                if let Ok(pair) = pair.bind(py).cast::<PyPair>() {
-                    if let Ok(mut pair) = pair.try_borrow_mut() {
-                        let pair = &mut *pair;
-                        take_owned_pairs(py, [&mut pair.car, &mut pair.cdr], &mut pending);
-                    }
+                if let Ok(pair) = pair.bind(py).cast::<PyPair>()
+                    && let Ok(mut pair) = pair.try_borrow_mut()
+                {
+                    let pair = &mut *pair;
+                    take_owned_pairs(py, [&mut pair.car, &mut pair.cdr], &mut pending);
                 }
                 // `pair` is freed here with no Pair left inside that it alone owns.
             }

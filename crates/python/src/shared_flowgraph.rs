@@ -149,10 +149,10 @@ impl SharedFlowgraph {
             let at = self.with_fg(py, |fg| {
                 ids.iter().position(|(id, _)| fg.name(*id) == block)
             });
-            if let Ok(Some(i)) = at {
-                if let Some(cause) = lock(&ids[i].1).take() {
-                    err.set_cause(py, Some(PyErr::from_value(cause.into_bound(py))));
-                }
+            if let Ok(Some(i)) = at
+                && let Some(cause) = lock(&ids[i].1).take()
+            {
+                err.set_cause(py, Some(PyErr::from_value(cause.into_bound(py))));
             }
         }
         err

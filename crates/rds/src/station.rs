@@ -119,11 +119,11 @@ impl Station {
     /// Updates the station from `group`, reporting changes through `emit`.
     pub(crate) fn update(&mut self, group: &Group, emit: &mut impl FnMut(Event)) {
         self.groups += 1;
-        if let Some(pi) = group.pi_error_free() {
-            if self.pi != Some(pi) {
-                self.pi = Some(pi);
-                emit(Event::Pi(pi));
-            }
+        if let Some(pi) = group.pi_error_free()
+            && self.pi != Some(pi)
+        {
+            self.pi = Some(pi);
+            emit(Event::Pi(pi));
         }
         let Some(b) = group.blocks[1] else {
             return;

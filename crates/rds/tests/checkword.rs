@@ -56,7 +56,7 @@ fn naive_syndrome(block: u32) -> u16 {
 #[test]
 fn checkwords_match_naive_division() {
     let mut rng = StdRng::seed_from_u64(62106);
-    let mut infos: Vec<u16> = (0..2000).map(|_| rng.gen()).collect();
+    let mut infos: Vec<u16> = (0..2000).map(|_| rng.r#gen()).collect();
     infos.extend([0, 1, 0x8000, 0xFFFF]);
     for info in infos {
         assert_eq!(checkword(info), naive_checkword(info), "info {info:04X}");
@@ -67,7 +67,7 @@ fn checkwords_match_naive_division() {
 fn syndromes_match_naive_division() {
     let mut rng = StdRng::seed_from_u64(50067);
     for _ in 0..2000 {
-        let block = rng.gen::<u32>() & ((1 << BLOCK_BITS) - 1);
+        let block = rng.r#gen::<u32>() & ((1 << BLOCK_BITS) - 1);
         assert_eq!(syndrome(block), naive_syndrome(block), "block {block:07X}");
     }
     // Row 10 of H as printed in the standard: 1011011100.
@@ -78,7 +78,7 @@ fn syndromes_match_naive_division() {
 fn codewords_have_zero_syndrome_and_offsets_their_own() {
     let mut rng = StdRng::seed_from_u64(7);
     for _ in 0..500 {
-        let info: u16 = rng.gen();
+        let info: u16 = rng.r#gen();
         let codeword = (u32::from(info) << 10) | u32::from(checkword(info));
         assert_eq!(syndrome(codeword), 0);
         for offset in Offset::ALL {
@@ -127,7 +127,7 @@ fn every_burst_up_to_five_bits_is_corrected_and_distinct() {
                 if let Some(other) = seen.insert(syndrome(pattern), pattern) {
                     panic!("bursts {other:07X} and {pattern:07X} share a syndrome");
                 }
-                let info: u16 = rng.gen();
+                let info: u16 = rng.r#gen();
                 let block = encode_block(info, Offset::D);
                 assert_eq!(
                     corrector.correct(block ^ pattern, Offset::D),

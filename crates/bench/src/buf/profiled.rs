@@ -224,7 +224,7 @@ impl ItemsRow {
         self.histogram
             .iter()
             .enumerate()
-            .filter(|(_, &c)| c * 100 >= calls)
+            .filter(|&(_, &c)| c * 100 >= calls)
             .map(|(b, &c)| (b, 100.0 * c as f64 / calls as f64))
             .collect()
     }

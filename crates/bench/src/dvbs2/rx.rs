@@ -126,7 +126,7 @@ pub(super) fn write_recording(
     let mut rng = rand::rngs::StdRng::seed_from_u64(2026);
     let mut gauss = move || {
         // Box–Muller: a test signal's noise, not a hot path.
-        let (u1, u2): (f32, f32) = (rng.gen_range(f32::EPSILON..1.0), rng.gen());
+        let (u1, u2): (f32, f32) = (rng.gen_range(f32::EPSILON..1.0), rng.r#gen());
         let r = (-2.0 * u1.ln()).sqrt();
         let t = std::f32::consts::TAU * u2;
         (r * t.cos(), r * t.sin())

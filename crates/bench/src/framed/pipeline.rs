@@ -175,10 +175,10 @@ fn build_pipeline(
     let f = p.frame;
     let mut g = TaskGraph::new();
     let src = g.sequential_module("source", 0u64);
-    let gen = g.task(src, "generate");
-    let idx = g.output::<u64>(gen, "idx", 1);
-    let data = g.output::<f32>(gen, "data", f);
-    g.codelet(gen, move |k: &mut u64, io| {
+    let generate = g.task(src, "generate");
+    let idx = g.output::<u64>(generate, "idx", 1);
+    let data = g.output::<f32>(generate, "data", f);
+    g.codelet(generate, move |k: &mut u64, io| {
         io.output(idx)[0] = *k;
         for (i, x) in io.output(data).iter_mut().enumerate() {
             *x = sample(*k, i, f);
@@ -225,7 +225,7 @@ fn build_pipeline(
     g.bind(cy, ho)?;
     let cpus = cpus();
     let mut b = PipelineBuilder::new(g)
-        .stage([gen.into()])
+        .stage([generate.into()])
         .replicated_stage(replicas, [filter.into()])
         .stage([check.into()])
         .copy(copy)

@@ -53,10 +53,10 @@ fn check(text: &str) -> Result<(), String> {
                 size += 1;
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                if let Some((anchor, start)) = open.pop() {
-                    if anchor > 0 {
-                        anchored.insert(anchor, size - start);
-                    }
+                if let Some((anchor, start)) = open.pop()
+                    && anchor > 0
+                {
+                    anchored.insert(anchor, size - start);
                 }
             }
             Event::Scalar(value, _, anchor, _) => {

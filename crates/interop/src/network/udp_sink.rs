@@ -147,12 +147,12 @@ impl<T: Item> UdpSink<T> {
     }
 
     fn stop(&mut self) -> Result<(), BlockError> {
-        if let Some((socket, to)) = self.socket.take() {
-            if self.send_eof {
-                for _ in 0..EOF_DATAGRAMS {
-                    // The graph ends either way; a lost end mark is what UDP allows.
-                    let _ = socket.send_to(&[], to);
-                }
+        if let Some((socket, to)) = self.socket.take()
+            && self.send_eof
+        {
+            for _ in 0..EOF_DATAGRAMS {
+                // The graph ends either way; a lost end mark is what UDP allows.
+                let _ = socket.send_to(&[], to);
             }
         }
         Ok(())

@@ -40,7 +40,7 @@ pub enum SigmfError {
 
 impl SigmfError {
     /// An I/O error of `action` on `file`, for `map_err`.
-    pub(crate) fn io(action: &'static str, file: &Path) -> impl FnOnce(io::Error) -> Self {
+    pub(crate) fn io(action: &'static str, file: &Path) -> impl FnOnce(io::Error) -> Self + use<> {
         let file = file.to_owned();
         move |source| SigmfError::Io {
             action,

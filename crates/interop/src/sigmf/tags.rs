@@ -21,10 +21,10 @@ pub const ANNOTATION: &str = "annotation";
 pub fn stream_tags(meta: &Metadata) -> Vec<Tag> {
     let mut tags = Vec::new();
     let rate = meta.global.sample_rate.map(Pmt::Double);
-    if meta.captures.first().is_none_or(|c| c.sample_start != 0) {
-        if let Some(rate) = &rate {
-            tags.push(Tag::new(0, Pmt::symbol(RX_RATE), rate.clone()));
-        }
+    if meta.captures.first().is_none_or(|c| c.sample_start != 0)
+        && let Some(rate) = &rate
+    {
+        tags.push(Tag::new(0, Pmt::symbol(RX_RATE), rate.clone()));
     }
     for c in &meta.captures {
         let at = c.sample_start;
@@ -155,12 +155,11 @@ impl CaptureLog {
                 }
             }
             Some(RX_TIME) => {
-                if let Pmt::Tuple(t) = &tag.value {
-                    if let [secs, frac] = &t[..] {
-                        if let (Some(s), Some(f)) = (secs.as_u64(), frac.as_f64()) {
-                            self.capture_at(tag.offset).datetime = Some(time::format(s, f));
-                        }
-                    }
+                if let Pmt::Tuple(t) = &tag.value
+                    && let [secs, frac] = &t[..]
+                    && let (Some(s), Some(f)) = (secs.as_u64(), frac.as_f64())
+                {
+                    self.capture_at(tag.offset).datetime = Some(time::format(s, f));
                 }
             }
             Some(ANNOTATION) => {

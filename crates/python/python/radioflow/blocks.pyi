@@ -926,13 +926,17 @@ def message_counter(*, name: Optional[str] = None) -> Block:
     """
 
 
-def message_debug(*, name: Optional[str] = None) -> Block:
-    """Keeps the messages arriving on `store`.
+def message_debug(print_vectors: bool = True, *, name: Optional[str] = None) -> Block:
+    """Keeps the messages arriving on `store`; prints those arriving on `print` (and PDUs on `print_pdu`) as GNU Radio's message_debug does.
 
+    Parameters:
+        print_vectors: print a PDU's vector in hex (else only its length) (true or false; default True).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         store: message input
+        print: message input
+        print_pdu: message input
     """
 
 

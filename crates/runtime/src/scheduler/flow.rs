@@ -366,10 +366,10 @@ impl Scheduler for FlowScheduler {
                 name: format!("rf-flow-{w}"),
                 tasks,
                 run: Box::new(move |tasks| {
-                    if let Some(cpu) = pin {
-                        if let Err(e) = pin_current_thread(&[cpu]) {
-                            tracing::warn!("cannot pin flow worker {w} to CPU {cpu}: {e}");
-                        }
+                    if let Some(cpu) = pin
+                        && let Err(e) = pin_current_thread(&[cpu])
+                    {
+                        tracing::warn!("cannot pin flow worker {w} to CPU {cpu}: {e}");
                     }
                     run_worker(tasks, &parker, seat)
                 }),

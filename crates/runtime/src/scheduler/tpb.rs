@@ -75,10 +75,10 @@ impl Scheduler for ThreadPerBlock {
                 name: thread_name("rf-", &block),
                 tasks: vec![task],
                 run: Box::new(move |tasks| {
-                    if let Some(c) = cores {
-                        if let Err(e) = pin_current_thread(&c) {
-                            tracing::warn!("cannot pin {block} to {c:?}: {e}");
-                        }
+                    if let Some(c) = cores
+                        && let Err(e) = pin_current_thread(&c)
+                    {
+                        tracing::warn!("cannot pin {block} to {c:?}: {e}");
                     }
                     if let Some(p) = realtime {
                         set_realtime(p);

@@ -43,15 +43,15 @@ pub(crate) fn run_worker(
     let mut live = tasks.iter().filter(|t| !t.is_finished()).count();
     let mut checking = false;
     loop {
-        if let Some(s) = seat.as_mut() {
-            if s.receive(&mut tasks) > 0 {
-                if !entered {
-                    current_run::enter(tasks[0].control());
-                    entered = true;
-                }
-                live = tasks.iter().filter(|t| !t.is_finished()).count();
-                checking = false;
+        if let Some(s) = seat.as_mut()
+            && s.receive(&mut tasks) > 0
+        {
+            if !entered {
+                current_run::enter(tasks[0].control());
+                entered = true;
             }
+            live = tasks.iter().filter(|t| !t.is_finished()).count();
+            checking = false;
         }
         if live == 0 {
             let Some(s) = seat.as_ref() else { break };

@@ -202,7 +202,7 @@ mod tests {
                 let s = b
                     .iter()
                     .enumerate()
-                    .filter(|(_, &x)| x == 1)
+                    .filter(|&(_, &x)| x == 1)
                     .fold(0u16, |acc, (i, _)| acc ^ gf.pow(j * (fec.nbch - 1 - i)));
                 assert_eq!(s, 0, "{frame:?} S_{j}");
             }

@@ -369,11 +369,11 @@ mod tests {
             let d = Demapper::new(m);
             let bps = d.bits_per_symbol();
             let pts = &d.points[..1 << bps];
-            let n0 = 0.05 + rng.gen::<f32>() * 0.5;
+            let n0 = 0.05 + rng.r#gen::<f32>() * 0.5;
             let sym: Vec<Complex32> = (0..200)
                 .map(|_| {
                     let p = pts[rng.gen_range(0..pts.len())];
-                    p + Complex32::new(rng.gen::<f32>() - 0.5, rng.gen::<f32>() - 0.5)
+                    p + Complex32::new(rng.r#gen::<f32>() - 0.5, rng.r#gen::<f32>() - 0.5)
                 })
                 .collect();
             let mut llr = vec![0f32; sym.len() * bps];

@@ -17,7 +17,7 @@ mod rand_distr_free {
     use rand::Rng;
     pub(crate) fn gaussian(rng: &mut impl Rng) -> f64 {
         let u: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
-        let v: f64 = rng.gen();
+        let v: f64 = rng.r#gen();
         (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
     }
 }
@@ -79,7 +79,7 @@ fn layered_decoder_agrees_with_flooding_reference_on_every_code() {
             let errors = llr
                 .iter()
                 .zip(&c)
-                .filter(|(&l, &b)| (l < 0.0) != (b == 1))
+                .filter(|&(&l, &b)| (l < 0.0) != (b == 1))
                 .count();
             assert!(
                 errors > 0,

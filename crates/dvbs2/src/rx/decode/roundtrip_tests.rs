@@ -24,7 +24,7 @@ fn ts(n: usize, seed: u64) -> Vec<u8> {
 
 fn gaussian(rng: &mut impl Rng) -> f32 {
     let u: f32 = rng.gen_range(f32::MIN_POSITIVE..1.0);
-    let v: f32 = rng.gen();
+    let v: f32 = rng.r#gen();
     (-2.0 * u.ln()).sqrt() * (2.0 * std::f32::consts::PI * v).cos()
 }
 
@@ -43,7 +43,7 @@ fn round_trip(
     let mut tx = Transmitter::new(cfg).unwrap();
     let sync = IdealSync::new(cfg.gold);
     let mut sym = vec![Complex32::new(0.0, 0.0); 64_800];
-    let input = ts(frames * 60_000 / 188 / 8 + 2, rng.gen());
+    let input = ts(frames * 60_000 / 188 / 8 + 2, rng.r#gen());
     let mut depack = Depacketizer::new();
     let mut got = Vec::new();
     let mut pos = 0;
@@ -288,7 +288,7 @@ fn a_batch_decodes_as_each_frame_alone() {
         let cfg = TxConfig::new(modcod, frame, true);
         let mut tx = Transmitter::new(cfg).unwrap();
         let sync = IdealSync::new(cfg.gold);
-        let input = ts(offsets.len() * 60, rng.gen());
+        let input = ts(offsets.len() * 60, rng.r#gen());
         let mut pos = 0;
         let mut frames = Vec::new();
         let mut n0s = Vec::new();

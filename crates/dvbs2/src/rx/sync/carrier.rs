@@ -277,13 +277,13 @@ impl Carrier {
         if let Some(psk) = psk {
             // PSK: the frequency from the M-th power's spectrum at once, then from the
             // phase tracker.
-            if self.stage < 2 {
-                if let Some(df) = self.phase.acquire(y, layout.len, at, self.freq, psk) {
-                    self.freq += df;
-                    self.spread = ACQUIRED_SPREAD;
-                    self.stage = 2;
-                    self.measure(y, layout, header, scr);
-                }
+            if self.stage < 2
+                && let Some(df) = self.phase.acquire(y, layout.len, at, self.freq, psk)
+            {
+                self.freq += df;
+                self.spread = ACQUIRED_SPREAD;
+                self.stage = 2;
+                self.measure(y, layout, header, scr);
             }
         }
         // APSK with pilots: the staged estimate, its last stage every frame.

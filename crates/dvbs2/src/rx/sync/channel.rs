@@ -56,7 +56,7 @@ const HALF: usize = 16;
 /// Standard normal samples (Box–Muller).
 fn gauss(rng: &mut impl Rng) -> f64 {
     let u: f64 = rng.gen_range(f64::MIN_POSITIVE..1.0);
-    let v: f64 = rng.gen();
+    let v: f64 = rng.r#gen();
     (-2.0 * u.ln()).sqrt() * (TAU * v).cos()
 }
 

@@ -924,7 +924,7 @@ mod tests {
             .map(|n| {
                 let k = (n * 7 + n * n / 3) % m as usize;
                 let ph = TAU * k as f64 / f64::from(m) + TAU * cfo * n as f64 + 0.3;
-                let (u, v): (f64, f64) = (rng.gen_range(1e-12..1.0), rng.gen());
+                let (u, v): (f64, f64) = (rng.gen_range(1e-12..1.0), rng.r#gen());
                 let r = sigma * (-2.0 * u.ln()).sqrt();
                 Complex32::from_polar(1.0, ph as f32)
                     + Complex32::from_polar(r as f32, (TAU * v) as f32)
@@ -998,7 +998,7 @@ mod tests {
             let sigma = (0.5 / 10f64.powf(esn0_db / 10.0)).sqrt();
             let mut noise = || {
                 // Box–Muller.
-                let (u, v): (f64, f64) = (rng.gen_range(1e-12..1.0), rng.gen());
+                let (u, v): (f64, f64) = (rng.gen_range(1e-12..1.0), rng.r#gen());
                 let r = sigma * (-2.0 * u.ln()).sqrt();
                 Complex32::new((r * (TAU * v).cos()) as f32, (r * (TAU * v).sin()) as f32)
             };

@@ -13,8 +13,8 @@ fn qpsk(n: usize, seed: u64) -> Vec<Complex32> {
     (0..n)
         .map(|_| {
             Complex32::new(
-                if rng.gen() { a } else { -a },
-                if rng.gen() { a } else { -a },
+                if rng.r#gen() { a } else { -a },
+                if rng.r#gen() { a } else { -a },
             )
         })
         .collect()

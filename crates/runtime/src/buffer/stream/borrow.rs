@@ -28,11 +28,11 @@ impl StreamBuffer {
 
     /// Frees the region the items were in (the buffer is empty, or its reader left).
     pub(super) fn free_region(&self) {
-        if let Some(r) = &self.region {
-            if self.region_base.load(Relaxed) != IN_RING {
-                self.region_base.store(IN_RING, Relaxed);
-                r.release();
-            }
+        if let Some(r) = &self.region
+            && self.region_base.load(Relaxed) != IN_RING
+        {
+            self.region_base.store(IN_RING, Relaxed);
+            r.release();
         }
     }
 }

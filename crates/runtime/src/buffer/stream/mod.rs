@@ -235,7 +235,7 @@ impl StreamBuffer {
             .zip(self.readers.iter())
             .all(|(&observer, r)| observer || r.load(Acquire) == READER_GONE);
         if others_gone {
-            for (slot, _) in self.observers.iter().enumerate().filter(|(_, &o)| o) {
+            for (slot, _) in self.observers.iter().enumerate().filter(|&(_, &o)| o) {
                 valgrind::happens_before(&self.readers[slot]);
                 self.readers[slot].store(READER_GONE, Release);
                 self.wake_writer[slot].notify();
