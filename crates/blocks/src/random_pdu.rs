@@ -1,9 +1,8 @@
 //! [`RandomPdu`]: a PDU of random bytes at the start and for each message on `generate`.
 
+use radioflow_dsp::Mt19937;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 
 /// Sends a PDU of random bytes on `pdus` when the run starts and one more for each message
 /// that arrives on `generate`, whatever the message (GNU Radio's `pdu.random_pdu`). A PDU is
@@ -11,9 +10,9 @@ use rand::{Rng, SeedableRng};
 /// then cut down to a multiple of `length_modulo`, and is `length_modulo` where that gives
 /// less; each byte is drawn uniformly and ANDed with `mask`.
 ///
-/// GNU Radio draws from a generator of its own that no parameter seeds; this block draws from
-/// one seeded from the system's entropy: its PDUs match GNU Radio's in distribution, not one
-/// by one.
+/// The draws are GNU Radio 3.10's: a `std::mt19937` with its default seed (no parameter seeds
+/// it) and libstdc++'s `uniform_int_distribution<int>`, the length first, then each byte; the
+/// same PDUs in the same order as GNU Radio's, every run.
 ///
 /// It finishes when every sender on `generate` has finished (at once after its first PDU if
 /// none is connected); GNU Radio's runs until the flowgraph is stopped.
@@ -53,11 +52,11 @@ pub struct RandomPdu {
     /// The PDUs: `(nil . u8vector)`.
     #[message_output]
     pdus: MessageOutput,
-    min_items: i64,
-    max_items: i64,
+    min_items: i32,
+    max_items: i32,
     mask: u8,
     length_modulo: i64,
-    rng: StdRng,
+    rng: Mt19937,
 }
 
 #[block]
@@ -66,7 +65,8 @@ impl RandomPdu {
     /// `mask`.
     ///
     /// # Errors
-    /// The parameter at fault and why: `length_modulo` below 1, `max_items` below
+    /// The parameter at fault and why: a length outside a C `int` (GNU Radio's type),
+    /// `length_modulo` below 1, `max_items` below
     /// `length_modulo` (both refused by GNU Radio too) or below `min_items` (GNU Radio's
     /// draw from such a range is undefined), `mask` above 255 (not a byte; GNU Radio's Python
     /// refuses it).
@@ -76,6 +76,12 @@ impl RandomPdu {
         mask: u32,
         length_modulo: i64,
     ) -> Result<Self, (&'static str, String)> {
+        let int = |name: &'static str, v: i64| {
+            i32::try_from(v)
+                .map_err(|_| (name, format!("{v} is outside a C int (GNU Radio's type)")))
+        };
+        let (min, max) = (int("min_items", min_items)?, int("max_items", max_items)?);
+        int("length_modulo", length_modulo)?;
         let Ok(mask) = u8::try_from(mask) else {
             return Err(("mask", format!("{mask} is not a byte (0 to 255)")));
         };
@@ -96,22 +102,22 @@ impl RandomPdu {
         }
         Ok(Self {
             pdus: MessageOutput::new(),
-            min_items,
-            max_items,
+            min_items: min,
+            max_items: max,
             mask,
             length_modulo,
-            rng: StdRng::from_entropy(),
+            rng: Mt19937::new(5489),
         })
     }
 
     /// One PDU.
     fn draw(&mut self) -> Pmt {
-        let len = self.rng.gen_range(self.min_items..=self.max_items);
+        let len = i64::from(self.rng.uniform_int(self.min_items, self.max_items));
         // GNU Radio's rule, negative draws included: `max(modulo, len - len % modulo)`.
         let len = self.length_modulo.max(len - len % self.length_modulo);
         let len = usize::try_from(len).expect("between 1 and max_items");
         let bytes: Vec<u8> = (0..len)
-            .map(|_| self.rng.r#gen::<u8>() & self.mask)
+            .map(|_| self.rng.uniform_int(0, 255) as u8 & self.mask)
             .collect();
         Pmt::pair(Pmt::Null, Pmt::blob(bytes))
     }
@@ -137,7 +143,7 @@ mod tests {
 
     fn lengths(min: i64, max: i64, modulo: i64, n: usize) -> Vec<usize> {
         let mut block = RandomPdu::new(min, max, 0x3c, modulo).unwrap();
-        block.rng = StdRng::seed_from_u64(3);
+        block.rng = Mt19937::new(3);
         let mut h = Harness::new(block);
         for _ in 0..n {
             h.post("generate", Pmt::Null).unwrap();

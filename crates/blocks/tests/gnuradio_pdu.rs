@@ -5,8 +5,8 @@
 //!   inside, a key tagged twice, a PDU whose bytes are not whole items and one shorter than an
 //!   item are among the cases.
 //! - pdu_set, pdu_remove, pdu_filter (and inverted): the PDUs out equal.
-//! - random_pdu: by its statistics (GNU Radio's generator is its own): the same lengths, each
-//!   as often within a bound, the bytes within the mask.
+//! - random_pdu: the same PDUs (GNU Radio's generator, seed and draws), each within the mask
+//!   and the lengths.
 
 use radioflow_blocks::{
     Head, MessageBurstSource, MessageDebug, PduFilter, PduItem, PduRemove, PduSet,
@@ -203,38 +203,25 @@ fn ours_random(s: &dyn Scheduler) -> Vec<Pmt> {
     fg.block::<MessageDebug>(dbg).unwrap().messages().to_vec()
 }
 
-/// How often each length comes (length -> share), the PDUs' bytes checked against the mask
-/// and each byte value's share.
-fn random_stats(pdus: &[Pmt], who: &str) -> (Vec<(usize, f64)>, Vec<f64>) {
-    let (_, _, mask, _, n) = RANDOM;
+/// Checks what any draw must give: `n` PDUs, lengths multiples of the modulo in the range,
+/// bytes within the mask.
+fn check_random(pdus: &[Pmt], who: &str) {
+    let (min, max, mask, modulo, n) = RANDOM;
     assert_eq!(pdus.len(), n, "{who}: PDUs");
-    let mut lengths = std::collections::BTreeMap::new();
-    let mut values = vec![0usize; 256];
-    let mut bytes_seen = 0;
     for pdu in pdus {
         let Some((Pmt::Null, Pmt::U8Vector(bytes))) = pdu.as_pair() else {
             panic!("{who}: not a (nil . u8vector) PDU: {pdu}");
         };
-        *lengths.entry(bytes.len()).or_insert(0usize) += 1;
-        for &b in bytes.iter() {
-            assert_eq!(
-                u32::from(b) & !mask,
-                0,
-                "{who}: byte {b:#x} outside the mask"
-            );
-            values[usize::from(b)] += 1;
-            bytes_seen += 1;
-        }
+        let len = bytes.len() as i64;
+        assert!(
+            len % modulo == 0 && (min - modulo..=max).contains(&len),
+            "{who}: length {len}"
+        );
+        assert!(
+            bytes.iter().all(|&b| u32::from(b) & !mask == 0),
+            "{who}: a byte outside the mask"
+        );
     }
-    let lengths = lengths
-        .into_iter()
-        .map(|(l, c)| (l, c as f64 / n as f64))
-        .collect();
-    let values = values
-        .iter()
-        .map(|&c| c as f64 / bytes_seen as f64)
-        .collect();
-    (lengths, values)
 }
 
 #[test]
@@ -332,24 +319,9 @@ fn pdu_blocks_equal_gnu_radio_s() {
             };
             assert_eq!(ours, pdus_of(case), "{case}, {name}");
         }
-        // Random: the same lengths, each as often within 0.08 (4 standard deviations of the
-        // difference of two shares of 1000), each byte value within 0.02.
-        let (gr_lengths, gr_values) = random_stats(&pdus_of("random"), "GNU Radio");
-        let (lengths, values) = random_stats(&ours_random(s.as_ref()), "ours");
-        let shown = format!("ours {lengths:?}, GNU Radio's {gr_lengths:?} ({name})");
-        assert_eq!(
-            lengths.iter().map(|l| l.0).collect::<Vec<_>>(),
-            gr_lengths.iter().map(|l| l.0).collect::<Vec<_>>(),
-            "random_pdu lengths: {shown}"
-        );
-        for ((_, a), (_, b)) in lengths.iter().zip(&gr_lengths) {
-            assert!((a - b).abs() < 0.08, "random_pdu length shares: {shown}");
-        }
-        for (byte, (a, b)) in values.iter().zip(&gr_values).enumerate() {
-            assert!(
-                (a - b).abs() < 0.02,
-                "random_pdu byte {byte:#x}: ours {a}, GNU Radio's {b} ({name})"
-            );
-        }
+        // Random: the same generator, seed and draws as GNU Radio's: the same PDUs.
+        let ours = ours_random(s.as_ref());
+        check_random(&ours, "ours");
+        assert_eq!(ours, pdus_of("random"), "random_pdu, {name}");
     }
 }

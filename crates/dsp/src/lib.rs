@@ -171,6 +171,7 @@ pub use interpolating_fir::InterpolatingFir;
 pub use mmse_interpolator::MmseInterpolator;
 pub use mmse_resampler::MmseResampler;
 pub use moving_average::{Delay, MovingAverage};
+pub use mt19937::Mt19937;
 pub use nco::Nco;
 pub use peak_detector::{PeakDetector, PeakSample, PEAK_SEARCH_LIMIT};
 pub use peak_detector2::PeakDetector2;
