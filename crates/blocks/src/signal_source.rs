@@ -48,9 +48,17 @@ impl std::str::FromStr for Waveform {
 pub trait SignalItem: Item {
     /// Fills `out` with `waveform` from `nco`, following GNU Radio's `sig_source` semantics.
     fn generate(nco: &mut Nco, waveform: Waveform, amplitude: f32, offset: Self, out: &mut [Self]);
+
+    /// A number of a message as this type (GNU Radio's `to_double`, or `to_complex` for
+    /// complex items); `None` for what is not one.
+    fn from_pmt(value: &Pmt) -> Option<Self>;
 }
 
 impl SignalItem for f32 {
+    fn from_pmt(value: &Pmt) -> Option<f32> {
+        value.as_f64().map(|v| v as f32)
+    }
+
     fn generate(nco: &mut Nco, waveform: Waveform, amplitude: f32, offset: f32, out: &mut [f32]) {
         match waveform {
             Waveform::Sine => nco.fill_sin(out, amplitude, offset),
@@ -146,6 +154,12 @@ fn complex_wave(waveform: Waveform, a: f64, p: f64) -> (f64, f64) {
 }
 
 impl SignalItem for Complex32 {
+    fn from_pmt(value: &Pmt) -> Option<Complex32> {
+        value
+            .as_complex()
+            .map(|c| Complex32::new(c.re as f32, c.im as f32))
+    }
+
     fn generate(
         nco: &mut Nco,
         waveform: Waveform,
@@ -178,7 +192,10 @@ impl SignalItem for Complex32 {
 ///
 /// `frequency` and `amplitude` can be set while the graph runs (e.g. from the control port,
 /// `radioflow run --control`); the phase runs on without a jump when the frequency changes.
-/// [`phase`](Self::phase) sets the phase of the first sample.
+/// [`phase`](Self::phase) sets the phase of the first sample. The `cmd` message input is GNU
+/// Radio 3.10's: a dict (or one `(key . value)` pair) of `freq` (Hz), `ampl`, `phase` (radians)
+/// and `offset`, applied in the dict's order; a value that is not a number, an unknown key or
+/// a message that is neither a dict nor a pair is logged and skipped, as GNU Radio does.
 ///
 /// # Example
 /// ```
@@ -210,12 +227,18 @@ impl SignalItem for Complex32 {
 #[param(amplitude: f32 = 1.0, settable, doc = "peak amplitude")]
 #[param(offset: T = 0.0, doc = "added to every sample")]
 #[param(phase: f64 = 0.0, doc = "of the first sample, in radians")]
+#[message_input(
+    name = "cmd",
+    doc = "GNU Radio's command: a dict (or one pair) of freq, ampl, phase, offset"
+)]
 #[derive(Debug)]
 pub struct SignalSource<T: SignalItem> {
     /// The signal (`f32` or `Complex32`).
     #[output(name = "out")]
     output: StreamOutput<T>,
     nco: Nco,
+    /// Hz, as last set.
+    frequency: f64,
     sample_rate: f64,
     waveform: Waveform,
     amplitude: f32,
@@ -238,6 +261,7 @@ impl<T: SignalItem> SignalSource<T> {
         Self {
             output: StreamOutput::new(),
             nco: Nco::new(frequency, sample_rate),
+            frequency,
             sample_rate,
             waveform,
             amplitude,
@@ -260,11 +284,59 @@ impl<T: SignalItem> SignalSource<T> {
     /// If `hz` is not finite.
     pub fn set_frequency(&mut self, hz: f64) {
         self.nco.set_frequency(hz, self.sample_rate);
+        self.frequency = hz;
     }
 
     /// Sets the amplitude.
     pub fn set_amplitude(&mut self, amplitude: f32) {
         self.amplitude = amplitude;
+    }
+
+    /// GNU Radio's command message: `freq`, `ampl`, `phase` and `offset` from a dict or a pair.
+    #[message_input]
+    fn cmd(&mut self, msg: &Pmt) {
+        if let Some(entries) = msg.as_dict() {
+            for (key, value) in entries {
+                self.command(key, value);
+            }
+        } else if let Some((key, value)) = msg.as_pair() {
+            self.command(key, value);
+        } else {
+            tracing::warn!("signal_source cmd: neither a dict nor a pair, skipped: {msg}");
+        }
+    }
+
+    fn command(&mut self, key: &Pmt, value: &Pmt) {
+        let number = |what: &str| {
+            let v = value.as_f64();
+            if v.is_none() {
+                tracing::warn!("signal_source cmd: {what} must be a number, not {value}");
+            }
+            v
+        };
+        match key.as_symbol() {
+            Some("freq") => {
+                if let Some(hz) = number("freq").filter(|hz| hz.is_finite()) {
+                    self.set_frequency(hz);
+                }
+            }
+            Some("ampl") => {
+                if let Some(a) = number("ampl") {
+                    self.amplitude = a as f32;
+                }
+            }
+            // GNU Radio's phase is a float.
+            Some("phase") => {
+                if let Some(p) = number("phase").filter(|p| p.is_finite()) {
+                    self.nco.set_phase(f64::from(p as f32));
+                }
+            }
+            Some("offset") => match T::from_pmt(value) {
+                Some(offset) => self.offset = offset,
+                None => tracing::warn!("signal_source cmd: offset must be a number, not {value}"),
+            },
+            _ => tracing::warn!("signal_source cmd: unsupported key {key}, skipped"),
+        }
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -293,6 +365,52 @@ mod tests {
         h.set_space("out", 8);
         h.work().unwrap();
         h.take_output::<T>("out")
+    }
+
+    #[test]
+    fn cmd_sets_what_gnu_radio_s_sets() {
+        let mut h = Harness::new(SignalSource::<f32>::new(
+            Waveform::Cosine,
+            100.0,
+            1000.0,
+            1.0,
+            0.0,
+        ));
+        let state = |h: &Harness<SignalSource<f32>>| {
+            let b = h.block();
+            (b.frequency, b.amplitude, b.offset, b.nco.phase())
+        };
+        let dict = |entries: &[(&str, Pmt)]| {
+            Pmt::dict_from(entries.iter().map(|(k, v)| (Pmt::symbol(*k), v.clone())))
+        };
+        // What GNU Radio 3.10's sig_source_f did with the same messages on its cmd port.
+        h.post(
+            "cmd",
+            dict(&[("freq", Pmt::Int(2000)), ("ampl", Pmt::Double(1.5))]),
+        )
+        .unwrap();
+        h.post("cmd", dict(&[("phase", Pmt::Double(0.5))])).unwrap();
+        h.post("cmd", dict(&[("offset", Pmt::Double(0.25))]))
+            .unwrap();
+        let (f, a, o, p) = state(&h);
+        assert!((f - 2000.0).abs() < 1e-9 && a == 1.5 && o == 0.25);
+        assert!((p - 0.5).abs() < 1e-7, "{p}");
+        h.post("cmd", Pmt::pair(Pmt::symbol("freq"), Pmt::Double(300.0)))
+            .unwrap();
+        // Neither dict nor pair; a value that is not a number; an unknown key: skipped, the
+        // rest of the dict applied.
+        h.post("cmd", Pmt::Double(42.0)).unwrap();
+        h.post("cmd", dict(&[("freq", Pmt::symbol("x"))])).unwrap();
+        h.post(
+            "cmd",
+            dict(&[("bogus", Pmt::Int(1)), ("ampl", Pmt::Int(3))]),
+        )
+        .unwrap();
+        let (f, a, o, _) = state(&h);
+        assert!(
+            (f - 300.0).abs() < 1e-9 && a == 3.0 && o == 0.25,
+            "{f} {a} {o}"
+        );
     }
 
     #[test]

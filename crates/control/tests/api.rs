@@ -38,7 +38,7 @@ fn lists_blocks_counts_posts_sets_and_stops() {
     let src = &g["blocks"][0];
     assert_eq!(
         src["message_input_takes"],
-        serde_json::json!(["a number", "a number"])
+        serde_json::json!(["a number", "a number", null])
     );
     assert_eq!(
         g["blocks"][3]["message_input_takes"],
@@ -47,7 +47,7 @@ fn lists_blocks_counts_posts_sets_and_stops() {
     assert_eq!(src["outputs"][0]["item"], "complex64");
     assert_eq!(
         src["message_inputs"],
-        serde_json::json!(["frequency", "amplitude"])
+        serde_json::json!(["frequency", "amplitude", "cmd"])
     );
     assert!(g["edges"]
         .as_array()

@@ -25,7 +25,7 @@ use super::expr_error::{ExprError, MAX_DEPTH};
 #[cfg(doc)]
 use super::expr_error::{MAX_ITEMS, MAX_STEPS, MAX_TOTAL_ITEMS};
 use super::functions::{
-    arith, call, compare, index, is_function, items, python_truth, slice, unary, Cmp,
+    arith, call, compare, index, is_function, items, python_to_pmt, python_truth, slice, unary, Cmp,
 };
 use super::python::Op;
 use super::token::{tokenize, Token};
@@ -978,6 +978,7 @@ impl<'s> Parser<'_, 's, '_> {
                     self.list(items)
                 }
             }
+            Token::Op("{") => self.dict(),
             Token::Op("[") => {
                 if let Some(for_at) = self.comprehension_ahead() {
                     return self.comprehension(for_at);
@@ -1083,6 +1084,34 @@ impl<'s> Parser<'_, 's, '_> {
         Ok(Cow::Owned(Value::List(list)))
     }
 
+    /// `{key: value, ...}`, `{` read: a Python dict, kept as the PMT dict GNU Radio's
+    /// `pmt.to_pmt` makes of it (the form every block parameter and message takes a dict in);
+    /// keys and values converted as `pmt.to_pmt` converts them.
+    fn dict(&mut self) -> Result<Val<'s>> {
+        let mut entries = Vec::new();
+        while !self.eat("}") {
+            let key = self.expression()?;
+            self.expect(":")?;
+            let value = self.expression()?;
+            entries.push((key, value));
+            if !self.eat(",") {
+                self.expect("}")?;
+                break;
+            }
+        }
+        if !self.evaluating() {
+            return Ok(skipped());
+        }
+        self.budget.make(2 * entries.len(), 2)?;
+        let mut pairs = Vec::with_capacity(entries.len());
+        for (key, value) in &entries {
+            pairs.push((python_to_pmt(key)?, python_to_pmt(value)?));
+        }
+        Ok(Cow::Owned(Value::Pmt(radioflow_runtime::Pmt::dict_from(
+            pairs,
+        ))))
+    }
+
     fn list_until(&mut self, close: &str) -> Result<Vec<Val<'s>>> {
         let mut items = Vec::new();
         if self.eat(close) {
@@ -1186,6 +1215,20 @@ mod tests {
             Ok(Value::Pmt(Pmt::symbol("mark")))
         );
         assert_eq!(ev("pmt.from_long(12345)"), Ok(Value::Pmt(Pmt::Int(12345))));
+        // Dicts, as GNU Radio's pmt.to_pmt makes them (each entry added in front).
+        assert_eq!(
+            ev("pmt.to_pmt({\"freq\": 2000, 'ampl': 1.5,})"),
+            Ok(Value::Pmt(Pmt::dict_from([
+                (Pmt::symbol("freq"), Pmt::Int(2000)),
+                (Pmt::symbol("ampl"), Pmt::Double(1.5)),
+            ])))
+        );
+        assert_eq!(ev("{}"), Ok(Value::Pmt(Pmt::Null)));
+        assert_eq!(ev("pmt.to_pmt(None)"), Ok(Value::Pmt(Pmt::Null)));
+        assert!(ev("pmt.to_pmt([1, 2])").is_err());
+        assert!(ev("{1: [2]}").is_err());
+        assert!(ev("{1 2}").is_err());
+        assert!(ev("{1: 2").is_err());
         assert_eq!(ev("pmt.PMT_T"), Ok(Value::Pmt(Pmt::Bool(true))));
         assert_eq!(
             ev("pmt.cons(pmt.make_dict(), pmt.intern(\"x\"))"),
@@ -1231,7 +1274,11 @@ mod tests {
         assert!(ev("lambda *a: 1")
             .unwrap_err()
             .contains("no defaults, *args"));
-        assert!(ev("{1: 2}").unwrap_err().contains("unexpected"));
+        // Dicts are PMT dicts (sig_source_msg_ports.grc); what a PMT cannot hold is refused.
+        assert!(ev("{1: [2]}")
+            .unwrap_err()
+            .contains("a list or tuple is not"));
+        assert!(ev("{1: 2 3}").unwrap_err().contains("expected '}'"));
     }
 
     fn err(text: &str) -> ExprError {

@@ -879,6 +879,10 @@ pub(super) fn call(
             [] => Ok(Value::Pmt(Pmt::Null)),
             _ => Err(ExprError::Unsupported(format!("{name} takes no argument"))),
         },
+        "pmt.to_pmt" => match args {
+            [v] => Ok(Value::Pmt(python_to_pmt(v)?)),
+            _ => Err(ExprError::Unsupported(format!("{name} takes one value"))),
+        },
         "pmt.from_bool" => match args {
             [Value::Bool(b)] => Ok(Value::Pmt(Pmt::Bool(*b))),
             _ => Err(ExprError::Unsupported(format!(
@@ -1069,4 +1073,28 @@ fn firdes(name: &str, args: &[&Value], budget: &mut Budget) -> Result<Value> {
     Ok(Value::List(
         taps.into_iter().map(|t| Value::Float(t.into())).collect(),
     ))
+}
+
+/// GNU Radio's `pmt.to_pmt` of a Python value: an int, float, complex, bool, string (a
+/// symbol), `None` (nil), a PMT as it is, a dict (a PMT dict of the converted keys and values,
+/// each added in front as `dict_add` does). Lists and tuples are refused: GNU Radio makes a
+/// vector of a list and a tuple of a tuple, which this evaluator's values do not tell apart.
+pub(super) fn python_to_pmt(v: &Value) -> Result<Pmt> {
+    Ok(match v {
+        Value::Int(i) => Pmt::Int(*i),
+        Value::Float(x) => Pmt::Double(*x),
+        Value::Complex(c) => Pmt::Complex(*c),
+        Value::Bool(b) => Pmt::Bool(*b),
+        Value::Str(s) => Pmt::symbol(s.as_str()),
+        Value::None => Pmt::Null,
+        Value::Pmt(p) => p.clone(),
+        other => {
+            return Err(ExprError::Unsupported(format!(
+                "pmt.to_pmt of a {} (ints, floats, complex numbers, bools, strings, None, dicts \
+                 and PMTs are converted; a list or tuple is not: GNU Radio makes a vector of one \
+                 and a tuple of the other, which are not told apart here)",
+                other.type_name()
+            )));
+        }
+    })
 }

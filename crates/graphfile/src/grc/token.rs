@@ -46,7 +46,7 @@ impl fmt::Display for StrRepr<'_> {
 
 const OPS: &[&str] = &[
     "**", "//", "==", "!=", "<=", ">=", "+", "-", "*", "/", "%", "(", ")", "[", "]", ",", ".", "<",
-    ">", ":", "=",
+    ">", ":", "=", "{", "}",
 ];
 
 pub(super) fn tokenize(text: &str) -> Result<Vec<Token>> {

@@ -1486,6 +1486,7 @@ def signal_source(sample_rate: float, waveform: str, frequency: float, dtype: DT
         out: stream output
         frequency: message input
         amplitude: message input
+        cmd: message input
     """
 
 
