@@ -146,7 +146,18 @@ fn pmt(v: &Value) -> Result<Pmt, String> {
             Pmt::Vector(items.iter().map(pmt).collect::<Result<Vec<_>, _>>()?.into())
         }
         Value::Datetime(d) => return Err(format!("a date ({d}) is not a parameter value")),
-        Value::Table(_) => return Err("a table is not a parameter value".into()),
+        // A dict, as GNU Radio's `pmt.to_pmt` makes one of a Python dict: each key (a
+        // symbol) added in turn, in the table's key order.
+        Value::Table(t) => {
+            let mut dict = Pmt::Null;
+            for (k, v) in t {
+                dict.dict_add(
+                    Pmt::symbol(k.as_str()),
+                    pmt(v).map_err(|m| format!("{}: {m}", cut(k)))?,
+                );
+            }
+            dict
+        }
     })
 }
 
@@ -208,4 +219,27 @@ fn toml_error(text: &str, e: &toml::de::Error) -> String {
         )
     };
     format!("TOML parse error at line {line}, column {column}: {message}: `{before}{after}`")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_is_a_dict_as_gnu_radio_s_to_pmt_makes_it() {
+        let v: Value =
+            toml::from_str::<Table>("d = { freq = 2000, ampl = 1.5 }").unwrap()["d"].clone();
+        // Keys in the table's order (sorted), each added in front.
+        assert_eq!(
+            pmt(&v),
+            Ok(Pmt::dict_from([
+                (Pmt::symbol("ampl"), Pmt::Double(1.5)),
+                (Pmt::symbol("freq"), Pmt::Int(2000)),
+            ]))
+        );
+        let empty: Value = toml::from_str::<Table>("d = {}").unwrap()["d"].clone();
+        assert_eq!(pmt(&empty), Ok(Pmt::Null));
+        let bad: Value = toml::from_str::<Table>("d = { t = 1979-05-27 }").unwrap()["d"].clone();
+        assert!(pmt(&bad).unwrap_err().starts_with("t: a date"));
+    }
 }

@@ -5,14 +5,17 @@
 //!   [`zmq::tag_header`]), over the system's libzmq.
 //! - `sigmf`: SigMF recordings ([`SigmfSource`], [`SigmfSink`]; the format in [`sigmf`]).
 //! - `wav`: audio files ([`WavSource`], [`WavSink`]).
+//! - `file_meta`: GNU Radio's metadata files ([`FileMetaSource`], [`FileMetaSink`]).
 //! - `soapysdr`: radios through SoapySDR ([`SoapySource`], [`SoapySink`], [`DeviceError`]), over
 //!   the system's libSoapySDR.
 //! - `network`: items over UDP and TCP as GNU Radio's gr-network ([`UdpSource`], [`UdpSink`]
 //!   with [`UdpHeader`], [`TcpSource`], [`TcpSink`]).
 //!
-//! All five are on by default. The blocks register themselves with the runtime's registry
+//! All six are on by default. The blocks register themselves with the runtime's registry
 //! (graph files, GRC, Python) when this crate is linked, as `radioflow-library` does.
 
+#[cfg(feature = "file_meta")]
+mod file_meta;
 #[cfg(feature = "network")]
 mod network;
 #[cfg(feature = "sigmf")]
@@ -24,6 +27,8 @@ pub mod wav;
 #[cfg(feature = "zmq")]
 pub mod zmq;
 
+#[cfg(feature = "file_meta")]
+pub use file_meta::{FileMetaSink, FileMetaSource};
 #[cfg(feature = "network")]
 pub use network::{PacketError, TcpSink, TcpSource, UdpHeader, UdpSink, UdpSource};
 #[cfg(feature = "sigmf")]

@@ -592,6 +592,41 @@ def fastnoise_source(dtype: DTypeLike = np.float32, noise_type: str = "gaussian"
     """
 
 
+def file_meta_sink(path: Union[str, os.PathLike], extra_dict: Any, dtype: DTypeLike = np.complex64, sample_rate: float = 1.0, rel_rate: float = 1.0, max_seg_size: int = 1000000, detached: bool = False, unbuffered: bool = False, *, name: Optional[str] = None) -> Block:
+    """Writes items to a GNU Radio metadata file: segments after PMT headers (rate, time, item type, tags), inline or in a .hdr file beside it.
+
+    Parameters:
+        path: the data file (headers too unless detached) (a file path).
+        extra_dict: a dict of extra keys for the headers (nil for none) (a message).
+        dtype: the item type, one of complex64, float32, int32, int16, uint8, int8 (default complex64).
+        sample_rate: the first header's rx_rate (a finite number; default 1.0).
+        rel_rate: multiplies the rate of rx_rate tags (a finite number; default 1.0).
+        max_seg_size: items per segment at most (an integer >= 1; default 1000000).
+        detached: headers in the data file's name + .hdr (true or false; default False).
+        unbuffered: flush after each call of the work function (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+    """
+
+
+def file_meta_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.complex64, repeat: bool = False, detached: bool = False, hdr_path: str = "", *, name: Optional[str] = None) -> Block:
+    """Reads a GNU Radio metadata file: its items, each segment's header as tags (rx_rate, rx_time, extras).
+
+    Parameters:
+        path: the data file (headers too unless detached) (a file path).
+        dtype: the item type, one of complex64, float32, int32, int16, uint8, int8 (default complex64).
+        repeat: start again at the end (true or false; default False).
+        detached: headers in a file of their own (true or false; default False).
+        hdr_path: the headers' file when detached (empty: the data file's name + .hdr) (a word; default "").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
+    """
+
+
 def file_sink(path: Union[str, os.PathLike], dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
     """Writes items to a raw binary file (created or truncated).
 
