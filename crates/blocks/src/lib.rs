@@ -131,6 +131,7 @@ mod stream_to_tagged_stream;
 mod subtract;
 mod tag_map;
 mod tagged_stream_to_pdu;
+mod tags_strobe;
 #[cfg(test)]
 mod test_util;
 mod threshold;
@@ -215,6 +216,7 @@ pub use stream_mux::StreamMux;
 pub use stream_to_tagged_stream::StreamToTaggedStream;
 pub use subtract::Subtract;
 pub use tagged_stream_to_pdu::TaggedStreamToPdu;
+pub use tags_strobe::TagsStrobe;
 pub use threshold::Threshold;
 pub use throttle::Throttle;
 pub use to_complex::{FloatToComplex, MagphaseToComplex};

@@ -286,3 +286,62 @@ fn gnu_radio_s_sources_and_radioflow_s_agree() {
     let ours = take::<u8, _>(RandomSource::<u8>::new(0, 256, N, false, 1).unwrap(), N);
     random(&ours, &read::<u8>(dir, "random_b"), 0, 256, "random byte");
 }
+
+/// GNU Radio's tags_strobe (through a head) beside ours under every scheduler: the same
+/// zeros, tags on the same items with the same key and value.
+#[test]
+fn tags_strobe_equals_gnu_radio_s() {
+    use radioflow_blocks::{Head, TagsStrobe, VectorSink};
+    use radioflow_runtime::{
+        FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, ThreadPerBlock,
+    };
+    if !gnuradio_present() {
+        println!("SKIPPED: GNU Radio not installed ({PYTHON} cannot import gnuradio.analog)");
+        return;
+    }
+    // (nsamps, items)
+    let cases: [(u64, usize); 3] = [(1000, 2500), (1, 5), (7, 7)];
+    let script = format!(
+        "import json, pmt\nfrom gnuradio import gr, blocks\nout = []\n\
+         for nsamps, n in {cases:?}:\n\
+         \x20   tb = gr.top_block()\n\
+         \x20   s = blocks.tags_strobe(4, pmt.from_long(5), nsamps, pmt.intern('strobe'))\n\
+         \x20   h = blocks.head(4, n)\n\
+         \x20   v = blocks.vector_sink_f()\n\
+         \x20   tb.connect(s, h, v)\n\
+         \x20   tb.run()\n\
+         \x20   out.append([list(v.data()), [t.offset for t in v.tags()]])\n\
+         print(json.dumps(out))\n"
+    );
+    let o = Command::new(PYTHON).args(["-c", &script]).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let gr: Vec<(Vec<f32>, Vec<u64>)> = serde_json::from_slice(&o.stdout).unwrap();
+    let schedulers: [Box<dyn Scheduler>; 3] = [
+        Box::new(ThreadPerBlock::new()),
+        Box::new(SingleThread::new()),
+        Box::new(FlowScheduler::new()),
+    ];
+    for s in &schedulers {
+        for ((nsamps, n), (data, offsets)) in cases.iter().zip(&gr) {
+            let mut fg = Flowgraph::new();
+            let src = fg.add(TagsStrobe::<f32>::new(
+                Pmt::symbol("strobe"),
+                Pmt::Int(5),
+                *nsamps,
+            ));
+            let head = fg.add(Head::<f32>::new(*n as u64));
+            let sink = fg.add(VectorSink::<f32>::new());
+            fg.connect(src, head).unwrap();
+            fg.connect(head, sink).unwrap();
+            fg.run_with(s.as_ref()).unwrap();
+            let v = fg.block::<VectorSink<f32>>(sink).unwrap();
+            assert_eq!(v.data(), data.as_slice(), "nsamps {nsamps}");
+            let ours: Vec<u64> = v.tags().iter().map(|t| t.offset).collect();
+            assert_eq!(&ours, offsets, "nsamps {nsamps}");
+            assert!(v
+                .tags()
+                .iter()
+                .all(|t| t.key == Pmt::symbol("strobe") && t.value == Pmt::Int(5)));
+        }
+    }
+}

@@ -31,6 +31,7 @@ mod network;
 mod pdu;
 mod streams;
 mod table;
+mod tag_sources;
 mod zeromq;
 
 pub use headless::{gui_dtype, headless, GrHeadless, HeadlessInputs, HEADLESS};
@@ -51,6 +52,7 @@ const MODULES: &[&[GrBlock]] = &[
     streams::ROWS,
     channels::ROWS,
     file_meta::ROWS,
+    tag_sources::ROWS,
 ];
 
 /// Every row of the table.

@@ -1667,6 +1667,21 @@ def tagged_stream_to_pdu(dtype: DTypeLike = np.uint8, tag: str = "packet_len", *
     """
 
 
+def tags_strobe(key: Any, value: Any, nsamps: int, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """Zeros, endlessly, with the tag (key, value) on items nsamps, 2 nsamps, ... (GNU Radio's tags_strobe).
+
+    Parameters:
+        key: the tags' key (a message).
+        value: the tags' value (a message).
+        nsamps: items from one tag to the next (the first on item nsamps) (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
+    """
+
+
 def tcp_sink(port: int, dtype: DTypeLike = np.float32, address: str = "127.0.0.1", server: bool = False, *, name: Optional[str] = None) -> Block:
     """Writes items to a TCP connection (as client or server), as GNU Radio's network.tcp_sink.
 
