@@ -1224,6 +1224,23 @@ mod tests {
             ])))
         );
         assert_eq!(ev("{}"), Ok(Value::Pmt(Pmt::Null)));
+        // GNU Radio's tagged_streams.make_lengthtags (gnuradio.digital.utils): what its Python
+        // gives for these arguments, each tag as (offset, key, value).
+        let tag = |o: i64, k: &str, v: i64| {
+            Value::Pmt(Pmt::Tuple(
+                [Pmt::Int(o), Pmt::symbol(k), Pmt::Int(v)].into(),
+            ))
+        };
+        assert_eq!(
+            ev("tagged_streams.make_lengthtags((1024,), (0,), \"first stream\")"),
+            Ok(Value::List(vec![tag(0, "first stream", 1024)]))
+        );
+        assert_eq!(
+            ev("tagged_streams.make_lengthtags([8, 12], [0, 9], vlen=4)"),
+            Ok(Value::List(vec![tag(0, "length", 2), tag(2, "length", 3)]))
+        );
+        assert!(ev("tagged_streams.make_lengthtags([1], [])").is_err());
+        assert!(ev("tagged_streams.make_lengthtags([1], [0], vlen=0)").is_err());
         assert_eq!(ev("pmt.to_pmt(None)"), Ok(Value::Pmt(Pmt::Null)));
         assert!(ev("pmt.to_pmt([1, 2])").is_err());
         assert!(ev("{1: [2]}").is_err());

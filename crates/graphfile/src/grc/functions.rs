@@ -7,6 +7,7 @@ use super::digital;
 use super::expr_error::{ExprError, MAX_ITEMS};
 use super::numpy;
 use super::python::{self, Num, Op};
+use super::tags;
 use super::value::{Budget, Val, Value};
 use num_complex::Complex64;
 use radioflow_runtime::echo::{cut, cut_display};
@@ -579,6 +580,9 @@ pub(super) fn call(
     }
     if digital::is_function(name) {
         return digital::call(name, args, kwargs, budget);
+    }
+    if tags::is_function(name) {
+        return tags::call(name, args, kwargs, budget);
     }
     if let Some(f) = name
         .strip_prefix("numpy.")

@@ -15,6 +15,7 @@ mod filter_taps;
 mod functions;
 mod numpy;
 mod python;
+mod tags;
 mod token;
 mod value;
 mod yaml;

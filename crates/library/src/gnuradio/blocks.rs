@@ -1,8 +1,8 @@
 //! Rows for GNU Radio's `blocks` module (gr-blocks).
 
 use super::common::{
-    is_empty_list, is_false, is_nil, is_one, is_true, is_zero, no_effect, only, param, row,
-    ANY_TYPE, ARITH_TYPE, VLEN_ONE,
+    is_false, is_nil, is_one, is_true, is_zero, no_effect, only, param, row, ANY_TYPE, ARITH_TYPE,
+    VLEN_ONE,
 };
 use super::table::{GrBlock, GrParam, To};
 use radioflow_runtime::Pmt;
@@ -190,7 +190,10 @@ pub(crate) const ROWS: &[GrBlock] = &[
                 to: To::Convert("data", as_list),
             },
             param("repeat", "repeat"),
-            only("tags", is_empty_list, "no tags"),
+            // Tag objects come from tagged_streams.make_lengthtags (source id false); GNU
+            // Radio's tag_t objects with other source ids (variable_tag_object,
+            // gr.tag_utils.python_to_tag) are refused where they are made.
+            param("tags", "tags"),
         ],
     ),
     row(
