@@ -118,6 +118,16 @@ def taps_cases():
         cases.append({"kind": "low_pass_2", "gain": gain, "fs": fs, "f1": fc, "tw": tw,
                       "atten": atten, "window": wname,
                       "taps": list(firdes.low_pass_2(gain, fs, fc, tw, atten, win, beta))})
+    for gain, fs, f1, f2, tw, atten, wname in [(1.0, 48e3, 5e3, 9e3, 2e3, 60, "hamming"),
+                                               (2.0, 1.0, 0.1, 0.3, 0.05, 70, "blackman")]:
+        win, beta = WINDOWS[wname]
+        common = {"gain": gain, "fs": fs, "f1": f1, "tw": tw, "atten": atten, "window": wname}
+        cases.append(dict(common, kind="high_pass_2", taps=list(
+            firdes.high_pass_2(gain, fs, f1, tw, atten, win, beta))))
+        cases.append(dict(common, kind="band_pass_2", f2=f2, taps=list(
+            firdes.band_pass_2(gain, fs, f1, f2, tw, atten, win, beta))))
+        cases.append(dict(common, kind="band_reject_2", f2=f2, taps=list(
+            firdes.band_reject_2(gain, fs, f1, f2, tw, atten, win, beta))))
     return cases
 
 

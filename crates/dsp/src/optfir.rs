@@ -13,7 +13,7 @@
 //! ```
 
 use crate::error::{check, positive, ParamError};
-pub use crate::remez::{pm_remez, RemezType};
+pub use crate::remez::{pm_remez, RemezType, MAX_REMEZ_TAPS};
 
 /// GNU Radio's `optfir.low_pass`: gain `gain` to `freq1` Hz, stop from `freq2` Hz, at
 /// sample rate `fs`, within `ripple_db` dB in the pass band and `atten_db` dB down in the

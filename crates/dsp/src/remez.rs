@@ -15,6 +15,11 @@ use std::f64::consts::PI;
 /// The most exchange iterations before the design is said not to converge (GNU Radio's).
 const MAX_ITERATIONS: usize = 40;
 
+/// The most taps designed: each iteration costs about `8·taps²` operations, so a design
+/// beyond this (GNU Radio sets no limit) would run for minutes; the polyphase filters
+/// GNU Radio designs with `optfir` have hundreds.
+pub const MAX_REMEZ_TAPS: usize = 4096;
+
 /// The symmetry and kind of filter [`pm_remez`] designs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RemezType {
@@ -49,7 +54,7 @@ impl RemezType {
 /// # Errors
 /// If the parameters are not as above (fewer than 4 taps, an odd number of band edges,
 /// edges out of order or outside `[0, 1]`, a `response` or `weight` of the wrong length,
-/// `grid_density` below 16), or the exchange does not converge in 40 iterations or finds
+/// `grid_density` below 16, more than [`MAX_REMEZ_TAPS`] taps), or the exchange does not converge in 40 iterations or finds
 /// too few or too many extremal frequencies (GNU Radio's "failed to converge",
 /// "insufficient extremals", "too many extremals").
 ///
@@ -71,12 +76,14 @@ pub fn pm_remez(
     grid_density: usize,
 ) -> Result<Vec<f64>, ParamError> {
     let numtaps = order + 1;
-    check(numtaps >= 4, "order", || {
-        format!("{order} gives {numtaps} taps; the design needs at least 4")
+    check((4..=MAX_REMEZ_TAPS).contains(&numtaps), "order", || {
+        format!("{order} gives {numtaps} taps; the design needs 4 to {MAX_REMEZ_TAPS}")
     })?;
-    check(!bands.is_empty() && bands.len().is_multiple_of(2), "bands", || {
-        format!("{} band edges: must be a nonzero even number", bands.len())
-    })?;
+    check(
+        !bands.is_empty() && bands.len().is_multiple_of(2),
+        "bands",
+        || format!("{} band edges: must be a nonzero even number", bands.len()),
+    )?;
     check(bands.windows(2).all(|w| w[0] <= w[1]), "bands", || {
         "band edges must be nondecreasing".to_owned()
     })?;
