@@ -26,7 +26,7 @@
 //!   [`ComplexToInterleavedChar`], [`InterleavedShortToComplex`],
 //!   [`InterleavedCharToComplex`].
 //! - Radio: [`IqToComplex`] ([`SampleFormat`]), [`FreqXlatingFirFilter`],
-//!   [`DecimatingFirFilter`], [`RationalResampler`], [`QuadratureDemod`], [`IirFilter`] (FM
+//!   [`DecimatingFirFilter`], [`RationalResampler`], [`PfbArbResampler`], [`QuadratureDemod`], [`IirFilter`] (FM
 //!   de-emphasis).
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
@@ -112,6 +112,7 @@ mod pdu_set;
 mod pdu_to_tagged_stream;
 mod peak_detector;
 mod peak_detector2;
+mod pfb_arb_resampler;
 mod quadrature_demod;
 mod random_pdu;
 mod random_source;
@@ -198,6 +199,7 @@ pub use pdu_set::PduSet;
 pub use pdu_to_tagged_stream::PduToTaggedStream;
 pub use peak_detector::PeakDetector;
 pub use peak_detector2::PeakDetector2;
+pub use pfb_arb_resampler::PfbArbResampler;
 pub use quadrature_demod::QuadratureDemod;
 pub use random_pdu::RandomPdu;
 pub use random_source::{RandomItem, RandomSource, RandomSourceError};

@@ -103,6 +103,56 @@ impl<T: FirSample> PfbArbResampler<T> {
         })
     }
 
+    /// The prototype taps GNU Radio's `pfb.arb_resampler_xxx` designs when given none
+    /// (`create_taps`): for `rate >= 1`, an equiripple low-pass ([`optfir::low_pass`],
+    /// pass to 0.4, stop from 0.6 of the input rate, 0.1 dB ripple raised by 0.01 dB until
+    /// the design converges); below, `firdes::low_pass_2` with a Blackman-Harris window,
+    /// pass to `0.4·rate`, transition `0.2·rate`. Both at `filters` times the input rate
+    /// with gain `filters`, `atten_db` down in the stop band.
+    ///
+    /// # Errors
+    /// If `rate` or `atten_db` is not positive, `filters` is 0, or no ripple below 1 dB gives
+    /// a design (GNU Radio's "optfir could not generate an appropriate filter").
+    ///
+    /// [`optfir::low_pass`]: crate::optfir::low_pass
+    pub fn default_taps(rate: f64, filters: usize, atten_db: f64) -> Result<Vec<f32>, ParamError> {
+        check(filters > 0, "filters", || "must be at least 1".into())?;
+        check(rate.is_finite() && rate > 0.0, "rate", || {
+            format!("{rate} must be finite and positive")
+        })?;
+        let (n, percent) = (filters as f64, 0.80);
+        if rate < 1.0 {
+            let halfband = 0.5 * rate;
+            let (bw, tb) = (percent * halfband, (percent / 2.0) * halfband);
+            return crate::firdes::low_pass_2(
+                n,
+                n,
+                bw,
+                tb,
+                atten_db,
+                crate::firdes::Window::BlackmanHarris,
+            );
+        }
+        let halfband = 0.5;
+        let (bw, tb) = (percent * halfband, (percent / 2.0) * halfband);
+        let mut ripple = 0.1;
+        loop {
+            match crate::optfir::low_pass(n, n, bw, bw + tb, ripple, atten_db, 2) {
+                Ok(taps) => return Ok(taps.into_iter().map(|t| t as f32).collect()),
+                Err(e) if e.name != "bands" => return Err(e),
+                Err(_) => {
+                    ripple += 0.01;
+                    check(ripple < 1.0, "atten", || {
+                        format!(
+                            "no equiripple design of {atten_db} dB with {filters} filters \
+                             converges (pass the taps instead)"
+                        )
+                    })?;
+                }
+            }
+        }
+    }
+
     /// The prototype taps, as given.
     pub fn taps(&self) -> &[f32] {
         &self.taps
@@ -285,6 +335,26 @@ mod tests {
         let want = golden_complex("pfb_arb_ccc");
         prefix_of(y.len(), want.len(), (a.taps_per_filter(), a.rate()), "ccc");
         assert_close_complex(&y[..want.len()], &want, 1e-5, "ccc");
+    }
+
+    #[test]
+    fn default_taps_are_gnu_radios() {
+        for (key, rate) in [
+            ("pfb_arb_1.5", 1.5),
+            ("pfb_arb_0.75", 0.75),
+            ("pfb_arb_2", 2.0),
+        ] {
+            let want = golden_real(&format!("{key}_taps"));
+            let got = PfbArbResampler::<f32>::default_taps(rate, 32, 100.0).unwrap();
+            assert_eq!(got.len(), want.len(), "{key}");
+            let peak = want.iter().fold(0f32, |m, t| m.max(t.abs()));
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert!(
+                    (g - w).abs() <= 1e-6 * peak,
+                    "{key}: tap {i}: {g} vs GNU Radio {w}"
+                );
+            }
+        }
     }
 
     #[test]

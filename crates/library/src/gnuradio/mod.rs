@@ -23,6 +23,7 @@ mod channels;
 mod common;
 mod digital;
 mod filter;
+mod filter_blocks;
 mod headless;
 mod math;
 mod messages;
@@ -43,6 +44,7 @@ const MODULES: &[&[GrBlock]] = &[
     analog::ROWS,
     analog_sources::ROWS,
     filter::ROWS,
+    filter_blocks::ROWS,
     zeromq::ROWS,
     network::ROWS,
     digital::ROWS,

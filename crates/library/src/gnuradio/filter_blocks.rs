@@ -1,0 +1,69 @@
+//! Rows for gr-filter's resamplers and filters beyond the plain FIR ones of `filter.rs`:
+//! the polyphase arbitrary resampler.
+
+use super::common::{no_ty, param, ty};
+use super::table::{GrBlock, GrParam, GrType, Mapped, To};
+use radioflow_runtime::registry::Dtype;
+use radioflow_runtime::Pmt;
+
+/// GRC's `real_vector` taps: a list as it is, a single number as a list of one (GRC makes
+/// `(x, )` of a scalar when it writes the Python); `''`/`None`/`[]` is no taps.
+fn taps(v: &Pmt) -> Result<Pmt, String> {
+    match v {
+        Pmt::Int(_) | Pmt::Double(_) => Ok(Pmt::Vector(vec![v.clone()].into())),
+        Pmt::Null => Ok(Pmt::Vector(Vec::new().into())),
+        Pmt::Symbol(s) if s.is_empty() => Ok(Pmt::Vector(Vec::new().into())),
+        _ => Ok(v.clone()),
+    }
+}
+
+/// No taps given: GNU Radio's Python wrapper designs its own (`taps if taps else None`);
+/// radioflow's block does the same when the parameter is left out.
+fn default_taps_when_empty(m: &mut Mapped) -> Result<(), String> {
+    let empty = match m.param("taps") {
+        Some(Pmt::Vector(v) | Pmt::Tuple(v)) => v.is_empty(),
+        Some(Pmt::F32Vector(v)) => v.is_empty(),
+        Some(Pmt::F64Vector(v)) => v.is_empty(),
+        _ => false,
+    };
+    if empty {
+        m.params.retain(|(n, _)| n != "taps");
+    }
+    Ok(())
+}
+
+pub(crate) const ROWS: &[GrBlock] = &[GrBlock {
+    id: "pfb_arb_resampler_xxx",
+    make: "pfb.arb_resampler_{type}(",
+    block: "pfb_arb_resampler",
+    types: &[
+        ty("ccf", Dtype::Complex32),
+        ty("fff", Dtype::Float32),
+        no_ty(
+            "ccc",
+            "complex taps: radioflow's pfb_arb_resampler block takes real taps (its kernel \
+             filters by complex taps as two real banks, but the block has no complex-taps \
+             parameter yet)",
+        ),
+    ] as &[GrType],
+    params: &[
+        param("rrate", "rate"),
+        GrParam {
+            key: "taps",
+            to: To::Convert("taps", taps),
+        },
+        param("nfilts", "filters"),
+        GrParam {
+            key: "atten",
+            to: To::NoEffect(
+                "GNU Radio 3.10's Python template does not pass it: a flowgraph without taps \
+                 gets the default design at 100 dB whatever its value (only the C++ template \
+                 uses it); radioflow designs as the Python flowgraph does",
+            ),
+        },
+        param("samp_delay", "delay"),
+    ],
+    fixed: &[],
+    extra: &[],
+    choose: Some(default_taps_when_empty),
+}];
