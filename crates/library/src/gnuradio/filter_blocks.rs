@@ -1,7 +1,8 @@
 //! Rows for gr-filter's resamplers and filters beyond the plain FIR ones of `filter.rs`:
-//! the polyphase arbitrary resampler.
+//! the polyphase arbitrary resampler and the FFT filters.
 
-use super::common::{no_ty, param, ty};
+use super::common::{is_zero, no_effect, no_ty, only, param, ty};
+use super::filter::fir_or_decimating;
 use super::table::{GrBlock, GrParam, GrType, Mapped, To};
 use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::Pmt;
@@ -32,38 +33,72 @@ fn default_taps_when_empty(m: &mut Mapped) -> Result<(), String> {
     Ok(())
 }
 
-pub(crate) const ROWS: &[GrBlock] = &[GrBlock {
-    id: "pfb_arb_resampler_xxx",
-    make: "pfb.arb_resampler_{type}(",
-    block: "pfb_arb_resampler",
-    types: &[
-        ty("ccf", Dtype::Complex32),
-        ty("fff", Dtype::Float32),
-        no_ty(
-            "ccc",
-            "complex taps: radioflow's pfb_arb_resampler block takes real taps (its kernel \
+/// Why a nonzero `samp_delay` is refused by the FIR-like rows.
+const NO_DELAY: &str = "radioflow's FIR filters keep tags on their items without a declared delay";
+
+pub(crate) const ROWS: &[GrBlock] = &[
+    GrBlock {
+        id: "fft_filter_xxx",
+        make: "filter.fft_filter_{type}({decim},{taps},{nthreads})",
+        // The same convolution as GNU Radio's FFT filter (its blocks of FFTs are a way to compute
+        // it): outputs equal to float rounding, decimation phase and tags included
+        // (tests/gnuradio_filters.rs in radioflow-blocks).
+        block: "fir_filter",
+        types: &[
+            no_ty(
+                "ccc",
+                "complex taps: radioflow's FIR filters take real taps and complex or float items",
+            ),
+            ty("ccf", Dtype::Complex32),
+            ty("fff", Dtype::Float32),
+        ] as &[GrType],
+        params: &[
+            param("decim", "decimation"),
+            param("taps", "taps"),
+            only("samp_delay", is_zero, NO_DELAY),
+            no_effect(
+                "nthreads",
+                "the threads GNU Radio's FFTW uses for each transform; radioflow computes the \
+             convolution directly (SIMD), with the same outputs",
+            ),
+        ],
+        fixed: &[],
+        extra: &[],
+        choose: Some(fir_or_decimating),
+    },
+    GrBlock {
+        id: "pfb_arb_resampler_xxx",
+        make: "pfb.arb_resampler_{type}(",
+        block: "pfb_arb_resampler",
+        types: &[
+            ty("ccf", Dtype::Complex32),
+            ty("fff", Dtype::Float32),
+            no_ty(
+                "ccc",
+                "complex taps: radioflow's pfb_arb_resampler block takes real taps (its kernel \
              filters by complex taps as two real banks, but the block has no complex-taps \
              parameter yet)",
-        ),
-    ] as &[GrType],
-    params: &[
-        param("rrate", "rate"),
-        GrParam {
-            key: "taps",
-            to: To::Convert("taps", taps),
-        },
-        param("nfilts", "filters"),
-        GrParam {
-            key: "atten",
-            to: To::NoEffect(
-                "GNU Radio 3.10's Python template does not pass it: a flowgraph without taps \
+            ),
+        ] as &[GrType],
+        params: &[
+            param("rrate", "rate"),
+            GrParam {
+                key: "taps",
+                to: To::Convert("taps", taps),
+            },
+            param("nfilts", "filters"),
+            GrParam {
+                key: "atten",
+                to: To::NoEffect(
+                    "GNU Radio 3.10's Python template does not pass it: a flowgraph without taps \
                  gets the default design at 100 dB whatever its value (only the C++ template \
                  uses it); radioflow designs as the Python flowgraph does",
-            ),
-        },
-        param("samp_delay", "delay"),
-    ],
-    fixed: &[],
-    extra: &[],
-    choose: Some(default_taps_when_empty),
-}];
+                ),
+            },
+            param("samp_delay", "delay"),
+        ],
+        fixed: &[],
+        extra: &[],
+        choose: Some(default_taps_when_empty),
+    },
+];
