@@ -26,8 +26,8 @@
 //!   [`ComplexToInterleavedChar`], [`InterleavedShortToComplex`],
 //!   [`InterleavedCharToComplex`].
 //! - Radio: [`IqToComplex`] ([`SampleFormat`]), [`FreqXlatingFirFilter`],
-//!   [`DecimatingFirFilter`], [`RationalResampler`], [`PfbArbResampler`], [`QuadratureDemod`], [`IirFilter`] (FM
-//!   de-emphasis).
+//!   [`DecimatingFirFilter`], [`InterpFirFilter`], [`RationalResampler`],
+//!   [`PfbArbResampler`], [`QuadratureDemod`], [`IirFilter`] (FM de-emphasis).
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
 //! - PDUs (GNU Radio's pair of a metadata dict and a vector, [`PduItem`]):
@@ -85,6 +85,7 @@ mod iir_filter;
 mod integrate;
 mod interleave;
 mod interleaved;
+mod interp_fir_filter;
 mod iq_to_complex;
 mod keep_m_in_n;
 mod keep_one_in_n;
@@ -172,6 +173,7 @@ pub use interleaved::{
     ComplexToInterleavedChar, ComplexToInterleavedShort, InterleavedCharToComplex,
     InterleavedShortToComplex,
 };
+pub use interp_fir_filter::InterpFirFilter;
 pub use iq_to_complex::{IqToComplex, SampleFormat, UnknownFormat};
 pub use keep_m_in_n::KeepMInN;
 pub use keep_one_in_n::KeepOneInN;

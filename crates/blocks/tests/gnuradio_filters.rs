@@ -1,4 +1,5 @@
-//! Filters and resamplers (pfb_arb_resampler) against GNU Radio 3.10's own on the same
+//! Filters and resamplers (pfb_arb_resampler, fft_filter as the FIR filters, interp_fir_filter)
+//! against GNU Radio 3.10's own on the same
 //! inputs with tags, run by `gnuradio/filters.py` (one GNU Radio process for the file), and
 //! under every scheduler: items within a float tolerance (the dot products are summed in
 //! another order than VOLK's), tags at the same offsets. Where GNU Radio stops short of the
@@ -10,7 +11,9 @@
 use radioflow_blocks::runtime::{
     BlockId, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
-use radioflow_blocks::{DecimatingFirFilter, FirFilter, PfbArbResampler, VectorSink, VectorSource};
+use radioflow_blocks::{
+    DecimatingFirFilter, FirFilter, InterpFirFilter, PfbArbResampler, VectorSink, VectorSource,
+};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -205,6 +208,32 @@ fn cases() -> Vec<Case> {
         tol: 1e-5,
         slack: 80,
     });
+    for (name, interp, complex) in [
+        ("interp_fir_ccf_3", 3, true),
+        ("interp_fir_fff_4", 4, false),
+    ] {
+        let kind = if complex { "ccf" } else { "fff" };
+        cases.push(Case {
+            name,
+            gr: format!("filter.interp_fir_filter_{kind}({interp}, {taps_py})"),
+            input: if complex {
+                Items::C(noise[..500].to_vec())
+            } else {
+                Items::F(samples(4, 500))
+            },
+            out: if complex { "c" } else { "f" },
+            tags: vec![0, 100, 105, 333],
+            block: Box::new(move |fg| {
+                if complex {
+                    fg.add(InterpFirFilter::<Complex32>::new(&lp(), interp).unwrap())
+                } else {
+                    fg.add(InterpFirFilter::<f32>::new(&lp(), interp).unwrap())
+                }
+            }),
+            tol: 1e-5,
+            slack: 0,
+        });
+    }
     cases
 }
 

@@ -1,5 +1,5 @@
 //! Rows for gr-filter's resamplers and filters beyond the plain FIR ones of `filter.rs`:
-//! the polyphase arbitrary resampler and the FFT filters.
+//! the polyphase arbitrary resampler, the FFT filters and the interpolating FIR filter.
 
 use super::common::{is_zero, no_effect, no_ty, only, param, ty};
 use super::filter::fir_or_decimating;
@@ -32,6 +32,10 @@ fn default_taps_when_empty(m: &mut Mapped) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Why the complex-taps types are refused.
+const COMPLEX_TAPS: &str =
+    "complex taps: radioflow's FIR filters take real taps and complex or float items";
 
 /// Why a nonzero `samp_delay` is refused by the FIR-like rows.
 const NO_DELAY: &str = "radioflow's FIR filters keep tags on their items without a declared delay";
