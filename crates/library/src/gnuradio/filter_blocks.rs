@@ -42,6 +42,31 @@ const NO_DELAY: &str = "radioflow's FIR filters keep tags on their items without
 
 pub(crate) const ROWS: &[GrBlock] = &[
     GrBlock {
+        id: "interp_fir_filter_xxx",
+        make: "filter.interp_fir_filter_{type}({interp},{taps})",
+        block: "interp_fir_filter",
+        types: &[
+            no_ty("ccc", COMPLEX_TAPS),
+            ty("ccf", Dtype::Complex32),
+            no_ty("fcc", COMPLEX_TAPS),
+            ty("fff", Dtype::Float32),
+            no_ty(
+                "fsf",
+                "short output: radioflow's interpolating FIR filter makes the float or \
+                 complex items it takes",
+            ),
+            no_ty("scc", COMPLEX_TAPS),
+        ] as &[GrType],
+        params: &[
+            param("interp", "interpolation"),
+            param("taps", "taps"),
+            only("samp_delay", is_zero, NO_DELAY),
+        ],
+        fixed: &[],
+        extra: &[],
+        choose: None,
+    },
+    GrBlock {
         id: "fft_filter_xxx",
         make: "filter.fft_filter_{type}({decim},{taps},{nthreads})",
         // The same convolution as GNU Radio's FFT filter (its blocks of FFTs are a way to compute
@@ -49,10 +74,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         // (tests/gnuradio_filters.rs in radioflow-blocks).
         block: "fir_filter",
         types: &[
-            no_ty(
-                "ccc",
-                "complex taps: radioflow's FIR filters take real taps and complex or float items",
-            ),
+            no_ty("ccc", COMPLEX_TAPS),
             ty("ccf", Dtype::Complex32),
             ty("fff", Dtype::Float32),
         ] as &[GrType],
