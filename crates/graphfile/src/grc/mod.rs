@@ -62,6 +62,8 @@ const VARIABLES: &[&str] = &[
     "variable_rrc_filter_taps",
     "variable_low_pass_filter_taps",
     "variable_high_pass_filter_taps",
+    "variable_band_pass_filter_taps",
+    "variable_band_reject_filter_taps",
 ];
 
 /// Block ids that are part of the file but not of the graph.
