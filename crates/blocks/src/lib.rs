@@ -27,7 +27,8 @@
 //!   [`InterleavedCharToComplex`].
 //! - Radio: [`IqToComplex`] ([`SampleFormat`]), [`FreqXlatingFirFilter`],
 //!   [`DecimatingFirFilter`], [`InterpFirFilter`], [`RationalResampler`],
-//!   [`PfbArbResampler`], [`QuadratureDemod`], [`IirFilter`] (FM de-emphasis).
+//!   [`PfbArbResampler`], [`QuadratureDemod`], [`FrequencyModulator`], [`IirFilter`] (FM
+//!   de-emphasis).
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
 //! - PDUs (GNU Radio's pair of a metadata dict and a vector, [`PduItem`]):
@@ -79,6 +80,7 @@ mod file_sink;
 mod file_source;
 mod fir_filter;
 mod freq_xlating_fir_filter;
+mod frequency_modulator;
 mod from_float;
 mod head;
 mod iir_filter;
@@ -164,6 +166,7 @@ pub use file_sink::FileSink;
 pub use file_source::FileSource;
 pub use fir_filter::FirFilter;
 pub use freq_xlating_fir_filter::FreqXlatingFirFilter;
+pub use frequency_modulator::FrequencyModulator;
 pub use from_float::{FloatToChar, FloatToInt, FloatToShort, FloatToUchar};
 pub use head::Head;
 pub use iir_filter::IirFilter;

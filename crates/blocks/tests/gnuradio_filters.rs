@@ -1,18 +1,18 @@
 //! Filters and resamplers (pfb_arb_resampler, fft_filter as the FIR filters, interp_fir_filter)
-//! against GNU Radio 3.10's own on the same
-//! inputs with tags, run by `gnuradio/filters.py` (one GNU Radio process for the file), and
-//! under every scheduler: items within a float tolerance (the dot products are summed in
-//! another order than VOLK's), tags at the same offsets. Where GNU Radio stops short of the
-//! input's end (its resampler's forecast asks for a window of history ahead, its FFT filters
-//! work in whole FFT blocks), its output must be a prefix of radioflow's, at most that much
-//! shorter. SKIPPED where GNU
-//! Radio is not installed.
+//! and the frequency modulator against GNU Radio 3.10's own on the same inputs with tags, run
+//! by `gnuradio/filters.py` (one GNU Radio process for the file), and under every scheduler:
+//! items within a float tolerance (the dot products are summed in another order than VOLK's;
+//! GNU Radio's modulator takes its sines from a fixed-point table), tags at the same offsets.
+//! Where GNU Radio stops short of the input's end (its resampler's forecast asks for a window
+//! of history ahead, its FFT filters work in whole FFT blocks), its output must be a prefix of
+//! radioflow's, at most that much shorter. SKIPPED where GNU Radio is not installed.
 
 use radioflow_blocks::runtime::{
     BlockId, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
 use radioflow_blocks::{
-    DecimatingFirFilter, FirFilter, InterpFirFilter, PfbArbResampler, VectorSink, VectorSource,
+    DecimatingFirFilter, FirFilter, FrequencyModulator, InterpFirFilter, PfbArbResampler,
+    VectorSink, VectorSource,
 };
 use serde_json::{json, Value};
 use std::io::Write;
@@ -234,6 +234,17 @@ fn cases() -> Vec<Case> {
             slack: 0,
         });
     }
+    // The frequency modulator: GNU Radio's sine and cosine come from a fixed-point table.
+    cases.push(Case {
+        name: "frequency_modulator",
+        gr: "analog.frequency_modulator_fc(0.7)".into(),
+        input: Items::F(samples(5, 1500)),
+        out: "c",
+        tags: tags.clone(),
+        block: Box::new(|fg| fg.add(FrequencyModulator::new(0.7))),
+        tol: 1e-4,
+        slack: 0,
+    });
     cases
 }
 

@@ -1,5 +1,6 @@
 //! Rows for gr-filter's resamplers and filters beyond the plain FIR ones of `filter.rs`:
-//! the polyphase arbitrary resampler, the FFT filters and the interpolating FIR filter.
+//! the polyphase arbitrary resampler, the FFT filters and the interpolating FIR filter; and
+//! gr-analog's frequency modulator.
 
 use super::common::{is_zero, no_effect, no_ty, only, param, ty};
 use super::filter::fir_or_decimating;
@@ -41,6 +42,16 @@ const COMPLEX_TAPS: &str =
 const NO_DELAY: &str = "radioflow's FIR filters keep tags on their items without a declared delay";
 
 pub(crate) const ROWS: &[GrBlock] = &[
+    GrBlock {
+        id: "analog_frequency_modulator_fc",
+        make: "analog.frequency_modulator_fc({sensitivity})",
+        block: "frequency_modulator",
+        types: &[],
+        params: &[param("sensitivity", "sensitivity")],
+        fixed: &[],
+        extra: &[],
+        choose: None,
+    },
     GrBlock {
         id: "interp_fir_filter_xxx",
         make: "filter.interp_fir_filter_{type}({interp},{taps})",
