@@ -28,7 +28,7 @@
 //! - Radio: [`IqToComplex`] ([`SampleFormat`]), [`FreqXlatingFirFilter`],
 //!   [`DecimatingFirFilter`], [`InterpFirFilter`], [`RationalResampler`],
 //!   [`PfbArbResampler`], [`QuadratureDemod`], [`FrequencyModulator`], [`IirFilter`] (FM
-//!   de-emphasis).
+//!   de-emphasis), [`SinglePoleIirFilter`], [`Rms`].
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
 //! - PDUs (GNU Radio's pair of a metadata dict and a vector, [`PduItem`]):
@@ -125,9 +125,11 @@ mod rate_work;
 mod rational_resampler;
 mod repack_bits;
 mod repeat;
+mod rms;
 mod sample_and_hold;
 mod selector;
 mod signal_source;
+mod single_pole_iir_filter;
 mod skiphead;
 mod stream_demux;
 mod stream_mux;
@@ -213,9 +215,11 @@ pub use rate_source::RateSource;
 pub use rational_resampler::RationalResampler;
 pub use repack_bits::{BitOrder, RepackBits};
 pub use repeat::Repeat;
+pub use rms::Rms;
 pub use sample_and_hold::SampleAndHold;
 pub use selector::Selector;
 pub use signal_source::{SignalItem, SignalSource, Waveform};
+pub use single_pole_iir_filter::SinglePoleIirFilter;
 pub use skiphead::Skiphead;
 pub use stream_demux::StreamDemux;
 pub use stream_mux::StreamMux;

@@ -1,18 +1,19 @@
 //! Filters and resamplers (pfb_arb_resampler, fft_filter as the FIR filters, interp_fir_filter)
-//! and the frequency modulator against GNU Radio 3.10's own on the same inputs with tags, run
-//! by `gnuradio/filters.py` (one GNU Radio process for the file), and under every scheduler:
-//! items within a float tolerance (the dot products are summed in another order than VOLK's;
-//! GNU Radio's modulator takes its sines from a fixed-point table), tags at the same offsets.
-//! Where GNU Radio stops short of the input's end (its resampler's forecast asks for a window
-//! of history ahead, its FFT filters work in whole FFT blocks), its output must be a prefix of
-//! radioflow's, at most that much shorter. SKIPPED where GNU Radio is not installed.
+//! and the frequency modulator, single-pole IIR filter and RMS level against GNU Radio 3.10's
+//! own on the same inputs with tags, run by `gnuradio/filters.py` (one GNU Radio process for
+//! the file), and under every scheduler: items within a float tolerance (the dot products are
+//! summed in another order than VOLK's; GNU Radio's modulator takes its sines from a
+//! fixed-point table), tags at the same offsets. Where GNU Radio stops short of the input's
+//! end (its resampler's forecast asks for a window of history ahead, its FFT filters work in
+//! whole FFT blocks), its output must be a prefix of radioflow's, at most that much shorter.
+//! SKIPPED where GNU Radio is not installed.
 
 use radioflow_blocks::runtime::{
     BlockId, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
 use radioflow_blocks::{
-    DecimatingFirFilter, FirFilter, FrequencyModulator, InterpFirFilter, PfbArbResampler,
-    VectorSink, VectorSource,
+    DecimatingFirFilter, FirFilter, FrequencyModulator, InterpFirFilter, PfbArbResampler, Rms,
+    SinglePoleIirFilter, VectorSink, VectorSource,
 };
 use serde_json::{json, Value};
 use std::io::Write;
@@ -245,6 +246,50 @@ fn cases() -> Vec<Case> {
         tol: 1e-4,
         slack: 0,
     });
+    // The single-pole IIR filter and the RMS level (f64 state, as GNU Radio's).
+    for complex in [false, true] {
+        let (t, input) = if complex {
+            ("c", Items::C(noise.clone()))
+        } else {
+            ("f", Items::F(samples(6, 1500)))
+        };
+        cases.push(Case {
+            name: if complex {
+                "single_pole_cc"
+            } else {
+                "single_pole_ff"
+            },
+            gr: format!("filter.single_pole_iir_filter_{t}{t}(0.05, 1)"),
+            input: input.clone(),
+            out: t,
+            tags: tags.clone(),
+            block: Box::new(move |fg| {
+                if complex {
+                    fg.add(SinglePoleIirFilter::<Complex32>::new(0.05).unwrap())
+                } else {
+                    fg.add(SinglePoleIirFilter::<f32>::new(0.05).unwrap())
+                }
+            }),
+            tol: 1e-6,
+            slack: 0,
+        });
+        cases.push(Case {
+            name: if complex { "rms_cf" } else { "rms_ff" },
+            gr: format!("blocks.rms_{t}f(0.01)"),
+            input,
+            out: "f",
+            tags: tags.clone(),
+            block: Box::new(move |fg| {
+                if complex {
+                    fg.add(Rms::<Complex32>::new(0.01).unwrap())
+                } else {
+                    fg.add(Rms::<f32>::new(0.01).unwrap())
+                }
+            }),
+            tol: 1e-6,
+            slack: 0,
+        });
+    }
     cases
 }
 

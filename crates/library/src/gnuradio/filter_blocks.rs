@@ -1,8 +1,8 @@
 //! Rows for gr-filter's resamplers and filters beyond the plain FIR ones of `filter.rs`:
 //! the polyphase arbitrary resampler, the FFT filters and the interpolating FIR filter; and
-//! gr-analog's frequency modulator.
+//! gr-analog's frequency modulator, the single-pole IIR filter and the RMS level.
 
-use super::common::{is_zero, no_effect, no_ty, only, param, ty};
+use super::common::{is_zero, no_effect, no_ty, only, param, ty, VLEN_ONE};
 use super::filter::fir_or_decimating;
 use super::table::{GrBlock, GrParam, GrType, Mapped, To};
 use radioflow_runtime::registry::Dtype;
@@ -42,6 +42,26 @@ const COMPLEX_TAPS: &str =
 const NO_DELAY: &str = "radioflow's FIR filters keep tags on their items without a declared delay";
 
 pub(crate) const ROWS: &[GrBlock] = &[
+    GrBlock {
+        id: "single_pole_iir_filter_xx",
+        make: "filter.single_pole_iir_filter_{type.fcn}({alpha},{vlen})",
+        block: "single_pole_iir_filter",
+        types: &[ty("complex", Dtype::Complex32), ty("float", Dtype::Float32)] as &[GrType],
+        params: &[param("alpha", "alpha"), VLEN_ONE],
+        fixed: &[],
+        extra: &[],
+        choose: None,
+    },
+    GrBlock {
+        id: "blocks_rms_xx",
+        make: "blocks.rms_{type.fcn}f({alpha})",
+        block: "rms",
+        types: &[ty("complex", Dtype::Complex32), ty("float", Dtype::Float32)] as &[GrType],
+        params: &[param("alpha", "alpha")],
+        fixed: &[],
+        extra: &[],
+        choose: None,
+    },
     GrBlock {
         id: "analog_frequency_modulator_fc",
         make: "analog.frequency_modulator_fc({sensitivity})",
