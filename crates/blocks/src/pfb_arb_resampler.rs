@@ -11,9 +11,10 @@ use radioflow_runtime::registry::prelude::*;
 /// steps as GNU Radio's does: outputs equal GNU Radio's to float rounding).
 ///
 /// The prototype `taps` are designed at `filters` times the input rate with gain `filters`;
-/// given none, they are the ones GNU Radio designs
+/// [`new`](Self::new) given none designs GNU Radio's
 /// ([`PfbArbResampler::default_taps`](radioflow_dsp::PfbArbResampler::default_taps), with
-/// `atten` dB of stop band). A tag on input `i` moves to output `(i + delay) · rate`
+/// `atten` dB of stop band; the GNU Radio table designs them so for a `.grc` file without
+/// taps). A tag on input `i` moves to output `(i + delay) · rate`
 /// rounded to the nearest (GNU Radio's rule for a block of relative rate `rate` that
 /// declares a sample delay of `delay`, with `rate` rounded to `f32` as GNU Radio keeps it),
 /// or the next output if that one is out already.
@@ -39,14 +40,13 @@ use radioflow_runtime::registry::prelude::*;
     id = "pfb_arb_resampler",
     summary = "Resamples by any `rate` (polyphase bank with interpolation; GNU Radio's pfb_arb_resampler).",
     dtypes = [Complex32, Float32],
-    make = Self::new(rate, &taps, filters, atten)
+    make = Self::new(rate, &taps, filters, 100.0)
         .map(|b| b.with_delay(delay))
         .map_err(|e| Refused::param(e.name, e.reason))
 )]
 #[param(rate: f64, above = 0.0, doc = "outputs per input")]
-#[param(taps: Vec<f32> = [], doc = "the prototype low-pass at `filters` × the input rate, gain `filters`; empty: GNU Radio's default design")]
+#[param(taps: Vec<f32>, doc = "the prototype low-pass at `filters` × the input rate, gain `filters`")]
 #[param(filters: usize = 32, min = 1, doc = "the number of polyphase filters")]
-#[param(atten: f64 = 100.0, above = 0.0, doc = "the default design's stop-band attenuation, dB (unused with taps)")]
 #[param(delay: u64 = 0, doc = "the sample delay tags are moved by, in input samples (GNU Radio's declare_sample_delay)")]
 #[derive(Debug)]
 pub struct PfbArbResampler<T: FirSample + Item> {

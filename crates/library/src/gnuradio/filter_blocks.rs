@@ -5,6 +5,7 @@
 use super::common::{is_zero, no_effect, no_ty, only, param, ty, VLEN_ONE};
 use super::filter::fir_or_decimating;
 use super::table::{GrBlock, GrParam, GrType, Mapped, To};
+use radioflow_blocks::dsp::PfbArbResampler;
 use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::Pmt;
 
@@ -19,18 +20,37 @@ fn taps(v: &Pmt) -> Result<Pmt, String> {
     }
 }
 
-/// No taps given: GNU Radio's Python wrapper designs its own (`taps if taps else None`);
-/// radioflow's block does the same when the parameter is left out.
+/// No taps given: GNU Radio's Python wrapper designs its own (`taps if taps else None`,
+/// `create_taps(rate, nfilts, 100)`): so does the mapping, with radioflow-dsp's copy of that
+/// design (checked against GNU Radio's taps).
 fn default_taps_when_empty(m: &mut Mapped) -> Result<(), String> {
     let empty = match m.param("taps") {
         Some(Pmt::Vector(v) | Pmt::Tuple(v)) => v.is_empty(),
         Some(Pmt::F32Vector(v)) => v.is_empty(),
         Some(Pmt::F64Vector(v)) => v.is_empty(),
+        None => true,
         _ => false,
     };
-    if empty {
-        m.params.retain(|(n, _)| n != "taps");
+    if !empty {
+        return Ok(());
     }
+    let number = |name: &str, default: f64| match m.param(name) {
+        None => Ok(default),
+        Some(Pmt::Int(i)) => Ok(*i as f64),
+        Some(Pmt::Double(x)) => Ok(*x),
+        Some(other) => Err(format!("{name} {other:?} is not a number")),
+    };
+    let (rate, filters) = (number("rate", f64::NAN)?, number("filters", 32.0)?);
+    if !(filters >= 1.0 && filters.fract() == 0.0) {
+        return Err(format!(
+            "nfilts {filters} must be a whole number of at least 1"
+        ));
+    }
+    let taps = PfbArbResampler::<f32>::default_taps(rate, filters as usize, 100.0)
+        .map_err(|e| format!("taps: GNU Radio's default design: {e}"))?;
+    m.params.retain(|(n, _)| n != "taps");
+    let taps: Vec<Pmt> = taps.into_iter().map(|t| Pmt::Double(t.into())).collect();
+    m.params.push(("taps".to_owned(), Pmt::Vector(taps.into())));
     Ok(())
 }
 
@@ -159,3 +179,38 @@ pub(crate) const ROWS: &[GrBlock] = &[
         choose: Some(default_taps_when_empty),
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mapped(params: Vec<(&str, Pmt)>) -> Mapped {
+        Mapped {
+            block: "pfb_arb_resampler",
+            dtype: Some(Dtype::Complex32),
+            params: params.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_resampler_without_taps_gets_gnu_radios_default_design() {
+        let mut m = mapped(vec![("rate", Pmt::Double(1.5)), ("filters", Pmt::Int(32))]);
+        default_taps_when_empty(&mut m).unwrap();
+        let want = PfbArbResampler::<f32>::default_taps(1.5, 32, 100.0).unwrap();
+        match m.param("taps") {
+            Some(Pmt::Vector(t)) => assert_eq!(t.len(), want.len()),
+            other => panic!("{other:?}"),
+        }
+        // Given taps stay as they are.
+        let taps = Pmt::Vector(vec![Pmt::Double(1.0)].into());
+        let mut m = mapped(vec![("rate", Pmt::Double(1.5)), ("taps", taps.clone())]);
+        default_taps_when_empty(&mut m).unwrap();
+        assert_eq!(m.param("taps"), Some(&taps));
+        // A bad rate is named.
+        let mut m = mapped(vec![("rate", Pmt::Double(-1.0))]);
+        assert!(default_taps_when_empty(&mut m)
+            .unwrap_err()
+            .contains("rate"));
+    }
+}
