@@ -8,8 +8,9 @@ use radioflow_runtime::registry::prelude::*;
 /// Moves the signal at `centre` Hz to DC, low-pass filters it with real taps and keeps one
 /// sample in `decimation`, like GNU Radio's `freq_xlating_fir_filter_ccf` (same phase
 /// convention and zero start-up history; kernel [`radioflow_dsp::FreqXlatingFir`]). A tag on
-/// input `i` moves to output `⌊i / decimation⌋`, or later when that output was made
-/// already (the kernel takes input ahead of the output space it is given).
+/// input `i` moves to output `i / decimation` rounded (halves up, as GNU Radio), or later
+/// when that output was made already (the kernel takes input ahead of the output space it
+/// is given).
 ///
 /// The `centre` can be moved while the graph runs (an FM receiver's station offset from the
 /// control port, `radioflow fm --control`): the mixer's phase runs on without a jump, and a

@@ -26,8 +26,9 @@
 //!   [`ComplexToInterleavedChar`], [`InterleavedShortToComplex`],
 //!   [`InterleavedCharToComplex`].
 //! - Radio: [`IqToComplex`] ([`SampleFormat`]), [`FreqXlatingFirFilter`],
-//!   [`DecimatingFirFilter`], [`RationalResampler`], [`QuadratureDemod`], [`IirFilter`] (FM
-//!   de-emphasis).
+//!   [`DecimatingFirFilter`], [`InterpFirFilter`], [`RationalResampler`],
+//!   [`PfbArbResampler`], [`QuadratureDemod`], [`FrequencyModulator`], [`IirFilter`] (FM
+//!   de-emphasis), [`SinglePoleIirFilter`], [`Rms`].
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
 //! - PDUs (GNU Radio's pair of a metadata dict and a vector, [`PduItem`]):
@@ -79,12 +80,14 @@ mod file_sink;
 mod file_source;
 mod fir_filter;
 mod freq_xlating_fir_filter;
+mod frequency_modulator;
 mod from_float;
 mod head;
 mod iir_filter;
 mod integrate;
 mod interleave;
 mod interleaved;
+mod interp_fir_filter;
 mod iq_to_complex;
 mod keep_m_in_n;
 mod keep_one_in_n;
@@ -112,6 +115,7 @@ mod pdu_set;
 mod pdu_to_tagged_stream;
 mod peak_detector;
 mod peak_detector2;
+mod pfb_arb_resampler;
 mod quadrature_demod;
 mod random_pdu;
 mod random_source;
@@ -121,9 +125,11 @@ mod rate_work;
 mod rational_resampler;
 mod repack_bits;
 mod repeat;
+mod rms;
 mod sample_and_hold;
 mod selector;
 mod signal_source;
+mod single_pole_iir_filter;
 mod skiphead;
 mod stream_demux;
 mod stream_mux;
@@ -163,6 +169,7 @@ pub use file_sink::FileSink;
 pub use file_source::FileSource;
 pub use fir_filter::FirFilter;
 pub use freq_xlating_fir_filter::FreqXlatingFirFilter;
+pub use frequency_modulator::FrequencyModulator;
 pub use from_float::{FloatToChar, FloatToInt, FloatToShort, FloatToUchar};
 pub use head::Head;
 pub use iir_filter::IirFilter;
@@ -172,6 +179,7 @@ pub use interleaved::{
     ComplexToInterleavedChar, ComplexToInterleavedShort, InterleavedCharToComplex,
     InterleavedShortToComplex,
 };
+pub use interp_fir_filter::InterpFirFilter;
 pub use iq_to_complex::{IqToComplex, SampleFormat, UnknownFormat};
 pub use keep_m_in_n::KeepMInN;
 pub use keep_one_in_n::KeepOneInN;
@@ -199,6 +207,7 @@ pub use pdu_set::PduSet;
 pub use pdu_to_tagged_stream::PduToTaggedStream;
 pub use peak_detector::PeakDetector;
 pub use peak_detector2::PeakDetector2;
+pub use pfb_arb_resampler::PfbArbResampler;
 pub use quadrature_demod::QuadratureDemod;
 pub use random_pdu::RandomPdu;
 pub use random_source::{RandomItem, RandomSource, RandomSourceError};
@@ -207,9 +216,11 @@ pub use rate_source::RateSource;
 pub use rational_resampler::RationalResampler;
 pub use repack_bits::{BitOrder, RepackBits};
 pub use repeat::Repeat;
+pub use rms::Rms;
 pub use sample_and_hold::SampleAndHold;
 pub use selector::Selector;
 pub use signal_source::{SignalItem, SignalSource, Waveform};
+pub use single_pole_iir_filter::SinglePoleIirFilter;
 pub use skiphead::Skiphead;
 pub use stream_demux::StreamDemux;
 pub use stream_mux::StreamMux;

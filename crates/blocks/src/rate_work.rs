@@ -5,9 +5,10 @@ use radioflow_runtime::prelude::*;
 /// One work call of a block whose kernel keeps its own history and reports what it took and
 /// made, `f(input, output) -> (consumed, produced)` (the decimating, interpolating and
 /// resampling filters of `radioflow_dsp`): the tags on the consumed inputs move to output
-/// `⌊i · interpolation / decimation⌋`, or the next output if that one is out already (the
-/// kernels take input ahead of their outputs), then the counts are
-/// consumed and produced.
+/// `i · interpolation / decimation` rounded to the nearest, halves up (GNU Radio's rule: a
+/// tag at 105 through a decimation by 2 lands on 53), or the next output if that one is out
+/// already (the kernels take input ahead of their outputs), then the counts are consumed
+/// and produced.
 pub(crate) fn rate_work<A: Item, B: Item>(
     input: &mut StreamInput<A>,
     output: &mut StreamOutput<B>,
@@ -22,8 +23,8 @@ pub(crate) fn rate_work<A: Item, B: Item>(
             if t.offset >= from + consumed as u64 {
                 break;
             }
-            let at =
-                (u128::from(t.offset) * u128::from(interpolation) / u128::from(decimation)) as u64;
+            let (i, d) = (u128::from(interpolation), u128::from(decimation));
+            let at = ((2 * u128::from(t.offset) * i + d) / (2 * d)) as u64;
             output.add_tag(at.max(to), t.key.clone(), t.value.clone());
         }
     }

@@ -9,8 +9,9 @@ use radioflow_runtime::registry::prelude::*;
 /// filter, like GNU Radio's `rational_resampler_xxf` (kernel
 /// [`radioflow_dsp::RationalResampler`], checked against GNU Radio's output; like it, the
 /// output starts at the first full window). A tag on input `i` moves to output
-/// `⌊i · interpolation / decimation⌋`, or later when that output was made already (the
-/// kernel takes input ahead of the output space it is given).
+/// `i · interpolation / decimation` rounded (halves up, as GNU Radio), or later when that
+/// output was made already (the kernel takes input ahead of the output space it is
+/// given).
 ///
 /// The taps are designed at `interpolation` times the input rate with gain `interpolation`:
 /// [`new`](Self::new) designs them as GNU Radio does when given none

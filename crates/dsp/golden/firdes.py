@@ -88,6 +88,46 @@ def taps_cases():
         cases.append({"kind": "resampler", "interp": interp, "decim": decim, "fbw": fbw,
                       "taps": list(block.taps()[0]) if isinstance(block.taps()[0], (list, tuple))
                       else list(block.taps())})
+    from gnuradio.filter import optfir
+    for args in [(32, 32, 0.4, 0.6, 0.1, 100), (1.0, 48e3, 5e3, 7e3, 0.5, 60),
+                 (2.0, 1.0, 0.1, 0.15, 0.1, 80)]:
+        cases.append({"kind": "optfir_low_pass", "args": list(args),
+                      "taps": list(optfir.low_pass(*args))})
+    cases.append({"kind": "optfir_high_pass", "args": [1.0, 48e3, 5e3, 7e3, 0.5, 60],
+                  "taps": list(optfir.high_pass(1.0, 48e3, 5e3, 7e3, 0.5, 60))})
+    for kind, f in [("optfir_band_pass", optfir.band_pass),
+                    ("optfir_band_reject", optfir.band_reject)]:
+        args = [1.0, 48e3, 4e3, 6e3, 10e3, 12e3, 0.5, 60]
+        cases.append({"kind": kind, "args": args, "taps": list(f(*args))})
+    # Only "bandpass": GNU Radio 3.10.5's pm_remez writes past its grid for the antisymmetric
+    # types ("hilbert", "differentiator") and the process aborts.
+    for order, bands, ampl, weight, ftype in [
+        (32, [0, 0.4, 0.5, 1], [1, 1, 0, 0], [1, 1], "bandpass"),
+        (40, [0, 0.3, 0.4, 1], [1, 1, 0, 0], [1, 10], "bandpass"),
+        (33, [0, 0.3, 0.4, 1], [1, 1, 0, 0], [1, 3], "bandpass"),
+        (24, [0, 0.2, 0.3, 0.6, 0.7, 1], [0, 0, 1, 0.5, 0, 0], [1, 1, 1], "bandpass"),
+    ]:
+        cases.append({"kind": "pm_remez", "order": order, "bands": bands, "ampl": ampl,
+                      "weight": weight, "type": ftype,
+                      "taps": list(filter.pm_remez(order, bands, ampl, weight, ftype))})
+    for gain, fs, fc, tw, atten, win, beta, wname in [
+        (1.0, 48e3, 5e3, 2e3, 60, W.WIN_KAISER, 6.76, "kaiser6.76"),
+        (32, 32, 0.2, 0.1, 100, W.WIN_BLACKMAN_HARRIS, 6.76, "blackman_harris"),
+        (3.0, 32 * 48e3, 15e3, 1e3, 60, W.WIN_HAMMING, 6.76, "hamming"),
+    ]:
+        cases.append({"kind": "low_pass_2", "gain": gain, "fs": fs, "f1": fc, "tw": tw,
+                      "atten": atten, "window": wname,
+                      "taps": list(firdes.low_pass_2(gain, fs, fc, tw, atten, win, beta))})
+    for gain, fs, f1, f2, tw, atten, wname in [(1.0, 48e3, 5e3, 9e3, 2e3, 60, "hamming"),
+                                               (2.0, 1.0, 0.1, 0.3, 0.05, 70, "blackman")]:
+        win, beta = WINDOWS[wname]
+        common = {"gain": gain, "fs": fs, "f1": f1, "tw": tw, "atten": atten, "window": wname}
+        cases.append(dict(common, kind="high_pass_2", taps=list(
+            firdes.high_pass_2(gain, fs, f1, tw, atten, win, beta))))
+        cases.append(dict(common, kind="band_pass_2", f2=f2, taps=list(
+            firdes.band_pass_2(gain, fs, f1, f2, tw, atten, win, beta))))
+        cases.append(dict(common, kind="band_reject_2", f2=f2, taps=list(
+            firdes.band_reject_2(gain, fs, f1, f2, tw, atten, win, beta))))
     return cases
 
 
@@ -168,6 +208,21 @@ def block_cases():
                                  blocks.vector_sink_f)
     out["dc_blocker_short"] = run(f(real + 3.0), filter.dc_blocker_ff(32, False),
                                   blocks.vector_sink_f)
+    # The polyphase arbitrary resampler: GNU Radio's default taps (optfir above rate 1,
+    # firdes.low_pass_2 below), given taps, and each item type.
+    from gnuradio.filter import pfb
+    for rate, ntaps_key in [(1.5, "pfb_arb_1.5"), (0.75, "pfb_arb_0.75"), (2.0, "pfb_arb_2")]:
+        taps = pfb.arb_resampler_ccf.create_taps(rate, 32, 100)
+        out[ntaps_key + "_taps"] = [float(t) for t in taps]
+        out[ntaps_key] = cplx(run(c(noise[:600]), filter.pfb_arb_resampler_ccf(rate, taps, 32),
+                                  blocks.vector_sink_c))
+    out["pfb_arb_fff_taps"] = lp
+    out["pfb_arb_fff"] = run(f(real[:600]), filter.pfb_arb_resampler_fff(1.37, lp, 8),
+                             blocks.vector_sink_f)
+    ctaps = cbp
+    out["pfb_arb_ccc_taps"] = cplx(ctaps)
+    out["pfb_arb_ccc"] = cplx(run(c(noise[:600]), filter.pfb_arb_resampler_ccc(0.61, ctaps, 16),
+                                  blocks.vector_sink_c))
     return out
 
 

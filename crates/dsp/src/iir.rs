@@ -1,6 +1,7 @@
 //! [`Iir`], [`SinglePoleIir`] and [`Biquad`]: recursive filters, and the FM de-emphasis.
 
 use crate::error::{check, positive, Num, ParamError};
+use crate::fir::FirSample;
 
 /// A general IIR filter `Σ_k a[k]·y[n-k] = Σ_k b[k]·x[n-k]` in direct form I, with `f64`
 /// coefficients and state, as GNU Radio's `iir_filter_ffd` with `oldstyle = false`. The
@@ -113,7 +114,9 @@ fn shift_in(state: &mut [f64], v: f64) {
 #[derive(Clone, Debug)]
 pub struct SinglePoleIir {
     alpha: f64,
-    last: f64,
+    /// The last output of each component (a complex sample's two; GNU Radio keeps complex
+    /// state in `f64` too).
+    last: [f64; 2],
 }
 
 impl SinglePoleIir {
@@ -125,7 +128,35 @@ impl SinglePoleIir {
         check((0.0..=1.0).contains(&alpha), "alpha", || {
             format!("{} must be in [0, 1]", Num(alpha))
         })?;
-        Ok(Self { alpha, last: 0.0 })
+        Ok(Self {
+            alpha,
+            last: [0.0; 2],
+        })
+    }
+
+    /// One step on a single stream: the next output for input `x`.
+    pub fn step(&mut self, x: f64) -> f64 {
+        self.last[0] = self.alpha * x + (1.0 - self.alpha) * self.last[0];
+        self.last[0]
+    }
+
+    /// Filters `f32` or `Complex32` samples (each component on its own, as GNU Radio's
+    /// `single_pole_iir_filter_cc` does) into the first `input.len()` of `output`.
+    ///
+    /// # Panics
+    /// If `output` is shorter than `input`.
+    pub fn process_samples<T: FirSample>(&mut self, input: &[T], output: &mut [T]) {
+        let x = T::components(input);
+        let y = &mut T::components_mut(output)[..x.len()];
+        for (o, i) in y
+            .chunks_exact_mut(T::COMPONENTS)
+            .zip(x.chunks_exact(T::COMPONENTS))
+        {
+            for c in 0..T::COMPONENTS {
+                self.last[c] = self.alpha * f64::from(i[c]) + (1.0 - self.alpha) * self.last[c];
+                o[c] = self.last[c] as f32;
+            }
+        }
     }
 
     /// Filters `input` into the first `input.len()` samples of `output`.
@@ -134,8 +165,7 @@ impl SinglePoleIir {
     /// If `output` is shorter than `input`.
     pub fn process(&mut self, input: &[f32], output: &mut [f32]) {
         for (o, &x) in output[..input.len()].iter_mut().zip(input) {
-            self.last = self.alpha * f64::from(x) + (1.0 - self.alpha) * self.last;
-            *o = self.last as f32;
+            *o = self.step(f64::from(x)) as f32;
         }
     }
 }

@@ -10,14 +10,16 @@
 //! Design and filtering:
 //! - [`firdes`]: GNU Radio's filter designs (low/high/band-pass, band-reject with
 //!   [`firdes::Window`]s, complex band-pass, root-raised-cosine, Gaussian, Hilbert,
-//!   resampler taps), same taps.
+//!   resampler taps), same taps; [`optfir`]: GNU Radio's equiripple designs
+//!   (`optfir.low_pass` and others, over [`optfir::pm_remez`], the Parks-McClellan exchange).
 //! - [`Fir`]: FIR filter with real taps on `f32` or `Complex32` samples (SIMD, AVX2+FMA chosen
 //!   at run time where available: [`InstructionSet`], decided once for every kernel), over
 //!   caller-held history.
 //! - [`DecimatingFir`], [`InterpolatingFir`], [`RationalResampler`]: streaming FIRs keeping
 //!   one output in `D`, making `I` per input (polyphase), or both.
 //! - [`ArbResampler`]: any rate ratio (a polyphase bank, linear interpolation between
-//!   adjacent branches).
+//!   adjacent branches); [`PfbArbResampler`]: the same filter stepped as GNU Radio's
+//!   `pfb_arb_resampler` steps it, for GNU Radio's outputs.
 //! - [`FreqXlatingFir`]: moves a channel to DC, filters and decimates.
 //! - [`ComplexTapFir`]: complex taps on real samples (a complex band-pass picks one side).
 //! - [`ComplexFir`]: complex taps on complex samples (a multipath channel).
@@ -109,6 +111,7 @@ mod fir;
 pub mod firdes;
 mod flat_fader;
 mod freq_xlating_fir;
+mod frequency_modulator;
 mod gr_moving_average;
 mod gr_random;
 mod hilbert;
@@ -122,11 +125,14 @@ mod mmse_resampler;
 mod moving_average;
 mod mt19937;
 mod nco;
+pub mod optfir;
 mod peak_detector;
 mod peak_detector2;
+mod pfb_arb_resampler;
 mod pll;
 mod quadrature_demod;
 mod rational_resampler;
+mod remez;
 mod rotator;
 mod sample_format;
 mod selective_fader;
@@ -161,6 +167,7 @@ pub use fft_fir::FftFir;
 pub use fir::{Fir, FirSample};
 pub use flat_fader::FlatFader;
 pub use freq_xlating_fir::FreqXlatingFir;
+pub use frequency_modulator::FrequencyModulator;
 pub use gr_moving_average::GrMovingAverage;
 pub use gr_random::GrRandom;
 pub use hilbert::Hilbert;
@@ -175,6 +182,7 @@ pub use mt19937::Mt19937;
 pub use nco::Nco;
 pub use peak_detector::{PeakDetector, PeakSample, PEAK_SEARCH_LIMIT};
 pub use peak_detector2::PeakDetector2;
+pub use pfb_arb_resampler::PfbArbResampler;
 pub use pll::Pll;
 pub use quadrature_demod::QuadratureDemod;
 pub use rational_resampler::RationalResampler;

@@ -20,6 +20,9 @@ pub enum Window {
         /// Shape parameter, at least 0; GNU Radio's default is 6.76.
         beta: f64,
     },
+    /// The four-term Blackman-Harris window of 92 dB, GNU Radio's `WIN_BLACKMAN_HARRIS`
+    /// (`0.35875 - 0.48829 cos x + 0.14128 cos 2x - 0.01168 cos 3x`, `x = 2πn/M`).
+    BlackmanHarris,
 }
 
 impl Window {
@@ -32,6 +35,7 @@ impl Window {
             Window::Hann => 44.0,
             Window::Blackman => 74.0,
             Window::Kaiser { beta } => beta / 0.1102 + 8.7,
+            Window::BlackmanHarris => 92.0,
         }
     }
 
@@ -62,11 +66,20 @@ impl Window {
                 })
                 .collect()
         };
+        let four_cosines = |c: [f64; 4]| -> Vec<f64> {
+            (0..ntaps)
+                .map(|n| {
+                    let x = 2.0 * PI * n as f64 / m;
+                    c[0] - c[1] * x.cos() + c[2] * (2.0 * x).cos() - c[3] * (3.0 * x).cos()
+                })
+                .collect()
+        };
         match *self {
             Window::Rectangular => vec![1.0; ntaps],
             Window::Hamming => cosines(0.54, 0.46, 0.0),
             Window::Hann => cosines(0.5, 0.5, 0.0),
             Window::Blackman => cosines(0.42, 0.5, 0.08),
+            Window::BlackmanHarris => four_cosines([0.35875, 0.48829, 0.14128, 0.01168]),
             Window::Kaiser { beta } => {
                 let norm = bessel_i0(beta);
                 (0..ntaps)
@@ -117,6 +130,7 @@ mod tests {
             Window::Hann,
             Window::Blackman,
             Window::Kaiser { beta: 6.76 },
+            Window::BlackmanHarris,
         ] {
             for n in [1, 2, 5, 64, 101] {
                 let c = w.coefficients(n);

@@ -71,7 +71,8 @@ fn example(kind: ParamKind, path: &str) -> String {
         ParamKind::Text => "\"x\"".into(),
         ParamKind::Path(_) => format!("{path:?}"),
         ParamKind::Messages => "[1]".into(),
-        ParamKind::Message => "1".into(),
+        // An empty table: a PMT dict (nil), which every message parameter takes, extra_dict too.
+        ParamKind::Message => "{}".into(),
     }
 }
 

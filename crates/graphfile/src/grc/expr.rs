@@ -1268,6 +1268,82 @@ mod tests {
         assert_eq!(taps.len(), direct.len());
     }
 
+    /// Each design the evaluator calls gives radioflow-dsp's taps (checked there against
+    /// GNU Radio's), with GNU Radio's argument names and defaults.
+    #[test]
+    fn filter_designs_are_radioflow_dsps() {
+        use radioflow_dsp::{firdes, optfir};
+        let list = |text: &str| -> Vec<f64> {
+            match ev(text) {
+                Ok(Value::List(v)) => v
+                    .iter()
+                    .map(|x| match x {
+                        Value::Float(f) => *f,
+                        other => panic!("{text}: {other:?}"),
+                    })
+                    .collect(),
+                other => panic!("{text}: {other:?}"),
+            }
+        };
+        let f64s = |t: Vec<f32>| t.into_iter().map(f64::from).collect::<Vec<_>>();
+        let w = firdes::Window::Kaiser { beta: 6.76 };
+        assert_eq!(
+            list("firdes.low_pass_2(2, 48e3, 5e3, 2e3, 60, window.WIN_KAISER)"),
+            f64s(firdes::low_pass_2(2.0, 48e3, 5e3, 2e3, 60.0, w).unwrap())
+        );
+        assert_eq!(
+            list("filter.firdes.high_pass_2(1, 48e3, 5e3, 2e3, attenuation_dB=70)"),
+            f64s(firdes::high_pass_2(1.0, 48e3, 5e3, 2e3, 70.0, firdes::Window::Hamming).unwrap())
+        );
+        let bh = firdes::Window::BlackmanHarris;
+        assert_eq!(
+            list("firdes.band_pass(1, 48e3, 4e3, 8e3, 1e3, fft.window.WIN_BLACKMAN_HARRIS)"),
+            f64s(firdes::band_pass(1.0, 48e3, 4e3, 8e3, 1e3, bh).unwrap())
+        );
+        assert_eq!(
+            list("firdes.band_reject_2(1, 48e3, 4e3, 8e3, 1e3, 50)"),
+            f64s(
+                firdes::band_reject_2(1.0, 48e3, 4e3, 8e3, 1e3, 50.0, firdes::Window::Hamming)
+                    .unwrap()
+            )
+        );
+        assert_eq!(
+            list("filter.optfir.low_pass(32, 32, 0.4, 0.6, 0.1, 100)"),
+            optfir::low_pass(32.0, 32.0, 0.4, 0.6, 0.1, 100.0, 2).unwrap()
+        );
+        assert_eq!(
+            list("optfir.band_pass(1, 48e3, 4e3, 6e3, 10e3, 12e3, 0.5, 60, nextra_taps=4)"),
+            optfir::band_pass(1.0, 48e3, [4e3, 6e3, 10e3, 12e3], 0.5, 60.0, 4).unwrap()
+        );
+        assert_eq!(
+            list("filter.pm_remez(32, [0, 0.4, 0.5, 1], [1, 1, 0, 0], [1, 1])"),
+            optfir::pm_remez(
+                32,
+                &[0.0, 0.4, 0.5, 1.0],
+                &[1.0, 1.0, 0.0, 0.0],
+                &[1.0, 1.0],
+                optfir::RemezType::Bandpass,
+                16
+            )
+            .unwrap()
+        );
+        for (text, wanted) in [
+            (
+                "filter.pm_remez(5000, [0, 0.4, 0.5, 1], [1, 1, 0, 0], [1, 1])",
+                "order 5000",
+            ),
+            (
+                "filter.pm_remez(32, [0, 0.4, 0.5, 1], [1, 1, 0, 0], [1, 1], 'x')",
+                "filter_type",
+            ),
+            ("optfir.low_pass(1, 1, 0.3, 0.2, 0.1, 60)", "band edges"),
+            ("firdes.low_pass_2(1, 1, 0.1, 1e-9, 60)", "taps"),
+        ] {
+            let e = err(text).to_string();
+            assert!(e.contains(wanted), "{text}: {e}");
+        }
+    }
+
     #[test]
     fn anything_else_is_refused_with_what_is_wrong() {
         assert_eq!(
@@ -1819,11 +1895,14 @@ mod tests {
                 "modulators",
             ),
             (
-                "filter.pm_remez(1, [0, 1], [1, 0], [1, 1])",
-                "'filter.pm_remez' is not supported: this filter design",
+                "filter.firdes.hilbert(31)",
+                "'filter.firdes.hilbert' is not supported: this filter design",
             ),
-            ("firdes.low_pass_2(1, 1, 0.4, 0.1, 60)", "filter design"),
-            ("optfir.low_pass(1, 1, 0.1, 0.2, 0.1, 60)", "filter design"),
+            ("firdes.gaussian(1, 4, 0.35, 33)", "filter design"),
+            (
+                "optfir.complex_band_pass(1, 1, 0.1, 0.2, 0.3, 0.4, 0.1, 60)",
+                "filter design",
+            ),
         ] {
             let e = err(text).to_string();
             assert!(e.contains(wanted), "{text}: {e}");

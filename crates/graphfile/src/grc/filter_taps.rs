@@ -1,5 +1,6 @@
 //! GNU Radio's filter-taps variables (`variable_rrc_filter_taps`,
-//! `variable_low_pass_filter_taps`, `variable_high_pass_filter_taps`): each is the `firdes`
+//! `variable_low_pass_filter_taps`, `variable_high_pass_filter_taps`,
+//! `variable_band_pass_filter_taps`, `variable_band_reject_filter_taps`): each is the `firdes`
 //! call its GRC definition's `value` template makes, evaluated like any expression.
 
 use std::collections::HashMap;
@@ -31,6 +32,23 @@ pub(super) fn variable_value(id: &str, params: &HashMap<String, String>) -> Opti
             p("win", "window.WIN_HAMMING"),
             p("beta", "6.76")
         ),
+        "variable_band_pass_filter_taps" | "variable_band_reject_filter_taps" => {
+            // `type` picks the design (`band_pass` or `complex_band_pass`, the first the
+            // default); a complex design is refused by the evaluator with why.
+            let design = match params.get("type").map(|t| t.trim()) {
+                Some(t) if !t.is_empty() => t.to_owned(),
+                _ if id.contains("reject") => "band_reject".to_owned(),
+                _ => "band_pass".to_owned(),
+            };
+            format!(
+                "firdes.{design}({gain}, {fs}, {}, {}, {}, {}, {})",
+                p("low_cutoff_freq", "None"),
+                p("high_cutoff_freq", "None"),
+                p("width", "None"),
+                p("win", "window.WIN_HAMMING"),
+                p("beta", "6.76")
+            )
+        }
         _ => return None,
     })
 }
@@ -68,6 +86,28 @@ mod tests {
             )
             .unwrap(),
             "firdes.high_pass((1.0), (samp_rate), (100), (10), (window.WIN_KAISER), (6.76))"
+        );
+        assert_eq!(
+            value(
+                "variable_band_reject_filter_taps",
+                &[
+                    ("low_cutoff_freq", "1e3"),
+                    ("high_cutoff_freq", "2e3"),
+                    ("width", "100")
+                ]
+            )
+            .unwrap(),
+            "firdes.band_reject((1.0), (samp_rate), (1e3), (2e3), (100), (window.WIN_HAMMING), \
+             (6.76))"
+        );
+        assert_eq!(
+            value(
+                "variable_band_pass_filter_taps",
+                &[("type", "complex_band_pass"), ("width", "5")]
+            )
+            .unwrap(),
+            "firdes.complex_band_pass((1.0), (samp_rate), (None), (None), (5), \
+             (window.WIN_HAMMING), (6.76))"
         );
         assert_eq!(value("variable", &[("value", "1")]), None);
     }

@@ -433,22 +433,13 @@ fn not_yet(name: &str) -> Option<&'static str> {
     }
     let design = matches!(
         base,
-        "pm_remez"
-            | "firdes.low_pass_2"
-            | "firdes.high_pass_2"
-            | "firdes.band_pass_2"
-            | "firdes.band_reject_2"
-            | "firdes.window"
-            | "firdes.band_pass"
-            | "firdes.band_reject"
-            | "firdes.complex_band_pass"
-            | "firdes.gaussian"
-            | "firdes.hilbert"
-    ) || base.starts_with("optfir.")
-        || base.starts_with("pm_remez")
-        || base.starts_with("filter.pm_remez");
+        "firdes.window" | "firdes.complex_band_pass" | "firdes.gaussian" | "firdes.hilbert"
+    ) || (base.starts_with("optfir.") && optfir_params(base).is_none());
     design.then_some(
-        "this filter design (pm_remez, optfir, firdes' *_2 designs, band-pass and others)          is not supported in expressions yet; firdes.low_pass, high_pass and          root_raised_cosine are",
+        "this filter design (firdes.window, complex_band_pass, gaussian, hilbert, optfir's \
+         complex designs) is not supported in expressions yet; firdes' low, high and band \
+         designs (and their *_2 forms), root_raised_cosine, optfir's real designs and \
+         pm_remez are",
     )
 }
 
@@ -498,6 +489,19 @@ fn real(f: &str, v: &Value) -> Result<f64> {
         }),
         None => Err(ExprError::Unsupported(format!(
             "{}: must be a number, not {}",
+            cut(f),
+            v.type_name()
+        ))),
+    }
+}
+
+/// An integer argument (int or bool; a float is refused, as Python's `int` parameters do)
+/// of function `f`.
+fn int_arg(f: &str, v: &Value) -> Result<i64> {
+    match v.num() {
+        Some(Num::Int(i)) => Ok(i),
+        _ => Err(ExprError::Unsupported(format!(
+            "{}: must be an integer, not {}",
             cut(f),
             v.type_name()
         ))),
@@ -893,14 +897,8 @@ pub(super) fn call(
                 "{name} takes True or False"
             ))),
         },
-        "firdes.low_pass"
-        | "filter.firdes.low_pass"
-        | "firdes.low_pass_2"
-        | "filter.firdes.low_pass_2"
-        | "firdes.high_pass"
-        | "filter.firdes.high_pass"
-        | "firdes.root_raised_cosine"
-        | "filter.firdes.root_raised_cosine" => firdes(name, args, budget),
+        _ if firdes_params(name).is_some() => firdes(name, args, budget),
+        _ if optfir_params(name).is_some() => optfir(name, args, budget),
         _ => Err(ExprError::Unsupported(format!(
             "unsupported function '{}'",
             cut(name)
@@ -922,21 +920,8 @@ fn keywords<'a>(
 ) -> Result<Vec<Cow<'a, Value>>> {
     let base = name.strip_prefix("filter.").unwrap_or(name);
     let (required, params): (usize, &[&str]) = match base {
-        "firdes.low_pass" | "firdes.high_pass" => (
-            4,
-            &[
-                "gain",
-                "sampling_freq",
-                "cutoff_freq",
-                "transition_width",
-                "window",
-                "param",
-            ],
-        ),
-        "firdes.root_raised_cosine" => (
-            5,
-            &["gain", "sampling_freq", "symbol_rate", "alpha", "ntaps"],
-        ),
+        _ if firdes_params(base).is_some() => firdes_params(base).unwrap_or_default(),
+        _ if optfir_params(base).is_some() => optfir_params(base).unwrap_or_default(),
         "round" => (1, &["number", "ndigits"]),
         "complex" => (0, &["real", "imag"]),
         _ => {
@@ -951,6 +936,9 @@ fn keywords<'a>(
     let default = |p: &str| match p {
         "window" => Some(Value::Constant("hamming")),
         "param" => Some(Value::Float(6.76)),
+        "nextra_taps" => Some(Value::Int(2)),
+        "filter_type" => Some(Value::Str("bandpass".into())),
+        "grid_density" => Some(Value::Int(16)),
         "ndigits" => Some(Value::None),
         "imag" => Some(Value::Int(0)),
         _ => None,
@@ -1028,31 +1016,148 @@ impl Write for Limited {
     }
 }
 
-/// `firdes.low_pass(gain, fs, cutoff, transition[, window[, beta]])`, `high_pass`, and
-/// `root_raised_cosine(gain, fs, symbol_rate, alpha, ntaps)` from radioflow's own designs.
+/// The firdes designs evaluated here: how many arguments they require and their names
+/// (GNU Radio's pybind11 signatures), the window the `window` argument's place.
+fn firdes_params(name: &str) -> Option<(usize, &'static [&'static str])> {
+    const LOW_HIGH: &[&str] = &[
+        "gain",
+        "sampling_freq",
+        "cutoff_freq",
+        "transition_width",
+        "window",
+        "param",
+    ];
+    const LOW_HIGH_2: &[&str] = &[
+        "gain",
+        "sampling_freq",
+        "cutoff_freq",
+        "transition_width",
+        "attenuation_dB",
+        "window",
+        "param",
+    ];
+    const BAND: &[&str] = &[
+        "gain",
+        "sampling_freq",
+        "low_cutoff_freq",
+        "high_cutoff_freq",
+        "transition_width",
+        "window",
+        "param",
+    ];
+    const BAND_2: &[&str] = &[
+        "gain",
+        "sampling_freq",
+        "low_cutoff_freq",
+        "high_cutoff_freq",
+        "transition_width",
+        "attenuation_dB",
+        "window",
+        "param",
+    ];
+    const RRC: &[&str] = &["gain", "sampling_freq", "symbol_rate", "alpha", "ntaps"];
+    let base = name.strip_prefix("filter.").unwrap_or(name);
+    Some(match base.strip_prefix("firdes.")? {
+        "low_pass" | "high_pass" => (4, LOW_HIGH),
+        "low_pass_2" | "high_pass_2" => (5, LOW_HIGH_2),
+        "band_pass" | "band_reject" => (5, BAND),
+        "band_pass_2" | "band_reject_2" => (6, BAND_2),
+        "root_raised_cosine" => (5, RRC),
+        _ => return None,
+    })
+}
+
+/// `optfir`'s real designs and `pm_remez`, as [`firdes_params`].
+fn optfir_params(name: &str) -> Option<(usize, &'static [&'static str])> {
+    const LOW_HIGH: &[&str] = &[
+        "gain",
+        "Fs",
+        "freq1",
+        "freq2",
+        "passband_ripple_db",
+        "stopband_atten_db",
+        "nextra_taps",
+    ];
+    const BAND_PASS: &[&str] = &[
+        "gain",
+        "Fs",
+        "freq_sb1",
+        "freq_pb1",
+        "freq_pb2",
+        "freq_sb2",
+        "passband_ripple_db",
+        "stopband_atten_db",
+        "nextra_taps",
+    ];
+    const BAND_REJECT: &[&str] = &[
+        "gain",
+        "Fs",
+        "freq_pb1",
+        "freq_sb1",
+        "freq_sb2",
+        "freq_pb2",
+        "passband_ripple_db",
+        "stopband_atten_db",
+        "nextra_taps",
+    ];
+    const REMEZ: &[&str] = &[
+        "order",
+        "bands",
+        "ampl",
+        "error",
+        "filter_type",
+        "grid_density",
+    ];
+    let base = name.strip_prefix("filter.").unwrap_or(name);
+    Some(match base {
+        "optfir.low_pass" | "optfir.high_pass" => (6, LOW_HIGH),
+        "optfir.band_pass" => (8, BAND_PASS),
+        "optfir.band_reject" => (8, BAND_REJECT),
+        "pm_remez" => (4, REMEZ),
+        _ => return None,
+    })
+}
+
+/// The window of a firdes design's `window` argument (beta from the argument after it).
+fn window_arg(name: &str, args: &[&Value], at: usize) -> Result<radioflow_dsp::firdes::Window> {
+    use radioflow_dsp::firdes::Window;
+    let beta = if args.len() > at + 1 {
+        float_arg(name, args, at + 1)?
+    } else {
+        6.76
+    };
+    Ok(match args.get(at) {
+        None | Some(Value::Constant("hamming")) => Window::Hamming,
+        Some(Value::Constant("hann")) => Window::Hann,
+        Some(Value::Constant("blackman")) => Window::Blackman,
+        Some(Value::Constant("rectangular")) => Window::Rectangular,
+        Some(Value::Constant("kaiser")) => Window::Kaiser { beta },
+        Some(Value::Constant("blackman_harris")) => Window::BlackmanHarris,
+        Some(other) => {
+            return Err(ExprError::Unsupported(format!(
+                "{name}: unsupported window {}",
+                cut_display(*other)
+            )))
+        }
+    })
+}
+
+/// The firdes designs of [`firdes_params`], from radioflow's own (`radioflow_dsp::firdes`,
+/// checked against GNU Radio's taps).
 fn firdes(name: &str, args: &[&Value], budget: &mut Budget) -> Result<Value> {
     use radioflow_dsp::firdes;
-    use radioflow_dsp::firdes::Window;
     let num = |i| float_arg(name, args, i);
     let failed = |e: radioflow_dsp::ParamError| ExprError::InvalidValue(format!("{name}: {e}"));
-    let window = || -> Result<Window> {
-        let beta = if args.len() > 5 { num(5)? } else { 6.76 };
-        Ok(match args.get(4) {
-            None | Some(Value::Constant("hamming")) => Window::Hamming,
-            Some(Value::Constant("hann")) => Window::Hann,
-            Some(Value::Constant("blackman")) => Window::Blackman,
-            Some(Value::Constant("rectangular")) => Window::Rectangular,
-            Some(Value::Constant("kaiser")) => Window::Kaiser { beta },
-            Some(other) => {
-                return Err(ExprError::Unsupported(format!(
-                    "{name}: unsupported window {}",
-                    cut_display(*other)
-                )))
-            }
-        })
-    };
+    let (required, _) = firdes_params(name).unwrap_or_default();
+    if args.len() < required {
+        return Err(ExprError::Unsupported(format!(
+            "{name} takes at least {required} arguments ({} given)",
+            args.len()
+        )));
+    }
+    let design = name.rsplit('.').next().unwrap_or(name);
     // The taps are counted before they are designed: a narrow transition asks for millions.
-    let taps = if name.ends_with("root_raised_cosine") {
+    let taps = if design == "root_raised_cosine" {
         let ntaps = num(4)?;
         if !(1.0..=MAX_ITEMS as f64).contains(&ntaps) {
             return Err(ExprError::InvalidValue(format!(
@@ -1062,15 +1167,37 @@ fn firdes(name: &str, args: &[&Value], budget: &mut Budget) -> Result<Value> {
         budget.make(ntaps as usize + 1, 1)?;
         firdes::root_raised_cosine(num(0)?, num(1)?, num(2)?, num(3)?, ntaps as usize)
     } else {
-        let (fs, transition, window) = (num(1)?, num(3)?, window()?);
-        budget.make(
-            firdes::windowed_len(fs, transition, window).map_err(failed)?,
-            1,
-        )?;
-        if name.ends_with("high_pass") {
-            firdes::high_pass(num(0)?, fs, num(2)?, transition, window)
+        let band = design.starts_with("band_");
+        let atten = design.ends_with("_2");
+        // Gain, rate, one or two frequencies, the transition, the attenuation (`*_2`).
+        let tw_at = if band { 4 } else { 3 };
+        let window_at = tw_at + 1 + usize::from(atten);
+        let (g, fs, f1, tw) = (num(0)?, num(1)?, num(2)?, num(tw_at)?);
+        let window = window_arg(name, args, window_at)?;
+        let n = if atten {
+            let db = num(tw_at + 1)?;
+            let n = db * fs / (22.0 * tw);
+            if !(n.is_finite() && n >= 0.0 && n <= firdes::MAX_TAPS as f64) {
+                return Err(ExprError::InvalidValue(format!(
+                    "{name}: the design needs {n} taps, more than {}",
+                    firdes::MAX_TAPS
+                )));
+            }
+            n as usize | 1
         } else {
-            firdes::low_pass(num(0)?, fs, num(2)?, transition, window)
+            firdes::windowed_len(fs, tw, window).map_err(failed)?
+        };
+        budget.make(n, 1)?;
+        let db = || num(tw_at + 1);
+        match design {
+            "low_pass" => firdes::low_pass(g, fs, f1, tw, window),
+            "high_pass" => firdes::high_pass(g, fs, f1, tw, window),
+            "low_pass_2" => firdes::low_pass_2(g, fs, f1, tw, db()?, window),
+            "high_pass_2" => firdes::high_pass_2(g, fs, f1, tw, db()?, window),
+            "band_pass" => firdes::band_pass(g, fs, f1, num(3)?, tw, window),
+            "band_reject" => firdes::band_reject(g, fs, f1, num(3)?, tw, window),
+            "band_pass_2" => firdes::band_pass_2(g, fs, f1, num(3)?, tw, db()?, window),
+            _ => firdes::band_reject_2(g, fs, f1, num(3)?, tw, db()?, window),
         }
     }
     .map_err(failed)?;
@@ -1101,4 +1228,100 @@ pub(super) fn python_to_pmt(v: &Value) -> Result<Pmt> {
             )));
         }
     })
+}
+
+/// `optfir.low_pass` and the other real `optfir` designs, and `pm_remez`
+/// (`radioflow_dsp::optfir`, checked against GNU Radio's taps).
+fn optfir(name: &str, args: &[&Value], budget: &mut Budget) -> Result<Value> {
+    use radioflow_dsp::optfir;
+    let num = |i| float_arg(name, args, i);
+    let failed = |e: radioflow_dsp::ParamError| ExprError::InvalidValue(format!("{name}: {e}"));
+    let (required, params) = optfir_params(name).unwrap_or_default();
+    if args.len() < required || args.len() > params.len() {
+        return Err(ExprError::Unsupported(format!(
+            "{name} takes {required} to {} arguments ({} given)",
+            params.len(),
+            args.len()
+        )));
+    }
+    let count = |i: usize, what: &str, default: i64| -> Result<usize> {
+        let v = match args.get(i) {
+            Some(v) => int_arg(name, v)?,
+            None => default,
+        };
+        usize::try_from(v)
+            .ok()
+            .filter(|&n| n <= optfir::MAX_REMEZ_TAPS)
+            .ok_or_else(|| {
+                ExprError::InvalidValue(format!(
+                    "{name}: {what} {v} must be between 0 and {}",
+                    optfir::MAX_REMEZ_TAPS
+                ))
+            })
+    };
+    let base = name.strip_prefix("filter.").unwrap_or(name);
+    let taps = match base {
+        "pm_remez" => {
+            let list = |i: usize| -> Result<Vec<f64>> {
+                match args[i] {
+                    Value::List(items) => items
+                        .iter()
+                        .map(|v| real(name, v))
+                        .collect::<Result<Vec<f64>>>(),
+                    other => Err(ExprError::Unsupported(format!(
+                        "{name}: {} must be a list, not {}",
+                        params[i],
+                        other.type_name()
+                    ))),
+                }
+            };
+            let kind = match args.get(4) {
+                None => optfir::RemezType::Bandpass,
+                Some(Value::Str(s)) => optfir::RemezType::from_name(s).ok_or_else(|| {
+                    ExprError::InvalidValue(format!(
+                        "{name}: filter_type '{}' is not bandpass, differentiator or hilbert",
+                        cut(s)
+                    ))
+                })?,
+                Some(other) => {
+                    return Err(ExprError::Unsupported(format!(
+                        "{name}: filter_type must be a string, not {}",
+                        other.type_name()
+                    )))
+                }
+            };
+            let order = count(0, "order", 0)?;
+            budget.make(order + 1, 1)?;
+            optfir::pm_remez(
+                order,
+                &list(1)?,
+                &list(2)?,
+                &list(3)?,
+                kind,
+                count(5, "grid_density", 16)?,
+            )
+        }
+        "optfir.low_pass" | "optfir.high_pass" => {
+            let extra = count(6, "nextra_taps", 2)?;
+            let (fs, f1, f2, ripple, atten) = (num(1)?, num(2)?, num(3)?, num(4)?, num(5)?);
+            if base == "optfir.low_pass" {
+                optfir::low_pass(num(0)?, fs, f1, f2, ripple, atten, extra)
+            } else {
+                optfir::high_pass(fs, f1, f2, ripple, atten, extra)
+            }
+        }
+        _ => {
+            let extra = count(8, "nextra_taps", 2)?;
+            let edges = [num(2)?, num(3)?, num(4)?, num(5)?];
+            let (g, fs, ripple, atten) = (num(0)?, num(1)?, num(6)?, num(7)?);
+            if base == "optfir.band_pass" {
+                optfir::band_pass(g, fs, edges, ripple, atten, extra)
+            } else {
+                optfir::band_reject(g, fs, edges, ripple, atten, extra)
+            }
+        }
+    }
+    .map_err(failed)?;
+    budget.make(taps.len(), 1)?;
+    Ok(Value::List(taps.into_iter().map(Value::Float).collect()))
 }

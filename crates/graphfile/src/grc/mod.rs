@@ -63,6 +63,8 @@ const VARIABLES: &[&str] = &[
     "variable_rrc_filter_taps",
     "variable_low_pass_filter_taps",
     "variable_high_pass_filter_taps",
+    "variable_band_pass_filter_taps",
+    "variable_band_reject_filter_taps",
 ];
 
 /// Block ids that are part of the file but not of the graph.
@@ -291,9 +293,15 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
             continue;
         }
         let row = gnuradio::find(&e.id).expect("checked above");
+        // A blank expression is a parameter left empty (GNU Radio's templates test it, as
+        // the resampler's `taps if taps else None`): not given, rather than an expression
+        // that ends too early. Raw and string parameters keep their empty text.
         let values: HashMap<String, Result<Value, String>> = e
             .params
             .iter()
+            .filter(|(k, v)| {
+                !v.trim().is_empty() || RAW.contains(&k.as_str()) || STRING.contains(&k.as_str())
+            })
             .map(|(k, v)| {
                 let value = if RAW.contains(&k.as_str()) {
                     Ok(Value::Str(v.clone()))

@@ -10,7 +10,7 @@ const REAL_TAPS: &str =
 const NO_DELAY: &str = "radioflow's FIR filters keep tags on their items without a declared delay";
 
 /// A decimating FIR filter where `decim` is not 1 (`fir_filter` has no decimation).
-fn fir_or_decimating(m: &mut Mapped) -> Result<(), String> {
+pub(super) fn fir_or_decimating(m: &mut Mapped) -> Result<(), String> {
     match m.param("decimation") {
         Some(Pmt::Int(1)) => {
             m.params.retain(|(n, _)| n != "decimation");

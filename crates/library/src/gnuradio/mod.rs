@@ -24,6 +24,7 @@ mod common;
 mod digital;
 mod file_meta;
 mod filter;
+mod filter_blocks;
 mod headless;
 mod math;
 mod messages;
@@ -45,6 +46,7 @@ const MODULES: &[&[GrBlock]] = &[
     analog::ROWS,
     analog_sources::ROWS,
     filter::ROWS,
+    filter_blocks::ROWS,
     zeromq::ROWS,
     network::ROWS,
     digital::ROWS,
