@@ -40,12 +40,13 @@ impl fmt::Display for CcMode {
 impl FromStr for CcMode {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        let name = s.trim().trim_start_matches("fec.");
-        Ok(match name {
-            "CC_STREAMING" | "streaming" => CcMode::Streaming,
-            "CC_TERMINATED" | "terminated" => CcMode::Terminated,
-            "CC_TAILBITING" | "tailbiting" => CcMode::Tailbiting,
-            "CC_TRUNCATED" | "truncated" => CcMode::Truncated,
+        // GNU Radio's name, or it in lower case without the module (GRC's constants).
+        let name = s.trim().trim_start_matches("fec.").to_ascii_uppercase();
+        Ok(match name.trim_start_matches("CC_") {
+            "STREAMING" => CcMode::Streaming,
+            "TERMINATED" => CcMode::Terminated,
+            "TAILBITING" => CcMode::Tailbiting,
+            "TRUNCATED" => CcMode::Truncated,
             _ => {
                 return Err(format!(
                     "'{s}' is not a convolutional code mode (fec.CC_STREAMING, \

@@ -22,6 +22,7 @@ mod blocks;
 mod channels;
 mod common;
 mod digital;
+mod fec;
 mod filter;
 mod headless;
 mod math;
@@ -49,6 +50,7 @@ const MODULES: &[&[GrBlock]] = &[
     pdu::ROWS,
     streams::ROWS,
     channels::ROWS,
+    fec::ROWS,
 ];
 
 /// Every row of the table.
