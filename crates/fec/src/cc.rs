@@ -191,6 +191,7 @@ impl CcCode {
 #[derive(Debug, Clone)]
 pub struct CcEncoder {
     code: CcCode,
+    max_bits: usize,
     /// The register (a byte, as GNU Radio's, so its high bits are older data).
     state: u8,
 }
@@ -199,7 +200,11 @@ impl CcEncoder {
     /// An encoder of `code`.
     pub fn new(code: CcCode) -> Self {
         let state = code.start_state as u8;
-        Self { code, state }
+        Self {
+            max_bits: code.frame_bits,
+            code,
+            state,
+        }
     }
 
     fn emit(&self, state: u8, out: &mut [u8]) {
@@ -243,6 +248,13 @@ impl Encoder for CcEncoder {
             // bits are the start state again after a terminated frame).
             self.state = state;
         }
+    }
+    fn set_frame_size(&mut self, bits: usize) -> bool {
+        // A tailbiting frame shorter than the register has no tail to start from.
+        if bits == 0 || (self.code.mode == CcMode::Tailbiting && bits < self.code.k as usize) {
+            return false;
+        }
+        crate::dummy::clamp_frame(&mut self.code.frame_bits, self.max_bits, bits)
     }
 }
 

@@ -35,6 +35,10 @@ pub trait Encoder: Debug + Send {
     /// [`output_size`](Self::output_size). An encoder may carry state from frame to frame
     /// (a streaming convolutional code).
     fn encode(&mut self, input: &[u8], output: &mut [u8]);
+    /// Sets the frame to `bits` bits, at most the size it was made with (GNU Radio's
+    /// `set_frame_size`, which the PDU blocks call per PDU): `false` where `bits` is more
+    /// (the frame is then that largest size) or a frame of `bits` cannot be coded.
+    fn set_frame_size(&mut self, bits: usize) -> bool;
 }
 
 /// What a decoder takes: GNU Radio's generic blocks give soft values as floats, or turn them
@@ -92,6 +96,10 @@ pub trait Decoder: Debug + Send {
     /// # Panics
     /// If `input` is not in the form [`soft_input`](Self::soft_input) says.
     fn decode(&mut self, input: Soft<'_>, output: &mut [u8]);
+    /// Data bits per code bit (GNU Radio's `rate()` of a decoder: 1/2 for a rate 1/2 code).
+    fn rate(&self) -> f64;
+    /// As [`Encoder::set_frame_size`], `bits` being data bits.
+    fn set_frame_size(&mut self, bits: usize) -> bool;
 }
 
 #[cfg(test)]

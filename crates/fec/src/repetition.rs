@@ -2,12 +2,14 @@
 //! vote (GNU Radio's `repetition_encoder` and `repetition_decoder`).
 
 use crate::code::{Decoder, Encoder, Soft};
+use crate::dummy::clamp_frame;
 
 /// Each bit of a `frame_bits`-bit frame `rep` times in a row (GNU Radio's
 /// `fec.repetition_encoder_make(frame_bits, rep)`).
 #[derive(Debug, Clone)]
 pub struct RepetitionEncoder {
     frame_bits: usize,
+    max_bits: usize,
     rep: usize,
 }
 
@@ -15,7 +17,11 @@ impl RepetitionEncoder {
     /// An encoder of `frame_bits`-bit frames repeating each bit `rep` times (both at least 1,
     /// checked by the definition).
     pub fn new(frame_bits: usize, rep: usize) -> Self {
-        Self { frame_bits, rep }
+        Self {
+            frame_bits,
+            max_bits: frame_bits,
+            rep,
+        }
     }
 }
 
@@ -31,6 +37,9 @@ impl Encoder for RepetitionEncoder {
             o.fill(*b);
         }
     }
+    fn set_frame_size(&mut self, bits: usize) -> bool {
+        clamp_frame(&mut self.frame_bits, self.max_bits, bits)
+    }
 }
 
 /// Each bit decided from its `rep` soft copies: 1 where the share of positive copies is
@@ -39,6 +48,7 @@ impl Encoder for RepetitionEncoder {
 #[derive(Debug, Clone)]
 pub struct RepetitionDecoder {
     frame_bits: usize,
+    max_bits: usize,
     rep: usize,
     ap_prob: f32,
 }
@@ -49,6 +59,7 @@ impl RepetitionDecoder {
     pub fn new(frame_bits: usize, rep: usize, ap_prob: f32) -> Self {
         Self {
             frame_bits,
+            max_bits: frame_bits,
             rep,
             ap_prob,
         }
@@ -71,5 +82,11 @@ impl Decoder for RepetitionDecoder {
             // In f32 as GNU Radio divides, so a share equal to `ap_prob` compares the same.
             *o = u8::from(ones as f32 / self.rep as f32 > self.ap_prob);
         }
+    }
+    fn rate(&self) -> f64 {
+        1.0 / self.rep as f64
+    }
+    fn set_frame_size(&mut self, bits: usize) -> bool {
+        clamp_frame(&mut self.frame_bits, self.max_bits, bits)
     }
 }

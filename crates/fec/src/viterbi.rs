@@ -35,6 +35,8 @@ pub struct CcDecoder {
     decisions: Vec<u64>,
     /// Trellis steps per frame (`d_veclen`).
     steps: usize,
+    /// The frame size the decoder was made with, the largest it takes.
+    max_bits: usize,
     /// The state the next streaming frame starts in (`d_start_state_chaining`).
     start_chaining: u32,
     /// The end state a terminated frame is decoded to (`-1`: the best one found).
@@ -85,18 +87,14 @@ impl CcDecoder {
                 };
             }
         }
-        let n = code.frame_bits;
-        let steps = match code.mode {
-            CcMode::Tailbiting => n + 6 * (K - 1),
-            CcMode::Truncated => n,
-            CcMode::Streaming | CcMode::Terminated => n + K - 1,
-        };
+        let steps = Self::steps_of(code.mode, code.frame_bits);
         let mut d = Self {
             branch,
             old: [0; STATES],
             new: [0; STATES],
             decisions: vec![0; steps],
             steps,
+            max_bits: code.frame_bits,
             start_chaining: code.start_state,
             end_state,
             wrapped: Vec::new(),
@@ -110,6 +108,15 @@ impl CcDecoder {
             CcMode::Truncated | CcMode::Terminated => d.biased(d.code.start_state),
         }
         Ok(d)
+    }
+
+    /// Trellis steps of a frame of `bits` data bits (`d_veclen`).
+    fn steps_of(mode: CcMode, bits: usize) -> usize {
+        match mode {
+            CcMode::Tailbiting => bits + 6 * (K - 1),
+            CcMode::Truncated => bits,
+            CcMode::Streaming | CcMode::Terminated => bits + K - 1,
+        }
     }
 
     /// Metrics for a known start state (GNU Radio's `init_viterbi`).
@@ -152,7 +159,7 @@ impl CcDecoder {
     /// two at a time, `old -> new -> old`: an odd last step is not taken, its decisions
     /// left 0.
     fn update(&mut self, syms: &[u8]) {
-        self.decisions.fill(0);
+        self.decisions[..self.steps].fill(0);
         for pair in 0..self.steps / 2 {
             let s = 4 * pair;
             self.decisions[2 * pair] =
@@ -236,10 +243,10 @@ impl Decoder for CcDecoder {
         match self.code.mode {
             CcMode::Tailbiting => {
                 let mut wrapped = std::mem::take(&mut self.wrapped);
-                let (head, rest) = wrapped.split_at_mut(2 * frame);
+                let (head, rest) = wrapped[..2 * self.steps].split_at_mut(2 * frame);
                 head.copy_from_slice(&syms[..2 * frame]);
                 rest.copy_from_slice(&syms[..rest.len()]);
-                self.update(&wrapped);
+                self.update(&wrapped[..2 * self.steps]);
                 self.wrapped = wrapped;
                 let end = self.best_end_state();
                 self.chainback(output, frame, end, self.steps - frame);
@@ -270,6 +277,24 @@ impl Decoder for CcDecoder {
                 self.biased(start);
             }
         }
+    }
+    fn rate(&self) -> f64 {
+        0.5
+    }
+    fn set_frame_size(&mut self, bits: usize) -> bool {
+        // GNU Radio reads a tailbiting frame's start again: it must be that long.
+        if bits < K || (self.code.mode == CcMode::Tailbiting && bits < 6 * (K - 1)) {
+            return false;
+        }
+        let fits = crate::dummy::clamp_frame(&mut self.code.frame_bits, self.max_bits, bits);
+        if self.code.mode == CcMode::Terminated {
+            // GNU Radio's cc_decoder takes the padding off the frame here (in code bits,
+            // from data bits): kept, for the same frames.
+            let pad = self.code.padding_bits() * 2;
+            self.code.frame_bits = self.code.frame_bits.saturating_sub(pad).max(K);
+        }
+        self.steps = Self::steps_of(self.code.mode, self.code.frame_bits);
+        fits
     }
 }
 

@@ -1,14 +1,18 @@
-//! Every code through the extended encoder and decoder against GNU Radio 3.10's
-//! (`fec.extended_encoder`, `fec.extended_decoder`) on the same input: random bits encoded,
-//! mapped to ±1, Gaussian noise added, decoded; code bits and decoded bits equal, with
-//! radioflow's blocks run under each scheduler. The noise is strong enough that decoders
-//! make errors (and the Viterbi decoder's metrics saturate and renormalize), so equal output
-//! means the same decisions, not merely both correct. Run by `gnuradio/run_fec.py` in one
-//! GNU Radio process; SKIPPED where GNU Radio is not installed.
+//! Every code through the FEC blocks against GNU Radio 3.10's on the same input: random bits
+//! encoded, mapped to ±1, Gaussian noise added, decoded; code bits and decoded bits equal.
+//! The stream blocks (`fec.extended_encoder`, `fec.extended_decoder`) run under each
+//! scheduler; the PDU blocks (`fec.async_encoder`, `fec.async_decoder`, packed and not, PDUs
+//! of the frame size, smaller and larger) in a harness. The noise is strong enough that
+//! decoders make errors (and the Viterbi decoder's metrics saturate and renormalize), so
+//! equal output means the same decisions, not merely both correct. Run by
+//! `gnuradio/run_fec.py` in one GNU Radio process; SKIPPED where GNU Radio is not installed.
 
 use radioflow_blocks::{VectorSink, VectorSource};
-use radioflow_fec::{DecoderDef, EncoderDef, ExtendedDecoder, ExtendedEncoder};
-use radioflow_runtime::{FlowScheduler, Flowgraph, Scheduler, SingleThread, ThreadPerBlock};
+use radioflow_fec::{
+    AsyncDecoder, AsyncEncoder, DecoderDef, EncoderDef, ExtendedDecoder, ExtendedEncoder,
+};
+use radioflow_runtime::testing::Harness;
+use radioflow_runtime::{FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, ThreadPerBlock};
 use rand::{Rng, SeedableRng};
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -112,7 +116,24 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
-fn gnu_radio(cases: &[Case]) -> Vec<(Vec<u8>, Vec<u8>)> {
+/// The stream cases' lines for `run_fec.py`.
+fn stream_input(cases: &[Case]) -> String {
+    let mut input = String::new();
+    for c in cases {
+        let join = |v: Vec<String>| v.join(",");
+        input += &format!(
+            "stream|{}|{}|{}|{}\n",
+            c.encoder,
+            c.decoder,
+            join(c.bits.iter().map(u8::to_string).collect()),
+            join(c.noise.iter().map(|x| format!("{x:?}")).collect()),
+        );
+    }
+    input
+}
+
+/// `run_fec.py`'s output lines for `input`, each without its `enc:`-style prefix.
+fn gnu_radio(input: &str) -> Vec<String> {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gnuradio/run_fec.py");
     let mut child = Command::new(PYTHON)
         .arg(script)
@@ -120,17 +141,6 @@ fn gnu_radio(cases: &[Case]) -> Vec<(Vec<u8>, Vec<u8>)> {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut input = String::new();
-    for c in cases {
-        let join = |v: Vec<String>| v.join(",");
-        input += &format!(
-            "{}|{}|{}|{}\n",
-            c.encoder,
-            c.decoder,
-            join(c.bits.iter().map(u8::to_string).collect()),
-            join(c.noise.iter().map(|x| format!("{x:?}")).collect()),
-        );
-    }
     child
         .stdin
         .take()
@@ -139,18 +149,217 @@ fn gnu_radio(cases: &[Case]) -> Vec<(Vec<u8>, Vec<u8>)> {
         .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "run_fec.py failed");
-    let text = String::from_utf8(out.stdout).unwrap();
-    let bits = |l: &str| l.bytes().map(|b| b - b'0').collect::<Vec<u8>>();
-    let lines: Vec<&str> = text.lines().collect();
-    lines
-        .chunks(2)
-        .map(|p| {
-            (
-                bits(p[0].strip_prefix("enc:").unwrap()),
-                bits(p[1].strip_prefix("dec:").unwrap()),
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        // GNU Radio's logger writes to stdout too ("info: tried to set frame to ...").
+        .filter_map(|l| {
+            ["enc:", "dec:", "meta:"]
+                .iter()
+                .find_map(|p| l.strip_prefix(p))
+                .map(str::to_owned)
+        })
+        .collect()
+}
+
+fn bits(line: &str) -> Vec<u8> {
+    line.bytes().map(|b| b - b'0').collect()
+}
+
+fn values(line: &str) -> Vec<u8> {
+    line.split(',')
+        .filter(|s| !s.is_empty())
+        .map(|v| {
+            v.parse()
+                .unwrap_or_else(|_| panic!("not a byte list: {line}"))
+        })
+        .collect()
+}
+
+/// A PDU case: the code objects, the flags, the PDUs' data.
+struct PduCase {
+    encoder: &'static str,
+    decoder: &'static str,
+    packed: bool,
+    rev_unpack: bool,
+    rev_pack: bool,
+    pdus: Vec<Vec<u8>>,
+    noise: Vec<f32>,
+}
+
+fn pdu_cases() -> Vec<PduCase> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(36);
+    let mut data = |n: usize, max: u8| (0..n).map(|_| rng.gen_range(0..=max)).collect::<Vec<u8>>();
+    let cc = |mode: &str| {
+        (
+            format!("fec.cc_encoder_make(200, 7, 2, [109, 79], 0, fec.CC_{mode}, False)"),
+            format!("fec.cc_decoder.make(200, 7, 2, [109, 79], 0, -1, fec.CC_{mode}, False)"),
+        )
+    };
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let (te, td) = cc("TERMINATED");
+    let (be, bd) = cc("TAILBITING");
+    let (ue, ud) = cc("TRUNCATED");
+    let bitpdus = |d: &mut dyn FnMut(usize, u8) -> Vec<u8>, sizes: &[usize]| {
+        sizes.iter().map(|n| d(*n, 1)).collect::<Vec<_>>()
+    };
+    let mut cases = vec![
+        (
+            leak(te.clone()),
+            leak(td.clone()),
+            false,
+            bitpdus(&mut data, &[200, 120]),
+        ),
+        (leak(be), leak(bd), false, bitpdus(&mut data, &[200, 96])),
+        (leak(ue), leak(ud), false, bitpdus(&mut data, &[200, 64])),
+        (
+            "fec.repetition_encoder_make(64, 3)",
+            "fec.repetition_decoder.make(64, 3, 0.5)",
+            false,
+            bitpdus(&mut data, &[64, 40, 128]),
+        ),
+        (
+            "fec.dummy_encoder_make(64)",
+            "fec.dummy_decoder.make(64)",
+            false,
+            bitpdus(&mut data, &[64, 24]),
+        ),
+    ]
+    .into_iter()
+    .map(|(e, d, packed, pdus)| (e, d, packed, true, true, pdus))
+    .collect::<Vec<_>>();
+    for (rev_unpack, rev_pack) in [(true, true), (false, false)] {
+        let pdus = vec![data(25, 255), data(12, 255)];
+        cases.push((
+            leak(te.clone()),
+            leak(td.clone()),
+            true,
+            rev_unpack,
+            rev_pack,
+            pdus,
+        ));
+    }
+    cases.push((
+        "fec.ccsds_encoder_make(200, 0, fec.CC_TERMINATED)",
+        leak(td),
+        true,
+        true,
+        true,
+        vec![data(25, 255)],
+    ));
+    cases
+        .into_iter()
+        .map(
+            |(encoder, decoder, packed, rev_unpack, rev_pack, pdus)| PduCase {
+                encoder,
+                decoder,
+                packed,
+                rev_unpack,
+                rev_pack,
+                pdus,
+                // Within ±1.5: GNU Radio's async decoder wraps bytes beyond ±2.66 (see AsyncDecoder).
+                noise: (0..1024).map(|_| rng.gen_range(-1.5f32..1.5)).collect(),
+            },
+        )
+        .collect()
+}
+
+fn pdu_input(cases: &[PduCase]) -> String {
+    let flag = |b: bool| if b { "1" } else { "0" };
+    let join = |v: Vec<String>| v.join(",");
+    cases
+        .iter()
+        .map(|c| {
+            format!(
+                "async|{}|{}|{}|{}|{}|{}|{}\n",
+                c.encoder,
+                c.decoder,
+                flag(c.packed),
+                flag(c.rev_unpack),
+                flag(c.rev_pack),
+                c.pdus
+                    .iter()
+                    .map(|p| join(p.iter().map(u8::to_string).collect()))
+                    .collect::<Vec<_>>()
+                    .join(";"),
+                join(c.noise.iter().map(|x| format!("{x:?}")).collect()),
             )
         })
         .collect()
+}
+
+/// The data of the one PDU `h` posted on `out`, and its metadata.
+fn posted<B: radioflow_runtime::Block>(h: &mut Harness<B>) -> (Pmt, Pmt) {
+    let mut out = h.take_messages("out");
+    assert_eq!(out.len(), 1);
+    let pdu = out.remove(0);
+    let (meta, data) = pdu.as_pair().unwrap();
+    (meta.clone(), data.clone())
+}
+
+fn check_pdu_cases(cases: &[PduCase], theirs: &[String]) {
+    let mut lines = theirs.iter();
+    for c in cases {
+        let mut enc = Harness::new(AsyncEncoder::new(
+            c.encoder.parse().unwrap(),
+            c.packed,
+            c.rev_unpack,
+            c.rev_pack,
+            1500,
+        ));
+        let mut dec = Harness::new(
+            AsyncDecoder::new(c.decoder.parse().unwrap(), c.packed, c.rev_pack, 1500).unwrap(),
+        );
+        for (i, pdu) in c.pdus.iter().enumerate() {
+            let at = format!("{} PDU {i} (packed {})", c.encoder, c.packed);
+            let (want_code, want_bits, want_meta) = (
+                lines.next().unwrap(),
+                lines.next().unwrap(),
+                lines.next().unwrap(),
+            );
+            enc.post(
+                "in",
+                Pmt::pair(Pmt::dict_from::<&str, i64>([]), Pmt::blob(pdu.clone())),
+            )
+            .unwrap();
+            let (_, code) = posted(&mut enc);
+            let code = code.as_blob().unwrap().to_vec();
+            assert_eq!(code, values(want_code), "code of {at}");
+            let bits: Vec<u8> = if c.packed {
+                code.iter()
+                    .flat_map(|b| (0..8).map(move |j| (b >> j) & 1))
+                    .collect()
+            } else {
+                code
+            };
+            let soft: Vec<f32> = bits
+                .iter()
+                .zip(&c.noise)
+                .map(|(b, n)| (f32::from(*b) * 2.0 - 1.0) + n)
+                .collect();
+            dec.post(
+                "in",
+                Pmt::pair(Pmt::dict_from::<&str, i64>([]), Pmt::F32Vector(soft.into())),
+            )
+            .unwrap();
+            let (meta, decoded) = posted(&mut dec);
+            assert_eq!(
+                decoded.as_blob().unwrap(),
+                values(want_bits),
+                "decoded data of {at}"
+            );
+            let iterations = meta.dict_get("iterations");
+            let iterations = iterations.map_or("#f".to_owned(), |v| v.to_string());
+            // Python writes an absent entry (nil) as `()`.
+            let want = if want_meta.as_str() == "()" {
+                "#f"
+            } else {
+                want_meta.as_str()
+            };
+            assert_eq!(iterations, want, "iterations of {at}");
+        }
+    }
+    assert!(lines.next().is_none());
 }
 
 fn run<I: radioflow_runtime::Item, O: radioflow_runtime::Item>(
@@ -174,15 +383,17 @@ fn codes_match_gnu_radio_through_noise() {
         eprintln!("SKIPPED: GNU Radio 3.10 (python3 -c 'import gnuradio.fec') is not installed");
         return;
     }
-    let cases = cases();
-    let theirs = gnu_radio(&cases);
-    assert_eq!(theirs.len(), cases.len());
+    let (cases, pdu_cases) = (cases(), pdu_cases());
+    let theirs = gnu_radio(&(stream_input(&cases) + &pdu_input(&pdu_cases)));
+    let (stream, pdus) = theirs.split_at(2 * cases.len());
+    check_pdu_cases(&pdu_cases, pdus);
     let schedulers: Vec<Box<dyn Scheduler>> = vec![
         Box::new(SingleThread::new()),
         Box::new(ThreadPerBlock::new()),
         Box::new(FlowScheduler::new().chunk_bytes(64).buffer_bytes(4096)),
     ];
-    for (c, (want_code, want_bits)) in cases.iter().zip(&theirs) {
+    for (c, want) in cases.iter().zip(stream.chunks(2)) {
+        let (want_code, want_bits) = (&bits(&want[0]), &bits(&want[1]));
         let enc: EncoderDef = c.encoder.parse().unwrap();
         let dec: DecoderDef = c.decoder.parse().unwrap();
         for s in &schedulers {

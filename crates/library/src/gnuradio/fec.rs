@@ -1,4 +1,5 @@
-//! Rows for GNU Radio's `fec` module (gr-fec): the generic blocks that run FEC code objects.
+//! Rows for GNU Radio's `fec` module (gr-fec): the generic blocks that run FEC code objects
+//! on streams and on PDUs.
 //! The objects themselves are GRC variables (`variable_cc_encoder_def` and the like),
 //! evaluated by the GRC loader into the text the blocks' `encoder` / `decoder` take.
 
@@ -36,6 +37,31 @@ pub(super) const ROWS: &[GrBlock] = &[
                  (conv_bit_corr_bb) is not built: only None",
             ),
             param("puncpat", "puncpat"),
+        ],
+    ),
+    row(
+        "fec_async_encoder",
+        "fec.async_encoder({encoder},{packed},{rev_unpack},{rev_pack},{mtu})",
+        "fec_async_encoder",
+        &[],
+        &[
+            param("encoder", "encoder"),
+            param("mtu", "mtu"),
+            param("packed", "packed"),
+            param("rev_unpack", "rev_unpack"),
+            param("rev_pack", "rev_pack"),
+        ],
+    ),
+    row(
+        "fec_async_decoder",
+        "fec.async_decoder({decoder},{packed},{rev_pack},{mtu})",
+        "fec_async_decoder",
+        &[],
+        &[
+            param("decoder", "decoder"),
+            param("mtu", "mtu"),
+            param("packed", "packed"),
+            param("rev_pack", "rev_pack"),
         ],
     ),
 ];
