@@ -7,6 +7,7 @@
 //! - [`channels`]: GNU Radio's gr-channels (the channel model);
 //! - [`digital`]: GNU Radio's gr-digital (constellations, symbol mapping and decisions,
 //!   differential coding, scramblers);
+//! - [`fec`]: GNU Radio's gr-fec (code objects and the extended encoder and decoder);
 //! - [`dvbs2`] and [`fm`]: the applications' blocks (`dvbs2_tx`, `dvbs2_rx`,
 //!   `fm_stereo_decoder`, `rds_decoder`).
 //!
@@ -36,6 +37,7 @@ pub use radioflow_blocks as blocks;
 pub use radioflow_channels as channels;
 pub use radioflow_digital as digital;
 pub use radioflow_dvbs2 as dvbs2;
+pub use radioflow_fec as fec;
 pub use radioflow_fm as fm;
 pub use radioflow_interop as interop;
 

@@ -27,7 +27,7 @@ use radioflow_runtime::registry::prelude::*;
     summary = "Each byte b as map[b], bytes beyond the map unchanged (GNU Radio's map_bb).",
     make = Self::new(&bytes(&map).map_err(|e| Refused::param("map", e))?)
 )]
-#[param(map: Vec<f64>, doc = "the byte each byte value becomes (whole numbers 0 to 255; entries past 256 unused)")]
+#[param(map: Vec<f64>, doc = "the byte each byte value becomes (whole numbers -128 to 255, a negative one as the signed byte GNU Radio stores it: -1 is 255; entries past 256 unused)")]
 #[derive(Debug)]
 pub struct MapBytes {
     /// Bytes.
@@ -39,14 +39,16 @@ pub struct MapBytes {
     table: [u8; 256],
 }
 
-/// The map's values as bytes.
+/// The map's values as bytes. GNU Radio's map_bb casts its ints to `unsigned char`:
+/// `map_bb([-1, 1])` followed by `char_to_float` is its usual BPSK mapping, so a value a
+/// signed byte holds becomes that byte (-1 is 255).
 fn bytes(map: &[f64]) -> Result<Vec<u8>, String> {
     map.iter()
         .map(|&v| {
-            if v.fract() == 0.0 && (0.0..=255.0).contains(&v) {
-                Ok(v as u8)
+            if v.fract() == 0.0 && (-128.0..=255.0).contains(&v) {
+                Ok(v as i16 as u8)
             } else {
-                Err(format!("holds {v}, not a byte value (0 to 255)"))
+                Err(format!("holds {v}, not a byte value (-128 to 255)"))
             }
         })
         .collect()
@@ -75,5 +77,22 @@ impl MapBytes {
             }
         });
         Ok(WorkStatus::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negative_values_are_signed_bytes_as_in_gnu_radio() {
+        // GNU Radio 3.10: map_bb([-1, 1]) maps 0 to 255, 1 to 1.
+        assert_eq!(
+            bytes(&[-1.0, 1.0, -128.0, 255.0]).unwrap(),
+            [255, 1, 128, 255]
+        );
+        assert!(bytes(&[300.0]).is_err());
+        assert!(bytes(&[-129.0]).is_err());
+        assert!(bytes(&[0.5]).is_err());
     }
 }

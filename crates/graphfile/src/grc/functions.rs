@@ -5,6 +5,7 @@ use super::args::bind;
 use super::constants;
 use super::digital;
 use super::expr_error::{ExprError, MAX_ITEMS};
+use super::fec;
 use super::numpy;
 use super::python::{self, Num, Op};
 use super::tags;
@@ -445,7 +446,7 @@ fn not_yet(name: &str) -> Option<&'static str> {
 
 /// The functions a name may stand for as a value (`map(int, v)`).
 pub(super) fn is_function(name: &str) -> bool {
-    if digital::is_function(name) {
+    if digital::is_function(name) || fec::is_function(name) {
         return true;
     }
     let base = ["math.", "cmath.", "numpy.", "np."]
@@ -587,6 +588,9 @@ pub(super) fn call(
     }
     if tags::is_function(name) {
         return tags::call(name, args, kwargs, budget);
+    }
+    if fec::is_function(name) {
+        return fec::call(name, args, kwargs);
     }
     if let Some(f) = name
         .strip_prefix("numpy.")

@@ -11,6 +11,7 @@ mod constants;
 mod digital;
 mod expr;
 mod expr_error;
+mod fec;
 mod filter_taps;
 mod functions;
 mod numpy;
@@ -65,6 +66,14 @@ const VARIABLES: &[&str] = &[
     "variable_high_pass_filter_taps",
     "variable_band_pass_filter_taps",
     "variable_band_reject_filter_taps",
+    // GNU Radio's FEC code objects (`fec::variable_value`).
+    "variable_dummy_encoder_def",
+    "variable_dummy_decoder_def",
+    "variable_repetition_encoder_def",
+    "variable_repetition_decoder_def",
+    "variable_cc_encoder_def",
+    "variable_cc_decoder_def",
+    "variable_ccsds_encoder_def",
 ];
 
 /// Block ids that are part of the file but not of the graph.
@@ -240,6 +249,7 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
             .filter_map(|e| {
                 let value = digital::variable_value(&e.id, &e.params)
                     .or_else(|| filter_taps::variable_value(&e.id, &e.params))
+                    .or_else(|| fec::variable_value(&e.id, &e.params))
                     .or_else(|| e.params.get("value").cloned());
                 value.map(|v| (e.name.clone(), v))
             })

@@ -22,6 +22,7 @@ mod blocks;
 mod channels;
 mod common;
 mod digital;
+mod fec;
 mod file_meta;
 mod filter;
 mod filter_blocks;
@@ -55,6 +56,7 @@ const MODULES: &[&[GrBlock]] = &[
     channels::ROWS,
     file_meta::ROWS,
     tag_sources::ROWS,
+    fec::ROWS,
 ];
 
 /// Every row of the table.

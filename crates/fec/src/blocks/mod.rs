@@ -1,0 +1,13 @@
+//! The generic blocks that run code objects.
+
+mod async_decoder;
+mod async_encoder;
+mod bits;
+mod extended_decoder;
+mod extended_encoder;
+mod puncpat;
+
+pub use async_decoder::AsyncDecoder;
+pub use async_encoder::AsyncEncoder;
+pub use extended_decoder::ExtendedDecoder;
+pub use extended_encoder::ExtendedEncoder;

@@ -1,0 +1,522 @@
+//! [`EncoderDef`] and [`DecoderDef`]: a code object as GNU Radio's Python makes it
+//! (`fec.cc_encoder_make(2048, 7, 2, [109, 79], 0, fec.CC_STREAMING, False)`), checked, in
+//! the one-line text form a block parameter takes, and the [`Encoder`] / [`Decoder`] it
+//! builds.
+
+use crate::cc::{CcCode, CcEncoder, CcMode};
+use crate::code::{Decoder, Encoder};
+use crate::dummy::{DummyDecoder, DummyEncoder};
+use crate::repetition::{RepetitionDecoder, RepetitionEncoder};
+use crate::viterbi::CcDecoder;
+use std::fmt;
+use std::str::FromStr;
+
+/// Why a code definition is refused: the function and parameter at fault, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{function}: {param}: {why}")]
+pub struct DefError {
+    /// GNU Radio's function (`fec.cc_encoder_make`).
+    pub function: String,
+    /// Its parameter (`k`), or `arguments` for the call as a whole.
+    pub param: String,
+    /// What is wrong.
+    pub why: String,
+}
+
+/// An encoder object of GNU Radio's FEC API.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EncoderDef {
+    /// `fec.dummy_encoder_make(frame_bits)`.
+    Dummy {
+        /// Bits per frame.
+        frame_bits: usize,
+    },
+    /// `fec.repetition_encoder_make(frame_bits, rep)`.
+    Repetition {
+        /// Bits per frame.
+        frame_bits: usize,
+        /// Copies of each bit.
+        rep: usize,
+    },
+    /// `fec.cc_encoder_make(frame_bits, k, rate, polys, start_state, mode, padding)`.
+    Cc(CcCode),
+    /// `fec.ccsds_encoder_make(frame_bits, start_state, mode)`: the K = 7 code with
+    /// polynomials 109 and 79 (0x6d, 0x4f), on bits GNU Radio packs to bytes first (the same
+    /// code bits: radioflow encodes the bits directly).
+    Ccsds(CcCode),
+}
+
+/// A decoder object of GNU Radio's FEC API.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DecoderDef {
+    /// `fec.dummy_decoder.make(frame_bits)`.
+    Dummy {
+        /// Bits per frame.
+        frame_bits: usize,
+    },
+    /// `fec.repetition_decoder.make(frame_bits, rep, ap_prob)`.
+    Repetition {
+        /// Bits per frame.
+        frame_bits: usize,
+        /// Copies of each bit.
+        rep: usize,
+        /// Share of positive copies above which a bit is 1.
+        ap_prob: f32,
+    },
+    /// `fec.cc_decoder.make(frame_bits, k, rate, polys, start_state, end_state, mode,
+    /// padding)`.
+    Cc {
+        /// The code.
+        code: CcCode,
+        /// A terminated frame's end state, -1 for the best one.
+        end_state: i64,
+    },
+}
+
+/// One argument of a call as written.
+#[derive(Debug, Clone)]
+enum Arg {
+    Word(String),
+    List(Vec<String>),
+}
+
+/// Splits `name(a, [b, c], d)` into its name and arguments.
+fn parse_call(text: &str) -> Result<(String, Vec<Arg>), DefError> {
+    let bad = |why: &str| DefError {
+        function: text.trim().chars().take(60).collect(),
+        param: "arguments".into(),
+        why: why.into(),
+    };
+    let text = text.trim();
+    let open = text
+        .find('(')
+        .ok_or_else(|| bad("not a call `name(arguments)`"))?;
+    let inner = text[open + 1..]
+        .strip_suffix(')')
+        .ok_or_else(|| bad("no closing parenthesis"))?;
+    let name = text[..open].trim().to_owned();
+    let mut args = Vec::new();
+    let mut rest = inner.trim();
+    while !rest.is_empty() {
+        if let Some(list) = rest.strip_prefix('[').or_else(|| rest.strip_prefix('(')) {
+            let close = list
+                .find([']', ')'])
+                .ok_or_else(|| bad("a list without its closing bracket"))?;
+            let items = list[..close]
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect();
+            args.push(Arg::List(items));
+            rest = list[close + 1..].trim_start();
+        } else {
+            let end = rest.find(',').unwrap_or(rest.len());
+            args.push(Arg::Word(rest[..end].trim().to_owned()));
+            rest = &rest[end..];
+        }
+        rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix(',') {
+            rest = r.trim_start();
+        } else if !rest.is_empty() {
+            return Err(bad("arguments not separated by commas"));
+        }
+    }
+    Ok((name, args))
+}
+
+/// Reads a call's arguments by position, naming the parameter in errors.
+struct Args<'a> {
+    function: &'a str,
+    names: &'a [&'a str],
+    args: Vec<Arg>,
+}
+
+impl Args<'_> {
+    fn err(&self, param: &str, why: String) -> DefError {
+        DefError {
+            function: self.function.into(),
+            param: param.into(),
+            why,
+        }
+    }
+    fn word(&self, i: usize) -> Result<&str, DefError> {
+        match self.args.get(i) {
+            Some(Arg::Word(w)) => Ok(w),
+            Some(Arg::List(_)) => {
+                Err(self.err(self.names[i], "a list where one value belongs".into()))
+            }
+            None => Err(self.err(self.names[i], "missing".into())),
+        }
+    }
+    fn int(&self, i: usize) -> Result<i64, DefError> {
+        let w = self.word(i)?;
+        w.parse()
+            .map_err(|_| self.err(self.names[i], format!("'{w}' is not an integer")))
+    }
+    fn count(&self, i: usize) -> Result<usize, DefError> {
+        let v = self.int(i)?;
+        usize::try_from(v)
+            .ok()
+            .filter(|v| *v >= 1)
+            .ok_or_else(|| self.err(self.names[i], format!("{v} is not a positive count")))
+    }
+    fn float(&self, i: usize) -> Result<f64, DefError> {
+        let w = self.word(i)?;
+        w.parse()
+            .map_err(|_| self.err(self.names[i], format!("'{w}' is not a number")))
+    }
+    fn boolean(&self, i: usize) -> Result<bool, DefError> {
+        match self.word(i)? {
+            "True" | "true" | "1" => Ok(true),
+            "False" | "false" | "0" => Ok(false),
+            w => Err(self.err(self.names[i], format!("'{w}' is not True or False"))),
+        }
+    }
+    fn mode(&self, i: usize) -> Result<CcMode, DefError> {
+        self.word(i)?
+            .parse()
+            .map_err(|e| self.err(self.names[i], e))
+    }
+    fn polys(&self, i: usize) -> Result<Vec<i32>, DefError> {
+        let items = match self.args.get(i) {
+            Some(Arg::List(items)) => items.clone(),
+            Some(Arg::Word(w)) => {
+                return Err(self.err(self.names[i], format!("'{w}' is not a list of polynomials")))
+            }
+            None => return Err(self.err(self.names[i], "missing".into())),
+        };
+        items
+            .iter()
+            .map(|s| {
+                s.parse()
+                    .map_err(|_| self.err(self.names[i], format!("'{s}' is not an integer")))
+            })
+            .collect()
+    }
+    fn exactly(&self, n: usize) -> Result<(), DefError> {
+        if self.args.len() == n {
+            Ok(())
+        } else {
+            Err(self.err(
+                "arguments",
+                format!(
+                    "{} given, {n} expected ({})",
+                    self.args.len(),
+                    self.names.join(", ")
+                ),
+            ))
+        }
+    }
+    fn cc(&self, code: Result<CcCode, (&'static str, String)>) -> Result<CcCode, DefError> {
+        code.map_err(|(p, why)| self.err(p, why))
+    }
+}
+
+impl EncoderDef {
+    /// The encoder this definition makes.
+    pub fn build(&self) -> Box<dyn Encoder> {
+        match self {
+            EncoderDef::Dummy { frame_bits } => Box::new(DummyEncoder::new(*frame_bits)),
+            EncoderDef::Repetition { frame_bits, rep } => {
+                Box::new(RepetitionEncoder::new(*frame_bits, *rep))
+            }
+            EncoderDef::Cc(code) | EncoderDef::Ccsds(code) => {
+                Box::new(CcEncoder::new(code.clone()))
+            }
+        }
+    }
+}
+
+impl FromStr for EncoderDef {
+    type Err = DefError;
+    fn from_str(text: &str) -> Result<Self, DefError> {
+        let (name, args) = parse_call(text)?;
+        let function = name.as_str();
+        let a = |names: &'static [&'static str]| Args {
+            function,
+            names,
+            args: args.clone(),
+        };
+        Ok(match function {
+            "fec.dummy_encoder_make" => {
+                let a = a(&["framebits"]);
+                a.exactly(1)?;
+                EncoderDef::Dummy {
+                    frame_bits: a.count(0)?,
+                }
+            }
+            "fec.repetition_encoder_make" => {
+                let a = a(&["framebits", "rep"]);
+                a.exactly(2)?;
+                EncoderDef::Repetition {
+                    frame_bits: a.count(0)?,
+                    rep: a.count(1)?,
+                }
+            }
+            "fec.cc_encoder_make" => {
+                let a = a(&[
+                    "framebits",
+                    "k",
+                    "rate",
+                    "polys",
+                    "state_start",
+                    "mode",
+                    "padding",
+                ]);
+                a.exactly(7)?;
+                EncoderDef::Cc(a.cc(CcCode::new(
+                    a.count(0)?,
+                    a.int(1)?,
+                    a.int(2)?,
+                    a.polys(3)?,
+                    a.int(4)?,
+                    a.mode(5)?,
+                    a.boolean(6)?,
+                ))?)
+            }
+            "fec.ccsds_encoder_make" => {
+                let a = a(&["framebits", "state_start", "mode"]);
+                a.exactly(3)?;
+                let frame_bits = a.count(0)?;
+                if frame_bits % 8 != 0 {
+                    return Err(a.err(
+                        "framebits",
+                        format!("{frame_bits} is not a whole number of bytes (GNU Radio's CCSDS encoder takes packed bytes)"),
+                    ));
+                }
+                EncoderDef::Ccsds(a.cc(CcCode::new(
+                    frame_bits,
+                    7,
+                    2,
+                    vec![109, 79],
+                    a.int(1)?,
+                    a.mode(2)?,
+                    false,
+                ))?)
+            }
+            _ => {
+                return Err(DefError {
+                    function: name.chars().take(60).collect(),
+                    param: "arguments".into(),
+                    why: "not an encoder radioflow makes (fec.dummy_encoder_make, \
+                          fec.repetition_encoder_make, fec.cc_encoder_make, \
+                          fec.ccsds_encoder_make)"
+                        .into(),
+                })
+            }
+        })
+    }
+}
+
+fn write_cc(f: &mut fmt::Formatter<'_>, c: &CcCode) -> fmt::Result {
+    write!(f, "{}, {}, {}, [", c.frame_bits, c.k, c.rate())?;
+    for (i, p) in c.polys.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{p}")?;
+    }
+    write!(f, "], {}", c.start_state)
+}
+
+fn python_bool(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+/// GNU Radio's Python call, which [`FromStr`] reads back.
+impl fmt::Display for EncoderDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncoderDef::Dummy { frame_bits } => write!(f, "fec.dummy_encoder_make({frame_bits})"),
+            EncoderDef::Repetition { frame_bits, rep } => {
+                write!(f, "fec.repetition_encoder_make({frame_bits}, {rep})")
+            }
+            EncoderDef::Cc(c) => {
+                f.write_str("fec.cc_encoder_make(")?;
+                write_cc(f, c)?;
+                write!(f, ", {}, {})", c.mode, python_bool(c.padding))
+            }
+            EncoderDef::Ccsds(c) => write!(
+                f,
+                "fec.ccsds_encoder_make({}, {}, {})",
+                c.frame_bits, c.start_state, c.mode
+            ),
+        }
+    }
+}
+
+impl DecoderDef {
+    /// The decoder this definition makes.
+    ///
+    /// # Errors
+    /// A convolutional code GNU Radio's decoder does not run (K other than 7, rate other
+    /// than 1/2), naming the parameter.
+    pub fn build(&self) -> Result<Box<dyn Decoder>, DefError> {
+        Ok(match self {
+            DecoderDef::Dummy { frame_bits } => Box::new(DummyDecoder::new(*frame_bits)),
+            DecoderDef::Repetition {
+                frame_bits,
+                rep,
+                ap_prob,
+            } => Box::new(RepetitionDecoder::new(*frame_bits, *rep, *ap_prob)),
+            DecoderDef::Cc { code, end_state } => Box::new(
+                CcDecoder::new(code.clone(), *end_state).map_err(|(p, why)| DefError {
+                    function: "fec.cc_decoder.make".into(),
+                    param: p.into(),
+                    why,
+                })?,
+            ),
+        })
+    }
+}
+
+impl FromStr for DecoderDef {
+    type Err = DefError;
+    fn from_str(text: &str) -> Result<Self, DefError> {
+        let (name, args) = parse_call(text)?;
+        let function = name.as_str();
+        let a = |names: &'static [&'static str]| Args {
+            function,
+            names,
+            args: args.clone(),
+        };
+        let def = match function {
+            "fec.dummy_decoder.make" | "fec.dummy_decoder_make" => {
+                let a = a(&["framebits"]);
+                a.exactly(1)?;
+                DecoderDef::Dummy {
+                    frame_bits: a.count(0)?,
+                }
+            }
+            "fec.repetition_decoder.make" | "fec.repetition_decoder_make" => {
+                let a = a(&["framebits", "rep", "prob"]);
+                a.exactly(3)?;
+                let p = a.float(2)?;
+                if !(0.0..=1.0).contains(&p) {
+                    return Err(a.err("prob", format!("{p} is not a probability (0 to 1)")));
+                }
+                DecoderDef::Repetition {
+                    frame_bits: a.count(0)?,
+                    rep: a.count(1)?,
+                    ap_prob: p as f32,
+                }
+            }
+            "fec.cc_decoder.make" | "fec.cc_decoder_make" => {
+                let a = a(&[
+                    "framebits",
+                    "k",
+                    "rate",
+                    "polys",
+                    "state_start",
+                    "state_end",
+                    "mode",
+                    "padding",
+                ]);
+                a.exactly(8)?;
+                DecoderDef::Cc {
+                    code: a.cc(CcCode::new(
+                        a.count(0)?,
+                        a.int(1)?,
+                        a.int(2)?,
+                        a.polys(3)?,
+                        a.int(4)?,
+                        a.mode(6)?,
+                        a.boolean(7)?,
+                    ))?,
+                    end_state: a.int(5)?,
+                }
+            }
+            _ => {
+                return Err(DefError {
+                    function: name.chars().take(60).collect(),
+                    param: "arguments".into(),
+                    why: "not a decoder radioflow makes (fec.dummy_decoder.make, \
+                          fec.repetition_decoder.make, fec.cc_decoder.make)"
+                        .into(),
+                })
+            }
+        };
+        // Refused now rather than when a block is made.
+        def.build()?;
+        Ok(def)
+    }
+}
+
+/// GNU Radio's Python call, which [`FromStr`] reads back.
+impl fmt::Display for DecoderDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecoderDef::Dummy { frame_bits } => write!(f, "fec.dummy_decoder.make({frame_bits})"),
+            DecoderDef::Repetition {
+                frame_bits,
+                rep,
+                ap_prob,
+            } => write!(
+                f,
+                "fec.repetition_decoder.make({frame_bits}, {rep}, {ap_prob:?})"
+            ),
+            DecoderDef::Cc { code, end_state } => {
+                f.write_str("fec.cc_decoder.make(")?;
+                write_cc(f, code)?;
+                write!(
+                    f,
+                    ", {end_state}, {}, {})",
+                    code.mode,
+                    python_bool(code.padding)
+                )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_form_reads_back() {
+        for text in [
+            "fec.dummy_encoder_make(2048)",
+            "fec.repetition_encoder_make(2048, 3)",
+            "fec.cc_encoder_make(80, 7, 2, [109, 79], 0, fec.CC_TAILBITING, False)",
+            "fec.ccsds_encoder_make(80, 0, fec.CC_STREAMING)",
+        ] {
+            assert_eq!(text.parse::<EncoderDef>().unwrap().to_string(), text);
+        }
+        for text in [
+            "fec.dummy_decoder.make(2048)",
+            "fec.repetition_decoder.make(2048, 3, 0.5)",
+            "fec.cc_decoder.make(80, 7, 2, [109, -79], 0, -1, fec.CC_TERMINATED, True)",
+        ] {
+            assert_eq!(text.parse::<DecoderDef>().unwrap().to_string(), text);
+        }
+    }
+
+    #[test]
+    fn errors_name_function_and_parameter() {
+        let e = "fec.cc_encoder_make(80, 7, 3, [109, 79], 0, fec.CC_STREAMING, False)"
+            .parse::<EncoderDef>()
+            .unwrap_err();
+        assert_eq!(
+            (e.function.as_str(), e.param.as_str()),
+            ("fec.cc_encoder_make", "rate")
+        );
+        let e = "fec.cc_decoder.make(80, 5, 2, [19, 29], 0, -1, fec.CC_STREAMING, False)"
+            .parse::<DecoderDef>()
+            .unwrap_err();
+        assert_eq!(e.param, "k");
+        let e = "fec.repetition_decoder.make(80, 3, 2)"
+            .parse::<DecoderDef>()
+            .unwrap_err();
+        assert_eq!(e.param, "prob");
+        assert!("fec.polar_encoder(1)".parse::<EncoderDef>().is_err());
+        assert!("fec.dummy_encoder_make(1, 2)"
+            .parse::<EncoderDef>()
+            .is_err());
+    }
+}

@@ -1,0 +1,90 @@
+"""GNU Radio 3.10's FEC blocks for each case radioflow's tests/gnuradio.rs sends on stdin.
+
+A stream case is one line `stream|encoder|decoder|bits|noise` (the objects as GNU Radio's
+Python calls, bits and noise comma-separated): the bits go through fec.extended_encoder,
+become -1/+1 floats plus the noise (in float32, as radioflow adds them), and go through
+fec.extended_decoder; prints `enc:<bits>` and `dec:<bits>`.
+
+A PDU case is `async|encoder|decoder|packed|rev_unpack|rev_pack|pdus|noise` (PDUs
+`;`-separated): each PDU goes through fec.async_encoder, its code bits (unpacked least
+significant bit first where packed) become -1/+1 floats plus the noise and go through
+fec.async_decoder; prints, per PDU, `enc:<values>`, `dec:<values>` and `meta:<iterations>`.
+"""
+import sys
+import time
+
+import numpy as np
+import pmt
+from gnuradio import blocks, fec, gr
+
+
+def run(chain, data, source, sink):
+    tb = gr.top_block()
+    src = source(data)
+    out = sink()
+    tb.connect(src, chain, out)
+    tb.run()
+    return list(out.data())
+
+
+def through(block, msg):
+    tb = gr.top_block()
+    sink = blocks.message_debug()
+    tb.msg_connect((block, "out"), (sink, "store"))
+    tb.start()
+    block.to_basic_block()._post(pmt.intern("in"), msg)
+    for _ in range(2000):  # a hang guard only
+        if sink.num_messages() > 0:
+            break
+        time.sleep(0.005)
+    tb.stop()
+    tb.wait()
+    return sink.get_message(0)
+
+
+def pdu_case(fields):
+    enc_text, dec_text, packed, rev_unpack, rev_pack, pdus, noise_text = fields
+    packed, rev_unpack, rev_pack = (x == "1" for x in (packed, rev_unpack, rev_pack))
+    noise = np.array([float(x) for x in noise_text.split(",")], dtype=np.float32)
+    encoder = fec.async_encoder(eval(enc_text, {"fec": fec}), packed, rev_unpack, rev_pack, 1500)
+    decoder = fec.async_decoder(eval(dec_text, {"fec": fec}), packed, rev_pack, 1500)
+    for data in pdus.split(";"):
+        data = [int(x) for x in data.split(",")]
+        out = through(encoder, pmt.cons(pmt.make_dict(), pmt.init_u8vector(len(data), data)))
+        code = list(pmt.u8vector_elements(pmt.cdr(out)))
+        print("enc:" + ",".join(map(str, code)))
+        bits = code
+        if packed:
+            bits = [(b >> j) & 1 for b in code for j in range(8)]
+        soft = np.array(bits, dtype=np.float32) * np.float32(2) - np.float32(1)
+        soft = soft + noise[: len(soft)]
+        msg = pmt.cons(pmt.make_dict(), pmt.init_f32vector(len(soft), [float(x) for x in soft]))
+        out = through(decoder, msg)
+        print("dec:" + ",".join(map(str, pmt.u8vector_elements(pmt.cdr(out)))))
+        iters = pmt.dict_ref(pmt.car(out), pmt.intern("iterations"), pmt.PMT_NIL)
+        print("meta:" + str(iters))
+        sys.stdout.flush()
+
+
+for line in sys.stdin:
+    line = line.strip()
+    if not line:
+        continue
+    kind, *fields = line.split("|")
+    if kind == "async":
+        pdu_case(fields)
+        continue
+    enc_text, dec_text, bits_text, noise_text = fields
+    bits = [int(b) for b in bits_text.split(",")]
+    noise = np.array([float(x) for x in noise_text.split(",")], dtype=np.float32)
+    encoder = eval(enc_text, {"fec": fec})
+    decoder = eval(dec_text, {"fec": fec})
+    code = run(fec.extended_encoder(encoder, threading=None, puncpat="11"), bits,
+               blocks.vector_source_b, blocks.vector_sink_b)
+    soft = np.array(code, dtype=np.float32) * np.float32(2) - np.float32(1)
+    soft = soft + noise[: len(soft)]
+    decoded = run(fec.extended_decoder(decoder, threading=None, ann=None, puncpat="11"),
+                  [float(x) for x in soft], blocks.vector_source_f, blocks.vector_sink_b)
+    print("enc:" + "".join(str(b) for b in code))
+    print("dec:" + "".join(str(b) for b in decoded))
+    sys.stdout.flush()

@@ -1,0 +1,214 @@
+//! GNU Radio's FEC code objects in GRC expressions (`fec.cc_encoder_make(...)`,
+//! `fec.cc_decoder.make(...)` and the like) and the value of the `variable_*_encoder_def` /
+//! `variable_*_decoder_def` blocks: each is GNU Radio's call with its arguments evaluated, as
+//! a string, the form the FEC blocks' `encoder` / `decoder` parameters take
+//! (`radioflow_fec::EncoderDef`, checked here so a bad one is refused with its variable).
+//!
+//! GNU Radio makes a list of objects where `ndim` is 1 or 2 (one per thread of its threaded
+//! blocks); radioflow runs one object per block, so every variable is the one object.
+
+use super::expr_error::ExprError;
+use super::value::Value;
+use radioflow_library::fec::{DecoderDef, EncoderDef};
+use radioflow_runtime::echo::{cut, cut_display};
+use std::collections::HashMap;
+
+type Result<T> = std::result::Result<T, ExprError>;
+
+/// GNU Radio's functions radioflow evaluates, with their parameters.
+const FUNCTIONS: &[(&str, &[&str])] = &[
+    ("fec.dummy_encoder_make", &["frame_size"]),
+    ("fec.repetition_encoder_make", &["frame_size", "rep"]),
+    (
+        "fec.cc_encoder_make",
+        &[
+            "frame_size",
+            "k",
+            "rate",
+            "polys",
+            "start_state",
+            "mode",
+            "padded",
+        ],
+    ),
+    (
+        "fec.ccsds_encoder_make",
+        &["frame_size", "start_state", "mode"],
+    ),
+    ("fec.dummy_decoder.make", &["frame_size"]),
+    (
+        "fec.repetition_decoder.make",
+        &["frame_size", "rep", "ap_prob"],
+    ),
+    (
+        "fec.cc_decoder.make",
+        &[
+            "frame_size",
+            "k",
+            "rate",
+            "polys",
+            "start_state",
+            "end_state",
+            "mode",
+            "padded",
+        ],
+    ),
+];
+
+/// The expression GNU Radio's FEC variable `id` evaluates to, from its parameters as written
+/// (GRC's defaults for those left out); `None` for other blocks.
+pub(super) fn variable_value(id: &str, params: &HashMap<String, String>) -> Option<String> {
+    let p = |key: &str, default: &str| {
+        let text = params.get(key).map_or(default, String::as_str);
+        format!("({text})")
+    };
+    let bits = p("framebits", "2048");
+    let cc = || {
+        format!(
+            "{bits}, {}, {}, {}, {}",
+            p("k", "7"),
+            p("rate", "2"),
+            p("polys", "[79,109]"),
+            p("state_start", "0")
+        )
+    };
+    let mode = p("mode", "fec.CC_STREAMING");
+    let padding = p("padding", "False");
+    Some(match id {
+        "variable_dummy_encoder_def" => format!("fec.dummy_encoder_make({bits})"),
+        "variable_dummy_decoder_def" => format!("fec.dummy_decoder.make({bits})"),
+        "variable_repetition_encoder_def" => {
+            format!("fec.repetition_encoder_make({bits}, {})", p("rep", "3"))
+        }
+        "variable_repetition_decoder_def" => format!(
+            "fec.repetition_decoder.make({bits}, {}, {})",
+            p("rep", "3"),
+            p("prob", "0.5")
+        ),
+        "variable_cc_encoder_def" => {
+            format!("fec.cc_encoder_make({}, {mode}, {padding})", cc())
+        }
+        "variable_cc_decoder_def" => format!(
+            "fec.cc_decoder.make({}, {}, {mode}, {padding})",
+            cc(),
+            p("state_end", "-1")
+        ),
+        "variable_ccsds_encoder_def" => format!(
+            "fec.ccsds_encoder_make({bits}, {}, {mode})",
+            p("state_start", "0")
+        ),
+        _ => return None,
+    })
+}
+
+/// Whether `name` is a function of this module.
+pub(super) fn is_function(name: &str) -> bool {
+    FUNCTIONS.iter().any(|(f, _)| *f == name)
+}
+
+/// An argument as GNU Radio's Python call writes it.
+fn write_arg(name: &str, param: &str, v: &Value) -> Result<String> {
+    Ok(match v {
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Constant(_) => v.to_string(),
+        Value::List(items) | Value::Array(items) => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|x| write_arg(name, param, x))
+                .collect::<Result<_>>()?;
+            format!("[{}]", items.join(", "))
+        }
+        other => {
+            return Err(ExprError::InvalidValue(format!(
+                "{}: {param}: {} is not a number, list or constant",
+                cut(name),
+                cut_display(other)
+            )))
+        }
+    })
+}
+
+/// `name(args)` for a function of this module ([`is_function`]): GNU Radio's call with the
+/// arguments evaluated, as a string.
+pub(super) fn call(name: &str, args: &[&Value], kwargs: &[(&str, &Value)]) -> Result<Value> {
+    let params = FUNCTIONS
+        .iter()
+        .find(|(f, _)| *f == name)
+        .map_or(&[][..], |(_, p)| *p);
+    let a = super::args::bind(name, params, params.len(), args, kwargs, |_| None)?;
+    let written: Vec<String> = a
+        .iter()
+        .zip(params)
+        .map(|(v, p)| write_arg(name, p, v))
+        .collect::<Result<_>>()?;
+    let text = format!("{name}({})", written.join(", "));
+    let invalid = |e: &dyn std::fmt::Display| ExprError::InvalidValue(cut_display(e).to_string());
+    let canonical = if name.contains("_encoder") {
+        text.parse::<EncoderDef>()
+            .map_err(|e| invalid(&e))?
+            .to_string()
+    } else {
+        text.parse::<DecoderDef>()
+            .map_err(|e| invalid(&e))?
+            .to_string()
+    };
+    Ok(Value::Str(canonical))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(id: &str, params: &[(&str, &str)]) -> Option<String> {
+        let params = params
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        variable_value(id, &params)
+    }
+
+    #[test]
+    fn each_variable_is_gnu_radios_call_with_grc_defaults() {
+        assert_eq!(
+            value("variable_cc_decoder_def", &[("framebits", "80"), ("mode", "fec.CC_TERMINATED")])
+                .unwrap(),
+            "fec.cc_decoder.make((80), (7), (2), ([79,109]), (0), (-1), (fec.CC_TERMINATED), (False))"
+        );
+        assert_eq!(
+            value(
+                "variable_repetition_encoder_def",
+                &[("ndim", "1"), ("dim1", "4")]
+            )
+            .unwrap(),
+            "fec.repetition_encoder_make((2048), (3))"
+        );
+        assert_eq!(value("variable", &[("value", "1")]), None);
+    }
+
+    #[test]
+    fn calls_are_checked_and_written_as_gnu_radio_writes_them() {
+        let (i, l) = (Value::Int, |v: Vec<i64>| {
+            Value::List(v.into_iter().map(Value::Int).collect())
+        });
+        let mode = Value::Constant("cc_tailbiting");
+        let f = Value::Bool(false);
+        let args = [&i(80), &i(7), &i(2), &l(vec![109, 79]), &i(0), &mode, &f];
+        assert_eq!(
+            call("fec.cc_encoder_make", &args, &[]).unwrap().to_string(),
+            "'fec.cc_encoder_make(80, 7, 2, [109, 79], 0, fec.CC_TAILBITING, False)'"
+        );
+        let args = [
+            &i(80),
+            &i(5),
+            &i(2),
+            &l(vec![19, 29]),
+            &i(0),
+            &i(-1),
+            &mode,
+            &f,
+        ];
+        let e = call("fec.cc_decoder.make", &args, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("fec.cc_decoder.make: k:"), "{e}");
+    }
+}
