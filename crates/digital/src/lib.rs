@@ -13,6 +13,9 @@
 //! [`DiffPhasor`], [`Scrambler`], [`Descrambler`], [`AdditiveScrambler`] (shift register:
 //! [`Lfsr`]).
 //!
+//! Packets: [`CrcAppend`] and [`CrcCheck`] (any CRC of 8 to 64 bits on byte PDUs),
+//! [`Crc32Async`] (CRC-32 on PDUs) and [`Crc32Stream`] (CRC-32 on tagged streams).
+//!
 //! ```
 //! use num_complex::Complex32;
 //! use radioflow_digital::Constellation;
@@ -37,8 +40,9 @@ mod lfsr;
 
 pub use blocks::{
     AdditiveScrambler, BinarySlicer, Chunk, ChunksToSymbols, ChunksToSymbolsInt,
-    ChunksToSymbolsShort, ConstellationDecoder, ConstellationSoftDecoder, Descrambler, DiffCoding,
-    DiffDecoder, DiffEncoder, DiffPhasor, MapBytes, Scrambler, Symbol,
+    ChunksToSymbolsShort, ConstellationDecoder, ConstellationSoftDecoder, Crc32Async, Crc32Stream,
+    CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder, DiffEncoder, DiffPhasor, MapBytes,
+    Scrambler, Symbol,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
 pub use lfsr::Lfsr;

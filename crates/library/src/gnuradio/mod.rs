@@ -27,6 +27,7 @@ mod headless;
 mod math;
 mod messages;
 mod network;
+mod packets;
 mod pdu;
 mod streams;
 mod table;
@@ -46,6 +47,7 @@ const MODULES: &[&[GrBlock]] = &[
     zeromq::ROWS,
     network::ROWS,
     digital::ROWS,
+    packets::ROWS,
     pdu::ROWS,
     streams::ROWS,
     channels::ROWS,
