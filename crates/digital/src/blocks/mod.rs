@@ -18,6 +18,9 @@ mod diff_encoder;
 mod diff_phasor;
 mod map_bytes;
 mod pdu_bytes;
+mod protocol_formatter;
+mod protocol_formatter_async;
+mod protocol_parser;
 mod scrambler;
 mod symbol_mapper;
 
@@ -38,5 +41,8 @@ pub use diff_decoder::DiffDecoder;
 pub use diff_encoder::DiffEncoder;
 pub use diff_phasor::DiffPhasor;
 pub use map_bytes::MapBytes;
+pub use protocol_formatter::ProtocolFormatter;
+pub use protocol_formatter_async::ProtocolFormatterAsync;
+pub use protocol_parser::ProtocolParser;
 pub use scrambler::Scrambler;
 pub use symbol_mapper::{Chunk, Symbol};

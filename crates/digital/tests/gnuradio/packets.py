@@ -2,11 +2,12 @@
 in one process.
 
 Reads a JSON job on stdin: {"pdu": [{"name", "make" (a GNU Radio constructor, Python),
-"ports": [output ports], "pdus": [serialized PMT hex; the last one a marker that comes out
-on ports[0]]}], "stream": [{"name", "make", "items": bytes hex, "tags": [[offset, key,
-serialized value hex]]}]}. Writes on stdout {name: {port: [serialized PMT hex]}} for the PDU
+"ports": [output ports], "pdus": [serialized PMT hex; the last ones markers (metadata with key
+"marker"), one coming out on each port]}], "stream": [{"name", "make", "items": bytes hex, "tags": [[offset, key,
+serialized value hex]]}], "parse": [{"name", "make", "bits": bytes hex}]}. Writes on stdout {name: {port: [serialized PMT hex]}} for the PDU
 cases and {name: {"items": hex, "tags": [[offset, key, serialized value hex]]}} for the
-stream cases, as the last line (GNU Radio logs on stdout before it). Run with Debian's /usr/bin/python3 (GNU Radio 3.10).
+stream cases, {name: [serialized PMT hex of each message on info]} for the parse
+cases, as the last line (GNU Radio logs on stdout before it). Run with Debian's /usr/bin/python3 (GNU Radio 3.10).
 
 Message-only flowgraphs do not end by themselves in GNU Radio: each PDU case starts, posts,
 polls until the marker is out (bounded: a hang guard), then stops.
@@ -48,17 +49,24 @@ def main():
             dbgs[port] = blocks.message_debug()
             tb.msg_connect(block, port, dbgs[port], "store")
         pdus = [unhex(h) for h in case["pdus"]]
-        marker = pmt.serialize_str(pmt.car(pdus[-1]))
-        first = dbgs[case["ports"][0]]
+        key = pmt.intern("marker")
 
-        def marker_out():
-            n = first.num_messages()
-            return n > 0 and pmt.serialize_str(pmt.car(first.get_message(n - 1))) == marker
+        def markers_out():
+            # Each port's last PDUs in are markers that come out on it: once every port shows
+            # one, everything before it is out too (a block's queue keeps its order).
+            return all(
+                any(
+                    pmt.is_dict(pmt.car(d.get_message(i)))
+                    and pmt.dict_has_key(pmt.car(d.get_message(i)), key)
+                    for i in range(d.num_messages())
+                )
+                for d in dbgs.values()
+            )
 
         tb.start()
         for p in pdus:
             block.to_basic_block()._post(pmt.intern("in"), p)
-        wait_until(marker_out)
+        wait_until(markers_out)
         tb.stop()
         tb.wait()
         result[case["name"]] = {
@@ -81,6 +89,15 @@ def main():
             "items": bytes(sink.data()).hex(),
             "tags": [[t.offset, pmt.symbol_to_string(t.key), tohex(t.value)] for t in sink.tags()],
         }
+    for case in job["parse"]:
+        tb = gr.top_block()
+        src = blocks.vector_source_b(list(bytes.fromhex(case["bits"])), False)
+        block = eval(case["make"])  # noqa: S307
+        dbg = blocks.message_debug()
+        tb.connect(src, block)
+        tb.msg_connect(block, "info", dbg, "store")
+        tb.run()
+        result[case["name"]] = [tohex(dbg.get_message(i)) for i in range(dbg.num_messages())]
     # GNU Radio's loggers ("CRC OK") write on stdout too: the result is the last line.
     sys.stdout.write("\n" + json.dumps(result) + "\n")
 

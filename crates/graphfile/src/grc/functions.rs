@@ -5,6 +5,7 @@ use super::args::bind;
 use super::constants;
 use super::digital;
 use super::expr_error::{ExprError, MAX_ITEMS};
+use super::header_format;
 use super::numpy;
 use super::python::{self, Num, Op};
 use super::value::{Budget, Val, Value};
@@ -453,7 +454,7 @@ fn not_yet(name: &str) -> Option<&'static str> {
 
 /// The functions a name may stand for as a value (`map(int, v)`).
 pub(super) fn is_function(name: &str) -> bool {
-    if digital::is_function(name) {
+    if digital::is_function(name) || header_format::is_function(name) {
         return true;
     }
     let base = ["math.", "cmath.", "numpy.", "np."]
@@ -579,6 +580,9 @@ pub(super) fn call(
     }
     if digital::is_function(name) {
         return digital::call(name, args, kwargs, budget);
+    }
+    if header_format::is_function(name) {
+        return header_format::call(name, args, kwargs);
     }
     if let Some(f) = name
         .strip_prefix("numpy.")

@@ -13,6 +13,7 @@ mod expr;
 mod expr_error;
 mod filter_taps;
 mod functions;
+mod header_format;
 mod numpy;
 mod python;
 mod token;
@@ -58,6 +59,8 @@ const VARIABLES: &[&str] = &[
     // (`digital::variable_value`).
     "variable_constellation",
     "variable_constellation_rect",
+    // GNU Radio's packet header format (`header_format::variable_value`).
+    "variable_header_format_default",
     // Filter taps designed by `firdes` (`filter_taps::variable_value`).
     "variable_rrc_filter_taps",
     "variable_low_pass_filter_taps",
@@ -237,6 +240,7 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
             .filter_map(|e| {
                 let value = digital::variable_value(&e.id, &e.params)
                     .or_else(|| filter_taps::variable_value(&e.id, &e.params))
+                    .or_else(|| header_format::variable_value(&e.id, &e.params))
                     .or_else(|| e.params.get("value").cloned());
                 value.map(|v| (e.name.clone(), v))
             })

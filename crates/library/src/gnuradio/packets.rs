@@ -1,4 +1,6 @@
-//! Rows for GNU Radio's packet blocks (gr-digital): CRCs on PDUs and tagged streams.
+//! Rows for GNU Radio's packet blocks (gr-digital): CRCs on PDUs and tagged streams, packet
+//! headers made and parsed (the `format` object is the text form of radioflow's
+//! `HeaderFormat`, which the GRC evaluator makes from `digital.header_format_*()` calls).
 
 use super::common::{param, row};
 use super::table::GrBlock;
@@ -52,5 +54,26 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "crc_check",
         &[],
         crc_params!(param("discard_crc", "discard_crc")),
+    ),
+    row(
+        "digital_protocol_formatter_async",
+        "digital.protocol_formatter_async({format})",
+        "protocol_formatter_async",
+        &[],
+        &[param("format", "format")],
+    ),
+    row(
+        "digital_protocol_formatter_bb",
+        "digital.protocol_formatter_bb({format},{len_tag_key})",
+        "protocol_formatter",
+        &[],
+        &[param("format", "format"), param("len_tag_key", "len_tag_key")],
+    ),
+    row(
+        "digital_protocol_parser_b",
+        "digital.protocol_parser_b({format})",
+        "protocol_parser",
+        &[],
+        &[param("format", "format")],
     ),
 ];
