@@ -13,6 +13,12 @@
 //! [`DiffPhasor`], [`Scrambler`], [`Descrambler`], [`AdditiveScrambler`] (shift register:
 //! [`Lfsr`]).
 //!
+//! Packets: [`CrcAppend`] and [`CrcCheck`] (any CRC of 8 to 64 bits on byte PDUs),
+//! [`Crc32Async`] (CRC-32 on PDUs) and [`Crc32Stream`] (CRC-32 on tagged streams);
+//! GNU Radio's header formats ([`HeaderFormat`]: default, counter, crc) made by
+//! [`ProtocolFormatterAsync`] (PDUs) and [`ProtocolFormatter`] (tagged streams) and found by
+//! [`ProtocolParser`] ([`HeaderParser`]).
+//!
 //! ```
 //! use num_complex::Complex32;
 //! use radioflow_digital::Constellation;
@@ -33,12 +39,17 @@
 
 mod blocks;
 mod constellation;
+mod header_format;
 mod lfsr;
 
 pub use blocks::{
     AdditiveScrambler, BinarySlicer, Chunk, ChunksToSymbols, ChunksToSymbolsInt,
-    ChunksToSymbolsShort, ConstellationDecoder, ConstellationSoftDecoder, Descrambler, DiffCoding,
-    DiffDecoder, DiffEncoder, DiffPhasor, MapBytes, Scrambler, Symbol,
+    ChunksToSymbolsShort, ConstellationDecoder, ConstellationSoftDecoder, Crc32Async, Crc32Stream,
+    CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder, DiffEncoder, DiffPhasor, MapBytes,
+    ProtocolFormatter, ProtocolFormatterAsync, ProtocolParser, Scrambler, Symbol,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
+pub use header_format::{
+    AccessCode, HeaderFormat, HeaderFormatError, HeaderParser, Parsed, DEFAULT_ACCESS_CODE,
+};
 pub use lfsr::Lfsr;

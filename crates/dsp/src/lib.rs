@@ -47,6 +47,9 @@
 //! - [`GrRandom`]: GNU Radio's random variates (uniform, Gaussian, Laplacian, impulse), the
 //!   same numbers for the same seed.
 //!
+//! Packets:
+//! - [`Crc`]: cyclic redundancy checks of 8 to 64 bits, GNU Radio's parameters and values.
+//!
 //! Samples:
 //! - [`add_const`], [`multiply_const`], [`add_into`], [`subtract_into`], [`multiply_into`]:
 //!   element-wise arithmetic with a constant or between streams, for any [`Arith`] sample
@@ -103,6 +106,7 @@ mod complex_fir;
 mod complex_tap_fir;
 mod convert;
 mod cos_table;
+mod crc;
 mod dc_blocker;
 mod decimating_fir;
 mod error;
@@ -160,6 +164,7 @@ pub use convert::{
     char_to_short, complex_to_interleaved, float_to_int, int_to_float, interleaved_to_complex,
     short_to_char, FromScaled,
 };
+pub use crc::Crc;
 pub use dc_blocker::DcBlocker;
 pub use decimating_fir::DecimatingFir;
 pub use error::{Num, ParamError};

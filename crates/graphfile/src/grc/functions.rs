@@ -6,6 +6,7 @@ use super::constants;
 use super::digital;
 use super::expr_error::{ExprError, MAX_ITEMS};
 use super::fec;
+use super::header_format;
 use super::numpy;
 use super::python::{self, Num, Op};
 use super::tags;
@@ -446,7 +447,7 @@ fn not_yet(name: &str) -> Option<&'static str> {
 
 /// The functions a name may stand for as a value (`map(int, v)`).
 pub(super) fn is_function(name: &str) -> bool {
-    if digital::is_function(name) || fec::is_function(name) {
+    if digital::is_function(name) || fec::is_function(name) || header_format::is_function(name) {
         return true;
     }
     let base = ["math.", "cmath.", "numpy.", "np."]
@@ -591,6 +592,9 @@ pub(super) fn call(
     }
     if fec::is_function(name) {
         return fec::call(name, args, kwargs);
+    }
+    if header_format::is_function(name) {
+        return header_format::call(name, args, kwargs);
     }
     if let Some(f) = name
         .strip_prefix("numpy.")

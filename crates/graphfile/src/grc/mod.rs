@@ -14,6 +14,7 @@ mod expr_error;
 mod fec;
 mod filter_taps;
 mod functions;
+mod header_format;
 mod numpy;
 mod python;
 mod tags;
@@ -60,6 +61,8 @@ const VARIABLES: &[&str] = &[
     // (`digital::variable_value`).
     "variable_constellation",
     "variable_constellation_rect",
+    // GNU Radio's packet header format (`header_format::variable_value`).
+    "variable_header_format_default",
     // Filter taps designed by `firdes` (`filter_taps::variable_value`).
     "variable_rrc_filter_taps",
     "variable_low_pass_filter_taps",
@@ -250,6 +253,7 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
                 let value = digital::variable_value(&e.id, &e.params)
                     .or_else(|| filter_taps::variable_value(&e.id, &e.params))
                     .or_else(|| fec::variable_value(&e.id, &e.params))
+                    .or_else(|| header_format::variable_value(&e.id, &e.params))
                     .or_else(|| e.params.get("value").cloned());
                 value.map(|v| (e.name.clone(), v))
             })

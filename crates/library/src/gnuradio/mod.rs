@@ -30,6 +30,7 @@ mod headless;
 mod math;
 mod messages;
 mod network;
+mod packets;
 mod pdu;
 mod streams;
 mod table;
@@ -51,6 +52,7 @@ const MODULES: &[&[GrBlock]] = &[
     zeromq::ROWS,
     network::ROWS,
     digital::ROWS,
+    packets::ROWS,
     pdu::ROWS,
     streams::ROWS,
     channels::ROWS,
