@@ -121,6 +121,7 @@ mod rate_work;
 mod rational_resampler;
 mod repack_bits;
 mod repeat;
+mod reshape;
 mod sample_and_hold;
 mod selector;
 mod signal_source;
@@ -128,6 +129,7 @@ mod skiphead;
 mod stream_demux;
 mod stream_mux;
 mod stream_to_tagged_stream;
+mod stream_to_vector;
 mod subtract;
 mod tag_map;
 mod tagged_stream_to_pdu;
@@ -140,6 +142,7 @@ mod to_float;
 mod unpack_k_bits;
 mod vector_sink;
 mod vector_source;
+mod vector_to_stream;
 
 pub use abs::Abs;
 pub use add::Add;
@@ -213,6 +216,7 @@ pub use skiphead::Skiphead;
 pub use stream_demux::StreamDemux;
 pub use stream_mux::StreamMux;
 pub use stream_to_tagged_stream::StreamToTaggedStream;
+pub use stream_to_vector::StreamToVector;
 pub use subtract::Subtract;
 pub use tagged_stream_to_pdu::TaggedStreamToPdu;
 pub use threshold::Threshold;
@@ -222,6 +226,7 @@ pub use to_float::{CharToFloat, IntToFloat, ShortToFloat, UcharToFloat};
 pub use unpack_k_bits::UnpackKBits;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;
+pub use vector_to_stream::VectorToStream;
 
 /// The kernels behind the blocks (and the [`Arith`](radioflow_dsp::Arith) bound of
 /// [`AddConst`] and [`MultiplyConst`]).

@@ -2,7 +2,7 @@
 
 use super::common::{
     is_empty_list, is_false, is_nil, is_one, is_true, is_zero, no_effect, only, param, row,
-    ANY_TYPE, ARITH_TYPE, VLEN_ONE,
+    ANY_TYPE, ARITH_TYPE, VLEN, VLEN_ONE,
 };
 use super::table::{GrBlock, GrParam, To};
 use radioflow_runtime::Pmt;
@@ -47,7 +47,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "null_source",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             only("num_outputs", is_one, "one output"),
             no_effect("bus_structure_source", GROUPING),
         ],
@@ -58,7 +58,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "null_sink",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             only("num_inputs", is_one, "one input"),
             no_effect("bus_structure_sink", GROUPING),
         ],
@@ -69,7 +69,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "copy",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             param("enabled", "enabled"),
             no_effect("showports", "GRC's display of the ports"),
         ],
@@ -79,7 +79,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "blocks.head({type.size}*{vlen},{num_items})",
         "head",
         ANY_TYPE,
-        &[VLEN_ONE, param("num_items", "n")],
+        &[VLEN, param("num_items", "n")],
     ),
     row(
         "blocks_throttle",
@@ -87,7 +87,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "throttle",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             param("samples_per_second", "sample_rate"),
             only("ignoretag", is_true, NO_RX_RATE),
         ],
@@ -99,7 +99,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "throttle",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             param("samples_per_second", "sample_rate"),
             only("ignoretag", is_true, NO_RX_RATE),
             no_effect("limit", CHUNKS),
@@ -154,7 +154,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "file_source",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             param("file", "path"),
             param("repeat", "repeat"),
             only("offset", is_zero, "reading from the start"),
@@ -168,7 +168,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "file_sink",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             param("file", "path"),
             only("append", is_false, "a new file"),
             only(
@@ -184,7 +184,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "vector_source",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             GrParam {
                 key: "vector",
                 to: To::Convert("data", as_list),
@@ -199,7 +199,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "vector_sink",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             no_effect("reserve_items", "a size GNU Radio reserves memory for"),
         ],
     ),

@@ -30,6 +30,7 @@ mod network;
 mod pdu;
 mod streams;
 mod table;
+mod vectors;
 mod zeromq;
 
 pub use headless::{gui_dtype, headless, GrHeadless, HeadlessInputs, HEADLESS};
@@ -49,6 +50,7 @@ const MODULES: &[&[GrBlock]] = &[
     pdu::ROWS,
     streams::ROWS,
     channels::ROWS,
+    vectors::ROWS,
 ];
 
 /// Every row of the table.

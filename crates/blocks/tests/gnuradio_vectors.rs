@@ -1,0 +1,263 @@
+//! Vector items against GNU Radio 3.10 on the same input: stream_to_vector, vector_to_stream
+//! and the basic blocks with `vlen` > 1 (head counting vectors, copy, throttle, file_source,
+//! vector_source/vector_sink), data and tag offsets (in vectors) equal, run by
+//! `gnuradio/vectors.py` in one GNU Radio process. SKIPPED where GNU Radio is not installed.
+
+use radioflow_blocks::{
+    Copy, FileSource, Head, StreamToVector, Throttle, VectorSink, VectorSource, VectorToStream,
+};
+use radioflow_runtime::{Block, BlockId, Flowgraph, Pmt, Tag};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const PYTHON: &str = "/usr/bin/python3";
+
+fn gnuradio_present() -> bool {
+    Command::new(PYTHON)
+        .args(["-c", "import gnuradio.blocks"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+type Tags = Vec<(u64, String, i64)>;
+
+/// How radioflow runs a case: its blocks from the data, the tags and the data's file, in
+/// chain order, the last a `VectorSink<f32>`.
+type Ours = fn(&[f32], Vec<Tag>, &Path) -> Vec<Box<dyn Block>>;
+
+struct Case {
+    name: &'static str,
+    data: Vec<f32>,
+    tags: Vec<u64>,
+    gr: &'static [&'static str],
+    ours: Ours,
+}
+
+fn run_ours(case: &Case, path: &Path) -> (Vec<f32>, Tags) {
+    let tags = case
+        .tags
+        .iter()
+        .map(|&o| Tag::new(o, format!("t{o}"), o as i64))
+        .collect();
+    let mut fg = Flowgraph::new();
+    let ids: Vec<BlockId> = (case.ours)(&case.data, tags, path)
+        .into_iter()
+        .map(|b| fg.add_boxed(None, b))
+        .collect();
+    for w in ids.windows(2) {
+        fg.connect(w[0], w[1]).unwrap();
+    }
+    fg.run().unwrap();
+    let sink = fg.block::<VectorSink<f32>>(*ids.last().unwrap()).unwrap();
+    let tags = sink
+        .tags()
+        .iter()
+        .map(|t| {
+            let Pmt::Int(v) = t.value else {
+                panic!("{}: tag value {:?}", case.name, t.value)
+            };
+            (t.offset, t.key.to_string(), v)
+        })
+        .collect();
+    (sink.data().to_vec(), tags)
+}
+
+fn floats(n: usize) -> Vec<f32> {
+    (0..n).map(|k| k as f32 * 0.5 - 3.0).collect()
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        Case {
+            name: "s2v_4",
+            data: floats(42),
+            tags: vec![0, 1, 2, 3, 5, 6, 9, 13, 41],
+            gr: &[
+                "blocks.vector_source_f(data, False, 1, tags)",
+                "blocks.stream_to_vector(gr.sizeof_float, 4)",
+                "blocks.vector_sink_f(4)",
+            ],
+            ours: |d, t, _| {
+                vec![
+                    Box::new(VectorSource::new(d.to_vec()).tags(t)),
+                    Box::new(StreamToVector::<f32>::new(4, 1).unwrap()),
+                    Box::new(VectorSink::<f32>::new().with_vlen(4)),
+                ]
+            },
+        },
+        Case {
+            name: "v2s_4",
+            data: floats(40),
+            tags: vec![0, 2, 3, 9],
+            gr: &[
+                "blocks.vector_source_f(data, False, 4, tags)",
+                "blocks.vector_to_stream(gr.sizeof_float, 4)",
+                "blocks.vector_sink_f()",
+            ],
+            ours: |d, t, _| {
+                vec![
+                    Box::new(VectorSource::new(d.to_vec()).with_vlen(4).unwrap().tags(t)),
+                    Box::new(VectorToStream::<f32>::new(4, 1).unwrap()),
+                    Box::new(VectorSink::<f32>::new()),
+                ]
+            },
+        },
+        Case {
+            name: "s2v_3_of_vlen_2",
+            data: floats(50),
+            tags: vec![1, 4, 7, 24],
+            gr: &[
+                "blocks.vector_source_f(data, False, 2, tags)",
+                "blocks.stream_to_vector(gr.sizeof_float * 2, 3)",
+                "blocks.vector_sink_f(6)",
+            ],
+            ours: |d, t, _| {
+                vec![
+                    Box::new(VectorSource::new(d.to_vec()).with_vlen(2).unwrap().tags(t)),
+                    Box::new(StreamToVector::<f32>::new(3, 2).unwrap()),
+                    Box::new(VectorSink::<f32>::new().with_vlen(6)),
+                ]
+            },
+        },
+        Case {
+            name: "v2s_3_of_vlen_2",
+            data: floats(48),
+            tags: vec![0, 3, 7],
+            gr: &[
+                "blocks.vector_source_f(data, False, 6, tags)",
+                "blocks.vector_to_stream(gr.sizeof_float * 2, 3)",
+                "blocks.vector_sink_f(2)",
+            ],
+            ours: |d, t, _| {
+                vec![
+                    Box::new(VectorSource::new(d.to_vec()).with_vlen(6).unwrap().tags(t)),
+                    Box::new(VectorToStream::<f32>::new(3, 2).unwrap()),
+                    Box::new(VectorSink::<f32>::new().with_vlen(2)),
+                ]
+            },
+        },
+        Case {
+            // head counts vectors; copy and throttle pass tags on vectors.
+            name: "s2v_copy_throttle_head_v2s",
+            data: floats(64),
+            tags: vec![0, 5, 6, 17, 30, 50],
+            gr: &[
+                "blocks.vector_source_f(data, False, 1, tags)",
+                "blocks.stream_to_vector(gr.sizeof_float, 4)",
+                "blocks.copy(gr.sizeof_float * 4)",
+                "blocks.throttle(gr.sizeof_float * 4, 1e9)",
+                "blocks.head(gr.sizeof_float * 4, 11)",
+                "blocks.vector_to_stream(gr.sizeof_float, 4)",
+                "blocks.vector_sink_f()",
+            ],
+            ours: |d, t, _| {
+                vec![
+                    Box::new(VectorSource::new(d.to_vec()).tags(t)),
+                    Box::new(StreamToVector::<f32>::new(4, 1).unwrap()),
+                    Box::new(Copy::<f32>::new().with_vlen(4)),
+                    Box::new(Throttle::<f32>::new(1e9).with_vlen(4)),
+                    Box::new(Head::<f32>::new(11).with_vlen(4)),
+                    Box::new(VectorToStream::<f32>::new(4, 1).unwrap()),
+                    Box::new(VectorSink::<f32>::new()),
+                ]
+            },
+        },
+        Case {
+            name: "file_source_vlen_3",
+            data: floats(41),
+            tags: vec![],
+            gr: &[
+                "blocks.file_source(gr.sizeof_float * 3, path, False)",
+                "blocks.vector_sink_f(3)",
+            ],
+            ours: |_, _, path| {
+                vec![
+                    Box::new(FileSource::<f32>::new(path).unwrap().with_vlen(3)),
+                    Box::new(VectorSink::<f32>::new().with_vlen(3)),
+                ]
+            },
+        },
+        Case {
+            name: "vector_source_repeat_vlen_4",
+            data: floats(12),
+            tags: vec![0, 2],
+            gr: &[
+                "blocks.vector_source_f(data, True, 4, tags)",
+                "blocks.head(gr.sizeof_float * 4, 10)",
+                "blocks.vector_sink_f(4)",
+            ],
+            ours: |d, t, _| {
+                vec![
+                    Box::new(
+                        VectorSource::new(d.to_vec())
+                            .with_vlen(4)
+                            .unwrap()
+                            .repeat(true)
+                            .tags(t),
+                    ),
+                    Box::new(Head::<f32>::new(10).with_vlen(4)),
+                    Box::new(VectorSink::<f32>::new().with_vlen(4)),
+                ]
+            },
+        },
+    ]
+}
+
+#[test]
+fn vector_items_equal_gnu_radio_s() {
+    if !gnuradio_present() {
+        println!("SKIPPED: GNU Radio not installed ({PYTHON} cannot import gnuradio.blocks)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cases = cases();
+    let job = json!({
+        "out": dir.path(),
+        "cases": cases.iter().map(|c| json!({
+            "name": c.name,
+            "data": c.data,
+            "tags": c.tags.iter().map(|&o| json!([o, format!("t{o}"), o])).collect::<Vec<_>>(),
+            "chain": c.gr,
+        })).collect::<Vec<_>>(),
+    });
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gnuradio/vectors.py");
+    let mut child = Command::new(PYTHON)
+        .arg(script)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(job.to_string().as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success(), "GNU Radio's script failed");
+    for case in &cases {
+        let base = dir.path().join(case.name);
+        let (got, tags) = run_ours(case, &base.with_extension("input.f32"));
+        let bytes = std::fs::read(base.with_extension("bin")).unwrap();
+        let want: Vec<f32> = bytemuck::pod_collect_to_vec(&bytes);
+        assert_eq!(got, want, "{}: data", case.name);
+        let want_tags: Value = serde_json::from_str(
+            &std::fs::read_to_string(base.with_extension("tags.json")).unwrap(),
+        )
+        .unwrap();
+        let want_tags: Tags = want_tags
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                (
+                    t[0].as_u64().unwrap(),
+                    t[1].as_str().unwrap().to_owned(),
+                    t[2].as_i64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(tags, want_tags, "{}: tags", case.name);
+    }
+    println!("{} GNU Radio cases equal", cases.len());
+}
