@@ -70,8 +70,11 @@ macro_rules! with_constant {
         }
     ) => {
         $(#[$doc])*
-        #[::radioflow_runtime::registry::library_block(id = $id, summary = $summary, dtypes = all)]
-        #[param(k: T, settable, doc = "the constant")]
+        #[::radioflow_runtime::registry::library_block(
+            id = $id, summary = $summary, dtypes = all, make = Self::new(k).with_vlen(vlen)
+        )]
+        #[param(k: T, settable, doc = "the constant (the same for every position of a vector)")]
+        #[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
         #[derive(Debug)]
         pub struct $name<T: ::radioflow_runtime::Item + ::radioflow_dsp::Arith + ::radioflow_runtime::FromMessage> {
             /// The items.
@@ -92,6 +95,13 @@ macro_rules! with_constant {
                     output: ::radioflow_runtime::StreamOutput::new(),
                     k,
                 }
+            }
+
+            /// Works on vectors of `vlen` scalars (at least 1), the constant applied to each.
+            pub fn with_vlen(mut self, vlen: usize) -> Self {
+                self.input.set_vlen(vlen);
+                self.output.set_vlen(vlen);
+                self
             }
 
             /// Sets the constant, from the next work call on (GNU Radio's `set_k`).
@@ -132,8 +142,11 @@ macro_rules! between_streams {
         }
     ) => {
         $(#[$doc])*
-        #[::radioflow_runtime::registry::library_block(id = $id, summary = $summary, dtypes = $dtypes)]
+        #[::radioflow_runtime::registry::library_block(
+            id = $id, summary = $summary, dtypes = $dtypes, make = Self::new(inputs).with_vlen(vlen)
+        )]
         #[param(inputs: usize = 2, min = 1, doc = "how many inputs")]
+        #[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
         #[derive(Debug)]
         pub struct $name<T: ::radioflow_runtime::Item + ::radioflow_dsp::Arith> {
             /// The operands, as many as asked for (at least one).
@@ -163,10 +176,20 @@ macro_rules! between_streams {
                 }
             }
 
+            /// Works on vectors of `vlen` scalars (at least 1), position by position.
+            pub fn with_vlen(mut self, vlen: usize) -> Self {
+                for input in &mut self.inputs {
+                    input.set_vlen(vlen);
+                }
+                self.output.set_vlen(vlen);
+                self
+            }
+
             fn work(
                 &mut self,
             ) -> ::core::result::Result<::radioflow_runtime::WorkStatus, ::radioflow_runtime::BlockError>
             {
+                // Every window is whole vectors of the same length: so is the smallest.
                 let available = self.inputs.iter().map(|i| i.slice().len()).min();
                 let n = available.unwrap_or(0).min(self.output.slice().len());
                 if n == 0 {
@@ -272,9 +295,13 @@ macro_rules! map {
     ) => {
         $(#[$doc])*
         #[::radioflow_runtime::registry::library_block(
-            id = $id, summary = $summary $(, dtypes = $dtypes)?
+            id = $id, summary = $summary $(, dtypes = $dtypes)?,
+            make = Self::new($($p),*)
+                .with_vlen(vlen)
+                .map_err(|e| ::radioflow_runtime::registry::Refused::param("vlen", e))?
         )]
         $($attr)*
+        #[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
         #[derive(Debug)]
         pub struct $name $(<$T: ::radioflow_runtime::Item + $bound>)? {
             /// The items.
@@ -300,6 +327,23 @@ macro_rules! map {
                     output: ::radioflow_runtime::StreamOutput::new().with_min_items(b),
                     $($p,)*
                 }
+            }
+
+            /// Works on vectors of `vlen` scalars (at least 1), position by position.
+            ///
+            /// # Errors
+            /// If `vlen` is not 1 and the block makes groups of items from groups (interleaved
+            /// I/Q): its groups are pairs in a stream, not vectors.
+            pub fn with_vlen(mut self, vlen: usize) -> ::core::result::Result<Self, ::std::string::String> {
+                if vlen > 1 && Self::GROUPS != (1, 1) {
+                    return Err(::std::format!(
+                        "this block reads and writes groups of {:?} items; vectors (vlen {vlen}) are not supported",
+                        Self::GROUPS
+                    ));
+                }
+                self.input.set_vlen(vlen);
+                self.output.set_vlen(vlen);
+                Ok(self)
             }
 
             $($setters)*

@@ -758,3 +758,60 @@ fn an_unquoted_length_tag_name_is_its_text() {
         assert_eq!(tag.to_string(), "packet_len", "{name}");
     }
 }
+
+/// Vector items in a .grc: stream_to_vector -> head on vectors (num_items counts vectors) ->
+/// vector_to_stream runs; a vector output into a scalar input is refused naming both shapes.
+#[test]
+fn a_grc_with_vector_items_runs_and_mismatched_vector_lengths_are_refused() {
+    let dir = scratch("vectors");
+    let out = dir.join("out.f32");
+    let graph = |sink_vlen: &str| {
+        let mut text = String::from(
+            "options:\n  parameters:\n    id: vec\n  states:\n    state: enabled\n\nblocks:\n",
+        );
+        text += &grc_block(
+            "src",
+            "blocks_vector_source_x",
+            &[
+                ("type", "float"),
+                ("vector", "'list(range(20))'"),
+                ("repeat", "'False'"),
+                ("vlen", "'1'"),
+                ("tags", "'[]'"),
+            ],
+        );
+        let v = [("type", "float"), ("num_items", "'4'"), ("vlen", "'1'")];
+        text += &grc_block("s2v", "blocks_stream_to_vector", &v);
+        text += &grc_block(
+            "head",
+            "blocks_head",
+            &[("type", "float"), ("num_items", "'3'"), ("vlen", "'4'")],
+        );
+        text += &grc_block("v2s", "blocks_vector_to_stream", &v);
+        text += &grc_block(
+            "sink",
+            "blocks_file_sink",
+            &[
+                ("type", "float"),
+                ("file", &format!("'{}'", out.display())),
+                ("append", "'False'"),
+                ("unbuffered", "'False'"),
+                ("vlen", sink_vlen),
+            ],
+        );
+        text += "\nconnections:\n- [src, '0', s2v, '0']\n- [s2v, '0', head, '0']\n- [head, '0', v2s, '0']\n- [v2s, '0', sink, '0']\n\nmetadata:\n  file_format: 1\n";
+        parse_grc(&text, "vec.grc")
+    };
+    graph("'1'").unwrap().flowgraph.run().unwrap();
+    let want: Vec<f32> = (0..12).map(|k| k as f32).collect();
+    assert_eq!(floats(&out), want, "three vectors of four");
+    let e = graph("'2'")
+        .err()
+        .expect("vlen 1 into vlen 2 is refused")
+        .to_string();
+    assert!(
+        e.contains("produces float32 but") && e.contains("expects float32[2]"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -40,6 +40,14 @@ fn is_empty_text(v: &Pmt) -> bool {
     matches!(v, Pmt::Symbol(s) if s.is_empty())
 }
 
+/// `vlen` of the `_v` constant blocks, whose constant is a vector with one value per position.
+const CONST_PER_POSITION: GrParam = only(
+    "vlen",
+    is_one,
+    "a vector constant (one value per position) is not supported yet; blocks_multiply_const_xx \
+     applies one constant to vectors",
+);
+
 pub(crate) const ROWS: &[GrBlock] = &[
     row(
         "blocks_null_source",
@@ -111,42 +119,42 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "blocks.multiply_const_{type.fcn}({const},{vlen})",
         "multiply_const",
         ARITH_TYPE,
-        &[VLEN_ONE, param("const", "k")],
+        &[VLEN, param("const", "k")],
     ),
     row(
         "blocks_multiply_const_vxx",
         "blocks.multiply_const_{'v'ifcontext.get('vlen')()>1else''}{type.fcn}({const})",
         "multiply_const",
         ARITH_TYPE,
-        &[VLEN_ONE, param("const", "k")],
+        &[CONST_PER_POSITION, param("const", "k")],
     ),
     row(
         "blocks_add_const_vxx",
         "blocks.add_const_{'v'ifcontext.get('vlen')()>1else''}{type.fcn}({const})",
         "add_const",
         ANY_TYPE,
-        &[VLEN_ONE, param("const", "k")],
+        &[CONST_PER_POSITION, param("const", "k")],
     ),
     row(
         "blocks_add_xx",
         "blocks.add_v{type.fcn}({vlen})",
         "add",
         ARITH_TYPE,
-        &[VLEN_ONE, param("num_inputs", "inputs")],
+        &[VLEN, param("num_inputs", "inputs")],
     ),
     row(
         "blocks_sub_xx",
         "blocks.sub_{type.fcn}({vlen})",
         "subtract",
         ARITH_TYPE,
-        &[VLEN_ONE, param("num_inputs", "inputs")],
+        &[VLEN, param("num_inputs", "inputs")],
     ),
     row(
         "blocks_multiply_xx",
         "blocks.multiply_v{type.fcn}({vlen})",
         "multiply",
         ARITH_TYPE,
-        &[VLEN_ONE, param("num_inputs", "inputs")],
+        &[VLEN, param("num_inputs", "inputs")],
     ),
     row(
         "blocks_file_source",
