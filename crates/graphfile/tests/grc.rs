@@ -134,9 +134,10 @@ fn bad_expressions_and_values_name_the_block_and_parameter() {
         e.contains("variable 'samp_rate' is defined in terms of itself"),
         "{e}"
     );
+    // Vectors of 4 on multiply_const (vlen is passed) cannot take the source's scalars.
     let e = error(&TONE_GAIN.replace("vlen: '1'", "vlen: '4'"));
     assert!(
-        e.contains("vlen = 4 is not supported (vectors: vlen must be 1)"),
+        e.contains("produces float32 but blocks_multiply_const_xx_0.in expects float32[4]"),
         "{e}"
     );
     let e = error(&TONE_GAIN.replace("append: 'False'", "append: 'True'"));
