@@ -761,7 +761,8 @@ fn an_unquoted_length_tag_name_is_its_text() {
 }
 
 /// Vector items in a .grc: stream_to_vector -> head on vectors (num_items counts vectors) ->
-/// vector_to_stream runs; a vector output into a scalar input is refused naming both shapes.
+/// vector_to_stream runs, a headless vector display takes vectors of its vlen; a scalar output
+/// into a vector input is refused naming both shapes.
 #[test]
 fn a_grc_with_vector_items_runs_and_mismatched_vector_lengths_are_refused() {
     let dir = scratch("vectors");
@@ -800,7 +801,13 @@ fn a_grc_with_vector_items_runs_and_mismatched_vector_lengths_are_refused() {
                 ("vlen", sink_vlen),
             ],
         );
-        text += "\nconnections:\n- [src, '0', s2v, '0']\n- [s2v, '0', head, '0']\n- [head, '0', v2s, '0']\n- [v2s, '0', sink, '0']\n\nmetadata:\n  file_format: 1\n";
+        // A vector display, headless: its discarding sink takes the vectors.
+        text += &grc_block(
+            "display",
+            "qtgui_vector_sink_f",
+            &[("vlen", "'4'"), ("nconnections", "'1'")],
+        );
+        text += "\nconnections:\n- [src, '0', s2v, '0']\n- [s2v, '0', head, '0']\n- [head, '0', v2s, '0']\n- [v2s, '0', sink, '0']\n- [head, '0', display, '0']\n\nmetadata:\n  file_format: 1\n";
         parse_grc(&text, "vec.grc")
     };
     graph("'1'").unwrap().flowgraph.run().unwrap();
