@@ -126,6 +126,70 @@ macro_rules! with_constant {
     };
 }
 
+/// Declares the block `$name<T>` computing `out = in ∘ k` on vectors of `k.len()` items, one
+/// constant per position: `$kernel(input, k, output)` fills `output` from `input` (whole
+/// vectors), and `$formula` says what it computes. The doc comments given become the block's.
+macro_rules! per_position {
+    (
+        $(#[$doc:meta])*
+        $name:ident {
+            id: $id:literal,
+            summary: $summary:literal,
+            formula: $formula:literal,
+            kernel: $kernel:path $(,)?
+        }
+    ) => {
+        $(#[$doc])*
+        #[::radioflow_runtime::registry::library_block(
+            id = $id, summary = $summary, dtypes = all,
+            make = Self::new(k).map_err(|e| ::radioflow_runtime::registry::Refused::param("k", e))
+        )]
+        #[param(k: Vec<T>, doc = "one constant per position of the vectors (their length)")]
+        #[derive(Debug)]
+        pub struct $name<T: ::radioflow_runtime::Item + ::radioflow_dsp::Arith> {
+            /// Vectors of `k.len()` items.
+            #[input(name = "in")]
+            input: ::radioflow_runtime::StreamInput<T>,
+            #[doc = ::core::concat!(" `", $formula, "`, with the input's tags.")]
+            #[output(name = "out")]
+            output: ::radioflow_runtime::StreamOutput<T>,
+            k: Vec<T>,
+        }
+
+        #[::radioflow_runtime::block]
+        impl<T: ::radioflow_runtime::Item + ::radioflow_dsp::Arith> $name<T> {
+            #[doc = ::core::concat!("A block computing `", $formula, "` on vectors of `k.len()` items.")]
+            ///
+            /// # Errors
+            /// If `k` is empty.
+            pub fn new(k: Vec<T>) -> ::core::result::Result<Self, ::std::string::String> {
+                if k.is_empty() {
+                    return Err("no constant: vectors of 0 items".into());
+                }
+                Ok(Self {
+                    input: ::radioflow_runtime::StreamInput::new().with_vlen(k.len()),
+                    output: ::radioflow_runtime::StreamOutput::new().with_vlen(k.len()),
+                    k,
+                })
+            }
+
+            fn work(
+                &mut self,
+            ) -> ::core::result::Result<::radioflow_runtime::WorkStatus, ::radioflow_runtime::BlockError>
+            {
+                let k = &self.k;
+                ::radioflow_runtime::one_to_one_work(
+                    &mut self.input,
+                    &mut self.output,
+                    usize::MAX,
+                    |i, o| $kernel(i, k, o),
+                );
+                Ok(::radioflow_runtime::WorkStatus::Continue)
+            }
+        }
+    };
+}
+
 /// Declares the block `$name<T>` computing `out[n] = in0[n] ∘ in1[n] ∘ …` over `inputs`
 /// streams (ports `in0`, `in1`, ...; at least one): `$kernel(acc, input)` folds `input` into
 /// `acc` item by item, and `$formula` says what the block computes. The doc comments given
@@ -547,4 +611,6 @@ macro_rules! two_outputs {
     };
 }
 
-pub(crate) use {between_streams, given, groups, map, two_inputs, two_outputs, with_constant};
+pub(crate) use {
+    between_streams, given, groups, map, per_position, two_inputs, two_outputs, with_constant,
+};

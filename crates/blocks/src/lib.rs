@@ -63,6 +63,7 @@
 mod abs;
 mod add;
 mod add_const;
+mod add_const_v;
 mod char_short;
 mod complex_to;
 mod conjugate;
@@ -98,6 +99,7 @@ mod moving_average;
 mod multiply;
 mod multiply_conjugate;
 mod multiply_const;
+mod multiply_const_v;
 mod mute;
 mod nlog10;
 mod noise_source;
@@ -147,6 +149,7 @@ mod vector_to_stream;
 pub use abs::Abs;
 pub use add::Add;
 pub use add_const::AddConst;
+pub use add_const_v::AddConstV;
 pub use char_short::{CharToShort, ShortToChar};
 pub use complex_to::{
     ComplexToArg, ComplexToFloat, ComplexToImag, ComplexToMag, ComplexToMagSquared,
@@ -187,6 +190,7 @@ pub use moving_average::MovingAverage;
 pub use multiply::Multiply;
 pub use multiply_conjugate::MultiplyConjugate;
 pub use multiply_const::MultiplyConst;
+pub use multiply_const_v::MultiplyConstV;
 pub use mute::Mute;
 pub use nlog10::Nlog10;
 pub use noise_source::NoiseSource;

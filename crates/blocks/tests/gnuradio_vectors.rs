@@ -1,11 +1,12 @@
-//! Vector items against GNU Radio 3.10 on the same input: stream_to_vector, vector_to_stream
-//! and the basic blocks with `vlen` > 1 (head counting vectors, copy, throttle, file_source,
-//! vector_source/vector_sink), data and tag offsets (in vectors) equal, run by
+//! Vector items against GNU Radio 3.10 on the same input: stream_to_vector, vector_to_stream,
+//! the basic blocks with `vlen` > 1 (head counting vectors, copy, throttle, file_source,
+//! vector_source/vector_sink), the element-wise blocks on vectors and the constants per
+//! position (multiply_const_v, add_const_v), data and tag offsets (in vectors) equal, run by
 //! `gnuradio/vectors.py` in one GNU Radio process. SKIPPED where GNU Radio is not installed.
 
 use radioflow_blocks::{
-    Add, ComplexToMag, Copy, Divide, FileSource, Head, MultiplyConst, Nlog10, StreamToVector,
-    Throttle, VectorSink, VectorSource, VectorToStream,
+    Add, AddConstV, ComplexToMag, Copy, Divide, FileSource, Head, MultiplyConst, MultiplyConstV,
+    Nlog10, StreamToVector, Throttle, VectorSink, VectorSource, VectorToStream,
 };
 use radioflow_runtime::{Block, BlockId, Complex32, Flowgraph, Pmt, Tag};
 use serde_json::{json, Value};
@@ -299,6 +300,46 @@ fn cases() -> Vec<Case> {
                     Box::new(VectorSource::new(d.to_vec()).with_vlen(4).unwrap().tags(t)),
                     Box::new(MultiplyConst::<f32>::new(2.5).with_vlen(4)),
                     Box::new(VectorSink::<f32>::new().with_vlen(4)),
+                ]
+            },
+        },
+        Case {
+            name: "multiply_const_per_position",
+            data: floats(32),
+            tags: vec![1, 6],
+            gr: &[
+                "blocks.vector_source_f(data, False, 4, tags)",
+                "blocks.multiply_const_vff([1.5, -2.0, 0.25, 3.0])",
+                "blocks.vector_sink_f(4)",
+            ],
+            gr_extra: &[],
+            links: &[],
+            tol: 0.0,
+            ours: |d, t, _| {
+                vec![
+                    Box::new(VectorSource::new(d.to_vec()).with_vlen(4).unwrap().tags(t)),
+                    Box::new(MultiplyConstV::<f32>::new(vec![1.5, -2.0, 0.25, 3.0]).unwrap()),
+                    Box::new(VectorSink::<f32>::new().with_vlen(4)),
+                ]
+            },
+        },
+        Case {
+            name: "add_const_per_position",
+            data: floats(30),
+            tags: vec![0, 9],
+            gr: &[
+                "blocks.vector_source_f(data, False, 3, tags)",
+                "blocks.add_const_vff([1.5, -2.0, 0.25])",
+                "blocks.vector_sink_f(3)",
+            ],
+            gr_extra: &[],
+            links: &[],
+            tol: 0.0,
+            ours: |d, t, _| {
+                vec![
+                    Box::new(VectorSource::new(d.to_vec()).with_vlen(3).unwrap().tags(t)),
+                    Box::new(AddConstV::<f32>::new(vec![1.5, -2.0, 0.25]).unwrap()),
+                    Box::new(VectorSink::<f32>::new().with_vlen(3)),
                 ]
             },
         },

@@ -823,3 +823,29 @@ fn a_grc_with_vector_items_runs_and_mismatched_vector_lengths_are_refused() {
     );
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// multiply_const_vxx / add_const_vxx with vectors take one constant per position
+/// (radioflow's multiply_const_v / add_const_v); a constant of another length is refused.
+#[test]
+fn vector_constants_become_per_position_blocks() {
+    use radioflow_graphfile::describe_grc;
+    let one = |id: &str, vlen: &str, k: &str| {
+        let mut text = String::from(
+            "options:\n  parameters:\n    id: x\n  states:\n    state: enabled\n\nblocks:\n",
+        );
+        text += &grc_block("b", id, &[("type", "float"), ("const", k), ("vlen", vlen)]);
+        text += "\nconnections: []\n\nmetadata:\n  file_format: 1\n";
+        describe_grc(&text, "x.grc")
+    };
+    let g = one("blocks_multiply_const_vxx", "'3'", "'[1, 2, 3]'").unwrap();
+    let b = g.block("b").unwrap();
+    assert_eq!(b.block, "multiply_const_v");
+    assert!(!b.params.iter().any(|(k, _)| k == "vlen"));
+    b.make().unwrap();
+    let g = one("blocks_add_const_vxx", "'1'", "'2.5'").unwrap();
+    assert_eq!(g.block("b").unwrap().block, "add_const");
+    let e = one("blocks_add_const_vxx", "'2'", "'[1, 2, 3]'")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("const has 3 values but vlen is 2"), "{e}");
+}

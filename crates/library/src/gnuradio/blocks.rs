@@ -4,7 +4,7 @@ use super::common::{
     is_empty_list, is_false, is_nil, is_one, is_true, is_zero, no_effect, only, param, row,
     ANY_TYPE, ARITH_TYPE, VLEN, VLEN_ONE,
 };
-use super::table::{GrBlock, GrParam, To};
+use super::table::{Choose, GrBlock, GrParam, Mapped, To};
 use radioflow_runtime::Pmt;
 
 const GROUPING: &str = "how GRC groups the ports on the canvas";
@@ -40,13 +40,43 @@ fn is_empty_text(v: &Pmt) -> bool {
     matches!(v, Pmt::Symbol(s) if s.is_empty())
 }
 
-/// `vlen` of the `_v` constant blocks, whose constant is a vector with one value per position.
-const CONST_PER_POSITION: GrParam = only(
-    "vlen",
-    is_one,
-    "a vector constant (one value per position) is not supported yet; blocks_multiply_const_xx \
-     applies one constant to vectors",
-);
+/// The `_v` constant blocks: one constant (`vlen` 1), or one per position of vectors of `vlen`
+/// (`multiply_const_v` / `add_const_v`, whose vector length is their constant's length, which
+/// GNU Radio asserts is `vlen`).
+fn per_position(m: &mut Mapped) -> Result<(), String> {
+    let vlen = match m.param("vlen") {
+        Some(Pmt::Int(v)) => *v,
+        Some(other) => return Err(format!("vlen {other:?} is not an integer")),
+        None => 1,
+    };
+    if vlen == 1 {
+        return Ok(());
+    }
+    let len = match m.param("k") {
+        Some(Pmt::Vector(k)) => k.len(),
+        Some(_) => 1,
+        None => return Err("const is missing".into()),
+    };
+    if i64::try_from(len) != Ok(vlen) {
+        return Err(format!(
+            "const has {len} values but vlen is {vlen}: one constant per position"
+        ));
+    }
+    m.block = match m.block {
+        "multiply_const" => "multiply_const_v",
+        _ => "add_const_v",
+    };
+    m.params.retain(|(n, _)| n != "vlen");
+    Ok(())
+}
+
+/// A row that picks its block by the parameters' values.
+const fn choosing(row: GrBlock, choose: Choose) -> GrBlock {
+    GrBlock {
+        choose: Some(choose),
+        ..row
+    }
+}
 
 pub(crate) const ROWS: &[GrBlock] = &[
     row(
@@ -121,19 +151,25 @@ pub(crate) const ROWS: &[GrBlock] = &[
         ARITH_TYPE,
         &[VLEN, param("const", "k")],
     ),
-    row(
-        "blocks_multiply_const_vxx",
-        "blocks.multiply_const_{'v'ifcontext.get('vlen')()>1else''}{type.fcn}({const})",
-        "multiply_const",
-        ARITH_TYPE,
-        &[CONST_PER_POSITION, param("const", "k")],
+    choosing(
+        row(
+            "blocks_multiply_const_vxx",
+            "blocks.multiply_const_{'v'ifcontext.get('vlen')()>1else''}{type.fcn}({const})",
+            "multiply_const",
+            ARITH_TYPE,
+            &[VLEN, param("const", "k")],
+        ),
+        per_position,
     ),
-    row(
-        "blocks_add_const_vxx",
-        "blocks.add_const_{'v'ifcontext.get('vlen')()>1else''}{type.fcn}({const})",
-        "add_const",
-        ANY_TYPE,
-        &[CONST_PER_POSITION, param("const", "k")],
+    choosing(
+        row(
+            "blocks_add_const_vxx",
+            "blocks.add_const_{'v'ifcontext.get('vlen')()>1else''}{type.fcn}({const})",
+            "add_const",
+            ANY_TYPE,
+            &[VLEN, param("const", "k")],
+        ),
+        per_position,
     ),
     row(
         "blocks_add_xx",
