@@ -27,8 +27,9 @@ use radioflow_runtime::registry::prelude::*;
     id = "copy",
     summary = "Passes items (and tags) through unchanged.",
     dtypes = all,
-    make = Self::with_enabled(enabled)
+    make = Self::with_enabled(enabled).with_vlen(vlen)
 )]
+#[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
 #[param(enabled: bool = true, settable, doc = "pass the items (false: drop them)")]
 #[derive(Debug)]
 pub struct Copy<T: Item> {
@@ -55,6 +56,13 @@ impl<T: Item> Copy<T> {
             output: StreamOutput::new(),
             enabled,
         }
+    }
+
+    /// Passes vectors of `vlen` scalars (at least 1).
+    pub fn with_vlen(mut self, vlen: usize) -> Self {
+        self.input.set_vlen(vlen);
+        self.output.set_vlen(vlen);
+        self
     }
 
     /// Passes items (true) or drops them (false) from the next work call on (GNU Radio's

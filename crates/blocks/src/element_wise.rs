@@ -70,8 +70,11 @@ macro_rules! with_constant {
         }
     ) => {
         $(#[$doc])*
-        #[::radioflow_runtime::registry::library_block(id = $id, summary = $summary, dtypes = all)]
-        #[param(k: T, settable, doc = "the constant")]
+        #[::radioflow_runtime::registry::library_block(
+            id = $id, summary = $summary, dtypes = all, make = Self::new(k).with_vlen(vlen)
+        )]
+        #[param(k: T, settable, doc = "the constant (the same for every position of a vector)")]
+        #[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
         #[derive(Debug)]
         pub struct $name<T: ::radioflow_runtime::Item + ::radioflow_dsp::Arith + ::radioflow_runtime::FromMessage> {
             /// The items.
@@ -94,6 +97,13 @@ macro_rules! with_constant {
                 }
             }
 
+            /// Works on vectors of `vlen` scalars (at least 1), the constant applied to each.
+            pub fn with_vlen(mut self, vlen: usize) -> Self {
+                self.input.set_vlen(vlen);
+                self.output.set_vlen(vlen);
+                self
+            }
+
             /// Sets the constant, from the next work call on (GNU Radio's `set_k`).
             pub fn set_k(&mut self, k: T) {
                 self.k = k;
@@ -104,6 +114,70 @@ macro_rules! with_constant {
             ) -> ::core::result::Result<::radioflow_runtime::WorkStatus, ::radioflow_runtime::BlockError>
             {
                 let k = self.k;
+                ::radioflow_runtime::one_to_one_work(
+                    &mut self.input,
+                    &mut self.output,
+                    usize::MAX,
+                    |i, o| $kernel(i, k, o),
+                );
+                Ok(::radioflow_runtime::WorkStatus::Continue)
+            }
+        }
+    };
+}
+
+/// Declares the block `$name<T>` computing `out = in ∘ k` on vectors of `k.len()` items, one
+/// constant per position: `$kernel(input, k, output)` fills `output` from `input` (whole
+/// vectors), and `$formula` says what it computes. The doc comments given become the block's.
+macro_rules! per_position {
+    (
+        $(#[$doc:meta])*
+        $name:ident {
+            id: $id:literal,
+            summary: $summary:literal,
+            formula: $formula:literal,
+            kernel: $kernel:path $(,)?
+        }
+    ) => {
+        $(#[$doc])*
+        #[::radioflow_runtime::registry::library_block(
+            id = $id, summary = $summary, dtypes = all,
+            make = Self::new(k).map_err(|e| ::radioflow_runtime::registry::Refused::param("k", e))
+        )]
+        #[param(k: Vec<T>, doc = "one constant per position of the vectors (their length)")]
+        #[derive(Debug)]
+        pub struct $name<T: ::radioflow_runtime::Item + ::radioflow_dsp::Arith> {
+            /// Vectors of `k.len()` items.
+            #[input(name = "in")]
+            input: ::radioflow_runtime::StreamInput<T>,
+            #[doc = ::core::concat!(" `", $formula, "`, with the input's tags.")]
+            #[output(name = "out")]
+            output: ::radioflow_runtime::StreamOutput<T>,
+            k: Vec<T>,
+        }
+
+        #[::radioflow_runtime::block]
+        impl<T: ::radioflow_runtime::Item + ::radioflow_dsp::Arith> $name<T> {
+            #[doc = ::core::concat!("A block computing `", $formula, "` on vectors of `k.len()` items.")]
+            ///
+            /// # Errors
+            /// If `k` is empty.
+            pub fn new(k: Vec<T>) -> ::core::result::Result<Self, ::std::string::String> {
+                if k.is_empty() {
+                    return Err("no constant: vectors of 0 items".into());
+                }
+                Ok(Self {
+                    input: ::radioflow_runtime::StreamInput::new().with_vlen(k.len()),
+                    output: ::radioflow_runtime::StreamOutput::new().with_vlen(k.len()),
+                    k,
+                })
+            }
+
+            fn work(
+                &mut self,
+            ) -> ::core::result::Result<::radioflow_runtime::WorkStatus, ::radioflow_runtime::BlockError>
+            {
+                let k = &self.k;
                 ::radioflow_runtime::one_to_one_work(
                     &mut self.input,
                     &mut self.output,
@@ -132,8 +206,11 @@ macro_rules! between_streams {
         }
     ) => {
         $(#[$doc])*
-        #[::radioflow_runtime::registry::library_block(id = $id, summary = $summary, dtypes = $dtypes)]
+        #[::radioflow_runtime::registry::library_block(
+            id = $id, summary = $summary, dtypes = $dtypes, make = Self::new(inputs).with_vlen(vlen)
+        )]
         #[param(inputs: usize = 2, min = 1, doc = "how many inputs")]
+        #[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
         #[derive(Debug)]
         pub struct $name<T: ::radioflow_runtime::Item + ::radioflow_dsp::Arith> {
             /// The operands, as many as asked for (at least one).
@@ -163,10 +240,20 @@ macro_rules! between_streams {
                 }
             }
 
+            /// Works on vectors of `vlen` scalars (at least 1), position by position.
+            pub fn with_vlen(mut self, vlen: usize) -> Self {
+                for input in &mut self.inputs {
+                    input.set_vlen(vlen);
+                }
+                self.output.set_vlen(vlen);
+                self
+            }
+
             fn work(
                 &mut self,
             ) -> ::core::result::Result<::radioflow_runtime::WorkStatus, ::radioflow_runtime::BlockError>
             {
+                // Every window is whole vectors of the same length: so is the smallest.
                 let available = self.inputs.iter().map(|i| i.slice().len()).min();
                 let n = available.unwrap_or(0).min(self.output.slice().len());
                 if n == 0 {
@@ -272,9 +359,13 @@ macro_rules! map {
     ) => {
         $(#[$doc])*
         #[::radioflow_runtime::registry::library_block(
-            id = $id, summary = $summary $(, dtypes = $dtypes)?
+            id = $id, summary = $summary $(, dtypes = $dtypes)?,
+            make = Self::new($($p),*)
+                .with_vlen(vlen)
+                .map_err(|e| ::radioflow_runtime::registry::Refused::param("vlen", e))?
         )]
         $($attr)*
+        #[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
         #[derive(Debug)]
         pub struct $name $(<$T: ::radioflow_runtime::Item + $bound>)? {
             /// The items.
@@ -300,6 +391,23 @@ macro_rules! map {
                     output: ::radioflow_runtime::StreamOutput::new().with_min_items(b),
                     $($p,)*
                 }
+            }
+
+            /// Works on vectors of `vlen` scalars (at least 1), position by position.
+            ///
+            /// # Errors
+            /// If `vlen` is not 1 and the block makes groups of items from groups (interleaved
+            /// I/Q): its groups are pairs in a stream, not vectors.
+            pub fn with_vlen(mut self, vlen: usize) -> ::core::result::Result<Self, ::std::string::String> {
+                if vlen > 1 && Self::GROUPS != (1, 1) {
+                    return Err(::std::format!(
+                        "this block reads and writes groups of {:?} items; vectors (vlen {vlen}) are not supported",
+                        Self::GROUPS
+                    ));
+                }
+                self.input.set_vlen(vlen);
+                self.output.set_vlen(vlen);
+                Ok(self)
             }
 
             $($setters)*
@@ -503,4 +611,6 @@ macro_rules! two_outputs {
     };
 }
 
-pub(crate) use {between_streams, given, groups, map, two_inputs, two_outputs, with_constant};
+pub(crate) use {
+    between_streams, given, groups, map, per_position, two_inputs, two_outputs, with_constant,
+};

@@ -18,9 +18,11 @@ use std::path::{Path, PathBuf};
 #[library_block(
     id = "file_sink",
     summary = "Writes items to a raw binary file (created or truncated).",
-    dtypes = all
+    dtypes = all,
+    make = Self::new(path)?.with_vlen(vlen)
 )]
 #[param(path: &Path, path = write, doc = "the file to write")]
+#[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
 #[derive(Debug)]
 pub struct FileSink<T: Item> {
     /// The items to write.
@@ -44,6 +46,13 @@ impl<T: Item> FileSink<T> {
             writer: BufWriter::new(file),
             path: path.to_owned(),
         })
+    }
+
+    /// Writes vectors of `vlen` scalars (at least 1; the bytes are the same, whole vectors
+    /// at the end of the stream).
+    pub fn with_vlen(mut self, vlen: usize) -> Self {
+        self.input.set_vlen(vlen);
+        self
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {

@@ -45,10 +45,11 @@ use std::path::{Path, PathBuf};
     id = "file_source",
     summary = "Items read from a raw binary file (GNU Radio's file_source).",
     dtypes = all,
-    make = Self::new(&path)?.repeat(repeat)
+    make = Self::new(&path)?.repeat(repeat).with_vlen(vlen)
 )]
 #[param(path: PathBuf, path = read, doc = "the file to read")]
 #[param(repeat: bool = false, doc = "start again at the end")]
+#[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
 #[derive(Debug)]
 pub struct FileSource<T: Item> {
     /// The file's contents.
@@ -96,8 +97,16 @@ impl<T: Item> FileSource<T> {
         self
     }
 
+    /// Reads vectors of `vlen` scalars (at least 1): a trailing part of a vector is dropped
+    /// with the warning, as a part of an item is.
+    pub fn with_vlen(mut self, vlen: usize) -> Self {
+        self.output.set_vlen(vlen);
+        self
+    }
+
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        let size = std::mem::size_of::<T>();
+        let vlen = self.output.vlen();
+        let size = std::mem::size_of::<T>() * vlen;
         let buf = bytemuck::cast_slice_mut::<T, u8>(self.output.slice());
         if buf.is_empty() {
             // A zero-byte read would look like the end of the file.
@@ -127,7 +136,7 @@ impl<T: Item> FileSource<T> {
                 filled % size
             );
         }
-        self.output.produce(n);
+        self.output.produce(n * vlen);
         self.items_this_pass += n as u64;
         if !eof {
             return Ok(WorkStatus::Continue);

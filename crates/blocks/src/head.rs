@@ -25,9 +25,11 @@ use radioflow_runtime::registry::prelude::*;
 #[library_block(
     id = "head",
     summary = "Passes the first `n` items, then ends the stream.",
-    dtypes = all
+    dtypes = all,
+    make = Self::new(n).with_vlen(vlen)
 )]
-#[param(n: u64, doc = "how many items to pass")]
+#[param(n: u64, doc = "how many items to pass (vectors where vlen > 1)")]
+#[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
 #[derive(Debug)]
 pub struct Head<T: Item> {
     /// The items.
@@ -51,10 +53,19 @@ impl<T: Item> Head<T> {
         }
     }
 
+    /// Passes vectors of `vlen` scalars (at least 1): `n` counts vectors.
+    pub fn with_vlen(mut self, vlen: usize) -> Self {
+        self.input.set_vlen(vlen);
+        self.output.set_vlen(vlen);
+        self
+    }
+
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        let limit = usize::try_from(self.remaining).unwrap_or(usize::MAX);
+        let vlen = self.input.vlen();
+        let scalars = self.remaining.saturating_mul(vlen as u64);
+        let limit = usize::try_from(scalars).unwrap_or(usize::MAX);
         let n = copy_work(&mut self.input, &mut self.output, limit);
-        self.remaining -= n as u64;
+        self.remaining -= if vlen > 1 { n / vlen } else { n } as u64;
         Ok(if self.remaining == 0 {
             WorkStatus::Done
         } else {

@@ -64,6 +64,7 @@
 mod abs;
 mod add;
 mod add_const;
+mod add_const_v;
 mod char_short;
 mod complex_to;
 mod conjugate;
@@ -101,6 +102,7 @@ mod moving_average;
 mod multiply;
 mod multiply_conjugate;
 mod multiply_const;
+mod multiply_const_v;
 mod mute;
 mod nlog10;
 mod noise_source;
@@ -125,6 +127,7 @@ mod rate_work;
 mod rational_resampler;
 mod repack_bits;
 mod repeat;
+mod reshape;
 mod rms;
 mod sample_and_hold;
 mod selector;
@@ -134,6 +137,7 @@ mod skiphead;
 mod stream_demux;
 mod stream_mux;
 mod stream_to_tagged_stream;
+mod stream_to_vector;
 mod subtract;
 mod tag_map;
 mod tagged_stream_to_pdu;
@@ -147,10 +151,12 @@ mod to_float;
 mod unpack_k_bits;
 mod vector_sink;
 mod vector_source;
+mod vector_to_stream;
 
 pub use abs::Abs;
 pub use add::Add;
 pub use add_const::AddConst;
+pub use add_const_v::AddConstV;
 pub use char_short::{CharToShort, ShortToChar};
 pub use complex_to::{
     ComplexToArg, ComplexToFloat, ComplexToImag, ComplexToMag, ComplexToMagSquared,
@@ -193,6 +199,7 @@ pub use moving_average::MovingAverage;
 pub use multiply::Multiply;
 pub use multiply_conjugate::MultiplyConjugate;
 pub use multiply_const::MultiplyConst;
+pub use multiply_const_v::MultiplyConstV;
 pub use mute::Mute;
 pub use nlog10::Nlog10;
 pub use noise_source::NoiseSource;
@@ -225,6 +232,7 @@ pub use skiphead::Skiphead;
 pub use stream_demux::StreamDemux;
 pub use stream_mux::StreamMux;
 pub use stream_to_tagged_stream::StreamToTaggedStream;
+pub use stream_to_vector::StreamToVector;
 pub use subtract::Subtract;
 pub use tagged_stream_to_pdu::TaggedStreamToPdu;
 pub use tags_strobe::TagsStrobe;
@@ -235,6 +243,7 @@ pub use to_float::{CharToFloat, IntToFloat, ShortToFloat, UcharToFloat};
 pub use unpack_k_bits::UnpackKBits;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;
+pub use vector_to_stream::VectorToStream;
 
 /// The kernels behind the blocks (and the [`Arith`](radioflow_dsp::Arith) bound of
 /// [`AddConst`] and [`MultiplyConst`]).

@@ -20,7 +20,13 @@ use radioflow_runtime::registry::prelude::*;
 /// assert_eq!(fg.block::<NullSink<f32>>(sink).unwrap().items(), 1000);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[library_block(id = "null_sink", summary = "Discards what it receives.", dtypes = all)]
+#[library_block(
+    id = "null_sink",
+    summary = "Discards what it receives.",
+    dtypes = all,
+    make = Self::new().with_vlen(vlen)
+)]
+#[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
 #[derive(Debug)]
 pub struct NullSink<T: Item> {
     /// Discarded.
@@ -39,7 +45,13 @@ impl<T: Item> NullSink<T> {
         }
     }
 
-    /// Number of items consumed so far.
+    /// Reads vectors of `vlen` scalars (at least 1).
+    pub fn with_vlen(mut self, vlen: usize) -> Self {
+        self.input.set_vlen(vlen);
+        self
+    }
+
+    /// Number of items consumed so far (vectors where the input carries them).
     pub fn items(&self) -> u64 {
         self.items
     }
@@ -47,7 +59,8 @@ impl<T: Item> NullSink<T> {
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let n = self.input.slice().len();
         self.input.consume(n);
-        self.items += n as u64;
+        let vlen = self.input.vlen();
+        self.items += if vlen > 1 { n / vlen } else { n } as u64;
         Ok(WorkStatus::Continue)
     }
 }

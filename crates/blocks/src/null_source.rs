@@ -24,7 +24,13 @@ use radioflow_runtime::registry::prelude::*;
 /// assert_eq!(fg.block::<VectorSink<i16>>(sink).unwrap().data(), &[0; 100]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[library_block(id = "null_source", summary = "Zeros, endlessly (bound it with head).", dtypes = all)]
+#[library_block(
+    id = "null_source",
+    summary = "Zeros, endlessly (bound it with head).",
+    dtypes = all,
+    make = Self::new().with_vlen(vlen)
+)]
+#[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
 #[derive(Debug)]
 pub struct NullSource<T: Item> {
     /// Zeros.
@@ -39,6 +45,12 @@ impl<T: Item> NullSource<T> {
         Self {
             output: StreamOutput::new(),
         }
+    }
+
+    /// Writes vectors of `vlen` scalars (at least 1).
+    pub fn with_vlen(mut self, vlen: usize) -> Self {
+        self.output.set_vlen(vlen);
+        self
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {

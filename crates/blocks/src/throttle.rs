@@ -42,13 +42,15 @@ const MAX_LAG: Duration = Duration::from_millis(50);
 #[library_block(
     id = "throttle",
     summary = "Limits the item rate to `sample_rate` items per second (for graphs without hardware).",
-    dtypes = all
+    dtypes = all,
+    make = Self::new(sample_rate).with_vlen(vlen)
 )]
 // At most 1000 s between two items: slower, a throttle no longer paces a stream but holds it
 // (1e-9 put the second item 30 years away), and at about 1e-19 the sleep is past what a
 // `Duration` holds (1e-300 panicked). No upper bound: a rate beyond what the graph can move
 // simply never sleeps.
-#[param(sample_rate: f64, at_least = 1e-3, doc = "items per second")]
+#[param(sample_rate: f64, at_least = 1e-3, doc = "items per second (vectors where vlen > 1)")]
+#[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
 #[derive(Debug)]
 pub struct Throttle<T: Item> {
     /// The items to pass.
@@ -87,13 +89,21 @@ impl<T: Item> Throttle<T> {
         }
     }
 
+    /// Passes vectors of `vlen` scalars (at least 1): the rate counts vectors.
+    pub fn with_vlen(mut self, vlen: usize) -> Self {
+        self.input.set_vlen(vlen);
+        self.output.set_vlen(vlen);
+        self
+    }
+
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let vlen = self.input.vlen();
         let n = self
             .input
             .slice()
             .len()
             .min(self.output.slice().len())
-            .min(self.max_chunk);
+            .min(self.max_chunk.saturating_mul(vlen));
         if n == 0 {
             return Ok(WorkStatus::Continue);
         }
@@ -109,7 +119,7 @@ impl<T: Item> Throttle<T> {
             *start += now - due - MAX_LAG;
         }
         copy_work(&mut self.input, &mut self.output, n);
-        self.passed += n as u64;
+        self.passed += (n / vlen) as u64;
         Ok(WorkStatus::Continue)
     }
 }

@@ -23,8 +23,10 @@ use radioflow_runtime::registry::prelude::*;
 #[library_block(
     id = "vector_sink",
     summary = "Collects what it receives (items and tags) for reading after the run.",
-    dtypes = all
+    dtypes = all,
+    make = Self::new().with_vlen(vlen)
 )]
+#[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
 #[derive(Debug)]
 pub struct VectorSink<T: Item> {
     /// The items to keep, with their tags.
@@ -45,13 +47,20 @@ impl<T: Item> VectorSink<T> {
         }
     }
 
-    /// The items received so far, in order.
+    /// A sink of vectors of `vlen` scalars (at least 1): [`data`](Self::data) is flat, tag
+    /// offsets count vectors.
+    pub fn with_vlen(mut self, vlen: usize) -> Self {
+        self.input.set_vlen(vlen);
+        self
+    }
+
+    /// The scalars received so far, in order (`vlen` per item).
     pub fn data(&self) -> &[T] {
         &self.data
     }
 
     /// The tags received so far, in order; offsets count items of this sink's input, so they
-    /// index [`data`](Self::data) (as long as nothing was taken out).
+    /// index [`data`](Self::data) (times the vector length; as long as nothing was taken out).
     pub fn tags(&self) -> &[Tag] {
         &self.tags
     }
@@ -100,5 +109,15 @@ mod tests {
         assert_eq!(h.block_mut().take(), [1, 2, 3, 4]);
         assert!(h.block().data().is_empty());
         assert_eq!(h.block().tags().len(), 2, "tags stay");
+    }
+
+    #[test]
+    fn keeps_vectors_flat_with_tags_on_vector_offsets() {
+        let mut h = Harness::new(VectorSink::<u8>::new().with_vlen(3));
+        h.push_tag("in", 1, "a", 1i64);
+        h.push("in", &[1u8, 2, 3, 4, 5, 6]);
+        h.work().unwrap();
+        assert_eq!(h.block().data(), [1, 2, 3, 4, 5, 6]);
+        assert_eq!(h.block().tags(), [Tag::new(1, "a", 1i64)]);
     }
 }

@@ -38,19 +38,26 @@ use radioflow_runtime::registry::prelude::*;
     id = "vector_source",
     summary = "Plays `data`, once or repeated.",
     dtypes = all,
-    make = Self::new(data).repeat(repeat).tags(tags)
+    make = Self::new(data)
+        .with_vlen(vlen)
+        .map_err(|e| Refused::param("vlen", e))?
+        .repeat(repeat)
+        .tags(tags)
 )]
-#[param(data: Vec<T>, doc = "the items to play")]
+#[param(data: Vec<T>, doc = "the items to play (flat: `vlen` scalars per item)")]
 #[param(repeat: bool = false, doc = "play them again and again")]
-#[param(tags: Vec<Tag> = [], doc = "tags as [offset, key, value] lists, offsets into data")]
+#[param(tags: Vec<Tag> = [], doc = "tags as [offset, key, value] lists, offsets into data (items)")]
+#[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
 #[derive(Debug)]
 pub struct VectorSource<T: Item, S = Vec<T>> {
     /// The data (repeated if asked), with the tags.
     #[output(name = "out")]
     output: StreamOutput<T>,
     data: S,
-    /// Sorted by offset; every offset is below `data.len()`.
+    /// Sorted by offset (in items); every offset is below the number of items in `data`.
     tags: Vec<Tag>,
+    /// Scalars per item (the output's vector length).
+    vlen: usize,
     repeat: bool,
     /// Index in `data` of the next item to write.
     pos: usize,
@@ -73,10 +80,36 @@ impl<T: Item, S: AsRef<[T]> + Send + 'static> VectorSource<T, S> {
             output: StreamOutput::new(),
             data,
             tags: Vec::new(),
+            vlen: 1,
             repeat: false,
             pos: 0,
             next_tag: 0,
         }
+    }
+
+    /// Plays vectors of `vlen` scalars (at least 1): the data is flat, its length a multiple of
+    /// `vlen`; tag offsets count vectors.
+    ///
+    /// # Errors
+    /// If the data is not a whole number of vectors, or a tag is past the last vector.
+    pub fn with_vlen(mut self, vlen: usize) -> Result<Self, String> {
+        let vlen = vlen.max(1);
+        let len = self.data.as_ref().len();
+        if !len.is_multiple_of(vlen) {
+            return Err(format!(
+                "{len} data values are not a whole number of vectors of {vlen}"
+            ));
+        }
+        if let Some(t) = self.tags.iter().find(|t| t.offset >= (len / vlen) as u64) {
+            return Err(format!(
+                "tag at offset {} is past the last of {} vectors",
+                t.offset,
+                len / vlen
+            ));
+        }
+        self.vlen = vlen;
+        self.output.set_vlen(vlen);
+        Ok(self)
     }
 
     /// Whether to start over at the end of the data instead of finishing.
@@ -85,12 +118,13 @@ impl<T: Item, S: AsRef<[T]> + Send + 'static> VectorSource<T, S> {
         self
     }
 
-    /// Tags to emit, at offsets into the data (in any order).
+    /// Tags to emit, at offsets into the data (in any order; in items, vectors where
+    /// [`with_vlen`](Self::with_vlen) says so).
     ///
     /// # Panics
-    /// If a tag's offset is not below the length of the data.
+    /// If a tag's offset is not below the number of items of the data.
     pub fn tags(mut self, mut tags: Vec<Tag>) -> Self {
-        let len = self.data.as_ref().len();
+        let len = self.data.as_ref().len() / self.vlen;
         if let Some(t) = tags.iter().find(|t| t.offset >= len as u64) {
             panic!(
                 "tag at offset {} is past the end of {len} data items",
@@ -107,13 +141,15 @@ impl<T: Item, S: AsRef<[T]> + Send + 'static> VectorSource<T, S> {
         let data = self.data.as_ref();
         // Loops only when repeating: a short vector fills the whole free space in one call.
         loop {
-            let base = self.output.offset() + written as u64;
+            // Whole vectors only: the window, the data and `pos` are multiples of `vlen`.
+            let vlen = self.vlen as u64;
+            let base = self.output.offset() + written as u64 / vlen;
             let out = &mut self.output.slice()[written..];
             let n = out.len().min(data.len() - self.pos);
             out[..n].copy_from_slice(&data[self.pos..self.pos + n]);
-            let end = (self.pos + n) as u64;
+            let end = (self.pos + n) as u64 / vlen;
             while let Some(t) = self.tags.get(self.next_tag).filter(|t| t.offset < end) {
-                let at = base + (t.offset - self.pos as u64);
+                let at = base + (t.offset - self.pos as u64 / vlen);
                 self.output.add_tag(at, t.key.clone(), t.value.clone());
                 self.next_tag += 1;
             }
@@ -173,6 +209,27 @@ mod tests {
         let offsets: Vec<u64> = h.output_tags("out").iter().map(|t| t.offset).collect();
         assert_eq!(offsets, [7, 10]);
         assert_eq!(h.take_output::<u8>("out"), [2, 3, 1, 2]);
+    }
+
+    #[test]
+    fn plays_whole_vectors_with_tags_on_vector_offsets() {
+        let src = VectorSource::new(vec![1u8, 2, 3, 4, 5, 6])
+            .with_vlen(2)
+            .unwrap()
+            .repeat(true)
+            .tags(vec![Tag::new(1, "t", 0i64)]);
+        let mut h = Harness::new(src);
+        h.set_space("out", 9);
+        h.work().unwrap();
+        let offsets: Vec<u64> = h.output_tags("out").iter().map(|t| t.offset).collect();
+        assert_eq!(offsets, [1], "vector 1; vector 4 is not written yet");
+        assert_eq!(h.take_output::<u8>("out"), [1, 2, 3, 4, 5, 6, 1, 2]);
+        assert!(VectorSource::new(vec![1u8, 2, 3]).with_vlen(2).is_err());
+        let past = VectorSource::new(vec![1u8, 2]).tags(vec![Tag::new(1, "t", 0i64)]);
+        assert!(
+            past.with_vlen(2).is_err(),
+            "one vector: offset 1 is past it"
+        );
     }
 
     #[test]

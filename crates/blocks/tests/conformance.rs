@@ -1054,3 +1054,141 @@ fn a_timed_out_wait_names_the_blocks_it_waits_for() {
         fg.wait().unwrap();
     }
 }
+
+/// Passes vectors of 3 `u32` in random runs of whole vectors, failing if a window it is
+/// offered holds part of a vector.
+#[derive(radioflow_runtime::Ports)]
+struct WholeVectors {
+    #[input(name = "in")]
+    input: StreamInput<u32>,
+    #[output(name = "out")]
+    output: radioflow_runtime::StreamOutput<u32>,
+    chunks: radioflow_runtime::testing::Chunks,
+}
+
+#[radioflow_runtime::block]
+impl WholeVectors {
+    fn new(seed: u64) -> Self {
+        Self {
+            input: StreamInput::new().with_vlen(3),
+            output: radioflow_runtime::StreamOutput::new().with_vlen(3),
+            chunks: radioflow_runtime::testing::Chunks::new(seed, 50),
+        }
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let (i, o) = (self.input.slice().len(), self.output.slice().len());
+        if i % 3 != 0 || o % 3 != 0 {
+            return Err(BlockError::msg(format!("windows of {i} and {o} scalars")));
+        }
+        let vectors = self.chunks.next(i.min(o) / 3);
+        radioflow_runtime::one_to_one_work(
+            &mut self.input,
+            &mut self.output,
+            3 * vectors,
+            |a, b| b.copy_from_slice(a),
+        );
+        Ok(WorkStatus::Continue)
+    }
+}
+
+/// The vector contract (docs/architecture.md, "Vector items"): whatever the buffer sizes and
+/// per-call limits (the tiny ones end inside a vector), every window is whole vectors, every
+/// scalar arrives in order, and tags counted in vectors land where GNU Radio puts them.
+#[test]
+fn vectors_arrive_whole_with_their_tags_under_every_scheduler() {
+    use radioflow_blocks::{StreamToVector, VectorToStream};
+    let n = 30_002u64;
+    let whole = n - n % 3;
+    for s in schedulers() {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(Counter::new(n).chunked(5, 700).tag_every(97));
+        let s2v = fg.add(StreamToVector::<u32>::new(3, 1).unwrap());
+        let mid = fg.add(WholeVectors::new(7));
+        let v2s = fg.add(VectorToStream::<u32>::new(3, 1).unwrap());
+        let sink = fg.add(Sink::new().chunked(9, 400));
+        fg.connect(src, s2v).unwrap();
+        fg.connect(s2v, mid).unwrap();
+        fg.connect(mid, v2s).unwrap();
+        fg.connect(v2s, sink).unwrap();
+        run(&mut fg, s.as_ref()).unwrap_or_else(|e| panic!("{}: {e}", s.name()));
+        let sink = fg.block::<Sink>(sink).unwrap();
+        assert_eq!(
+            sink.items.len() as u64,
+            whole,
+            "{}: the last partial vector is dropped",
+            s.name()
+        );
+        assert!(
+            sink.items.iter().zip(0u32..).all(|(a, b)| *a == b),
+            "{}: items in order",
+            s.name()
+        );
+        // Scalar k is in vector k / 3; stream_to_vector rounds the tag's offset half up
+        // (GNU Radio), vector_to_stream puts it on the vector's first scalar.
+        let want: Vec<(u64, u64)> = (0..n)
+            .step_by(97)
+            .map(|k| (3 * ((2 * k + 3) / 6), k))
+            .filter(|&(at, _)| at < whole)
+            .collect();
+        let got: Vec<(u64, u64)> = sink
+            .tags
+            .iter()
+            .map(|t| match t.value {
+                Pmt::Uint64(k) => (t.offset, k),
+                ref v => panic!("tag value {v:?}"),
+            })
+            .collect();
+        assert_eq!(got, want, "{}: tags", s.name());
+    }
+}
+
+/// Consumes one scalar of a vector of 2.
+#[derive(radioflow_runtime::Ports)]
+struct HalfVector {
+    #[input(name = "pairs")]
+    input: StreamInput<f32>,
+}
+
+#[radioflow_runtime::block]
+impl HalfVector {
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        if !self.input.slice().is_empty() {
+            self.input.consume(1);
+        }
+        Ok(WorkStatus::Continue)
+    }
+}
+
+#[test]
+fn a_partial_vector_and_a_mismatched_vector_length_are_refused_with_names() {
+    use radioflow_blocks::{NullSource, StreamToVector};
+    for s in schedulers() {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(NullSource::<f32>::new().with_vlen(2));
+        let half = fg.add_named(
+            "half",
+            HalfVector {
+                input: StreamInput::new().with_vlen(2),
+            },
+        );
+        fg.connect(src, half).unwrap();
+        let err = run(&mut fg, s.as_ref()).unwrap_err();
+        assert_eq!(err.block(), Some("half"), "{}: {err}", s.name());
+        let text = err.to_string();
+        assert!(
+            text.contains("stream input 'pairs'") && text.contains("vectors of 2"),
+            "{}: {text}",
+            s.name()
+        );
+    }
+    let mut fg = Flowgraph::new();
+    let s2v = fg.add_named("s2v", StreamToVector::<f32>::new(4, 1).unwrap());
+    let sink = fg.add_named("sink", radioflow_blocks::NullSink::<f32>::new());
+    let err = fg.connect(s2v, sink).unwrap_err();
+    assert!(matches!(err, ConnectError::TypeMismatch { .. }), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "item type mismatch: s2v.out produces float32[4] but sink.in expects float32"
+    );
+}

@@ -96,6 +96,34 @@ pub fn multiply_const<T: Arith>(input: &[T], k: T, output: &mut [T]) {
     }
 }
 
+/// `output[i] = input[i] + k[i mod k.len()]` for every item of `input`: a constant per
+/// position of vectors of `k.len()` items (GNU Radio's `add_const_vff` and friends).
+///
+/// # Panics
+/// If `output` is shorter than `input`, or `k` is empty while `input` is not.
+pub fn add_const_per_position<T: Arith>(input: &[T], k: &[T], output: &mut [T]) {
+    let output = &mut output[..input.len()];
+    for (o, i) in output.chunks_mut(k.len()).zip(input.chunks(k.len())) {
+        for ((o, &x), &k) in o.iter_mut().zip(i).zip(k) {
+            *o = x.add(k);
+        }
+    }
+}
+
+/// `output[i] = input[i] · k[i mod k.len()]` for every item of `input`: a constant per
+/// position of vectors of `k.len()` items (GNU Radio's `multiply_const_vff` and friends).
+///
+/// # Panics
+/// If `output` is shorter than `input`, or `k` is empty while `input` is not.
+pub fn multiply_const_per_position<T: Arith>(input: &[T], k: &[T], output: &mut [T]) {
+    let output = &mut output[..input.len()];
+    for (o, i) in output.chunks_mut(k.len()).zip(input.chunks(k.len())) {
+        for ((o, &x), &k) in o.iter_mut().zip(i).zip(k) {
+            *o = x.mul(k);
+        }
+    }
+}
+
 /// `acc[i] = acc[i] · input[i]` for every item of `acc` (a stream multiplied into another).
 ///
 /// # Panics
@@ -234,6 +262,19 @@ mod tests {
             multiply_const(&input, k, &mut out);
             let want: Vec<T> = input.iter().map(|&x| mul(x, k)).collect();
             assert_eq!(out[..len], want[..]);
+            // Per position: vectors of 1 (every length) and 7 (the lengths 0, 7, ... only).
+            for vlen in [1, 7] {
+                if len % vlen != 0 {
+                    continue;
+                }
+                let ks: Vec<T> = (0..vlen).map(|_| random(&mut rng)).collect();
+                add_const_per_position(&input, &ks, &mut out);
+                let want: Vec<T> = (0..len).map(|j| add(input[j], ks[j % vlen])).collect();
+                assert_eq!(out[..len], want[..]);
+                multiply_const_per_position(&input, &ks, &mut out);
+                let want: Vec<T> = (0..len).map(|j| mul(input[j], ks[j % vlen])).collect();
+                assert_eq!(out[..len], want[..]);
+            }
             assert!(
                 out[len..].iter().all(|x| *x == T::default()),
                 "wrote past the input length"

@@ -150,8 +150,8 @@ mod window;
 pub use agc::Agc;
 pub use arb_resampler::ArbResampler;
 pub use arith::{
-    abs, add_const, add_into, divide_into, multiply_const, multiply_into, nlog10, subtract_into,
-    Abs, Arith,
+    abs, add_const, add_const_per_position, add_into, divide_into, multiply_const,
+    multiply_const_per_position, multiply_into, nlog10, subtract_into, Abs, Arith,
 };
 pub use cfo_walk::CfoWalk;
 pub use complex::{

@@ -134,9 +134,10 @@ fn bad_expressions_and_values_name_the_block_and_parameter() {
         e.contains("variable 'samp_rate' is defined in terms of itself"),
         "{e}"
     );
+    // Vectors of 4 on multiply_const (vlen is passed) cannot take the source's scalars.
     let e = error(&TONE_GAIN.replace("vlen: '1'", "vlen: '4'"));
     assert!(
-        e.contains("vlen = 4 is not supported (vectors: vlen must be 1)"),
+        e.contains("produces float32 but blocks_multiply_const_xx_0.in expects float32[4]"),
         "{e}"
     );
     let e = error(&TONE_GAIN.replace("append: 'False'", "append: 'True'"));
@@ -757,4 +758,94 @@ fn an_unquoted_length_tag_name_is_its_text() {
         let (_, tag) = spec.params.iter().find(|(k, _)| k == "tag").unwrap();
         assert_eq!(tag.to_string(), "packet_len", "{name}");
     }
+}
+
+/// Vector items in a .grc: stream_to_vector -> head on vectors (num_items counts vectors) ->
+/// vector_to_stream runs, a headless vector display takes vectors of its vlen; a scalar output
+/// into a vector input is refused naming both shapes.
+#[test]
+fn a_grc_with_vector_items_runs_and_mismatched_vector_lengths_are_refused() {
+    let dir = scratch("vectors");
+    let out = dir.join("out.f32");
+    let graph = |sink_vlen: &str| {
+        let mut text = String::from(
+            "options:\n  parameters:\n    id: vec\n  states:\n    state: enabled\n\nblocks:\n",
+        );
+        text += &grc_block(
+            "src",
+            "blocks_vector_source_x",
+            &[
+                ("type", "float"),
+                ("vector", "'list(range(20))'"),
+                ("repeat", "'False'"),
+                ("vlen", "'1'"),
+                ("tags", "'[]'"),
+            ],
+        );
+        let v = [("type", "float"), ("num_items", "'4'"), ("vlen", "'1'")];
+        text += &grc_block("s2v", "blocks_stream_to_vector", &v);
+        text += &grc_block(
+            "head",
+            "blocks_head",
+            &[("type", "float"), ("num_items", "'3'"), ("vlen", "'4'")],
+        );
+        text += &grc_block("v2s", "blocks_vector_to_stream", &v);
+        text += &grc_block(
+            "sink",
+            "blocks_file_sink",
+            &[
+                ("type", "float"),
+                ("file", &format!("'{}'", out.display())),
+                ("append", "'False'"),
+                ("unbuffered", "'False'"),
+                ("vlen", sink_vlen),
+            ],
+        );
+        // A vector display, headless: its discarding sink takes the vectors.
+        text += &grc_block(
+            "display",
+            "qtgui_vector_sink_f",
+            &[("vlen", "'4'"), ("nconnections", "'1'")],
+        );
+        text += "\nconnections:\n- [src, '0', s2v, '0']\n- [s2v, '0', head, '0']\n- [head, '0', v2s, '0']\n- [v2s, '0', sink, '0']\n- [head, '0', display, '0']\n\nmetadata:\n  file_format: 1\n";
+        parse_grc(&text, "vec.grc")
+    };
+    graph("'1'").unwrap().flowgraph.run().unwrap();
+    let want: Vec<f32> = (0..12).map(|k| k as f32).collect();
+    assert_eq!(floats(&out), want, "three vectors of four");
+    let Err(e) = graph("'2'") else {
+        panic!("vlen 1 into vlen 2 is refused");
+    };
+    let e = e.to_string();
+    assert!(
+        e.contains("produces float32 but") && e.contains("expects float32[2]"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// multiply_const_vxx / add_const_vxx with vectors take one constant per position
+/// (radioflow's multiply_const_v / add_const_v); a constant of another length is refused.
+#[test]
+fn vector_constants_become_per_position_blocks() {
+    use radioflow_graphfile::describe_grc;
+    let one = |id: &str, vlen: &str, k: &str| {
+        let mut text = String::from(
+            "options:\n  parameters:\n    id: x\n  states:\n    state: enabled\n\nblocks:\n",
+        );
+        text += &grc_block("b", id, &[("type", "float"), ("const", k), ("vlen", vlen)]);
+        text += "\nconnections: []\n\nmetadata:\n  file_format: 1\n";
+        describe_grc(&text, "x.grc")
+    };
+    let g = one("blocks_multiply_const_vxx", "'3'", "'[1, 2, 3]'").unwrap();
+    let b = g.block("b").unwrap();
+    assert_eq!(b.block, "multiply_const_v");
+    assert!(!b.params.iter().any(|(k, _)| k == "vlen"));
+    b.make().unwrap();
+    let g = one("blocks_add_const_vxx", "'1'", "'2.5'").unwrap();
+    assert_eq!(g.block("b").unwrap().block, "add_const");
+    let e = one("blocks_add_const_vxx", "'2'", "'[1, 2, 3]'")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("const has 3 values but vlen is 2"), "{e}");
 }

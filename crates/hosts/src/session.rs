@@ -280,6 +280,11 @@ impl Session {
                     .flowgraph
                     .port_item_type(port.block, direction, index)
                     .ok_or_else(|| fail(format!("no {direction} {}", link.port)))?;
+                if t.vlen() > 1 {
+                    return Err(fail(format!(
+                        "{t} items (vectors) cannot cross hosts yet: only scalar streams do"
+                    )));
+                }
                 Some(t.dtype().ok_or_else(|| {
                     fail(format!(
                         "{} items cannot cross hosts (only the library's item types: {})",

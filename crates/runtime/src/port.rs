@@ -37,8 +37,13 @@ impl std::fmt::Debug for BufferKeepAlive {
 pub struct StreamInput<T: Item> {
     reader: Option<Endpoint<Reader>>,
     optional: bool,
-    /// Items the block needs readable before `work` can use any (at least 1).
+    /// Scalars the block needs readable before `work` can use any (at least 1; rounded up to
+    /// whole vectors where declared).
     min_items: usize,
+    /// Scalars per item (GNU Radio's `vlen`, at least 1).
+    vlen: usize,
+    /// The port's name while attached with vectors, for contract errors.
+    name: Option<Box<str>>,
     _item: PhantomData<fn() -> T>,
 }
 
@@ -55,8 +60,31 @@ impl<T: Item> StreamInput<T> {
             reader: None,
             optional: false,
             min_items: 1,
+            vlen: 1,
+            name: None,
             _item: PhantomData,
         }
+    }
+
+    /// Carries vectors of `vlen` scalars (GNU Radio's vector items; at least 1): see
+    /// [`set_vlen`](Self::set_vlen).
+    pub fn with_vlen(mut self, vlen: usize) -> Self {
+        self.set_vlen(vlen);
+        self
+    }
+
+    /// As [`with_vlen`](Self::with_vlen), on an existing port. [`slice`](Self::slice),
+    /// [`consume`](Self::consume) and the window sizes stay in scalars, but the runtime only
+    /// offers whole vectors, and consuming part of one is an error of the block; tag offsets
+    /// and [`offset`](Self::offset) count vectors, as GNU Radio's do. Only a port of the same
+    /// vector length connects here. Declare it before the block is added to a flowgraph.
+    pub fn set_vlen(&mut self, vlen: usize) {
+        self.vlen = vlen.max(1);
+    }
+
+    /// Scalars per item (1 unless declared).
+    pub fn vlen(&self) -> usize {
+        self.vlen
     }
 
     /// Declares that `work` needs at least `n` readable items to make progress (a frame, a
@@ -75,9 +103,9 @@ impl<T: Item> StreamInput<T> {
         self.min_items = n.max(1);
     }
 
-    /// The declared minimum window (1 unless declared).
+    /// The declared minimum window (1 unless declared), rounded up to whole vectors.
     pub fn min_items(&self) -> usize {
-        self.min_items
+        self.min_items.next_multiple_of(self.vlen)
     }
 
     /// An input that may stay unconnected (it then reads as finished and empty).
@@ -107,6 +135,10 @@ impl<T: Item> StreamInput<T> {
             None => &[],
             Some(r) => {
                 let (p, n) = r.window();
+                debug_assert!(
+                    n.is_multiple_of(self.vlen),
+                    "the writer published part of a vector"
+                );
                 // SAFETY: the window [pos, writer pos) was published by the single writer with
                 // Release and read with Acquire; the writer never writes there until we commit a
                 // larger position. The mapping is page-aligned and offsets are multiples of
@@ -121,6 +153,15 @@ impl<T: Item> StreamInput<T> {
     /// # Panics
     /// If `n` is larger than [`slice`](Self::slice)`.len()`.
     pub fn consume(&mut self, n: usize) {
+        if self.vlen > 1 && !n.is_multiple_of(self.vlen) {
+            partial_vector(
+                "consumed",
+                n,
+                "stream input",
+                self.name.as_deref(),
+                self.vlen,
+            );
+        }
         match &mut self.reader {
             // SAFETY: as in `reader`.
             Some(r) => unsafe { r.get_mut() }.consume(n),
@@ -142,14 +183,21 @@ impl<T: Item> StreamInput<T> {
         })
     }
 
-    /// Tags on the items of [`slice`](Self::slice), sorted by offset.
+    /// Tags on the items of [`slice`](Self::slice), sorted by offset (an offset counts items:
+    /// vectors where the port carries them).
     pub fn tags(&self) -> &[Tag] {
         self.reader().map_or(&[], Reader::tags)
     }
 
-    /// Absolute index of `slice()[0]` in the stream (items consumed so far).
+    /// Absolute index of the item at `slice()[0]` in the stream (items consumed so far;
+    /// vectors where the port carries them, as tag offsets count).
     pub fn offset(&self) -> u64 {
-        self.reader().map_or(0, Reader::position)
+        let scalars = self.reader().map_or(0, Reader::position);
+        if self.vlen > 1 {
+            scalars / self.vlen as u64
+        } else {
+            scalars
+        }
     }
 }
 
@@ -158,8 +206,13 @@ impl<T: Item> StreamInput<T> {
 pub struct StreamOutput<T: Item> {
     writer: Option<Endpoint<Writer>>,
     optional: bool,
-    /// Free items the block needs before `work` can write any (at least 1).
+    /// Free scalars the block needs before `work` can write any (at least 1; rounded up to
+    /// whole vectors where declared).
     min_items: usize,
+    /// Scalars per item (GNU Radio's `vlen`, at least 1).
+    vlen: usize,
+    /// The port's name while attached with vectors, for contract errors.
+    name: Option<Box<str>>,
     _item: PhantomData<fn() -> T>,
 }
 
@@ -176,8 +229,28 @@ impl<T: Item> StreamOutput<T> {
             writer: None,
             optional: false,
             min_items: 1,
+            vlen: 1,
+            name: None,
             _item: PhantomData,
         }
+    }
+
+    /// Carries vectors of `vlen` scalars, as [`StreamInput::with_vlen`]: the free window
+    /// offered is whole vectors, producing part of one is an error of the block, and tag
+    /// offsets and [`offset`](Self::offset) count vectors.
+    pub fn with_vlen(mut self, vlen: usize) -> Self {
+        self.set_vlen(vlen);
+        self
+    }
+
+    /// As [`with_vlen`](Self::with_vlen), on an existing port.
+    pub fn set_vlen(&mut self, vlen: usize) {
+        self.vlen = vlen.max(1);
+    }
+
+    /// Scalars per item (1 unless declared).
+    pub fn vlen(&self) -> usize {
+        self.vlen
     }
 
     /// An output that may stay unconnected (its [`slice`](Self::slice) is then empty: the
@@ -210,9 +283,9 @@ impl<T: Item> StreamOutput<T> {
         self.min_items = n.max(1);
     }
 
-    /// The declared minimum window (1 unless declared).
+    /// The declared minimum window (1 unless declared), rounded up to whole vectors.
     pub fn min_items(&self) -> usize {
-        self.min_items
+        self.min_items.next_multiple_of(self.vlen)
     }
 
     /// The writer, while attached.
@@ -232,7 +305,11 @@ impl<T: Item> StreamOutput<T> {
         match self.writer() {
             None => &mut [],
             Some(w) => {
-                let (p, n) = w.window();
+                let (p, mut n) = w.window();
+                if self.vlen > 1 {
+                    // The ring or a per-call cap may end inside a vector: offer whole ones.
+                    n -= n % self.vlen;
+                }
                 // SAFETY: [pos, min_read + capacity) belongs to the single writer: no reader
                 // looks at it until it is published. Alignment and validity as for inputs; the
                 // &mut self borrow prevents a second live slice.
@@ -246,13 +323,23 @@ impl<T: Item> StreamOutput<T> {
     /// # Panics
     /// If `n` is larger than the free space.
     pub fn produce(&mut self, n: usize) {
+        if self.vlen > 1 && !n.is_multiple_of(self.vlen) {
+            partial_vector(
+                "produced",
+                n,
+                "stream output",
+                self.name.as_deref(),
+                self.vlen,
+            );
+        }
         match self.writer_mut() {
             Some(w) => w.produce(n),
             None => assert!(n == 0, "produced {n} items on an unconnected output"),
         }
     }
 
-    /// Attaches a tag to the item at absolute index `offset` (at least [`offset`](Self::offset)).
+    /// Attaches a tag to the item at absolute index `offset` (at least [`offset`](Self::offset);
+    /// a vector's index where the port carries vectors).
     ///
     /// # Panics
     /// If `offset` names an item already published.
@@ -262,9 +349,15 @@ impl<T: Item> StreamOutput<T> {
         }
     }
 
-    /// Absolute index of `slice()[0]` in the stream (items produced so far).
+    /// Absolute index of the item at `slice()[0]` in the stream (items produced so far;
+    /// vectors where the port carries them).
     pub fn offset(&self) -> u64 {
-        self.writer().map_or(0, Writer::position)
+        let scalars = self.writer().map_or(0, Writer::position);
+        if self.vlen > 1 {
+            scalars / self.vlen as u64
+        } else {
+            scalars
+        }
     }
 
     /// Whether every reader of this output has finished (downstream end of stream): nothing
@@ -291,8 +384,21 @@ impl<T: Item> StreamOutput<T> {
     }
 }
 
-/// Copies the tags on the next `n` items of `input` to the same positions of `output`
-/// (for blocks that produce one output item per input item). Call before `consume`/`produce`.
+/// A block consumed or produced part of a vector: a bug in the block, reported naming the
+/// port (the runtime adds the block's name).
+#[cold]
+#[inline(never)]
+fn partial_vector(verb: &str, n: usize, direction: &str, port: Option<&str>, vlen: usize) -> ! {
+    panic!(
+        "{verb} {n} scalars on {direction} '{}', which carries vectors of {vlen}: not a whole \
+         number of vectors",
+        port.unwrap_or("?")
+    )
+}
+
+/// Copies the tags on the next `n` scalars of `input` (`n / vlen` of its items) to the same
+/// item positions of `output` (for blocks that produce one output item per input item, of the
+/// same vector length). Call before `consume`/`produce`.
 #[inline(always)]
 pub fn propagate_tags<A: Item, B: Item>(
     input: &StreamInput<A>,
@@ -306,11 +412,8 @@ pub fn propagate_tags<A: Item, B: Item>(
 
 fn copy_tags<A: Item, B: Item>(input: &StreamInput<A>, output: &mut StreamOutput<B>, n: usize) {
     let (from, to) = (input.offset(), output.offset());
-    for t in input
-        .tags()
-        .iter()
-        .take_while(|t| t.offset < from + n as u64)
-    {
+    let items = (n / input.vlen) as u64;
+    for t in input.tags().iter().take_while(|t| t.offset < from + items) {
         output.add_tag(t.offset - from + to, t.key.clone(), t.value.clone());
     }
 }
@@ -341,9 +444,14 @@ pub fn one_to_one_work<A: Item, B: Item>(
     limit: usize,
     f: impl FnOnce(&[A], &mut [B]),
 ) -> usize {
+    let vlen = input.vlen;
+    debug_assert_eq!(vlen, output.vlen, "one-to-one work between vector lengths");
     let i = input.slice();
     let o = output.slice();
-    let n = i.len().min(o.len()).min(limit);
+    let mut n = i.len().min(o.len()).min(limit);
+    if vlen > 1 {
+        n -= n % vlen;
+    }
     f(&i[..n], &mut o[..n]);
     propagate_tags(input, output, n);
     input.consume(n);
@@ -454,12 +562,15 @@ impl<'a> Ports<'a> {
         match &mut self.mode {
             Mode::Describe(s) => s.stream_in.push(PortSpec {
                 name: name.to_owned(),
-                item: Some(ItemType::of::<T>()),
+                item: Some(ItemType::of::<T>().with_vlen(port.vlen)),
                 optional: port.optional,
-                min_items: port.min_items,
+                min_items: port.min_items(),
                 message_type: None,
             }),
-            Mode::Attach(a) => port.reader = a.stream_in.get_mut(idx).and_then(Option::take),
+            Mode::Attach(a) => {
+                port.reader = a.stream_in.get_mut(idx).and_then(Option::take);
+                port.name = (port.vlen > 1).then(|| name.into());
+            }
             Mode::Detach => port.reader = None,
             Mode::Open => {}
         }
@@ -472,12 +583,15 @@ impl<'a> Ports<'a> {
         match &mut self.mode {
             Mode::Describe(s) => s.stream_out.push(PortSpec {
                 name: name.to_owned(),
-                item: Some(ItemType::of::<T>()),
+                item: Some(ItemType::of::<T>().with_vlen(port.vlen)),
                 optional: port.optional,
-                min_items: port.min_items,
+                min_items: port.min_items(),
                 message_type: None,
             }),
-            Mode::Attach(a) => port.writer = a.stream_out.get_mut(idx).and_then(Option::take),
+            Mode::Attach(a) => {
+                port.writer = a.stream_out.get_mut(idx).and_then(Option::take);
+                port.name = (port.vlen > 1).then(|| name.into());
+            }
             Mode::Detach => port.writer = None,
             Mode::Open => {}
         }

@@ -84,6 +84,7 @@ pub(crate) fn output_plans(nodes: &[Node], connections: &Connections) -> Vec<Out
                 src: (b, p),
                 label: port_label(nodes, (b, p), Direction::StreamOutput),
                 item_size: spec.item.map_or(1, |t| t.size()),
+                vlen: spec.item.map_or(1, |t| t.vlen()),
                 writer_need: spec.min_items,
                 reader_need: reader_need
                     .map(|(need, at)| (need, port_label(nodes, at, Direction::StreamInput))),
@@ -104,6 +105,8 @@ pub(crate) struct OutputPlan {
     /// `block.port`, for errors.
     pub(crate) label: String,
     pub(crate) item_size: usize,
+    /// Scalars per item (the vector length of both ends).
+    pub(crate) vlen: usize,
     /// The window the writer declared it needs.
     pub(crate) writer_need: usize,
     /// The largest window a reader declared it needs, and that reader's `block.port`.
@@ -400,7 +403,7 @@ impl ReadyGraph {
                 .map(|&(b, _)| self.topology.observer[b])
                 .collect();
             let buf = StreamBuffer::with_region(
-                o.item_size,
+                (o.item_size, o.vlen),
                 bytes,
                 &acts[o.src.0],
                 &readers,

@@ -111,12 +111,12 @@ fn headless_input(name: &str, i: usize) -> String {
     format!("{name}/{i}")
 }
 
-/// The item types of a headless GUI block's stream inputs.
+/// The item types of a headless GUI block's stream inputs and their vector length.
 fn headless_inputs(
     gui: &gnuradio::GrHeadless,
     e: &Entry,
     vars: &mut Variables,
-) -> Result<Vec<radioflow_runtime::registry::Dtype>, String> {
+) -> Result<(Vec<radioflow_runtime::registry::Dtype>, i64), String> {
     let count = |key: Option<&str>, vars: &mut Variables| -> Result<usize, String> {
         let Some(text) = key.and_then(|k| e.params.get(k)) else {
             return Ok(1);
@@ -132,18 +132,36 @@ fn headless_inputs(
             Err(err) => Err(format!("{}: {}: {err}", e.id, key.unwrap_or_default())),
         }
     };
+    let vector_length = |key: Option<&str>, vars: &mut Variables| -> Result<i64, String> {
+        let Some((key, text)) = key.and_then(|k| Some((k, e.params.get(k)?))) else {
+            return Ok(1);
+        };
+        match vars.eval(text) {
+            Ok(Value::Int(n)) if n >= 1 => Ok(n),
+            Ok(other) => Err(format!(
+                "{}: {key} = {} is not a vector length (1 or more)",
+                e.id,
+                cut_display(&other)
+            )),
+            Err(err) => Err(format!("{}: {key}: {err}", e.id)),
+        }
+    };
     Ok(match gui.inputs {
-        gnuradio::HeadlessInputs::None => Vec::new(),
-        gnuradio::HeadlessInputs::Fixed { dtype, count: key } => vec![dtype; count(key, vars)?],
+        gnuradio::HeadlessInputs::None => (Vec::new(), 1),
+        gnuradio::HeadlessInputs::Fixed {
+            dtype,
+            count: key,
+            vlen,
+        } => (vec![dtype; count(key, vars)?], vector_length(vlen, vars)?),
         gnuradio::HeadlessInputs::Typed { count: key } => {
             let option = e.params.get("type").map_or("complex", String::as_str);
             if option.starts_with("msg_") {
-                Vec::new()
+                (Vec::new(), 1)
             } else {
                 let dtype = gnuradio::gui_dtype(option).ok_or_else(|| {
                     format!("{}: type {} is not one of GNU Radio's", e.id, cut(option))
                 })?;
-                vec![dtype; count(Some(key), vars)?]
+                (vec![dtype; count(Some(key), vars)?], 1)
             }
         }
     })
@@ -292,7 +310,10 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
     }
     let mut graph = GraphDescription::new(&file);
     // GUI blocks run headless: their stream inputs' types, and their host.
-    type Inputs = (Vec<radioflow_runtime::registry::Dtype>, Option<String>);
+    type Inputs = (
+        (Vec<radioflow_runtime::registry::Dtype>, i64),
+        Option<String>,
+    );
     let mut headless: HashMap<&str, Inputs> = HashMap::new();
     for e in &graph_blocks {
         let fail = |message: String| GraphError::Block {
@@ -373,7 +394,7 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
     // A headless GUI block's connected stream inputs go to discarding sinks (an optional
     // input left unconnected gets none); its messages are dropped.
     for c in &mut graph.streams {
-        if let (Some((inputs, host)), PortName::Index(i)) =
+        if let (Some(((inputs, vlen), host)), PortName::Index(i)) =
             (headless.get(c.to.block.as_str()), &c.to.port)
         {
             let Some(dtype) = inputs.get(*i) else {
@@ -388,7 +409,7 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
                 name: name.clone(),
                 block: "null_sink".into(),
                 dtype: Some(dtype.name().to_owned()),
-                params: Vec::new(),
+                params: vec![("vlen".to_owned(), radioflow_runtime::Pmt::Int(*vlen))],
                 host: host.clone(),
             });
             c.to = crate::End {

@@ -2,9 +2,9 @@
 
 use super::common::{
     is_false, is_nil, is_one, is_true, is_zero, no_effect, only, param, row, ANY_TYPE, ARITH_TYPE,
-    VLEN_ONE,
+    VLEN, VLEN_ONE,
 };
-use super::table::{GrBlock, GrParam, To};
+use super::table::{Choose, GrBlock, GrParam, Mapped, To};
 use radioflow_runtime::Pmt;
 
 const GROUPING: &str = "how GRC groups the ports on the canvas";
@@ -40,6 +40,44 @@ fn is_empty_text(v: &Pmt) -> bool {
     matches!(v, Pmt::Symbol(s) if s.is_empty())
 }
 
+/// The `_v` constant blocks: one constant (`vlen` 1), or one per position of vectors of `vlen`
+/// (`multiply_const_v` / `add_const_v`, whose vector length is their constant's length, which
+/// GNU Radio asserts is `vlen`).
+fn per_position(m: &mut Mapped) -> Result<(), String> {
+    let vlen = match m.param("vlen") {
+        Some(Pmt::Int(v)) => *v,
+        Some(other) => return Err(format!("vlen {other:?} is not an integer")),
+        None => 1,
+    };
+    if vlen == 1 {
+        return Ok(());
+    }
+    let len = match m.param("k") {
+        Some(Pmt::Vector(k)) => k.len(),
+        Some(_) => 1,
+        None => return Err("const is missing".into()),
+    };
+    if i64::try_from(len) != Ok(vlen) {
+        return Err(format!(
+            "const has {len} values but vlen is {vlen}: one constant per position"
+        ));
+    }
+    m.block = match m.block {
+        "multiply_const" => "multiply_const_v",
+        _ => "add_const_v",
+    };
+    m.params.retain(|(n, _)| n != "vlen");
+    Ok(())
+}
+
+/// A row that picks its block by the parameters' values.
+const fn choosing(row: GrBlock, choose: Choose) -> GrBlock {
+    GrBlock {
+        choose: Some(choose),
+        ..row
+    }
+}
+
 pub(crate) const ROWS: &[GrBlock] = &[
     row(
         "blocks_null_source",
@@ -47,7 +85,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "null_source",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             only("num_outputs", is_one, "one output"),
             no_effect("bus_structure_source", GROUPING),
         ],
@@ -58,7 +96,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "null_sink",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             only("num_inputs", is_one, "one input"),
             no_effect("bus_structure_sink", GROUPING),
         ],
@@ -69,7 +107,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "copy",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             param("enabled", "enabled"),
             no_effect("showports", "GRC's display of the ports"),
         ],
@@ -79,7 +117,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "blocks.head({type.size}*{vlen},{num_items})",
         "head",
         ANY_TYPE,
-        &[VLEN_ONE, param("num_items", "n")],
+        &[VLEN, param("num_items", "n")],
     ),
     row(
         "blocks_throttle",
@@ -87,7 +125,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "throttle",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             param("samples_per_second", "sample_rate"),
             only("ignoretag", is_true, NO_RX_RATE),
         ],
@@ -99,7 +137,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "throttle",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             param("samples_per_second", "sample_rate"),
             only("ignoretag", is_true, NO_RX_RATE),
             no_effect("limit", CHUNKS),
@@ -111,42 +149,48 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "blocks.multiply_const_{type.fcn}({const},{vlen})",
         "multiply_const",
         ARITH_TYPE,
-        &[VLEN_ONE, param("const", "k")],
+        &[VLEN, param("const", "k")],
     ),
-    row(
-        "blocks_multiply_const_vxx",
-        "blocks.multiply_const_{'v'ifcontext.get('vlen')()>1else''}{type.fcn}({const})",
-        "multiply_const",
-        ARITH_TYPE,
-        &[VLEN_ONE, param("const", "k")],
+    choosing(
+        row(
+            "blocks_multiply_const_vxx",
+            "blocks.multiply_const_{'v'ifcontext.get('vlen')()>1else''}{type.fcn}({const})",
+            "multiply_const",
+            ARITH_TYPE,
+            &[VLEN, param("const", "k")],
+        ),
+        per_position,
     ),
-    row(
-        "blocks_add_const_vxx",
-        "blocks.add_const_{'v'ifcontext.get('vlen')()>1else''}{type.fcn}({const})",
-        "add_const",
-        ANY_TYPE,
-        &[VLEN_ONE, param("const", "k")],
+    choosing(
+        row(
+            "blocks_add_const_vxx",
+            "blocks.add_const_{'v'ifcontext.get('vlen')()>1else''}{type.fcn}({const})",
+            "add_const",
+            ANY_TYPE,
+            &[VLEN, param("const", "k")],
+        ),
+        per_position,
     ),
     row(
         "blocks_add_xx",
         "blocks.add_v{type.fcn}({vlen})",
         "add",
         ARITH_TYPE,
-        &[VLEN_ONE, param("num_inputs", "inputs")],
+        &[VLEN, param("num_inputs", "inputs")],
     ),
     row(
         "blocks_sub_xx",
         "blocks.sub_{type.fcn}({vlen})",
         "subtract",
         ARITH_TYPE,
-        &[VLEN_ONE, param("num_inputs", "inputs")],
+        &[VLEN, param("num_inputs", "inputs")],
     ),
     row(
         "blocks_multiply_xx",
         "blocks.multiply_v{type.fcn}({vlen})",
         "multiply",
         ARITH_TYPE,
-        &[VLEN_ONE, param("num_inputs", "inputs")],
+        &[VLEN, param("num_inputs", "inputs")],
     ),
     row(
         "blocks_file_source",
@@ -154,7 +198,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "file_source",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             param("file", "path"),
             param("repeat", "repeat"),
             only("offset", is_zero, "reading from the start"),
@@ -168,7 +212,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "file_sink",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             param("file", "path"),
             only("append", is_false, "a new file"),
             only(
@@ -184,7 +228,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "vector_source",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             GrParam {
                 key: "vector",
                 to: To::Convert("data", as_list),
@@ -202,7 +246,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "vector_sink",
         ANY_TYPE,
         &[
-            VLEN_ONE,
+            VLEN,
             no_effect("reserve_items", "a size GNU Radio reserves memory for"),
         ],
     ),

@@ -61,11 +61,17 @@ pub(crate) const ARITH_TYPE: &[GrType] = &[
     ty("short", Dtype::Int16),
 ];
 
-/// `vlen`: one item per position (vector items are not supported yet).
+/// `vlen` where radioflow's block takes no vector items yet.
 pub(crate) const VLEN_ONE: GrParam = GrParam {
     key: "vlen",
-    to: To::Only(is_one, "vectors: vlen must be 1"),
+    to: To::Only(
+        is_one,
+        "radioflow's block for this id takes no vector items yet: vlen must be 1",
+    ),
 };
+
+/// `vlen` passed to a block whose ports carry vectors of that length.
+pub(crate) const VLEN: GrParam = param("vlen", "vlen");
 
 /// A passed parameter.
 pub(crate) const fn param(key: &'static str, name: &'static str) -> GrParam {

@@ -31,6 +31,8 @@ pub enum HeadlessInputs {
         dtype: Dtype,
         /// The GRC key of the number of inputs, if it has one.
         count: Option<&'static str>,
+        /// The GRC key of the inputs' vector length, if they carry vectors.
+        vlen: Option<&'static str>,
     },
     /// Messages only, or nothing.
     None,
@@ -90,6 +92,7 @@ pub const HEADLESS: &[GrHeadless] = &[
         inputs: HeadlessInputs::Fixed {
             dtype: Dtype::Float32,
             count: Some("nconnections"),
+            vlen: Some("vlen"),
         },
     },
     GrHeadless {
@@ -97,6 +100,7 @@ pub const HEADLESS: &[GrHeadless] = &[
         inputs: HeadlessInputs::Fixed {
             dtype: Dtype::Complex32,
             count: None,
+            vlen: None,
         },
     },
     GrHeadless {
@@ -104,6 +108,7 @@ pub const HEADLESS: &[GrHeadless] = &[
         inputs: HeadlessInputs::Fixed {
             dtype: Dtype::Float32,
             count: None,
+            vlen: None,
         },
     },
     messages_only("qtgui_tab_widget"),

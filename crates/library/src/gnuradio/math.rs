@@ -1,12 +1,15 @@
 //! Rows for gr-blocks' element-wise math and type conversions (radioflow's element-wise
 //! family, `crates/blocks/src/element_wise.rs`).
 
-use super::common::{is_false, only, param, row, ty, ARITH_TYPE, VLEN_ONE};
+use super::common::{is_false, only, param, row, ty, ARITH_TYPE, VLEN, VLEN_ONE};
 use super::table::{GrBlock, GrParam};
 use radioflow_runtime::registry::Dtype;
 
-const VLEN: &[GrParam] = &[VLEN_ONE];
-const SCALE: &[GrParam] = &[VLEN_ONE, param("scale", "scale")];
+/// Blocks with two inputs or two outputs: no vector items yet.
+const NO_VECTORS: &[GrParam] = &[VLEN_ONE];
+/// Element-wise blocks of one input and one output: vectors position by position.
+const VECTORS: &[GrParam] = &[VLEN];
+const SCALE: &[GrParam] = &[VLEN, param("scale", "scale")];
 const VECTOR_PAIRS: &str = "I/Q pairs as vectors of two: radioflow's interleaved blocks read and write the pairs as a stream";
 
 pub(crate) const ROWS: &[GrBlock] = &[
@@ -15,14 +18,14 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "blocks.divide_{type.fcn}({vlen})",
         "divide",
         ARITH_TYPE,
-        &[VLEN_ONE, param("num_inputs", "inputs")],
+        &[VLEN, param("num_inputs", "inputs")],
     ),
     row(
         "blocks_multiply_conjugate_cc",
         "blocks.multiply_conjugate_cc({vlen})",
         "multiply_conjugate",
         &[],
-        VLEN,
+        NO_VECTORS,
     ),
     row(
         "blocks_conjugate_cc",
@@ -40,77 +43,77 @@ pub(crate) const ROWS: &[GrBlock] = &[
             ty("short", Dtype::Int16),
             ty("float", Dtype::Float32),
         ],
-        VLEN,
+        VECTORS,
     ),
     row(
         "blocks_nlog10_ff",
         "blocks.nlog10_ff({n},{vlen},{k})",
         "nlog10",
         &[],
-        &[VLEN_ONE, param("n", "n"), param("k", "k")],
+        &[VLEN, param("n", "n"), param("k", "k")],
     ),
     row(
         "blocks_complex_to_real",
         "blocks.complex_to_real({vlen})",
         "complex_to_real",
         &[],
-        VLEN,
+        VECTORS,
     ),
     row(
         "blocks_complex_to_imag",
         "blocks.complex_to_imag({vlen})",
         "complex_to_imag",
         &[],
-        VLEN,
+        VECTORS,
     ),
     row(
         "blocks_complex_to_mag",
         "blocks.complex_to_mag({vlen})",
         "complex_to_mag",
         &[],
-        VLEN,
+        VECTORS,
     ),
     row(
         "blocks_complex_to_mag_squared",
         "blocks.complex_to_mag_squared({vlen})",
         "complex_to_mag_squared",
         &[],
-        VLEN,
+        VECTORS,
     ),
     row(
         "blocks_complex_to_arg",
         "blocks.complex_to_arg({vlen})",
         "complex_to_arg",
         &[],
-        VLEN,
+        VECTORS,
     ),
     row(
         "blocks_complex_to_float",
         "blocks.complex_to_float({vlen})",
         "complex_to_float",
         &[],
-        VLEN,
+        NO_VECTORS,
     ),
     row(
         "blocks_complex_to_magphase",
         "blocks.complex_to_magphase({vlen})",
         "complex_to_magphase",
         &[],
-        VLEN,
+        NO_VECTORS,
     ),
     row(
         "blocks_float_to_complex",
         "blocks.float_to_complex({vlen})",
         "float_to_complex",
         &[],
-        VLEN,
+        NO_VECTORS,
     ),
     row(
         "blocks_magphase_to_complex",
         "blocks.magphase_to_complex({vlen})",
         "magphase_to_complex",
         &[],
-        VLEN,
+        NO_VECTORS,
     ),
     row(
         "blocks_char_to_float",
@@ -173,14 +176,14 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "blocks.char_to_short({vlen})",
         "char_to_short",
         &[],
-        VLEN,
+        VECTORS,
     ),
     row(
         "blocks_short_to_char",
         "blocks.short_to_char({vlen})",
         "short_to_char",
         &[],
-        VLEN,
+        VECTORS,
     ),
     row(
         "blocks_complex_to_interleaved_short",

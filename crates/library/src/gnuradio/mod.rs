@@ -35,6 +35,7 @@ mod pdu;
 mod streams;
 mod table;
 mod tag_sources;
+mod vectors;
 mod zeromq;
 
 pub use headless::{gui_dtype, headless, GrHeadless, HeadlessInputs, HEADLESS};
@@ -59,6 +60,7 @@ const MODULES: &[&[GrBlock]] = &[
     file_meta::ROWS,
     tag_sources::ROWS,
     fec::ROWS,
+    vectors::ROWS,
 ];
 
 /// Every row of the table.

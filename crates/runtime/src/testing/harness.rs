@@ -88,9 +88,15 @@ impl<B: Block> Harness<B> {
         let buffer = |spec: &crate::port::PortSpec| {
             let item = spec.item.expect("stream ports have an item type");
             let items = DEFAULT_ITEMS.max(2 * spec.min_items);
-            let buf =
-                StreamBuffer::with_region(item.size(), items * item.size(), &act, acts, &[], None)
-                    .unwrap_or_else(|e| panic!("harness buffer for port '{}': {e}", spec.name));
+            let buf = StreamBuffer::with_region(
+                (item.size(), item.vlen()),
+                items * item.size(),
+                &act,
+                acts,
+                &[],
+                None,
+            )
+            .unwrap_or_else(|e| panic!("harness buffer for port '{}': {e}", spec.name));
             (buf, item)
         };
         let mut att = Attachments::default();
@@ -143,7 +149,7 @@ impl<B: Block> Harness<B> {
 
     fn check_type<T: Item>(item: ItemType, port: &str) {
         assert!(
-            item == ItemType::of::<T>(),
+            item.with_vlen(1) == ItemType::of::<T>(),
             "port '{port}' carries {item}, not {}",
             ItemType::of::<T>()
         );
@@ -157,6 +163,12 @@ impl<B: Block> Harness<B> {
         let i = self.index(&self.specs.stream_in, "stream input", port);
         let (w, item) = &mut self.inputs[i];
         Self::check_type::<T>(*item, port);
+        assert!(
+            items.len().is_multiple_of(item.vlen()),
+            "input '{port}' carries vectors of {}: push whole vectors, not {} scalars",
+            item.vlen(),
+            items.len()
+        );
         let free = w.refresh(u64::MAX) as usize;
         assert!(
             items.len() <= free,

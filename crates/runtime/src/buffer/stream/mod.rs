@@ -40,6 +40,9 @@ struct WriterSide {
 pub(crate) struct StreamBuffer {
     mapping: Mapping,
     item_size: usize,
+    /// Scalars per item of the stream (its ports' vector length): tag offsets count items,
+    /// positions count scalars.
+    vlen: u64,
     /// Capacity in items.
     capacity: u64,
     /// Capacity in bytes (one copy of the ring).
@@ -73,22 +76,24 @@ impl StreamBuffer {
         writer: &Arc<Activation>,
         readers: &[Arc<Activation>],
     ) -> std::io::Result<Arc<Self>> {
-        Self::with_region(item_size, min_bytes, writer, readers, &[], None)
+        Self::with_region((item_size, 1), min_bytes, writer, readers, &[], None)
     }
 
     /// As [`new`](Self::new), borrowing `region` while empty (`region.rs`); `observers` marks
     /// the reader slots that only watch (empty: none). The caller
     /// guarantees the writer and the readers are always run by one thread at a time. The
     /// region is not used with several readers, or when it is larger than the ring (whose
-    /// room takes a region's items back) or smaller than an item.
+    /// room takes a region's items back) or smaller than an item. `item` is the size of one
+    /// scalar in bytes and the stream's vector length (scalars per item, for tag offsets).
     pub(crate) fn with_region(
-        item_size: usize,
+        item: (usize, usize),
         min_bytes: usize,
         writer: &Arc<Activation>,
         readers: &[Arc<Activation>],
         observers: &[bool],
         region: Option<std::sync::Arc<Region>>,
     ) -> std::io::Result<Arc<Self>> {
+        let (item_size, _) = item;
         assert!(item_size > 0, "zero-sized items cannot be streamed");
         let granule = lcm(page_size(), item_size);
         let bytes = min_bytes
@@ -104,13 +109,13 @@ impl StreamBuffer {
             })?;
         let mapping = Mapping::new(bytes)?;
         Ok(Self::on_mapping(
-            item_size, mapping, writer, readers, observers, region,
+            item, mapping, writer, readers, observers, region,
         ))
     }
 
     /// A buffer on `mapping` (a whole number of items), as [`with_region`](Self::with_region).
     fn on_mapping(
-        item_size: usize,
+        (item_size, vlen): (usize, usize),
         mapping: Mapping,
         writer: &Arc<Activation>,
         readers: &[Arc<Activation>],
@@ -137,6 +142,7 @@ impl StreamBuffer {
             bytes: mapping.capacity(),
             mapping,
             item_size,
+            vlen: vlen.max(1) as u64,
             writer: CachePadded::new(WriterSide {
                 pos: AtomicU64::new(0),
                 done: AtomicBool::new(false),
@@ -158,6 +164,11 @@ impl StreamBuffer {
         valgrind::untracked(&*buf.readers);
         buf.tags.untrack_total();
         buf
+    }
+
+    /// The position (in scalars) of the first scalar of the item a tag is on.
+    fn tag_position(&self, t: &Tag) -> u64 {
+        t.offset.saturating_mul(self.vlen)
     }
 
     /// Capacity in items.
@@ -399,10 +410,10 @@ impl Writer {
     /// If `offset` is below the first unpublished item.
     pub(crate) fn add_tag(&mut self, tag: Tag) {
         assert!(
-            tag.offset >= self.published,
+            self.buf.tag_position(&tag) >= self.published,
             "tag offset {} is on an item already published (next is {})",
             tag.offset,
-            self.published
+            self.published / self.buf.vlen
         );
         self.staged.push(tag);
     }
@@ -440,11 +451,15 @@ impl Writer {
 
     fn flush_tags(&mut self) {
         self.staged.sort_by_key(|t| t.offset);
-        let ready = self.staged.partition_point(|t| t.offset < self.pos);
+        let ready = self
+            .staged
+            .partition_point(|t| self.buf.tag_position(t) < self.pos);
         if ready > 0 {
+            // Tags count items: an item is consumed once all its scalars are.
+            let min_read_item = self.last_min_read / self.buf.vlen;
             self.buf
                 .tags
-                .push(self.staged.drain(..ready), self.last_min_read);
+                .push(self.staged.drain(..ready), min_read_item);
         }
     }
 
@@ -574,8 +589,9 @@ impl Reader {
         if self.tags.is_empty() {
             return &[];
         }
-        let start = self.tags.partition_point(|t| t.offset < self.pos);
-        let end = self.tags.partition_point(|t| t.offset < self.limit);
+        let at = |t: &Tag| self.buf.tag_position(t);
+        let start = self.tags.partition_point(|t| at(t) < self.pos);
+        let end = self.tags.partition_point(|t| at(t) < self.limit);
         &self.tags[start..end]
     }
 
@@ -599,7 +615,9 @@ impl Reader {
             return 0;
         }
         if !self.tags.is_empty() {
-            let gone = self.tags.partition_point(|t| t.offset < self.pos);
+            let gone = self
+                .tags
+                .partition_point(|t| self.buf.tag_position(t) < self.pos);
             self.tags.drain(..gone);
         }
         valgrind::happens_before(&self.buf.readers[self.slot]);
@@ -741,7 +759,8 @@ mod tests {
     fn observers_are_let_go_with_the_last_other_reader() {
         let a = Activation::alone(Arc::new(crate::parker::Parker::new()));
         let acts = vec![a.clone(); 3];
-        let buf = StreamBuffer::with_region(4, 1, &a, &acts, &[false, true, false], None).unwrap();
+        let buf =
+            StreamBuffer::with_region((4, 1), 1, &a, &acts, &[false, true, false], None).unwrap();
         let mut w = Writer::new(buf.clone());
         let mut r = [0, 1, 2].map(|slot| Reader::new(buf.clone(), slot));
         w.refresh(u64::MAX);
@@ -771,7 +790,7 @@ mod tests {
     fn observers_alone_are_ordinary_readers() {
         let a = Activation::alone(Arc::new(crate::parker::Parker::new()));
         let acts = vec![a.clone(); 2];
-        let buf = StreamBuffer::with_region(4, 1, &a, &acts, &[true, true], None).unwrap();
+        let buf = StreamBuffer::with_region((4, 1), 1, &a, &acts, &[true, true], None).unwrap();
         let mut w = Writer::new(buf.clone());
         let mut r = [0, 1].map(|slot| Reader::new(buf.clone(), slot));
         w.refresh(u64::MAX);
@@ -867,9 +886,9 @@ mod tests {
                 let region = regions.as_ref().map(|r| r[k % 2].clone());
                 if mirrored {
                     let m = Mapping::mirrored(page_size()).unwrap();
-                    StreamBuffer::on_mapping(4, m, &a, std::slice::from_ref(&a), &[], region)
+                    StreamBuffer::on_mapping((4, 1), m, &a, std::slice::from_ref(&a), &[], region)
                 } else {
-                    StreamBuffer::with_region(4, 1, &a, std::slice::from_ref(&a), &[], region)
+                    StreamBuffer::with_region((4, 1), 1, &a, std::slice::from_ref(&a), &[], region)
                         .unwrap()
                 }
             })
@@ -1041,19 +1060,26 @@ mod tests {
     fn a_region_is_refused_where_it_cannot_work() {
         let a = Activation::alone(Arc::new(crate::parker::Parker::new()));
         let region = || Some(std::sync::Arc::new(Region::new(1024)));
-        let two =
-            StreamBuffer::with_region(4, 1, &a, &[a.clone(), a.clone()], &[], region()).unwrap();
+        let two = StreamBuffer::with_region((4, 1), 1, &a, &[a.clone(), a.clone()], &[], region())
+            .unwrap();
         assert!(!two.has_region(), "two readers");
-        let small =
-            StreamBuffer::with_region(4096 * 2, 1, &a, std::slice::from_ref(&a), &[], region())
-                .unwrap();
+        let small = StreamBuffer::with_region(
+            (4096 * 2, 1),
+            1,
+            &a,
+            std::slice::from_ref(&a),
+            &[],
+            region(),
+        )
+        .unwrap();
         assert!(!small.has_region(), "a region smaller than an item");
         let big = std::sync::Arc::new(Region::new(4 * page_size()));
         let ring =
-            StreamBuffer::with_region(4, 1, &a, std::slice::from_ref(&a), &[], Some(big)).unwrap();
+            StreamBuffer::with_region((4, 1), 1, &a, std::slice::from_ref(&a), &[], Some(big))
+                .unwrap();
         assert!(!ring.has_region(), "a region larger than the ring");
-        let ok =
-            StreamBuffer::with_region(4, 1, &a, std::slice::from_ref(&a), &[], region()).unwrap();
+        let ok = StreamBuffer::with_region((4, 1), 1, &a, std::slice::from_ref(&a), &[], region())
+            .unwrap();
         assert!(ok.has_region());
     }
 }
