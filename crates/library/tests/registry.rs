@@ -23,7 +23,8 @@ fn example(kind: ParamKind, dir: &Path) -> Pmt {
             Pmt::symbol(path.to_str().unwrap())
         }
         ParamKind::Messages => Pmt::list([Pmt::Int(1)]),
-        ParamKind::Message => Pmt::Int(1),
+        // Nil: an empty dict, which every message parameter takes (extra_dict must be a dict).
+        ParamKind::Message => Pmt::Null,
     }
 }
 
@@ -50,6 +51,7 @@ fn library_sources() -> Vec<PathBuf> {
         "digital/src/blocks",
         "channels/src",
         "fm/src/blocks",
+        "fec/src/blocks",
     ] {
         walk(&crates.join(dir), &mut files);
     }
@@ -80,6 +82,7 @@ fn declarations(text: &str) -> usize {
                 || l.starts_with("map! {")
                 || l.starts_with("two_inputs! {")
                 || l.starts_with("two_outputs! {")
+                || l.starts_with("per_position! {")
         })
         .count()
 }
@@ -205,7 +208,7 @@ fn bad_parameters_are_errors_naming_block_and_parameter() {
     let err = registry::make(head, None, vec![("m".into(), Pmt::Int(3))]).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "head: has no parameter 'm' (its parameters: n)"
+        "head: has no parameter 'm' (its parameters: n, vlen)"
     );
     let fir = registry::find("fir_filter").unwrap();
     let err = registry::make(fir, Some(Dtype::Int8), vec![]).unwrap_err();

@@ -141,11 +141,12 @@ fn tags_from_py(tags: Option<Vec<PyTag<'_>>>) -> PyResult<Vec<Tag>> {
 
 /// `vector_source` streaming a numpy array in place (the registry's version copies a list).
 #[pyfunction]
-#[pyo3(signature = (dtype, data, *, repeat = false, tags = None, name = None))]
+#[pyo3(signature = (dtype, data, *, repeat = false, vlen = 1, tags = None, name = None))]
 fn vector_source(
     dtype: &str,
     data: &Bound<'_, PyAny>,
     repeat: bool,
+    vlen: usize,
     tags: Option<Vec<PyTag<'_>>>,
     name: Option<String>,
 ) -> PyResult<BlockHandle> {
@@ -156,14 +157,19 @@ fn vector_source(
             value_error(format!("vector_source({dtype}) needs a 1-D numpy array of {dtype}"))
         })?;
         let storage = NumpyData::new(array)?;
-        let len = storage.as_ref().len();
-        if let Some(t) = tags.iter().find(|t| t.offset >= len as u64) {
+        let items = storage.as_ref().len() / vlen.max(1);
+        let block = VectorSource::<T, NumpyData<T>>::from_storage(storage)
+            .repeat(repeat)
+            .with_vlen(vlen)
+            .map_err(|e| value_error(format!("vector_source: {e}")))?;
+        // Tag offsets count items (vectors of `vlen`).
+        if let Some(t) = tags.iter().find(|t| t.offset >= items as u64) {
             return Err(value_error(format!(
-                "vector_source: tag at offset {} is past the end of the {len} data items",
+                "vector_source: tag at offset {} is past the end of the {items} data items",
                 t.offset
             )));
         }
-        let block = VectorSource::<T, NumpyData<T>>::from_storage(storage).repeat(repeat).tags(tags);
+        let block = block.tags(tags);
         Ok(BlockHandle::new("vector_source", name, Kind::Other, block))
     })
 }

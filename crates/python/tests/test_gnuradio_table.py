@@ -22,7 +22,7 @@ def test_a_gnu_radio_block_maps_onto_radioflow_s_and_is_made():
     block, dtype, params = _native.gnuradio_map(
         "blocks_add_xx", {"type": "short", "num_inputs": 3, "vlen": 1}
     )
-    assert (block, dtype, params) == ("add", "int16", {"inputs": 3})
+    assert (block, dtype, params) == ("add", "int16", {"inputs": 3, "vlen": 1})
     made = _native.make_block(block, dtype, params)
     assert made is not None
     block, dtype, params = _native.gnuradio_map(
@@ -33,8 +33,10 @@ def test_a_gnu_radio_block_maps_onto_radioflow_s_and_is_made():
 
 
 def test_what_radioflow_does_not_do_is_refused_naming_the_parameter():
-    with pytest.raises(ValueError, match=r"blocks_add_xx: vlen = 4 is not supported \(vectors"):
-        _native.gnuradio_map("blocks_add_xx", {"type": "float", "vlen": 4})
+    with pytest.raises(ValueError, match=r"blocks_tags_strobe: vlen = 4 is not supported \(radio"):
+        _native.gnuradio_map(
+            "blocks_tags_strobe", {"type": "float", "vlen": 4, "value": 1, "key": 1, "nsamps": 3}
+        )
     with pytest.raises(ValueError, match="fir_filter_xxx: type ccc is not supported"):
         _native.gnuradio_map("fir_filter_xxx", {"type": "ccc", "taps": [1.0]})
     with pytest.raises(ValueError, match="parameter 'gain' is not one of GNU Radio 3.10's"):

@@ -37,7 +37,7 @@ use radioflow_runtime::registry::prelude::*;
     summary = "For each packet of a tagged byte stream, its header (of a header format) as a tagged packet (GNU Radio's protocol_formatter_bb).",
     make = Self::new(format.parse().map_err(|e: crate::HeaderFormatError| Refused::param("format", e.to_string()))?, &len_tag_key)
 )]
-#[param(format: String, doc = "the header format: `default access_code=BITS threshold=N bps=N`, `counter …`, or `crc len_key=KEY num_key=KEY`")]
+#[param(format: String, example = "default access_code=1010 threshold=0 bps=1", doc = "the header format: `default access_code=BITS threshold=N bps=N`, `counter …`, or `crc len_key=KEY num_key=KEY`")]
 #[param(len_tag_key: String = "packet_len", doc = "the length tag's key, in and out")]
 #[derive(Debug)]
 pub struct ProtocolFormatter {

@@ -35,7 +35,7 @@ use radioflow_runtime::registry::prelude::*;
     summary = "For each byte PDU arriving on `in`, its header (of a header format) on `header` and the PDU on `payload` (GNU Radio's protocol_formatter_async).",
     make = Self::new(format.parse().map_err(|e: crate::HeaderFormatError| Refused::param("format", e.to_string()))?)
 )]
-#[param(format: String, doc = "the header format: `default access_code=BITS threshold=N bps=N`, `counter …`, or `crc len_key=KEY num_key=KEY`")]
+#[param(format: String, example = "default access_code=1010 threshold=0 bps=1", doc = "the header format: `default access_code=BITS threshold=N bps=N`, `counter …`, or `crc len_key=KEY num_key=KEY`")]
 #[message_input(name = "in", doc = "byte PDUs: (metadata . u8vector)")]
 #[derive(Debug)]
 pub struct ProtocolFormatterAsync {

@@ -36,7 +36,7 @@ use radioflow_runtime::registry::prelude::*;
     summary = "Packet headers (of a header format) found in a stream of bits, their info dicts on `info` (GNU Radio's protocol_parser_b).",
     make = Self::new(format.parse().map_err(|e: crate::HeaderFormatError| Refused::param("format", e.to_string()))?)
 )]
-#[param(format: String, doc = "the header format: `default access_code=BITS threshold=N bps=N`, `counter …`, or `crc len_key=KEY num_key=KEY`")]
+#[param(format: String, example = "default access_code=1010 threshold=0 bps=1", doc = "the header format: `default access_code=BITS threshold=N bps=N`, `counter …`, or `crc len_key=KEY num_key=KEY`")]
 #[derive(Debug)]
 pub struct ProtocolParser {
     /// Bits, one per byte.

@@ -37,8 +37,8 @@ use std::path::{Path, PathBuf};
 /// let sink = fg.add(FileMetaSink::<f32>::new(&path, 48e3, 1.0, 1_000_000, Pmt::Null, false)?);
 /// fg.connect(src, sink)?;
 /// fg.run()?;
-/// // One header (149 bytes, no extras), then the three floats.
-/// assert_eq!(std::fs::metadata(&path)?.len(), 149 + 3 * 4);
+/// // One header (149 bytes), the empty extras (nil: 1 byte), then the three floats.
+/// assert_eq!(std::fs::metadata(&path)?.len(), 149 + 1 + 3 * 4);
 /// # std::fs::remove_file(&path)?;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

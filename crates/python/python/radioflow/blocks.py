@@ -113,8 +113,8 @@ for _id, _description in LIBRARY.items():
     globals()[_id] = _factory(_description)
 
 
-def _vector_source(data: Any, dtype: Any = None, repeat: bool = False, *, tags: Tags = None,
-                   name: Optional[str] = None) -> Block:
+def _vector_source(data: Any, dtype: Any = None, repeat: bool = False, vlen: int = 1, *,
+                   tags: Tags = None, name: Optional[str] = None) -> Block:
     array = np.ascontiguousarray(data if dtype is None else np.asarray(data, dtype=dtype))
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
@@ -124,6 +124,7 @@ def _vector_source(data: Any, dtype: Any = None, repeat: bool = False, *, tags: 
         dtype_name(array.dtype),
         array,
         repeat=repeat,
+        vlen=vlen,
         tags=None if tags is None else list(tags),
         name=name,
     )

@@ -11,11 +11,12 @@ LIBRARY: Dict[str, Dict[str, Any]]
 __all__: List[str]
 
 
-def abs(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+def abs(dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """The absolute value of every item (integers wrap: |MIN| is MIN).
 
     Parameters:
         dtype: the item type, one of float32, int16, int32 (default float32).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -24,12 +25,13 @@ def abs(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
     """
 
 
-def add(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional[str] = None) -> Block:
+def add(dtype: DTypeLike = np.complex64, inputs: int = 2, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """The item-by-item sum of `inputs` streams (ports in0..in{inputs-1}).
 
     Parameters:
         dtype: the item type, one of complex64, float32, int16, int8, uint8, float64, int32 (default complex64).
         inputs: how many inputs (an integer >= 1; default 2).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -38,18 +40,33 @@ def add(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional[str]
     """
 
 
-def add_const(k: Any, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+def add_const(k: Any, dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Adds `k` to every item.
 
     Parameters:
-        k: the constant (a value of the item type).
+        k: the constant (the same for every position of a vector) (a value of the item type).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         in: stream input
         out: stream output
         k: message input
+    """
+
+
+def add_const_v(k: Any, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """Adds to each position of a vector its own constant.
+
+    Parameters:
+        k: one constant per position of the vectors (their length) (a list of values of the item type).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
     """
 
 
@@ -124,11 +141,12 @@ def channel_model(taps: Any, dtype: DTypeLike = np.complex64, noise_voltage: flo
     """
 
 
-def char_to_float(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+def char_to_float(scale: float = 1.0, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Signed bytes to floats: in / scale.
 
     Parameters:
         scale: the divisor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -138,9 +156,11 @@ def char_to_float(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
     """
 
 
-def char_to_short(*, name: Optional[str] = None) -> Block:
+def char_to_short(vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Signed bytes to shorts (int16) as the high byte: in · 256.
 
+    Parameters:
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -197,9 +217,11 @@ def chunks_to_symbols_short(symbol_table: Any, dtype: DTypeLike = np.complex64, 
     """
 
 
-def complex_to_arg(*, name: Optional[str] = None) -> Block:
+def complex_to_arg(vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """The phase arg(in) of every complex item, in [-π, π].
 
+    Parameters:
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -220,9 +242,11 @@ def complex_to_float(*, name: Optional[str] = None) -> Block:
     """
 
 
-def complex_to_imag(*, name: Optional[str] = None) -> Block:
+def complex_to_imag(vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """The imaginary part of every complex item.
 
+    Parameters:
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -231,11 +255,12 @@ def complex_to_imag(*, name: Optional[str] = None) -> Block:
     """
 
 
-def complex_to_interleaved_char(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+def complex_to_interleaved_char(scale: float = 1.0, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Complex samples to interleaved signed bytes (re, im, …): part · scale, rounded to even and saturated.
 
     Parameters:
         scale: the factor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -245,11 +270,12 @@ def complex_to_interleaved_char(scale: float = 1.0, *, name: Optional[str] = Non
     """
 
 
-def complex_to_interleaved_short(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+def complex_to_interleaved_short(scale: float = 1.0, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Complex samples to interleaved shorts (re, im, …): part · scale, rounded to even and saturated.
 
     Parameters:
         scale: the factor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -259,9 +285,11 @@ def complex_to_interleaved_short(scale: float = 1.0, *, name: Optional[str] = No
     """
 
 
-def complex_to_mag(*, name: Optional[str] = None) -> Block:
+def complex_to_mag(vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """The magnitude |in| of every complex item.
 
+    Parameters:
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -270,9 +298,11 @@ def complex_to_mag(*, name: Optional[str] = None) -> Block:
     """
 
 
-def complex_to_mag_squared(*, name: Optional[str] = None) -> Block:
+def complex_to_mag_squared(vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """The squared magnitude |in|² (power) of every complex item.
 
+    Parameters:
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -293,9 +323,11 @@ def complex_to_magphase(*, name: Optional[str] = None) -> Block:
     """
 
 
-def complex_to_real(*, name: Optional[str] = None) -> Block:
+def complex_to_real(vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """The real part of every complex item.
 
+    Parameters:
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -304,11 +336,12 @@ def complex_to_real(*, name: Optional[str] = None) -> Block:
     """
 
 
-def conjugate(dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
+def conjugate(dtype: DTypeLike = np.complex64, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """The complex conjugate of every item.
 
     Parameters:
         dtype: the item type, one of complex64 (default complex64).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -357,11 +390,12 @@ def constellation_soft_decoder(constellation: str, *, name: Optional[str] = None
     """
 
 
-def copy(dtype: DTypeLike = np.float32, enabled: bool = True, *, name: Optional[str] = None) -> Block:
+def copy(dtype: DTypeLike = np.float32, vlen: int = 1, enabled: bool = True, *, name: Optional[str] = None) -> Block:
     """Passes items (and tags) through unchanged.
 
     Parameters:
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         enabled: pass the items (false: drop them) (true or false; default True).
         name: the instance name in the flowgraph (default: from the id).
 
@@ -369,6 +403,76 @@ def copy(dtype: DTypeLike = np.float32, enabled: bool = True, *, name: Optional[
         in: stream input
         out: stream output
         enabled: message input
+    """
+
+
+def crc32_async(check: bool = False, *, name: Optional[str] = None) -> Block:
+    """CRC-32 appended to each byte PDU arriving on `in`, or with `check` checked and removed (bad PDUs dropped), on `out` (GNU Radio's crc32_async_bb).
+
+    Parameters:
+        check: check and remove the CRC (drop PDUs where it fails) instead of appending it (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: message output
+        in: message input
+    """
+
+
+def crc32_stream(check: bool = False, lengthtagname: str = "packet_len", packed: bool = True, *, name: Optional[str] = None) -> Block:
+    """CRC-32 appended to each packet of a tagged byte stream, or with `check` checked and removed (bad packets dropped) (GNU Radio's crc32_bb).
+
+    Parameters:
+        check: check and remove the CRC (drop packets where it fails) instead of appending it (true or false; default False).
+        lengthtagname: the length tag's key (a word; default "packet_len").
+        packed: bytes (true) or one bit per byte (false) (true or false; default True).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def crc_append(num_bits: int = 32, poly: int = 79764919, initial_value: int = 4294967295, final_xor: int = 4294967295, input_reflected: bool = True, result_reflected: bool = True, swap_endianness: bool = False, skip_header_bytes: int = 0, *, name: Optional[str] = None) -> Block:
+    """Each byte PDU arriving on `in` with the CRC of its bytes (after a header) appended, on `out` (GNU Radio's crc_append).
+
+    Parameters:
+        num_bits: the CRC's width: 8 to 64, a whole number of bytes (an integer >= 0; default 32).
+        poly: the polynomial, without its top bit (an integer >= 0; default 79764919).
+        initial_value: the register's first value (an integer >= 0; default 4294967295).
+        final_xor: XORed into the result (an integer >= 0; default 4294967295).
+        input_reflected: bytes least significant bit first (true or false; default True).
+        result_reflected: the result reflected (true or false; default True).
+        swap_endianness: the CRC's least significant byte first (true or false; default False).
+        skip_header_bytes: leading bytes left out of the CRC (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: message output
+        in: message input
+    """
+
+
+def crc_check(num_bits: int = 32, poly: int = 79764919, initial_value: int = 4294967295, final_xor: int = 4294967295, input_reflected: bool = True, result_reflected: bool = True, swap_endianness: bool = False, discard_crc: bool = False, skip_header_bytes: int = 0, *, name: Optional[str] = None) -> Block:
+    """Byte PDUs arriving on `in` sent on `ok` where the CRC that ends them holds, on `fail` where not (GNU Radio's crc_check).
+
+    Parameters:
+        num_bits: the CRC's width: 8 to 64, a whole number of bytes (an integer >= 0; default 32).
+        poly: the polynomial, without its top bit (an integer >= 0; default 79764919).
+        initial_value: the register's first value (an integer >= 0; default 4294967295).
+        final_xor: XORed into the result (an integer >= 0; default 4294967295).
+        input_reflected: bytes least significant bit first (true or false; default True).
+        result_reflected: the result reflected (true or false; default True).
+        swap_endianness: the CRC's least significant byte first (true or false; default False).
+        discard_crc: send the PDUs without their CRC (true or false; default False).
+        skip_header_bytes: leading bytes left out of the CRC (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        ok: message output
+        fail: message output
+        in: message input
     """
 
 
@@ -472,12 +576,13 @@ def diff_phasor(*, name: Optional[str] = None) -> Block:
     """
 
 
-def divide(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional[str] = None) -> Block:
+def divide(dtype: DTypeLike = np.complex64, inputs: int = 2, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """The first of `inputs` streams (ports in0..in{inputs-1}) divided by the others, item by item.
 
     Parameters:
         dtype: the item type, one of complex64, float32, int16, int8, uint8, float64, int32 (default complex64).
         inputs: how many inputs (an integer >= 1; default 2).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -592,6 +697,67 @@ def fastnoise_source(dtype: DTypeLike = np.float32, noise_type: str = "gaussian"
     """
 
 
+def fec_async_decoder(decoder: str, packed: bool = False, rev_pack: bool = True, mtu: int = 1500, *, name: Optional[str] = None) -> Block:
+    """Each PDU of soft values decoded by an FEC decoder object (GNU Radio's fec.async_decoder).
+
+    Parameters:
+        decoder: the decoder object as GNU Radio's Python makes it (see fec_extended_decoder); not a streaming one (a word).
+        packed: pack the decoded bits into bytes (true or false; default False).
+        rev_pack: packed: the first bit least significant (true or false; default True).
+        mtu: the largest PDU, in bytes of data (an integer >= 1; default 1500).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: message output
+        in: message input
+    """
+
+
+def fec_async_encoder(encoder: str, packed: bool = False, rev_unpack: bool = True, rev_pack: bool = True, mtu: int = 1500, *, name: Optional[str] = None) -> Block:
+    """Each PDU encoded by an FEC encoder object (GNU Radio's fec.async_encoder).
+
+    Parameters:
+        encoder: the encoder object as GNU Radio's Python makes it (see fec_extended_encoder) (a word).
+        packed: PDUs of bytes (true) or of bits, one per byte (false) (true or false; default False).
+        rev_unpack: packed: unpack the least significant bit first (true or false; default True).
+        rev_pack: packed: pack the code bits least significant first (true or false; default True).
+        mtu: the largest PDU in bytes (an integer >= 1; default 1500).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: message output
+        in: message input
+    """
+
+
+def fec_extended_decoder(decoder: str, puncpat: str = "11", *, name: Optional[str] = None) -> Block:
+    """Soft values decoded frame by frame by an FEC decoder object (GNU Radio's fec.extended_decoder).
+
+    Parameters:
+        decoder: the decoder object as GNU Radio's Python makes it: fec.dummy_decoder.make(bits), fec.repetition_decoder.make(bits, rep, prob), fec.cc_decoder.make(bits, k, rate, polys, start_state, end_state, mode, padding) (a word).
+        puncpat: puncturing pattern: 1 where a code bit was kept (only patterns of 1s so far) (a word; default "11").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def fec_extended_encoder(encoder: str, puncpat: str = "11", *, name: Optional[str] = None) -> Block:
+    """Bits encoded frame by frame by an FEC encoder object (GNU Radio's fec.extended_encoder).
+
+    Parameters:
+        encoder: the encoder object as GNU Radio's Python makes it: fec.dummy_encoder_make(bits), fec.repetition_encoder_make(bits, rep), fec.cc_encoder_make(bits, k, rate, polys, start_state, mode, padding), fec.ccsds_encoder_make(bits, start_state, mode) (a word).
+        puncpat: puncturing pattern: 1 keeps a code bit (only patterns of 1s so far) (a word; default "11").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def file_meta_sink(path: Union[str, os.PathLike], extra_dict: Any, dtype: DTypeLike = np.complex64, sample_rate: float = 1.0, rel_rate: float = 1.0, max_seg_size: int = 1000000, detached: bool = False, unbuffered: bool = False, *, name: Optional[str] = None) -> Block:
     """Writes items to a GNU Radio metadata file: segments after PMT headers (rate, time, item type, tags), inline or in a .hdr file beside it.
 
@@ -627,12 +793,13 @@ def file_meta_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.comple
     """
 
 
-def file_sink(path: Union[str, os.PathLike], dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+def file_sink(path: Union[str, os.PathLike], dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Writes items to a raw binary file (created or truncated).
 
     Parameters:
         path: the file to write (a file path).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -640,13 +807,14 @@ def file_sink(path: Union[str, os.PathLike], dtype: DTypeLike = np.float32, *, n
     """
 
 
-def file_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.float32, repeat: bool = False, *, name: Optional[str] = None) -> Block:
+def file_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.float32, repeat: bool = False, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Items read from a raw binary file (GNU Radio's file_source).
 
     Parameters:
         path: the file to read (a file path).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
         repeat: start again at the end (true or false; default False).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -668,11 +836,12 @@ def fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64, *, name: 
     """
 
 
-def float_to_char(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+def float_to_char(scale: float = 1.0, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Floats to signed bytes: in · scale, rounded to even and saturated.
 
     Parameters:
         scale: the factor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -694,11 +863,12 @@ def float_to_complex(*, name: Optional[str] = None) -> Block:
     """
 
 
-def float_to_int(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+def float_to_int(scale: float = 1.0, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Floats to ints (int32): in · scale, rounded to even and saturated.
 
     Parameters:
         scale: the factor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -708,11 +878,12 @@ def float_to_int(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
     """
 
 
-def float_to_short(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+def float_to_short(scale: float = 1.0, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Floats to shorts (int16): in · scale, rounded to even and saturated.
 
     Parameters:
         scale: the factor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -722,9 +893,11 @@ def float_to_short(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
     """
 
 
-def float_to_uchar(*, name: Optional[str] = None) -> Block:
+def float_to_uchar(vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Floats to unsigned bytes: rounded to even and saturated at 0 and 255.
 
+    Parameters:
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -767,12 +940,27 @@ def freq_xlating_fir_filter(taps: Sequence[float], centre: float, sample_rate: f
     """
 
 
-def head(n: int, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+def frequency_modulator(sensitivity: float, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """Frequency-modulates a unit phasor by the input times `sensitivity` rad/sample (GNU Radio's frequency_modulator_fc).
+
+    Parameters:
+        sensitivity: radians per sample per unit of input (a number in [-3.4e38, 3.4e38]).
+        dtype: the item type, one of float32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def head(n: int, dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Passes the first `n` items, then ends the stream.
 
     Parameters:
-        n: how many items to pass (an integer >= 0).
+        n: how many items to pass (vectors where vlen > 1) (an integer >= 0).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -796,11 +984,12 @@ def iir_filter(b: Sequence[float], a: Sequence[float], dtype: DTypeLike = np.flo
     """
 
 
-def int_to_float(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+def int_to_float(scale: float = 1.0, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Ints (int32) to floats: in / scale.
 
     Parameters:
         scale: the divisor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -839,11 +1028,12 @@ def interleave(dtype: DTypeLike = np.float32, inputs: int = 2, blocksize: int = 
     """
 
 
-def interleaved_char_to_complex(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+def interleaved_char_to_complex(scale: float = 1.0, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Interleaved signed bytes (re, im, …) to complex samples: part / scale.
 
     Parameters:
         scale: the divisor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -853,12 +1043,13 @@ def interleaved_char_to_complex(scale: float = 1.0, *, name: Optional[str] = Non
     """
 
 
-def interleaved_short_to_complex(scale: float = 1.0, swap: bool = False, *, name: Optional[str] = None) -> Block:
+def interleaved_short_to_complex(scale: float = 1.0, swap: bool = False, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Interleaved shorts (re, im, …) to complex samples: part / scale, parts swapped if swap.
 
     Parameters:
         scale: the divisor (a number in [-3.4e38, 3.4e38]; default 1.0).
         swap: whether each pair is (im, re) (true or false; default False).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -866,6 +1057,21 @@ def interleaved_short_to_complex(scale: float = 1.0, swap: bool = False, *, name
         out: stream output
         scale: message input
         swap: message input
+    """
+
+
+def interp_fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64, interpolation: int = 1, *, name: Optional[str] = None) -> Block:
+    """Makes `interpolation` outputs per input with a FIR filter of real `taps` (polyphase; GNU Radio's interp_fir_filter).
+
+    Parameters:
+        taps: the filter's taps, designed at the output rate (a non-empty list of finite numbers).
+        dtype: the item type, one of complex64, float32 (default complex64).
+        interpolation: outputs per input (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
     """
 
 
@@ -930,7 +1136,7 @@ def map_bytes(map: Sequence[float], *, name: Optional[str] = None) -> Block:
     """Each byte b as map[b], bytes beyond the map unchanged (GNU Radio's map_bb).
 
     Parameters:
-        map: the byte each byte value becomes (whole numbers 0 to 255; entries past 256 unused) (a non-empty list of finite numbers).
+        map: the byte each byte value becomes (whole numbers -128 to 255, a negative one as the signed byte GNU Radio stores it: -1 is 255; entries past 256 unused) (a non-empty list of finite numbers).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1032,12 +1238,13 @@ def moving_average(length: int, scale: Any, dtype: DTypeLike = np.complex64, max
     """
 
 
-def multiply(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional[str] = None) -> Block:
+def multiply(dtype: DTypeLike = np.complex64, inputs: int = 2, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """The item-by-item product of `inputs` streams (ports in0..in{inputs-1}): a mixer when one input is an oscillator.
 
     Parameters:
         dtype: the item type, one of complex64, float32, int16, int8, uint8, float64, int32 (default complex64).
         inputs: how many inputs (an integer >= 1; default 2).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1060,18 +1267,33 @@ def multiply_conjugate(dtype: DTypeLike = np.complex64, *, name: Optional[str] =
     """
 
 
-def multiply_const(k: Any, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+def multiply_const(k: Any, dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Multiplies every item by `k`.
 
     Parameters:
-        k: the constant (a value of the item type).
+        k: the constant (the same for every position of a vector) (a value of the item type).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         in: stream input
         out: stream output
         k: message input
+    """
+
+
+def multiply_const_v(k: Any, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+    """Multiplies each position of a vector by its own constant.
+
+    Parameters:
+        k: one constant per position of the vectors (their length) (a list of values of the item type).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
     """
 
 
@@ -1090,13 +1312,14 @@ def mute(dtype: DTypeLike = np.float32, mute: bool = False, *, name: Optional[st
     """
 
 
-def nlog10(dtype: DTypeLike = np.float32, n: float = 1.0, k: float = 0.0, *, name: Optional[str] = None) -> Block:
+def nlog10(dtype: DTypeLike = np.float32, n: float = 1.0, k: float = 0.0, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """n·log10(in) + k of every item (decibels with n = 10 or 20).
 
     Parameters:
         dtype: the item type, one of float32 (default float32).
         n: the factor of the logarithm (a number in [-3.4e38, 3.4e38]; default 1.0).
         k: the offset added (a number in [-3.4e38, 3.4e38]; default 0.0).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1122,11 +1345,12 @@ def noise_source(dtype: DTypeLike = np.float32, noise_type: str = "gaussian", am
     """
 
 
-def null_sink(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+def null_sink(dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Discards what it receives.
 
     Parameters:
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1134,11 +1358,12 @@ def null_sink(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> B
     """
 
 
-def null_source(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+def null_source(dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Zeros, endlessly (bound it with head).
 
     Parameters:
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1244,6 +1469,64 @@ def peak_detector2(threshold_factor_rise: float = 7.0, look_ahead: int = 1000, a
         in: stream input
         out: stream output
         avg: stream output
+    """
+
+
+def pfb_arb_resampler(rate: float, taps: Sequence[float], dtype: DTypeLike = np.complex64, filters: int = 32, delay: int = 0, *, name: Optional[str] = None) -> Block:
+    """Resamples by any `rate` (polyphase bank with interpolation; GNU Radio's pfb_arb_resampler).
+
+    Parameters:
+        rate: outputs per input (a number > 0).
+        taps: the prototype low-pass at `filters` × the input rate, gain `filters` (a non-empty list of finite numbers).
+        dtype: the item type, one of complex64, float32 (default complex64).
+        filters: the number of polyphase filters (an integer >= 1; default 32).
+        delay: the sample delay tags are moved by, in input samples (GNU Radio's declare_sample_delay) (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def protocol_formatter(format: str, len_tag_key: str = "packet_len", *, name: Optional[str] = None) -> Block:
+    """For each packet of a tagged byte stream, its header (of a header format) as a tagged packet (GNU Radio's protocol_formatter_bb).
+
+    Parameters:
+        format: the header format: `default access_code=BITS threshold=N bps=N`, `counter …`, or `crc len_key=KEY num_key=KEY` (a word).
+        len_tag_key: the length tag's key, in and out (a word; default "packet_len").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def protocol_formatter_async(format: str, *, name: Optional[str] = None) -> Block:
+    """For each byte PDU arriving on `in`, its header (of a header format) on `header` and the PDU on `payload` (GNU Radio's protocol_formatter_async).
+
+    Parameters:
+        format: the header format: `default access_code=BITS threshold=N bps=N`, `counter …`, or `crc len_key=KEY num_key=KEY` (a word).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        header: message output
+        payload: message output
+        in: message input
+    """
+
+
+def protocol_parser(format: str, *, name: Optional[str] = None) -> Block:
+    """Packet headers (of a header format) found in a stream of bits, their info dicts on `info` (GNU Radio's protocol_parser_b).
+
+    Parameters:
+        format: the header format: `default access_code=BITS threshold=N bps=N`, `counter …`, or `crc len_key=KEY num_key=KEY` (a word).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        info: message output
     """
 
 
@@ -1379,6 +1662,20 @@ def repeat(interp: int, dtype: DTypeLike = np.float32, *, name: Optional[str] = 
     """
 
 
+def rms(dtype: DTypeLike = np.complex64, alpha: float = 0.0001, *, name: Optional[str] = None) -> Block:
+    """The running RMS level: sqrt of |x|^2 smoothed by a single-pole IIR of weight alpha (GNU Radio's rms_ff/rms_cf).
+
+    Parameters:
+        dtype: the item type, one of complex64, float32 (default complex64).
+        alpha: the weight of the new squared magnitude (a number in [0, 1]; default 0.0001).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def sample_and_hold(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
     """The data where the control byte is not 0, else the last such item.
 
@@ -1451,9 +1748,11 @@ def selector(dtype: DTypeLike = np.float32, inputs: int = 2, outputs: int = 2, i
     """
 
 
-def short_to_char(*, name: Optional[str] = None) -> Block:
+def short_to_char(vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Shorts (int16) to signed bytes: the high byte, in >> 8.
 
+    Parameters:
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1462,11 +1761,12 @@ def short_to_char(*, name: Optional[str] = None) -> Block:
     """
 
 
-def short_to_float(scale: float = 1.0, *, name: Optional[str] = None) -> Block:
+def short_to_float(scale: float = 1.0, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Shorts (int16) to floats: in / scale.
 
     Parameters:
         scale: the divisor (a number in [-3.4e38, 3.4e38]; default 1.0).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1522,6 +1822,20 @@ def signal_source(sample_rate: float, waveform: str, frequency: float, dtype: DT
         frequency: message input
         amplitude: message input
         cmd: message input
+    """
+
+
+def single_pole_iir_filter(dtype: DTypeLike = np.complex64, alpha: float = 1.0, *, name: Optional[str] = None) -> Block:
+    """Exponential smoothing y = alpha x + (1 - alpha) y[-1] (GNU Radio's single_pole_iir_filter).
+
+    Parameters:
+        dtype: the item type, one of complex64, float32 (default complex64).
+        alpha: the weight of the new sample (a number in [0, 1]; default 1.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
     """
 
 
@@ -1639,12 +1953,28 @@ def stream_to_tagged_stream(packet_len: int, dtype: DTypeLike = np.float32, len_
     """
 
 
-def subtract(dtype: DTypeLike = np.complex64, inputs: int = 2, *, name: Optional[str] = None) -> Block:
+def stream_to_vector(n: int, dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional[str] = None) -> Block:
+    """Groups `n` items into one vector item.
+
+    Parameters:
+        n: input items per output vector (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        vlen: scalars per input item (the output has n · vlen) (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def subtract(dtype: DTypeLike = np.complex64, inputs: int = 2, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """The first of `inputs` streams (ports in0..in{inputs-1}) minus the others, item by item.
 
     Parameters:
         dtype: the item type, one of complex64, float32, int16, int8, uint8, float64, int32 (default complex64).
         inputs: how many inputs (an integer >= 1; default 2).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1729,12 +2059,13 @@ def threshold(low: float, high: float, init: float = 0.0, *, name: Optional[str]
     """
 
 
-def throttle(sample_rate: float, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+def throttle(sample_rate: float, dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Limits the item rate to `sample_rate` items per second (for graphs without hardware).
 
     Parameters:
-        sample_rate: items per second (a number >= 0.001).
+        sample_rate: items per second (vectors where vlen > 1) (a number >= 0.001).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1743,9 +2074,11 @@ def throttle(sample_rate: float, dtype: DTypeLike = np.float32, *, name: Optiona
     """
 
 
-def uchar_to_float(*, name: Optional[str] = None) -> Block:
+def uchar_to_float(vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Unsigned bytes to floats (0 to 255).
 
+    Parameters:
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1802,11 +2135,12 @@ def unpack_k_bits(k: int, *, name: Optional[str] = None) -> Block:
     """
 
 
-def vector_sink(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+def vector_sink(dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Collects what it receives (items and tags) for reading after the run.
 
     Parameters:
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1814,17 +2148,33 @@ def vector_sink(dtype: DTypeLike = np.float32, *, name: Optional[str] = None) ->
     """
 
 
-def vector_source(data: Any, dtype: DTypeLike = None, repeat: bool = False, *, tags: Optional[Iterable[Tuple[int, Any, Any]]] = None, name: Optional[str] = None) -> Block:
+def vector_source(data: Any, dtype: DTypeLike = None, repeat: bool = False, vlen: int = 1, *, tags: Optional[Iterable[Tuple[int, Any, Any]]] = None, name: Optional[str] = None) -> Block:
     """Plays `data`, once or repeated.
 
     Parameters:
-        data: the items to play (a list of values of the item type).
+        data: the items to play (flat: `vlen` scalars per item) (a list of values of the item type).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
         repeat: play them again and again (true or false; default False).
-        tags: tags as [offset, key, value] lists, offsets into data (a list of messages; default ()).
+        tags: tags as [offset, key, value] lists, offsets into data (items) (a list of messages; default ()).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
+        out: stream output
+    """
+
+
+def vector_to_stream(n: int, dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional[str] = None) -> Block:
+    """Splits each vector item into `n` items.
+
+    Parameters:
+        n: output items per input vector (an integer >= 1).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        vlen: scalars per output item (the input has n · vlen) (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
         out: stream output
     """
 
