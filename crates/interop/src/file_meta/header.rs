@@ -142,14 +142,19 @@ pub(super) fn read(from: &mut impl Read, path: &Path) -> Result<Option<Segment>,
 
 /// Fills `buf`; `false` at the end of the input (a partial read there counts as the end).
 fn read_all(from: &mut impl Read, buf: &mut [u8]) -> io::Result<bool> {
+    Ok(fill(from, buf)? == buf.len())
+}
+
+/// Reads into `buf` until it is full or the input ends; the bytes read.
+pub(super) fn fill(from: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     let mut got = 0;
     while got < buf.len() {
         match from.read(&mut buf[got..]) {
-            Ok(0) => return Ok(false),
+            Ok(0) => break,
             Ok(n) => got += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
     }
-    Ok(true)
+    Ok(got)
 }

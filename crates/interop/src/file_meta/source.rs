@@ -6,7 +6,7 @@ use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 use radioflow_runtime::ItemType;
 use std::fs::File;
-use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::io::{self, BufReader, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 /// Reads a GNU Radio metadata file (GNU Radio's `blocks.file_meta_source`; written by its
@@ -186,15 +186,7 @@ impl<T: Item> FileMetaSource<T> {
         let n = (out.len() as u64).min(self.left) as usize;
         let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut out[..n]);
         let data = self.data.as_mut().expect("opened at start");
-        let mut got = 0;
-        while got < bytes.len() {
-            match data.read(&mut bytes[got..]) {
-                Ok(0) => break,
-                Ok(k) => got += k,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(FileError::new("read", &self.path, e).into()),
-            }
-        }
+        let got = header::fill(data, bytes).map_err(|e| FileError::new("read", &self.path, e))?;
         let items = got / std::mem::size_of::<T>();
         self.output.produce(items);
         self.since_start += items as u64;
