@@ -13,6 +13,8 @@
 //! [`DiffPhasor`], [`Scrambler`], [`Descrambler`], [`AdditiveScrambler`] (shift register:
 //! [`Lfsr`]).
 //!
+//! Synchronization: [`PfbClockSync`] (symbol timing), [`CostasLoop`] (carrier phase).
+//!
 //! ```
 //! use num_complex::Complex32;
 //! use radioflow_digital::Constellation;
@@ -37,8 +39,8 @@ mod lfsr;
 
 pub use blocks::{
     AdditiveScrambler, BinarySlicer, Chunk, ChunksToSymbols, ChunksToSymbolsInt,
-    ChunksToSymbolsShort, ConstellationDecoder, ConstellationSoftDecoder, Descrambler, DiffCoding,
-    DiffDecoder, DiffEncoder, DiffPhasor, MapBytes, Scrambler, Symbol,
+    ChunksToSymbolsShort, ConstellationDecoder, ConstellationSoftDecoder, CostasLoop, Descrambler,
+    DiffCoding, DiffDecoder, DiffEncoder, DiffPhasor, MapBytes, PfbClockSync, Scrambler, Symbol,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
 pub use lfsr::Lfsr;

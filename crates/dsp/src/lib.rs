@@ -40,6 +40,10 @@
 //! - [`QuadratureDemod`]: FM demodulation, `gain · arg(x[n]·conj(x[n-1]))`.
 //! - [`Agc`]: automatic gain control toward a reference amplitude.
 //! - [`Pll`]: carrier-tracking phase-locked loop with frequency and lock outputs.
+//! - [`ControlLoop`]: GNU Radio's second-order loop filter (gains [`loop_gains`]), shared by
+//!   the synchronizers.
+//! - [`PfbClockSync`]: symbol timing recovery by a polyphase filterbank.
+//! - [`CostasLoop`]: carrier phase recovery for BPSK, QPSK and 8PSK.
 //! - [`Spectrum`]: windowed log-power spectrum of a frame.
 //! - [`StereoDecoder`]: FM broadcast stereo (pilot PLL, 38 kHz `L-R`, matrix).
 //! - [`GrRandom`]: GNU Radio's random variates (uniform, Gaussian, Laplacian, impulse), the
@@ -99,8 +103,10 @@ mod cfo_walk;
 mod complex;
 mod complex_fir;
 mod complex_tap_fir;
+mod control_loop;
 mod convert;
 mod cos_table;
+mod costas_loop;
 mod dc_blocker;
 mod decimating_fir;
 mod error;
@@ -124,6 +130,7 @@ mod mt19937;
 mod nco;
 mod peak_detector;
 mod peak_detector2;
+mod pfb_clock_sync;
 mod pll;
 mod quadrature_demod;
 mod rational_resampler;
@@ -150,10 +157,12 @@ pub use complex::{
 };
 pub use complex_fir::ComplexFir;
 pub use complex_tap_fir::ComplexTapFir;
+pub use control_loop::{branchless_clip, loop_gains, tanh_lut, ControlLoop};
 pub use convert::{
     char_to_short, complex_to_interleaved, float_to_int, int_to_float, interleaved_to_complex,
     short_to_char, FromScaled,
 };
+pub use costas_loop::CostasLoop;
 pub use dc_blocker::DcBlocker;
 pub use decimating_fir::DecimatingFir;
 pub use error::{Num, ParamError};
@@ -174,6 +183,7 @@ pub use moving_average::{Delay, MovingAverage};
 pub use nco::Nco;
 pub use peak_detector::{PeakDetector, PeakSample, PEAK_SEARCH_LIMIT};
 pub use peak_detector2::PeakDetector2;
+pub use pfb_clock_sync::{ClockSample, PfbClockSync};
 pub use pll::Pll;
 pub use quadrature_demod::QuadratureDemod;
 pub use rational_resampler::RationalResampler;

@@ -29,6 +29,7 @@ mod messages;
 mod network;
 mod pdu;
 mod streams;
+mod sync;
 mod table;
 mod zeromq;
 
@@ -49,6 +50,7 @@ const MODULES: &[&[GrBlock]] = &[
     pdu::ROWS,
     streams::ROWS,
     channels::ROWS,
+    sync::ROWS,
 ];
 
 /// Every row of the table.
