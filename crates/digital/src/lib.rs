@@ -13,7 +13,8 @@
 //! [`DiffPhasor`], [`Scrambler`], [`Descrambler`], [`AdditiveScrambler`] (shift register:
 //! [`Lfsr`]).
 //!
-//! Synchronization: [`PfbClockSync`] (symbol timing), [`CostasLoop`] (carrier phase).
+//! Synchronization: [`PfbClockSync`] (symbol timing), [`CostasLoop`] (carrier phase),
+//! [`FllBandEdge`] (carrier frequency).
 //!
 //! ```
 //! use num_complex::Complex32;
@@ -40,7 +41,8 @@ mod lfsr;
 pub use blocks::{
     AdditiveScrambler, BinarySlicer, Chunk, ChunksToSymbols, ChunksToSymbolsInt,
     ChunksToSymbolsShort, ConstellationDecoder, ConstellationSoftDecoder, CostasLoop, Descrambler,
-    DiffCoding, DiffDecoder, DiffEncoder, DiffPhasor, MapBytes, PfbClockSync, Scrambler, Symbol,
+    DiffCoding, DiffDecoder, DiffEncoder, DiffPhasor, FllBandEdge, MapBytes, PfbClockSync,
+    Scrambler, Symbol,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
 pub use lfsr::Lfsr;

@@ -199,6 +199,20 @@ fn the_synchronizers_refuse_bad_parameters_naming_them() {
         e.starts_with("costas_loop: ") && e.contains("order") && e.contains("2, 4 or 8"),
         "{e}"
     );
+    let e = refusal(
+        "fll_band_edge",
+        None,
+        &[
+            ("samps_per_sym", Pmt::Double(4.0)),
+            ("rolloff", Pmt::Double(1.5)),
+            ("filter_size", Pmt::Int(45)),
+            ("loop_bw", Pmt::Double(0.01)),
+        ],
+    );
+    assert!(
+        e.starts_with("fll_band_edge: ") && e.contains("rolloff"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -1,10 +1,11 @@
-//! The synchronizers (`pfb_clock_sync`, `costas_loop`) against GNU Radio 3.10's own on the
+//! The synchronizers (`pfb_clock_sync`, `costas_loop`, `fll_band_edge`) against GNU Radio 3.10's own on the
 //! same input, run by `gnuradio/run_sync.py` in one GNU Radio process, every output
 //! connected, with radioflow's blocks run under each scheduler (one with small chunks, so
 //! that state carries across work calls). SKIPPED where GNU Radio is not installed.
 //!
 //! Tolerances, and why: the Costas loop's arithmetic is GNU Radio's float32 step for step
-//! (1e-4, for the odd last-place difference of a sine). The clock sync's filters sum their
+//! (1e-4, for the odd last-place difference of a sine). The FLL's filters sum in another
+//! order than VOLK (1e-3). The clock sync's filters sum their
 //! dot products in another order than VOLK, so its outputs differ by float32 rounding that
 //! the loop carries: 1e-3 (relative above 1) with a loop bandwidth that keeps the loop's
 //! effective gain below 2. At GNU Radio's usual bandwidth (2π/100 with 32 filters) the
@@ -15,7 +16,7 @@
 //! fewer.
 
 use radioflow_blocks::{VectorSink, VectorSource};
-use radioflow_digital::{CostasLoop, PfbClockSync};
+use radioflow_digital::{CostasLoop, FllBandEdge, PfbClockSync};
 use radioflow_dsp::firdes;
 use radioflow_runtime::{
     Block, BlockId, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag,
@@ -317,6 +318,38 @@ fn costas_case(
     }
 }
 
+fn fll_case(name: &'static str, sps: f32, rolloff: f32, size: usize, bw: f32) -> Case {
+    let outs = vec![("out", "c"), ("freq", "f"), ("phase", "f"), ("error", "f")];
+    let outs2 = outs.clone();
+    let x = shaped_qpsk(600, sps as usize, 0.0);
+    let x = x
+        .iter()
+        .enumerate()
+        .map(|(n, z)| z * Complex32::from_polar(1.0, 0.03 * n as f32))
+        .collect();
+    Case {
+        name,
+        make: format!("digital.fll_band_edge_cc({sps}, {rolloff}, {size}, {bw})"),
+        input: Items::C(x),
+        tags: vec![(500, "marker", 1.0)],
+        post: vec![],
+        outs,
+        tolerance: 1e-3,
+        upto: None,
+        stride: 1,
+        tag_slack: 0,
+        run: Box::new(move |x, tags, s| {
+            ours(
+                FllBandEdge::new(sps, rolloff, size, bw).unwrap(),
+                x,
+                tags,
+                &outs2,
+                s,
+            )
+        }),
+    }
+}
+
 fn cases() -> Vec<Case> {
     vec![
         pfb_case("pfb_ccf", true, 4.0, 0.001, 32, 1, vec![], None, 1e-3),
@@ -374,6 +407,8 @@ fn cases() -> Vec<Case> {
         costas_case("costas_2_snr", 2, true, 1.0, vec![], None),
         costas_case("costas_4_snr", 4, true, 1.5, vec![], None),
         costas_case("costas_8_snr_noise", 8, true, 1.5, vec![], Some(-3.0)),
+        fll_case("fll_4", 4.0, 0.35, 45, 0.01),
+        fll_case("fll_2", 2.0, 0.5, 20, 0.05),
     ]
 }
 

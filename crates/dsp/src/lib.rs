@@ -44,6 +44,7 @@
 //!   the synchronizers.
 //! - [`PfbClockSync`]: symbol timing recovery by a polyphase filterbank.
 //! - [`CostasLoop`]: carrier phase recovery for BPSK, QPSK and 8PSK.
+//! - [`FllBandEdge`]: coarse carrier frequency recovery by band-edge filters.
 //! - [`Spectrum`]: windowed log-power spectrum of a frame.
 //! - [`StereoDecoder`]: FM broadcast stereo (pilot PLL, 38 kHz `L-R`, matrix).
 //! - [`GrRandom`]: GNU Radio's random variates (uniform, Gaussian, Laplacian, impulse), the
@@ -114,6 +115,7 @@ mod fft_fir;
 mod fir;
 pub mod firdes;
 mod flat_fader;
+mod fll_band_edge;
 mod freq_xlating_fir;
 mod gr_moving_average;
 mod gr_random;
@@ -169,6 +171,7 @@ pub use error::{Num, ParamError};
 pub use fft_fir::FftFir;
 pub use fir::{Fir, FirSample};
 pub use flat_fader::FlatFader;
+pub use fll_band_edge::FllBandEdge;
 pub use freq_xlating_fir::FreqXlatingFir;
 pub use gr_moving_average::GrMovingAverage;
 pub use gr_random::GrRandom;

@@ -31,4 +31,16 @@ pub(crate) const ROWS: &[GrBlock] = &[
             param("use_snr", "use_snr"),
         ],
     ),
+    row(
+        "digital_fll_band_edge_cc",
+        "digital.fll_band_edge_cc({samps_per_sym},{rolloff},{filter_size},{w})",
+        "fll_band_edge",
+        &[ty("cc", Dtype::Complex32)],
+        &[
+            param("samps_per_sym", "samps_per_sym"),
+            param("rolloff", "rolloff"),
+            param("filter_size", "filter_size"),
+            param("w", "loop_bw"),
+        ],
+    ),
 ];
