@@ -19,6 +19,9 @@
 //! [`ProtocolFormatterAsync`] (PDUs) and [`ProtocolFormatter`] (tagged streams) and found by
 //! [`ProtocolParser`] ([`HeaderParser`]).
 //!
+//! Synchronization: [`PfbClockSync`] (symbol timing), [`CostasLoop`] (carrier phase),
+//! [`FllBandEdge`] (carrier frequency).
+//!
 //! ```
 //! use num_complex::Complex32;
 //! use radioflow_digital::Constellation;
@@ -44,9 +47,10 @@ mod lfsr;
 
 pub use blocks::{
     AdditiveScrambler, BinarySlicer, Chunk, ChunksToSymbols, ChunksToSymbolsInt,
-    ChunksToSymbolsShort, ConstellationDecoder, ConstellationSoftDecoder, Crc32Async, Crc32Stream,
-    CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder, DiffEncoder, DiffPhasor, MapBytes,
-    ProtocolFormatter, ProtocolFormatterAsync, ProtocolParser, Scrambler, Symbol,
+    ChunksToSymbolsShort, ConstellationDecoder, ConstellationSoftDecoder, CostasLoop, Crc32Async,
+    Crc32Stream, CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder, DiffEncoder,
+    DiffPhasor, FllBandEdge, MapBytes, PfbClockSync, ProtocolFormatter, ProtocolFormatterAsync,
+    ProtocolParser, Scrambler, Symbol,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
 pub use header_format::{

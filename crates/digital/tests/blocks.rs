@@ -1,6 +1,7 @@
 //! The blocks' edges, where GNU Radio is not the reference: bad parameters refused with errors
 //! naming the block and the parameter, the symbol table changed by a tag or a message, a
-//! chunk beyond the table, a soft decoder's constellation of two dimensions.
+//! chunk beyond the table, a soft decoder's constellation of two dimensions, the Costas
+//! loop's noise message, the clock sync's whole symbols at the end of a stream.
 
 use radioflow_digital::{
     ChunksToSymbols, ChunksToSymbolsInt, ChunksToSymbolsShort, Constellation,
@@ -163,4 +164,101 @@ fn the_soft_decoder_writes_whole_symbols_only() {
     h.set_space("out", 10);
     h.work().unwrap();
     assert_eq!((h.consumed("in"), h.produced("out")), (2, 8));
+}
+
+#[test]
+fn the_synchronizers_refuse_bad_parameters_naming_them() {
+    let taps = Pmt::Vector(vec![Pmt::Double(0.2), Pmt::Double(1.0), Pmt::Double(0.5)].into());
+    let pfb = |name: &'static str, v: Pmt| {
+        let mut p = vec![
+            ("sps", Pmt::Double(2.0)),
+            ("loop_bw", Pmt::Double(0.01)),
+            ("taps", taps.clone()),
+        ];
+        p.retain(|(k, _)| *k != name);
+        p.push((name, v));
+        refusal("pfb_clock_sync", Some(Dtype::Complex32), &p)
+    };
+    assert!(
+        pfb("sps", Pmt::Double(0.5)).contains("sps"),
+        "{}",
+        pfb("sps", Pmt::Double(0.5))
+    );
+    assert!(pfb("loop_bw", Pmt::Double(-1.0)).contains("loop_bw"));
+    let e = pfb("taps", Pmt::Vector(vec![Pmt::Double(1.0); 4].into()));
+    assert!(
+        e.starts_with("pfb_clock_sync: ") && e.contains("taps") && e.contains("derivative"),
+        "{e}"
+    );
+    let e = refusal(
+        "costas_loop",
+        None,
+        &[("loop_bw", Pmt::Double(0.1)), ("order", Pmt::Int(3))],
+    );
+    assert!(
+        e.starts_with("costas_loop: ") && e.contains("order") && e.contains("2, 4 or 8"),
+        "{e}"
+    );
+    let e = refusal(
+        "fll_band_edge",
+        None,
+        &[
+            ("samps_per_sym", Pmt::Double(4.0)),
+            ("rolloff", Pmt::Double(1.5)),
+            ("filter_size", Pmt::Int(45)),
+            ("loop_bw", Pmt::Double(0.01)),
+        ],
+    );
+    assert!(
+        e.starts_with("fll_band_edge: ") && e.contains("rolloff"),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_costas_noise_message_sets_the_snr_floor() {
+    // With use_snr, the detector weighs by tanh(|y|²·y / noise): a higher floor, a smaller
+    // error, so the loop moves less.
+    let x = vec![Complex32::from_polar(1.0, 0.3); 50];
+    let run = |db: Option<f64>| {
+        let mut h = Harness::new(radioflow_digital::CostasLoop::new(0.1, 2, true).unwrap());
+        if let Some(db) = db {
+            h.post("noise", Pmt::Double(db)).unwrap();
+        }
+        h.push("in", &x);
+        h.work().unwrap();
+        h.take_output::<Complex32>("out")
+    };
+    let (quiet, loud) = (run(None), run(Some(10.0)));
+    // The first sample is turned by phase 0 either way; then a 10 dB floor slows the loop.
+    assert_eq!(quiet[0], loud[0]);
+    assert!(
+        loud[5].arg().abs() > quiet[5].arg().abs(),
+        "{} {}",
+        loud[5],
+        quiet[5]
+    );
+    // Other messages are ignored, as GNU Radio ignores them.
+    assert_eq!(run(None), {
+        let mut h = Harness::new(radioflow_digital::CostasLoop::new(0.1, 2, true).unwrap());
+        h.post("noise", Pmt::symbol("loud")).unwrap();
+        h.push("in", &x);
+        h.work().unwrap();
+        h.take_output::<Complex32>("out")
+    });
+}
+
+#[test]
+fn the_clock_sync_makes_whole_symbols_only() {
+    // 2 outputs per symbol: however the input ends, the outputs come in pairs.
+    let taps: Vec<f32> = (0..64).map(|i| (i as f32 * 0.1).sin() + 1.5).collect();
+    for n in [0, 1, 57, 130, 131] {
+        let mut h = Harness::new(
+            radioflow_digital::PfbClockSync::<f32>::new(4.0, 0.01, &taps, 8, 4.0, 1.5, 2).unwrap(),
+        );
+        h.push("in", &vec![0.25f32; n]);
+        h.work().unwrap();
+        let y = h.take_output::<f32>("out");
+        assert_eq!(y.len() % 2, 0, "{n} inputs: {} outputs", y.len());
+    }
 }

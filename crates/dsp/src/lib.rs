@@ -42,6 +42,11 @@
 //! - [`QuadratureDemod`]: FM demodulation, `gain · arg(x[n]·conj(x[n-1]))`.
 //! - [`Agc`]: automatic gain control toward a reference amplitude.
 //! - [`Pll`]: carrier-tracking phase-locked loop with frequency and lock outputs.
+//! - [`ControlLoop`]: GNU Radio's second-order loop filter (gains [`loop_gains`]), shared by
+//!   the synchronizers.
+//! - [`PfbClockSync`]: symbol timing recovery by a polyphase filterbank.
+//! - [`CostasLoop`]: carrier phase recovery for BPSK, QPSK and 8PSK.
+//! - [`FllBandEdge`]: coarse carrier frequency recovery by band-edge filters.
 //! - [`Spectrum`]: windowed log-power spectrum of a frame.
 //! - [`StereoDecoder`]: FM broadcast stereo (pilot PLL, 38 kHz `L-R`, matrix).
 //! - [`GrRandom`]: GNU Radio's random variates (uniform, Gaussian, Laplacian, impulse), the
@@ -104,8 +109,10 @@ mod cfo_walk;
 mod complex;
 mod complex_fir;
 mod complex_tap_fir;
+mod control_loop;
 mod convert;
 mod cos_table;
+mod costas_loop;
 mod crc;
 mod dc_blocker;
 mod decimating_fir;
@@ -114,6 +121,7 @@ mod fft_fir;
 mod fir;
 pub mod firdes;
 mod flat_fader;
+mod fll_band_edge;
 mod freq_xlating_fir;
 mod frequency_modulator;
 mod gr_moving_average;
@@ -133,6 +141,7 @@ pub mod optfir;
 mod peak_detector;
 mod peak_detector2;
 mod pfb_arb_resampler;
+mod pfb_clock_sync;
 mod pll;
 mod quadrature_demod;
 mod rational_resampler;
@@ -160,10 +169,12 @@ pub use complex::{
 };
 pub use complex_fir::ComplexFir;
 pub use complex_tap_fir::ComplexTapFir;
+pub use control_loop::{branchless_clip, loop_gains, tanh_lut, ControlLoop};
 pub use convert::{
     char_to_short, complex_to_interleaved, float_to_int, int_to_float, interleaved_to_complex,
     short_to_char, FromScaled,
 };
+pub use costas_loop::CostasLoop;
 pub use crc::Crc;
 pub use dc_blocker::DcBlocker;
 pub use decimating_fir::DecimatingFir;
@@ -171,6 +182,7 @@ pub use error::{Num, ParamError};
 pub use fft_fir::FftFir;
 pub use fir::{Fir, FirSample};
 pub use flat_fader::FlatFader;
+pub use fll_band_edge::FllBandEdge;
 pub use freq_xlating_fir::FreqXlatingFir;
 pub use frequency_modulator::FrequencyModulator;
 pub use gr_moving_average::GrMovingAverage;
@@ -188,6 +200,7 @@ pub use nco::Nco;
 pub use peak_detector::{PeakDetector, PeakSample, PEAK_SEARCH_LIMIT};
 pub use peak_detector2::PeakDetector2;
 pub use pfb_arb_resampler::PfbArbResampler;
+pub use pfb_clock_sync::{ClockSample, PfbClockSync};
 pub use pll::Pll;
 pub use quadrature_demod::QuadratureDemod;
 pub use rational_resampler::RationalResampler;

@@ -14,7 +14,7 @@ fn example(kind: ParamKind, dir: &Path) -> Pmt {
         ParamKind::Int { min } => Pmt::Int(min.max(1)),
         ParamKind::Float(range) => Pmt::Double(inside(range)),
         ParamKind::Item => Pmt::Int(1),
-        ParamKind::Floats | ParamKind::Items => Pmt::list([Pmt::Int(1), Pmt::Int(2)]),
+        ParamKind::Floats | ParamKind::Items => Pmt::list([Pmt::Int(1), Pmt::Int(2), Pmt::Int(3)]),
         ParamKind::Choice(words) => Pmt::symbol(words[0]),
         ParamKind::Text => Pmt::symbol("x"),
         ParamKind::Path(_) => {

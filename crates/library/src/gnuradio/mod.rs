@@ -33,6 +33,7 @@ mod network;
 mod packets;
 mod pdu;
 mod streams;
+mod sync;
 mod table;
 mod tag_sources;
 mod vectors;
@@ -61,6 +62,7 @@ const MODULES: &[&[GrBlock]] = &[
     tag_sources::ROWS,
     fec::ROWS,
     vectors::ROWS,
+    sync::ROWS,
 ];
 
 /// Every row of the table.

@@ -406,6 +406,25 @@ def copy(dtype: DTypeLike = np.float32, vlen: int = 1, enabled: bool = True, *, 
     """
 
 
+def costas_loop(loop_bw: float, order: int, use_snr: bool = False, *, name: Optional[str] = None) -> Block:
+    """Carrier recovery for BPSK, QPSK and 8PSK (GNU Radio's costas_loop_cc).
+
+    Parameters:
+        loop_bw: the loop bandwidth (rad/sample, at least 0; 2π/100 is usual) (a number in [-3.4e38, 3.4e38]).
+        order: the constellation's order: 2 (BPSK), 4 (QPSK) or 8 (8PSK) (an integer >= 0).
+        use_snr: weigh the decisions by tanh(SNR·x), the noise floor from the `noise` message (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        frequency: stream output
+        phase: stream output
+        error: stream output
+        noise: message input
+    """
+
+
 def crc32_async(check: bool = False, *, name: Optional[str] = None) -> Block:
     """CRC-32 appended to each byte PDU arriving on `in`, or with `check` checked and removed (bad PDUs dropped), on `out` (GNU Radio's crc32_async_bb).
 
@@ -833,6 +852,26 @@ def fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64, *, name: 
     Ports:
         in: stream input
         out: stream output
+    """
+
+
+def fll_band_edge(samps_per_sym: float, rolloff: float, filter_size: int, loop_bw: float, dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
+    """Carrier frequency recovery by band-edge filters (GNU Radio's fll_band_edge_cc).
+
+    Parameters:
+        samps_per_sym: samples per symbol (a number in [-3.4e38, 3.4e38]).
+        rolloff: the pulse's excess bandwidth, in [0, 1] (a number in [-3.4e38, 3.4e38]).
+        filter_size: taps of each band-edge filter (an integer >= 1).
+        loop_bw: the loop bandwidth (rad/sample, at least 0) (a number in [-3.4e38, 3.4e38]).
+        dtype: the item type, one of complex64 (default complex64).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        freq: stream output
+        phase: stream output
+        error: stream output
     """
 
 
@@ -1486,6 +1525,29 @@ def pfb_arb_resampler(rate: float, taps: Sequence[float], dtype: DTypeLike = np.
     Ports:
         in: stream input
         out: stream output
+    """
+
+
+def pfb_clock_sync(sps: float, loop_bw: float, taps: Sequence[float], dtype: DTypeLike = np.complex64, filter_size: int = 32, init_phase: float = 16.0, max_rate_deviation: float = 1.5, osps: int = 1, *, name: Optional[str] = None) -> Block:
+    """Symbol timing recovery by a polyphase bank of matched filters (GNU Radio's pfb_clock_sync_ccf/_fff).
+
+    Parameters:
+        sps: input samples per symbol (1 to 1e6; its fraction makes a rate offset) (a number in [-3.4e38, 3.4e38]).
+        loop_bw: the loop bandwidth (rad/symbol, at least 0; 2π/100 is usual) (a number in [-3.4e38, 3.4e38]).
+        taps: the prototype filter at filter_size times the sample rate (an RRC matched filter, usually) (a non-empty list of finite numbers).
+        dtype: the item type, one of complex64, float32 (default complex64).
+        filter_size: filters in the bank (an integer >= 1; default 32).
+        init_phase: the initial phase, in filter steps (a number in [-3.4e38, 3.4e38]; default 16.0).
+        max_rate_deviation: the largest fractional rate, in filter steps (a number in [-3.4e38, 3.4e38]; default 1.5).
+        osps: outputs per symbol (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        err: stream output
+        rate: stream output
+        phase: stream output
     """
 
 
