@@ -31,7 +31,9 @@ fn gnu_radio_present() -> bool {
 struct Case {
     name: &'static str,
     kind: &'static str,
+    /// Items (vectors of `vlen` scalars).
     n: usize,
+    vlen: usize,
     max_seg: u64,
     samp_rate: f64,
     rel_rate: f64,
@@ -48,6 +50,7 @@ fn cases() -> Vec<Case> {
             name: "float_segments",
             kind: "float",
             n: 10,
+            vlen: 1,
             max_seg: 4,
             samp_rate: 1000.0,
             rel_rate: 0.5,
@@ -62,6 +65,7 @@ fn cases() -> Vec<Case> {
             name: "complex_same_offset",
             kind: "complex",
             n: 9,
+            vlen: 1,
             max_seg: 100,
             samp_rate: 48e3,
             rel_rate: 1.0,
@@ -78,6 +82,7 @@ fn cases() -> Vec<Case> {
             name: "int_detached",
             kind: "int",
             n: 25,
+            vlen: 1,
             max_seg: 10,
             samp_rate: 100.0,
             rel_rate: 1.0,
@@ -89,6 +94,7 @@ fn cases() -> Vec<Case> {
             name: "short_full_at_tag",
             kind: "short",
             n: 12,
+            vlen: 1,
             max_seg: 4,
             samp_rate: 8.0,
             rel_rate: 1.0,
@@ -97,9 +103,34 @@ fn cases() -> Vec<Case> {
             detached: false,
         },
         Case {
+            name: "complex_vectors",
+            kind: "complex",
+            n: 7,
+            vlen: 3,
+            max_seg: 2,
+            samp_rate: 10.0,
+            rel_rate: 1.0,
+            extras: &[],
+            tags: vec![(3, "k", Pmt::Int(4))],
+            detached: false,
+        },
+        Case {
+            name: "short_vectors_detached",
+            kind: "short",
+            n: 5,
+            vlen: 10,
+            max_seg: 3,
+            samp_rate: 10.0,
+            rel_rate: 1.0,
+            extras: &[("z", 2)],
+            tags: vec![],
+            detached: true,
+        },
+        Case {
             name: "byte_plain",
             kind: "byte",
             n: 7,
+            vlen: 1,
             max_seg: 1_000_000,
             samp_rate: 1.0,
             rel_rate: 1.0,
@@ -147,7 +178,12 @@ fn ours_write<T: Numbered>(c: &Case, path: &Path, s: &dyn Scheduler) {
         .iter()
         .map(|(o, k, v)| Tag::new(*o, Pmt::symbol(*k), v.clone()))
         .collect();
-    let src = fg.add(VectorSource::new((0..c.n).map(T::nth).collect()).tags(tags));
+    let src = fg.add(
+        VectorSource::new((0..c.n * c.vlen).map(T::nth).collect())
+            .tags(tags)
+            .with_vlen(c.vlen)
+            .unwrap(),
+    );
     let extras = Pmt::dict_from(
         c.extras
             .iter()
@@ -155,6 +191,7 @@ fn ours_write<T: Numbered>(c: &Case, path: &Path, s: &dyn Scheduler) {
     );
     let sink = fg.add(
         FileMetaSink::<T>::new(path, c.samp_rate, c.rel_rate, c.max_seg, extras, c.detached)
+            .and_then(|s| s.with_vlen(c.vlen))
             .unwrap(),
     );
     fg.connect(src, sink).unwrap();
@@ -164,12 +201,12 @@ fn ours_write<T: Numbered>(c: &Case, path: &Path, s: &dyn Scheduler) {
 /// What our source reads from `path`: the items' bytes and the tags.
 fn ours_read<T: Numbered>(
     path: &Path,
-    detached: bool,
+    c: &Case,
     s: &dyn Scheduler,
 ) -> (Vec<u8>, Vec<(u64, String, Pmt)>) {
     let mut fg = Flowgraph::new();
-    let src = fg.add(FileMetaSource::<T>::new(path, false, detached, ""));
-    let sink = fg.add(VectorSink::<T>::new());
+    let src = fg.add(FileMetaSource::<T>::new(path, false, c.detached, "").with_vlen(c.vlen));
+    let sink = fg.add(VectorSink::<T>::new().with_vlen(c.vlen));
     fg.connect(src, sink).unwrap();
     fg.run_with(s).unwrap();
     let s = fg.block::<VectorSink<T>>(sink).unwrap();
@@ -208,7 +245,7 @@ fn check<T: Numbered>(c: &Case, dir: &Path, gr: &Value, s: &dyn Scheduler) {
         let hdr = |p: &Path| std::fs::read(format!("{}.hdr", p.display())).unwrap();
         assert_eq!(hdr(&ours), hdr(&theirs), "{}: the header file", c.name);
     }
-    let (items, tags) = ours_read::<T>(&theirs, c.detached, s);
+    let (items, tags) = ours_read::<T>(&theirs, c, s);
     let want = &gr[c.name];
     assert_eq!(
         items,
@@ -242,7 +279,7 @@ fn file_meta_sink_and_source_match_gnu_radio() {
     let job = json!({
         "dir": dir.path(),
         "cases": cases.iter().map(|c| json!({
-            "name": c.name, "type": c.kind, "n": c.n, "max_seg": c.max_seg,
+            "name": c.name, "type": c.kind, "n": c.n, "vlen": c.vlen, "max_seg": c.max_seg,
             "samp_rate": c.samp_rate, "rel_rate": c.rel_rate, "detached": c.detached,
             "extras": c.extras.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
             "tags": c.tags.iter().map(|(o, k, v)| match v {
@@ -336,6 +373,27 @@ fn bad_parameters_and_files_are_refused_naming_the_file() {
         e.contains("items are 4 bytes") && e.contains("floats"),
         "{e}"
     );
+    // Vectors: 3 shorts are not a float; 2 are (its bytes, read as they are).
+    let mut fg = Flowgraph::new();
+    let src = fg.add(FileMetaSource::<i16>::new(&floats, false, false, "").with_vlen(3));
+    let sink = fg.add(VectorSink::<i16>::new().with_vlen(3));
+    fg.connect(src, sink).unwrap();
+    let e = format!("{:#}", fg.run().unwrap_err());
+    assert!(
+        e.contains("items are 4 bytes, this source's vectors of 3 int16 6"),
+        "{e}"
+    );
+    let mut fg = Flowgraph::new();
+    let src = fg.add(FileMetaSource::<i16>::new(&floats, false, false, "").with_vlen(2));
+    let sink = fg.add(VectorSink::<i16>::new().with_vlen(2));
+    fg.connect(src, sink).unwrap();
+    fg.run().unwrap();
+    let got = fg.block::<VectorSink<i16>>(sink).unwrap().data().to_vec();
+    let want: Vec<f32> = (0..10).map(|i| i as f32).collect();
+    assert_eq!(got, bytemuck::cast_slice::<f32, i16>(&want));
+    let e =
+        err(FileMetaSink::new(&path, 1.0, 1.0, 10, Pmt::Null, false).and_then(|s| s.with_vlen(0)));
+    assert!(e.contains("vlen 0") && e.contains("x.meta"), "{e}");
 }
 
 #[test]

@@ -46,7 +46,7 @@ use std::path::{Path, PathBuf};
     id = "file_meta_sink",
     summary = "Writes items to a GNU Radio metadata file: segments after PMT headers (rate, time, item type, tags), inline or in a .hdr file beside it.",
     dtypes = [Complex32, Float32, Int32, Int16, Uint8, Int8],
-    make = Self::new(path, sample_rate, rel_rate, max_seg_size, extra_dict, detached).map(|s| s.unbuffered(unbuffered))
+    make = Self::new(path, sample_rate, rel_rate, max_seg_size, extra_dict, detached)?.with_vlen(vlen).map(|s| s.unbuffered(unbuffered))
 )]
 #[param(path: &Path, path = write, doc = "the data file (headers too unless detached)")]
 #[param(sample_rate: f64 = 1.0, doc = "the first header's rx_rate")]
@@ -55,6 +55,7 @@ use std::path::{Path, PathBuf};
 #[param(extra_dict: Pmt, doc = "a dict of extra keys for the headers (nil for none)")]
 #[param(detached: bool = false, doc = "headers in the data file's name + .hdr")]
 #[param(unbuffered: bool = false, doc = "flush after each call of the work function")]
+#[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length; the header's item size is the vector's)")]
 pub struct FileMetaSink<T: Item> {
     /// The items to write.
     #[input(name = "in")]
@@ -161,6 +162,41 @@ impl<T: Item> FileMetaSink<T> {
         Ok(sink)
     }
 
+    /// Writes vectors of `vlen` scalars as items (GNU Radio's `vlen`: the header's `size` is
+    /// the vector's, segments and `max_seg_size` count vectors). The first header is written
+    /// again with that size.
+    ///
+    /// # Errors
+    /// `vlen` is 0 or the header cannot be written again; the error names the file.
+    pub fn with_vlen(mut self, vlen: usize) -> Result<Self, FileError> {
+        if vlen == 0 {
+            return Err(FileError::new(
+                "create",
+                &self.path,
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "vlen 0 (a vector has a scalar at least)",
+                ),
+            ));
+        }
+        self.input.set_vlen(vlen);
+        // Built again, not changed: a key given again moves to the dict's front.
+        let (kind, cplx) = header::file_type::<T>().expect("checked by new");
+        let strt = HEADER_SIZE + self.extras_size();
+        self.header = header::first(self.sample_rate, self.item_bytes(), kind, cplx, strt);
+        let path = self.path.clone();
+        self.header_file()
+            .seek(SeekFrom::Start(0))
+            .map_err(|e| FileError::new("seek in", &path, e))?;
+        self.write_header()?;
+        Ok(self)
+    }
+
+    /// Bytes per item (a vector of `vlen` scalars).
+    fn item_bytes(&self) -> usize {
+        std::mem::size_of::<T>() * self.input.vlen()
+    }
+
     /// Flushes after each call of the work function (GNU Radio's `set_unbuffered`).
     pub fn unbuffered(mut self, on: bool) -> Self {
         self.unbuffered = on;
@@ -207,7 +243,7 @@ impl<T: Item> FileMetaSink<T> {
         let old_len = header::get(&self.header, "strt")
             .and_then(Pmt::as_u64)
             .unwrap_or(HEADER_SIZE);
-        let seg_bytes = self.seg * std::mem::size_of::<T>() as u64;
+        let seg_bytes = self.seg * self.item_bytes() as u64;
         let strt = HEADER_SIZE + self.extras_size();
         self.header
             .dict_add(Pmt::symbol("bytes"), Pmt::Uint64(seg_bytes));
@@ -264,12 +300,14 @@ impl<T: Item> FileMetaSink<T> {
         Ok(())
     }
 
-    /// Writes `items[from..to]` of the input into segments.
+    /// Writes `items[from..to]` of the input (items of `vlen` scalars) into segments.
     fn write_items(&mut self, from: usize, to: usize, stop_early: bool) -> Result<(), FileError> {
+        let vlen = self.input.vlen();
         let mut at = from;
         while at < to {
             let k = ((self.max_seg - self.seg) as usize).min(to - at);
-            let bytes: &[u8] = bytemuck::cast_slice(&self.input.slice()[at..at + k]);
+            let bytes: &[u8] =
+                bytemuck::cast_slice(&self.input.slice()[at * vlen..(at + k) * vlen]);
             self.data
                 .write_all(bytes)
                 .map_err(|e| FileError::new("write", &self.path, e))?;
@@ -289,7 +327,9 @@ impl<T: Item> FileMetaSink<T> {
         if self.failed {
             return Ok(WorkStatus::Done);
         }
-        let n = self.input.slice().len();
+        let vlen = self.input.vlen();
+        // Items, not scalars: tag offsets count vectors.
+        let n = self.input.slice().len() / vlen;
         let base = self.input.offset();
         let result = (|| {
             let mut done = 0;
@@ -325,7 +365,7 @@ impl<T: Item> FileMetaSink<T> {
             self.failed = true;
             return Err(e.into());
         }
-        self.input.consume(n);
+        self.input.consume(n * vlen);
         Ok(WorkStatus::Continue)
     }
 

@@ -23,12 +23,13 @@ use std::path::{Path, PathBuf};
     id = "file_meta_source",
     summary = "Reads a GNU Radio metadata file: its items, each segment's header as tags (rx_rate, rx_time, extras).",
     dtypes = [Complex32, Float32, Int32, Int16, Uint8, Int8],
-    make = Ok::<_, Refused>(Self::new(path, repeat, detached, &hdr_path))
+    make = Ok::<_, Refused>(Self::new(path, repeat, detached, &hdr_path).with_vlen(vlen))
 )]
 #[param(path: PathBuf, path = read, doc = "the data file (headers too unless detached)")]
 #[param(repeat: bool = false, doc = "start again at the end")]
 #[param(detached: bool = false, doc = "headers in a file of their own")]
 #[param(hdr_path: String = "", doc = "the headers' file when detached (empty: the data file's name + .hdr)")]
+#[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length; the file's item size must be the vector's)")]
 pub struct FileMetaSource<T: Item> {
     /// The items.
     #[output(name = "out")]
@@ -82,6 +83,18 @@ impl<T: Item> FileMetaSource<T> {
         }
     }
 
+    /// Makes vectors of `vlen` scalars (GNU Radio's `vlen`): the file's item size must be the
+    /// vector's, and segments count vectors.
+    pub fn with_vlen(mut self, vlen: usize) -> Self {
+        self.output.set_vlen(vlen);
+        self
+    }
+
+    /// Bytes per item (a vector of `vlen` scalars).
+    fn item_bytes(&self) -> usize {
+        std::mem::size_of::<T>() * self.output.vlen()
+    }
+
     fn start(&mut self) -> Result<(), BlockError> {
         let open = |p: &Path| {
             File::open(p)
@@ -123,17 +136,19 @@ impl<T: Item> FileMetaSource<T> {
         else {
             return Ok(false);
         };
-        let size = std::mem::size_of::<T>() as u64;
+        let vlen = self.output.vlen();
+        let size = (std::mem::size_of::<T>() * vlen) as u64;
         if item_size != size {
+            let ours = match vlen {
+                1 => format!("{} items", ItemType::of::<T>()),
+                _ => format!("vectors of {vlen} {}", ItemType::of::<T>()),
+            };
             return Err(FileError::new(
                 "read",
                 at,
                 io::Error::new(
                     io::ErrorKind::InvalidData,
-                    format!(
-                        "its items are {item_size} bytes, this source's {} items {size}",
-                        ItemType::of::<T>()
-                    ),
+                    format!("its items are {item_size} bytes, this source's {ours} {size}"),
                 ),
             ));
         }
@@ -182,13 +197,16 @@ impl<T: Item> FileMetaSource<T> {
         for (k, v) in self.pending.drain(..) {
             self.output.add_tag(offset, k, v);
         }
+        let (vlen, item_bytes) = (self.output.vlen(), self.item_bytes());
         let out = self.output.slice();
-        let n = (out.len() as u64).min(self.left) as usize;
-        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut out[..n]);
+        // Items, not scalars: a segment's length counts vectors.
+        let n = ((out.len() / vlen) as u64).min(self.left) as usize;
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut out[..n * vlen]);
         let data = self.data.as_mut().expect("opened at start");
         let got = header::fill(data, bytes).map_err(|e| FileError::new("read", &self.path, e))?;
-        let items = got / std::mem::size_of::<T>();
-        self.output.produce(items);
+        // A vector cut short by the end of the file is not an item.
+        let items = got / item_bytes;
+        self.output.produce(items * vlen);
         self.since_start += items as u64;
         if items < n {
             // The file ends inside the segment: what was read, then the end (or the start

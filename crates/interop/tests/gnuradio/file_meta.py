@@ -1,7 +1,8 @@
 """GNU Radio 3.10's side of tests/gnuradio_file_meta.rs.
 
 Reads a job (JSON on stdin): {"dir": path, "cases": [{"name", "type" (complex, float, int,
-short, byte), "n" (items: item i is i, in each part of a complex), "max_seg", "samp_rate",
+short, byte), "n" (items, vectors of "vlen" scalars: scalar i is i, in each part of a
+complex), "max_seg", "samp_rate",
 "rel_rate", "extras": [[key, int]], "tags": [[offset, key, kind ("double", "long" or "time":
 (secs, frac)), value]], "detached"}]}. For each case GNU Radio's file_meta_sink writes
 <dir>/<name>.gr (and .gr.hdr when detached) from a vector source of those items and tags;
@@ -39,7 +40,8 @@ def main():
     out = {}
     for case in job["cases"]:
         dtype, ftype, cplx, fcn = TYPES[case["type"]]
-        n = case["n"]
+        vlen = case["vlen"]
+        n = case["n"] * vlen
         items = numpy.arange(n).astype(dtype)
         if cplx:
             items = (numpy.arange(n) + 1j * numpy.arange(n)).astype(dtype)
@@ -53,9 +55,9 @@ def main():
         for key, v in case["extras"]:
             extra = pmt.dict_add(extra, pmt.intern(key), pmt.from_long(v))
         path = "%s/%s.gr" % (job["dir"], case["name"])
-        itemsize = numpy.dtype(dtype).itemsize
+        itemsize = numpy.dtype(dtype).itemsize * vlen
         tb = gr.top_block()
-        src = getattr(blocks, "vector_source_" + fcn)(list(items), False, 1, tags)
+        src = getattr(blocks, "vector_source_" + fcn)(list(items), False, vlen, tags)
         sink = blocks.file_meta_sink(
             itemsize, path, case["samp_rate"], case["rel_rate"], ftype, cplx,
             case["max_seg"], extra, case["detached"])
@@ -66,7 +68,7 @@ def main():
 
         tb = gr.top_block()
         msrc = blocks.file_meta_source(path, False, case["detached"], "")
-        vsink = getattr(blocks, "vector_sink_" + fcn)()
+        vsink = getattr(blocks, "vector_sink_" + fcn)(vlen)
         tb.connect(msrc, vsink)
         tb.run()
         got = numpy.array(vsink.data(), dtype=dtype)

@@ -1,7 +1,7 @@
 //! Rows for GNU Radio's metadata files (`blocks.file_meta_sink`, `blocks.file_meta_source`),
 //! radioflow-interop's `file_meta` blocks.
 
-use super::common::{param, row, ty, VLEN_ONE};
+use super::common::{param, row, ty, VLEN};
 use super::table::{GrBlock, GrType};
 use radioflow_runtime::registry::Dtype;
 
@@ -21,7 +21,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "file_meta_sink",
         TYPES,
         &[
-            VLEN_ONE,
+            VLEN,
             param("file", "path"),
             param("samp_rate", "sample_rate"),
             param("rel_rate", "rel_rate"),
@@ -37,7 +37,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "file_meta_source",
         TYPES,
         &[
-            VLEN_ONE,
+            VLEN,
             param("file", "path"),
             param("repeat", "repeat"),
             param("detached", "detached"),
