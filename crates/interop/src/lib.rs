@@ -11,9 +11,14 @@
 //! - `network`: items over UDP and TCP as GNU Radio's gr-network ([`UdpSource`], [`UdpSink`]
 //!   with [`UdpHeader`], [`TcpSource`], [`TcpSink`]).
 //!
-//! All six are on by default. The blocks register themselves with the runtime's registry
+//! - `audio`: sound cards through ALSA, as GNU Radio's gr-audio on Linux ([`AudioSink`],
+//!   [`AudioSource`], [`AudioError`]), over the system's libasound.
+//!
+//! All seven are on by default. The blocks register themselves with the runtime's registry
 //! (graph files, GRC, Python) when this crate is linked, as `radioflow-library` does.
 
+#[cfg(feature = "audio")]
+mod audio;
 #[cfg(feature = "file_meta")]
 mod file_meta;
 #[cfg(feature = "network")]
@@ -27,6 +32,8 @@ pub mod wav;
 #[cfg(feature = "zmq")]
 pub mod zmq;
 
+#[cfg(feature = "audio")]
+pub use audio::{AudioError, AudioSink, AudioSource};
 #[cfg(feature = "file_meta")]
 pub use file_meta::{FileMetaSink, FileMetaSource};
 #[cfg(feature = "network")]

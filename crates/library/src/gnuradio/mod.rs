@@ -18,6 +18,8 @@
 
 mod analog;
 mod analog_sources;
+#[cfg(feature = "audio")]
+mod audio;
 mod blocks;
 mod channels;
 mod common;
@@ -63,6 +65,8 @@ const MODULES: &[&[GrBlock]] = &[
     fec::ROWS,
     vectors::ROWS,
     sync::ROWS,
+    #[cfg(feature = "audio")]
+    audio::ROWS,
 ];
 
 /// Every row of the table.
