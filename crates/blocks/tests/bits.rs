@@ -103,6 +103,70 @@ fn repack_bits_equals_regrouping_the_bits_for_every_k_l_and_order() {
 }
 
 #[test]
+fn packets_are_repacked_one_by_one_padded_or_cut_under_every_scheduler() {
+    // Packets of 0 to 12 bytes; each packet's bits regrouped on their own: padded with zero
+    // bits to a whole byte out, or with align_output cut to whole bytes (then only packets
+    // whose bits divide evenly, where GNU Radio's carried bit index plays no part: its quirk
+    // is checked against GNU Radio itself in tests/gnuradio_bits.rs).
+    for s in schedulers() {
+        for (k, l) in [(8, 1), (1, 8), (8, 3), (3, 5), (6, 4)] {
+            for (order, align) in [
+                (BitOrder::LsbFirst, false),
+                (BitOrder::MsbFirst, false),
+                (BitOrder::MsbFirst, true),
+            ] {
+                let mask = ((1u16 << k) - 1) as u8;
+                let lens: Vec<usize> = bytes(k as u64 + 7 * l as u64, 40)
+                    .iter()
+                    .map(|&b| b as usize % 13)
+                    .map(|n| if align { n - n % l } else { n })
+                    .collect();
+                let input: Vec<u8> = bytes(k as u64, lens.iter().sum())
+                    .iter()
+                    .map(|b| b & mask)
+                    .collect();
+                let (mut tags, mut want, mut want_tags, mut at) = (vec![], vec![], vec![], 0);
+                for &n in &lens {
+                    tags.push(Tag::new(at as u64, Pmt::symbol("len"), Pmt::Int(n as i64)));
+                    let mut bits = bits_of(&input[at..at + n], k, order);
+                    bits.resize(bits.len().next_multiple_of(l), 0);
+                    let out = bytes_of(&bits, l, order);
+                    if !out.is_empty() {
+                        want_tags.push((want.len() as u64, out.len() as i64));
+                    }
+                    want.extend(out);
+                    at += n;
+                }
+                // An empty packet at the end has no item to carry its tag.
+                tags.retain(|t| t.offset < at as u64);
+                let block = RepackBits::new(k, l, order).unwrap().packets("len", align);
+                let (got, got_tags) = run(block, input, tags, s.as_ref());
+                let what = format!("k {k} l {l} {order:?} align {align} on {}", s.name());
+                assert_eq!(got, want, "{what}");
+                let got_tags: Vec<(u64, i64)> = got_tags
+                    .iter()
+                    .map(|t| (t.offset, t.value.as_i64().unwrap()))
+                    .collect();
+                assert_eq!(got_tags, want_tags, "{what}: length tags");
+            }
+        }
+    }
+    // An item that no length tag puts in a packet: the error names the item.
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(vec![1u8, 2, 3]));
+    let b = fg.add(
+        RepackBits::new(8, 1, BitOrder::LsbFirst)
+            .unwrap()
+            .packets("len", false),
+    );
+    let sink = fg.add(VectorSink::<u8>::new());
+    fg.connect(src, b).unwrap();
+    fg.connect(b, sink).unwrap();
+    let e = format!("{:#}", fg.run().unwrap_err());
+    assert!(e.contains("repack_bits in: item 0 is in no packet"), "{e}");
+}
+
+#[test]
 fn bit_blocks_are_the_same_under_every_scheduler() {
     let input = bytes(1, 5000);
     for s in schedulers() {

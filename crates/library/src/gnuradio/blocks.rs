@@ -35,11 +35,6 @@ fn bit_order(v: &Pmt) -> Result<Pmt, String> {
     Ok(Pmt::symbol(word))
 }
 
-/// An empty string (no length tag key).
-fn is_empty_text(v: &Pmt) -> bool {
-    matches!(v, Pmt::Symbol(s) if s.is_empty())
-}
-
 /// The `_v` constant blocks: one constant (`vlen` 1), or one per position of vectors of `vlen`
 /// (`multiply_const_v` / `add_const_v`, whose vector length is their constant's length, which
 /// GNU Radio asserts is `vlen`).
@@ -290,12 +285,8 @@ pub(crate) const ROWS: &[GrBlock] = &[
         &[
             param("k", "k"),
             param("l", "l"),
-            only(
-                "len_tag_key",
-                is_empty_text,
-                "radioflow's repack_bits works on a continuous stream; packets by a length tag are not supported yet",
-            ),
-            no_effect("align_output", "read only with a length tag key"),
+            param("len_tag_key", "len_tag_key"),
+            param("align_output", "align_output"),
             GrParam {
                 key: "endianness",
                 to: To::Convert("endianness", bit_order),
