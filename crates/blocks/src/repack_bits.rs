@@ -212,7 +212,7 @@ impl RepackBits {
         // GNU Radio's count: the packet's bits over l, rounded up unless align_output; then
         // as many as the bits from its bit index on make (the last padded).
         let bits_in = n * k;
-        let asked = bits_in / l + u64::from(!self.align_output && bits_in % l != 0);
+        let asked = bits_in / l + u64::from(!self.align_output && !bits_in.is_multiple_of(l));
         let have = (bits_in - u64::from(self.bits.in_index)).div_ceil(l);
         self.items_left = n as usize;
         self.out_left = asked.min(have) as usize;
