@@ -112,7 +112,9 @@ fn bit_blocks_equal_gnu_radio_s() {
     // and the run ends with it unread). Where every packet's bits are a multiple of l (8 -> 2,
     // 2 -> 8 on packets of multiples of 4), the input also has "x" tags, which GNU Radio
     // places at their offset times k/l.
-    let mut packet_jobs: Vec<(String, Vec<(u64, String, i64)>, usize)> = Vec::new();
+    // (name, the input's tags, bytes of the input used)
+    type PacketJob = (String, Vec<(u64, String, i64)>, usize);
+    let mut packet_jobs: Vec<PacketJob> = Vec::new();
     for (k, l, tagged) in [
         (8, 1, false),
         (1, 8, false),
