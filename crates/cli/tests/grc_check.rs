@@ -76,11 +76,11 @@ fn a_folder_s_flowgraphs_are_each_run_and_reported() {
     );
     write(
         dir.path(),
-        "ends/d/audio.grc",
+        "ends/d/vocoder.grc",
         &grc(
             &[
                 ("src", "blocks_null_source", &float),
-                ("speaker", "audio_sink", &[]),
+                ("speaker", "vocoder_codec2_decode_ps", &[]),
             ],
             &["[src, '0', speaker, '0']"],
         ),
@@ -119,14 +119,19 @@ fn a_folder_s_flowgraphs_are_each_run_and_reported() {
     };
     let ends = check("ends", "120");
     assert_eq!(line(&ends, "a/finite.grc"), "runs");
-    assert_eq!(line(&ends, "d/audio.grc"), "unsupported blocks audio_sink");
+    assert_eq!(
+        line(&ends, "d/vocoder.grc"),
+        "unsupported blocks vocoder_codec2_decode_ps"
+    );
     assert!(line(&ends, "e/broken.grc").starts_with("error "), "{ends}");
     assert!(
         ends.contains("3 flowgraphs: 1 error, 1 runs, 1 unsupported blocks"),
         "{ends}"
     );
     assert!(
-        ends.contains("1 GNU Radio ids missing; by flowgraphs needing each: audio_sink 1"),
+        ends.contains(
+            "1 GNU Radio ids missing; by flowgraphs needing each: vocoder_codec2_decode_ps 1"
+        ),
         "{ends}"
     );
     let endless = check("endless", "0.5");
@@ -160,11 +165,10 @@ fn grc_list_of_one_id_says_what_each_parameter_becomes() {
         "{stdout}"
     );
     let out = Command::new(env!("CARGO_BIN_EXE_radioflow"))
-        .args(["grc", "list", "audio_sink"])
+        .args(["grc", "list", "vocoder_codec2_decode_ps"])
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("does not run GNU Radio block 'audio_sink'")
-    );
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("does not run GNU Radio block 'vocoder_codec2_decode_ps'"));
 }

@@ -104,14 +104,14 @@ fn error(text: &str) -> String {
 #[test]
 fn unsupported_blocks_are_listed_together_before_anything_runs() {
     let text = TONE_GAIN
-        .replace("id: blocks_file_sink", "id: audio_sink")
+        .replace("id: blocks_file_sink", "id: vocoder_codec2_decode_ps")
         .replace("id: blocks_copy", "id: vocoder_cvsd_encode_fb")
         .replace("    state: bypassed", "    state: enabled");
     let e = error(&text);
     assert!(
         e.starts_with("bad.grc: GNU Radio blocks radioflow does not run: ")
             && e.contains("vocoder_cvsd_encode_fb (blocks_copy_0)")
-            && e.contains("audio_sink (blocks_file_sink_0)")
+            && e.contains("vocoder_codec2_decode_ps (blocks_file_sink_0)")
             && e.contains("radioflow grc list"),
         "{e}"
     );
