@@ -496,7 +496,18 @@ impl Param {
                 }
                 _ => Err(Error::new(e.span(), "a list's default is `[]`")),
             },
-            Class::Path | Class::Text | Class::Parsed | Class::Message => {
+            // A message's default or example may be a symbol (a string literal), which a
+            // block can read as text (a matrix as "1 0; 0 1", say).
+            Class::Message => {
+                let w = string(e).map_err(|_| {
+                    Error::new(
+                        e.span(),
+                        "a message's default or example is a string (a symbol)",
+                    )
+                })?;
+                Ok((quote!(#reg::DefaultValue::Word(#w)), w.value()))
+            }
+            Class::Path | Class::Text | Class::Parsed => {
                 Err(Error::new(e.span(), "no default for this parameter"))
             }
         }

@@ -30,6 +30,7 @@ mod filter;
 mod filter_blocks;
 mod headless;
 mod math;
+mod matrix;
 mod messages;
 mod network;
 mod packets;
@@ -65,6 +66,7 @@ const MODULES: &[&[GrBlock]] = &[
     fec::ROWS,
     vectors::ROWS,
     sync::ROWS,
+    matrix::ROWS,
     #[cfg(feature = "audio")]
     audio::ROWS,
 ];
