@@ -20,7 +20,7 @@ use radioflow_runtime::registry::prelude::*;
 ///
 /// let mut fg = Flowgraph::new();
 /// let src = fg.add(VectorSource::new(vec![0i32, 1, 2, 3, 4, 5]));
-/// let mi = fg.add(MatrixInterleaver::<i32>::new(2, 3, false)?);
+/// let mi = fg.add(MatrixInterleaver::<i32>::new(2, 3, false).unwrap());
 /// let sink = fg.add(VectorSink::<i32>::new());
 /// fg.connect(src, mi)?;
 /// fg.connect(mi, sink)?;
