@@ -39,6 +39,7 @@ mod streams;
 mod sync;
 mod table;
 mod tag_sources;
+mod tags;
 mod vectors;
 mod zeromq;
 
@@ -67,6 +68,7 @@ const MODULES: &[&[GrBlock]] = &[
     vectors::ROWS,
     sync::ROWS,
     matrix::ROWS,
+    tags::ROWS,
     #[cfg(feature = "audio")]
     audio::ROWS,
 ];
