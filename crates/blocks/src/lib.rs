@@ -143,6 +143,7 @@ mod stream_to_vector;
 mod subtract;
 mod tag_debug;
 mod tag_map;
+mod tagged_stream_mux;
 mod tagged_stream_to_pdu;
 mod tags_strobe;
 #[cfg(test)]
@@ -240,6 +241,7 @@ pub use stream_to_tagged_stream::StreamToTaggedStream;
 pub use stream_to_vector::StreamToVector;
 pub use subtract::Subtract;
 pub use tag_debug::TagDebug;
+pub use tagged_stream_mux::TaggedStreamMux;
 pub use tagged_stream_to_pdu::TaggedStreamToPdu;
 pub use tags_strobe::TagsStrobe;
 pub use threshold::Threshold;

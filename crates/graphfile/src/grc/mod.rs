@@ -89,7 +89,15 @@ const RAW: &[&str] = &["type", "file", "in_type", "out_type"];
 /// String parameters (GRC's `dtype: string`): an expression if it evaluates to a string, else
 /// the text as written (`tcp://127.0.0.1:5555` unquoted), as GRC does. `name` and `filter`
 /// are strings wherever GNU Radio 3.10's blocks have them (`tag_debug`'s `name: Test`).
-const STRING: &[&str] = &["address", "key", "addr", "len_tag_key", "tag", "name", "filter"];
+const STRING: &[&str] = &[
+    "address",
+    "key",
+    "addr",
+    "len_tag_key",
+    "tag",
+    "name",
+    "filter",
+];
 
 /// Reads and builds the GRC flowgraph at `path`.
 pub fn load_grc(path: impl AsRef<Path>) -> Result<BuiltGraph, GraphError> {
