@@ -10,8 +10,9 @@
 //! `variable_*_encoder_def` values pass unchanged. GNU Radio builds lists of objects for its
 //! threaded blocks (`dim1`, `dim2`); radioflow runs one object per block.
 //!
-//! The blocks: [`ExtendedEncoder`] and [`ExtendedDecoder`] (streams), [`AsyncEncoder`] and
-//! [`AsyncDecoder`] (PDUs).
+//! The blocks: [`ExtendedEncoder`] and [`ExtendedDecoder`] (streams), [`TaggedEncoder`] and
+//! [`TaggedDecoder`] (packets of tagged streams), [`AsyncEncoder`] and [`AsyncDecoder`]
+//! (PDUs).
 //!
 //! ```
 //! use radioflow_fec::{DecoderDef, EncoderDef, Soft};
@@ -42,7 +43,9 @@ mod dummy;
 mod repetition;
 mod viterbi;
 
-pub use blocks::{AsyncDecoder, AsyncEncoder, ExtendedDecoder, ExtendedEncoder};
+pub use blocks::{
+    AsyncDecoder, AsyncEncoder, ExtendedDecoder, ExtendedEncoder, TaggedDecoder, TaggedEncoder,
+};
 pub use cc::{CcCode, CcEncoder, CcMode};
 pub use code::{Conversion, Decoder, Encoder, Soft, SoftInput};
 pub use def::{DecoderDef, DefError, EncoderDef};

@@ -849,3 +849,49 @@ fn vector_constants_become_per_position_blocks() {
         .to_string();
     assert!(e.contains("const has 3 values but vlen is 2"), "{e}");
 }
+
+/// GNU Radio's tagged FEC blocks: with a length tag name they become radioflow's tagged
+/// encoder and decoder; with `None` or `''` (GNU Radio's Python then builds the untagged
+/// ones) the extended encoder and decoder, without the MTU.
+#[test]
+fn fec_tagged_blocks_fall_back_to_the_untagged_ones_without_a_tag_name() {
+    use radioflow_graphfile::describe_grc;
+    let mut text = String::from(
+        "options:\n  parameters:\n    id: tagged\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    text += &grc_block("len_key", "variable", &[("value", "'\"packet_len\"'")]);
+    for (name, tag) in [("tag", "len_key"), ("none", "None"), ("empty", "''")] {
+        let enc = [
+            ("encoder_list", "'fec.repetition_encoder_make(64, 3)'"),
+            ("mtu", "'100'"),
+            ("puncpat", "'''11'''"),
+            ("lentagname", tag),
+        ];
+        text += &grc_block(&format!("enc_{name}"), "fec_extended_tagged_encoder", &enc);
+        let dec = [
+            ("decoder_list", "'fec.repetition_decoder.make(64, 3, 0.5)'"),
+            ("mtu", "'100'"),
+            ("ann", "None"),
+            ("puncpat", "'''11'''"),
+            ("lentagname", tag),
+            ("value", "fec_extended_decoder"),
+        ];
+        text += &grc_block(&format!("dec_{name}"), "fec_extended_tagged_decoder", &dec);
+    }
+    text += "\nconnections: []\n\nmetadata:\n  file_format: 1\n";
+    let g = describe_grc(&text, "tagged.grc").unwrap();
+    let spec = |n: &str| g.block(n).unwrap();
+    assert_eq!(spec("enc_tag").block, "fec_tagged_encoder");
+    assert_eq!(spec("dec_tag").block, "fec_tagged_decoder");
+    for name in ["none", "empty"] {
+        assert_eq!(spec(&format!("enc_{name}")).block, "fec_extended_encoder");
+        assert_eq!(spec(&format!("dec_{name}")).block, "fec_extended_decoder");
+        assert!(!spec(&format!("enc_{name}"))
+            .params
+            .iter()
+            .any(|(k, _)| k == "mtu"));
+    }
+    for b in &g.blocks {
+        b.make().unwrap_or_else(|e| panic!("{}: {e}", b.name));
+    }
+}
