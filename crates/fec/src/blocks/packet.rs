@@ -37,14 +37,27 @@ impl<T: Item> Packet<T> {
         input: &mut StreamInput<T>,
         block: &str,
     ) -> Result<bool, BlockError> {
-        let avail = input.slice().len();
-        let start = input.offset();
+        let used = self.gather_from(input.slice(), input.offset(), input.tags(), block)?;
+        input.consume(used);
+        Ok(self.whole)
+    }
+
+    /// As [`gather`](Self::gather) from `items`, the first at absolute offset `start`, with
+    /// `tags` (absolute offsets); returns how many items it took.
+    pub(crate) fn gather_from(
+        &mut self,
+        items: &[T],
+        start: u64,
+        tags: &[Tag],
+        block: &str,
+    ) -> Result<usize, BlockError> {
+        let avail = items.len();
         let mut used = 0;
         while used < avail && !self.whole {
             let at = start + used as u64;
-            if self.left == 0 {
-                let len = input
-                    .tags()
+            let first = self.left == 0;
+            if first {
+                let len = tags
                     .iter()
                     .rfind(|t| t.offset == at && t.key == self.key)
                     .map(|t| t.value.as_i64());
@@ -63,20 +76,26 @@ impl<T: Item> Packet<T> {
             }
             let n = self.left.min(avail - used);
             let range = at..at + n as u64;
+            // GNU Radio takes the length tags off the packet's first item only: one further
+            // in moves with the other tags.
             self.tags.extend(
-                input
-                    .tags()
-                    .iter()
-                    .filter(|t| range.contains(&t.offset) && t.key != self.key)
+                tags.iter()
+                    .filter(|t| {
+                        range.contains(&t.offset) && !(first && t.offset == at && t.key == self.key)
+                    })
                     .cloned(),
             );
-            self.items.extend_from_slice(&input.slice()[used..used + n]);
+            self.items.extend_from_slice(&items[used..used + n]);
             used += n;
             self.left -= n;
             self.whole = self.left == 0;
         }
-        input.consume(used);
-        Ok(self.whole)
+        Ok(used)
+    }
+
+    /// Whether the packet is whole.
+    pub(crate) fn is_whole(&self) -> bool {
+        self.whole
     }
 
     /// Marks the whole packet taken: the next [`gather`](Self::gather) starts another.
@@ -87,8 +106,8 @@ impl<T: Item> Packet<T> {
     /// Writes the packet's `n_out` items out: the length tag (`n_out`) on the first, then
     /// each other tag where GNU Radio's scheduler puts it, at its input offset times `rate`
     /// rounded to the nearest item (the tagged blocks' relative rate). GNU Radio also places
-    /// a tag that lands before the packet's first item out, where a reader sees it only if
-    /// it has not read past that item yet: those are left out.
+    /// a tag that lands before the packet's first item out, where its reader sees it only
+    /// if it has not read past that item yet (thread timing): those are left out.
     pub(crate) fn tag_output<U: Item>(
         &mut self,
         output: &mut StreamOutput<U>,

@@ -18,8 +18,9 @@ use radioflow_runtime::registry::prelude::*;
 /// where the frame reads more values than the packet has, GNU Radio reads its buffer's next
 /// items and radioflow reads zeros. Other tags move to their input offset times the rate
 /// (1/3 for `rep` 3), rounded to the nearest item, as GNU Radio's scheduler moves them: one
-/// landing before its packet's first bit is left out (GNU Radio puts it there, where a reader
-/// has most often gone past it).
+/// landing before its packet's first bit is left out (GNU Radio puts it there, where its
+/// reader sees it or not as it has read past that item or not yet: a matter of thread
+/// timing).
 ///
 /// A decoder with look-ahead (streaming convolutional) is refused: it would read the next
 /// packet. A packet of more than `mtu` bytes of data (`length · rate > 8 · mtu`) stops the

@@ -14,7 +14,16 @@ use radioflow_runtime::registry::prelude::*;
 /// as GNU Radio codes it. Other tags move to their input offset times the code's rate
 /// (GNU Radio's `rate()`: 3 for `rep` 3), rounded to the nearest item, as GNU Radio's
 /// scheduler moves them: one landing before its packet's first code bit is left out (GNU
-/// Radio puts it there, where a reader has most often gone past it).
+/// Radio puts it there, where its reader sees it or not as it has read past that item or
+/// not yet: a matter of thread timing).
+///
+/// A CCSDS encoder (`fec.ccsds_encoder_make`) runs as in GNU Radio, which packs the bits
+/// into bytes before it (eight a byte, most significant first; tags to a bit's offset / 8
+/// rounded down) but leaves the length tags counting bits: a packet of `L` bits takes the `L`
+/// bytes from its tag on (eight packets of bits), codes the first `L` bits of them, and
+/// the length tags within move with the other tags (offsets in bytes times 1/2, GNU Radio's
+/// `rate()` of that encoder). Such a packet whose frame is not a whole number of bytes stops
+/// the run.
 ///
 /// A packet of more than `mtu` bytes of code (`length · rate > 8 · mtu`) stops the run with
 /// an error naming the block, as GNU Radio throws; so does an item that starts no packet. A
@@ -29,7 +38,7 @@ use radioflow_runtime::registry::prelude::*;
 /// let mut fg = Flowgraph::new();
 /// let src = fg.add(VectorSource::new(vec![1u8, 0, 1, 1]));
 /// let tag = fg.add(StreamToTaggedStream::<u8>::new(2, "packet_len"));
-/// let enc = fg.add(TaggedEncoder::new("fec.repetition_encoder_make(8, 3)".parse()?, "11", "packet_len", 1500)?);
+/// let enc = fg.add(TaggedEncoder::new("fec.repetition_encoder_make(8, 3)".parse()?, "11", "packet_len", 1500).map_err(|(_, e)| e)?);
 /// let sink = fg.add(VectorSink::<u8>::new());
 /// fg.connect(src, tag)?;
 /// fg.connect(tag, enc)?;
@@ -64,6 +73,20 @@ pub struct TaggedEncoder {
     rate: f64,
     mtu: usize,
     packet: Packet<u8>,
+    /// The bytes a CCSDS encoder's packets are gathered from.
+    packing: Option<Packing>,
+    /// A CCSDS frame's bits.
+    bits: Vec<u8>,
+}
+
+/// Bits packed into bytes ahead of a CCSDS encoder, as GNU Radio's `pack_k_bits_bb(8)`
+/// packs them: the bytes not yet in a packet, the offset of the first, and the tags moved
+/// onto them (absolute byte offsets).
+#[derive(Debug, Default)]
+struct Packing {
+    bytes: Vec<u8>,
+    start: u64,
+    tags: Vec<Tag>,
 }
 
 #[block]
@@ -71,9 +94,7 @@ impl TaggedEncoder {
     /// Encodes the packets tagged `lentagname` by `encoder`, punctured by `puncpat`.
     ///
     /// # Errors
-    /// Naming the parameter: `puncpat` is not a pattern of 1s; `encoder` is a CCSDS encoder
-    /// (GNU Radio packs the bits into bytes before it but leaves the length tags counting
-    /// bits, so each of its frames takes eight packets' room: not reproduced).
+    /// Naming the parameter: `puncpat` is not a pattern of 1s.
     pub fn new(
         encoder: EncoderDef,
         puncpat: &str,
@@ -85,31 +106,26 @@ impl TaggedEncoder {
             EncoderDef::Dummy { .. } => 1.0,
             EncoderDef::Repetition { rep, .. } => *rep as f64,
             EncoderDef::Cc(code) => code.rate() as f64,
-            EncoderDef::Ccsds(_) => {
-                return Err((
-                    "encoder",
-                    "GNU Radio packs the bits into bytes before a tagged CCSDS encoder but \
-                     leaves the length tags counting bits, so its frames do not follow the \
-                     packets; radioflow does not reproduce that: use fec.cc_encoder_make(..., \
-                     7, 2, [109, 79], ...) (the same code on bits)"
-                        .into(),
-                ));
-            }
+            // GNU Radio's rate() of its CCSDS encoder, which counts its input in bytes.
+            EncoderDef::Ccsds(_) => 0.5,
         };
+        let packing = matches!(encoder, EncoderDef::Ccsds(_)).then(Packing::default);
         let encoder = encoder.build();
         Ok(Self {
-            input: StreamInput::new(),
+            input: StreamInput::new().with_min_items(if packing.is_some() { 8 } else { 1 }),
             output: StreamOutput::new().with_min_items(encoder.output_size()),
             encoder,
             rate,
             mtu,
             packet: Packet::new(lentagname),
+            packing,
+            bits: Vec::new(),
         })
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         loop {
-            if !self.packet.gather(&mut self.input, "fec_tagged_encoder")? {
+            if !self.gather()? {
                 break;
             }
             let n = self.packet.items.len();
@@ -133,13 +149,61 @@ impl TaggedEncoder {
                 // The frame's size is set again when there is room.
                 break;
             }
-            self.encoder
-                .encode(&self.packet.items[..n_in], &mut y[..n_out]);
+            if self.packing.is_some() {
+                if n_in % 8 != 0 {
+                    return Err(BlockError::msg(format!(
+                        "fec_tagged_encoder in: a CCSDS frame of {n_in} bits (a packet's length \
+                         tag) is not a whole number of bytes"
+                    )));
+                }
+                self.bits.clear();
+                for b in &self.packet.items[..n_in / 8] {
+                    self.bits.extend((0..8).rev().map(|j| (b >> j) & 1));
+                }
+                self.encoder.encode(&self.bits, &mut y[..n_out]);
+            } else {
+                self.encoder
+                    .encode(&self.packet.items[..n_in], &mut y[..n_out]);
+            }
             self.packet.tag_output(&mut self.output, n_out, self.rate);
             self.output.produce(n_out);
             self.packet.take();
         }
         Ok(WorkStatus::Continue)
+    }
+}
+
+impl TaggedEncoder {
+    /// Reads input into the packet, through the packing for a CCSDS encoder; true once it is
+    /// whole.
+    fn gather(&mut self) -> Result<bool, BlockError> {
+        const NAME: &str = "fec_tagged_encoder";
+        let Some(p) = &mut self.packing else {
+            return self.packet.gather(&mut self.input, NAME);
+        };
+        let x = self.input.slice();
+        let n = x.len() / 8 * 8;
+        let first_bit = self.input.offset();
+        p.bytes.extend(
+            x[..n]
+                .chunks_exact(8)
+                .map(|c| c.iter().fold(0u8, |byte, bit| byte << 1 | (bit & 1))),
+        );
+        for t in self.input.tags() {
+            if t.offset < first_bit + n as u64 {
+                // pack_k_bits_bb is a decimator: GNU Radio's scheduler divides by its integer
+                // rate, down.
+                p.tags
+                    .push(Tag::new(t.offset / 8, t.key.clone(), t.value.clone()));
+            }
+        }
+        self.input.consume(n);
+        let used = self.packet.gather_from(&p.bytes, p.start, &p.tags, NAME)?;
+        p.bytes.drain(..used);
+        p.start += used as u64;
+        let start = p.start;
+        p.tags.retain(|t| t.offset >= start);
+        Ok(self.packet.is_whole())
     }
 }
 
@@ -205,17 +269,7 @@ mod tests {
     }
 
     #[test]
-    fn ccsds_and_punctures_are_refused_by_parameter() {
-        let e = TaggedEncoder::new(
-            "fec.ccsds_encoder_make(64, 0, fec.CC_STREAMING)"
-                .parse()
-                .unwrap(),
-            "11",
-            "len",
-            1500,
-        )
-        .unwrap_err();
-        assert_eq!(e.0, "encoder");
+    fn punctures_are_refused_by_parameter() {
         let e = TaggedEncoder::new(
             "fec.dummy_encoder_make(8)".parse().unwrap(),
             "110",
@@ -224,5 +278,14 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.0, "puncpat");
+    }
+
+    #[test]
+    fn a_ccsds_frame_not_of_whole_bytes_stops_the_run() {
+        let mut h = encoder("fec.ccsds_encoder_make(64, 0, fec.CC_STREAMING)", 1500);
+        h.push_tag("in", 0, "len", 12i64);
+        h.push("in", &[1u8; 96]);
+        let e = h.work().unwrap_err().to_string();
+        assert!(e.contains("a CCSDS frame of 12 bits"), "{e}");
     }
 }
