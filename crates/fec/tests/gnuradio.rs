@@ -1,12 +1,12 @@
 //! Every code through the FEC blocks against GNU Radio 3.10's on the same input: random bits
 //! encoded, mapped to ±1, Gaussian noise added, decoded; code bits and decoded bits equal.
-//! The stream blocks (`fec.extended_encoder`, `fec.extended_decoder`) run under each
-//! scheduler; the PDU blocks (`fec.async_encoder`, `fec.async_decoder`, packed and not, PDUs
-//! of the frame size, smaller and larger) in a harness; the tagged stream blocks
+//! The stream blocks (`fec.extended_encoder`, `fec.extended_decoder`, punctured and not) run
+//! under each scheduler; the PDU blocks (`fec.async_encoder`, `fec.async_decoder`, packed and
+//! not, PDUs of the frame size, smaller and larger) in a harness; the tagged stream blocks
 //! (`fec.extended_tagged_encoder`, `fec.extended_tagged_decoder`: packets shorter and longer
-//! than the frame, one cut off by the end, other tags moved) under each scheduler. The noise is strong enough that
-//! decoders make errors (and the Viterbi decoder's metrics saturate and renormalize), so
-//! equal output means the same decisions, not merely both correct. Run by
+//! than the frame, one cut off by the end, other tags moved) under each scheduler. The noise
+//! is strong enough that decoders make errors (and the Viterbi decoder's metrics saturate and
+//! renormalize), so equal output means the same decisions, not merely both correct. Run by
 //! `gnuradio/run_fec.py` in one GNU Radio process; SKIPPED where GNU Radio is not installed.
 
 use radioflow_blocks::{VectorSink, VectorSource};
@@ -34,6 +34,7 @@ fn gnuradio_present() -> bool {
 struct Case {
     encoder: &'static str,
     decoder: &'static str,
+    puncpat: &'static str,
     /// Frames of input.
     bits: Vec<u8>,
     /// Noise per code bit (more than needed).
@@ -42,7 +43,7 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(35);
-    let defs: [(&str, &str, usize, f32); 9] = [
+    let defs: [(&str, &str, usize, f32); 12] = [
         (
             "fec.dummy_encoder_make(64)",
             "fec.dummy_decoder.make(64)",
@@ -97,6 +98,25 @@ fn cases() -> Vec<Case> {
             128,
             0.7,
         ),
+        // Punctured (the pattern after `@`): groups running across frames and part groups.
+        (
+            "fec.cc_encoder_make(128, 7, 2, [109, 79], 0, fec.CC_STREAMING, False)@1101",
+            "fec.cc_decoder.make(128, 7, 2, [109, 79], 0, -1, fec.CC_STREAMING, False)",
+            128,
+            0.6,
+        ),
+        (
+            "fec.cc_encoder_make(96, 7, 2, [109, 79], 0, fec.CC_TERMINATED, False)@110",
+            "fec.cc_decoder.make(96, 7, 2, [109, 79], 0, -1, fec.CC_TERMINATED, False)",
+            96,
+            0.6,
+        ),
+        (
+            "fec.ccsds_encoder_make(128, 0, fec.CC_STREAMING)@11011",
+            "fec.cc_decoder.make(128, 7, 2, [109, 79], 0, -1, fec.CC_STREAMING, False)",
+            128,
+            0.6,
+        ),
     ];
     defs.iter()
         .map(|&(encoder, decoder, frame, sigma)| {
@@ -111,9 +131,11 @@ fn cases() -> Vec<Case> {
                         as f32
                 })
                 .collect();
+            let (encoder, puncpat) = encoder.split_once('@').unwrap_or((encoder, "11"));
             Case {
                 encoder,
                 decoder,
+                puncpat,
                 bits,
                 noise,
             }
@@ -127,9 +149,10 @@ fn stream_input(cases: &[Case]) -> String {
     for c in cases {
         let join = |v: Vec<String>| v.join(",");
         input += &format!(
-            "stream|{}|{}|{}|{}\n",
+            "stream|{}|{}|{}|{}|{}\n",
             c.encoder,
             c.decoder,
+            c.puncpat,
             join(c.bits.iter().map(u8::to_string).collect()),
             join(c.noise.iter().map(|x| format!("{x:?}")).collect()),
         );
@@ -569,9 +592,9 @@ fn codes_match_gnu_radio_through_noise() {
         let enc: EncoderDef = c.encoder.parse().unwrap();
         let dec: DecoderDef = c.decoder.parse().unwrap();
         for s in &schedulers {
-            let at = format!("{} under {}", c.encoder, s.name());
+            let at = format!("{} ({}) under {}", c.encoder, c.puncpat, s.name());
             let code: Vec<u8> = run(
-                ExtendedEncoder::new(enc.clone(), "11").unwrap(),
+                ExtendedEncoder::new(enc.clone(), c.puncpat).unwrap(),
                 c.bits.clone(),
                 s.as_ref(),
             );
@@ -582,7 +605,7 @@ fn codes_match_gnu_radio_through_noise() {
                 .map(|(b, n)| (f32::from(*b) * 2.0 - 1.0) + n)
                 .collect();
             let bits: Vec<u8> = run(
-                ExtendedDecoder::new(dec.clone(), "11").unwrap(),
+                ExtendedDecoder::new(dec.clone(), c.puncpat).unwrap(),
                 soft,
                 s.as_ref(),
             );

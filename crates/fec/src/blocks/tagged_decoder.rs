@@ -87,7 +87,7 @@ impl TaggedDecoder {
         lentagname: &str,
         mtu: usize,
     ) -> Result<Self, (&'static str, String)> {
-        super::puncpat::check(puncpat).map_err(|e| ("puncpat", e))?;
+        super::puncpat::check_tagged(puncpat).map_err(|e| ("puncpat", e))?;
         let decoder = decoder.build().map_err(|e| ("decoder", e.to_string()))?;
         if decoder.history() > 0 {
             return Err((

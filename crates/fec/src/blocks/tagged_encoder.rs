@@ -101,7 +101,7 @@ impl TaggedEncoder {
         lentagname: &str,
         mtu: usize,
     ) -> Result<Self, (&'static str, String)> {
-        super::puncpat::check(puncpat).map_err(|e| ("puncpat", e))?;
+        super::puncpat::check_tagged(puncpat).map_err(|e| ("puncpat", e))?;
         let rate = match &encoder {
             EncoderDef::Dummy { .. } => 1.0,
             EncoderDef::Repetition { rep, .. } => *rep as f64,

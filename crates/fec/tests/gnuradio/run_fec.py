@@ -1,7 +1,7 @@
 """GNU Radio 3.10's FEC blocks for each case radioflow's tests/gnuradio.rs sends on stdin.
 
-A stream case is one line `stream|encoder|decoder|bits|noise` (the objects as GNU Radio's
-Python calls, bits and noise comma-separated): the bits go through fec.extended_encoder,
+A stream case is one line `stream|encoder|decoder|puncpat|bits|noise` (the objects as GNU
+Radio's Python calls, bits and noise comma-separated): the bits go through fec.extended_encoder,
 become -1/+1 floats plus the noise (in float32, as radioflow adds them), and go through
 fec.extended_decoder; prints `enc:<bits>` and `dec:<bits>`.
 
@@ -132,16 +132,16 @@ for line in sys.stdin:
     if kind == "tagged":
         tagged_case(fields)
         continue
-    enc_text, dec_text, bits_text, noise_text = fields
+    enc_text, dec_text, puncpat, bits_text, noise_text = fields
     bits = [int(b) for b in bits_text.split(",")]
     noise = np.array([float(x) for x in noise_text.split(",")], dtype=np.float32)
     encoder = eval(enc_text, {"fec": fec})
     decoder = eval(dec_text, {"fec": fec})
-    code = run(fec.extended_encoder(encoder, threading=None, puncpat="11"), bits,
+    code = run(fec.extended_encoder(encoder, threading=None, puncpat=puncpat), bits,
                blocks.vector_source_b, blocks.vector_sink_b)
     soft = np.array(code, dtype=np.float32) * np.float32(2) - np.float32(1)
     soft = soft + noise[: len(soft)]
-    decoded = run(fec.extended_decoder(decoder, threading=None, ann=None, puncpat="11"),
+    decoded = run(fec.extended_decoder(decoder, threading=None, ann=None, puncpat=puncpat),
                   [float(x) for x in soft], blocks.vector_source_f, blocks.vector_sink_b)
     print("enc:" + "".join(str(b) for b in code))
     print("dec:" + "".join(str(b) for b in decoded))
