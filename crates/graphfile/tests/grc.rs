@@ -860,7 +860,14 @@ fn fec_tagged_blocks_fall_back_to_the_untagged_ones_without_a_tag_name() {
         "options:\n  parameters:\n    id: tagged\n  states:\n    state: enabled\n\nblocks:\n",
     );
     text += &grc_block("len_key", "variable", &[("value", "'\"packet_len\"'")]);
-    for (name, tag) in [("tag", "len_key"), ("none", "None"), ("empty", "''")] {
+    // `pkt_len` unquoted names nothing: GRC takes a string parameter's text as written then.
+    let tags = [
+        ("tag", "len_key"),
+        ("bare", "pkt_len"),
+        ("none", "None"),
+        ("empty", "''"),
+    ];
+    for (name, tag) in tags {
         let enc = [
             ("encoder_list", "'fec.repetition_encoder_make(64, 3)'"),
             ("mtu", "'100'"),
@@ -883,6 +890,21 @@ fn fec_tagged_blocks_fall_back_to_the_untagged_ones_without_a_tag_name() {
     let spec = |n: &str| g.block(n).unwrap();
     assert_eq!(spec("enc_tag").block, "fec_tagged_encoder");
     assert_eq!(spec("dec_tag").block, "fec_tagged_decoder");
+    let key = |n: &str| {
+        spec(n)
+            .params
+            .iter()
+            .find(|(k, _)| k == "lentagname")
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(
+        key("enc_bare"),
+        Some(radioflow_runtime::Pmt::symbol("pkt_len"))
+    );
+    assert_eq!(
+        key("dec_tag"),
+        Some(radioflow_runtime::Pmt::symbol("packet_len"))
+    );
     for name in ["none", "empty"] {
         assert_eq!(spec(&format!("enc_{name}")).block, "fec_extended_encoder");
         assert_eq!(spec(&format!("dec_{name}")).block, "fec_extended_decoder");
