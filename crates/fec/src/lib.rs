@@ -5,7 +5,9 @@
 //! around them, one frame's work): [`DummyEncoder`] / [`DummyDecoder`] (no code),
 //! [`RepetitionEncoder`] / [`RepetitionDecoder`] (each bit `rep` times, decided by vote),
 //! [`CcEncoder`] / [`CcDecoder`] (convolutional codes in GNU Radio's four [`CcMode`]s, with
-//! its 8-bit Viterbi decoder; CCSDS's K = 7 code among them). A block takes one as
+//! its 8-bit Viterbi decoder; CCSDS's K = 7 code among them), [`LdpcEncoder`] /
+//! [`LdpcDecoder`] (codes of alist parity-check matrices, with GNU Radio's belief-propagation
+//! decoder). A block takes one as
 //! [`EncoderDef`] / [`DecoderDef`], the call GNU Radio's Python makes it with, so GRC's
 //! `variable_*_encoder_def` values pass unchanged. GNU Radio builds lists of objects for its
 //! threaded blocks (`dim1`, `dim2`); radioflow runs one object per block.
@@ -40,6 +42,7 @@ mod cc;
 mod code;
 mod def;
 mod dummy;
+mod ldpc;
 mod repetition;
 mod viterbi;
 
@@ -50,5 +53,6 @@ pub use cc::{CcCode, CcEncoder, CcMode};
 pub use code::{Conversion, Decoder, Encoder, Soft, SoftInput};
 pub use def::{DecoderDef, DefError, EncoderDef};
 pub use dummy::{DummyDecoder, DummyEncoder};
+pub use ldpc::{LdpcCode, LdpcDecoder, LdpcEncoder};
 pub use repetition::{RepetitionDecoder, RepetitionEncoder};
 pub use viterbi::CcDecoder;

@@ -24,6 +24,12 @@ use std::process::{Command, Stdio};
 
 const PYTHON: &str = "/usr/bin/python3";
 
+/// GNU Radio's LDPC matrices (installed with it).
+const LDPC_ENC: &str =
+    "fec.ldpc_encoder_make('/usr/share/gnuradio/fec/ldpc/n_0100_k_0042_gap_02.alist')";
+const LDPC_DEC: &str =
+    "fec.ldpc_decoder.make('/usr/share/gnuradio/fec/ldpc/n_0100_k_0042_gap_02.alist', 0.5, 50)";
+
 fn gnuradio_present() -> bool {
     Command::new(PYTHON)
         .args(["-c", "import gnuradio.fec"])
@@ -43,7 +49,8 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(35);
-    let defs: [(&str, &str, usize, f32); 12] = [
+    let defs: [(&str, &str, usize, f32); 13] = [
+        (LDPC_ENC, LDPC_DEC, 42, 0.8),
         (
             "fec.dummy_encoder_make(64)",
             "fec.dummy_decoder.make(64)",
@@ -252,6 +259,7 @@ fn pdu_cases() -> Vec<PduCase> {
             false,
             bitpdus(&mut data, &[64, 24]),
         ),
+        (LDPC_ENC, LDPC_DEC, false, bitpdus(&mut data, &[42, 84])),
     ]
     .into_iter()
     .map(|(e, d, packed, pdus)| (e, d, packed, true, true, pdus))
@@ -463,6 +471,7 @@ fn tagged_cases() -> Vec<TaggedCase> {
             let (e, d) = cc("TRUNCATED", 100);
             (e, d, vec![100, 50], 150, vec![10, 120])
         },
+        (LDPC_ENC, LDPC_DEC, vec![42, 84, 42], 168, vec![1, 30]),
         // GNU Radio packs the bits for CCSDS but keeps the lengths in bits: a packet takes
         // eight, the inner length tags move with the code, the ninth packet is cut off.
         (
@@ -484,6 +493,9 @@ fn tagged_cases() -> Vec<TaggedCase> {
         })
         .collect()
 }
+
+/// The tagged blocks' MTU: whole LDPC codewords of 42 data bits, as GNU Radio needs.
+const TAGGED_MTU: usize = 1512;
 
 fn tagged_input(cases: &[TaggedCase]) -> String {
     let join = |v: Vec<String>| v.join(",");
@@ -545,7 +557,7 @@ fn check_tagged_cases(cases: &[TaggedCase], theirs: &[String], schedulers: &[Box
         for s in schedulers {
             let at = format!("tagged {} under {}", c.encoder, s.name());
             let (code, code_tags): (Vec<u8>, _) = run_tagged(
-                TaggedEncoder::new(c.encoder.parse().unwrap(), "11", "len", 1500).unwrap(),
+                TaggedEncoder::new(c.encoder.parse().unwrap(), "11", "len", TAGGED_MTU).unwrap(),
                 c.bits.clone(),
                 tags.clone(),
                 s.as_ref(),
@@ -558,7 +570,7 @@ fn check_tagged_cases(cases: &[TaggedCase], theirs: &[String], schedulers: &[Box
                 .map(|(b, n)| (f32::from(*b) * 2.0 - 1.0) + n)
                 .collect();
             let (bits, bit_tags): (Vec<u8>, _) = run_tagged(
-                TaggedDecoder::new(c.decoder.parse().unwrap(), "11", "len", 1500).unwrap(),
+                TaggedDecoder::new(c.decoder.parse().unwrap(), "11", "len", TAGGED_MTU).unwrap(),
                 soft,
                 code_tags,
                 s.as_ref(),

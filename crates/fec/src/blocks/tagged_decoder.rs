@@ -22,6 +22,9 @@ use radioflow_runtime::registry::prelude::*;
 /// reader sees it or not as it has read past that item or not yet: a matter of thread
 /// timing).
 ///
+/// An LDPC decoder needs `8 · mtu` bits to be whole codewords' data, and a packet it cannot
+/// take (not whole codewords) stops the run, as GNU Radio's decoder throws.
+///
 /// A decoder with look-ahead (streaming convolutional) is refused: it would read the next
 /// packet. A packet of more than `mtu` bytes of data (`length · rate > 8 · mtu`) stops the
 /// run with an error naming the block, as GNU Radio throws; so does an item that starts no
@@ -72,6 +75,9 @@ pub struct TaggedDecoder {
     /// One frame's values (zeros past the packet), as floats or bytes.
     floats: Vec<f32>,
     bytes: Vec<u8>,
+    /// Whether a frame the decoder cannot take stops the run (GNU Radio's LDPC decoder
+    /// throws) rather than being cut to the largest (the others).
+    strict: bool,
 }
 
 #[block]
@@ -80,7 +86,7 @@ impl TaggedDecoder {
     ///
     /// # Errors
     /// Naming the parameter: `puncpat` is not a pattern of 1s; `decoder` cannot be made or
-    /// looks ahead into the next frame.
+    /// looks ahead into the next frame; `mtu` is not whole codewords of an LDPC decoder.
     pub fn new(
         decoder: DecoderDef,
         puncpat: &str,
@@ -88,7 +94,21 @@ impl TaggedDecoder {
         mtu: usize,
     ) -> Result<Self, (&'static str, String)> {
         super::puncpat::check_tagged(puncpat).map_err(|e| ("puncpat", e))?;
-        let decoder = decoder.build().map_err(|e| ("decoder", e.to_string()))?;
+        let strict = matches!(decoder, DecoderDef::Ldpc { .. });
+        let mut decoder = decoder.build().map_err(|e| ("decoder", e.to_string()))?;
+        // GNU Radio sets the frame to the MTU first, which its LDPC decoder refuses unless
+        // it is whole codewords; the others cut it to their largest.
+        if !decoder.set_frame_size(mtu.saturating_mul(8)) && strict {
+            return Err((
+                "mtu",
+                format!(
+                    "{} bits are not whole codewords ({} data bits each): GNU Radio's LDPC \
+                     decoder refuses that frame",
+                    mtu.saturating_mul(8),
+                    decoder.output_size()
+                ),
+            ));
+        }
         if decoder.history() > 0 {
             return Err((
                 "decoder",
@@ -106,6 +126,7 @@ impl TaggedDecoder {
             packet: Packet::new(lentagname),
             floats: Vec::new(),
             bytes: Vec::new(),
+            strict,
         })
     }
 
@@ -123,8 +144,13 @@ impl TaggedDecoder {
                     self.mtu
                 )));
             }
-            self.decoder
-                .set_frame_size((n as f64 * rate).round() as usize);
+            let bits = (n as f64 * rate).round() as usize;
+            if !self.decoder.set_frame_size(bits) && self.strict {
+                return Err(BlockError::msg(format!(
+                    "fec_tagged_decoder in: the decoder cannot take a packet of {n} values \
+                     ({bits} bits; an LDPC decoder takes whole codewords)"
+                )));
+            }
             let (n_in, n_out) = (self.decoder.input_size(), self.decoder.output_size());
             let y = self.output.slice();
             if y.len() < n_out {

@@ -25,6 +25,9 @@ use radioflow_runtime::registry::prelude::*;
 /// `rate()` of that encoder). Such a packet whose frame is not a whole number of bytes stops
 /// the run.
 ///
+/// An LDPC encoder's rate here is GNU Radio's `rate()` of it, `k / n`, and its frame stays
+/// one codeword's data (the first `k` bits of a longer packet), as GNU Radio's stays.
+///
 /// A packet of more than `mtu` bytes of code (`length · rate > 8 · mtu`) stops the run with
 /// an error naming the block, as GNU Radio throws; so does an item that starts no packet. A
 /// packet left incomplete at the end of the stream makes no output.
@@ -108,6 +111,8 @@ impl TaggedEncoder {
             EncoderDef::Cc(code) => code.rate() as f64,
             // GNU Radio's rate() of its CCSDS encoder, which counts its input in bytes.
             EncoderDef::Ccsds(_) => 0.5,
+            // GNU Radio's rate() of its LDPC encoder: data bits per code bit.
+            EncoderDef::Ldpc { code, .. } => code.k() as f64 / code.n() as f64,
         };
         let packing = matches!(encoder, EncoderDef::Ccsds(_)).then(Packing::default);
         let encoder = encoder.build();

@@ -99,7 +99,7 @@ def tagged_case(fields):
     tb = gr.top_block()
     src = blocks.vector_source_b(bits, False, 1, tags)
     enc = fec.extended_tagged_encoder(eval(enc_text, {"fec": fec}), puncpat="11",
-                                      lentagname="len", mtu=1500)
+                                      lentagname="len", mtu=1512)
     sink = blocks.vector_sink_b()
     tb.connect(src, enc, sink)
     tb.run()
@@ -112,7 +112,7 @@ def tagged_case(fields):
     tb = gr.top_block()
     src = blocks.vector_source_f([float(x) for x in soft], False, 1, code_tags)
     dec = fec.extended_tagged_decoder(eval(dec_text, {"fec": fec}), ann=None, puncpat="11",
-                                      integration_period=10000, lentagname="len", mtu=1500)
+                                      integration_period=10000, lentagname="len", mtu=1512)
     sink = blocks.vector_sink_b()
     tb.connect(src, dec, sink)
     tb.run()
