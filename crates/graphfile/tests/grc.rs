@@ -917,3 +917,59 @@ fn fec_tagged_blocks_fall_back_to_the_untagged_ones_without_a_tag_name() {
         b.make().unwrap_or_else(|e| panic!("{}: {e}", b.name));
     }
 }
+
+/// GNU Radio's LDPC variables name their matrix under `gr.prefix()`: with GNU Radio's files
+/// installed, they become the encoder and decoder of the FEC blocks (SKIPPED without them).
+#[test]
+fn ldpc_variables_read_gnu_radio_s_matrices() {
+    use radioflow_graphfile::describe_grc;
+    let alist = "/usr/share/gnuradio/fec/ldpc/n_0100_k_0042_gap_02.alist";
+    if std::env::var_os("GR_PREFIX").is_some() || !std::path::Path::new(alist).exists() {
+        eprintln!("SKIPPED: GNU Radio's LDPC matrices are not installed under /usr");
+        return;
+    }
+    let file = r#"gr.prefix() + "/share/gnuradio/fec/ldpc/" + "n_0100_k_0042_gap_02.alist""#;
+    let mut text = String::from(
+        "options:\n  parameters:\n    id: ldpc\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    text += &grc_block(
+        "enc",
+        "variable_ldpc_encoder_def",
+        &[("file", file), ("ndim", "'0'")],
+    );
+    let dec = [("file", file), ("sigma", "'0.5'"), ("max_iter", "'50'")];
+    text += &grc_block("dec", "variable_ldpc_decoder_def", &dec);
+    let enc = [
+        ("encoder_list", "enc"),
+        ("puncpat", "'''11'''"),
+        ("threadtype", "'none'"),
+    ];
+    text += &grc_block("e", "fec_extended_encoder", &enc);
+    text += &grc_block(
+        "d",
+        "fec_extended_decoder",
+        &[
+            ("decoder_list", "dec"),
+            ("puncpat", "'''11'''"),
+            ("threadtype", "'none'"),
+            ("ann", "None"),
+            ("value", "fec_extended_decoder"),
+        ],
+    );
+    text += "\nconnections: []\n\nmetadata:\n  file_format: 1\n";
+    let g = describe_grc(&text, "ldpc.grc").unwrap();
+    for b in &g.blocks {
+        b.make().unwrap_or_else(|e| panic!("{}: {e}", b.name));
+    }
+    let enc = g
+        .block("e")
+        .unwrap()
+        .params
+        .iter()
+        .find(|(k, _)| k == "encoder")
+        .unwrap();
+    assert_eq!(
+        enc.1.as_symbol(),
+        Some(format!("fec.ldpc_encoder_make({alist:?})").as_str())
+    );
+}

@@ -77,6 +77,8 @@ const VARIABLES: &[&str] = &[
     "variable_cc_encoder_def",
     "variable_cc_decoder_def",
     "variable_ccsds_encoder_def",
+    "variable_ldpc_encoder_def",
+    "variable_ldpc_decoder_def",
 ];
 
 /// Block ids that are part of the file but not of the graph.
