@@ -96,6 +96,7 @@ impl TaggedDecoder {
         super::puncpat::check_tagged(puncpat).map_err(|e| ("puncpat", e))?;
         let strict = matches!(decoder, DecoderDef::Ldpc { .. });
         let mut decoder = decoder.build().map_err(|e| ("decoder", e.to_string()))?;
+        let made_out = decoder.output_size();
         // GNU Radio sets the frame to the MTU first, which its LDPC decoder refuses unless
         // it is whole codewords; the others cut it to their largest.
         if !decoder.set_frame_size(mtu.saturating_mul(8)) && strict {
@@ -120,7 +121,8 @@ impl TaggedDecoder {
         }
         Ok(Self {
             input: StreamInput::new(),
-            output: StreamOutput::new().with_min_items(decoder.output_size()),
+            // Room for the largest packet: the frame made, or the MTU's where it took it.
+            output: StreamOutput::new().with_min_items(made_out.max(decoder.output_size())),
             decoder,
             mtu,
             packet: Packet::new(lentagname),
