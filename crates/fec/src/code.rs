@@ -100,6 +100,11 @@ pub trait Decoder: Debug + Send {
     fn rate(&self) -> f64;
     /// As [`Encoder::set_frame_size`], `bits` being data bits.
     fn set_frame_size(&mut self, bits: usize) -> bool;
+    /// Iterations the last frame took (GNU Radio's `get_iterations`; -1 for a decoder that
+    /// does not iterate).
+    fn iterations(&self) -> i64 {
+        -1
+    }
 }
 
 #[cfg(test)]

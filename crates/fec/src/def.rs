@@ -6,10 +6,12 @@
 use crate::cc::{CcCode, CcEncoder, CcMode};
 use crate::code::{Decoder, Encoder};
 use crate::dummy::{DummyDecoder, DummyEncoder};
+use crate::ldpc::{LdpcCode, LdpcDecoder, LdpcEncoder};
 use crate::repetition::{RepetitionDecoder, RepetitionEncoder};
 use crate::viterbi::CcDecoder;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// Why a code definition is refused: the function and parameter at fault, and why.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -44,6 +46,13 @@ pub enum EncoderDef {
     /// polynomials 109 and 79 (0x6d, 0x4f), on bits GNU Radio packs to bytes first (the same
     /// code bits: radioflow encodes the bits directly).
     Ccsds(CcCode),
+    /// `fec.ldpc_encoder_make(alist_file)`: one codeword's data per frame.
+    Ldpc {
+        /// The alist file as given.
+        file: String,
+        /// The code read from it.
+        code: Arc<LdpcCode>,
+    },
 }
 
 /// A decoder object of GNU Radio's FEC API.
@@ -71,6 +80,32 @@ pub enum DecoderDef {
         /// A terminated frame's end state, -1 for the best one.
         end_state: i64,
     },
+    /// `fec.ldpc_decoder.make(alist_file, sigma, max_iterations)`.
+    Ldpc {
+        /// The alist file as given.
+        file: String,
+        /// The code read from it.
+        code: Arc<LdpcCode>,
+        /// The noise's standard deviation the likelihoods assume.
+        sigma: f64,
+        /// The most iterations per codeword.
+        max_iter: usize,
+    },
+}
+
+/// The code of the alist file named by argument `i` (a quoted path).
+fn ldpc_code(a: &Args<'_>, i: usize) -> Result<(String, Arc<LdpcCode>), DefError> {
+    let w = a.word(i)?;
+    let file = w
+        .strip_prefix('"')
+        .and_then(|w| w.strip_suffix('"'))
+        .or_else(|| w.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')))
+        .ok_or_else(|| a.err(a.names[i], format!("{w} is not a quoted file name")))?;
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| a.err(a.names[i], format!("'{file}' cannot be read: {e}")))?;
+    let code = LdpcCode::from_alist(&text)
+        .map_err(|e| a.err(a.names[i], format!("'{file}' is no alist matrix: {e}")))?;
+    Ok((file.to_owned(), Arc::new(code)))
 }
 
 /// One argument of a call as written.
@@ -224,6 +259,7 @@ impl EncoderDef {
             EncoderDef::Cc(code) | EncoderDef::Ccsds(code) => {
                 Box::new(CcEncoder::new(code.clone()))
             }
+            EncoderDef::Ldpc { code, .. } => Box::new(LdpcEncoder::new(code.clone())),
         }
     }
 }
@@ -295,13 +331,19 @@ impl FromStr for EncoderDef {
                     false,
                 ))?)
             }
+            "fec.ldpc_encoder_make" => {
+                let a = a(&["alist_file"]);
+                a.exactly(1)?;
+                let (file, code) = ldpc_code(&a, 0)?;
+                EncoderDef::Ldpc { file, code }
+            }
             _ => {
                 return Err(DefError {
                     function: name.chars().take(60).collect(),
                     param: "arguments".into(),
                     why: "not an encoder radioflow makes (fec.dummy_encoder_make, \
                           fec.repetition_encoder_make, fec.cc_encoder_make, \
-                          fec.ccsds_encoder_make)"
+                          fec.ccsds_encoder_make, fec.ldpc_encoder_make)"
                         .into(),
                 })
             }
@@ -346,6 +388,7 @@ impl fmt::Display for EncoderDef {
                 "fec.ccsds_encoder_make({}, {}, {})",
                 c.frame_bits, c.start_state, c.mode
             ),
+            EncoderDef::Ldpc { file, .. } => write!(f, "fec.ldpc_encoder_make({file:?})"),
         }
     }
 }
@@ -371,6 +414,12 @@ impl DecoderDef {
                     why,
                 })?,
             ),
+            DecoderDef::Ldpc {
+                code,
+                sigma,
+                max_iter,
+                ..
+            } => Box::new(LdpcDecoder::new(code.clone(), *sigma as f32, *max_iter)),
         })
     }
 }
@@ -431,12 +480,24 @@ impl FromStr for DecoderDef {
                     end_state: a.int(5)?,
                 }
             }
+            "fec.ldpc_decoder.make" | "fec.ldpc_decoder_make" => {
+                let a = a(&["alist_file", "sigma", "max_iterations"]);
+                a.exactly(3)?;
+                let (file, code) = ldpc_code(&a, 0)?;
+                DecoderDef::Ldpc {
+                    file,
+                    code,
+                    sigma: a.float(1)?,
+                    max_iter: a.count(2)?,
+                }
+            }
             _ => {
                 return Err(DefError {
                     function: name.chars().take(60).collect(),
                     param: "arguments".into(),
                     why: "not a decoder radioflow makes (fec.dummy_decoder.make, \
-                          fec.repetition_decoder.make, fec.cc_decoder.make)"
+                          fec.repetition_decoder.make, fec.cc_decoder.make, \
+                          fec.ldpc_decoder.make)"
                         .into(),
                 })
             }
@@ -470,6 +531,12 @@ impl fmt::Display for DecoderDef {
                     python_bool(code.padding)
                 )
             }
+            DecoderDef::Ldpc {
+                file,
+                sigma,
+                max_iter,
+                ..
+            } => write!(f, "fec.ldpc_decoder.make({file:?}, {sigma:?}, {max_iter})"),
         }
     }
 }

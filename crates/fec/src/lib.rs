@@ -5,13 +5,16 @@
 //! around them, one frame's work): [`DummyEncoder`] / [`DummyDecoder`] (no code),
 //! [`RepetitionEncoder`] / [`RepetitionDecoder`] (each bit `rep` times, decided by vote),
 //! [`CcEncoder`] / [`CcDecoder`] (convolutional codes in GNU Radio's four [`CcMode`]s, with
-//! its 8-bit Viterbi decoder; CCSDS's K = 7 code among them). A block takes one as
+//! its 8-bit Viterbi decoder; CCSDS's K = 7 code among them), [`LdpcEncoder`] /
+//! [`LdpcDecoder`] (codes of alist parity-check matrices, with GNU Radio's belief-propagation
+//! decoder). A block takes one as
 //! [`EncoderDef`] / [`DecoderDef`], the call GNU Radio's Python makes it with, so GRC's
 //! `variable_*_encoder_def` values pass unchanged. GNU Radio builds lists of objects for its
 //! threaded blocks (`dim1`, `dim2`); radioflow runs one object per block.
 //!
-//! The blocks: [`ExtendedEncoder`] and [`ExtendedDecoder`] (streams), [`AsyncEncoder`] and
-//! [`AsyncDecoder`] (PDUs).
+//! The blocks: [`ExtendedEncoder`] and [`ExtendedDecoder`] (streams), [`TaggedEncoder`] and
+//! [`TaggedDecoder`] (packets of tagged streams), [`AsyncEncoder`] and [`AsyncDecoder`]
+//! (PDUs).
 //!
 //! ```
 //! use radioflow_fec::{DecoderDef, EncoderDef, Soft};
@@ -39,13 +42,17 @@ mod cc;
 mod code;
 mod def;
 mod dummy;
+mod ldpc;
 mod repetition;
 mod viterbi;
 
-pub use blocks::{AsyncDecoder, AsyncEncoder, ExtendedDecoder, ExtendedEncoder};
+pub use blocks::{
+    AsyncDecoder, AsyncEncoder, ExtendedDecoder, ExtendedEncoder, TaggedDecoder, TaggedEncoder,
+};
 pub use cc::{CcCode, CcEncoder, CcMode};
 pub use code::{Conversion, Decoder, Encoder, Soft, SoftInput};
 pub use def::{DecoderDef, DefError, EncoderDef};
 pub use dummy::{DummyDecoder, DummyEncoder};
+pub use ldpc::{LdpcCode, LdpcDecoder, LdpcEncoder};
 pub use repetition::{RepetitionDecoder, RepetitionEncoder};
 pub use viterbi::CcDecoder;

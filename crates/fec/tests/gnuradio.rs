@@ -1,23 +1,34 @@
 //! Every code through the FEC blocks against GNU Radio 3.10's on the same input: random bits
 //! encoded, mapped to ±1, Gaussian noise added, decoded; code bits and decoded bits equal.
-//! The stream blocks (`fec.extended_encoder`, `fec.extended_decoder`) run under each
-//! scheduler; the PDU blocks (`fec.async_encoder`, `fec.async_decoder`, packed and not, PDUs
-//! of the frame size, smaller and larger) in a harness. The noise is strong enough that
-//! decoders make errors (and the Viterbi decoder's metrics saturate and renormalize), so
-//! equal output means the same decisions, not merely both correct. Run by
+//! The stream blocks (`fec.extended_encoder`, `fec.extended_decoder`, punctured and not) run
+//! under each scheduler; the PDU blocks (`fec.async_encoder`, `fec.async_decoder`, packed and
+//! not, PDUs of the frame size, smaller and larger) in a harness; the tagged stream blocks
+//! (`fec.extended_tagged_encoder`, `fec.extended_tagged_decoder`: packets shorter and longer
+//! than the frame, one cut off by the end, other tags moved) under each scheduler. The noise
+//! is strong enough that decoders make errors (and the Viterbi decoder's metrics saturate and
+//! renormalize), so equal output means the same decisions, not merely both correct. Run by
 //! `gnuradio/run_fec.py` in one GNU Radio process; SKIPPED where GNU Radio is not installed.
 
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_fec::{
     AsyncDecoder, AsyncEncoder, DecoderDef, EncoderDef, ExtendedDecoder, ExtendedEncoder,
+    TaggedDecoder, TaggedEncoder,
 };
 use radioflow_runtime::testing::Harness;
-use radioflow_runtime::{FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, ThreadPerBlock};
+use radioflow_runtime::{
+    FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
+};
 use rand::{Rng, SeedableRng};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 const PYTHON: &str = "/usr/bin/python3";
+
+/// GNU Radio's LDPC matrices (installed with it).
+const LDPC_ENC: &str =
+    "fec.ldpc_encoder_make('/usr/share/gnuradio/fec/ldpc/n_0100_k_0042_gap_02.alist')";
+const LDPC_DEC: &str =
+    "fec.ldpc_decoder.make('/usr/share/gnuradio/fec/ldpc/n_0100_k_0042_gap_02.alist', 0.5, 50)";
 
 fn gnuradio_present() -> bool {
     Command::new(PYTHON)
@@ -29,6 +40,7 @@ fn gnuradio_present() -> bool {
 struct Case {
     encoder: &'static str,
     decoder: &'static str,
+    puncpat: &'static str,
     /// Frames of input.
     bits: Vec<u8>,
     /// Noise per code bit (more than needed).
@@ -37,7 +49,8 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(35);
-    let defs: [(&str, &str, usize, f32); 9] = [
+    let defs: [(&str, &str, usize, f32); 13] = [
+        (LDPC_ENC, LDPC_DEC, 42, 0.8),
         (
             "fec.dummy_encoder_make(64)",
             "fec.dummy_decoder.make(64)",
@@ -92,6 +105,25 @@ fn cases() -> Vec<Case> {
             128,
             0.7,
         ),
+        // Punctured (the pattern after `@`): groups running across frames and part groups.
+        (
+            "fec.cc_encoder_make(128, 7, 2, [109, 79], 0, fec.CC_STREAMING, False)@1101",
+            "fec.cc_decoder.make(128, 7, 2, [109, 79], 0, -1, fec.CC_STREAMING, False)",
+            128,
+            0.6,
+        ),
+        (
+            "fec.cc_encoder_make(96, 7, 2, [109, 79], 0, fec.CC_TERMINATED, False)@110",
+            "fec.cc_decoder.make(96, 7, 2, [109, 79], 0, -1, fec.CC_TERMINATED, False)",
+            96,
+            0.6,
+        ),
+        (
+            "fec.ccsds_encoder_make(128, 0, fec.CC_STREAMING)@11011",
+            "fec.cc_decoder.make(128, 7, 2, [109, 79], 0, -1, fec.CC_STREAMING, False)",
+            128,
+            0.6,
+        ),
     ];
     defs.iter()
         .map(|&(encoder, decoder, frame, sigma)| {
@@ -106,9 +138,11 @@ fn cases() -> Vec<Case> {
                         as f32
                 })
                 .collect();
+            let (encoder, puncpat) = encoder.split_once('@').unwrap_or((encoder, "11"));
             Case {
                 encoder,
                 decoder,
+                puncpat,
                 bits,
                 noise,
             }
@@ -122,9 +156,10 @@ fn stream_input(cases: &[Case]) -> String {
     for c in cases {
         let join = |v: Vec<String>| v.join(",");
         input += &format!(
-            "stream|{}|{}|{}|{}\n",
+            "stream|{}|{}|{}|{}|{}\n",
             c.encoder,
             c.decoder,
+            c.puncpat,
             join(c.bits.iter().map(u8::to_string).collect()),
             join(c.noise.iter().map(|x| format!("{x:?}")).collect()),
         );
@@ -154,7 +189,7 @@ fn gnu_radio(input: &str) -> Vec<String> {
         .lines()
         // GNU Radio's logger writes to stdout too ("info: tried to set frame to ...").
         .filter_map(|l| {
-            ["enc:", "dec:", "meta:"]
+            ["enc:", "dec:", "meta:", "enctags:", "dectags:"]
                 .iter()
                 .find_map(|p| l.strip_prefix(p))
                 .map(str::to_owned)
@@ -224,6 +259,7 @@ fn pdu_cases() -> Vec<PduCase> {
             false,
             bitpdus(&mut data, &[64, 24]),
         ),
+        (LDPC_ENC, LDPC_DEC, false, bitpdus(&mut data, &[42, 84])),
     ]
     .into_iter()
     .map(|(e, d, packed, pdus)| (e, d, packed, true, true, pdus))
@@ -377,29 +413,200 @@ fn run<I: radioflow_runtime::Item, O: radioflow_runtime::Item>(
     fg.block::<VectorSink<O>>(sink).unwrap().data().to_vec()
 }
 
+/// A tagged stream case: packets of bits (the last may be cut off by the end of the stream)
+/// with tags `x` on some bits.
+struct TaggedCase {
+    encoder: &'static str,
+    decoder: &'static str,
+    bits: Vec<u8>,
+    lengths: Vec<usize>,
+    marks: Vec<u64>,
+    noise: Vec<f32>,
+}
+
+fn tagged_cases() -> Vec<TaggedCase> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(37);
+    let cc = |mode: &str, frame: usize| -> (&'static str, &'static str) {
+        (
+            Box::leak(
+                format!("fec.cc_encoder_make({frame}, 7, 2, [109, 79], 0, fec.CC_{mode}, False)")
+                    .into_boxed_str(),
+            ),
+            Box::leak(
+                format!(
+                    "fec.cc_decoder.make({frame}, 7, 2, [109, 79], 0, -1, fec.CC_{mode}, False)"
+                )
+                .into_boxed_str(),
+            ),
+        )
+    };
+    // (encoder, decoder, packet lengths, bits in all, tagged bits). A terminated code's
+    // packets are longer than the data: a tag past the first packet lands before its
+    // packet's code (GNU Radio keeps it or not by thread timing), so none there.
+    type Def = (&'static str, &'static str, Vec<usize>, usize, Vec<u64>);
+    let defs: Vec<Def> = vec![
+        (
+            "fec.dummy_encoder_make(64)",
+            "fec.dummy_decoder.make(64)",
+            vec![64, 30, 64, 20],
+            168,
+            vec![1, 70, 100],
+        ),
+        (
+            "fec.repetition_encoder_make(64, 3)",
+            "fec.repetition_decoder.make(64, 3, 0.5)",
+            vec![40, 64, 80, 16],
+            200,
+            vec![0, 5, 41, 150],
+        ),
+        {
+            let (e, d) = cc("TERMINATED", 128);
+            (e, d, vec![128, 60, 100], 288, vec![3, 50])
+        },
+        {
+            let (e, d) = cc("TAILBITING", 120);
+            (e, d, vec![120, 80], 200, vec![7, 130])
+        },
+        {
+            let (e, d) = cc("TRUNCATED", 100);
+            (e, d, vec![100, 50], 150, vec![10, 120])
+        },
+        (LDPC_ENC, LDPC_DEC, vec![42, 84, 42], 168, vec![1, 30]),
+        // GNU Radio packs the bits for CCSDS but keeps the lengths in bits: a packet takes
+        // eight, the inner length tags move with the code, the ninth packet is cut off.
+        (
+            "fec.ccsds_encoder_make(128, 0, fec.CC_STREAMING)",
+            "fec.cc_decoder.make(128, 7, 2, [109, 79], 0, -1, fec.CC_TRUNCATED, False)",
+            vec![16; 9],
+            144,
+            vec![1, 17, 100],
+        ),
+    ];
+    defs.into_iter()
+        .map(|(encoder, decoder, lengths, n, marks)| TaggedCase {
+            encoder,
+            decoder,
+            bits: (0..n).map(|_| rng.gen_range(0..2u8)).collect(),
+            lengths,
+            marks,
+            noise: (0..1024).map(|_| rng.gen_range(-1.2f32..1.2)).collect(),
+        })
+        .collect()
+}
+
+/// The tagged blocks' MTU: whole LDPC codewords of 42 data bits, as GNU Radio needs.
+const TAGGED_MTU: usize = 1512;
+
+fn tagged_input(cases: &[TaggedCase]) -> String {
+    let join = |v: Vec<String>| v.join(",");
+    cases
+        .iter()
+        .map(|c| {
+            format!(
+                "tagged|{}|{}|{}|{}|{}|{}\n",
+                c.encoder,
+                c.decoder,
+                join(c.bits.iter().map(u8::to_string).collect()),
+                join(c.lengths.iter().map(usize::to_string).collect()),
+                join(c.marks.iter().map(u64::to_string).collect()),
+                join(c.noise.iter().map(|x| format!("{x:?}")).collect()),
+            )
+        })
+        .collect()
+}
+
+/// Tags as `run_fec.py` prints them.
+fn show_tags(tags: &[Tag]) -> String {
+    tags.iter()
+        .map(|t| format!("{}:{}:{}", t.offset, t.key, t.value.as_i64().unwrap()))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+/// `block` on `input` with `tags` under `scheduler`: the items and tags out.
+fn run_tagged<I: radioflow_runtime::Item, O: radioflow_runtime::Item>(
+    block: impl radioflow_runtime::Block,
+    input: Vec<I>,
+    tags: Vec<Tag>,
+    scheduler: &dyn Scheduler,
+) -> (Vec<O>, Vec<Tag>) {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(input).tags(tags));
+    let b = fg.add(block);
+    let sink = fg.add(VectorSink::<O>::new());
+    fg.connect(src, b).unwrap();
+    fg.connect(b, sink).unwrap();
+    fg.run_with(scheduler).unwrap();
+    let sink = fg.block::<VectorSink<O>>(sink).unwrap();
+    (sink.data().to_vec(), sink.tags().to_vec())
+}
+
+fn check_tagged_cases(cases: &[TaggedCase], theirs: &[String], schedulers: &[Box<dyn Scheduler>]) {
+    for (c, want) in cases.iter().zip(theirs.chunks(4)) {
+        let mut tags = Vec::new();
+        let mut at = 0;
+        for n in &c.lengths {
+            tags.push(Tag::new(at, Pmt::symbol("len"), Pmt::Int(*n as i64)));
+            at += *n as u64;
+        }
+        tags.extend(
+            c.marks
+                .iter()
+                .map(|m| Tag::new(*m, Pmt::symbol("x"), Pmt::Int(*m as i64))),
+        );
+        for s in schedulers {
+            let at = format!("tagged {} under {}", c.encoder, s.name());
+            let (code, code_tags): (Vec<u8>, _) = run_tagged(
+                TaggedEncoder::new(c.encoder.parse().unwrap(), "11", "len", TAGGED_MTU).unwrap(),
+                c.bits.clone(),
+                tags.clone(),
+                s.as_ref(),
+            );
+            assert_eq!(code, values(&want[0]), "code bits of {at}");
+            assert_eq!(show_tags(&code_tags), want[1], "code tags of {at}");
+            let soft: Vec<f32> = code
+                .iter()
+                .zip(&c.noise)
+                .map(|(b, n)| (f32::from(*b) * 2.0 - 1.0) + n)
+                .collect();
+            let (bits, bit_tags): (Vec<u8>, _) = run_tagged(
+                TaggedDecoder::new(c.decoder.parse().unwrap(), "11", "len", TAGGED_MTU).unwrap(),
+                soft,
+                code_tags,
+                s.as_ref(),
+            );
+            assert_eq!(bits, values(&want[2]), "decoded bits of {at}");
+            assert_eq!(show_tags(&bit_tags), want[3], "decoded tags of {at}");
+        }
+    }
+}
+
 #[test]
 fn codes_match_gnu_radio_through_noise() {
     if !gnuradio_present() {
         eprintln!("SKIPPED: GNU Radio 3.10 (python3 -c 'import gnuradio.fec') is not installed");
         return;
     }
-    let (cases, pdu_cases) = (cases(), pdu_cases());
-    let theirs = gnu_radio(&(stream_input(&cases) + &pdu_input(&pdu_cases)));
-    let (stream, pdus) = theirs.split_at(2 * cases.len());
+    let (cases, tagged, pdu_cases) = (cases(), tagged_cases(), pdu_cases());
+    let theirs =
+        gnu_radio(&(stream_input(&cases) + &tagged_input(&tagged) + &pdu_input(&pdu_cases)));
+    let (stream, rest) = theirs.split_at(2 * cases.len());
+    let (tagged_lines, pdus) = rest.split_at(4 * tagged.len());
     check_pdu_cases(&pdu_cases, pdus);
     let schedulers: Vec<Box<dyn Scheduler>> = vec![
         Box::new(SingleThread::new()),
         Box::new(ThreadPerBlock::new()),
         Box::new(FlowScheduler::new().chunk_bytes(64).buffer_bytes(4096)),
     ];
+    check_tagged_cases(&tagged, tagged_lines, &schedulers);
     for (c, want) in cases.iter().zip(stream.chunks(2)) {
         let (want_code, want_bits) = (&bits(&want[0]), &bits(&want[1]));
         let enc: EncoderDef = c.encoder.parse().unwrap();
         let dec: DecoderDef = c.decoder.parse().unwrap();
         for s in &schedulers {
-            let at = format!("{} under {}", c.encoder, s.name());
+            let at = format!("{} ({}) under {}", c.encoder, c.puncpat, s.name());
             let code: Vec<u8> = run(
-                ExtendedEncoder::new(enc.clone(), "11").unwrap(),
+                ExtendedEncoder::new(enc.clone(), c.puncpat).unwrap(),
                 c.bits.clone(),
                 s.as_ref(),
             );
@@ -410,7 +617,7 @@ fn codes_match_gnu_radio_through_noise() {
                 .map(|(b, n)| (f32::from(*b) * 2.0 - 1.0) + n)
                 .collect();
             let bits: Vec<u8> = run(
-                ExtendedDecoder::new(dec.clone(), "11").unwrap(),
+                ExtendedDecoder::new(dec.clone(), c.puncpat).unwrap(),
                 soft,
                 s.as_ref(),
             );

@@ -849,3 +849,127 @@ fn vector_constants_become_per_position_blocks() {
         .to_string();
     assert!(e.contains("const has 3 values but vlen is 2"), "{e}");
 }
+
+/// GNU Radio's tagged FEC blocks: with a length tag name they become radioflow's tagged
+/// encoder and decoder; with `None` or `''` (GNU Radio's Python then builds the untagged
+/// ones) the extended encoder and decoder, without the MTU.
+#[test]
+fn fec_tagged_blocks_fall_back_to_the_untagged_ones_without_a_tag_name() {
+    use radioflow_graphfile::describe_grc;
+    let mut text = String::from(
+        "options:\n  parameters:\n    id: tagged\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    text += &grc_block("len_key", "variable", &[("value", "'\"packet_len\"'")]);
+    // `pkt_len` unquoted names nothing: GRC takes a string parameter's text as written then.
+    let tags = [
+        ("tag", "len_key"),
+        ("bare", "pkt_len"),
+        ("none", "None"),
+        ("empty", "''"),
+    ];
+    for (name, tag) in tags {
+        let enc = [
+            ("encoder_list", "'fec.repetition_encoder_make(64, 3)'"),
+            ("mtu", "'100'"),
+            ("puncpat", "'''11'''"),
+            ("lentagname", tag),
+        ];
+        text += &grc_block(&format!("enc_{name}"), "fec_extended_tagged_encoder", &enc);
+        let dec = [
+            ("decoder_list", "'fec.repetition_decoder.make(64, 3, 0.5)'"),
+            ("mtu", "'100'"),
+            ("ann", "None"),
+            ("puncpat", "'''11'''"),
+            ("lentagname", tag),
+            ("value", "fec_extended_decoder"),
+        ];
+        text += &grc_block(&format!("dec_{name}"), "fec_extended_tagged_decoder", &dec);
+    }
+    text += "\nconnections: []\n\nmetadata:\n  file_format: 1\n";
+    let g = describe_grc(&text, "tagged.grc").unwrap();
+    let spec = |n: &str| g.block(n).unwrap();
+    assert_eq!(spec("enc_tag").block, "fec_tagged_encoder");
+    assert_eq!(spec("dec_tag").block, "fec_tagged_decoder");
+    let key = |n: &str| {
+        spec(n)
+            .params
+            .iter()
+            .find(|(k, _)| k == "lentagname")
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(
+        key("enc_bare"),
+        Some(radioflow_runtime::Pmt::symbol("pkt_len"))
+    );
+    assert_eq!(
+        key("dec_tag"),
+        Some(radioflow_runtime::Pmt::symbol("packet_len"))
+    );
+    for name in ["none", "empty"] {
+        assert_eq!(spec(&format!("enc_{name}")).block, "fec_extended_encoder");
+        assert_eq!(spec(&format!("dec_{name}")).block, "fec_extended_decoder");
+        assert!(!spec(&format!("enc_{name}"))
+            .params
+            .iter()
+            .any(|(k, _)| k == "mtu"));
+    }
+    for b in &g.blocks {
+        b.make().unwrap_or_else(|e| panic!("{}: {e}", b.name));
+    }
+}
+
+/// GNU Radio's LDPC variables name their matrix under `gr.prefix()`: with GNU Radio's files
+/// installed, they become the encoder and decoder of the FEC blocks (SKIPPED without them).
+#[test]
+fn ldpc_variables_read_gnu_radio_s_matrices() {
+    use radioflow_graphfile::describe_grc;
+    let alist = "/usr/share/gnuradio/fec/ldpc/n_0100_k_0042_gap_02.alist";
+    if std::env::var_os("GR_PREFIX").is_some() || !std::path::Path::new(alist).exists() {
+        eprintln!("SKIPPED: GNU Radio's LDPC matrices are not installed under /usr");
+        return;
+    }
+    let file = r#"gr.prefix() + "/share/gnuradio/fec/ldpc/" + "n_0100_k_0042_gap_02.alist""#;
+    let mut text = String::from(
+        "options:\n  parameters:\n    id: ldpc\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    text += &grc_block(
+        "enc",
+        "variable_ldpc_encoder_def",
+        &[("file", file), ("ndim", "'0'")],
+    );
+    let dec = [("file", file), ("sigma", "'0.5'"), ("max_iter", "'50'")];
+    text += &grc_block("dec", "variable_ldpc_decoder_def", &dec);
+    let enc = [
+        ("encoder_list", "enc"),
+        ("puncpat", "'''11'''"),
+        ("threadtype", "'none'"),
+    ];
+    text += &grc_block("e", "fec_extended_encoder", &enc);
+    text += &grc_block(
+        "d",
+        "fec_extended_decoder",
+        &[
+            ("decoder_list", "dec"),
+            ("puncpat", "'''11'''"),
+            ("threadtype", "'none'"),
+            ("ann", "None"),
+            ("value", "fec_extended_decoder"),
+        ],
+    );
+    text += "\nconnections: []\n\nmetadata:\n  file_format: 1\n";
+    let g = describe_grc(&text, "ldpc.grc").unwrap();
+    for b in &g.blocks {
+        b.make().unwrap_or_else(|e| panic!("{}: {e}", b.name));
+    }
+    let enc = g
+        .block("e")
+        .unwrap()
+        .params
+        .iter()
+        .find(|(k, _)| k == "encoder")
+        .unwrap();
+    assert_eq!(
+        enc.1.as_symbol(),
+        Some(format!("fec.ldpc_encoder_make({alist:?})").as_str())
+    );
+}

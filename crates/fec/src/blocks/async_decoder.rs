@@ -8,7 +8,8 @@ use radioflow_runtime::registry::prelude::*;
 
 /// Each PDU of soft values (an f32 vector, positive for a 1 bit) decoded by the decoder
 /// object `decoder`, its frame set to the PDU's size (GNU Radio's `fec.async_decoder`):
-/// into bits, one per byte, with `iterations` (-1) added to the metadata, or (`packed`) into
+/// into bits, one per byte, with `iterations` (the decoder's, -1 where it does not iterate)
+/// added to the metadata, or (`packed`) into
 /// whole bytes packed least significant bit first (`rev_pack`), metadata unchanged. For a
 /// decoder taking bytes each value becomes `x · 48 + 128` cut to an integer as GNU Radio's
 /// cast does (toward zero), clamped to a byte (GNU Radio's cast wraps beyond it instead:
@@ -166,7 +167,10 @@ impl AsyncDecoder {
         } else {
             Pmt::dict_from::<&str, i64>([])
         };
-        meta.dict_add(Pmt::symbol("iterations"), Pmt::Int(-1));
+        meta.dict_add(
+            Pmt::symbol("iterations"),
+            Pmt::Int(self.decoder.iterations()),
+        );
         self.out.post(Pmt::pair(meta, Pmt::blob(bits)));
         Ok(())
     }

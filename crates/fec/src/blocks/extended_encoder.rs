@@ -1,5 +1,6 @@
 //! [`ExtendedEncoder`]: a stream of bits through an encoder object, frame by frame.
 
+use super::puncpat::Puncture;
 use crate::code::Encoder;
 use crate::def::EncoderDef;
 use radioflow_runtime::prelude::*;
@@ -7,8 +8,11 @@ use radioflow_runtime::registry::prelude::*;
 
 /// A stream of bits (one per byte, in the low bit) encoded frame by frame by the encoder
 /// object `encoder` (GNU Radio's `fec.extended_encoder` with the generic `fec.encoder`
-/// inside). A frame left incomplete at the end of the stream makes no output, as in GNU
-/// Radio. Input tags are not carried yet (GNU Radio moves them by the code's rate).
+/// inside), then punctured by `puncpat` where it leaves bits out (GNU Radio's
+/// `fec.puncture_bb` after the encoder: of each group of `len(puncpat)` code bits, those
+/// where the pattern has a 1, groups running on across frames). A frame left incomplete at
+/// the end of the stream makes no output, nor does a part group, as in GNU Radio. Input tags
+/// are not carried yet (GNU Radio moves them by the code's rate).
 ///
 /// # Example
 /// ```
@@ -36,7 +40,7 @@ use radioflow_runtime::registry::prelude::*;
     example = "fec.cc_encoder_make(2048, 7, 2, [109, 79], 0, fec.CC_STREAMING, False)",
     doc = "the encoder object as GNU Radio's Python makes it: fec.dummy_encoder_make(bits), fec.repetition_encoder_make(bits, rep), fec.cc_encoder_make(bits, k, rate, polys, start_state, mode, padding), fec.ccsds_encoder_make(bits, start_state, mode)"
 )]
-#[param(puncpat: String = "11", doc = "puncturing pattern: 1 keeps a code bit (only patterns of 1s so far)")]
+#[param(puncpat: String = "11", doc = "puncturing pattern: of each group of code bits as long as it, those where it has a 1 are sent")]
 #[derive(Debug)]
 pub struct ExtendedEncoder {
     /// Bits, one per byte.
@@ -46,6 +50,11 @@ pub struct ExtendedEncoder {
     #[output(name = "out")]
     output: StreamOutput<u8>,
     encoder: Box<dyn Encoder>,
+    /// Where bits are left out: the pattern, the code bits of a part group, and the sent
+    /// bits waiting for room.
+    puncture: Option<Puncture>,
+    code: Vec<u8>,
+    sent: Vec<u8>,
 }
 
 #[block]
@@ -53,18 +62,29 @@ impl ExtendedEncoder {
     /// Encodes by `encoder`, punctured by `puncpat`.
     ///
     /// # Errors
-    /// `puncpat` is not a pattern of 1s.
+    /// `puncpat` is not a pattern of 0s and 1s with a 1, of at most 32.
     pub fn new(encoder: EncoderDef, puncpat: &str) -> Result<Self, String> {
-        super::puncpat::check(puncpat)?;
+        let puncture = Puncture::parse(puncpat)?;
         let encoder = encoder.build();
+        let out_min = if puncture.is_some() {
+            1
+        } else {
+            encoder.output_size()
+        };
         Ok(Self {
             input: StreamInput::new().with_min_items(encoder.input_size()),
-            output: StreamOutput::new().with_min_items(encoder.output_size()),
+            output: StreamOutput::new().with_min_items(out_min),
+            code: Vec::with_capacity(encoder.output_size() + 32),
+            sent: Vec::with_capacity(encoder.output_size()),
             encoder,
+            puncture,
         })
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        if self.puncture.is_some() {
+            return self.work_punctured();
+        }
         let (n_in, n_out) = (self.encoder.input_size(), self.encoder.output_size());
         let x = self.input.slice();
         let y = self.output.slice();
@@ -78,6 +98,39 @@ impl ExtendedEncoder {
         }
         self.input.consume(frames * n_in);
         self.output.produce(frames * n_out);
+        Ok(WorkStatus::Continue)
+    }
+}
+
+impl ExtendedEncoder {
+    /// One frame at a time: encoded, punctured, sent as room allows.
+    fn work_punctured(&mut self) -> Result<WorkStatus, BlockError> {
+        let Some(puncture) = &self.puncture else {
+            return Ok(WorkStatus::Continue);
+        };
+        let (n_in, n_out) = (self.encoder.input_size(), self.encoder.output_size());
+        loop {
+            if !self.sent.is_empty() {
+                let y = self.output.slice();
+                let n = y.len().min(self.sent.len());
+                y[..n].copy_from_slice(&self.sent[..n]);
+                self.output.produce(n);
+                self.sent.drain(..n);
+                if !self.sent.is_empty() {
+                    break;
+                }
+            }
+            let x = self.input.slice();
+            if x.len() < n_in {
+                break;
+            }
+            let part = self.code.len();
+            self.code.resize(part + n_out, 0);
+            self.encoder.encode(&x[..n_in], &mut self.code[part..]);
+            self.input.consume(n_in);
+            let used = puncture.puncture(&self.code, &mut self.sent);
+            self.code.drain(..used);
+        }
         Ok(WorkStatus::Continue)
     }
 }

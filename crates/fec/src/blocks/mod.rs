@@ -5,9 +5,14 @@ mod async_encoder;
 mod bits;
 mod extended_decoder;
 mod extended_encoder;
+mod packet;
 mod puncpat;
+mod tagged_decoder;
+mod tagged_encoder;
 
 pub use async_decoder::AsyncDecoder;
 pub use async_encoder::AsyncEncoder;
 pub use extended_decoder::ExtendedDecoder;
 pub use extended_encoder::ExtendedEncoder;
+pub use tagged_decoder::TaggedDecoder;
+pub use tagged_encoder::TaggedEncoder;

@@ -1,7 +1,7 @@
 """GNU Radio 3.10's FEC blocks for each case radioflow's tests/gnuradio.rs sends on stdin.
 
-A stream case is one line `stream|encoder|decoder|bits|noise` (the objects as GNU Radio's
-Python calls, bits and noise comma-separated): the bits go through fec.extended_encoder,
+A stream case is one line `stream|encoder|decoder|puncpat|bits|noise` (the objects as GNU
+Radio's Python calls, bits and noise comma-separated): the bits go through fec.extended_encoder,
 become -1/+1 floats plus the noise (in float32, as radioflow adds them), and go through
 fec.extended_decoder; prints `enc:<bits>` and `dec:<bits>`.
 
@@ -9,6 +9,13 @@ A PDU case is `async|encoder|decoder|packed|rev_unpack|rev_pack|pdus|noise` (PDU
 `;`-separated): each PDU goes through fec.async_encoder, its code bits (unpacked least
 significant bit first where packed) become -1/+1 floats plus the noise and go through
 fec.async_decoder; prints, per PDU, `enc:<values>`, `dec:<values>` and `meta:<iterations>`.
+
+A tagged case is `tagged|encoder|decoder|bits|lengths|marks|noise`: the bits, with a length
+tag `len` at the start of each packet (`lengths`) and a tag `x` (its offset as value) on each
+of `marks`, go through fec.extended_tagged_encoder; the code bits become -1/+1 floats plus the
+noise, with the encoder's output tags, and go through fec.extended_tagged_decoder; prints
+`enc:<values>`, `enctags:<tags>`, `dec:<values>`, `dectags:<tags>` (tags `offset:key:value`,
+`;`-separated, in the sink's order).
 """
 import sys
 import time
@@ -66,6 +73,54 @@ def pdu_case(fields):
         sys.stdout.flush()
 
 
+def tag(offset, key, value):
+    t = gr.tag_t()
+    t.offset = offset
+    t.key = pmt.intern(key)
+    t.value = pmt.from_long(value)
+    return t
+
+
+def show_tags(tags):
+    return ";".join(
+        f"{t.offset}:{pmt.symbol_to_string(t.key)}:{pmt.to_long(t.value)}" for t in tags
+    )
+
+
+def tagged_case(fields):
+    enc_text, dec_text, bits_text, lengths_text, marks_text, noise_text = fields
+    bits = [int(b) for b in bits_text.split(",")]
+    noise = np.array([float(x) for x in noise_text.split(",")], dtype=np.float32)
+    tags, at = [], 0
+    for n in lengths_text.split(","):
+        tags.append(tag(at, "len", int(n)))
+        at += int(n)
+    tags += [tag(int(m), "x", int(m)) for m in marks_text.split(",") if m]
+    tb = gr.top_block()
+    src = blocks.vector_source_b(bits, False, 1, tags)
+    enc = fec.extended_tagged_encoder(eval(enc_text, {"fec": fec}), puncpat="11",
+                                      lentagname="len", mtu=1512)
+    sink = blocks.vector_sink_b()
+    tb.connect(src, enc, sink)
+    tb.run()
+    code = list(sink.data())
+    code_tags = list(sink.tags())
+    print("enc:" + ",".join(map(str, code)))
+    print("enctags:" + show_tags(code_tags))
+    soft = np.array(code, dtype=np.float32) * np.float32(2) - np.float32(1)
+    soft = soft + noise[: len(soft)]
+    tb = gr.top_block()
+    src = blocks.vector_source_f([float(x) for x in soft], False, 1, code_tags)
+    dec = fec.extended_tagged_decoder(eval(dec_text, {"fec": fec}), ann=None, puncpat="11",
+                                      integration_period=10000, lentagname="len", mtu=1512)
+    sink = blocks.vector_sink_b()
+    tb.connect(src, dec, sink)
+    tb.run()
+    print("dec:" + ",".join(map(str, sink.data())))
+    print("dectags:" + show_tags(sink.tags()))
+    sys.stdout.flush()
+
+
 for line in sys.stdin:
     line = line.strip()
     if not line:
@@ -74,16 +129,19 @@ for line in sys.stdin:
     if kind == "async":
         pdu_case(fields)
         continue
-    enc_text, dec_text, bits_text, noise_text = fields
+    if kind == "tagged":
+        tagged_case(fields)
+        continue
+    enc_text, dec_text, puncpat, bits_text, noise_text = fields
     bits = [int(b) for b in bits_text.split(",")]
     noise = np.array([float(x) for x in noise_text.split(",")], dtype=np.float32)
     encoder = eval(enc_text, {"fec": fec})
     decoder = eval(dec_text, {"fec": fec})
-    code = run(fec.extended_encoder(encoder, threading=None, puncpat="11"), bits,
+    code = run(fec.extended_encoder(encoder, threading=None, puncpat=puncpat), bits,
                blocks.vector_source_b, blocks.vector_sink_b)
     soft = np.array(code, dtype=np.float32) * np.float32(2) - np.float32(1)
     soft = soft + noise[: len(soft)]
-    decoded = run(fec.extended_decoder(decoder, threading=None, ann=None, puncpat="11"),
+    decoded = run(fec.extended_decoder(decoder, threading=None, ann=None, puncpat=puncpat),
                   [float(x) for x in soft], blocks.vector_source_f, blocks.vector_sink_b)
     print("enc:" + "".join(str(b) for b in code))
     print("dec:" + "".join(str(b) for b in decoded))

@@ -35,10 +35,15 @@ const FUNCTIONS: &[(&str, &[&str])] = &[
         "fec.ccsds_encoder_make",
         &["frame_size", "start_state", "mode"],
     ),
+    ("fec.ldpc_encoder_make", &["alist_file"]),
     ("fec.dummy_decoder.make", &["frame_size"]),
     (
         "fec.repetition_decoder.make",
         &["frame_size", "rep", "ap_prob"],
+    ),
+    (
+        "fec.ldpc_decoder.make",
+        &["alist_file", "sigma", "max_iterations"],
     ),
     (
         "fec.cc_decoder.make",
@@ -97,19 +102,33 @@ pub(super) fn variable_value(id: &str, params: &HashMap<String, String>) -> Opti
             "fec.ccsds_encoder_make({bits}, {}, {mode})",
             p("state_start", "0")
         ),
+        "variable_ldpc_encoder_def" => format!("fec.ldpc_encoder_make({})", p("file", "''")),
+        "variable_ldpc_decoder_def" => format!(
+            "fec.ldpc_decoder.make({}, {}, {})",
+            p("file", "''"),
+            p("sigma", "0.5"),
+            p("max_iter", "50")
+        ),
         _ => return None,
     })
 }
 
+/// GNU Radio's `gr.prefix()`, which GRC files use to name the files GNU Radio installs (the
+/// LDPC matrices under `share/gnuradio/fec/ldpc/`): as GNU Radio answers, the `GR_PREFIX`
+/// environment variable where it is set, else `/usr`, where distributions install GNU Radio.
+const PREFIX: &str = "gr.prefix";
+
 /// Whether `name` is a function of this module.
 pub(super) fn is_function(name: &str) -> bool {
-    FUNCTIONS.iter().any(|(f, _)| *f == name)
+    name == PREFIX || FUNCTIONS.iter().any(|(f, _)| *f == name)
 }
 
 /// An argument as GNU Radio's Python call writes it.
 fn write_arg(name: &str, param: &str, v: &Value) -> Result<String> {
     Ok(match v {
         Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Constant(_) => v.to_string(),
+        // A file name: quoted as Python writes it, read back by the definition.
+        Value::Str(text) if !text.contains(['\'', '"', '\\']) => format!("'{text}'"),
         Value::List(items) | Value::Array(items) => {
             let items: Vec<String> = items
                 .iter()
@@ -130,6 +149,16 @@ fn write_arg(name: &str, param: &str, v: &Value) -> Result<String> {
 /// `name(args)` for a function of this module ([`is_function`]): GNU Radio's call with the
 /// arguments evaluated, as a string.
 pub(super) fn call(name: &str, args: &[&Value], kwargs: &[(&str, &Value)]) -> Result<Value> {
+    if name == PREFIX {
+        if !args.is_empty() || !kwargs.is_empty() {
+            return Err(ExprError::InvalidValue(
+                "gr.prefix() takes no arguments".into(),
+            ));
+        }
+        return Ok(Value::Str(
+            std::env::var("GR_PREFIX").unwrap_or_else(|_| "/usr".to_owned()),
+        ));
+    }
     let params = FUNCTIONS
         .iter()
         .find(|(f, _)| *f == name)
@@ -182,6 +211,40 @@ mod tests {
             "fec.repetition_encoder_make((2048), (3))"
         );
         assert_eq!(value("variable", &[("value", "1")]), None);
+        assert_eq!(
+            value(
+                "variable_ldpc_decoder_def",
+                &[("file", "f"), ("max_iter", "20")]
+            )
+            .unwrap(),
+            "fec.ldpc_decoder.make((f), (0.5), (20))"
+        );
+        assert_eq!(
+            value("variable_ldpc_encoder_def", &[]).unwrap(),
+            "fec.ldpc_encoder_make((''))"
+        );
+    }
+
+    #[test]
+    fn ldpc_calls_read_their_file_and_name_it_where_it_is_missing() {
+        let prefix = call(PREFIX, &[], &[]).unwrap();
+        let Value::Str(prefix) = prefix else {
+            panic!("gr.prefix() is {prefix:?}")
+        };
+        assert!(!prefix.is_empty());
+        let e = call(
+            "fec.ldpc_encoder_make",
+            &[&Value::Str("/nonexistent/x.alist".into())],
+            &[],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("alist_file") && e.contains("/nonexistent/x.alist"),
+            "{e}"
+        );
+        let e = call("fec.ldpc_encoder_make", &[&Value::Str("a'b".into())], &[]).unwrap_err();
+        assert!(e.to_string().contains("alist_file"), "{e}");
     }
 
     #[test]

@@ -77,6 +77,8 @@ const VARIABLES: &[&str] = &[
     "variable_cc_encoder_def",
     "variable_cc_decoder_def",
     "variable_ccsds_encoder_def",
+    "variable_ldpc_encoder_def",
+    "variable_ldpc_decoder_def",
 ];
 
 /// Block ids that are part of the file but not of the graph.
@@ -95,6 +97,8 @@ const STRING: &[&str] = &[
     "addr",
     "len_tag_key",
     "tag",
+    "lentagname",
+    "lengthtagname",
     "name",
     "filter",
 ];
