@@ -213,6 +213,18 @@ fn the_synchronizers_refuse_bad_parameters_naming_them() {
         e.starts_with("fll_band_edge: ") && e.contains("rolloff"),
         "{e}"
     );
+    let e = refusal(
+        "burst_shaper",
+        Some(Dtype::Complex32),
+        &[
+            ("window", Pmt::Vector(vec![Pmt::Double(1.0)].into())),
+            ("pre_padding", Pmt::Int(-1)),
+        ],
+    );
+    assert!(
+        e.starts_with("burst_shaper: ") && e.contains("pre_padding"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 mod additive_scrambler;
 mod binary_slicer;
+mod burst_shaper;
 mod chunks_to_symbols;
 mod chunks_to_symbols_int;
 mod chunks_to_symbols_short;
@@ -29,6 +30,7 @@ mod symbol_mapper;
 
 pub use additive_scrambler::AdditiveScrambler;
 pub use binary_slicer::BinarySlicer;
+pub use burst_shaper::{BurstShaper, Shaped};
 pub use chunks_to_symbols::ChunksToSymbols;
 pub use chunks_to_symbols_int::ChunksToSymbolsInt;
 pub use chunks_to_symbols_short::ChunksToSymbolsShort;

@@ -88,7 +88,14 @@ const RAW: &[&str] = &["type", "file", "in_type", "out_type"];
 
 /// String parameters (GRC's `dtype: string`): an expression if it evaluates to a string, else
 /// the text as written (`tcp://127.0.0.1:5555` unquoted), as GRC does.
-const STRING: &[&str] = &["address", "key", "addr", "len_tag_key", "tag"];
+const STRING: &[&str] = &[
+    "address",
+    "key",
+    "addr",
+    "len_tag_key",
+    "tag",
+    "length_tag_name",
+];
 
 /// Reads and builds the GRC flowgraph at `path`.
 pub fn load_grc(path: impl AsRef<Path>) -> Result<BuiltGraph, GraphError> {

@@ -29,6 +29,7 @@ mod filter_blocks;
 mod headless;
 mod math;
 mod messages;
+mod modulation;
 mod network;
 mod packets;
 mod pdu;
@@ -63,6 +64,7 @@ const MODULES: &[&[GrBlock]] = &[
     fec::ROWS,
     vectors::ROWS,
     sync::ROWS,
+    modulation::ROWS,
 ];
 
 /// Every row of the table.
