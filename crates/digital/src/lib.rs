@@ -22,7 +22,8 @@
 //! Synchronization: [`PfbClockSync`] (symbol timing), [`CostasLoop`] (carrier phase),
 //! [`FllBandEdge`] (carrier frequency).
 //!
-//! Modulation: [`BurstShaper`] (padding and ramps around the bursts of a tagged stream).
+//! Modulation: [`ConstellationModulator`] (GNU Radio's generic_mod), [`BurstShaper`]
+//! (padding and ramps around the bursts of a tagged stream).
 //!
 //! ```
 //! use num_complex::Complex32;
@@ -49,10 +50,10 @@ mod lfsr;
 
 pub use blocks::{
     AdditiveScrambler, BinarySlicer, BurstShaper, Chunk, ChunksToSymbols, ChunksToSymbolsInt,
-    ChunksToSymbolsShort, ConstellationDecoder, ConstellationSoftDecoder, CostasLoop, Crc32Async,
-    Crc32Stream, CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder, DiffEncoder,
-    DiffPhasor, FllBandEdge, MapBytes, PfbClockSync, ProtocolFormatter, ProtocolFormatterAsync,
-    ProtocolParser, Scrambler, Shaped, Symbol,
+    ChunksToSymbolsShort, ConstellationDecoder, ConstellationModulator, ConstellationSoftDecoder,
+    CostasLoop, Crc32Async, Crc32Stream, CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder,
+    DiffEncoder, DiffPhasor, FllBandEdge, MapBytes, PfbClockSync, ProtocolFormatter,
+    ProtocolFormatterAsync, ProtocolParser, Scrambler, Shaped, Symbol,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
 pub use header_format::{
