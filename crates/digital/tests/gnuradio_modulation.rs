@@ -55,7 +55,7 @@ struct Case {
 
 /// A modulator case: input bytes, constellation, differential, sps, excess bandwidth,
 /// truncate.
-type Modulator = (Vec<u8>, &'static str, bool, f64, f64, bool);
+type Modulator = (Vec<u8>, String, bool, f64, f64, bool);
 
 fn run<T: Shaped>(case: &Case, input: Vec<T>, window: Vec<T>, s: &dyn Scheduler) -> (Vec<T>, Tags) {
     let mut fg = Flowgraph::new();
@@ -234,9 +234,43 @@ fn cases() -> Vec<Case> {
             pre: 0,
             post: 0,
             phasing: false,
-            modulator: Some((bytes.clone(), c, diff, sps, bw, truncate)),
+            modulator: Some((bytes.clone(), c.to_owned(), diff, sps, bw, truncate)),
         });
     }
+    // psk_mod's 8PSK with Gray coding and no differential coding: the points reordered by
+    // the inverse Gray code (as radioflow's GNU Radio table builds it).
+    let points: Vec<String> = [0, 1, 3, 2, 7, 6, 4, 5]
+        .iter()
+        .map(|&k| {
+            let a = 2.0 * std::f64::consts::PI * f64::from(k) / 8.0;
+            format!("{},{}", a.cos() as f32, a.sin() as f32)
+        })
+        .collect();
+    out.push(Case {
+        name: "mod_psk8".into(),
+        make: "digital.psk.psk_mod(constellation_points=8, mod_code=\"gray\", \
+               differential=False, samples_per_symbol=2, excess_bw=0.35, verbose=False, \
+               log=False)"
+            .into(),
+        complex: false,
+        input: Vec::new(),
+        tags: Vec::new(),
+        window: Vec::new(),
+        pre: 0,
+        post: 0,
+        phasing: false,
+        modulator: Some((
+            bytes,
+            format!(
+                "calcdist points={} rot=8 dim=1 norm=amplitude",
+                points.join(";")
+            ),
+            false,
+            2.0,
+            0.35,
+            false,
+        )),
+    });
     out
 }
 
