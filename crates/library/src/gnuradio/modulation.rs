@@ -9,7 +9,7 @@ use radioflow_runtime::Pmt;
 /// for [`psk_constellation`].
 fn psk_points(v: &Pmt) -> Result<Pmt, String> {
     match v.as_i64() {
-        Some(m) if m >= 2 && m <= 1 << 16 && (m as u64).is_power_of_two() => Ok(Pmt::Int(m)),
+        Some(m) if (2..=1 << 16).contains(&m) && (m as u64).is_power_of_two() => Ok(Pmt::Int(m)),
         _ => Err(
             "not a power of two from 2 to 65536 (GNU Radio: \"Number of constellation \
                   points must be a power of two\")"
