@@ -1,9 +1,12 @@
 //! GNU Radio's gr-channels on radioflow: [`ChannelModel`] (timing offset, multipath,
 //! frequency offset and Gaussian noise in one block), [`FadingModel`] (Rayleigh or Rician
 //! flat fading), [`SelectiveFadingModel`] (fading on delayed paths), [`CfoModel`] and [`SroModel`] (a carrier frequency offset and a sample rate
-//! offset walking at random) and [`DynamicChannelModel`] (all of them and noise), computing
+//! offset walking at random), [`DynamicChannelModel`] (all of them and noise) and
+//! [`Quantizer`] (a converter's rounding and saturation) and [`AmpBal`] (I/Q amplitude
+//! balance), computing
 //! what GNU Radio 3.10's `channels.channel_model`, `fading_model`, `selective_fading_model`,
-//! `cfo_model`, `sro_model` and `dynamic_channel_model` compute for the same input and seed.
+//! `cfo_model`, `sro_model`, `dynamic_channel_model`, `quantizer` and `amp_bal` compute for
+//! the same input and seed.
 //!
 //! The DSP is `radioflow_dsp`'s ([`MmseResampler`](radioflow_dsp::MmseResampler),
 //! [`ComplexFir`](radioflow_dsp::ComplexFir), [`Rotator`](radioflow_dsp::Rotator),
@@ -27,17 +30,21 @@
 //! where GNU Radio is not installed); the kernels against naive definitions in
 //! `radioflow-dsp`.
 
+mod amp_bal;
 mod cfo_model;
 mod channel_model;
 mod dynamic_channel_model;
 mod fading_model;
 mod pool_noise;
+mod quantizer;
 mod selective_fading_model;
 mod sro_model;
 
+pub use amp_bal::AmpBal;
 pub use cfo_model::CfoModel;
 pub use channel_model::{ChannelModel, ChannelSample};
 pub use dynamic_channel_model::DynamicChannelModel;
 pub use fading_model::FadingModel;
+pub use quantizer::Quantizer;
 pub use selective_fading_model::SelectiveFadingModel;
 pub use sro_model::SroModel;

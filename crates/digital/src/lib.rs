@@ -22,6 +22,9 @@
 //! Synchronization: [`PfbClockSync`] (symbol timing), [`CostasLoop`] (carrier phase),
 //! [`FllBandEdge`] (carrier frequency).
 //!
+//! Modulation: [`ConstellationModulator`] (GNU Radio's generic_mod), [`BurstShaper`]
+//! (padding and ramps around the bursts of a tagged stream).
+//!
 //! ```
 //! use num_complex::Complex32;
 //! use radioflow_digital::Constellation;
@@ -46,11 +49,11 @@ mod header_format;
 mod lfsr;
 
 pub use blocks::{
-    AdditiveScrambler, BinarySlicer, Chunk, ChunksToSymbols, ChunksToSymbolsInt,
-    ChunksToSymbolsShort, ConstellationDecoder, ConstellationSoftDecoder, CostasLoop, Crc32Async,
-    Crc32Stream, CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder, DiffEncoder,
-    DiffPhasor, FllBandEdge, MapBytes, PfbClockSync, ProtocolFormatter, ProtocolFormatterAsync,
-    ProtocolParser, Scrambler, Symbol,
+    AdditiveScrambler, BinarySlicer, BurstShaper, Chunk, ChunksToSymbols, ChunksToSymbolsInt,
+    ChunksToSymbolsShort, ConstellationDecoder, ConstellationModulator, ConstellationSoftDecoder,
+    CostasLoop, Crc32Async, Crc32Stream, CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder,
+    DiffEncoder, DiffPhasor, FllBandEdge, MapBytes, PfbClockSync, ProtocolFormatter,
+    ProtocolFormatterAsync, ProtocolParser, Scrambler, Shaped, Symbol,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
 pub use header_format::{

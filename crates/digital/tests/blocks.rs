@@ -213,6 +213,32 @@ fn the_synchronizers_refuse_bad_parameters_naming_them() {
         e.starts_with("fll_band_edge: ") && e.contains("rolloff"),
         "{e}"
     );
+    let e = refusal(
+        "burst_shaper",
+        Some(Dtype::Complex32),
+        &[
+            ("window", Pmt::Vector(vec![Pmt::Double(1.0)].into())),
+            ("pre_padding", Pmt::Int(-1)),
+        ],
+    );
+    assert!(
+        e.starts_with("burst_shaper: ") && e.contains("pre_padding"),
+        "{e}"
+    );
+    for (key, value) in [
+        ("samples_per_symbol", Pmt::Double(1.5)),
+        ("excess_bw", Pmt::Double(0.0)),
+    ] {
+        let e = refusal(
+            "constellation_modulator",
+            None,
+            &[("constellation", Pmt::symbol("qpsk")), (key, value)],
+        );
+        assert!(
+            e.starts_with("constellation_modulator: ") && e.contains(key),
+            "{e}"
+        );
+    }
 }
 
 #[test]

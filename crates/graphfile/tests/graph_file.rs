@@ -66,6 +66,7 @@ fn example(kind: ParamKind, path: &str) -> String {
         ParamKind::Int { min } => min.max(1).to_string(),
         ParamKind::Float(_) => "1000.0".into(),
         ParamKind::Item => "1".into(),
+        // Three, as tests/registry.rs in radioflow-library gives (a clock sync needs 3 taps).
         ParamKind::Floats | ParamKind::Items => "[1, 2, 3]".into(),
         ParamKind::Choice(words) => format!("{:?}", words[0]),
         ParamKind::Text => "\"x\"".into(),

@@ -112,6 +112,12 @@ fn gnu_radio_s_constellations_and_tables_evaluate_with_their_methods() {
         panic!("points")
     };
     assert_eq!(points.len(), 16);
+    // GNU Radio's Python helpers (pam_sync.grc: `digital.qpsk_constellation()`).
+    for (helper, kind) in [("bpsk", "bpsk"), ("qpsk", "qpsk"), ("dqpsk", "dqpsk")] {
+        let c = constellation(ev(&format!("digital.{helper}_constellation()"), &[]).unwrap());
+        assert_eq!(c.to_string(), kind);
+    }
+    assert!(ev("digital.qpsk_constellation(1)", &[]).is_err());
     assert_eq!(
         ev("digital.psk_2()", &[]),
         Ok(Value::List(vec![

@@ -37,9 +37,10 @@ fn every_row_names_a_block_its_parameters_and_types_of_the_registry() {
         for name in our_params(row) {
             // A chosen block (a decimating FIR) takes what the row's block does not; what
             // chooses the block and its item type (chunks_to_symbols' `in_type`, `out_type`)
-            // is not a parameter of the block.
-            let chosen =
-                matches!(name, "decimation" | "in_type" | "out_type") && row.choose.is_some();
+            // and psk_mod's `mod_code`, which chooses its constellation, are not parameters of
+            // the block.
+            let chosen = matches!(name, "decimation" | "in_type" | "out_type" | "mod_code")
+                && row.choose.is_some();
             assert!(
                 d.param(name).is_some() || chosen,
                 "{}: {} has no parameter {name}",

@@ -2,10 +2,12 @@
 
 mod additive_scrambler;
 mod binary_slicer;
+mod burst_shaper;
 mod chunks_to_symbols;
 mod chunks_to_symbols_int;
 mod chunks_to_symbols_short;
 mod constellation_decoder;
+mod constellation_modulator;
 mod constellation_soft_decoder;
 mod costas_loop;
 mod crc32_async;
@@ -29,10 +31,12 @@ mod symbol_mapper;
 
 pub use additive_scrambler::AdditiveScrambler;
 pub use binary_slicer::BinarySlicer;
+pub use burst_shaper::{BurstShaper, Shaped};
 pub use chunks_to_symbols::ChunksToSymbols;
 pub use chunks_to_symbols_int::ChunksToSymbolsInt;
 pub use chunks_to_symbols_short::ChunksToSymbolsShort;
 pub use constellation_decoder::ConstellationDecoder;
+pub use constellation_modulator::ConstellationModulator;
 pub use constellation_soft_decoder::ConstellationSoftDecoder;
 pub use costas_loop::CostasLoop;
 pub use crc32_async::Crc32Async;

@@ -70,6 +70,9 @@ pub(super) fn is_function(name: &str) -> bool {
         || matches!(
             name,
             "digital.constellation_bpsk"
+                | "digital.bpsk_constellation"
+                | "digital.qpsk_constellation"
+                | "digital.dqpsk_constellation"
                 | "digital.constellation_qpsk"
                 | "digital.constellation_dqpsk"
                 | "digital.constellation_8psk"
@@ -101,9 +104,13 @@ pub(super) fn call(
         )
     };
     let named = match name {
-        "digital.constellation_bpsk" => Some(Constellation::bpsk()),
-        "digital.constellation_qpsk" => Some(Constellation::qpsk()),
-        "digital.constellation_dqpsk" => Some(Constellation::dqpsk()),
+        // GNU Radio's Python helpers (bpsk.py, qpsk.py) return the same objects; their only
+        // argument, mod_code, accepts nothing but the default (Gray), so none is taken.
+        "digital.constellation_bpsk" | "digital.bpsk_constellation" => Some(Constellation::bpsk()),
+        "digital.constellation_qpsk" | "digital.qpsk_constellation" => Some(Constellation::qpsk()),
+        "digital.constellation_dqpsk" | "digital.dqpsk_constellation" => {
+            Some(Constellation::dqpsk())
+        }
         "digital.constellation_8psk" => Some(Constellation::psk8()),
         "digital.constellation_16qam" => Some(Constellation::qam16()),
         _ => None,

@@ -1296,6 +1296,19 @@ mod tests {
             f64s(firdes::high_pass_2(1.0, 48e3, 5e3, 2e3, 70.0, firdes::Window::Hamming).unwrap())
         );
         let bh = firdes::Window::BlackmanHarris;
+        // GNU Radio 3.10: firdes.window(window.WIN_HANN, 5, 0) and WIN_KAISER, 5, 3.
+        assert_eq!(
+            list("firdes.window(window.WIN_HANN, 5, 0)"),
+            [0.0, 0.5, 1.0, 0.5, 0.0]
+        );
+        let kaiser = list("firdes.window(window.WIN_KAISER, 5, 3)");
+        for (a, b) in kaiser
+            .iter()
+            .zip([0.20488475, 0.72692555, 1.0, 0.72692555, 0.20488475])
+        {
+            assert!((a - b).abs() < 1e-7, "{kaiser:?}");
+        }
+        assert!(ev("firdes.window(window.WIN_HANN, 1, 0)").is_err());
         assert_eq!(
             list("firdes.band_pass(1, 48e3, 4e3, 8e3, 1e3, fft.window.WIN_BLACKMAN_HARRIS)"),
             f64s(firdes::band_pass(1.0, 48e3, 4e3, 8e3, 1e3, bh).unwrap())

@@ -435,13 +435,12 @@ fn not_yet(name: &str) -> Option<&'static str> {
     }
     let design = matches!(
         base,
-        "firdes.window" | "firdes.complex_band_pass" | "firdes.gaussian" | "firdes.hilbert"
+        "firdes.complex_band_pass" | "firdes.gaussian" | "firdes.hilbert"
     ) || (base.starts_with("optfir.") && optfir_params(base).is_none());
     design.then_some(
-        "this filter design (firdes.window, complex_band_pass, gaussian, hilbert, optfir's \
-         complex designs) is not supported in expressions yet; firdes' low, high and band \
-         designs (and their *_2 forms), root_raised_cosine, optfir's real designs and \
-         pm_remez are",
+        "this filter design (complex_band_pass, gaussian, hilbert, optfir's complex designs) \
+         is not supported in expressions yet; firdes' low, high and band designs (and their \
+         *_2 forms), root_raised_cosine, window, optfir's real designs and pm_remez are",
     )
 }
 
@@ -1064,6 +1063,7 @@ fn firdes_params(name: &str) -> Option<(usize, &'static [&'static str])> {
         "param",
     ];
     const RRC: &[&str] = &["gain", "sampling_freq", "symbol_rate", "alpha", "ntaps"];
+    const WINDOW: &[&str] = &["type", "ntaps", "param"];
     let base = name.strip_prefix("filter.").unwrap_or(name);
     Some(match base.strip_prefix("firdes.")? {
         "low_pass" | "high_pass" => (4, LOW_HIGH),
@@ -1071,6 +1071,7 @@ fn firdes_params(name: &str) -> Option<(usize, &'static [&'static str])> {
         "band_pass" | "band_reject" => (5, BAND),
         "band_pass_2" | "band_reject_2" => (6, BAND_2),
         "root_raised_cosine" => (5, RRC),
+        "window" => (3, WINDOW),
         _ => return None,
     })
 }
@@ -1126,11 +1127,17 @@ fn optfir_params(name: &str) -> Option<(usize, &'static [&'static str])> {
     })
 }
 
-/// The window of a firdes design's `window` argument (beta from the argument after it).
-fn window_arg(name: &str, args: &[&Value], at: usize) -> Result<radioflow_dsp::firdes::Window> {
+/// The window of a firdes design's `window` argument (Kaiser's beta from the argument at
+/// `beta_at`).
+fn window_arg(
+    name: &str,
+    args: &[&Value],
+    at: usize,
+    beta_at: usize,
+) -> Result<radioflow_dsp::firdes::Window> {
     use radioflow_dsp::firdes::Window;
-    let beta = if args.len() > at + 1 {
-        float_arg(name, args, at + 1)?
+    let beta = if args.len() > beta_at {
+        float_arg(name, args, beta_at)?
     } else {
         6.76
     };
@@ -1165,7 +1172,31 @@ fn firdes(name: &str, args: &[&Value], budget: &mut Budget) -> Result<Value> {
     }
     let design = name.rsplit('.').next().unwrap_or(name);
     // The taps are counted before they are designed: a narrow transition asks for millions.
-    let taps = if design == "root_raised_cosine" {
+    let taps = if design == "window" {
+        // `firdes.window(type, ntaps, param)`: the window itself (param is Kaiser's beta).
+        let window = window_arg(name, args, 0, 2)?;
+        if let firdes::Window::Kaiser { beta } = window
+            && !(beta.is_finite() && beta >= 0.0)
+        {
+            return Err(ExprError::InvalidValue(format!(
+                "{name}: Kaiser's beta {beta} must be finite and at least 0"
+            )));
+        }
+        let ntaps = num(1)?;
+        // GNU Radio's window of one tap divides 0 by 0 (NaN).
+        if !(2.0..=MAX_ITEMS as f64).contains(&ntaps) {
+            return Err(ExprError::InvalidValue(format!(
+                "{name}: ntaps must be between 2 and {MAX_ITEMS}"
+            )));
+        }
+        budget.make(ntaps as usize, 1)?;
+        // GNU Radio's window is float32.
+        Ok(window
+            .coefficients(ntaps as usize)
+            .into_iter()
+            .map(|x| x as f32)
+            .collect())
+    } else if design == "root_raised_cosine" {
         let ntaps = num(4)?;
         if !(1.0..=MAX_ITEMS as f64).contains(&ntaps) {
             return Err(ExprError::InvalidValue(format!(
@@ -1181,7 +1212,7 @@ fn firdes(name: &str, args: &[&Value], budget: &mut Budget) -> Result<Value> {
         let tw_at = if band { 4 } else { 3 };
         let window_at = tw_at + 1 + usize::from(atten);
         let (g, fs, f1, tw) = (num(0)?, num(1)?, num(2)?, num(tw_at)?);
-        let window = window_arg(name, args, window_at)?;
+        let window = window_arg(name, args, window_at, window_at + 1)?;
         let n = if atten {
             let db = num(tw_at + 1)?;
             let n = db * fs / (22.0 * tw);

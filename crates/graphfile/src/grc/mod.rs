@@ -99,6 +99,7 @@ const STRING: &[&str] = &[
     "tag",
     "lentagname",
     "lengthtagname",
+    "length_tag_name",
     "name",
     "filter",
 ];

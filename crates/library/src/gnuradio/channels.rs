@@ -1,5 +1,5 @@
 //! Rows for gr-channels: the channel, dynamic channel, fading, selective fading, CFO and SRO
-//! models.
+//! models, the quantizer and the amplitude balance.
 
 use super::common::{param, row};
 use super::table::{GrBlock, GrParam, To};
@@ -94,6 +94,20 @@ pub(crate) const ROWS: &[GrBlock] = &[
             param("maxdev", "max_dev"),
             param("seed", "seed"),
         ],
+    ),
+    row(
+        "channels_amp_bal",
+        "channels.amp_bal({alpha})",
+        "amp_bal",
+        &[],
+        &[param("alpha", "alpha")],
+    ),
+    row(
+        "channels_quantizer",
+        "channels.quantizer({bits})",
+        "quantizer",
+        &[],
+        &[param("bits", "bits")],
     ),
     row(
         "channels_sro_model",

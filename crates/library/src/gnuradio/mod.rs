@@ -32,6 +32,7 @@ mod headless;
 mod math;
 mod matrix;
 mod messages;
+mod modulation;
 mod network;
 mod packets;
 mod pdu;
@@ -69,6 +70,7 @@ const MODULES: &[&[GrBlock]] = &[
     sync::ROWS,
     matrix::ROWS,
     tags::ROWS,
+    modulation::ROWS,
     #[cfg(feature = "audio")]
     audio::ROWS,
 ];
