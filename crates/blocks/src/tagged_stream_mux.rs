@@ -72,6 +72,8 @@ struct Packet<T> {
     items: Vec<T>,
     tags: Vec<Tag>,
     left: Option<usize>,
+    /// Items read into `items` but not consumed (the packet's last, until it is joined).
+    held: usize,
 }
 
 #[block]
@@ -89,6 +91,7 @@ impl<T: Item> TaggedStreamMux<T> {
                     items: Vec::new(),
                     tags: Vec::new(),
                     left: None,
+                    held: 0,
                 })
                 .collect(),
             out: Vec::new(),
@@ -169,6 +172,10 @@ impl<T: Item> TaggedStreamMux<T> {
             packet.left = Some(len as usize);
         }
         let left = packet.left.unwrap_or(0);
+        if left == 0 {
+            // Whole, its last item held until the join.
+            return Ok(true);
+        }
         let n = left.min(avail);
         let first = at - (packet.items.len() / vlen) as u64;
         for t in input.tags().iter().take_while(|t| t.offset < at + n as u64) {
@@ -179,8 +186,13 @@ impl<T: Item> TaggedStreamMux<T> {
             }
         }
         packet.items.extend_from_slice(&input.slice()[..n * vlen]);
-        input.consume(n * vlen);
+        // The packet's last item stays unconsumed until the packets are joined: the runtime
+        // ends a block one of whose inputs has ended with nothing left to read, and this
+        // input's packet would end the block while another input's is still on its way.
+        let held = usize::from(n > 0 && n == left);
+        input.consume((n - held) * vlen);
         packet.left = Some(left - n);
+        packet.held = held;
         Ok(left == n)
     }
 
@@ -190,6 +202,9 @@ impl<T: Item> TaggedStreamMux<T> {
         let start = self.output.offset();
         self.out.clear();
         self.sent = 0;
+        for (input, p) in self.inputs.iter_mut().zip(&mut self.packets) {
+            input.consume(std::mem::take(&mut p.held) * vlen);
+        }
         for (i, p) in self.packets.iter_mut().enumerate() {
             let base = (self.out.len() / vlen) as u64;
             for t in p.tags.drain(..) {
