@@ -26,7 +26,8 @@
 //!   [`ComplexToInterleavedChar`], [`InterleavedShortToComplex`],
 //!   [`InterleavedCharToComplex`].
 //! - Radio: [`IqToComplex`] ([`SampleFormat`]), [`FreqXlatingFirFilter`],
-//!   [`DecimatingFirFilter`], [`InterpFirFilter`], [`RationalResampler`],
+//!   [`DecimatingFirFilter`], [`InterpFirFilter`], [`ComplexFirFilter`],
+//!   [`ComplexInterpFirFilter`], [`RationalResampler`],
 //!   [`PfbArbResampler`], [`QuadratureDemod`], [`FrequencyModulator`], [`IirFilter`] (FM
 //!   de-emphasis), [`SinglePoleIirFilter`], [`Rms`].
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
@@ -66,6 +67,8 @@ mod add;
 mod add_const;
 mod add_const_v;
 mod char_short;
+mod complex_fir_filter;
+mod complex_interp_fir_filter;
 mod complex_to;
 mod conjugate;
 mod const_source;
@@ -158,6 +161,8 @@ pub use add::Add;
 pub use add_const::AddConst;
 pub use add_const_v::AddConstV;
 pub use char_short::{CharToShort, ShortToChar};
+pub use complex_fir_filter::ComplexFirFilter;
+pub use complex_interp_fir_filter::ComplexInterpFirFilter;
 pub use complex_to::{
     ComplexToArg, ComplexToFloat, ComplexToImag, ComplexToMag, ComplexToMagSquared,
     ComplexToMagphase, ComplexToReal,
