@@ -26,6 +26,7 @@ mod fec;
 mod file_meta;
 mod filter;
 mod filter_blocks;
+mod filter_designs;
 mod headless;
 mod math;
 mod messages;
@@ -51,6 +52,7 @@ const MODULES: &[&[GrBlock]] = &[
     analog_sources::ROWS,
     filter::ROWS,
     filter_blocks::ROWS,
+    filter_designs::ROWS,
     zeromq::ROWS,
     network::ROWS,
     digital::ROWS,
