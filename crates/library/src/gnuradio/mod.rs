@@ -53,6 +53,7 @@ const MODULES: &[&[GrBlock]] = &[
     filter::ROWS,
     filter_blocks::ROWS,
     filter_designs::ROWS,
+    filter_designs::BAND_ROWS,
     zeromq::ROWS,
     network::ROWS,
     digital::ROWS,
