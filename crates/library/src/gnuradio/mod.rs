@@ -17,6 +17,7 @@
 //! ```
 
 mod analog;
+mod analog_fm;
 mod analog_sources;
 mod blocks;
 mod channels;
@@ -49,6 +50,7 @@ const MODULES: &[&[GrBlock]] = &[
     math::ROWS,
     messages::ROWS,
     analog::ROWS,
+    analog_fm::ROWS,
     analog_sources::ROWS,
     filter::ROWS,
     filter_blocks::ROWS,
