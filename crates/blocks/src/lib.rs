@@ -29,7 +29,7 @@
 //!   [`DecimatingFirFilter`], [`InterpFirFilter`], [`ComplexFirFilter`],
 //!   [`ComplexInterpFirFilter`], [`RationalResampler`],
 //!   [`PfbArbResampler`], [`QuadratureDemod`], [`FrequencyModulator`], [`IirFilter`] (FM
-//!   de-emphasis), [`SinglePoleIirFilter`], [`Rms`].
+//!   de-emphasis), [`SinglePoleIirFilter`], [`Rms`], [`DcBlocker`].
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
 //! - PDUs (GNU Radio's pair of a metadata dict and a vector, [`PduItem`]):
@@ -73,6 +73,7 @@ mod complex_to;
 mod conjugate;
 mod const_source;
 mod copy;
+mod dc_blocker;
 mod decimating_fir_filter;
 mod deinterleave;
 mod delay;
@@ -170,6 +171,7 @@ pub use complex_to::{
 pub use conjugate::Conjugate;
 pub use const_source::ConstSource;
 pub use copy::Copy;
+pub use dc_blocker::DcBlocker;
 pub use decimating_fir_filter::DecimatingFirFilter;
 pub use deinterleave::Deinterleave;
 pub use delay::Delay;

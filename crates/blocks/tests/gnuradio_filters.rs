@@ -1,5 +1,5 @@
 //! Filters and resamplers (pfb_arb_resampler, fft_filter as the FIR filters, interp_fir_filter,
-//! the complex-taps fir_filter_ccc, interp_fir_filter_ccc and fft_filter_ccc)
+//! the complex-taps fir_filter_ccc, interp_fir_filter_ccc and fft_filter_ccc, dc_blocker)
 //! and the frequency modulator, single-pole IIR filter and RMS level against GNU Radio 3.10's
 //! own on the same inputs with tags, run by `gnuradio/filters.py` (one GNU Radio process for
 //! the file), and under every scheduler: items within a float tolerance (the dot products are
@@ -13,8 +13,9 @@ use radioflow_blocks::runtime::{
     BlockId, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
 use radioflow_blocks::{
-    ComplexFirFilter, ComplexInterpFirFilter, DecimatingFirFilter, FirFilter, FrequencyModulator,
-    InterpFirFilter, PfbArbResampler, Rms, SinglePoleIirFilter, VectorSink, VectorSource,
+    ComplexFirFilter, ComplexInterpFirFilter, DcBlocker, DecimatingFirFilter, FirFilter,
+    FrequencyModulator, InterpFirFilter, PfbArbResampler, Rms, SinglePoleIirFilter, VectorSink,
+    VectorSource,
 };
 use serde_json::{json, Value};
 use std::io::Write;
@@ -332,6 +333,42 @@ fn cases() -> Vec<Case> {
             tol: 1e-5,
             // GNU Radio's FFT filter stops at a whole FFT block (64 - 23 + 1 inputs).
             slack: if fft { 64 } else { 0 },
+        });
+    }
+    // The DC blocker, long and short form, with a DC offset to remove.
+    for (name, length, long_form, complex) in [
+        ("dc_blocker_ff_32_long", 32, true, false),
+        ("dc_blocker_cc_13_short", 13, false, true),
+    ] {
+        let offset = |x: f32| x + 0.5;
+        let long = if long_form { "True" } else { "False" };
+        cases.push(Case {
+            name,
+            gr: format!(
+                "filter.dc_blocker_{}({length}, {long})",
+                if complex { "cc" } else { "ff" }
+            ),
+            input: if complex {
+                Items::C(
+                    noise
+                        .iter()
+                        .map(|z| Complex32::new(offset(z.re), z.im))
+                        .collect(),
+                )
+            } else {
+                Items::F(samples(3, n).into_iter().map(offset).collect())
+            },
+            out: if complex { "c" } else { "f" },
+            tags: tags.clone(),
+            block: Box::new(move |fg| {
+                if complex {
+                    fg.add(DcBlocker::<Complex32>::new(length, long_form).unwrap())
+                } else {
+                    fg.add(DcBlocker::<f32>::new(length, long_form).unwrap())
+                }
+            }),
+            tol: 1e-5,
+            slack: 0,
         });
     }
     let taps = ctaps.clone();

@@ -1,6 +1,6 @@
 //! Rows for gr-filter's resamplers and filters beyond the plain FIR ones of `filter.rs`:
 //! the polyphase arbitrary resampler, the FFT filters and the interpolating FIR filter; and
-//! gr-analog's frequency modulator, the single-pole IIR filter and the RMS level.
+//! the DC blocker; gr-analog's frequency modulator, the single-pole IIR filter and the RMS level.
 
 use super::common::{no_effect, no_ty, param, ty, ty_on, VLEN_ONE};
 use super::filter::{fir_or_decimating, real_taps_without_delay, REAL_IN_COMPLEX_TAPS, SHORT_OUT};
@@ -55,6 +55,16 @@ fn default_taps_when_empty(m: &mut Mapped) -> Result<(), String> {
 }
 
 pub(crate) const ROWS: &[GrBlock] = &[
+    GrBlock {
+        id: "dc_blocker_xx",
+        make: "filter.dc_blocker_{type}({length},{long_form})",
+        block: "dc_blocker",
+        types: &[ty("cc", Dtype::Complex32), ty("ff", Dtype::Float32)] as &[GrType],
+        params: &[param("length", "length"), param("long_form", "long_form")],
+        fixed: &[],
+        extra: &[],
+        choose: None,
+    },
     GrBlock {
         id: "single_pole_iir_filter_xx",
         make: "filter.single_pole_iir_filter_{type.fcn}({alpha},{vlen})",
