@@ -26,9 +26,10 @@
 //!   [`ComplexToInterleavedChar`], [`InterleavedShortToComplex`],
 //!   [`InterleavedCharToComplex`].
 //! - Radio: [`IqToComplex`] ([`SampleFormat`]), [`FreqXlatingFirFilter`],
-//!   [`DecimatingFirFilter`], [`InterpFirFilter`], [`RationalResampler`],
+//!   [`DecimatingFirFilter`], [`InterpFirFilter`], [`ComplexFirFilter`],
+//!   [`ComplexInterpFirFilter`], [`RationalResampler`],
 //!   [`PfbArbResampler`], [`QuadratureDemod`], [`FrequencyModulator`], [`IirFilter`] (FM
-//!   de-emphasis), [`SinglePoleIirFilter`], [`Rms`].
+//!   de-emphasis), [`SinglePoleIirFilter`], [`Rms`], [`DcBlocker`].
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
 //! - PDUs (GNU Radio's pair of a metadata dict and a vector, [`PduItem`]):
@@ -66,10 +67,13 @@ mod add;
 mod add_const;
 mod add_const_v;
 mod char_short;
+mod complex_fir_filter;
+mod complex_interp_fir_filter;
 mod complex_to;
 mod conjugate;
 mod const_source;
 mod copy;
+mod dc_blocker;
 mod decimating_fir_filter;
 mod deinterleave;
 mod delay;
@@ -162,6 +166,8 @@ pub use add::Add;
 pub use add_const::AddConst;
 pub use add_const_v::AddConstV;
 pub use char_short::{CharToShort, ShortToChar};
+pub use complex_fir_filter::ComplexFirFilter;
+pub use complex_interp_fir_filter::ComplexInterpFirFilter;
 pub use complex_to::{
     ComplexToArg, ComplexToFloat, ComplexToImag, ComplexToMag, ComplexToMagSquared,
     ComplexToMagphase, ComplexToReal,
@@ -169,6 +175,7 @@ pub use complex_to::{
 pub use conjugate::Conjugate;
 pub use const_source::ConstSource;
 pub use copy::Copy;
+pub use dc_blocker::DcBlocker;
 pub use decimating_fir_filter::DecimatingFirFilter;
 pub use deinterleave::Deinterleave;
 pub use delay::Delay;

@@ -16,6 +16,20 @@ pub(crate) fn rate_work<A: Item, B: Item>(
     decimation: u64,
     f: impl FnOnce(&[A], &mut [B]) -> (usize, usize),
 ) -> (usize, usize) {
+    rate_work_delayed(input, output, interpolation, decimation, 0, f)
+}
+
+/// [`rate_work`] with tags moved as if the input came `delay` samples later (GNU Radio's
+/// `declare_sample_delay`, which its buffer readers add to a tag's offset before the rate
+/// moves it).
+pub(crate) fn rate_work_delayed<A: Item, B: Item>(
+    input: &mut StreamInput<A>,
+    output: &mut StreamOutput<B>,
+    interpolation: u64,
+    decimation: u64,
+    delay: u64,
+    f: impl FnOnce(&[A], &mut [B]) -> (usize, usize),
+) -> (usize, usize) {
     let (consumed, produced) = f(input.slice(), output.slice());
     if !input.tags().is_empty() {
         let (from, to) = (input.offset(), output.offset());
@@ -24,7 +38,7 @@ pub(crate) fn rate_work<A: Item, B: Item>(
                 break;
             }
             let (i, d) = (u128::from(interpolation), u128::from(decimation));
-            let at = ((2 * u128::from(t.offset) * i + d) / (2 * d)) as u64;
+            let at = ((2 * u128::from(t.offset + delay) * i + d) / (2 * d)) as u64;
             output.add_tag(at.max(to), t.key.clone(), t.value.clone());
         }
     }

@@ -1,4 +1,5 @@
-//! Filters and resamplers (pfb_arb_resampler, fft_filter as the FIR filters, interp_fir_filter)
+//! Filters and resamplers (pfb_arb_resampler, fft_filter as the FIR filters, interp_fir_filter,
+//! the complex-taps fir_filter_ccc, interp_fir_filter_ccc and fft_filter_ccc, dc_blocker)
 //! and the frequency modulator, single-pole IIR filter and RMS level against GNU Radio 3.10's
 //! own on the same inputs with tags, run by `gnuradio/filters.py` (one GNU Radio process for
 //! the file), and under every scheduler: items within a float tolerance (the dot products are
@@ -12,8 +13,9 @@ use radioflow_blocks::runtime::{
     BlockId, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
 use radioflow_blocks::{
-    DecimatingFirFilter, FirFilter, FrequencyModulator, InterpFirFilter, PfbArbResampler, Rms,
-    SinglePoleIirFilter, VectorSink, VectorSource,
+    ComplexFirFilter, ComplexInterpFirFilter, DcBlocker, DecimatingFirFilter, FirFilter,
+    FrequencyModulator, InterpFirFilter, PfbArbResampler, Rms, SinglePoleIirFilter, VectorSink,
+    VectorSource,
 };
 use serde_json::{json, Value};
 use std::io::Write;
@@ -290,6 +292,99 @@ fn cases() -> Vec<Case> {
             slack: 0,
         });
     }
+    // Complex taps (type ccc): decimation, interpolation and GNU Radio's declared sample
+    // delay (samp_delay), which moves the tags.
+    let ctaps: Vec<Complex32> = samples(9, 46)
+        .chunks(2)
+        .map(|c| Complex32::new(c[0], c[1]))
+        .collect();
+    let ctaps_py = format!(
+        "[{}]",
+        ctaps
+            .iter()
+            .map(|t| format!("complex({:?}, {:?})", t.re, t.im))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let delayed = |delay: u64, make: String| {
+        format!("(lambda b: (b.declare_sample_delay({delay}), b)[1])({make})")
+    };
+    for (name, decimation, delay, fft) in [
+        ("fir_filter_ccc_1", 1, 0, false),
+        ("fir_filter_ccc_3_delay_30", 3, 30, false),
+        ("fft_filter_ccc_2", 2, 0, true),
+    ] {
+        let ctaps = ctaps.clone();
+        let make = if fft {
+            format!("filter.fft_filter_ccc({decimation}, {ctaps_py}, 1)")
+        } else {
+            format!("filter.fir_filter_ccc({decimation}, {ctaps_py})")
+        };
+        cases.push(Case {
+            name,
+            gr: delayed(delay, make),
+            input: Items::C(noise.clone()),
+            out: "c",
+            tags: tags.clone(),
+            block: Box::new(move |fg| {
+                let b = ComplexFirFilter::<Complex32>::new(&ctaps, decimation).unwrap();
+                fg.add(b.with_delay(delay))
+            }),
+            tol: 1e-5,
+            // GNU Radio's FFT filter stops at a whole FFT block (64 - 23 + 1 inputs).
+            slack: if fft { 64 } else { 0 },
+        });
+    }
+    // The DC blocker, long and short form, with a DC offset to remove.
+    for (name, length, long_form, complex) in [
+        ("dc_blocker_ff_32_long", 32, true, false),
+        ("dc_blocker_cc_13_short", 13, false, true),
+    ] {
+        let offset = |x: f32| x + 0.5;
+        let long = if long_form { "True" } else { "False" };
+        cases.push(Case {
+            name,
+            gr: format!(
+                "filter.dc_blocker_{}({length}, {long})",
+                if complex { "cc" } else { "ff" }
+            ),
+            input: if complex {
+                Items::C(
+                    noise
+                        .iter()
+                        .map(|z| Complex32::new(offset(z.re), z.im))
+                        .collect(),
+                )
+            } else {
+                Items::F(samples(3, n).into_iter().map(offset).collect())
+            },
+            out: if complex { "c" } else { "f" },
+            tags: tags.clone(),
+            block: Box::new(move |fg| {
+                if complex {
+                    fg.add(DcBlocker::<Complex32>::new(length, long_form).unwrap())
+                } else {
+                    fg.add(DcBlocker::<f32>::new(length, long_form).unwrap())
+                }
+            }),
+            tol: 1e-5,
+            slack: 0,
+        });
+    }
+    let taps = ctaps.clone();
+    cases.push(Case {
+        name: "interp_fir_filter_ccc_3_delay_5",
+        gr: delayed(5, format!("filter.interp_fir_filter_ccc(3, {ctaps_py})")),
+        input: Items::C(noise.clone()),
+        out: "c",
+        tags: tags.clone(),
+        block: Box::new(move |fg| {
+            let b = ComplexInterpFirFilter::<Complex32>::new(&taps, 3).unwrap();
+            fg.add(b.with_delay(5))
+        }),
+        tol: 1e-5,
+        slack: 0,
+    });
     cases
 }
 

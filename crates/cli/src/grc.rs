@@ -65,7 +65,12 @@ fn describe(row: &GrBlock) -> String {
         out += "type:\n";
         for t in row.types {
             match t.dtype {
-                Some(d) => out += &format!("  {:10} -> {}\n", t.option, d.name()),
+                Some(d) => match t.block {
+                    Some(b) => {
+                        out += &format!("  {:10} -> {} (radioflow's {b})\n", t.option, d.name())
+                    }
+                    None => out += &format!("  {:10} -> {}\n", t.option, d.name()),
+                },
                 None => out += &format!("  {:10} -> refused: {}\n", t.option, t.why),
             }
         }

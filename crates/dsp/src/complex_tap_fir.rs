@@ -1,13 +1,35 @@
-//! [`ComplexTapFir`]: a streaming FIR with complex taps on real samples.
+//! [`ComplexTapFir`]: a streaming FIR with complex taps on real or complex samples.
 
 use crate::decimating_fir::DecimatingFir;
 use crate::error::{check, ParamError};
+use crate::fir::FirSample;
 use crate::history::CHUNK;
 use num_complex::Complex32;
 
-/// A streaming decimating FIR with complex taps on real samples, as GNU Radio's
-/// `fir_filter_fcc`: `y[k] = Σ_j taps[j] · x[k·decimation - j]` from zero history. The
-/// real and imaginary parts are two real-tap [`DecimatingFir`]s over the same input.
+/// A sample a complex-tap filter takes (`f32` or `Complex32`): filtered by the real and by
+/// the imaginary parts of the taps as two real-tap filters (the SIMD kernels), the two
+/// outputs make the complex one.
+pub trait ComplexTapSample: FirSample {
+    /// `re + j·im`, where `re` and `im` are the outputs of the taps' real and imaginary parts.
+    fn combine(re: Self, im: Self) -> Complex32;
+}
+
+impl ComplexTapSample for f32 {
+    fn combine(re: f32, im: f32) -> Complex32 {
+        Complex32::new(re, im)
+    }
+}
+
+impl ComplexTapSample for Complex32 {
+    fn combine(re: Complex32, im: Complex32) -> Complex32 {
+        Complex32::new(re.re - im.im, re.im + im.re)
+    }
+}
+
+/// A streaming decimating FIR with complex taps on real or complex samples, as GNU Radio's
+/// `fir_filter_fcc` and `fir_filter_ccc`: `y[k] = Σ_j taps[j] · x[k·decimation - j]` from
+/// zero history. The real and imaginary parts of the taps are two real-tap
+/// [`DecimatingFir`]s over the same input (SIMD), combined by [`ComplexTapSample::combine`].
 ///
 /// With [`firdes::complex_band_pass`](crate::firdes::complex_band_pass) taps it picks one
 /// side of a real signal's spectrum, e.g. FM stereo's 19 kHz pilot as a complex tone for a
@@ -28,14 +50,14 @@ use num_complex::Complex32;
 /// # Ok::<(), radioflow_dsp::ParamError>(())
 /// ```
 #[derive(Clone, Debug)]
-pub struct ComplexTapFir {
-    re: DecimatingFir<f32>,
-    im: DecimatingFir<f32>,
-    /// A chunk of the real and the imaginary outputs.
-    scratch: [Vec<f32>; 2],
+pub struct ComplexTapFir<T: ComplexTapSample = f32> {
+    re: DecimatingFir<T>,
+    im: DecimatingFir<T>,
+    /// A chunk of the outputs of the taps' real and imaginary parts.
+    scratch: [Vec<T>; 2],
 }
 
-impl ComplexTapFir {
+impl<T: ComplexTapSample> ComplexTapFir<T> {
     /// A filter with these taps (`taps[0]` weighs the newest sample) keeping one output in
     /// `decimation`.
     ///
@@ -48,13 +70,18 @@ impl ComplexTapFir {
         Ok(Self {
             re: DecimatingFir::new(&re, decimation)?,
             im: DecimatingFir::new(&im, decimation)?,
-            scratch: [vec![0.0; CHUNK], vec![0.0; CHUNK]],
+            scratch: [vec![T::default(); CHUNK], vec![T::default(); CHUNK]],
         })
+    }
+
+    /// The decimation.
+    pub fn decimation(&self) -> usize {
+        self.re.decimation()
     }
 
     /// Filters `input` into `output`: returns `(consumed, produced)`, as
     /// [`DecimatingFir::process`].
-    pub fn process(&mut self, input: &[f32], output: &mut [Complex32]) -> (usize, usize) {
+    pub fn process(&mut self, input: &[T], output: &mut [Complex32]) -> (usize, usize) {
         let (mut consumed, mut produced) = (0, 0);
         loop {
             let room = (output.len() - produced).min(CHUNK);
@@ -68,7 +95,7 @@ impl ComplexTapFir {
                 .zip(&*re)
                 .zip(&*im)
             {
-                *o = Complex32::new(r, i);
+                *o = T::combine(r, i);
             }
             consumed += c;
             produced += p;
@@ -104,6 +131,27 @@ mod tests {
             let got = run_split(2, &x, 300, |i, o| fir.process(i, o));
             assert_eq!(got.len(), want.len());
             assert_close_complex(&got, &want, 1e-5, "complex taps");
+        }
+    }
+
+    #[test]
+    fn complex_samples_match_the_naive_filter_however_the_input_is_split() {
+        let x = random_complex(7, 3000);
+        for (len, d) in [(1, 1), (31, 1), (31, 3), (64, 10)] {
+            let taps = random_complex(len as u64 + 100, len);
+            let want: Vec<Complex32> = (0..x.len())
+                .step_by(d)
+                .map(|n| {
+                    let s: Complex64 = (0..len.min(n + 1))
+                        .map(|j| to64(&[taps[j]])[0] * to64(&[x[n - j]])[0])
+                        .sum();
+                    Complex32::new(s.re as f32, s.im as f32)
+                })
+                .collect();
+            let mut fir = ComplexTapFir::<Complex32>::new(&taps, d).unwrap();
+            let got = run_split(2, &x, 300, |i, o| fir.process(i, o));
+            assert_eq!(got.len(), want.len());
+            assert_close_complex(&got, &want, 1e-5, "complex taps, complex samples");
         }
     }
 

@@ -56,6 +56,19 @@ impl Iir {
     /// If `sample_rate` or `tau` is not finite and positive, or the corner is above
     /// Nyquist.
     pub fn fm_deemphasis(sample_rate: f64, tau: f64) -> Result<Self, ParamError> {
+        let (b, a) = Self::fm_deemphasis_taps(sample_rate, tau)?;
+        Self::new(&b, &a)
+    }
+
+    /// The feed-forward and feedback taps `(b, a)` of
+    /// [`fm_deemphasis`](Self::fm_deemphasis) (`a[0]` = 1), for an IIR filter block.
+    ///
+    /// # Errors
+    /// As [`fm_deemphasis`](Self::fm_deemphasis).
+    pub fn fm_deemphasis_taps(
+        sample_rate: f64,
+        tau: f64,
+    ) -> Result<([f64; 2], [f64; 2]), ParamError> {
         positive("sample_rate", sample_rate)?;
         positive("tau", tau)?;
         let half_angle = 1.0 / (tau * 2.0 * sample_rate);
@@ -67,7 +80,7 @@ impl Iir {
         let k = half_angle.tan();
         let b0 = k / (1.0 + k);
         let pole = (1.0 - k) / (1.0 + k);
-        Self::new(&[b0, b0], &[1.0, -pole])
+        Ok(([b0, b0], [1.0, -pole]))
     }
 
     /// Filters `input` into the first `input.len()` samples of `output`.

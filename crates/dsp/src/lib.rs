@@ -21,7 +21,8 @@
 //!   adjacent branches); [`PfbArbResampler`]: the same filter stepped as GNU Radio's
 //!   `pfb_arb_resampler` steps it, for GNU Radio's outputs.
 //! - [`FreqXlatingFir`]: moves a channel to DC, filters and decimates.
-//! - [`ComplexTapFir`]: complex taps on real samples (a complex band-pass picks one side).
+//! - [`ComplexTapFir`]: complex taps on real or complex samples (a complex band-pass picks one
+//!   side), [`ComplexTapInterpFir`] its interpolating version.
 //! - [`ComplexFir`]: complex taps on complex samples (a multipath channel).
 //! - [`MmseInterpolator`], [`MmseResampler`]: GNU Radio's 8-tap MMSE interpolation between
 //!   samples, and resampling by any ratio with it (timing offsets).
@@ -109,6 +110,7 @@ mod cfo_walk;
 mod complex;
 mod complex_fir;
 mod complex_tap_fir;
+mod complex_tap_interp_fir;
 mod control_loop;
 mod convert;
 mod cos_table;
@@ -168,7 +170,8 @@ pub use complex::{
     multiply_conjugate, parts, phase, real, real_to_complex, to_complex,
 };
 pub use complex_fir::ComplexFir;
-pub use complex_tap_fir::ComplexTapFir;
+pub use complex_tap_fir::{ComplexTapFir, ComplexTapSample};
+pub use complex_tap_interp_fir::ComplexTapInterpFir;
 pub use control_loop::{branchless_clip, loop_gains, tanh_lut, ControlLoop};
 pub use convert::{
     char_to_short, complex_to_interleaved, float_to_int, int_to_float, interleaved_to_complex,

@@ -39,7 +39,13 @@ fn every_row_names_a_block_its_parameters_and_types_of_the_registry() {
             // chooses the block and its item type (chunks_to_symbols' `in_type`, `out_type`)
             // and psk_mod's `mod_code`, which chooses its constellation, are not parameters of
             // the block.
-            let chosen = matches!(name, "decimation" | "in_type" | "out_type" | "mod_code")
+            // The FIR rows' `delay` (GNU Radio's samp_delay) goes to the complex-taps blocks;
+            // their `choose` refuses a nonzero one for the real-taps ones.
+            // Names starting with `_` are read by `choose` only (a filter's firdes design).
+            let chosen = (matches!(
+                name,
+                "decimation" | "interpolation" | "in_type" | "out_type" | "delay" | "mod_code"
+            ) || name.starts_with('_'))
                 && row.choose.is_some();
             assert!(
                 d.param(name).is_some() || chosen,
@@ -49,13 +55,34 @@ fn every_row_names_a_block_its_parameters_and_types_of_the_registry() {
             );
         }
         for t in row.types {
+            // An option that becomes another block takes its parameters too.
+            let (block, d) = match t.block {
+                Some(b) => (
+                    b,
+                    registry::find(b)
+                        .unwrap_or_else(|| panic!("{}: radioflow has no block {b}", row.id)),
+                ),
+                None => (row.block, d),
+            };
+            if t.block.is_some() {
+                for name in our_params(row) {
+                    let chosen = (matches!(name, "decimation" | "interpolation" | "delay")
+                        || name.starts_with('_'))
+                        && row.choose.is_some();
+                    assert!(
+                        d.param(name).is_some() || chosen,
+                        "{}: type {}: {block} has no parameter {name}",
+                        row.id,
+                        t.option
+                    );
+                }
+            }
             match t.dtype {
                 Some(dtype) => assert!(
                     d.dtypes.contains(&dtype),
-                    "{}: type {} is {dtype:?}, which {} does not take",
+                    "{}: type {} is {dtype:?}, which {block} does not take",
                     row.id,
-                    t.option,
-                    row.block
+                    t.option
                 ),
                 None => assert!(
                     !t.why.is_empty(),

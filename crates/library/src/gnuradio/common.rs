@@ -31,6 +31,17 @@ pub(crate) const fn ty(option: &'static str, dtype: Dtype) -> GrType {
         option,
         dtype: Some(dtype),
         why: "",
+        block: None,
+    }
+}
+
+/// A type option that becomes another radioflow block than the row's (complex taps).
+pub(crate) const fn ty_on(option: &'static str, dtype: Dtype, block: &'static str) -> GrType {
+    GrType {
+        option,
+        dtype: Some(dtype),
+        why: "",
+        block: Some(block),
     }
 }
 
@@ -40,6 +51,7 @@ pub(crate) const fn no_ty(option: &'static str, why: &'static str) -> GrType {
         option,
         dtype: None,
         why,
+        block: None,
     }
 }
 

@@ -1,16 +1,46 @@
 //! Rows for GNU Radio's `filter` module (gr-filter).
 
-use super::common::{is_empty_list, is_zero, no_ty, only, param, ty};
+use super::common::{is_empty_list, is_zero, no_ty, only, param, ty, ty_on};
 use super::table::{GrBlock, GrType, Mapped};
 use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::Pmt;
 
 const REAL_TAPS: &str =
     "radioflow's FIR filters take real taps and complex or float items in and out";
-const NO_DELAY: &str = "radioflow's FIR filters keep tags on their items without a declared delay";
+/// Why `fcc`/`scc` are refused where `ccc` runs.
+pub(super) const REAL_IN_COMPLEX_TAPS: &str = "complex taps on float or short samples: \
+     radioflow's complex-tap FIR filters take complex samples (convert the input to complex \
+     first: the same outputs)";
+/// Why `fsf` is refused.
+pub(super) const SHORT_OUT: &str =
+    "short output: radioflow's FIR filters make the float or complex items they take";
+const NO_DELAY: &str = "radioflow's real-taps FIR filters keep tags on their items without a \
+     declared delay; the complex-taps ones (type ccc) move them by it";
 
-/// A decimating FIR filter where `decim` is not 1 (`fir_filter` has no decimation).
+/// `samp_delay` (mapped to `delay`) is honoured by the complex-taps blocks; the real-taps
+/// filters have none, so there it must be 0 (and is dropped).
+pub(super) fn real_taps_without_delay(m: &mut Mapped) -> Result<(), String> {
+    if m.block.starts_with("complex_") {
+        return Ok(());
+    }
+    match m.param("delay") {
+        None | Some(Pmt::Int(0)) => {
+            m.params.retain(|(n, _)| n != "delay");
+            Ok(())
+        }
+        Some(other) => Err(format!(
+            "samp_delay = {other:?} is not supported ({NO_DELAY})"
+        )),
+    }
+}
+
+/// A decimating FIR filter where `decim` is not 1 (`fir_filter` has no decimation; the
+/// complex-taps `complex_fir_filter` has).
 pub(super) fn fir_or_decimating(m: &mut Mapped) -> Result<(), String> {
+    real_taps_without_delay(m)?;
+    if m.block != "fir_filter" {
+        return Ok(());
+    }
     match m.param("decimation") {
         Some(Pmt::Int(1)) => {
             m.params.retain(|(n, _)| n != "decimation");
@@ -28,17 +58,17 @@ pub(crate) const ROWS: &[GrBlock] = &[
         make: "filter.fir_filter_{type}({decim},{taps})",
         block: "fir_filter",
         types: &[
-            no_ty("ccc", REAL_TAPS),
+            ty_on("ccc", Dtype::Complex32, "complex_fir_filter"),
             ty("ccf", Dtype::Complex32),
-            no_ty("fcc", REAL_TAPS),
+            no_ty("fcc", REAL_IN_COMPLEX_TAPS),
             ty("fff", Dtype::Float32),
-            no_ty("fsf", REAL_TAPS),
-            no_ty("scc", REAL_TAPS),
+            no_ty("fsf", SHORT_OUT),
+            no_ty("scc", REAL_IN_COMPLEX_TAPS),
         ] as &[GrType],
         params: &[
             param("decim", "decimation"),
             param("taps", "taps"),
-            only("samp_delay", is_zero, NO_DELAY),
+            param("samp_delay", "delay"),
         ],
         fixed: &[],
         extra: &[],

@@ -1,9 +1,9 @@
 //! Rows for gr-filter's resamplers and filters beyond the plain FIR ones of `filter.rs`:
 //! the polyphase arbitrary resampler, the FFT filters and the interpolating FIR filter; and
-//! gr-analog's frequency modulator, the single-pole IIR filter and the RMS level.
+//! the DC blocker; gr-analog's frequency modulator, the single-pole IIR filter and the RMS level.
 
-use super::common::{is_zero, no_effect, no_ty, only, param, ty, VLEN_ONE};
-use super::filter::fir_or_decimating;
+use super::common::{no_effect, no_ty, param, ty, ty_on, VLEN_ONE};
+use super::filter::{fir_or_decimating, real_taps_without_delay, REAL_IN_COMPLEX_TAPS, SHORT_OUT};
 use super::table::{GrBlock, GrParam, GrType, Mapped, To};
 use radioflow_blocks::dsp::PfbArbResampler;
 use radioflow_runtime::registry::Dtype;
@@ -54,14 +54,17 @@ fn default_taps_when_empty(m: &mut Mapped) -> Result<(), String> {
     Ok(())
 }
 
-/// Why the complex-taps types are refused.
-const COMPLEX_TAPS: &str =
-    "complex taps: radioflow's FIR filters take real taps and complex or float items";
-
-/// Why a nonzero `samp_delay` is refused by the FIR-like rows.
-const NO_DELAY: &str = "radioflow's FIR filters keep tags on their items without a declared delay";
-
 pub(crate) const ROWS: &[GrBlock] = &[
+    GrBlock {
+        id: "dc_blocker_xx",
+        make: "filter.dc_blocker_{type}({length},{long_form})",
+        block: "dc_blocker",
+        types: &[ty("cc", Dtype::Complex32), ty("ff", Dtype::Float32)] as &[GrType],
+        params: &[param("length", "length"), param("long_form", "long_form")],
+        fixed: &[],
+        extra: &[],
+        choose: None,
+    },
     GrBlock {
         id: "single_pole_iir_filter_xx",
         make: "filter.single_pole_iir_filter_{type.fcn}({alpha},{vlen})",
@@ -97,25 +100,21 @@ pub(crate) const ROWS: &[GrBlock] = &[
         make: "filter.interp_fir_filter_{type}({interp},{taps})",
         block: "interp_fir_filter",
         types: &[
-            no_ty("ccc", COMPLEX_TAPS),
+            ty_on("ccc", Dtype::Complex32, "complex_interp_fir_filter"),
             ty("ccf", Dtype::Complex32),
-            no_ty("fcc", COMPLEX_TAPS),
+            no_ty("fcc", REAL_IN_COMPLEX_TAPS),
             ty("fff", Dtype::Float32),
-            no_ty(
-                "fsf",
-                "short output: radioflow's interpolating FIR filter makes the float or \
-                 complex items it takes",
-            ),
-            no_ty("scc", COMPLEX_TAPS),
+            no_ty("fsf", SHORT_OUT),
+            no_ty("scc", REAL_IN_COMPLEX_TAPS),
         ] as &[GrType],
         params: &[
             param("interp", "interpolation"),
             param("taps", "taps"),
-            only("samp_delay", is_zero, NO_DELAY),
+            param("samp_delay", "delay"),
         ],
         fixed: &[],
         extra: &[],
-        choose: None,
+        choose: Some(real_taps_without_delay),
     },
     GrBlock {
         id: "fft_filter_xxx",
@@ -125,14 +124,14 @@ pub(crate) const ROWS: &[GrBlock] = &[
         // (tests/gnuradio_filters.rs in radioflow-blocks).
         block: "fir_filter",
         types: &[
-            no_ty("ccc", COMPLEX_TAPS),
+            ty_on("ccc", Dtype::Complex32, "complex_fir_filter"),
             ty("ccf", Dtype::Complex32),
             ty("fff", Dtype::Float32),
         ] as &[GrType],
         params: &[
             param("decim", "decimation"),
             param("taps", "taps"),
-            only("samp_delay", is_zero, NO_DELAY),
+            param("samp_delay", "delay"),
             no_effect(
                 "nthreads",
                 "the threads GNU Radio's FFTW uses for each transform; radioflow computes the \

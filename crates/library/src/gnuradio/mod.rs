@@ -17,6 +17,7 @@
 //! ```
 
 mod analog;
+mod analog_fm;
 mod analog_sources;
 #[cfg(feature = "audio")]
 mod audio;
@@ -28,6 +29,7 @@ mod fec;
 mod file_meta;
 mod filter;
 mod filter_blocks;
+mod filter_designs;
 mod headless;
 mod math;
 mod matrix;
@@ -53,9 +55,12 @@ const MODULES: &[&[GrBlock]] = &[
     math::ROWS,
     messages::ROWS,
     analog::ROWS,
+    analog_fm::ROWS,
     analog_sources::ROWS,
     filter::ROWS,
     filter_blocks::ROWS,
+    filter_designs::ROWS,
+    filter_designs::BAND_ROWS,
     zeromq::ROWS,
     network::ROWS,
     digital::ROWS,

@@ -50,6 +50,10 @@ pub struct GrType {
     pub dtype: Option<Dtype>,
     /// Why an option is refused (shown in the error and in `radioflow grc list`).
     pub why: &'static str,
+    /// The radioflow block this option becomes where it is not the row's
+    /// [`block`](GrBlock::block) (`fir_filter_xxx`'s complex-taps `ccc`), before
+    /// [`choose`](GrBlock::choose).
+    pub block: Option<&'static str>,
 }
 
 /// What one GRC parameter becomes.
@@ -146,9 +150,10 @@ impl GrBlock {
     /// why not (naming the GRC id and key).
     pub fn map(&self, values: &dyn GrValues) -> Result<Mapped, String> {
         let id = self.id;
+        let option = self.option(values)?;
         let mut mapped = Mapped {
-            block: self.block,
-            dtype: self.dtype(values)?,
+            block: option.and_then(|t| t.block).unwrap_or(self.block),
+            dtype: option.and_then(|t| t.dtype),
             params: Vec::new(),
             notes: Vec::new(),
         };
@@ -211,8 +216,8 @@ impl GrBlock {
         Ok(mapped)
     }
 
-    /// The radioflow item type GRC's `type` names.
-    fn dtype(&self, values: &dyn GrValues) -> Result<Option<Dtype>, String> {
+    /// The option GRC's `type` names (`None` for a block without one), if radioflow has it.
+    fn option(&self, values: &dyn GrValues) -> Result<Option<&GrType>, String> {
         if self.types.is_empty() {
             return Ok(None);
         }
@@ -238,7 +243,7 @@ impl GrBlock {
             ));
         };
         match t.dtype {
-            Some(d) => Ok(Some(d)),
+            Some(_) => Ok(Some(t)),
             None => Err(format!("{id}: type {option} is not supported ({})", t.why)),
         }
     }
