@@ -495,7 +495,7 @@ fn gnu_radio_s_fir_add_and_sub_become_radioflow_s_blocks() {
 }
 
 /// What radioflow's block would do differently is refused, naming the block and parameter: a
-/// throttle that follows rx_rate tags, a FIR with complex taps; a parameter GNU Radio's block
+/// throttle that follows rx_rate tags, a FIR with complex taps on floats; a parameter GNU Radio's block
 /// does not have is named in a note.
 #[test]
 fn gnu_radio_parameters_radioflow_does_not_honour_are_refused() {
@@ -522,10 +522,11 @@ fn gnu_radio_parameters_radioflow_does_not_honour_are_refused() {
     );
     let e = one(
         "fir_filter_xxx",
-        &[("type", "ccc"), ("decim", "'1'"), ("taps", "'[1]'")],
+        &[("type", "fcc"), ("decim", "'1'"), ("taps", "'[1]'")],
     );
+    // Complex taps on float samples (ccc runs: radioflow's complex-taps FIR).
     assert!(
-        e.contains("fir_filter_xxx: type ccc is not supported"),
+        e.contains("fir_filter_xxx: type fcc is not supported"),
         "{e}"
     );
     // A parameter GNU Radio 3.10's block does not have (an older GNU Radio wrote it): GRC drops
