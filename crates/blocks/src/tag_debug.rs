@@ -8,7 +8,7 @@ use std::io::Write as _;
 /// The line that opens and closes each printout.
 const RULE: &str = "----------------------------------------------------------------------";
 
-/// Discards its input streams' items and prints their tags to standard output as GNU Radio's
+/// Discards its input streams' items (in step: as many from each) and prints their tags to standard output as GNU Radio's
 /// `tag_debug` does: each work call that brings a tag prints a block naming the debug sink,
 /// then every input stream (`Input Stream: 00`, ...) with its tags (offset, source, key,
 /// value; [`print_text`](Self::print_text)). With a `filter` key only tags of that key count;
@@ -120,11 +120,21 @@ impl<T: Item> TagDebug<T> {
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        // Items in step on every input, as GNU Radio's (a sync block): the runtime ends the
+        // block when one input has ended, as GNU Radio's scheduler does.
+        let n = self
+            .inputs
+            .iter()
+            .map(|i| i.slice().len() / i.vlen())
+            .min()
+            .unwrap_or(0);
+        if n == 0 {
+            return Ok(WorkStatus::Continue);
+        }
         let mut calls: Vec<Vec<Tag>> = Vec::new();
         let mut any = false;
         for input in &mut self.inputs {
-            let n = input.slice().len();
-            let end = input.offset() + (n / input.vlen()) as u64;
+            let end = input.offset() + n as u64;
             let tags: Vec<Tag> = input
                 .tags()
                 .iter()
@@ -134,7 +144,7 @@ impl<T: Item> TagDebug<T> {
                 .collect();
             any |= !tags.is_empty();
             calls.push(tags);
-            input.consume(n);
+            input.consume(n * input.vlen());
         }
         if !any {
             return Ok(WorkStatus::Continue);
