@@ -37,8 +37,9 @@ def test_what_radioflow_does_not_do_is_refused_naming_the_parameter():
         _native.gnuradio_map(
             "blocks_tags_strobe", {"type": "float", "vlen": 4, "value": 1, "key": 1, "nsamps": 3}
         )
-    with pytest.raises(ValueError, match="fir_filter_xxx: type ccc is not supported"):
-        _native.gnuradio_map("fir_filter_xxx", {"type": "ccc", "taps": [1.0]})
+    # Complex taps on float samples (ccc runs: radioflow's complex-taps FIR).
+    with pytest.raises(ValueError, match="fir_filter_xxx: type fcc is not supported"):
+        _native.gnuradio_map("fir_filter_xxx", {"type": "fcc", "taps": [1.0]})
     with pytest.raises(ValueError, match="parameter 'gain' is not one of GNU Radio 3.10's"):
         _native.gnuradio_map("blocks_head", {"num_items": 4, "gain": 2})
     with pytest.raises(ValueError, match="does not run GNU Radio block 'qtgui_nope'"):

@@ -88,9 +88,72 @@ def additive_scrambler(mask: int = 138, seed: int = 127, len: int = 7, count: in
     """
 
 
+def amp_bal(alpha: float = 0.0, *, name: Optional[str] = None) -> Block:
+    """The quadrature branch scaled by rms(I)/rms(Q), each RMS a single-pole average (GNU Radio's channels.amp_bal).
+
+    Parameters:
+        alpha: the RMS averages' weight on each new square, in [0, 1] (a finite number; default 0.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def audio_sink(dtype: DTypeLike = np.float32, sample_rate: int = 48000, device: str = "", ok_to_block: bool = True, num_inputs: int = 1, *, name: Optional[str] = None) -> Block:
+    """Plays float streams (one per channel) on a sound card through ALSA, like GNU Radio's audio.sink.
+
+    Parameters:
+        dtype: the item type, one of float32 (default float32).
+        sample_rate: samples per second of each channel (an integer >= 1; default 48000).
+        device: an ALSA PCM name; empty: RADIOFLOW_AUDIO_DEVICE, else default (a word; default "").
+        ok_to_block: wait for the device (else drop what it has no room for) (true or false; default True).
+        num_inputs: streams (channels) (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0, 1, ...: stream input
+    """
+
+
+def audio_source(dtype: DTypeLike = np.float32, sample_rate: int = 48000, device: str = "", ok_to_block: bool = True, num_outputs: int = 1, *, name: Optional[str] = None) -> Block:
+    """Records float streams (one per channel) from a sound card through ALSA, like GNU Radio's audio.source.
+
+    Parameters:
+        dtype: the item type, one of float32 (default float32).
+        sample_rate: samples per second of each channel (an integer >= 1; default 48000).
+        device: an ALSA PCM name; empty: RADIOFLOW_AUDIO_DEVICE, else default (a word; default "").
+        ok_to_block: wait for the device as long as it takes (true or false; default True).
+        num_outputs: streams (channels) (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out0, 1, ...: stream output
+    """
+
+
 def binary_slicer(*, name: Optional[str] = None) -> Block:
     """Floats to bits: 1 where >= 0, else 0 (GNU Radio's binary_slicer_fb).
 
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def burst_shaper(dtype: DTypeLike = np.float32, window: Any = (), pre_padding: int = 0, post_padding: int = 0, insert_phasing: bool = False, length_tag_name: str = "packet_len", *, name: Optional[str] = None) -> Block:
+    """Each burst of a tagged stream with zeros before and after and its edges ramped by a window, optionally over inserted ±1 phasing symbols (GNU Radio's burst_shaper).
+
+    Parameters:
+        dtype: the item type, one of float32, complex64 (default float32).
+        window: the window: its first ⌈len/2⌉ taps ramp up, its last ⌈len/2⌉ down (a list of values of the item type; default ()).
+        pre_padding: zeros before each burst (an integer >= 0; default 0).
+        post_padding: zeros after each burst (an integer >= 0; default 0).
+        insert_phasing: ramp alternating ±1 symbols inserted around the burst instead of the burst's own edges (true or false; default False).
+        length_tag_name: the length tag's key, in and out (a word; default "packet_len").
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -214,6 +277,38 @@ def chunks_to_symbols_short(symbol_table: Any, dtype: DTypeLike = np.complex64, 
         in: stream input
         out: stream output
         set_symbol_table: message input
+    """
+
+
+def complex_fir_filter(taps: Any, dtype: DTypeLike = np.complex64, decimation: int = 1, delay: int = 0, *, name: Optional[str] = None) -> Block:
+    """A FIR filter with complex `taps` keeping one output in `decimation` (SIMD; GNU Radio's fir_filter_ccc).
+
+    Parameters:
+        taps: the filter's complex taps (a list of values of the item type).
+        dtype: the item type, one of complex64 (default complex64).
+        decimation: inputs per output (an integer >= 1; default 1).
+        delay: the sample delay tags are moved by, in input samples (GNU Radio's declare_sample_delay) (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def complex_interp_fir_filter(taps: Any, dtype: DTypeLike = np.complex64, interpolation: int = 1, delay: int = 0, *, name: Optional[str] = None) -> Block:
+    """Makes `interpolation` outputs per input with a FIR filter of complex `taps` (polyphase, SIMD; GNU Radio's interp_fir_filter_ccc).
+
+    Parameters:
+        taps: the filter's complex taps, designed at the output rate (a list of values of the item type).
+        dtype: the item type, one of complex64 (default complex64).
+        interpolation: outputs per input (an integer >= 1; default 1).
+        delay: the sample delay tags are moved by, in input samples (GNU Radio's declare_sample_delay) (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
     """
 
 
@@ -377,6 +472,23 @@ def constellation_decoder(constellation: str, *, name: Optional[str] = None) -> 
     """
 
 
+def constellation_modulator(constellation: str, differential: bool = True, samples_per_symbol: float = 2.0, excess_bw: float = 0.35, truncate: bool = False, *, name: Optional[str] = None) -> Block:
+    """Packed bytes to a constellation's symbols, optionally differentially encoded, shaped by GNU Radio's root-raised-cosine resampler (GNU Radio's generic_mod, the Constellation Modulator).
+
+    Parameters:
+        constellation: the constellation: bpsk, qpsk, dqpsk, 8psk, 16qam, or `calcdist ...`/`rect ...` (see radioflow_digital::Constellation) (a word).
+        differential: differentially encode the chunks (modulo 2^bits_per_symbol) (true or false; default True).
+        samples_per_symbol: output samples per symbol, at least 2 (a finite number; default 2.0).
+        excess_bw: the root-raised-cosine's roll-off, in (0, 1] (a finite number; default 0.35).
+        truncate: drop the filter's delay from the start of the output (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def constellation_soft_decoder(constellation: str, *, name: Optional[str] = None) -> Block:
     """Samples to the constellation's soft bits, bits_per_symbol floats each (GNU Radio's constellation_soft_decoder_cf).
 
@@ -492,6 +604,21 @@ def crc_check(num_bits: int = 32, poly: int = 79764919, initial_value: int = 429
         ok: message output
         fail: message output
         in: message input
+    """
+
+
+def dc_blocker(dtype: DTypeLike = np.complex64, length: int = 32, long_form: bool = True, *, name: Optional[str] = None) -> Block:
+    """Removes DC: the input minus its mean over cascaded moving averages of `length` (GNU Radio's dc_blocker).
+
+    Parameters:
+        dtype: the item type, one of complex64, float32 (default complex64).
+        length: the moving averages' length, samples (an integer >= 1; default 32).
+        long_form: four averages (flatter pass band) rather than two (true or false; default True).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
     """
 
 
@@ -754,7 +881,7 @@ def fec_extended_decoder(decoder: str, puncpat: str = "11", *, name: Optional[st
 
     Parameters:
         decoder: the decoder object as GNU Radio's Python makes it: fec.dummy_decoder.make(bits), fec.repetition_decoder.make(bits, rep, prob), fec.cc_decoder.make(bits, k, rate, polys, start_state, end_state, mode, padding) (a word).
-        puncpat: puncturing pattern: 1 where a code bit was kept (only patterns of 1s so far) (a word; default "11").
+        puncpat: puncturing pattern: of each group of code bits as long as it, those where it has a 1 were sent (only for decoders taking bytes) (a word; default "11").
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -768,7 +895,7 @@ def fec_extended_encoder(encoder: str, puncpat: str = "11", *, name: Optional[st
 
     Parameters:
         encoder: the encoder object as GNU Radio's Python makes it: fec.dummy_encoder_make(bits), fec.repetition_encoder_make(bits, rep), fec.cc_encoder_make(bits, k, rate, polys, start_state, mode, padding), fec.ccsds_encoder_make(bits, start_state, mode) (a word).
-        puncpat: puncturing pattern: 1 keeps a code bit (only patterns of 1s so far) (a word; default "11").
+        puncpat: puncturing pattern: of each group of code bits as long as it, those where it has a 1 are sent (a word; default "11").
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -777,7 +904,39 @@ def fec_extended_encoder(encoder: str, puncpat: str = "11", *, name: Optional[st
     """
 
 
-def file_meta_sink(path: Union[str, os.PathLike], extra_dict: Any, dtype: DTypeLike = np.complex64, sample_rate: float = 1.0, rel_rate: float = 1.0, max_seg_size: int = 1000000, detached: bool = False, unbuffered: bool = False, *, name: Optional[str] = None) -> Block:
+def fec_tagged_decoder(decoder: str, puncpat: str = "11", lentagname: str = "packet_len", mtu: int = 1500, *, name: Optional[str] = None) -> Block:
+    """Each packet of a tagged stream of soft values decoded by an FEC decoder object (GNU Radio's fec.extended_tagged_decoder with a length tag name).
+
+    Parameters:
+        decoder: the decoder object as GNU Radio's Python makes it (see fec_extended_decoder); not a streaming one (a word).
+        puncpat: puncturing pattern: 1 where a code bit was kept (only patterns of 1s so far) (a word; default "11").
+        lentagname: the length tag's key (a word; default "packet_len").
+        mtu: the largest packet of data, in bytes (an integer >= 1; default 1500).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def fec_tagged_encoder(encoder: str, puncpat: str = "11", lentagname: str = "packet_len", mtu: int = 1500, *, name: Optional[str] = None) -> Block:
+    """Each packet of a tagged bit stream encoded by an FEC encoder object (GNU Radio's fec.extended_tagged_encoder with a length tag name).
+
+    Parameters:
+        encoder: the encoder object as GNU Radio's Python makes it (see fec_extended_encoder); not fec.ccsds_encoder_make (a word).
+        puncpat: puncturing pattern: 1 keeps a code bit (only patterns of 1s so far) (a word; default "11").
+        lentagname: the length tag's key (a word; default "packet_len").
+        mtu: the largest packet of code, in bytes (an integer >= 1; default 1500).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def file_meta_sink(path: Union[str, os.PathLike], extra_dict: Any, dtype: DTypeLike = np.complex64, sample_rate: float = 1.0, rel_rate: float = 1.0, max_seg_size: int = 1000000, detached: bool = False, unbuffered: bool = False, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Writes items to a GNU Radio metadata file: segments after PMT headers (rate, time, item type, tags), inline or in a .hdr file beside it.
 
     Parameters:
@@ -789,6 +948,7 @@ def file_meta_sink(path: Union[str, os.PathLike], extra_dict: Any, dtype: DTypeL
         max_seg_size: items per segment at most (an integer >= 1; default 1000000).
         detached: headers in the data file's name + .hdr (true or false; default False).
         unbuffered: flush after each call of the work function (true or false; default False).
+        vlen: scalars per item (GNU Radio's vector length; the header's item size is the vector's) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -796,7 +956,7 @@ def file_meta_sink(path: Union[str, os.PathLike], extra_dict: Any, dtype: DTypeL
     """
 
 
-def file_meta_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.complex64, repeat: bool = False, detached: bool = False, hdr_path: str = "", *, name: Optional[str] = None) -> Block:
+def file_meta_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.complex64, repeat: bool = False, detached: bool = False, hdr_path: str = "", vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Reads a GNU Radio metadata file: its items, each segment's header as tags (rx_rate, rx_time, extras).
 
     Parameters:
@@ -805,6 +965,7 @@ def file_meta_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.comple
         repeat: start again at the end (true or false; default False).
         detached: headers in a file of their own (true or false; default False).
         hdr_path: the headers' file when detached (empty: the data file's name + .hdr) (a word; default "").
+        vlen: scalars per item (GNU Radio's vector length; the file's item size must be the vector's) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1184,6 +1345,23 @@ def map_bytes(map: Sequence[float], *, name: Optional[str] = None) -> Block:
     """
 
 
+def matrix_interleaver(dtype: DTypeLike = np.float32, rows: int = 1, cols: int = 1, deint: bool = False, vlen: int = 1, *, name: Optional[str] = None) -> Block:
+    """Blocks of rows x cols items written by rows and read by columns, or back with deint (GNU Radio's matrix_interleaver).
+
+    Parameters:
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        rows: rows of the matrix (an integer >= 1; default 1).
+        cols: columns of the matrix (an integer >= 1; default 1).
+        deint: deinterleave: write columns, read rows (true or false; default False).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def message_burst_source(messages: Sequence[Any], *, name: Optional[str] = None) -> Block:
     """Sends `messages` on its `out` port as fast as possible, then finishes.
 
@@ -1333,6 +1511,22 @@ def multiply_const_v(k: Any, dtype: DTypeLike = np.float32, *, name: Optional[st
     Ports:
         in: stream input
         out: stream output
+    """
+
+
+def multiply_matrix(a: Any, dtype: DTypeLike = np.float32, tags: str = "all_to_all", *, name: Optional[str] = None) -> Block:
+    """Output streams that are a matrix times the input streams (GNU Radio's multiply_matrix_ff/_cc).
+
+    Parameters:
+        a: the matrix: a list of rows, or text as "1 0; 0 1" (inputs = columns, outputs = rows) (a message).
+        dtype: the item type, one of float32, complex64 (default float32).
+        tags: which input's tags go to which output (one of all_to_all, one_to_one, dont, matrix; default "all_to_all").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0, 1, ...: stream input
+        out0, 1, ...: stream output
+        set_A: message input
     """
 
 
@@ -1606,6 +1800,19 @@ def quadrature_demod(gain: float, dtype: DTypeLike = np.complex64, *, name: Opti
     """
 
 
+def quantizer(bits: int = 16, *, name: Optional[str] = None) -> Block:
+    """Floats rounded to a bits-bit signed integer grid and saturated to 16 bits (GNU Radio's channels.quantizer).
+
+    Parameters:
+        bits: the converter's bits, 1 to 32 (more than 16 saturate at the short's range) (an integer >= -9223372036854775808; default 16).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def random_pdu(min_items: int, max_items: int, mask: int = 255, length_modulo: int = 2, *, name: Optional[str] = None) -> Block:
     """A PDU of random bytes (length in min_items..=max_items, a multiple of length_modulo, bytes ANDed with mask) at the start and for each message on `generate` (GNU Radio's random_pdu).
 
@@ -1694,13 +1901,15 @@ def rds_decoder(sample_rate: float, dtype: DTypeLike = np.float32, *, name: Opti
     """
 
 
-def repack_bits(k: int, l: int, endianness: str = "lsb", *, name: Optional[str] = None) -> Block:
-    """Bytes carrying `k` bits each regrouped into bytes carrying `l` bits each (GNU Radio's repack_bits_bb).
+def repack_bits(k: int, l: int, endianness: str = "lsb", len_tag_key: str = "", align_output: bool = False, *, name: Optional[str] = None) -> Block:
+    """Bytes carrying `k` bits each regrouped into bytes carrying `l` bits each, on a stream or packet by packet (GNU Radio's repack_bits_bb).
 
     Parameters:
         k: bits per input byte (1 to 8) (an integer >= 1).
         l: bits per output byte (1 to 8) (an integer >= 1).
         endianness: which bit of a byte goes first (one of msb, lsb; default "lsb").
+        len_tag_key: the packets' length tag key (empty: a continuous stream) (a word; default "").
+        align_output: packets: round the bytes out down (drop the bits left over) instead of up (true or false; default False).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -2036,6 +2245,41 @@ def subtract(dtype: DTypeLike = np.complex64, inputs: int = 2, vlen: int = 1, *,
     Parameters:
         dtype: the item type, one of complex64, float32, int16, int8, uint8, float64, int32 (default complex64).
         inputs: how many inputs (an integer >= 1; default 2).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0, 1, ...: stream input
+        out: stream output
+    """
+
+
+def tag_debug(dtype: DTypeLike = np.float32, label: str = "", filter: str = "", num_inputs: int = 1, display: bool = True, vlen: int = 1, *, name: Optional[str] = None) -> Block:
+    """Discards items and prints the tags of its inputs as GNU Radio's tag_debug does (ports in0..).
+
+    Parameters:
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        label: names this sink in the printouts (GNU Radio's name) (a word; default "").
+        filter: only tags of this key (empty: all) (a word; default "").
+        num_inputs: input streams (an integer >= 1; default 1).
+        display: print the tags (else only keep them) (true or false; default True).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0, 1, ...: stream input
+        display: message input
+    """
+
+
+def tagged_stream_mux(dtype: DTypeLike = np.float32, ninputs: int = 2, lengthtagname: str = "packet_len", tag_preserve_head_pos: int = 0, vlen: int = 1, *, name: Optional[str] = None) -> Block:
+    """The current packet of each tagged input stream joined into one packet, with its length tag (ports in0..).
+
+    Parameters:
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        ninputs: input streams (an integer >= 1; default 2).
+        lengthtagname: the length tag's key (a word; default "packet_len").
+        tag_preserve_head_pos: the input whose packet-head tags go to the joined packet's head (an integer >= 0; default 0).
         vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
