@@ -89,8 +89,9 @@ const IGNORED: &[&str] = &["options", "import", "note"];
 const RAW: &[&str] = &["type", "file", "in_type", "out_type"];
 
 /// String parameters (GRC's `dtype: string`): an expression if it evaluates to a string, else
-/// the text as written (`tcp://127.0.0.1:5555` unquoted), as GRC does. `name` and `filter`
-/// are strings wherever GNU Radio 3.10's blocks have them (`tag_debug`'s `name: Test`).
+/// the text as written (`tcp://127.0.0.1:5555` unquoted), as GRC does. `name`, `filter` and
+/// `device_name` are strings wherever GNU Radio 3.10's blocks have them (`tag_debug`'s
+/// `name: Test`, `audio_sink`'s `device_name: pulse`).
 const STRING: &[&str] = &[
     "address",
     "key",
@@ -102,6 +103,7 @@ const STRING: &[&str] = &[
     "length_tag_name",
     "name",
     "filter",
+    "device_name",
 ];
 
 /// Reads and builds the GRC flowgraph at `path`.
