@@ -3,7 +3,7 @@
 # package's pytest suite, the scheduler conformance suite (also in release), loom model checks,
 # valgrind (memcheck + race detection), Miri where a nightly toolchain with Miri can be
 # installed, libFuzzer on the parsers of outside input (scripts/fuzz.sh), a benchmark smoke
-# run and two minutes of soak (scripts/soak.sh, in the background of valgrind and Miri). Installs what it needs (libzmq, SoapySDR and its Red Pitaya module for the device tests via scripts/system-deps.sh, valgrind and chromium via apt when missing). Ends with "N passed, N failed".
+# run and two minutes of soak (scripts/soak.sh, in the background of valgrind and Miri). Installs what it needs (libzmq, SoapySDR and its Red Pitaya module for the device tests, ALSA via scripts/system-deps.sh, valgrind and chromium via apt when missing). Ends with "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=target/test-log.txt
