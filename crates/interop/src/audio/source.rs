@@ -79,7 +79,8 @@ impl AudioSource {
     }
 
     fn start(&mut self) -> Result<(), BlockError> {
-        // Opened blocking either way: without ok_to_block, reads wait at most 10 ms (below).
+        // Without ok_to_block the device is opened non-blocking and each read waits at most 10 ms
+        // for it (below), so that a stop is seen.
         let p = pcm::open(
             "audio_source",
             &self.device,
