@@ -2,6 +2,7 @@
 //! float streams, [`AudioSource`] records them; the device is an ALSA PCM name ([`pcm`]).
 
 mod error;
+mod frames;
 mod pcm;
 mod sink;
 mod source;

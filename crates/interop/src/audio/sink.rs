@@ -1,7 +1,8 @@
 //! [`AudioSink`]: float streams played on a sound card.
 
 use super::error::AudioError;
-use super::pcm::{self, Pcm, SampleFormat};
+use super::frames::Frames;
+use super::pcm::{self, Pcm};
 use alsa::Direction;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
@@ -12,8 +13,8 @@ use radioflow_runtime::registry::prelude::*;
 /// `RADIOFLOW_AUDIO_DEVICE`, else `default`. The device plays at `sample_rate` exactly or the
 /// block fails naming the rate it offers (a `plughw:`/`default` device resamples).
 ///
-/// With `ok_to_block` (GNU Radio's default) the block waits for the device: the sound card's
-/// clock paces the graph. Without it, what the device has no room for is dropped (counted,
+/// With `ok_to_block` (GNU Radio's default) the block waits for the device (at most 10 ms at a
+/// time, so that a stop is seen): the sound card's clock paces the graph. Without it, what the device has no room for is dropped (counted,
 /// and reported when the run stops): the graph runs at its own pace, for a sink beside a
 /// radio whose clock must not be slowed. An underrun (the graph too slow for the device;
 /// GNU Radio prints `aU`) is counted, and playing goes on.
@@ -42,19 +43,9 @@ pub struct AudioSink {
     ok_to_block: bool,
     pcm: Option<Pcm>,
     /// Interleaved frames of one period, in the device's format (made at start).
-    frames: Frames,
+    frames: Option<Frames>,
     underruns: u64,
     dropped: u64,
-}
-
-/// A period's interleaved samples, in the format the device takes.
-#[derive(Debug, Default)]
-enum Frames {
-    #[default]
-    None,
-    F32(Vec<f32>),
-    S32(Vec<i32>),
-    S16(Vec<i16>),
 }
 
 impl std::fmt::Debug for AudioSink {
@@ -76,7 +67,7 @@ impl AudioSink {
             sample_rate,
             ok_to_block,
             pcm: None,
-            frames: Frames::None,
+            frames: None,
             underruns: 0,
             dropped: 0,
         }
@@ -91,12 +82,7 @@ impl AudioSink {
             self.sample_rate,
             !self.ok_to_block,
         )?;
-        let n = p.period * p.channels;
-        self.frames = match p.format {
-            SampleFormat::F32 => Frames::F32(vec![0.0; n]),
-            SampleFormat::S32 => Frames::S32(vec![0; n]),
-            SampleFormat::S16 => Frames::S16(vec![0; n]),
-        };
+        self.frames = Some(Frames::for_device(&p));
         self.pcm = Some(p);
         Ok(())
     }
@@ -146,46 +132,28 @@ impl AudioSink {
         }
         let ch = p.channels;
         let last = self.inputs.len() - 1;
+        let frames = self.frames.as_mut().expect("made at start");
         // Channel c plays input c, the last input where the device has more channels.
-        let sample =
-            |inputs: &[StreamInput<f32>], k: usize, c: usize| inputs[c.min(last)].slice()[k];
-        match &mut self.frames {
-            Frames::F32(buf) => {
-                for k in 0..n {
-                    for c in 0..ch {
-                        buf[k * ch + c] = sample(&self.inputs, k, c);
-                    }
-                }
+        for k in 0..n {
+            for c in 0..ch {
+                frames.set(k * ch + c, self.inputs[c.min(last)].slice()[k]);
             }
-            Frames::S32(buf) => {
-                for k in 0..n {
-                    for c in 0..ch {
-                        buf[k * ch + c] = pcm::to_int::<32>(sample(&self.inputs, k, c)) as i32;
-                    }
-                }
-            }
-            Frames::S16(buf) => {
-                for k in 0..n {
-                    for c in 0..ch {
-                        buf[k * ch + c] = pcm::to_int::<16>(sample(&self.inputs, k, c)) as i16;
-                    }
-                }
-            }
-            Frames::None => unreachable!("made at start"),
         }
+        // Frames played or dropped: the inputs' items taken.
         let mut at = 0;
         while at < n {
-            let written = match &self.frames {
-                Frames::F32(b) => p.pcm.io_f32().and_then(|io| io.writei(&b[at * ch..n * ch])),
-                Frames::S32(b) => p.pcm.io_i32().and_then(|io| io.writei(&b[at * ch..n * ch])),
-                Frames::S16(b) => p.pcm.io_i16().and_then(|io| io.writei(&b[at * ch..n * ch])),
-                Frames::None => unreachable!("made at start"),
-            };
-            match written {
+            // At most 10 ms at a time for room in the device, so that a stop is seen however
+            // slow it is: what is not written yet is taken again next call. A device in an
+            // underrun fails the wait: the write below recovers it.
+            let ready = p.pcm.wait(Some(10)).unwrap_or(true);
+            if !ready && self.ok_to_block {
+                break;
+            }
+            match frames.write(&p.pcm, at * ch..n * ch) {
                 Ok(k) => at += k,
                 Err(e) if e.errno() == libc::EAGAIN => {
                     self.dropped += (n - at) as u64;
-                    break;
+                    at = n;
                 }
                 Err(e) if e.errno() == libc::EPIPE => {
                     self.underruns += 1;
@@ -206,7 +174,7 @@ impl AudioSink {
             }
         }
         for i in &mut self.inputs {
-            i.consume(n);
+            i.consume(at);
         }
         Ok(WorkStatus::Continue)
     }

@@ -1,7 +1,8 @@
 //! [`AudioSource`]: float streams recorded from a sound card.
 
 use super::error::AudioError;
-use super::pcm::{self, Pcm, SampleFormat};
+use super::frames::Frames;
+use super::pcm::{self, Pcm};
 use alsa::Direction;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
@@ -11,8 +12,9 @@ use radioflow_runtime::registry::prelude::*;
 /// `RADIOFLOW_AUDIO_DEVICE`, else `default`. The device records at `sample_rate` exactly or
 /// the block fails naming the rate it offers.
 ///
-/// With `ok_to_block` (GNU Radio's default) the block waits for the device; without it, it
-/// waits at most 10 ms at a time, so that a stop is seen however slow the device. An overrun
+/// With `ok_to_block` (GNU Radio's default) the device is opened blocking, without it
+/// non-blocking; either way the block waits for it at most 10 ms at a time, so that a stop is
+/// seen however slow the device. An overrun
 /// (the graph too slow: the device lost samples; GNU Radio prints `aO`) is counted, reported
 /// when the run stops, and recording goes on. A device with more channels than the block has
 /// outputs records them all and the block keeps the first ones.
@@ -26,7 +28,7 @@ use radioflow_runtime::registry::prelude::*;
 )]
 #[param(sample_rate: u32 = 48_000, min = 1, doc = "samples per second of each channel")]
 #[param(device: String = "", doc = "an ALSA PCM name; empty: RADIOFLOW_AUDIO_DEVICE, else default")]
-#[param(ok_to_block: bool = true, doc = "wait for the device as long as it takes")]
+#[param(ok_to_block: bool = true, doc = "open the device blocking (GNU Radio's default)")]
 #[param(num_outputs: usize = 1, min = 1, doc = "streams (channels)")]
 pub struct AudioSource {
     /// One stream per channel (ports out0..).
@@ -37,18 +39,8 @@ pub struct AudioSource {
     ok_to_block: bool,
     pcm: Option<Pcm>,
     /// Interleaved frames of one period, in the device's format (made at start).
-    frames: Frames,
+    frames: Option<Frames>,
     overruns: u64,
-}
-
-/// A period's interleaved samples, in the format the device gives.
-#[derive(Debug, Default)]
-enum Frames {
-    #[default]
-    None,
-    F32(Vec<f32>),
-    S32(Vec<i32>),
-    S16(Vec<i16>),
 }
 
 impl std::fmt::Debug for AudioSource {
@@ -73,14 +65,12 @@ impl AudioSource {
             sample_rate,
             ok_to_block,
             pcm: None,
-            frames: Frames::None,
+            frames: None,
             overruns: 0,
         }
     }
 
     fn start(&mut self) -> Result<(), BlockError> {
-        // Without ok_to_block the device is opened non-blocking and each read waits at most 10 ms
-        // for it (below), so that a stop is seen.
         let p = pcm::open(
             "audio_source",
             &self.device,
@@ -89,12 +79,7 @@ impl AudioSource {
             self.sample_rate,
             !self.ok_to_block,
         )?;
-        let n = p.period * p.channels;
-        self.frames = match p.format {
-            SampleFormat::F32 => Frames::F32(vec![0.0; n]),
-            SampleFormat::S32 => Frames::S32(vec![0; n]),
-            SampleFormat::S16 => Frames::S16(vec![0; n]),
-        };
+        self.frames = Some(Frames::for_device(&p));
         self.pcm = Some(p);
         Ok(())
     }
@@ -138,22 +123,14 @@ impl AudioSource {
         if n == 0 {
             return Ok(WorkStatus::Continue);
         }
-        if !self.ok_to_block {
-            let ready = p
-                .pcm
-                .wait(Some(10))
-                .map_err(|e| self.error(format!("waiting: {e}")))?;
-            if !ready {
-                return Ok(WorkStatus::Continue);
-            }
+        // At most 10 ms at a time for the device, so that a stop is seen however slow it is;
+        // a device in an overrun fails the wait, and the read below recovers it.
+        if !p.pcm.wait(Some(10)).unwrap_or(true) {
+            return Ok(WorkStatus::Continue);
         }
         let ch = p.channels;
-        let read = match &mut self.frames {
-            Frames::F32(b) => p.pcm.io_f32().and_then(|io| io.readi(&mut b[..n * ch])),
-            Frames::S32(b) => p.pcm.io_i32().and_then(|io| io.readi(&mut b[..n * ch])),
-            Frames::S16(b) => p.pcm.io_i16().and_then(|io| io.readi(&mut b[..n * ch])),
-            Frames::None => unreachable!("made at start"),
-        };
+        let frames = self.frames.as_mut().expect("made at start");
+        let read = frames.read(&p.pcm, n * ch);
         let got = match read {
             Ok(k) => k,
             Err(e) if e.errno() == libc::EAGAIN => 0,
@@ -166,17 +143,11 @@ impl AudioSource {
             }
             Err(e) => return Err(self.error(format!("reading: {e}")).into()),
         };
+        let frames = self.frames.as_ref().expect("made at start");
         for (c, out) in self.outputs.iter_mut().enumerate() {
             let o = out.slice();
-            match &self.frames {
-                Frames::F32(b) => (0..got).for_each(|k| o[k] = b[k * ch + c]),
-                Frames::S32(b) => {
-                    (0..got).for_each(|k| o[k] = pcm::from_int::<32>(i64::from(b[k * ch + c])))
-                }
-                Frames::S16(b) => {
-                    (0..got).for_each(|k| o[k] = pcm::from_int::<16>(i64::from(b[k * ch + c])))
-                }
-                Frames::None => unreachable!("made at start"),
+            for (k, y) in o[..got].iter_mut().enumerate() {
+                *y = frames.get(k * ch + c);
             }
             out.produce(got);
         }
