@@ -131,19 +131,26 @@ impl<T: Item> TagDebug<T> {
         if n == 0 {
             return Ok(WorkStatus::Continue);
         }
-        let mut calls: Vec<Vec<Tag>> = Vec::new();
-        let mut any = false;
-        for input in &mut self.inputs {
-            let end = input.offset() + n as u64;
-            let tags: Vec<Tag> = input
-                .tags()
+        let filter = &self.filter;
+        let shown = |t: &Tag| filter.as_ref().is_none_or(|k| t.key == *k);
+        // Most calls bring no tag: those allocate nothing.
+        let any = self.inputs.iter().any(|i| {
+            let end = i.offset() + n as u64;
+            i.tags().iter().take_while(|t| t.offset < end).any(shown)
+        });
+        let calls: Vec<Vec<Tag>> = if any {
+            self.inputs
                 .iter()
-                .take_while(|t| t.offset < end)
-                .filter(|t| self.filter.as_ref().is_none_or(|k| t.key == *k))
-                .cloned()
-                .collect();
-            any |= !tags.is_empty();
-            calls.push(tags);
+                .map(|i| {
+                    let end = i.offset() + n as u64;
+                    let tags = i.tags().iter().take_while(|t| t.offset < end);
+                    tags.filter(|t| shown(t)).cloned().collect()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for input in &mut self.inputs {
             input.consume(n * input.vlen());
         }
         if !any {
