@@ -267,13 +267,16 @@ impl<T: MatrixItem> MultiplyMatrix<T> {
                     }
                 }
             }
+            // Column by column (each input's window read once), summing in the same order as
+            // item by item: row[0]·x0 + row[1]·x1 + ...
             let y = &mut out.slice()[..n];
-            for (k, y) in y.iter_mut().enumerate() {
-                let mut acc = row[0] * self.inputs[0].slice()[k];
-                for (j, input) in self.inputs.iter().enumerate().skip(1) {
-                    acc = acc + row[j] * input.slice()[k];
+            for (j, input) in self.inputs.iter().enumerate() {
+                let x = &input.slice()[..n];
+                if j == 0 {
+                    y.iter_mut().zip(x).for_each(|(y, &x)| *y = row[0] * x);
+                } else {
+                    y.iter_mut().zip(x).for_each(|(y, &x)| *y = *y + row[j] * x);
                 }
-                *y = acc;
             }
             out.produce(n);
         }
