@@ -124,7 +124,7 @@ def audio_source(dtype: DTypeLike = np.float32, sample_rate: int = 48000, device
         dtype: the item type, one of float32 (default float32).
         sample_rate: samples per second of each channel (an integer >= 1; default 48000).
         device: an ALSA PCM name; empty: RADIOFLOW_AUDIO_DEVICE, else default (a word; default "").
-        ok_to_block: wait for the device as long as it takes (true or false; default True).
+        ok_to_block: open the device blocking (GNU Radio's default) (true or false; default True).
         num_outputs: streams (channels) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
