@@ -8,7 +8,7 @@
 # instrumentation, replays every committed regression input, then runs each target for a
 # bounded time from its seed corpus (fuzz/corpus/<target>; what it finds goes to
 # target/fuzz-corpus, not into the repository).
-#   scripts/fuzz.sh                   30 s per target (scripts/test.sh runs --seconds 12)
+#   scripts/fuzz.sh                   30 s per target (scripts/test.sh runs --seconds 8)
 #   scripts/fuzz.sh --seconds 120     another bound
 #   scripts/fuzz.sh --long            an hour per target
 #   scripts/fuzz.sh ... pmt_deserialize graph_file   only these targets
@@ -20,10 +20,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=30
 build_only=false
+opt=()
 case "${1:-}" in
-  # An hour per target: built at opt-level 3 (fuzz/Cargo.toml's 1 keeps the suite's build short)
+  # An hour per target: built at opt-level 3 (fuzz/Cargo.toml's 1 and 0 keep the suite's build short)
   # for more executions per second.
-  --long) seconds=3600; export CARGO_PROFILE_RELEASE_OPT_LEVEL=3; shift ;;
+  --long)
+    seconds=3600; export CARGO_PROFILE_RELEASE_OPT_LEVEL=3
+    # fuzz/Cargo.toml's crates at opt-level 0 too (a config's profile overrides the manifest's).
+    for p in radioflow-fftplan rustfft radioflow-blocks radioflow-digital radioflow-channels \
+             radioflow-fec radioflow-library; do
+      opt+=(--config "profile.release.package.$p.opt-level=3")
+    done
+    shift ;;
   --seconds) seconds=$2; shift 2 ;;
   --build-only) build_only=true; shift ;;
 esac
@@ -44,7 +52,7 @@ export RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
 # Not --locked: fuzz/Cargo.lock pins what it lists, and a dependency the workspace gained
 # since it was last committed is resolved here rather than failing the run (commit the
 # updated lock file with such a change).
-if ! (cd fuzz && cargo +nightly build --release --bins --target "$triple" -q); then
+if ! (cd fuzz && cargo +nightly build "${opt[@]}" --release --bins --target "$triple" -q); then
   echo "fuzz: building the targets failed (not a crash found by fuzzing)" >&2
   exit 3
 fi

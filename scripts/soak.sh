@@ -3,7 +3,7 @@
 # one after the other, sampling RSS, threads and throughput every second; fails if memory
 # grows, the thread count changes or items stop. Samples go to target/soak-<graph>.jsonl.
 #   scripts/soak.sh            two minutes per graph
-#   scripts/soak.sh 40         40 s per graph, two minutes in all (what scripts/test.sh runs)
+#   scripts/soak.sh 25         25 s per graph, 75 s in all (what scripts/test.sh runs)
 #   scripts/soak.sh 3600       an hour per graph
 # Graphs: copy (a tagged stream through copies on the flow scheduler, messages through
 # forwarders beside it), fm (the FM receiver, stereo and RDS, on the built-in station read

@@ -2,8 +2,8 @@
 # The whole test suite: formatting, lints, docs, unit/integration/doc tests, the Python
 # package's pytest suite, the scheduler conformance suite (also in release), loom model checks,
 # valgrind (memcheck + race detection), Miri where a nightly toolchain with Miri can be
-# installed, libFuzzer on the parsers of outside input (scripts/fuzz.sh), a benchmark smoke
-# run and two minutes of soak (scripts/soak.sh, in the background of valgrind and Miri). Installs what it needs (libzmq, SoapySDR and its Red Pitaya module for the device tests, ALSA via scripts/system-deps.sh, valgrind and chromium via apt when missing). Ends with "N passed, N failed".
+# installed, libFuzzer on the parsers of outside input (scripts/fuzz.sh, 8 s per target), a benchmark smoke
+# run and 75 s of soak (scripts/soak.sh, in the background of valgrind and Miri). Installs what it needs (libzmq, SoapySDR and its Red Pitaya module for the device tests, ALSA via scripts/system-deps.sh, valgrind and chromium via apt when missing). Ends with "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=target/test-log.txt
@@ -31,6 +31,10 @@ if [ "${CI:-}" = "true" ]; then
   export CARGO_INCREMENTAL=0
   export CARGO_PROFILE_DEV_DEBUG=line-tables-only
   export CARGO_PROFILE_RELEASE_DEBUG=line-tables-only
+  # The release builds here are the conformance suite's and loom's test binaries (nothing that
+  # ships: the benchmarks and the soak run the debug CLI), whose results do not depend on
+  # cross-crate inlining; thin LTO's link-time work is left to `scripts/demo.sh`'s build.
+  export CARGO_PROFILE_RELEASE_LTO=false
 fi
 bash scripts/system-deps.sh
 if ! command -v valgrind >/dev/null; then
@@ -96,7 +100,9 @@ cargo test --locked --workspace --no-run -q
   && cargo test --locked --release -q -p radioflow-runtime --features loom --lib --no-run) \
   > target/background-builds.log 2>&1 &
 builds_pid=$!
-cargo test --locked --workspace 2>&1 | tee -a "$log"
+# The test binaries run three at a time (scripts/run-tests.py): one at a time, as `cargo test`
+# runs them, left most of a core idle (many wait on GNU Radio's Python, a browser or a server).
+python3 scripts/run-tests.py -- --locked --workspace 2>&1 | tee -a "$log"
 # The CLI the tests above ran (counters on): the soak and the benchmarks' quick mode below run
 # it. Not a release build of its own: that compiled every crate above the runtime a second time
 # (~350 CPU-seconds, a sixth of the suite) for runs of a few seconds whose times mean nothing
@@ -115,26 +121,34 @@ cargo test --locked -p radioflow-runtime -p radioflow-blocks --features radioflo
 cargo build --locked -q -p radioflow-cli --features radioflow-runtime/no-counters
 cp target/debug/radioflow target/radioflow-no-counters
 
+# The fuzzers (libFuzzer, 8 s per target after the regressions; `scripts/fuzz.sh --long` for
+# hours) are single-threaded: they run from here on, beside the Python step (maturin and pytest
+# leave a core idle much of the time) and the steps after it, instead of after the conformance
+# suite, where they ended the suite (their build was done in the background at the start).
+step "fuzzing in the background (scripts/fuzz.sh: regressions, 8 s per target)"
+bash scripts/fuzz.sh --seconds 8 > target/fuzz.log 2>&1 &
+fuzz_pid=$!
+
 step "Python package: build with maturin, install into python3, pytest (warnings are errors)"
 bash scripts/python.sh --test-build
 (cd crates/python && python3 -m pytest -q -p no:cacheprovider) 2>&1 | tee -a "$log"
 
 step "conformance suite in release (more random graphs, real timing)"
 wait "$builds_pid" || echo "the background builds failed (target/background-builds.log); each step builds again"
-# Two minutes of soak (scripts/soak.sh: 40 s for each of its three graphs) on one worker, in
+# 75 s of soak (scripts/soak.sh: 25 s for each of its three graphs) on one worker, in
 # the background of the steps below (at the end it would leave a core idle), on the CLI with
 # counters (the soak reads them; memory, threads and items over time, not speed).
-SOAK_BIN=$PWD/target/radioflow-counters SOAK_SCHEDULER=flow:workers=1 bash scripts/soak.sh 40 \
+SOAK_BIN=$PWD/target/radioflow-counters SOAK_SCHEDULER=flow:workers=1 bash scripts/soak.sh 25 \
   > target/soak.log 2>&1 &
 soak_pid=$!
 cargo test --locked --release -p radioflow-blocks --test conformance 2>&1 | tee -a "$log"
 
-# Valgrind, loom and the fuzzers (libFuzzer, 12 s per target; `scripts/fuzz.sh --long` for
-# hours) run in the background of Miri: each is single-threaded (valgrind runs one thread at a
-# time and mostly waits), so together they keep the two cores busy, where one after the other
-# would leave a core idle. Their builds were done in the background earlier (loom's with
-# feature `loom`: only the runtime built again, over the release build's crates; the fuzzers'
-# and Miri's in target directories of their own): no one waits for another's cargo lock.
+# Valgrind and loom run in the background of Miri (the fuzzers too, started earlier): each is
+# single-threaded (valgrind runs one thread at a time and mostly waits), so together they keep
+# the two cores busy, where one after the other would leave a core idle. Their builds were
+# done in the background earlier (loom's with feature `loom`: only the runtime built again,
+# over the release build's crates; the fuzzers' and Miri's in target directories of their
+# own): no one waits for another's cargo lock.
 step "valgrind in the background (memcheck, helgrind, DRD on the runtime's threaded tests)"
 bash scripts/valgrind.sh > target/valgrind.log 2>&1 &
 valgrind_pid=$!
@@ -145,10 +159,6 @@ step "loom model checks of buffer positions and wake-ups (background)"
 (cargo test --locked --release -p radioflow-runtime --features loom --lib loom -- --test-threads=1 \
   > target/loom.log 2>&1) &
 loom_pid=$!
-step "fuzzing in the background (scripts/fuzz.sh: regressions, 12 s per target)"
-bash scripts/fuzz.sh --seconds 12 > target/fuzz.log 2>&1 &
-fuzz_pid=$!
-
 step "miri (unsafe buffer code, threads, framed pipelines)"
 if cargo +nightly miri --version >/dev/null 2>&1 \
    || timeout 300 rustup component add miri rust-src --toolchain nightly >/dev/null 2>&1; then
@@ -202,8 +212,8 @@ else
 fi
 mkdir -p target/demo && "$bin" fm --demo --wav target/demo/station.wav
 
-# The fuzzers' 12 s per target outlast Miri, valgrind and loom: the benchmarks run beside their
-# tail (on a core the fuzzer leaves idle) instead of after it.
+# Should the fuzzers outlast the benchmarks, the benchmarks ran beside their tail (on a core
+# the fuzzer leaves idle) instead of before it.
 step "fuzzing: results"
 finish "$fuzz_pid" target/fuzz.log "fuzzing: a crash, or the targets did not build"
 
