@@ -29,7 +29,8 @@
 //!   [`DecimatingFirFilter`], [`InterpFirFilter`], [`ComplexFirFilter`],
 //!   [`ComplexInterpFirFilter`], [`RationalResampler`],
 //!   [`PfbArbResampler`], [`QuadratureDemod`], [`FrequencyModulator`], [`IirFilter`] (FM
-//!   de-emphasis), [`SinglePoleIirFilter`], [`Rms`], [`DcBlocker`].
+//!   de-emphasis), [`SinglePoleIirFilter`], [`Rms`], [`DcBlocker`]; GNU Radio's FM hier
+//!   blocks [`WfmRcv`], [`NbfmRx`], [`WfmTx`], [`NbfmTx`].
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
 //! - PDUs (GNU Radio's pair of a metadata dict and a vector, [`PduItem`]):
@@ -110,6 +111,8 @@ mod multiply_const;
 mod multiply_const_v;
 mod multiply_matrix;
 mod mute;
+mod nbfm_rx;
+mod nbfm_tx;
 mod nlog10;
 mod noise_source;
 mod noise_type;
@@ -160,6 +163,8 @@ mod unpack_k_bits;
 mod vector_sink;
 mod vector_source;
 mod vector_to_stream;
+mod wfm_rcv;
+mod wfm_tx;
 
 pub use abs::Abs;
 pub use add::Add;
@@ -214,6 +219,8 @@ pub use multiply_const::MultiplyConst;
 pub use multiply_const_v::MultiplyConstV;
 pub use multiply_matrix::{MatrixItem, MatrixTags, MultiplyMatrix};
 pub use mute::Mute;
+pub use nbfm_rx::NbfmRx;
+pub use nbfm_tx::NbfmTx;
 pub use nlog10::Nlog10;
 pub use noise_source::NoiseSource;
 pub use noise_type::{NoiseItem, NoiseType, UnsupportedNoise};
@@ -259,6 +266,8 @@ pub use unpack_k_bits::UnpackKBits;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;
 pub use vector_to_stream::VectorToStream;
+pub use wfm_rcv::WfmRcv;
+pub use wfm_tx::WfmTx;
 
 /// The kernels behind the blocks (and the [`Arith`](radioflow_dsp::Arith) bound of
 /// [`AddConst`] and [`MultiplyConst`]).

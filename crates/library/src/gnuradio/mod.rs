@@ -18,6 +18,7 @@
 
 mod analog;
 mod analog_fm;
+mod analog_fm_chains;
 mod analog_sources;
 #[cfg(feature = "audio")]
 mod audio;
@@ -56,6 +57,7 @@ const MODULES: &[&[GrBlock]] = &[
     messages::ROWS,
     analog::ROWS,
     analog_fm::ROWS,
+    analog_fm_chains::ROWS,
     analog_sources::ROWS,
     filter::ROWS,
     filter_blocks::ROWS,
