@@ -30,7 +30,7 @@
 //!   [`ComplexInterpFirFilter`], [`RationalResampler`],
 //!   [`PfbArbResampler`], [`QuadratureDemod`], [`FrequencyModulator`], [`IirFilter`] (FM
 //!   de-emphasis), [`SinglePoleIirFilter`], [`Rms`], [`DcBlocker`]; GNU Radio's FM hier
-//!   blocks [`WfmRcv`], [`NbfmRx`], [`WfmTx`], [`NbfmTx`].
+//!   blocks [`WfmRcv`], [`NbfmRx`], [`WfmTx`], [`NbfmTx`]; the gain controls [`Agc`], [`Agc2`].
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
 //! - PDUs (GNU Radio's pair of a metadata dict and a vector, [`PduItem`]):
@@ -67,6 +67,8 @@ mod abs;
 mod add;
 mod add_const;
 mod add_const_v;
+mod agc;
+mod agc2;
 mod char_short;
 mod complex_fir_filter;
 mod complex_interp_fir_filter;
@@ -170,6 +172,8 @@ pub use abs::Abs;
 pub use add::Add;
 pub use add_const::AddConst;
 pub use add_const_v::AddConstV;
+pub use agc::Agc;
+pub use agc2::Agc2;
 pub use char_short::{CharToShort, ShortToChar};
 pub use complex_fir_filter::ComplexFirFilter;
 pub use complex_interp_fir_filter::ComplexInterpFirFilter;

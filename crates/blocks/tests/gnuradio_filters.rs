@@ -5,7 +5,8 @@
 //! the file), and under every scheduler: items within a float tolerance (the dot products are
 //! summed in another order than VOLK's; GNU Radio's modulator takes its sines from a
 //! fixed-point table), tags at the same offsets. GNU Radio's FM hier blocks (wfm_rcv, nbfm_rx,
-//! wfm_tx, nbfm_tx) likewise, against its Python hier blocks. Where GNU Radio stops short of the input's
+//! wfm_tx, nbfm_tx) likewise, against its Python hier blocks, and its gain controls (agc_xx,
+//! agc2_xx, every parameter given). Where GNU Radio stops short of the input's
 //! end (its resampler's forecast asks for a window of history ahead, its FFT filters work in
 //! whole FFT blocks), its output must be a prefix of radioflow's, at most that much shorter.
 //! SKIPPED where GNU Radio is not installed.
@@ -14,7 +15,7 @@ use radioflow_blocks::runtime::{
     BlockId, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
 use radioflow_blocks::{
-    ComplexFirFilter, ComplexInterpFirFilter, DcBlocker, DecimatingFirFilter, FirFilter,
+    Agc, Agc2, ComplexFirFilter, ComplexInterpFirFilter, DcBlocker, DecimatingFirFilter, FirFilter,
     FrequencyModulator, InterpFirFilter, NbfmRx, NbfmTx, PfbArbResampler, Rms, SinglePoleIirFilter,
     VectorSink, VectorSource, WfmRcv, WfmTx,
 };
@@ -373,6 +374,7 @@ fn cases() -> Vec<Case> {
         });
     }
     fm_cases(&mut cases, &tags);
+    agc_cases(&mut cases, &noise, &tags);
     let taps = ctaps.clone();
     cases.push(Case {
         name: "interp_fir_filter_ccc_3_delay_5",
@@ -464,6 +466,63 @@ fn fm_cases(cases: &mut Vec<Case>, tags: &[u64]) {
         tol: 1e-4,
         slack: 0,
     });
+}
+
+/// GNU Radio's automatic gain controls, complex and real, with a loud start (the attack)
+/// and a quiet rest (the decay), max_gain set after making as GRC's template does.
+fn agc_cases(cases: &mut Vec<Case>, noise: &[Complex32], tags: &[u64]) {
+    let loud = |i: usize| if i < 300 { 3.0 } else { 0.1 };
+    let c: Vec<Complex32> = noise.iter().enumerate().map(|(i, z)| z * loud(i)).collect();
+    let f: Vec<f32> = c.iter().map(|z| z.re).collect();
+    let with_max =
+        |max: f32, make: String| format!("(lambda b: (b.set_max_gain({max:?}), b)[1])({make})");
+    for complex in [false, true] {
+        let (t, input) = if complex {
+            ("cc", Items::C(c.clone()))
+        } else {
+            ("ff", Items::F(f.clone()))
+        };
+        let out = if complex { "c" } else { "f" };
+        cases.push(Case {
+            name: if complex { "agc_cc" } else { "agc_ff" },
+            gr: with_max(4.0, format!("analog.agc_{t}(2e-3, 0.8, 1.5)")),
+            input: input.clone(),
+            out,
+            tags: tags.to_vec(),
+            block: Box::new(move |fg| {
+                if complex {
+                    fg.add(Agc::<Complex32>::new(2e-3, 0.8, 1.5, 4.0).unwrap())
+                } else {
+                    fg.add(Agc::<f32>::new(2e-3, 0.8, 1.5, 4.0).unwrap())
+                }
+            }),
+            tol: 1e-6,
+            slack: 0,
+        });
+        for max in [0.0, 3.0] {
+            cases.push(Case {
+                name: match (complex, max > 0.0) {
+                    (true, true) => "agc2_cc_max_3",
+                    (true, false) => "agc2_cc_max_0",
+                    (false, true) => "agc2_ff_max_3",
+                    (false, false) => "agc2_ff_max_0",
+                },
+                gr: with_max(max, format!("analog.agc2_{t}(0.2, 0.01, 0.7, 2.0)")),
+                input: input.clone(),
+                out,
+                tags: tags.to_vec(),
+                block: Box::new(move |fg| {
+                    if complex {
+                        fg.add(Agc2::<Complex32>::new(0.2, 0.01, 0.7, 2.0, max).unwrap())
+                    } else {
+                        fg.add(Agc2::<f32>::new(0.2, 0.01, 0.7, 2.0, max).unwrap())
+                    }
+                }),
+                tol: 1e-6,
+                slack: 0,
+            });
+        }
+    }
 }
 
 /// Every scheduler the results must not depend on, and whether tags land exactly where

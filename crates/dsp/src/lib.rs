@@ -159,7 +159,7 @@ mod stereo_decoder;
 mod test_util;
 mod window;
 
-pub use agc::Agc;
+pub use agc::{Agc, Agc2};
 pub use arb_resampler::ArbResampler;
 pub use arith::{
     abs, add_const, add_const_per_position, add_into, divide_into, multiply_const,

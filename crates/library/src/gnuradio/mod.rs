@@ -17,6 +17,7 @@
 //! ```
 
 mod analog;
+mod analog_agc;
 mod analog_fm;
 mod analog_fm_chains;
 mod analog_sources;
@@ -56,6 +57,7 @@ const MODULES: &[&[GrBlock]] = &[
     math::ROWS,
     messages::ROWS,
     analog::ROWS,
+    analog_agc::ROWS,
     analog_fm::ROWS,
     analog_fm_chains::ROWS,
     analog_sources::ROWS,
