@@ -44,6 +44,7 @@ mod streams;
 mod sync;
 mod table;
 mod tag_sources;
+mod tagged_lengths;
 mod tags;
 mod vectors;
 mod zeromq;
@@ -79,6 +80,7 @@ const MODULES: &[&[GrBlock]] = &[
     sync::ROWS,
     matrix::ROWS,
     tags::ROWS,
+    tagged_lengths::ROWS,
     modulation::ROWS,
     #[cfg(feature = "audio")]
     audio::ROWS,
