@@ -87,3 +87,31 @@ impl NbfmRx {
         Ok(WorkStatus::Continue)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    /// A max_dev message rescales the demodulator from the next call on (as GNU Radio's
+    /// set_max_deviation); one that is not a positive number is ignored.
+    #[test]
+    fn a_max_dev_message_sets_the_deviation() {
+        let x: Vec<Complex32> = (0..400)
+            .map(|n| Complex32::from_polar(1.0, 0.3 * n as f32))
+            .collect();
+        let mut h = Harness::new(NbfmRx::new(8_000, 40_000, 75e-6, 5e3).unwrap());
+        let mut k = FmReceiver::nbfm_rx(8_000, 40_000, 75e-6, 5e3).unwrap();
+        let mut want = vec![0.0; 80];
+        for (half, dev) in x.chunks(200).zip([5e3, 2.5e3]) {
+            h.post("max_dev", Pmt::Double(dev)).unwrap();
+            h.post("max_dev", Pmt::Double(-1.0)).unwrap();
+            k.set_max_deviation(dev);
+            h.push("in", half);
+            h.work().unwrap();
+            let (used, made) = k.process(half, &mut want);
+            assert_eq!((used, made), (200, 40));
+            assert_eq!(h.take_output::<f32>("out"), want[..40]);
+        }
+    }
+}
