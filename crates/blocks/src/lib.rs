@@ -29,7 +29,8 @@
 //!   [`DecimatingFirFilter`], [`InterpFirFilter`], [`ComplexFirFilter`],
 //!   [`ComplexInterpFirFilter`], [`RationalResampler`],
 //!   [`PfbArbResampler`], [`QuadratureDemod`], [`FrequencyModulator`], [`IirFilter`] (FM
-//!   de-emphasis), [`SinglePoleIirFilter`], [`Rms`], [`DcBlocker`].
+//!   de-emphasis), [`SinglePoleIirFilter`], [`Rms`], [`DcBlocker`]; GNU Radio's FM hier
+//!   blocks [`WfmRcv`], [`NbfmRx`], [`WfmTx`], [`NbfmTx`]; the gain controls [`Agc`], [`Agc2`].
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
 //! - PDUs (GNU Radio's pair of a metadata dict and a vector, [`PduItem`]):
@@ -66,6 +67,8 @@ mod abs;
 mod add;
 mod add_const;
 mod add_const_v;
+mod agc;
+mod agc2;
 mod char_short;
 mod complex_fir_filter;
 mod complex_interp_fir_filter;
@@ -110,6 +113,8 @@ mod multiply_const;
 mod multiply_const_v;
 mod multiply_matrix;
 mod mute;
+mod nbfm_rx;
+mod nbfm_tx;
 mod nlog10;
 mod noise_source;
 mod noise_type;
@@ -147,6 +152,7 @@ mod stream_to_vector;
 mod subtract;
 mod tag_debug;
 mod tag_map;
+mod tagged_stream_multiply_length;
 mod tagged_stream_mux;
 mod tagged_stream_to_pdu;
 mod tags_strobe;
@@ -160,11 +166,15 @@ mod unpack_k_bits;
 mod vector_sink;
 mod vector_source;
 mod vector_to_stream;
+mod wfm_rcv;
+mod wfm_tx;
 
 pub use abs::Abs;
 pub use add::Add;
 pub use add_const::AddConst;
 pub use add_const_v::AddConstV;
+pub use agc::Agc;
+pub use agc2::Agc2;
 pub use char_short::{CharToShort, ShortToChar};
 pub use complex_fir_filter::ComplexFirFilter;
 pub use complex_interp_fir_filter::ComplexInterpFirFilter;
@@ -214,6 +224,8 @@ pub use multiply_const::MultiplyConst;
 pub use multiply_const_v::MultiplyConstV;
 pub use multiply_matrix::{MatrixItem, MatrixTags, MultiplyMatrix};
 pub use mute::Mute;
+pub use nbfm_rx::NbfmRx;
+pub use nbfm_tx::NbfmTx;
 pub use nlog10::Nlog10;
 pub use noise_source::NoiseSource;
 pub use noise_type::{NoiseItem, NoiseType, UnsupportedNoise};
@@ -248,6 +260,7 @@ pub use stream_to_tagged_stream::StreamToTaggedStream;
 pub use stream_to_vector::StreamToVector;
 pub use subtract::Subtract;
 pub use tag_debug::TagDebug;
+pub use tagged_stream_multiply_length::TaggedStreamMultiplyLength;
 pub use tagged_stream_mux::TaggedStreamMux;
 pub use tagged_stream_to_pdu::TaggedStreamToPdu;
 pub use tags_strobe::TagsStrobe;
@@ -259,6 +272,8 @@ pub use unpack_k_bits::UnpackKBits;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;
 pub use vector_to_stream::VectorToStream;
+pub use wfm_rcv::WfmRcv;
+pub use wfm_tx::WfmTx;
 
 /// The kernels behind the blocks (and the [`Arith`](radioflow_dsp::Arith) bound of
 /// [`AddConst`] and [`MultiplyConst`]).

@@ -4,7 +4,9 @@
 //! own on the same inputs with tags, run by `gnuradio/filters.py` (one GNU Radio process for
 //! the file), and under every scheduler: items within a float tolerance (the dot products are
 //! summed in another order than VOLK's; GNU Radio's modulator takes its sines from a
-//! fixed-point table), tags at the same offsets. Where GNU Radio stops short of the input's
+//! fixed-point table), tags at the same offsets. GNU Radio's FM hier blocks (wfm_rcv, nbfm_rx,
+//! wfm_tx, nbfm_tx) likewise, against its Python hier blocks, and its gain controls (agc_xx,
+//! agc2_xx, every parameter given). Where GNU Radio stops short of the input's
 //! end (its resampler's forecast asks for a window of history ahead, its FFT filters work in
 //! whole FFT blocks), its output must be a prefix of radioflow's, at most that much shorter.
 //! SKIPPED where GNU Radio is not installed.
@@ -13,9 +15,9 @@ use radioflow_blocks::runtime::{
     BlockId, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
 use radioflow_blocks::{
-    ComplexFirFilter, ComplexInterpFirFilter, DcBlocker, DecimatingFirFilter, FirFilter,
-    FrequencyModulator, InterpFirFilter, PfbArbResampler, Rms, SinglePoleIirFilter, VectorSink,
-    VectorSource,
+    Agc, Agc2, ComplexFirFilter, ComplexInterpFirFilter, DcBlocker, DecimatingFirFilter, FirFilter,
+    FrequencyModulator, InterpFirFilter, NbfmRx, NbfmTx, PfbArbResampler, Rms, SinglePoleIirFilter,
+    VectorSink, VectorSource, WfmRcv, WfmTx,
 };
 use serde_json::{json, Value};
 use std::io::Write;
@@ -371,6 +373,8 @@ fn cases() -> Vec<Case> {
             slack: 0,
         });
     }
+    fm_cases(&mut cases, &tags);
+    agc_cases(&mut cases, &noise, &tags);
     let taps = ctaps.clone();
     cases.push(Case {
         name: "interp_fir_filter_ccc_3_delay_5",
@@ -386,6 +390,139 @@ fn cases() -> Vec<Case> {
         slack: 0,
     });
     cases
+}
+
+/// Smooth audio in about [-0.5, 0.5]: noise through a moving average of 8 (white noise,
+/// pre-emphasised up to 50 times, would turn the modulator's phase by tens of radians a
+/// sample, where GNU Radio's wrapping and radioflow's round differently).
+fn audio(seed: u64, n: usize) -> Vec<f32> {
+    let x = samples(seed, n + 8);
+    (0..n)
+        .map(|i| x[i..i + 8].iter().sum::<f32>() / 16.0)
+        .collect()
+}
+
+/// GNU Radio's FM receivers and transmitters (its Python hier blocks).
+fn fm_cases(cases: &mut Vec<Case>, tags: &[u64]) {
+    // An FM signal: the phase steps by the audio, at most half a radian a sample (far from
+    // ±π, where a demodulator's angle would jump by 2π on a rounding difference).
+    let mut phase = 0f64;
+    let fm: Vec<Complex32> = audio(7, 1500)
+        .iter()
+        .map(|&a| {
+            phase += f64::from(a);
+            Complex32::new(phase.cos() as f32, phase.sin() as f32)
+        })
+        .collect();
+    cases.push(Case {
+        name: "wfm_rcv_250k_5",
+        gr: "analog.wfm_rcv(quad_rate=250e3, audio_decimation=5)".into(),
+        input: Items::C(fm.clone()),
+        out: "f",
+        tags: tags.to_vec(),
+        block: Box::new(|fg| fg.add(WfmRcv::new(250e3, 5).unwrap())),
+        tol: 1e-4,
+        slack: 0,
+    });
+    cases.push(Case {
+        name: "nbfm_rx_40k_8k",
+        gr: "analog.nbfm_rx(audio_rate=8000, quad_rate=40000, tau=50e-6, max_dev=3e3)".into(),
+        input: Items::C(fm),
+        out: "f",
+        tags: tags.to_vec(),
+        block: Box::new(|fg| fg.add(NbfmRx::new(8000, 40000, 50e-6, 3e3).unwrap())),
+        tol: 1e-4,
+        slack: 0,
+    });
+    let few: Vec<u64> = vec![0, 21, 100, 299];
+    for (name, audio_rate, quad_rate, fh) in [
+        ("wfm_tx_48k_240k", 48_000, 240_000, -1.0),
+        ("wfm_tx_240k_240k_fh", 240_000, 240_000, 90e3),
+    ] {
+        cases.push(Case {
+            name,
+            gr: format!(
+                "analog.wfm_tx(audio_rate={audio_rate}, quad_rate={quad_rate}, tau=75e-6, \
+                 max_dev=75e3, fh={fh:?})"
+            ),
+            input: Items::F(audio(8, 300)),
+            out: "c",
+            tags: few.clone(),
+            block: Box::new(move |fg| {
+                fg.add(WfmTx::new(audio_rate, quad_rate, 75e-6, 75e3, fh).unwrap())
+            }),
+            tol: 1e-4,
+            slack: 0,
+        });
+    }
+    cases.push(Case {
+        name: "nbfm_tx_8k_40k",
+        gr: "analog.nbfm_tx(audio_rate=8000, quad_rate=40000, tau=50e-6, max_dev=2.5e3, fh=-1.0)"
+            .into(),
+        input: Items::F(audio(9, 300)),
+        out: "c",
+        tags: few,
+        block: Box::new(|fg| fg.add(NbfmTx::new(8000, 40000, 50e-6, 2.5e3, -1.0).unwrap())),
+        tol: 1e-4,
+        slack: 0,
+    });
+}
+
+/// GNU Radio's automatic gain controls, complex and real, with a loud start (the attack)
+/// and a quiet rest (the decay), max_gain set after making as GRC's template does.
+fn agc_cases(cases: &mut Vec<Case>, noise: &[Complex32], tags: &[u64]) {
+    let loud = |i: usize| if i < 300 { 3.0 } else { 0.1 };
+    let c: Vec<Complex32> = noise.iter().enumerate().map(|(i, z)| z * loud(i)).collect();
+    let f: Vec<f32> = c.iter().map(|z| z.re).collect();
+    let with_max =
+        |max: f32, make: String| format!("(lambda b: (b.set_max_gain({max:?}), b)[1])({make})");
+    for complex in [false, true] {
+        let (t, input) = if complex {
+            ("cc", Items::C(c.clone()))
+        } else {
+            ("ff", Items::F(f.clone()))
+        };
+        let out = if complex { "c" } else { "f" };
+        cases.push(Case {
+            name: if complex { "agc_cc" } else { "agc_ff" },
+            gr: with_max(4.0, format!("analog.agc_{t}(2e-3, 0.8, 1.5)")),
+            input: input.clone(),
+            out,
+            tags: tags.to_vec(),
+            block: Box::new(move |fg| {
+                if complex {
+                    fg.add(Agc::<Complex32>::new(2e-3, 0.8, 1.5, 4.0).unwrap())
+                } else {
+                    fg.add(Agc::<f32>::new(2e-3, 0.8, 1.5, 4.0).unwrap())
+                }
+            }),
+            tol: 1e-6,
+            slack: 0,
+        });
+        for max in [0.0, 3.0] {
+            cases.push(Case {
+                name: match (complex, max > 0.0) {
+                    (true, true) => "agc2_cc_max_3",
+                    (true, false) => "agc2_cc_max_0",
+                    (false, true) => "agc2_ff_max_3",
+                    (false, false) => "agc2_ff_max_0",
+                },
+                gr: with_max(max, format!("analog.agc2_{t}(0.2, 0.01, 0.7, 2.0)")),
+                input: input.clone(),
+                out,
+                tags: tags.to_vec(),
+                block: Box::new(move |fg| {
+                    if complex {
+                        fg.add(Agc2::<Complex32>::new(0.2, 0.01, 0.7, 2.0, max).unwrap())
+                    } else {
+                        fg.add(Agc2::<f32>::new(0.2, 0.01, 0.7, 2.0, max).unwrap())
+                    }
+                }),
+                tol: 1e-6,
+                slack: 0,
+            });
+        }
+    }
 }
 
 /// Every scheduler the results must not depend on, and whether tags land exactly where

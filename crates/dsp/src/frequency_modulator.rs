@@ -36,6 +36,11 @@ impl FrequencyModulator {
         self.sensitivity
     }
 
+    /// Sets the sensitivity (GNU Radio's `set_sensitivity`), the phase kept.
+    pub fn set_sensitivity(&mut self, sensitivity: f32) {
+        self.sensitivity = sensitivity;
+    }
+
     /// Modulates `input` into `output[..input.len()]`.
     ///
     /// # Panics

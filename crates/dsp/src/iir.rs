@@ -83,6 +83,43 @@ impl Iir {
         Ok(([b0, b0], [1.0, -pole]))
     }
 
+    /// GNU Radio's `fm_preemph`: the bilinear transform of the shelf `(s + 1/tau) / (s +
+    /// 2π·fh)` (both corners pre-warped), scaled to gain 1 at DC, rising 6 dB per octave from
+    /// `1/(2π·tau)` Hz and flat again from `fh` Hz. An `fh` not in `(0, fs/2)` means GNU
+    /// Radio's default, `0.925·fs/2`. Returns the taps `(b, a)` (`a[0]` = 1).
+    ///
+    /// # Errors
+    /// If `sample_rate` or `tau` is not finite and positive, or the low corner is above
+    /// Nyquist.
+    pub fn fm_preemphasis_taps(
+        sample_rate: f64,
+        tau: f64,
+        fh: f64,
+    ) -> Result<([f64; 2], [f64; 2]), ParamError> {
+        positive("sample_rate", sample_rate)?;
+        positive("tau", tau)?;
+        check(fh.is_finite(), "fh", || "must be finite".into())?;
+        check(
+            1.0 / (tau * 2.0 * sample_rate) < std::f64::consts::FRAC_PI_2,
+            "tau",
+            || format!("{} puts the corner above half the sample rate", Num(tau)),
+        )?;
+        let fh = if fh <= 0.0 || fh >= sample_rate / 2.0 {
+            0.925 * sample_rate / 2.0
+        } else {
+            fh
+        };
+        // Each corner pre-warped, w_a = 2fs·tan(w/2fs); k = -w_a/2fs puts the zero at
+        // (1+kl)/(1-kl) and the pole at (1+kh)/(1-kh), and g makes the gain at DC 1.
+        let prewarp = |w: f64| -(w / (2.0 * sample_rate)).tan();
+        let (kl, kh) = (prewarp(1.0 / tau), prewarp(2.0 * std::f64::consts::PI * fh));
+        let z1 = (1.0 + kl) / (1.0 - kl);
+        let p1 = (1.0 + kh) / (1.0 - kh);
+        let b0 = (1.0 - kl) / (1.0 - kh);
+        let g = (1.0 - p1).abs() / (b0 * (1.0 - z1).abs());
+        Ok(([g * b0, -g * b0 * z1], [1.0, -p1]))
+    }
+
     /// Filters `input` into the first `input.len()` samples of `output`.
     ///
     /// # Panics
@@ -90,18 +127,28 @@ impl Iir {
     pub fn process(&mut self, input: &[f32], output: &mut [f32]) {
         let output = &mut output[..input.len()];
         for (o, &x) in output.iter_mut().zip(input) {
-            let x = f64::from(x);
-            let mut acc = self.b[0] * x;
-            for (b, px) in self.b[1..].iter().zip(&self.x) {
-                acc += b * px;
-            }
-            for (a, py) in self.a.iter().zip(&self.y) {
-                acc -= a * py;
-            }
-            shift_in(&mut self.x, x);
-            shift_in(&mut self.y, acc);
-            *o = acc as f32;
+            *o = self.step(f64::from(x)) as f32;
         }
+    }
+
+    /// Filters `data` where it is.
+    pub fn process_in_place(&mut self, data: &mut [f32]) {
+        for v in data {
+            *v = self.step(f64::from(*v)) as f32;
+        }
+    }
+
+    fn step(&mut self, x: f64) -> f64 {
+        let mut acc = self.b[0] * x;
+        for (b, px) in self.b[1..].iter().zip(&self.x) {
+            acc += b * px;
+        }
+        for (a, py) in self.a.iter().zip(&self.y) {
+            acc -= a * py;
+        }
+        shift_in(&mut self.x, x);
+        shift_in(&mut self.y, acc);
+        acc
     }
 }
 

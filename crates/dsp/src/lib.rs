@@ -124,6 +124,7 @@ mod fir;
 pub mod firdes;
 mod flat_fader;
 mod fll_band_edge;
+mod fm_chains;
 mod freq_xlating_fir;
 mod frequency_modulator;
 mod gr_moving_average;
@@ -158,7 +159,7 @@ mod stereo_decoder;
 mod test_util;
 mod window;
 
-pub use agc::Agc;
+pub use agc::{Agc, Agc2};
 pub use arb_resampler::ArbResampler;
 pub use arith::{
     abs, add_const, add_const_per_position, add_into, divide_into, multiply_const,
@@ -186,6 +187,7 @@ pub use fft_fir::FftFir;
 pub use fir::{Fir, FirSample};
 pub use flat_fader::FlatFader;
 pub use fll_band_edge::FllBandEdge;
+pub use fm_chains::{FmReceiver, FmTransmitter};
 pub use freq_xlating_fir::FreqXlatingFir;
 pub use frequency_modulator::FrequencyModulator;
 pub use gr_moving_average::GrMovingAverage;

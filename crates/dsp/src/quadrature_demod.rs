@@ -40,6 +40,11 @@ impl QuadratureDemod {
         self.gain
     }
 
+    /// Sets the gain (GNU Radio's `set_gain`), the last sample kept.
+    pub fn set_gain(&mut self, gain: f32) {
+        self.gain = gain;
+    }
+
     /// Demodulates `input` into the first `input.len()` samples of `output`.
     ///
     /// # Panics

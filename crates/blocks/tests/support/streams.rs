@@ -303,6 +303,15 @@ pub(crate) fn routing_cases() -> Vec<Case> {
     let mut cases = Vec::new();
     for kind in KINDS {
         let size = kind.gr_size();
+        // The input's tags are keyed t0 with their offset as value: scaled, truncated.
+        cases.push(same_type(
+            "tagged_stream_multiply_length",
+            kind,
+            format!("blocks.tagged_stream_multiply_length({size}, 't0', 2.5)"),
+            &[300],
+            1,
+            |fg, k| typed!(fg, k, T => TaggedStreamMultiplyLength::<T>::new("t0", 2.5)),
+        ));
         cases.push(same_type(
             "delay",
             kind,

@@ -17,7 +17,9 @@
 //! ```
 
 mod analog;
+mod analog_agc;
 mod analog_fm;
+mod analog_fm_chains;
 mod analog_sources;
 #[cfg(feature = "audio")]
 mod audio;
@@ -42,6 +44,7 @@ mod streams;
 mod sync;
 mod table;
 mod tag_sources;
+mod tagged_lengths;
 mod tags;
 mod vectors;
 mod zeromq;
@@ -55,7 +58,9 @@ const MODULES: &[&[GrBlock]] = &[
     math::ROWS,
     messages::ROWS,
     analog::ROWS,
+    analog_agc::ROWS,
     analog_fm::ROWS,
+    analog_fm_chains::ROWS,
     analog_sources::ROWS,
     filter::ROWS,
     filter_blocks::ROWS,
@@ -75,6 +80,7 @@ const MODULES: &[&[GrBlock]] = &[
     sync::ROWS,
     matrix::ROWS,
     tags::ROWS,
+    tagged_lengths::ROWS,
     modulation::ROWS,
     #[cfg(feature = "audio")]
     audio::ROWS,
