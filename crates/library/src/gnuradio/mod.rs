@@ -24,6 +24,7 @@ mod audio;
 mod blocks;
 mod channels;
 mod common;
+mod corr;
 mod digital;
 mod fec;
 mod file_meta;
@@ -76,6 +77,7 @@ const MODULES: &[&[GrBlock]] = &[
     matrix::ROWS,
     tags::ROWS,
     modulation::ROWS,
+    corr::ROWS,
     #[cfg(feature = "audio")]
     audio::ROWS,
 ];

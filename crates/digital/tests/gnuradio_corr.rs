@@ -1,0 +1,393 @@
+//! The correlation estimator (`corr_est`) and the modulated sync words it looks for against
+//! GNU Radio 3.10's `corr_est_cc` and `modulate_vector_bc`, on the same input, run by
+//! `gnuradio/run_corr.py` in one GNU Radio process; radioflow's block under each scheduler.
+//! SKIPPED where GNU Radio is not installed.
+//!
+//! GNU Radio's `corr_est_cc` runs with `set_max_noutput_items(window)`, one FFT block per
+//! work call, as radioflow's block always works: its dynamic threshold then averages the same
+//! samples. Tolerances, and why: GNU Radio correlates by FFT, radioflow by a direct sum
+//! (float rounding: 1e-4 of the largest correlation); its phase is `fast_atan2f`, a table
+//! (1e-3 rad with that rounding); the delayed output is a copy (exact). GNU Radio never
+//! processes a last window shorter than its output multiple: radioflow's outputs are compared
+//! up to GNU Radio's length and must be the input's length.
+
+use radioflow_blocks::{VectorSink, VectorSource};
+use radioflow_digital::{ConstellationModulator, CorrEst, CorrThreshold};
+use radioflow_runtime::{
+    Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
+};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+const PYTHON: &str = "/usr/bin/python3";
+/// GNU Radio's example sync word (examples/digital/packet/example_corr_est.grc's `ac_hex`).
+const WORD: [u8; 8] = [0xac, 0xdd, 0xa4, 0xe2, 0xf2, 0x8c, 0x20, 0xfc];
+
+fn gnuradio_present() -> bool {
+    Command::new(PYTHON)
+        .args(["-c", "import gnuradio.digital"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// `data` through radioflow's constellation modulator (not differential, no truncation),
+/// then the FIR `taps`: what `digital.modulate_vector_bc(generic_mod(...), data, taps)` is.
+fn modulated(
+    constellation: &str,
+    sps: f64,
+    excess_bw: f64,
+    data: &[u8],
+    taps: &[f32],
+) -> Vec<Complex32> {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(data.to_vec()));
+    let m = fg.add(
+        ConstellationModulator::new(constellation.parse().unwrap(), false, sps, excess_bw, false)
+            .unwrap(),
+    );
+    let sink = fg.add(VectorSink::<Complex32>::new());
+    fg.connect(src, m).unwrap();
+    fg.connect(m, sink).unwrap();
+    fg.run().unwrap();
+    let x = fg
+        .block::<VectorSink<Complex32>>(sink)
+        .unwrap()
+        .data()
+        .to_vec();
+    (0..x.len())
+        .map(|n| {
+            taps.iter()
+                .enumerate()
+                .filter(|&(k, _)| k <= n)
+                .map(|(k, &t)| x[n - k] * t)
+                .sum()
+        })
+        .collect()
+}
+
+/// Deterministic numbers in [0, 1) (an LCG).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+/// Low noise with `word` added at each of `at`, scaled and turned by the paired factor.
+fn signal(len: usize, word: &[Complex32], at: &[(usize, Complex32)]) -> Vec<Complex32> {
+    let mut r = Lcg(7);
+    let mut x: Vec<Complex32> = (0..len)
+        .map(|_| Complex32::new(r.next() - 0.5, r.next() - 0.5) * 0.1)
+        .collect();
+    for &(start, g) in at {
+        for (i, &w) in word.iter().enumerate() {
+            if let Some(v) = x.get_mut(start + i) {
+                *v += w * g;
+            }
+        }
+    }
+    x
+}
+
+struct Case {
+    name: &'static str,
+    sps: f32,
+    mark_delay: u32,
+    threshold: f32,
+    method: CorrThreshold,
+    corr: bool,
+    tags: Vec<(u64, &'static str, f64)>,
+}
+
+type Tags = Vec<(u64, String, Option<f64>)>;
+
+/// radioflow's outputs (`out`, and `corr` where connected) and their tags.
+fn ours(
+    case: &Case,
+    symbols: &[Complex32],
+    input: &[Complex32],
+    s: &dyn Scheduler,
+) -> (Vec<Complex32>, Vec<Complex32>, Tags, Tags) {
+    let mut fg = Flowgraph::new();
+    let tags = case
+        .tags
+        .iter()
+        .map(|&(o, k, v)| Tag::new(o, k, Pmt::Double(v)))
+        .collect();
+    let src = fg.add(VectorSource::new(input.to_vec()).tags(tags));
+    let b = fg.add(
+        CorrEst::new(
+            symbols,
+            case.sps,
+            case.mark_delay,
+            case.threshold,
+            case.method,
+        )
+        .unwrap(),
+    );
+    let out = fg.add(VectorSink::<Complex32>::new());
+    fg.connect(src, b).unwrap();
+    fg.connect((b, "out"), out).unwrap();
+    let corr = case.corr.then(|| {
+        let c = fg.add(VectorSink::<Complex32>::new());
+        fg.connect((b, "corr"), c).unwrap();
+        c
+    });
+    fg.run_with(s).unwrap();
+    let read = |id| {
+        let v = fg.block::<VectorSink<Complex32>>(id).unwrap();
+        let tags: Tags = v
+            .tags()
+            .iter()
+            .map(|t| (t.offset, t.key.to_string(), t.value.as_f64()))
+            .collect();
+        (v.data().to_vec(), tags)
+    };
+    let (o, ot) = read(out);
+    let (c, ct) = corr.map(read).unwrap_or_default();
+    (o, c, ot, ct)
+}
+
+fn read_c64(path: &Path) -> Vec<Complex32> {
+    let f = |b: &[u8]| f32::from_le_bytes(b.try_into().unwrap());
+    std::fs::read(path)
+        .unwrap()
+        .chunks_exact(8)
+        .map(|b| Complex32::new(f(&b[..4]), f(&b[4..])))
+        .collect()
+}
+
+fn write_c64(path: &Path, x: &[Complex32]) {
+    let b: Vec<u8> = x
+        .iter()
+        .flat_map(|c| c.re.to_le_bytes().into_iter().chain(c.im.to_le_bytes()))
+        .collect();
+    std::fs::write(path, b).unwrap();
+}
+
+fn parse_tags(v: &Value) -> Tags {
+    let mut t: Tags = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t[0].as_u64().unwrap(),
+                t[1].as_str().unwrap().to_owned(),
+                t[2].as_f64(),
+            )
+        })
+        .collect();
+    t.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    t
+}
+
+/// Tags on the first `n` items, in GNU Radio's order (by offset, then key), compared key by
+/// key with the tolerance each value's computation allows.
+fn check_tags(at: &str, ours: &Tags, theirs: &Tags, n: usize) {
+    let mut ours: Tags = ours
+        .iter()
+        .filter(|t| (t.0 as usize) < n)
+        .cloned()
+        .collect();
+    ours.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    let keys = |t: &Tags| t.iter().map(|t| (t.0, t.1.clone())).collect::<Vec<_>>();
+    assert_eq!(keys(&ours), keys(theirs), "{at}: tags");
+    for (a, b) in ours.iter().zip(theirs) {
+        let (x, y) = (a.2.unwrap(), b.2.unwrap());
+        let close = match a.1.as_str() {
+            "phase_est" => (x - y).abs() <= 1e-3,
+            "time_est" => (x - y).abs() <= 1e-3,
+            "amp_est" => (x - y).abs() <= 1e-6 * y.abs(),
+            "corr_start" | "corr_est" => (x - y).abs() <= 1e-3 * y.abs(),
+            _ => x == y,
+        };
+        assert!(
+            close,
+            "{at}: tag {} at {}: ours {x}, GNU Radio's {y}",
+            a.1, a.0
+        );
+    }
+}
+
+#[test]
+fn the_correlation_estimator_and_modulated_words_equal_gnu_radio_s() {
+    if !gnuradio_present() {
+        println!("SKIPPED: GNU Radio not installed ({PYTHON} cannot import gnuradio.digital)");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("radioflow-digital-corr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The sync words: as GNU Radio's examples make them, and through a filter.
+    let words = [
+        ("word_qpsk", "qpsk", 4.0, 0.22, vec![1.0f32]),
+        ("word_bpsk_taps", "bpsk", 2.0, 0.35, vec![0.5, -0.25, 0.125]),
+    ];
+    let modulate: Vec<Value> = words
+        .iter()
+        .map(|(name, c, sps, eb, taps)| {
+            json!({"name": name, "constellation": format!("digital.constellation_{c}()"),
+                   "sps": sps, "excess_bw": eb, "data": WORD, "taps": taps})
+        })
+        .collect();
+    let word = modulated("qpsk", 4.0, 0.22, &WORD, &[1.0]);
+    let n = word.len();
+    let window = 2 * n.next_power_of_two() - n + 1;
+    let len = 40 * window + window / 3;
+    let turn = |amp: f32, rad: f32| Complex32::from_polar(amp, rad);
+    let input = signal(
+        len,
+        &word,
+        &[
+            (300, turn(1.0, 0.0)),
+            (10 * window + 250, turn(0.5, 1.0)),
+            (25 * window + 100, turn(2.0, -2.5)),
+        ],
+    );
+    let symbols_path = dir.join("symbols.bin");
+    write_c64(&symbols_path, &word);
+    let input_path = dir.join("input.bin");
+    write_c64(&input_path, &input);
+    let cases = [
+        Case {
+            name: "absolute",
+            sps: 4.0,
+            mark_delay: 5,
+            threshold: 0.2,
+            method: CorrThreshold::Absolute,
+            corr: true,
+            tags: vec![(10, "mark", 1.5), (len as u64 - 3, "late", 2.0)],
+        },
+        Case {
+            name: "dynamic",
+            sps: 4.0,
+            mark_delay: 10_000,
+            threshold: 0.999,
+            method: CorrThreshold::Dynamic,
+            corr: false,
+            tags: vec![],
+        },
+        Case {
+            name: "dynamic_corr",
+            sps: 3.6,
+            mark_delay: 0,
+            threshold: 0.99,
+            method: CorrThreshold::Dynamic,
+            corr: true,
+            tags: vec![],
+        },
+    ];
+    let job_cases: Vec<Value> = cases
+        .iter()
+        .map(|c| {
+            json!({"name": c.name, "input": input_path, "symbols": symbols_path, "sps": c.sps,
+                   "mark_delay": c.mark_delay, "threshold": c.threshold,
+                   "method": if c.method == CorrThreshold::Absolute { "absolute" } else { "dynamic" },
+                   "corr": c.corr, "window": window,
+                   "tags": c.tags.iter().map(|(o, k, v)| json!([o, k, v])).collect::<Vec<_>>()})
+        })
+        .collect();
+    let job = json!({"out": dir, "modulate": modulate, "cases": job_cases});
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gnuradio/run_corr.py");
+    let mut child = Command::new(PYTHON)
+        .arg(script)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(job.to_string().as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success(), "run_corr.py failed");
+
+    for (name, c, sps, eb, taps) in &words {
+        let theirs = read_c64(&dir.join(format!("{name}.bin")));
+        let ours = modulated(c, *sps, *eb, &WORD, taps);
+        assert_eq!(ours.len(), theirs.len(), "{name}: length");
+        for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+            assert!(
+                (a - b).norm() <= 1e-5,
+                "{name} item {i}: ours {a}, GNU Radio's {b}"
+            );
+        }
+    }
+
+    let schedulers: Vec<Box<dyn Scheduler>> = vec![
+        Box::new(SingleThread::new()),
+        Box::new(ThreadPerBlock::new()),
+        Box::new(FlowScheduler::new().chunk_bytes(64).buffer_bytes(1 << 15)),
+    ];
+    for case in &cases {
+        let base = dir.join(case.name);
+        let out = read_c64(&base.with_extension("out.bin"));
+        let json: Value = serde_json::from_str(
+            &std::fs::read_to_string(base.with_extension("tags.json")).unwrap(),
+        )
+        .unwrap();
+        let (out_tags, corr_tags) = (parse_tags(&json["out"]), parse_tags(&json["corr"]));
+        assert!(
+            out_tags.iter().filter(|t| t.1 == "corr_start").count() >= 3,
+            "{}: GNU Radio found {out_tags:?}",
+            case.name
+        );
+        let m = out.len();
+        assert_eq!(
+            m,
+            len / window * window,
+            "{}: GNU Radio's length",
+            case.name
+        );
+        for s in &schedulers {
+            let at = format!("{} under {}", case.name, s.name());
+            let (o, c, ot, ct) = ours(case, &word, &input, s.as_ref());
+            assert_eq!(o.len(), len, "{at}: out's length");
+            assert_eq!(&o[..m], &out[..], "{at}: out");
+            check_tags(&at, &ot, &out_tags, m);
+            if case.corr {
+                let corr = read_c64(&base.with_extension("corr.bin"));
+                assert_eq!(c.len(), len, "{at}: corr's length");
+                let peak = corr.iter().map(|v| v.norm()).fold(0.0, f32::max);
+                for (i, (a, b)) in c.iter().zip(&corr).enumerate() {
+                    assert!(
+                        (a - b).norm() <= 1e-4 * peak,
+                        "{at}: corr {i}: ours {a}, GNU Radio's {b}"
+                    );
+                }
+                check_tags(&at, &ct, &corr_tags, m);
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_parameters_are_refused_naming_them() {
+    let w = [Complex32::new(1.0, 0.0); 4];
+    let err = |r: Result<CorrEst<Complex32>, (&'static str, String)>| r.unwrap_err().0;
+    assert_eq!(
+        err(CorrEst::new(&[], 4.0, 0, 0.9, CorrThreshold::Absolute)),
+        "symbols"
+    );
+    assert_eq!(
+        err(CorrEst::new(&w, 0.0, 0, 0.9, CorrThreshold::Absolute)),
+        "sps"
+    );
+    assert_eq!(
+        err(CorrEst::new(&w, 4.0, 0, 1.5, CorrThreshold::Absolute)),
+        "threshold"
+    );
+    assert_eq!(
+        err(CorrEst::new(&w, 4.0, 0, 1.0, CorrThreshold::Dynamic)),
+        "threshold"
+    );
+    assert!(CorrEst::new(&w, 4.0, 99, 1.0, CorrThreshold::Absolute).is_ok());
+}
