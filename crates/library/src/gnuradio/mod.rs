@@ -24,7 +24,6 @@ mod audio;
 mod blocks;
 mod channels;
 mod common;
-mod corr;
 mod digital;
 mod fec;
 mod file_meta;
@@ -35,6 +34,7 @@ mod headless;
 mod math;
 mod matrix;
 mod messages;
+mod modems;
 mod modulation;
 mod network;
 mod packets;
@@ -77,7 +77,7 @@ const MODULES: &[&[GrBlock]] = &[
     matrix::ROWS,
     tags::ROWS,
     modulation::ROWS,
-    corr::ROWS,
+    modems::ROWS,
     #[cfg(feature = "audio")]
     audio::ROWS,
 ];

@@ -1,4 +1,5 @@
-//! Rows for gr-digital's correlation estimator (`digital_corr_est_cc`).
+//! Rows for the blocks of GNU Radio's modem examples: gr-digital's correlation estimator
+//! (`digital_corr_est_cc`) and gr-channels' hardware impairments (`channels_impairments`).
 
 use super::common::{param, row};
 use super::table::{GrBlock, GrParam, To};
@@ -25,7 +26,8 @@ fn threshold_method(v: &Pmt) -> Result<Pmt, String> {
     }))
 }
 
-pub(crate) const ROWS: &[GrBlock] = &[row(
+pub(crate) const ROWS: &[GrBlock] = &[
+row(
     "digital_corr_est_cc",
     "digital.corr_est_cc({symbols},{sps},{mark_delay},{threshold},{threshold_method})",
     "corr_est",
@@ -43,4 +45,21 @@ pub(crate) const ROWS: &[GrBlock] = &[row(
             to: To::Convert("threshold_method", threshold_method),
         },
     ],
-)];
+),
+    row(
+        "channels_impairments",
+        "channels.impairments({phase_noise_mag},{magbal},{phasebal},{q_ofs},{i_ofs},{freq_offset},{gamma},{beta})",
+        "impairments",
+        &[],
+        &[
+            param("phase_noise_mag", "phase_noise_mag"),
+            param("magbal", "magbal"),
+            param("phasebal", "phasebal"),
+            param("q_ofs", "q_ofs"),
+            param("i_ofs", "i_ofs"),
+            param("freq_offset", "freq_offset"),
+            param("gamma", "gamma"),
+            param("beta", "beta"),
+        ],
+    ),
+];
