@@ -52,7 +52,7 @@ pub use blocks::{
     AdditiveScrambler, BinarySlicer, BurstShaper, Chunk, ChunksToSymbols, ChunksToSymbolsInt,
     ChunksToSymbolsShort, ConstellationDecoder, ConstellationModulator, ConstellationSoftDecoder,
     CorrEst, CorrSample, CorrThreshold, CostasLoop, Crc32Async, Crc32Stream, CrcAppend, CrcCheck,
-    Descrambler, DiffCoding, DiffDecoder, DiffEncoder, DiffPhasor, FllBandEdge, MapBytes,
+    Descrambler, DiffCoding, DiffDecoder, DiffEncoder, DiffPhasor, FllBandEdge, GmskMod, MapBytes,
     PfbClockSync, ProtocolFormatter, ProtocolFormatterAsync, ProtocolParser, Scrambler, Shaped,
     Symbol,
 };

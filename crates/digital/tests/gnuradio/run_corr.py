@@ -1,4 +1,4 @@
-"""Runs GNU Radio's modulate_vector_bc and corr_est_cc on the same input as radioflow's
+"""Runs GNU Radio's modulate_vector_bc, corr_est_cc and gmsk_mod on the same input as radioflow's
 tests (crates/digital/tests/gnuradio_corr.rs), in one process.
 
 Reads a JSON job on stdin: {"out": folder, "modulate": [{"name", "constellation" (a
@@ -7,7 +7,8 @@ digital.* constructor), "sps", "excess_bw", "data": [bytes], "taps": [floats]}],
 "sps", "mark_delay", "threshold", "method": "absolute" or "dynamic", "corr": bool, "window":
 the largest work call, "tags": [[offset, key, double]]}]}. Writes NAME.bin (modulate), and
 NAME.out.bin, NAME.corr.bin, NAME.tags.json ({"out": [[offset, key, value]], "corr": ...},
-values as doubles or null). Run with Debian's /usr/bin/python3 (GNU Radio 3.10).
+values as doubles or null). "gmsk": [{"name", "sps", "bt", "do_unpack", "data": [bytes]}]
+writes NAME.bin, gmsk_mod's output. Run with Debian's /usr/bin/python3 (GNU Radio 3.10).
 """
 
 import json
@@ -35,6 +36,14 @@ def main():
         )  # noqa: S307  (the test's own strings)
         y = digital.modulate_vector_bc(mod.to_basic_block(), m["data"], m["taps"])
         numpy.array(y, dtype=numpy.complex64).tofile(os.path.join(job["out"], m["name"] + ".bin"))
+    for g in job["gmsk"]:
+        tb = gr.top_block()
+        src = blocks.vector_source_b(g["data"])
+        mod = digital.gmsk_mod(g["sps"], g["bt"], False, False, g["do_unpack"])
+        snk = blocks.vector_sink_c()
+        tb.connect(src, mod, snk)
+        tb.run()
+        numpy.array(snk.data(), dtype=numpy.complex64).tofile(os.path.join(job["out"], g["name"] + ".bin"))
     for case in job["cases"]:
         data = numpy.fromfile(case["input"], dtype=numpy.complex64)
         symbols = numpy.fromfile(case["symbols"], dtype=numpy.complex64)

@@ -1,7 +1,8 @@
 //! Rows for the blocks of GNU Radio's modem examples: gr-digital's correlation estimator
-//! (`digital_corr_est_cc`) and gr-channels' hardware impairments (`channels_impairments`).
+//! (`digital_corr_est_cc`), GMSK modulator (`digital_gmsk_mod`) and gr-channels' hardware
+//! impairments (`channels_impairments`).
 
-use super::common::{param, row};
+use super::common::{is_false, no_effect, only, param, row};
 use super::table::{GrBlock, GrParam, To};
 use radioflow_runtime::Pmt;
 
@@ -60,6 +61,26 @@ row(
             param("freq_offset", "freq_offset"),
             param("gamma", "gamma"),
             param("beta", "beta"),
+        ],
+    ),
+    row(
+        "digital_gmsk_mod",
+        "digital.gmsk_mod(samples_per_symbol={samples_per_symbol},bt={bt},verbose={verbose},log={log},do_unpack={do_unpack})",
+        "gmsk_mod",
+        &[],
+        &[
+            param("samples_per_symbol", "samples_per_symbol"),
+            param("bt", "bt"),
+            no_effect(
+                "verbose",
+                "GNU Radio prints the bits per symbol and BT when it builds the block",
+            ),
+            only(
+                "log",
+                is_false,
+                "radioflow's modulator writes no files of its stages (GNU Radio's log=True writes nrz.dat, gaussian_filter.dat and fmmod.dat)",
+            ),
+            param("do_unpack", "do_unpack"),
         ],
     ),
 ];
