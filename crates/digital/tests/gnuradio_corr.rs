@@ -1,6 +1,7 @@
-//! The correlation estimator (`corr_est`), the modulated sync words it looks for and the
-//! GMSK modulator (`gmsk_mod`) against GNU Radio 3.10's `corr_est_cc`, `modulate_vector_bc`
-//! and `gmsk_mod`, on the same input, run by
+//! The correlation estimator (`corr_est`), the modulated sync words it looks for, the GMSK
+//! modulator (`gmsk_mod`) and the Mueller and Müller clock recovery (`clock_recovery_mm`)
+//! against GNU Radio 3.10's `corr_est_cc`, `modulate_vector_bc`, `gmsk_mod` and
+//! `clock_recovery_mm_ff`, on the same input, run by
 //! `gnuradio/run_corr.py` in one GNU Radio process; radioflow's block under each scheduler.
 //! SKIPPED where GNU Radio is not installed.
 //!
@@ -12,10 +13,13 @@
 //! processes a last window shorter than its output multiple: radioflow's outputs are compared
 //! up to GNU Radio's length and must be the input's length. GMSK: GNU Radio's oscillator is a
 //! fixed-point table and its filter sums in another order; the phase carries both (5e-4 over
-//! the 1600 bits here, the error growing with the bits).
+//! the 1600 bits here, the error growing with the bits). Clock recovery: the interpolator's
+//! taps are computed here, GNU Radio's printed in a table (within 5e-7), and the loop
+//! carries that (1e-4 at GNU Radio's usual gains); with a wide loop a position that rounds
+//! across one of the interpolator's 1/128 steps moves an output by a step (5e-3).
 
 use radioflow_blocks::{VectorSink, VectorSource};
-use radioflow_digital::{ConstellationModulator, CorrEst, CorrThreshold, GmskMod};
+use radioflow_digital::{ClockRecoveryMm, ConstellationModulator, CorrEst, CorrThreshold, GmskMod};
 use radioflow_runtime::{
     Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
@@ -311,7 +315,52 @@ fn the_correlation_estimator_and_modulated_words_equal_gnu_radio_s() {
             json!({"name": name, "sps": sps, "bt": bt, "do_unpack": unpack, "data": data})
         })
         .collect();
-    let job = json!({"out": dir, "modulate": modulate, "cases": job_cases, "gmsk": gmsk_jobs});
+    // BPSK through a raised-cosine-like pulse at 4.03 samples per symbol (a clock offset to
+    // track), sampled by linear interpolation, with a little noise.
+    let pulse = radioflow_dsp::firdes::root_raised_cosine(1.0, 4.0, 1.0, 0.35, 45).unwrap();
+    let mut shaped = vec![0.0f32; 4 * 400 + pulse.len()];
+    for i in 0..400 {
+        let s = if r.next() < 0.5 { -1.0 } else { 1.0 };
+        for (j, &t) in pulse.iter().enumerate() {
+            shaped[4 * i + j] += s * t;
+        }
+    }
+    let real: Vec<f32> = (0..1580)
+        .map(|n| {
+            let t = n as f32 * 4.0 / 4.03;
+            let (k, f) = (t.floor() as usize, t.fract());
+            shaped[k] * (1.0 - f) + shaped[k + 1] * f + (r.next() - 0.5) * 0.02
+        })
+        .collect();
+    let real_path = dir.join("mm_input.bin");
+    std::fs::write(
+        &real_path,
+        real.iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let mm = [
+        (
+            "mm_4",
+            4.0f32,
+            0.25 * 0.175 * 0.175,
+            0.5f32,
+            0.175f32,
+            0.005f32,
+            1e-4f32,
+        ),
+        ("mm_wide", 4.1, 0.01, 0.0, 0.3, 0.05, 5e-3),
+    ];
+    let mm_jobs: Vec<Value> = mm
+        .iter()
+        .map(|(name, omega, go, mu, gm, lim, _)| {
+            json!({"name": name, "input": real_path, "omega": omega, "gain_omega": go, "mu": mu,
+                   "gain_mu": gm, "limit": lim})
+        })
+        .collect();
+    let job = json!({"out": dir, "modulate": modulate, "cases": job_cases, "gmsk": gmsk_jobs,
+                     "mm": mm_jobs});
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gnuradio/run_corr.py");
     let mut child = Command::new(PYTHON)
         .arg(script)
@@ -372,6 +421,57 @@ fn the_correlation_estimator_and_modulated_words_equal_gnu_radio_s() {
             let per_byte = sps * if *unpack { 8 } else { 1 };
             assert_eq!(v.tags()[0].offset, 3 * per_byte as u64, "{name}: the tag");
         }
+    }
+    for (name, omega, go, mu, gm, lim, tolerance) in &mm {
+        let b = std::fs::read(dir.join(format!("{name}.bin"))).unwrap();
+        let theirs: Vec<f32> = b
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+            .collect();
+        assert!(
+            theirs.len() > 350,
+            "{name}: GNU Radio made {}",
+            theirs.len()
+        );
+        for s in &schedulers {
+            let mut fg = Flowgraph::new();
+            let tags = vec![Tag::new(401, "mark", Pmt::Double(1.0))];
+            let src = fg.add(VectorSource::new(real.clone()).tags(tags));
+            let m = fg.add(ClockRecoveryMm::<f32>::new(*omega, *go, *mu, *gm, *lim).unwrap());
+            let sink = fg.add(VectorSink::<f32>::new());
+            fg.connect(src, m).unwrap();
+            fg.connect(m, sink).unwrap();
+            fg.run_with(s.as_ref()).unwrap();
+            let v = fg.block::<VectorSink<f32>>(sink).unwrap();
+            // GNU Radio stops when what is left is less than its forecast for one output
+            // (`⌈omega⌉ + 8` inputs) at a work call's end; within a call, at 9: an output
+            // or two fewer, by where its calls end.
+            let n = v.data().len();
+            assert!(
+                (theirs.len()..=theirs.len() + 2).contains(&n),
+                "{name} under {}: {n} outputs, GNU Radio {}",
+                s.name(),
+                theirs.len()
+            );
+            for (i, (a, b)) in v.data().iter().zip(&theirs).enumerate() {
+                assert!(
+                    (a - b).abs() <= *tolerance,
+                    "{name} under {}: item {i}: ours {a}, GNU Radio's {b}",
+                    s.name()
+                );
+            }
+            // The tag on input 401 is on the output whose window starts there or after.
+            let at = v.tags()[0].offset as f32;
+            assert!((at - 401.0 / omega).abs() <= 2.0, "{name}: the tag at {at}");
+        }
+    }
+    for bad in [
+        (0.5, 0.0, 0.5, 0.1),
+        (4.0, -1.0, 0.5, 0.1),
+        (4.0, 0.0, 1.5, 0.1),
+        (4.0, 0.0, 0.5, -0.1),
+    ] {
+        assert!(ClockRecoveryMm::<f32>::new(bad.0, bad.1, bad.2, bad.3, 0.005).is_err());
     }
     assert!(GmskMod::new(1, 0.35, true).is_err());
     assert!(GmskMod::new(2, 0.0, true).is_err());

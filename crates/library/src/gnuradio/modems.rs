@@ -1,9 +1,11 @@
 //! Rows for the blocks of GNU Radio's modem examples: gr-digital's correlation estimator
-//! (`digital_corr_est_cc`), GMSK modulator (`digital_gmsk_mod`) and gr-channels' hardware
+//! (`digital_corr_est_cc`), GMSK modulator (`digital_gmsk_mod`), Mueller and Müller clock
+//! recovery (`digital_clock_recovery_mm_xx`) and gr-channels' hardware
 //! impairments (`channels_impairments`).
 
-use super::common::{is_false, no_effect, only, param, row};
+use super::common::{is_false, no_effect, no_ty, only, param, row, ty};
 use super::table::{GrBlock, GrParam, To};
+use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::Pmt;
 
 /// GRC's `complex_vector`: a list as it is, a single number as a list of one (GRC makes
@@ -81,6 +83,25 @@ row(
                 "radioflow's modulator writes no files of its stages (GNU Radio's log=True writes nrz.dat, gaussian_filter.dat and fmmod.dat)",
             ),
             param("do_unpack", "do_unpack"),
+        ],
+    ),
+    row(
+        "digital_clock_recovery_mm_xx",
+        "digital.clock_recovery_mm_{type.fcn}({omega},{gain_omega},{mu},{gain_mu},{omega_relative_limit})",
+        "clock_recovery_mm",
+        &[
+            no_ty(
+                "complex",
+                "radioflow has clock_recovery_mm_ff only: GNU Radio's complex variant (its own detector on sliced points, its error output) is not built yet",
+            ),
+            ty("float", Dtype::Float32),
+        ],
+        &[
+            param("omega", "omega"),
+            param("gain_omega", "gain_omega"),
+            param("mu", "mu"),
+            param("gain_mu", "gain_mu"),
+            param("omega_relative_limit", "omega_relative_limit"),
         ],
     ),
 ];
