@@ -1,7 +1,7 @@
 //! The correlation estimator (`corr_est`), the modulated sync words it looks for, the GMSK
 //! modulator (`gmsk_mod`) and the Mueller and Müller clock recovery (`clock_recovery_mm`)
 //! against GNU Radio 3.10's `corr_est_cc`, `modulate_vector_bc`, `gmsk_mod` and
-//! `clock_recovery_mm_ff`, on the same input, run by
+//! `clock_recovery_mm_ff`/`_cc`, on the same input, run by
 //! `gnuradio/run_corr.py` in one GNU Radio process; radioflow's block under each scheduler.
 //! SKIPPED where GNU Radio is not installed.
 //!
@@ -15,8 +15,9 @@
 //! fixed-point table and its filter sums in another order; the phase carries both (5e-4 over
 //! the 1600 bits here, the error growing with the bits). Clock recovery: the interpolator's
 //! taps are computed here, GNU Radio's printed in a table (within 5e-7), and the loop
-//! carries that (1e-4 at GNU Radio's usual gains); with a wide loop a position that rounds
-//! across one of the interpolator's 1/128 steps moves an output by a step (5e-3).
+//! carries that (1e-4 for the real loop at GNU Radio's usual gains); where a position rounds
+//! across one of the interpolator's 1/128 steps (a wide loop, or the complex detector's
+//! twice as many parts) an output moves by a step (5e-3).
 
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_digital::{ClockRecoveryMm, ConstellationModulator, CorrEst, CorrThreshold, GmskMod};
@@ -332,6 +333,24 @@ fn the_correlation_estimator_and_modulated_words_equal_gnu_radio_s() {
             shaped[k] * (1.0 - f) + shaped[k + 1] * f + (r.next() - 0.5) * 0.02
         })
         .collect();
+    // The same at quadrature: QPSK, the real and imaginary parts of two such signals.
+    let mut cshaped = vec![Complex32::default(); 4 * 400 + pulse.len()];
+    for i in 0..400 {
+        let mut bit = || if r.next() < 0.5 { -1.0 } else { 1.0 };
+        let s = Complex32::new(bit(), bit());
+        for (j, &t) in pulse.iter().enumerate() {
+            cshaped[4 * i + j] += s * t;
+        }
+    }
+    let cx: Vec<Complex32> = (0..1580)
+        .map(|n| {
+            let t = n as f32 * 4.0 / 4.03;
+            let (k, f) = (t.floor() as usize, t.fract());
+            cshaped[k] * (1.0 - f) + cshaped[k + 1] * f
+        })
+        .collect();
+    let complex_path = dir.join("mm_complex.bin");
+    write_c64(&complex_path, &cx);
     let real_path = dir.join("mm_input.bin");
     std::fs::write(
         &real_path,
@@ -351,12 +370,20 @@ fn the_correlation_estimator_and_modulated_words_equal_gnu_radio_s() {
             1e-4f32,
         ),
         ("mm_wide", 4.1, 0.01, 0.0, 0.3, 0.05, 5e-3),
+        ("mm_c", 4.0, 0.25 * 0.175 * 0.175, 0.5, 0.175, 0.005, 5e-3),
+        ("mm_c_wide", 3.9, 0.01, 1.0, 0.3, 0.05, 5e-3),
     ];
+    let is_complex = |name: &str| name.starts_with("mm_c");
     let mm_jobs: Vec<Value> = mm
         .iter()
         .map(|(name, omega, go, mu, gm, lim, _)| {
-            json!({"name": name, "input": real_path, "omega": omega, "gain_omega": go, "mu": mu,
-                   "gain_mu": gm, "limit": lim})
+            let (t, input) = if is_complex(name) {
+                ("c", &complex_path)
+            } else {
+                ("f", &real_path)
+            };
+            json!({"name": name, "type": t, "input": input, "omega": omega, "gain_omega": go,
+                   "mu": mu, "gain_mu": gm, "limit": lim})
         })
         .collect();
     let job = json!({"out": dir, "modulate": modulate, "cases": job_cases, "gmsk": gmsk_jobs,
@@ -424,45 +451,61 @@ fn the_correlation_estimator_and_modulated_words_equal_gnu_radio_s() {
     }
     for (name, omega, go, mu, gm, lim, tolerance) in &mm {
         let b = std::fs::read(dir.join(format!("{name}.bin"))).unwrap();
-        let theirs: Vec<f32> = b
+        let floats: Vec<f32> = b
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
             .collect();
-        assert!(
-            theirs.len() > 350,
-            "{name}: GNU Radio made {}",
-            theirs.len()
-        );
+        let width = if is_complex(name) { 2 } else { 1 };
+        let theirs = floats.len() / width;
+        assert!(theirs > 350, "{name}: GNU Radio made {theirs}");
         for s in &schedulers {
             let mut fg = Flowgraph::new();
             let tags = vec![Tag::new(401, "mark", Pmt::Double(1.0))];
-            let src = fg.add(VectorSource::new(real.clone()).tags(tags));
-            let m = fg.add(ClockRecoveryMm::<f32>::new(*omega, *go, *mu, *gm, *lim).unwrap());
-            let sink = fg.add(VectorSink::<f32>::new());
-            fg.connect(src, m).unwrap();
-            fg.connect(m, sink).unwrap();
-            fg.run_with(s.as_ref()).unwrap();
-            let v = fg.block::<VectorSink<f32>>(sink).unwrap();
+            let (got, tag_at): (Vec<f32>, u64) = if is_complex(name) {
+                let src = fg.add(VectorSource::new(cx.clone()).tags(tags));
+                let m =
+                    fg.add(ClockRecoveryMm::<Complex32>::new(*omega, *go, *mu, *gm, *lim).unwrap());
+                let sink = fg.add(VectorSink::<Complex32>::new());
+                fg.connect(src, m).unwrap();
+                fg.connect(m, sink).unwrap();
+                fg.run_with(s.as_ref()).unwrap();
+                let v = fg.block::<VectorSink<Complex32>>(sink).unwrap();
+                (
+                    v.data().iter().flat_map(|c| [c.re, c.im]).collect(),
+                    v.tags()[0].offset,
+                )
+            } else {
+                let src = fg.add(VectorSource::new(real.clone()).tags(tags));
+                let m = fg.add(ClockRecoveryMm::<f32>::new(*omega, *go, *mu, *gm, *lim).unwrap());
+                let sink = fg.add(VectorSink::<f32>::new());
+                fg.connect(src, m).unwrap();
+                fg.connect(m, sink).unwrap();
+                fg.run_with(s.as_ref()).unwrap();
+                let v = fg.block::<VectorSink<f32>>(sink).unwrap();
+                (v.data().to_vec(), v.tags()[0].offset)
+            };
             // GNU Radio stops when what is left is less than its forecast for one output
-            // (`⌈omega⌉ + 8` inputs) at a work call's end; within a call, at 9: an output
-            // or two fewer, by where its calls end.
-            let n = v.data().len();
+            // (`⌈omega⌉ + 8` inputs, complex 16 more) at a work call's end; within a call, at
+            // 9 (complex 25): an output or two fewer, by where its calls end.
+            let n = got.len() / width;
             assert!(
-                (theirs.len()..=theirs.len() + 2).contains(&n),
-                "{name} under {}: {n} outputs, GNU Radio {}",
-                s.name(),
-                theirs.len()
+                (theirs..=theirs + 2).contains(&n),
+                "{name} under {}: {n} outputs, GNU Radio {theirs}",
+                s.name()
             );
-            for (i, (a, b)) in v.data().iter().zip(&theirs).enumerate() {
+            for (i, (a, b)) in got.iter().zip(&floats).enumerate() {
                 assert!(
                     (a - b).abs() <= *tolerance,
-                    "{name} under {}: item {i}: ours {a}, GNU Radio's {b}",
+                    "{name} under {}: real {i}: ours {a}, GNU Radio's {b}",
                     s.name()
                 );
             }
-            // The tag on input 401 is on the output whose window starts there or after.
-            let at = v.tags()[0].offset as f32;
-            assert!((at - 401.0 / omega).abs() <= 2.0, "{name}: the tag at {at}");
+            // The tag on input 401 is on the output whose window starts there or after (the
+            // signal has 4.03 samples per symbol, which the loops track).
+            assert!(
+                (tag_at as f32 - 401.0 / 4.03).abs() <= 3.0,
+                "{name}: the tag at {tag_at}"
+            );
         }
     }
     for bad in [
@@ -472,7 +515,11 @@ fn the_correlation_estimator_and_modulated_words_equal_gnu_radio_s() {
         (4.0, 0.0, 0.5, -0.1),
     ] {
         assert!(ClockRecoveryMm::<f32>::new(bad.0, bad.1, bad.2, bad.3, 0.005).is_err());
+        let omega = if bad.0 < 1.0 { 0.0 } else { bad.0 };
+        assert!(ClockRecoveryMm::<Complex32>::new(omega, bad.1, bad.2, bad.3, 0.005).is_err());
     }
+    // GNU Radio's complex variant takes omega below 1.
+    assert!(ClockRecoveryMm::<Complex32>::new(0.5, 0.0, 0.5, 0.1, 0.005).is_ok());
     assert!(GmskMod::new(1, 0.35, true).is_err());
     assert!(GmskMod::new(2, 0.0, true).is_err());
 

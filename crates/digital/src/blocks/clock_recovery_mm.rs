@@ -7,40 +7,83 @@ use radioflow_runtime::registry::prelude::*;
 /// Taps of the interpolator: each output reads this many inputs from its position.
 const NTAPS: usize = 8;
 
-/// The item type of [`ClockRecoveryMm`]: real samples (GNU Radio's `clock_recovery_mm_ff`;
-/// its complex variant is another algorithm, not built yet).
+/// The item type of [`ClockRecoveryMm`], with its timing error detector: GNU Radio's
+/// `clock_recovery_mm_ff` for `f32`, `clock_recovery_mm_cc` for `Complex32`.
 pub trait MmSample: Item + FirSample {
-    /// The sample as a number.
-    fn value(self) -> f32;
+    /// Samples before the current input that an interpolation window starts at (GNU Radio's
+    /// `history() - 1`; zeros before the stream).
+    const HISTORY: usize;
+    /// Inputs an output needs beyond its window's 8 and 1 (GNU Radio's `FUDGE`).
+    const FUDGE: usize;
+    /// The smallest `omega` GNU Radio takes (`_ff`: 1; `_cc`: anything above 0).
+    fn omega_ok(omega: f32) -> bool;
+    /// The detector's error for the new output `y`, `last` holding the detector's state
+    /// (its previous outputs and decisions), updated.
+    fn error(last: &mut [Self; 4], y: Self) -> f32;
 }
 
 impl MmSample for f32 {
-    fn value(self) -> f32 {
-        self
+    const HISTORY: usize = 0;
+    const FUDGE: usize = 0;
+    fn omega_ok(omega: f32) -> bool {
+        omega >= 1.0
+    }
+    fn error(last: &mut [f32; 4], y: f32) -> f32 {
+        let slice = |s: f32| if s < 0.0 { -1.0 } else { 1.0 };
+        let e = slice(last[0]) * y - slice(y) * last[0];
+        last[0] = y;
+        e
     }
 }
 
-/// Symbol timing recovery by Mueller and Müller's detector on real samples (GNU Radio 3.10's
-/// `clock_recovery_mm_ff`, the GRC block `digital_clock_recovery_mm_xx` of type float), step
-/// for step as GNU Radio: each output is the input interpolated at the fractional position
-/// `mu` by GNU Radio's 8-tap MMSE interpolator (its window starting at the current input);
-/// the error `e = sign(last)·out - sign(out)·last` moves `omega` by `gain_omega·e` (kept
-/// within `omega_relative_limit·omega` of the initial `omega`) and the position by
-/// `omega + gain_mu·e`. Like GNU Radio within a work call, an output needs the 8 inputs of
-/// its window and one more, so the last inputs of a stream make none (GNU Radio may stop an
-/// output or two earlier: it calls work only with `⌈omega + 8⌉` inputs). A tag moves to the first output whose
-/// window starts at or after it.
+impl MmSample for Complex32 {
+    const HISTORY: usize = 2;
+    const FUDGE: usize = 16;
+    fn omega_ok(omega: f32) -> bool {
+        omega > 0.0
+    }
+    /// `last` is `[p_2T, p_1T, c_2T, c_1T]`: the two previous outputs and their decisions
+    /// (GNU Radio's 0° slicer: 1 where a part is positive, else 0); the error
+    /// `re((p_0 - p_2T)·conj(c_1T) - (c_0 - c_2T)·conj(p_1T))`, clipped to ±1.
+    fn error(last: &mut [Complex32; 4], y: Complex32) -> f32 {
+        let [p2, p1, c2, c1] = *last;
+        let c0 = Complex32::new(
+            if y.re > 0.0 { 1.0 } else { 0.0 },
+            if y.im > 0.0 { 1.0 } else { 0.0 },
+        );
+        let x = (c0 - c2) * p1.conj();
+        let v = (y - p2) * c1.conj();
+        *last = [p1, y, c1, c0];
+        branchless_clip((v - x).re, 1.0)
+    }
+}
+
+/// Symbol timing recovery by Mueller and Müller's detector (GNU Radio 3.10's
+/// `clock_recovery_mm_ff` and `clock_recovery_mm_cc`, the GRC block
+/// `digital_clock_recovery_mm_xx`), step for step as GNU Radio: each output is the input
+/// interpolated at the fractional position `mu` by GNU Radio's 8-tap MMSE interpolator; the
+/// detector's error `e` ([`MmSample::error`]: real, `sign(last)·out - sign(out)·last`;
+/// complex, on 0° decisions, clipped to ±1) moves `omega` by `gain_omega·e` (kept within
+/// `omega_relative_limit·omega` of the initial `omega`) and the position by
+/// `omega + gain_mu·e`. The complex variant's window starts 2 samples before the current
+/// input (zeros before the stream), as its history does in GNU Radio.
+///
+/// Like GNU Radio within a work call, an output needs its window's 8 inputs and one more
+/// (complex: 16 more), so the last inputs of a stream make none (GNU Radio may stop an output
+/// or two earlier: it calls work only with `⌈omega + 8⌉` inputs, complex 16 more). A tag
+/// moves to the first output whose window starts at or after it. GNU Radio's complex block
+/// has an optional second output, the error, which its GRC block does not offer: not here.
 ///
 /// # Errors
-/// `omega` below 1, a negative gain, `mu` outside [0, 1] or `omega_relative_limit` negative,
-/// naming the parameter.
+/// `omega` below 1 (real) or not above 0 (complex), a negative gain, `mu` outside [0, 1] or
+/// `omega_relative_limit` negative, naming the parameter.
 #[library_block(
     id = "clock_recovery_mm",
-    dtypes = [Float32],
-    summary = "Symbol timing recovery on real samples by Mueller and Müller's detector and GNU Radio's MMSE interpolator (GNU Radio's clock_recovery_mm_ff).",
+    dtypes = [Float32, Complex32],
+    summary = "Symbol timing recovery by Mueller and Müller's detector and GNU Radio's MMSE interpolator (GNU Radio's clock_recovery_mm_ff and _cc).",
     make = Self::new(omega, gain_omega, mu, gain_mu, omega_relative_limit).map_err(|e| Refused::param(e.name, e.reason))
 )]
-#[param(omega: f32, example = 2.0, doc = "the initial samples per symbol, at least 1")]
+#[param(omega: f32, example = 2.0, doc = "the initial samples per symbol: at least 1 (float), above 0 (complex)")]
 #[param(gain_omega: f32 = 0.007_656_25, doc = "the gain of the error on omega (GNU Radio's example: 0.25·0.175²)")]
 #[param(mu: f32 = 0.5, doc = "the initial fractional position, in [0, 1]")]
 #[param(gain_mu: f32 = 0.175, doc = "the gain of the error on the position")]
@@ -60,7 +103,10 @@ pub struct ClockRecoveryMm<T: MmSample> {
     omega_lim: f32,
     gain_omega: f32,
     gain_mu: f32,
-    last: f32,
+    /// The detector's state.
+    last: [T; 4],
+    /// The `T::HISTORY` inputs before the current one.
+    before: [T; 2],
     /// Inputs the position has moved past beyond those consumed.
     skip: usize,
 }
@@ -78,11 +124,10 @@ impl<T: MmSample> ClockRecoveryMm<T> {
         gain_mu: f32,
         omega_relative_limit: f32,
     ) -> Result<Self, ParamError> {
-        // `(a..).contains` is false for NaN too.
-        if !(1.0..).contains(&omega) || !omega.is_finite() {
+        if !T::omega_ok(omega) || !omega.is_finite() {
             return Err(ParamError::new(
                 "omega",
-                format!("is {omega}, must be at least 1"),
+                format!("is {omega}, must be at least 1 (float) or above 0 (complex)"),
             ));
         }
         for (name, v) in [("gain_omega", gain_omega), ("gain_mu", gain_mu)] {
@@ -112,7 +157,8 @@ impl<T: MmSample> ClockRecoveryMm<T> {
             omega_lim: omega * omega_relative_limit,
             gain_omega,
             gain_mu,
-            last: 0.0,
+            last: [T::default(); 4],
+            before: [T::default(); 2],
             skip: 0,
         })
     }
@@ -121,6 +167,9 @@ impl<T: MmSample> ClockRecoveryMm<T> {
         let avail = self.input.slice().len();
         if self.skip > 0 {
             let n = self.skip.min(avail);
+            self.keep_before(n);
+            // Tags on skipped inputs go to the next output.
+            self.pass_tags(n, self.output.offset(), None);
             self.input.consume(n);
             self.skip -= n;
             if self.skip > 0 {
@@ -132,19 +181,35 @@ impl<T: MmSample> ClockRecoveryMm<T> {
             }
             return Ok(WorkStatus::Continue);
         }
-        let slice = |s: f32| if s < 0.0 { -1.0 } else { 1.0 };
         let (from, to) = (self.input.offset(), self.output.offset());
         let room = self.output.slice().len();
         let mut tags = self.input.tags().iter().peekable();
         let (mut ii, mut oo) = (0usize, 0usize);
+        let mut passed = None;
+        let h = T::HISTORY;
+        // GNU Radio's `ii < ninput - ntaps - FUDGE`, its input counting the history.
         // The slices are taken anew for each output so that tags can be added as they are
         // passed.
-        while oo < room && ii + NTAPS < avail {
-            let y = self.interp.interpolate(&self.input.slice()[ii..], self.mu);
+        while oo < room && ii + NTAPS + T::FUDGE < avail + h {
+            let y = if ii >= h {
+                self.interp
+                    .interpolate(&self.input.slice()[ii - h..], self.mu)
+            } else {
+                // The window starts in the samples before this call's.
+                let mut w = [T::default(); NTAPS];
+                let x = self.input.slice();
+                for (k, v) in w.iter_mut().enumerate() {
+                    let at = ii + k;
+                    *v = if at < h {
+                        self.before[2 - h + at]
+                    } else {
+                        x[at - h]
+                    };
+                }
+                self.interp.interpolate(&w, self.mu)
+            };
             self.output.slice()[oo] = y;
-            let y = y.value();
-            let mm = slice(self.last) * y - slice(y) * self.last;
-            self.last = y;
+            let mm = T::error(&mut self.last, y);
             self.omega += self.gain_omega * mm;
             self.omega =
                 self.omega_mid + branchless_clip(self.omega - self.omega_mid, self.omega_lim);
@@ -154,12 +219,14 @@ impl<T: MmSample> ClockRecoveryMm<T> {
                 self.output
                     .add_tag(to + oo as u64, t.key.clone(), t.value.clone());
             }
+            passed = Some(from + ii as u64);
             let step = self.mu.floor();
             ii += step as usize;
             self.mu -= step;
             oo += 1;
         }
         if oo == 0 {
+            drop(tags);
             return Ok(if self.input.is_finished() {
                 WorkStatus::Done
             } else {
@@ -168,8 +235,34 @@ impl<T: MmSample> ClockRecoveryMm<T> {
         }
         let consumed = ii.min(avail);
         self.skip = ii - consumed;
+        drop(tags);
+        self.keep_before(consumed);
+        // Tags the last step passed go to the next output.
+        self.pass_tags(consumed, to + oo as u64, passed);
         self.input.consume(consumed);
         self.output.produce(oo);
         Ok(WorkStatus::Continue)
+    }
+
+    /// Puts the tags on the next `n` inputs not yet passed on at output `at`.
+    /// `done`: the tags up to this offset were passed on already.
+    fn pass_tags(&mut self, n: usize, at: u64, done: Option<u64>) {
+        let from = self.input.offset();
+        for t in self.input.tags() {
+            if t.offset >= from + n as u64 {
+                break;
+            }
+            if done.is_none_or(|d| t.offset > d) {
+                self.output.add_tag(at, t.key.clone(), t.value.clone());
+            }
+        }
+    }
+
+    /// Keeps the last 2 of the inputs before the next `n` are consumed and those `n`.
+    fn keep_before(&mut self, n: usize) {
+        let x = &self.input.slice()[..n];
+        for &v in x.iter().rev().take(2).rev() {
+            self.before = [self.before[1], v];
+        }
     }
 }

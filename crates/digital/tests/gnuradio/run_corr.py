@@ -8,9 +8,9 @@ digital.* constructor), "sps", "excess_bw", "data": [bytes], "taps": [floats]}],
 the largest work call, "tags": [[offset, key, double]]}]}. Writes NAME.bin (modulate), and
 NAME.out.bin, NAME.corr.bin, NAME.tags.json ({"out": [[offset, key, value]], "corr": ...},
 values as doubles or null). "gmsk": [{"name", "sps", "bt", "do_unpack", "data": [bytes]}]
-writes NAME.bin, gmsk_mod's output. "mm": [{"name", "input": path of raw float32 items,
-"omega", "gain_omega", "mu", "gain_mu", "limit"}] writes NAME.bin, clock_recovery_mm_ff's
-output. Run with Debian's /usr/bin/python3 (GNU Radio 3.10).
+writes NAME.bin, gmsk_mod's output. "mm": [{"name", "type": "f" or "c", "input": path of raw
+float32 or complex64 items, "omega", "gain_omega", "mu", "gain_mu", "limit"}] writes
+NAME.bin, clock_recovery_mm_ff's or _cc's output. Run with Debian's /usr/bin/python3 (GNU Radio 3.10).
 """
 
 import json
@@ -47,15 +47,17 @@ def main():
         tb.run()
         numpy.array(snk.data(), dtype=numpy.complex64).tofile(os.path.join(job["out"], g["name"] + ".bin"))
     for m in job["mm"]:
+        complex_ = m["type"] == "c"
+        dtype = numpy.complex64 if complex_ else numpy.float32
         tb = gr.top_block()
-        src = blocks.vector_source_f(numpy.fromfile(m["input"], dtype=numpy.float32).tolist())
-        mm = digital.clock_recovery_mm_ff(
-            m["omega"], m["gain_omega"], m["mu"], m["gain_mu"], m["limit"]
-        )
-        snk = blocks.vector_sink_f()
+        source = blocks.vector_source_c if complex_ else blocks.vector_source_f
+        src = source(numpy.fromfile(m["input"], dtype=dtype).tolist())
+        make = digital.clock_recovery_mm_cc if complex_ else digital.clock_recovery_mm_ff
+        mm = make(m["omega"], m["gain_omega"], m["mu"], m["gain_mu"], m["limit"])
+        snk = blocks.vector_sink_c() if complex_ else blocks.vector_sink_f()
         tb.connect(src, mm, snk)
         tb.run()
-        numpy.array(snk.data(), dtype=numpy.float32).tofile(os.path.join(job["out"], m["name"] + ".bin"))
+        numpy.array(snk.data(), dtype=dtype).tofile(os.path.join(job["out"], m["name"] + ".bin"))
     for case in job["cases"]:
         data = numpy.fromfile(case["input"], dtype=numpy.complex64)
         symbols = numpy.fromfile(case["symbols"], dtype=numpy.complex64)

@@ -3,7 +3,7 @@
 //! recovery (`digital_clock_recovery_mm_xx`) and gr-channels' hardware
 //! impairments (`channels_impairments`).
 
-use super::common::{is_false, no_effect, no_ty, only, param, row, ty};
+use super::common::{is_false, no_effect, only, param, row, ty};
 use super::table::{GrBlock, GrParam, To};
 use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::Pmt;
@@ -90,10 +90,7 @@ row(
         "digital.clock_recovery_mm_{type.fcn}({omega},{gain_omega},{mu},{gain_mu},{omega_relative_limit})",
         "clock_recovery_mm",
         &[
-            no_ty(
-                "complex",
-                "radioflow has clock_recovery_mm_ff only: GNU Radio's complex variant (its own detector on sliced points, its error output) is not built yet",
-            ),
+            ty("complex", Dtype::Complex32),
             ty("float", Dtype::Float32),
         ],
         &[
