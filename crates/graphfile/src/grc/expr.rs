@@ -1910,6 +1910,10 @@ mod tests {
                 "soft-decision table generators",
             ),
             (
+                "[random.getrandbits(8) for i in range(4)]",
+                "Python's random numbers are not supported",
+            ),
+            (
                 "filter.firdes.hilbert(31)",
                 "'filter.firdes.hilbert' is not supported: this filter design",
             ),

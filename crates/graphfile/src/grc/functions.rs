@@ -412,6 +412,14 @@ fn range(args: &[&Value], budget: &mut Budget) -> Result<Value> {
 
 /// Functions that GRC files call which are not supported yet, and why.
 fn not_yet(name: &str) -> Option<&'static str> {
+    // Python's `random` module (GNU Radio's examples draw payloads with
+    // `random.getrandbits(8)`).
+    if name.starts_with("random.") {
+        return Some(
+            "Python's random numbers are not supported in expressions: a flowgraph's values \
+             are fixed when it is read (write the values out instead)",
+        );
+    }
     let base = name.strip_prefix("filter.").unwrap_or(name);
     let base = base.strip_prefix("gnuradio.").unwrap_or(base);
     if let Some(f) = base
