@@ -50,9 +50,10 @@ mod lfsr;
 
 pub use blocks::{
     AdditiveScrambler, BinarySlicer, BurstShaper, Chunk, ChunksToSymbols, ChunksToSymbolsInt,
-    ChunksToSymbolsShort, ConstellationDecoder, ConstellationModulator, ConstellationSoftDecoder,
-    CostasLoop, Crc32Async, Crc32Stream, CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder,
-    DiffEncoder, DiffPhasor, FllBandEdge, MapBytes, PfbClockSync, ProtocolFormatter,
+    ChunksToSymbolsShort, ClockRecoveryMm, ConstellationDecoder, ConstellationModulator,
+    ConstellationSoftDecoder, CorrEst, CorrSample, CorrThreshold, CostasLoop, Crc32Async,
+    Crc32Stream, CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder, DiffEncoder,
+    DiffPhasor, FllBandEdge, GmskMod, MapBytes, MmSample, PfbClockSync, ProtocolFormatter,
     ProtocolFormatterAsync, ProtocolParser, Scrambler, Shaped, Symbol,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};

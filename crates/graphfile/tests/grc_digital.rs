@@ -244,3 +244,75 @@ fn errors_echo_long_values_cut() {
         assert!(e.len() < 2000, "{} bytes", e.len());
     }
 }
+
+/// `variable_modulate_vector`'s value: GNU Radio's `modulate_vector_bc` runs the modulator
+/// on the data, then the taps (checked against GNU Radio in radioflow-digital's
+/// tests/gnuradio_corr.rs, which runs the same blocks); here, that the expression runs them.
+#[test]
+fn modulate_vector_runs_the_modulator_and_the_taps() {
+    use radioflow_library::blocks::{VectorSink, VectorSource};
+    use radioflow_library::digital::ConstellationModulator;
+    use radioflow_runtime::{Complex32, Flowgraph};
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(vec![0xacu8, 0xdd]));
+    let m = fg.add(
+        ConstellationModulator::new("qpsk".parse().unwrap(), false, 4.0, 0.35, false).unwrap(),
+    );
+    let sink = fg.add(VectorSink::<Complex32>::new());
+    fg.connect(src, m).unwrap();
+    fg.connect(m, sink).unwrap();
+    fg.run().unwrap();
+    let x = fg
+        .block::<VectorSink<Complex32>>(sink)
+        .unwrap()
+        .data()
+        .to_vec();
+    let vars = [
+        (
+            "rxmod",
+            "digital.generic_mod(digital.constellation_qpsk(), False, 4, True, 0.35, False, False)",
+        ),
+        ("data", "[0xac, 0xdd]"),
+    ];
+    let list = |text: &str| match evaluate(text, &vars).unwrap() {
+        Value::List(v) => v
+            .iter()
+            .map(|v| match v {
+                Value::Complex(c) => Complex32::new(c.re as f32, c.im as f32),
+                other => panic!("{other}"),
+            })
+            .collect::<Vec<_>>(),
+        other => panic!("{other}"),
+    };
+    assert_eq!(
+        list("digital.modulate_vector_bc(rxmod.to_basic_block(), data, [1])"),
+        x
+    );
+    let filtered = list("digital.modulate_vector_bc(rxmod.to_basic_block(), data, [0.5, 0.25])");
+    assert_eq!(filtered.len(), x.len());
+    for (n, y) in filtered.iter().enumerate() {
+        let want = x[n] * 0.5
+            + if n > 0 {
+                x[n - 1] * 0.25
+            } else {
+                Complex32::default()
+            };
+        assert!((y - want).norm() < 1e-6, "{n}: {y} != {want}");
+    }
+    for (text, wanted) in [
+        (
+            "digital.modulate_vector_bc(rxmod, [256], [1])",
+            "not a byte",
+        ),
+        ("digital.modulate_vector_bc(3, data, [1])", "generic_mod"),
+        (
+            "digital.modulate_vector_bc(rxmod, data, [])",
+            "taps is empty",
+        ),
+        ("digital.generic_mod(1)", "not a constellation"),
+        ("rxmod.modulate()", "to_basic_block"),
+    ] {
+        let e = evaluate(text, &vars).unwrap_err().to_string();
+        assert!(e.contains(wanted), "{text}: {e}");
+    }
+}

@@ -65,7 +65,8 @@ pub(super) fn variable_value(id: &str, params: &HashMap<String, String>) -> Opti
 
 /// Whether `name` is a function of this module.
 pub(super) fn is_function(name: &str) -> bool {
-    table(name).is_some()
+    super::modulate::is_function(name)
+        || table(name).is_some()
         || name == GEN_LUT
         || matches!(
             name,
@@ -89,6 +90,9 @@ pub(super) fn call(
     kwargs: &[(&str, &Value)],
     budget: &mut Budget,
 ) -> Result<Value> {
+    if super::modulate::is_function(name) {
+        return super::modulate::call(name, args, kwargs, budget);
+    }
     if let Some((points, symbols)) = table(name) {
         no_arguments(name, args, kwargs)?;
         let points: Vec<Value> = points.into_iter().map(Value::from_point).collect();

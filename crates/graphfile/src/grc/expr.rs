@@ -799,11 +799,12 @@ impl<'s> Parser<'_, 's, '_> {
                 },
             };
             if let Some(v) = value {
-                // Only a constellation has methods here (cloned: an `Arc`).
-                let Value::Constellation(c) = v else {
-                    return Err(no_method(v, method));
+                // Only a constellation and a modulator have methods here (cloned: an `Arc`).
+                let v = match v {
+                    Value::Constellation(c) => Value::Constellation(c.clone()),
+                    Value::Modulator(m) => Value::Modulator(m.clone()),
+                    v => return Err(no_method(v, method)),
                 };
-                let v = Value::Constellation(c.clone());
                 return self.call_method(&v, method, args, kwargs);
             }
         }
@@ -829,6 +830,7 @@ impl<'s> Parser<'_, 's, '_> {
             Value::Constellation(c) => {
                 super::digital::method(c, method, &args, &kwargs, self.budget)
             }
+            Value::Modulator(m) if kwargs.is_empty() => super::modulate::method(m, method, &args),
             other => Err(no_method(other, method)),
         }
     }
@@ -1904,8 +1906,12 @@ mod tests {
                 "'digital.psk_8' is not supported: radioflow builds GNU Radio's constellation",
             ),
             (
-                "digital.generic_mod(digital.constellation_qpsk(), False, 4, True, 0.35)",
-                "modulators",
+                "digital.soft_dec_table_generator([1, -1], 8)",
+                "soft-decision table generators",
+            ),
+            (
+                "[random.getrandbits(8) for i in range(4)]",
+                "Python's random numbers are not supported",
             ),
             (
                 "filter.firdes.hilbert(31)",

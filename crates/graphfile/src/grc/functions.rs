@@ -129,7 +129,8 @@ pub(super) fn python_truth(v: &Value) -> Result<bool> {
         | Value::Constant(_)
         | Value::Lambda(_)
         | Value::Function(_)
-        | Value::Constellation(_) => true,
+        | Value::Constellation(_)
+        | Value::Modulator(_) => true,
     })
 }
 
@@ -411,6 +412,14 @@ fn range(args: &[&Value], budget: &mut Budget) -> Result<Value> {
 
 /// Functions that GRC files call which are not supported yet, and why.
 fn not_yet(name: &str) -> Option<&'static str> {
+    // Python's `random` module (GNU Radio's examples draw payloads with
+    // `random.getrandbits(8)`).
+    if name.starts_with("random.") {
+        return Some(
+            "Python's random numbers are not supported in expressions: a flowgraph's values \
+             are fixed when it is read (write the values out instead)",
+        );
+    }
     let base = name.strip_prefix("filter.").unwrap_or(name);
     let base = base.strip_prefix("gnuradio.").unwrap_or(base);
     if let Some(f) = base
@@ -422,14 +431,12 @@ fn not_yet(name: &str) -> Option<&'static str> {
             || f.starts_with("sd_")
             || f.starts_with("constellation")
             || f.ends_with("_constellation")
-            || f == "generic_mod"
             || f == "soft_dec_table_generator";
         if constellation {
             return Some(
                 "radioflow builds GNU Radio's constellation objects (digital.constellation_qpsk(), \
                  _calcdist, _rect and the like) and the psk_2, psk_4 and qam_16 tables; other \
-                 tables, soft-decision table generators and modulators are not built in \
-                 expressions yet",
+                 tables and soft-decision table generators are not built in expressions yet",
             );
         }
     }

@@ -14,7 +14,9 @@ mod expr_error;
 mod fec;
 mod filter_taps;
 mod functions;
+mod generic_mod;
 mod header_format;
+mod modulate;
 mod numpy;
 mod python;
 mod tags;
@@ -24,6 +26,7 @@ mod yaml;
 
 pub use expr::evaluate;
 pub use expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_STEPS, MAX_TOTAL_ITEMS};
+pub use generic_mod::GenericMod;
 pub use value::{Lambda, Value};
 
 use crate::{BlockSpec, BuiltGraph, Connection, End, GraphDescription, GraphError};
@@ -61,6 +64,8 @@ const VARIABLES: &[&str] = &[
     // (`digital::variable_value`).
     "variable_constellation",
     "variable_constellation_rect",
+    // A modulator's samples of a vector (`modulate::variable_value`).
+    "variable_modulate_vector",
     // GNU Radio's packet header format (`header_format::variable_value`).
     "variable_header_format_default",
     // Filter taps designed by `firdes` (`filter_taps::variable_value`).
@@ -288,6 +293,7 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
                     .or_else(|| filter_taps::variable_value(&e.id, &e.params))
                     .or_else(|| fec::variable_value(&e.id, &e.params))
                     .or_else(|| header_format::variable_value(&e.id, &e.params))
+                    .or_else(|| modulate::variable_value(&e.id, &e.params))
                     .or_else(|| e.params.get("value").cloned());
                 value.map(|v| (e.name.clone(), v))
             })

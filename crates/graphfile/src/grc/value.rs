@@ -42,6 +42,8 @@ pub enum Value {
     /// A GNU Radio constellation object (`digital.constellation_qpsk()`), which a block
     /// parameter takes in its text form.
     Constellation(Arc<Constellation>),
+    /// A GNU Radio modulator (`digital.generic_mod(...)`), which `modulate_vector_bc` runs.
+    Modulator(Arc<super::generic_mod::GenericMod>),
     /// `None`.
     None,
 }
@@ -68,6 +70,7 @@ impl fmt::Display for Value {
             Value::Lambda(_) => f.write_str("<lambda>"),
             Value::Function(name) => write!(f, "<function {}>", cut(name)),
             Value::Constellation(c) => write!(f, "<constellation {c}>"),
+            Value::Modulator(m) => write!(f, "<{m}>"),
             Value::None => f.write_str("None"),
         }
     }
@@ -97,7 +100,9 @@ impl Value {
             }
             Value::Pmt(p) => p.clone(),
             Value::Constant(c) => Pmt::symbol(*c),
-            Value::Lambda(_) | Value::Function(_) => Pmt::symbol(self.to_string()),
+            Value::Lambda(_) | Value::Function(_) | Value::Modulator(_) => {
+                Pmt::symbol(self.to_string())
+            }
             Value::Constellation(c) => Pmt::symbol(c.to_string()),
             Value::None => Pmt::Null,
         }
@@ -137,6 +142,7 @@ impl Value {
             Value::Constant(_) => "constant",
             Value::Lambda(_) | Value::Function(_) => "function",
             Value::Constellation(_) => "constellation",
+            Value::Modulator(_) => "generic_mod",
             Value::None => "NoneType",
         }
     }

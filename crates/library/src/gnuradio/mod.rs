@@ -36,6 +36,7 @@ mod headless;
 mod math;
 mod matrix;
 mod messages;
+mod modems;
 mod modulation;
 mod network;
 mod packets;
@@ -82,6 +83,7 @@ const MODULES: &[&[GrBlock]] = &[
     tags::ROWS,
     tagged_lengths::ROWS,
     modulation::ROWS,
+    modems::ROWS,
     #[cfg(feature = "audio")]
     audio::ROWS,
 ];
