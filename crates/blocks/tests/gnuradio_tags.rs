@@ -36,6 +36,8 @@ fn tags() -> Vec<Tag> {
         ),
         Tag::new(11, "p", Pmt::pair(Pmt::symbol("a"), Pmt::Int(2))),
         Tag::new(12, "nil", Pmt::Null),
+        Tag::new(13, "k", Pmt::Int(4)).with_srcid(Pmt::symbol("src")),
+        Tag::new(14, "s", Pmt::Int(5)).with_srcid(Pmt::Int(1)),
         Tag::new(15, "u", Pmt::Uint64(1 << 40)),
     ]
 }

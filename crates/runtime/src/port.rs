@@ -349,6 +349,17 @@ impl<T: Item> StreamOutput<T> {
         }
     }
 
+    /// Attaches `tag` (its source id kept) to the item at its `offset`, as
+    /// [`add_tag`](Self::add_tag) does.
+    ///
+    /// # Panics
+    /// If the offset names an item already published.
+    pub fn push_tag(&mut self, tag: Tag) {
+        if let Some(w) = self.writer_mut() {
+            w.add_tag(tag);
+        }
+    }
+
     /// Absolute index of the item at `slice()[0]` in the stream (items produced so far;
     /// vectors where the port carries them).
     pub fn offset(&self) -> u64 {

@@ -63,6 +63,8 @@ const VARIABLES: &[&str] = &[
     "variable_constellation_rect",
     // GNU Radio's packet header format (`header_format::variable_value`).
     "variable_header_format_default",
+    // GNU Radio's stream tag objects (`tags::variable_value`).
+    "variable_tag_object",
     // Filter taps designed by `firdes` (`filter_taps::variable_value`).
     "variable_rrc_filter_taps",
     "variable_low_pass_filter_taps",
@@ -288,6 +290,7 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
                     .or_else(|| filter_taps::variable_value(&e.id, &e.params))
                     .or_else(|| fec::variable_value(&e.id, &e.params))
                     .or_else(|| header_format::variable_value(&e.id, &e.params))
+                    .or_else(|| tags::variable_value(&e.id, &e.params))
                     .or_else(|| e.params.get("value").cloned());
                 value.map(|v| (e.name.clone(), v))
             })
