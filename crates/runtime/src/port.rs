@@ -425,7 +425,10 @@ fn copy_tags<A: Item, B: Item>(input: &StreamInput<A>, output: &mut StreamOutput
     let (from, to) = (input.offset(), output.offset());
     let items = (n / input.vlen) as u64;
     for t in input.tags().iter().take_while(|t| t.offset < from + items) {
-        output.add_tag(t.offset - from + to, t.key.clone(), t.value.clone());
+        output.push_tag(Tag {
+            offset: t.offset - from + to,
+            ..t.clone()
+        });
     }
 }
 
