@@ -21,7 +21,7 @@
 //! (each block's docs say where GNU Radio's result is not defined and what is given instead);
 //! tags go to the output items made from the items they are on.
 
-use radioflow_runtime::{Item, StreamInput, StreamOutput};
+use radioflow_runtime::{Item, StreamInput, StreamOutput, Tag};
 
 /// One work call of a [`map!`] block: `f` gets `n · a` input items and `n · b` output items
 /// for the largest `n` both windows hold (`a` and `b` are 1 but for interleaved items); the
@@ -48,7 +48,10 @@ pub(crate) fn grouped_work<I: Item, O: Item>(
             .take_while(|t| t.offset < from + (n * a) as u64)
         {
             let at = (t.offset - from) / a as u64 * b as u64;
-            output.add_tag(to + at, t.key.clone(), t.value.clone());
+            output.push_tag(Tag {
+                offset: to + at,
+                ..t.clone()
+            });
         }
     }
     input.consume(n * a);

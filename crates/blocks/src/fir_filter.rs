@@ -112,7 +112,10 @@ impl<T: FirSample + Item> FirFilter<T> {
                 break;
             }
             let offset = t.offset.div_ceil(d as u64).max(to);
-            self.output.add_tag(offset, t.key.clone(), t.value.clone());
+            self.output.push_tag(Tag {
+                offset,
+                ..t.clone()
+            });
         }
         let x = self.input.slice();
         let y = &mut self.output.slice()[..count];

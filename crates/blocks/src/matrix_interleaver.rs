@@ -108,13 +108,15 @@ impl<T: Item> MatrixInterleaver<T> {
         let end = from + (n * block) as u64;
         for t in self.input.tags().iter().take_while(|t| t.offset < end) {
             if copy {
-                self.output
-                    .add_tag(t.offset, t.key.clone(), t.value.clone());
+                self.output.push_tag(t.clone());
             } else {
                 let rows = self.rows as u64;
                 let at = (rows * gr_rate_offset(t.offset, 1, rows)).max(first);
                 for _ in 0..self.rows {
-                    self.output.add_tag(at, t.key.clone(), t.value.clone());
+                    self.output.push_tag(Tag {
+                        offset: at,
+                        ..t.clone()
+                    });
                 }
             }
         }

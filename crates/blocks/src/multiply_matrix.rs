@@ -262,7 +262,7 @@ impl<T: MatrixItem> MultiplyMatrix<T> {
                     if goes {
                         let end = input.offset() + n as u64;
                         for t in input.tags().iter().take_while(|t| t.offset < end) {
-                            out.add_tag(t.offset, t.key.clone(), t.value.clone());
+                            out.push_tag(t.clone());
                         }
                     }
                 }

@@ -102,8 +102,10 @@ impl<T: FirSample + Item> PfbArbResampler<T> {
                     break;
                 }
                 let at = ((t.offset + self.delay) as f64 * self.rate).round() as u64;
-                self.output
-                    .add_tag(at.max(to), t.key.clone(), t.value.clone());
+                self.output.push_tag(Tag {
+                    offset: at.max(to),
+                    ..t.clone()
+                });
             }
         }
         self.input.consume(consumed);

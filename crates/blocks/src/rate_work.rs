@@ -39,7 +39,10 @@ pub(crate) fn rate_work_delayed<A: Item, B: Item>(
             }
             let (i, d) = (u128::from(interpolation), u128::from(decimation));
             let at = ((2 * u128::from(t.offset + delay) * i + d) / (2 * d)) as u64;
-            output.add_tag(at.max(to), t.key.clone(), t.value.clone());
+            output.push_tag(Tag {
+                offset: at.max(to),
+                ..t.clone()
+            });
         }
     }
     input.consume(consumed);

@@ -271,8 +271,10 @@ impl RepackBits {
                 }
                 let at = (2 * u128::from(t.offset) * u128::from(k) + u128::from(l))
                     / (2 * u128::from(l));
-                self.output
-                    .add_tag((at as u64).max(to), t.key.clone(), t.value.clone());
+                self.output.push_tag(Tag {
+                    offset: (at as u64).max(to),
+                    ..t.clone()
+                });
             }
             self.input.consume(read);
             self.output.produce(written);

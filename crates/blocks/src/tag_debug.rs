@@ -16,7 +16,8 @@ const RULE: &str = "------------------------------------------------------------
 /// kept: [`tags`](Self::tags).
 ///
 /// How tags group into printouts follows the work calls, which differ between schedulers and
-/// from GNU Radio's; a radioflow tag has no source id, so the source always reads `n/a`.
+/// from GNU Radio's. The source is the tag's source id where it is a symbol, else `n/a`, as in
+/// GNU Radio.
 ///
 /// # Example
 /// ```
@@ -101,10 +102,11 @@ impl<T: Item> TagDebug<T> {
                 // GNU Radio's std::setw(10) on each label.
                 let _ = writeln!(
                     out,
-                    "{:>10}{}{:>10}n/a{:>10}{}{:>10}{}",
+                    "{:>10}{}{:>10}{}{:>10}{}{:>10}{}",
                     "Offset: ",
                     t.offset,
                     "Source: ",
+                    t.srcid.as_symbol().unwrap_or("n/a"),
                     "Key: ",
                     t.key
                         .as_symbol()

@@ -20,7 +20,10 @@ pub(crate) fn move_tags<A: Item, B: Item>(
     let tags = input.tags();
     let skip = tags.partition_point(|t| t.offset < start);
     for t in tags[skip..].iter().take_while(|t| t.offset < end) {
-        output.add_tag(at(t.offset).max(first), t.key.clone(), t.value.clone());
+        output.push_tag(Tag {
+            offset: at(t.offset).max(first),
+            ..t.clone()
+        });
     }
 }
 

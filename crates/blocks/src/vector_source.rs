@@ -46,7 +46,7 @@ use radioflow_runtime::registry::prelude::*;
 )]
 #[param(data: Vec<T>, doc = "the items to play (flat: `vlen` scalars per item)")]
 #[param(repeat: bool = false, doc = "play them again and again")]
-#[param(tags: Vec<Tag> = [], doc = "tags as [offset, key, value] lists, offsets into data (items)")]
+#[param(tags: Vec<Tag> = [], doc = "tags as [offset, key, value] (or [offset, key, value, srcid]) lists, offsets into data (items)")]
 #[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
 #[derive(Debug)]
 pub struct VectorSource<T: Item, S = Vec<T>> {
@@ -150,7 +150,10 @@ impl<T: Item, S: AsRef<[T]> + Send + 'static> VectorSource<T, S> {
             let end = (self.pos + n) as u64 / vlen;
             while let Some(t) = self.tags.get(self.next_tag).filter(|t| t.offset < end) {
                 let at = base + (t.offset - self.pos as u64 / vlen);
-                self.output.add_tag(at, t.key.clone(), t.value.clone());
+                self.output.push_tag(Tag {
+                    offset: at,
+                    ..t.clone()
+                });
                 self.next_tag += 1;
             }
             self.pos += n;

@@ -36,6 +36,8 @@ fn tags() -> Vec<Tag> {
         ),
         Tag::new(11, "p", Pmt::pair(Pmt::symbol("a"), Pmt::Int(2))),
         Tag::new(12, "nil", Pmt::Null),
+        Tag::new(13, "k", Pmt::Int(4)).with_srcid(Pmt::symbol("src")),
+        Tag::new(14, "s", Pmt::Int(5)).with_srcid(Pmt::Int(1)),
         Tag::new(15, "u", Pmt::Uint64(1 << 40)),
     ]
 }
@@ -196,5 +198,44 @@ fn tagged_stream_mux_equals_gnu_radio_s() {
                 .collect();
             assert_eq!(got, want_tags, "head {head} tags on {}", s.name());
         }
+    }
+}
+
+/// A tag's source id goes through blocks with the tag, as GNU Radio's propagation keeps
+/// `srcid`: through a one-for-one block (`propagate_tags`) and a rate-changing one
+/// (`tag_map`), under every scheduler.
+#[test]
+fn source_ids_travel_with_their_tags() {
+    use radioflow_blocks::{KeepOneInN, MultiplyConst};
+    let tagged = vec![
+        Tag::new(2, "k", Pmt::Int(1)).with_srcid(Pmt::symbol("src")),
+        Tag::new(4, "k", Pmt::Int(2)),
+    ];
+    let schedulers: [Box<dyn Scheduler>; 3] = [
+        Box::new(ThreadPerBlock::new()),
+        Box::new(SingleThread::new()),
+        Box::new(FlowScheduler::new()),
+    ];
+    for s in &schedulers {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(vec![1.0f32; 8]).tags(tagged.clone()));
+        let mul = fg.add(MultiplyConst::new(2.0f32));
+        let keep = fg.add(KeepOneInN::<f32>::new(2).unwrap());
+        let sink = fg.add(VectorSink::<f32>::new());
+        fg.connect(src, mul).unwrap();
+        fg.connect(mul, keep).unwrap();
+        fg.connect(keep, sink).unwrap();
+        fg.run_with(s.as_ref()).unwrap();
+        let got = fg.block::<VectorSink<f32>>(sink).unwrap().tags().to_vec();
+        let srcids: Vec<(&Pmt, Option<&str>)> = got
+            .iter()
+            .map(|t| (&t.value, t.srcid.as_symbol()))
+            .collect();
+        assert_eq!(
+            srcids,
+            [(&Pmt::Int(1), Some("src")), (&Pmt::Int(2), None)],
+            "{}",
+            s.name()
+        );
     }
 }

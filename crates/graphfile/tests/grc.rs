@@ -974,3 +974,58 @@ fn ldpc_variables_read_gnu_radio_s_matrices() {
         Some(format!("fec.ldpc_encoder_make({alist:?})").as_str())
     );
 }
+
+/// GNU Radio's tag objects (`variable_tag_object`, `gr.python_to_tag` with a dict, as
+/// vector_source_with_tags.grc and burst_shaper.grc write them) reach a vector source's
+/// `tags` as (offset, key, value, srcid), GRC's defaults for the parameters left out.
+#[test]
+fn tag_objects_reach_a_vector_source_with_their_source_ids() {
+    use radioflow_graphfile::describe_grc;
+    use radioflow_runtime::Pmt;
+    let mut text = String::from(
+        "options:\n  parameters:\n    id: tags\n  states:\n    state: enabled\n\nblocks:\n",
+    );
+    text += &grc_block(
+        "tag1",
+        "variable_tag_object",
+        &[
+            ("key", "pmt.intern(\"mark2\")"),
+            ("offset", "'2'"),
+            ("src", "pmt.intern(\"tag1\")"),
+            ("value", "pmt.from_long(12345)"),
+        ],
+    );
+    text += &grc_block("tag0", "variable_tag_object", &[]);
+    text += &grc_block(
+        "src",
+        "blocks_vector_source_x",
+        &[
+            ("type", "float"),
+            ("vector", "'[1.0] * 4'"),
+            ("repeat", "'False'"),
+            ("vlen", "'1'"),
+            (
+                "tags",
+                "'[tag1, tag0, gr.python_to_tag({''offset'':3, ''key'':pmt.intern(''len''), \
+                 ''value'':pmt.from_long(20)})]'",
+            ),
+        ],
+    );
+    text += "\nconnections: []\n\nmetadata:\n  file_format: 1\n";
+    let g = describe_grc(&text, "tags.grc").unwrap();
+    let spec = g.block("src").unwrap();
+    let (_, tags) = spec.params.iter().find(|(k, _)| k == "tags").unwrap();
+    let tag =
+        |o: i64, k: &str, v: Pmt, s: Pmt| Pmt::Tuple([Pmt::Int(o), Pmt::symbol(k), v, s].into());
+    assert_eq!(
+        tags,
+        &Pmt::Vector(
+            [
+                tag(2, "mark2", Pmt::Int(12345), Pmt::symbol("tag1")),
+                tag(0, "key", Pmt::symbol("value"), Pmt::symbol("src")),
+                tag(3, "len", Pmt::Int(20), Pmt::Bool(false)),
+            ]
+            .into()
+        )
+    );
+}

@@ -205,11 +205,11 @@ fn parse_stream(lines: &[String]) -> (Vec<Complex32>, Vec<Tag>) {
                     })
                     .collect()
             }
-            "tag" => tags.push(Tag {
-                offset: f[1].parse().unwrap(),
-                key: Pmt::from_bytes(&unhex(f[2])).unwrap(),
-                value: Pmt::from_bytes(&unhex(f[3])).unwrap(),
-            }),
+            "tag" => tags.push(Tag::new(
+                f[1].parse().unwrap(),
+                Pmt::from_bytes(&unhex(f[2])).unwrap(),
+                Pmt::from_bytes(&unhex(f[3])).unwrap(),
+            )),
             _ => panic!("unexpected line from GNU Radio: {line}"),
         }
     }

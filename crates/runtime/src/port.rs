@@ -349,6 +349,17 @@ impl<T: Item> StreamOutput<T> {
         }
     }
 
+    /// Attaches `tag` (its source id kept) to the item at its `offset`, as
+    /// [`add_tag`](Self::add_tag) does.
+    ///
+    /// # Panics
+    /// If the offset names an item already published.
+    pub fn push_tag(&mut self, tag: Tag) {
+        if let Some(w) = self.writer_mut() {
+            w.add_tag(tag);
+        }
+    }
+
     /// Absolute index of the item at `slice()[0]` in the stream (items produced so far;
     /// vectors where the port carries them).
     pub fn offset(&self) -> u64 {
@@ -414,7 +425,10 @@ fn copy_tags<A: Item, B: Item>(input: &StreamInput<A>, output: &mut StreamOutput
     let (from, to) = (input.offset(), output.offset());
     let items = (n / input.vlen) as u64;
     for t in input.tags().iter().take_while(|t| t.offset < from + items) {
-        output.add_tag(t.offset - from + to, t.key.clone(), t.value.clone());
+        output.push_tag(Tag {
+            offset: t.offset - from + to,
+            ..t.clone()
+        });
     }
 }
 

@@ -12,15 +12,28 @@ pub struct Tag {
     pub key: Pmt,
     /// Tag value.
     pub value: Pmt,
+    /// Who made the tag, GNU Radio's `srcid` (a symbol, or `#f` for none, GNU Radio's default).
+    /// Blocks here leave it `#f`; it comes from GNU Radio's tag objects (`variable_tag_object`,
+    /// `gr.python_to_tag`) and ZMQ tag headers, is propagated with the tag and printed by
+    /// `tag_debug`. A symbol is reference-counted, so a tag's copy allocates nothing more.
+    pub srcid: Pmt,
 }
 
 impl Tag {
-    /// A tag on item `offset`.
+    /// A tag on item `offset`, without a source id (`#f`).
     pub fn new(offset: u64, key: impl Into<Pmt>, value: impl Into<Pmt>) -> Self {
         Self {
             offset,
             key: key.into(),
             value: value.into(),
+            srcid: Pmt::Bool(false),
         }
+    }
+
+    /// The tag with source id `srcid`.
+    #[must_use]
+    pub fn with_srcid(mut self, srcid: impl Into<Pmt>) -> Self {
+        self.srcid = srcid.into();
+        self
     }
 }

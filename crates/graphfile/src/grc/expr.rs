@@ -1243,6 +1243,38 @@ mod tests {
         );
         assert!(ev("tagged_streams.make_lengthtags([1], [])").is_err());
         assert!(ev("tagged_streams.make_lengthtags([1], [0], vlen=0)").is_err());
+        // GNU Radio's gr.tag_utils.python_to_tag / gr.python_to_tag (what its Python gives,
+        // as (offset, key, value, srcid); tag_t's defaults 0, (), (), #f for a dict's gaps).
+        let full =
+            |o: i64, k: Pmt, v: Pmt, s: Pmt| Value::Pmt(Pmt::Tuple([Pmt::Int(o), k, v, s].into()));
+        assert_eq!(
+            ev("gr.tag_utils.python_to_tag((2, pmt.intern(\"mark2\"), pmt.from_long(12345), pmt.intern(\"tag1\")))"),
+            Ok(full(2, Pmt::symbol("mark2"), Pmt::Int(12345), Pmt::symbol("tag1")))
+        );
+        assert_eq!(
+            ev("gr.python_to_tag([1, pmt.intern('k'), pmt.PMT_T])"),
+            Ok(full(1, Pmt::symbol("k"), Pmt::Bool(true), Pmt::Bool(false)))
+        );
+        assert_eq!(
+            ev("gr.python_to_tag({'offset':0, 'key':pmt.intern('packet_len'), 'value':pmt.from_long(20), 'srcid':pmt.intern('vector_source')})"),
+            Ok(full(0, Pmt::symbol("packet_len"), Pmt::Int(20), Pmt::symbol("vector_source")))
+        );
+        assert_eq!(
+            ev("gr.python_to_tag({'offset': 3})"),
+            Ok(full(3, Pmt::Null, Pmt::Null, Pmt::Bool(false)))
+        );
+        assert!(ev("gr.python_to_tag({})")
+            .unwrap_err()
+            .contains("gives no tag"));
+        assert!(ev("gr.python_to_tag((1, 2))")
+            .unwrap_err()
+            .contains("(offset, key, value[, srcid])"));
+        assert!(ev("gr.python_to_tag((-1, pmt.PMT_T, pmt.PMT_T))")
+            .unwrap_err()
+            .contains("offset"));
+        assert!(ev("gr.python_to_tag((1, 'k', pmt.PMT_T))")
+            .unwrap_err()
+            .contains("the key must be a PMT"));
         assert_eq!(ev("pmt.to_pmt(None)"), Ok(Value::Pmt(Pmt::Null)));
         assert!(ev("pmt.to_pmt([1, 2])").is_err());
         assert!(ev("{1: [2]}").is_err());

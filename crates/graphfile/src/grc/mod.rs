@@ -68,6 +68,8 @@ const VARIABLES: &[&str] = &[
     "variable_modulate_vector",
     // GNU Radio's packet header format (`header_format::variable_value`).
     "variable_header_format_default",
+    // GNU Radio's stream tag objects (`tags::variable_value`).
+    "variable_tag_object",
     // Filter taps designed by `firdes` (`filter_taps::variable_value`).
     "variable_rrc_filter_taps",
     "variable_low_pass_filter_taps",
@@ -294,6 +296,7 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
                     .or_else(|| fec::variable_value(&e.id, &e.params))
                     .or_else(|| header_format::variable_value(&e.id, &e.params))
                     .or_else(|| modulate::variable_value(&e.id, &e.params))
+                    .or_else(|| tags::variable_value(&e.id, &e.params))
                     .or_else(|| e.params.get("value").cloned());
                 value.map(|v| (e.name.clone(), v))
             })

@@ -1,6 +1,7 @@
 //! Stream tags made in expressions: GNU Radio's `tagged_streams.make_lengthtags`
-//! (`gnuradio.digital.utils`), each tag `(offset, key, value)` as a block's `tags` parameter
-//! takes it (a vector source's).
+//! (`gnuradio.digital.utils`) and `gr.tag_utils.python_to_tag` (also `gr.python_to_tag`; the
+//! value of a `variable_tag_object`), each tag `(offset, key, value, srcid)` as a block's `tags`
+//! parameter takes it (a vector source's).
 
 use super::expr_error::ExprError;
 use super::value::{Budget, Value};
@@ -12,8 +13,115 @@ type Result<T> = std::result::Result<T, ExprError>;
 pub(super) fn is_function(name: &str) -> bool {
     matches!(
         name,
-        "tagged_streams.make_lengthtags" | "digital.utils.tagged_streams.make_lengthtags"
+        "tagged_streams.make_lengthtags"
+            | "digital.utils.tagged_streams.make_lengthtags"
+            | "gr.tag_utils.python_to_tag"
+            | "gr.python_to_tag"
+            | "tag_utils.python_to_tag"
     )
+}
+
+/// The expression GNU Radio's `variable_tag_object` block evaluates to (its `var_make`
+/// template), from its parameters as written (GRC's defaults for those left out); `None` for
+/// other blocks.
+pub(super) fn variable_value(
+    id: &str,
+    params: &std::collections::HashMap<String, String>,
+) -> Option<String> {
+    (id == "variable_tag_object").then(|| {
+        let p = |key: &str, default: &str| {
+            let text = params.get(key).map_or(default, String::as_str);
+            format!("({text})")
+        };
+        format!(
+            "gr.tag_utils.python_to_tag(({}, {}, {}, {}))",
+            p("offset", "0"),
+            p("key", "pmt.intern(\"key\")"),
+            p("value", "pmt.intern(\"value\")"),
+            p("src", "pmt.intern(\"src\")")
+        )
+    })
+}
+
+/// GNU Radio's `python_to_tag(tag_struct)`: a tuple or list `(offset, key, value[, srcid])`
+/// or a dict with any of the keys `offset`, `key`, `value`, `srcid`, the tag `(offset, key,
+/// value, srcid)` (GNU Radio's `tag_t` defaults, `0`, `()`, `()`, `#f`, for what a dict leaves
+/// out). GNU Radio returns `None` for a struct it cannot read and keeps the default of a
+/// field of the wrong kind; both are refused here, naming the field, since a `None` tag fails
+/// later in GNU Radio's block anyway.
+fn python_to_tag(name: &str, args: &[&Value], budget: &mut Budget) -> Result<Value> {
+    let bad = |why: String| ExprError::InvalidValue(format!("{name}: {why}"));
+    let [arg] = args else {
+        return Err(bad(format!("takes 1 argument, not {}", args.len())));
+    };
+    let mut fields: [Option<Value>; 4] = [None, None, None, None];
+    match arg {
+        Value::List(items) if items.len() == 3 || items.len() == 4 => {
+            for (f, v) in fields.iter_mut().zip(items) {
+                *f = Some(v.clone());
+            }
+        }
+        Value::Pmt(Pmt::Tuple(items)) | Value::Pmt(Pmt::Vector(items))
+            if items.len() == 3 || items.len() == 4 =>
+        {
+            for (f, v) in fields.iter_mut().zip(items.iter()) {
+                *f = Some(Value::Pmt(v.clone()));
+            }
+        }
+        Value::Pmt(Pmt::Dict(entries)) => {
+            for (k, v) in entries.iter() {
+                let i = match k.as_symbol() {
+                    Some("offset") => 0,
+                    Some("key") => 1,
+                    Some("value") => 2,
+                    Some("srcid") => 3,
+                    // GNU Radio ignores other keys.
+                    _ => continue,
+                };
+                // pmt.to_pmt adds each entry in front: the last one written comes first.
+                if fields[i].is_none() {
+                    fields[i] = Some(Value::Pmt(v.clone()));
+                }
+            }
+        }
+        // `{}` (a PMT dict is nil when empty): GNU Radio gives None.
+        Value::Pmt(Pmt::Null) => {}
+        other => {
+            return Err(bad(format!(
+                "takes (offset, key, value[, srcid]) or a dict of them, not {other}"
+            )));
+        }
+    }
+    let [offset, key, value, srcid] = fields;
+    if [&offset, &key, &value, &srcid].iter().all(|f| f.is_none()) {
+        return Err(bad(
+            "a dict without offset, key, value or srcid gives no tag".into(),
+        ));
+    }
+    let offset = match offset {
+        None => 0,
+        Some(v) => match v.index().or(match &v {
+            Value::Pmt(Pmt::Int(i)) => Some(*i),
+            _ => None,
+        }) {
+            Some(i) if i >= 0 => i,
+            _ => return Err(bad(format!("the offset must be an integer >= 0, not {v}"))),
+        },
+    };
+    let pmt = |v: Option<Value>, what: &str, default: Pmt| match v {
+        None => Ok(default),
+        Some(Value::Pmt(p)) => Ok(p),
+        Some(other) => Err(bad(format!(
+            "the {what} must be a PMT (pmt.intern(...), pmt.from_long(...)), not {other}"
+        ))),
+    };
+    let key = pmt(key, "key", Pmt::Null)?;
+    let value = pmt(value, "value", Pmt::Null)?;
+    let srcid = pmt(srcid, "srcid", Pmt::Bool(false))?;
+    budget.make(4, 2)?;
+    Ok(Value::Pmt(Pmt::Tuple(
+        [Pmt::Int(offset), key, value, srcid].into(),
+    )))
 }
 
 /// `make_lengthtags(lengths, offsets, tagname='length', vlen=1)`: a tag on each offset
@@ -25,6 +133,14 @@ pub(super) fn call(
     kwargs: &[(&str, &Value)],
     budget: &mut Budget,
 ) -> Result<Value> {
+    if name.ends_with("python_to_tag") {
+        if let Some((k, _)) = kwargs.first() {
+            return Err(ExprError::InvalidValue(format!(
+                "{name}: no keyword argument '{k}'"
+            )));
+        }
+        return python_to_tag(name, args, budget);
+    }
     let bad = |why: String| ExprError::InvalidValue(format!("{name}: {why}"));
     let keyword = |key: &str| kwargs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
     if let Some((k, _)) = kwargs

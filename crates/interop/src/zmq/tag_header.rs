@@ -241,8 +241,8 @@ pub fn encode_window(
 }
 
 /// Appends the header for a message whose first item is item `offset` of the stream, with
-/// `tags` (absolute offsets), to `out`. GNU Radio's source id is written as `#f` (GNU Radio's
-/// default when a tag has none); radioflow tags carry none.
+/// `tags` (absolute offsets), to `out`, each with its source id (`#f`, GNU Radio's default,
+/// where a tag has none).
 pub fn encode(offset: u64, tags: &[Tag], out: &mut Vec<u8>) {
     out.extend_from_slice(&MAGIC.to_le_bytes());
     out.push(VERSION);
@@ -252,7 +252,7 @@ pub fn encode(offset: u64, tags: &[Tag], out: &mut Vec<u8>) {
         out.extend_from_slice(&tag.offset.to_le_bytes());
         tag.key.serialize(out);
         tag.value.serialize(out);
-        Pmt::Bool(false).serialize(out);
+        tag.srcid.serialize(out);
     }
 }
 
@@ -315,11 +315,12 @@ pub fn decode(msg: &[u8]) -> Result<(TagHeader, usize), TagHeaderError> {
         };
         let key = next("key")?;
         let value = next("value")?;
-        let _source_id = next("source id")?;
+        let srcid = next("source id")?;
         tags.push(Tag {
             offset: tag_offset,
             key,
             value,
+            srcid,
         });
     }
     Ok((TagHeader { offset, tags }, pos))
@@ -346,7 +347,10 @@ mod tests {
         let msg = hex(FROM_GNU_RADIO);
         let (h, used) = decode(&msg).unwrap();
         assert_eq!(h.offset, 0);
-        assert_eq!(h.tags, [Tag::new(1, Pmt::symbol("k"), Pmt::Int(7))]);
+        assert_eq!(
+            h.tags,
+            [Tag::new(1, Pmt::symbol("k"), Pmt::Int(7)).with_srcid(Pmt::symbol("src"))]
+        );
         let items: Vec<f32> = msg[used..]
             .chunks(4)
             .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
@@ -362,6 +366,16 @@ mod tests {
         let want =
             hex("f05f010000000000000000010000000000000001000000000000000200016b030000000701");
         assert_eq!(out, want);
+    }
+
+    #[test]
+    fn encodes_a_source_id_as_gnu_radio_does() {
+        let mut out = Vec::new();
+        let tag = Tag::new(1, Pmt::symbol("k"), Pmt::Int(7)).with_srcid(Pmt::symbol("src"));
+        encode(0, &[tag], &mut out);
+        let msg = hex(FROM_GNU_RADIO);
+        let (_, header_len) = decode(&msg).unwrap();
+        assert_eq!(out, msg[..header_len]);
     }
 
     #[test]

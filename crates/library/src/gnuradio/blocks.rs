@@ -229,9 +229,8 @@ pub(crate) const ROWS: &[GrBlock] = &[
                 to: To::Convert("data", as_list),
             },
             param("repeat", "repeat"),
-            // Tag objects come from tagged_streams.make_lengthtags (source id false); GNU
-            // Radio's tag_t objects with other source ids (variable_tag_object,
-            // gr.tag_utils.python_to_tag) are refused where they are made.
+            // Tag objects from tagged_streams.make_lengthtags, variable_tag_object and
+            // gr.tag_utils.python_to_tag / gr.python_to_tag, each with its source id.
             param("tags", "tags"),
         ],
     ),

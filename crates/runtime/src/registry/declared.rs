@@ -103,7 +103,7 @@ impl Param for Vec<Pmt> {
     }
 }
 
-/// Stream tags, each given as `[offset, key, value]`.
+/// Stream tags, each given as `[offset, key, value]` or `[offset, key, value, srcid]`.
 impl Param for Vec<Tag> {
     fn read(args: &Arguments, name: &str) -> Result<Self, ParamError> {
         args.messages(name)?
@@ -114,20 +114,27 @@ impl Param for Vec<Tag> {
     }
 }
 
-/// A tag given as a parameter: `[offset, key, value]`.
+/// A tag given as a parameter: `[offset, key, value]`, or with a source id (GNU Radio's
+/// `srcid`) as a fourth value.
 fn tag(t: &Pmt) -> Result<Tag, String> {
+    const FORM: &str = "[offset, key, value] or [offset, key, value, srcid]";
     let parts: Vec<Pmt> = match t {
         Pmt::Vector(v) | Pmt::Tuple(v) => v.to_vec(),
-        _ => return Err(format!("must be [offset, key, value], not {t}")),
+        _ => return Err(format!("must be {FORM}, not {t}")),
     };
-    let [offset, key, value] = <[Pmt; 3]>::try_from(parts)
-        .map_err(|p| format!("must be [offset, key, value], not {} values", p.len()))?;
+    let (offset, key, value, srcid) = match <[Pmt; 4]>::try_from(parts) {
+        Ok([offset, key, value, srcid]) => (offset, key, value, srcid),
+        Err(parts) => match <[Pmt; 3]>::try_from(parts) {
+            Ok([offset, key, value]) => (offset, key, value, Pmt::Bool(false)),
+            Err(p) => return Err(format!("must be {FORM}, not {} values", p.len())),
+        },
+    };
     let offset = match offset {
         Pmt::Int(i) if i >= 0 => i as u64,
         Pmt::Uint64(u) => u,
         other => return Err(format!("the offset must be an integer >= 0, not {other}")),
     };
-    Ok(Tag::new(offset, key, value))
+    Ok(Tag::new(offset, key, value).with_srcid(srcid))
 }
 
 /// The word given for parameter `name`, parsed into `T` (a `Choice` of words mapped to the
