@@ -213,7 +213,7 @@ impl<T: Item> TaggedStreamMux<T> {
                 } else {
                     start + base + t.offset
                 };
-                self.output.add_tag(at, t.key, t.value);
+                self.output.push_tag(Tag { offset: at, ..t });
             }
             self.out.extend_from_slice(&p.items);
             p.items.clear();

@@ -192,8 +192,7 @@ impl<T: ChannelSample> ChannelModel<T> {
                     break;
                 }
                 let at = (t.offset as f64 * rate).round() as u64;
-                self.output
-                    .add_tag(at.max(to), t.key.clone(), t.value.clone());
+                self.output.add_tag_at(at.max(to), t);
             }
         }
         self.input.consume(consumed);

@@ -220,8 +220,7 @@ impl DynamicChannelModel {
                 if t.offset >= from + consumed as u64 {
                     break;
                 }
-                self.output
-                    .add_tag(t.offset.max(to), t.key.clone(), t.value.clone());
+                self.output.add_tag_at(t.offset.max(to), t);
             }
         }
         self.input.consume(consumed);

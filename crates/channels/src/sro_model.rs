@@ -113,8 +113,7 @@ impl SroModel {
                 if t.offset >= from + consumed as u64 {
                     break;
                 }
-                self.output
-                    .add_tag(t.offset.max(to), t.key.clone(), t.value.clone());
+                self.output.add_tag_at(t.offset.max(to), t);
             }
         }
         self.input.consume(consumed);

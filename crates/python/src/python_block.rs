@@ -104,6 +104,9 @@ macro_rules! any_ports {
             fn add_tag(&mut self, offset: u64, key: Pmt, value: Pmt) {
                 match self { $(AnyOutput::$variant(x) => x.add_tag(offset, key, value)),* }
             }
+            fn add_tag_at(&mut self, offset: u64, tag: &Tag) {
+                match self { $(AnyOutput::$variant(x) => x.add_tag_at(offset, tag)),* }
+            }
             fn offset(&self) -> u64 {
                 match self { $(AnyOutput::$variant(x) => x.offset()),* }
             }
@@ -411,7 +414,7 @@ impl PythonBlock {
             for t in input.tags().iter().take_while(|t| t.offset < end) {
                 for output in &mut self.outputs {
                     let at = (t.offset - from) * i as u64 / d as u64 + output.offset();
-                    output.add_tag(at, t.key.clone(), t.value.clone());
+                    output.add_tag_at(at, t);
                 }
             }
         }

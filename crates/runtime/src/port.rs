@@ -360,6 +360,18 @@ impl<T: Item> StreamOutput<T> {
         }
     }
 
+    /// Attaches a copy of `tag` (key, value and source id) to the item at absolute index
+    /// `offset`: a tag moved to another item, as a block that changes the rate moves it.
+    ///
+    /// # Panics
+    /// If `offset` names an item already published.
+    pub fn add_tag_at(&mut self, offset: u64, tag: &Tag) {
+        self.push_tag(Tag {
+            offset,
+            ..tag.clone()
+        });
+    }
+
     /// Absolute index of the item at `slice()[0]` in the stream (items produced so far;
     /// vectors where the port carries them).
     pub fn offset(&self) -> u64 {

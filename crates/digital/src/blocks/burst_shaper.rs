@@ -181,8 +181,7 @@ impl<T: Shaped> BurstShaper<T> {
         let end = from + n as u64;
         for t in self.input.tags() {
             if t.offset >= from && t.offset < end && t.key != self.key && t.offset != self.first {
-                self.output
-                    .add_tag(t.offset - from + to, t.key.clone(), t.value.clone());
+                self.output.add_tag_at(t.offset - from + to, t);
             }
         }
     }
@@ -228,7 +227,7 @@ impl<T: Shaped> BurstShaper<T> {
         self.output.add_tag(out, self.key.clone(), Pmt::Int(total));
         for t in self.input.tags() {
             if t.offset == first && t.key != self.key {
-                self.output.add_tag(out, t.key.clone(), t.value.clone());
+                self.output.add_tag_at(out, t);
             }
         }
         self.enter(State::PrePad);

@@ -216,8 +216,7 @@ impl<T: MmSample> ClockRecoveryMm<T> {
             self.mu = self.mu + self.omega + self.gain_mu * mm;
             // Tags on the inputs this output's window starts at or has passed.
             while let Some(t) = tags.next_if(|t| t.offset <= from + ii as u64) {
-                self.output
-                    .add_tag(to + oo as u64, t.key.clone(), t.value.clone());
+                self.output.add_tag_at(to + oo as u64, t);
             }
             passed = Some(from + ii as u64);
             let step = self.mu.floor();
@@ -253,7 +252,7 @@ impl<T: MmSample> ClockRecoveryMm<T> {
                 break;
             }
             if done.is_none_or(|d| t.offset > d) {
-                self.output.add_tag(at, t.key.clone(), t.value.clone());
+                self.output.add_tag_at(at, t);
             }
         }
     }

@@ -76,7 +76,7 @@ impl ConstellationDecoder {
             // GNU Radio's rounding of offset / dimensionality, half up: a tag on the second
             // sample of a 2-sample symbol goes to the next symbol.
             let at = (2 * t.offset + d64) / (2 * d64);
-            self.output.add_tag(at, t.key.clone(), t.value.clone());
+            self.output.add_tag_at(at, t);
         }
         self.input.consume(n * d);
         self.output.produce(n);

@@ -203,7 +203,7 @@ impl ConstellationModulator {
             // A tag on a truncated output goes with it, as GNU Radio's skiphead drops it.
             if let Some(at) = at.checked_sub(self.truncated) {
                 let at = at.max(self.output.offset());
-                self.output.add_tag(at, t.key.clone(), t.value.clone());
+                self.output.add_tag_at(at, t);
             }
         }
         self.input.consume(n);

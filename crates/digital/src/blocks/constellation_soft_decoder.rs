@@ -89,11 +89,7 @@ impl ConstellationSoftDecoder {
             if t.offset >= from + n as u64 {
                 break;
             }
-            self.output.add_tag(
-                to + (t.offset - from) * k as u64,
-                t.key.clone(),
-                t.value.clone(),
-            );
+            self.output.add_tag_at(to + (t.offset - from) * k as u64, t);
         }
         self.input.consume(n);
         self.output.produce(n * k);

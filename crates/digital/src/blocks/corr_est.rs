@@ -301,10 +301,9 @@ impl<T: CorrSample> CorrEst<T> {
             if !within(at + to) {
                 break;
             }
-            self.output.add_tag(at + to, t.key.clone(), t.value.clone());
+            self.output.add_tag_at(at + to, t);
             if self.corr.is_connected() {
-                self.corr
-                    .add_tag(corr_at + to, t.key.clone(), t.value.clone());
+                self.corr.add_tag_at(corr_at + to, t);
             }
         }
         self.input.consume(n);

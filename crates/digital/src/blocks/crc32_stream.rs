@@ -214,7 +214,10 @@ impl Crc32Stream {
             if self.check && offset > new_len {
                 offset = new_len - 1;
             }
-            self.output.add_tag(at + offset, t.key, t.value);
+            self.output.push_tag(Tag {
+                offset: at + offset,
+                ..t
+            });
         }
         let len = i64::try_from(new_len).unwrap_or(i64::MAX);
         self.output.add_tag(at, self.key.clone(), Pmt::Int(len));

@@ -135,7 +135,7 @@ impl GmskMod {
                     break;
                 }
                 let at = to + (t.offset - from) * per_byte as u64;
-                self.output.add_tag(at, t.key.clone(), t.value.clone());
+                self.output.add_tag_at(at, t);
             }
             self.input.consume(n);
             self.output.produce(out_len);

@@ -158,11 +158,10 @@ impl<T: ClockSample + Item> PfbClockSync<T> {
                     (u128::from(t.offset) * u128::from(self.osps) / u128::from(self.sps)) as u64;
                 for port in [&mut self.err, &mut self.rate, &mut self.phase] {
                     if port.is_connected() {
-                        port.add_tag(at.max(port.offset()), t.key.clone(), t.value.clone());
+                        port.add_tag_at(at.max(port.offset()), t);
                     }
                 }
-                self.output
-                    .add_tag(at.max(self.output.offset()), t.key.clone(), t.value.clone());
+                self.output.add_tag_at(at.max(self.output.offset()), t);
             }
         }
         self.input.consume(consumed);

@@ -120,7 +120,7 @@ impl<T: Symbol> SymbolMapper<T> {
                 break;
             }
             let at = (t.offset - from) as usize;
-            output.add_tag(to + (at * d) as u64, t.key.clone(), t.value.clone());
+            output.add_tag_at(to + (at * d) as u64, t);
             if t.key.as_symbol() == Some(SET_TABLE) {
                 // The items before the tag use the table they had.
                 self.map(

@@ -119,7 +119,7 @@ impl<T: Item> Packet<T> {
         for t in self.tags.drain(..) {
             let offset = scale(t.offset, rate);
             if offset >= at {
-                output.add_tag(offset, t.key, t.value);
+                output.push_tag(Tag { offset, ..t });
             }
         }
     }

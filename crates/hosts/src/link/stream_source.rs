@@ -130,7 +130,7 @@ impl<T: Item> LinkSource<T> {
         let end = self.output.offset() + n as u64;
         let take = self.tags.partition_point(|t| t.offset < end);
         for tag in self.tags.drain(..take) {
-            self.output.add_tag(tag.offset, tag.key, tag.value);
+            self.output.push_tag(tag);
         }
         self.output.produce(n);
         self.received += n as u64;

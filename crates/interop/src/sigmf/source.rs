@@ -195,8 +195,7 @@ impl<T: SigmfItem> SigmfSource<T> {
         let start = self.output.offset();
         let end = start + n as u64;
         while let Some(tag) = open.tags.get(open.next).filter(|t| t.offset < end) {
-            self.output
-                .add_tag(tag.offset, tag.key.clone(), tag.value.clone());
+            self.output.add_tag_at(tag.offset, tag);
             open.next += 1;
         }
         self.output.produce(n);

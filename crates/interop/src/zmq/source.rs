@@ -181,7 +181,7 @@ impl<T: Item> ZmqSource<T> {
         let end = self.output.offset() + n as u64;
         let take = self.pending_tags.partition_point(|t| t.offset < end);
         for tag in self.pending_tags.drain(..take) {
-            self.output.add_tag(tag.offset, tag.key, tag.value);
+            self.output.push_tag(tag);
         }
         self.output.produce(n);
     }
