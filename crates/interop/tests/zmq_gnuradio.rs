@@ -176,6 +176,15 @@ fn test_tags(n: usize) -> Vec<Tag> {
     ]
 }
 
+/// The tags zmq_peer.py sends: [`test_tags`] with GNU Radio's source id `src` on the first two.
+fn gnu_radio_tags(n: usize) -> Vec<Tag> {
+    let mut tags = test_tags(n);
+    for t in &mut tags[..2] {
+        t.srcid = Pmt::symbol("src");
+    }
+    tags
+}
+
 /// The messages of zmq_peer.py.
 fn test_messages() -> Vec<Pmt> {
     use std::sync::Arc;
@@ -205,11 +214,14 @@ fn parse_stream(lines: &[String]) -> (Vec<Complex32>, Vec<Tag>) {
                     })
                     .collect()
             }
-            "tag" => tags.push(Tag::new(
-                f[1].parse().unwrap(),
-                Pmt::from_bytes(&unhex(f[2])).unwrap(),
-                Pmt::from_bytes(&unhex(f[3])).unwrap(),
-            )),
+            "tag" => tags.push(
+                Tag::new(
+                    f[1].parse().unwrap(),
+                    Pmt::from_bytes(&unhex(f[2])).unwrap(),
+                    Pmt::from_bytes(&unhex(f[3])).unwrap(),
+                )
+                .with_srcid(Pmt::from_bytes(&unhex(f[4])).unwrap()),
+            ),
             _ => panic!("unexpected line from GNU Radio: {line}"),
         }
     }
@@ -258,7 +270,8 @@ fn gnu_radio_push_sink_to_radioflow_items_and_tags() {
     result.unwrap();
     let v = fg.block::<VectorSink<Complex32>>(sink).unwrap();
     assert_items_equal(v.data(), &test_items(n));
-    assert_eq!(v.tags(), test_tags(n));
+    // The source ids too: the tag header carries them.
+    assert_eq!(v.tags(), gnu_radio_tags(n));
 }
 
 #[test]
@@ -296,13 +309,13 @@ fn radioflow_to_gnu_radio(mode: &str, pattern: ZmqPattern) {
     let addr = free_address();
     let peer = Peer::start(mode, &addr, n);
     let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(test_items(n)).tags(test_tags(n)));
+    let src = fg.add(VectorSource::new(test_items(n)).tags(gnu_radio_tags(n)));
     let sink = fg.add(ZmqSink::<Complex32>::new(&*addr, pattern).pass_tags(true));
     fg.connect(src, sink).unwrap();
     run_bounded(&mut fg).unwrap();
     let (items, tags) = parse_stream(&peer.output());
     assert_items_equal(&items, &test_items(n));
-    assert_eq!(tags, test_tags(n));
+    assert_eq!(tags, gnu_radio_tags(n));
 }
 
 #[test]

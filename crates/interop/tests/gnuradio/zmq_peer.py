@@ -110,7 +110,8 @@ elif mode in ("recv_stream", "recv_req"):
     finish(tb, got >= n, f"received {got} of {n} items")
     print("items", np.asarray(snk.data(), dtype=np.complex64).tobytes().hex())
     for t in snk.tags():
-        print("tag", t.offset, pmt.serialize_str(t.key).hex(), pmt.serialize_str(t.value).hex())
+        print("tag", t.offset, pmt.serialize_str(t.key).hex(), pmt.serialize_str(t.value).hex(),
+              pmt.serialize_str(t.srcid).hex())
 elif mode == "send_msgs":
     snk = zeromq.push_msg_sink(address, 100, True)
     # A block with no connection is not part of the flowgraph: a strobe that never fires.
