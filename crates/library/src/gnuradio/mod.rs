@@ -23,6 +23,7 @@ mod analog_fm_chains;
 mod analog_sources;
 #[cfg(feature = "audio")]
 mod audio;
+mod bits;
 mod blocks;
 mod channels;
 mod common;
@@ -82,6 +83,7 @@ const MODULES: &[&[GrBlock]] = &[
     matrix::ROWS,
     tags::ROWS,
     tagged_lengths::ROWS,
+    bits::ROWS,
     modulation::ROWS,
     modems::ROWS,
     #[cfg(feature = "audio")]
