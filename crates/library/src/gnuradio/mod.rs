@@ -33,6 +33,7 @@ mod file_meta;
 mod filter;
 mod filter_blocks;
 mod filter_designs;
+mod filter_mmse;
 mod headless;
 mod math;
 mod matrix;
@@ -84,6 +85,7 @@ const MODULES: &[&[GrBlock]] = &[
     tags::ROWS,
     tagged_lengths::ROWS,
     bits::ROWS,
+    filter_mmse::ROWS,
     modulation::ROWS,
     modems::ROWS,
     #[cfg(feature = "audio")]
