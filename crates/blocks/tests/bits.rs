@@ -258,3 +258,96 @@ fn unsigned_bytes_feed_a_block_reading_signed_ones() {
     let sink = fg.add(VectorSink::<u16>::new());
     assert!(fg.connect(src, sink).is_err());
 }
+
+/// packed_to_unpacked and unpacked_to_packed on bytes against the bits regrouped by hand, a
+/// chunk split over two bytes and bits left over at the end included, with a tag moved by the
+/// rate, under every scheduler.
+#[test]
+fn packed_and_unpacked_bytes_equal_the_bits_regrouped_under_every_scheduler() {
+    use radioflow_blocks::{PackedToUnpacked, UnpackedToPacked};
+    let input = bytes(4, 3001);
+    for s in schedulers() {
+        for c in [1, 3, 7, 8] {
+            for order in [BitOrder::MsbFirst, BitOrder::LsbFirst] {
+                let (chunks, tags) = run(
+                    PackedToUnpacked::<u8>::new(c, order).unwrap(),
+                    input.clone(),
+                    vec![Tag::new(100, "t", Pmt::Int(1))],
+                    s.as_ref(),
+                );
+                // GNU Radio's: bits read in `order`, each chunk's first bit its highest.
+                let want = bytes_of(&bits_of(&input, 8, order), c, BitOrder::MsbFirst);
+                assert_eq!(chunks, want, "packed_to_unpacked {c} {order:?}");
+                let at = (2 * 100 * 8 + c as u64) / (2 * c as u64);
+                assert_eq!(tags, [Tag::new(at, "t", Pmt::Int(1))], "{c} {order:?}");
+                // Every bit of each byte set: only the low c are read, highest first.
+                let (packed, _) = run(
+                    UnpackedToPacked::<u8>::new(c, order).unwrap(),
+                    input.clone(),
+                    vec![],
+                    s.as_ref(),
+                );
+                let want = bytes_of(&bits_of(&input, c, BitOrder::MsbFirst), 8, order);
+                assert_eq!(packed, want, "unpacked_to_packed {c} {order:?}");
+            }
+        }
+    }
+}
+
+/// Shorts and ints cut into chunks and packed back are the items they were (those whose bits
+/// all made whole chunks), under every scheduler.
+#[test]
+fn shorts_and_ints_round_trip_through_chunks_under_every_scheduler() {
+    use radioflow_blocks::{BitWord, PackedToUnpacked, UnpackedToPacked};
+    fn round_trip<T: BitWord + PartialEq + std::fmt::Debug>(
+        input: &[T],
+        c: usize,
+        order: BitOrder,
+        s: &dyn Scheduler,
+    ) {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(input.to_vec()));
+        let cut = fg.add(PackedToUnpacked::<T>::new(c, order).unwrap());
+        let pack = fg.add(UnpackedToPacked::<T>::new(c, order).unwrap());
+        let sink = fg.add(VectorSink::<T>::new());
+        fg.connect(src, cut).unwrap();
+        fg.connect(cut, pack).unwrap();
+        fg.connect(pack, sink).unwrap();
+        fg.start(s).unwrap();
+        fg.wait_timeout(Duration::from_secs(120)).unwrap();
+        let chunks = input.len() * T::BITS as usize / c;
+        let whole = chunks * c / T::BITS as usize;
+        let out = fg.block::<VectorSink<T>>(sink).unwrap().data().to_vec();
+        assert_eq!(out, input[..whole], "{c} bits, {order:?}");
+    }
+    let raw = bytes(5, 4000);
+    let shorts: Vec<i16> = raw
+        .chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect();
+    let ints: Vec<i32> = raw
+        .chunks_exact(4)
+        .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    for s in schedulers() {
+        for order in [BitOrder::MsbFirst, BitOrder::LsbFirst] {
+            for c in [1, 5, 16] {
+                round_trip(&shorts, c, order, s.as_ref());
+            }
+            for c in [3, 13, 32] {
+                round_trip(&ints, c, order, s.as_ref());
+            }
+        }
+    }
+}
+
+#[test]
+fn chunks_wider_than_the_item_are_refused() {
+    use radioflow_blocks::{PackedToUnpacked, UnpackedToPacked};
+    let e = PackedToUnpacked::<u8>::new(9, BitOrder::MsbFirst).unwrap_err();
+    assert!(e.contains("9 bits") && e.contains("8 bits"), "{e}");
+    assert!(PackedToUnpacked::<i16>::new(16, BitOrder::MsbFirst).is_ok());
+    assert!(UnpackedToPacked::<i16>::new(17, BitOrder::LsbFirst).is_err());
+    assert!(UnpackedToPacked::<i32>::new(0, BitOrder::LsbFirst).is_err());
+    assert!(UnpackedToPacked::<i32>::new(32, BitOrder::LsbFirst).is_ok());
+}

@@ -6,7 +6,8 @@
 //! summed in another order than VOLK's; GNU Radio's modulator takes its sines from a
 //! fixed-point table), tags at the same offsets. GNU Radio's FM hier blocks (wfm_rcv, nbfm_rx,
 //! wfm_tx, nbfm_tx) likewise, against its Python hier blocks, and its gain controls (agc_xx,
-//! agc2_xx, every parameter given). Where GNU Radio stops short of the input's
+//! agc2_xx, every parameter given) and its MMSE resampler (mmse_resampler_ff/cc, ratios above and
+//! below 1, a phase shift). Where GNU Radio stops short of the input's
 //! end (its resampler's forecast asks for a window of history ahead, its FFT filters work in
 //! whole FFT blocks), its output must be a prefix of radioflow's, at most that much shorter.
 //! SKIPPED where GNU Radio is not installed.
@@ -16,8 +17,8 @@ use radioflow_blocks::runtime::{
 };
 use radioflow_blocks::{
     Agc, Agc2, ComplexFirFilter, ComplexInterpFirFilter, DcBlocker, DecimatingFirFilter, FirFilter,
-    FrequencyModulator, InterpFirFilter, NbfmRx, NbfmTx, PfbArbResampler, Rms, SinglePoleIirFilter,
-    VectorSink, VectorSource, WfmRcv, WfmTx,
+    FrequencyModulator, InterpFirFilter, MmseResampler, NbfmRx, NbfmTx, PfbArbResampler, Rms,
+    SinglePoleIirFilter, VectorSink, VectorSource, WfmRcv, WfmTx,
 };
 use serde_json::{json, Value};
 use std::io::Write;
@@ -375,6 +376,7 @@ fn cases() -> Vec<Case> {
     }
     fm_cases(&mut cases, &tags);
     agc_cases(&mut cases, &noise, &tags);
+    mmse_cases(&mut cases, &noise, &tags);
     let taps = ctaps.clone();
     cases.push(Case {
         name: "interp_fir_filter_ccc_3_delay_5",
@@ -520,6 +522,41 @@ fn agc_cases(cases: &mut Vec<Case>, noise: &[Complex32], tags: &[u64]) {
                 }),
                 tol: 1e-6,
                 slack: 0,
+            });
+        }
+    }
+}
+
+/// GNU Radio's MMSE resampler, real and complex, fewer and more outputs than inputs. Its
+/// forecast asks for a whole window ahead of the last output: it leaves out up to 2 at the end.
+fn mmse_cases(cases: &mut Vec<Case>, noise: &[Complex32], tags: &[u64]) {
+    for (ratio, phase) in [(1.5f32, 0.25f32), (0.7, 0.0)] {
+        for complex in [false, true] {
+            let (t, input, out) = if complex {
+                ("cc", Items::C(noise.to_vec()), "c")
+            } else {
+                ("ff", Items::F(noise.iter().map(|z| z.re).collect()), "f")
+            };
+            cases.push(Case {
+                name: match (complex, ratio > 1.0) {
+                    (true, true) => "mmse_resampler_cc_1.5",
+                    (true, false) => "mmse_resampler_cc_0.7",
+                    (false, true) => "mmse_resampler_ff_1.5",
+                    (false, false) => "mmse_resampler_ff_0.7",
+                },
+                gr: format!("filter.mmse_resampler_{t}({phase:?}, {ratio:?})"),
+                input,
+                out,
+                tags: tags.to_vec(),
+                block: Box::new(move |fg| {
+                    if complex {
+                        fg.add(MmseResampler::<Complex32>::new(phase, ratio).unwrap())
+                    } else {
+                        fg.add(MmseResampler::<f32>::new(phase, ratio).unwrap())
+                    }
+                }),
+                tol: 1e-5,
+                slack: 2,
             });
         }
     }

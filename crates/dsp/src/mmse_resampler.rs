@@ -68,6 +68,18 @@ impl<T: FirSample> MmseResampler<T> {
         Ok(())
     }
 
+    /// The fractional delay of the next output (GNU Radio's `set_mu`).
+    ///
+    /// # Errors
+    /// If `mu` is outside `[0, 1]`; the delay stays as it was.
+    pub fn set_mu(&mut self, mu: f32) -> Result<(), ParamError> {
+        check((0.0..=1.0).contains(&mu), "mu", || {
+            format!("{mu} must be in [0, 1]")
+        })?;
+        self.mu = mu;
+        Ok(())
+    }
+
     /// Inputs per output.
     pub fn ratio(&self) -> f32 {
         self.ratio
@@ -121,6 +133,21 @@ mod tests {
             mu = (s - s.floor()) as f32;
         }
         out
+    }
+
+    #[test]
+    fn set_mu_is_the_next_output_s_delay() {
+        let x = random_complex(4, 300);
+        let mut a = MmseResampler::<Complex32>::new(0.0, 1.25).unwrap();
+        let mut b = MmseResampler::<Complex32>::new(0.7, 1.25).unwrap();
+        assert!(a.set_mu(1.5).is_err());
+        a.set_mu(0.7).unwrap();
+        let (mut ya, mut yb) = (
+            vec![Complex32::default(); 300],
+            vec![Complex32::default(); 300],
+        );
+        assert_eq!(a.process(&x, &mut ya), b.process(&x, &mut yb));
+        assert_eq!(ya, yb);
     }
 
     #[test]

@@ -24,7 +24,7 @@ fn as_list(v: &Pmt) -> Result<Pmt, String> {
 
 /// GNU Radio's bit order (`gr.GR_MSB_FIRST` is 0, `gr.GR_LSB_FIRST` 1, as its Python
 /// bindings give them) as radioflow's word.
-fn bit_order(v: &Pmt) -> Result<Pmt, String> {
+pub(super) fn bit_order(v: &Pmt) -> Result<Pmt, String> {
     let word = match v {
         Pmt::Int(0) => "msb",
         Pmt::Int(1) => "lsb",

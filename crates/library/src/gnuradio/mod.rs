@@ -23,6 +23,7 @@ mod analog_fm_chains;
 mod analog_sources;
 #[cfg(feature = "audio")]
 mod audio;
+mod bits;
 mod blocks;
 mod channels;
 mod common;
@@ -32,6 +33,7 @@ mod file_meta;
 mod filter;
 mod filter_blocks;
 mod filter_designs;
+mod filter_mmse;
 mod headless;
 mod math;
 mod matrix;
@@ -82,6 +84,8 @@ const MODULES: &[&[GrBlock]] = &[
     matrix::ROWS,
     tags::ROWS,
     tagged_lengths::ROWS,
+    bits::ROWS,
+    filter_mmse::ROWS,
     modulation::ROWS,
     modems::ROWS,
     #[cfg(feature = "audio")]
