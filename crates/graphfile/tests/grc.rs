@@ -188,6 +188,31 @@ fn every_example_flowgraph_gnu_radio_ships_is_read_without_a_panic() {
         }
     }
     assert!(files.len() > 100, "{} examples", files.len());
+    // Building a flowgraph opens its files as GNU Radio's constructors do (a file sink creates
+    // its file): relative paths of the examples (analog/fm_tx.grc writes `dummy.dat`) must
+    // land in a scratch directory, not in the crate's. The working directory is the process's,
+    // so the loading runs in a child: this test binary, running this one test there.
+    const CHILD: &str = "RADIOFLOW_GRC_EXAMPLES_CHILD";
+    if std::env::var_os(CHILD).is_none() {
+        let dir = scratch("examples");
+        let status = Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "every_example_flowgraph_gnu_radio_ships_is_read_without_a_panic",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD, "1")
+            .current_dir(&dir)
+            .status()
+            .unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            status.success(),
+            "the examples' loading failed (its output is above)"
+        );
+        return;
+    }
     let (mut built, mut unsupported, mut other) = (0, 0, 0);
     for f in &files {
         match radioflow_graphfile::load_grc(f) {

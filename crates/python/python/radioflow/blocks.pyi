@@ -88,6 +88,50 @@ def additive_scrambler(mask: int = 138, seed: int = 127, len: int = 7, count: in
     """
 
 
+def agc(dtype: DTypeLike = np.complex64, rate: float = 0.0001, reference: float = 1.0, gain: float = 1.0, max_gain: float = 65536.0, *, name: Optional[str] = None) -> Block:
+    """Automatic gain control toward an amplitude (GNU Radio's agc_cc / agc_ff).
+
+    Parameters:
+        dtype: the item type, one of complex64, float32 (default complex64).
+        rate: the gain's step per unit of error, in (0, 1] (a number in [-3.4e38, 3.4e38]; default 0.0001).
+        reference: the output amplitude aimed at (a number in [-3.4e38, 3.4e38]; default 1.0).
+        gain: the gain to start from (a number in [-3.4e38, 3.4e38]; default 1.0).
+        max_gain: the largest gain (0 or less: no limit) (a number in [-3.4e38, 3.4e38]; default 65536.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        rate: message input
+        reference: message input
+        gain: message input
+        max_gain: message input
+    """
+
+
+def agc2(dtype: DTypeLike = np.complex64, attack_rate: float = 0.1, decay_rate: float = 0.01, reference: float = 1.0, gain: float = 1.0, max_gain: float = 65536.0, *, name: Optional[str] = None) -> Block:
+    """Automatic gain control with attack and decay rates (GNU Radio's agc2_cc / agc2_ff).
+
+    Parameters:
+        dtype: the item type, one of complex64, float32 (default complex64).
+        attack_rate: the gain's step per unit of error where the error is large (a number in [-3.4e38, 3.4e38]; default 0.1).
+        decay_rate: the gain's step per unit of error otherwise (a number in [-3.4e38, 3.4e38]; default 0.01).
+        reference: the output amplitude aimed at (a number in [-3.4e38, 3.4e38]; default 1.0).
+        gain: the gain to start from (a number in [-3.4e38, 3.4e38]; default 1.0).
+        max_gain: the largest gain (0 or less: no limit) (a number in [-3.4e38, 3.4e38]; default 65536.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        attack_rate: message input
+        decay_rate: message input
+        reference: message input
+        gain: message input
+        max_gain: message input
+    """
+
+
 def amp_bal(alpha: float = 0.0, *, name: Optional[str] = None) -> Block:
     """The quadrature branch scaled by rms(I)/rms(Q), each RMS a single-pole average (GNU Radio's channels.amp_bal).
 
@@ -277,6 +321,24 @@ def chunks_to_symbols_short(symbol_table: Any, dtype: DTypeLike = np.complex64, 
         in: stream input
         out: stream output
         set_symbol_table: message input
+    """
+
+
+def clock_recovery_mm(omega: float, dtype: DTypeLike = np.float32, gain_omega: float = 0.00765625, mu: float = 0.5, gain_mu: float = 0.175, omega_relative_limit: float = 0.005, *, name: Optional[str] = None) -> Block:
+    """Symbol timing recovery by Mueller and Müller's detector and GNU Radio's MMSE interpolator (GNU Radio's clock_recovery_mm_ff and _cc).
+
+    Parameters:
+        omega: the initial samples per symbol: at least 1 (float), above 0 (complex) (a number in [-3.4e38, 3.4e38]).
+        dtype: the item type, one of float32, complex64 (default float32).
+        gain_omega: the gain of the error on omega (GNU Radio's example: 0.25·0.175²) (a number in [-3.4e38, 3.4e38]; default 0.00765625).
+        mu: the initial fractional position, in [0, 1] (a number in [-3.4e38, 3.4e38]; default 0.5).
+        gain_mu: the gain of the error on the position (a number in [-3.4e38, 3.4e38]; default 0.175).
+        omega_relative_limit: how far omega may move from its initial value, relative to it (a number in [-3.4e38, 3.4e38]; default 0.005).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
     """
 
 
@@ -515,6 +577,25 @@ def copy(dtype: DTypeLike = np.float32, vlen: int = 1, enabled: bool = True, *, 
         in: stream input
         out: stream output
         enabled: message input
+    """
+
+
+def corr_est(symbols: Any, sps: float, dtype: DTypeLike = np.complex64, mark_delay: int = 0, threshold: float = 0.9, threshold_method: str = "absolute", *, name: Optional[str] = None) -> Block:
+    """Finds a known symbol sequence and tags its start, phase, timing and amplitude; the input delayed by its length, the correlation on an optional output (GNU Radio's corr_est_cc).
+
+    Parameters:
+        symbols: the sequence to find, as sampled (modulated and shaped) (a list of values of the item type).
+        sps: samples per symbol: the search skips round(sps) samples past a peak (a number in [-3.4e38, 3.4e38]).
+        dtype: the item type, one of complex64 (default complex64).
+        mark_delay: samples after the correlation peak that phase_est, time_est, corr_est and amp_est mark (at most N - 1) (an integer >= 0; default 0).
+        threshold: the detection threshold: a fraction of the peak (absolute) or 1 - a false-alarm probability (dynamic) (a number in [-3.4e38, 3.4e38]; default 0.9).
+        threshold_method: absolute or dynamic threshold (one of absolute, dynamic; default "absolute").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        corr: stream output
     """
 
 
@@ -1154,6 +1235,21 @@ def frequency_modulator(sensitivity: float, dtype: DTypeLike = np.float32, *, na
     """
 
 
+def gmsk_mod(samples_per_symbol: int = 2, bt: float = 0.35, do_unpack: bool = True, *, name: Optional[str] = None) -> Block:
+    """GMSK: bits as ±1 through a Gaussian pulse, frequency modulated a quarter turn per bit (GNU Radio's gmsk_mod).
+
+    Parameters:
+        samples_per_symbol: output samples per bit, at least 2 (an integer >= 0; default 2).
+        bt: the Gaussian filter's bandwidth-time product (a finite number; default 0.35).
+        do_unpack: take 8 bits from each byte (most significant first); otherwise each byte is a bit (true or false; default True).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def head(n: int, dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Passes the first `n` items, then ends the stream.
 
@@ -1176,6 +1272,26 @@ def iir_filter(b: Sequence[float], a: Sequence[float], dtype: DTypeLike = np.flo
         b: feed-forward taps (a non-empty list of finite numbers).
         a: feedback taps, `a[0]` weighing `y[n]` (a non-empty list of finite numbers).
         dtype: the item type, one of float32 (default float32).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def impairments(phase_noise_mag: float = 0.0, magbal: float = 0.0, phasebal: float = 0.0, q_ofs: float = 0.0, i_ofs: float = 0.0, freq_offset: float = 0.0, gamma: float = 0.0, beta: float = 0.0, *, name: Optional[str] = None) -> Block:
+    """A radio's hardware impairments: phase noise, third- and second-order distortion, IQ imbalance, DC offset and a frequency offset (GNU Radio's channels.impairments).
+
+    Parameters:
+        phase_noise_mag: the phase noise's deviation in dB before its low-pass (0 dB: 1 rad) (a finite number; default 0.0).
+        magbal: the IQ magnitude imbalance, in dB (the in-phase branch's gain) (a finite number; default 0.0).
+        phasebal: the IQ phase imbalance, in degrees (a finite number; default 0.0).
+        q_ofs: the quadrature DC offset (a finite number; default 0.0).
+        i_ofs: the in-phase DC offset (a finite number; default 0.0).
+        freq_offset: the frequency offset, in cycles per sample (a finite number; default 0.0).
+        gamma: the second-order distortion's weight (a finite number; default 0.0).
+        beta: the third-order distortion's weight (a finite number; default 0.0).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1439,6 +1555,23 @@ def message_strobe_random(msg: Any, dist: str, mean_ms: float, std_ms: float = 0
     """
 
 
+def mmse_resampler(resamp_ratio: float, dtype: DTypeLike = np.float32, phase_shift: float = 0.0, *, name: Optional[str] = None) -> Block:
+    """A stream resampled by any ratio (`resamp_ratio` inputs per output) with the 8-tap MMSE interpolator (GNU Radio's mmse_resampler_ff/cc).
+
+    Parameters:
+        resamp_ratio: inputs per output (above 1 makes fewer outputs) (a number > 0).
+        dtype: the item type, one of float32, complex64 (default float32).
+        phase_shift: the first output's fractional delay, in [0, 1] (a number in [-3.4e38, 3.4e38]; default 0.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        resamp_ratio: message input
+        msg_in: message input
+    """
+
+
 def moving_average(length: int, scale: Any, dtype: DTypeLike = np.complex64, max_iter: int = 4000, *, name: Optional[str] = None) -> Block:
     """The sum of the last `length` items times `scale`, as GNU Radio computes it.
 
@@ -1545,6 +1678,41 @@ def mute(dtype: DTypeLike = np.float32, mute: bool = False, *, name: Optional[st
     """
 
 
+def nbfm_rx(audio_rate: int, quad_rate: int, tau: float = 7.5e-5, max_dev: float = 5000.0, *, name: Optional[str] = None) -> Block:
+    """Narrow-band FM to audio: demodulation, de-emphasis, low-pass decimation (GNU Radio's nbfm_rx).
+
+    Parameters:
+        audio_rate: the output's rate, Hz (an integer >= 1).
+        quad_rate: the input's rate, Hz (a multiple of audio_rate) (an integer >= 1).
+        tau: the de-emphasis time constant, s (a number > 0; default 7.5e-5).
+        max_dev: the deviation giving ±1, Hz (a number > 0; default 5000.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        max_dev: message input
+    """
+
+
+def nbfm_tx(audio_rate: int, quad_rate: int, tau: float = 7.5e-5, max_dev: float = 5000.0, fh: float = -1.0, *, name: Optional[str] = None) -> Block:
+    """Audio to narrow-band FM: interpolation, pre-emphasis, frequency modulation (GNU Radio's nbfm_tx).
+
+    Parameters:
+        audio_rate: the input's rate, Hz (an integer >= 1).
+        quad_rate: the output's rate, Hz (a multiple of audio_rate) (an integer >= 1).
+        tau: the pre-emphasis time constant, s (a number > 0; default 7.5e-5).
+        max_dev: the deviation at ±1, Hz (a finite number; default 5000.0).
+        fh: where the pre-emphasis flattens out, Hz (≤ 0 or ≥ quad_rate/2: 0.925·quad_rate/2) (a finite number; default -1.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        max_dev: message input
+    """
+
+
 def nlog10(dtype: DTypeLike = np.float32, n: float = 1.0, k: float = 0.0, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """n·log10(in) + k of every item (decibels with n = 10 or 20).
 
@@ -1609,6 +1777,21 @@ def pack_k_bits(k: int, *, name: Optional[str] = None) -> Block:
 
     Parameters:
         k: input bytes per output byte (1 to 8) (an integer >= 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def packed_to_unpacked(bits_per_chunk: int, dtype: DTypeLike = np.int32, endianness: str = "msb", *, name: Optional[str] = None) -> Block:
+    """Each item's bits cut into chunks of `bits_per_chunk`, one chunk per output item (GNU Radio's packed_to_unpacked_bb/ss/ii).
+
+    Parameters:
+        bits_per_chunk: bits per output item (1 to the item's bits) (an integer >= 1).
+        dtype: the item type, one of int32, int16, uint8 (default int32).
+        endianness: which bit of an item goes first (one of msb, lsb; default "msb").
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -2272,6 +2455,23 @@ def tag_debug(dtype: DTypeLike = np.float32, label: str = "", filter: str = "", 
     """
 
 
+def tagged_stream_multiply_length(lengthtagname: str, dtype: DTypeLike = np.float32, scalar: float = 1.0, vlen: int = 1, *, name: Optional[str] = None) -> Block:
+    """Passes items, multiplying the value of each length tag by a scalar (GNU Radio's tagged_stream_multiply_length).
+
+    Parameters:
+        lengthtagname: the length tags' key (a word).
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        scalar: the factor on the length tags' values (a finite number; default 1.0).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        set_scalar: message input
+    """
+
+
 def tagged_stream_mux(dtype: DTypeLike = np.float32, ninputs: int = 2, lengthtagname: str = "packet_len", tag_preserve_head_pos: int = 0, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """The current packet of each tagged input stream joined into one packet, with its length tag (ports in0..).
 
@@ -2441,6 +2641,21 @@ def unpack_k_bits(k: int, *, name: Optional[str] = None) -> Block:
     """
 
 
+def unpacked_to_packed(bits_per_chunk: int, dtype: DTypeLike = np.int32, endianness: str = "msb", *, name: Optional[str] = None) -> Block:
+    """The low `bits_per_chunk` bits of each item packed into whole items (GNU Radio's unpacked_to_packed_bb/ss/ii).
+
+    Parameters:
+        bits_per_chunk: bits per input item (1 to the item's bits) (an integer >= 1).
+        dtype: the item type, one of int32, int16, uint8 (default int32).
+        endianness: where the first bit goes in an output item (one of msb, lsb; default "msb").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def vector_sink(dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Collects what it receives (items and tags) for reading after the run.
 
@@ -2461,7 +2676,7 @@ def vector_source(data: Any, dtype: DTypeLike = None, repeat: bool = False, vlen
         data: the items to play (flat: `vlen` scalars per item) (a list of values of the item type).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
         repeat: play them again and again (true or false; default False).
-        tags: tags as [offset, key, value] lists, offsets into data (items) (a list of messages; default ()).
+        tags: tags as [offset, key, value] (or [offset, key, value, srcid]) lists, offsets into data (items) (a list of messages; default ()).
         vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
@@ -2512,6 +2727,37 @@ def wav_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.float32, cha
 
     Ports:
         out0, 1, ...: stream output
+    """
+
+
+def wfm_rcv(quad_rate: float, audio_decimation: int, *, name: Optional[str] = None) -> Block:
+    """Broadcast FM to audio: demodulation, low-pass decimation, 75 µs de-emphasis (GNU Radio's wfm_rcv).
+
+    Parameters:
+        quad_rate: the input's rate, Hz (a number > 0).
+        audio_decimation: inputs per audio sample (an integer >= 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def wfm_tx(audio_rate: int, quad_rate: int, tau: float = 7.5e-5, max_dev: float = 75000.0, fh: float = -1.0, *, name: Optional[str] = None) -> Block:
+    """Audio to broadcast FM: interpolation, pre-emphasis, frequency modulation (GNU Radio's wfm_tx).
+
+    Parameters:
+        audio_rate: the input's rate, Hz (an integer >= 1).
+        quad_rate: the output's rate, Hz (a multiple of audio_rate) (an integer >= 1).
+        tau: the pre-emphasis time constant, s (a number > 0; default 7.5e-5).
+        max_dev: the deviation at ±1, Hz (a finite number; default 75000.0).
+        fh: where the pre-emphasis flattens out, Hz (≤ 0 or ≥ quad_rate/2: 0.925·quad_rate/2) (a finite number; default -1.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
     """
 
 
