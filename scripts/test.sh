@@ -159,6 +159,37 @@ step "loom model checks of buffer positions and wake-ups (background)"
 (cargo test --locked --release -p radioflow-runtime --features loom --lib loom -- --test-threads=1 \
   > target/loom.log 2>&1) &
 loom_pid=$!
+step "benchmarks in quick mode in the background (tiny sizes; every experiment runs and verifies)"
+# One process at a time, beside Miri, valgrind, loom and the fuzzers: after them they ran with
+# a core idle (the suite's last half minute).
+(
+  # On the debug CLI the tests ran (see above). `bench counters` compares it with the same CLI
+  # built with its counters compiled out (after the debug tests).
+  bin=$PWD/target/radioflow-counters
+  export RADIOFLOW_NO_COUNTERS_BIN=$PWD/target/radioflow-no-counters
+  "$bin" bench --quick
+  "$bin" bench opti --quick --sweep --json > /dev/null
+  "$bin" bench resched --quick --compare gnuradio  # GNU Radio rows where it is installed
+  "$bin" bench items --quick --compare gnuradio
+  "$bin" bench counters --quick --json > /dev/null && "$bin" bench workload --quick --json > /dev/null \
+    && "$bin" profile fir --samples 1e5 --trace target/profile-trace.json > /dev/null
+  "$bin" bench tasks --quick --json > /dev/null && "$bin" bench pipeline --quick --json > /dev/null
+  # The receivers and the transmitter: the FM benchmark's chain, the DVB-S2 transmitter's,
+  # and the FM receiver on its built-in station (stereo, RDS printed as decoded).
+  "$bin" bench fm --quick --json > /dev/null
+  "$bin" bench dvbs2-tx --quick --json > /dev/null
+  "$bin" bench dvbs2-rx --quick --json > /dev/null
+  "$bin" bench dvbs2-fer --quick --json > /dev/null
+  # GNU Radio's example flowgraphs: the first two that compare, beside GNU Radio where installed.
+  if [ -d /usr/share/gnuradio/examples ]; then
+    "$bin" bench grc /usr/share/gnuradio/examples --quick --compare gnuradio --json > /dev/null
+  else
+    echo "SKIPPED: bench grc --quick (GNU Radio's examples are not installed)"
+  fi
+  mkdir -p target/demo && "$bin" fm --demo --wav target/demo/station.wav
+) > target/bench.log 2>&1 &
+bench_pid=$!
+
 step "miri (unsafe buffer code, threads, framed pipelines)"
 if cargo +nightly miri --version >/dev/null 2>&1 \
    || timeout 300 rustup component add miri rust-src --toolchain nightly >/dev/null 2>&1; then
@@ -186,34 +217,9 @@ finish "$valgrind_pid" target/valgrind.log "valgrind: see the logs named above"
 step "loom: results"
 finish "$loom_pid" target/loom.log loom counted
 
-step "benchmarks in quick mode (tiny sizes; every experiment runs and verifies)"
-# On the debug CLI the tests ran (see above). `bench counters` compares it with the same CLI
-# built with its counters compiled out (after the debug tests).
-bin=$PWD/target/radioflow-counters
-export RADIOFLOW_NO_COUNTERS_BIN=$PWD/target/radioflow-no-counters
-"$bin" bench --quick
-"$bin" bench opti --quick --sweep --json > /dev/null
-"$bin" bench resched --quick --compare gnuradio  # GNU Radio rows where it is installed
-"$bin" bench items --quick --compare gnuradio
-"$bin" bench counters --quick --json > /dev/null && "$bin" bench workload --quick --json > /dev/null \
-  && "$bin" profile fir --samples 1e5 --trace target/profile-trace.json > /dev/null
-"$bin" bench tasks --quick --json > /dev/null && "$bin" bench pipeline --quick --json > /dev/null
-# The receivers and the transmitter: the FM benchmark's chain, the DVB-S2 transmitter's,
-# and the FM receiver on its built-in station (stereo, RDS printed as decoded).
-"$bin" bench fm --quick --json > /dev/null
-"$bin" bench dvbs2-tx --quick --json > /dev/null
-"$bin" bench dvbs2-rx --quick --json > /dev/null
-"$bin" bench dvbs2-fer --quick --json > /dev/null
-# GNU Radio's example flowgraphs: the first two that compare, beside GNU Radio where installed.
-if [ -d /usr/share/gnuradio/examples ]; then
-  "$bin" bench grc /usr/share/gnuradio/examples --quick --compare gnuradio --json > /dev/null
-else
-  echo "SKIPPED: bench grc --quick (GNU Radio's examples are not installed)"
-fi
-mkdir -p target/demo && "$bin" fm --demo --wav target/demo/station.wav
+step "benchmarks: results"
+finish "$bench_pid" target/bench.log "benchmarks: an experiment failed or did not verify"
 
-# Should the fuzzers outlast the benchmarks, the benchmarks ran beside their tail (on a core
-# the fuzzer leaves idle) instead of before it.
 step "fuzzing: results"
 finish "$fuzz_pid" target/fuzz.log "fuzzing: a crash, or the targets did not build"
 
