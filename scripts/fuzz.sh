@@ -14,27 +14,35 @@
 #   scripts/fuzz.sh ... pmt_deserialize graph_file   only these targets
 #   scripts/fuzz.sh --build-only      build the targets, run nothing (scripts/test.sh builds
 #                                     early, in the background, and fuzzes later)
+#   scripts/fuzz.sh --opt-level 0 ... every crate at this level (scripts/test.sh: 0, see there)
 # A crash leaves its input in target/fuzz-artifacts/<target>/; copy it into
 # fuzz/regressions/<target>/ with the fix, so it is replayed on every run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=30
 build_only=false
+level=
 opt=()
-case "${1:-}" in
-  # An hour per target: built at opt-level 3 (fuzz/Cargo.toml's 1 and 0 keep the suite's build short)
-  # for more executions per second.
-  --long)
-    seconds=3600; export CARGO_PROFILE_RELEASE_OPT_LEVEL=3
-    # fuzz/Cargo.toml's crates at opt-level 0 too (a config's profile overrides the manifest's).
-    for p in radioflow-fftplan rustfft radioflow-blocks radioflow-digital radioflow-channels \
-             radioflow-fec radioflow-library; do
-      opt+=(--config "profile.release.package.$p.opt-level=3")
-    done
-    shift ;;
-  --seconds) seconds=$2; shift 2 ;;
-  --build-only) build_only=true; shift ;;
-esac
+while [ $# -gt 0 ]; do
+  case "$1" in
+    # An hour per target: built at opt-level 3 (fuzz/Cargo.toml's 1 and 0 keep the suite's build
+    # short) for more executions per second.
+    --long) seconds=3600; level=3; shift ;;
+    --seconds) seconds=$2; shift 2 ;;
+    --build-only) build_only=true; shift ;;
+    --opt-level) level=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
+if [ -n "$level" ]; then
+  export CARGO_PROFILE_RELEASE_OPT_LEVEL=$level
+  # The crates fuzz/Cargo.toml sets a level of its own for too (a config's profile overrides
+  # the manifest's).
+  for p in radioflow-fftplan rustfft radioflow-blocks radioflow-digital radioflow-channels \
+           radioflow-fec radioflow-library; do
+    opt+=(--config "profile.release.package.$p.opt-level=$level")
+  done
+fi
 all=(pmt_deserialize graph_file grc_file grc_expr scheduler_spec framed_pipeline rds_decoder bbframe sigmf_meta sigmf_archive zmq_tag_header wav_file hosts_control cli_values)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
