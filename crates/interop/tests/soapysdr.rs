@@ -257,3 +257,58 @@ fn no_device_is_an_error_naming_the_arguments() {
         "{e}"
     );
 }
+
+/// Retuned while streaming, as a GRC slider or GNU Radio's `cmd` message does: the frequency
+/// message input and the `cmd` dict reach the device in the order posted (the module sends
+/// each frequency on its control connection); a command it cannot carry out is skipped with
+/// the stream going on.
+#[test]
+fn a_running_source_is_retuned_by_its_message_inputs() {
+    if skip_without_module("a_running_source_is_retuned_by_its_message_inputs") {
+        return;
+    }
+    use radioflow_blocks::runtime::Direction;
+    let device = RedPitaya::start(500e3, counter);
+    let mut fg = Flowgraph::new();
+    let src = fg.add(SoapySource::new(device.args(), 500e3, 10e6).open().unwrap());
+    let sink = fg.add(radioflow_blocks::NullSink::<Complex32>::new());
+    fg.connect(src, sink).unwrap();
+    let inputs = fg.port_names(src, Direction::MessageInput);
+    let port = |name: &str| inputs.iter().position(|p| *p == name).unwrap();
+    let (frequency, cmd) = (port("frequency"), port("cmd"));
+    fg.start(default_scheduler().as_ref()).unwrap();
+    // Streaming: the module has sent the frequency and the rate.
+    device.wait_for(Duration::from_secs(20), |l| l.rx_commands.len() >= 2);
+    let poster = fg.message_poster().unwrap();
+    let dict = |entries: &[(&str, Pmt)]| {
+        Pmt::dict_from(entries.iter().map(|(k, v)| (Pmt::symbol(*k), v.clone())))
+    };
+    assert!(poster.post(src, frequency, Pmt::Double(7.1e6)));
+    assert!(poster.post(
+        src,
+        cmd,
+        dict(&[("freq", Pmt::symbol("high")), ("volume", Pmt::Int(1))])
+    ));
+    assert!(poster.post(src, cmd, dict(&[("freq", Pmt::Double(14.2e6))])));
+    // For another channel: not this block's.
+    assert!(poster.post(
+        src,
+        cmd,
+        dict(&[("chan", Pmt::Int(1)), ("freq", Pmt::Double(3.5e6))])
+    ));
+    assert!(poster.post(src, cmd, dict(&[("freq", Pmt::Int(21_000_000))])));
+    let log = device.wait_for(Duration::from_secs(20), |l| l.rx_commands.len() >= 5);
+    fg.stop();
+    fg.wait().unwrap();
+    assert_eq!(
+        log.rx_commands,
+        [
+            10_000_000,
+            rate_command(4),
+            7_100_000,
+            14_200_000,
+            21_000_000
+        ]
+    );
+    assert_eq!(fg.block::<SoapySource>(src).unwrap().overflows(), 0);
+}

@@ -2,6 +2,7 @@
 //! device channel's settings, opening and configuring the device, and [`DeviceError`], which
 //! names the block and the device.
 
+use super::command::Command;
 use soapysdr::{Device, Direction};
 use std::fmt;
 
@@ -60,6 +61,9 @@ pub(crate) struct DeviceConfig {
     pub(crate) gain: Option<f64>,
     /// The antenna (empty: the device's default).
     pub(crate) antenna: String,
+    /// Commands given before the device was opened, carried out when it is, after the
+    /// settings above (those that change them are kept there too).
+    pub(crate) later: Vec<Command>,
 }
 
 impl DeviceConfig {
@@ -79,6 +83,7 @@ impl DeviceConfig {
             frequency,
             gain: None,
             antenna: String::new(),
+            later: Vec::new(),
         }
     }
 
@@ -229,7 +234,150 @@ impl DeviceConfig {
                 "the device is tuned to {got} Hz, not the {freq} Hz asked for{range}"
             )));
         }
+        for c in &self.later {
+            self.carry_out(&device, c)?;
+        }
         Ok(device)
+    }
+
+    /// Carries `command` out on the open `device`, or keeps it for when the device is opened
+    /// (`None`); either way the settings here follow, so that a device opened again (the
+    /// graph run again) gets the frequency, gain, rate and antenna last set.
+    pub(crate) fn apply(
+        &mut self,
+        device: Option<&Device>,
+        command: Command,
+    ) -> Result<(), DeviceError> {
+        let mut next = self.clone();
+        match &command {
+            Command::Frequency(hz) => next.frequency = *hz,
+            Command::Gain(db) => next.gain = Some(*db),
+            Command::GainMode(true) => next.gain = None,
+            Command::SampleRate(rate) => next.sample_rate = *rate,
+            Command::Antenna(name) => next.antenna.clone_from(name),
+            _ => {}
+        }
+        next.check()?;
+        *self = next;
+        match device {
+            Some(device) => self.carry_out(device, &command),
+            None => {
+                if !matches!(
+                    command,
+                    Command::Frequency(_)
+                        | Command::Gain(_)
+                        | Command::GainMode(true)
+                        | Command::SampleRate(_)
+                        | Command::Antenna(_)
+                ) {
+                    self.later.push(command);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// GNU Radio's `cmd` message (see [`command`](super::command)): each command carried
+    /// out on `device` (or kept for when it is opened); what cannot be is logged and skipped,
+    /// as GNU Radio does, and counted in the result.
+    pub(crate) fn on_message(
+        &mut self,
+        device: Option<&Device>,
+        msg: &radioflow_runtime::Pmt,
+    ) -> u64 {
+        let parsed = super::command::parse(msg, self.channel);
+        let mut failed = parsed.skipped.len() as u64;
+        for why in parsed.skipped {
+            tracing::warn!("{}", self.error(format!("cmd skipped: {why}")));
+        }
+        for c in parsed.commands {
+            failed += u64::from(!self.applied(device, c));
+        }
+        failed
+    }
+
+    /// [`apply`](Self::apply), its error logged (the stream goes on): whether it was.
+    pub(crate) fn applied(&mut self, device: Option<&Device>, command: Command) -> bool {
+        self.apply(device, command)
+            .inspect_err(|e| tracing::warn!("{e}; the stream goes on"))
+            .is_ok()
+    }
+
+    /// One command on the device, read back where the device says what it made of it (the
+    /// frequency and the rate, held to the same tolerances as when it is opened).
+    fn carry_out(&self, device: &Device, command: &Command) -> Result<(), DeviceError> {
+        let (dir, ch) = (self.direction, self.channel);
+        match command {
+            Command::Frequency(hz) => {
+                device
+                    .set_frequency(dir, ch, *hz, "")
+                    .map_err(|e| self.failed(format_args!("cannot tune to {hz} Hz"), &e))?;
+                let got = device
+                    .frequency(dir, ch)
+                    .map_err(|e| self.failed("cannot read the frequency back", &e))?;
+                if (got - hz).abs() > FREQUENCY_TOLERANCE_HZ {
+                    return Err(self.error(format!(
+                        "the device is tuned to {got} Hz, not the {hz} Hz asked for"
+                    )));
+                }
+            }
+            Command::Gain(db) => {
+                if device.has_gain_mode(dir, ch).unwrap_or(false) {
+                    device
+                        .set_gain_mode(dir, ch, false)
+                        .map_err(|e| self.failed("cannot turn automatic gain off", &e))?;
+                }
+                device
+                    .set_gain(dir, ch, *db)
+                    .map_err(|e| self.failed(format_args!("cannot set the gain to {db} dB"), &e))?;
+            }
+            Command::GainElement { name, db } => device
+                .set_gain_element(dir, ch, name.as_str(), *db)
+                .map_err(|e| self.failed(format_args!("cannot set gain {name} to {db} dB"), &e))?,
+            Command::GainMode(on) => device
+                .set_gain_mode(dir, ch, *on)
+                .map_err(|e| self.failed("cannot switch automatic gain", &e))?,
+            Command::SampleRate(rate) => {
+                device.set_sample_rate(dir, ch, *rate).map_err(|e| {
+                    self.failed(format_args!("cannot set the sample rate to {rate}"), &e)
+                })?;
+                let got = device
+                    .sample_rate(dir, ch)
+                    .map_err(|e| self.failed("cannot read the sample rate back", &e))?;
+                if (got - rate).abs() > RATE_TOLERANCE * rate {
+                    return Err(self.error(format!(
+                        "the device runs at {got} samples/s, not the {rate} asked for"
+                    )));
+                }
+            }
+            Command::Bandwidth(hz) => device.set_bandwidth(dir, ch, *hz).map_err(|e| {
+                self.failed(format_args!("cannot set the bandwidth to {hz} Hz"), &e)
+            })?,
+            Command::Antenna(name) => device
+                .set_antenna(dir, ch, name.as_str())
+                .map_err(|e| self.failed(format_args!("cannot select antenna '{name}'"), &e))?,
+            Command::DcOffsetMode(on) => device
+                .set_dc_offset_mode(dir, ch, *on)
+                .map_err(|e| self.failed("cannot switch automatic DC offset removal", &e))?,
+            Command::DcOffset(i, q) => device
+                .set_dc_offset(dir, ch, *i, *q)
+                .map_err(|e| self.failed("cannot set the DC offset", &e))?,
+            Command::IqBalance(i, q) => device
+                .set_iq_balance(dir, ch, *i, *q)
+                .map_err(|e| self.failed("cannot set the IQ balance", &e))?,
+            Command::ClockSource(name) => device.set_clock_source(name.as_str()).map_err(|e| {
+                self.failed(format_args!("cannot select clock source '{name}'"), &e)
+            })?,
+            Command::TimeSource(name) => device
+                .set_time_source(name.as_str())
+                .map_err(|e| self.failed(format_args!("cannot select time source '{name}'"), &e))?,
+            Command::Setting { key, value } => device
+                .write_setting(key.as_str(), value.as_str())
+                .map_err(|e| {
+                self.failed(format_args!("cannot write setting {key}={value}"), &e)
+            })?,
+        }
+        Ok(())
     }
 }
 

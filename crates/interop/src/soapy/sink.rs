@@ -1,5 +1,6 @@
 //! [`SoapySink`]: transmits through a radio with SoapySDR.
 
+use super::command::Command;
 use super::device::{DeviceConfig, DeviceError, TIMEOUT_US};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
@@ -39,15 +40,27 @@ use soapysdr::{Device, Direction, ErrorCode, TxStream};
     doc = "SoapySDR device arguments (driver=rtlsdr, driver=hackrf,serial=...)"
 )]
 #[param(sample_rate: f64, above = 0.0, example = 2.4e6, doc = "samples/s")]
-#[param(frequency: f64, at_least = 0.0, example = 100e6, doc = "centre frequency, Hz")]
+#[param(
+    frequency: f64,
+    at_least = 0.0,
+    example = 100e6,
+    settable,
+    doc = "centre frequency, Hz"
+)]
 #[param(
     agc: bool = true,
     doc = "the device's automatic gain, where it has one (else `gain`)"
 )]
 // The device's range applies (checked when it is opened); dB can be negative.
-#[param(gain: f64 = 0.0, doc = "overall gain, dB, when agc is false")]
+#[param(gain: f64 = 0.0, settable, doc = "overall gain, dB, when agc is false (set: agc off)")]
 #[param(channel: usize = 0, doc = "the device's channel")]
 #[param(antenna: String = "", doc = "antenna name (empty: the device's default)")]
+#[message_input(
+    name = "cmd",
+    doc = "GNU Radio's command dict: freq, gain (or {name, gain}), rate, bandwidth, antenna, \
+           gain_mode, dc_offset_mode, dc_offset, iq_bal, clock_src, time_src, setting ({key, \
+           value}); chan: the channel (absent: any). What cannot be applied is logged and skipped"
+)]
 pub struct SoapySink {
     /// The samples to send (SoapySDR's `CF32`: full scale is ±1).
     #[input(name = "in")]
@@ -96,6 +109,25 @@ impl SoapySink {
     pub fn gain(mut self, db: Option<f64>) -> Self {
         self.config.gain = db;
         self
+    }
+
+    /// Retunes to `hz`: now if the device is open (an error is logged and the stream goes
+    /// on), else when it is.
+    pub fn set_frequency(&mut self, hz: f64) {
+        self.config
+            .applied(self.device.as_ref(), Command::Frequency(hz));
+    }
+
+    /// Sets the overall gain to `db` dB, automatic gain off: now if the device is open (an
+    /// error is logged and the stream goes on), else when it is.
+    pub fn set_gain(&mut self, db: f64) {
+        self.config.applied(self.device.as_ref(), Command::Gain(db));
+    }
+
+    /// GNU Radio's command message (see the `cmd` input).
+    #[message_input]
+    fn cmd(&mut self, msg: &Pmt) {
+        self.config.on_message(self.device.as_ref(), msg);
     }
 
     /// The device's channel (default 0).
