@@ -2316,13 +2316,16 @@ def soapy_sink(args: str, sample_rate: float, frequency: float, dtype: DTypeLike
         frequency: centre frequency, Hz (a number >= 0).
         dtype: the item type, one of complex64 (default complex64).
         agc: the device's automatic gain, where it has one (else `gain`) (true or false; default True).
-        gain: overall gain, dB, when agc is false (a finite number; default 0.0).
+        gain: overall gain, dB, when agc is false (set: agc off) (a finite number; default 0.0).
         channel: the device's channel (an integer >= 0; default 0).
         antenna: antenna name (empty: the device's default) (a word; default "").
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         in: stream input
+        frequency: message input
+        gain: message input
+        cmd: message input
     """
 
 
@@ -2335,13 +2338,16 @@ def soapy_source(args: str, sample_rate: float, frequency: float, dtype: DTypeLi
         frequency: centre frequency, Hz (a number >= 0).
         dtype: the item type, one of complex64 (default complex64).
         agc: the device's automatic gain, where it has one (else `gain`) (true or false; default True).
-        gain: overall gain, dB, when agc is false (a finite number; default 0.0).
+        gain: overall gain, dB, when agc is false (set: agc off) (a finite number; default 0.0).
         channel: the device's channel (an integer >= 0; default 0).
         antenna: antenna name (empty: the device's default) (a word; default "").
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         out: stream output
+        frequency: message input
+        gain: message input
+        cmd: message input
     """
 
 
