@@ -111,6 +111,8 @@ enum Outcome {
     Unsupported(Vec<String>),
     /// Holds GUI blocks only: nothing is left to run without a display.
     OnlyGui,
+    /// Needs a radio that is not there (its device block could not find it): the error.
+    NoDevice(String),
     /// Could not be read, built or run: the error.
     Failed(String),
 }
@@ -123,8 +125,18 @@ impl Outcome {
             Outcome::RanUntilStopped => "runs until stopped",
             Outcome::Unsupported(_) => "unsupported blocks",
             Outcome::OnlyGui => "GUI only",
+            Outcome::NoDevice(_) => "needs an absent device",
             Outcome::Failed(_) => "error",
         }
+    }
+
+    /// A failure, or the absent radio it was for.
+    fn failed(error: String) -> Self {
+        #[cfg(feature = "soapysdr")]
+        if error.contains(radioflow_interop::soapy::NO_DEVICE) {
+            return Outcome::NoDevice(error);
+        }
+        Outcome::Failed(error)
     }
 }
 
@@ -167,14 +179,14 @@ fn check_one(file: &Path, run: Option<f64>) -> (Outcome, bool) {
 fn run_one(description: radioflow_graphfile::GraphDescription, run: Option<f64>) -> Outcome {
     let mut graph = match description.build() {
         Ok(g) => g,
-        Err(e) => return Outcome::Failed(e.to_string()),
+        Err(e) => return Outcome::failed(e.to_string()),
     };
     let Some(seconds) = run else {
         return Outcome::Builds;
     };
     let scheduler = SchedulerSpec::default().build();
     if let Err(e) = graph.flowgraph.start(scheduler.as_ref()) {
-        return Outcome::Failed(e.to_string());
+        return Outcome::failed(e.to_string());
     }
     match graph
         .flowgraph
@@ -185,10 +197,10 @@ fn run_one(description: radioflow_graphfile::GraphDescription, run: Option<f64>)
             graph.flowgraph.stop();
             match graph.flowgraph.wait() {
                 Ok(()) => Outcome::RanUntilStopped,
-                Err(e) => Outcome::Failed(e.to_string()),
+                Err(e) => Outcome::failed(e.to_string()),
             }
         }
-        Err(e) => Outcome::Failed(e.to_string()),
+        Err(e) => Outcome::failed(e.to_string()),
     }
 }
 
@@ -225,7 +237,7 @@ fn check(path: &Path, run: Option<f64>) -> anyhow::Result<()> {
                 }
                 ids.join(", ")
             }
-            Outcome::Failed(e) => {
+            Outcome::Failed(e) | Outcome::NoDevice(e) => {
                 // The error names the file, which the table's first column shows.
                 let e = e.lines().next().unwrap_or_default();
                 let prefix = format!("{}: ", file.display());

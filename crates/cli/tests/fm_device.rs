@@ -2,7 +2,8 @@
 //! `redpitaya` module talking to a Red Pitaya emulated on loopback (radioflow-blocks'
 //! tests/soapy) that streams an FM station at 1.25 Msps. The WAV file has the station's tone,
 //! a run without `--seconds` ends at Ctrl-C with a finished WAV file, and a device that is
-//! not there is one line naming it. Without the module the device runs say SKIPPED; CI
+//! not there is one line naming it; GNU Radio's `soapy_custom_source` from a .grc file runs
+//! on the same device. Without the module the device runs say SKIPPED; CI
 //! installs it (scripts/system-deps.sh).
 #![cfg(feature = "soapysdr")]
 
@@ -238,5 +239,71 @@ fn a_device_that_is_not_there_is_one_line_naming_it() {
     assert!(
         err.starts_with("error: the argument '--device <DEVICE>' cannot be used with"),
         "{err}"
+    );
+}
+
+/// GNU Radio's `soapy_custom_source` from a .grc file on the emulated Red Pitaya, checked as
+/// `radioflow grc check` runs it: the device arguments joined as gr-soapy joins them, the
+/// rate and frequency reach the device, and GRC's default automatic DC removal on a device
+/// without it fails the start as it does in GNU Radio, saying so.
+#[test]
+fn a_grc_soapy_custom_source_runs_on_the_emulated_radio() {
+    if skip_without_module("a_grc_soapy_custom_source_runs_on_the_emulated_radio") {
+        return;
+    }
+    let device = RedPitaya::start(500e3, |k| [k as f32, 0.0]);
+    let dev_args = device.args();
+    let dev_args = dev_args.strip_prefix("driver=redpitaya,").unwrap();
+    let grc = |dc_removal: &str| {
+        format!(
+            "options:\n  parameters:\n    id: radio\n  states:\n    state: enabled\nblocks:\n\
+             - name: src\n  id: soapy_custom_source\n  parameters:\n    type: fc32\n    \
+             driver: redpitaya\n    nchan: '1'\n    dev_args: '\"{dev_args}\"'\n    \
+             stream_args: ''\n    samp_rate: 500e3\n    tune_args0: ''\n    settings0: ''\n    \
+             bandwidth0: '0'\n    antenna0: ''\n    center_freq0: 7.1e6\n    \
+             freq_correction0: '0'\n    agc0: 'False'\n    gain0: '20'\n    \
+             dc_removal0: '{dc_removal}'\n    dc_offset0: '0'\n    iq_balance0: '0'\n  \
+             states:\n    state: enabled\n\
+             - name: head\n  id: blocks_head\n  parameters:\n    type: complex\n    \
+             num_items: '5000'\n  states:\n    state: enabled\n\
+             - name: snk\n  id: blocks_null_sink\n  parameters:\n    type: complex\n  \
+             states:\n    state: enabled\n\
+             connections:\n- [src, '0', head, '0']\n- [head, '0', snk, '0']\n\
+             metadata:\n  file_format: 1\n"
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let check = |name: &str, text: String| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_radioflow"))
+            .args(["grc", "check"])
+            .arg(&path)
+            .args(["--run", "120"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        (path, String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let (_, ran) = check("ran.grc", grc("False"));
+    assert!(ran.contains("1 flowgraphs: 1 runs"), "{ran}");
+    let log = device.wait_for(Duration::from_secs(20), |l| l.rx_commands.len() >= 2);
+    assert_eq!(log.rx_commands[..2], [7_100_000, rate_command(4)]);
+    let (refused, table) = check("refused.grc", grc("True"));
+    assert!(table.contains("1 flowgraphs: 1 error"), "{table}");
+    // The whole error, as `radioflow run` prints it (the table cuts it short).
+    let run = Command::new(env!("CARGO_BIN_EXE_radioflow"))
+        .arg("run")
+        .arg(&refused)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        !run.status.success()
+            && stderr.contains(
+                "block 'src' failed to start: soapy_source (device 'driver=redpitaya,addr="
+            )
+            && stderr.contains("the device has no automatic DC offset removal"),
+        "{stderr}"
     );
 }

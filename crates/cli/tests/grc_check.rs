@@ -90,6 +90,40 @@ fn a_folder_s_flowgraphs_are_each_run_and_reported() {
         "ends/e/broken.grc",
         "metadata: [not a flowgraph",
     );
+    // A radio that is not there: a result of its own, not an error of the flowgraph.
+    write(
+        dir.path(),
+        "ends/f/radio.grc",
+        &grc(
+            &[
+                (
+                    "radio",
+                    "soapy_custom_source",
+                    &[
+                        ("type", "fc32"),
+                        ("driver", "nonesuch"),
+                        ("nchan", "1"),
+                        ("dev_args", "''"),
+                        ("stream_args", "''"),
+                        ("samp_rate", "1e6"),
+                        ("tune_args0", "''"),
+                        ("settings0", "''"),
+                        ("bandwidth0", "0"),
+                        ("antenna0", "RX"),
+                        ("center_freq0", "100e6"),
+                        ("freq_correction0", "0"),
+                        ("agc0", "False"),
+                        ("gain0", "10"),
+                        ("dc_removal0", "True"),
+                        ("dc_offset0", "0"),
+                        ("iq_balance0", "0"),
+                    ],
+                ),
+                ("sink", "blocks_null_sink", &[("type", "complex")]),
+            ],
+            &["[radio, '0', sink, '0']"],
+        ),
+    );
     // The flowgraphs that end or fail are checked with a limit they never reach (a hang
     // guard); those that never end with a short one: neither outcome depends on the time.
     let check = |folder: &str, seconds: &str| {
@@ -124,10 +158,25 @@ fn a_folder_s_flowgraphs_are_each_run_and_reported() {
         "unsupported blocks vocoder_codec2_decode_ps"
     );
     assert!(line(&ends, "e/broken.grc").starts_with("error "), "{ends}");
-    assert!(
-        ends.contains("3 flowgraphs: 1 error, 1 runs, 1 unsupported blocks"),
-        "{ends}"
-    );
+    if cfg!(feature = "soapysdr") {
+        let radio = line(&ends, "f/radio.grc");
+        assert!(
+            radio.starts_with("needs an absent device block 'radio'")
+                && radio.contains("driver=nonesuch"),
+            "{ends}"
+        );
+        assert!(
+            ends.contains(
+                "4 flowgraphs: 1 error, 1 needs an absent device, 1 runs, 1 unsupported blocks"
+            ),
+            "{ends}"
+        );
+    } else {
+        assert!(
+            ends.contains("4 flowgraphs: 1 error, 1 runs, 2 unsupported blocks"),
+            "{ends}"
+        );
+    }
     assert!(
         ends.contains(
             "1 GNU Radio ids missing; by flowgraphs needing each: vocoder_codec2_decode_ps 1"

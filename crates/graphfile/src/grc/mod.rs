@@ -98,8 +98,18 @@ const RAW: &[&str] = &["type", "file", "in_type", "out_type"];
 /// String parameters (GRC's `dtype: string`): an expression if it evaluates to a string, else
 /// the text as written (`tcp://127.0.0.1:5555` unquoted), as GRC does. `name`, `filter` and
 /// `device_name` are strings wherever GNU Radio 3.10's blocks have them (`tag_debug`'s
-/// `name: Test`, `audio_sink`'s `device_name: pulse`).
+/// `name: Test`, `audio_sink`'s `device_name: pulse`); so are gr-soapy's device, stream,
+/// tune and settings arguments and antennas (`antenna0: RX`).
 const STRING: &[&str] = &[
+    "driver",
+    "dev_args",
+    "stream_args",
+    "tune_args0",
+    "tune_args1",
+    "settings0",
+    "settings1",
+    "antenna0",
+    "antenna1",
     "address",
     "key",
     "addr",

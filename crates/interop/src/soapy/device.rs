@@ -20,6 +20,10 @@ const RATE_TOLERANCE: f64 = 1e-3;
 /// Pitaya's): at 1.25 Msps, 10 ms is 100 KB, within a default TCP receive buffer.
 pub(crate) const TIMEOUT_US: i64 = 10_000;
 
+/// How the error for a device that is not there begins (after the block and device): what
+/// `radioflow grc check` reads as "needs a device that is absent" rather than a failure.
+pub const NO_DEVICE: &str = "no SoapySDR device matches";
+
 /// A SoapySDR device that cannot be opened, configured or streamed from: the message names
 /// the block and the device's arguments.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -64,6 +68,9 @@ pub(crate) struct DeviceConfig {
     /// Commands given before the device was opened, carried out when it is, after the
     /// settings above (those that change them are kept there too).
     pub(crate) later: Vec<Command>,
+    /// Why commands given to be carried out at the start cannot be (checked by
+    /// [`check`](Self::check)).
+    pub(crate) refused: Vec<String>,
 }
 
 impl DeviceConfig {
@@ -84,6 +91,18 @@ impl DeviceConfig {
             gain: None,
             antenna: String::new(),
             later: Vec::new(),
+            refused: Vec::new(),
+        }
+    }
+
+    /// GNU Radio command dicts (see [`command`](super::command)) to carry out when the device
+    /// is opened, after its rate, antenna, gain and frequency; an entry that is not a command
+    /// is refused by [`check`](Self::check).
+    pub(crate) fn at_start(&mut self, commands: &[radioflow_runtime::Pmt]) {
+        for msg in commands {
+            let parsed = super::command::parse(msg, self.channel);
+            self.refused.extend(parsed.skipped);
+            self.later.extend(parsed.commands);
         }
     }
 
@@ -110,6 +129,9 @@ impl DeviceConfig {
     /// Checks the settings that need no device: the arguments' form, the rate, the gain, the
     /// frequency.
     pub(crate) fn check(&self) -> Result<(), DeviceError> {
+        if let Some(why) = self.refused.first() {
+            return Err(self.error(format!("a command for the start: {why}")));
+        }
         // SoapySDR takes C strings (the soapysdr crate would panic on a NUL).
         if self.args.contains('\0') || self.antenna.contains('\0') {
             return Err(self.error("the device arguments and antenna cannot hold a NUL character"));
@@ -151,10 +173,10 @@ impl DeviceConfig {
             if e.message.contains("no match") || e.message.contains("no enumeration results") {
                 DeviceError {
                     not_found: true,
-                    ..self.error(
-                        "no SoapySDR device matches (is it plugged in, and its driver's module \
-                         installed? SoapySDRUtil --find lists the devices found)",
-                    )
+                    ..self.error(format!(
+                        "{NO_DEVICE} (is it plugged in, and its driver's module installed? \
+                         SoapySDRUtil --find lists the devices found)"
+                    ))
                 }
             } else {
                 self.failed("cannot open the device", &e)
@@ -334,9 +356,16 @@ impl DeviceConfig {
             Command::GainElement { name, db } => device
                 .set_gain_element(dir, ch, name.as_str(), *db)
                 .map_err(|e| self.failed(format_args!("cannot set gain {name} to {db} dB"), &e))?,
-            Command::GainMode(on) => device
-                .set_gain_mode(dir, ch, *on)
-                .map_err(|e| self.failed("cannot switch automatic gain", &e))?,
+            Command::GainMode(on) => {
+                // As gr-soapy: asking for what the device does not have is an error, turning
+                // it off is not.
+                if *on && !device.has_gain_mode(dir, ch).unwrap_or(false) {
+                    return Err(self.error("the device has no automatic gain"));
+                }
+                device
+                    .set_gain_mode(dir, ch, *on)
+                    .map_err(|e| self.failed("cannot switch automatic gain", &e))?;
+            }
             Command::SampleRate(rate) => {
                 device.set_sample_rate(dir, ch, *rate).map_err(|e| {
                     self.failed(format_args!("cannot set the sample rate to {rate}"), &e)
@@ -356,15 +385,42 @@ impl DeviceConfig {
             Command::Antenna(name) => device
                 .set_antenna(dir, ch, name.as_str())
                 .map_err(|e| self.failed(format_args!("cannot select antenna '{name}'"), &e))?,
-            Command::DcOffsetMode(on) => device
-                .set_dc_offset_mode(dir, ch, *on)
-                .map_err(|e| self.failed("cannot switch automatic DC offset removal", &e))?,
-            Command::DcOffset(i, q) => device
-                .set_dc_offset(dir, ch, *i, *q)
-                .map_err(|e| self.failed("cannot set the DC offset", &e))?,
-            Command::IqBalance(i, q) => device
-                .set_iq_balance(dir, ch, *i, *q)
-                .map_err(|e| self.failed("cannot set the IQ balance", &e))?,
+            Command::DcOffsetMode(on) => {
+                if *on && !device.has_dc_offset_mode(dir, ch).unwrap_or(false) {
+                    return Err(self.error("the device has no automatic DC offset removal"));
+                }
+                device
+                    .set_dc_offset_mode(dir, ch, *on)
+                    .map_err(|e| self.failed("cannot switch automatic DC offset removal", &e))?;
+            }
+            // As gr-soapy: a zero offset or balance on a device without the correction is
+            // no correction (GRC's default), not an error; a zero offset is not written while
+            // the automatic removal is on.
+            Command::DcOffset(i, q) => {
+                let has = device.has_dc_offset(dir, ch).unwrap_or(false);
+                if *i == 0.0 && *q == 0.0 {
+                    if !has || device.dc_offset_mode(dir, ch).unwrap_or(false) {
+                        return Ok(());
+                    }
+                } else if !has {
+                    return Err(self.error("the device has no DC offset correction"));
+                }
+                device
+                    .set_dc_offset(dir, ch, *i, *q)
+                    .map_err(|e| self.failed("cannot set the DC offset", &e))?;
+            }
+            Command::IqBalance(i, q) => {
+                let has = device.has_iq_balance(dir, ch).unwrap_or(false);
+                if !has {
+                    if *i == 0.0 && *q == 0.0 {
+                        return Ok(());
+                    }
+                    return Err(self.error("the device has no IQ balance correction"));
+                }
+                device
+                    .set_iq_balance(dir, ch, *i, *q)
+                    .map_err(|e| self.failed("cannot set the IQ balance", &e))?;
+            }
             Command::ClockSource(name) => device.set_clock_source(name.as_str()).map_err(|e| {
                 self.failed(format_args!("cannot select clock source '{name}'"), &e)
             })?,

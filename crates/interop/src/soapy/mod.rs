@@ -5,6 +5,6 @@ mod device;
 mod sink;
 mod source;
 
-pub use device::DeviceError;
+pub use device::{DeviceError, NO_DEVICE};
 pub use sink::SoapySink;
 pub use source::SoapySource;

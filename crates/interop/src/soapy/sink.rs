@@ -32,6 +32,7 @@ use soapysdr::{Device, Direction, ErrorCode, TxStream};
         .gain((!agc).then_some(gain))
         .channel(channel)
         .antenna(antenna)
+        .commands(&commands)
         .checked()
 )]
 #[param(
@@ -55,6 +56,11 @@ use soapysdr::{Device, Direction, ErrorCode, TxStream};
 #[param(gain: f64 = 0.0, settable, doc = "overall gain, dB, when agc is false (set: agc off)")]
 #[param(channel: usize = 0, doc = "the device's channel")]
 #[param(antenna: String = "", doc = "antenna name (empty: the device's default)")]
+#[param(
+    commands: Vec<Pmt> = [],
+    doc = "command dicts as the cmd input takes them, carried out when the device is opened \
+           (after rate, antenna, gain, frequency); one the device refuses fails the start"
+)]
 #[message_input(
     name = "cmd",
     doc = "GNU Radio's command dict: freq, gain (or {name, gain}), rate, bandwidth, antenna, \
@@ -139,6 +145,15 @@ impl SoapySink {
     /// The antenna by name (empty, the default: the device's).
     pub fn antenna(mut self, antenna: impl Into<String>) -> Self {
         self.config.antenna = antenna.into();
+        self
+    }
+
+    /// GNU Radio command dicts (as the `cmd` input takes them: `{bandwidth: 1.5e6}`,
+    /// `{dc_offset_mode: false}`) to carry out when the device is opened, after its rate,
+    /// antenna, gain and frequency; one the device refuses fails the start, one that is not
+    /// a command fails [`open`](Self::open) (and the registry's make).
+    pub fn commands(mut self, commands: &[Pmt]) -> Self {
+        self.config.at_start(commands);
         self
     }
 

@@ -43,6 +43,8 @@ mod modulation;
 mod network;
 mod packets;
 mod pdu;
+#[cfg(feature = "soapysdr")]
+mod soapy;
 mod streams;
 mod sync;
 mod table;
@@ -81,6 +83,8 @@ const MODULES: &[&[GrBlock]] = &[
     fec::ROWS,
     vectors::ROWS,
     sync::ROWS,
+    #[cfg(feature = "soapysdr")]
+    soapy::ROWS,
     matrix::ROWS,
     tags::ROWS,
     tagged_lengths::ROWS,
