@@ -112,6 +112,7 @@ enum Outcome {
     /// Holds GUI blocks only: nothing is left to run without a display.
     OnlyGui,
     /// Needs a radio that is not there (its device block could not find it): the error.
+    #[cfg_attr(not(feature = "soapysdr"), allow(dead_code))]
     NoDevice(String),
     /// Could not be read, built or run: the error.
     Failed(String),

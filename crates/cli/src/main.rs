@@ -6,6 +6,7 @@
 mod bench;
 mod blocks;
 mod control;
+mod devices;
 mod dvbs2;
 mod fm;
 mod grc;
@@ -50,6 +51,8 @@ enum Command {
     Soak(soak::SoakArgs),
     /// Receive an FM broadcast station from an IQ recording into a WAV file.
     Fm(fm::FmArgs),
+    /// The radios SoapySDR finds, with each channel's frequencies, rates, gains and antennas.
+    Devices(devices::DevicesArgs),
 }
 
 fn main() -> std::process::ExitCode {
@@ -98,5 +101,6 @@ fn run(command: Command) -> anyhow::Result<()> {
         Command::Grc(c) => grc::main(c),
         Command::Soak(args) => soak::main(args),
         Command::Fm(args) => fm::main(args),
+        Command::Devices(args) => devices::main(args),
     }
 }

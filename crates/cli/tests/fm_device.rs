@@ -307,3 +307,41 @@ fn a_grc_soapy_custom_source_runs_on_the_emulated_radio() {
         "{stderr}"
     );
 }
+
+/// `radioflow devices ARGS`: the emulated Red Pitaya found through SoapySDR's module, with what
+/// its channels offer; arguments that find nothing say so.
+#[test]
+fn radioflow_devices_lists_what_soapysdr_finds() {
+    if skip_without_module("radioflow_devices_lists_what_soapysdr_finds") {
+        return;
+    }
+    let device = RedPitaya::start(500e3, |_| [0.0, 0.0]);
+    let devices = |args: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_radioflow"))
+            .args(["devices", args])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let listed = devices(&device.args());
+    // The module's ranges: its LO and its six rate codes (tests/soapy/red_pitaya.rs).
+    let channel = "frequency   50000-60000000 Hz\n    sample rate 20000 S/s, 50000 S/s, \
+                   100000 S/s, 250000 S/s, 500000 S/s, 1250000 S/s\n    bandwidth   -\n    \
+                   gain        0-0 dB\n    antennas    -\n    automatic DC removal no\n";
+    let want = format!(
+        "{}\n  driver redpitaya, hardware redpitaya\n  receive channel 0:\n    {channel}  \
+         transmit channel 0:\n    {channel}",
+        listed.lines().next().unwrap()
+    );
+    assert_eq!(listed, want);
+    assert!(
+        listed.starts_with("addr=127.0.0.1,driver=redpitaya,port="),
+        "{listed}"
+    );
+    let none = devices("driver=nonesuch");
+    assert!(
+        none.starts_with("SoapySDR found no device for 'driver=nonesuch'"),
+        "{none}"
+    );
+}
