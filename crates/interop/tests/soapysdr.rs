@@ -271,7 +271,7 @@ fn a_running_source_is_retuned_by_its_message_inputs() {
     let device = RedPitaya::start(500e3, counter);
     let mut fg = Flowgraph::new();
     let src = fg.add(SoapySource::new(device.args(), 500e3, 10e6).open().unwrap());
-    let sink = fg.add(radioflow_blocks::NullSink::<Complex32>::new());
+    let sink = fg.add(VectorSink::<Complex32>::new());
     fg.connect(src, sink).unwrap();
     let inputs = fg.port_names(src, Direction::MessageInput);
     let port = |name: &str| inputs.iter().position(|p| *p == name).unwrap();
@@ -311,4 +311,33 @@ fn a_running_source_is_retuned_by_its_message_inputs() {
         ]
     );
     assert_eq!(fg.block::<SoapySource>(src).unwrap().overflows(), 0);
+    // rx_freq/rx_rate at the first sample and after each retune carried out, in order.
+    let sink = fg.block::<VectorSink<Complex32>>(sink).unwrap();
+    let tags: Vec<(u64, String, f64)> = sink
+        .tags()
+        .iter()
+        .map(|t| (t.offset, t.key.to_string(), t.value.as_f64().unwrap()))
+        .collect();
+    let freqs: Vec<f64> = tags
+        .iter()
+        .filter(|t| t.1 == "rx_freq")
+        .map(|t| t.2)
+        .collect();
+    // Retunes carried out between the same two reads share one tag (the frequency the next
+    // sample is read at): those tagged are, in order, some of those carried out, the first
+    // and the last always.
+    let done = [10e6, 7.1e6, 14.2e6, 21e6];
+    let mut rest = done.iter();
+    assert!(freqs.iter().all(|f| rest.any(|d| d == f)), "{tags:?}");
+    assert_eq!((freqs[0], freqs[freqs.len() - 1]), (10e6, 21e6), "{tags:?}");
+    // Each with the rate, at the same sample; the first at sample 0.
+    for pair in tags.chunks(2) {
+        assert_eq!(
+            (pair[0].0, &*pair[1].1, pair[1].2),
+            (pair[1].0, "rx_rate", 500e3)
+        );
+    }
+    assert_eq!(tags[0].0, 0);
+    assert!(tags.windows(2).all(|w| w[0].0 <= w[1].0), "{tags:?}");
+    assert!(tags.last().unwrap().0 < sink.data().len() as u64);
 }

@@ -22,6 +22,11 @@ use soapysdr::{Device, Direction, ErrorCode, RxStream};
 /// graph did not keep up) are counted ([`overflows`](Self::overflows)) and logged once;
 /// the stream goes on.
 ///
+/// The first sample read after the start, and after each retune or rate change carried out
+/// while running, has the tags `rx_freq` (Hz) and `rx_rate` (samples/s), as UHD's source
+/// tags its stream (samples the device had queued before a retune may still be from the old
+/// frequency: SoapySDR does not say where the change took effect).
+///
 /// It never ends by itself unless given a [`limit`](Self::limit): stop the graph, or end it
 /// downstream (a [`Head`](radioflow_blocks::Head)).
 ///
@@ -107,6 +112,9 @@ pub struct SoapySource {
     /// back (up to the MTU) after a read that came whole.
     read_size: usize,
     overflows: u64,
+    /// The next samples read get `rx_freq` and `rx_rate` tags (set at the start and when a
+    /// retune or a rate change was carried out).
+    tag_tuning: bool,
 }
 
 impl std::fmt::Debug for SoapySource {
@@ -144,6 +152,7 @@ impl SoapySource {
             mtu: 0,
             read_size: 0,
             overflows: 0,
+            tag_tuning: false,
         }
     }
 
@@ -157,7 +166,8 @@ impl SoapySource {
     /// Retunes to `hz`: now if the device is open (an error is logged and the stream goes
     /// on), else when it is.
     pub fn set_frequency(&mut self, hz: f64) {
-        self.config
+        self.tag_tuning |= self
+            .config
             .applied(self.device.as_ref(), Command::Frequency(hz));
     }
 
@@ -170,7 +180,9 @@ impl SoapySource {
     /// GNU Radio's command message (see the `cmd` input).
     #[message_input]
     fn cmd(&mut self, msg: &Pmt) {
+        let before = (self.config.frequency, self.config.sample_rate);
         self.config.on_message(self.device.as_ref(), msg);
+        self.tag_tuning |= before != (self.config.frequency, self.config.sample_rate);
     }
 
     /// The device's channel (default 0).
@@ -242,6 +254,7 @@ impl SoapySource {
             .map_err(|e| c.failed("cannot start streaming", &e))?;
         self.device = Some(device);
         self.stream = Some(stream);
+        self.tag_tuning = true;
         Ok(())
     }
 
@@ -298,6 +311,22 @@ impl SoapySource {
                 }
             }
         };
+        if self.tag_tuning {
+            // As UHD's source tags its stream (GNU Radio users' flowgraphs read them): the
+            // first sample read after the start or a retune.
+            let at = self.output.offset();
+            self.output.add_tag(
+                at,
+                Pmt::symbol("rx_freq"),
+                Pmt::Double(self.config.frequency),
+            );
+            self.output.add_tag(
+                at,
+                Pmt::symbol("rx_rate"),
+                Pmt::Double(self.config.sample_rate),
+            );
+            self.tag_tuning = false;
+        }
         self.output.produce(n);
         self.remaining -= n as u64;
         Ok(if self.remaining == 0 {
