@@ -98,8 +98,9 @@ const RAW: &[&str] = &["type", "file", "in_type", "out_type"];
 /// String parameters (GRC's `dtype: string`): an expression if it evaluates to a string, else
 /// the text as written (`tcp://127.0.0.1:5555` unquoted), as GRC does. `name`, `filter` and
 /// `device_name` are strings wherever GNU Radio 3.10's blocks have them (`tag_debug`'s
-/// `name: Test`, `audio_sink`'s `device_name: pulse`); so are gr-soapy's device, stream,
-/// tune and settings arguments and antennas (`antenna0: RX`).
+/// `name: Test`, `audio_sink`'s `device_name: pulse`); so are gr-soapy's device names,
+/// device, stream, tune and settings arguments, antennas and gain modes (`antenna0: RX`,
+/// `devname: rtlsdr`, `gain_mode0: Overall`).
 const STRING: &[&str] = &[
     "driver",
     "dev_args",
@@ -110,6 +111,14 @@ const STRING: &[&str] = &[
     "settings1",
     "antenna0",
     "antenna1",
+    "devname",
+    "dev",
+    "clock_source",
+    "ant0",
+    "ant1",
+    "gain_mode0",
+    "gain_mode1",
+    "sdrplay_if_mode",
     "address",
     "key",
     "addr",
