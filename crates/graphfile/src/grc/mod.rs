@@ -113,6 +113,7 @@ const STRING: &[&str] = &[
     "antenna1",
     "devname",
     "dev",
+    "args",
     "clock_source",
     "ant0",
     "ant1",

@@ -216,6 +216,74 @@ fn generic_source(m: &mut Mapped) -> Result<(), String> {
     Ok(())
 }
 
+/// GRC's `soapy_sink` as its template makes it: the device from `devname` (or `dev`), the
+/// overall gain, or (manual gain) the gain elements its template sets for that radio, the IQ
+/// balance where the template sets it, and automatic gain where asked.
+fn generic_sink(m: &mut Mapped) -> Result<(), String> {
+    let devname = text(m, "_devname")?;
+    let device = if devname == "custom" {
+        text(m, "_dev")?
+    } else {
+        format!("driver={devname}")
+    };
+    let args = joined(device, &text(m, "_args")?);
+    let mut commands = Vec::new();
+    let mut command = |key: &str, value: Pmt| {
+        commands.push(Pmt::dict_from([(Pmt::symbol(key), value)]));
+    };
+    if !matches!(devname.as_str(), "uhd" | "lime")
+        && let Some(v) = m.param("_balance")
+    {
+        command("iq_bal", v.clone());
+    }
+    let manual = m.param("_manual_gain").is_none_or(super::common::is_true);
+    let gain = if devname == "sidekiq" || !manual {
+        m.param("_overall_gain").cloned().unwrap_or(Pmt::Int(0))
+    } else {
+        let elements: &[(&str, &str)] = match devname.as_str() {
+            "bladerf" => &[("txvga1", "_txvga1_gain"), ("txvga2", "_txvga2_gain")],
+            "uhd" => &[("PGA", "_pga_gain")],
+            // Every name, whatever the radio (GRC's template; a radio without one of them
+            // fails the start naming it, as gr-soapy's set_gain does).
+            _ => &[
+                ("PGA", "_pga_gain"),
+                ("PAD", "_pad_gain"),
+                ("IAMP", "_iamp_gain"),
+                ("txvga1", "_txvga1_gain"),
+                ("txvga2", "_txvga2_gain"),
+                ("VGA", "_vga_gain"),
+            ],
+        };
+        for (element, grc) in elements {
+            let db = m.param(grc).cloned().unwrap_or(Pmt::Int(0));
+            command(
+                "gain",
+                Pmt::dict_from([
+                    (Pmt::symbol("name"), Pmt::symbol(*element)),
+                    (Pmt::symbol("gain"), db),
+                ]),
+            );
+        }
+        Pmt::Int(0)
+    };
+    if m.param("_gain_auto").is_some_and(super::common::is_true) {
+        command("gain_mode", Pmt::Bool(true));
+    }
+    m.params.retain(|(k, _)| !k.starts_with('_'));
+    m.params
+        .push(("args".to_owned(), Pmt::symbol(args.as_str())));
+    m.params.push(("agc".to_owned(), Pmt::Bool(false)));
+    m.params.push(("gain".to_owned(), gain));
+    m.params
+        .push(("commands".to_owned(), Pmt::Vector(commands.into())));
+    Ok(())
+}
+
+/// What GRC's `soapy_sink` template sets only in a callback (when a variable it uses
+/// changes), not when it makes the block.
+const CALLBACK_ONLY: &str = "GNU Radio's template sets it only when a variable it uses changes \
+                             (a callback), not at the start; GRC variables are constants here";
+
 const TYPES: &[super::table::GrType] = &[
     ty("fc32", Dtype::Complex32),
     no_ty(
@@ -321,6 +389,78 @@ pub(crate) const ROWS: &[GrBlock] = &[
         fixed: &[],
         extra: &[],
         choose: Some(generic_source),
+    },
+    GrBlock {
+        id: "soapy_sink",
+        make: "Noneif\"{devname}\"=='custom':",
+        block: "soapy_sink",
+        types: TYPES,
+        params: &[
+            param("devname", "_devname"),
+            param("dev", "_dev"),
+            param("args", "_args"),
+            param("samp_rate", "sample_rate"),
+            only(
+                "nchan",
+                is_one,
+                "one channel: radioflow's soapy_sink sends one",
+            ),
+            no_effect(
+                "clock_rate",
+                "GNU Radio's template does not use it (neither at the start nor in a callback)",
+            ),
+            no_effect(
+                "clock_source",
+                "GNU Radio's template does not use it (neither at the start nor in a callback)",
+            ),
+            only(
+                "length_tag_name",
+                is_empty_text,
+                "radioflow's soapy_sink sends one burst, ended with the stream; no length tags",
+            ),
+            param("center_freq0", "frequency"),
+            no_effect("nco_freq0", CALLBACK_ONLY),
+            param("manual_gain0", "_manual_gain"),
+            param("overall_gain0", "_overall_gain"),
+            param("pga_gain0", "_pga_gain"),
+            param("pad_gain0", "_pad_gain"),
+            param("iamp_gain0", "_iamp_gain"),
+            param("vga_gain0", "_vga_gain"),
+            no_effect("amp_gain0", CALLBACK_ONLY),
+            param("txvga1_gain", "_txvga1_gain"),
+            param("txvga2_gain", "_txvga2_gain"),
+            // GRC's template sets it only where the device lists more than one antenna (and
+            // exits where it is not one of them); radioflow sets it wherever given, and a name
+            // the device does not have fails the start naming it.
+            param("ant0", "antenna"),
+            no_effect("bw0", CALLBACK_ONLY),
+            no_effect("dc_offset_auto_mode0", CALLBACK_ONLY),
+            no_effect("dc_offset0", CALLBACK_ONLY),
+            only(
+                "correction0",
+                is_zero_number,
+                "the soapysdr crate radioflow uses has no frequency correction call",
+            ),
+            param("balance0", "_balance"),
+            param("gain_auto_mode0", "_gain_auto"),
+            no_effect("gain_auto_mode1", CHANNEL_1),
+            no_effect("center_freq1", CHANNEL_1),
+            no_effect("nco_freq1", CHANNEL_1),
+            no_effect("manual_gain1", CHANNEL_1),
+            no_effect("overall_gain1", CHANNEL_1),
+            no_effect("pga_gain1", CHANNEL_1),
+            no_effect("pad_gain1", CHANNEL_1),
+            no_effect("iamp_gain1", CHANNEL_1),
+            no_effect("ant1", CHANNEL_1),
+            no_effect("bw1", CHANNEL_1),
+            no_effect("dc_offset_auto_mode1", CHANNEL_1),
+            no_effect("dc_offset1", CHANNEL_1),
+            no_effect("correction1", CHANNEL_1),
+            no_effect("balance1", CHANNEL_1),
+        ],
+        fixed: &[],
+        extra: &[],
+        choose: Some(generic_sink),
     },
     GrBlock {
         id: "soapy_custom_source",
@@ -583,5 +723,71 @@ mod tests {
         assert!(generic_source(&mut m)
             .unwrap_err()
             .starts_with("gain_mode0: \"Settings Field\""));
+    }
+
+    #[test]
+    fn the_older_soapy_sink_sets_what_its_template_sets() {
+        let dict = |entries: &[(&str, Pmt)]| {
+            Pmt::dict_from(entries.iter().map(|(k, v)| (Pmt::symbol(*k), v.clone())))
+        };
+        let gain = |name: &str, db: i64| {
+            dict(&[(
+                "gain",
+                dict(&[("name", Pmt::symbol(name)), ("gain", Pmt::Int(db))]),
+            )])
+        };
+        // GNU Radio's soapy_transmit.grc: a USRP with manual gain sets its PGA only, and no IQ
+        // balance (the template leaves uhd and lime alone).
+        let mut m = mapped(&[
+            ("_devname", Pmt::symbol("uhd")),
+            ("_dev", Pmt::symbol("driver=uhd")),
+            ("_args", Pmt::symbol("")),
+            ("_manual_gain", Pmt::Bool(true)),
+            ("_overall_gain", Pmt::Int(20)),
+            ("_pga_gain", Pmt::Int(20)),
+            ("_balance", Pmt::Int(0)),
+            ("_gain_auto", Pmt::Bool(false)),
+        ]);
+        m.block = "soapy_sink";
+        generic_sink(&mut m).unwrap();
+        assert_eq!(param(&m, "args"), &Pmt::symbol("driver=uhd"));
+        assert_eq!(param(&m, "gain"), &Pmt::Int(0));
+        assert_eq!(
+            param(&m, "commands"),
+            &Pmt::Vector(vec![gain("PGA", 20)].into())
+        );
+        // A bladeRF with manual gain: txvga1 and txvga2; the IQ balance command.
+        let mut m = mapped(&[
+            ("_devname", Pmt::symbol("bladerf")),
+            ("_manual_gain", Pmt::Bool(true)),
+            ("_txvga1_gain", Pmt::Int(-35)),
+            ("_txvga2_gain", Pmt::Int(0)),
+            ("_balance", Pmt::Int(0)),
+        ]);
+        generic_sink(&mut m).unwrap();
+        assert_eq!(
+            param(&m, "commands"),
+            &Pmt::Vector(
+                vec![
+                    dict(&[("iq_bal", Pmt::Int(0))]),
+                    gain("txvga1", -35),
+                    gain("txvga2", 0),
+                ]
+                .into()
+            )
+        );
+        // Without manual gain: the overall gain, automatic gain where asked.
+        let mut m = mapped(&[
+            ("_devname", Pmt::symbol("hackrf")),
+            ("_manual_gain", Pmt::Bool(false)),
+            ("_overall_gain", Pmt::Int(14)),
+            ("_gain_auto", Pmt::Bool(true)),
+        ]);
+        generic_sink(&mut m).unwrap();
+        assert_eq!(param(&m, "gain"), &Pmt::Int(14));
+        assert_eq!(
+            param(&m, "commands"),
+            &Pmt::Vector(vec![dict(&[("gain_mode", Pmt::Bool(true))])].into())
+        );
     }
 }
