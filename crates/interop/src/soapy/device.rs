@@ -280,10 +280,16 @@ impl DeviceConfig {
             _ => {}
         }
         next.check()?;
-        *self = next;
         match device {
-            Some(device) => self.carry_out(device, &command),
+            // The settings follow only what the device did (a retune it refused leaves the
+            // frequency the block reports, and tags, as it was).
+            Some(device) => {
+                next.carry_out(device, &command)?;
+                *self = next;
+                Ok(())
+            }
             None => {
+                *self = next;
                 if !matches!(
                     command,
                     Command::Frequency(_)
@@ -301,21 +307,15 @@ impl DeviceConfig {
 
     /// GNU Radio's `cmd` message (see [`command`](super::command)): each command carried
     /// out on `device` (or kept for when it is opened); what cannot be is logged and skipped,
-    /// as GNU Radio does, and counted in the result.
-    pub(crate) fn on_message(
-        &mut self,
-        device: Option<&Device>,
-        msg: &radioflow_runtime::Pmt,
-    ) -> u64 {
+    /// as GNU Radio does.
+    pub(crate) fn on_message(&mut self, device: Option<&Device>, msg: &radioflow_runtime::Pmt) {
         let parsed = super::command::parse(msg, self.channel);
-        let mut failed = parsed.skipped.len() as u64;
         for why in parsed.skipped {
             tracing::warn!("{}", self.error(format!("cmd skipped: {why}")));
         }
         for c in parsed.commands {
-            failed += u64::from(!self.applied(device, c));
+            self.applied(device, c);
         }
-        failed
     }
 
     /// [`apply`](Self::apply), its error logged (the stream goes on): whether it was.

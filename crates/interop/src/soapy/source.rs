@@ -230,6 +230,12 @@ impl SoapySource {
         Ok(self)
     }
 
+    /// The centre frequency, Hz: as given, or as last retuned (a retune the device refused
+    /// leaves it as it was).
+    pub fn frequency(&self) -> f64 {
+        self.config.frequency
+    }
+
     /// Reads the device lost because the graph did not keep up (SoapySDR's overflows).
     pub fn overflows(&self) -> u64 {
         self.overflows
