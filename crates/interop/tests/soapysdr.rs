@@ -277,8 +277,15 @@ fn a_running_source_is_retuned_by_its_message_inputs() {
     let port = |name: &str| inputs.iter().position(|p| *p == name).unwrap();
     let (frequency, cmd) = (port("frequency"), port("cmd"));
     fg.start(default_scheduler().as_ref()).unwrap();
-    // Streaming: the module has sent the frequency and the rate.
+    // Streaming: the module has sent the frequency and the rate, and samples came (their
+    // first has the start's tags).
     device.wait_for(Duration::from_secs(20), |l| l.rx_commands.len() >= 2);
+    let stats = fg.stats_handle().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while stats.get(src).unwrap().items_produced == 0 {
+        assert!(Instant::now() < deadline, "no sample within a minute");
+        std::thread::sleep(Duration::from_millis(5));
+    }
     let poster = fg.message_poster().unwrap();
     let dict = |entries: &[(&str, Pmt)]| {
         Pmt::dict_from(entries.iter().map(|(k, v)| (Pmt::symbol(*k), v.clone())))
