@@ -2307,7 +2307,7 @@ def skiphead(n: int, dtype: DTypeLike = np.float32, *, name: Optional[str] = Non
     """
 
 
-def soapy_sink(args: str, sample_rate: float, frequency: float, dtype: DTypeLike = np.complex64, agc: bool = True, gain: float = 0.0, channel: int = 0, antenna: str = "", *, name: Optional[str] = None) -> Block:
+def soapy_sink(args: str, sample_rate: float, frequency: float, dtype: DTypeLike = np.complex64, agc: bool = True, gain: float = 0.0, channel: int = 0, antenna: str = "", commands: Sequence[Any] = (), *, name: Optional[str] = None) -> Block:
     """Transmits complex samples through a radio with SoapySDR (HackRF, USRP, LimeSDR, ...), like GNU Radio's soapy.sink.
 
     Parameters:
@@ -2319,6 +2319,7 @@ def soapy_sink(args: str, sample_rate: float, frequency: float, dtype: DTypeLike
         gain: overall gain, dB, when agc is false (set: agc off) (a finite number; default 0.0).
         channel: the device's channel (an integer >= 0; default 0).
         antenna: antenna name (empty: the device's default) (a word; default "").
+        commands: command dicts as the cmd input takes them, carried out when the device is opened (after rate, antenna, gain, frequency); one the device refuses fails the start (a list of messages; default ()).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -2329,7 +2330,7 @@ def soapy_sink(args: str, sample_rate: float, frequency: float, dtype: DTypeLike
     """
 
 
-def soapy_source(args: str, sample_rate: float, frequency: float, dtype: DTypeLike = np.complex64, agc: bool = True, gain: float = 0.0, channel: int = 0, antenna: str = "", *, name: Optional[str] = None) -> Block:
+def soapy_source(args: str, sample_rate: float, frequency: float, dtype: DTypeLike = np.complex64, agc: bool = True, gain: float = 0.0, channel: int = 0, antenna: str = "", commands: Sequence[Any] = (), *, name: Optional[str] = None) -> Block:
     """Complex samples received from a radio through SoapySDR (RTL-SDR, HackRF, Airspy, USRP, LimeSDR, ...), like GNU Radio's soapy.source.
 
     Parameters:
@@ -2341,6 +2342,7 @@ def soapy_source(args: str, sample_rate: float, frequency: float, dtype: DTypeLi
         gain: overall gain, dB, when agc is false (set: agc off) (a finite number; default 0.0).
         channel: the device's channel (an integer >= 0; default 0).
         antenna: antenna name (empty: the device's default) (a word; default "").
+        commands: command dicts as the cmd input takes them, carried out when the device is opened (after rate, antenna, gain, frequency); one the device refuses fails the start (a list of messages; default ()).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
