@@ -21,6 +21,9 @@ use radioflow_runtime::registry::prelude::*;
 ///
 /// A dict on `conf` with `eob_offset` and/or `eob_alignment` (greater than 0) changes them.
 ///
+/// A burst the stream ends inside is not sent (GNU Radio's block then never finishes: it keeps
+/// the burst's last item to read again).
+///
 /// As GNU Radio's, a tag on the same item after the start or end tag that is handled there is
 /// not looked at (an `rx_time` there is missed); where a burst reaches `max_pdu_size`, GNU
 /// Radio may have read `rx_time` tags a little past that point first (as its work calls fall),

@@ -1286,6 +1286,13 @@ mod tests {
             Ok(Value::Pmt(Pmt::pair(Pmt::Null, Pmt::symbol("x"))))
         );
         assert!(ev("pmt.cons(1, pmt.PMT_NIL)").is_err());
+        assert_eq!(
+            ev("pmt.make_tuple(pmt.from_uint64(1),pmt.from_double(0.25))"),
+            Ok(Value::Pmt(Pmt::Tuple(
+                vec![Pmt::Uint64(1), Pmt::Double(0.25)].into()
+            )))
+        );
+        assert!(ev("pmt.from_uint64(-1)").is_err());
         let Ok(Value::List(taps)) =
             ev("firdes.low_pass(1, samp_rate, 4e3, 1e3, window.WIN_HAMMING)")
         else {

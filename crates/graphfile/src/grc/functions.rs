@@ -883,10 +883,28 @@ pub(super) fn call(
             [Value::Str(s)] => Ok(Value::Pmt(Pmt::symbol(s.as_str()))),
             _ => Err(ExprError::Unsupported(format!("{name} takes a string"))),
         },
-        "pmt.from_long" | "pmt.from_uint64" => match args {
+        "pmt.from_long" => match args {
             [Value::Int(i)] => Ok(Value::Pmt(Pmt::Int(*i))),
             _ => Err(ExprError::Unsupported(format!("{name} takes an integer"))),
         },
+        // A uint64 PMT, as GNU Radio's (pdu_to_stream's tx_time needs one).
+        "pmt.from_uint64" => match args {
+            [Value::Int(i)] if *i >= 0 => Ok(Value::Pmt(Pmt::Uint64(*i as u64))),
+            _ => Err(ExprError::Unsupported(format!(
+                "{name} takes an integer >= 0"
+            ))),
+        },
+        "pmt.make_tuple" => {
+            let items = args
+                .iter()
+                .map(|a| match a {
+                    Value::Pmt(p) => Ok(p.clone()),
+                    _ => Err(ExprError::Unsupported(format!("{name} takes PMTs"))),
+                })
+                .collect::<Result<Vec<Pmt>>>()?;
+            budget.make(items.len(), 1)?;
+            Ok(Value::Pmt(Pmt::Tuple(items.into())))
+        }
         "pmt.from_double" | "pmt.from_float" => {
             Ok(Value::Pmt(Pmt::Double(float_arg(name, args, 0)?)))
         }

@@ -98,8 +98,15 @@ const RAW: &[&str] = &["type", "file", "in_type", "out_type"];
 /// String parameters (GRC's `dtype: string`): an expression if it evaluates to a string, else
 /// the text as written (`tcp://127.0.0.1:5555` unquoted), as GRC does. `name`, `filter` and
 /// `device_name` are strings wherever GNU Radio 3.10's blocks have them (`tag_debug`'s
-/// `name: Test`, `audio_sink`'s `device_name: pulse`).
+/// `name: Test`, `audio_sink`'s `device_name: pulse`); so are the tag keys of burst_tagger,
+/// tags_to_pdu and tag_gate and var_to_msg's `msgname` (`true_key: SOB`).
 const STRING: &[&str] = &[
+    "true_key",
+    "false_key",
+    "start_tag",
+    "end_tag",
+    "single_key",
+    "msgname",
     "address",
     "key",
     "addr",

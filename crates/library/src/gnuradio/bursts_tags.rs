@@ -2,7 +2,7 @@
 //! (`pdu.pdu_to_stream`), bursts cut out of a stream by tags or by counts (`pdu.tags_to_pdu`,
 //! `pdu.take_skip_to_pdu`), the tags that mark them (`blocks.burst_tagger`), tags stopped
 //! (`blocks.tag_gate`), and the rotator whose increment changes at a tagged item
-//! (`blocks.rotator_cc`).
+//! (`blocks.rotator_cc`); and `blocks.var_to_msg_pair`, which watches a flowgraph variable.
 
 use super::common::{no_effect, param, row, ty, ANY_TYPE, VLEN};
 use super::table::{GrBlock, GrParam, GrType, To};
@@ -105,6 +105,21 @@ pub(crate) const ROWS: &[GrBlock] = &[
             VLEN,
             param("propagate_tags", "propagate_tags"),
             param("single_key", "single_key"),
+        ],
+    ),
+    row(
+        "blocks_var_to_msg",
+        "blocks.var_to_msg_pair({msgname})",
+        "var_to_msg",
+        &[],
+        &[
+            no_effect(
+                "target",
+                "the variable watched: GNU Radio sends a pair when it changes while the \
+                 flowgraph runs; radioflow's flowgraph variables do not change at run time \
+                 yet, so none is sent, as GNU Radio sends none while the variable stays",
+            ),
+            param("msgname", "msgname"),
         ],
     ),
     row(
