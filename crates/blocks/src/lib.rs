@@ -34,7 +34,8 @@
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
 //!   [`MessageDebug`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
 //! - PDUs (GNU Radio's pair of a metadata dict and a vector, [`PduItem`]):
-//!   [`PduToTaggedStream`], [`TaggedStreamToPdu`].
+//!   [`PduToTaggedStream`], [`TaggedStreamToPdu`], [`PduToStream`], [`TagsToPdu`],
+//!   [`TakeSkipToPdu`].
 //!
 //! Stream ports are named `in` and `out`, and so are message ports.
 //!
@@ -70,6 +71,7 @@ mod add_const_v;
 mod agc;
 mod agc2;
 mod bit_word;
+mod burst_tagger;
 mod char_short;
 mod complex_fir_filter;
 mod complex_interp_fir_filter;
@@ -128,6 +130,7 @@ mod pdu_filter;
 mod pdu_item;
 mod pdu_remove;
 mod pdu_set;
+mod pdu_to_stream;
 mod pdu_to_tagged_stream;
 mod peak_detector;
 mod peak_detector2;
@@ -143,6 +146,7 @@ mod repack_bits;
 mod repeat;
 mod reshape;
 mod rms;
+mod rotator;
 mod sample_and_hold;
 mod selector;
 mod signal_source;
@@ -154,11 +158,14 @@ mod stream_to_tagged_stream;
 mod stream_to_vector;
 mod subtract;
 mod tag_debug;
+mod tag_gate;
 mod tag_map;
 mod tagged_stream_multiply_length;
 mod tagged_stream_mux;
 mod tagged_stream_to_pdu;
 mod tags_strobe;
+mod tags_to_pdu;
+mod take_skip_to_pdu;
 #[cfg(test)]
 mod test_util;
 mod threshold;
@@ -167,6 +174,7 @@ mod to_complex;
 mod to_float;
 mod unpack_k_bits;
 mod unpacked_to_packed;
+mod var_to_msg;
 mod vector_sink;
 mod vector_source;
 mod vector_to_stream;
@@ -180,6 +188,7 @@ pub use add_const_v::AddConstV;
 pub use agc::Agc;
 pub use agc2::Agc2;
 pub use bit_word::BitWord;
+pub use burst_tagger::BurstTagger;
 pub use char_short::{CharToShort, ShortToChar};
 pub use complex_fir_filter::ComplexFirFilter;
 pub use complex_interp_fir_filter::ComplexInterpFirFilter;
@@ -243,6 +252,7 @@ pub use pdu_filter::PduFilter;
 pub use pdu_item::PduItem;
 pub use pdu_remove::PduRemove;
 pub use pdu_set::PduSet;
+pub use pdu_to_stream::{EarlyBurst, PduToStream};
 pub use pdu_to_tagged_stream::PduToTaggedStream;
 pub use peak_detector::PeakDetector;
 pub use peak_detector2::PeakDetector2;
@@ -256,6 +266,7 @@ pub use rational_resampler::RationalResampler;
 pub use repack_bits::{BitOrder, RepackBits};
 pub use repeat::Repeat;
 pub use rms::Rms;
+pub use rotator::RotatorCc;
 pub use sample_and_hold::SampleAndHold;
 pub use selector::Selector;
 pub use signal_source::{SignalItem, SignalSource, Waveform};
@@ -267,16 +278,20 @@ pub use stream_to_tagged_stream::StreamToTaggedStream;
 pub use stream_to_vector::StreamToVector;
 pub use subtract::Subtract;
 pub use tag_debug::TagDebug;
+pub use tag_gate::TagGate;
 pub use tagged_stream_multiply_length::TaggedStreamMultiplyLength;
 pub use tagged_stream_mux::TaggedStreamMux;
 pub use tagged_stream_to_pdu::TaggedStreamToPdu;
 pub use tags_strobe::TagsStrobe;
+pub use tags_to_pdu::TagsToPdu;
+pub use take_skip_to_pdu::TakeSkipToPdu;
 pub use threshold::Threshold;
 pub use throttle::Throttle;
 pub use to_complex::{FloatToComplex, MagphaseToComplex};
 pub use to_float::{CharToFloat, IntToFloat, ShortToFloat, UcharToFloat};
 pub use unpack_k_bits::UnpackKBits;
 pub use unpacked_to_packed::UnpackedToPacked;
+pub use var_to_msg::VarToMsg;
 pub use vector_sink::VectorSink;
 pub use vector_source::VectorSource;
 pub use vector_to_stream::VectorToStream;

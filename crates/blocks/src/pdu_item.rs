@@ -2,8 +2,9 @@
 
 use radioflow_runtime::{BlockError, Complex32, Item, Pmt};
 
-/// An item type GNU Radio's PDU blocks carry (`gr.types.byte_t`, `float_t`, `complex_t`): a
-/// PDU's vector of them is a `u8vector`, `f32vector` or `c32vector`.
+/// An item type GNU Radio's PDU blocks carry (`gr.types.byte_t`, `float_t`, `complex_t`, and
+/// the short and int of the templated gr-pdu blocks): a PDU's vector of them is a `u8vector`,
+/// `s16vector`, `s32vector`, `f32vector` or `c32vector`.
 pub trait PduItem: Item {
     /// The uniform vector of `items` (GNU Radio's `pdu::make_pdu_vector`).
     fn pdu_vector(items: &[Self]) -> Pmt;
@@ -12,6 +13,18 @@ pub trait PduItem: Item {
 impl PduItem for u8 {
     fn pdu_vector(items: &[Self]) -> Pmt {
         Pmt::U8Vector(items.into())
+    }
+}
+
+impl PduItem for i16 {
+    fn pdu_vector(items: &[Self]) -> Pmt {
+        Pmt::S16Vector(items.into())
+    }
+}
+
+impl PduItem for i32 {
+    fn pdu_vector(items: &[Self]) -> Pmt {
+        Pmt::S32Vector(items.into())
     }
 }
 
@@ -44,6 +57,19 @@ pub(crate) fn uniform_bytes(v: &Pmt) -> Option<&[u8]> {
         Pmt::F64Vector(x) => b(x),
         Pmt::C32Vector(x) => b(x),
         Pmt::C64Vector(x) => b(x),
+        _ => return None,
+    })
+}
+
+/// The size in bytes of one element of a uniform vector (GNU Radio's
+/// `uniform_vector_itemsize`), or `None` for any other PMT.
+pub(crate) fn uniform_itemsize(v: &Pmt) -> Option<usize> {
+    Some(match v {
+        Pmt::U8Vector(_) | Pmt::S8Vector(_) => 1,
+        Pmt::U16Vector(_) | Pmt::S16Vector(_) => 2,
+        Pmt::U32Vector(_) | Pmt::S32Vector(_) | Pmt::F32Vector(_) => 4,
+        Pmt::U64Vector(_) | Pmt::S64Vector(_) | Pmt::F64Vector(_) | Pmt::C32Vector(_) => 8,
+        Pmt::C64Vector(_) => 16,
         _ => return None,
     })
 }

@@ -4,7 +4,10 @@ use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
 /// An endless stream of zeros with the tag `(key, value)` on items `nsamps`, `2·nsamps`, ...
-/// (GNU Radio's `blocks.tags_strobe`: the first tag is on item `nsamps`, not 0).
+/// (GNU Radio's `blocks.tags_strobe`: the first tag is on item `nsamps`, not 0). An item is a
+/// vector of `vlen` zeros where `vlen` is above 1. The tags' source id is `tags_strobe`
+/// (GNU Radio's is the block's name with its unique number, `tags_strobe3`, which depends on
+/// how many blocks the process made before).
 ///
 /// # Example
 /// ```
@@ -26,11 +29,12 @@ use radioflow_runtime::registry::prelude::*;
     id = "tags_strobe",
     summary = "Zeros, endlessly, with the tag (key, value) on items nsamps, 2 nsamps, ... (GNU Radio's tags_strobe).",
     dtypes = all,
-    make = Ok::<_, Refused>(Self::new(key, value, nsamps))
+    make = Ok::<_, Refused>(Self::new(key, value, nsamps).with_vlen(vlen))
 )]
 #[param(key: Pmt, doc = "the tags' key")]
 #[param(value: Pmt, doc = "the tags' value")]
 #[param(nsamps: u64, min = 1, doc = "items from one tag to the next (the first on item nsamps)")]
+#[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
 #[derive(Debug)]
 pub struct TagsStrobe<T: Item> {
     /// Zeros, tagged.
@@ -65,13 +69,21 @@ impl<T: Item> TagsStrobe<T> {
         let out = self.output.slice();
         let n = out.len();
         bytemuck::cast_slice_mut::<T, u8>(out).fill(0);
-        let end = start + n as u64;
+        let end = start + (n / self.output.vlen()) as u64;
         while self.next < end {
-            self.output
-                .add_tag(self.next, self.key.clone(), self.value.clone());
+            self.output.push_tag(
+                Tag::new(self.next, self.key.clone(), self.value.clone())
+                    .with_srcid(Pmt::symbol("tags_strobe")),
+            );
             self.next += self.nsamps;
         }
         self.output.produce(n);
         Ok(WorkStatus::Continue)
+    }
+
+    /// Items of `vlen` zeros.
+    pub fn with_vlen(mut self, vlen: usize) -> Self {
+        self.output.set_vlen(vlen);
+        self
     }
 }

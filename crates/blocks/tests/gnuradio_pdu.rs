@@ -7,10 +7,19 @@
 //! - pdu_set, pdu_remove, pdu_filter (and inverted): the PDUs out equal.
 //! - random_pdu: the same PDUs (GNU Radio's generator, seed and draws), each within the mask
 //!   and the lengths.
+//! - The burst blocks, for each item type GRC offers (byte, short, int, float, complex):
+//!   take_skip_to_pdu's PDUs; tags_to_pdu's PDUs and detections (prepended items, padding to
+//!   an alignment, a burst cut at the largest size, a second start tag dropping a burst, end
+//!   tags outside bursts, rx_time tags); pdu_to_stream's stream and tx_sob/tx_time/tx_eob
+//!   tags (timed PDUs, so that each is a burst of its own in GNU Radio whatever its timing);
+//!   burst_tagger's stream and tags (both inputs' tags copied).
+//! - tag_gate (tags passed, stopped, or all but one key; vectors too) and rotator_cc (the
+//!   samples within GNU Radio's f32 phase drift, the tags passed) run in the same process.
 
 use radioflow_blocks::{
-    Head, MessageBurstSource, MessageDebug, PduFilter, PduItem, PduRemove, PduSet,
-    PduToTaggedStream, RandomPdu, TaggedStreamToPdu, VectorSink, VectorSource,
+    BurstTagger, EarlyBurst, Head, MessageBurstSource, MessageDebug, PduFilter, PduItem, PduRemove,
+    PduSet, PduToStream, PduToTaggedStream, RandomPdu, RotatorCc, TagGate, TaggedStreamToPdu,
+    TagsToPdu, TakeSkipToPdu, VectorSink, VectorSource,
 };
 use radioflow_runtime::{Block, Complex32};
 use radioflow_runtime::{
@@ -224,6 +233,358 @@ fn check_random(pdus: &[Pmt], who: &str) {
     }
 }
 
+/// The burst cases' items per type: 40 of each.
+struct BurstItems {
+    bytes: Vec<u8>,
+    shorts: Vec<i16>,
+    ints: Vec<i32>,
+    floats: Vec<f32>,
+    complex: Vec<Complex32>,
+}
+
+fn burst_items() -> BurstItems {
+    BurstItems {
+        bytes: (0..40).map(|i| 3 * i + 1).collect(),
+        shorts: (0..40).map(|i| -100 * i + 7).collect(),
+        ints: (0..40).map(|i| 70_000 * i - 1).collect(),
+        floats: (0..40).map(|i| i as f32 * 0.5 - 2.0).collect(),
+        complex: (0..40)
+            .map(|i| Complex32::new(i as f32, 1.0 - i as f32))
+            .collect(),
+    }
+}
+
+/// take_skip_to_pdu's take and skip.
+const TAKE_SKIP: (u32, u32) = (3, 5);
+
+/// tags_to_pdu's settings: max size, rate, items prepended (copies of the first item), tail,
+/// start time, EOB alignment and offset.
+const TAGS_TO_PDU: (u32, f64, usize, u32, f64, u32, u32) = (6, 8.0, 1, 2, 1.5, 4, 1);
+
+fn time(seconds: u64, fraction: f64) -> Pmt {
+    Pmt::Tuple(vec![Pmt::Uint64(seconds), Pmt::Double(fraction)].into())
+}
+
+/// tags_to_pdu's stream tags: a burst padded to the alignment, an end tag outside a burst, a
+/// burst dropped by a second start, one cut at the largest size, time tags before and inside
+/// bursts. (No burst the stream ends inside: GNU Radio's block then never finishes, keeping
+/// the burst's last item to read again.)
+fn burst_tags() -> Vec<Tag> {
+    vec![
+        Tag::new(1, "rx_time", time(2, 0.25)),
+        Tag::new(3, "SOB", true),
+        Tag::new(6, "EOB", true),
+        Tag::new(8, "EOB", true),
+        Tag::new(10, "SOB", true),
+        Tag::new(12, "SOB", true),
+        Tag::new(20, "EOB", true),
+        Tag::new(22, "rx_time", time(5, 0.5)),
+        Tag::new(25, "SOB", true),
+        Tag::new(26, "EOB", true),
+        Tag::new(30, "SOB", true),
+        Tag::new(31, "rx_time", time(9, 0.875)),
+        Tag::new(33, "EOB", true),
+    ]
+}
+
+/// pdu_to_stream's PDUs of `items`: 4 untimed, then 2 and 5 timed.
+fn timed_pdus<T: PduItem>(items: &[T]) -> Vec<Pmt> {
+    let timed = |s| Pmt::dict_from([("tx_time", time(s, 0.5))]);
+    vec![
+        Pmt::pair(Pmt::Null, T::pdu_vector(&items[..4])),
+        Pmt::pair(timed(1), T::pdu_vector(&items[4..6])),
+        Pmt::pair(timed(2), T::pdu_vector(&items[6..11])),
+    ]
+}
+
+/// burst_tagger's trigger: runs above 0, a negative value (off).
+fn trigger() -> Vec<i16> {
+    (0..40)
+        .map(|i: i16| match i % 7 {
+            2..=4 => 1,
+            5 => -1,
+            _ => 0,
+        })
+        .collect()
+}
+
+type Stream<T> = (Vec<T>, Vec<(u64, Pmt, Pmt)>);
+
+fn sorted_tags(tags: &[Tag]) -> Vec<(u64, Pmt, Pmt)> {
+    let mut tags: Vec<_> = tags
+        .iter()
+        .map(|t| (t.offset, t.key.clone(), t.value.clone()))
+        .collect();
+    tags.sort_by_key(|(o, k, _)| (*o, k.to_string()));
+    tags
+}
+
+/// Our outputs of the four burst blocks.
+struct Bursts<T> {
+    take_skip: Vec<Pmt>,
+    tags_to_pdu: Vec<Pmt>,
+    detects: Vec<Pmt>,
+    to_stream: Stream<T>,
+    tagger: Stream<T>,
+}
+
+/// Our outputs of the four burst blocks for `items`.
+fn ours_bursts<T: PduItem>(items: &[T], s: &dyn Scheduler) -> Bursts<T> {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(items.to_vec()));
+    let ts = fg.add(TakeSkipToPdu::<T>::new(TAKE_SKIP.0, TAKE_SKIP.1).unwrap());
+    let dbg = fg.add(MessageDebug::new());
+    fg.connect(src, ts).unwrap();
+    fg.connect_message((ts, "pdus"), (dbg, "store")).unwrap();
+    fg.run_with(s).unwrap();
+    let take_skip = fg.block::<MessageDebug>(dbg).unwrap().messages().to_vec();
+
+    let (max, rate, prepend, tail, start, alignment, offset) = TAGS_TO_PDU;
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(items.to_vec()).tags(burst_tags()));
+    let t2p = fg.add(
+        TagsToPdu::<T>::new("SOB", "EOB", max, rate)
+            .unwrap()
+            .prepend(vec![items[0]; prepend])
+            .tail_size(tail)
+            .start_time(start)
+            .unwrap()
+            .eob(alignment, offset)
+            .unwrap()
+            .publish_detections(true),
+    );
+    let dbg = fg.add(MessageDebug::new());
+    let det = fg.add(MessageDebug::new());
+    fg.connect(src, t2p).unwrap();
+    fg.connect_message((t2p, "pdus"), (dbg, "store")).unwrap();
+    fg.connect_message((t2p, "detects"), (det, "store"))
+        .unwrap();
+    fg.run_with(s).unwrap();
+    let tags_to_pdu = fg.block::<MessageDebug>(dbg).unwrap().messages().to_vec();
+    let detects = fg.block::<MessageDebug>(det).unwrap().messages().to_vec();
+
+    let mut fg = Flowgraph::new();
+    let src = fg.add(MessageBurstSource::new(timed_pdus(items)));
+    let p2s = fg.add(PduToStream::<T>::new(EarlyBurst::Append, 64));
+    let head = fg.add(Head::<T>::new(11));
+    let sink = fg.add(VectorSink::<T>::new());
+    fg.connect_message((src, "out"), (p2s, "pdus")).unwrap();
+    fg.connect(p2s, head).unwrap();
+    fg.connect(head, sink).unwrap();
+    fg.run_with(s).unwrap();
+    let sink = fg.block::<VectorSink<T>>(sink).unwrap();
+    let to_stream = (sink.data().to_vec(), sorted_tags(sink.tags()));
+
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(items.to_vec()).tags(vec![Tag::new(1, "data", 5i64)]));
+    let trig = fg.add(VectorSource::new(trigger()).tags(vec![Tag::new(2, "trig", 6i64)]));
+    let tagger = fg.add(
+        BurstTagger::<T>::new()
+            .true_tag("SOB", true)
+            .false_tag("EOB", false),
+    );
+    let sink = fg.add(VectorSink::<T>::new());
+    fg.connect(src, (tagger, "in")).unwrap();
+    fg.connect(trig, (tagger, "trigger")).unwrap();
+    fg.connect(tagger, sink).unwrap();
+    fg.run_with(s).unwrap();
+    let sink = fg.block::<VectorSink<T>>(sink).unwrap();
+    let tagger = (sink.data().to_vec(), sorted_tags(sink.tags()));
+    Bursts {
+        take_skip,
+        tags_to_pdu,
+        detects,
+        to_stream,
+        tagger,
+    }
+}
+
+/// The burst part of the job for GNU Radio.
+fn bursts_job(items: &BurstItems) -> Value {
+    let (max, rate, prepend, tail, start, alignment, offset) = TAGS_TO_PDU;
+    let pdus = |p: Vec<Pmt>| p.iter().map(|p| hex(&p.to_bytes())).collect::<Vec<_>>();
+    json!({
+        "types": {
+            "byte": hex(&items.bytes),
+            "short": hex(bytemuck::cast_slice(&items.shorts)),
+            "int": hex(bytemuck::cast_slice(&items.ints)),
+            "float": hex(bytemuck::cast_slice(&items.floats)),
+            "complex": hex(bytemuck::cast_slice(&items.complex)),
+        },
+        "take_skip": {"take": TAKE_SKIP.0, "skip": TAKE_SKIP.1},
+        "tags_to_pdu": {
+            "max": max, "rate": rate, "prepend": prepend, "tail": tail, "start_time": start,
+            "alignment": alignment, "offset": offset,
+            "tags": burst_tags().iter()
+                .map(|t| json!([t.offset, t.key.to_string(), hex(&t.value.to_bytes())]))
+                .collect::<Vec<_>>(),
+        },
+        "to_stream": {
+            "byte": {"pdus": pdus(timed_pdus(&items.bytes)), "items": 11},
+            "short": {"pdus": pdus(timed_pdus(&items.shorts)), "items": 11},
+            "int": {"pdus": pdus(timed_pdus(&items.ints)), "items": 11},
+            "float": {"pdus": pdus(timed_pdus(&items.floats)), "items": 11},
+            "complex": {"pdus": pdus(timed_pdus(&items.complex)), "items": 11},
+        },
+        "burst_tagger": {"trigger": trigger(), "true_key": "SOB", "false_key": "EOB"},
+    })
+}
+
+/// Checks our burst blocks against GNU Radio's outputs `gr` for type `name`.
+fn check_bursts<T: PduItem + std::fmt::Debug + PartialEq>(
+    items: &[T],
+    name: &str,
+    gr: &Value,
+    s: &dyn Scheduler,
+) {
+    let sched = s.name();
+    let pdus = |v: &Value| -> Vec<Pmt> { v.as_array().unwrap().iter().map(pmt_of).collect() };
+    let stream = |v: &Value| -> Stream<T> {
+        let (items, tags) = gr_stream::<T>(v);
+        let mut tags: Vec<_> = tags;
+        tags.sort_by_key(|(o, k, _)| (*o, k.to_string()));
+        (items, tags)
+    };
+    let Bursts {
+        take_skip,
+        tags_to_pdu: t2p,
+        detects,
+        to_stream,
+        tagger,
+    } = ours_bursts(items, s);
+    let gr_take_skip = &gr[format!("take_skip_{name}")];
+    if gr_take_skip.is_null() {
+        // GNU Radio 3.10.5 has no take_skip_to_pdu_i: the PDUs GNU Radio's other types give.
+        let (take, skip) = (TAKE_SKIP.0 as usize, TAKE_SKIP.1 as usize);
+        let expected: Vec<Pmt> = (0..)
+            .map(|k| k * (take + skip))
+            .take_while(|start| start + take <= items.len())
+            .enumerate()
+            .map(|(k, start)| {
+                let meta = Pmt::dict_from([("pdu_num", Pmt::Uint64(k as u64))]);
+                Pmt::pair(meta, T::pdu_vector(&items[start..start + take]))
+            })
+            .collect();
+        assert_eq!(take_skip, expected, "take_skip {name}, {sched}");
+    } else {
+        assert_eq!(take_skip, pdus(gr_take_skip), "take_skip {name}, {sched}");
+    }
+    let gr_t2p = &gr[format!("tags_to_pdu_{name}")];
+    assert_eq!(t2p, pdus(&gr_t2p["pdus"]), "tags_to_pdu {name}, {sched}");
+    assert_eq!(
+        detects,
+        pdus(&gr_t2p["detects"]),
+        "tags_to_pdu detects {name}, {sched}"
+    );
+    assert_eq!(
+        to_stream,
+        stream(&gr[format!("to_stream_{name}")]),
+        "to_stream {name}, {sched}"
+    );
+    assert_eq!(
+        tagger,
+        stream(&gr[format!("burst_tagger_{name}")]),
+        "burst_tagger {name}, {sched}"
+    );
+}
+
+/// tag_gate's cases: name, vlen, propagate_tags, single_key.
+const GATES: &[(&str, usize, bool, &str)] = &[
+    ("gate_all", 1, true, ""),
+    ("gate_all_key", 1, true, "a"),
+    ("gate_none", 1, false, ""),
+    ("gate_but_a", 1, false, "a"),
+    ("gate_but_a_vectors", 2, false, "a"),
+];
+
+/// rotator_cc's increment.
+const PHASE_INC: f64 = 0.3;
+
+/// tag_gate's and rotator's tags, as offsets in scalars (the vector cases divide them).
+fn gate_tags() -> Vec<Tag> {
+    vec![
+        Tag::new(0, "a", 1i64),
+        Tag::new(3, "b", 2i64),
+        Tag::new(6, "a", 3i64),
+        Tag::new(9, "c", Pmt::symbol("x")),
+    ]
+}
+
+fn gate_floats() -> Vec<f32> {
+    (0..20).map(|i| i as f32 - 4.5).collect()
+}
+
+fn rotator_input() -> Vec<Complex32> {
+    (0..500)
+        .map(|i| Complex32::new((i as f32 * 0.1).cos(), (i as f32 * 0.07).sin()))
+        .collect()
+}
+
+fn gates_job() -> Value {
+    json!({
+        "floats": hex(bytemuck::cast_slice(&gate_floats())),
+        "complex": hex(bytemuck::cast_slice(&rotator_input())),
+        "phase_inc": PHASE_INC,
+        "tags": gate_tags().iter()
+            .map(|t| json!([t.offset, t.key.to_string(), hex(&t.value.to_bytes())]))
+            .collect::<Vec<_>>(),
+        "gates": GATES.iter().map(|(n, v, p, k)| json!([n, v, p, k])).collect::<Vec<_>>(),
+    })
+}
+
+/// Checks tag_gate and rotator_cc against GNU Radio's outputs `gr`.
+fn check_gates(gr: &Value, s: &dyn Scheduler) {
+    let sched = s.name();
+    for &(name, vlen, propagate, key) in GATES {
+        let tags: Vec<Tag> = gate_tags()
+            .into_iter()
+            .map(|t| Tag::new(t.offset / vlen as u64, t.key, t.value))
+            .collect();
+        let mut fg = Flowgraph::new();
+        let src = fg.add(
+            VectorSource::new(gate_floats())
+                .with_vlen(vlen)
+                .unwrap()
+                .tags(tags),
+        );
+        let gate = fg.add(
+            TagGate::<f32>::new(propagate)
+                .single_key(key)
+                .with_vlen(vlen),
+        );
+        let sink = fg.add(VectorSink::<f32>::new().with_vlen(vlen));
+        fg.connect(src, gate).unwrap();
+        fg.connect(gate, sink).unwrap();
+        fg.run_with(s).unwrap();
+        let sink = fg.block::<VectorSink<f32>>(sink).unwrap();
+        let ours = (sink.data().to_vec(), sorted_tags(sink.tags()));
+        let (items, mut tags) = gr_stream::<f32>(&gr[name]);
+        tags.sort_by_key(|(o, k, _)| (*o, k.to_string()));
+        assert_eq!(ours, (items, tags), "{name}, {sched}");
+    }
+    let mut fg = Flowgraph::new();
+    let src = fg.add(VectorSource::new(rotator_input()).tags(gate_tags()));
+    let rot = fg.add(RotatorCc::new(PHASE_INC, true).unwrap());
+    let sink = fg.add(VectorSink::<Complex32>::new());
+    fg.connect(src, rot).unwrap();
+    fg.connect(rot, sink).unwrap();
+    fg.run_with(s).unwrap();
+    let sink = fg.block::<VectorSink<Complex32>>(sink).unwrap();
+    let (want, mut want_tags) = gr_stream::<Complex32>(&gr["rotator"]);
+    want_tags.sort_by_key(|(o, k, _)| (*o, k.to_string()));
+    assert_eq!(sink.data().len(), want.len(), "rotator, {sched}");
+    for (n, (g, w)) in sink.data().iter().zip(&want).enumerate() {
+        // GNU Radio turns by an f32 increment, renormalized every 512 samples: its phase
+        // strays by about 1e-7 rad a sample.
+        let tol = 1e-5 + 2e-7 * n as f32;
+        assert!(
+            (g - w).norm() <= tol * w.norm().max(1.0),
+            "rotator {n}: {g} vs {w}, {sched}"
+        );
+    }
+    assert_eq!(sorted_tags(sink.tags()), want_tags, "rotator tags, {sched}");
+}
+
 #[test]
 fn pdu_blocks_equal_gnu_radio_s() {
     if !gnuradio_present() {
@@ -235,6 +596,7 @@ fn pdu_blocks_equal_gnu_radio_s() {
     let complex: Vec<Complex32> = (0..10)
         .map(|i| Complex32::new(i as f32, -(i as f32)))
         .collect();
+    let burst = burst_items();
     let tags: Vec<Value> = stream_tags()
         .iter()
         .map(|t| json!([t.offset, t.key.to_string(), hex(&t.value.to_bytes())]))
@@ -259,6 +621,8 @@ fn pdu_blocks_equal_gnu_radio_s() {
             "name": "random", "min": RANDOM.0, "max": RANDOM.1, "mask": RANDOM.2,
             "modulo": RANDOM.3, "n": RANDOM.4,
         }],
+        "bursts": bursts_job(&burst),
+        "gates": gates_job(),
     });
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gnuradio/pdu.py");
     let mut child = Command::new(PYTHON)
@@ -323,5 +687,11 @@ fn pdu_blocks_equal_gnu_radio_s() {
         let ours = ours_random(s.as_ref());
         check_random(&ours, "ours");
         assert_eq!(ours, pdus_of("random"), "random_pdu, {name}");
+        check_bursts(&burst.bytes, "byte", &gr, s.as_ref());
+        check_bursts(&burst.shorts, "short", &gr, s.as_ref());
+        check_bursts(&burst.ints, "int", &gr, s.as_ref());
+        check_bursts(&burst.floats, "float", &gr, s.as_ref());
+        check_bursts(&burst.complex, "complex", &gr, s.as_ref());
+        check_gates(&gr, s.as_ref());
     }
 }

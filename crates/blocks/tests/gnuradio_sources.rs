@@ -288,7 +288,8 @@ fn gnu_radio_s_sources_and_radioflow_s_agree() {
 }
 
 /// GNU Radio's tags_strobe (through a head) beside ours under every scheduler: the same
-/// zeros, tags on the same items with the same key and value.
+/// zeros, tags on the same items (vectors too) with the same key and value, and a source id
+/// that is GNU Radio's without its unique number.
 #[test]
 fn tags_strobe_equals_gnu_radio_s() {
     use radioflow_blocks::{Head, TagsStrobe, VectorSink};
@@ -299,38 +300,38 @@ fn tags_strobe_equals_gnu_radio_s() {
         println!("SKIPPED: GNU Radio not installed ({PYTHON} cannot import gnuradio.analog)");
         return;
     }
-    // (nsamps, items)
-    let cases: [(u64, usize); 3] = [(1000, 2500), (1, 5), (7, 7)];
+    // (nsamps, items, vlen)
+    let cases: [(u64, usize, usize); 4] = [(1000, 2500, 1), (1, 5, 1), (7, 7, 1), (4, 10, 3)];
     let script = format!(
         "import json, pmt\nfrom gnuradio import gr, blocks\nout = []\n\
-         for nsamps, n in {cases:?}:\n\
+         for nsamps, n, vlen in {cases:?}:\n\
          \x20   tb = gr.top_block()\n\
-         \x20   s = blocks.tags_strobe(4, pmt.from_long(5), nsamps, pmt.intern('strobe'))\n\
-         \x20   h = blocks.head(4, n)\n\
-         \x20   v = blocks.vector_sink_f()\n\
+         \x20   s = blocks.tags_strobe(4 * vlen, pmt.from_long(5), nsamps, pmt.intern('strobe'))\n\
+         \x20   h = blocks.head(4 * vlen, n)\n\
+         \x20   v = blocks.vector_sink_f(vlen)\n\
          \x20   tb.connect(s, h, v)\n\
          \x20   tb.run()\n\
-         \x20   out.append([list(v.data()), [t.offset for t in v.tags()]])\n\
+         \x20   out.append([list(v.data()), [t.offset for t in v.tags()],\n\
+         \x20               [pmt.symbol_to_string(t.srcid) for t in v.tags()]])\n\
          print(json.dumps(out))\n"
     );
     let o = Command::new(PYTHON).args(["-c", &script]).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let gr: Vec<(Vec<f32>, Vec<u64>)> = serde_json::from_slice(&o.stdout).unwrap();
+    let gr: Vec<(Vec<f32>, Vec<u64>, Vec<String>)> = serde_json::from_slice(&o.stdout).unwrap();
     let schedulers: [Box<dyn Scheduler>; 3] = [
         Box::new(ThreadPerBlock::new()),
         Box::new(SingleThread::new()),
         Box::new(FlowScheduler::new()),
     ];
     for s in &schedulers {
-        for ((nsamps, n), (data, offsets)) in cases.iter().zip(&gr) {
+        for ((nsamps, n, vlen), (data, offsets, srcids)) in cases.iter().zip(&gr) {
             let mut fg = Flowgraph::new();
-            let src = fg.add(TagsStrobe::<f32>::new(
-                Pmt::symbol("strobe"),
-                Pmt::Int(5),
-                *nsamps,
-            ));
-            let head = fg.add(Head::<f32>::new(*n as u64));
-            let sink = fg.add(VectorSink::<f32>::new());
+            let src = fg.add(
+                TagsStrobe::<f32>::new(Pmt::symbol("strobe"), Pmt::Int(5), *nsamps)
+                    .with_vlen(*vlen),
+            );
+            let head = fg.add(Head::<f32>::new(*n as u64).with_vlen(*vlen));
+            let sink = fg.add(VectorSink::<f32>::new().with_vlen(*vlen));
             fg.connect(src, head).unwrap();
             fg.connect(head, sink).unwrap();
             fg.run_with(s.as_ref()).unwrap();
@@ -342,6 +343,10 @@ fn tags_strobe_equals_gnu_radio_s() {
                 .tags()
                 .iter()
                 .all(|t| t.key == Pmt::symbol("strobe") && t.value == Pmt::Int(5)));
+            for (ours, gr) in v.tags().iter().zip(srcids) {
+                let gr = gr.trim_end_matches(|c: char| c.is_ascii_digit());
+                assert_eq!(ours.srcid, Pmt::symbol(gr), "nsamps {nsamps}");
+            }
         }
     }
 }

@@ -831,6 +831,11 @@ impl<'s> Parser<'_, 's, '_> {
                 super::digital::method(c, method, &args, &kwargs, self.budget)
             }
             Value::Modulator(m) if kwargs.is_empty() => super::modulate::method(m, method, &args),
+            // numpy's `a.tolist()`: the same numbers as a list.
+            Value::Array(items) if method == "tolist" && args.is_empty() && kwargs.is_empty() => {
+                self.budget.make(items.len(), 1)?;
+                Ok(Value::List(items.clone()))
+            }
             other => Err(no_method(other, method)),
         }
     }
@@ -1176,7 +1181,7 @@ fn no_method(v: &Value, method: &str) -> ExprError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use num_complex::Complex64;
+    use num_complex::{Complex32, Complex64};
     use radioflow_runtime::Pmt;
 
     fn ev(text: &str) -> std::result::Result<Value, String> {
@@ -1286,6 +1291,28 @@ mod tests {
             Ok(Value::Pmt(Pmt::pair(Pmt::Null, Pmt::symbol("x"))))
         );
         assert!(ev("pmt.cons(1, pmt.PMT_NIL)").is_err());
+        assert_eq!(
+            ev("pmt.make_tuple(pmt.from_uint64(1),pmt.from_double(0.25))"),
+            Ok(Value::Pmt(Pmt::Tuple(
+                vec![Pmt::Uint64(1), Pmt::Double(0.25)].into()
+            )))
+        );
+        assert!(ev("pmt.from_uint64(-1)").is_err());
+        assert_eq!(
+            ev("pmt.init_c32vector(2, [1, 2j, 3])"),
+            Ok(Value::Pmt(Pmt::C32Vector(
+                vec![Complex32::new(1.0, 0.0), Complex32::new(0.0, 2.0)].into()
+            )))
+        );
+        assert_eq!(
+            ev("pmt.init_f32vector(3, numpy.arange(3))"),
+            Ok(Value::Pmt(Pmt::F32Vector(vec![0.0, 1.0, 2.0].into())))
+        );
+        assert!(ev("pmt.init_u8vector(4, [1])").is_err());
+        assert_eq!(
+            ev("numpy.arange(2).tolist()"),
+            Ok(Value::List(vec![Value::Int(0), Value::Int(1)]))
+        );
         let Ok(Value::List(taps)) =
             ev("firdes.low_pass(1, samp_rate, 4e3, 1e3, window.WIN_HAMMING)")
         else {

@@ -883,10 +883,31 @@ pub(super) fn call(
             [Value::Str(s)] => Ok(Value::Pmt(Pmt::symbol(s.as_str()))),
             _ => Err(ExprError::Unsupported(format!("{name} takes a string"))),
         },
-        "pmt.from_long" | "pmt.from_uint64" => match args {
+        "pmt.from_long" => match args {
             [Value::Int(i)] => Ok(Value::Pmt(Pmt::Int(*i))),
             _ => Err(ExprError::Unsupported(format!("{name} takes an integer"))),
         },
+        // A uint64 PMT, as GNU Radio's (pdu_to_stream's tx_time needs one).
+        "pmt.from_uint64" => match args {
+            [Value::Int(i)] if *i >= 0 => Ok(Value::Pmt(Pmt::Uint64(*i as u64))),
+            _ => Err(ExprError::Unsupported(format!(
+                "{name} takes an integer >= 0"
+            ))),
+        },
+        _ if name.starts_with("pmt.init_") && name.ends_with("vector") => {
+            init_vector(name, args, budget)
+        }
+        "pmt.make_tuple" => {
+            let items = args
+                .iter()
+                .map(|a| match a {
+                    Value::Pmt(p) => Ok(p.clone()),
+                    _ => Err(ExprError::Unsupported(format!("{name} takes PMTs"))),
+                })
+                .collect::<Result<Vec<Pmt>>>()?;
+            budget.make(items.len(), 1)?;
+            Ok(Value::Pmt(Pmt::Tuple(items.into())))
+        }
         "pmt.from_double" | "pmt.from_float" => {
             Ok(Value::Pmt(Pmt::Double(float_arg(name, args, 0)?)))
         }
@@ -1274,6 +1295,79 @@ pub(super) fn python_to_pmt(v: &Value) -> Result<Pmt> {
             )));
         }
     })
+}
+
+/// `pmt.init_f32vector(k, items)` and the other uniform vectors: the first `k` of `items`
+/// (a list or array of numbers), converted as GNU Radio's bindings convert them (floats to
+/// integers truncated, complex numbers kept only by the complex vectors).
+fn init_vector(name: &str, args: &[&Value], budget: &mut Budget) -> Result<Value> {
+    let kind = &name["pmt.init_".len()..name.len() - "vector".len()];
+    let (k, items) = match args {
+        [k, Value::List(items) | Value::Array(items)] => (int_arg(name, k)?, items),
+        _ => {
+            return Err(ExprError::Unsupported(format!(
+                "{name} takes a length and a list of numbers"
+            )))
+        }
+    };
+    let k = usize::try_from(k)
+        .ok()
+        .filter(|&k| k <= items.len())
+        .ok_or_else(|| {
+            ExprError::InvalidValue(format!(
+                "{name}: length {k} is not between 0 and the {} items given",
+                items.len()
+            ))
+        })?;
+    budget.make(k, 1)?;
+    let items = &items[..k];
+    let complex = |v: &Value| match v {
+        Value::Complex(c) => Ok(*c),
+        v => v.as_f64().map(|x| Complex64::new(x, 0.0)).ok_or_else(|| {
+            ExprError::Unsupported(format!("{name}: {} is not a number", v.type_name()))
+        }),
+    };
+    let real = |v: &Value| {
+        v.as_f64().ok_or_else(|| {
+            ExprError::Unsupported(format!("{name}: {} is not a real number", v.type_name()))
+        })
+    };
+    let reals = || items.iter().map(real).collect::<Result<Vec<f64>>>();
+    let pmt = match kind {
+        "u8" => Pmt::U8Vector(reals()?.iter().map(|&x| x as u8).collect()),
+        "s8" => Pmt::S8Vector(reals()?.iter().map(|&x| x as i8).collect()),
+        "u16" => Pmt::U16Vector(reals()?.iter().map(|&x| x as u16).collect()),
+        "s16" => Pmt::S16Vector(reals()?.iter().map(|&x| x as i16).collect()),
+        "u32" => Pmt::U32Vector(reals()?.iter().map(|&x| x as u32).collect()),
+        "s32" => Pmt::S32Vector(reals()?.iter().map(|&x| x as i32).collect()),
+        "u64" => Pmt::U64Vector(reals()?.iter().map(|&x| x as u64).collect()),
+        "s64" => Pmt::S64Vector(reals()?.iter().map(|&x| x as i64).collect()),
+        "f32" => Pmt::F32Vector(reals()?.iter().map(|&x| x as f32).collect()),
+        "f64" => Pmt::F64Vector(reals()?.into()),
+        "c32" => Pmt::C32Vector(
+            items
+                .iter()
+                .map(|v| {
+                    complex(v).map(|c| radioflow_runtime::Complex32::new(c.re as f32, c.im as f32))
+                })
+                .collect::<Result<Vec<_>>>()?
+                .into(),
+        ),
+        "c64" => Pmt::C64Vector(
+            items
+                .iter()
+                .map(complex)
+                .collect::<Result<Vec<_>>>()?
+                .into(),
+        ),
+        _ => {
+            return Err(ExprError::Unsupported(format!(
+                "unsupported function '{}'",
+                cut(name)
+            )))
+        }
+    };
+    Ok(Value::Pmt(pmt))
 }
 
 /// `optfir.low_pass` and the other real `optfir` designs, and `pm_remez`

@@ -98,10 +98,17 @@ const RAW: &[&str] = &["type", "file", "in_type", "out_type"];
 /// String parameters (GRC's `dtype: string`): an expression if it evaluates to a string, else
 /// the text as written (`tcp://127.0.0.1:5555` unquoted), as GRC does. `name`, `filter` and
 /// `device_name` are strings wherever GNU Radio 3.10's blocks have them (`tag_debug`'s
-/// `name: Test`, `audio_sink`'s `device_name: pulse`); so are gr-soapy's device names,
-/// device, stream, tune and settings arguments, antennas and gain modes (`antenna0: RX`,
-/// `devname: rtlsdr`, `gain_mode0: Overall`).
+/// `name: Test`, `audio_sink`'s `device_name: pulse`); so are the tag keys of burst_tagger,
+/// tags_to_pdu and tag_gate, var_to_msg's `msgname` (`true_key: SOB`), and gr-soapy's device
+/// names, device, stream, tune and settings arguments, antennas and gain modes (`antenna0:
+/// RX`, `devname: rtlsdr`, `gain_mode0: Overall`).
 const STRING: &[&str] = &[
+    "true_key",
+    "false_key",
+    "start_tag",
+    "end_tag",
+    "single_key",
+    "msgname",
     "driver",
     "dev_args",
     "stream_args",

@@ -25,6 +25,7 @@ mod analog_sources;
 mod audio;
 mod bits;
 mod blocks;
+mod bursts_tags;
 mod channels;
 mod common;
 mod digital;
@@ -92,6 +93,7 @@ const MODULES: &[&[GrBlock]] = &[
     filter_mmse::ROWS,
     modulation::ROWS,
     modems::ROWS,
+    bursts_tags::ROWS,
     #[cfg(feature = "audio")]
     audio::ROWS,
 ];

@@ -1,6 +1,6 @@
 //! Rows for GNU Radio's sources of stream tags (`blocks.tags_strobe`).
 
-use super::common::{param, row, ANY_TYPE, VLEN_ONE};
+use super::common::{param, row, ANY_TYPE, VLEN};
 use super::table::GrBlock;
 
 pub(crate) const ROWS: &[GrBlock] = &[row(
@@ -9,7 +9,7 @@ pub(crate) const ROWS: &[GrBlock] = &[row(
     "tags_strobe",
     ANY_TYPE,
     &[
-        VLEN_ONE,
+        VLEN,
         param("value", "value"),
         param("key", "key"),
         param("nsamps", "nsamps"),
