@@ -157,6 +157,7 @@ mod sro_walk;
 mod stereo_decoder;
 #[cfg(test)]
 mod test_util;
+mod vector_fft;
 mod window;
 
 pub use agc::{Agc, Agc2};
@@ -218,6 +219,7 @@ pub use selective_fader::SelectiveFader;
 pub use spectrum::Spectrum;
 pub use sro_walk::SroWalk;
 pub use stereo_decoder::StereoDecoder;
+pub use vector_fft::{FftSample, VectorFft};
 
 /// Re-exported so callers can name the complex sample type without another dependency.
 pub use num_complex::Complex32;

@@ -29,6 +29,7 @@ mod channels;
 mod common;
 mod digital;
 mod fec;
+mod fft;
 mod file_meta;
 mod filter;
 mod filter_blocks;
@@ -79,6 +80,7 @@ const MODULES: &[&[GrBlock]] = &[
     file_meta::ROWS,
     tag_sources::ROWS,
     fec::ROWS,
+    fft::ROWS,
     vectors::ROWS,
     sync::ROWS,
     matrix::ROWS,
