@@ -25,6 +25,8 @@
 //! Modulation: [`ConstellationModulator`] (GNU Radio's generic_mod), [`BurstShaper`]
 //! (padding and ramps around the bursts of a tagged stream).
 //!
+//! OFDM: [`OfdmCyclicPrefixer`] (cyclic prefixes and flanks, framed by length tags).
+//!
 //! ```
 //! use num_complex::Complex32;
 //! use radioflow_digital::Constellation;
@@ -53,8 +55,8 @@ pub use blocks::{
     ChunksToSymbolsShort, ClockRecoveryMm, ConstellationDecoder, ConstellationModulator,
     ConstellationSoftDecoder, CorrEst, CorrSample, CorrThreshold, CostasLoop, Crc32Async,
     Crc32Stream, CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder, DiffEncoder,
-    DiffPhasor, FllBandEdge, GmskMod, MapBytes, MmSample, PfbClockSync, ProtocolFormatter,
-    ProtocolFormatterAsync, ProtocolParser, Scrambler, Shaped, Symbol,
+    DiffPhasor, FllBandEdge, GmskMod, MapBytes, MmSample, OfdmCyclicPrefixer, PfbClockSync,
+    ProtocolFormatter, ProtocolFormatterAsync, ProtocolParser, Scrambler, Shaped, Symbol,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
 pub use header_format::{

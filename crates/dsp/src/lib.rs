@@ -116,6 +116,7 @@ mod convert;
 mod cos_table;
 mod costas_loop;
 mod crc;
+mod cyclic_prefixer;
 mod dc_blocker;
 mod decimating_fir;
 mod error;
@@ -181,6 +182,7 @@ pub use convert::{
 };
 pub use costas_loop::CostasLoop;
 pub use crc::Crc;
+pub use cyclic_prefixer::CyclicPrefixer;
 pub use dc_blocker::DcBlocker;
 pub use decimating_fir::DecimatingFir;
 pub use error::{Num, ParamError};

@@ -42,6 +42,7 @@ mod messages;
 mod modems;
 mod modulation;
 mod network;
+mod ofdm;
 mod packets;
 mod pdu;
 mod streams;
@@ -73,6 +74,7 @@ const MODULES: &[&[GrBlock]] = &[
     zeromq::ROWS,
     network::ROWS,
     digital::ROWS,
+    ofdm::ROWS,
     packets::ROWS,
     pdu::ROWS,
     streams::ROWS,
