@@ -25,7 +25,8 @@
 //! Modulation: [`ConstellationModulator`] (GNU Radio's generic_mod), [`BurstShaper`]
 //! (padding and ramps around the bursts of a tagged stream).
 //!
-//! OFDM: [`OfdmCyclicPrefixer`] (cyclic prefixes and flanks, framed by length tags).
+//! OFDM: [`OfdmCarrierAllocator`] (frames onto carriers, pilots, sync words) and
+//! [`OfdmCyclicPrefixer`] (cyclic prefixes and flanks, framed by length tags).
 //!
 //! ```
 //! use num_complex::Complex32;
@@ -55,8 +56,9 @@ pub use blocks::{
     ChunksToSymbolsShort, ClockRecoveryMm, ConstellationDecoder, ConstellationModulator,
     ConstellationSoftDecoder, CorrEst, CorrSample, CorrThreshold, CostasLoop, Crc32Async,
     Crc32Stream, CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder, DiffEncoder,
-    DiffPhasor, FllBandEdge, GmskMod, MapBytes, MmSample, OfdmCyclicPrefixer, PfbClockSync,
-    ProtocolFormatter, ProtocolFormatterAsync, ProtocolParser, Scrambler, Shaped, Symbol,
+    DiffPhasor, FllBandEdge, GmskMod, MapBytes, MmSample, OfdmCarrierAllocator, OfdmCyclicPrefixer,
+    PfbClockSync, ProtocolFormatter, ProtocolFormatterAsync, ProtocolParser, Scrambler, Shaped,
+    Symbol,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
 pub use header_format::{

@@ -5,9 +5,12 @@
 //!   raised-cosine flanks, framed by length tags (a frame cut by the end of the stream) or
 //!   not: the samples and the length tags equal, and the other tags where GNU Radio puts
 //!   them once (see the block's docs).
+//! - ofdm_carrier_allocator_cvc: occupied carriers in turn (below DC too), pilots in turn
+//!   (sets of carriers and of values of different counts, a pilot over data), sync words,
+//!   shifted or not, several frames (one cut by the end): the vectors and all tags equal.
 
 use radioflow_blocks::{VectorSink, VectorSource};
-use radioflow_digital::OfdmCyclicPrefixer;
+use radioflow_digital::{OfdmCarrierAllocator, OfdmCyclicPrefixer};
 use radioflow_runtime::{
     Block, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
@@ -43,6 +46,7 @@ struct Case {
     name: &'static str,
     make: &'static str,
     vlen: usize,
+    out_vlen: usize,
     symbols: usize,
     tags: Vec<(u64, &'static str, i64)>,
     ours: fn() -> Box<dyn Block>,
@@ -60,6 +64,7 @@ fn cases() -> Vec<Case> {
             name: "cp_uniform",
             make: "digital.ofdm_cyclic_prefixer(8, 8 + 2, 0, '')",
             vlen: 8,
+            out_vlen: 1,
             symbols: 5,
             tags: vec![(1, "x", 1), (4, "y", 2)],
             ours: || Box::new(OfdmCyclicPrefixer::new(8, &[2], 0, "").unwrap()),
@@ -68,6 +73,7 @@ fn cases() -> Vec<Case> {
             name: "cp_rolloff",
             make: "digital.ofdm_cyclic_prefixer(8, 8 + 4, 3, '')",
             vlen: 8,
+            out_vlen: 1,
             symbols: 6,
             tags: vec![],
             ours: || Box::new(OfdmCyclicPrefixer::new(8, &[4], 3, "").unwrap()),
@@ -76,6 +82,7 @@ fn cases() -> Vec<Case> {
             name: "cp_frames_rolloff",
             make: "digital.ofdm_cyclic_prefixer(8, 8 + 4, 3, 'frame_len')",
             vlen: 8,
+            out_vlen: 1,
             symbols: 7,
             // The last frame (3 symbols from 5) is cut by the end.
             tags: vec![
@@ -90,9 +97,74 @@ fn cases() -> Vec<Case> {
             name: "cp_list_frames",
             make: "digital.ofdm_cyclic_prefixer(8, [4, 3, 3], 2, 'len')",
             vlen: 8,
+            out_vlen: 1,
             symbols: 6,
             tags: vec![(0, "len", 4), (4, "len", 2)],
             ours: || Box::new(OfdmCyclicPrefixer::new(8, &[4, 3, 3], 2, "len").unwrap()),
+        },
+        Case {
+            name: "allocator_pilots_shifted",
+            make: "digital.ofdm_carrier_allocator_cvc(8, ((1, 2, 3), (1, 2, -1)), ((-2,), (-3,), (3,)), ((100,), (200j,)), (), 'len', True)",
+            vlen: 1,
+            out_vlen: 8,
+            symbols: 20,
+            tags: vec![
+                (0, "len", 7),
+                (0, "y", 2),
+                (4, "x", 1),
+                (7, "len", 9),
+                (8, "z", 3),
+                (15, "w", 4),
+                (16, "len", 5),
+            ],
+            ours: || {
+                let c = |re: f32, im: f32| Complex32::new(re, im);
+                Box::new(
+                    OfdmCarrierAllocator::new(
+                        8,
+                        &[vec![1, 2, 3], vec![1, 2, -1]],
+                        &[vec![-2], vec![-3], vec![3]],
+                        &[vec![c(100.0, 0.0)], vec![c(0.0, 200.0)]],
+                        &[],
+                        "len",
+                        true,
+                    )
+                    .unwrap(),
+                )
+            },
+        },
+        Case {
+            name: "allocator_sync_words",
+            make: "digital.ofdm_carrier_allocator_cvc(4, ((1, -1), (2,)), ((),), ((),), ((1, 1j, -1, -1j), (0.5,) * 4), 'packet_len', False)",
+            vlen: 1,
+            out_vlen: 4,
+            symbols: 12,
+            tags: vec![
+                (0, "packet_len", 5),
+                (0, "a", 1),
+                (2, "b", 2),
+                (4, "c", 3),
+                (5, "packet_len", 7),
+                (11, "d", 4),
+            ],
+            ours: || {
+                let c = |re: f32, im: f32| Complex32::new(re, im);
+                Box::new(
+                    OfdmCarrierAllocator::new(
+                        4,
+                        &[vec![1, -1], vec![2]],
+                        &[vec![]],
+                        &[vec![]],
+                        &[
+                            vec![c(1.0, 0.0), c(0.0, 1.0), c(-1.0, 0.0), c(0.0, -1.0)],
+                            vec![c(0.5, 0.0); 4],
+                        ],
+                        "packet_len",
+                        false,
+                    )
+                    .unwrap(),
+                )
+            },
         },
     ]
 }
@@ -107,7 +179,7 @@ fn run_ours(c: &Case, s: &dyn Scheduler) -> (Vec<Complex32>, Tags) {
             .tags(tags),
     );
     let block = fg.add_boxed(None, (c.ours)());
-    let sink = fg.add(VectorSink::<Complex32>::new());
+    let sink = fg.add(VectorSink::<Complex32>::new().with_vlen(c.out_vlen));
     fg.connect(src, block).unwrap();
     fg.connect(block, sink).unwrap();
     fg.run_with(s).unwrap();
@@ -140,6 +212,7 @@ fn ofdm_blocks_equal_gnu_radio_s() {
             "name": c.name,
             "make": c.make,
             "vlen": c.vlen,
+            "out_vlen": c.out_vlen,
             "data": data(c).iter().flat_map(|z| [z.re, z.im]).collect::<Vec<_>>(),
             "tags": c.tags.iter().map(|&(o, k, v)| json!([o, k, v])).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),

@@ -106,6 +106,7 @@
 mod agc;
 mod arb_resampler;
 mod arith;
+mod carrier_allocator;
 mod cfo_walk;
 mod complex;
 mod complex_fir;
@@ -167,6 +168,7 @@ pub use arith::{
     abs, add_const, add_const_per_position, add_into, divide_into, multiply_const,
     multiply_const_per_position, multiply_into, nlog10, subtract_into, Abs, Arith,
 };
+pub use carrier_allocator::CarrierAllocator;
 pub use cfo_walk::CfoWalk;
 pub use complex::{
     arg, conjugate, from_polar, imag, magnitude, magnitude_phase, magnitude_squared,

@@ -1,7 +1,7 @@
 """Runs GNU Radio's OFDM blocks on the same input as radioflow's tests, in one process.
 
 Reads a JSON job on stdin: {"out": folder, "cases": [{"name": str, "make": a GNU Radio
-constructor (Python), "vlen": the input's vector length, "data": [re, im, re, im, ...],
+constructor (Python), "vlen" and "out_vlen": the vector lengths in and out, "data": [re, im, re, im, ...],
 "tags": [[offset, key, int value], ...]}]}. For each case: vector_source_c -> make ->
 vector_sink_c; writes NAME.bin (the output, complex64) and NAME.tags.json ([offset, key,
 value] of each output tag). Run with Debian's /usr/bin/python3 (GNU Radio 3.10).
@@ -26,7 +26,7 @@ def main():
         tb = gr.top_block()
         src = blocks.vector_source_c(data, False, case["vlen"], tags)
         block = eval(case["make"])  # noqa: S307  (the test's own strings)
-        sink = blocks.vector_sink_c()
+        sink = blocks.vector_sink_c(case["out_vlen"])
         tb.connect(src, block, sink)
         tb.run()
         name = os.path.join(job["out"], case["name"])

@@ -24,7 +24,59 @@ fn cp_lengths(v: &Pmt) -> Result<Pmt, String> {
     }
 }
 
-pub(crate) const ROWS: &[GrBlock] = &[GrBlock {
+/// A list of lists (GRC's `((1, 2), (3,))`, `((),)`), as radioflow's list of lists.
+fn sets(v: &Pmt) -> Result<Pmt, String> {
+    let list = |v: &Pmt| match v {
+        Pmt::Tuple(items) | Pmt::Vector(items) => Ok(Pmt::Vector(items.clone())),
+        Pmt::Null => Ok(Pmt::Vector(Vec::new().into())),
+        Pmt::S64Vector(_)
+        | Pmt::S32Vector(_)
+        | Pmt::F32Vector(_)
+        | Pmt::F64Vector(_)
+        | Pmt::C32Vector(_)
+        | Pmt::C64Vector(_) => Ok(v.clone()),
+        _ => Err("needs a list of lists".to_string()),
+    };
+    match v {
+        Pmt::Tuple(items) | Pmt::Vector(items) => Ok(Pmt::Vector(
+            items
+                .iter()
+                .map(list)
+                .collect::<Result<Vec<_>, _>>()?
+                .into(),
+        )),
+        Pmt::Null => Ok(Pmt::Vector(Vec::new().into())),
+        _ => Err("needs a list of lists".to_string()),
+    }
+}
+
+const fn lists(key: &'static str) -> GrParam {
+    GrParam {
+        key,
+        to: To::Convert(key, sets),
+    }
+}
+
+pub(crate) const ROWS: &[GrBlock] = &[
+    GrBlock {
+        id: "digital_ofdm_carrier_allocator_cvc",
+        make: "digital.ofdm_carrier_allocator_cvc({fft_len},{occupied_carriers},{pilot_carriers},{pilot_symbols},{sync_words},{len_tag_key},{output_is_shifted})",
+        block: "ofdm_carrier_allocator",
+        types: &[],
+        params: &[
+            param("fft_len", "fft_len"),
+            lists("occupied_carriers"),
+            lists("pilot_carriers"),
+            lists("pilot_symbols"),
+            lists("sync_words"),
+            param("len_tag_key", "len_tag_key"),
+            param("output_is_shifted", "output_is_shifted"),
+        ],
+        fixed: &[],
+        extra: &[],
+        choose: None,
+    },
+    GrBlock {
     id: "digital_ofdm_cyclic_prefixer",
     make: "digital.ofdm_cyclic_prefixer({input_size},",
     block: "ofdm_cyclic_prefixer",
@@ -41,4 +93,5 @@ pub(crate) const ROWS: &[GrBlock] = &[GrBlock {
     fixed: &[],
     extra: &[],
     choose: None,
-}];
+},
+];
