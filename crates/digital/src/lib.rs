@@ -15,7 +15,7 @@
 //!
 //! Packets: [`CrcAppend`] and [`CrcCheck`] (any CRC of 8 to 64 bits on byte PDUs),
 //! [`Crc32Async`] (CRC-32 on PDUs) and [`Crc32Stream`] (CRC-32 on tagged streams);
-//! GNU Radio's header formats ([`HeaderFormat`]: default, counter, crc) made by
+//! GNU Radio's header formats ([`HeaderFormat`]: default, counter, crc, ofdm) made by
 //! [`ProtocolFormatterAsync`] (PDUs) and [`ProtocolFormatter`] (tagged streams) and found by
 //! [`ProtocolParser`] ([`HeaderParser`]).
 //!
@@ -62,6 +62,7 @@ pub use blocks::{
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
 pub use header_format::{
-    AccessCode, HeaderFormat, HeaderFormatError, HeaderParser, Parsed, DEFAULT_ACCESS_CODE,
+    AccessCode, HeaderFormat, HeaderFormatError, HeaderParser, OfdmHeader, Parsed,
+    DEFAULT_ACCESS_CODE,
 };
 pub use lfsr::Lfsr;

@@ -8,7 +8,8 @@
 //! - crc32_bb, both modes, packed and not: the stream and its tags equal (a tag past the
 //!   shortened packet, one at its end, a corrupted packet and one too short among them).
 //! - protocol_formatter_async and protocol_formatter_bb with each header format (default,
-//!   default with a short code, counter, crc): headers equal, bit for bit, and their tags.
+//!   default with a short code, counter, crc, ofdm): headers equal, bit for bit, and their
+//!   tags.
 //! - protocol_parser_b with the formats that have an access code: the info dicts equal (bits
 //!   of the code wrong within and beyond the threshold, a bad header among them).
 
@@ -262,6 +263,12 @@ fn formats() -> Vec<(&'static str, String, HeaderFormat)> {
             "digital.header_format_crc('len', 'num')".to_string(),
             "crc len_key=len num_key=num".to_string(),
         ),
+        (
+            // 40 header bits (the 32 of the crc header and 8 of padding).
+            "ofdm",
+            "digital.header_format_ofdm(((1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10), (1, 2, 3, 4, -1, -2, -3, -4, 5, -5, 6, -6, 7, -7, 8, -8, 9, -9, 10, -10)), 2, 'len', 'frame', 'num', 1, 2, False)".to_string(),
+            "ofdm len_key=len frame_key=frame num_key=num header_bits=40 carriers=20,20 payload_bps=2".to_string(),
+        ),
     ]
     .into_iter()
     .map(|(name, make, text)| (name, make, text.parse().unwrap()))
@@ -318,7 +325,9 @@ fn parse_cases() -> Vec<(String, String, HeaderFormat, Vec<u8>)> {
     let noise = |n: usize| vec![0u8; n];
     formats()
         .into_iter()
-        .filter(|(_, _, format)| !matches!(format, HeaderFormat::Crc { .. }))
+        .filter(|(_, _, format)| {
+            !matches!(format, HeaderFormat::Crc { .. } | HeaderFormat::Ofdm(_))
+        })
         .map(|(name, make, format)| {
             let mut bits = Vec::new();
             for (i, len) in [3usize, 300, 4000, 0, 77].into_iter().enumerate() {
