@@ -17,7 +17,8 @@
 //! [`Crc32Async`] (CRC-32 on PDUs) and [`Crc32Stream`] (CRC-32 on tagged streams);
 //! GNU Radio's header formats ([`HeaderFormat`]: default, counter, crc, ofdm) made by
 //! [`ProtocolFormatterAsync`] (PDUs) and [`ProtocolFormatter`] (tagged streams) and found by
-//! [`ProtocolParser`] ([`HeaderParser`]).
+//! [`ProtocolParser`] ([`HeaderParser`]); [`PacketHeaderGenerator`] (GNU Radio's
+//! packet_headergenerator_bb).
 //!
 //! Synchronization: [`PfbClockSync`] (symbol timing), [`CostasLoop`] (carrier phase),
 //! [`FllBandEdge`] (carrier frequency).
@@ -57,8 +58,8 @@ pub use blocks::{
     ConstellationSoftDecoder, CorrEst, CorrSample, CorrThreshold, CostasLoop, Crc32Async,
     Crc32Stream, CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder, DiffEncoder,
     DiffPhasor, FllBandEdge, GmskMod, MapBytes, MmSample, OfdmCarrierAllocator, OfdmCyclicPrefixer,
-    PfbClockSync, ProtocolFormatter, ProtocolFormatterAsync, ProtocolParser, Scrambler, Shaped,
-    Symbol,
+    PacketHeaderGenerator, PfbClockSync, ProtocolFormatter, ProtocolFormatterAsync, ProtocolParser,
+    Scrambler, Shaped, Symbol,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
 pub use header_format::{

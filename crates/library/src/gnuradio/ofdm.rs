@@ -1,4 +1,5 @@
-//! Rows for GNU Radio's OFDM blocks (gr-digital's `ofdm_*`).
+//! Rows for GNU Radio's OFDM blocks (gr-digital's `ofdm_*`) and the packet header
+//! generator of its OFDM transmitter.
 
 use super::common::param;
 use super::table::{GrBlock, GrParam, To};
@@ -94,4 +95,17 @@ pub(crate) const ROWS: &[GrBlock] = &[
     extra: &[],
     choose: None,
 },
+    GrBlock {
+        id: "digital_packet_headergenerator_bb_default",
+        make: "digital.packet_headergenerator_bb({header_len},{len_tag_key})",
+        block: "packet_header_generator",
+        types: &[],
+        params: &[
+            param("header_len", "header_len"),
+            param("len_tag_key", "len_tag_key"),
+        ],
+        fixed: &[],
+        extra: &[],
+        choose: None,
+    },
 ];
