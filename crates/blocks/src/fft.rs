@@ -33,7 +33,8 @@ use radioflow_runtime::registry::prelude::*;
     dtypes = [Complex32, Float32],
     make = Self::new(size, forward, &window, shift).map_err(|e| Refused::param(e.name, e.reason))
 )]
-#[param(size: usize, min = 1, example = 1024, doc = "samples per vector item and transform")]
+// The example size is the length of the example list front ends give `window`.
+#[param(size: usize, min = 1, example = 3, doc = "samples per vector item and transform")]
 #[param(forward: bool, example = true, doc = "forward transform (e^-j); false: reverse (e^+j)")]
 #[param(window: &[f32], doc = "the `size` coefficients the input is multiplied by (all 1: no window)")]
 #[param(shift: bool = false, doc = "DC in the middle: of the output (forward), of the input (reverse)")]

@@ -48,7 +48,7 @@ use radioflow_runtime::registry::prelude::*;
     .map_err(|e| Refused::param(e.name, e.reason))
 )]
 #[param(fft_len: usize, min = 1, example = 64, doc = "carriers per OFDM symbol")]
-#[param(occupied_carriers: Vec<Pmt>, doc = "lists of data carriers, one per OFDM symbol, taken in turn (negative: below DC)")]
+#[param(occupied_carriers: Vec<Pmt>, doc = "lists of data carriers, one per OFDM symbol, taken in turn (negative: below DC); a list of numbers is one")]
 #[param(pilot_carriers: Vec<Pmt> = [], doc = "lists of pilot carriers, one per OFDM symbol, in turn")]
 #[param(pilot_symbols: Vec<Pmt> = [], doc = "lists of pilot values for those carriers, in turn")]
 #[param(sync_words: Vec<Pmt> = [], doc = "OFDM symbols of `fft_len` values put first in each frame, as they are")]
@@ -83,8 +83,16 @@ fn items<'a>(name: &str, v: &'a Pmt) -> Result<&'a [Pmt], Refused> {
     }
 }
 
-/// Lists of carrier indices.
+/// Whether a list is one set of numbers rather than a list of sets.
+fn flat(sets: &[Pmt]) -> bool {
+    !sets.is_empty() && sets.iter().all(|v| v.as_complex().is_some())
+}
+
+/// Lists of carrier indices (a list of numbers: one set).
 fn int_sets(name: &'static str, sets: &[Pmt]) -> Result<Vec<Vec<i64>>, Refused> {
+    if flat(sets) {
+        return int_sets(name, &[Pmt::Vector(sets.to_vec().into())]);
+    }
     sets.iter()
         .map(|set| match set {
             Pmt::S64Vector(v) => Ok(v.to_vec()),
@@ -100,8 +108,11 @@ fn int_sets(name: &'static str, sets: &[Pmt]) -> Result<Vec<Vec<i64>>, Refused> 
         .collect()
 }
 
-/// Lists of complex values.
+/// Lists of complex values (a list of numbers: one set).
 fn complex_sets(name: &'static str, sets: &[Pmt]) -> Result<Vec<Vec<Complex32>>, Refused> {
+    if flat(sets) {
+        return complex_sets(name, &[Pmt::Vector(sets.to_vec().into())]);
+    }
     let c32 = |z: num_complex::Complex64| Complex32::new(z.re as f32, z.im as f32);
     sets.iter()
         .map(|set| match set {

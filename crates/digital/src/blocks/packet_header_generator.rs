@@ -22,10 +22,10 @@ use radioflow_runtime::registry::prelude::*;
 ///
 /// let mut fg = Flowgraph::new();
 /// let src = fg.add(VectorSource::new(vec![7u8; 3]).tags(vec![Tag::new(0, "packet_len", 3i64)]));
-/// let gen = fg.add(PacketHeaderGenerator::new(32, "packet_len", 1)?);
+/// let header = fg.add(PacketHeaderGenerator::new(32, "packet_len", 1)?);
 /// let sink = fg.add(VectorSink::<u8>::new());
-/// fg.connect(src, gen)?;
-/// fg.connect(gen, sink)?;
+/// fg.connect(src, header)?;
+/// fg.connect(header, sink)?;
 /// fg.run()?;
 /// let bits = fg.block::<VectorSink<u8>>(sink).unwrap().data().to_vec();
 /// assert_eq!(&bits[..4], [1, 1, 0, 0], "the length 3, least significant bit first");
