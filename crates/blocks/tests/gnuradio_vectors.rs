@@ -1,12 +1,13 @@
 //! Vector items against GNU Radio 3.10 on the same input: stream_to_vector, vector_to_stream,
 //! the basic blocks with `vlen` > 1 (head counting vectors, copy, throttle, file_source,
 //! vector_source/vector_sink), the element-wise blocks on vectors and the constants per
-//! position (multiply_const_v, add_const_v), data and tag offsets (in vectors) equal, run by
+//! position (multiply_const_v, add_const_v), the FFT of vectors (fft_vcc, fft_vfc: windowed,
+//! shifted, forward and reverse), data and tag offsets (in vectors) equal, run by
 //! `gnuradio/vectors.py` in one GNU Radio process. SKIPPED where GNU Radio is not installed.
 
 use radioflow_blocks::{
-    Add, AddConstV, ComplexToMag, Copy, Divide, FileSource, Head, MultiplyConst, MultiplyConstV,
-    Nlog10, StreamToVector, Throttle, VectorSink, VectorSource, VectorToStream,
+    Add, AddConstV, ComplexToMag, Copy, Divide, Fft, FileSource, Head, MultiplyConst,
+    MultiplyConstV, Nlog10, StreamToVector, Throttle, VectorSink, VectorSource, VectorToStream,
 };
 use radioflow_runtime::{Block, BlockId, Complex32, Flowgraph, Pmt, Tag};
 use serde_json::{json, Value};
@@ -26,7 +27,8 @@ fn gnuradio_present() -> bool {
 type Tags = Vec<(u64, String, i64)>;
 
 /// How radioflow runs a case: its blocks from the data, the tags and the data's file, in
-/// chain order (the last a `VectorSink<f32>`), then the extra blocks.
+/// chain order (the last a `VectorSink<f32>`, or a `VectorSink<Complex32>` read as pairs of
+/// floats), then the extra blocks.
 type Ours = fn(&[f32], Vec<Tag>, &Path) -> Vec<Box<dyn Block>>;
 
 struct Case {
@@ -63,9 +65,16 @@ fn run_ours(case: &Case, path: &Path) -> (Vec<f32>, Tags) {
             .unwrap();
     }
     fg.run().unwrap();
-    let sink = fg.block::<VectorSink<f32>>(ids[chain - 1]).unwrap();
-    let tags = sink
-        .tags()
+    let last = ids[chain - 1];
+    let (data, sink_tags) = match fg.block::<VectorSink<f32>>(last) {
+        Some(sink) => (sink.data().to_vec(), sink.tags().to_vec()),
+        None => {
+            let sink = fg.block::<VectorSink<Complex32>>(last).unwrap();
+            let pairs = sink.data().iter().flat_map(|z| [z.re, z.im]).collect();
+            (pairs, sink.tags().to_vec())
+        }
+    };
+    let tags = sink_tags
         .iter()
         .map(|t| {
             let Pmt::Int(v) = t.value else {
@@ -74,15 +83,119 @@ fn run_ours(case: &Case, path: &Path) -> (Vec<f32>, Tags) {
             (t.offset, t.key.to_string(), v)
         })
         .collect();
-    (sink.data().to_vec(), tags)
+    (data, tags)
+}
+
+/// GNU Radio's Blackman-Harris window of `n` (`fft.window.blackmanharris`), in float32.
+fn blackman_harris(n: usize) -> Vec<f32> {
+    radioflow_dsp::firdes::cosine_sum(n, &[0.35875, 0.48829, 0.14128, 0.01168])
+        .into_iter()
+        .map(|w| w as f32)
+        .collect()
+}
+
+/// The FFT cases: complex pairs of `data` (or the floats, `real`) in vectors of `size`.
+fn fft_case(name: &'static str, gr: &'static [&'static str], ours: Ours) -> Case {
+    Case {
+        name,
+        data: floats(80),
+        tags: vec![0, 2, 4],
+        gr,
+        gr_extra: &[],
+        links: &[],
+        // f32 transforms of values up to 37 over at most 8 points (outputs up to 500): FFTW and rustfft round
+        // differently.
+        tol: 1e-3,
+        ours,
+    }
 }
 
 fn floats(n: usize) -> Vec<f32> {
     (0..n).map(|k| k as f32 * 0.5 - 3.0).collect()
 }
 
+fn complex_pairs(d: &[f32]) -> Vec<Complex32> {
+    d.chunks(2).map(|p| Complex32::new(p[0], p[1])).collect()
+}
+
 fn cases() -> Vec<Case> {
     vec![
+        fft_case(
+            "fft_vcc_forward_shift_blackmanharris",
+            &[
+                "blocks.vector_source_c([complex(a, b) for a, b in zip(data[::2], data[1::2])], False, 8, tags)",
+                "fft.fft_vcc(8, True, fft.window.blackmanharris(8), True, 2)",
+                "blocks.vector_sink_c(8)",
+            ],
+            |d, t, _| {
+                vec![
+                    Box::new(VectorSource::new(complex_pairs(d)).with_vlen(8).unwrap().tags(t)),
+                    Box::new(Fft::<Complex32>::new(8, true, &blackman_harris(8), true).unwrap()),
+                    Box::new(VectorSink::<Complex32>::new().with_vlen(8)),
+                ]
+            },
+        ),
+        fft_case(
+            "fft_vcc_reverse_shift_odd_windowed",
+            &[
+                "blocks.vector_source_c([complex(a, b) for a, b in zip(data[::2], data[1::2])], False, 5, tags)",
+                "fft.fft_vcc(5, False, [0.5, 1.0, 1.5, 2.0, 2.5], True)",
+                "blocks.vector_sink_c(5)",
+            ],
+            |d, t, _| {
+                vec![
+                    Box::new(VectorSource::new(complex_pairs(d)).with_vlen(5).unwrap().tags(t)),
+                    Box::new(Fft::<Complex32>::new(5, false, &[0.5, 1.0, 1.5, 2.0, 2.5], true).unwrap()),
+                    Box::new(VectorSink::<Complex32>::new().with_vlen(5)),
+                ]
+            },
+        ),
+        fft_case(
+            "fft_vcc_reverse",
+            &[
+                "blocks.vector_source_c([complex(a, b) for a, b in zip(data[::2], data[1::2])], False, 4, tags)",
+                "fft.fft_vcc(4, False, [], False)",
+                "blocks.vector_sink_c(4)",
+            ],
+            |d, t, _| {
+                vec![
+                    Box::new(VectorSource::new(complex_pairs(d)).with_vlen(4).unwrap().tags(t)),
+                    Box::new(Fft::<Complex32>::new(4, false, &[], false).unwrap()),
+                    Box::new(VectorSink::<Complex32>::new().with_vlen(4)),
+                ]
+            },
+        ),
+        fft_case(
+            "fft_vfc_forward_shift_odd",
+            &[
+                "blocks.vector_source_f(data, False, 5, tags)",
+                "fft.fft_vfc(5, True, [], True)",
+                "blocks.vector_sink_c(5)",
+            ],
+            |d, t, _| {
+                vec![
+                    Box::new(VectorSource::new(d.to_vec()).with_vlen(5).unwrap().tags(t)),
+                    Box::new(Fft::<f32>::new(5, true, &[], true).unwrap()),
+                    Box::new(VectorSink::<Complex32>::new().with_vlen(5)),
+                ]
+            },
+        ),
+        fft_case(
+            // GNU Radio's own rotation of real input of an odd size (see VectorFft::process).
+            "fft_vfc_reverse_shift_odd_windowed",
+            &[
+                "blocks.vector_source_f(data, False, 5, tags)",
+                "fft.fft_vfc(5, False, [0.5, 1.0, 1.5, 2.0, 2.5], True)",
+                "blocks.vector_sink_c(5)",
+            ],
+            |d, t, _| {
+                vec![
+                    Box::new(VectorSource::new(d.to_vec()).with_vlen(5).unwrap().tags(t)),
+                    Box::new(Fft::<f32>::new(5, false, &[0.5, 1.0, 1.5, 2.0, 2.5], true).unwrap()),
+                    Box::new(VectorSink::<Complex32>::new().with_vlen(5)),
+                ]
+            },
+        ),
         Case {
             name: "s2v_4",
             data: floats(42),

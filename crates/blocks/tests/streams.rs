@@ -91,3 +91,55 @@ fn bad_parameters_are_refused_naming_the_block_and_the_parameter() {
         assert!(err.contains(id) && err.contains(param), "{id}: {err}");
     }
 }
+
+/// The FFT of vector items (real and complex, shifted, windowed) gives the same bins and
+/// tags on every scheduler as on one thread, whatever the buffer sizes.
+#[test]
+fn fft_is_the_same_on_every_scheduler() {
+    use radioflow_blocks::runtime::{Complex32, Flowgraph, Tag};
+    use radioflow_blocks::{Fft, VectorSink, VectorSource};
+    type Bins = (Vec<Complex32>, Vec<(u64, String)>);
+    fn run(real: bool, s: &dyn Scheduler) -> Bins {
+        let size = 6;
+        let x: Vec<f32> = (0..600)
+            .map(|k| ((k * 37) % 101) as f32 * 0.1 - 5.0)
+            .collect();
+        let tags: Vec<Tag> = [0u64, 7, 41, 99]
+            .iter()
+            .map(|&o| Tag::new(o, "t", 0i64))
+            .collect();
+        let window = [0.5, 1.0, 1.5, 1.5, 1.0, 0.5];
+        let mut fg = Flowgraph::new();
+        let (src, fft) = if real {
+            let src = VectorSource::new(x).with_vlen(size).unwrap().tags(tags);
+            let fft = Fft::<f32>::new(size, false, &window, true).unwrap();
+            (fg.add(src), fg.add(fft))
+        } else {
+            let c: Vec<Complex32> = x.chunks(2).map(|p| Complex32::new(p[0], p[1])).collect();
+            let src = VectorSource::new(c)
+                .with_vlen(size)
+                .unwrap()
+                .tags(tags[..3].to_vec());
+            let fft = Fft::<Complex32>::new(size, true, &window, true).unwrap();
+            (fg.add(src), fg.add(fft))
+        };
+        let sink = fg.add(VectorSink::<Complex32>::new().with_vlen(size));
+        fg.connect(src, fft).unwrap();
+        fg.connect(fft, sink).unwrap();
+        fg.run_with(s).unwrap();
+        let sink = fg.block::<VectorSink<Complex32>>(sink).unwrap();
+        let tags = sink
+            .tags()
+            .iter()
+            .map(|t| (t.offset, t.key.to_string()))
+            .collect();
+        (sink.data().to_vec(), tags)
+    }
+    for real in [false, true] {
+        let want = run(real, &SingleThread::new());
+        assert_eq!(want.0.len(), if real { 600 } else { 300 });
+        for s in schedulers() {
+            assert!(run(real, &*s) == want, "fft (real {real}) on {}", s.name());
+        }
+    }
+}

@@ -19,8 +19,14 @@ pub const DEFAULT_ACCESS_CODE: &str =
 ///   significant byte first into 24 bits) and a CRC-8 of them. Parsed: `{num_key: number,
 ///   len_key: 8 · length}`.
 ///
+/// - `ofdm` (GNU Radio's `header_format_ofdm`): the `crc` header, padded with zeros to the
+///   bits the header's OFDM symbols carry (`header_bits`: their occupied carriers, one bit
+///   each), read back from bits most significant first. Parsed: `{len_key: 8 · length /
+///   payload_bps, num_key: number, frame_key: the OFDM symbols the payload fills}`.
+///
 /// Its text form (a block parameter's value) is `default access_code=BITS threshold=N bps=N`,
-/// `counter …` alike, or `crc len_key=KEY num_key=KEY`.
+/// `counter …` alike, `crc len_key=KEY num_key=KEY`, or `ofdm len_key=KEY frame_key=KEY
+/// num_key=KEY header_bits=N carriers=N,N,... payload_bps=N`.
 ///
 /// ```
 /// use radioflow_digital::HeaderFormat;
@@ -41,6 +47,26 @@ pub enum HeaderFormat {
         /// The parsed number's key.
         num_key: String,
     },
+    /// The `crc` header padded to the header's OFDM symbols (GNU Radio's
+    /// `header_format_ofdm`).
+    Ofdm(OfdmHeader),
+}
+
+/// The parameters of the `ofdm` header format.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OfdmHeader {
+    /// The parsed length's key (payload symbols).
+    pub len_key: String,
+    /// The parsed frame length's key (payload OFDM symbols).
+    pub frame_key: String,
+    /// The parsed number's key.
+    pub num_key: String,
+    /// The header's bits (the occupied carriers of its OFDM symbols; at least 32).
+    pub header_bits: usize,
+    /// The occupied carriers of each OFDM symbol, in turn (none 0).
+    pub carriers: Vec<usize>,
+    /// Payload bits per carrier (1 or more).
+    pub payload_bps: u32,
 }
 
 /// The access-code part of the `default` and `counter` formats.
@@ -58,6 +84,54 @@ pub struct AccessCode {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("header format: {0}")]
 pub struct HeaderFormatError(String);
+
+impl OfdmHeader {
+    /// The `ofdm` format's parameters.
+    ///
+    /// # Errors
+    /// If `header_bits` is below the 32 of the header, `carriers` is empty or has a 0, or
+    /// `payload_bps` is 0.
+    pub fn new(
+        len_key: String,
+        frame_key: String,
+        num_key: String,
+        header_bits: usize,
+        carriers: Vec<usize>,
+        payload_bps: u32,
+    ) -> Result<Self, HeaderFormatError> {
+        if header_bits < 32 {
+            return Err(HeaderFormatError(format!(
+                "the header's OFDM symbols carry {header_bits} bits: the header needs 32"
+            )));
+        }
+        if carriers.is_empty() || carriers.contains(&0) {
+            return Err(HeaderFormatError(
+                "every OFDM symbol needs at least one occupied carrier".into(),
+            ));
+        }
+        if payload_bps == 0 {
+            return Err(HeaderFormatError("payload_bps must be at least 1".into()));
+        }
+        Ok(Self {
+            len_key,
+            frame_key,
+            num_key,
+            header_bits,
+            carriers,
+            payload_bps,
+        })
+    }
+
+    /// The OFDM symbols `symbols` payload symbols fill (the occupied carriers in turn).
+    fn frame_len(&self, symbols: u64) -> u64 {
+        let (mut filled, mut n) = (0u64, 0usize);
+        while filled < symbols {
+            filled += self.carriers[n % self.carriers.len()] as u64;
+            n += 1;
+        }
+        n as u64
+    }
+}
 
 impl AccessCode {
     /// GNU Radio's parameters: `access_code` as characters whose low bit is the code's bit
@@ -117,6 +191,7 @@ impl HeaderFormat {
             HeaderFormat::Default(a) => a.bits.len() + 32,
             HeaderFormat::Counter(a) => a.bits.len() + 64,
             HeaderFormat::Crc { .. } => 32,
+            HeaderFormat::Ofdm(o) => o.header_bits,
         }
     }
 
@@ -143,13 +218,15 @@ impl HeaderFormat {
                     put(&mut out, counter & 0xFFFF, 16);
                 }
             }
-            HeaderFormat::Crc { .. } => {
+            HeaderFormat::Crc { .. } | HeaderFormat::Ofdm(_) => {
                 let (len, num) = (payload_len as u64 & 0x0FFF, counter & 0x0FFF);
                 let crc = crc8().compute(&crc_bytes(len, num));
                 let concat = (num << 12) | len;
                 // 24 bits, least significant byte first (GNU Radio's byte swap), then the CRC.
                 out.extend([concat as u8, (concat >> 8) as u8, (concat >> 16) as u8]);
                 out.push(crc as u8);
+                // GNU Radio's OFDM header fills its symbols' bits with zeros.
+                out.resize(self.header_bytes().max(4), 0);
             }
         }
         out
@@ -161,7 +238,7 @@ impl HeaderFormat {
             format: self.clone(),
             crc: crc8(),
             data: 0,
-            synced: matches!(self, HeaderFormat::Crc { .. }),
+            synced: matches!(self, HeaderFormat::Crc { .. } | HeaderFormat::Ofdm(_)),
             header: Vec::with_capacity(self.header_bits()),
         }
     }
@@ -186,6 +263,19 @@ impl fmt::Display for HeaderFormat {
             HeaderFormat::Crc { len_key, num_key } => {
                 write!(f, "crc len_key={len_key} num_key={num_key}")
             }
+            HeaderFormat::Ofdm(o) => {
+                let carriers: Vec<String> = o.carriers.iter().map(usize::to_string).collect();
+                write!(
+                    f,
+                    "ofdm len_key={} frame_key={} num_key={} header_bits={} carriers={} payload_bps={}",
+                    o.len_key,
+                    o.frame_key,
+                    o.num_key,
+                    o.header_bits,
+                    carriers.join(","),
+                    o.payload_bps
+                )
+            }
         }
     }
 }
@@ -206,9 +296,17 @@ impl FromStr for HeaderFormat {
         let allowed: &[&str] = match kind {
             "default" | "counter" => &["access_code", "threshold", "bps"],
             "crc" => &["len_key", "num_key"],
+            "ofdm" => &[
+                "len_key",
+                "frame_key",
+                "num_key",
+                "header_bits",
+                "carriers",
+                "payload_bps",
+            ],
             _ => {
                 return Err(HeaderFormatError(format!(
-                    "'{kind}' is not a header format (default, counter or crc)"
+                    "'{kind}' is not a header format (default, counter, crc or ofdm)"
                 )))
             }
         };
@@ -224,7 +322,33 @@ impl FromStr for HeaderFormat {
                     .map_err(|_| HeaderFormatError(format!("{key}={v} is not a whole number >= 0")))
             })
         };
+        let key = |k: &str, default: &str| fields.get(k).unwrap_or(&default).to_string();
         match kind {
+            "ofdm" => {
+                let carriers = fields
+                    .get("carriers")
+                    .copied()
+                    .unwrap_or("")
+                    .split(',')
+                    .map(|c| c.parse::<usize>().ok().filter(|&c| c > 0))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| {
+                        HeaderFormatError(
+                            "carriers= needs the occupied carriers of each OFDM symbol, \
+                             numbers above 0 joined by commas"
+                                .into(),
+                        )
+                    })?;
+                OfdmHeader::new(
+                    key("len_key", "packet_len"),
+                    key("frame_key", "frame_len"),
+                    key("num_key", "packet_num"),
+                    number("header_bits", 0)? as usize,
+                    carriers,
+                    number("payload_bps", 1)?,
+                )
+                .map(HeaderFormat::Ofdm)
+            }
             "crc" => Ok(HeaderFormat::Crc {
                 len_key: fields.get("len_key").unwrap_or(&"packet_len").to_string(),
                 num_key: fields.get("num_key").unwrap_or(&"packet_num").to_string(),
@@ -277,6 +401,7 @@ impl HeaderParser {
                 (Some(a), self.format.header_bits() - a.bits.len())
             }
             HeaderFormat::Crc { .. } => (None, 32),
+            HeaderFormat::Ofdm(o) => (None, o.header_bits),
         };
         if !self.synced {
             let a = code.expect("crc is always synced");
@@ -347,6 +472,24 @@ impl HeaderParser {
                 }
                 info.dict_add(Pmt::symbol(len_key.as_str()), Pmt::Int((8 * len) as i64));
                 info.dict_add(Pmt::symbol(num_key.as_str()), Pmt::Int(num as i64));
+            }
+            HeaderFormat::Ofdm(o) => {
+                // GNU Radio packs the bits into bytes, most significant first, and reads
+                // the crc format's bytes from them.
+                let byte = |i: usize| self.field(8 * i, 8, false);
+                let (b0, b1, b2, crc) = (byte(0), byte(1), byte(2), byte(3));
+                let len = b0 | (b1 & 0x0F) << 8;
+                let num = b1 >> 4 | b2 << 4;
+                if self.crc.compute(&crc_bytes(len, num)) != crc {
+                    return Parsed::Bad;
+                }
+                let symbols = 8 * len / u64::from(o.payload_bps);
+                info.dict_add(Pmt::symbol(o.len_key.as_str()), Pmt::Int(symbols as i64));
+                info.dict_add(Pmt::symbol(o.num_key.as_str()), Pmt::Int(num as i64));
+                info.dict_add(
+                    Pmt::symbol(o.frame_key.as_str()),
+                    Pmt::Int(o.frame_len(symbols) as i64),
+                );
             }
         }
         Parsed::Header(info)
@@ -426,5 +569,43 @@ mod tests {
             parse_all(&crc, &stream),
             [Parsed::Header(want), Parsed::Bad]
         );
+    }
+
+    #[test]
+    fn ofdm_headers_are_gnu_radio_s() {
+        // GNU Radio 3.10: header_format_ofdm(occupied_carriers of 48, 1, "packet_len",
+        // "frame_len", "packet_num", 1, 2, False) makes these for 96 bytes, packets 0 and 1,
+        // and parses {frame_len: 9, packet_num: n, packet_len: 400} from those of 100 bytes.
+        let f: HeaderFormat = "ofdm len_key=packet_len frame_key=frame_len num_key=packet_num \
+                               header_bits=48 carriers=48 payload_bps=2"
+            .parse()
+            .unwrap();
+        assert_eq!(f.to_string().parse::<HeaderFormat>().unwrap(), f);
+        assert_eq!(f.format(96, 0), [96, 0, 0, 132, 0, 0]);
+        assert_eq!(f.format(96, 1), [96, 16, 0, 145, 0, 0]);
+        let mut stream = Vec::new();
+        for n in 0..3 {
+            stream.extend(bits(&f.format(100, n), false));
+        }
+        let found = parse_all(&f, &stream);
+        assert_eq!(found.len(), 3);
+        for (n, p) in found.iter().enumerate() {
+            let Parsed::Header(info) = p else {
+                panic!("{p:?}")
+            };
+            let get = |k: &str| info.dict_get(k).and_then(Pmt::as_i64);
+            assert_eq!(
+                (get("packet_len"), get("packet_num"), get("frame_len")),
+                (Some(400), Some(n as i64), Some(9))
+            );
+        }
+        stream[5] ^= 1;
+        assert_eq!(parse_all(&f, &stream[..48]), [Parsed::Bad]);
+        assert!("ofdm header_bits=16 carriers=4"
+            .parse::<HeaderFormat>()
+            .is_err());
+        assert!("ofdm header_bits=48 carriers=4,0"
+            .parse::<HeaderFormat>()
+            .is_err());
     }
 }

@@ -15,15 +15,19 @@
 //!
 //! Packets: [`CrcAppend`] and [`CrcCheck`] (any CRC of 8 to 64 bits on byte PDUs),
 //! [`Crc32Async`] (CRC-32 on PDUs) and [`Crc32Stream`] (CRC-32 on tagged streams);
-//! GNU Radio's header formats ([`HeaderFormat`]: default, counter, crc) made by
+//! GNU Radio's header formats ([`HeaderFormat`]: default, counter, crc, ofdm) made by
 //! [`ProtocolFormatterAsync`] (PDUs) and [`ProtocolFormatter`] (tagged streams) and found by
-//! [`ProtocolParser`] ([`HeaderParser`]).
+//! [`ProtocolParser`] ([`HeaderParser`]); [`PacketHeaderGenerator`] (GNU Radio's
+//! packet_headergenerator_bb).
 //!
 //! Synchronization: [`PfbClockSync`] (symbol timing), [`CostasLoop`] (carrier phase),
 //! [`FllBandEdge`] (carrier frequency).
 //!
 //! Modulation: [`ConstellationModulator`] (GNU Radio's generic_mod), [`BurstShaper`]
 //! (padding and ramps around the bursts of a tagged stream).
+//!
+//! OFDM: [`OfdmCarrierAllocator`] (frames onto carriers, pilots, sync words) and
+//! [`OfdmCyclicPrefixer`] (cyclic prefixes and flanks, framed by length tags).
 //!
 //! ```
 //! use num_complex::Complex32;
@@ -53,11 +57,13 @@ pub use blocks::{
     ChunksToSymbolsShort, ClockRecoveryMm, ConstellationDecoder, ConstellationModulator,
     ConstellationSoftDecoder, CorrEst, CorrSample, CorrThreshold, CostasLoop, Crc32Async,
     Crc32Stream, CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder, DiffEncoder,
-    DiffPhasor, FllBandEdge, GmskMod, MapBytes, MmSample, PfbClockSync, ProtocolFormatter,
-    ProtocolFormatterAsync, ProtocolParser, Scrambler, Shaped, Symbol,
+    DiffPhasor, FllBandEdge, GmskMod, MapBytes, MmSample, OfdmCarrierAllocator, OfdmCyclicPrefixer,
+    PacketHeaderGenerator, PfbClockSync, ProtocolFormatter, ProtocolFormatterAsync, ProtocolParser,
+    Scrambler, Shaped, Symbol,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
 pub use header_format::{
-    AccessCode, HeaderFormat, HeaderFormatError, HeaderParser, Parsed, DEFAULT_ACCESS_CODE,
+    AccessCode, HeaderFormat, HeaderFormatError, HeaderParser, OfdmHeader, Parsed,
+    DEFAULT_ACCESS_CODE,
 };
 pub use lfsr::Lfsr;

@@ -8,14 +8,17 @@
 //! - crc32_bb, both modes, packed and not: the stream and its tags equal (a tag past the
 //!   shortened packet, one at its end, a corrupted packet and one too short among them).
 //! - protocol_formatter_async and protocol_formatter_bb with each header format (default,
-//!   default with a short code, counter, crc): headers equal, bit for bit, and their tags.
+//!   default with a short code, counter, crc, ofdm): headers equal, bit for bit, and their
+//!   tags.
+//! - packet_headergenerator_bb with packet_header_default (1 and 2 bits per byte, padding):
+//!   the headers and their length tags equal, packet numbers past 12 bits.
 //! - protocol_parser_b with the formats that have an access code: the info dicts equal (bits
 //!   of the code wrong within and beyond the threshold, a bad header among them).
 
 use radioflow_blocks::{MessageBurstSource, MessageDebug, VectorSink, VectorSource};
 use radioflow_digital::{
-    Crc32Async, Crc32Stream, CrcAppend, CrcCheck, HeaderFormat, ProtocolFormatter,
-    ProtocolFormatterAsync, ProtocolParser,
+    Crc32Async, Crc32Stream, CrcAppend, CrcCheck, HeaderFormat, PacketHeaderGenerator,
+    ProtocolFormatter, ProtocolFormatterAsync, ProtocolParser,
 };
 use radioflow_dsp::Crc;
 use radioflow_runtime::{
@@ -262,6 +265,12 @@ fn formats() -> Vec<(&'static str, String, HeaderFormat)> {
             "digital.header_format_crc('len', 'num')".to_string(),
             "crc len_key=len num_key=num".to_string(),
         ),
+        (
+            // 40 header bits (the 32 of the crc header and 8 of padding).
+            "ofdm",
+            "digital.header_format_ofdm(((1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10), (1, 2, 3, 4, -1, -2, -3, -4, 5, -5, 6, -6, 7, -7, 8, -8, 9, -9, 10, -10)), 2, 'len', 'frame', 'num', 1, 2, False)".to_string(),
+            "ofdm len_key=len frame_key=frame num_key=num header_bits=40 carriers=20,20 payload_bps=2".to_string(),
+        ),
     ]
     .into_iter()
     .map(|(name, make, text)| (name, make, text.parse().unwrap()))
@@ -318,7 +327,9 @@ fn parse_cases() -> Vec<(String, String, HeaderFormat, Vec<u8>)> {
     let noise = |n: usize| vec![0u8; n];
     formats()
         .into_iter()
-        .filter(|(_, _, format)| !matches!(format, HeaderFormat::Crc { .. }))
+        .filter(|(_, _, format)| {
+            !matches!(format, HeaderFormat::Crc { .. } | HeaderFormat::Ofdm(_))
+        })
         .map(|(name, make, format)| {
             let mut bits = Vec::new();
             for (i, len) in [3usize, 300, 4000, 0, 77].into_iter().enumerate() {
@@ -456,6 +467,34 @@ fn stream_cases() -> Vec<StreamCase> {
             make: format!("digital.crc32_bb(True, 'packet_len', {})", py_bool(packed)),
             ours: Box::new(move || Box::new(Crc32Stream::new(true, "packet_len", packed))),
             items,
+            tags,
+        });
+    }
+    for (header_len, bits_per_byte) in [(40usize, 1usize), (24, 2)] {
+        // A packet of 5000 items (a length past 12 bits), then packets of 3, 0 and 1 items,
+        // more than 4096 (numbers past 12 bits); a tag GNU Radio does not pass.
+        let mut tags = Vec::new();
+        let mut at = 0;
+        let lengths = [3usize, 0, 1].into_iter().cycle().take(4101);
+        for len in std::iter::once(5000).chain(lengths) {
+            tags.push(Tag::new(at, "packet_len", len as i64));
+            if at == 0 {
+                tags.push(Tag::new(at, "other", 1i64));
+            }
+            at += len as u64;
+        }
+        let default = format!(
+            "digital.packet_header_default({header_len}, 'packet_len', 'num', {bits_per_byte})"
+        );
+        cases.push(StreamCase {
+            name: format!("headergenerator_{header_len}_{bits_per_byte}"),
+            make: format!("digital.packet_headergenerator_bb({default}, 'packet_len')"),
+            ours: Box::new(move || {
+                Box::new(
+                    PacketHeaderGenerator::new(header_len, "packet_len", bits_per_byte).unwrap(),
+                )
+            }),
+            items: vec![9; at as usize],
             tags,
         });
     }

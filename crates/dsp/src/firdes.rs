@@ -20,7 +20,7 @@ use crate::error::{check, positive, Num, ParamError};
 use num_complex::Complex32;
 use std::f64::consts::PI;
 
-pub use crate::window::Window;
+pub use crate::window::{bartlett, cosine_sum, welch, Window};
 
 /// The most taps a windowed design may have (a guard against a transition width given in the
 /// wrong unit, which would otherwise try to allocate terabytes).

@@ -106,6 +106,7 @@
 mod agc;
 mod arb_resampler;
 mod arith;
+mod carrier_allocator;
 mod cfo_walk;
 mod complex;
 mod complex_fir;
@@ -116,6 +117,7 @@ mod convert;
 mod cos_table;
 mod costas_loop;
 mod crc;
+mod cyclic_prefixer;
 mod dc_blocker;
 mod decimating_fir;
 mod error;
@@ -157,6 +159,7 @@ mod sro_walk;
 mod stereo_decoder;
 #[cfg(test)]
 mod test_util;
+mod vector_fft;
 mod window;
 
 pub use agc::{Agc, Agc2};
@@ -165,6 +168,7 @@ pub use arith::{
     abs, add_const, add_const_per_position, add_into, divide_into, multiply_const,
     multiply_const_per_position, multiply_into, nlog10, subtract_into, Abs, Arith,
 };
+pub use carrier_allocator::CarrierAllocator;
 pub use cfo_walk::CfoWalk;
 pub use complex::{
     arg, conjugate, from_polar, imag, magnitude, magnitude_phase, magnitude_squared,
@@ -180,6 +184,7 @@ pub use convert::{
 };
 pub use costas_loop::CostasLoop;
 pub use crc::Crc;
+pub use cyclic_prefixer::CyclicPrefixer;
 pub use dc_blocker::DcBlocker;
 pub use decimating_fir::DecimatingFir;
 pub use error::{Num, ParamError};
@@ -218,6 +223,7 @@ pub use selective_fader::SelectiveFader;
 pub use spectrum::Spectrum;
 pub use sro_walk::SroWalk;
 pub use stereo_decoder::StereoDecoder;
+pub use vector_fft::{FftSample, VectorFft};
 
 /// Re-exported so callers can name the complex sample type without another dependency.
 pub use num_complex::Complex32;

@@ -57,30 +57,14 @@ impl Window {
         if ntaps == 1 {
             return vec![1.0];
         }
-        let m = (ntaps - 1) as f64;
-        let cosines = |c0: f64, c1: f64, c2: f64| -> Vec<f64> {
-            (0..ntaps)
-                .map(|n| {
-                    let x = 2.0 * PI * n as f64 / m;
-                    c0 - c1 * x.cos() + c2 * (2.0 * x).cos()
-                })
-                .collect()
-        };
-        let four_cosines = |c: [f64; 4]| -> Vec<f64> {
-            (0..ntaps)
-                .map(|n| {
-                    let x = 2.0 * PI * n as f64 / m;
-                    c[0] - c[1] * x.cos() + c[2] * (2.0 * x).cos() - c[3] * (3.0 * x).cos()
-                })
-                .collect()
-        };
         match *self {
             Window::Rectangular => vec![1.0; ntaps],
-            Window::Hamming => cosines(0.54, 0.46, 0.0),
-            Window::Hann => cosines(0.5, 0.5, 0.0),
-            Window::Blackman => cosines(0.42, 0.5, 0.08),
-            Window::BlackmanHarris => four_cosines([0.35875, 0.48829, 0.14128, 0.01168]),
+            Window::Hamming => cosine_sum(ntaps, &[0.54, 0.46]),
+            Window::Hann => cosine_sum(ntaps, &[0.5, 0.5]),
+            Window::Blackman => cosine_sum(ntaps, &[0.42, 0.5, 0.08]),
+            Window::BlackmanHarris => cosine_sum(ntaps, &[0.35875, 0.48829, 0.14128, 0.01168]),
             Window::Kaiser { beta } => {
+                let m = (ntaps - 1) as f64;
                 let norm = bessel_i0(beta);
                 (0..ntaps)
                     .map(|n| {
@@ -91,6 +75,58 @@ impl Window {
             }
         }
     }
+}
+
+/// The cosine-sum window of `ntaps` (at least 2) with coefficients `c`, GNU Radio's
+/// `fft::window::coswindow`: `c[0] - c[1] cos x + c[2] cos 2x - c[3] cos 3x + ...`, `x =
+/// 2πn/(ntaps - 1)` (symmetric). GNU Radio's named windows are such sums: Hamming `[0.54,
+/// 0.46]`, Hann `[0.5, 0.5]`, Blackman `[0.42, 0.5, 0.08]`, Blackman-Harris (92 dB) `[0.35875,
+/// 0.48829, 0.14128, 0.01168]`, Nuttall `[0.3635819, 0.4891775, 0.1365995, 0.0106411]` and
+/// others.
+///
+/// # Panics
+/// If `ntaps` is below 2 (the cosines divide by `ntaps - 1`).
+pub fn cosine_sum(ntaps: usize, c: &[f64]) -> Vec<f64> {
+    assert!(ntaps >= 2, "a cosine window needs at least two taps");
+    let m = (ntaps - 1) as f64;
+    (0..ntaps)
+        .map(|n| {
+            let x = 2.0 * PI * n as f64 / m;
+            c.iter().enumerate().skip(1).fold(c[0], |sum, (i, &ci)| {
+                let term = ci * (i as f64 * x).cos();
+                if i % 2 == 1 {
+                    sum - term
+                } else {
+                    sum + term
+                }
+            })
+        })
+        .collect()
+}
+
+/// The triangular window of `ntaps` (at least 2), zero at both ends, GNU Radio's
+/// `fft::window::bartlett`: `1 - |2n/(ntaps - 1) - 1|`.
+///
+/// # Panics
+/// If `ntaps` is below 2.
+pub fn bartlett(ntaps: usize) -> Vec<f64> {
+    assert!(ntaps >= 2, "a Bartlett window needs at least two taps");
+    let m = (ntaps - 1) as f64;
+    (0..ntaps)
+        .map(|n| 1.0 - (2.0 * n as f64 / m - 1.0).abs())
+        .collect()
+}
+
+/// The parabolic window of `ntaps`, GNU Radio's `fft::window::welch`: `1 - ((n - (ntaps -
+/// 1)/2) / ((ntaps + 1)/2))²` (not zero at the ends).
+pub fn welch(ntaps: usize) -> Vec<f64> {
+    let (mid, half) = ((ntaps as f64 - 1.0) / 2.0, (ntaps as f64 + 1.0) / 2.0);
+    (0..ntaps)
+        .map(|n| {
+            let r = (n as f64 - mid) / half;
+            1.0 - r * r
+        })
+        .collect()
 }
 
 /// The modified Bessel function of the first kind, order 0, by its power series

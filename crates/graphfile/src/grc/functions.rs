@@ -11,6 +11,7 @@ use super::numpy;
 use super::python::{self, Num, Op};
 use super::tags;
 use super::value::{Budget, Val, Value};
+use super::window;
 use num_complex::Complex64;
 use radioflow_runtime::echo::{cut, cut_display};
 use radioflow_runtime::Pmt;
@@ -453,7 +454,11 @@ fn not_yet(name: &str) -> Option<&'static str> {
 
 /// The functions a name may stand for as a value (`map(int, v)`).
 pub(super) fn is_function(name: &str) -> bool {
-    if digital::is_function(name) || fec::is_function(name) || header_format::is_function(name) {
+    if digital::is_function(name)
+        || fec::is_function(name)
+        || header_format::is_function(name)
+        || window::is_function(name)
+    {
         return true;
     }
     let base = ["math.", "cmath.", "numpy.", "np."]
@@ -601,6 +606,9 @@ pub(super) fn call(
     }
     if header_format::is_function(name) {
         return header_format::call(name, args, kwargs);
+    }
+    if window::is_function(name) {
+        return window::call(name, args, kwargs, budget);
     }
     if let Some(f) = name
         .strip_prefix("numpy.")

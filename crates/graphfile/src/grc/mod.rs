@@ -22,6 +22,7 @@ mod python;
 mod tags;
 mod token;
 mod value;
+mod window;
 mod yaml;
 
 pub use expr::evaluate;

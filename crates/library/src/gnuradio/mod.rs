@@ -30,6 +30,7 @@ mod channels;
 mod common;
 mod digital;
 mod fec;
+mod fft;
 mod file_meta;
 mod filter;
 mod filter_blocks;
@@ -42,6 +43,7 @@ mod messages;
 mod modems;
 mod modulation;
 mod network;
+mod ofdm;
 mod packets;
 mod pdu;
 #[cfg(feature = "soapysdr")]
@@ -75,6 +77,7 @@ const MODULES: &[&[GrBlock]] = &[
     zeromq::ROWS,
     network::ROWS,
     digital::ROWS,
+    ofdm::ROWS,
     packets::ROWS,
     pdu::ROWS,
     streams::ROWS,
@@ -82,6 +85,7 @@ const MODULES: &[&[GrBlock]] = &[
     file_meta::ROWS,
     tag_sources::ROWS,
     fec::ROWS,
+    fft::ROWS,
     vectors::ROWS,
     sync::ROWS,
     #[cfg(feature = "soapysdr")]
