@@ -19,7 +19,7 @@
 //! [`ProtocolFormatterAsync`] (PDUs) and [`ProtocolFormatter`] (tagged streams) and found by
 //! [`ProtocolParser`] ([`HeaderParser`]).
 //!
-//! Synchronization: [`PfbClockSync`] (symbol timing), [`CostasLoop`] (carrier phase),
+//! Synchronization: [`PfbClockSync`] and [`SymbolSync`] (symbol timing), [`CostasLoop`] (carrier phase),
 //! [`FllBandEdge`] (carrier frequency).
 //!
 //! Modulation: [`ConstellationModulator`] (GNU Radio's generic_mod), [`BurstShaper`]
@@ -54,7 +54,7 @@ pub use blocks::{
     ConstellationSoftDecoder, CorrEst, CorrSample, CorrThreshold, CostasLoop, Crc32Async,
     Crc32Stream, CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder, DiffEncoder,
     DiffPhasor, FllBandEdge, GmskMod, MapBytes, MmSample, PfbClockSync, ProtocolFormatter,
-    ProtocolFormatterAsync, ProtocolParser, Scrambler, Shaped, Symbol,
+    ProtocolFormatterAsync, ProtocolParser, Scrambler, Shaped, Symbol, SymbolSync,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
 pub use header_format::{

@@ -107,6 +107,7 @@ mod agc;
 mod arb_resampler;
 mod arith;
 mod cfo_walk;
+mod clock_tracking_loop;
 mod complex;
 mod complex_fir;
 mod complex_tap_fir;
@@ -134,6 +135,7 @@ mod history;
 mod iir;
 mod instruction_set;
 mod integrate;
+mod interp_resampler;
 mod interpolating_fir;
 mod mmse_interpolator;
 mod mmse_resampler;
@@ -155,8 +157,10 @@ mod selective_fader;
 mod spectrum;
 mod sro_walk;
 mod stereo_decoder;
+mod symbol_sync;
 #[cfg(test)]
 mod test_util;
+mod timing_error_detector;
 mod window;
 
 pub use agc::{Agc, Agc2};
@@ -166,6 +170,7 @@ pub use arith::{
     multiply_const_per_position, multiply_into, nlog10, subtract_into, Abs, Arith,
 };
 pub use cfo_walk::CfoWalk;
+pub use clock_tracking_loop::ClockTrackingLoop;
 pub use complex::{
     arg, conjugate, from_polar, imag, magnitude, magnitude_phase, magnitude_squared,
     multiply_conjugate, parts, phase, real, real_to_complex, to_complex,
@@ -196,6 +201,7 @@ pub use hilbert::Hilbert;
 pub use iir::{Biquad, Iir, SinglePoleIir};
 pub use instruction_set::InstructionSet;
 pub use integrate::integrate;
+pub use interp_resampler::{InterpResampler, ResamplerKind};
 pub use interpolating_fir::InterpolatingFir;
 pub use mmse_interpolator::MmseInterpolator;
 pub use mmse_resampler::MmseResampler;
@@ -218,6 +224,8 @@ pub use selective_fader::SelectiveFader;
 pub use spectrum::Spectrum;
 pub use sro_walk::SroWalk;
 pub use stereo_decoder::StereoDecoder;
+pub use symbol_sync::{SymbolSync, SymbolSyncConfig, SyncSample, SyncState};
+pub use timing_error_detector::{Slicer, TedKind, TimingErrorDetector};
 
 /// Re-exported so callers can name the complex sample type without another dependency.
 pub use num_complex::Complex32;

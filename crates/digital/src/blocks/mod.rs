@@ -31,6 +31,7 @@ mod protocol_formatter_async;
 mod protocol_parser;
 mod scrambler;
 mod symbol_mapper;
+mod symbol_sync;
 
 pub use additive_scrambler::AdditiveScrambler;
 pub use binary_slicer::BinarySlicer;
@@ -62,3 +63,4 @@ pub use protocol_formatter_async::ProtocolFormatterAsync;
 pub use protocol_parser::ProtocolParser;
 pub use scrambler::Scrambler;
 pub use symbol_mapper::{Chunk, Symbol};
+pub use symbol_sync::SymbolSync;
