@@ -439,6 +439,13 @@ fn sync_case(
     }
 }
 
+/// `case` with more input tags (in offset order after its own).
+fn with_tags(mut case: Case, tags: &[(u64, &'static str, f64)]) -> Case {
+    case.tags.extend_from_slice(tags);
+    case.tags.sort_by_key(|t| t.0);
+    case
+}
+
 fn cases() -> Vec<Case> {
     vec![
         // Symbol sync: every detector GNU Radio 3.10.5 computes as documented, each
@@ -572,6 +579,42 @@ fn cases() -> Vec<Case> {
             1.5,
             1,
             1e-4,
+        ),
+        // time_est tags restart the loop at the symbol instant they give. (GNU Radio looks
+        // for them only among the tags of its work call's input less the filter's window, so
+        // one near the end of a call may act an interpolant later, or not at all: a matter
+        // of its buffer boundaries, which radioflow does not copy. These land clear of them.)
+        with_tags(
+            sync_case(
+                "ss_time_est_pfb_mf_ff",
+                false,
+                "TED_GARDNER",
+                "IR_PFB_MF",
+                "bpsk",
+                4.0,
+                0.045,
+                1.0,
+                1.5,
+                2,
+                1e-4,
+            ),
+            &[(601, "time_est", 0.3), (1003, "time_est", -0.25)],
+        ),
+        with_tags(
+            sync_case(
+                "ss_time_est_mmse_cc",
+                true,
+                "TED_ZERO_CROSSING",
+                "IR_MMSE_8TAP",
+                "bpsk",
+                4.0,
+                0.045,
+                1.0,
+                1.5,
+                1,
+                0.05,
+            ),
+            &[(501, "time_est", -0.6)],
         ),
         sync_case(
             "ss_gmsk_cc",

@@ -17,6 +17,7 @@ pub struct ClockTrackingLoop {
     prev_inst: f32,
     min: f32,
     max: f32,
+    nominal: f32,
     alpha: f32,
     beta: f32,
 }
@@ -80,6 +81,7 @@ impl ClockTrackingLoop {
             prev_inst: nominal,
             min,
             max,
+            nominal,
             alpha,
             beta,
         })
@@ -105,6 +107,19 @@ impl ClockTrackingLoop {
     pub fn revert(&mut self) {
         self.avg = self.prev_avg;
         self.inst = self.prev_inst;
+    }
+
+    /// Sets both periods (a resynchronization), as given: GNU Radio does not clip them here.
+    pub fn set_periods(&mut self, inst: f32, avg: f32) {
+        self.inst = inst;
+        self.prev_inst = inst;
+        self.avg = avg;
+        self.prev_avg = avg;
+    }
+
+    /// The nominal period (the middle of the range where `sps` was outside it).
+    pub fn nominal_period(&self) -> f32 {
+        self.nominal
     }
 
     /// The instantaneous period, in samples.

@@ -224,7 +224,7 @@ pub use selective_fader::SelectiveFader;
 pub use spectrum::Spectrum;
 pub use sro_walk::SroWalk;
 pub use stereo_decoder::StereoDecoder;
-pub use symbol_sync::{SymbolSync, SymbolSyncConfig, SyncSample, SyncState};
+pub use symbol_sync::{SymbolSync, SymbolSyncConfig, SyncSample, SyncState, SyncTag};
 pub use timing_error_detector::{Slicer, TedKind, TimingErrorDetector};
 
 /// Re-exported so callers can name the complex sample type without another dependency.

@@ -75,6 +75,8 @@ pub struct SymbolSync<T: SyncSample> {
     inst_clock_period: f32,
     avg_clock_period: f32,
     inst_interp_period: f32,
+    /// Input samples per output, for tag placement.
+    inst_output_period: f32,
     _sample: std::marker::PhantomData<T>,
 }
 
@@ -85,6 +87,19 @@ impl<T: SyncSample> std::fmt::Debug for SymbolSync<T> {
             .field("per_symbol", &self.per_symbol)
             .finish()
     }
+}
+
+/// A resynchronization point (GNU Radio's `time_est` or `clock_est` tag): the symbol
+/// instant is `timing` samples (in `[-1, 1]`) from input `offset`, the clock period
+/// `period` from there (`None`, for `time_est`: the nominal period).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SyncTag {
+    /// Input index, in the call's input.
+    pub offset: i64,
+    /// Offset of the symbol instant from it, in samples.
+    pub timing: f32,
+    /// The clock period from there.
+    pub period: Option<f32>,
 }
 
 /// One output's diagnostics: the detector's error, the instantaneous and average period.
@@ -141,6 +156,7 @@ impl<T: SyncSample> SymbolSync<T> {
             inst_clock_period: sps,
             avg_clock_period: sps,
             inst_interp_period: sps / per_symbol as f32,
+            inst_output_period: sps / osps as f32,
             ted,
             clock,
             interp,
@@ -159,14 +175,19 @@ impl<T: SyncSample> SymbolSync<T> {
     }
 
     /// Synchronizes `input` into `out` (and each output's diagnostics into `state`, if
-    /// given, as long as `out`): returns (samples consumed, outputs made).
+    /// given, as long as `out`), resynchronizing at `sync` (in offset order): returns
+    /// (samples consumed, outputs made).
     pub fn process(
         &mut self,
         input: &[T],
         out: &mut [T],
         mut state: Option<&mut [SyncState]>,
+        sync: &[SyncTag],
     ) -> (usize, usize) {
         let ntaps = self.interp.ntaps();
+        let delay = (ntaps as i64 + 1) / 2;
+        // Sync tags before this index are behind (or used).
+        let mut next_sync = 0;
         if input.len() <= ntaps {
             return (0, 0);
         }
@@ -216,6 +237,7 @@ impl<T: SyncSample> SymbolSync<T> {
                 self.inst_clock_period = self.clock.inst_period();
                 self.avg_clock_period = self.clock.avg_period();
                 self.inst_interp_period = self.inst_clock_period / self.per_symbol as f32;
+                self.inst_output_period = self.inst_clock_period / self.osps as f32;
                 let (n, _) = self.interp.next_phase(self.inst_clock_period);
                 if ii + n >= ni {
                     self.clock.revert();
@@ -226,10 +248,28 @@ impl<T: SyncSample> SymbolSync<T> {
                 }
             }
             self.interp.advance(self.inst_interp_period);
+            let mut error = error;
+            // A sync tag between this interpolant and the next restarts the clock there.
+            let from = ii + delay + 1;
+            let to = from + self.interp.phase_n();
+            if let Some(t) = find_sync(sync, &mut next_sync, from, to) {
+                self.interp_clock = self.per_symbol - 1;
+                self.ted.reset();
+                error = self.ted.error();
+                // GNU Radio's empirical + 1 (its comment: "experiment trumps theory").
+                self.inst_clock_period =
+                    (t.offset - delay - ii + 1) as f32 + t.timing - self.interp.phase_wrapped();
+                let avg = t.period.unwrap_or(self.clock.nominal_period());
+                self.clock.set_periods(self.inst_clock_period, avg);
+                self.avg_clock_period = avg;
+                self.inst_interp_period = self.inst_clock_period;
+                self.inst_output_period = self.inst_clock_period;
+                self.interp.revert();
+                self.interp.advance(self.inst_interp_period);
+            }
             if at_output {
                 if let Some(s) = state.as_deref_mut() {
-                    let half = self.interp.prev_phase_wrapped()
-                        + self.inst_clock_period / self.osps as f32 / 2.0;
+                    let half = self.interp.prev_phase_wrapped() + self.inst_output_period / 2.0;
                     s[oo] = SyncState {
                         error,
                         inst_period: self.inst_clock_period,
@@ -251,6 +291,31 @@ impl<T: SyncSample> SymbolSync<T> {
             self.interp_clock - 1
         };
     }
+}
+
+/// GNU Radio's search for a sync tag in `[from, to]`: the first valid one, skipping tags
+/// behind `from`, with a timing outside `[-1, 1]`, before the instant at `from` (handled
+/// by the previous interpolant) or after it at `to` (left for the next).
+fn find_sync(sync: &[SyncTag], next: &mut usize, from: i64, to: i64) -> Option<SyncTag> {
+    while let Some(&t) = sync.get(*next) {
+        if t.offset > to {
+            return None;
+        }
+        if t.offset < from || !(-1.0..=1.0).contains(&t.timing) {
+            *next += 1;
+            continue;
+        }
+        if t.offset == from && t.timing < 0.0 {
+            *next += 1;
+            continue;
+        }
+        if t.offset == to && t.timing >= 0.0 {
+            return None;
+        }
+        *next += 1;
+        return Some(t);
+    }
+    None
 }
 
 fn lcm(a: usize, b: usize) -> usize {

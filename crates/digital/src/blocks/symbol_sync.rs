@@ -3,7 +3,7 @@
 use crate::Constellation;
 use num_complex::Complex32;
 use radioflow_dsp::{
-    ResamplerKind, SymbolSync as Kernel, SymbolSyncConfig, SyncSample, SyncState, TedKind,
+    ResamplerKind, SymbolSync as Kernel, SymbolSyncConfig, SyncSample, SyncState, SyncTag, TedKind,
 };
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
@@ -19,7 +19,11 @@ use radioflow_runtime::registry::prelude::*;
 /// Every tag moves, on each connected output, to the first output whose interpolation
 /// instant (plus half an output period, past the filter's delay) it does not follow, as GNU
 /// Radio places it.
-/// `time_est` and `clock_est` tags do not reset the loop here (GNU Radio's resynchronize it).
+/// A `time_est` tag (the symbol instant, in samples from the tagged one, within ±1) or a
+/// `clock_est` tag (a tuple: that instant and the clock period) restarts the loop there,
+/// as GNU Radio does (GNU Radio sees such a tag only while it is before the last `ntaps`
+/// samples of its work call's input, so near its buffer boundaries it may act an
+/// interpolant later or not at all; here it always acts where it falls).
 ///
 /// # Example
 /// ```
@@ -81,6 +85,8 @@ pub struct SymbolSync<T: SyncSample + Item> {
     state: Vec<SyncState>,
     /// Input offset below which every tag is placed.
     tags_done: u64,
+    /// The current window's `time_est` and `clock_est` tags.
+    sync: Vec<SyncTag>,
 }
 
 impl<T: SyncSample + Item> std::fmt::Debug for SymbolSync<T> {
@@ -160,6 +166,7 @@ impl<T: SyncSample + Item> SymbolSync<T> {
             kernel,
             state: vec![SyncState::default(); CHUNK],
             tags_done: 0,
+            sync: Vec::with_capacity(16),
         })
     }
 
@@ -171,10 +178,22 @@ impl<T: SyncSample + Item> SymbolSync<T> {
                 room = room.min(port.slice().len());
             }
         }
+        // The window's resynchronization tags (capacity kept across calls).
+        self.sync.clear();
+        let window = self.input.slice().len() as u64;
+        for t in self.input.tags() {
+            if t.offset >= from + window {
+                break;
+            }
+            if let Some(tag) = sync_tag(t, from) {
+                self.sync.push(tag);
+            }
+        }
         let (consumed, produced) = self.kernel.process(
             self.input.slice(),
             &mut self.output.slice()[..room],
             Some(&mut self.state[..room]),
+            &self.sync,
         );
         let s = &self.state[..produced];
         for (port, pick) in [
@@ -230,5 +249,26 @@ impl<T: SyncSample + Item> SymbolSync<T> {
             return Ok(WorkStatus::Done);
         }
         Ok(WorkStatus::Continue)
+    }
+}
+
+/// A `time_est` (a number) or `clock_est` (a tuple of two numbers) tag, relative to `from`.
+fn sync_tag(t: &Tag, from: u64) -> Option<SyncTag> {
+    let offset = t.offset.checked_sub(from)? as i64;
+    match t.key.as_symbol()? {
+        "time_est" => Some(SyncTag {
+            offset,
+            timing: t.value.as_f64()? as f32,
+            period: None,
+        }),
+        "clock_est" => match &t.value {
+            Pmt::Tuple(v) if v.len() >= 2 => Some(SyncTag {
+                offset,
+                timing: v[0].as_f64()? as f32,
+                period: Some(v[1].as_f64()? as f32),
+            }),
+            _ => None,
+        },
+        _ => None,
     }
 }
