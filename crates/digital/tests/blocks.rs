@@ -119,6 +119,21 @@ fn bad_parameters_are_refused_naming_the_block_and_the_parameter() {
             ],
             "symbol_sync: constellation has 2 complex numbers per symbol",
         ),
+        (
+            "meas_evm",
+            None,
+            vec![("constellation", Pmt::symbol("calcdist points=1,0;-1,0 dim=2"))],
+            "meas_evm: constellation has 2 complex numbers per symbol",
+        ),
+        (
+            "meas_evm",
+            None,
+            vec![
+                ("constellation", Pmt::symbol("qpsk")),
+                ("meas_type", Pmt::symbol("evm_rms")),
+            ],
+            "meas_evm: unknown meas_type 'evm_rms'",
+        ),
     ];
     for (id, dtype, params, want) in cases {
         let e = refusal(id, dtype, &params);

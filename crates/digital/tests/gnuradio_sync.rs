@@ -1,4 +1,4 @@
-//! The synchronizers (`pfb_clock_sync`, `symbol_sync`, `costas_loop`, `fll_band_edge`) against GNU Radio 3.10's own on the
+//! The synchronizers (`pfb_clock_sync`, `symbol_sync`, `costas_loop`, `fll_band_edge`) and the EVM meter (`meas_evm`) against GNU Radio 3.10's own on the
 //! same input, run by `gnuradio/run_sync.py` in one GNU Radio process, every output
 //! connected, with radioflow's blocks run under each scheduler (one with small chunks, so
 //! that state carries across work calls). SKIPPED where GNU Radio is not installed.
@@ -25,7 +25,9 @@
 //! `SYNC_REPORT=1` prints each output's worst difference instead of asserting.
 
 use radioflow_blocks::{VectorSink, VectorSource};
-use radioflow_digital::{Constellation, CostasLoop, FllBandEdge, PfbClockSync, SymbolSync};
+use radioflow_digital::{
+    Constellation, CostasLoop, EvmUnit, FllBandEdge, MeasEvm, PfbClockSync, SymbolSync,
+};
 use radioflow_dsp::firdes;
 use radioflow_runtime::{
     Block, BlockId, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag,
@@ -439,6 +441,32 @@ fn sync_case(
     }
 }
 
+/// The EVM meter (measured beside the synchronizers it judges) on noisy PSK symbols.
+fn evm_case(name: &'static str, constellation: &'static str, db: bool) -> Case {
+    let outs = vec![("out", "f")];
+    let outs2 = outs.clone();
+    let unit = if db { "EVM_DB" } else { "EVM_PERCENT" };
+    Case {
+        name,
+        make: format!(
+            "digital.meas_evm_cc(digital.constellation_{constellation}().base(), digital.evm_measurement_t.{unit})"
+        ),
+        input: Items::C(psk(4, 500, 0.8, 0.0)),
+        tags: vec![(100, "marker", 1.0)],
+        post: vec![],
+        outs,
+        tolerance: 1e-5,
+        upto: None,
+        stride: 1,
+        tag_slack: 0,
+        run: Box::new(move |x, tags, s| {
+            let c: Constellation = constellation.parse().unwrap();
+            let unit = if db { EvmUnit::Db } else { EvmUnit::Percent };
+            ours(MeasEvm::new(c, unit).unwrap(), x, tags, &outs2, s)
+        }),
+    }
+}
+
 /// `case` with more input tags (in offset order after its own).
 fn with_tags(mut case: Case, tags: &[(u64, &'static str, f64)]) -> Case {
     case.tags.extend_from_slice(tags);
@@ -629,6 +657,9 @@ fn cases() -> Vec<Case> {
             1,
             0.01,
         ),
+        evm_case("evm_qpsk_percent", "qpsk", false),
+        evm_case("evm_16qam_db", "16qam", true),
+        evm_case("evm_bpsk_percent", "bpsk", false),
         pfb_case("pfb_ccf", true, 4.0, 0.001, 32, 1, vec![], None, 1e-3),
         // GNU Radio's usual bandwidth: a loop gain of 7, compared over the first symbols.
         pfb_case(

@@ -49,6 +49,7 @@ mod table;
 mod tag_sources;
 mod tagged_lengths;
 mod tags;
+mod timing;
 mod vectors;
 mod zeromq;
 
@@ -81,6 +82,7 @@ const MODULES: &[&[GrBlock]] = &[
     fec::ROWS,
     vectors::ROWS,
     sync::ROWS,
+    timing::ROWS,
     matrix::ROWS,
     tags::ROWS,
     tagged_lengths::ROWS,
