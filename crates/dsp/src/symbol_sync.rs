@@ -327,3 +327,87 @@ fn lcm(a: usize, b: usize) -> usize {
     };
     a / gcd(a, b) * b
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(ted: TedKind) -> SymbolSyncConfig {
+        SymbolSyncConfig {
+            ted,
+            sps: 4.0,
+            loop_bw: 0.045,
+            damping: 1.0,
+            ted_gain: 1.0,
+            max_deviation: 1.5,
+            osps: 1,
+            slicer: None,
+            resampler: ResamplerKind::Mmse8Tap,
+            nfilters: 128,
+            taps: Vec::new(),
+        }
+    }
+
+    /// Alternating ±1 symbols, 4 samples each, smoothed by a raised half-sine per symbol.
+    fn symbols(n: usize) -> Vec<f32> {
+        (0..n * 4)
+            .map(|i| {
+                let s = if (i / 4) % 2 == 0 { 1.0 } else { -1.0 };
+                s * (std::f32::consts::PI * ((i % 4) as f32 + 0.5) / 4.0).sin()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn gardner_settles_on_the_symbols_peaks() {
+        let mut s = SymbolSync::<f32>::new(config(TedKind::Gardner)).unwrap();
+        let x = symbols(300);
+        let mut out = vec![0.0; 400];
+        let (consumed, made) = s.process(&x, &mut out, None, &[]);
+        assert!(consumed <= x.len() - s.ntaps());
+        assert!((290..=300).contains(&made), "{made}");
+        // Locked: the last symbols alternate at nearly their peak.
+        for w in out[made - 40..made].windows(2) {
+            assert!(w[0] * w[1] < 0.0 && w[0].abs() > 0.9, "{w:?}");
+        }
+    }
+
+    #[test]
+    fn a_clock_est_tag_sets_the_period() {
+        let mut s = SymbolSync::<f32>::new(config(TedKind::SignalTimesSlopeMl)).unwrap();
+        let x = symbols(50);
+        let mut out = vec![0.0; 60];
+        let mut state = vec![SyncState::default(); 60];
+        let tag = SyncTag {
+            offset: 41,
+            timing: 0.25,
+            period: Some(4.5),
+        };
+        let (_, made) = s.process(&x, &mut out, Some(&mut state), &[tag]);
+        let at = state[..made]
+            .iter()
+            .position(|s| s.avg_period == 4.5)
+            .expect("the tag's period");
+        // The reset clears the detector: the error there is 0.
+        assert_eq!(state[at].error, 0.0);
+        assert!((8..=11).contains(&at), "{at}");
+    }
+
+    #[test]
+    fn sync_tags_follow_gnu_radio_s_window_rules() {
+        let t = |offset, timing| SyncTag {
+            offset,
+            timing,
+            period: None,
+        };
+        // Behind the window, out of range, negative at its start: skipped.
+        let tags = [t(3, 0.1), t(5, 1.5), t(5, -0.2), t(6, 0.3)];
+        let mut next = 0;
+        assert_eq!(find_sync(&tags, &mut next, 5, 8), Some(t(6, 0.3)));
+        // A non-negative timing at the window's end waits for the next window.
+        let tags = [t(8, 0.0)];
+        let mut next = 0;
+        assert_eq!(find_sync(&tags, &mut next, 5, 8), None);
+        assert_eq!(find_sync(&tags, &mut next, 8, 11), Some(t(8, 0.0)));
+    }
+}
