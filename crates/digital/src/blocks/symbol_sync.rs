@@ -245,7 +245,8 @@ impl<T: SyncSample + Item> SymbolSync<T> {
                 port.produce(produced);
             }
         }
-        if produced == 0 && consumed == 0 && self.input.is_finished() {
+        // Done only when the input, not the outputs' room, is what is missing.
+        if room > 0 && produced == 0 && consumed == 0 && self.input.is_finished() {
             return Ok(WorkStatus::Done);
         }
         Ok(WorkStatus::Continue)
