@@ -10,7 +10,7 @@
 //!
 //! The blocks: [`ChunksToSymbols`] (and [`ChunksToSymbolsShort`], [`ChunksToSymbolsInt`]), [`MapBytes`], [`ConstellationDecoder`],
 //! [`ConstellationSoftDecoder`], [`DiffEncoder`], [`DiffDecoder`], [`BinarySlicer`],
-//! [`DiffPhasor`], [`Scrambler`], [`Descrambler`], [`AdditiveScrambler`] (shift register:
+//! [`DiffPhasor`], [`MeasEvm`] (error vector magnitude), [`Scrambler`], [`Descrambler`], [`AdditiveScrambler`] (shift register:
 //! [`Lfsr`]).
 //!
 //! Packets: [`CrcAppend`] and [`CrcCheck`] (any CRC of 8 to 64 bits on byte PDUs),
@@ -20,7 +20,7 @@
 //! [`ProtocolParser`] ([`HeaderParser`]); [`PacketHeaderGenerator`] (GNU Radio's
 //! packet_headergenerator_bb).
 //!
-//! Synchronization: [`PfbClockSync`] (symbol timing), [`CostasLoop`] (carrier phase),
+//! Synchronization: [`PfbClockSync`] and [`SymbolSync`] (symbol timing), [`CostasLoop`] (carrier phase),
 //! [`FllBandEdge`] (carrier frequency).
 //!
 //! Modulation: [`ConstellationModulator`] (GNU Radio's generic_mod), [`BurstShaper`]
@@ -57,9 +57,9 @@ pub use blocks::{
     ChunksToSymbolsShort, ClockRecoveryMm, ConstellationDecoder, ConstellationModulator,
     ConstellationSoftDecoder, CorrEst, CorrSample, CorrThreshold, CostasLoop, Crc32Async,
     Crc32Stream, CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder, DiffEncoder,
-    DiffPhasor, FllBandEdge, GmskMod, MapBytes, MmSample, OfdmCarrierAllocator, OfdmCyclicPrefixer,
-    PacketHeaderGenerator, PfbClockSync, ProtocolFormatter, ProtocolFormatterAsync, ProtocolParser,
-    Scrambler, Shaped, Symbol,
+    DiffPhasor, EvmUnit, FllBandEdge, GmskMod, MapBytes, MeasEvm, MmSample, OfdmCarrierAllocator,
+    OfdmCyclicPrefixer, PacketHeaderGenerator, PfbClockSync, ProtocolFormatter,
+    ProtocolFormatterAsync, ProtocolParser, Scrambler, Shaped, Symbol, SymbolSync,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
 pub use header_format::{

@@ -81,6 +81,59 @@ fn bad_parameters_are_refused_naming_the_block_and_the_parameter() {
             vec![("map", Pmt::Vector(vec![Pmt::Int(1), Pmt::Int(300)].into()))],
             "map_bytes: map holds 300, not a byte value",
         ),
+        (
+            "symbol_sync",
+            Some(Dtype::Float32),
+            vec![("ted_type", Pmt::symbol("ted_gardner")), ("sps", Pmt::Double(1.0))],
+            "symbol_sync: sps is 1, must be above 1",
+        ),
+        (
+            "symbol_sync",
+            Some(Dtype::Complex32),
+            vec![
+                ("ted_type", Pmt::symbol("ted_gardner")),
+                ("sps", Pmt::Double(4.0)),
+                ("ted_gain", Pmt::Double(0.0)),
+            ],
+            "symbol_sync: ted_gain is 0, must be above 0",
+        ),
+        (
+            "symbol_sync",
+            Some(Dtype::Complex32),
+            vec![
+                ("ted_type", Pmt::symbol("ted_gardner")),
+                ("sps", Pmt::Double(4.0)),
+                ("resamp_type", Pmt::symbol("ir_pfb_mf")),
+                ("nfilters", Pmt::Int(32)),
+                ("pfb_mf_taps", Pmt::F32Vector(vec![1.0; 8].into())),
+            ],
+            "symbol_sync: pfb_mf_taps has 8 taps, fewer than the 32 filter arms",
+        ),
+        (
+            "symbol_sync",
+            Some(Dtype::Complex32),
+            vec![
+                ("ted_type", Pmt::symbol("ted_zero_crossing")),
+                ("sps", Pmt::Double(4.0)),
+                ("constellation", Pmt::symbol("calcdist points=1,0;-1,0 dim=2")),
+            ],
+            "symbol_sync: constellation has 2 complex numbers per symbol",
+        ),
+        (
+            "meas_evm",
+            None,
+            vec![("constellation", Pmt::symbol("calcdist points=1,0;-1,0 dim=2"))],
+            "meas_evm: constellation has 2 complex numbers per symbol",
+        ),
+        (
+            "meas_evm",
+            None,
+            vec![
+                ("constellation", Pmt::symbol("qpsk")),
+                ("meas_type", Pmt::symbol("evm_rms")),
+            ],
+            "meas_evm: unknown meas_type 'evm_rms'",
+        ),
     ];
     for (id, dtype, params, want) in cases {
         let e = refusal(id, dtype, &params);

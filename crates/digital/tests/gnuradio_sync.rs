@@ -1,4 +1,4 @@
-//! The synchronizers (`pfb_clock_sync`, `costas_loop`, `fll_band_edge`) against GNU Radio 3.10's own on the
+//! The synchronizers (`pfb_clock_sync`, `symbol_sync`, `costas_loop`, `fll_band_edge`) and the EVM meter (`meas_evm`) against GNU Radio 3.10's own on the
 //! same input, run by `gnuradio/run_sync.py` in one GNU Radio process, every output
 //! connected, with radioflow's blocks run under each scheduler (one with small chunks, so
 //! that state carries across work calls). SKIPPED where GNU Radio is not installed.
@@ -14,9 +14,20 @@
 //! sync stops short of the end of its input (its forecast asks for more input than its
 //! outputs need): radioflow's outputs are compared up to GNU Radio's length and must not be
 //! fewer.
+//!
+//! The symbol sync is compared over its first 300 outputs (of 400 symbols) with every output
+//! connected: with the matched-filter bank and with the MMSE filters where no interpolant
+//! lands near a rounding edge, within 1e-4. The MMSE filters are designed here (within
+//! 5e-7 of GNU Radio's table): where a fractional delay falls within rounding of the
+//! midpoint between two of the 128 steps, the two pick neighbouring filters, and the loop
+//! carries the difference (up to 0.05 with the decision-directed detectors; 0.01 with the
+//! slope detectors and the GMSK detector, whose products of four samples are clipped).
+//! `SYNC_REPORT=1` prints each output's worst difference instead of asserting.
 
 use radioflow_blocks::{VectorSink, VectorSource};
-use radioflow_digital::{CostasLoop, FllBandEdge, PfbClockSync};
+use radioflow_digital::{
+    Constellation, CostasLoop, EvmUnit, FllBandEdge, MeasEvm, PfbClockSync, SymbolSync,
+};
 use radioflow_dsp::firdes;
 use radioflow_runtime::{
     Block, BlockId, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag,
@@ -350,8 +361,305 @@ fn fll_case(name: &'static str, sps: f32, rolloff: f32, size: usize, bw: f32) ->
     }
 }
 
+/// A symbol sync case: `ted` and `resampler` as GNU Radio names them (`TED_GARDNER`,
+/// `IR_MMSE_8TAP`), the slicer `constellation` (radioflow's word; GNU Radio's
+/// `constellation_{word}()`), and for the filter banks 32 arms of a root-raised-cosine.
+#[allow(clippy::too_many_arguments)]
+fn sync_case(
+    name: &'static str,
+    complex: bool,
+    ted: &'static str,
+    resampler: &'static str,
+    constellation: &'static str,
+    sps: f32,
+    bw: f32,
+    damping: f32,
+    max_dev: f32,
+    osps: usize,
+    tolerance: f32,
+) -> Case {
+    let isps = sps.round() as usize;
+    let nf = 32;
+    let (taps_py, taps) = if resampler == "IR_PFB_MF" {
+        let n = 11 * isps * nf;
+        (
+            format!(
+                "filter.firdes.root_raised_cosine({nf}, {}, 1.0, 0.35, {n})",
+                nf * isps
+            ),
+            firdes::root_raised_cosine(nf as f64, (nf * isps) as f64, 1.0, 0.35, n).unwrap(),
+        )
+    } else {
+        ("[]".to_owned(), Vec::new())
+    };
+    let x = shaped_qpsk(400, isps, 1.6);
+    let (input, t) = if complex {
+        (Items::C(x), "cc")
+    } else {
+        (Items::F(x.iter().map(|z| z.re).collect()), "ff")
+    };
+    let code = if complex { "c" } else { "f" };
+    let outs = vec![
+        ("out", code),
+        ("error", "f"),
+        ("t_inst", "f"),
+        ("t_avg", "f"),
+    ];
+    let outs2 = outs.clone();
+    Case {
+        name,
+        make: format!(
+            "digital.symbol_sync_{t}(digital.{ted}, {sps}, {bw}, {damping}, 1.0, {max_dev}, {osps}, \
+             digital.constellation_{constellation}().base(), digital.{resampler}, {nf}, {taps_py})"
+        ),
+        input,
+        tags: vec![(301, "marker", 1.0)],
+        post: vec![],
+        outs,
+        tolerance,
+        upto: Some(300),
+        stride: 1,
+        tag_slack: 0,
+        run: Box::new(move |x, tags, s| {
+            let ted = ted.to_lowercase().parse().unwrap();
+            let ir = resampler.to_lowercase().parse().unwrap();
+            let c: Constellation = constellation.parse().unwrap();
+            if complex {
+                let b = SymbolSync::<Complex32>::new(
+                    ted, sps, bw, damping, 1.0, max_dev, osps, c, ir, nf, &taps,
+                )
+                .unwrap();
+                ours(b, x, tags, &outs2, s)
+            } else {
+                let b = SymbolSync::<f32>::new(
+                    ted, sps, bw, damping, 1.0, max_dev, osps, c, ir, nf, &taps,
+                )
+                .unwrap();
+                ours(b, x, tags, &outs2, s)
+            }
+        }),
+    }
+}
+
+/// The EVM meter (measured beside the synchronizers it judges) on noisy PSK symbols.
+fn evm_case(name: &'static str, constellation: &'static str, db: bool) -> Case {
+    let outs = vec![("out", "f")];
+    let outs2 = outs.clone();
+    let unit = if db { "EVM_DB" } else { "EVM_PERCENT" };
+    Case {
+        name,
+        make: format!(
+            "digital.meas_evm_cc(digital.constellation_{constellation}().base(), digital.evm_measurement_t.{unit})"
+        ),
+        input: Items::C(psk(4, 500, 0.8, 0.0)),
+        tags: vec![(100, "marker", 1.0)],
+        post: vec![],
+        outs,
+        tolerance: 1e-5,
+        upto: None,
+        stride: 1,
+        tag_slack: 0,
+        run: Box::new(move |x, tags, s| {
+            let c: Constellation = constellation.parse().unwrap();
+            let unit = if db { EvmUnit::Db } else { EvmUnit::Percent };
+            ours(MeasEvm::new(c, unit).unwrap(), x, tags, &outs2, s)
+        }),
+    }
+}
+
+/// `case` with more input tags (in offset order after its own).
+fn with_tags(mut case: Case, tags: &[(u64, &'static str, f64)]) -> Case {
+    case.tags.extend_from_slice(tags);
+    case.tags.sort_by_key(|t| t.0);
+    case
+}
+
 fn cases() -> Vec<Case> {
     vec![
+        // Symbol sync: every detector GNU Radio 3.10.5 computes as documented, each
+        // resampler, both item types, 1 and 2 outputs per symbol.
+        sync_case(
+            "ss_gardner_cc",
+            true,
+            "TED_GARDNER",
+            "IR_MMSE_8TAP",
+            "bpsk",
+            4.0,
+            0.045,
+            1.0,
+            1.5,
+            1,
+            1e-4,
+        ),
+        sync_case(
+            "ss_mm_ff_osps2",
+            false,
+            "TED_MUELLER_AND_MULLER",
+            "IR_MMSE_8TAP",
+            "bpsk",
+            4.0,
+            0.045,
+            1.0,
+            1.5,
+            2,
+            1e-4,
+        ),
+        sync_case(
+            "ss_modmm_cc",
+            true,
+            "TED_MOD_MUELLER_AND_MULLER",
+            "IR_PFB_NO_MF",
+            "qpsk",
+            4.0,
+            0.045,
+            0.707,
+            0.5,
+            1,
+            0.05,
+        ),
+        sync_case(
+            "ss_zc_cc",
+            true,
+            "TED_ZERO_CROSSING",
+            "IR_MMSE_8TAP",
+            "qpsk",
+            4.0,
+            0.045,
+            1.5,
+            1.5,
+            1,
+            0.05,
+        ),
+        sync_case(
+            "ss_early_late_ff",
+            false,
+            "TED_EARLY_LATE",
+            "IR_MMSE_8TAP",
+            "bpsk",
+            4.0,
+            0.045,
+            1.0,
+            1.5,
+            1,
+            1e-3,
+        ),
+        sync_case(
+            "ss_gardner_pfb_mf_cc",
+            true,
+            "TED_GARDNER",
+            "IR_PFB_MF",
+            "bpsk",
+            4.0,
+            0.045,
+            1.0,
+            1.5,
+            2,
+            1e-4,
+        ),
+        sync_case(
+            "ss_slope_pfb_mf_cc",
+            true,
+            "TED_SIGNAL_TIMES_SLOPE_ML",
+            "IR_PFB_MF",
+            "bpsk",
+            4.0,
+            0.045,
+            1.0,
+            1.5,
+            1,
+            1e-4,
+        ),
+        sync_case(
+            "ss_signum_pfb_mf_ff",
+            false,
+            "TED_SIGNUM_TIMES_SLOPE_ML",
+            "IR_PFB_MF",
+            "bpsk",
+            4.0,
+            0.045,
+            1.0,
+            1.5,
+            1,
+            1e-4,
+        ),
+        sync_case(
+            "ss_slope_mmse_ff",
+            false,
+            "TED_SIGNAL_TIMES_SLOPE_ML",
+            "IR_MMSE_8TAP",
+            "bpsk",
+            4.0,
+            0.045,
+            1.0,
+            1.5,
+            1,
+            0.01,
+        ),
+        sync_case(
+            "ss_signum_pfb_no_mf_cc",
+            true,
+            "TED_SIGNUM_TIMES_SLOPE_ML",
+            "IR_PFB_NO_MF",
+            "bpsk",
+            4.0,
+            0.045,
+            1.0,
+            1.5,
+            1,
+            1e-4,
+        ),
+        // time_est tags restart the loop at the symbol instant they give. (GNU Radio looks
+        // for them only among the tags of its work call's input less the filter's window, so
+        // one near the end of a call may act an interpolant later, or not at all: a matter
+        // of its buffer boundaries, which radioflow does not copy. These land clear of them.)
+        with_tags(
+            sync_case(
+                "ss_time_est_pfb_mf_ff",
+                false,
+                "TED_GARDNER",
+                "IR_PFB_MF",
+                "bpsk",
+                4.0,
+                0.045,
+                1.0,
+                1.5,
+                2,
+                1e-4,
+            ),
+            &[(601, "time_est", 0.3), (1003, "time_est", -0.25)],
+        ),
+        with_tags(
+            sync_case(
+                "ss_time_est_mmse_cc",
+                true,
+                "TED_ZERO_CROSSING",
+                "IR_MMSE_8TAP",
+                "bpsk",
+                4.0,
+                0.045,
+                1.0,
+                1.5,
+                1,
+                0.05,
+            ),
+            &[(501, "time_est", -0.6)],
+        ),
+        sync_case(
+            "ss_gmsk_cc",
+            true,
+            "TED_MENGALI_AND_DANDREA_GMSK",
+            "IR_PFB_MF",
+            "bpsk",
+            4.0,
+            0.045,
+            1.0,
+            1.5,
+            1,
+            0.01,
+        ),
+        evm_case("evm_qpsk_percent", "qpsk", false),
+        evm_case("evm_16qam_db", "16qam", true),
+        evm_case("evm_bpsk_percent", "bpsk", false),
         pfb_case("pfb_ccf", true, 4.0, 0.001, 32, 1, vec![], None, 1e-3),
         // GNU Radio's usual bandwidth: a loop gain of 7, compared over the first symbols.
         pfb_case(
@@ -522,20 +830,42 @@ fn the_synchronizers_equal_gnu_radio_s() {
                 );
                 let n = case.upto.unwrap_or(w.len()).min(w.len());
                 let stride = if k == 0 { 1 } else { case.stride };
+                let mut worst = (0.0f32, 0usize);
                 for i in (0..n).step_by(stride) {
                     for (a, b) in g[i].iter().zip(&w[i]) {
-                        assert!(
-                            (a - b).abs() <= case.tolerance * b.abs().max(1.0),
-                            "{at}: output {k} item {i}: ours {a}, GNU Radio's {b}"
-                        );
+                        let e = (a - b).abs() / b.abs().max(1.0);
+                        if e > worst.0 {
+                            worst = (e, i);
+                        }
                     }
                 }
+                if std::env::var_os("SYNC_REPORT").is_some() {
+                    println!(
+                        "{at}: output {k}: worst {:?} of {} (ours {}, GNU Radio {})",
+                        worst,
+                        n,
+                        g.len(),
+                        w.len()
+                    );
+                    continue;
+                }
+                assert!(
+                    worst.0 <= case.tolerance,
+                    "{at}: output {k} item {}: ours {:?}, GNU Radio's {:?}",
+                    worst.1,
+                    g[worst.1],
+                    w[worst.1]
+                );
             }
             let tags: Tags = tags
                 .into_iter()
                 .filter(|t| (t.0 as usize) < n_want)
                 .collect();
             let keys = |t: &Tags| t.iter().map(|t| t.1.clone()).collect::<Vec<_>>();
+            if std::env::var_os("SYNC_REPORT").is_some() {
+                println!("{at}: tags {tags:?} {want_tags:?}");
+                continue;
+            }
             assert_eq!(keys(&tags), keys(want_tags), "{at}: tags");
             for (a, b) in tags.iter().zip(want_tags) {
                 assert!(

@@ -108,6 +108,7 @@ mod arb_resampler;
 mod arith;
 mod carrier_allocator;
 mod cfo_walk;
+mod clock_tracking_loop;
 mod complex;
 mod complex_fir;
 mod complex_tap_fir;
@@ -136,6 +137,7 @@ mod history;
 mod iir;
 mod instruction_set;
 mod integrate;
+mod interp_resampler;
 mod interpolating_fir;
 mod mmse_interpolator;
 mod mmse_resampler;
@@ -157,8 +159,10 @@ mod selective_fader;
 mod spectrum;
 mod sro_walk;
 mod stereo_decoder;
+mod symbol_sync;
 #[cfg(test)]
 mod test_util;
+mod timing_error_detector;
 mod vector_fft;
 mod window;
 
@@ -170,6 +174,7 @@ pub use arith::{
 };
 pub use carrier_allocator::CarrierAllocator;
 pub use cfo_walk::CfoWalk;
+pub use clock_tracking_loop::ClockTrackingLoop;
 pub use complex::{
     arg, conjugate, from_polar, imag, magnitude, magnitude_phase, magnitude_squared,
     multiply_conjugate, parts, phase, real, real_to_complex, to_complex,
@@ -201,6 +206,7 @@ pub use hilbert::Hilbert;
 pub use iir::{Biquad, Iir, SinglePoleIir};
 pub use instruction_set::InstructionSet;
 pub use integrate::integrate;
+pub use interp_resampler::{InterpResampler, ResamplerKind};
 pub use interpolating_fir::InterpolatingFir;
 pub use mmse_interpolator::MmseInterpolator;
 pub use mmse_resampler::MmseResampler;
@@ -223,6 +229,8 @@ pub use selective_fader::SelectiveFader;
 pub use spectrum::Spectrum;
 pub use sro_walk::SroWalk;
 pub use stereo_decoder::StereoDecoder;
+pub use symbol_sync::{SymbolSync, SymbolSyncConfig, SyncSample, SyncState, SyncTag};
+pub use timing_error_detector::{Slicer, TedKind, TimingErrorDetector};
 pub use vector_fft::{FftSample, VectorFft};
 
 /// Re-exported so callers can name the complex sample type without another dependency.

@@ -48,9 +48,23 @@ impl MmseInterpolator {
 
     /// The 129 filters, designed.
     pub fn new() -> Self {
+        Self::designed(|tau| autocorrelation(-tau))
+    }
+
+    /// The 129 filters of GNU Radio's `mmse_interp_differentiator_cc`/`_ff`: the same
+    /// criterion, estimating the signal's derivative (per sample) at time `3 + mu`, so the
+    /// right-hand side is the autocorrelation's derivative `R'(3 + mu - j)`.
+    /// [`interpolate`](Self::interpolate) then differentiates.
+    pub fn differentiator() -> Self {
+        Self::designed(autocorrelation_slope)
+    }
+
+    /// Filters for each delay, `r(3 + mu - j)` the normal equations' right-hand side.
+    fn designed(r: impl Fn(f64) -> f64) -> Self {
         let mut filters = Box::new([[0.0f32; NTAPS]; NSTEPS + 1]);
         for (i, f) in filters.iter_mut().enumerate() {
-            let h = design(i as f64 / NSTEPS as f64);
+            let mu = i as f64 / NSTEPS as f64;
+            let h = design(std::array::from_fn(|j| r(3.0 + mu - j as f64)));
             for (t, h) in f.iter_mut().zip(h) {
                 *t = h as f32;
             }
@@ -100,10 +114,21 @@ fn autocorrelation(tau: f64) -> f64 {
     }
 }
 
-/// The MMSE filter for delay `mu`: `R h = r` solved by Cholesky (`R` is symmetric positive
+/// `R'(τ)`: the derivative of [`autocorrelation`].
+fn autocorrelation_slope(tau: f64) -> f64 {
+    let w = std::f64::consts::PI * 2.0 * BAND;
+    let x = w * tau;
+    if x == 0.0 {
+        0.0
+    } else {
+        w * (x * x.cos() - x.sin()) / (x * x)
+    }
+}
+
+/// The MMSE filter for the right-hand side `r`: `R h = r` solved by Cholesky (`R` is symmetric positive
 /// definite). Written here: one 8×8 system per filter, once, is not worth a linear-algebra
 /// dependency.
-fn design(mu: f64) -> [f64; NTAPS] {
+fn design(r: [f64; NTAPS]) -> [f64; NTAPS] {
     let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(a, b)| a * b).sum::<f64>();
     // R = L Lᵀ.
     let mut l = [[0.0f64; NTAPS]; NTAPS];
@@ -116,7 +141,7 @@ fn design(mu: f64) -> [f64; NTAPS] {
     // L y = r, then Lᵀ h = y.
     let mut y = [0.0f64; NTAPS];
     for j in 0..NTAPS {
-        y[j] = (autocorrelation(j as f64 - 3.0 - mu) - dot(&l[j][..j], &y[..j])) / l[j][j];
+        y[j] = (r[j] - dot(&l[j][..j], &y[..j])) / l[j][j];
     }
     let mut h = [0.0f64; NTAPS];
     for j in (0..NTAPS).rev() {
@@ -134,7 +159,9 @@ mod tests {
     fn each_filter_solves_the_normal_equations() {
         for i in [0, 1, 37, 64, 100, 128] {
             let mu = i as f64 / NSTEPS as f64;
-            let h = design(mu);
+            let h = design(std::array::from_fn(|j| {
+                autocorrelation(j as f64 - 3.0 - mu)
+            }));
             for j in 0..NTAPS {
                 let lhs: f64 = (0..NTAPS)
                     .map(|k| autocorrelation(j as f64 - k as f64) * h[k])
@@ -187,6 +214,19 @@ mod tests {
             let t = w * (3.0 + f64::from(mu));
             let want = num_complex::Complex32::new(t.cos() as f32, t.sin() as f32);
             assert!((got - want).norm() < 1e-3, "mu {mu}: {got} vs {want}");
+        }
+    }
+
+    #[test]
+    fn the_differentiator_gives_a_slow_tone_s_slope() {
+        let d = MmseInterpolator::differentiator();
+        let w = 2.0 * std::f64::consts::PI * 0.05;
+        let x: Vec<f32> = (0..8).map(|n| (w * n as f64).sin() as f32).collect();
+        for i in (0..=NSTEPS).step_by(8) {
+            let mu = i as f32 / NSTEPS as f32;
+            let want = w * (w * (3.0 + f64::from(mu))).cos();
+            let got = f64::from(d.interpolate(&x, mu));
+            assert!((got - want).abs() < 2e-3, "mu {mu}: {got} vs {want}");
         }
     }
 

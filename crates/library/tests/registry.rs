@@ -279,7 +279,10 @@ fn defaults_are_of_their_parameters_kind() {
                 (ParamKind::Float(range), Some(DefaultValue::Float(x))) => range.contains(x),
                 (ParamKind::Choice(w), Some(DefaultValue::Word(x))) => w.contains(&x),
                 (ParamKind::Text, Some(DefaultValue::Word(_))) => true,
-                (ParamKind::Items | ParamKind::Messages, Some(DefaultValue::Empty)) => true,
+                (
+                    ParamKind::Items | ParamKind::Messages | ParamKind::Floats,
+                    Some(DefaultValue::Empty),
+                ) => true,
                 _ => false,
             };
             assert!(

@@ -124,8 +124,22 @@ const GNU_RADIO: &[(&[&str], &str, i64)] = &[
         2,
     ),
     // digital.evm_measurement_t
-    (&["digital.evm_measurement_t_EVM_PERCENT"], "evm_percent", 0),
-    (&["digital.evm_measurement_t_EVM_DB"], "evm_db", 1),
+    (
+        &[
+            "digital.evm_measurement_t_EVM_PERCENT",
+            "digital.evm_measurement_t.EVM_PERCENT",
+        ],
+        "evm_percent",
+        0,
+    ),
+    (
+        &[
+            "digital.evm_measurement_t_EVM_DB",
+            "digital.evm_measurement_t.EVM_DB",
+        ],
+        "evm_db",
+        1,
+    ),
     // gr.endianness_t
     (&["gr.GR_MSB_FIRST"], "gr_msb_first", 0),
     (&["gr.GR_LSB_FIRST"], "gr_lsb_first", 1),

@@ -54,6 +54,7 @@ mod table;
 mod tag_sources;
 mod tagged_lengths;
 mod tags;
+mod timing;
 mod vectors;
 mod zeromq;
 
@@ -90,6 +91,7 @@ const MODULES: &[&[GrBlock]] = &[
     sync::ROWS,
     #[cfg(feature = "soapysdr")]
     soapy::ROWS,
+    timing::ROWS,
     matrix::ROWS,
     tags::ROWS,
     tagged_lengths::ROWS,

@@ -296,7 +296,9 @@ impl Arguments {
             ParamKind::Item => self.check_item(name, false),
             ParamKind::Items => self.check_item(name, true),
             ParamKind::Floats => {
-                if self.floats(name)?.is_empty() {
+                // A list whose default is `[]` may be empty (taps only some modes use).
+                let may_be_empty = matches!(param.default, Some(DefaultValue::Empty));
+                if self.floats(name)?.is_empty() && !may_be_empty {
                     return Err(self.error(name, "needs at least one value"));
                 }
                 Ok(())

@@ -82,7 +82,8 @@ pub enum ParamKind {
     Float(FloatRange),
     /// One value of the block's item type (real or complex as the type is).
     Item,
-    /// A non-empty list of finite real numbers (filter taps).
+    /// A non-empty list of finite real numbers (filter taps); empty allowed where the
+    /// default is `[]`.
     Floats,
     /// Any list of values of the block's item type.
     Items,
