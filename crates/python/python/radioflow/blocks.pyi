@@ -206,6 +206,24 @@ def burst_shaper(dtype: DTypeLike = np.float32, window: Any = (), pre_padding: i
     """
 
 
+def burst_tagger(dtype: DTypeLike = np.float32, true_key: str = "burst", true_value: bool = True, false_key: str = "burst", false_value: bool = False, *, name: Optional[str] = None) -> Block:
+    """Copies `in`, tagging where the `trigger` shorts turn above 0 (true_key) and back (false_key) (GNU Radio's burst_tagger).
+
+    Parameters:
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        true_key: the key of the tag where the trigger turns on (a word; default "burst").
+        true_value: its value (true or false; default True).
+        false_key: the key of the tag where the trigger turns off (a word; default "burst").
+        false_value: its value (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        trigger: stream input
+        out: stream output
+    """
+
+
 def cfo_model(sample_rate: float, std_dev: float = 0.01, max_dev: float = 1000.0, seed: int = 0, *, name: Optional[str] = None) -> Block:
     """A carrier frequency offset walking at random within a bound (GNU Radio's channels.cfo_model, the same numbers for the same seed).
 
@@ -1017,6 +1035,23 @@ def fec_tagged_encoder(encoder: str, puncpat: str = "11", lentagname: str = "pac
     """
 
 
+def fft(size: int, forward: bool, window: Sequence[float], dtype: DTypeLike = np.complex64, shift: bool = False, *, name: Optional[str] = None) -> Block:
+    """The forward or reverse FFT of vector items of `size` samples (window, shift).
+
+    Parameters:
+        size: samples per vector item and transform (an integer >= 1).
+        forward: forward transform (e^-j); false: reverse (e^+j) (true or false).
+        window: the `size` coefficients the input is multiplied by (all 1: no window) (a non-empty list of finite numbers).
+        dtype: the item type, one of complex64, float32 (default complex64).
+        shift: DC in the middle: of the output (forward), of the input (reverse) (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def file_meta_sink(path: Union[str, os.PathLike], extra_dict: Any, dtype: DTypeLike = np.complex64, sample_rate: float = 1.0, rel_rate: float = 1.0, max_seg_size: int = 1000000, detached: bool = False, unbuffered: bool = False, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Writes items to a GNU Radio metadata file: segments after PMT headers (rate, time, item type, tags), inline or in a .hdr file beside it.
 
@@ -1478,6 +1513,20 @@ def matrix_interleaver(dtype: DTypeLike = np.float32, rows: int = 1, cols: int =
     """
 
 
+def meas_evm(constellation: str, meas_type: str = "evm_percent", *, name: Optional[str] = None) -> Block:
+    """Each sample's error vector magnitude against its nearest constellation point, in percent or dB (GNU Radio's meas_evm_cc).
+
+    Parameters:
+        constellation: the constellation the samples are decided on (one complex number per symbol) (a word).
+        meas_type: percent of the RMS amplitude, or dB (one of evm_percent, evm_db; default "evm_percent").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def message_burst_source(messages: Sequence[Any], *, name: Optional[str] = None) -> Block:
     """Sends `messages` on its `out` port as fast as possible, then finishes.
 
@@ -1772,6 +1821,41 @@ def null_source(dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional[
     """
 
 
+def ofdm_carrier_allocator(fft_len: int, occupied_carriers: Sequence[Any], pilot_carriers: Sequence[Any] = (), pilot_symbols: Sequence[Any] = (), sync_words: Sequence[Any] = (), len_tag_key: str = "packet_len", output_is_shifted: bool = True, *, name: Optional[str] = None) -> Block:
+    """Frames of symbols (a tagged stream) onto the carriers of OFDM symbols (vectors of `fft_len`), with pilots and sync words.
+
+    Parameters:
+        fft_len: carriers per OFDM symbol (an integer >= 1).
+        occupied_carriers: lists of data carriers, one per OFDM symbol, taken in turn (negative: below DC); a list of numbers is one (a list of messages).
+        pilot_carriers: lists of pilot carriers, one per OFDM symbol, in turn (a list of messages; default ()).
+        pilot_symbols: lists of pilot values for those carriers, in turn (a list of messages; default ()).
+        sync_words: OFDM symbols of `fft_len` values put first in each frame, as they are (a list of messages; default ()).
+        len_tag_key: the length tag of the frames, in and out (a word; default "packet_len").
+        output_is_shifted: DC in the middle of the output vectors (true or false; default True).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def ofdm_cyclic_prefixer(fft_len: int, cp_lengths: Sequence[Any], rolloff: int = 0, len_tag_key: str = "", *, name: Optional[str] = None) -> Block:
+    """OFDM symbols (vectors of `fft_len`) out as samples with their cyclic prefixes (lengths in turn), raised-cosine flanks, framed by a length tag.
+
+    Parameters:
+        fft_len: samples per symbol (an integer >= 1).
+        cp_lengths: the prefix lengths, taken in turn (one: a uniform prefix) (a list of messages).
+        rolloff: samples of the raised-cosine flanks (0 or 1: none); at most every prefix length (an integer >= 0; default 0).
+        len_tag_key: the length tag of frames of symbols (empty: no frames) (a word; default "").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def pack_k_bits(k: int, *, name: Optional[str] = None) -> Block:
     """Each `k` bytes' low bits, the first most significant, as one byte (GNU Radio's pack_k_bits_bb).
 
@@ -1792,6 +1876,21 @@ def packed_to_unpacked(bits_per_chunk: int, dtype: DTypeLike = np.int32, endiann
         bits_per_chunk: bits per output item (1 to the item's bits) (an integer >= 1).
         dtype: the item type, one of int32, int16, uint8 (default int32).
         endianness: which bit of an item goes first (one of msb, lsb; default "msb").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def packet_header_generator(header_len: int, len_tag_key: str = "packet_len", bits_per_byte: int = 1, *, name: Optional[str] = None) -> Block:
+    """A header of bits (length, number, CRC-8) for each packet of a tagged byte stream (GNU Radio's packet_headergenerator_bb).
+
+    Parameters:
+        header_len: bytes per header (the 32 header bits and zeros after them) (an integer >= 1).
+        len_tag_key: the packets' length tag, and the headers' (a word; default "packet_len").
+        bits_per_byte: header bits in each output byte (1 to 8) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1838,6 +1937,21 @@ def pdu_set(k: Any, v: Any, *, name: Optional[str] = None) -> Block:
 
     Ports:
         pdus: message output
+        pdus: message input
+    """
+
+
+def pdu_to_stream(dtype: DTypeLike = np.uint8, early_behavior: str = "append", max_queue_size: int = 64, *, name: Optional[str] = None) -> Block:
+    """Each PDU arriving on `pdus` as a burst of items tagged tx_sob/tx_eob (and tx_time), nothing between bursts (GNU Radio's pdu_to_stream).
+
+    Parameters:
+        dtype: the item type, one of uint8, int16, int32, float32, complex64 (default uint8).
+        early_behavior: a PDU arriving during a burst: append (queued, joins the next burst if untimed), drop, or balk (dropped with an error logged) (a word; default "append").
+        max_queue_size: PDUs that may wait; more are dropped with a warning (an integer >= 0; default 64).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: stream output
         pdus: message input
     """
 
@@ -2127,6 +2241,21 @@ def rms(dtype: DTypeLike = np.complex64, alpha: float = 0.0001, *, name: Optiona
     Ports:
         in: stream input
         out: stream output
+    """
+
+
+def rotator_cc(phase_inc: float = 0.0, tag_inc_update: bool = False, *, name: Optional[str] = None) -> Block:
+    """Complex samples times e^{jφ}, φ growing by phase_inc a sample; `cmd` dicts (inc, offset) change it (GNU Radio's rotator_cc).
+
+    Parameters:
+        phase_inc: radians the phase grows each sample (a finite number; default 0.0).
+        tag_inc_update: tag rot_phase_inc where a cmd message changes the increment (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        cmd: message input
     """
 
 
@@ -2445,6 +2574,33 @@ def subtract(dtype: DTypeLike = np.complex64, inputs: int = 2, vlen: int = 1, *,
     """
 
 
+def symbol_sync(ted_type: str, sps: float, dtype: DTypeLike = np.complex64, loop_bw: float = 0.045, damping: float = 1.0, ted_gain: float = 1.0, max_dev: float = 1.5, osps: int = 1, constellation: str = "bpsk", resamp_type: str = "ir_mmse_8tap", nfilters: int = 128, pfb_mf_taps: Sequence[float] = (), *, name: Optional[str] = None) -> Block:
+    """Symbol timing recovery by a timing error detector and an interpolating resampler (GNU Radio's symbol_sync_cc/_ff).
+
+    Parameters:
+        ted_type: the timing error detector (one of ted_mueller_and_muller, ted_mod_mueller_and_muller, ted_zero_crossing, ted_gardner, ted_early_late, ted_dandrea_and_mengali_gen_msk, ted_mengali_and_dandrea_gmsk, ted_signal_times_slope_ml, ted_signum_times_slope_ml).
+        sps: nominal input samples per symbol (above 1) (a number in [-3.4e38, 3.4e38]).
+        dtype: the item type, one of complex64, float32 (default complex64).
+        loop_bw: the loop's normalized natural frequency ω_n·T (at least 0) (a number in [-3.4e38, 3.4e38]; default 0.045).
+        damping: the loop's damping factor (at least 0; 1 is critical) (a number in [-3.4e38, 3.4e38]; default 1.0).
+        ted_gain: the detector's expected gain, its S-curve's slope (above 0) (a number in [-3.4e38, 3.4e38]; default 1.0).
+        max_dev: the largest deviation of the average period from sps, in samples (a number in [-3.4e38, 3.4e38]; default 1.5).
+        osps: outputs per symbol (an integer >= 1; default 1).
+        constellation: the decision-directed detectors' slicer (one complex number per symbol) (a word; default "bpsk").
+        resamp_type: the interpolating resampler: ir_mmse_8tap, ir_pfb_no_mf (nfilters MMSE filters) or ir_pfb_mf (nfilters arms of pfb_mf_taps, which it needs) (a word; default "ir_mmse_8tap").
+        nfilters: arms of a filter-bank resampler (at least 2) (an integer >= 0; default 128).
+        pfb_mf_taps: the matched filter's prototype at nfilters times the sample rate (for ir_pfb_mf) (a non-empty list of finite numbers; default ()).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        error: stream output
+        t_inst: stream output
+        t_avg: stream output
+    """
+
+
 def tag_debug(dtype: DTypeLike = np.float32, label: str = "", filter: str = "", num_inputs: int = 1, display: bool = True, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Discards items and prints the tags of its inputs as GNU Radio's tag_debug does (ports in0..).
 
@@ -2460,6 +2616,22 @@ def tag_debug(dtype: DTypeLike = np.float32, label: str = "", filter: str = "", 
     Ports:
         in0, 1, ...: stream input
         display: message input
+    """
+
+
+def tag_gate(dtype: DTypeLike = np.float32, propagate_tags: bool = False, single_key: str = "", vlen: int = 1, *, name: Optional[str] = None) -> Block:
+    """Passes items; tags pass with propagate_tags, else none do, or (single_key set) all but that key's (GNU Radio's tag_gate).
+
+    Parameters:
+        dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        propagate_tags: let every tag pass (true or false; default False).
+        single_key: without propagate_tags: stop only this key's tags (empty: stop all) (a word; default "").
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
     """
 
 
@@ -2511,7 +2683,7 @@ def tagged_stream_to_pdu(dtype: DTypeLike = np.uint8, tag: str = "packet_len", *
     """
 
 
-def tags_strobe(key: Any, value: Any, nsamps: int, dtype: DTypeLike = np.float32, *, name: Optional[str] = None) -> Block:
+def tags_strobe(key: Any, value: Any, nsamps: int, dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional[str] = None) -> Block:
     """Zeros, endlessly, with the tag (key, value) on items nsamps, 2 nsamps, ... (GNU Radio's tags_strobe).
 
     Parameters:
@@ -2519,10 +2691,52 @@ def tags_strobe(key: Any, value: Any, nsamps: int, dtype: DTypeLike = np.float32
         value: the tags' value (a message).
         nsamps: items from one tag to the next (the first on item nsamps) (an integer >= 1).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
+        vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         out: stream output
+    """
+
+
+def tags_to_pdu(samp_rate: float, dtype: DTypeLike = np.uint8, start_tag: str = "SOB", end_tag: str = "EOB", max_pdu_size: int = 1024, prepend: Any = (), publish_detections: bool = False, tail_size: int = 0, start_time: float = 0.0, eob_alignment: int = 1, eob_offset: int = 0, time_debug: bool = False, *, name: Optional[str] = None) -> Block:
+    """The items from each start tag to the next end tag (or max_pdu_size) as a PDU on `pdus`, with rx_time, sample_rate and pdu_num (GNU Radio's tags_to_pdu).
+
+    Parameters:
+        samp_rate: samples per second, for the bursts' rx_time (> 0) (a finite number).
+        dtype: the item type, one of uint8, int16, int32, float32, complex64 (default uint8).
+        start_tag: the key of the tag on a burst's first item (a word; default "SOB").
+        end_tag: the key of the tag on the item after a burst (a word; default "EOB").
+        max_pdu_size: items in a PDU at most (at least 1) (an integer >= 0; default 1024).
+        prepend: items put before each burst's first (a list of values of the item type; default ()).
+        publish_detections: send each burst's start offset on `detects` (true or false; default False).
+        tail_size: PDUs of this many items or fewer are not sent (an integer >= 0; default 0).
+        start_time: the time of item 0, in seconds (>= 0) (a finite number; default 0.0).
+        eob_alignment: a burst ended by a tag is padded with zeros to a multiple of this (at least 1) (an integer >= 0; default 1).
+        eob_offset: ... plus this many items (below eob_alignment) (an integer >= 0; default 0).
+        time_debug: add sys_time, the wall clock when sent, to the metadata (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        pdus: message output
+        detects: message output
+        conf: message input
+    """
+
+
+def take_skip_to_pdu(dtype: DTypeLike = np.uint8, take: int = 1024, skip: int = 4096, *, name: Optional[str] = None) -> Block:
+    """`take` items as a PDU on `pdus` (metadata pdu_num), `skip` items dropped, again and again (GNU Radio's take_skip_to_pdu).
+
+    Parameters:
+        dtype: the item type, one of uint8, int16, int32, float32, complex64 (default uint8).
+        take: items in each PDU (at least 1) (an integer >= 0; default 1024).
+        skip: items dropped after each PDU (an integer >= 0; default 4096).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        pdus: message output
     """
 
 
@@ -2661,6 +2875,18 @@ def unpacked_to_packed(bits_per_chunk: int, dtype: DTypeLike = np.int32, endiann
     Ports:
         in: stream input
         out: stream output
+    """
+
+
+def var_to_msg(msgname: str, *, name: Optional[str] = None) -> Block:
+    """(msgname . value) on `msgout` when the watched flowgraph variable changes at run time; radioflow's do not yet, so it sends nothing (GNU Radio's var_to_msg_pair).
+
+    Parameters:
+        msgname: the first element (a symbol) of the pairs it would send (a word).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        msgout: message output
     """
 
 
