@@ -33,9 +33,13 @@ def test_a_gnu_radio_block_maps_onto_radioflow_s_and_is_made():
 
 
 def test_what_radioflow_does_not_do_is_refused_naming_the_parameter():
-    with pytest.raises(ValueError, match=r"blocks_tags_strobe: vlen = 4 is not supported \(radio"):
+    # (tags_strobe's vlen, refused here before, is supported since it takes vectors.)
+    with pytest.raises(
+        ValueError, match=r"blocks_file_source: offset = 4 is not supported \(reading from the start"
+    ):
         _native.gnuradio_map(
-            "blocks_tags_strobe", {"type": "float", "vlen": 4, "value": 1, "key": 1, "nsamps": 3}
+            "blocks_file_source",
+            {"type": "float", "file": "x.f32", "repeat": False, "vlen": 1, "offset": 4, "length": 0},
         )
     # Complex taps on float samples (ccc runs: radioflow's complex-taps FIR).
     with pytest.raises(ValueError, match="fir_filter_xxx: type fcc is not supported"):
