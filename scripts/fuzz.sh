@@ -8,7 +8,7 @@
 # instrumentation, replays every committed regression input, then runs each target for a
 # bounded time from its seed corpus (fuzz/corpus/<target>; what it finds goes to
 # target/fuzz-corpus, not into the repository).
-#   scripts/fuzz.sh                   30 s per target (scripts/test.sh runs --seconds 8)
+#   scripts/fuzz.sh                   30 s per target (scripts/test.sh runs --opt-level 0 --seconds 6)
 #   scripts/fuzz.sh --seconds 120     another bound
 #   scripts/fuzz.sh --long            an hour per target
 #   scripts/fuzz.sh ... pmt_deserialize graph_file   only these targets

@@ -2,7 +2,7 @@
 # The whole test suite: formatting, lints, docs, unit/integration/doc tests, the Python
 # package's pytest suite, the scheduler conformance suite (also in release), loom model checks,
 # valgrind (memcheck + race detection), Miri where a nightly toolchain with Miri can be
-# installed, libFuzzer on the parsers of outside input (scripts/fuzz.sh, 8 s per target), a benchmark smoke
+# installed, libFuzzer on the parsers of outside input (scripts/fuzz.sh, 6 s per target), a benchmark smoke
 # run and 75 s of soak (scripts/soak.sh, in the background of valgrind and Miri). Installs what it needs (libzmq, SoapySDR and its Red Pitaya module for the device tests, ALSA via scripts/system-deps.sh, valgrind and chromium via apt when missing). Ends with "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,7 +54,7 @@ fi
 
 # The fuzz targets (nightly, instrumented: ~140 CPU-seconds, their own target directory and
 # cargo lock; at opt-level 0, which builds in 139 CPU-seconds where fuzz/Cargo.toml's level 1
-# took 197, for 7-14x fewer executions in the 8 s each target is fuzzed here: the regression
+# took 197, for 7-14x fewer executions in the 6 s each target is fuzzed here: the regression
 # inputs are replayed all the same, and `scripts/fuzz.sh --long` is where fuzzing finds things)
 # build from the start, in the background of the lints and the debug build: the
 # lints' check follows the crates' dependency chain and leaves a core idle for much of its
@@ -91,6 +91,14 @@ fi
 python3 scripts/import-cycles.py crates/*/
 
 step "tests (debug: overflow checks and debug assertions on)"
+# The release conformance suite checks the runtime's schedulers optimized; of the blocks crate
+# it uses a few trivial blocks (copies, heads, sinks), so that crate and the DSP it pulls in
+# (dsp, the FFT planner, rustfft) are built at opt-level 0 there: 70 CPU-seconds to build
+# where all at 3 took 121, for a run of 14 CPU-seconds instead of 6.
+light=(--config 'profile.release.package.radioflow-blocks.opt-level=0'
+       --config 'profile.release.package.radioflow-dsp.opt-level=0'
+       --config 'profile.release.package.radioflow-fftplan.opt-level=0'
+       --config 'profile.release.package.rustfft.opt-level=0')
 cargo test --locked --workspace --no-run -q
 # The builds of the steps below (the counters compiled out, valgrind's test binaries, release
 # tests, loom's model checks: their own feature sets) compile while the debug tests run (cargo
@@ -99,7 +107,7 @@ cargo test --locked --workspace --no-run -q
 (cargo test --locked -q -p radioflow-runtime -p radioflow-blocks \
        --features radioflow-runtime/no-counters --lib --test conformance --test no_loss --no-run \
   && cargo test --locked -q -p radioflow-runtime --features valgrind --lib --test threads --no-run \
-  && cargo test --locked --release -q -p radioflow-blocks --test conformance --no-run \
+  && cargo test --locked --release -q -p radioflow-blocks --test conformance --no-run "${light[@]}" \
   && cargo test --locked --release -q -p radioflow-runtime --features loom --lib --no-run) \
   > target/background-builds.log 2>&1 &
 builds_pid=$!
@@ -124,12 +132,12 @@ cargo test --locked -p radioflow-runtime -p radioflow-blocks --features radioflo
 cargo build --locked -q -p radioflow-cli --features radioflow-runtime/no-counters
 cp target/debug/radioflow target/radioflow-no-counters
 
-# The fuzzers (libFuzzer, 8 s per target after the regressions; `scripts/fuzz.sh --long` for
+# The fuzzers (libFuzzer, 6 s per target after the regressions; `scripts/fuzz.sh --long` for
 # hours) are single-threaded: they run from here on, beside the Python step (maturin and pytest
 # leave a core idle much of the time) and the steps after it, instead of after the conformance
 # suite, where they ended the suite (their build was done in the background at the start).
-step "fuzzing in the background (scripts/fuzz.sh: regressions, 8 s per target)"
-bash scripts/fuzz.sh --opt-level 0 --seconds 8 > target/fuzz.log 2>&1 &
+step "fuzzing in the background (scripts/fuzz.sh: regressions, 6 s per target)"
+bash scripts/fuzz.sh --opt-level 0 --seconds 6 > target/fuzz.log 2>&1 &
 fuzz_pid=$!
 
 step "Python package: build with maturin, install into python3, pytest (warnings are errors)"
@@ -144,7 +152,7 @@ wait "$builds_pid" || echo "the background builds failed (target/background-buil
 SOAK_BIN=$PWD/target/radioflow-counters SOAK_SCHEDULER=flow:workers=1 bash scripts/soak.sh 25 \
   > target/soak.log 2>&1 &
 soak_pid=$!
-cargo test --locked --release -p radioflow-blocks --test conformance 2>&1 | tee -a "$log"
+cargo test --locked --release -p radioflow-blocks --test conformance "${light[@]}" 2>&1 | tee -a "$log"
 
 # Valgrind and loom run in the background of Miri (the fuzzers too, started earlier): each is
 # single-threaded (valgrind runs one thread at a time and mostly waits), so together they keep

@@ -9,10 +9,14 @@ use radioflow_runtime::{FlowScheduler, Scheduler, SingleThread, ThreadPerBlock};
 use std::time::Duration;
 
 /// Items per run: under Miri (which interprets every step, ~5 s per thousand items of the
-/// fan-out graph) 2,000 still wrap the fan-out's 1,024-item rings twice, as loom's models do.
+/// fan-out graph) 2,000 still wrap the fan-out's 1,024-item rings twice, as loom's models do;
+/// built for valgrind (feature `valgrind`: memcheck, helgrind and DRD run it, ~50 times slower
+/// than native) 5,000 wrap them nearly five times.
 fn items(native: u64) -> u64 {
     if cfg!(miri) {
         native / 10
+    } else if cfg!(feature = "valgrind") {
+        native / 4
     } else {
         native
     }
