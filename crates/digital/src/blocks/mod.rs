@@ -29,6 +29,7 @@ mod ofdm_carrier_allocator;
 mod ofdm_cyclic_prefixer;
 mod packet_header_generator;
 mod pdu_bytes;
+mod pending_output;
 mod pfb_clock_sync;
 mod protocol_formatter;
 mod protocol_formatter_async;

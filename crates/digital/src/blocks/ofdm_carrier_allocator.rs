@@ -1,5 +1,6 @@
 //! [`OfdmCarrierAllocator`]: frames of symbols onto the carriers of OFDM symbols.
 
+use super::pending_output::send_pending;
 use radioflow_dsp::CarrierAllocator;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
@@ -169,21 +170,7 @@ impl OfdmCarrierAllocator {
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        loop {
-            if self.sent < self.pending.len() {
-                let room = self.output.slice();
-                let n = room.len().min(self.pending.len() - self.sent);
-                if n == 0 {
-                    break;
-                }
-                room[..n].copy_from_slice(&self.pending[self.sent..self.sent + n]);
-                self.output.produce(n);
-                self.sent += n;
-                continue;
-            }
-            if !self.gather()? {
-                break;
-            }
+        while send_pending(&mut self.output, &self.pending, &mut self.sent) && self.gather()? {
             self.emit();
         }
         Ok(WorkStatus::Continue)
