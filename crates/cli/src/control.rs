@@ -108,6 +108,28 @@ impl ControlArgs {
         Ok(Some(handle))
     }
 
+    /// Starts the control port for the running `fg` of a .grc file with GUI blocks: with its
+    /// views' `probes`, `variables` and `views`, on the --control address or on a free
+    /// loopback port; prints its address.
+    pub(crate) fn serve_gui(
+        &self,
+        fg: &Flowgraph,
+        probes: Vec<Probe>,
+        variables: radioflow_control::SharedVariables,
+        views: Vec<radioflow_control::ViewConfig>,
+    ) -> anyhow::Result<ControlHandle> {
+        let addr = self
+            .control
+            .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 0)));
+        let mut config = self.config(addr);
+        config.probes = probes;
+        config.variables = Some(variables);
+        config.views = views;
+        let handle = serve(fg, config)?;
+        eprintln!("live view: {}", handle.url());
+        Ok(handle)
+    }
+
     /// Starts the control port for a program's own `tasks` (not a flowgraph) and prints its
     /// address.
     pub(crate) fn serve_tasks(&self, tasks: Tasks) -> anyhow::Result<Option<ControlHandle>> {

@@ -10,6 +10,7 @@ mod devices;
 mod dvbs2;
 mod fm;
 mod grc;
+mod grc_gui;
 mod interrupt;
 mod profile;
 mod run;

@@ -41,6 +41,10 @@ pub(crate) struct RunArgs {
     /// link frame instead of failing the run (its port is open to anyone who can reach it).
     #[arg(long, requires = "hosts")]
     drop_malformed: bool,
+    /// A .grc file with GNU Radio GUI blocks runs headless: no page is served in place of its
+    /// QT window (its displays discarded, its widgets at their values in the file).
+    #[arg(long)]
+    no_gui: bool,
 }
 
 pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
@@ -48,22 +52,55 @@ pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
         return across_hosts(&a, hosts);
     }
     let scheduler = a.scheduler.parse::<SchedulerSpec>()?.build();
-    let mut graph = radioflow_graphfile::load_any(&a.graph)?;
-    for note in &graph.notes {
+    // Before anything is printed: a signal that comes while the graph is being built stops
+    // it as soon as it starts.
+    let mut interrupt = Interrupt::catch()?;
+    // A .grc file with QT GUI blocks shows them on the live page (served on loopback unless
+    // --control says where), its widgets setting the running blocks' parameters.
+    let live = if a.graph.extension().is_some_and(|e| e == "grc") && !a.no_gui {
+        Some(radioflow_graphfile::grc::LiveGrc::open(&a.graph)?).filter(crate::grc_gui::has_gui)
+    } else {
+        None
+    };
+    let mut graph = match &live {
+        Some(grc) => grc.description().build()?,
+        None => radioflow_graphfile::load_any(&a.graph)?,
+    };
+    let mut notes = graph.notes.clone();
+    let (mut probes, views) = match &live {
+        Some(_) => crate::grc_gui::add_view_probes(&mut graph, &mut notes)?,
+        None => (Vec::new(), Vec::new()),
+    };
+    // The GUI sinks the page shows do not run headless.
+    let shown: Vec<String> = views
+        .iter()
+        .map(|v| format!("'{}' runs headless", v.name))
+        .collect();
+    for note in notes
+        .iter()
+        .filter(|n| !shown.iter().any(|s| n.contains(s)))
+    {
         eprintln!("{}: {note}", a.graph.display());
     }
-    let probes = a.control.add_probes(&mut graph.flowgraph)?;
-    if a.control.enabled() {
+    probes.extend(a.control.add_probes(&mut graph.flowgraph)?);
+    if a.control.enabled() || live.is_some() {
         graph
             .flowgraph
             .set_counters(radioflow_runtime::Counters::Timed);
     }
-    let mut interrupt = Interrupt::catch()?;
     let start = Instant::now();
     graph.flowgraph.start(scheduler.as_ref())?;
     let stop = graph.flowgraph.stop_handle();
     interrupt.then(move || stop.iter().for_each(StopHandle::stop));
-    let control = a.control.serve(&graph.flowgraph, probes, Vec::new())?;
+    let control = match live {
+        Some(grc) => Some(a.control.serve_gui(
+            &graph.flowgraph,
+            probes,
+            radioflow_control::SharedVariables::new(crate::grc_gui::GrcVariables(grc)),
+            views,
+        )?),
+        None => a.control.serve(&graph.flowgraph, probes, Vec::new())?,
+    };
     graph.flowgraph.wait()?;
     drop(control);
     let seconds = start.elapsed().as_secs_f64();

@@ -121,9 +121,15 @@ function drawControls(g) {
 const charts = new Map();
 function setupProbes(g) {
   const box = document.getElementById("probes");
-  if (!g.probes.length) return;
+  // Probes a display shows are drawn there.
+  const shown = new Set((g.views || []).flatMap((v) => v.probes));
+  const own = g.probes.filter((p) => !shown.has(p.id));
+  if (!own.length) {
+    if (shown.size) box.innerHTML = '<p class="muted">Every probe is drawn by a display above.</p>';
+    return;
+  }
   box.innerHTML = "";
-  for (const p of g.probes) {
+  for (const p of own) {
     const div = el("div", { class: "probe", id: "probe-" + p.id });
     const select = el("select", { id: "view-" + p.id });
     for (const v of ["spectrum", "time", "constellation"]) select.appendChild(el("option", { value: v }, v));
@@ -152,6 +158,187 @@ async function refreshProbes() {
       chart.options.scales = { x: { title: { display: true, text: d.x_unit || view } },
         y: { title: { display: true, text: view === "spectrum" ? "dB" : view === "time" ? "I (blue), Q (red)" : "Q" } } };
       chart.update("none");
+    } catch (e) { /* the next refresh tries again */ }
+  }
+}
+
+// The file's variables (a GRC file's QT GUI widgets): each change is sent to the port, which
+// re-evaluates the file and sets the running blocks' parameters the variable changes.
+const widgets = new Map();
+function putVariable(name, value) {
+  const say = (text) => { document.getElementById("variable-result").textContent = text; };
+  return api(`/api/variables/${encodeURIComponent(name)}`,
+    { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ value }) })
+    .then((r) => {
+      showVariables(r.variables);
+      const set = r.set.map((s) => `${s.block}.${s.param} = ${s.value}`);
+      say(`${name} = ${JSON.stringify(r.value)}` + (set.length ? `: set ${set.join(", ")}` : ": no running parameter depends on it")
+        + (r.fixed.length ? `; not changed while running: ${r.fixed.join("; ")}` : "")
+        + (r.errors.length ? `; errors: ${r.errors.join("; ")}` : ""));
+    })
+    .catch((e) => { say("error: " + e.message); refreshVariables(); });
+}
+
+function widgetControl(w) {
+  const box = el("span", { class: "widget", id: "widget-" + w.name });
+  box.appendChild(el("b", {}, w.label));
+  const value = el("span", { class: "value", id: "widget-value-" + w.name });
+  let update = (v) => { value.textContent = JSON.stringify(v); };
+  if (w.kind === "range") {
+    const slider = el("input", { type: "range", min: w.start, max: w.stop, step: w.step || "any", id: "slider-" + w.name });
+    const number = el("input", { type: "number", class: "number", min: w.start, max: w.stop, step: w.step || "any", id: "number-" + w.name });
+    const send = (x) => putVariable(w.name, w.integer ? Math.round(Number(x)) : Number(x));
+    slider.addEventListener("change", () => send(slider.value));
+    slider.addEventListener("input", () => { number.value = slider.value; });
+    number.addEventListener("change", () => send(number.value));
+    if (w.style !== "counter") box.appendChild(slider);
+    if (w.style !== "slider") box.appendChild(number);
+    update = (v) => { slider.value = v; number.value = v; };
+  } else if (w.kind === "chooser") {
+    if (w.radio) {
+      const inputs = w.options.map((o, i) => {
+        const r = el("input", { type: "radio", name: "chooser-" + w.name, id: `chooser-${w.name}-${i}` });
+        r.addEventListener("change", () => putVariable(w.name, o));
+        box.append(r, el("label", { for: `chooser-${w.name}-${i}` }, w.labels[i]));
+        return r;
+      });
+      update = (v) => inputs.forEach((r, i) => { r.checked = JSON.stringify(w.options[i]) === JSON.stringify(v); });
+    } else {
+      const select = el("select", { id: "chooser-" + w.name });
+      w.options.forEach((o, i) => select.appendChild(el("option", { value: i }, w.labels[i])));
+      select.addEventListener("change", () => putVariable(w.name, w.options[Number(select.value)]));
+      box.appendChild(select);
+      update = (v) => { const i = w.options.findIndex((o) => JSON.stringify(o) === JSON.stringify(v)); if (i >= 0) select.value = i; };
+    }
+  } else if (w.kind === "entry" || w.kind === "variable") {
+    const input = el("input", { id: "entry-" + w.name, title: w.kind === "entry" ? `type ${w.type}; Enter sets it` : "Enter sets it" });
+    input.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter") return;
+      const raw = input.value.trim();
+      const numeric = raw !== "" && !isNaN(Number(raw));
+      const v = w.type === "string" || w.type === "raw" ? raw : numeric ? Number(raw) : raw === "True" || raw === "true" ? true : raw === "False" || raw === "false" ? false : raw;
+      putVariable(w.name, v);
+    });
+    box.append(input, value);
+    update = (v) => { if (document.activeElement !== input) input.value = typeof v === "string" ? v : JSON.stringify(v); value.textContent = ""; };
+  } else if (w.kind === "check_box") {
+    const check = el("input", { type: "checkbox", id: "check-" + w.name });
+    check.addEventListener("change", () => putVariable(w.name, check.checked));
+    box.append(check, value);
+    update = (v) => { check.checked = JSON.stringify(v) === JSON.stringify(w.on); value.textContent = JSON.stringify(v); };
+  } else if (w.kind === "push_button") {
+    const button = el("button", { id: "button-" + w.name }, w.label);
+    button.addEventListener("mousedown", () => putVariable(w.name, true));
+    button.addEventListener("mouseup", () => putVariable(w.name, false));
+    box.replaceChildren(button, value);
+  } else {
+    box.appendChild(value);
+  }
+  widgets.set(w.name, update);
+  return box;
+}
+
+function showVariables(list) {
+  const box = document.getElementById("variables");
+  if (!box.children.length) {
+    // Widgets first, plain variables after them.
+    const order = (w) => (w.kind === "variable" ? 1 : 0);
+    for (const w of list.slice().sort((a, b) => order(a) - order(b))) box.appendChild(widgetControl(w));
+  }
+  for (const w of list) { const update = widgets.get(w.name); if (update) update(w.value); }
+}
+
+function refreshVariables() {
+  return api("/api/variables").then((r) => showVariables(r.variables)).catch(() => {});
+}
+
+// The file's displays (a GRC file's QT GUI sinks): each a plot of its probes, overlaid.
+const views = [];
+const colours = ["#1d3557", "#e63946", "#2a9d8f", "#f4a261", "#6a4c93", "#8d99ae"];
+function setupViews(g) {
+  if (!g.views || !g.views.length) return;
+  document.getElementById("views-section").hidden = false;
+  const box = document.getElementById("views");
+  for (const v of g.views) {
+    const div = el("div", { class: "view", id: "view-" + v.name, "data-kind": v.kind });
+    div.appendChild(el("b", {}, `${v.title} `));
+    div.appendChild(el("span", { class: "muted" }, `${v.kind} of ${v.probes.join(", ") || "nothing the page can plot"}`));
+    box.appendChild(div);
+    if (v.kind === "waterfall") {
+      const canvas = el("canvas", { class: "waterfall", width: 512, height: 200 });
+      div.appendChild(canvas);
+      views.push({ v, canvas, frames: new Map() });
+      continue;
+    }
+    const canvas = el("canvas");
+    div.appendChild(canvas);
+    const chart = new Chart(canvas, {
+      type: "scatter",
+      data: { datasets: [] },
+      options: { animation: false, responsive: true, parsing: false, normalized: true,
+        aspectRatio: v.kind === "constellation" ? 1 : 2,
+        plugins: { legend: { display: v.probes.length > 1 || v.kind === "time" } }, elements: { point: { radius: 0 } } },
+    });
+    views.push({ v, chart });
+  }
+}
+
+// A colour for a power in dB between lo and hi (dark blue to yellow).
+function heat(db, lo, hi) {
+  const t = Math.max(0, Math.min(1, (db - lo) / (hi - lo)));
+  return [Math.round(255 * Math.min(1, 2 * t)), Math.round(255 * t), Math.round(255 * Math.max(0, 1 - 2 * t) * 0.6 + 40 * t)];
+}
+
+async function refreshViews() {
+  for (const view of views) {
+    const { v } = view;
+    try {
+      const probeView = v.kind === "waterfall" ? "spectrum" : v.kind;
+      const data = await Promise.all(v.probes.map((id) => api(`/api/probes/${encodeURIComponent(id)}?view=${probeView}`)));
+      if (view.canvas) {
+        const d = data[0];
+        if (!d || !d.y.length || view.frames.get(d.id) === d.frames) continue;
+        view.frames.set(d.id, d.frames);
+        const c = view.canvas.getContext("2d");
+        const w = view.canvas.width, h = view.canvas.height;
+        c.drawImage(view.canvas, 0, 0, w, h - 1, 0, 1, w, h - 1);
+        const row = c.createImageData(w, 1);
+        const max = Math.max(...d.y), lo = max - 80;
+        for (let x = 0; x < w; x++) {
+          const [r, g, b] = heat(d.y[Math.floor(x * d.y.length / w)], lo, max);
+          row.data.set([r, g, b, 255], 4 * x);
+        }
+        c.putImageData(row, 0, 0);
+        continue;
+      }
+      const datasets = [];
+      // A time plot or constellation shows the display's own number of points.
+      if (v.size && v.kind !== "spectrum") {
+        for (const d of data) { for (const k of ["x", "y", "y2"]) d[k] = d[k].slice(0, v.size); }
+      }
+      data.forEach((d, i) => {
+        const colour = colours[(2 * i) % colours.length];
+        if (v.kind === "spectrum") {
+          const x = d.x_unit === "Hz" ? d.x.map((f) => f + v.centre) : d.x;
+          datasets.push({ label: d.id, data: x.map((f, k) => ({ x: f, y: d.y[k] })), showLine: true, borderColor: colour, borderWidth: 1, pointRadius: 0 });
+        } else if (v.kind === "time") {
+          datasets.push({ label: `Re ${d.id}`, data: d.x.map((t, k) => ({ x: t, y: d.y[k] })), showLine: true, borderColor: colour, borderWidth: 1, pointRadius: 0 });
+          if (d.y2.some((y) => y !== 0)) datasets.push({ label: `Im ${d.id}`, data: d.x.map((t, k) => ({ x: t, y: d.y2[k] })), showLine: true, borderColor: colours[(2 * i + 1) % colours.length], borderWidth: 1, pointRadius: 0 });
+        } else {
+          datasets.push({ label: d.id, data: d.x.map((re, k) => ({ x: re, y: d.y[k] })), showLine: false, pointRadius: 1.5, backgroundColor: colour });
+        }
+      });
+      view.chart.data.datasets = datasets;
+      const unit = data[0] ? data[0].x_unit : "";
+      if (v.kind === "constellation") {
+        // Equal scales: a circle stays a circle.
+        const m = Math.max(1e-9, ...data.flatMap((d) => d.x.concat(d.y).map(Math.abs))) * 1.1;
+        view.chart.options.scales = { x: { min: -m, max: m, title: { display: true, text: "I" } }, y: { min: -m, max: m, title: { display: true, text: "Q" } } };
+      } else {
+        view.chart.options.scales = { x: { title: { display: true, text: v.kind === "spectrum" ? (unit === "Hz" ? "Hz" : "bin") : "sample" } },
+          y: { title: { display: true, text: v.kind === "spectrum" ? "dB" : "amplitude" } } };
+      }
+      view.chart.update("none");
     } catch (e) { /* the next refresh tries again */ }
   }
 }
@@ -211,6 +398,12 @@ api("/api/graph").then((g) => {
   drawGraph(g);
   drawControls(g);
   setupProbes(g);
+  setupViews(g);
+  if (g.variables) {
+    document.getElementById("variables-section").hidden = false;
+    refreshVariables();
+  }
   connect();
   setInterval(refreshProbes, 200);
+  setInterval(refreshViews, 200);
 }).catch((e) => { document.getElementById("status").textContent = "error: " + e.message; });

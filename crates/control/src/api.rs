@@ -14,7 +14,7 @@ use axum::extract::{Path, Query, Request, State as Ext};
 use axum::http::{header, HeaderValue, Method};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use radioflow_runtime::BlockId;
 use serde_json::{json, Value};
@@ -37,6 +37,8 @@ pub(crate) fn router(state: Arc<State>) -> Router {
             "/api/blocks/{block}/params/{param}",
             get(param).put(set_param),
         )
+        .route("/api/variables", get(variables))
+        .route("/api/variables/{name}", put(set_variable))
         .route("/api/probes", get(probes))
         .route("/api/probes/{id}", get(probe))
         .route("/api/stop", post(stop))
@@ -146,6 +148,18 @@ async fn graph(Ext(state): S) -> Json<Value> {
                 })
                 .collect::<Vec<_>>()),
         );
+        o.insert(
+            "views".into(),
+            json!(state
+                .views
+                .iter()
+                .map(|w| json!({
+                    "name": w.name, "title": w.title, "kind": w.kind, "probes": w.probes,
+                    "centre": w.centre, "size": w.size, "gui_hint": w.gui_hint,
+                }))
+                .collect::<Vec<_>>()),
+        );
+        o.insert("variables".into(), json!(state.variables.is_some()));
     }
     Json(v)
 }
@@ -300,6 +314,67 @@ async fn set_param(
     Ok(Json(
         json!({"block": block_name, "param": param, "value": value}),
     ))
+}
+
+async fn variables(Ext(state): S) -> Result<Json<Value>, ApiError> {
+    let shared = state
+        .variables
+        .as_ref()
+        .ok_or_else(|| ApiError::NotFound("this graph has no variables to set".into()))?;
+    let widgets = shared.0.lock().unwrap_or_else(|p| p.into_inner()).widgets();
+    Ok(Json(json!({ "variables": widgets })))
+}
+
+/// Sets a front end's variable and then each running block's parameter it changes. The
+/// variable is set even when one of those posts fails (the block finished, or refused the
+/// value's type): the answer lists them under `errors`.
+async fn set_variable(
+    Ext(state): S,
+    Path(name): Path<String>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let shared = state
+        .variables
+        .as_ref()
+        .ok_or_else(|| ApiError::NotFound("this graph has no variables to set".into()))?;
+    let v = parse_json(&body)?;
+    let value = v.get("value").cloned().ok_or_else(|| {
+        ApiError::BadRequest(format!(
+            "variable '{name}': the body must be {{\"value\": ...}}"
+        ))
+    })?;
+    if state.live().poster.is_none() {
+        return Err(ApiError::Conflict("the graph is not running".into()));
+    }
+    let (change, widgets) = {
+        let mut variables = shared.0.lock().unwrap_or_else(|p| p.into_inner());
+        let change = variables.set(&name, &value).map_err(ApiError::BadRequest)?;
+        (change, variables.widgets())
+    };
+    let mut set = Vec::new();
+    let mut errors = Vec::new();
+    for (block, param, pmt) in change.params {
+        let shown = pmt.to_string();
+        match post_to(&state, &block, &param, pmt) {
+            Ok(()) => {
+                state
+                    .params
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert((block.clone(), param.clone()), json!(shown));
+                set.push(json!({"block": block, "param": param, "value": shown}));
+            }
+            Err(e) => errors.push(format!("{block}.{param}: {e}")),
+        }
+    }
+    Ok(Json(json!({
+        "name": name,
+        "value": change.value,
+        "set": set,
+        "fixed": change.fixed,
+        "errors": errors,
+        "variables": widgets,
+    })))
 }
 
 async fn probes(Ext(state): S) -> Json<Value> {

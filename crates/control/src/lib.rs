@@ -27,6 +27,11 @@
 //!   for `frequency` and `amplitude`); setting one posts the scalar value to that input and
 //!   remembers it, so the page can show the last value set.
 //! - `GET /api/probes`, `GET /api/probes/{block.port}?view=spectrum|time|constellation`.
+//! - `GET /api/variables`, `PUT /api/variables/{name}` with body `{"value": v}`: a front
+//!   end's [`Variables`] (a GRC file's QT GUI widgets): setting one sets every settable
+//!   parameter it changes on the running blocks, and names those it cannot change.
+//!   `GET /api/graph` lists the front end's views ([`ViewConfig`]: a GRC file's QT GUI sinks
+//!   as plots of probes).
 //! - `POST /api/stop`.
 //!
 //! **Security** (docs/liveview.md): listens on the address given (the command line's default
@@ -57,6 +62,7 @@ mod state;
 mod stream;
 mod tasks;
 mod threads;
+mod variables;
 
 pub use auth::generate_token;
 pub use connections::Limits;
@@ -68,6 +74,7 @@ pub use probe_view::{ProbeData, View};
 pub use server::{serve, serve_tasks, ControlConfig, ControlHandle};
 pub use tasks::{ReadCounters, Tasks};
 pub use threads::ThreadSample;
+pub use variables::{SharedVariables, VariableChange, Variables, ViewConfig};
 
 use radioflow_runtime::Flowgraph;
 use std::net::SocketAddr;

@@ -11,6 +11,7 @@ use crate::probe::Probe;
 use crate::probe_view::ProbeState;
 use crate::state::{Budgets, Live, State};
 use crate::tasks::Tasks;
+use crate::variables::{SharedVariables, ViewConfig};
 use radioflow_runtime::{Direction, Flowgraph};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, RwLock};
@@ -39,6 +40,11 @@ pub struct ControlConfig {
     pub allowed_origins: Vec<String>,
     /// Connections, timeouts and request budgets.
     pub limits: Limits,
+    /// Variables the page may set (a GRC file's widgets), if the front end has any.
+    pub variables: Option<SharedVariables>,
+    /// Views that stand for the front end's displays (a GRC file's QT GUI sinks); the page
+    /// shows each probe on its own when there are none.
+    pub views: Vec<ViewConfig>,
 }
 
 impl ControlConfig {
@@ -51,6 +57,8 @@ impl ControlConfig {
             params: Vec::new(),
             allowed_origins: Vec::new(),
             limits: Limits::default(),
+            variables: None,
+            views: Vec::new(),
         }
     }
 }
@@ -193,6 +201,8 @@ fn start(
             .collect(),
         origins: Origins::parse(&config.allowed_origins)?,
         budgets: Budgets::new(config.limits.requests_per_second),
+        variables: config.variables,
+        views: config.views,
     });
     let std_listener =
         std::net::TcpListener::bind(config.addr).map_err(|source| ServeError::Bind {

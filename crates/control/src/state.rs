@@ -53,6 +53,10 @@ pub(crate) struct State {
     /// Who may use the port besides its own page.
     pub(crate) origins: Origins,
     pub(crate) budgets: Budgets,
+    /// The front end's variables, if any.
+    pub(crate) variables: Option<crate::variables::SharedVariables>,
+    /// The front end's views.
+    pub(crate) views: Vec<crate::variables::ViewConfig>,
 }
 
 impl State {

@@ -45,6 +45,32 @@ pub struct GraphDescription {
     /// What the front end should tell the user before running it (GNU Radio GUI blocks run
     /// headless).
     pub notes: Vec<String>,
+    /// The GNU Radio GUI sinks of a .grc file, as views the live page can show in their place
+    /// (empty for radioflow's own graph files).
+    pub gui: Vec<GuiView>,
+}
+
+/// What a GNU Radio GUI sink (`qtgui_freq_sink_x`, ...) of a .grc file shows, for the live
+/// page to show it: its kind, title, the outputs feeding it, their rate and centre frequency.
+/// The sink itself runs headless (its inputs are discarded); the page probes its sources.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GuiView {
+    /// The GRC block's name (`qtgui_freq_sink_x_0`).
+    pub name: String,
+    /// What it shows: `spectrum`, `time`, `constellation` or `waterfall`.
+    pub kind: &'static str,
+    /// Its title (GRC's `name` parameter; the block's name when empty).
+    pub title: String,
+    /// For each connected input, its index and the output that feeds it.
+    pub inputs: Vec<(usize, End)>,
+    /// The inputs' sample rate (GRC's `srate` or `bw`), if given.
+    pub rate: Option<f64>,
+    /// The centre frequency the frequency axis is drawn around (GRC's `fc`), in Hz.
+    pub centre: f64,
+    /// Points per frame: the time sink's `size`, the FFT size, the constellation's `size`.
+    pub size: Option<usize>,
+    /// Where GRC's layout puts it (`gui_hint`: `tab@0: 1, 0, 1, 2`), as written.
+    pub gui_hint: String,
 }
 
 /// One block instance: its name, library id, item type, parameters and host.
@@ -196,6 +222,8 @@ pub struct BuiltGraph {
     pub blocks: Vec<(String, BlockId)>,
     /// The description's notes for the user (GUI blocks run headless).
     pub notes: Vec<String>,
+    /// The description's GUI views ([`GraphDescription::gui`]).
+    pub gui: Vec<GuiView>,
 }
 
 impl BuiltGraph {
@@ -382,6 +410,7 @@ impl GraphDescription {
             flowgraph,
             blocks: ids,
             notes: self.notes.clone(),
+            gui: self.gui.clone(),
         })
     }
 }

@@ -33,6 +33,17 @@ pub enum GraphError {
         /// What is wrong.
         message: String,
     },
+    /// A GRC variable that cannot be set to a value while the graph runs, or whose widget's
+    /// parameters do not evaluate.
+    #[error("{file}: variable '{}': {}", cut(name), cut_message(message))]
+    Variable {
+        /// The graph file.
+        file: PathBuf,
+        /// The variable's name.
+        name: String,
+        /// What is wrong.
+        message: String,
+    },
     /// GNU Radio blocks radioflow does not implement (`radioflow grc list` shows those it
     /// does), all of them.
     #[error("{file}: GNU Radio blocks radioflow does not run: {} (`radioflow grc list` shows the supported ones)", cut_list(blocks))]

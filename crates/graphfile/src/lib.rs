@@ -32,7 +32,7 @@ mod error;
 mod file;
 pub mod grc;
 
-pub use description::{BlockSpec, BuiltGraph, Connection, End, GraphDescription};
+pub use description::{BlockSpec, BuiltGraph, Connection, End, GraphDescription, GuiView};
 pub use error::GraphError;
 pub use file::{describe, describe_file, load, parse};
 pub use grc::{describe_grc, describe_grc_file, load_grc, parse_grc};

@@ -90,6 +90,12 @@ impl Variables {
         }
     }
 
+    /// Gives variable `name` the value `value` instead of its expression (a GUI widget's value
+    /// set while the graph runs): expressions that name it see `value`.
+    pub(crate) fn fix(&mut self, name: &str, value: Value) {
+        self.done.insert(name.to_owned(), Ok(value));
+    }
+
     /// Evaluates `text`, the variables it names first.
     pub(crate) fn eval(&mut self, text: &str) -> Result<Value> {
         let tokens = tokenize(text)?;

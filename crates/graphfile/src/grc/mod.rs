@@ -15,20 +15,25 @@ mod fec;
 mod filter_taps;
 mod functions;
 mod generic_mod;
+mod gui_views;
 mod header_format;
+mod live;
 mod modulate;
 mod numpy;
 mod python;
 mod tags;
 mod token;
 mod value;
+mod widgets;
 mod window;
 mod yaml;
 
 pub use expr::evaluate;
 pub use expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_STEPS, MAX_TOTAL_ITEMS};
 pub use generic_mod::GenericMod;
+pub use live::{LiveChange, LiveGrc};
 pub use value::{Lambda, Value};
+pub use widgets::{Widget, WidgetKind};
 
 use crate::{BlockSpec, BuiltGraph, Connection, End, GraphDescription, GraphError};
 use expr::Variables;
@@ -286,7 +291,20 @@ pub fn parse_grc(text: &str, file: impl AsRef<Path>) -> Result<BuiltGraph, Graph
 /// mapped and its parameters checked against the library, the connections resolved through
 /// virtual sinks/sources and bypassed blocks.
 pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescription, GraphError> {
-    let file = file.as_ref().to_owned();
+    describe_grc_with(text, file.as_ref(), &live::Overrides::default(), false)
+        .map(|(graph, _)| graph)
+}
+
+/// [`describe_grc`] with the variables of `overrides` holding the values (or expressions)
+/// given instead of their own (GUI widgets set while the graph runs: [`LiveGrc`]), and with
+/// `widgets`, the file's variable widgets valued.
+pub(crate) fn describe_grc_with(
+    text: &str,
+    file: &Path,
+    overrides: &live::Overrides,
+    widgets: bool,
+) -> Result<(GraphDescription, Vec<Widget>), GraphError> {
+    let file = file.to_owned();
     let syntax = |message: String| GraphError::Syntax {
         file: file.clone(),
         message,
@@ -326,10 +344,15 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
                     .or_else(|| modulate::variable_value(&e.id, &e.params))
                     .or_else(|| tags::variable_value(&e.id, &e.params))
                     .or_else(|| e.params.get("value").cloned());
+                // A raw entry widget set while running holds the expression typed into it.
+                let value = overrides.expressions.get(&e.name).cloned().or(value);
                 value.map(|v| (e.name.clone(), v))
             })
             .collect(),
     );
+    for (name, value) in &overrides.values {
+        vars.fix(name, value.clone());
+    }
     let graph_blocks: Vec<&Entry> = all
         .iter()
         .filter(|e| {
@@ -376,6 +399,9 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
         };
         if let Some(gui) = gnuradio::headless(&e.id) {
             let inputs = headless_inputs(gui, e, &mut vars).map_err(fail)?;
+            if let Some(view) = gui_views::view(&e.id, &e.name, &e.params, &mut vars) {
+                graph.gui.push(view.map_err(fail)?);
+            }
             headless.insert(e.name.as_str(), (inputs, comment_host(e)));
             graph.notes.push(gui.note(&e.name));
             continue;
@@ -457,6 +483,9 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
                     message: format!("the GUI block has {} stream inputs", inputs.len()),
                 });
             };
+            if let Some(view) = graph.gui.iter_mut().find(|v| v.name == c.to.block) {
+                view.inputs.push((*i, c.from.clone()));
+            }
             let name = headless_input(&c.to.block, *i);
             graph.blocks.push(BlockSpec {
                 name: name.clone(),
@@ -481,7 +510,20 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
     graph.messages.retain(|c| {
         !headless.contains_key(c.from.block.as_str()) && !headless.contains_key(c.to.block.as_str())
     });
-    Ok(graph)
+    let widgets = if widgets {
+        let variables: Vec<&Entry> = all
+            .iter()
+            .filter(|e| VARIABLES.contains(&e.id.as_str()))
+            .collect();
+        widgets::widgets(&variables, &mut vars).map_err(|(name, message)| GraphError::Variable {
+            file: file.clone(),
+            name,
+            message,
+        })?
+    } else {
+        Vec::new()
+    };
+    Ok((graph, widgets))
 }
 
 /// The file's stream (or, with `messages`, message) connections, through virtual

@@ -1,0 +1,164 @@
+//! A .grc file's GUI on the live page (`radioflow run FILE.grc`): its QT GUI sinks become views
+//! of probes on the outputs that feed them, and its QT GUI widgets become the page's controls,
+//! each change re-evaluating the file and setting the running blocks' parameters it changes
+//! ([`LiveGrc`]).
+
+use radioflow_control::{add_probe, Probe, ProbeConfig, VariableChange, Variables, ViewConfig};
+use radioflow_graphfile::grc::{LiveGrc, Value, Widget, WidgetKind};
+use radioflow_graphfile::{BuiltGraph, GuiView};
+use radioflow_runtime::{Direction, PortName};
+use serde_json::{json, Value as Json};
+use std::time::Duration;
+
+/// Whether the file has anything the page shows in place of QT: a GUI sink or a widget.
+pub(crate) fn has_gui(grc: &LiveGrc) -> bool {
+    !grc.description().gui.is_empty()
+        || grc.widgets().iter().any(|w| w.kind != WidgetKind::Variable)
+}
+
+/// Adds to `fg` (before it starts) a probe on each output that feeds one of `views`, and
+/// returns the probes and the page's views; an input the page cannot show (an item type
+/// probes do not read) is named in a note.
+pub(crate) fn add_view_probes(
+    graph: &mut BuiltGraph,
+    notes: &mut Vec<String>,
+) -> anyhow::Result<(Vec<Probe>, Vec<ViewConfig>)> {
+    let views: Vec<GuiView> = graph.gui.clone();
+    let fg = &mut graph.flowgraph;
+    let mut probes: Vec<Probe> = Vec::new();
+    let mut configs = Vec::new();
+    for view in &views {
+        let mut ids = Vec::new();
+        let mut inputs = view.inputs.clone();
+        inputs.sort_by_key(|(i, _)| *i);
+        for (i, from) in &inputs {
+            let Some(block) = graph
+                .blocks
+                .iter()
+                .find(|(n, _)| *n == from.block)
+                .map(|(_, id)| *id)
+            else {
+                continue;
+            };
+            let outputs = fg.port_names(block, Direction::StreamOutput);
+            let port = match &from.port {
+                PortName::Index(n) => outputs.get(*n).map(|p| (*p).to_owned()),
+                PortName::Name(p) => Some(p.clone()),
+            };
+            let Some(port) = port else {
+                continue;
+            };
+            let spec = format!("{}.{port}", from.block);
+            if !probes.iter().any(|p| p.id == spec) {
+                let config = ProbeConfig {
+                    size: view.size.unwrap_or(1024).clamp(16, 1 << 16),
+                    interval: Duration::from_millis(50),
+                    sample_rate: view.rate,
+                };
+                match add_probe(fg, &spec, config) {
+                    Ok(p) => probes.push(p),
+                    Err(radioflow_control::ProbeError::UnsupportedItem(_, item)) => {
+                        notes.push(format!(
+                            "'{}' input {i}: the page does not plot {item} items yet",
+                            view.name
+                        ));
+                        continue;
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            ids.push(spec);
+        }
+        configs.push(ViewConfig {
+            name: view.name.clone(),
+            title: view.title.clone(),
+            kind: view.kind.to_owned(),
+            probes: ids,
+            centre: view.centre,
+            size: view.size,
+            gui_hint: view.gui_hint.clone(),
+        });
+    }
+    Ok((probes, configs))
+}
+
+/// A .grc file's variables, for the control port.
+pub(crate) struct GrcVariables(pub(crate) LiveGrc);
+
+impl Variables for GrcVariables {
+    fn widgets(&self) -> Json {
+        Json::Array(self.0.widgets().iter().map(widget_json).collect())
+    }
+
+    fn set(&mut self, name: &str, value: &Json) -> Result<VariableChange, String> {
+        let value = match value {
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => match n.as_i64() {
+                Some(i) => Value::Int(i),
+                None => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
+            },
+            Json::String(s) => Value::Str(s.clone()),
+            other => {
+                return Err(format!(
+                    "variable '{name}': {other} is not a number, string or bool"
+                ))
+            }
+        };
+        let change = self.0.set(name, value).map_err(|e| e.to_string())?;
+        Ok(VariableChange {
+            value: change.value.as_ref().map_or(Json::Null, value_json),
+            params: change.params,
+            fixed: change.fixed,
+        })
+    }
+}
+
+fn widget_json(w: &Widget) -> Json {
+    let mut o = json!({"name": w.name, "label": w.label, "value": value_json(&w.value), "gui_hint": w.gui_hint});
+    let extra = match &w.kind {
+        WidgetKind::Range {
+            start,
+            stop,
+            step,
+            integer,
+            style,
+        } => {
+            json!({"kind": "range", "start": start, "stop": stop, "step": step, "integer": integer, "style": style})
+        }
+        WidgetKind::Chooser {
+            options,
+            labels,
+            radio,
+        } => {
+            json!({"kind": "chooser", "options": options.iter().map(value_json).collect::<Vec<_>>(), "labels": labels, "radio": radio})
+        }
+        WidgetKind::Entry { kind } => json!({"kind": "entry", "type": kind}),
+        WidgetKind::CheckBox { on, off } => {
+            json!({"kind": "check_box", "on": value_json(on), "off": value_json(off)})
+        }
+        WidgetKind::PushButton { pressed, released } => {
+            json!({"kind": "push_button", "pressed": value_json(pressed), "released": value_json(released)})
+        }
+        WidgetKind::Label => json!({"kind": "label"}),
+        WidgetKind::Variable => json!({"kind": "variable"}),
+    };
+    if let (Some(o), Json::Object(extra)) = (o.as_object_mut(), extra) {
+        o.extend(extra);
+    }
+    o
+}
+
+/// A value as JSON: numbers, bools and strings as themselves, lists as arrays, anything else
+/// (complex numbers, objects) as the text Python would print.
+fn value_json(v: &Value) -> Json {
+    match v {
+        Value::Int(i) => json!(i),
+        Value::Float(x) if x.is_finite() => json!(x),
+        Value::Bool(b) => json!(b),
+        Value::Str(s) => json!(s),
+        Value::List(items) | Value::Array(items) => {
+            Json::Array(items.iter().map(value_json).collect())
+        }
+        other => json!(other.to_string()),
+    }
+}

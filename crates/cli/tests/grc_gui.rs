@@ -1,0 +1,254 @@
+//! `radioflow run FILE.grc` with GNU Radio QT GUI blocks (`examples/graphs/gui_tone.grc`: a
+//! tone, a range slider on its frequency, a chooser on its level, an entry on its DC offset, a
+//! label, a frequency and a time sink): the live page is served on loopback, the sinks are its
+//! views (probes on the outputs feeding them), and setting a widget retunes the running
+//! source, seen in the probe's spectrum, through the API and in headless chromium by moving
+//! the slider. `--no-gui` runs the same file headless. Screenshots go to
+//! `target/liveview/grc-gui*.png`.
+//!
+//! Without chromium the browser test tries `apt-get install -y chromium` (as root), and
+//! otherwise SKIPs with a message saying so.
+
+#[path = "../../control/tests/common/chromium.rs"]
+mod chromium;
+mod common;
+
+use chromium::{chromium, target_dir, Browser, Page, SKIP};
+use common::{poll, request, Fm, DEADLINE};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+const PROBE: &str = "blocks_throttle_0.out";
+
+fn example() -> String {
+    format!(
+        "{}/../../examples/graphs/gui_tone.grc",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn run_with_page() -> Fm {
+    Fm::spawn(&["run".to_owned(), example()], "live view: ")
+}
+
+/// The frequency (Hz) of the strongest bin of the probe's latest spectrum, with a frame whose
+/// peak stands 30 dB above its median (a tone, not noise or an empty frame).
+fn peak_hz(base: &str) -> Option<f64> {
+    let (status, d) = request(
+        "GET",
+        &format!("{base}/api/probes/{PROBE}?view=spectrum"),
+        None,
+    );
+    assert_eq!(status, 200, "{d}");
+    let (x, y) = (d["x"].as_array()?, d["y"].as_array()?);
+    if x.is_empty() {
+        return None; // no frame yet
+    }
+    assert_eq!(
+        d["x_unit"], "Hz",
+        "the sink's bandwidth is the probe's rate"
+    );
+    let db: Vec<(f64, f64)> = x
+        .iter()
+        .zip(y)
+        .filter_map(|(x, y)| Some((x.as_f64()?, y.as_f64()?)))
+        .collect();
+    let mut sorted: Vec<f64> = db.iter().map(|p| p.1).collect();
+    sorted.sort_by(f64::total_cmp);
+    let median = *sorted.get(sorted.len() / 2)?;
+    let peak = db.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1))?;
+    (peak.1 > median + 30.0).then_some(peak.0)
+}
+
+/// Polls until the probe's peak is within one bin (48 kHz / 1024) of `hz`.
+fn wait_for_peak(base: &str, hz: f64) {
+    poll(
+        &format!("the tone at {hz} Hz in the probe"),
+        DEADLINE,
+        || peak_hz(base).filter(|f| (f - hz).abs() <= 48000.0 / 1024.0),
+    );
+}
+
+fn put(base: &str, name: &str, value: Value) -> (u16, Value) {
+    request(
+        "PUT",
+        &format!("{base}/api/variables/{name}"),
+        Some(&json!({ "value": value }).to_string()),
+    )
+}
+
+#[test]
+fn a_grc_files_widgets_retune_the_running_graph_through_the_api() {
+    let run = run_with_page();
+    let base = run.base.clone();
+    let (status, g) = request("GET", &format!("{base}/api/graph"), None);
+    assert_eq!(status, 200, "{g}");
+    assert_eq!(g["variables"], true);
+    let views = g["views"].as_array().unwrap();
+    assert_eq!(views.len(), 2, "{g}");
+    assert_eq!(views[0]["title"], "Tone");
+    assert_eq!(views[0]["kind"], "spectrum");
+    assert_eq!(views[0]["probes"], json!([PROBE]));
+    assert_eq!(views[1]["kind"], "time");
+    assert_eq!(views[1]["size"], 256);
+
+    let (status, v) = request("GET", &format!("{base}/api/variables"), None);
+    assert_eq!(status, 200, "{v}");
+    let freq = v["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["name"] == "freq")
+        .unwrap();
+    assert_eq!(
+        (&freq["kind"], &freq["start"], &freq["stop"], &freq["value"]),
+        (&json!("range"), &json!(0.0), &json!(23000.0), &json!(3000))
+    );
+
+    wait_for_peak(&base, 3000.0);
+    let (status, r) = put(&base, "freq", json!(9000));
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(
+        r["set"],
+        json!([{"block": "analog_sig_source_x_0", "param": "frequency", "value": "9000"}])
+    );
+    assert_eq!(r["errors"], json!([]));
+    wait_for_peak(&base, 9000.0);
+    let twice = r["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["name"] == "twice")
+        .unwrap();
+    assert_eq!(twice["value"], 18000.0, "the label follows");
+
+    // Refused values name the variable and change nothing.
+    let (status, r) = put(&base, "freq", json!(1e9));
+    assert_eq!(status, 400, "{r}");
+    assert!(
+        r["error"].as_str().unwrap().contains("variable 'freq'"),
+        "{r}"
+    );
+    let (status, r) = put(&base, "twice", json!(1));
+    assert_eq!(status, 400, "{r}");
+    // A change without a run-time setter is reported.
+    let (status, r) = put(&base, "dc", json!(0.5));
+    assert_eq!(status, 200, "{r}");
+    assert!(
+        r["fixed"][0]
+            .as_str()
+            .unwrap()
+            .contains("parameter 'offset'"),
+        "{r}"
+    );
+    wait_for_peak(&base, 9000.0);
+
+    let (ok, out, err) = run.stop();
+    assert!(ok, "{err}");
+    assert!(out.contains("gui_tone.grc: ran in"), "{out}");
+}
+
+#[test]
+fn no_gui_runs_the_file_headless() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_radioflow"))
+        .args(["run", &example(), "--no-gui"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    // The notes come before the graph starts; the headless sinks are named.
+    while !seen.contains("qtgui_time_sink_x_0' runs headless") {
+        let mut line = String::new();
+        if err.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        seen.push_str(&line);
+    }
+    let pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) on our own child's pid with a valid signal number.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let output = child.wait_with_output().unwrap();
+    let rest = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{seen}{rest}");
+    assert!(
+        seen.contains("qtgui_freq_sink_x_0' runs headless"),
+        "{seen}"
+    );
+    assert!(
+        !seen.contains("live view") && !rest.contains("live view"),
+        "{seen}{rest}"
+    );
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(out.contains("stopped by a signal"), "{out}");
+}
+
+/// The page's plotted peak frequency in view `name` (its first dataset).
+fn plotted_peak(page: &mut Page, name: &str) -> Option<f64> {
+    page.eval(&format!(
+        "(() => {{ const v = document.getElementById('view-{name}');
+           const c = v && Chart.getChart(v.querySelector('canvas'));
+           if (!c || !c.data.datasets.length) return null;
+           const d = c.data.datasets[0].data;
+           if (d.length < 1024) return null;
+           return d.reduce((a, b) => (b.y > a.y ? b : a)).x; }})()"
+    ))
+    .as_f64()
+}
+
+#[test]
+fn the_page_shows_the_sinks_and_its_slider_retunes_the_source() {
+    let Some(chromium) = chromium() else {
+        eprintln!("{SKIP}");
+        return;
+    };
+    let run = run_with_page();
+    let (_browser, mut page) = Browser::launch(&chromium, "grc-gui", 1400, 1400);
+    page.navigate(&run.url);
+    let shots = target_dir(env!("CARGO_MANIFEST_DIR"));
+    let bin = 48000.0 / 1024.0;
+
+    poll("the tone at 3 kHz in the page's spectrum", DEADLINE, || {
+        plotted_peak(&mut page, "qtgui_freq_sink_x_0").filter(|f| (f - 3000.0).abs() <= bin)
+    });
+    poll("the time view's 256 points", DEADLINE, || {
+        let n = page.eval(
+            "(() => { const c = Chart.getChart(document.getElementById('view-qtgui_time_sink_x_0').querySelector('canvas'));
+               return c && c.data.datasets.length ? c.data.datasets[0].data.length : null; })()",
+        );
+        (n == 256).then_some(())
+    });
+    let label = page.eval("document.getElementById('widget-value-twice').textContent");
+    assert_eq!(label, Value::from("6000"));
+    page.screenshot(&shots.join("grc-gui.png"));
+
+    // Move the slider as a user would (a change event at its new place).
+    page.eval(
+        "(() => { const s = document.getElementById('slider-freq'); s.value = 12000;
+           s.dispatchEvent(new Event('change')); return true; })()",
+    );
+    poll(
+        "the tone at 12 kHz in the page's spectrum",
+        DEADLINE,
+        || plotted_peak(&mut page, "qtgui_freq_sink_x_0").filter(|f| (f - 12000.0).abs() <= bin),
+    );
+    poll("the label to follow the slider", DEADLINE, || {
+        let t = page.eval("document.getElementById('widget-value-twice').textContent");
+        (t == "24000").then_some(())
+    });
+    // The chooser's radio buttons: Loud.
+    page.eval("document.getElementById('chooser-level-2').click(); true");
+    poll("the page to report the level set", DEADLINE, || {
+        let t = page.eval("document.getElementById('variable-result').textContent");
+        t.as_str()
+            .is_some_and(|t| t.contains("analog_sig_source_x_0.amplitude = 1"))
+            .then_some(())
+    });
+    page.screenshot(&shots.join("grc-gui-retuned.png"));
+
+    page.eval("document.getElementById('stop').click(); true");
+    let (ok, _, err) = run.wait();
+    assert!(ok, "{err}");
+}

@@ -1,0 +1,73 @@
+//! Variables a front end lets the page set while the graph runs ([`Variables`]): a GRC file's
+//! QT GUI widgets (`radioflow run FILE.grc`), each change turned into the settable parameters
+//! it changes on the running blocks, which the port posts as it posts any parameter. The
+//! front end owns what a variable means; the port only shows the widgets and carries the
+//! changes.
+
+use radioflow_runtime::Pmt;
+use std::sync::{Arc, Mutex};
+
+/// What a front end's variables offer the page.
+pub trait Variables: Send + 'static {
+    /// The variables as a JSON array of objects, each with at least `name`, `label`, `kind`
+    /// (`range`, `chooser`, `entry`, `check_box`, `push_button`, `label`, `variable`) and
+    /// `value`, and what its kind needs to be drawn (`start`, `stop`, `step`, `options`,
+    /// `labels`...).
+    fn widgets(&self) -> serde_json::Value;
+
+    /// Sets variable `name` to `value`, or says why it cannot (the message names the
+    /// variable); on success, the parameters to set on the running blocks.
+    ///
+    /// # Errors
+    /// An unknown variable or a value it does not take; nothing changed.
+    fn set(&mut self, name: &str, value: &serde_json::Value) -> Result<VariableChange, String>;
+}
+
+/// What setting a variable changes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VariableChange {
+    /// The value the variable took (as the front end shows it).
+    pub value: serde_json::Value,
+    /// The settable parameters to set: `(block, parameter, value)`.
+    pub params: Vec<(String, String, Pmt)>,
+    /// Changes the running graph cannot take, each a sentence naming block and parameter.
+    pub fixed: Vec<String>,
+}
+
+/// A front end's [`Variables`], shared with the control port's thread.
+#[derive(Clone)]
+pub struct SharedVariables(pub(crate) Arc<Mutex<dyn Variables>>);
+
+impl SharedVariables {
+    /// Shares `variables` with the port.
+    pub fn new(variables: impl Variables) -> Self {
+        Self(Arc::new(Mutex::new(variables)))
+    }
+}
+
+impl std::fmt::Debug for SharedVariables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SharedVariables")
+    }
+}
+
+/// A view of the page that stands for a front end's display (a GRC file's QT GUI sink): a
+/// plot of one or more probes, overlaid.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ViewConfig {
+    /// The display's name in its file (`qtgui_freq_sink_x_0`).
+    pub name: String,
+    /// Its title.
+    pub title: String,
+    /// `spectrum`, `time`, `constellation` or `waterfall`.
+    pub kind: String,
+    /// The probes it plots (ids as [`Probe::id`](crate::Probe)), in its inputs' order.
+    pub probes: Vec<String>,
+    /// The centre frequency of a spectrum's or waterfall's axis, in Hz.
+    pub centre: f64,
+    /// Points a time plot or constellation shows (the latest of its probes' frames), if
+    /// fewer than a frame.
+    pub size: Option<usize>,
+    /// The front end's layout hint, as written (GRC's `gui_hint`).
+    pub gui_hint: String,
+}

@@ -1,0 +1,300 @@
+//! GRC variables set while the graph runs ([`LiveGrc`]): the widgets of a file with their
+//! ranges and options, a change re-evaluating the file and naming the running blocks'
+//! settable parameters it changes (and those it cannot), values the widgets refuse, and the
+//! QT GUI sinks as the live page's views.
+
+use radioflow_graphfile::grc::{LiveGrc, Value, WidgetKind};
+use radioflow_graphfile::{End, GraphError};
+use radioflow_runtime::{Pmt, PortName};
+use std::path::PathBuf;
+
+fn example() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/graphs/gui_tone.grc")
+}
+
+fn value(grc: &LiveGrc, name: &str) -> Value {
+    grc.widgets()
+        .iter()
+        .find(|w| w.name == name)
+        .unwrap_or_else(|| panic!("no widget {name}"))
+        .value
+        .clone()
+}
+
+fn param(grc: &LiveGrc, block: &str, name: &str) -> Pmt {
+    let b = grc
+        .description()
+        .blocks
+        .iter()
+        .find(|b| b.name == block)
+        .unwrap();
+    b.params.iter().find(|(k, _)| k == name).unwrap().1.clone()
+}
+
+#[test]
+fn the_widgets_of_a_file_with_their_ranges_options_and_values() {
+    let grc = LiveGrc::open(example()).unwrap();
+    let w = |name: &str| {
+        grc.widgets()
+            .iter()
+            .find(|w| w.name == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        w("freq").kind,
+        WidgetKind::Range {
+            start: 0.0,
+            stop: 23000.0,
+            step: 100.0,
+            integer: false,
+            style: "counter_slider".into()
+        }
+    );
+    assert_eq!(w("freq").label, "Tone frequency (Hz)");
+    assert_eq!(w("freq").gui_hint, "0,0,1,2");
+    // As in GNU Radio's generated Python (`self.freq = freq = 3000`): the file's value as
+    // written until the widget moves.
+    assert_eq!(w("freq").value, Value::Int(3000));
+    assert_eq!(
+        w("level").kind,
+        WidgetKind::Chooser {
+            options: vec![Value::Float(0.25), Value::Float(0.5), Value::Float(1.0)],
+            labels: vec!["Quiet".into(), "Medium".into(), "Loud".into()],
+            radio: true
+        }
+    );
+    assert_eq!(
+        w("dc").kind,
+        WidgetKind::Entry {
+            kind: "real".into()
+        }
+    );
+    assert_eq!(w("twice").kind, WidgetKind::Label);
+    assert_eq!(w("twice").value, Value::Int(6000));
+    assert_eq!(w("samp_rate").kind, WidgetKind::Variable);
+    assert_eq!(w("samp_rate").value, Value::Int(48000));
+}
+
+#[test]
+fn setting_a_range_sets_the_running_sources_frequency_and_updates_what_depends_on_it() {
+    let mut grc = LiveGrc::open(example()).unwrap();
+    let change = grc.set("freq", Value::Int(9000)).unwrap();
+    assert_eq!(change.value, Some(Value::Float(9000.0)));
+    assert_eq!(
+        change.params,
+        vec![(
+            "analog_sig_source_x_0".to_owned(),
+            "frequency".to_owned(),
+            Pmt::Double(9000.0)
+        )]
+    );
+    assert!(change.fixed.is_empty(), "{:?}", change.fixed);
+    assert_eq!(value(&grc, "twice"), Value::Float(18000.0));
+    assert_eq!(
+        param(&grc, "analog_sig_source_x_0", "frequency"),
+        Pmt::Double(9000.0)
+    );
+    // The same value again changes nothing.
+    let again = grc.set("freq", Value::Float(9000.0)).unwrap();
+    assert!(again.params.is_empty() && again.fixed.is_empty());
+}
+
+#[test]
+fn a_chooser_takes_one_of_its_options_and_sets_the_amplitude() {
+    let mut grc = LiveGrc::open(example()).unwrap();
+    let change = grc.set("level", Value::Int(1)).unwrap();
+    assert_eq!(change.value, Some(Value::Float(1.0)));
+    assert_eq!(change.params.len(), 1, "{:?}", change.params);
+    let (block, name, v) = &change.params[0];
+    assert_eq!(
+        (block.as_str(), name.as_str()),
+        ("analog_sig_source_x_0", "amplitude")
+    );
+    assert_eq!(v.as_f64(), Some(1.0));
+    let err = grc.set("level", Value::Float(0.3)).unwrap_err();
+    assert!(
+        matches!(&err, GraphError::Variable { name, message, .. }
+            if name == "level" && message.contains("not one of the options (Quiet, Medium, Loud)")),
+        "{err}"
+    );
+    assert_eq!(
+        value(&grc, "level"),
+        Value::Float(1.0),
+        "a refused value changes nothing"
+    );
+}
+
+#[test]
+fn values_the_widgets_refuse_change_nothing() {
+    let mut grc = LiveGrc::open(example()).unwrap();
+    let refused = |grc: &mut LiveGrc, name: &str, v: Value, what: &str| {
+        let err = grc.set(name, v).unwrap_err().to_string();
+        assert!(
+            err.contains(&format!("variable '{name}'")) && err.contains(what),
+            "{err}"
+        );
+    };
+    refused(
+        &mut grc,
+        "freq",
+        Value::Int(30000),
+        "outside the range 0 to 23000",
+    );
+    refused(
+        &mut grc,
+        "freq",
+        Value::Str("high".into()),
+        "is not a number",
+    );
+    refused(&mut grc, "twice", Value::Int(3), "a label shows a value");
+    refused(
+        &mut grc,
+        "nothing",
+        Value::Int(3),
+        "those that can: samp_rate, freq, level, dc",
+    );
+    refused(
+        &mut grc,
+        "dc",
+        Value::Str("x".into()),
+        "is not of type real",
+    );
+    assert_eq!(value(&grc, "freq"), Value::Int(3000));
+    assert_eq!(
+        param(&grc, "analog_sig_source_x_0", "frequency"),
+        Pmt::Int(3000)
+    );
+}
+
+#[test]
+fn a_parameter_without_a_run_time_setter_is_named_not_dropped() {
+    let mut grc = LiveGrc::open(example()).unwrap();
+    let change = grc.set("dc", Value::Float(0.25)).unwrap();
+    assert!(change.params.is_empty(), "{:?}", change.params);
+    assert_eq!(change.fixed.len(), 1, "{:?}", change.fixed);
+    assert!(
+        change.fixed[0].contains("block 'analog_sig_source_x_0': parameter 'offset'")
+            && change.fixed[0].contains("cannot change it while running"),
+        "{:?}",
+        change.fixed
+    );
+    // A plain variable many things depend on: the range's end follows it.
+    let change = grc.set("samp_rate", Value::Int(96000)).unwrap();
+    let fixed = change.fixed.join("\n");
+    assert!(
+        fixed.contains("'analog_sig_source_x_0': parameter 'sample_rate'"),
+        "{fixed}"
+    );
+    let freq = grc.widgets().iter().find(|w| w.name == "freq").unwrap();
+    assert!(
+        matches!(freq.kind, WidgetKind::Range { stop, .. } if stop == 47000.0),
+        "{:?}",
+        freq.kind
+    );
+}
+
+const WIDGETS: &str = r#"
+options:
+  parameters: {id: widgets, generate_options: qt_gui}
+blocks:
+- name: base
+  id: variable
+  parameters: {value: '1000'}
+- name: f
+  id: variable_qtgui_entry
+  parameters: {type: raw, value: base * 2, label: Frequency}
+- name: on
+  id: variable_qtgui_check_box
+  parameters: {type: real, value: '2.0', 'true': '2.0', 'false': '0.5', label: Loud}
+- name: kick
+  id: variable_qtgui_push_button
+  parameters: {type: int, value: '0', pressed: '1', released: '0', label: Kick}
+- name: pick
+  id: variable_qtgui_chooser
+  parameters: {type: string, num_opts: '0', options: "['a', 'b']", labels: "['First']", value: "'a'", widget: combo_box}
+- name: src
+  id: analog_sig_source_x
+  parameters: {type: float, samp_rate: '48000', waveform: analog.GR_SIN_WAVE, freq: f, amp: 'on', offset: '0', phase: '0'}
+- name: sink
+  id: blocks_null_sink
+  parameters: {type: float, vlen: '1', num_inputs: '1', bus_structure_sink: '[[0,],]'}
+connections:
+- [src, '0', sink, '0']
+metadata: {file_format: 1}
+"#;
+
+#[test]
+fn raw_entries_check_boxes_push_buttons_and_listed_choosers() {
+    let mut grc = LiveGrc::parse(WIDGETS.into(), "widgets.grc").unwrap();
+    assert_eq!(value(&grc, "f"), Value::Int(2000));
+    // A raw entry's text is an expression of the file's variables.
+    let change = grc.set("f", Value::Str("base * 3 + 0.5".into())).unwrap();
+    assert_eq!(
+        change.params,
+        vec![(
+            "src".to_owned(),
+            "frequency".to_owned(),
+            Pmt::Double(3000.5)
+        )]
+    );
+    assert!(grc.set("f", Value::Str("base *".into())).is_err());
+    assert_eq!(value(&grc, "f"), Value::Float(3000.5));
+    // A check box: unchecked is its `false` value.
+    let change = grc.set("on", Value::Bool(false)).unwrap();
+    assert_eq!(change.value, Some(Value::Float(0.5)));
+    assert_eq!(change.params[0].1, "amplitude");
+    assert_eq!(change.params[0].2.as_f64(), Some(0.5));
+    // A push button pressed: nothing depends on it.
+    let change = grc.set("kick", Value::Bool(true)).unwrap();
+    assert_eq!(change.value, Some(Value::Int(1)));
+    assert!(change.params.is_empty() && change.fixed.is_empty());
+    // A chooser of listed options, the missing label shown as the option.
+    let pick = grc.widgets().iter().find(|w| w.name == "pick").unwrap();
+    assert_eq!(
+        pick.kind,
+        WidgetKind::Chooser {
+            options: vec![Value::Str("a".into()), Value::Str("b".into())],
+            labels: vec!["First".into(), "b".into()],
+            radio: false
+        }
+    );
+    assert_eq!(
+        grc.set("pick", Value::Str("b".into())).unwrap().value,
+        Some(Value::Str("b".into()))
+    );
+    assert!(grc.set("pick", Value::Str("c".into())).is_err());
+}
+
+#[test]
+fn the_gui_sinks_become_views_of_the_outputs_that_feed_them() {
+    let grc = LiveGrc::open(example()).unwrap();
+    let views = &grc.description().gui;
+    assert_eq!(views.len(), 2, "{views:?}");
+    let throttle = End {
+        block: "blocks_throttle_0".into(),
+        port: PortName::Index(0),
+    };
+    let freq = &views[0];
+    assert_eq!(
+        (freq.name.as_str(), freq.kind, freq.title.as_str()),
+        ("qtgui_freq_sink_x_0", "spectrum", "Tone")
+    );
+    assert_eq!(
+        (freq.rate, freq.centre, freq.size),
+        (Some(48000.0), 0.0, Some(1024))
+    );
+    assert_eq!(freq.inputs, vec![(0, throttle.clone())]);
+    let time = &views[1];
+    assert_eq!(
+        (time.kind, time.title.as_str(), time.size),
+        ("time", "Tone in time", Some(256))
+    );
+    assert_eq!(time.inputs, vec![(0, throttle)]);
+    // The sinks themselves run headless: their inputs go to discarding sinks.
+    assert!(grc
+        .description()
+        .blocks
+        .iter()
+        .any(|b| b.name == "qtgui_freq_sink_x_0/0"));
+}
