@@ -59,6 +59,7 @@ mod bch;
 mod blocks;
 #[cfg(feature = "framed")]
 pub mod framed;
+mod gr_dtv;
 mod ldpc;
 mod ldpc_tables;
 mod mapper;
@@ -69,6 +70,9 @@ mod tx;
 
 pub use bbframe::{InputStream, RollOff, TsSyncError};
 pub use blocks::{Dvbs2Rx, Dvbs2Tx, Dvbs2TxError};
+pub use gr_dtv::{
+    DvbBbheader, DvbBbscrambler, DvbBch, DvbLdpc, Dvbs2Interleaver, Dvbs2Modulator, Dvbs2Physical,
+};
 pub use modcod::{CodeRate, Constellation, FecParams, FrameSize, Modcod, ModcodError};
 pub use rx::{Receiver, RxStats};
 pub use tx::{

@@ -46,6 +46,7 @@ fn gnuradio_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
                 To::Convert(n, _) => (p.key, "convert", n),
                 To::Only(_, why) => (p.key, "only", why),
                 To::NoEffect(why) => (p.key, "no_effect", why),
+                To::Word(n) => (p.key, "word", n),
             })
             .collect();
         d.set_item("params", params)?;

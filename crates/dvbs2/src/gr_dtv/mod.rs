@@ -1,0 +1,133 @@
+//! GNU Radio's gr-dtv DVB-S2/T2 transmitter chain, block by block, with gr-dtv's item
+//! conventions: `dvb_bbheader` (bytes to BBFRAME bits), `dvb_bbscrambler`, `dvb_bch`,
+//! `dvb_ldpc` (bits to bits, one bit per byte), `dvbs2_interleaver` (bits to one constellation
+//! label per byte), `dvbs2_modulator` (labels to complex points) and `dvbs2_physical` (points to
+//! PLFRAMEs, each symbol followed by a zero as gr-dtv's framer writes them).
+//!
+//! The arithmetic is the crate's own ([`Transmitter`](crate::Transmitter)'s BCH, LDPC,
+//! interleaver, mapper and PL framing), cut where gr-dtv cuts it. Each block works in whole
+//! frames, as gr-dtv's do (`set_output_multiple`): a partial frame at the end of the stream is
+//! not written. Tags are not carried through (gr-dtv's blocks are rate-changing general blocks
+//! whose tags GNU Radio moves by a relative rate they do not set).
+//!
+//! DVB-T2 (ETSI EN 302 755) shares BB framing, BB scrambling, BCH and LDPC with DVB-S2; its
+//! input modes (normal, high efficiency) and in-band type B signalling live in
+//! [`bbheader`]'s header writer. The DVB-S2X rates and constellations of EN 302 307-2 and
+//! the medium FECFRAME are refused: their LDPC tables are not in this crate.
+
+mod bbheader;
+mod bbscrambler;
+mod bch;
+mod interleaver;
+mod ldpc;
+mod modulator;
+mod physical;
+
+pub use bbheader::DvbBbheader;
+pub use bbscrambler::DvbBbscrambler;
+pub use bch::DvbBch;
+pub use interleaver::Dvbs2Interleaver;
+pub use ldpc::DvbLdpc;
+pub use modulator::Dvbs2Modulator;
+pub use physical::Dvbs2Physical;
+
+use crate::modcod::{CodeRate, FecParams, FrameSize, Modcod};
+use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::Refused;
+
+/// The standards of gr-dtv's FEC blocks (`dtv.STANDARD_DVBS2`, `dtv.STANDARD_DVBT2`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Standard {
+    /// ETSI EN 302 307-1.
+    DvbS2,
+    /// ETSI EN 302 755.
+    DvbT2,
+}
+
+impl Standard {
+    pub(crate) fn parse(word: &str) -> Result<Self, Refused> {
+        match word {
+            "dvb-s2" => Ok(Standard::DvbS2),
+            "dvb-t2" => Ok(Standard::DvbT2),
+            _ => Err(Refused::param(
+                "standard",
+                format!("must be dvb-s2 or dvb-t2, not {word:?}"),
+            )),
+        }
+    }
+}
+
+/// The FEC parameters of a code rate and frame size in a standard, or why the block refuses
+/// them (`block` names it in the error).
+pub(crate) fn fec_params(
+    block: &str,
+    standard: Standard,
+    frame: FrameSize,
+    rate: &str,
+) -> Result<FecParams, Refused> {
+    let rate: CodeRate = rate
+        .parse()
+        .map_err(|e| Refused::other(format!("{block}: rate: {e}")))?;
+    if standard == Standard::DvbT2 {
+        // EN 302 755 tables 6a and 6b: normal 1/2 .. 5/6, short 1/3 .. 5/6 (1/4 is T2-Lite's).
+        use CodeRate::*;
+        let defined = match frame {
+            FrameSize::Normal => matches!(rate, R1_2 | R3_5 | R2_3 | R3_4 | R4_5 | R5_6),
+            FrameSize::Short => {
+                matches!(rate, R1_3 | R2_5 | R1_2 | R3_5 | R2_3 | R3_4 | R4_5 | R5_6)
+            }
+        };
+        if !defined {
+            return Err(Refused::other(format!(
+                "{block}: rate {rate} is not a DVB-T2 code rate of {} FECFRAMEs (ETSI EN 302 755 \
+                 tables 6a and 6b)",
+                frame_word(frame)
+            )));
+        }
+    }
+    FecParams::new(frame, rate).map_err(|e| Refused::other(format!("{block}: {e}")))
+}
+
+/// The MODCOD of a constellation word (`qpsk`, `8psk`, `16apsk`, `32apsk`) and a code rate,
+/// or why the block refuses it.
+pub(crate) fn modcod(
+    block: &str,
+    constellation: &str,
+    frame: FrameSize,
+    rate: &str,
+) -> Result<(Modcod, FecParams), Refused> {
+    let m: Modcod = format!("{constellation}-{rate}")
+        .parse()
+        .map_err(|e| Refused::other(format!("{block}: {e}")))?;
+    let fec = m
+        .fec(frame)
+        .map_err(|e| Refused::other(format!("{block}: {e}")))?;
+    Ok((m, fec))
+}
+
+pub(crate) fn frame_word(frame: FrameSize) -> &'static str {
+    match frame {
+        FrameSize::Normal => "normal",
+        FrameSize::Short => "short",
+    }
+}
+
+/// One work call of a block that turns every `n_in` input items into `n_out` output items,
+/// frame by frame, as many whole frames as the input and the output room hold.
+pub(crate) fn frames<A: Item, B: Item>(
+    input: &mut StreamInput<A>,
+    output: &mut StreamOutput<B>,
+    n_in: usize,
+    n_out: usize,
+    mut frame: impl FnMut(&[A], &mut [B]),
+) -> WorkStatus {
+    let i = input.slice();
+    let o = output.slice();
+    let k = (i.len() / n_in).min(o.len() / n_out);
+    for (a, b) in i.chunks_exact(n_in).zip(o.chunks_exact_mut(n_out)).take(k) {
+        frame(a, b);
+    }
+    input.consume(k * n_in);
+    output.produce(k * n_out);
+    WorkStatus::Continue
+}
