@@ -72,6 +72,7 @@ pub use bbframe::{InputStream, RollOff, TsSyncError};
 pub use blocks::{Dvbs2Rx, Dvbs2Tx, Dvbs2TxError};
 pub use gr_dtv::{
     DvbBbheader, DvbBbscrambler, DvbBch, DvbLdpc, Dvbs2Interleaver, Dvbs2Modulator, Dvbs2Physical,
+    Dvbt2Interleaver, Dvbt2Modulator,
 };
 pub use modcod::{CodeRate, Constellation, FecParams, FrameSize, Modcod, ModcodError};
 pub use rx::{Receiver, RxStats};

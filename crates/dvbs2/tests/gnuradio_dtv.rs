@@ -9,6 +9,8 @@
 //! - dvbs2_interleaver, dvbs2_modulator: every MODCOD of both frame sizes (the mapper with 2X
 //!   interpolation on every other one), labels above the constellation's size masked.
 //! - dvbs2_physical: every constellation, pilots on and off, Gold codes 0 and 131 071.
+//! - dvbt2_interleaver: every constellation and demultiplexing table, both frame sizes;
+//!   dvbt2_modulator: every constellation, rotated (cyclic Q delay) or not.
 
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_dvbs2::{FrameSize, Modcod};
@@ -300,6 +302,80 @@ fn cases() -> Vec<Case> {
             k += 1;
         }
     }
+    // DVB-T2's interleaver: every constellation with every rate whose demultiplexing differs,
+    // both frame sizes; its mapper: every constellation, rotated or not.
+    let t2 = [
+        ("qpsk", "normal", "1/2"),
+        ("qpsk", "short", "1/3"),
+        ("qpsk", "short", "2/5"),
+        ("16qam", "normal", "3/5"),
+        ("16qam", "normal", "5/6"),
+        ("16qam", "short", "1/3"),
+        ("16qam", "short", "2/5"),
+        ("16qam", "short", "3/4"),
+        ("64qam", "normal", "3/5"),
+        ("64qam", "normal", "2/3"),
+        ("64qam", "short", "1/3"),
+        ("64qam", "short", "2/5"),
+        ("64qam", "short", "4/5"),
+        ("256qam", "normal", "3/5"),
+        ("256qam", "normal", "2/3"),
+        ("256qam", "normal", "3/4"),
+        ("256qam", "short", "1/3"),
+        ("256qam", "short", "2/5"),
+        ("256qam", "short", "1/2"),
+    ];
+    for (k, &(c, frame, rate)) in t2.iter().enumerate() {
+        let nldpc = frame.parse::<FrameSize>().unwrap().nldpc();
+        let bits_per_cell = match c {
+            "qpsk" => 2,
+            "16qam" => 4,
+            "64qam" => 6,
+            _ => 8,
+        };
+        let gr_c = format!("MOD_{}", c.to_uppercase());
+        cases.push(Case {
+            name: format!("t2interleaver{k}"),
+            make: format!(
+                "dtv.dvbt2_interleaver_bb(dtv.{}, dtv.{}, dtv.{gr_c})",
+                gr_frame(frame),
+                gr_rate(rate)
+            ),
+            block: "dvbt2_interleaver",
+            params: vec![
+                ("frame", sym(frame)),
+                ("rate", sym(rate)),
+                ("constellation", sym(c)),
+            ],
+            input: Items::Bytes(bits(&mut rng, 2 * nldpc + 3)),
+            complex_out: false,
+        });
+        let rotation = k % 2 == 0;
+        let gr_r = if rotation {
+            "ROTATION_ON"
+        } else {
+            "ROTATION_OFF"
+        };
+        cases.push(Case {
+            name: format!("t2modulator{k}"),
+            make: format!(
+                "dtv.dvbt2_modulator_bc(dtv.{}, dtv.{gr_c}, dtv.{gr_r})",
+                gr_frame(frame)
+            ),
+            block: "dvbt2_modulator",
+            params: vec![
+                ("frame", sym(frame)),
+                ("constellation", sym(c)),
+                ("rotation", Pmt::Bool(rotation)),
+            ],
+            input: Items::Bytes(
+                (0..2 * nldpc / bits_per_cell + 9)
+                    .map(|_| rng.r#gen())
+                    .collect(),
+            ),
+            complex_out: true,
+        });
+    }
     // PL framing: each constellation, pilots on and off, two Gold codes.
     let frames = [
         ("qpsk", "1/4", "normal", true, 0),
@@ -431,4 +507,61 @@ fn gr_dtv_blocks_equal_gnu_radio_s() {
     }
     println!("{} cases equal GNU Radio's on every scheduler", cases.len());
     std::fs::remove_dir_all(dir).ok();
+}
+
+/// What the blocks do not do is refused by name: DVB-T2's own LDPC tables, rates a standard
+/// does not define, Gold codes out of range.
+#[test]
+fn codes_and_settings_radioflow_lacks_are_refused_by_name() {
+    radioflow_dvbs2::DvbBch::dvbs2(FrameSize::Short, "1/2").unwrap(); // links the registry
+    let cases: [(&str, Vec<(&str, Pmt)>, &[&str]); 5] = [
+        (
+            "dvb_ldpc",
+            vec![
+                ("standard", sym("dvb-t2")),
+                ("frame", sym("normal")),
+                ("rate", sym("2/3")),
+            ],
+            &["dvb_ldpc", "2/3", "EN 302 755 Annex A"],
+        ),
+        (
+            "dvb_ldpc",
+            vec![
+                ("standard", sym("dvb-t2")),
+                ("frame", sym("short")),
+                ("rate", sym("3/5")),
+            ],
+            &["dvb_ldpc", "3/5", "Annex A"],
+        ),
+        (
+            "dvb_bch",
+            vec![
+                ("standard", sym("dvb-t2")),
+                ("frame", sym("normal")),
+                ("rate", sym("1/4")),
+            ],
+            &["dvb_bch", "1/4", "DVB-T2"],
+        ),
+        (
+            "dvbs2_physical",
+            vec![("goldcode", Pmt::Int(262_142))],
+            &["dvbs2_physical", "goldcode", "262142"],
+        ),
+        (
+            "dvbs2_interleaver",
+            vec![("constellation", sym("16apsk")), ("rate", sym("1/2"))],
+            &["dvbs2_interleaver", "16apsk-1/2", "Table 12"],
+        ),
+    ];
+    for (id, given, words) in cases {
+        let d = registry::find(id).unwrap();
+        let given = given.into_iter().map(|(k, v)| (k.to_owned(), v));
+        let err = registry::make(d, None, given)
+            .err()
+            .unwrap_or_else(|| panic!("{id}: accepted"))
+            .to_string();
+        for w in words {
+            assert!(err.contains(w), "{id}: {err:?} does not say {w:?}");
+        }
+    }
 }

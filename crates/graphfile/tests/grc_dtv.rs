@@ -150,3 +150,50 @@ fn gnu_radio_s_dvbs2_tx_example_writes_what_gnu_radio_writes() {
     }
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// DVB-S2X's rates, constellations and medium frames in the example are refused, naming the
+/// block, the GRC parameter and the reason.
+#[test]
+fn dvb_s2x_settings_are_refused_by_name() {
+    let Ok(text) = std::fs::read_to_string(EXAMPLE) else {
+        eprintln!("SKIPPED: GNU Radio's examples are not installed ({EXAMPLE})");
+        return;
+    };
+    let cases = [
+        (
+            "rate1: C9_10",
+            "rate1: C13_45",
+            "rate1 = C13_45",
+            "DVB-S2X code rate",
+        ),
+        (
+            "constellation: MOD_16APSK",
+            "constellation: MOD_64APSK",
+            "constellation = MOD_64APSK",
+            "DVB-S2X constellation",
+        ),
+        (
+            "framesize: FECFRAME_NORMAL",
+            "framesize: FECFRAME_MEDIUM",
+            "framesize = FECFRAME_MEDIUM",
+            "medium FECFRAME",
+        ),
+        (
+            "rate3: C9_10",
+            "rate3: C7_9",
+            "rate3 = C7_9",
+            "DVB-S2X code rate",
+        ),
+    ];
+    for (from, to, param, why) in cases {
+        assert!(text.contains(from), "the example has {from}");
+        let err = match parse_grc(&text.replace(from, to), "dvbs2_tx.grc") {
+            Ok(_) => panic!("{to} accepted"),
+            Err(e) => e.to_string(),
+        };
+        assert!(
+            err.contains("dtv_") && err.contains(param) && err.contains(why),
+            "{to}: {err}"
+        );
+    }
+}

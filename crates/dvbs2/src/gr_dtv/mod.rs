@@ -12,7 +12,8 @@
 //!
 //! DVB-T2 (ETSI EN 302 755) shares BB framing, BB scrambling, BCH and LDPC with DVB-S2; its
 //! input modes (normal, high efficiency) and in-band type B signalling live in
-//! [`bbheader`]'s header writer. The DVB-S2X rates and constellations of EN 302 307-2 and
+//! `bbheader.rs`'s header writer; its bit interleaver and cell demultiplexer
+//! (`dvbt2_interleaver`) and QAM mapper with rotation (`dvbt2_modulator`) in `t2_*.rs`. The DVB-S2X rates and constellations of EN 302 307-2 and
 //! the medium FECFRAME are refused: their LDPC tables are not in this crate.
 
 mod bbheader;
@@ -22,6 +23,8 @@ mod interleaver;
 mod ldpc;
 mod modulator;
 mod physical;
+mod t2_interleaver;
+mod t2_modulator;
 
 pub use bbheader::DvbBbheader;
 pub use bbscrambler::DvbBbscrambler;
@@ -30,6 +33,8 @@ pub use interleaver::Dvbs2Interleaver;
 pub use ldpc::DvbLdpc;
 pub use modulator::Dvbs2Modulator;
 pub use physical::Dvbs2Physical;
+pub use t2_interleaver::Dvbt2Interleaver;
+pub use t2_modulator::Dvbt2Modulator;
 
 use crate::modcod::{CodeRate, FecParams, FrameSize, Modcod};
 use radioflow_runtime::prelude::*;

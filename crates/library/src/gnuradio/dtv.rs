@@ -1,6 +1,7 @@
 //! Rows for GNU Radio's `dtv` module (gr-dtv): the DVB-S2/T2 FEC chain (`dvb_bbheader_bb`,
-//! `dvb_bbscrambler_bb`, `dvb_bch_bb`, `dvb_ldpc_bb`) and the DVB-S2 transmitter's
-//! interleaver, mapper and physical layer framer, over `radioflow-dvbs2`'s blocks.
+//! `dvb_bbscrambler_bb`, `dvb_bch_bb`, `dvb_ldpc_bb`), the DVB-S2 transmitter's
+//! interleaver, mapper and physical layer framer, and DVB-T2's bit interleaver and QAM
+//! mapper, over `radioflow-dvbs2`'s blocks (DVB-T2's OFDM blocks have rows of their own).
 //!
 //! gr-dtv's parameters are GRC enumerations (`FECFRAME_NORMAL`, `C3_5`), taken as written
 //! ([`To::Word`]); a row's `choose` picks the ones the standard and frame size make visible
@@ -227,6 +228,35 @@ fn physical(m: &mut Mapped) -> Result<(), String> {
     flag(m, "pilots", "pilots", "PILOTS_OFF", "PILOTS_ON")
 }
 
+/// DVB-T2's constellations by gr-dtv's names.
+fn t2_constellation(m: &mut Mapped) -> Result<(), String> {
+    let c = take(m, "constellation", "MOD_QPSK")?;
+    let word = match c.as_str() {
+        "MOD_QPSK" => "qpsk",
+        "MOD_16QAM" => "16qam",
+        "MOD_64QAM" => "64qam",
+        "MOD_256QAM" => "256qam",
+        other => return Err(format!("constellation = {other} is not one of DVB-T2's")),
+    };
+    push(m, "constellation", Pmt::symbol(word));
+    Ok(())
+}
+
+fn t2_interleaver(m: &mut Mapped) -> Result<(), String> {
+    let f = take(m, "framesize", "FECFRAME_NORMAL")?;
+    push(m, "frame", frame_word("framesize", &f)?);
+    let r = take(m, "rate", "C1_3")?;
+    push(m, "rate", rate_word("rate", &r)?);
+    t2_constellation(m)
+}
+
+fn t2_modulator(m: &mut Mapped) -> Result<(), String> {
+    let f = take(m, "framesize", "FECFRAME_NORMAL")?;
+    push(m, "frame", frame_word("framesize", &f)?);
+    t2_constellation(m)?;
+    flag(m, "rotation", "rotation", "ROTATION_OFF", "ROTATION_ON")
+}
+
 const FEC: &[GrParam] = &[
     word("standard", "_standard"),
     word("framesize1", "_framesize1"),
@@ -347,6 +377,34 @@ pub(crate) const ROWS: &[GrBlock] = &[
                 S2[4],
                 word("pilots", "_pilots"),
                 param("goldcode", "goldcode"),
+            ],
+        )
+    },
+    GrBlock {
+        choose: Some(t2_interleaver),
+        ..row(
+            "dtv_dvbt2_interleaver_bb",
+            "dtv.dvbt2_interleaver_bb({framesize.val},{rate.val},{constellation.val})",
+            "dvbt2_interleaver",
+            &[],
+            &[
+                word("framesize", "_framesize"),
+                word("rate", "_rate"),
+                word("constellation", "_constellation"),
+            ],
+        )
+    },
+    GrBlock {
+        choose: Some(t2_modulator),
+        ..row(
+            "dtv_dvbt2_modulator_bc",
+            "dtv.dvbt2_modulator_bc({framesize.val},{constellation.val},{rotation.val})",
+            "dvbt2_modulator",
+            &[],
+            &[
+                word("framesize", "_framesize"),
+                word("constellation", "_constellation"),
+                word("rotation", "_rotation"),
             ],
         )
     },
