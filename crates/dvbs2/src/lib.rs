@@ -62,6 +62,7 @@ pub mod framed;
 mod gr_dtv;
 mod ldpc;
 mod ldpc_tables;
+mod ldpc_tables_t2;
 mod mapper;
 mod modcod;
 mod plframe;

@@ -5,7 +5,7 @@
 //! - dvb_bbheader: DVB-S2 normal and short, roll-offs of DVB-S2 and DVB-S2X (the alternating
 //!   `11`), DVB-T2 normal and high efficiency modes, in-band type B signalling.
 //! - dvb_bbscrambler, dvb_bch, dvb_ldpc: every code rate of both frame sizes (DVB-S2), DVB-T2
-//!   codes shared with DVB-S2.
+//!   codes (those shared with DVB-S2 and its own normal 2/3 and short 3/5).
 //! - dvbs2_interleaver, dvbs2_modulator: every MODCOD of both frame sizes (the mapper with 2X
 //!   interpolation on every other one), labels above the constellation's size masked.
 //! - dvbs2_physical: every constellation, pilots on and off, Gold codes 0 and 131 071.
@@ -201,7 +201,9 @@ fn cases() -> Vec<Case> {
     }
     codes.extend([
         ("dvb-t2", "normal", "3/5"),
+        ("dvb-t2", "normal", "2/3"),
         ("dvb-t2", "short", "2/5"),
+        ("dvb-t2", "short", "3/5"),
         ("dvb-t2", "short", "5/6"),
     ]);
     for (k, &(standard, frame, rate)) in codes.iter().enumerate() {
@@ -509,8 +511,8 @@ fn gr_dtv_blocks_equal_gnu_radio_s() {
     std::fs::remove_dir_all(dir).ok();
 }
 
-/// What the blocks do not do is refused by name: DVB-T2's own LDPC tables, rates a standard
-/// does not define, Gold codes out of range.
+/// What the standards do not define is refused by name: rates of the other standard, MODCODs
+/// outside EN 302 307-1 table 12, Gold codes out of range.
 #[test]
 fn codes_and_settings_radioflow_lacks_are_refused_by_name() {
     radioflow_dvbs2::DvbBch::dvbs2(FrameSize::Short, "1/2").unwrap(); // links the registry
@@ -520,18 +522,18 @@ fn codes_and_settings_radioflow_lacks_are_refused_by_name() {
             vec![
                 ("standard", sym("dvb-t2")),
                 ("frame", sym("normal")),
-                ("rate", sym("2/3")),
+                ("rate", sym("8/9")),
             ],
-            &["dvb_ldpc", "2/3", "EN 302 755 Annex A"],
+            &["dvb_ldpc", "8/9", "DVB-T2", "EN 302 755"],
         ),
         (
-            "dvb_ldpc",
+            "dvb_bbheader",
             vec![
                 ("standard", sym("dvb-t2")),
                 ("frame", sym("short")),
-                ("rate", sym("3/5")),
+                ("rate", sym("1/4")),
             ],
-            &["dvb_ldpc", "3/5", "Annex A"],
+            &["dvb_bbheader", "1/4", "DVB-T2"],
         ),
         (
             "dvb_bch",

@@ -2,7 +2,7 @@
 
 use super::{fec_params, frames, Standard};
 use crate::ldpc::LdpcEncoder;
-use crate::modcod::{CodeRate, FrameSize};
+use crate::modcod::FrameSize;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
@@ -10,7 +10,7 @@ use radioflow_runtime::registry::prelude::*;
 /// gr-dtv's `dvb_ldpc_bb`: the input copied as it is, then the parity bits.
 ///
 /// DVB-T2 (EN 302 755 clause 6.1.2) uses DVB-S2's codes except for normal 2/3 and short 3/5,
-/// whose tables (EN 302 755 Annex A) this crate does not hold: those two are refused.
+/// which have parity tables of their own.
 ///
 /// # Example
 /// ```
@@ -73,22 +73,14 @@ impl DvbLdpc {
 
     pub(crate) fn new(standard: Standard, frame: FrameSize, rate: &str) -> Result<Self, Refused> {
         let fec = fec_params("dvb_ldpc", standard, frame, rate)?;
-        let own_table = matches!(
-            (frame, fec.rate),
-            (FrameSize::Normal, CodeRate::R2_3) | (FrameSize::Short, CodeRate::R3_5)
-        );
-        if standard == Standard::DvbT2 && own_table {
-            return Err(Refused::other(format!(
-                "dvb_ldpc: DVB-T2's {} {} code has its own parity table (ETSI EN 302 755 \
-                 Annex A), which radioflow does not have yet",
-                super::frame_word(frame),
-                fec.rate
-            )));
-        }
+        let table = match standard {
+            Standard::DvbS2 => crate::ldpc::table(frame, fec.rate),
+            Standard::DvbT2 => crate::ldpc::t2_table(frame, fec.rate),
+        };
         Ok(Self {
             input: StreamInput::new().with_min_items(fec.kldpc()),
             output: StreamOutput::new().with_min_items(fec.nldpc),
-            encoder: LdpcEncoder::new(&fec),
+            encoder: LdpcEncoder::with_table(&fec, table),
             kldpc: fec.kldpc(),
             nldpc: fec.nldpc,
         })
