@@ -185,6 +185,7 @@ fn dvb_s2x_settings_are_refused_by_name() {
             "DVB-S2X code rate",
         ),
     ];
+    let text = edit(&text, Path::new("in.ts"), Path::new("out.cfile"), false);
     for (from, to, param, why) in cases {
         assert!(text.contains(from), "the example has {from}");
         let err = match parse_grc(&text.replace(from, to), "dvbs2_tx.grc") {
