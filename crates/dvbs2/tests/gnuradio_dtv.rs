@@ -89,7 +89,13 @@ fn sym(s: &str) -> Pmt {
 
 fn ts(rng: &mut impl Rng, bytes: usize) -> Vec<u8> {
     (0..bytes)
-        .map(|i| if i % 188 == 0 { 0x47 } else { rng.r#gen() })
+        .map(|i| {
+            if i.is_multiple_of(188) {
+                0x47
+            } else {
+                rng.r#gen()
+            }
+        })
         .collect()
 }
 
@@ -511,12 +517,15 @@ fn gr_dtv_blocks_equal_gnu_radio_s() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// A block's parameters by name.
+type Params = Vec<(&'static str, Pmt)>;
+
 /// What the standards do not define is refused by name: rates of the other standard, MODCODs
 /// outside EN 302 307-1 table 12, Gold codes out of range.
 #[test]
 fn codes_and_settings_radioflow_lacks_are_refused_by_name() {
     radioflow_dvbs2::DvbBch::dvbs2(FrameSize::Short, "1/2").unwrap(); // links the registry
-    let cases: [(&str, Vec<(&str, Pmt)>, &[&str]); 5] = [
+    let cases: [(&str, Params, &[&str]); 5] = [
         (
             "dvb_ldpc",
             vec![

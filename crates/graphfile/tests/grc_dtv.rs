@@ -80,7 +80,7 @@ fn gnu_radio_s_dvbs2_tx_example_writes_what_gnu_radio_writes() {
     // Five BBFRAMEs of 16APSK 9/10 (7264 bytes each) and a part of a sixth.
     let ts: Vec<u8> = (0..5 * 7264 + 1000)
         .map(|i: usize| {
-            if i % 188 == 0 {
+            if i.is_multiple_of(188) {
                 0x47
             } else {
                 (i * 7 % 251) as u8

@@ -34,7 +34,7 @@ const INBAND_B_BITS: usize = 104;
 /// use radioflow_blocks::{VectorSink, VectorSource};
 /// use radioflow_dvbs2::{DvbBbheader, FrameSize};
 ///
-/// let ts: Vec<u8> = (0..20 * 188).map(|i| if i % 188 == 0 { 0x47 } else { i as u8 }).collect();
+/// let ts: Vec<u8> = (0..20 * 188_usize).map(|i| if i.is_multiple_of(188) { 0x47 } else { i as u8 }).collect();
 /// let mut fg = Flowgraph::new();
 /// let src = fg.add(VectorSource::new(ts));
 /// let bb = fg.add(DvbBbheader::dvbs2(FrameSize::Short, "1/2")?);
