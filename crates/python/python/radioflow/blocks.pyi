@@ -901,13 +901,13 @@ def dvb_ldpc(standard: str = "dvb-s2", frame: str = "normal", rate: str = "1/2",
     """
 
 
-def dvbs2_interleaver(frame: str = "normal", rate: str = "1/2", constellation: str = "qpsk", *, name: Optional[str] = None) -> Block:
+def dvbs2_interleaver(frame: str = "normal", rate: str = "3/4", constellation: str = "qpsk", *, name: Optional[str] = None) -> Block:
     """DVB-S2 bit interleaver as gr-dtv's dvbs2_interleaver_bb: FECFRAMEs of Nldpc bits (one per byte) in, one constellation label per byte out.
 
     Parameters:
         frame: FECFRAME size (one of normal, short; default "normal").
-        rate: LDPC code rate (one of 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6, 8/9, 9/10; default "1/2").
-        constellation: constellation (with the rate, a MODCOD of EN 302 307-1 table 12) (one of qpsk, 8psk, 16apsk, 32apsk; default "qpsk").
+        rate: LDPC code rate (one of 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6, 8/9, 9/10; default "3/4").
+        constellation: constellation (with the rate, a MODCOD of EN 302 307-1 table 12; 3/4, the default rate, has every constellation) (one of qpsk, 8psk, 16apsk, 32apsk; default "qpsk").
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -916,13 +916,13 @@ def dvbs2_interleaver(frame: str = "normal", rate: str = "1/2", constellation: s
     """
 
 
-def dvbs2_modulator(frame: str = "normal", rate: str = "1/2", constellation: str = "qpsk", interpolation: bool = False, *, name: Optional[str] = None) -> Block:
+def dvbs2_modulator(frame: str = "normal", rate: str = "3/4", constellation: str = "qpsk", interpolation: bool = False, *, name: Optional[str] = None) -> Block:
     """DVB-S2 bit mapper as gr-dtv's dvbs2_modulator_bc: one constellation label per byte in, complex points (QPSK, 8PSK, 16APSK, 32APSK) out, optionally each followed by a zero.
 
     Parameters:
         frame: FECFRAME size (one of normal, short; default "normal").
-        rate: LDPC code rate (the APSK ring ratios) (one of 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6, 8/9, 9/10; default "1/2").
-        constellation: constellation (with the rate, a MODCOD of EN 302 307-1 table 12) (one of qpsk, 8psk, 16apsk, 32apsk; default "qpsk").
+        rate: LDPC code rate (the APSK ring ratios) (one of 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6, 8/9, 9/10; default "3/4").
+        constellation: constellation (with the rate, a MODCOD of EN 302 307-1 table 12; 3/4, the default rate, has every constellation) (one of qpsk, 8psk, 16apsk, 32apsk; default "qpsk").
         interpolation: each point followed by a zero (2 samples per symbol) (true or false; default False).
         name: the instance name in the flowgraph (default: from the id).
 
@@ -932,13 +932,13 @@ def dvbs2_modulator(frame: str = "normal", rate: str = "1/2", constellation: str
     """
 
 
-def dvbs2_physical(frame: str = "normal", rate: str = "1/2", constellation: str = "qpsk", pilots: bool = False, goldcode: int = 0, *, name: Optional[str] = None) -> Block:
+def dvbs2_physical(frame: str = "normal", rate: str = "3/4", constellation: str = "qpsk", pilots: bool = False, goldcode: int = 0, *, name: Optional[str] = None) -> Block:
     """DVB-S2 physical layer framer as gr-dtv's dvbs2_physical_cc: constellation points in, PLFRAMEs (PLHEADER, pilots, PL scrambling) out, each symbol followed by a zero.
 
     Parameters:
         frame: FECFRAME size (one of normal, short; default "normal").
-        rate: LDPC code rate (the PLS code's MODCOD) (one of 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6, 8/9, 9/10; default "1/2").
-        constellation: constellation (with the rate, a MODCOD of EN 302 307-1 table 12) (one of qpsk, 8psk, 16apsk, 32apsk; default "qpsk").
+        rate: LDPC code rate (the PLS code's MODCOD) (one of 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6, 8/9, 9/10; default "3/4").
+        constellation: constellation (with the rate, a MODCOD of EN 302 307-1 table 12; 3/4, the default rate, has every constellation) (one of qpsk, 8psk, 16apsk, 32apsk; default "qpsk").
         pilots: pilot blocks (true or false; default False).
         goldcode: PL scrambling Gold code index n, 0 to 262141 (an integer >= -9223372036854775808; default 0).
         name: the instance name in the flowgraph (default: from the id).
@@ -984,11 +984,11 @@ def dvbs2_tx(modcod: str = "qpsk-8/9", frame: str = "normal", pilots: bool = Tru
     """
 
 
-def dvbt2_interleaver(frame: str = "normal", rate: str = "1/2", constellation: str = "qpsk", *, name: Optional[str] = None) -> Block:
+def dvbt2_interleaver(frame: str = "short", rate: str = "1/2", constellation: str = "qpsk", *, name: Optional[str] = None) -> Block:
     """DVB-T2 bit interleaver and bit-to-cell demultiplexer as gr-dtv's dvbt2_interleaver_bb: FECFRAMEs of Nldpc bits (one per byte) in, one cell word per byte out.
 
     Parameters:
-        frame: FECFRAME size (one of normal, short; default "normal").
+        frame: FECFRAME size (short by default: every rate word has a short code) (one of normal, short; default "short").
         rate: LDPC code rate (a DVB-T2 rate of the frame size) (one of 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6; default "1/2").
         constellation: constellation (one of qpsk, 16qam, 64qam, 256qam; default "qpsk").
         name: the instance name in the flowgraph (default: from the id).

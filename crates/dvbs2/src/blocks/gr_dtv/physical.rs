@@ -37,14 +37,14 @@ use radioflow_runtime::registry::prelude::*;
 )]
 #[param(frame: FrameSize = "normal", words = ["normal", "short"], doc = "FECFRAME size")]
 #[param(
-    rate: String = "1/2",
+    rate: String = "3/4",
     words = ["1/4", "1/3", "2/5", "1/2", "3/5", "2/3", "3/4", "4/5", "5/6", "8/9", "9/10"],
     doc = "LDPC code rate (the PLS code's MODCOD)"
 )]
 #[param(
     constellation: String = "qpsk",
     words = ["qpsk", "8psk", "16apsk", "32apsk"],
-    doc = "constellation (with the rate, a MODCOD of EN 302 307-1 table 12)"
+    doc = "constellation (with the rate, a MODCOD of EN 302 307-1 table 12; 3/4, the default rate, has every constellation)"
 )]
 #[param(pilots: bool = false, doc = "pilot blocks")]
 #[param(goldcode: i64 = 0, doc = "PL scrambling Gold code index n, 0 to 262141")]

@@ -39,7 +39,11 @@ use radioflow_runtime::registry::prelude::*;
     summary = "DVB-T2 bit interleaver and bit-to-cell demultiplexer as gr-dtv's dvbt2_interleaver_bb: FECFRAMEs of Nldpc bits (one per byte) in, one cell word per byte out.",
     make = Self::new(frame, &rate, &constellation)
 )]
-#[param(frame: FrameSize = "normal", words = ["normal", "short"], doc = "FECFRAME size")]
+#[param(
+    frame: FrameSize = "short",
+    words = ["normal", "short"],
+    doc = "FECFRAME size (short by default: every rate word has a short code)"
+)]
 #[param(
     rate: String = "1/2",
     words = ["1/3", "2/5", "1/2", "3/5", "2/3", "3/4", "4/5", "5/6"],
