@@ -71,8 +71,8 @@ mod tx;
 
 pub use bbframe::{InputStream, RollOff, TsSyncError};
 pub use blocks::{
-    DvbBbheader, DvbBbscrambler, DvbBch, DvbLdpc, Dvbs2Interleaver, Dvbs2Modulator, Dvbs2Physical,
-    Dvbt2Interleaver, Dvbt2Modulator,
+    DtvSettingsError, DvbBbheader, DvbBbscrambler, DvbBch, DvbLdpc, Dvbs2Interleaver,
+    Dvbs2Modulator, Dvbs2Physical, Dvbt2Interleaver, Dvbt2Modulator,
 };
 pub use blocks::{Dvbs2Rx, Dvbs2Tx, Dvbs2TxError};
 pub use modcod::{CodeRate, Constellation, FecParams, FrameSize, Modcod, ModcodError};

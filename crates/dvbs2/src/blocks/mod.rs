@@ -7,8 +7,8 @@ mod rx;
 mod tx;
 
 pub use gr_dtv::{
-    DvbBbheader, DvbBbscrambler, DvbBch, DvbLdpc, Dvbs2Interleaver, Dvbs2Modulator, Dvbs2Physical,
-    Dvbt2Interleaver, Dvbt2Modulator,
+    DtvSettingsError, DvbBbheader, DvbBbscrambler, DvbBch, DvbLdpc, Dvbs2Interleaver,
+    Dvbs2Modulator, Dvbs2Physical, Dvbt2Interleaver, Dvbt2Modulator,
 };
 pub use rx::Dvbs2Rx;
 pub use tx::{Dvbs2Tx, Dvbs2TxError};

@@ -1,6 +1,6 @@
 //! [`DvbBbheader`]: gr-dtv's `dvb_bbheader_bb`, TS bytes to BBFRAMEs of unpacked bits.
 
-use super::{fec_params, Standard};
+use super::{fec_params, DtvSettingsError, Standard};
 use crate::bbframe::{CRC8, TS_PACKET, TS_SYNC};
 use crate::modcod::FrameSize;
 use radioflow_runtime::prelude::*;
@@ -50,13 +50,14 @@ const INBAND_B_BITS: usize = 104;
     id = "dvb_bbheader",
     summary = "DVB-S2/T2 mode adaptation as gr-dtv's dvb_bbheader_bb: TS bytes in, BBFRAMEs (BBHEADER and packets, CRC-8 in the sync bytes) out as one bit per byte.",
     make = Self::new(
-        Standard::parse(&standard)?,
+        Standard::parse("dvb_bbheader", &standard)?,
         frame,
         &rate,
         &rolloff,
         high_efficiency,
         inband.then_some(InbandB { fecblocks, tsrate }),
     )
+    .map_err(Refused::from)
 )]
 #[param(standard: String = "dvb-s2", words = ["dvb-s2", "dvb-t2"], doc = "the standard")]
 #[param(frame: FrameSize = "normal", words = ["normal", "short"], doc = "FECFRAME size")]
@@ -129,7 +130,7 @@ impl DvbBbheader {
     ///
     /// # Errors
     /// A rate the frame size does not have (9/10 short).
-    pub fn dvbs2(frame: FrameSize, rate: &str) -> Result<Self, Refused> {
+    pub fn dvbs2(frame: FrameSize, rate: &str) -> Result<Self, DtvSettingsError> {
         Self::new(Standard::DvbS2, frame, rate, "0.35", false, None)
     }
 
@@ -145,7 +146,7 @@ impl DvbBbheader {
         rolloff: &str,
         high_efficiency: bool,
         inband: Option<InbandB>,
-    ) -> Result<Self, Refused> {
+    ) -> Result<Self, DtvSettingsError> {
         let fec = fec_params("dvb_bbheader", standard, frame, rate)?;
         // gr-dtv's dvbs2_rolloff_factor_t: 0.35, 0.25, 0.20 are 0, 1, 2; DVB-S2X's 0.15,
         // 0.10, 0.05 are 4, 5, 6 (bit 2 set: alternate with `11`).
@@ -157,7 +158,8 @@ impl DvbBbheader {
             "0.10" | "0.1" => 5,
             "0.05" => 6,
             _ => {
-                return Err(Refused::param(
+                return Err(DtvSettingsError::param(
+                    "dvb_bbheader",
                     "rolloff",
                     format!("must be 0.35, 0.25, 0.20, 0.15, 0.10 or 0.05, not {rolloff:?}"),
                 ))
@@ -171,7 +173,8 @@ impl DvbBbheader {
         let high_efficiency = high_efficiency && standard == Standard::DvbT2;
         if let Some(b) = inband {
             if b.fecblocks < 1 {
-                return Err(Refused::param(
+                return Err(DtvSettingsError::param(
+                    "dvb_bbheader",
                     "fecblocks",
                     format!(
                         "must be at least 1 with in-band signalling, not {}",
@@ -180,7 +183,8 @@ impl DvbBbheader {
                 ));
             }
             if !(0..1 << 27).contains(&b.tsrate) {
-                return Err(Refused::param(
+                return Err(DtvSettingsError::param(
+                    "dvb_bbheader",
                     "tsrate",
                     format!("must fit TS_RATE's 27 bits, not {}", b.tsrate),
                 ));

@@ -1,6 +1,6 @@
 //! [`DvbBbscrambler`]: gr-dtv's `dvb_bbscrambler_bb`, BB scrambling of unpacked BBFRAMEs.
 
-use super::{fec_params, frames, Standard};
+use super::{fec_params, frames, DtvSettingsError, Standard};
 use crate::bbframe::BbScrambler;
 use crate::modcod::FrameSize;
 use radioflow_runtime::prelude::*;
@@ -32,7 +32,8 @@ use radioflow_runtime::registry::prelude::*;
 #[library_block(
     id = "dvb_bbscrambler",
     summary = "DVB-S2/T2 BB scrambling as gr-dtv's dvb_bbscrambler_bb: BBFRAMEs of Kbch bits, one per byte, XORed with the PRBS 1 + x^14 + x^15 restarted every frame.",
-    make = Self::new(Standard::parse(&standard)?, frame, &rate)
+    make = Self::new(Standard::parse("dvb_bbscrambler", &standard)?, frame, &rate)
+    .map_err(Refused::from)
 )]
 #[param(standard: String = "dvb-s2", words = ["dvb-s2", "dvb-t2"], doc = "the standard")]
 #[param(frame: FrameSize = "normal", words = ["normal", "short"], doc = "FECFRAME size")]
@@ -66,11 +67,15 @@ impl DvbBbscrambler {
     ///
     /// # Errors
     /// A rate the frame size does not have (9/10 short).
-    pub fn dvbs2(frame: FrameSize, rate: &str) -> Result<Self, Refused> {
+    pub fn dvbs2(frame: FrameSize, rate: &str) -> Result<Self, DtvSettingsError> {
         Self::new(Standard::DvbS2, frame, rate)
     }
 
-    pub(crate) fn new(standard: Standard, frame: FrameSize, rate: &str) -> Result<Self, Refused> {
+    pub(crate) fn new(
+        standard: Standard,
+        frame: FrameSize,
+        rate: &str,
+    ) -> Result<Self, DtvSettingsError> {
         let kbch = fec_params("dvb_bbscrambler", standard, frame, rate)?.kbch;
         Ok(Self {
             input: StreamInput::new().with_min_items(kbch),

@@ -1,6 +1,6 @@
 //! [`DvbBch`]: gr-dtv's `dvb_bch_bb`, the BCH outer code on unpacked bits.
 
-use super::{fec_params, frames, Standard};
+use super::{fec_params, frames, DtvSettingsError, Standard};
 use crate::bch::BchEncoder;
 use crate::modcod::FrameSize;
 use radioflow_runtime::prelude::*;
@@ -30,7 +30,8 @@ use radioflow_runtime::registry::prelude::*;
 #[library_block(
     id = "dvb_bch",
     summary = "DVB-S2/T2 BCH encoder as gr-dtv's dvb_bch_bb: Kbch bits in, Nbch bits out (the input, then its parity), one bit per byte.",
-    make = Self::new(Standard::parse(&standard)?, frame, &rate)
+    make = Self::new(Standard::parse("dvb_bch", &standard)?, frame, &rate)
+    .map_err(Refused::from)
 )]
 #[param(standard: String = "dvb-s2", words = ["dvb-s2", "dvb-t2"], doc = "the standard")]
 #[param(frame: FrameSize = "normal", words = ["normal", "short"], doc = "FECFRAME size")]
@@ -68,11 +69,15 @@ impl DvbBch {
     ///
     /// # Errors
     /// A rate the frame size does not have (9/10 short).
-    pub fn dvbs2(frame: FrameSize, rate: &str) -> Result<Self, Refused> {
+    pub fn dvbs2(frame: FrameSize, rate: &str) -> Result<Self, DtvSettingsError> {
         Self::new(Standard::DvbS2, frame, rate)
     }
 
-    pub(crate) fn new(standard: Standard, frame: FrameSize, rate: &str) -> Result<Self, Refused> {
+    pub(crate) fn new(
+        standard: Standard,
+        frame: FrameSize,
+        rate: &str,
+    ) -> Result<Self, DtvSettingsError> {
         let fec = fec_params("dvb_bch", standard, frame, rate)?;
         Ok(Self {
             input: StreamInput::new().with_min_items(fec.kbch),

@@ -1,6 +1,6 @@
 //! [`Dvbs2Interleaver`]: gr-dtv's `dvbs2_interleaver_bb`, FECFRAME bits to constellation labels.
 
-use super::{frames, modcod};
+use super::{frames, modcod, DtvSettingsError};
 use crate::mapper::interleave;
 use crate::modcod::{FrameSize, Modcod};
 use radioflow_runtime::prelude::*;
@@ -34,6 +34,7 @@ use radioflow_runtime::registry::prelude::*;
     id = "dvbs2_interleaver",
     summary = "DVB-S2 bit interleaver as gr-dtv's dvbs2_interleaver_bb: FECFRAMEs of Nldpc bits (one per byte) in, one constellation label per byte out.",
     make = Self::new(frame, &rate, &constellation)
+    .map_err(Refused::from)
 )]
 #[param(frame: FrameSize = "normal", words = ["normal", "short"], doc = "FECFRAME size")]
 #[param(
@@ -73,7 +74,11 @@ impl Dvbs2Interleaver {
     ///
     /// # Errors
     /// A pair the standard does not define (EN 302 307-1 table 12, 9/10 short).
-    pub fn new(frame: FrameSize, rate: &str, constellation: &str) -> Result<Self, Refused> {
+    pub fn new(
+        frame: FrameSize,
+        rate: &str,
+        constellation: &str,
+    ) -> Result<Self, DtvSettingsError> {
         let (m, fec) = modcod("dvbs2_interleaver", constellation, frame, rate)?;
         let nsym = fec.nldpc / m.constellation().bits_per_symbol();
         Ok(Self {

@@ -1,6 +1,6 @@
 //! [`DvbLdpc`]: gr-dtv's `dvb_ldpc_bb`, the LDPC inner code on unpacked bits.
 
-use super::{fec_params, frames, Standard};
+use super::{fec_params, frames, DtvSettingsError, Standard};
 use crate::ldpc::LdpcEncoder;
 use crate::modcod::FrameSize;
 use radioflow_runtime::prelude::*;
@@ -31,7 +31,8 @@ use radioflow_runtime::registry::prelude::*;
 #[library_block(
     id = "dvb_ldpc",
     summary = "DVB-S2/T2 LDPC encoder as gr-dtv's dvb_ldpc_bb: Nbch bits in, Nldpc bits out (the input, then its parity), one bit per byte.",
-    make = Self::new(Standard::parse(&standard)?, frame, &rate)
+    make = Self::new(Standard::parse("dvb_ldpc", &standard)?, frame, &rate)
+    .map_err(Refused::from)
 )]
 #[param(standard: String = "dvb-s2", words = ["dvb-s2", "dvb-t2"], doc = "the standard")]
 #[param(frame: FrameSize = "normal", words = ["normal", "short"], doc = "FECFRAME size")]
@@ -67,11 +68,15 @@ impl DvbLdpc {
     ///
     /// # Errors
     /// A rate the frame size does not have (9/10 short).
-    pub fn dvbs2(frame: FrameSize, rate: &str) -> Result<Self, Refused> {
+    pub fn dvbs2(frame: FrameSize, rate: &str) -> Result<Self, DtvSettingsError> {
         Self::new(Standard::DvbS2, frame, rate)
     }
 
-    pub(crate) fn new(standard: Standard, frame: FrameSize, rate: &str) -> Result<Self, Refused> {
+    pub(crate) fn new(
+        standard: Standard,
+        frame: FrameSize,
+        rate: &str,
+    ) -> Result<Self, DtvSettingsError> {
         let fec = fec_params("dvb_ldpc", standard, frame, rate)?;
         let table = match standard {
             Standard::DvbS2 => crate::ldpc::table(frame, fec.rate),

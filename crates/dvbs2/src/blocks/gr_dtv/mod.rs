@@ -39,6 +39,39 @@ pub use t2_modulator::Dvbt2Modulator;
 use crate::modcod::{CodeRate, FecParams, FrameSize, Modcod};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::Refused;
+use std::fmt::Display;
+
+/// Why a gr-dtv block refuses its settings: a rate, frame size or constellation the standard
+/// does not define for the others, or a value out of range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{block}: {message}")]
+pub struct DtvSettingsError {
+    /// The block's registry id (`dvb_ldpc`).
+    pub block: &'static str,
+    /// What is wrong, naming the parameter.
+    pub message: String,
+}
+
+impl DtvSettingsError {
+    pub(crate) fn new(block: &'static str, message: impl Display) -> Self {
+        Self {
+            block,
+            message: message.to_string(),
+        }
+    }
+
+    /// Parameter `name` refused: `problem` follows its name.
+    pub(crate) fn param(block: &'static str, name: &str, problem: impl Display) -> Self {
+        Self::new(block, format!("{name} {problem}"))
+    }
+}
+
+/// The registry names the block itself.
+impl From<DtvSettingsError> for Refused {
+    fn from(e: DtvSettingsError) -> Self {
+        Refused::other(e.message)
+    }
+}
 
 /// The standards of gr-dtv's FEC blocks (`dtv.STANDARD_DVBS2`, `dtv.STANDARD_DVBT2`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,11 +83,12 @@ pub(crate) enum Standard {
 }
 
 impl Standard {
-    pub(crate) fn parse(word: &str) -> Result<Self, Refused> {
+    pub(crate) fn parse(block: &'static str, word: &str) -> Result<Self, DtvSettingsError> {
         match word {
             "dvb-s2" => Ok(Standard::DvbS2),
             "dvb-t2" => Ok(Standard::DvbT2),
-            _ => Err(Refused::param(
+            _ => Err(DtvSettingsError::param(
+                block,
                 "standard",
                 format!("must be dvb-s2 or dvb-t2, not {word:?}"),
             )),
@@ -65,14 +99,14 @@ impl Standard {
 /// The FEC parameters of a code rate and frame size in a standard, or why the block refuses
 /// them (`block` names it in the error).
 pub(crate) fn fec_params(
-    block: &str,
+    block: &'static str,
     standard: Standard,
     frame: FrameSize,
     rate: &str,
-) -> Result<FecParams, Refused> {
+) -> Result<FecParams, DtvSettingsError> {
     let rate: CodeRate = rate
         .parse()
-        .map_err(|e| Refused::other(format!("{block}: rate: {e}")))?;
+        .map_err(|e| DtvSettingsError::param(block, "rate", e))?;
     if standard == Standard::DvbT2 {
         // EN 302 755 tables 6a and 6b: normal 1/2 .. 5/6, short 1/3 .. 5/6 (1/4 is T2-Lite's).
         use CodeRate::*;
@@ -83,30 +117,31 @@ pub(crate) fn fec_params(
             }
         };
         if !defined {
-            return Err(Refused::other(format!(
-                "{block}: rate {rate} is not a DVB-T2 code rate of {} FECFRAMEs (ETSI EN 302 755 \
+            return Err(DtvSettingsError::new(
+                block,
+                format!(
+                    "rate {rate} is not a DVB-T2 code rate of {} FECFRAMEs (ETSI EN 302 755 \
                  tables 6a and 6b)",
-                frame_word(frame)
-            )));
+                    frame_word(frame)
+                ),
+            ));
         }
     }
-    FecParams::new(frame, rate).map_err(|e| Refused::other(format!("{block}: {e}")))
+    FecParams::new(frame, rate).map_err(|e| DtvSettingsError::new(block, e))
 }
 
 /// The MODCOD of a constellation word (`qpsk`, `8psk`, `16apsk`, `32apsk`) and a code rate,
 /// or why the block refuses it.
 pub(crate) fn modcod(
-    block: &str,
+    block: &'static str,
     constellation: &str,
     frame: FrameSize,
     rate: &str,
-) -> Result<(Modcod, FecParams), Refused> {
+) -> Result<(Modcod, FecParams), DtvSettingsError> {
     let m: Modcod = format!("{constellation}-{rate}")
         .parse()
-        .map_err(|e| Refused::other(format!("{block}: {e}")))?;
-    let fec = m
-        .fec(frame)
-        .map_err(|e| Refused::other(format!("{block}: {e}")))?;
+        .map_err(|e| DtvSettingsError::new(block, e))?;
+    let fec = m.fec(frame).map_err(|e| DtvSettingsError::new(block, e))?;
     Ok((m, fec))
 }
 

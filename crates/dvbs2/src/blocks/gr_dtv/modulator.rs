@@ -1,6 +1,6 @@
 //! [`Dvbs2Modulator`]: gr-dtv's `dvbs2_modulator_bc`, constellation labels to points.
 
-use super::modcod;
+use super::{modcod, DtvSettingsError};
 use crate::mapper::Mapper;
 use crate::modcod::{FrameSize, Modcod};
 use num_complex::Complex32;
@@ -36,6 +36,7 @@ use radioflow_runtime::registry::prelude::*;
     id = "dvbs2_modulator",
     summary = "DVB-S2 bit mapper as gr-dtv's dvbs2_modulator_bc: one constellation label per byte in, complex points (QPSK, 8PSK, 16APSK, 32APSK) out, optionally each followed by a zero.",
     make = Self::new(frame, &rate, &constellation, interpolation)
+    .map_err(Refused::from)
 )]
 #[param(frame: FrameSize = "normal", words = ["normal", "short"], doc = "FECFRAME size")]
 #[param(
@@ -84,7 +85,7 @@ impl Dvbs2Modulator {
         rate: &str,
         constellation: &str,
         interpolation: bool,
-    ) -> Result<Self, Refused> {
+    ) -> Result<Self, DtvSettingsError> {
         let (m, _) = modcod("dvbs2_modulator", constellation, frame, rate)?;
         let mask = ((1u32 << m.constellation().bits_per_symbol()) - 1) as u8;
         Ok(Self {

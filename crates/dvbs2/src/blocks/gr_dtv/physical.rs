@@ -1,6 +1,6 @@
 //! [`Dvbs2Physical`]: gr-dtv's `dvbs2_physical_cc`, constellation points to PLFRAMEs.
 
-use super::{frames, modcod};
+use super::{frames, modcod, DtvSettingsError};
 use crate::modcod::{FrameSize, Modcod};
 use crate::plframe::{self, PlScrambler, PILOT_BLOCK, SLOT};
 use num_complex::Complex32;
@@ -34,6 +34,7 @@ use radioflow_runtime::registry::prelude::*;
     id = "dvbs2_physical",
     summary = "DVB-S2 physical layer framer as gr-dtv's dvbs2_physical_cc: constellation points in, PLFRAMEs (PLHEADER, pilots, PL scrambling) out, each symbol followed by a zero.",
     make = Self::new(frame, &rate, &constellation, pilots, goldcode)
+    .map_err(Refused::from)
 )]
 #[param(frame: FrameSize = "normal", words = ["normal", "short"], doc = "FECFRAME size")]
 #[param(
@@ -87,10 +88,11 @@ impl Dvbs2Physical {
         constellation: &str,
         pilots: bool,
         goldcode: i64,
-    ) -> Result<Self, Refused> {
+    ) -> Result<Self, DtvSettingsError> {
         let (m, fec) = modcod("dvbs2_physical", constellation, frame, rate)?;
         if !(0..=262_141).contains(&goldcode) {
-            return Err(Refused::param(
+            return Err(DtvSettingsError::param(
+                "dvbs2_physical",
                 "goldcode",
                 format!("must be 0 to 262141 (EN 302 307-1 clause 5.5.4), not {goldcode}"),
             ));

@@ -1,7 +1,7 @@
 //! [`Dvbt2Interleaver`]: gr-dtv's `dvbt2_interleaver_bb`, DVB-T2's bit interleaver and
 //! demultiplexer of bits to cells.
 
-use super::{fec_params, frames, Standard};
+use super::{fec_params, frames, DtvSettingsError, Standard};
 use crate::modcod::{CodeRate, FrameSize};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
@@ -38,6 +38,7 @@ use radioflow_runtime::registry::prelude::*;
     id = "dvbt2_interleaver",
     summary = "DVB-T2 bit interleaver and bit-to-cell demultiplexer as gr-dtv's dvbt2_interleaver_bb: FECFRAMEs of Nldpc bits (one per byte) in, one cell word per byte out.",
     make = Self::new(frame, &rate, &constellation)
+    .map_err(Refused::from)
 )]
 #[param(
     frame: FrameSize = "short",
@@ -114,7 +115,11 @@ impl Dvbt2Interleaver {
     ///
     /// # Errors
     /// A rate DVB-T2 does not define for the frame size, or an unknown constellation.
-    pub fn new(frame: FrameSize, rate: &str, constellation: &str) -> Result<Self, Refused> {
+    pub fn new(
+        frame: FrameSize,
+        rate: &str,
+        constellation: &str,
+    ) -> Result<Self, DtvSettingsError> {
         use CodeRate::*;
         use FrameSize::*;
         let fec = fec_params("dvbt2_interleaver", Standard::DvbT2, frame, rate)?;
@@ -176,7 +181,8 @@ impl Dvbt2Interleaver {
                 },
             ),
             _ => {
-                return Err(Refused::param(
+                return Err(DtvSettingsError::param(
+                    "dvbt2_interleaver",
                     "constellation",
                     format!("must be qpsk, 16qam, 64qam or 256qam, not {constellation:?}"),
                 ))

@@ -1,6 +1,7 @@
 //! [`Dvbt2Modulator`]: gr-dtv's `dvbt2_modulator_bc`, DVB-T2 cell words to (rotated) QAM
 //! cells.
 
+use super::DtvSettingsError;
 use crate::modcod::FrameSize;
 use num_complex::Complex32;
 use radioflow_runtime::prelude::*;
@@ -35,6 +36,7 @@ use radioflow_runtime::registry::prelude::*;
     id = "dvbt2_modulator",
     summary = "DVB-T2 QAM mapper as gr-dtv's dvbt2_modulator_bc: one cell word per byte in, QPSK/16QAM/64QAM/256QAM cells out, optionally rotated with cyclic Q delay.",
     make = Self::new(frame, &constellation, rotation)
+    .map_err(Refused::from)
 )]
 #[param(frame: FrameSize = "normal", words = ["normal", "short"], doc = "FECFRAME size (the FEC block's cells)")]
 #[param(
@@ -80,7 +82,11 @@ impl Dvbt2Modulator {
     ///
     /// # Errors
     /// An unknown constellation.
-    pub fn new(frame: FrameSize, constellation: &str, rotation: bool) -> Result<Self, Refused> {
+    pub fn new(
+        frame: FrameSize,
+        constellation: &str,
+        rotation: bool,
+    ) -> Result<Self, DtvSettingsError> {
         // (bits per cell, axis amplitudes, normalization², rotation in degrees: table 9).
         let (bits, axis, energy, degrees): (u32, &[f64], f64, f64) = match constellation {
             "qpsk" => (2, &[1.0, -1.0], 2.0, 29.0),
@@ -88,7 +94,8 @@ impl Dvbt2Modulator {
             "64qam" => (6, &AXIS_64, 42.0, 8.6),
             "256qam" => (8, &AXIS_256, 170.0, 3.576_334_375),
             _ => {
-                return Err(Refused::param(
+                return Err(DtvSettingsError::param(
+                    "dvbt2_modulator",
                     "constellation",
                     format!("must be qpsk, 16qam, 64qam or 256qam, not {constellation:?}"),
                 ))
