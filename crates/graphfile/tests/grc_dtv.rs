@@ -3,6 +3,10 @@
 //! RRC FFT filter): radioflow runs it and writes what GNU Radio writes for it (when GNU Radio
 //! and its examples are installed: grcc and its Python bindings).
 //!
+//! And the DVB-T2 bit-interleaved coding and modulation chain of `dtv/vv003-cr23.grc` (high
+//! efficiency mode, DVB-T2's own normal 2/3 LDPC code, 256QAM rotated with cyclic Q delay,
+//! `grc/dvbt2_fec_vv003.grc`): the cells equal GNU Radio's bit for bit.
+//!
 //! The example reads `/run/shm/adv16apsk910.ts` forever and sends to a radio; both runs read
 //! a transport stream the test writes, once, into the example's (disabled) file sink. The
 //! device sink and the GUI are disabled for GNU Radio (no display, no radio); radioflow runs
@@ -12,6 +16,8 @@
 //! its last, partial FFT block at the end of the stream, which radioflow's writes.
 
 use radioflow_graphfile::parse_grc;
+
+const DVBT2_FEC: &str = include_str!("grc/dvbt2_fec_vv003.grc");
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -197,4 +203,69 @@ fn dvb_s2x_settings_are_refused_by_name() {
             "{to}: {err}"
         );
     }
+}
+
+#[test]
+fn a_dvb_t2_example_s_coding_and_modulation_write_what_gnu_radio_writes() {
+    let dir = scratch("dvbt2_fec");
+    // Four BBFRAMEs of 43 040 bits in high efficiency mode (5380 bytes and the sync bytes
+    // dropped among them each), and part of a fifth.
+    let ts: Vec<u8> = (0..4 * 5410 + 3000)
+        .map(|i: usize| {
+            if i.is_multiple_of(188) {
+                0x47
+            } else {
+                (i * 13 % 256) as u8
+            }
+        })
+        .collect();
+    std::fs::write(dir.join("in.ts"), &ts).unwrap();
+    let ours_path = dir.join("ours.cfile");
+    let text = DVBT2_FEC
+        .replace(
+            "file: in.ts",
+            &format!("file: {}", dir.join("in.ts").display()),
+        )
+        .replace("file: out.cfile", &format!("file: {}", ours_path.display()));
+    let mut graph = parse_grc(&text, "dvbt2_fec_vv003.grc").unwrap();
+    graph.flowgraph.run().unwrap();
+    let ours = std::fs::read(&ours_path).unwrap();
+    // Four FEC blocks of 64 800 / 8 cells.
+    assert_eq!(ours.len(), 4 * 8100 * 8);
+    let gnuradio = Command::new("/usr/bin/python3")
+        .args(["-c", "import gnuradio.dtv"])
+        .status()
+        .is_ok_and(|s| s.success())
+        && Path::new("/usr/bin/grcc").exists();
+    if !gnuradio {
+        eprintln!(
+            "SKIPPED: GNU Radio (grcc and its Python bindings on /usr/bin/python3) is not installed"
+        );
+        return;
+    }
+    std::fs::write(dir.join("dvbt2_fec_vv003.grc"), DVBT2_FEC).unwrap();
+    let grcc = Command::new("/usr/bin/grcc")
+        .args(["-o", ".", "dvbt2_fec_vv003.grc"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        grcc.status.success(),
+        "grcc: {}",
+        String::from_utf8_lossy(&grcc.stderr)
+    );
+    let run = Command::new("/usr/bin/python3")
+        .arg("dvbt2_fec_vv003.py")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "GNU Radio: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let theirs = std::fs::read(dir.join("out.cfile")).unwrap();
+    assert_eq!(ours.len(), theirs.len(), "bytes written");
+    assert!(ours == theirs, "the cells differ from GNU Radio's");
+    std::fs::remove_dir_all(dir).ok();
 }
