@@ -63,8 +63,8 @@ fn rate_word(key: &str, option: &str) -> Result<Pmt, String> {
         .map(|(_, w)| Pmt::symbol(*w))
         .ok_or_else(|| {
             format!(
-                "{key} = {option} is not supported (a DVB-S2X code rate of ETSI EN 302 307-2, \
-                 whose LDPC tables radioflow does not have)"
+                "{key} = {option} is not supported (a DVB-S2X code rate of ETSI EN 302 307-2: \
+                 radioflow has neither its LDPC code nor its MODCOD's framing and radii)"
             )
         })
 }
