@@ -1,7 +1,7 @@
 //! [`DvbBbheader`]: gr-dtv's `dvb_bbheader_bb`, TS bytes to BBFRAMEs of unpacked bits.
 
 use super::{fec_params, DtvSettingsError, Standard};
-use crate::bbframe::{CRC8, TS_PACKET, TS_SYNC};
+use crate::bbframe::{unpack, CRC8, TS_PACKET, TS_SYNC};
 use crate::modcod::FrameSize;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
@@ -261,7 +261,7 @@ impl Framing {
         h[7..9].copy_from_slice(&syncd.to_be_bytes());
         // EN 302 755 clause 5.1.7: CRC-8 XOR MODE (1 in high efficiency mode).
         h[9] = CRC8.bytes(&h[..9]) ^ u8::from(self.high_efficiency);
-        unpack_into(&h, out);
+        unpack(&h, out);
     }
 
     /// Writes one frame from `input` into `out` (Kbch bits); returns the bytes read.
@@ -287,7 +287,7 @@ impl Framing {
                 b
             };
             let o = bits.next().expect("checked by the loop");
-            unpack_into(&[byte], o);
+            unpack(&[byte], o);
         }
         if let Some(b) = inband {
             inband_type_b(b.tsrate, &mut out[HEADER_BITS + dfl..self.kbch]);
@@ -310,9 +310,4 @@ fn inband_type_b(tsrate: i64, out: &mut [u8]) {
     for (k, o) in out[at..at + 27].iter_mut().enumerate() {
         *o = ((tsrate >> (26 - k)) & 1) as u8;
     }
-}
-
-/// The bits of `bytes`, MSB first, one per byte of `out`.
-fn unpack_into(bytes: &[u8], out: &mut [u8]) {
-    crate::bbframe::unpack(bytes, out);
 }

@@ -1,8 +1,9 @@
 //! GNU Radio's gr-dtv DVB-S2/T2 transmitter chain, block by block, with gr-dtv's item
 //! conventions: `dvb_bbheader` (bytes to BBFRAME bits), `dvb_bbscrambler`, `dvb_bch`,
-//! `dvb_ldpc` (bits to bits, one bit per byte), `dvbs2_interleaver` (bits to one constellation
-//! label per byte), `dvbs2_modulator` (labels to complex points) and `dvbs2_physical` (points to
-//! PLFRAMEs, each symbol followed by a zero as gr-dtv's framer writes them).
+//! `dvb_ldpc` (bits to bits, one bit per byte), `dvbs2_interleaver` and `dvbt2_interleaver`
+//! (bits to one constellation label or cell word per byte), `dvbs2_modulator` and
+//! `dvbt2_modulator` (labels to complex points) and `dvbs2_physical` (points to PLFRAMEs, each
+//! symbol followed by a zero as gr-dtv's framer writes them).
 //!
 //! The arithmetic is the crate's own ([`Transmitter`](crate::Transmitter)'s BCH, LDPC,
 //! interleaver, mapper and PL framing), cut where gr-dtv cuts it. Each block works in whole
@@ -10,11 +11,12 @@
 //! not written. Tags are not carried through (gr-dtv's blocks are rate-changing general blocks
 //! whose tags GNU Radio moves by a relative rate they do not set).
 //!
-//! DVB-T2 (ETSI EN 302 755) shares BB framing, BB scrambling, BCH and LDPC with DVB-S2; its
-//! input modes (normal, high efficiency) and in-band type B signalling live in
-//! `bbheader.rs`'s header writer; its bit interleaver and cell demultiplexer
-//! (`dvbt2_interleaver`) and QAM mapper with rotation (`dvbt2_modulator`) in `t2_*.rs`. The DVB-S2X rates and constellations of EN 302 307-2 and
-//! the medium FECFRAME are refused: their LDPC tables are not in this crate.
+//! DVB-T2 (ETSI EN 302 755) shares BB framing, BB scrambling, BCH and LDPC with DVB-S2 (its own
+//! normal 2/3 and short 3/5 codes in `ldpc_tables_t2.rs`); its input modes (normal, high
+//! efficiency) and in-band type B signalling live in `bbheader.rs`, its bit interleaver and
+//! cell demultiplexer and its QAM mapper with rotation in `t2_*.rs`. DVB-S2X's rates and
+//! constellations (EN 302 307-2) and the medium FECFRAME are refused by the GRC rows: this crate
+//! has neither their LDPC codes nor their framing.
 
 mod bbheader;
 mod bbscrambler;
