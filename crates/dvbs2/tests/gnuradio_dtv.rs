@@ -1,7 +1,9 @@
 //! gr-dtv's DVB-S2/T2 transmitter blocks against radioflow's, block by block, on the same
 //! input, run by `gnuradio/dtv.py` in one GNU Radio process; ours under every scheduler.
 //! SKIPPED where GNU Radio is not installed. Every output item must be equal, bit for bit
-//! (complex samples by their f32 bit patterns).
+//! (complex samples by their f32 bit patterns), and the tags too: three in the first frame of
+//! every case (where GNU Radio puts them deterministically: at their offsets, written in its
+//! first call), and for the blocks that make one item per item one in a later frame.
 //! - dvb_bbheader: DVB-S2 normal and short, roll-offs of DVB-S2 and DVB-S2X (the alternating
 //!   `11`), DVB-T2 normal and high efficiency modes, in-band type B signalling.
 //! - dvb_bbscrambler, dvb_bch, dvb_ldpc: every code rate of both frame sizes (DVB-S2), DVB-T2
@@ -16,7 +18,7 @@ use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_dvbs2::{FrameSize, Modcod};
 use radioflow_runtime::registry;
 use radioflow_runtime::{
-    Block, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, ThreadPerBlock,
+    Block, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
 use rand::{Rng, SeedableRng};
 use serde_json::json;
@@ -81,7 +83,12 @@ struct Case {
     params: Vec<(&'static str, Pmt)>,
     input: Items,
     complex_out: bool,
+    /// Offsets of the input's tags (key `t`, value their index).
+    tags: Vec<u64>,
 }
+
+/// Tags in the first frame of every input.
+const FIRST_FRAME_TAGS: [u64; 3] = [0, 5, 100];
 
 fn sym(s: &str) -> Pmt {
     Pmt::symbol(s)
@@ -194,6 +201,7 @@ fn cases() -> Vec<Case> {
             ],
             input: Items::Bytes(input),
             complex_out: false,
+            tags: FIRST_FRAME_TAGS.to_vec(),
         });
     }
     // The FEC blocks: every DVB-S2 code, and DVB-T2 codes it shares.
@@ -240,6 +248,8 @@ fn cases() -> Vec<Case> {
                 params: params(),
                 input: Items::Bytes(bits(&mut rng, 2 * kbch + 7)),
                 complex_out: false,
+                // One item per item: a tag in the second frame lands on its item too.
+                tags: vec![0, 5, 100, kbch as u64 + 7],
             });
         }
         cases.push(Case {
@@ -249,6 +259,7 @@ fn cases() -> Vec<Case> {
             params: params(),
             input: Items::Bytes(bits(&mut rng, 2 * kbch + 7)),
             complex_out: false,
+            tags: FIRST_FRAME_TAGS.to_vec(),
         });
         cases.push(Case {
             name: format!("ldpc{k}"),
@@ -257,6 +268,7 @@ fn cases() -> Vec<Case> {
             params: params(),
             input: Items::Bytes(bits(&mut rng, 2 * nbch + 7)),
             complex_out: false,
+            tags: FIRST_FRAME_TAGS.to_vec(),
         });
     }
     // Interleaver and mapper: every MODCOD of both frame sizes.
@@ -290,6 +302,7 @@ fn cases() -> Vec<Case> {
                 params: s2(),
                 input: Items::Bytes(bits(&mut rng, nldpc + 100)),
                 complex_out: false,
+                tags: FIRST_FRAME_TAGS.to_vec(),
             });
             let interpolation = k % 2 == 1;
             let gr_i = if interpolation {
@@ -306,6 +319,12 @@ fn cases() -> Vec<Case> {
                 params,
                 input: Items::Bytes((0..2000).map(|_| rng.r#gen()).collect()),
                 complex_out: true,
+                // Without interpolation one item per item: later tags land on their items.
+                tags: if interpolation {
+                    FIRST_FRAME_TAGS.to_vec()
+                } else {
+                    vec![0, 5, 100, 1500, 1999]
+                },
             });
             k += 1;
         }
@@ -357,6 +376,7 @@ fn cases() -> Vec<Case> {
             ],
             input: Items::Bytes(bits(&mut rng, 2 * nldpc + 3)),
             complex_out: false,
+            tags: FIRST_FRAME_TAGS.to_vec(),
         });
         let rotation = k % 2 == 0;
         let gr_r = if rotation {
@@ -382,6 +402,7 @@ fn cases() -> Vec<Case> {
                     .collect(),
             ),
             complex_out: true,
+            tags: vec![0, 5, 100, (nldpc / bits_per_cell) as u64 + 7],
         });
     }
     // PL framing: each constellation, pilots on and off, two Gold codes.
@@ -418,6 +439,7 @@ fn cases() -> Vec<Case> {
             ],
             input: Items::Complex(points),
             complex_out: true,
+            tags: FIRST_FRAME_TAGS.to_vec(),
         });
     }
     cases
@@ -429,12 +451,33 @@ fn make(c: &Case) -> Box<dyn Block> {
     registry::make(d, None, given).unwrap_or_else(|e| panic!("{}: {e}", c.name))
 }
 
-/// Our output as bytes (complex samples as their little-endian f32s).
-fn run_ours(c: &Case, s: &dyn Scheduler) -> Vec<u8> {
+type Tags = Vec<(u64, String, i64)>;
+
+fn input_tags(c: &Case) -> Vec<Tag> {
+    c.tags
+        .iter()
+        .enumerate()
+        .map(|(k, &o)| Tag::new(o, "t", k as i64))
+        .collect()
+}
+
+fn tag_list(tags: &[Tag]) -> Tags {
+    tags.iter()
+        .map(|t| {
+            let Pmt::Int(v) = t.value else {
+                panic!("tag value {:?}", t.value)
+            };
+            (t.offset, t.key.to_string(), v)
+        })
+        .collect()
+}
+
+/// Our output as bytes (complex samples as their little-endian f32s), and its tags.
+fn run_ours(c: &Case, s: &dyn Scheduler) -> (Vec<u8>, Tags) {
     let mut fg = Flowgraph::new();
     let src = match &c.input {
-        Items::Bytes(b) => fg.add(VectorSource::new(b.clone())),
-        Items::Complex(z) => fg.add(VectorSource::new(z.clone())),
+        Items::Bytes(b) => fg.add(VectorSource::new(b.clone()).tags(input_tags(c))),
+        Items::Complex(z) => fg.add(VectorSource::new(z.clone()).tags(input_tags(c))),
     };
     let block = fg.add_boxed(None, make(c));
     fg.connect(src, block).unwrap();
@@ -442,15 +485,19 @@ fn run_ours(c: &Case, s: &dyn Scheduler) -> Vec<u8> {
         let sink = fg.add(VectorSink::<Complex32>::new());
         fg.connect(block, sink).unwrap();
         fg.run_with(s).unwrap();
-        let data = fg.block::<VectorSink<Complex32>>(sink).unwrap().data();
-        data.iter()
+        let sink = fg.block::<VectorSink<Complex32>>(sink).unwrap();
+        let data = sink
+            .data()
+            .iter()
             .flat_map(|z| [z.re.to_le_bytes(), z.im.to_le_bytes()].concat())
-            .collect()
+            .collect();
+        (data, tag_list(sink.tags()))
     } else {
         let sink = fg.add(VectorSink::<u8>::new());
         fg.connect(block, sink).unwrap();
         fg.run_with(s).unwrap();
-        fg.block::<VectorSink<u8>>(sink).unwrap().data().to_vec()
+        let sink = fg.block::<VectorSink<u8>>(sink).unwrap();
+        (sink.data().to_vec(), tag_list(sink.tags()))
     }
 }
 
@@ -474,6 +521,7 @@ fn gr_dtv_blocks_equal_gnu_radio_s() {
             "in": c.input.code(),
             "out": if c.complex_out { "c" } else { "b" },
             "output": dir.join(format!("{}.out", c.name)),
+            "tags": c.tags.iter().enumerate().map(|(k, &o)| json!([o, "t", k])).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     });
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gnuradio/dtv.py");
@@ -492,8 +540,39 @@ fn gr_dtv_blocks_equal_gnu_radio_s() {
     for c in &cases {
         let want = std::fs::read(dir.join(format!("{}.out", c.name))).unwrap();
         assert!(!want.is_empty(), "{}: GNU Radio wrote nothing", c.name);
+        let want_tags: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("{}.out.tags.json", c.name))).unwrap(),
+        )
+        .unwrap();
+        let want_tags: Tags = want_tags
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                (
+                    t[0].as_u64().unwrap(),
+                    t[1].as_str().unwrap().to_owned(),
+                    t[2].as_i64().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            want_tags.len(),
+            c.tags.len(),
+            "{}: GNU Radio's tags",
+            c.name
+        );
         for s in schedulers() {
-            let got = run_ours(c, &*s);
+            let (got, mut tags) = run_ours(c, &*s);
+            tags.sort();
+            assert_eq!(
+                tags,
+                want_tags,
+                "{} ({}) on {}: tags",
+                c.name,
+                c.make,
+                s.name()
+            );
             assert_eq!(
                 got.len(),
                 want.len(),

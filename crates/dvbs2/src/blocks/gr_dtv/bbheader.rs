@@ -229,6 +229,7 @@ impl DvbBbheader {
             used += f.frame(&i[used..], &mut o[made..made + f.kbch]);
             made += f.kbch;
         }
+        super::forward_tags(&self.input, &mut self.output, used);
         self.input.consume(used);
         self.output.produce(made);
         Ok(WorkStatus::Continue)

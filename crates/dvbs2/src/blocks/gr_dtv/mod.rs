@@ -8,8 +8,10 @@
 //! The arithmetic is the crate's own ([`Transmitter`](crate::Transmitter)'s BCH, LDPC,
 //! interleaver, mapper and PL framing), cut where gr-dtv cuts it. Each block works in whole
 //! frames, as gr-dtv's do (`set_output_multiple`): a partial frame at the end of the stream is
-//! not written. Tags are not carried through (gr-dtv's blocks are rate-changing general blocks
-//! whose tags GNU Radio moves by a relative rate they do not set).
+//! not written. Tags go where GNU Radio puts them: gr-dtv's blocks set no relative rate, so
+//! GNU Radio keeps a tag's offset (input item n's tag on output item n); one whose item is
+//! written already goes on the next item written (GNU Radio adds it in the past, where a reader
+//! sees it or not by timing).
 //!
 //! DVB-T2 (ETSI EN 302 755) shares BB framing, BB scrambling, BCH and LDPC with DVB-S2 (its own
 //! normal 2/3 and short 3/5 codes in `ldpc_tables_t2.rs`); its input modes (normal, high
@@ -154,6 +156,24 @@ pub(crate) fn frame_word(frame: FrameSize) -> &'static str {
     }
 }
 
+/// Moves the tags on the next `consumed` inputs to `output` as GNU Radio does for gr-dtv's
+/// blocks: at the same offset, or the next item to be written if that one is written already.
+/// Call before `consume`/`produce`.
+pub(crate) fn forward_tags<A: Item, B: Item>(
+    input: &StreamInput<A>,
+    output: &mut StreamOutput<B>,
+    consumed: usize,
+) {
+    let end = input.offset() + consumed as u64;
+    let next = output.offset();
+    for t in input.tags().iter().take_while(|t| t.offset < end) {
+        output.push_tag(Tag {
+            offset: t.offset.max(next),
+            ..t.clone()
+        });
+    }
+}
+
 /// One work call of a block that turns every `n_in` input items into `n_out` output items,
 /// frame by frame, as many whole frames as the input and the output room hold.
 pub(crate) fn frames<A: Item, B: Item>(
@@ -169,6 +189,7 @@ pub(crate) fn frames<A: Item, B: Item>(
     for (a, b) in i.chunks_exact(n_in).zip(o.chunks_exact_mut(n_out)).take(k) {
         frame(a, b);
     }
+    forward_tags(input, output, k * n_in);
     input.consume(k * n_in);
     output.produce(k * n_out);
     WorkStatus::Continue

@@ -109,6 +109,7 @@ impl Dvbs2Modulator {
                 out[1] = Complex32::new(0.0, 0.0);
             }
         }
+        super::forward_tags(&self.input, &mut self.output, n);
         self.input.consume(n);
         self.output.produce(n * per);
         Ok(WorkStatus::Continue)
