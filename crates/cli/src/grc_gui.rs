@@ -77,6 +77,8 @@ pub(crate) fn add_view_probes(
             centre: view.centre,
             size: view.size,
             gui_hint: view.gui_hint.clone(),
+            options: view.options.clone(),
+            labels: view.labels.clone(),
         });
     }
     Ok((probes, configs))

@@ -86,12 +86,15 @@ fn a_grc_files_widgets_retune_the_running_graph_through_the_api() {
     assert_eq!(status, 200, "{g}");
     assert_eq!(g["variables"], true);
     let views = g["views"].as_array().unwrap();
-    assert_eq!(views.len(), 2, "{g}");
+    assert_eq!(views.len(), 3, "{g}");
+    assert_eq!(views[0]["kind"], "tabs");
+    let views = &views[1..];
     assert_eq!(views[0]["title"], "Tone");
     assert_eq!(views[0]["kind"], "spectrum");
     assert_eq!(views[0]["probes"], json!([PROBE]));
     assert_eq!(views[1]["kind"], "time");
     assert_eq!(views[1]["size"], 256);
+    assert_eq!(views[0]["options"]["ymin"], -140.0);
 
     let (status, v) = request("GET", &format!("{base}/api/variables"), None);
     assert_eq!(status, 200, "{v}");
@@ -213,6 +216,16 @@ fn the_page_shows_the_sinks_and_its_slider_retunes_the_source() {
     poll("the tone at 3 kHz in the page's spectrum", DEADLINE, || {
         plotted_peak(&mut page, "qtgui_freq_sink_x_0").filter(|f| (f - 3000.0).abs() <= bin)
     });
+    // GRC's layout: the sinks in the tabs of the tab widget, the spectrum's shown first.
+    let hidden = |page: &mut Page, view: &str| {
+        page.eval(&format!(
+            "document.getElementById('view-{view}').parentElement.hidden"
+        ))
+    };
+    assert_eq!(hidden(&mut page, "qtgui_freq_sink_x_0"), Value::Bool(false));
+    assert_eq!(hidden(&mut page, "qtgui_time_sink_x_0"), Value::Bool(true));
+    page.eval("document.getElementById('tab-displays-1').click(); true");
+    assert_eq!(hidden(&mut page, "qtgui_time_sink_x_0"), Value::Bool(false));
     poll("the time view's 256 points", DEADLINE, || {
         let n = page.eval(
             "(() => { const c = Chart.getChart(document.getElementById('view-qtgui_time_sink_x_0').querySelector('canvas'));
@@ -222,6 +235,8 @@ fn the_page_shows_the_sinks_and_its_slider_retunes_the_source() {
     });
     let label = page.eval("document.getElementById('widget-value-twice').textContent");
     assert_eq!(label, Value::from("6000"));
+    page.screenshot(&shots.join("grc-gui-time.png"));
+    page.eval("document.getElementById('tab-displays-0').click(); true");
     page.screenshot(&shots.join("grc-gui.png"));
 
     // Move the slider as a user would (a change event at its new place).

@@ -239,11 +239,17 @@ function widgetControl(w) {
 }
 
 function showVariables(list) {
-  const box = document.getElementById("variables");
-  if (!box.children.length) {
-    // Widgets first, plain variables after them.
-    const order = (w) => (w.kind === "variable" ? 1 : 0);
-    for (const w of list.slice().sort((a, b) => order(a) - order(b))) box.appendChild(widgetControl(w));
+  if (!widgets.size) {
+    for (const w of list) {
+      const box = widgetControl(w);
+      if (w.kind === "variable") {
+        const plain = document.getElementById("plain-variables");
+        plain.hidden = false;
+        plain.appendChild(el("div", {}, "")).appendChild(box);
+      } else {
+        place(box, w.gui_hint);
+      }
+    }
   }
   for (const w of list) { const update = widgets.get(w.name); if (update) update(w.value); }
 }
@@ -252,34 +258,87 @@ function refreshVariables() {
   return api("/api/variables").then((r) => showVariables(r.variables)).catch(() => {});
 }
 
+// GRC's layout: `gui_hint` places a display or control in a grid cell ("row, col, rowspan,
+// colspan") of the page or of a tab of a tab widget ("tabs@2: 0, 0, 1, 1").
+const tabGrids = new Map();
+function parseHint(hint) {
+  const h = (hint || "").trim();
+  const m = h.match(/^([A-Za-z_]\w*)@(\d+)\s*:?\s*(.*)$/);
+  const [tab, index, rest] = m ? [m[1], Number(m[2]), m[3]] : [null, 0, h];
+  const nums = rest.replace(/[()]/g, "").split(",").map((x) => x.trim()).filter((x) => x !== "").map(Number);
+  const pos = nums.length >= 2 && nums.every(Number.isFinite)
+    ? { row: nums[0], col: nums[1], rowspan: nums[2] || 1, colspan: nums[3] || 1 } : null;
+  return { tab, index, pos };
+}
+function place(elem, hint) {
+  const { tab, index, pos } = parseHint(hint);
+  const grids = tab && tabGrids.get(tab);
+  const container = grids ? grids[Math.min(index, grids.length - 1)] : document.getElementById("gui");
+  if (pos) {
+    elem.style.gridRow = `${pos.row + 1} / span ${pos.rowspan}`;
+    elem.style.gridColumn = `${pos.col + 1} / span ${pos.colspan}`;
+  }
+  container.appendChild(elem);
+  document.getElementById("gui-section").hidden = false;
+}
+function tabWidget(v) {
+  const div = el("div", { class: "tabs", id: "tabs-" + v.name });
+  const bar = el("div", { class: "tab-bar" });
+  const grids = v.labels.map(() => el("div", { class: "gui-grid" }));
+  v.labels.forEach((label, i) => {
+    const b = el("button", { id: `tab-${v.name}-${i}` }, label);
+    b.onclick = () => {
+      grids.forEach((g, k) => { g.hidden = k !== i; });
+      bar.querySelectorAll("button").forEach((x, k) => x.classList.toggle("active", k === i));
+      views.forEach((view) => view.chart && view.chart.resize());
+    };
+    bar.appendChild(b);
+  });
+  div.append(bar, ...grids);
+  grids.forEach((g, k) => { g.hidden = k !== 0; });
+  bar.firstChild && bar.firstChild.classList.add("active");
+  tabGrids.set(v.name, grids);
+  return div;
+}
+
 // The file's displays (a GRC file's QT GUI sinks): each a plot of its probes, overlaid.
 const views = [];
 const colours = ["#1d3557", "#e63946", "#2a9d8f", "#f4a261", "#6a4c93", "#8d99ae"];
 function setupViews(g) {
   if (!g.views || !g.views.length) return;
-  document.getElementById("views-section").hidden = false;
-  const box = document.getElementById("views");
-  for (const v of g.views) {
+  // Tab widgets first, each once the tab widget it sits in exists.
+  let tabs = g.views.filter((v) => v.kind === "tabs");
+  while (tabs.length) {
+    const ready = tabs.filter((v) => { const t = parseHint(v.gui_hint).tab; return !t || tabGrids.has(t) || !tabs.some((o) => o.name === t); });
+    if (!ready.length) break;
+    for (const v of ready) place(tabWidget(v), v.gui_hint);
+    tabs = tabs.filter((v) => !ready.includes(v));
+  }
+  const items = new Map(g.probes.map((p) => [p.id, p.item]));
+  for (const v of g.views.filter((v) => v.kind !== "tabs")) {
+    const o = v.options || {};
     const div = el("div", { class: "view", id: "view-" + v.name, "data-kind": v.kind });
     div.appendChild(el("b", {}, `${v.title} `));
-    div.appendChild(el("span", { class: "muted" }, `${v.kind} of ${v.probes.join(", ") || "nothing the page can plot"}`));
-    box.appendChild(div);
+    const trigger = ["", " (auto trigger)", " (normal trigger)", " (tag trigger: shown free-running)"][o.trigger || 0] || "";
+    div.appendChild(el("span", { class: "muted" }, `${v.kind} of ${v.probes.join(", ") || "nothing the page can plot"}${v.kind === "time" ? trigger : ""}`));
+    place(div, v.gui_hint);
+    const view = { v, o, last: 0, real: v.probes.length > 0 && v.probes.every((id) => items.get(id) === "float32") };
     if (v.kind === "waterfall") {
-      const canvas = el("canvas", { class: "waterfall", width: 512, height: 200 });
+      view.canvas = el("canvas", { class: "waterfall", width: 512, height: 200 });
+      view.frames = new Map();
+      div.appendChild(view.canvas);
+    } else {
+      const canvas = el("canvas");
       div.appendChild(canvas);
-      views.push({ v, canvas, frames: new Map() });
-      continue;
+      view.chart = new Chart(canvas, {
+        type: "scatter",
+        data: { datasets: [] },
+        options: { animation: false, responsive: true, parsing: false, normalized: true,
+          aspectRatio: v.kind === "constellation" ? 1 : 2,
+          plugins: { legend: { display: v.probes.length > 1 || v.kind === "time" } }, elements: { point: { radius: 0 } } },
+      });
     }
-    const canvas = el("canvas");
-    div.appendChild(canvas);
-    const chart = new Chart(canvas, {
-      type: "scatter",
-      data: { datasets: [] },
-      options: { animation: false, responsive: true, parsing: false, normalized: true,
-        aspectRatio: v.kind === "constellation" ? 1 : 2,
-        plugins: { legend: { display: v.probes.length > 1 || v.kind === "time" } }, elements: { point: { radius: 0 } } },
-    });
-    views.push({ v, chart });
+    views.push(view);
   }
 }
 
@@ -289,54 +348,114 @@ function heat(db, lo, hi) {
   return [Math.round(255 * Math.min(1, 2 * t)), Math.round(255 * t), Math.round(255 * Math.max(0, 1 - 2 * t) * 0.6 + 40 * t)];
 }
 
+// Where a time view's trigger fires in the frames `data` (the trigger channel's real part
+// crossing the level on the slope), as the first sample to show; null if it does not.
+function triggerStart(view, data, size) {
+  const { o } = view;
+  // GRC's trigger channel counts the plotted lines: a complex input's real then imaginary part.
+  const complex = data.length > 0 && data[0].y2.some((y) => y !== 0);
+  const ch = Math.floor(o.channel || 0);
+  const input = data[complex ? ch >> 1 : ch] || data[0];
+  if (!input) return null;
+  const d = { y: complex && (ch & 1) ? input.y2 : input.y };
+  const delay = Math.max(0, Math.round((o.delay || 0) * (o.rate || 0)));
+  const level = o.level || 0, up = (o.slope || 1) > 0;
+  for (let i = Math.max(1, delay); i + size - delay <= d.y.length; i++) {
+    const a = d.y[i - 1], b = d.y[i];
+    if (up ? a < level && b >= level : a > level && b <= level) return i - delay;
+  }
+  return null;
+}
+
 async function refreshViews() {
+  const now = performance.now();
   for (const view of views) {
-    const { v } = view;
+    const { v, o } = view;
+    // The sink's own update period (GRC's update_time), at most 10 per second here.
+    if (now - view.last < Math.max(100, 1000 * (o.update || 0))) continue;
+    view.last = now;
     try {
       const probeView = v.kind === "waterfall" ? "spectrum" : v.kind;
       const data = await Promise.all(v.probes.map((id) => api(`/api/probes/${encodeURIComponent(id)}?view=${probeView}`)));
+      if (!data.length || !data[0].y.length) continue;
       if (view.canvas) {
         const d = data[0];
-        if (!d || !d.y.length || view.frames.get(d.id) === d.frames) continue;
+        if (view.frames.get(d.id) === d.frames) continue;
         view.frames.set(d.id, d.frames);
         const c = view.canvas.getContext("2d");
         const w = view.canvas.width, h = view.canvas.height;
         c.drawImage(view.canvas, 0, 0, w, h - 1, 0, 1, w, h - 1);
         const row = c.createImageData(w, 1);
-        const max = Math.max(...d.y), lo = max - 80;
+        const ys = view.real ? d.y.slice(d.y.length >> 1) : d.y;
+        const max = Math.max(...ys);
+        const [lo, hi] = o.int_min !== undefined && o.int_max !== undefined ? [o.int_min, o.int_max] : [max - 80, max];
         for (let x = 0; x < w; x++) {
-          const [r, g, b] = heat(d.y[Math.floor(x * d.y.length / w)], lo, max);
+          const [r, g, b] = heat(ys[Math.floor(x * ys.length / w)], lo, hi);
           row.data.set([r, g, b, 255], 4 * x);
         }
         c.putImageData(row, 0, 0);
         continue;
       }
-      const datasets = [];
-      // A time plot or constellation shows the display's own number of points.
-      if (v.size && v.kind !== "spectrum") {
-        for (const d of data) { for (const k of ["x", "y", "y2"]) d[k] = d[k].slice(0, v.size); }
+      const size = v.size || data[0].x.length;
+      if (v.kind === "time") {
+        let start = 0;
+        if (o.trigger === 1 || o.trigger === 2) {
+          const at = triggerStart(view, data, size);
+          if (at === null && o.trigger === 2) continue; // normal: keep the last triggered trace
+          start = at || 0;
+        }
+        for (const d of data) { for (const k of ["y", "y2"]) d[k] = d[k].slice(start, start + size); d.x = d.x.slice(0, size); }
+      } else if (v.kind === "constellation") {
+        for (const d of data) { for (const k of ["x", "y"]) d[k] = d[k].slice(0, size); }
       }
+      const label = (k, fallback) => (v.labels && v.labels[k]) || fallback;
+      const datasets = [];
+      let line = 0;
       data.forEach((d, i) => {
-        const colour = colours[(2 * i) % colours.length];
+        const colour = colours[line % colours.length];
         if (v.kind === "spectrum") {
+          // Averaging as the sink's `average`: each bin's power, exponentially.
+          const a = o.average && o.average < 1 ? o.average : 1;
+          const power = d.y.map((db) => Math.pow(10, db / 10));
+          view.avg = view.avg || new Map();
+          const prev = view.avg.get(d.id);
+          const avg = prev && prev.length === power.length ? power.map((p, k) => a * p + (1 - a) * prev[k]) : power;
+          view.avg.set(d.id, avg);
           const x = d.x_unit === "Hz" ? d.x.map((f) => f + v.centre) : d.x;
-          datasets.push({ label: d.id, data: x.map((f, k) => ({ x: f, y: d.y[k] })), showLine: true, borderColor: colour, borderWidth: 1, pointRadius: 0 });
+          let pts = x.map((f, k) => ({ x: f, y: 10 * Math.log10(Math.max(avg[k], 1e-30)) }));
+          if (view.real && o.half !== 0) pts = pts.slice(pts.length >> 1);
+          datasets.push({ label: label(i, d.id), data: pts, showLine: true, borderColor: colour, borderWidth: 1, pointRadius: 0 });
+          line++;
         } else if (v.kind === "time") {
-          datasets.push({ label: `Re ${d.id}`, data: d.x.map((t, k) => ({ x: t, y: d.y[k] })), showLine: true, borderColor: colour, borderWidth: 1, pointRadius: 0 });
-          if (d.y2.some((y) => y !== 0)) datasets.push({ label: `Im ${d.id}`, data: d.x.map((t, k) => ({ x: t, y: d.y2[k] })), showLine: true, borderColor: colours[(2 * i + 1) % colours.length], borderWidth: 1, pointRadius: 0 });
+          const complex = d.y2.some((y) => y !== 0);
+          datasets.push({ label: label(line, (complex ? "Re " : "") + d.id), data: d.y.map((y, k) => ({ x: k, y })), showLine: true, borderColor: colour, borderWidth: 1, pointRadius: 0 });
+          line++;
+          if (complex) {
+            datasets.push({ label: label(line, `Im ${d.id}`), data: d.y2.map((y, k) => ({ x: k, y })), showLine: true, borderColor: colours[line % colours.length], borderWidth: 1, pointRadius: 0 });
+            line++;
+          }
         } else {
-          datasets.push({ label: d.id, data: d.x.map((re, k) => ({ x: re, y: d.y[k] })), showLine: false, pointRadius: 1.5, backgroundColor: colour });
+          datasets.push({ label: label(i, d.id), data: d.x.map((re, k) => ({ x: re, y: d.y[k] })), showLine: false, pointRadius: 1.5, backgroundColor: colour });
+          line++;
         }
       });
       view.chart.data.datasets = datasets;
-      const unit = data[0] ? data[0].x_unit : "";
+      const unit = data[0].x_unit;
+      const fixed = (lo, hi) => (o[lo] !== undefined && o[hi] !== undefined ? { min: o[lo], max: o[hi] } : {});
       if (v.kind === "constellation") {
-        // Equal scales: a circle stays a circle.
+        // Equal scales: a circle stays a circle (the sink's limits when it has them).
         const m = Math.max(1e-9, ...data.flatMap((d) => d.x.concat(d.y).map(Math.abs))) * 1.1;
-        view.chart.options.scales = { x: { min: -m, max: m, title: { display: true, text: "I" } }, y: { min: -m, max: m, title: { display: true, text: "Q" } } };
+        const auto = { min: -m, max: m };
+        const xs = o.xmin !== undefined ? fixed("xmin", "xmax") : auto, ys = o.ymin !== undefined ? fixed("ymin", "ymax") : auto;
+        view.chart.options.scales = { x: { ...xs, title: { display: true, text: "I" } }, y: { ...ys, title: { display: true, text: "Q" } } };
       } else {
-        view.chart.options.scales = { x: { title: { display: true, text: v.kind === "spectrum" ? (unit === "Hz" ? "Hz" : "bin") : "sample" } },
-          y: { title: { display: true, text: v.kind === "spectrum" ? "dB" : "amplitude" } } };
+        const rate = o.rate;
+        view.chart.options.scales = {
+          // The whole band (or frame), whatever the fixed y limits leave visible.
+          x: { min: datasets[0].data[0].x, max: datasets[0].data[datasets[0].data.length - 1].x,
+            title: { display: true, text: v.kind === "spectrum" ? (unit === "Hz" ? "Hz" : "bin") : rate ? `sample (${rate} per s)` : "sample" } },
+          y: { ...fixed("ymin", "ymax"), title: { display: true, text: v.kind === "spectrum" ? "dB" : "amplitude" } },
+        };
       }
       view.chart.update("none");
     } catch (e) { /* the next refresh tries again */ }
@@ -399,10 +518,7 @@ api("/api/graph").then((g) => {
   drawControls(g);
   setupProbes(g);
   setupViews(g);
-  if (g.variables) {
-    document.getElementById("variables-section").hidden = false;
-    refreshVariables();
-  }
+  if (g.variables) refreshVariables();
   connect();
   setInterval(refreshProbes, 200);
   setInterval(refreshViews, 200);

@@ -156,6 +156,9 @@ async fn graph(Ext(state): S) -> Json<Value> {
                 .map(|w| json!({
                     "name": w.name, "title": w.title, "kind": w.kind, "probes": w.probes,
                     "centre": w.centre, "size": w.size, "gui_hint": w.gui_hint,
+                    "options": w.options.iter().map(|(k, x)| (k.clone(), json!(x)))
+                        .collect::<serde_json::Map<String, Value>>(),
+                    "labels": w.labels,
                 }))
                 .collect::<Vec<_>>()),
         );

@@ -59,7 +59,8 @@ pub struct ViewConfig {
     pub name: String,
     /// Its title.
     pub title: String,
-    /// `spectrum`, `time`, `constellation` or `waterfall`.
+    /// `spectrum`, `time`, `constellation` or `waterfall`; or `tabs`, a tab widget the others
+    /// name in their `gui_hint` (no probes).
     pub kind: String,
     /// The probes it plots (ids as [`Probe::id`](crate::Probe)), in its inputs' order.
     pub probes: Vec<String>,
@@ -70,4 +71,9 @@ pub struct ViewConfig {
     pub size: Option<usize>,
     /// The front end's layout hint, as written (GRC's `gui_hint`).
     pub gui_hint: String,
+    /// How the page draws it, by name (limits, averaging, trigger...: see
+    /// `radioflow_graphfile::GuiView::options`).
+    pub options: Vec<(String, f64)>,
+    /// Legend labels per trace (for `tabs`: the tabs' labels).
+    pub labels: Vec<String>,
 }

@@ -57,7 +57,8 @@ pub struct GraphDescription {
 pub struct GuiView {
     /// The GRC block's name (`qtgui_freq_sink_x_0`).
     pub name: String,
-    /// What it shows: `spectrum`, `time`, `constellation` or `waterfall`.
+    /// What it shows: `spectrum`, `time`, `constellation` or `waterfall`; or `tabs`, a QT
+    /// tab widget (`qtgui_tab_widget`) that the page lays views and widgets out in.
     pub kind: &'static str,
     /// Its title (GRC's `name` parameter; the block's name when empty).
     pub title: String,
@@ -71,6 +72,17 @@ pub struct GuiView {
     pub size: Option<usize>,
     /// Where GRC's layout puts it (`gui_hint`: `tab@0: 1, 0, 1, 2`), as written.
     pub gui_hint: String,
+    /// How it draws, from the sink's GRC parameters, by name: `ymin`/`ymax` (`xmin`/`xmax`)
+    /// fixed limits when it does not autoscale, `average` (the spectrum's averaging factor,
+    /// 1 for none), `int_min`/`int_max` (the waterfall's intensity range), `update` (seconds
+    /// between redraws), the trigger (`trigger`, `level`, `slope` +1/-1,
+    /// `delay` in seconds, `channel`), `half` (1: a real input's
+    /// positive half only), `rate` (as [`rate`](Self::rate)); the tab widget's `tabs` (its
+    /// number of tabs). The trigger mode is a number: 0 free, 1 auto, 2 normal, 3 tag.
+    pub options: Vec<(String, f64)>,
+    /// Per input, the legend's label (GRC's `label1`...), empty where none is given; for a tab
+    /// widget, its tabs' labels.
+    pub labels: Vec<String>,
 }
 
 /// One block instance: its name, library id, item type, parameters and host.

@@ -269,8 +269,13 @@ fn raw_entries_check_boxes_push_buttons_and_listed_choosers() {
 #[test]
 fn the_gui_sinks_become_views_of_the_outputs_that_feed_them() {
     let grc = LiveGrc::open(example()).unwrap();
-    let views = &grc.description().gui;
-    assert_eq!(views.len(), 2, "{views:?}");
+    let all = &grc.description().gui;
+    // The tab widget the sinks sit in, then the sinks.
+    assert_eq!(all.len(), 3, "{all:?}");
+    assert_eq!((all[0].kind, all[0].name.as_str()), ("tabs", "displays"));
+    assert_eq!(all[0].labels, ["Spectrum", "Time"]);
+    assert_eq!(all[0].gui_hint, "3,0,1,2");
+    let views = &all[1..];
     let throttle = End {
         block: "blocks_throttle_0".into(),
         port: PortName::Index(0),
@@ -285,12 +290,30 @@ fn the_gui_sinks_become_views_of_the_outputs_that_feed_them() {
         (Some(48000.0), 0.0, Some(1024))
     );
     assert_eq!(freq.inputs, vec![(0, throttle.clone())]);
+    assert_eq!(freq.gui_hint, "displays@0:0,0,1,1");
+    let option = |v: &radioflow_graphfile::GuiView, key: &str| {
+        v.options.iter().find(|(k, _)| k == key).map(|(_, x)| *x)
+    };
+    // Not autoscaling: GRC's fixed limits; no averaging; its redraw period and rate.
+    assert_eq!(option(freq, "ymin"), Some(-140.0));
+    assert_eq!(option(freq, "ymax"), Some(10.0));
+    assert_eq!(option(freq, "average"), Some(1.0));
+    assert_eq!(option(freq, "update"), Some(0.1));
+    assert_eq!(option(freq, "rate"), Some(48000.0));
+    assert_eq!(freq.labels[0], "");
     let time = &views[1];
     assert_eq!(
         (time.kind, time.title.as_str(), time.size),
         ("time", "Tone in time", Some(256))
     );
     assert_eq!(time.inputs, vec![(0, throttle)]);
+    // A free-running trigger on the rising slope; limits of +-1.5.
+    assert_eq!(option(time, "trigger"), Some(0.0));
+    assert_eq!(option(time, "slope"), Some(1.0));
+    assert_eq!(
+        (option(time, "ymin"), option(time, "ymax")),
+        (Some(-1.5), Some(1.5))
+    );
     // The sinks themselves run headless: their inputs go to discarding sinks.
     assert!(grc
         .description()
