@@ -67,7 +67,7 @@ pub struct Throttle<T: Item> {
     passed: u64,
 }
 
-#[block(blocking)]
+#[block(blocking, paced)]
 impl<T: Item> Throttle<T> {
     /// Passes `items_per_second` items per second on average.
     ///
@@ -148,5 +148,6 @@ mod tests {
         h.work().unwrap();
         assert_eq!(h.produced("out"), 28, "the output limits too");
         assert!(h.block().is_blocking());
+        assert!(h.block().is_paced(), "it waits to its rate by design");
     }
 }

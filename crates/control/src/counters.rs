@@ -73,6 +73,8 @@ pub struct Report {
 #[derive(Debug)]
 pub(crate) struct Sampler {
     names: Vec<String>,
+    /// Per block (in index order), whether it waits by design and so is never the bottleneck.
+    paced: Vec<bool>,
     /// Connected stream outputs: block index, output index, block name, port name.
     outputs: Vec<(usize, usize, String, String)>,
     origin: Instant,
@@ -80,10 +82,16 @@ pub(crate) struct Sampler {
 }
 
 impl Sampler {
-    /// A sampler for blocks named `names` (in index order).
-    pub(crate) fn new(names: Vec<String>, outputs: Vec<(usize, usize, String, String)>) -> Self {
+    /// A sampler for blocks named `names` (in index order), `paced` those that wait on a
+    /// clock or a device by design.
+    pub(crate) fn new(
+        names: Vec<String>,
+        paced: Vec<bool>,
+        outputs: Vec<(usize, usize, String, String)>,
+    ) -> Self {
         Self {
             names,
+            paced,
             outputs,
             origin: Instant::now(),
             last: None,
@@ -150,8 +158,13 @@ impl Sampler {
             b.share = if total > 0.0 { b.share / total } else { 0.0 };
         }
         let key = |b: &BlockSample| if total > 0.0 { b.share } else { b.calls_per_s };
+        // A block that waits by design (a throttle sleeping to its rate) spends its time
+        // waiting, not computing: the bottleneck is the busiest of the others.
         let bottleneck = blocks
             .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.paced.get(*i).copied().unwrap_or(false))
+            .map(|(_, b)| b)
             .filter(|b| key(b) > 0.0)
             .max_by(|a, b| key(a).total_cmp(&key(b)))
             .map(|b| b.name.clone());

@@ -24,6 +24,9 @@ pub struct BlockInfo {
     /// Its Rust type name.
     #[serde(rename = "type")]
     pub type_name: String,
+    /// Whether its `work` waits on a clock or a device by design (a throttle, a sound card,
+    /// a radio): never named the bottleneck.
+    pub paced: bool,
     /// Stream inputs.
     pub inputs: Vec<PortInfo>,
     /// Stream outputs.
@@ -97,6 +100,7 @@ impl GraphInfo {
                 id: id.index(),
                 name: fg.name(id).to_owned(),
                 type_name: fg.type_name(id).to_owned(),
+                paced: fg.is_paced(id),
                 inputs: ports(id, Direction::StreamInput),
                 outputs: ports(id, Direction::StreamOutput),
                 message_inputs: names(id, Direction::MessageInput),
@@ -162,6 +166,7 @@ impl GraphInfo {
                 id,
                 name: name.clone(),
                 type_name: "task".into(),
+                paced: false,
                 inputs: Vec::new(),
                 outputs: Vec::new(),
                 message_inputs: Vec::new(),

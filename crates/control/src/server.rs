@@ -181,6 +181,7 @@ fn start(
         None => None,
     };
     let names: Vec<String> = graph.blocks.iter().map(|b| b.name.clone()).collect();
+    let paced: Vec<bool> = graph.blocks.iter().map(|b| b.paced).collect();
     let (tx, rx) = watch::channel(Arc::new(Report::default()));
     let state = Arc::new(State {
         graph,
@@ -228,7 +229,11 @@ fn start(
                 let Ok(listener) = tokio::net::TcpListener::from_std(std_listener) else {
                     return;
                 };
-                tokio::spawn(sample_loop(sampler_state, tx, Sampler::new(names, outputs)));
+                tokio::spawn(sample_loop(
+                    sampler_state,
+                    tx,
+                    Sampler::new(names, paced, outputs),
+                ));
                 crate::connections::serve(listener, app, limits, stop_rx).await;
             });
         })

@@ -56,6 +56,14 @@ fn lists_blocks_counts_posts_sets_and_stops() {
         .any(|e| e["src"] == "src" && e["dst"] == "throttle" && e["item"] == "complex64"));
     assert_eq!(g["message_edges"][0]["dst_port"], "store");
     assert_eq!(g["probes"][0]["id"], "throttle.out");
+    // The throttle waits to its rate by design; the others compute.
+    let paced: Vec<bool> = g["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["paced"].as_bool().unwrap())
+        .collect();
+    assert_eq!(paced, [false, true, false, false, false]);
 
     // Counters move.
     let first = poll("the throttle to produce", DEADLINE, || {
@@ -67,6 +75,8 @@ fn lists_blocks_counts_posts_sets_and_stops() {
 
     // Buffer fill per connected stream output.
     let (_, c) = request("GET", &format!("{base}/api/counters"), None, None);
+    // The throttle spends nearly all the time in work, sleeping: never the bottleneck.
+    assert_ne!(c["bottleneck"], "throttle", "{c}");
     let b = c["buffers"].as_array().unwrap();
     let throttle = b
         .iter()

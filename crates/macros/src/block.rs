@@ -9,6 +9,7 @@ use syn::{Error, FnArg, ImplItem, ImplItemFn, ItemImpl, LitStr, ReturnType, Type
 #[derive(Default)]
 struct Args {
     blocking: bool,
+    paced: bool,
     observer: bool,
     message_source: bool,
     type_name: Option<LitStr>,
@@ -19,6 +20,9 @@ fn parse_args(args: TokenStream) -> syn::Result<Args> {
     let parser = syn::meta::parser(|m| {
         if m.path.is_ident("blocking") {
             a.blocking = true;
+            Ok(())
+        } else if m.path.is_ident("paced") {
+            a.paced = true;
             Ok(())
         } else if m.path.is_ident("observer") {
             a.observer = true;
@@ -31,7 +35,7 @@ fn parse_args(args: TokenStream) -> syn::Result<Args> {
             Ok(())
         } else {
             Err(m.error(
-                "unknown #[block] option: use `blocking`, `observer`, `message_source` or \
+                "unknown #[block] option: use `blocking`, `paced`, `observer`, `message_source` or \
                  `type_name = \"...\"`",
             ))
         }
@@ -246,6 +250,9 @@ pub(crate) fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<Token
     let blocking = args
         .blocking
         .then(|| quote! { fn is_blocking(&self) -> bool { true } });
+    let paced = args
+        .paced
+        .then(|| quote! { fn is_paced(&self) -> bool { true } });
     let observer = args
         .observer
         .then(|| quote! { fn is_observer(&self) -> bool { true } });
@@ -298,6 +305,7 @@ pub(crate) fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<Token
             #start_fn
             #stop_fn
             #blocking
+            #paced
             #observer
             #message_source
             #type_name

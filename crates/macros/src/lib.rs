@@ -62,7 +62,8 @@ pub fn derive_ports(input: TokenStream) -> TokenStream {
 /// block without stream ports), `fn start` / `fn stop` hooks (optional), and message inputs as
 /// methods marked `#[message_input]` taking `&Pmt`, `Pmt`, or any `FromMessage` type (a number,
 /// a bool, a string...), returning `()` or a `Result`. Arguments: `blocking` (its `work` may
-/// block its thread), `observer` (a cheap sink that only watches a stream, such as a live
+/// block its thread), `paced` (its `work` waits on a clock or a device by design: see
+/// `Block::is_paced`), `observer` (a cheap sink that only watches a stream, such as a live
 /// view's probe: see `Block::is_observer`), `message_source` (it makes messages on a clock of
 /// its own: see `Block::is_message_source`), `type_name = "..."` (the default instance name's
 /// stem).

@@ -138,6 +138,13 @@ pub trait Block: Any + Send {
         false
     }
 
+    /// Whether `work` waits on a clock or a device by design (a throttle, a sound card, a
+    /// radio): its time in `work` is waiting for the world, not computing, so a live view
+    /// does not name it the graph's bottleneck.
+    fn is_paced(&self) -> bool {
+        false
+    }
+
     /// Whether the block makes messages of its own accord, on a clock (GNU Radio's message
     /// strobe). Such a block, though it has message inputs and no stream ports, does not end
     /// when its senders have finished (or none is connected), and each of its work calls

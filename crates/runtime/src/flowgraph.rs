@@ -185,11 +185,13 @@ impl Flowgraph {
             n += 1;
         }
         let type_name = block.type_name();
+        let paced = block.is_paced();
         self.nodes.push(Node {
             name: unique.into(),
             block: Some(block),
             specs,
             type_name,
+            paced,
             max_items: None,
             stats: BlockStats::default(),
         });
@@ -307,6 +309,15 @@ impl Flowgraph {
     /// If `id` is not from this flowgraph.
     pub fn type_name(&self, id: BlockId) -> &'static str {
         self.nodes[id.0].type_name
+    }
+
+    /// Whether block `id` waits on a clock or a device by design (as [`Block::is_paced`]),
+    /// kept while it runs.
+    ///
+    /// # Panics
+    /// If `id` is not from this flowgraph.
+    pub fn is_paced(&self, id: BlockId) -> bool {
+        self.nodes[id.0].paced
     }
 
     /// The stream connections, in the order they were made: `((writer, output index),

@@ -29,6 +29,8 @@ pub(crate) struct Node {
     pub(crate) specs: PortSpecs,
     /// [`Block::type_name`], for tools that show the graph while it runs.
     pub(crate) type_name: &'static str,
+    /// [`Block::is_paced`], for tools that show the graph while it runs.
+    pub(crate) paced: bool,
     pub(crate) max_items: Option<u64>,
     /// Statistics of the last run.
     pub(crate) stats: BlockStats,

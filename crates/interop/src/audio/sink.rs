@@ -57,7 +57,7 @@ impl std::fmt::Debug for AudioSink {
     }
 }
 
-#[block(blocking)]
+#[block(blocking, paced)]
 impl AudioSink {
     /// A sink of `num_inputs` streams (at least 1) on `device` (opened when the run starts).
     pub fn new(sample_rate: u32, device: &str, ok_to_block: bool, num_inputs: usize) -> Self {

@@ -52,7 +52,7 @@ impl std::fmt::Debug for AudioSource {
     }
 }
 
-#[block(blocking)]
+#[block(blocking, paced)]
 impl AudioSource {
     /// A source of `num_outputs` streams (at least 1) from `device` (opened when the run
     /// starts).

@@ -87,7 +87,7 @@ impl std::fmt::Debug for SoapySink {
     }
 }
 
-#[block(blocking)]
+#[block(blocking, paced)]
 impl SoapySink {
     /// A sink for the device `args` at `sample_rate` samples/s tuned to `frequency` Hz, on
     /// channel 0 with automatic gain; nothing is opened yet.

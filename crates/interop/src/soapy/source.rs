@@ -128,7 +128,7 @@ impl std::fmt::Debug for SoapySource {
     }
 }
 
-#[block(blocking)]
+#[block(blocking, paced)]
 impl SoapySource {
     /// A source for the device `args` at `sample_rate` samples/s tuned to `frequency` Hz,
     /// on channel 0 with automatic gain; nothing is opened yet.
