@@ -1,0 +1,5 @@
+//! gr-dtv's DVB-T2 OFDM blocks as blocks of a streaming graph, one per file.
+
+mod cell_interleaver;
+
+pub use cell_interleaver::Dvbt2CellInterleaver;

@@ -1,0 +1,27 @@
+//! DVB-T2 (ETSI EN 302 755) on radioflow: the OFDM side of gr-dtv's transmitter, cells to
+//! samples, as kernels and blocks that compute what gr-dtv's `dvbt2_*_cc` blocks compute.
+//!
+//! [`CellInterleaver`] is the cell and time interleaver (clauses 6.4, 6.5) over one
+//! interleaving frame; the block [`Dvbt2CellInterleaver`] (`dvbt2_cellinterleaver`, GRC's
+//! `dtv_dvbt2_cellinterleaver_cc`) wraps it. The bytes side up to the QAM mapper is in
+//! `radioflow-dvbs2`, whose FEC chain DVB-T2 shares.
+//!
+//! ```
+//! use num_complex::Complex32;
+//! use radioflow_dvbt2::CellInterleaver;
+//!
+//! let mut ci = CellInterleaver::new("short", "qpsk", 4, 2)?;
+//! let cells = vec![Complex32::new(1.0, -1.0); ci.frame_cells()];
+//! let mut out = vec![Complex32::new(0.0, 0.0); ci.frame_cells()];
+//! ci.interleave(&cells, &mut out);
+//! assert_eq!(out, cells);
+//! # Ok::<(), radioflow_dvbt2::SettingsError>(())
+//! ```
+
+mod blocks;
+mod cell_interleaver;
+mod error;
+
+pub use blocks::Dvbt2CellInterleaver;
+pub use cell_interleaver::{CellInterleaver, MAX_FEC_BLOCKS};
+pub use error::SettingsError;
