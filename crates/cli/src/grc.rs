@@ -82,6 +82,7 @@ fn describe(row: &GrBlock) -> String {
             To::Convert(n, _) => format!("{n} (converted)"),
             To::Only(_, why) => format!("only where radioflow's block does the same ({why})"),
             To::NoEffect(why) => format!("no effect: {why}"),
+            To::Word(n) => format!("{n} (an enumeration's option, as written)"),
         };
         out += &format!("  {:20} -> {what}\n", p.key);
     }

@@ -235,6 +235,14 @@ impl BbScrambler {
         BbScrambler { sequence }
     }
 
+    /// The sequence's first `n` bits (n ≤ 64 800), one per byte.
+    pub(crate) fn bits(&self, n: usize) -> Vec<u8> {
+        let mut bits = vec![0u8; n.next_multiple_of(8)];
+        unpack(&self.sequence[..n.div_ceil(8)], &mut bits);
+        bits.truncate(n);
+        bits
+    }
+
     /// XORs the sequence into a packed BBFRAME (header included).
     pub(crate) fn apply(&self, bytes: &mut [u8]) {
         for (b, s) in bytes.iter_mut().zip(&self.sequence) {

@@ -32,6 +32,15 @@ pub(crate) fn table(frame: FrameSize, rate: CodeRate) -> &'static [u16] {
     }
 }
 
+/// The table of a DVB-T2 code (EN 302 755): DVB-S2's, except normal 2/3 and short 3/5.
+pub(crate) fn t2_table(frame: FrameSize, rate: CodeRate) -> &'static [u16] {
+    match (frame, rate) {
+        (FrameSize::Normal, CodeRate::R2_3) => crate::ldpc_tables_t2::T2_NORMAL_2_3,
+        (FrameSize::Short, CodeRate::R3_5) => crate::ldpc_tables_t2::T2_SHORT_3_5,
+        _ => table(frame, rate),
+    }
+}
+
 /// Iterates the rows of a table: the parity addresses of information bits 0, 360, 720, ...
 pub(crate) fn rows(table: &'static [u16]) -> impl Iterator<Item = &'static [u16]> {
     let mut rest = table;
@@ -62,8 +71,12 @@ pub(crate) struct LdpcEncoder {
 
 impl LdpcEncoder {
     pub(crate) fn new(fec: &FecParams) -> Self {
+        Self::with_table(fec, table(fec.frame, fec.rate))
+    }
+
+    /// The encoder of `fec`'s sizes with parity table `table` (a DVB-T2 code of its own).
+    pub(crate) fn with_table(fec: &FecParams, table: &'static [u16]) -> Self {
         let nparity = fec.nldpc - fec.kldpc();
-        let table = table(fec.frame, fec.rate);
         debug_assert_eq!(rows(table).count() * 360, fec.kldpc());
         debug_assert_eq!(nparity % 360, 0);
         LdpcEncoder {
@@ -204,6 +217,9 @@ mod tests {
                 let m = fec.nldpc - fec.kldpc();
                 assert!(rows(tab).flatten().all(|&x| usize::from(x) < m));
                 assert!(rows(tab).all(|r| r.len() <= 32 && !r.is_empty()));
+                let t2 = t2_table(frame, rate);
+                assert_eq!(rows(t2).count() * 360, fec.kldpc(), "T2 {frame:?} {rate}");
+                assert!(rows(t2).flatten().all(|&x| usize::from(x) < m));
             }
         }
     }

@@ -42,7 +42,8 @@
 //!
 //! # Layout
 //! `tx/` the transmitter and its stages, `rx/` the receiver (`rx/sync/` synchronisation,
-//! `rx/decode/` decoding), `framed/` the framed pipelines of both, `blocks/` the blocks; the
+//! `rx/decode/` decoding), `framed/` the framed pipelines of both, `blocks/` the blocks
+//! (`blocks/gr_dtv/`: gr-dtv's transmitter blocks one by one); the
 //! files at the top (`modcod.rs`, `bbframe.rs`, `bch.rs`, `ldpc.rs`, `mapper.rs`,
 //! `plframe.rs`) define what both halves share.
 //!
@@ -61,6 +62,7 @@ mod blocks;
 pub mod framed;
 mod ldpc;
 mod ldpc_tables;
+mod ldpc_tables_t2;
 mod mapper;
 mod modcod;
 mod plframe;
@@ -68,6 +70,10 @@ pub mod rx;
 mod tx;
 
 pub use bbframe::{InputStream, RollOff, TsSyncError};
+pub use blocks::{
+    DtvSettingsError, DvbBbheader, DvbBbscrambler, DvbBch, DvbLdpc, Dvbs2Interleaver,
+    Dvbs2Modulator, Dvbs2Physical, Dvbt2Interleaver, Dvbt2Modulator,
+};
 pub use blocks::{Dvbs2Rx, Dvbs2Tx, Dvbs2TxError};
 pub use modcod::{CodeRate, Constellation, FecParams, FrameSize, Modcod, ModcodError};
 pub use rx::{Receiver, RxStats};

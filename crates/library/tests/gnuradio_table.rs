@@ -17,7 +17,7 @@ fn our_params(row: &GrBlock) -> Vec<&'static str> {
         .params
         .iter()
         .filter_map(|p| match p.to {
-            To::Param(n) | To::Convert(n, _) => Some(n),
+            To::Param(n) | To::Convert(n, _) | To::Word(n) => Some(n),
             To::Only(..) | To::NoEffect(_) => None,
         })
         .collect();

@@ -22,8 +22,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// removed, `${x}` as `{x}`; empty where GNU Radio 3.10.5 lacks the block), `types` (a list of
 /// `(option, numpy dtype name or None, why refused)`), `params` (a list of `(key, what,
 /// detail)`: what is `param` (detail: radioflow's name), `convert` (radioflow's name), `only`
-/// (detail: why other values are refused) or `no_effect` (detail: why)) and `extra` (keys
-/// passed through under the same name).
+/// (detail: why other values are refused), `no_effect` (detail: why) or `word` (a GRC
+/// enumeration's option name as written, detail: radioflow's name, which the row's choice reads))
+/// and `extra` (keys passed through under the same name).
 #[pyfunction]
 fn gnuradio_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let rows = PyList::empty(py);
@@ -46,6 +47,7 @@ fn gnuradio_table(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
                 To::Convert(n, _) => (p.key, "convert", n),
                 To::Only(_, why) => (p.key, "only", why),
                 To::NoEffect(why) => (p.key, "no_effect", why),
+                To::Word(n) => (p.key, "word", n),
             })
             .collect();
         d.set_item("params", params)?;

@@ -388,10 +388,13 @@ pub fn describe_grc(text: &str, file: impl AsRef<Path>) -> Result<GraphDescripti
             .params
             .iter()
             .filter(|(k, v)| {
-                !v.trim().is_empty() || RAW.contains(&k.as_str()) || STRING.contains(&k.as_str())
+                !v.trim().is_empty()
+                    || RAW.contains(&k.as_str())
+                    || row.is_word(k)
+                    || STRING.contains(&k.as_str())
             })
             .map(|(k, v)| {
-                let value = if RAW.contains(&k.as_str()) {
+                let value = if RAW.contains(&k.as_str()) || row.is_word(k) {
                     Ok(Value::Str(v.clone()))
                 } else if STRING.contains(&k.as_str()) {
                     match vars.eval(v) {

@@ -29,6 +29,7 @@ mod bursts_tags;
 mod channels;
 mod common;
 mod digital;
+mod dtv;
 mod fec;
 mod fft;
 mod file_meta;
@@ -100,6 +101,7 @@ const MODULES: &[&[GrBlock]] = &[
     modulation::ROWS,
     modems::ROWS,
     bursts_tags::ROWS,
+    dtv::ROWS,
     #[cfg(feature = "audio")]
     audio::ROWS,
 ];

@@ -78,6 +78,11 @@ pub enum To {
     Only(fn(&Pmt) -> bool, &'static str),
     /// Has no effect on what the block computes (GRC's display options), with why.
     NoEffect(&'static str),
+    /// A GRC enumeration (`dtype: enum`) whose options are not expressions (gr-dtv's
+    /// `FECFRAME_NORMAL`): the option's name as written, a symbol under the radioflow
+    /// parameter of that name (the row's [`choose`](GrBlock::choose) turns it into the
+    /// block's words). A `.grc` loader passes such a key's text unevaluated.
+    Word(&'static str),
 }
 
 /// A fixed parameter value.
@@ -179,7 +184,7 @@ impl GrBlock {
             };
             match &p.to {
                 To::NoEffect(_) => {}
-                To::Param(name) => {
+                To::Param(name) | To::Word(name) => {
                     let v = value.map_err(|e| format!("{id}: {}: {e}", p.key))?;
                     mapped.params.push(((*name).to_owned(), v));
                 }
@@ -214,6 +219,14 @@ impl GrBlock {
             choose(&mut mapped).map_err(|e| format!("{id}: {e}"))?;
         }
         Ok(mapped)
+    }
+
+    /// Whether GRC key `key` is an enumeration whose option names are taken as written
+    /// ([`To::Word`]).
+    pub fn is_word(&self, key: &str) -> bool {
+        self.params
+            .iter()
+            .any(|p| p.key == key && matches!(p.to, To::Word(_)))
     }
 
     /// The option GRC's `type` names (`None` for a block without one), if radioflow has it.

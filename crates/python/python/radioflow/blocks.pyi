@@ -836,6 +836,119 @@ def divide(dtype: DTypeLike = np.complex64, inputs: int = 2, vlen: int = 1, *, n
     """
 
 
+def dvb_bbheader(standard: str = "dvb-s2", frame: str = "normal", rate: str = "1/2", rolloff: str = "0.35", high_efficiency: bool = False, inband: bool = False, fecblocks: int = 168, tsrate: int = 4000000, *, name: Optional[str] = None) -> Block:
+    """DVB-S2/T2 mode adaptation as gr-dtv's dvb_bbheader_bb: TS bytes in, BBFRAMEs (BBHEADER and packets, CRC-8 in the sync bytes) out as one bit per byte.
+
+    Parameters:
+        standard: the standard (one of dvb-s2, dvb-t2; default "dvb-s2").
+        frame: FECFRAME size (one of normal, short; default "normal").
+        rate: LDPC code rate (its Kbch is the frame's length) (one of 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6, 8/9, 9/10; default "1/2").
+        rolloff: roll-off signalled in MATYPE (DVB-S2; DVB-T2 signals 0) (one of 0.35, 0.25, 0.20, 0.15, 0.10, 0.05; default "0.35").
+        high_efficiency: DVB-T2 high efficiency mode (sync bytes dropped) (true or false; default False).
+        inband: in-band type B signalling (true or false; default False).
+        fecblocks: FEC blocks per interleaving frame (in-band signalling's period) (an integer >= -9223372036854775808; default 168).
+        tsrate: transport stream rate signalled in-band, bit/s (an integer >= -9223372036854775808; default 4000000).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvb_bbscrambler(standard: str = "dvb-s2", frame: str = "normal", rate: str = "1/2", *, name: Optional[str] = None) -> Block:
+    """DVB-S2/T2 BB scrambling as gr-dtv's dvb_bbscrambler_bb: BBFRAMEs of Kbch bits, one per byte, XORed with the PRBS 1 + x^14 + x^15 restarted every frame.
+
+    Parameters:
+        standard: the standard (one of dvb-s2, dvb-t2; default "dvb-s2").
+        frame: FECFRAME size (one of normal, short; default "normal").
+        rate: LDPC code rate (its Kbch is the frame's length) (one of 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6, 8/9, 9/10; default "1/2").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvb_bch(standard: str = "dvb-s2", frame: str = "normal", rate: str = "1/2", *, name: Optional[str] = None) -> Block:
+    """DVB-S2/T2 BCH encoder as gr-dtv's dvb_bch_bb: Kbch bits in, Nbch bits out (the input, then its parity), one bit per byte.
+
+    Parameters:
+        standard: the standard (one of dvb-s2, dvb-t2; default "dvb-s2").
+        frame: FECFRAME size (one of normal, short; default "normal").
+        rate: LDPC code rate (its Kbch and Nbch) (one of 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6, 8/9, 9/10; default "1/2").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvb_ldpc(standard: str = "dvb-s2", frame: str = "normal", rate: str = "1/2", *, name: Optional[str] = None) -> Block:
+    """DVB-S2/T2 LDPC encoder as gr-dtv's dvb_ldpc_bb: Nbch bits in, Nldpc bits out (the input, then its parity), one bit per byte.
+
+    Parameters:
+        standard: the standard (one of dvb-s2, dvb-t2; default "dvb-s2").
+        frame: FECFRAME size (one of normal, short; default "normal").
+        rate: LDPC code rate (one of 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6, 8/9, 9/10; default "1/2").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbs2_interleaver(frame: str = "normal", rate: str = "3/4", constellation: str = "qpsk", *, name: Optional[str] = None) -> Block:
+    """DVB-S2 bit interleaver as gr-dtv's dvbs2_interleaver_bb: FECFRAMEs of Nldpc bits (one per byte) in, one constellation label per byte out.
+
+    Parameters:
+        frame: FECFRAME size (one of normal, short; default "normal").
+        rate: LDPC code rate (one of 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6, 8/9, 9/10; default "3/4").
+        constellation: constellation (with the rate, a MODCOD of EN 302 307-1 table 12; 3/4, the default rate, has every constellation) (one of qpsk, 8psk, 16apsk, 32apsk; default "qpsk").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbs2_modulator(frame: str = "normal", rate: str = "3/4", constellation: str = "qpsk", interpolation: bool = False, *, name: Optional[str] = None) -> Block:
+    """DVB-S2 bit mapper as gr-dtv's dvbs2_modulator_bc: one constellation label per byte in, complex points (QPSK, 8PSK, 16APSK, 32APSK) out, optionally each followed by a zero.
+
+    Parameters:
+        frame: FECFRAME size (one of normal, short; default "normal").
+        rate: LDPC code rate (the APSK ring ratios) (one of 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6, 8/9, 9/10; default "3/4").
+        constellation: constellation (with the rate, a MODCOD of EN 302 307-1 table 12; 3/4, the default rate, has every constellation) (one of qpsk, 8psk, 16apsk, 32apsk; default "qpsk").
+        interpolation: each point followed by a zero (2 samples per symbol) (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbs2_physical(frame: str = "normal", rate: str = "3/4", constellation: str = "qpsk", pilots: bool = False, goldcode: int = 0, *, name: Optional[str] = None) -> Block:
+    """DVB-S2 physical layer framer as gr-dtv's dvbs2_physical_cc: constellation points in, PLFRAMEs (PLHEADER, pilots, PL scrambling) out, each symbol followed by a zero.
+
+    Parameters:
+        frame: FECFRAME size (one of normal, short; default "normal").
+        rate: LDPC code rate (the PLS code's MODCOD) (one of 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6, 8/9, 9/10; default "3/4").
+        constellation: constellation (with the rate, a MODCOD of EN 302 307-1 table 12; 3/4, the default rate, has every constellation) (one of qpsk, 8psk, 16apsk, 32apsk; default "qpsk").
+        pilots: pilot blocks (true or false; default False).
+        goldcode: PL scrambling Gold code index n, 0 to 262141 (an integer >= -9223372036854775808; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def dvbs2_rx(rolloff: str = "0.2", gold: int = 0, sps: float = 2.0, *, name: Optional[str] = None) -> Block:
     """The DVB-S2 receiver (EN 302 307-1) on one thread: complex samples in (2 samples per symbol, or another rate resampled to 2), the TS packets of every frame out (MODCOD per frame from its PLS code; packets of failed frames marked with TEI).
 
@@ -868,6 +981,36 @@ def dvbs2_tx(modcod: str = "qpsk-8/9", frame: str = "normal", pilots: bool = Tru
         in: stream input
         out: stream output
         modcod: message input
+    """
+
+
+def dvbt2_interleaver(frame: str = "short", rate: str = "1/2", constellation: str = "qpsk", *, name: Optional[str] = None) -> Block:
+    """DVB-T2 bit interleaver and bit-to-cell demultiplexer as gr-dtv's dvbt2_interleaver_bb: FECFRAMEs of Nldpc bits (one per byte) in, one cell word per byte out.
+
+    Parameters:
+        frame: FECFRAME size (short by default: every rate word has a short code) (one of normal, short; default "short").
+        rate: LDPC code rate (a DVB-T2 rate of the frame size) (one of 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6; default "1/2").
+        constellation: constellation (one of qpsk, 16qam, 64qam, 256qam; default "qpsk").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt2_modulator(frame: str = "normal", constellation: str = "qpsk", rotation: bool = False, *, name: Optional[str] = None) -> Block:
+    """DVB-T2 QAM mapper as gr-dtv's dvbt2_modulator_bc: one cell word per byte in, QPSK/16QAM/64QAM/256QAM cells out, optionally rotated with cyclic Q delay.
+
+    Parameters:
+        frame: FECFRAME size (the FEC block's cells) (one of normal, short; default "normal").
+        constellation: constellation (one of qpsk, 16qam, 64qam, 256qam; default "qpsk").
+        rotation: constellation rotation and cyclic Q delay (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
     """
 
 
