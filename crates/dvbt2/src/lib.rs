@@ -3,7 +3,10 @@
 //!
 //! [`CellInterleaver`] is the cell and time interleaver (clauses 6.4, 6.5) over one
 //! interleaving frame; the block [`Dvbt2CellInterleaver`] (`dvbt2_cellinterleaver`, GRC's
-//! `dtv_dvbt2_cellinterleaver_cc`) wraps it. The bytes side up to the QAM mapper is in
+//! `dtv_dvbt2_cellinterleaver_cc`) wraps it. [`FreqInterleaver`] is the frequency interleaver
+//! (clause 6.6) over one T2 frame, whose symbols carry [`SymbolCells`]; its block is
+//! [`Dvbt2FreqInterleaver`] (`dvbt2_freqinterleaver`, GRC's `dtv_dvbt2_freqinterleaver_cc`).
+//! [`FftSize`] and the `params` words are the settings these blocks share. The bytes side up to the QAM mapper is in
 //! `radioflow-dvbs2`, whose FEC chain DVB-T2 shares.
 //!
 //! ```
@@ -21,7 +24,13 @@
 mod blocks;
 mod cell_interleaver;
 mod error;
+mod freq_interleaver;
+mod params;
+mod symbol_cells;
 
-pub use blocks::Dvbt2CellInterleaver;
+pub use blocks::{Dvbt2CellInterleaver, Dvbt2FreqInterleaver};
 pub use cell_interleaver::{CellInterleaver, MAX_FEC_BLOCKS};
 pub use error::SettingsError;
+pub use freq_interleaver::FreqInterleaver;
+pub use params::{FftSize, GuardInterval, FFT_WORDS};
+pub use symbol_cells::SymbolCells;

@@ -1,5 +1,7 @@
 //! gr-dtv's DVB-T2 OFDM blocks as blocks of a streaming graph, one per file.
 
 mod cell_interleaver;
+mod freq_interleaver;
 
 pub use cell_interleaver::Dvbt2CellInterleaver;
+pub use freq_interleaver::Dvbt2FreqInterleaver;

@@ -1,10 +1,11 @@
 """Runs gr-dtv's DVB-T2 OFDM blocks on the same input as radioflow's tests, in one process.
 
 Reads a JSON job on stdin: {"out": folder, "cases": [{"name": str, "make": a gr-dtv
-constructor (Python), "data": [re, im, re, im, ...], "tags": [[offset, key, int value], ...]}]}.
-For each case: vector_source_c -> make -> vector_sink_c; writes NAME.bin (the output,
-complex64) and NAME.tags.json ([offset, key, value] of each output tag). Run with Debian's
-/usr/bin/python3 (GNU Radio 3.10).
+constructor (Python), "tags": [[offset, key, int value], ...], "max_items": the most items
+a call of the block's work may make, 0 for GNU Radio's choice}]}. For each case:
+vector_source_c of NAME.in.bin (complex64, in the folder) -> make -> vector_sink_c; writes
+NAME.bin (the output, complex64) and NAME.tags.json ([offset, key, value] of each output
+tag). Run with Debian's /usr/bin/python3 (GNU Radio 3.10).
 """
 
 import json
@@ -19,17 +20,18 @@ from gnuradio import blocks, dtv, gr  # noqa: F401  (make strings name them)
 def main():
     job = json.load(sys.stdin)
     for case in job["cases"]:
-        d = np.array(case["data"], dtype=np.float32)
-        data = (d[::2] + 1j * d[1::2]).astype(np.complex64)
+        name = os.path.join(job["out"], case["name"])
+        data = np.fromfile(name + ".in.bin", dtype=np.complex64)
         tags = [gr.tag_utils.python_to_tag((o, pmt.intern(k), pmt.from_long(v), pmt.PMT_F))
                 for o, k, v in case["tags"]]
         tb = gr.top_block()
         src = blocks.vector_source_c(data.tolist(), False, 1, tags)
         block = eval(case["make"])  # noqa: S307  (the test's own strings)
+        if case["max_items"]:
+            block.set_max_noutput_items(case["max_items"])
         sink = blocks.vector_sink_c()
         tb.connect(src, block, sink)
         tb.run()
-        name = os.path.join(job["out"], case["name"])
         np.array(sink.data(), dtype=np.complex64).tofile(name + ".bin")
         out = [[t.offset, pmt.symbol_to_string(t.key), pmt.to_python(t.value)] for t in sink.tags()]
         with open(name + ".tags.json", "w") as f:

@@ -5,6 +5,67 @@
 use super::common::{param, row};
 use super::dtv::{frame_word, push, t2_constellation, take, word};
 use super::table::{GrBlock, Mapped};
+use radioflow_runtime::Pmt;
+
+/// Takes GRC enumeration `key` (GRC's `default` where the file leaves it out) as the block's
+/// word: the option's name after `prefix`, in lower case, `GI_1_32` as `1/32`.
+fn option_word(
+    m: &mut Mapped,
+    key: &str,
+    default: &'static str,
+    prefix: &str,
+) -> Result<Pmt, String> {
+    let option = take(m, key, default)?;
+    let rest = option
+        .strip_prefix(prefix)
+        .ok_or_else(|| format!("{key} = {option} is not one of GNU Radio's options"))?;
+    let word = if prefix == "GI_" {
+        rest.replacen('_', "/", 1)
+    } else {
+        rest.to_lowercase()
+    };
+    Ok(Pmt::symbol(word.as_str()))
+}
+
+/// Takes the version and the one of a pair of fields (`paprmode1`/`paprmode2`) that it makes
+/// GRC show (1.1.1: the first), as word `name`.
+fn by_version(
+    m: &mut Mapped,
+    version: &str,
+    name: &str,
+    default: &'static str,
+    prefix: &str,
+) -> Result<(), String> {
+    let (first, second) = (
+        option_word(m, &format!("{name}1"), default, prefix)?,
+        option_word(m, &format!("{name}2"), default, prefix)?,
+    );
+    push(
+        m,
+        name,
+        if version == "VERSION_111" {
+            first
+        } else {
+            second
+        },
+    );
+    Ok(())
+}
+
+fn freq_interleaver(m: &mut Mapped) -> Result<(), String> {
+    let version = take(m, "version", "VERSION_111")?;
+    for (key, default, prefix) in [
+        ("carriermode", "CARRIERS_NORMAL", "CARRIERS_"),
+        ("fftsize", "FFTSIZE_1K", "FFTSIZE_"),
+        ("pilotpattern", "PILOT_PP1", "PILOT_"),
+        ("guardinterval", "GI_1_32", "GI_"),
+    ] {
+        let w = option_word(m, key, default, prefix)?;
+        push(m, key, w);
+    }
+    by_version(m, &version, "paprmode", "PAPR_OFF", "PAPR_")?;
+    by_version(m, &version, "preamble", "PREAMBLE_T2_SISO", "PREAMBLE_")
+}
 
 fn cell_interleaver(m: &mut Mapped) -> Result<(), String> {
     let f = take(m, "framesize", "FECFRAME_NORMAL")?;
@@ -12,18 +73,41 @@ fn cell_interleaver(m: &mut Mapped) -> Result<(), String> {
     t2_constellation(m)
 }
 
-pub(crate) const ROWS: &[GrBlock] = &[GrBlock {
-    choose: Some(cell_interleaver),
-    ..row(
-        "dtv_dvbt2_cellinterleaver_cc",
-        "dtv.dvbt2_cellinterleaver_cc({framesize.val},{constellation.val},{fecblocks},{tiblocks})",
-        "dvbt2_cellinterleaver",
-        &[],
-        &[
-            word("framesize", "_framesize"),
-            word("constellation", "_constellation"),
-            param("fecblocks", "fecblocks"),
-            param("tiblocks", "tiblocks"),
-        ],
-    )
-}];
+pub(crate) const ROWS: &[GrBlock] = &[
+    GrBlock {
+        choose: Some(cell_interleaver),
+        ..row(
+            "dtv_dvbt2_cellinterleaver_cc",
+            "dtv.dvbt2_cellinterleaver_cc({framesize.val},{constellation.val},{fecblocks},{tiblocks})",
+            "dvbt2_cellinterleaver",
+            &[],
+            &[
+                word("framesize", "_framesize"),
+                word("constellation", "_constellation"),
+                param("fecblocks", "fecblocks"),
+                param("tiblocks", "tiblocks"),
+            ],
+        )
+    },
+    GrBlock {
+        choose: Some(freq_interleaver),
+        ..row(
+            "dtv_dvbt2_freqinterleaver_cc",
+            "dtv.dvbt2_freqinterleaver_cc(",
+            "dvbt2_freqinterleaver",
+            &[],
+            &[
+                word("carriermode", "_carriermode"),
+                word("fftsize", "_fftsize"),
+                word("pilotpattern", "_pilotpattern"),
+                word("guardinterval", "_guardinterval"),
+                param("numdatasyms", "numdatasyms"),
+                word("paprmode1", "_paprmode1"),
+                word("paprmode2", "_paprmode2"),
+                word("version", "_version"),
+                word("preamble1", "_preamble1"),
+                word("preamble2", "_preamble2"),
+            ],
+        )
+    },
+];
