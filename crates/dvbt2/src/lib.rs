@@ -6,6 +6,8 @@
 //! `dtv_dvbt2_cellinterleaver_cc`) wraps it. [`FreqInterleaver`] is the frequency interleaver
 //! (clause 6.6) over one T2 frame, whose symbols carry [`SymbolCells`]; its block is
 //! [`Dvbt2FreqInterleaver`] (`dvbt2_freqinterleaver`, GRC's `dtv_dvbt2_freqinterleaver_cc`).
+//! [`p1_symbol`] makes the P1 preamble symbol (clause 7.2.2); [`Dvbt2P1Insertion`]
+//! (`dvbt2_p1insertion`, GRC's `dtv_dvbt2_p1insertion_cc`) puts it before each T2 frame.
 //! [`FftSize`] and the `params` words are the settings these blocks share. The bytes side up to the QAM mapper is in
 //! `radioflow-dvbs2`, whose FEC chain DVB-T2 shares.
 //!
@@ -25,12 +27,15 @@ mod blocks;
 mod cell_interleaver;
 mod error;
 mod freq_interleaver;
+mod p1;
+mod p1_tables;
 mod params;
 mod symbol_cells;
 
-pub use blocks::{Dvbt2CellInterleaver, Dvbt2FreqInterleaver};
+pub use blocks::{Dvbt2CellInterleaver, Dvbt2FreqInterleaver, Dvbt2P1Insertion};
 pub use cell_interleaver::{CellInterleaver, MAX_FEC_BLOCKS};
 pub use error::SettingsError;
 pub use freq_interleaver::FreqInterleaver;
+pub use p1::{p1_symbol, P1_LEN};
 pub use params::{FftSize, GuardInterval, FFT_WORDS};
 pub use symbol_cells::SymbolCells;

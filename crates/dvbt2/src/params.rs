@@ -155,3 +155,15 @@ pub(crate) fn parse_miso(
     ];
     parse(block, name, word, &options)
 }
+
+/// P1's S1 field by the preamble (clause 7.2.2.2): 0 T2 SISO, 1 T2 MISO, 3 T2-Lite SISO,
+/// 4 T2-Lite MISO.
+pub(crate) fn parse_s1(block: &'static str, name: &str, word: &str) -> Result<u8, SettingsError> {
+    let options = [
+        ("t2_siso", 0),
+        ("t2_miso", 1),
+        ("t2_lite_siso", 3),
+        ("t2_lite_miso", 4),
+    ];
+    parse(block, name, word, &options)
+}

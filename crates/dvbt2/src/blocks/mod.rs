@@ -2,6 +2,8 @@
 
 mod cell_interleaver;
 mod freq_interleaver;
+mod p1_insertion;
 
 pub use cell_interleaver::Dvbt2CellInterleaver;
 pub use freq_interleaver::Dvbt2FreqInterleaver;
+pub use p1_insertion::Dvbt2P1Insertion;

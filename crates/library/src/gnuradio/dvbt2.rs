@@ -2,7 +2,7 @@
 //! `radioflow-dvbt2`'s blocks. Their enumerations are taken as written ([`To::Word`](super::table::To))
 //! and turned into the blocks' words as `dtv.rs` does for the coding side.
 
-use super::common::{param, row};
+use super::common::{no_effect, param, row};
 use super::dtv::{frame_word, push, t2_constellation, take, word};
 use super::table::{GrBlock, Mapped};
 use radioflow_runtime::Pmt;
@@ -67,6 +67,40 @@ fn freq_interleaver(m: &mut Mapped) -> Result<(), String> {
     by_version(m, &version, "preamble", "PREAMBLE_T2_SISO", "PREAMBLE_")
 }
 
+fn p1_insertion(m: &mut Mapped) -> Result<(), String> {
+    let version = take(m, "version", "VERSION_111")?;
+    // gr-dtv's P1 insertion takes the carrier mode and does nothing with it (P1's S2 says
+    // the FFT size alone; its mixed bit is 0).
+    take(m, "carriermode", "CARRIERS_NORMAL")?;
+    let levels = take(m, "showlevels", "SHOWLEVELS_OFF")?;
+    if levels != "SHOWLEVELS_OFF" {
+        return Err(format!(
+            "showlevels = {levels} is not supported (gr-dtv prints each frame's peak levels \
+             and clip counts to stdout; radioflow's block does not print from its work)"
+        ));
+    }
+    let (p1, p2) = (
+        option_word(m, "preamble1", "PREAMBLE_T2_SISO", "PREAMBLE_")?,
+        option_word(m, "preamble2", "PREAMBLE_T2_SISO", "PREAMBLE_")?,
+    );
+    let (f1, f2) = (
+        option_word(m, "fftsize1", "FFTSIZE_1K", "FFTSIZE_")?,
+        option_word(m, "fftsize2", "FFTSIZE_2K", "FFTSIZE_")?,
+    );
+    // GRC's template: version 1.3.1 with a T2-Lite preamble takes the second FFT size.
+    let (preamble, fft) = if version == "VERSION_111" {
+        (p1, f1)
+    } else {
+        let lite = p2.as_symbol().is_some_and(|p| p.starts_with("t2_lite"));
+        (p2, if lite { f2 } else { f1 })
+    };
+    push(m, "fftsize", fft);
+    push(m, "preamble", preamble);
+    let gi = option_word(m, "guardinterval", "GI_1_32", "GI_")?;
+    push(m, "guardinterval", gi);
+    Ok(())
+}
+
 fn cell_interleaver(m: &mut Mapped) -> Result<(), String> {
     let f = take(m, "framesize", "FECFRAME_NORMAL")?;
     push(m, "framesize", frame_word("framesize", &f)?);
@@ -107,6 +141,30 @@ pub(crate) const ROWS: &[GrBlock] = &[
                 word("version", "_version"),
                 word("preamble1", "_preamble1"),
                 word("preamble2", "_preamble2"),
+            ],
+        )
+    },
+    GrBlock {
+        choose: Some(p1_insertion),
+        ..row(
+            "dtv_dvbt2_p1insertion_cc",
+            "dtv.dvbt2_p1insertion_cc(",
+            "dvbt2_p1insertion",
+            &[],
+            &[
+                word("carriermode", "_carriermode"),
+                word("fftsize1", "_fftsize1"),
+                word("fftsize2", "_fftsize2"),
+                word("guardinterval", "_guardinterval"),
+                param("numdatasyms", "numdatasyms"),
+                word("version", "_version"),
+                word("preamble1", "_preamble1"),
+                word("preamble2", "_preamble2"),
+                word("showlevels", "_showlevels"),
+                no_effect(
+                    "vclip",
+                    "the clip level of showlevels' counts, which are refused (SHOWLEVELS_OFF only)",
+                ),
             ],
         )
     },
