@@ -8,6 +8,8 @@
 //! [`Dvbt2FreqInterleaver`] (`dvbt2_freqinterleaver`, GRC's `dtv_dvbt2_freqinterleaver_cc`).
 //! [`p1_symbol`] makes the P1 preamble symbol (clause 7.2.2); [`Dvbt2P1Insertion`]
 //! (`dvbt2_p1insertion`, GRC's `dtv_dvbt2_p1insertion_cc`) puts it before each T2 frame.
+//! [`Dvbt2Miso`] (`dvbt2_miso`, GRC's `dtv_dvbt2_miso_cc`) makes the second transmitter's
+//! cells of MISO (clause 9.1).
 //! [`FftSize`] and the `params` words are the settings these blocks share. The bytes side up to the QAM mapper is in
 //! `radioflow-dvbs2`, whose FEC chain DVB-T2 shares.
 //!
@@ -32,7 +34,7 @@ mod p1_tables;
 mod params;
 mod symbol_cells;
 
-pub use blocks::{Dvbt2CellInterleaver, Dvbt2FreqInterleaver, Dvbt2P1Insertion};
+pub use blocks::{Dvbt2CellInterleaver, Dvbt2FreqInterleaver, Dvbt2Miso, Dvbt2P1Insertion};
 pub use cell_interleaver::{CellInterleaver, MAX_FEC_BLOCKS};
 pub use error::SettingsError;
 pub use freq_interleaver::FreqInterleaver;

@@ -12,9 +12,11 @@
 //! - dvbt2_p1insertion: every FFT size (every S2 code) and preamble (every S1), every guard
 //!   interval; two T2 frames and a cut one; the frames' samples and tags equal, P1's samples
 //!   to 1e-5 (an inverse FFT: FFTW's rounding against rustfft's).
+//! - dvbt2_miso: both outputs, normal and extended carriers, closing symbols or not, tone
+//!   reservation; two T2 frames and a cut one; cells and tags equal, bit for bit.
 
 use radioflow_blocks::{VectorSink, VectorSource};
-use radioflow_dvbt2::{Dvbt2CellInterleaver, Dvbt2FreqInterleaver, Dvbt2P1Insertion};
+use radioflow_dvbt2::{Dvbt2CellInterleaver, Dvbt2FreqInterleaver, Dvbt2Miso, Dvbt2P1Insertion};
 use radioflow_runtime::{
     Block, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
@@ -54,6 +56,9 @@ struct Case {
     tags: Vec<(u64, &'static str, i64)>,
     /// The most items a call of GNU Radio's work may make (0: GNU Radio's choice).
     max_items: usize,
+    /// Our block's output compared (GNU Radio's of the same index), and our block's outputs.
+    port: usize,
+    outputs: &'static [&'static str],
     /// Where the output is an FFT's (P1: the first 2048 samples of each period of this
     /// many), compared to a tolerance; elsewhere bit for bit.
     fft_period: Option<usize>,
@@ -120,6 +125,8 @@ fn cell_interleaver_cases() -> Vec<Case> {
                 tags: vec![(0, "a", 1), (17, "b", 2), (frame_cells as u64 + 3, "c", 3)],
                 max_items: 0,
                 fft_period: None,
+                port: 0,
+                outputs: &["out"],
                 ours: Box::new(move || {
                     Box::new(Dvbt2CellInterleaver::new(frame, c, fec, ti).unwrap())
                 }),
@@ -173,6 +180,8 @@ fn freq_interleaver_cases() -> Vec<Case> {
                 // the block's docs).
                 max_items: frame,
                 fft_period: None,
+                port: 0,
+                outputs: &["out"],
                 ours: Box::new(move || {
                     Box::new(Dvbt2FreqInterleaver::new(cm, fft, pp, gi, syms, papr, pre).unwrap())
                 }),
@@ -223,12 +232,56 @@ fn p1_insertion_cases() -> Vec<Case> {
                 tags: vec![(0, "a", 1), (9, "b", 2), (frame as u64 + 2100, "c", 3)],
                 max_items: 0,
                 fft_period: Some(frame + 2048),
+                port: 0,
+                outputs: &["out"],
                 ours: Box::new(move || {
                     Box::new(Dvbt2P1Insertion::new(fft, gi, syms, pre).unwrap())
                 }),
             }
         })
         .collect()
+}
+
+fn miso_cases() -> Vec<Case> {
+    // (carrier mode, FFT size, pilot pattern, guard interval, data symbols, PAPR), each
+    // output in turn.
+    let sweep: [(&str, &str, &str, &str, usize, &str); 4] = [
+        ("normal", "1k", "pp3", "1/128", 2, "off"),
+        ("extended", "8k", "pp7", "1/128", 3, "tr"),
+        ("normal", "16k_t2gi", "pp8", "19/256", 2, "ace"),
+        ("extended", "32k", "pp6", "1/16", 2, "both"),
+    ];
+    let gr = |w: &str| w.to_uppercase().replace('/', "_");
+    let mut cases = Vec::new();
+    for (cm, fft, pp, gi, syms, papr) in sweep {
+        let frame = Dvbt2Miso::new(cm, fft, pp, gi, syms, papr)
+            .unwrap()
+            .frame_cells();
+        for port in 0..2 {
+            cases.push(Case {
+                name: format!("miso_{cm}_{fft}_{pp}_{}_{syms}_{papr}_{port}", gr(gi)),
+                make: format!(
+                    "dtv.dvbt2_miso_cc(dtv.CARRIERS_{}, dtv.FFTSIZE_{}, dtv.PILOT_{}, dtv.GI_{}, \
+                     {syms}, dtv.PAPR_{})",
+                    gr(cm),
+                    gr(fft),
+                    gr(pp),
+                    gr(gi),
+                    gr(papr)
+                ),
+                len: 2 * frame + frame / 2,
+                tags: vec![(0, "a", 1), (frame as u64 + 1, "b", 2)],
+                max_items: 0,
+                fft_period: None,
+                port,
+                outputs: &["tx1", "tx2"],
+                ours: Box::new(move || {
+                    Box::new(Dvbt2Miso::new(cm, fft, pp, gi, syms, papr).unwrap())
+                }),
+            });
+        }
+    }
+    cases
 }
 
 fn run_ours(c: &Case, s: &dyn Scheduler) -> (Vec<Complex32>, Tags) {
@@ -238,7 +291,14 @@ fn run_ours(c: &Case, s: &dyn Scheduler) -> (Vec<Complex32>, Tags) {
     let block = fg.add_boxed(None, (c.ours)());
     let sink = fg.add(VectorSink::<Complex32>::new());
     fg.connect(src, block).unwrap();
-    fg.connect(block, sink).unwrap();
+    for (k, &port) in c.outputs.iter().enumerate() {
+        if k == c.port {
+            fg.connect((block, port), sink).unwrap();
+        } else {
+            let other = fg.add(VectorSink::<Complex32>::new());
+            fg.connect((block, port), other).unwrap();
+        }
+    }
     fg.run_with(s).unwrap();
     let sink = fg.block::<VectorSink<Complex32>>(sink).unwrap();
     let tags = sink
@@ -273,6 +333,8 @@ fn equal_gnu_radio_s(label: &str, cases: &[Case]) {
             "make": c.make,
             "tags": c.tags.iter().map(|&(o, k, v)| json!([o, k, v])).collect::<Vec<_>>(),
             "max_items": c.max_items,
+            "port": c.port,
+            "outputs": c.outputs.len(),
         })).collect::<Vec<_>>(),
     });
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gnuradio/dvbt2.py");
@@ -364,4 +426,13 @@ fn p1_insertion_equals_gnu_radio_s() {
         return;
     }
     equal_gnu_radio_s("p1insertion", &p1_insertion_cases());
+}
+
+#[test]
+fn miso_equals_gnu_radio_s() {
+    if !gnuradio_present() {
+        println!("SKIPPED: GNU Radio not installed ({PYTHON} cannot import gnuradio.dtv)");
+        return;
+    }
+    equal_gnu_radio_s("miso", &miso_cases());
 }

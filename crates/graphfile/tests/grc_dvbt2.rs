@@ -1,5 +1,5 @@
 //! gr-dtv's DVB-T2 blocks as a GRC file maps them (`grc/dvbt2_interleavers.grc`: cell and
-//! time interleaver, frequency interleaver, P1 insertion, with GRC's enumerations and the
+//! time interleaver, frequency interleaver, MISO (its second output), P1 insertion, with GRC's enumerations and the
 //! version's choice of fields): radioflow writes what GNU Radio writes for the file (grcc),
 //! when GNU Radio is installed: bit for bit but for P1's samples, an inverse FFT (to 1e-5:
 //! FFTW's rounding against rustfft's). The T2 frames have an even number of symbols, where

@@ -2,8 +2,10 @@
 
 mod cell_interleaver;
 mod freq_interleaver;
+mod miso;
 mod p1_insertion;
 
 pub use cell_interleaver::Dvbt2CellInterleaver;
 pub use freq_interleaver::Dvbt2FreqInterleaver;
+pub use miso::Dvbt2Miso;
 pub use p1_insertion::Dvbt2P1Insertion;

@@ -52,8 +52,8 @@ fn by_version(
     Ok(())
 }
 
-fn freq_interleaver(m: &mut Mapped) -> Result<(), String> {
-    let version = take(m, "version", "VERSION_111")?;
+/// The carrier mode, FFT size, pilot pattern and guard interval as the blocks' words.
+fn symbol_words(m: &mut Mapped) -> Result<(), String> {
     for (key, default, prefix) in [
         ("carriermode", "CARRIERS_NORMAL", "CARRIERS_"),
         ("fftsize", "FFTSIZE_1K", "FFTSIZE_"),
@@ -63,6 +63,12 @@ fn freq_interleaver(m: &mut Mapped) -> Result<(), String> {
         let w = option_word(m, key, default, prefix)?;
         push(m, key, w);
     }
+    Ok(())
+}
+
+fn freq_interleaver(m: &mut Mapped) -> Result<(), String> {
+    let version = take(m, "version", "VERSION_111")?;
+    symbol_words(m)?;
     by_version(m, &version, "paprmode", "PAPR_OFF", "PAPR_")?;
     by_version(m, &version, "preamble", "PREAMBLE_T2_SISO", "PREAMBLE_")
 }
@@ -99,6 +105,12 @@ fn p1_insertion(m: &mut Mapped) -> Result<(), String> {
     let gi = option_word(m, "guardinterval", "GI_1_32", "GI_")?;
     push(m, "guardinterval", gi);
     Ok(())
+}
+
+fn miso(m: &mut Mapped) -> Result<(), String> {
+    let version = take(m, "version", "VERSION_111")?;
+    symbol_words(m)?;
+    by_version(m, &version, "paprmode", "PAPR_OFF", "PAPR_")
 }
 
 fn cell_interleaver(m: &mut Mapped) -> Result<(), String> {
@@ -165,6 +177,25 @@ pub(crate) const ROWS: &[GrBlock] = &[
                     "vclip",
                     "the clip level of showlevels' counts, which are refused (SHOWLEVELS_OFF only)",
                 ),
+            ],
+        )
+    },
+    GrBlock {
+        choose: Some(miso),
+        ..row(
+            "dtv_dvbt2_miso_cc",
+            "dtv.dvbt2_miso_cc(",
+            "dvbt2_miso",
+            &[],
+            &[
+                word("carriermode", "_carriermode"),
+                word("fftsize", "_fftsize"),
+                word("pilotpattern", "_pilotpattern"),
+                word("guardinterval", "_guardinterval"),
+                param("numdatasyms", "numdatasyms"),
+                word("paprmode1", "_paprmode1"),
+                word("paprmode2", "_paprmode2"),
+                word("version", "_version"),
             ],
         )
     },
