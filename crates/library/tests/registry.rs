@@ -52,6 +52,7 @@ fn library_sources() -> Vec<PathBuf> {
         "channels/src",
         "fm/src/blocks",
         "fec/src/blocks",
+        "dvbt2/src/blocks",
     ] {
         walk(&crates.join(dir), &mut files);
     }

@@ -14,7 +14,7 @@ use super::table::{GrBlock, GrParam, Mapped, To};
 use radioflow_runtime::Pmt;
 
 /// An enumeration read by the row's `choose` only (under `_` and its key).
-const fn word(key: &'static str, name: &'static str) -> GrParam {
+pub(super) const fn word(key: &'static str, name: &'static str) -> GrParam {
     GrParam {
         key,
         to: To::Word(name),
@@ -23,7 +23,7 @@ const fn word(key: &'static str, name: &'static str) -> GrParam {
 
 /// Removes GRC parameter `key` from the mapping: its option's name, or GRC's default
 /// (the first option) where the file leaves it out.
-fn take(m: &mut Mapped, key: &str, default: &'static str) -> Result<String, String> {
+pub(super) fn take(m: &mut Mapped, key: &str, default: &'static str) -> Result<String, String> {
     let Some(i) = m
         .params
         .iter()
@@ -37,7 +37,7 @@ fn take(m: &mut Mapped, key: &str, default: &'static str) -> Result<String, Stri
         .ok_or_else(|| format!("{key} = {v} is not one of GNU Radio's options"))
 }
 
-fn push(m: &mut Mapped, name: &str, v: Pmt) {
+pub(super) fn push(m: &mut Mapped, name: &str, v: Pmt) {
     m.params.push((name.to_owned(), v));
 }
 
@@ -69,7 +69,7 @@ fn rate_word(key: &str, option: &str) -> Result<Pmt, String> {
         })
 }
 
-fn frame_word(key: &str, option: &str) -> Result<Pmt, String> {
+pub(super) fn frame_word(key: &str, option: &str) -> Result<Pmt, String> {
     match option {
         "FECFRAME_NORMAL" => Ok(Pmt::symbol("normal")),
         "FECFRAME_SHORT" => Ok(Pmt::symbol("short")),
@@ -229,7 +229,7 @@ fn physical(m: &mut Mapped) -> Result<(), String> {
 }
 
 /// DVB-T2's constellations by gr-dtv's names.
-fn t2_constellation(m: &mut Mapped) -> Result<(), String> {
+pub(super) fn t2_constellation(m: &mut Mapped) -> Result<(), String> {
     let c = take(m, "constellation", "MOD_QPSK")?;
     let word = match c.as_str() {
         "MOD_QPSK" => "qpsk",

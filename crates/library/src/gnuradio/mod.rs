@@ -30,6 +30,7 @@ mod channels;
 mod common;
 mod digital;
 mod dtv;
+mod dvbt2;
 mod fec;
 mod fft;
 mod file_meta;
@@ -102,6 +103,7 @@ const MODULES: &[&[GrBlock]] = &[
     modems::ROWS,
     bursts_tags::ROWS,
     dtv::ROWS,
+    dvbt2::ROWS,
     #[cfg(feature = "audio")]
     audio::ROWS,
 ];

@@ -984,6 +984,41 @@ def dvbs2_tx(modcod: str = "qpsk-8/9", frame: str = "normal", pilots: bool = Tru
     """
 
 
+def dvbt2_cellinterleaver(framesize: str = "normal", constellation: str = "qpsk", fecblocks: int = 168, tiblocks: int = 3, *, name: Optional[str] = None) -> Block:
+    """DVB-T2 cell and time interleaver as gr-dtv's dvbt2_cellinterleaver_cc: cells in, the same cells reordered out, one interleaving frame of FEC blocks at a time.
+
+    Parameters:
+        framesize: FECFRAME size: 64800 (normal) or 16200 (short) bits (one of normal, short; default "normal").
+        constellation: constellation of the cells (with the frame size, the cells of a FEC block) (one of qpsk, 16qam, 64qam, 256qam; default "qpsk").
+        fecblocks: FEC blocks per interleaving frame (an integer >= 1; default 168).
+        tiblocks: TI blocks per interleaving frame (0: no time interleaving) (an integer >= 0; default 3).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt2_freqinterleaver(carriermode: str = "normal", fftsize: str = "16k", pilotpattern: str = "pp4", guardinterval: str = "1/32", numdatasyms: int = 100, paprmode: str = "off", preamble: str = "t2_siso", *, name: Optional[str] = None) -> Block:
+    """DVB-T2 frequency interleaver as gr-dtv's dvbt2_freqinterleaver_cc: the cells of each OFDM symbol of a T2 frame permuted, one T2 frame at a time.
+
+    Parameters:
+        carriermode: carrier mode (extended: 8K, 16K and 32K) (one of normal, extended; default "normal").
+        fftsize: FFT size (the _t2gi variants are the same here) (one of 1k, 2k, 4k, 8k, 8k_t2gi, 16k, 16k_t2gi, 32k, 32k_t2gi; default "16k").
+        pilotpattern: scattered pilot pattern (one of pp1, pp2, pp3, pp4, pp5, pp6, pp7, pp8; default "pp4").
+        guardinterval: guard interval (one of 1/32, 1/16, 1/8, 1/4, 1/128, 19/128, 19/256; default "1/32").
+        numdatasyms: data symbols per T2 frame (the closing symbol among them) (an integer >= 1; default 100).
+        paprmode: PAPR reduction (tone reservation reserves carriers) (one of off, ace, tr, both; default "off").
+        preamble: preamble (SISO or MISO P2 symbols) (one of t2_siso, t2_miso, t2_lite_siso, t2_lite_miso; default "t2_siso").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def dvbt2_interleaver(frame: str = "short", rate: str = "1/2", constellation: str = "qpsk", *, name: Optional[str] = None) -> Block:
     """DVB-T2 bit interleaver and bit-to-cell demultiplexer as gr-dtv's dvbt2_interleaver_bb: FECFRAMEs of Nldpc bits (one per byte) in, one cell word per byte out.
 
@@ -999,6 +1034,25 @@ def dvbt2_interleaver(frame: str = "short", rate: str = "1/2", constellation: st
     """
 
 
+def dvbt2_miso(carriermode: str = "normal", fftsize: str = "16k", pilotpattern: str = "pp4", guardinterval: str = "1/32", numdatasyms: int = 100, paprmode: str = "off", *, name: Optional[str] = None) -> Block:
+    """DVB-T2 MISO as gr-dtv's dvbt2_miso_cc: T2 frames' cells out as they are (tx1) and Alamouti-coded in pairs (tx2).
+
+    Parameters:
+        carriermode: carrier mode (extended: 8K, 16K and 32K) (one of normal, extended; default "normal").
+        fftsize: FFT size (one of 1k, 2k, 4k, 8k, 8k_t2gi, 16k, 16k_t2gi, 32k, 32k_t2gi; default "16k").
+        pilotpattern: scattered pilot pattern (one of pp1, pp2, pp3, pp4, pp5, pp6, pp7, pp8; default "pp4").
+        guardinterval: guard interval (checked; gr-dtv's MISO cell counts do not depend on it) (one of 1/32, 1/16, 1/8, 1/4, 1/128, 19/128, 19/256; default "1/32").
+        numdatasyms: data symbols per T2 frame (the closing symbol among them) (an integer >= 1; default 100).
+        paprmode: PAPR reduction (tone reservation reserves carriers) (one of off, ace, tr, both; default "off").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        tx1: stream output
+        tx2: stream output
+    """
+
+
 def dvbt2_modulator(frame: str = "normal", constellation: str = "qpsk", rotation: bool = False, *, name: Optional[str] = None) -> Block:
     """DVB-T2 QAM mapper as gr-dtv's dvbt2_modulator_bc: one cell word per byte in, QPSK/16QAM/64QAM/256QAM cells out, optionally rotated with cyclic Q delay.
 
@@ -1006,6 +1060,22 @@ def dvbt2_modulator(frame: str = "normal", constellation: str = "qpsk", rotation
         frame: FECFRAME size (the FEC block's cells) (one of normal, short; default "normal").
         constellation: constellation (one of qpsk, 16qam, 64qam, 256qam; default "qpsk").
         rotation: constellation rotation and cyclic Q delay (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt2_p1insertion(fftsize: str = "32k", guardinterval: str = "1/128", numdatasyms: int = 100, preamble: str = "t2_siso", *, name: Optional[str] = None) -> Block:
+    """DVB-T2 P1 preamble as gr-dtv's dvbt2_p1insertion_cc: the 2048 samples of P1 (S1: the preamble, S2: the FFT size) before each T2 frame's samples.
+
+    Parameters:
+        fftsize: FFT size (S2; the number of P2 symbols) (one of 1k, 2k, 4k, 8k, 8k_t2gi, 16k, 16k_t2gi, 32k, 32k_t2gi; default "32k").
+        guardinterval: guard interval (one of 1/32, 1/16, 1/8, 1/4, 1/128, 19/128, 19/256; default "1/128").
+        numdatasyms: data symbols per T2 frame (an integer >= 1; default 100).
+        preamble: preamble (S1) (one of t2_siso, t2_miso, t2_lite_siso, t2_lite_miso; default "t2_siso").
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:

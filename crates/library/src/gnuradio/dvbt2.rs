@@ -1,0 +1,202 @@
+//! Rows for gr-dtv's DVB-T2 OFDM blocks (`dtv_dvbt2_*_cc`: cells to samples), over
+//! `radioflow-dvbt2`'s blocks. Their enumerations are taken as written ([`To::Word`](super::table::To))
+//! and turned into the blocks' words as `dtv.rs` does for the coding side.
+
+use super::common::{no_effect, param, row};
+use super::dtv::{frame_word, push, t2_constellation, take, word};
+use super::table::{GrBlock, Mapped};
+use radioflow_runtime::Pmt;
+
+/// Takes GRC enumeration `key` (GRC's `default` where the file leaves it out) as the block's
+/// word: the option's name after `prefix`, in lower case, `GI_1_32` as `1/32`.
+fn option_word(
+    m: &mut Mapped,
+    key: &str,
+    default: &'static str,
+    prefix: &str,
+) -> Result<Pmt, String> {
+    let option = take(m, key, default)?;
+    let rest = option
+        .strip_prefix(prefix)
+        .ok_or_else(|| format!("{key} = {option} is not one of GNU Radio's options"))?;
+    let word = if prefix == "GI_" {
+        rest.replacen('_', "/", 1)
+    } else {
+        rest.to_lowercase()
+    };
+    Ok(Pmt::symbol(word.as_str()))
+}
+
+/// Takes the version and the one of a pair of fields (`paprmode1`/`paprmode2`) that it makes
+/// GRC show (1.1.1: the first), as word `name`.
+fn by_version(
+    m: &mut Mapped,
+    version: &str,
+    name: &str,
+    default: &'static str,
+    prefix: &str,
+) -> Result<(), String> {
+    let (first, second) = (
+        option_word(m, &format!("{name}1"), default, prefix)?,
+        option_word(m, &format!("{name}2"), default, prefix)?,
+    );
+    push(
+        m,
+        name,
+        if version == "VERSION_111" {
+            first
+        } else {
+            second
+        },
+    );
+    Ok(())
+}
+
+/// The carrier mode, FFT size, pilot pattern and guard interval as the blocks' words.
+fn symbol_words(m: &mut Mapped) -> Result<(), String> {
+    for (key, default, prefix) in [
+        ("carriermode", "CARRIERS_NORMAL", "CARRIERS_"),
+        ("fftsize", "FFTSIZE_1K", "FFTSIZE_"),
+        ("pilotpattern", "PILOT_PP1", "PILOT_"),
+        ("guardinterval", "GI_1_32", "GI_"),
+    ] {
+        let w = option_word(m, key, default, prefix)?;
+        push(m, key, w);
+    }
+    Ok(())
+}
+
+fn freq_interleaver(m: &mut Mapped) -> Result<(), String> {
+    let version = take(m, "version", "VERSION_111")?;
+    symbol_words(m)?;
+    by_version(m, &version, "paprmode", "PAPR_OFF", "PAPR_")?;
+    by_version(m, &version, "preamble", "PREAMBLE_T2_SISO", "PREAMBLE_")
+}
+
+fn p1_insertion(m: &mut Mapped) -> Result<(), String> {
+    let version = take(m, "version", "VERSION_111")?;
+    // gr-dtv's P1 insertion takes the carrier mode and does nothing with it (P1's S2 says
+    // the FFT size alone; its mixed bit is 0).
+    take(m, "carriermode", "CARRIERS_NORMAL")?;
+    let levels = take(m, "showlevels", "SHOWLEVELS_OFF")?;
+    if levels != "SHOWLEVELS_OFF" {
+        return Err(format!(
+            "showlevels = {levels} is not supported (gr-dtv prints each frame's peak levels \
+             and clip counts to stdout; radioflow's block does not print from its work)"
+        ));
+    }
+    let (p1, p2) = (
+        option_word(m, "preamble1", "PREAMBLE_T2_SISO", "PREAMBLE_")?,
+        option_word(m, "preamble2", "PREAMBLE_T2_SISO", "PREAMBLE_")?,
+    );
+    let (f1, f2) = (
+        option_word(m, "fftsize1", "FFTSIZE_1K", "FFTSIZE_")?,
+        option_word(m, "fftsize2", "FFTSIZE_2K", "FFTSIZE_")?,
+    );
+    // GRC's template: version 1.3.1 with a T2-Lite preamble takes the second FFT size.
+    let (preamble, fft) = if version == "VERSION_111" {
+        (p1, f1)
+    } else {
+        let lite = p2.as_symbol().is_some_and(|p| p.starts_with("t2_lite"));
+        (p2, if lite { f2 } else { f1 })
+    };
+    push(m, "fftsize", fft);
+    push(m, "preamble", preamble);
+    let gi = option_word(m, "guardinterval", "GI_1_32", "GI_")?;
+    push(m, "guardinterval", gi);
+    Ok(())
+}
+
+fn miso(m: &mut Mapped) -> Result<(), String> {
+    let version = take(m, "version", "VERSION_111")?;
+    symbol_words(m)?;
+    by_version(m, &version, "paprmode", "PAPR_OFF", "PAPR_")
+}
+
+fn cell_interleaver(m: &mut Mapped) -> Result<(), String> {
+    let f = take(m, "framesize", "FECFRAME_NORMAL")?;
+    push(m, "framesize", frame_word("framesize", &f)?);
+    t2_constellation(m)
+}
+
+pub(crate) const ROWS: &[GrBlock] = &[
+    GrBlock {
+        choose: Some(cell_interleaver),
+        ..row(
+            "dtv_dvbt2_cellinterleaver_cc",
+            "dtv.dvbt2_cellinterleaver_cc({framesize.val},{constellation.val},{fecblocks},{tiblocks})",
+            "dvbt2_cellinterleaver",
+            &[],
+            &[
+                word("framesize", "_framesize"),
+                word("constellation", "_constellation"),
+                param("fecblocks", "fecblocks"),
+                param("tiblocks", "tiblocks"),
+            ],
+        )
+    },
+    GrBlock {
+        choose: Some(freq_interleaver),
+        ..row(
+            "dtv_dvbt2_freqinterleaver_cc",
+            "dtv.dvbt2_freqinterleaver_cc(",
+            "dvbt2_freqinterleaver",
+            &[],
+            &[
+                word("carriermode", "_carriermode"),
+                word("fftsize", "_fftsize"),
+                word("pilotpattern", "_pilotpattern"),
+                word("guardinterval", "_guardinterval"),
+                param("numdatasyms", "numdatasyms"),
+                word("paprmode1", "_paprmode1"),
+                word("paprmode2", "_paprmode2"),
+                word("version", "_version"),
+                word("preamble1", "_preamble1"),
+                word("preamble2", "_preamble2"),
+            ],
+        )
+    },
+    GrBlock {
+        choose: Some(p1_insertion),
+        ..row(
+            "dtv_dvbt2_p1insertion_cc",
+            "dtv.dvbt2_p1insertion_cc(",
+            "dvbt2_p1insertion",
+            &[],
+            &[
+                word("carriermode", "_carriermode"),
+                word("fftsize1", "_fftsize1"),
+                word("fftsize2", "_fftsize2"),
+                word("guardinterval", "_guardinterval"),
+                param("numdatasyms", "numdatasyms"),
+                word("version", "_version"),
+                word("preamble1", "_preamble1"),
+                word("preamble2", "_preamble2"),
+                word("showlevels", "_showlevels"),
+                no_effect(
+                    "vclip",
+                    "the clip level of showlevels' counts, which are refused (SHOWLEVELS_OFF only)",
+                ),
+            ],
+        )
+    },
+    GrBlock {
+        choose: Some(miso),
+        ..row(
+            "dtv_dvbt2_miso_cc",
+            "dtv.dvbt2_miso_cc(",
+            "dvbt2_miso",
+            &[],
+            &[
+                word("carriermode", "_carriermode"),
+                word("fftsize", "_fftsize"),
+                word("pilotpattern", "_pilotpattern"),
+                word("guardinterval", "_guardinterval"),
+                param("numdatasyms", "numdatasyms"),
+                word("paprmode1", "_paprmode1"),
+                word("paprmode2", "_paprmode2"),
+                word("version", "_version"),
+            ],
+        )
+    },
+];
