@@ -213,6 +213,9 @@ blocks:
 - name: pick
   id: variable_qtgui_chooser
   parameters: {type: string, num_opts: '0', options: "['a', 'b']", labels: "['First']", value: "'a'", widget: combo_box}
+- name: broken
+  id: variable_qtgui_label
+  parameters: {type: real, value: nowhere, label: Broken}
 - name: src
   id: analog_sig_source_x
   parameters: {type: float, samp_rate: '48000', waveform: analog.GR_SIN_WAVE, freq: f, amp: 'on', offset: '0', phase: '0'}
@@ -228,6 +231,17 @@ metadata: {file_format: 1}
 fn raw_entries_check_boxes_push_buttons_and_listed_choosers() {
     let mut grc = LiveGrc::parse(WIDGETS.into(), "widgets.grc").unwrap();
     assert_eq!(value(&grc, "f"), Value::Int(2000));
+    // A label of a name nothing defines (as in some of GNU Radio's examples): left off the
+    // page with a note; the graph does not need it.
+    assert!(grc.widgets().iter().all(|w| w.name != "broken"));
+    assert!(
+        grc.description()
+            .notes
+            .iter()
+            .any(|n| n.contains("variable_qtgui_label 'broken' is not on the page")),
+        "{:?}",
+        grc.description().notes
+    );
     // A raw entry's text is an expression of the file's variables.
     let change = grc.set("f", Value::Str("base * 3 + 0.5".into())).unwrap();
     assert_eq!(

@@ -518,11 +518,9 @@ pub(crate) fn describe_grc_with(
             .iter()
             .filter(|e| VARIABLES.contains(&e.id.as_str()))
             .collect();
-        widgets::widgets(&variables, &mut vars).map_err(|(name, message)| GraphError::Variable {
-            file: file.clone(),
-            name,
-            message,
-        })?
+        let (widgets, notes) = widgets::widgets(&variables, &mut vars);
+        graph.notes.extend(notes);
+        widgets
     } else {
         Vec::new()
     };

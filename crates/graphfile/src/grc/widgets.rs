@@ -75,19 +75,26 @@ pub enum WidgetKind {
     Variable,
 }
 
-/// The widgets of `entries` (enabled variables), valued by `vars`. A widget parameter that
-/// does not evaluate is an error naming the widget.
-pub(super) fn widgets(
-    entries: &[&Entry],
-    vars: &mut Variables,
-) -> Result<Vec<Widget>, (String, String)> {
+/// The widgets of `entries` (enabled variables), valued by `vars`, and a note for each GUI
+/// widget left off because a parameter of it does not evaluate (the graph does not need it,
+/// or describing the file would have failed before: GNU Radio's examples have labels showing
+/// names no variable defines). A plain variable that does not evaluate is left off silently.
+pub(super) fn widgets(entries: &[&Entry], vars: &mut Variables) -> (Vec<Widget>, Vec<String>) {
     let mut out = Vec::new();
+    let mut notes = Vec::new();
     for e in entries.iter().filter(|e| e.state != "disabled") {
-        if let Some(w) = widget(e, vars).map_err(|m| (e.name.clone(), m))? {
-            out.push(w);
+        match widget(e, vars) {
+            Ok(Some(w)) => out.push(w),
+            Ok(None) => {}
+            Err(_) if e.id == "variable" => {}
+            Err(m) => notes.push(format!(
+                "{} '{}' is not on the page: {m}",
+                e.id,
+                cut(&e.name)
+            )),
         }
     }
-    Ok(out)
+    (out, notes)
 }
 
 fn widget(e: &Entry, vars: &mut Variables) -> Result<Option<Widget>, String> {
