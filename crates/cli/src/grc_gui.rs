@@ -69,19 +69,24 @@ pub(crate) fn add_view_probes(
             }
             ids.push(spec);
         }
-        configs.push(ViewConfig {
-            name: view.name.clone(),
-            title: view.title.clone(),
-            kind: view.kind.to_owned(),
-            probes: ids,
-            centre: view.centre,
-            size: view.size,
-            gui_hint: view.gui_hint.clone(),
-            options: view.options.clone(),
-            labels: view.labels.clone(),
-        });
+        configs.push(view_config(view, ids));
     }
     Ok((probes, configs))
+}
+
+/// `view` for the page, plotting `probes`.
+fn view_config(view: &GuiView, probes: Vec<String>) -> ViewConfig {
+    ViewConfig {
+        name: view.name.clone(),
+        title: view.title.clone(),
+        kind: view.kind.to_owned(),
+        probes,
+        centre: view.centre,
+        size: view.size,
+        gui_hint: view.gui_hint.clone(),
+        options: view.options.clone(),
+        labels: view.labels.clone(),
+    }
 }
 
 /// A .grc file's variables, for the control port.
@@ -111,6 +116,13 @@ impl Variables for GrcVariables {
             value: change.value.as_ref().map_or(Json::Null, value_json),
             params: change.params,
             fixed: change.fixed,
+            views: self
+                .0
+                .description()
+                .gui
+                .iter()
+                .map(|v| view_config(v, Vec::new()))
+                .collect(),
         })
     }
 }

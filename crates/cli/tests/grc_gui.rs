@@ -147,6 +147,15 @@ fn a_grc_files_widgets_retune_the_running_graph_through_the_api() {
     );
     wait_for_peak(&base, 9000.0);
 
+    // The frequency sink's bandwidth is `samp_rate`: the answer gives the page its new rate
+    // (the source and throttle cannot change theirs while running: named).
+    let (status, r) = put(&base, "samp_rate", json!(96000));
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r["views"][1]["name"], "qtgui_freq_sink_x_0");
+    assert_eq!(r["views"][1]["options"]["rate"], 96000.0);
+    let fixed = r["fixed"].to_string();
+    assert!(fixed.contains("parameter 'sample_rate'"), "{fixed}");
+
     let (ok, out, err) = run.stop();
     assert!(ok, "{err}");
     assert!(out.contains("gui_tone.grc: ran in"), "{out}");

@@ -171,6 +171,11 @@ function putVariable(name, value) {
     { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ value }) })
     .then((r) => {
       showVariables(r.variables);
+      // A display's centre, rate or limits may follow the variable.
+      for (const nv of r.views || []) {
+        const view = views.find((x) => x.v.name === nv.name);
+        if (view) { view.v.centre = nv.centre; view.v.title = nv.title; view.o = nv.options || {}; view.avg = null; }
+      }
       const set = r.set.map((s) => `${s.block}.${s.param} = ${s.value}`);
       say(`${name} = ${JSON.stringify(r.value)}` + (set.length ? `: set ${set.join(", ")}` : ": no running parameter depends on it")
         + (r.fixed.length ? `; not changed while running: ${r.fixed.join("; ")}` : "")
@@ -421,7 +426,10 @@ async function refreshViews() {
           const prev = view.avg.get(d.id);
           const avg = prev && prev.length === power.length ? power.map((p, k) => a * p + (1 - a) * prev[k]) : power;
           view.avg.set(d.id, avg);
-          const x = d.x_unit === "Hz" ? d.x.map((f) => f + v.centre) : d.x;
+          // The axis from the display's rate as it is now (it may follow a variable), else the probe's.
+          const n = d.x.length;
+          const x = o.rate ? d.x.map((_, k) => (k - n / 2) * o.rate / n + v.centre)
+            : d.x_unit === "Hz" ? d.x.map((f) => f + v.centre) : d.x;
           let pts = x.map((f, k) => ({ x: f, y: 10 * Math.log10(Math.max(avg[k], 1e-30)) }));
           if (view.real && o.half !== 0) pts = pts.slice(pts.length >> 1);
           datasets.push({ label: label(i, d.id), data: pts, showLine: true, borderColor: colour, borderWidth: 1, pointRadius: 0 });
@@ -453,7 +461,7 @@ async function refreshViews() {
         view.chart.options.scales = {
           // The whole band (or frame), whatever the fixed y limits leave visible.
           x: { min: datasets[0].data[0].x, max: datasets[0].data[datasets[0].data.length - 1].x,
-            title: { display: true, text: v.kind === "spectrum" ? (unit === "Hz" ? "Hz" : "bin") : rate ? `sample (${rate} per s)` : "sample" } },
+            title: { display: true, text: v.kind === "spectrum" ? (unit === "Hz" || o.rate ? "Hz" : "bin") : rate ? `sample (${rate} per s)` : "sample" } },
           y: { ...fixed("ymin", "ymax"), title: { display: true, text: v.kind === "spectrum" ? "dB" : "amplitude" } },
         };
       }

@@ -150,17 +150,7 @@ async fn graph(Ext(state): S) -> Json<Value> {
         );
         o.insert(
             "views".into(),
-            json!(state
-                .views
-                .iter()
-                .map(|w| json!({
-                    "name": w.name, "title": w.title, "kind": w.kind, "probes": w.probes,
-                    "centre": w.centre, "size": w.size, "gui_hint": w.gui_hint,
-                    "options": w.options.iter().map(|(k, x)| (k.clone(), json!(x)))
-                        .collect::<serde_json::Map<String, Value>>(),
-                    "labels": w.labels,
-                }))
-                .collect::<Vec<_>>()),
+            json!(state.views.iter().map(view_json).collect::<Vec<_>>()),
         );
         o.insert("variables".into(), json!(state.variables.is_some()));
     }
@@ -319,6 +309,17 @@ async fn set_param(
     ))
 }
 
+/// A front end's view as the page takes it.
+fn view_json(w: &crate::variables::ViewConfig) -> Value {
+    json!({
+        "name": w.name, "title": w.title, "kind": w.kind, "probes": w.probes,
+        "centre": w.centre, "size": w.size, "gui_hint": w.gui_hint,
+        "options": w.options.iter().map(|(k, x)| (k.clone(), json!(x)))
+            .collect::<serde_json::Map<String, Value>>(),
+        "labels": w.labels,
+    })
+}
+
 async fn variables(Ext(state): S) -> Result<Json<Value>, ApiError> {
     let shared = state
         .variables
@@ -376,6 +377,7 @@ async fn set_variable(
         "set": set,
         "fixed": change.fixed,
         "errors": errors,
+        "views": change.views.iter().map(view_json).collect::<Vec<_>>(),
         "variables": widgets,
     })))
 }

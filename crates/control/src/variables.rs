@@ -32,6 +32,9 @@ pub struct VariableChange {
     pub params: Vec<(String, String, Pmt)>,
     /// Changes the running graph cannot take, each a sentence naming block and parameter.
     pub fixed: Vec<String>,
+    /// The front end's views as they are after the change (a display's centre frequency, rate
+    /// or limits may depend on the variable); their probes are as before.
+    pub views: Vec<ViewConfig>,
 }
 
 /// A front end's [`Variables`], shared with the control port's thread.
