@@ -53,9 +53,15 @@ pub(crate) struct FmArgs {
     /// written next to the WAV file (or in the temporary directory); implies --rds.
     #[arg(long, conflicts_with_all = ["input", "format", "rate", "offset"])]
     demo: bool,
-    /// Write the audio to this WAV file (16-bit, 48 kHz); without it the audio is dropped.
+    /// Write the audio to this WAV file (16-bit, 48 kHz); without it (and --audio) the audio
+    /// is dropped.
     #[arg(long)]
     wav: Option<PathBuf>,
+    /// Play the audio on this ALSA sound device (`default` when none is named: PulseAudio or
+    /// PipeWire through ALSA's plugins where they run). The sound card paces a recording;
+    /// underruns are counted and logged.
+    #[arg(long, value_name = "DEVICE", num_args = 0..=1, default_missing_value = "default")]
+    audio: Option<String>,
     /// Mono (L+R only) instead of stereo.
     #[arg(long)]
     mono: bool,
@@ -175,6 +181,7 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
     let input = config.input.clone();
     let device = config.device.clone();
     config.wav = a.wav.clone();
+    config.audio = a.audio.clone();
     config.stereo = !a.mono;
     config.deemphasis = deemphasis;
     config.rds = a.rds || a.demo;
@@ -278,6 +285,12 @@ pub(crate) fn main(a: FmArgs) -> anyhow::Result<()> {
         println!(
             "{} overflows: the device lost samples while the receiver did not keep up",
             summary.overflows
+        );
+    }
+    if let Some(device) = &a.audio {
+        println!(
+            "played the audio on ALSA device '{device}' at {} Hz",
+            plan.wav_rate
         );
     }
     if let Some(wav) = &a.wav {

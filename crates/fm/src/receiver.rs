@@ -55,6 +55,11 @@ pub struct ReceiverConfig {
     /// Receive from this radio instead of a recording (`input` and `format` are then not
     /// used). Made by [`ReceiverConfig::device`].
     pub device: Option<DeviceInput>,
+    /// Play the audio on this ALSA device (`default`, `hw:0`, a PulseAudio or PipeWire
+    /// device through ALSA's plugins) as well as writing the WAV file, if any. The sound card
+    /// paces a recording (its sink blocks when the card is full, as gr-audio's with
+    /// `ok_to_block`); underruns are counted and logged, not fatal. Needs the `audio` feature.
+    pub audio: Option<String>,
 }
 
 /// A radio to receive from, through SoapySDR (radioflow-blocks'
@@ -94,6 +99,7 @@ impl ReceiverConfig {
             realtime: false,
             repeat: false,
             device: None,
+            audio: None,
         }
     }
 
@@ -167,6 +173,8 @@ pub struct ReceiverGraph {
     pub stereo: Option<BlockId>,
     /// The WAV sink, when writing one.
     pub wav: Option<BlockId>,
+    /// The sound card's sink, when the audio is played.
+    pub audio: Option<BlockId>,
     /// The RDS decoder, when decoding RDS (its `station` output posts each change).
     pub rds: Option<BlockId>,
 }
@@ -521,6 +529,11 @@ impl Receiver {
             }
             outs.push(at);
         }
+        // The sound card reads the same streams as the WAV file.
+        let audio = match &c.audio {
+            Some(device) => Some(self.audio_sink(fg, device, &outs)?),
+            None => None,
+        };
         let wav = match &c.wav {
             Some(path) => {
                 let sink = fg.add_named(
@@ -532,6 +545,7 @@ impl Receiver {
                 }
                 Some(sink)
             }
+            None if audio.is_some() => None,
             None => {
                 for (k, at) in outs.into_iter().enumerate() {
                     let sink = fg.add_named(&format!("audio_sink{k}"), NullSink::<f32>::new());
@@ -546,7 +560,39 @@ impl Receiver {
             mpx: demod,
             stereo,
             wav,
+            audio,
             rds,
+        })
+    }
+
+    /// The sound card's sink on ALSA device `device`, reading `outs` (one per channel).
+    #[cfg(feature = "audio")]
+    fn audio_sink(
+        &self,
+        fg: &mut Flowgraph,
+        device: &str,
+        outs: &[(BlockId, &'static str)],
+    ) -> Result<BlockId, FmError> {
+        let sink = fg.add_named(
+            "audio",
+            radioflow_interop::AudioSink::new(self.plan.wav_rate, device, true, outs.len()),
+        );
+        for (k, &at) in outs.iter().enumerate() {
+            fg.connect(at, (sink, k))?;
+        }
+        Ok(sink)
+    }
+
+    #[cfg(not(feature = "audio"))]
+    fn audio_sink(
+        &self,
+        _: &mut Flowgraph,
+        _: &str,
+        _: &[(BlockId, &'static str)],
+    ) -> Result<BlockId, FmError> {
+        Err(FmError::Option {
+            option: "audio",
+            reason: "this build has no sound (radioflow-fm's `audio` feature: ALSA)".into(),
         })
     }
 
