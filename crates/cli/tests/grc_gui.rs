@@ -86,7 +86,7 @@ fn a_grc_files_widgets_retune_the_running_graph_through_the_api() {
     assert_eq!(status, 200, "{g}");
     assert_eq!(g["variables"], true);
     let views = g["views"].as_array().unwrap();
-    assert_eq!(views.len(), 3, "{g}");
+    assert_eq!(views.len(), 4, "{g}");
     assert_eq!(views[0]["kind"], "tabs");
     let views = &views[1..];
     assert_eq!(views[0]["title"], "Tone");
@@ -271,6 +271,34 @@ fn the_page_shows_the_sinks_and_its_slider_retunes_the_source() {
             .then_some(())
     });
     page.screenshot(&shots.join("grc-gui-retuned.png"));
+
+    // The waterfall scrolls: its newest row (the top) has the tone at 12 kHz while a row
+    // further down, drawn before the slider moved, still has it at 3 kHz.
+    page.eval("document.getElementById('tab-displays-2').click(); true");
+    let column = |hz: f64| ((hz + 24000.0) / 48000.0 * 512.0).round();
+    let brightest = |page: &mut Page, row: u32| {
+        page.eval(&format!(
+            "(() => {{ const c = document.getElementById('view-qtgui_waterfall_sink_x_0').querySelector('canvas');
+               const d = c.getContext('2d').getImageData(0, {row}, c.width, 1).data;
+               let best = 0, at = 0;
+               for (let x = 0; x < c.width; x++) {{ const v = d[4 * x] + d[4 * x + 1]; if (v > best) {{ best = v; at = x; }} }}
+               return best > 0 ? at : null; }})()"
+        ))
+        .as_f64()
+    };
+    poll("the waterfall's top row at 12 kHz", DEADLINE, || {
+        brightest(&mut page, 0).filter(|x| (x - column(12000.0)).abs() <= 2.0)
+    });
+    let old_row = (0..200).find_map(|row| {
+        brightest(&mut page, row)
+            .filter(|x| (x - column(3000.0)).abs() <= 2.0)
+            .map(|_| row)
+    });
+    assert!(
+        old_row.is_some(),
+        "no row of the waterfall still shows the tone at 3 kHz"
+    );
+    page.screenshot(&shots.join("grc-gui-waterfall.png"));
 
     page.eval("document.getElementById('stop').click(); true");
     let (ok, _, err) = run.wait();

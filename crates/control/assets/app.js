@@ -474,7 +474,8 @@ function showCounters(r) {
   const status = document.getElementById("status");
   status.textContent = r.running ? "running" : "stopped";
   status.className = r.running ? "running" : "stopped";
-  document.getElementById("bottleneck").textContent = r.bottleneck ? "bottleneck: " + r.bottleneck : "";
+  document.getElementById("bottleneck").textContent = r.bottleneck ? "bottleneck: " + r.bottleneck
+    : r.paced_by ? `paced by ${r.paced_by} (it waits by design; no block is the bottleneck)` : "";
   const body = document.querySelector("#blocks tbody");
   body.innerHTML = "";
   for (const b of r.blocks) {

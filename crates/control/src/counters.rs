@@ -61,8 +61,13 @@ pub struct Report {
     /// Every block, in index order.
     pub blocks: Vec<BlockSample>,
     /// The block with the largest share of time in work (or, untimed, the most work calls
-    /// per second) over the interval; `None` when nothing ran.
+    /// per second) over the interval, among those that do not wait by design; `None` when
+    /// nothing ran or when the graph is paced ([`paced_by`](Self::paced_by)).
     pub bottleneck: Option<String>,
+    /// The block that waits on a clock or a device by design (a throttle, a sound card, a
+    /// radio) when it has the largest share of all: the graph runs at its pace, and no block
+    /// is its bottleneck.
+    pub paced_by: Option<String>,
     /// The process's threads.
     pub threads: Vec<ThreadSample>,
     /// Every connected stream output's buffer (while the graph runs).
@@ -159,15 +164,22 @@ impl Sampler {
         }
         let key = |b: &BlockSample| if total > 0.0 { b.share } else { b.calls_per_s };
         // A block that waits by design (a throttle sleeping to its rate) spends its time
-        // waiting, not computing: the bottleneck is the busiest of the others.
-        let bottleneck = blocks
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !self.paced.get(*i).copied().unwrap_or(false))
-            .map(|(_, b)| b)
-            .filter(|b| key(b) > 0.0)
-            .max_by(|a, b| key(a).total_cmp(&key(b)))
-            .map(|b| b.name.clone());
+        // waiting, not computing: the bottleneck is the busiest of the others, unless the
+        // busiest of all waits by design (then the graph keeps its pace, and none is).
+        let paced = |i: usize| self.paced.get(i).copied().unwrap_or(false);
+        let busiest = |want_paced: bool| {
+            blocks
+                .iter()
+                .enumerate()
+                .filter(|(i, b)| paced(*i) == want_paced && key(b) > 0.0)
+                .max_by(|(_, a), (_, b)| key(a).total_cmp(&key(b)))
+                .map(|(_, b)| b)
+        };
+        let (computing, waiting) = (busiest(false), busiest(true));
+        let (bottleneck, paced_by) = match (computing, waiting) {
+            (Some(c), Some(w)) if key(w) > key(c) => (None, Some(w.name.clone())),
+            (c, _) => (c.map(|b| b.name.clone()), None),
+        };
         if let Some(pt) = previous_threads {
             for t in &mut threads {
                 if let Some(p) = pt.iter().find(|p| p.tid == t.tid)
@@ -204,6 +216,7 @@ impl Sampler {
             running,
             blocks,
             bottleneck,
+            paced_by,
             threads,
             buffers,
         }

@@ -75,8 +75,14 @@ fn lists_blocks_counts_posts_sets_and_stops() {
 
     // Buffer fill per connected stream output.
     let (_, c) = request("GET", &format!("{base}/api/counters"), None, None);
-    // The throttle spends nearly all the time in work, sleeping: never the bottleneck.
+    // The throttle spends nearly all the time in work, sleeping: never the bottleneck; the
+    // graph runs at its pace.
     assert_ne!(c["bottleneck"], "throttle", "{c}");
+    let (_, c) = poll("a report with the throttle's share", DEADLINE, || {
+        let (s, c) = request("GET", &format!("{base}/api/counters"), None, None);
+        (c["paced_by"] == "throttle").then_some((s, c))
+    });
+    assert_eq!(c["bottleneck"], Value::Null, "{c}");
     let b = c["buffers"].as_array().unwrap();
     let throttle = b
         .iter()

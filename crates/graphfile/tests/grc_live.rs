@@ -285,9 +285,9 @@ fn the_gui_sinks_become_views_of_the_outputs_that_feed_them() {
     let grc = LiveGrc::open(example()).unwrap();
     let all = &grc.description().gui;
     // The tab widget the sinks sit in, then the sinks.
-    assert_eq!(all.len(), 3, "{all:?}");
+    assert_eq!(all.len(), 4, "{all:?}");
     assert_eq!((all[0].kind, all[0].name.as_str()), ("tabs", "displays"));
-    assert_eq!(all[0].labels, ["Spectrum", "Time"]);
+    assert_eq!(all[0].labels, ["Spectrum", "Time", "Waterfall"]);
     assert_eq!(all[0].gui_hint, "3,0,1,2");
     let views = &all[1..];
     let throttle = End {
