@@ -199,11 +199,6 @@ const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
         "the count is read when the block is made",
     ),
     (
-        "blocks_throttle",
-        "samples_per_second",
-        "the rate is read when the block is made",
-    ),
-    (
         "blocks_file_source",
         "file",
         "the file is opened when the block is made",
@@ -277,26 +272,6 @@ const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
         "blocks_message_strobe_random",
         "std",
         "the message and its timing are read when the block is made",
-    ),
-    (
-        "analog_sig_source_x",
-        "samp_rate",
-        "no setter yet (frequency and amplitude have one)",
-    ),
-    (
-        "analog_sig_source_x",
-        "waveform",
-        "no setter yet (frequency and amplitude have one)",
-    ),
-    (
-        "analog_sig_source_x",
-        "offset",
-        "no setter yet (frequency and amplitude have one)",
-    ),
-    (
-        "analog_sig_source_x",
-        "phase",
-        "no setter yet (frequency and amplitude have one)",
     ),
     (
         "analog_quadrature_demod_cf",
