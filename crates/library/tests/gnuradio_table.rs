@@ -194,11 +194,6 @@ fn every_row_agrees_with_gnu_radio_s_own_definition() {
 /// becomes settable; the test fails on an entry that is no longer a gap.
 const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
     (
-        "blocks_head",
-        "num_items",
-        "the count is read when the block is made",
-    ),
-    (
         "blocks_file_source",
         "file",
         "the file is opened when the block is made",
@@ -227,11 +222,6 @@ const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
         "blocks_message_debug",
         "en_uvec",
         "printing vectors is chosen when the block is made",
-    ),
-    (
-        "blocks_stream_to_tagged_stream",
-        "packet_len",
-        "the packet length is read when the block is made",
     ),
     (
         "blocks_repack_bits_bb",
@@ -507,11 +497,6 @@ const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
         "root_raised_cosine_filter",
         "ntaps",
         "a firdes design: the taps are designed when the graph is built",
-    ),
-    (
-        "digital_chunks_to_symbols_xx",
-        "symbol_table",
-        "the symbol table is read when the block is made",
     ),
     (
         "pdu_pdu_set",
