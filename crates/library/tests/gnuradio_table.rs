@@ -234,16 +234,6 @@ const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
         "k and l size the block's bit buffer when it is made",
     ),
     (
-        "blocks_message_strobe",
-        "msg",
-        "the message and period are read when the block is made",
-    ),
-    (
-        "blocks_message_strobe",
-        "period",
-        "the message and period are read when the block is made",
-    ),
-    (
         "blocks_message_strobe_random",
         "msg",
         "the message and its timing are read when the block is made",
