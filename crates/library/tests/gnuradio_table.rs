@@ -884,46 +884,6 @@ const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
         "the delay and threshold are read when the block is made",
     ),
     (
-        "channels_impairments",
-        "phase_noise_mag",
-        "the impairments are read when the block is made",
-    ),
-    (
-        "channels_impairments",
-        "magbal",
-        "the impairments are read when the block is made",
-    ),
-    (
-        "channels_impairments",
-        "phasebal",
-        "the impairments are read when the block is made",
-    ),
-    (
-        "channels_impairments",
-        "q_ofs",
-        "the impairments are read when the block is made",
-    ),
-    (
-        "channels_impairments",
-        "i_ofs",
-        "the impairments are read when the block is made",
-    ),
-    (
-        "channels_impairments",
-        "freq_offset",
-        "the impairments are read when the block is made",
-    ),
-    (
-        "channels_impairments",
-        "gamma",
-        "the impairments are read when the block is made",
-    ),
-    (
-        "channels_impairments",
-        "beta",
-        "the impairments are read when the block is made",
-    ),
-    (
         "digital_clock_recovery_mm_xx",
         "omega",
         "the loop is built when the block is made",
