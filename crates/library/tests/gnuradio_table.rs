@@ -299,11 +299,6 @@ const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
         "the filter bank and rate are built when the block is made",
     ),
     (
-        "pfb_arb_resampler_xxx",
-        "rrate",
-        "the filter bank and rate are built when the block is made",
-    ),
-    (
         "low_pass_filter",
         "gain",
         "a firdes design: the taps are designed when the graph is built",
