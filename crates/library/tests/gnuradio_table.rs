@@ -254,11 +254,6 @@ const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
         "the message and its timing are read when the block is made",
     ),
     (
-        "analog_quadrature_demod_cf",
-        "gain",
-        "the gain is read when the block is made",
-    ),
-    (
         "fir_filter_xxx",
         "taps",
         "taps are read when the filter is made",
@@ -277,11 +272,6 @@ const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
         "blocks_rms_xx",
         "alpha",
         "alpha is read when the block is made",
-    ),
-    (
-        "analog_frequency_modulator_fc",
-        "sensitivity",
-        "the sensitivity is read when the block is made",
     ),
     (
         "interp_fir_filter_xxx",
