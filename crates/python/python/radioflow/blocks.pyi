@@ -1404,13 +1404,14 @@ def frequency_modulator(sensitivity: float, dtype: DTypeLike = np.float32, *, na
     """Frequency-modulates a unit phasor by the input times `sensitivity` rad/sample (GNU Radio's frequency_modulator_fc).
 
     Parameters:
-        sensitivity: radians per sample per unit of input (a number in [-3.4e38, 3.4e38]).
+        sensitivity: radians per sample per unit of input (set while running: from the next sample on, the phase kept) (a number in [-3.4e38, 3.4e38]).
         dtype: the item type, one of float32 (default float32).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         in: stream input
         out: stream output
+        sensitivity: message input
     """
 
 
@@ -2243,13 +2244,14 @@ def quadrature_demod(gain: float, dtype: DTypeLike = np.complex64, *, name: Opti
     """FM demodulation: gain times the phase step between samples (GNU Radio's quadrature_demod_cf).
 
     Parameters:
-        gain: the phase step's scale (a number in [-3.4e38, 3.4e38]).
+        gain: the phase step's scale (set while running: from the next sample on, the last sample kept) (a number in [-3.4e38, 3.4e38]).
         dtype: the item type, one of complex64 (default complex64).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         in: stream input
         out: stream output
+        gain: message input
     """
 
 
