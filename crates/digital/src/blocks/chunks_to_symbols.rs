@@ -79,8 +79,11 @@ impl<T: Symbol> ChunksToSymbols<T> {
     /// call on (GNU Radio's `set_symbol_table`); a value that is neither is ignored with a
     /// warning, leaving the running graph as it was.
     pub fn set_symbol_table(&mut self, table: Pmt) {
-        if let Err(e) = self.mapper.set_table(&table, "setting") {
-            tracing::warn!("{e}; the table is unchanged");
+        if self.mapper.set_symbols(&table).is_none() {
+            tracing::warn!(
+                "chunks_to_symbols: symbol_table set to {table}, not a vector of the item type \
+                 or a list of numbers: the table is unchanged"
+            );
         }
     }
 

@@ -43,15 +43,6 @@ fn numbers<T: Symbol>(value: &Pmt) -> Option<Vec<T>> {
             .iter()
             .map(|&x| T::from_message(&Pmt::Double(x)))
             .collect(),
-        Pmt::C32Vector(xs) => xs
-            .iter()
-            .map(|&x| {
-                T::from_message(&Pmt::Complex(num_complex::Complex64::new(
-                    x.re.into(),
-                    x.im.into(),
-                )))
-            })
-            .collect(),
         Pmt::Pair(_) => {
             let mut symbols = Vec::new();
             let mut cell = value;
@@ -124,20 +115,27 @@ impl<T: Symbol> SymbolMapper<T> {
     /// Replaces the table by a `set_symbol_table` tag's or message's vector (`from` says
     /// which, for the error).
     pub(super) fn set_table(&mut self, value: &Pmt, from: &str) -> Result<(), BlockError> {
-        // A control event, not the data path: the table may grow.
-        if let Some(symbols) = T::from_vector(value) {
-            self.table.clear();
-            self.table.extend_from_slice(symbols);
-            return Ok(());
-        }
-        self.table = numbers(value).ok_or_else(|| {
+        let symbols = T::from_vector(value).ok_or_else(|| {
             BlockError::msg(format!(
-                "{}: a {SET_TABLE} {from}'s value is not a vector of the item type \
-                 or a list of numbers: {value}",
+                "{}: a {SET_TABLE} {from}'s value is not a vector of the item type: {value}",
                 self.block
             ))
         })?;
+        // A control event, not the data path: the table may grow.
+        self.table.clear();
+        self.table.extend_from_slice(symbols);
         Ok(())
+    }
+
+    /// Replaces the table by the settable `symbol_table` parameter's value: a vector of the
+    /// item type or a list of numbers (a GRC expression's list, a numpy array). `None` (the
+    /// table unchanged) for anything else.
+    pub(super) fn set_symbols(&mut self, value: &Pmt) -> Option<()> {
+        if T::from_vector(value).is_some() {
+            return self.set_table(value, "setting").ok();
+        }
+        self.table = numbers(value)?;
+        Some(())
     }
 
     /// One work call: each chunk as its symbols; a `set_symbol_table` tag changes the table
