@@ -31,7 +31,7 @@ use radioflow_runtime::registry::prelude::*;
     summary = "Frequency-modulates a unit phasor by the input times `sensitivity` rad/sample (GNU Radio's frequency_modulator_fc).",
     dtypes = [Float32]
 )]
-#[param(sensitivity: f32, doc = "radians per sample per unit of input")]
+#[param(sensitivity: f32, settable, doc = "radians per sample per unit of input (set while running: from the next sample on, the phase kept)")]
 #[derive(Debug)]
 pub struct FrequencyModulator {
     /// The frequency, in units of `sensitivity`.
@@ -54,11 +54,50 @@ impl FrequencyModulator {
         }
     }
 
+    /// Turns by `sensitivity` per unit of input from the next sample on; the phase runs on
+    /// (GNU Radio's `set_sensitivity`).
+    pub fn set_sensitivity(&mut self, sensitivity: f32) {
+        self.kernel.set_sensitivity(sensitivity);
+    }
+
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let kernel = &mut self.kernel;
         one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |x, y| {
             kernel.process(x, y)
         });
         Ok(WorkStatus::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn sensitivity_set_while_running_turns_on_from_the_phase_reached_as_gnu_radio_s() {
+        let x: Vec<f32> = (0..600)
+            .map(|n| ((n * 7) % 11) as f32 / 11.0 - 0.5)
+            .collect();
+        let mut h = Harness::new(FrequencyModulator::new(0.1));
+        h.push("in", &x[..300]);
+        h.set_space("out", 600);
+        h.work().unwrap();
+        h.post("sensitivity", Pmt::Double(0.3)).unwrap();
+        h.push("in", &x[300..]);
+        h.work().unwrap();
+        let y = h.take_output::<Complex32>("out");
+        assert_eq!(y.len(), 600);
+        // GNU Radio's state rule: each output turns the one before by sensitivity · input, the
+        // phase carried across the change.
+        for n in 1..600 {
+            let k = if n < 300 { 0.1 } else { 0.3 };
+            let want = y[n - 1] * Complex32::from_polar(1.0, k * x[n]);
+            assert!(
+                (y[n] - want).norm() < 1e-4,
+                "sample {n}: {} vs {want}",
+                y[n]
+            );
+        }
     }
 }

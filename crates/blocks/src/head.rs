@@ -4,7 +4,9 @@ use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
 /// Copies the first `n` items of its input to its output (with their tags), then finishes,
-/// like GNU Radio's `head`. Finishing releases its input, so a source that feeds only this
+/// like GNU Radio's `head`. `n` can be set while the graph runs: as GNU Radio's `set_length`,
+/// it counts the items already passed, so a new `n` at or below that count ends the stream at
+/// the next work call. Finishing releases its input, so a source that feeds only this
 /// block finishes too.
 ///
 /// # Example
@@ -28,7 +30,7 @@ use radioflow_runtime::registry::prelude::*;
     dtypes = all,
     make = Self::new(n).with_vlen(vlen)
 )]
-#[param(n: u64, doc = "how many items to pass (vectors where vlen > 1)")]
+#[param(n: u64, settable, doc = "how many items to pass (vectors where vlen > 1); set while running: counted from the first item, as GNU Radio's set_length")]
 #[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
 #[derive(Debug)]
 pub struct Head<T: Item> {
@@ -40,6 +42,8 @@ pub struct Head<T: Item> {
     output: StreamOutput<T>,
     /// Items still to pass.
     remaining: u64,
+    /// Items passed so far.
+    passed: u64,
 }
 
 #[block]
@@ -50,6 +54,7 @@ impl<T: Item> Head<T> {
             input: StreamInput::new(),
             output: StreamOutput::new(),
             remaining: n,
+            passed: 0,
         }
     }
 
@@ -60,12 +65,19 @@ impl<T: Item> Head<T> {
         self
     }
 
+    /// Passes `n` items in all, counting those already passed (GNU Radio's `set_length`).
+    pub fn set_n(&mut self, n: u64) {
+        self.remaining = n.saturating_sub(self.passed);
+    }
+
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let vlen = self.input.vlen();
         let scalars = self.remaining.saturating_mul(vlen as u64);
         let limit = usize::try_from(scalars).unwrap_or(usize::MAX);
         let n = copy_work(&mut self.input, &mut self.output, limit);
-        self.remaining -= if vlen > 1 { n / vlen } else { n } as u64;
+        let items = if vlen > 1 { n / vlen } else { n } as u64;
+        self.remaining -= items;
+        self.passed += items;
         Ok(if self.remaining == 0 {
             WorkStatus::Done
         } else {
@@ -102,5 +114,27 @@ mod tests {
         h.push("in", &[1u8, 2]);
         assert_eq!(h.work().unwrap(), WorkStatus::Done);
         assert_eq!((h.consumed("in"), h.produced("out")), (0, 0));
+    }
+
+    #[test]
+    fn a_new_n_counts_the_items_already_passed_as_gnu_radio_s_set_length() {
+        let mut h = Harness::new(Head::<u16>::new(5));
+        h.push("in", &(0..20u16).collect::<Vec<_>>());
+        h.set_space("out", 3);
+        assert_eq!(h.work().unwrap(), WorkStatus::Continue);
+        // Through the message input, as a running graph gets it: 8 in all, 3 passed.
+        h.post("n", Pmt::Int(8)).unwrap();
+        h.set_space("out", 100);
+        assert_eq!(h.work().unwrap(), WorkStatus::Done);
+        assert_eq!(h.take_output::<u16>("out"), (0..8).collect::<Vec<_>>());
+        // Set below what has passed: nothing more, done at the next call.
+        let mut h = Harness::new(Head::<u16>::new(5));
+        h.push("in", &(0..20u16).collect::<Vec<_>>());
+        h.set_space("out", 4);
+        assert_eq!(h.work().unwrap(), WorkStatus::Continue);
+        h.post("n", Pmt::Int(2)).unwrap();
+        h.set_space("out", 100);
+        assert_eq!(h.work().unwrap(), WorkStatus::Done);
+        assert_eq!(h.take_output::<u16>("out"), [0, 1, 2, 3]);
     }
 }

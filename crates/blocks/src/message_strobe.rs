@@ -32,8 +32,8 @@ use std::time::{Duration, Instant};
     id = "message_strobe",
     summary = "Sends `msg` on `strobe` every `period_ms` milliseconds until the run stops; `set_msg` replaces it (GNU Radio's message_strobe)."
 )]
-#[param(msg: Pmt, doc = "the message")]
-#[param(period_ms: u64, doc = "milliseconds between two messages (the first one period after the start)")]
+#[param(msg: Pmt, settable, doc = "the message (set while running: from the next send on)")]
+#[param(period_ms: u64, settable, doc = "milliseconds between two messages (the first one period after the start; set while running: from the next send on)")]
 #[message_input(
     name = "set_msg",
     doc = "a message that replaces `msg` from the next send on"
@@ -80,9 +80,16 @@ impl MessageStrobe {
         Ok(WorkStatus::Continue)
     }
 
+    /// Sends `msg` from the next send on (GNU Radio's `set_msg`; also its `set_msg` port).
     #[message_input]
-    fn set_msg(&mut self, msg: Pmt) {
+    pub fn set_msg(&mut self, msg: Pmt) {
         self.msg = msg;
+    }
+
+    /// Waits `period_ms` after the next send (GNU Radio's `set_period`: the wait under way
+    /// ends as it was due).
+    pub fn set_period_ms(&mut self, period_ms: u64) {
+        self.period = Duration::from_millis(period_ms);
     }
 }
 
@@ -116,5 +123,25 @@ mod tests {
             calls += 1;
         }
         assert!(start.elapsed() >= Duration::from_millis(1));
+    }
+
+    #[test]
+    fn msg_and_period_set_while_running_apply_from_the_next_send() {
+        let mut h = Harness::new(MessageStrobe::new(Pmt::symbol("TEST"), 0));
+        h.work().unwrap();
+        // Through the settable parameters' message inputs, as a running graph gets them.
+        h.post("msg", Pmt::Int(3)).unwrap();
+        h.post("period_ms", Pmt::Int(60_000)).unwrap();
+        assert_eq!(h.block().period, Duration::from_secs(60));
+        // The wait under way (0 ms) ends as it was due: the next send is at once, with the
+        // new message; the one after it is a minute away.
+        let before = Instant::now();
+        h.work().unwrap();
+        assert_eq!(
+            h.take_messages("strobe"),
+            [Pmt::symbol("TEST"), Pmt::Int(3)]
+        );
+        let due = h.block().due.unwrap();
+        assert!(due >= before + Duration::from_secs(60));
     }
 }

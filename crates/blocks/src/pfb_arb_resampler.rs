@@ -44,7 +44,7 @@ use radioflow_runtime::registry::prelude::*;
         .map(|b| b.with_delay(delay))
         .map_err(|e| Refused::param(e.name, e.reason))
 )]
-#[param(rate: f64, above = 0.0, doc = "outputs per input")]
+#[param(rate: f64, above = 0.0, settable, doc = "outputs per input (set while running: from the next output on, the filter state kept)")]
 #[param(taps: Vec<f32>, doc = "the prototype low-pass at `filters` × the input rate, gain `filters`")]
 #[param(filters: usize = 32, min = 1, doc = "the number of polyphase filters")]
 #[param(delay: u64 = 0, doc = "the sample delay tags are moved by, in input samples (GNU Radio's declare_sample_delay)")]
@@ -91,6 +91,20 @@ impl<T: FirSample + Item> PfbArbResampler<T> {
     /// `declare_sample_delay`).
     pub fn with_delay(self, delay: u64) -> Self {
         Self { delay, ..self }
+    }
+
+    /// Resamples by `rate` from the next output on, as GNU Radio's `set_rate` (the filter
+    /// index, its fraction and the history run on; tags that follow are placed at the new
+    /// rate, as GNU Radio's relative rate places them).
+    ///
+    /// # Errors
+    /// If `rate` is not finite and positive (the `rate` message input checks first).
+    pub fn set_rate(&mut self, rate: f64) -> Result<(), BlockError> {
+        self.kernel
+            .set_rate(rate)
+            .map_err(|e| BlockError::msg(format!("pfb_arb_resampler: {e}")))?;
+        self.rate = f64::from(rate as f32);
+        Ok(())
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -154,6 +168,28 @@ mod tests {
         let (_, tags) = run_chunked::<_, _, f32>(&mut h, &x, 1000, 4000);
         // GNU Radio 3.10: pfb.arb_resampler_ccf(1.37) with declare_sample_delay(10).
         assert_eq!(tags, [151, 158, 288, 470]);
+    }
+
+    #[test]
+    fn rate_set_through_its_message_input_is_the_kernel_s_set_rate() {
+        let x = random_real(10, 2000);
+        let taps = Kernel::<f32>::default_taps(1.37, 16, 80.0).unwrap();
+        let mut kernel = Kernel::<f32>::new(&taps, 16, 1.37).unwrap();
+        let mut want = vec![0.0f32; 8000];
+        let (_, p1) = kernel.process(&x[..1000], &mut want);
+        kernel.set_rate(0.61).unwrap();
+        let (_, p2) = kernel.process(&x[1000..], &mut want[p1..]);
+        want.truncate(p1 + p2);
+        let mut h = Harness::new(PfbArbResampler::<f32>::new(1.37, &taps, 16, 80.0).unwrap());
+        h.push("in", &x[..1000]);
+        h.set_space("out", 8000);
+        h.work().unwrap();
+        // A rate the declaration refuses is ignored; then the new one.
+        h.post("rate", Pmt::Double(0.0)).unwrap();
+        h.post("rate", Pmt::Double(0.61)).unwrap();
+        h.push("in", &x[1000..]);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<f32>("out"), want);
     }
 
     #[test]

@@ -32,7 +32,7 @@ use radioflow_runtime::registry::prelude::*;
     summary = "FM demodulation: gain times the phase step between samples (GNU Radio's quadrature_demod_cf).",
     dtypes = [Complex32]
 )]
-#[param(gain: f32, doc = "the phase step's scale")]
+#[param(gain: f32, settable, doc = "the phase step's scale (set while running: from the next sample on, the last sample kept)")]
 #[derive(Debug)]
 pub struct QuadratureDemod {
     /// The samples.
@@ -60,6 +60,12 @@ impl QuadratureDemod {
         Self::new((sample_rate / (2.0 * std::f64::consts::PI * deviation)) as f32)
     }
 
+    /// Scales by `gain` from the next sample on; the last sample, whose step the next output
+    /// measures, is kept (GNU Radio's `set_gain`).
+    pub fn set_gain(&mut self, gain: f32) {
+        self.kernel.set_gain(gain);
+    }
+
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let kernel = &mut self.kernel;
         one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |x, y| {
@@ -74,6 +80,29 @@ mod tests {
     use super::*;
     use crate::test_util::{random_complex, run_chunked};
     use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn gain_set_while_running_scales_from_the_next_sample_as_gnu_radio_s() {
+        let x = random_complex(4, 600);
+        let mut h = Harness::new(QuadratureDemod::new(1.0));
+        h.push("in", &x[..300]);
+        h.set_space("out", 600);
+        h.work().unwrap();
+        h.post("gain", Pmt::Double(2.5)).unwrap();
+        h.push("in", &x[300..]);
+        h.work().unwrap();
+        let got = h.take_output::<f32>("out");
+        // A block made with the new gain: the same outputs from the change on (the step
+        // from the sample before the change is measured from that sample).
+        let mut fresh = Harness::new(QuadratureDemod::new(2.5));
+        fresh.push("in", &x);
+        fresh.set_space("out", 600);
+        fresh.work().unwrap();
+        let want = fresh.take_output::<f32>("out");
+        assert_eq!(got.len(), 600);
+        assert_eq!(got[300..], want[300..]);
+        assert_ne!(got[..300], want[..300]);
+    }
 
     #[test]
     fn equals_the_naive_phase_step_across_calls_keeping_tags() {

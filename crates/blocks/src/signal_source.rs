@@ -4,6 +4,7 @@
 use radioflow_dsp::Nco;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
+use radioflow_runtime::FromMessage;
 
 /// The shape of a [`SignalSource`]'s output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,8 +45,17 @@ impl std::str::FromStr for Waveform {
     }
 }
 
+impl FromMessage for Waveform {
+    const EXPECTS: &'static str = "a waveform (sine, cosine, constant, square, triangle, sawtooth)";
+
+    /// A name, as the `waveform` parameter takes it.
+    fn from_message(msg: &Pmt) -> Option<Self> {
+        msg.as_symbol().and_then(|s| s.parse().ok())
+    }
+}
+
 /// An item type a [`SignalSource`] can produce: `f32` or `Complex32`.
-pub trait SignalItem: Item {
+pub trait SignalItem: Item + FromMessage {
     /// Fills `out` with `waveform` from `nco`, following GNU Radio's `sig_source` semantics.
     fn generate(nco: &mut Nco, waveform: Waveform, amplitude: f32, offset: Self, out: &mut [Self]);
 
@@ -190,8 +200,10 @@ impl SignalItem for Complex32 {
 /// `amplitude · (cos φ + j sin φ) + offset`, as GNU Radio's `GR_SIN_WAVE` and `GR_COS_WAVE` do.
 /// [`Waveform::Constant`] gives `amplitude + offset`.
 ///
-/// `frequency` and `amplitude` can be set while the graph runs (e.g. from the control port,
-/// `radioflow run --control`); the phase runs on without a jump when the frequency changes.
+/// Every parameter can be set while the graph runs (e.g. from the control port, `radioflow
+/// run --control`), as GNU Radio's setters do: the phase runs on without a jump when the
+/// frequency, sample rate, waveform, amplitude or offset changes; setting `phase` moves the
+/// phase of the next sample to it.
 /// [`phase`](Self::phase) sets the phase of the first sample. The `cmd` message input is GNU
 /// Radio 3.10's: a dict (or one `(key . value)` pair) of `freq` (Hz), `ampl`, `phase` (radians)
 /// and `offset`, applied in the dict's order; a value that is not a number, an unknown key or
@@ -220,13 +232,13 @@ impl SignalItem for Complex32 {
     dtypes = [Complex32, Float32],
     make = Self::new(waveform, frequency, sample_rate, amplitude, offset).phase(phase)
 )]
-#[param(sample_rate: f64, above = 0.0, doc = "samples per second")]
-#[param(waveform: Waveform, words = ["sine", "cosine", "constant", "square", "triangle", "sawtooth"], doc = "the waveform")]
+#[param(sample_rate: f64, above = 0.0, settable, doc = "samples per second")]
+#[param(waveform: Waveform, settable, words = ["sine", "cosine", "constant", "square", "triangle", "sawtooth"], doc = "the waveform")]
 // Any: beyond ±sample_rate/2 a frequency aliases, as after sampling (GNU Radio's too).
 #[param(frequency: f64, settable, doc = "in Hz (aliases beyond ±sample_rate/2)")]
 #[param(amplitude: f32 = 1.0, settable, doc = "peak amplitude")]
-#[param(offset: T = 0.0, doc = "added to every sample")]
-#[param(phase: f64 = 0.0, doc = "of the first sample, in radians")]
+#[param(offset: T = 0.0, settable, doc = "added to every sample")]
+#[param(phase: f64 = 0.0, settable, doc = "of the first sample, in radians (set while running: the phase now)")]
 #[message_input(
     name = "cmd",
     doc = "GNU Radio's command: a dict (or one pair) of freq, ampl, phase, offset"
@@ -290,6 +302,39 @@ impl<T: SignalItem> SignalSource<T> {
     /// Sets the amplitude.
     pub fn set_amplitude(&mut self, amplitude: f32) {
         self.amplitude = amplitude;
+    }
+
+    /// Sets the sample rate; the frequency in Hz stays, the phase runs on (GNU Radio's
+    /// `set_sampling_freq`).
+    ///
+    /// # Panics
+    /// If `rate` is not finite and positive (the `sample_rate` message input checks first).
+    pub fn set_sample_rate(&mut self, rate: f64) {
+        assert!(
+            rate.is_finite() && rate > 0.0,
+            "signal_source: sample rate {rate} is not positive"
+        );
+        self.sample_rate = rate;
+        self.nco.set_frequency(self.frequency, rate);
+    }
+
+    /// Changes the waveform; the phase runs on (GNU Radio's `set_waveform`).
+    pub fn set_waveform(&mut self, waveform: Waveform) {
+        self.waveform = waveform;
+    }
+
+    /// Sets the offset added to every sample.
+    pub fn set_offset(&mut self, offset: T) {
+        self.offset = offset;
+    }
+
+    /// Moves the phase of the next sample to `radians` (GNU Radio's `set_phase`, which takes a
+    /// float: the value is rounded to `f32` as there).
+    ///
+    /// # Panics
+    /// If `radians` is not finite.
+    pub fn set_phase(&mut self, radians: f64) {
+        self.nco.set_phase(f64::from(radians as f32));
     }
 
     /// GNU Radio's command message: `freq`, `ampl`, `phase` and `offset` from a dict or a pair.
@@ -365,6 +410,61 @@ mod tests {
         h.set_space("out", 8);
         h.work().unwrap();
         h.take_output::<T>("out")
+    }
+
+    /// `n` samples of `h`'s block.
+    fn next<T: SignalItem>(h: &mut Harness<SignalSource<T>>, n: usize) -> Vec<T> {
+        h.set_space("out", n);
+        h.work().unwrap();
+        h.take_output::<T>("out")
+    }
+
+    fn close<T: SignalItem + Into<Complex32>>(got: &[T], want: &[T]) -> bool {
+        got.len() == want.len()
+            && got
+                .iter()
+                .zip(want)
+                .all(|(g, w)| ((*g).into() - (*w).into()).norm() < 1e-5)
+    }
+
+    /// Each parameter set through its message input, as a running graph gets it: what follows
+    /// is a fresh source made with the new values, started at the phase the old one had
+    /// reached (GNU Radio's setters keep the phase), except `phase`, which moves it.
+    fn settable_as_gnu_radio_s<T: SignalItem + Into<Complex32>>(offset: T) {
+        let mut h = Harness::new(SignalSource::<T>::new(
+            Waveform::Cosine,
+            100.0,
+            1000.0,
+            1.0,
+            T::from_message(&Pmt::Double(0.0)).unwrap(),
+        ));
+        let _ = next(&mut h, 37);
+        let reached = h.block().nco.phase();
+        h.post("sample_rate", Pmt::Double(1500.0)).unwrap();
+        h.post("waveform", Pmt::symbol("triangle")).unwrap();
+        h.post("offset", Pmt::Double(0.25)).unwrap();
+        // Refused by the declaration: ignored, the block as it was.
+        h.post("sample_rate", Pmt::Double(-1.0)).unwrap();
+        h.post("waveform", Pmt::symbol("noise")).unwrap();
+        let got = next(&mut h, 50);
+        let mut fresh = Harness::new(
+            SignalSource::<T>::new(Waveform::Triangle, 100.0, 1500.0, 1.0, offset).phase(reached),
+        );
+        assert!(close(&got, &next(&mut fresh, 50)));
+        h.post("phase", Pmt::Double(0.5)).unwrap();
+        h.post("waveform", Pmt::symbol("cosine")).unwrap();
+        let got = next(&mut h, 20);
+        let mut fresh = Harness::new(
+            SignalSource::<T>::new(Waveform::Cosine, 100.0, 1500.0, 1.0, offset)
+                .phase(f64::from(0.5f32)),
+        );
+        assert!(close(&got, &next(&mut fresh, 20)));
+    }
+
+    #[test]
+    fn sample_rate_waveform_offset_and_phase_set_while_running_as_gnu_radio_s() {
+        settable_as_gnu_radio_s::<f32>(0.25);
+        settable_as_gnu_radio_s::<Complex32>(Complex32::new(0.25, 0.0));
     }
 
     #[test]
@@ -534,12 +634,21 @@ mod tests {
         );
         let mut fg = Flowgraph::new();
         let id = fg.add(SignalSource::<f32>::new(Waveform::Sine, 1.0, 8.0, 1.0, 0.0));
-        let types: Vec<_> = (0..2)
+        // sample_rate, waveform, frequency, amplitude, offset, phase.
+        let types: Vec<_> = (0..6)
             .map(|i| fg.message_input_type(id, i).map(|t| t.expects()))
             .collect();
+        let number = Some("a number");
         assert_eq!(
             types,
-            [Some("a number"); 2],
+            [
+                number,
+                Some(Waveform::EXPECTS),
+                number,
+                number,
+                number,
+                number
+            ],
             "typed as their setters' arguments"
         );
     }

@@ -20,6 +20,9 @@ const MAX_LAG: Duration = Duration::from_millis(50);
 /// one item). When upstream stalls, the block catches up at most 50 ms worth of items at full
 /// speed and forgets the rest of the lag, so a stall causes no long burst.
 ///
+/// `sample_rate` can be set while the graph runs; as GNU Radio's `set_sample_rate` does, a new
+/// rate restarts the clock: the schedule counts from the next work call, at the new rate.
+///
 /// Blocking: yes (it sleeps), so thread-sharing schedulers give it its own thread.
 ///
 /// # Example
@@ -49,7 +52,7 @@ const MAX_LAG: Duration = Duration::from_millis(50);
 // (1e-9 put the second item 30 years away), and at about 1e-19 the sleep is past what a
 // `Duration` holds (1e-300 panicked). No upper bound: a rate beyond what the graph can move
 // simply never sleeps.
-#[param(sample_rate: f64, at_least = 1e-3, doc = "items per second (vectors where vlen > 1)")]
+#[param(sample_rate: f64, at_least = 1e-3, settable, doc = "items per second (vectors where vlen > 1)")]
 #[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
 #[derive(Debug)]
 pub struct Throttle<T: Item> {
@@ -94,6 +97,21 @@ impl<T: Item> Throttle<T> {
         self.input.set_vlen(vlen);
         self.output.set_vlen(vlen);
         self
+    }
+
+    /// Paces at `items_per_second` from now on: the clock restarts at the next work call (GNU
+    /// Radio resets its start time and item count).
+    ///
+    /// # Panics
+    /// As [`new`](Self::new) (the `sample_rate` message input checks the range first).
+    pub fn set_sample_rate(&mut self, items_per_second: f64) {
+        if let Err(e) = Self::DESCRIPTION.check_float("sample_rate", items_per_second) {
+            panic!("throttle: items_per_second {e}");
+        }
+        self.items_per_second = items_per_second;
+        self.max_chunk = (items_per_second * MAX_CHUNK_SECONDS).max(1.0) as usize;
+        self.start = None;
+        self.passed = 0;
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -149,5 +167,35 @@ mod tests {
         assert_eq!(h.produced("out"), 28, "the output limits too");
         assert!(h.block().is_blocking());
         assert!(h.block().is_paced(), "it waits to its rate by design");
+    }
+
+    #[test]
+    fn a_new_rate_restarts_the_clock_and_passes_the_items_unchanged() {
+        let mut h = Harness::new(Throttle::<u32>::new(2_000.0));
+        h.push("in", &(0..10u32).collect::<Vec<_>>());
+        h.work().unwrap();
+        assert_eq!(h.block().passed, 10);
+        assert!(h.block().start.is_some());
+        // Through the message input, as a running graph gets it; a rate outside the
+        // declaration is ignored.
+        h.post("sample_rate", Pmt::Double(0.0)).unwrap();
+        assert_eq!(h.block().items_per_second, 2_000.0);
+        h.post("sample_rate", Pmt::Double(400_000.0)).unwrap();
+        // GNU Radio's set_sample_rate: item count and start time reset.
+        let b = h.block();
+        assert_eq!(
+            (b.items_per_second, b.max_chunk, b.passed),
+            (400_000.0, 2_000, 0)
+        );
+        assert!(b.start.is_none());
+        h.push("in", &(10..3000u32).collect::<Vec<_>>());
+        h.work().unwrap();
+        assert_eq!(
+            h.produced("out"),
+            10 + 2_000,
+            "5 ms at the new rate in one call"
+        );
+        h.work().unwrap();
+        assert_eq!(h.take_output::<u32>("out"), (0..3000).collect::<Vec<_>>());
     }
 }

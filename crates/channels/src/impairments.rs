@@ -31,6 +31,10 @@ const PHASE_NOISE_ALPHA: f64 = 0.01;
 /// within that table's precision (about 1e-5) of GNU Radio's; with `freq_offset` 0 the
 /// oscillator is exactly 1 in both. Tags pass through on the same samples.
 ///
+/// Every parameter can be set while the graph runs, as GNU Radio's `set_phase_noise_mag`,
+/// `set_magbal`, ... do: the new value applies from the next work call and nothing else
+/// changes (the oscillator's phase, the noise generator and the phase-noise filter run on).
+///
 /// # Errors
 /// A parameter that is not finite, naming it.
 #[library_block(
@@ -38,14 +42,14 @@ const PHASE_NOISE_ALPHA: f64 = 0.01;
     summary = "A radio's hardware impairments: phase noise, third- and second-order distortion, IQ imbalance, DC offset and a frequency offset (GNU Radio's channels.impairments).",
     make = Self::new(phase_noise_mag, magbal, phasebal, q_ofs, i_ofs, freq_offset, gamma, beta).map_err(|e| Refused::param(e.name, e.reason))
 )]
-#[param(phase_noise_mag: f64 = 0.0, doc = "the phase noise's deviation in dB before its low-pass (0 dB: 1 rad)")]
-#[param(magbal: f64 = 0.0, doc = "the IQ magnitude imbalance, in dB (the in-phase branch's gain)")]
-#[param(phasebal: f64 = 0.0, doc = "the IQ phase imbalance, in degrees")]
-#[param(q_ofs: f64 = 0.0, doc = "the quadrature DC offset")]
-#[param(i_ofs: f64 = 0.0, doc = "the in-phase DC offset")]
-#[param(freq_offset: f64 = 0.0, doc = "the frequency offset, in cycles per sample")]
-#[param(gamma: f64 = 0.0, doc = "the second-order distortion's weight")]
-#[param(beta: f64 = 0.0, doc = "the third-order distortion's weight")]
+#[param(phase_noise_mag: f64 = 0.0, settable, doc = "the phase noise's deviation in dB before its low-pass (0 dB: 1 rad)")]
+#[param(magbal: f64 = 0.0, settable, doc = "the IQ magnitude imbalance, in dB (the in-phase branch's gain)")]
+#[param(phasebal: f64 = 0.0, settable, doc = "the IQ phase imbalance, in degrees")]
+#[param(q_ofs: f64 = 0.0, settable, doc = "the quadrature DC offset")]
+#[param(i_ofs: f64 = 0.0, settable, doc = "the in-phase DC offset")]
+#[param(freq_offset: f64 = 0.0, settable, doc = "the frequency offset, in cycles per sample")]
+#[param(gamma: f64 = 0.0, settable, doc = "the second-order distortion's weight")]
+#[param(beta: f64 = 0.0, settable, doc = "the third-order distortion's weight")]
 #[derive(Debug)]
 pub struct Impairments {
     #[input(name = "in")]
@@ -118,6 +122,50 @@ impl Impairments {
         })
     }
 
+    /// The phase noise's deviation in dB (GNU Radio's noise source `set_amplitude`: the
+    /// generator and the filter run on).
+    pub fn set_phase_noise_mag(&mut self, db: f64) {
+        self.noise_mag = 10f64.powf(db / 20.0) as f32;
+    }
+
+    /// The IQ magnitude imbalance in dB.
+    pub fn set_magbal(&mut self, db: f64) {
+        self.magbal = 10f64.powf(db / 20.0) as f32;
+    }
+
+    /// The IQ phase imbalance in degrees.
+    pub fn set_phasebal(&mut self, degrees: f64) {
+        let phase = degrees * std::f64::consts::PI / 180.0;
+        self.cos_phase = phase.cos() as f32;
+        self.sin_phase = phase.sin() as f32;
+    }
+
+    /// The quadrature DC offset.
+    pub fn set_q_ofs(&mut self, q_ofs: f64) {
+        self.dc.im = q_ofs as f32;
+    }
+
+    /// The in-phase DC offset.
+    pub fn set_i_ofs(&mut self, i_ofs: f64) {
+        self.dc.re = i_ofs as f32;
+    }
+
+    /// The frequency offset in cycles per sample; the oscillator's phase runs on (GNU Radio's
+    /// `sig_source` `set_frequency`).
+    pub fn set_freq_offset(&mut self, freq_offset: f64) {
+        self.lo.set_frequency(freq_offset, 1.0);
+    }
+
+    /// The second-order distortion's weight.
+    pub fn set_gamma(&mut self, gamma: f64) {
+        self.gamma = Complex32::new(gamma as f32, 0.0);
+    }
+
+    /// The third-order distortion's weight.
+    pub fn set_beta(&mut self, beta: f64) {
+        self.beta = Complex32::new(beta as f32, 0.0);
+    }
+
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let n = self
             .input
@@ -148,5 +196,73 @@ impl Impairments {
         self.input.consume(n);
         self.output.produce(n);
         Ok(WorkStatus::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    const OLD: [f64; 8] = [-20.0, 0.5, 3.0, 0.01, -0.02, 0.001, 0.05, 0.1];
+    const NEW: [f64; 8] = [-10.0, -1.0, -6.0, 0.1, 0.2, -0.003, 0.2, -0.05];
+    const NAMES: [&str; 8] = [
+        "phase_noise_mag",
+        "magbal",
+        "phasebal",
+        "q_ofs",
+        "i_ofs",
+        "freq_offset",
+        "gamma",
+        "beta",
+    ];
+
+    fn made(p: [f64; 8]) -> Impairments {
+        Impairments::new(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]).unwrap()
+    }
+
+    fn run(h: &mut Harness<Impairments>, x: &[Complex32]) -> Vec<Complex32> {
+        let target = h.consumed("in") + x.len() as u64;
+        h.push("in", x);
+        h.set_space("out", x.len());
+        while h.consumed("in") < target {
+            h.work().unwrap();
+        }
+        h.take_output::<Complex32>("out")
+    }
+
+    #[test]
+    fn every_parameter_set_while_running_applies_on_with_the_state_kept_as_gnu_radio_s() {
+        let x: Vec<Complex32> = (0..3000)
+            .map(|n| Complex32::from_polar(0.8, n as f32 * 0.37))
+            .collect();
+        let mut h = Harness::new(made(OLD));
+        let _ = run(&mut h, &x[..1000]);
+        // The state at the change: GNU Radio's setters keep the oscillator's phase, the
+        // noise generator and the phase-noise filter.
+        let (lo, rng, filter) = {
+            let b = h.block();
+            (b.lo.clone(), b.rng.clone(), b.phase_filter.clone())
+        };
+        // Through the message inputs, as a running graph gets them; a value the declaration
+        // refuses (not finite) after them is ignored.
+        for (name, v) in NAMES.iter().zip(NEW) {
+            h.post(name, Pmt::Double(v)).unwrap();
+        }
+        h.post("beta", Pmt::Double(f64::NAN)).unwrap();
+        assert_eq!(h.block().lo.phase(), lo.phase(), "the phase runs on");
+        let got = run(&mut h, &x[1000..]);
+        // A block made with the new values, in the state the old one had reached.
+        let mut fresh = made(NEW);
+        fresh.lo = lo;
+        fresh.lo.set_frequency(NEW[5], 1.0);
+        fresh.rng = rng;
+        fresh.phase_filter = filter;
+        let want = run(&mut Harness::new(fresh), &x[1000..]);
+        assert_eq!(got.len(), 2000);
+        assert!(got == want, "not the fresh block's output");
+        // And not what the old values give.
+        let old = run(&mut Harness::new(made(OLD)), &x);
+        assert!(got[..] != old[1000..]);
     }
 }

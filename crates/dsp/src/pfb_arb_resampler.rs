@@ -168,6 +168,23 @@ impl<T: FirSample> PfbArbResampler<T> {
         self.len
     }
 
+    /// Resamples by `rate` from the next output on, as GNU Radio's `set_rate`: the branch
+    /// steps change; the filter index, its fraction and the history run on.
+    ///
+    /// # Errors
+    /// If `rate` is not finite and positive; the kernel is unchanged.
+    pub fn set_rate(&mut self, rate: f64) -> Result<(), ParamError> {
+        let rate = rate as f32;
+        check(rate.is_finite() && rate > 0.0, "rate", || {
+            format!("{rate} must be finite and positive")
+        })?;
+        let step = self.nfilts as f32 / rate;
+        self.rate = rate;
+        self.dec_rate = step.floor() as usize;
+        self.flt_rate = step - self.dec_rate as f32;
+        Ok(())
+    }
+
     /// The rate, outputs per input, as the kernel keeps it (`f32`, as GNU Radio does).
     pub fn rate(&self) -> f32 {
         self.rate
@@ -226,6 +243,30 @@ fn dot(kernel: &[f32], x: &[f32], c: usize, ci: usize) -> f32 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn set_rate_keeps_the_filter_index_fraction_and_history_as_gnu_radio_s() {
+        let taps = PfbArbResampler::<f32>::default_taps(1.37, 16, 80.0).unwrap();
+        let x: Vec<f32> = (0..3000).map(|n| (n as f32 * 0.05).sin()).collect();
+        let mut a = PfbArbResampler::<f32>::new(&taps, 16, 1.37).unwrap();
+        let mut y = vec![0.0f32; 8000];
+        let (c, _) = a.process(&x[..1000], &mut y);
+        assert_eq!(c, 1000);
+        let at_change = a.clone();
+        a.set_rate(0.61).unwrap();
+        assert!(a.set_rate(-1.0).is_err() && a.rate() == 0.61f32);
+        // A kernel made at the new rate, in the state the old one had reached.
+        let mut b = PfbArbResampler::<f32>::new(&taps, 16, 0.61).unwrap();
+        b.j = at_change.j;
+        b.acc = at_change.acc;
+        b.history = at_change.history.clone();
+        let (mut ya, mut yb) = (vec![0.0f32; 4000], vec![0.0f32; 4000]);
+        let (ca, pa) = a.process(&x[1000..], &mut ya);
+        let (cb, pb) = b.process(&x[1000..], &mut yb);
+        assert_eq!((ca, pa), (cb, pb));
+        assert!((1215..=1225).contains(&pa), "{pa}: 0.61 per input");
+        assert_eq!(ya[..pa], yb[..pb]);
+    }
+
     use super::*;
     use crate::test_util::*;
     use num_complex::Complex32;

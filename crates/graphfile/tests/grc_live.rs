@@ -170,29 +170,76 @@ fn values_the_widgets_refuse_change_nothing() {
 #[test]
 fn a_parameter_without_a_run_time_setter_is_named_not_dropped() {
     let mut grc = LiveGrc::open(example()).unwrap();
+    // GNU Radio's callbacks set the source's offset and sample rate and the throttle's rate,
+    // and radioflow's blocks have the same setters.
     let change = grc.set("dc", Value::Float(0.25)).unwrap();
-    assert!(change.params.is_empty(), "{:?}", change.params);
-    assert_eq!(change.fixed.len(), 1, "{:?}", change.fixed);
-    assert!(
-        change.fixed[0].contains("block 'analog_sig_source_x_0': parameter 'offset'")
-            && change.fixed[0].contains("cannot change it while running"),
-        "{:?}",
-        change.fixed
+    assert_eq!(
+        change.params,
+        vec![(
+            "analog_sig_source_x_0".to_owned(),
+            "offset".to_owned(),
+            Pmt::Double(0.25)
+        )]
     );
+    assert!(change.fixed.is_empty(), "{:?}", change.fixed);
     // A plain variable many things depend on: the range's end follows it.
     let change = grc.set("samp_rate", Value::Int(96000)).unwrap();
-    let fixed = change.fixed.join("\n");
-    assert!(
-        fixed.contains("'analog_sig_source_x_0': parameter 'sample_rate'"),
-        "{fixed}"
+    assert_eq!(
+        change.params,
+        vec![
+            (
+                "analog_sig_source_x_0".to_owned(),
+                "sample_rate".to_owned(),
+                Pmt::Int(96000)
+            ),
+            (
+                "blocks_throttle_0".to_owned(),
+                "sample_rate".to_owned(),
+                Pmt::Int(96000)
+            ),
+        ]
     );
+    assert!(change.fixed.is_empty(), "{:?}", change.fixed);
     let freq = grc.widgets().iter().find(|w| w.name == "freq").unwrap();
     assert!(
         matches!(freq.kind, WidgetKind::Range { stop, .. } if stop == 47000.0),
         "{:?}",
         freq.kind
     );
+    // A FIR filter's taps have no run-time setter in radioflow yet: named, not dropped.
+    let mut grc = LiveGrc::parse(FIXED_TAPS.into(), "fixed_taps.grc").unwrap();
+    let change = grc.set("g", Value::Float(2.0)).unwrap();
+    assert!(change.params.is_empty(), "{:?}", change.params);
+    assert_eq!(change.fixed.len(), 1, "{:?}", change.fixed);
+    assert!(
+        change.fixed[0].contains("block 'fir': parameter 'taps'")
+            && change.fixed[0].contains("cannot change it while running"),
+        "{:?}",
+        change.fixed
+    );
 }
+
+const FIXED_TAPS: &str = r#"
+options:
+  parameters: {id: fixed_taps, generate_options: qt_gui}
+blocks:
+- name: g
+  id: variable_qtgui_entry
+  parameters: {type: real, value: '1.0', label: Gain}
+- name: src
+  id: analog_sig_source_x
+  parameters: {type: float, samp_rate: '48000', waveform: analog.GR_SIN_WAVE, freq: '1000', amp: '1', offset: '0', phase: '0'}
+- name: fir
+  id: fir_filter_xxx
+  parameters: {type: fff, decim: '1', taps: '[g, 0.5]', samp_delay: '0'}
+- name: sink
+  id: blocks_null_sink
+  parameters: {type: float, vlen: '1', num_inputs: '1', bus_structure_sink: '[[0,],]'}
+connections:
+- [src, '0', fir, '0']
+- [fir, '0', sink, '0']
+metadata: {file_format: 1}
+"#;
 
 const WIDGETS: &str = r#"
 options:

@@ -1,13 +1,13 @@
 //! [`SymbolMapper`]: the work of the chunks_to_symbols blocks, whatever their chunk type.
 
 use radioflow_runtime::prelude::*;
-use radioflow_runtime::Pmt;
+use radioflow_runtime::{FromMessage, Pmt};
 
 /// The tag and the message port that change the table (GNU Radio's `set_symbol_table`).
 pub(super) const SET_TABLE: &str = "set_symbol_table";
 
 /// A symbol type the table may hold, and how a `set_symbol_table` vector is read.
-pub trait Symbol: Item {
+pub trait Symbol: Item + FromMessage {
     /// The symbols of a tag's or message's value, if it is a vector of this type.
     fn from_vector(value: &Pmt) -> Option<&[Self]>;
 }
@@ -27,6 +27,32 @@ impl Symbol for f32 {
             Pmt::F32Vector(v) => Some(v),
             _ => None,
         }
+    }
+}
+
+/// The symbols of a list of numbers (what the settable `symbol_table` parameter is set with:
+/// a GRC expression's list, a numpy array), each converted as a message's number is.
+fn numbers<T: Symbol>(value: &Pmt) -> Option<Vec<T>> {
+    match value {
+        Pmt::Vector(xs) | Pmt::Tuple(xs) => xs.iter().map(T::from_message).collect(),
+        Pmt::F32Vector(xs) => xs
+            .iter()
+            .map(|&x| T::from_message(&Pmt::Double(x.into())))
+            .collect(),
+        Pmt::F64Vector(xs) => xs
+            .iter()
+            .map(|&x| T::from_message(&Pmt::Double(x)))
+            .collect(),
+        Pmt::Pair(_) => {
+            let mut symbols = Vec::new();
+            let mut cell = value;
+            while let Some((car, cdr)) = cell.as_pair() {
+                symbols.push(T::from_message(car)?);
+                cell = cdr;
+            }
+            matches!(cell, Pmt::Null).then_some(symbols)
+        }
+        _ => None,
     }
 }
 
@@ -99,6 +125,17 @@ impl<T: Symbol> SymbolMapper<T> {
         self.table.clear();
         self.table.extend_from_slice(symbols);
         Ok(())
+    }
+
+    /// Replaces the table by the settable `symbol_table` parameter's value: a vector of the
+    /// item type or a list of numbers (a GRC expression's list, a numpy array). `None` (the
+    /// table unchanged) for anything else.
+    pub(super) fn set_symbols(&mut self, value: &Pmt) -> Option<()> {
+        if T::from_vector(value).is_some() {
+            return self.set_table(value, "setting").ok();
+        }
+        self.table = numbers(value)?;
+        Some(())
     }
 
     /// One work call: each chunk as its symbols; a `set_symbol_table` tag changes the table

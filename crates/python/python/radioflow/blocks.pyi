@@ -298,7 +298,7 @@ def chunks_to_symbols(symbol_table: Any, dtype: DTypeLike = np.complex64, dimens
     """Each byte k as the `dimension` symbols table[k·D .. k·D + D] (GNU Radio's chunks_to_symbols_bc / _bf).
 
     Parameters:
-        symbol_table: the symbols, `dimension` per chunk value (a list of values of the item type).
+        symbol_table: the symbols, `dimension` per chunk value (set while running: from the next work call on, as GNU Radio's set_symbol_table) (a list of values of the item type).
         dtype: the item type, one of complex64, float32 (default complex64).
         dimension: symbols per chunk (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
@@ -306,6 +306,7 @@ def chunks_to_symbols(symbol_table: Any, dtype: DTypeLike = np.complex64, dimens
     Ports:
         in: stream input
         out: stream output
+        symbol_table: message input
         set_symbol_table: message input
     """
 
@@ -1473,13 +1474,14 @@ def frequency_modulator(sensitivity: float, dtype: DTypeLike = np.float32, *, na
     """Frequency-modulates a unit phasor by the input times `sensitivity` rad/sample (GNU Radio's frequency_modulator_fc).
 
     Parameters:
-        sensitivity: radians per sample per unit of input (a number in [-3.4e38, 3.4e38]).
+        sensitivity: radians per sample per unit of input (set while running: from the next sample on, the phase kept) (a number in [-3.4e38, 3.4e38]).
         dtype: the item type, one of float32 (default float32).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         in: stream input
         out: stream output
+        sensitivity: message input
     """
 
 
@@ -1502,7 +1504,7 @@ def head(n: int, dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional
     """Passes the first `n` items, then ends the stream.
 
     Parameters:
-        n: how many items to pass (vectors where vlen > 1) (an integer >= 0).
+        n: how many items to pass (vectors where vlen > 1); set while running: counted from the first item, as GNU Radio's set_length (an integer >= 0).
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
         vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
@@ -1510,6 +1512,7 @@ def head(n: int, dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional
     Ports:
         in: stream input
         out: stream output
+        n: message input
     """
 
 
@@ -1545,6 +1548,14 @@ def impairments(phase_noise_mag: float = 0.0, magbal: float = 0.0, phasebal: flo
     Ports:
         in: stream input
         out: stream output
+        phase_noise_mag: message input
+        magbal: message input
+        phasebal: message input
+        q_ofs: message input
+        i_ofs: message input
+        freq_offset: message input
+        gamma: message input
+        beta: message input
     """
 
 
@@ -1791,12 +1802,14 @@ def message_strobe(msg: Any, period_ms: int, *, name: Optional[str] = None) -> B
     """Sends `msg` on `strobe` every `period_ms` milliseconds until the run stops; `set_msg` replaces it (GNU Radio's message_strobe).
 
     Parameters:
-        msg: the message (a message).
-        period_ms: milliseconds between two messages (the first one period after the start) (an integer >= 0).
+        msg: the message (set while running: from the next send on) (a message).
+        period_ms: milliseconds between two messages (the first one period after the start; set while running: from the next send on) (an integer >= 0).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         strobe: message output
+        msg: message input
+        period_ms: message input
         set_msg: message input
     """
 
@@ -2219,7 +2232,7 @@ def pfb_arb_resampler(rate: float, taps: Sequence[float], dtype: DTypeLike = np.
     """Resamples by any `rate` (polyphase bank with interpolation; GNU Radio's pfb_arb_resampler).
 
     Parameters:
-        rate: outputs per input (a number > 0).
+        rate: outputs per input (set while running: from the next output on, the filter state kept) (a number > 0).
         taps: the prototype low-pass at `filters` × the input rate, gain `filters` (a non-empty list of finite numbers).
         dtype: the item type, one of complex64, float32 (default complex64).
         filters: the number of polyphase filters (an integer >= 1; default 32).
@@ -2229,6 +2242,7 @@ def pfb_arb_resampler(rate: float, taps: Sequence[float], dtype: DTypeLike = np.
     Ports:
         in: stream input
         out: stream output
+        rate: message input
     """
 
 
@@ -2300,13 +2314,14 @@ def quadrature_demod(gain: float, dtype: DTypeLike = np.complex64, *, name: Opti
     """FM demodulation: gain times the phase step between samples (GNU Radio's quadrature_demod_cf).
 
     Parameters:
-        gain: the phase step's scale (a number in [-3.4e38, 3.4e38]).
+        gain: the phase step's scale (set while running: from the next sample on, the last sample kept) (a number in [-3.4e38, 3.4e38]).
         dtype: the item type, one of complex64 (default complex64).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         in: stream input
         out: stream output
+        gain: message input
     """
 
 
@@ -2610,13 +2625,17 @@ def signal_source(sample_rate: float, waveform: str, frequency: float, dtype: DT
         dtype: the item type, one of complex64, float32 (default complex64).
         amplitude: peak amplitude (a number in [-3.4e38, 3.4e38]; default 1.0).
         offset: added to every sample (a value of the item type; default 0.0).
-        phase: of the first sample, in radians (a finite number; default 0.0).
+        phase: of the first sample, in radians (set while running: the phase now) (a finite number; default 0.0).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         out: stream output
+        sample_rate: message input
+        waveform: message input
         frequency: message input
         amplitude: message input
+        offset: message input
+        phase: message input
         cmd: message input
     """
 
@@ -2754,6 +2773,7 @@ def stream_to_tagged_stream(packet_len: int, dtype: DTypeLike = np.float32, len_
     Ports:
         in: stream input
         out: stream output
+        packet_len: message input
     """
 
 
@@ -3012,6 +3032,7 @@ def throttle(sample_rate: float, dtype: DTypeLike = np.float32, vlen: int = 1, *
     Ports:
         in: stream input
         out: stream output
+        sample_rate: message input
     """
 
 
