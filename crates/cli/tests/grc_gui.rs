@@ -135,26 +135,54 @@ fn a_grc_files_widgets_retune_the_running_graph_through_the_api() {
     );
     let (status, r) = put(&base, "twice", json!(1));
     assert_eq!(status, 400, "{r}");
-    // A change without a run-time setter is reported.
+    // The DC offset is set on the running source as GNU Radio's set_offset does: seen in the
+    // probe's time view as the mean of the samples' real part.
     let (status, r) = put(&base, "dc", json!(0.5));
     assert_eq!(status, 200, "{r}");
-    assert!(
-        r["fixed"][0]
-            .as_str()
-            .unwrap()
-            .contains("parameter 'offset'"),
-        "{r}"
+    assert_eq!(
+        r["set"],
+        json!([{"block": "analog_sig_source_x_0", "param": "offset", "value": "0.5"}])
     );
+    assert_eq!(r["fixed"], json!([]));
+    poll("the offset in the probe's samples", DEADLINE, || {
+        let (_, d) = request("GET", &format!("{base}/api/probes/{PROBE}?view=time"), None);
+        let re: Vec<f64> = d["y"]
+            .as_array()?
+            .iter()
+            .filter_map(Value::as_f64)
+            .collect();
+        let mean = re.iter().sum::<f64>() / re.len().max(1) as f64;
+        (re.len() == 1024 && (mean - 0.5).abs() < 0.05).then_some(())
+    });
     wait_for_peak(&base, 9000.0);
 
-    // The frequency sink's bandwidth is `samp_rate`: the answer gives the page its new rate
-    // (the source and throttle cannot change theirs while running: named).
+    // The frequency sink's bandwidth is `samp_rate`: the answer gives the page its new rate,
+    // and the source's and throttle's rates are set (GNU Radio's set_sampling_freq and
+    // set_sample_rate).
     let (status, r) = put(&base, "samp_rate", json!(96000));
     assert_eq!(status, 200, "{r}");
     assert_eq!(r["views"][1]["name"], "qtgui_freq_sink_x_0");
     assert_eq!(r["views"][1]["options"]["rate"], 96000.0);
-    let fixed = r["fixed"].to_string();
-    assert!(fixed.contains("parameter 'sample_rate'"), "{fixed}");
+    let set: Vec<String> = r["set"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            format!(
+                "{}.{}",
+                s["block"].as_str().unwrap(),
+                s["param"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        set,
+        [
+            "analog_sig_source_x_0.sample_rate",
+            "blocks_throttle_0.sample_rate"
+        ],
+        "{r}"
+    );
 
     let (ok, out, err) = run.stop();
     assert!(ok, "{err}");

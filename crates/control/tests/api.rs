@@ -38,7 +38,15 @@ fn lists_blocks_counts_posts_sets_and_stops() {
     let src = &g["blocks"][0];
     assert_eq!(
         src["message_input_takes"],
-        serde_json::json!(["a number", "a number", null])
+        serde_json::json!([
+            "a number",
+            "a waveform (sine, cosine, constant, square, triangle, sawtooth)",
+            "a number",
+            "a number",
+            "a number (complex or real)",
+            "a number",
+            null
+        ])
     );
     assert_eq!(
         g["blocks"][3]["message_input_takes"],
@@ -47,7 +55,15 @@ fn lists_blocks_counts_posts_sets_and_stops() {
     assert_eq!(src["outputs"][0]["item"], "complex64");
     assert_eq!(
         src["message_inputs"],
-        serde_json::json!(["frequency", "amplitude", "cmd"])
+        serde_json::json!([
+            "sample_rate",
+            "waveform",
+            "frequency",
+            "amplitude",
+            "offset",
+            "phase",
+            "cmd"
+        ])
     );
     assert!(g["edges"]
         .as_array()
@@ -118,7 +134,7 @@ fn lists_blocks_counts_posts_sets_and_stops() {
     assert_eq!(status, 200, "{v}");
     let (_, v) = request("GET", &format!("{base}/api/blocks/src/params"), None, None);
     assert_eq!(
-        v["params"][1],
+        v["params"][3],
         serde_json::json!({"name": "amplitude", "value": 3, "takes": "a number"})
     );
     poll("the probe to see amplitude 3", DEADLINE, || {
@@ -265,7 +281,13 @@ fn bad_requests_are_4xx_naming_what_is_wrong() {
     // What a typed parameter takes is listed; the graph was not stopped by the refused values.
     let (status, v) = request("GET", &format!("{base}/api/blocks/src/params"), None, None);
     assert_eq!(status, 200, "{v}");
-    assert_eq!(v["params"][1]["takes"], "a number", "{v}");
+    let amplitude = v["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "amplitude")
+        .unwrap();
+    assert_eq!(amplitude["takes"], "a number", "{v}");
     let first = poll("the throttle to produce", DEADLINE, || {
         items_out(base, "throttle").filter(|&n| n > 0)
     });
