@@ -9,7 +9,8 @@
 //! The whole file is described again with the new value (its expressions are cheap next to a
 //! user's click), and the new description is compared with the running one block by block.
 
-use super::describe_grc_with;
+use super::describe::describe_grc_with;
+use super::overrides::Overrides;
 use super::value::Value;
 use super::widgets::{Widget, WidgetKind};
 use crate::{GraphDescription, GraphError};
@@ -17,14 +18,6 @@ use radioflow_runtime::echo::cut_display;
 use radioflow_runtime::Pmt;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-
-/// The variables set while running: a value, or (a `raw` entry widget's) an expression
-/// evaluated with the file's other variables.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Overrides {
-    pub(crate) values: HashMap<String, Value>,
-    pub(crate) expressions: HashMap<String, String>,
-}
 
 /// A .grc flowgraph whose variables can be set while it runs (see the module docs).
 #[derive(Debug)]

@@ -3,9 +3,9 @@
 //! each with its current value and what it may be set to, and the check of a value a user
 //! sets ([`Widget::accept`]) as the QT widget would constrain it.
 
+use super::entries::Entry;
 use super::expr::Variables;
 use super::value::Value;
-use super::Entry;
 use radioflow_runtime::echo::{cut, cut_display};
 
 /// A variable of a .grc file that the live page shows (and, except labels, lets a user set).

@@ -1,6 +1,6 @@
 //! [`DvbBbheader`]: gr-dtv's `dvb_bbheader_bb`, TS bytes to BBFRAMEs of unpacked bits.
 
-use super::{fec_params, DtvSettingsError, Standard};
+use super::settings::{fec_params, DtvSettingsError, Standard};
 use crate::bbframe::{unpack, CRC8, TS_PACKET, TS_SYNC};
 use crate::modcod::FrameSize;
 use radioflow_runtime::prelude::*;
@@ -229,7 +229,7 @@ impl DvbBbheader {
             used += f.frame(&i[used..], &mut o[made..made + f.kbch]);
             made += f.kbch;
         }
-        super::forward_tags(&self.input, &mut self.output, used);
+        super::settings::forward_tags(&self.input, &mut self.output, used);
         self.input.consume(used);
         self.output.produce(made);
         Ok(WorkStatus::Continue)

@@ -1,6 +1,6 @@
 //! [`DvbBbscrambler`]: gr-dtv's `dvb_bbscrambler_bb`, BB scrambling of unpacked BBFRAMEs.
 
-use super::{fec_params, frames, DtvSettingsError, Standard};
+use super::settings::{fec_params, frames, DtvSettingsError, Standard};
 use crate::bbframe::BbScrambler;
 use crate::modcod::FrameSize;
 use radioflow_runtime::prelude::*;

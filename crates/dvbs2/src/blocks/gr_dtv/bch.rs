@@ -1,6 +1,6 @@
 //! [`DvbBch`]: gr-dtv's `dvb_bch_bb`, the BCH outer code on unpacked bits.
 
-use super::{fec_params, frames, DtvSettingsError, Standard};
+use super::settings::{fec_params, frames, DtvSettingsError, Standard};
 use crate::bch::BchEncoder;
 use crate::modcod::FrameSize;
 use radioflow_runtime::prelude::*;

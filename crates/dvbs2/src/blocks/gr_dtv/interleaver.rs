@@ -1,6 +1,6 @@
 //! [`Dvbs2Interleaver`]: gr-dtv's `dvbs2_interleaver_bb`, FECFRAME bits to constellation labels.
 
-use super::{frames, modcod, DtvSettingsError};
+use super::settings::{frames, modcod, DtvSettingsError};
 use crate::mapper::interleave;
 use crate::modcod::{FrameSize, Modcod};
 use radioflow_runtime::prelude::*;

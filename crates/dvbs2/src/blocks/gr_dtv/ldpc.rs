@@ -1,6 +1,6 @@
 //! [`DvbLdpc`]: gr-dtv's `dvb_ldpc_bb`, the LDPC inner code on unpacked bits.
 
-use super::{fec_params, frames, DtvSettingsError, Standard};
+use super::settings::{fec_params, frames, DtvSettingsError, Standard};
 use crate::ldpc::LdpcEncoder;
 use crate::modcod::FrameSize;
 use radioflow_runtime::prelude::*;

@@ -1,6 +1,6 @@
 //! [`Dvbs2Modulator`]: gr-dtv's `dvbs2_modulator_bc`, constellation labels to points.
 
-use super::{modcod, DtvSettingsError};
+use super::settings::{modcod, DtvSettingsError};
 use crate::mapper::Mapper;
 use crate::modcod::{FrameSize, Modcod};
 use num_complex::Complex32;
@@ -109,7 +109,7 @@ impl Dvbs2Modulator {
                 out[1] = Complex32::new(0.0, 0.0);
             }
         }
-        super::forward_tags(&self.input, &mut self.output, n);
+        super::settings::forward_tags(&self.input, &mut self.output, n);
         self.input.consume(n);
         self.output.produce(n * per);
         Ok(WorkStatus::Continue)

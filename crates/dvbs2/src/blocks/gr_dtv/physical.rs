@@ -1,6 +1,6 @@
 //! [`Dvbs2Physical`]: gr-dtv's `dvbs2_physical_cc`, constellation points to PLFRAMEs.
 
-use super::{frames, modcod, DtvSettingsError};
+use super::settings::{frames, modcod, DtvSettingsError};
 use crate::modcod::{FrameSize, Modcod};
 use crate::plframe::{self, PlScrambler, PILOT_BLOCK, SLOT};
 use num_complex::Complex32;

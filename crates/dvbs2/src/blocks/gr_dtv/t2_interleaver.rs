@@ -1,7 +1,7 @@
 //! [`Dvbt2Interleaver`]: gr-dtv's `dvbt2_interleaver_bb`, DVB-T2's bit interleaver and
 //! demultiplexer of bits to cells.
 
-use super::{fec_params, frames, DtvSettingsError, Standard};
+use super::settings::{fec_params, frames, DtvSettingsError, Standard};
 use crate::modcod::{CodeRate, FrameSize};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;

@@ -1,7 +1,7 @@
 //! [`Dvbt2Modulator`]: gr-dtv's `dvbt2_modulator_bc`, DVB-T2 cell words to (rotated) QAM
 //! cells.
 
-use super::DtvSettingsError;
+use super::settings::DtvSettingsError;
 use crate::modcod::FrameSize;
 use num_complex::Complex32;
 use radioflow_runtime::prelude::*;
@@ -142,7 +142,7 @@ impl Dvbt2Modulator {
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let (points, rotation, n) = (&self.points, self.rotation, self.cells);
         let mask = points.len() - 1;
-        Ok(super::frames(
+        Ok(super::settings::frames(
             &mut self.input,
             &mut self.output,
             n,

@@ -1,0 +1,543 @@
+//! A `.grc` file described ([`describe_grc_with`]): its variables evaluated (some held at
+//! values set while running), every enabled block mapped through the GNU Radio table and its
+//! parameters checked, GUI blocks run headless (their sinks as views), the connections
+//! resolved through virtual sinks/sources and bypassed blocks.
+
+use super::entries::{entries, scalar, Entry};
+use super::expr::Variables;
+use super::overrides::Overrides;
+use super::value::Value;
+use super::widgets::{self, Widget};
+use super::{blocks, digital, fec, filter_taps, gui_views, header_format, modulate, tags, yaml};
+use crate::{BlockSpec, Connection, End, GraphDescription, GraphError};
+use radioflow_library::gnuradio;
+use radioflow_runtime::echo::{cut, cut_display};
+use radioflow_runtime::PortName;
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use yaml_rust2::Yaml;
+
+/// Block ids that only hold values (variables, GUI controls used as variables, parameters).
+const VARIABLES: &[&str] = &[
+    "variable",
+    "parameter",
+    "variable_qtgui_range",
+    "variable_qtgui_entry",
+    "variable_qtgui_chooser",
+    "variable_qtgui_label",
+    "variable_qtgui_check_box",
+    "variable_qtgui_push_button",
+    // Variables that also send their value as a message when used: headless, they hold their
+    // initial value and send nothing (their GUI rows in radioflow_library's `HEADLESS`).
+    "variable_qtgui_dial_control",
+    "variable_qtgui_toggle_button_msg",
+    "variable_qtgui_toggle_switch",
+    "variable_qtgui_msgcheckbox",
+    // GNU Radio's constellation objects, their value made from their parameters
+    // (`digital::variable_value`).
+    "variable_constellation",
+    "variable_constellation_rect",
+    // A modulator's samples of a vector (`modulate::variable_value`).
+    "variable_modulate_vector",
+    // GNU Radio's packet header format (`header_format::variable_value`).
+    "variable_header_format_default",
+    // GNU Radio's stream tag objects (`tags::variable_value`).
+    "variable_tag_object",
+    // Filter taps designed by `firdes` (`filter_taps::variable_value`).
+    "variable_rrc_filter_taps",
+    "variable_low_pass_filter_taps",
+    "variable_high_pass_filter_taps",
+    "variable_band_pass_filter_taps",
+    "variable_band_reject_filter_taps",
+    // GNU Radio's FEC code objects (`fec::variable_value`).
+    "variable_dummy_encoder_def",
+    "variable_dummy_decoder_def",
+    "variable_repetition_encoder_def",
+    "variable_repetition_decoder_def",
+    "variable_cc_encoder_def",
+    "variable_cc_decoder_def",
+    "variable_ccsds_encoder_def",
+    "variable_ldpc_encoder_def",
+    "variable_ldpc_decoder_def",
+];
+
+/// Block ids that are part of the file but not of the graph.
+const IGNORED: &[&str] = &["options", "import", "note"];
+
+/// Parameters whose value GRC takes as written, not as an expression (enumerations of
+/// words: `type`, and `in_type`/`out_type` of `digital_chunks_to_symbols_xx`).
+const RAW: &[&str] = &["type", "file", "in_type", "out_type"];
+
+/// String parameters (GRC's `dtype: string`): an expression if it evaluates to a string, else
+/// the text as written (`tcp://127.0.0.1:5555` unquoted), as GRC does. `name`, `filter` and
+/// `device_name` are strings wherever GNU Radio 3.10's blocks have them (`tag_debug`'s
+/// `name: Test`, `audio_sink`'s `device_name: pulse`); so are the tag keys of burst_tagger,
+/// tags_to_pdu and tag_gate, var_to_msg's `msgname` (`true_key: SOB`), and gr-soapy's device
+/// names, device, stream, tune and settings arguments, antennas and gain modes (`antenna0:
+/// RX`, `devname: rtlsdr`, `gain_mode0: Overall`).
+const STRING: &[&str] = &[
+    "true_key",
+    "false_key",
+    "start_tag",
+    "end_tag",
+    "single_key",
+    "msgname",
+    "driver",
+    "dev_args",
+    "stream_args",
+    "tune_args0",
+    "tune_args1",
+    "settings0",
+    "settings1",
+    "antenna0",
+    "antenna1",
+    "devname",
+    "dev",
+    "args",
+    "clock_source",
+    "ant0",
+    "ant1",
+    "gain_mode0",
+    "gain_mode1",
+    "sdrplay_if_mode",
+    "address",
+    "key",
+    "addr",
+    "len_tag_key",
+    "tag",
+    "lentagname",
+    "lengthtagname",
+    "length_tag_name",
+    "name",
+    "filter",
+    "device_name",
+];
+
+/// The name of the discarding sink behind stream input `i` of headless GUI block `name` (a
+/// `/` cannot be in a GRC name, so it names no other block).
+fn headless_input(name: &str, i: usize) -> String {
+    format!("{name}/{i}")
+}
+
+/// The item types of a headless GUI block's stream inputs and their vector length.
+fn headless_inputs(
+    gui: &gnuradio::GrHeadless,
+    e: &Entry,
+    vars: &mut Variables,
+) -> Result<(Vec<radioflow_runtime::registry::Dtype>, i64), String> {
+    let count = |key: Option<&str>, vars: &mut Variables| -> Result<usize, String> {
+        let Some(text) = key.and_then(|k| e.params.get(k)) else {
+            return Ok(1);
+        };
+        match vars.eval(text) {
+            Ok(Value::Int(n)) if (0..=64).contains(&n) => Ok(n as usize),
+            Ok(other) => Err(format!(
+                "{}: {} = {} is not a number of inputs (0 to 64)",
+                e.id,
+                key.unwrap_or_default(),
+                cut_display(&other)
+            )),
+            Err(err) => Err(format!("{}: {}: {err}", e.id, key.unwrap_or_default())),
+        }
+    };
+    let vector_length = |key: Option<&str>, vars: &mut Variables| -> Result<i64, String> {
+        let Some((key, text)) = key.and_then(|k| Some((k, e.params.get(k)?))) else {
+            return Ok(1);
+        };
+        match vars.eval(text) {
+            Ok(Value::Int(n)) if n >= 1 => Ok(n),
+            Ok(other) => Err(format!(
+                "{}: {key} = {} is not a vector length (1 or more)",
+                e.id,
+                cut_display(&other)
+            )),
+            Err(err) => Err(format!("{}: {key}: {err}", e.id)),
+        }
+    };
+    Ok(match gui.inputs {
+        gnuradio::HeadlessInputs::None => (Vec::new(), 1),
+        gnuradio::HeadlessInputs::Fixed {
+            dtype,
+            count: key,
+            vlen,
+        } => (vec![dtype; count(key, vars)?], vector_length(vlen, vars)?),
+        gnuradio::HeadlessInputs::Typed { count: key } => {
+            let option = e.params.get("type").map_or("complex", String::as_str);
+            if option.starts_with("msg_") {
+                (Vec::new(), 1)
+            } else {
+                let dtype = gnuradio::gui_dtype(option).ok_or_else(|| {
+                    format!("{}: type {} is not one of GNU Radio's", e.id, cut(option))
+                })?;
+                (vec![dtype; count(Some(key), vars)?], 1)
+            }
+        }
+    })
+}
+
+/// The host a block's GRC comment assigns it to: a line `host=NAME` (or `host: NAME`).
+fn comment_host(entry: &Entry) -> Option<String> {
+    entry.params.get("comment")?.lines().find_map(|line| {
+        let (key, value) = line.split_once(['=', ':'])?;
+        (key.trim() == "host" && !value.trim().is_empty()).then(|| value.trim().to_owned())
+    })
+}
+
+/// [`describe_grc`](super::describe_grc) with the variables of `overrides` holding the values (or expressions)
+/// given instead of their own (GUI widgets set while the graph runs: [`LiveGrc`](super::LiveGrc)), and with
+/// `widgets`, the file's variable widgets valued.
+pub(crate) fn describe_grc_with(
+    text: &str,
+    file: &Path,
+    overrides: &Overrides,
+    widgets: bool,
+) -> Result<(GraphDescription, Vec<Widget>), GraphError> {
+    let file = file.to_owned();
+    let syntax = |message: String| GraphError::Syntax {
+        file: file.clone(),
+        message,
+    };
+    if text.trim_start().starts_with("<?xml") {
+        return Err(syntax(
+            "GNU Radio 3.7's XML format: open and save it in GNU Radio Companion 3.8 or later \
+             (YAML, file_format 1)"
+                .into(),
+        ));
+    }
+    let loaded = yaml::load(text).map_err(syntax)?;
+    let doc = &loaded;
+    match &doc["metadata"]["file_format"] {
+        Yaml::Integer(1) => {}
+        Yaml::BadValue => {
+            return Err(syntax(
+                "no metadata.file_format (is this a GRC file?)".into(),
+            ))
+        }
+        other => {
+            return Err(syntax(format!(
+                "file_format {} is not supported (GNU Radio 3.8-3.10 write 1)",
+                cut(&scalar(other).unwrap_or_default())
+            )))
+        }
+    }
+    let all = entries(doc).map_err(syntax)?;
+    let mut vars = Variables::new(
+        all.iter()
+            .filter(|e| VARIABLES.contains(&e.id.as_str()) && e.state != "disabled")
+            .filter_map(|e| {
+                let value = digital::variable_value(&e.id, &e.params)
+                    .or_else(|| filter_taps::variable_value(&e.id, &e.params))
+                    .or_else(|| fec::variable_value(&e.id, &e.params))
+                    .or_else(|| header_format::variable_value(&e.id, &e.params))
+                    .or_else(|| modulate::variable_value(&e.id, &e.params))
+                    .or_else(|| tags::variable_value(&e.id, &e.params))
+                    .or_else(|| e.params.get("value").cloned());
+                // A raw entry widget set while running holds the expression typed into it.
+                let value = overrides.expressions.get(&e.name).cloned().or(value);
+                value.map(|v| (e.name.clone(), v))
+            })
+            .collect(),
+    );
+    for (name, value) in &overrides.values {
+        vars.fix(name, value.clone());
+    }
+    let graph_blocks: Vec<&Entry> = all
+        .iter()
+        .filter(|e| {
+            // A variable with message ports is also a (headless) block of the graph.
+            (!VARIABLES.contains(&e.id.as_str()) || gnuradio::headless(&e.id).is_some())
+                && !IGNORED.contains(&e.id.as_str())
+                && !e.id.starts_with("virtual_")
+                && e.state == "enabled"
+        })
+        .collect();
+    let unsupported: Vec<String> = graph_blocks
+        .iter()
+        .filter(|e| gnuradio::find(&e.id).is_none() && gnuradio::headless(&e.id).is_none())
+        .map(|e| format!("{} ({})", cut(&e.id), cut(&e.name)))
+        .collect();
+    if !unsupported.is_empty() {
+        let mut ids: Vec<String> = Vec::new();
+        for e in &graph_blocks {
+            if gnuradio::find(&e.id).is_none()
+                && gnuradio::headless(&e.id).is_none()
+                && !ids.contains(&e.id)
+            {
+                ids.push(e.id.clone());
+            }
+        }
+        return Err(GraphError::Unsupported {
+            file,
+            blocks: unsupported,
+            ids,
+        });
+    }
+    let mut graph = GraphDescription::new(&file);
+    // GUI blocks run headless: their stream inputs' types, and their host.
+    type Inputs = (
+        (Vec<radioflow_runtime::registry::Dtype>, i64),
+        Option<String>,
+    );
+    let mut headless: HashMap<&str, Inputs> = HashMap::new();
+    for e in &graph_blocks {
+        let fail = |message: String| GraphError::Block {
+            file: file.clone(),
+            name: e.name.clone(),
+            message,
+        };
+        if let Some(gui) = gnuradio::headless(&e.id) {
+            let inputs = headless_inputs(gui, e, &mut vars).map_err(fail)?;
+            if let Some(view) = gui_views::view(&e.id, &e.name, &e.params, &mut vars) {
+                graph.gui.push(view.map_err(fail)?);
+            }
+            headless.insert(e.name.as_str(), (inputs, comment_host(e)));
+            graph.notes.push(gui.note(&e.name));
+            continue;
+        }
+        let row = gnuradio::find(&e.id).expect("checked above");
+        // A blank expression is a parameter left empty (GNU Radio's templates test it, as
+        // the resampler's `taps if taps else None`): not given, rather than an expression
+        // that ends too early. Raw and string parameters keep their empty text.
+        let values: HashMap<String, Result<Value, String>> = e
+            .params
+            .iter()
+            .filter(|(k, v)| {
+                !v.trim().is_empty()
+                    || RAW.contains(&k.as_str())
+                    || row.is_word(k)
+                    || STRING.contains(&k.as_str())
+            })
+            .map(|(k, v)| {
+                let value = if RAW.contains(&k.as_str()) || row.is_word(k) {
+                    Ok(Value::Str(v.clone()))
+                } else if STRING.contains(&k.as_str()) {
+                    match vars.eval(v) {
+                        Ok(s @ Value::Str(_)) => Ok(s),
+                        _ => Ok(Value::Str(v.clone())),
+                    }
+                } else {
+                    vars.eval(v)
+                        .map_err(|err| format!("{}: {err}", cut_display(&format_args!("{v:?}"))))
+                };
+                (k.clone(), value)
+            })
+            .collect();
+        let mapped = row.map(&blocks::GrcParams(&values)).map_err(fail)?;
+        graph.notes.extend(
+            mapped
+                .notes
+                .iter()
+                .map(|n| format!("block '{}': {n}", e.name)),
+        );
+        if radioflow_runtime::registry::find(mapped.block).is_none() {
+            return Err(fail(format!(
+                "radioflow has no block '{}'",
+                cut(mapped.block)
+            )));
+        }
+        let spec = BlockSpec {
+            name: e.name.clone(),
+            block: mapped.block.to_owned(),
+            dtype: mapped.dtype.map(|d| d.name().to_owned()),
+            params: mapped.params,
+            host: comment_host(e),
+        };
+        spec.check()
+            .map_err(|err| fail(format!("{} as radioflow's {err}", cut(&e.id))))?;
+        graph.blocks.push(spec);
+    }
+    let names: HashSet<&str> = graph_blocks.iter().map(|e| e.name.as_str()).collect();
+    graph.streams = connections(doc, &all, &names, false).map_err(|(connection, message)| {
+        GraphError::Connection {
+            file: file.clone(),
+            connection,
+            message,
+        }
+    })?;
+    graph.messages = connections(doc, &all, &names, true).map_err(|(connection, message)| {
+        GraphError::Connection {
+            file: file.clone(),
+            connection,
+            message,
+        }
+    })?;
+    // A headless GUI block's connected stream inputs go to discarding sinks (an optional
+    // input left unconnected gets none); its messages are dropped.
+    for c in &mut graph.streams {
+        if let (Some(((inputs, vlen), host)), PortName::Index(i)) =
+            (headless.get(c.to.block.as_str()), &c.to.port)
+        {
+            let Some(dtype) = inputs.get(*i) else {
+                return Err(GraphError::Connection {
+                    file: file.clone(),
+                    connection: c.written.clone(),
+                    message: format!("the GUI block has {} stream inputs", inputs.len()),
+                });
+            };
+            if let Some(view) = graph.gui.iter_mut().find(|v| v.name == c.to.block) {
+                view.inputs.push((*i, c.from.clone()));
+            }
+            let name = headless_input(&c.to.block, *i);
+            graph.blocks.push(BlockSpec {
+                name: name.clone(),
+                block: "null_sink".into(),
+                dtype: Some(dtype.name().to_owned()),
+                params: vec![("vlen".to_owned(), radioflow_runtime::Pmt::Int(*vlen))],
+                host: host.clone(),
+            });
+            c.to = crate::End {
+                block: name,
+                port: PortName::Index(0),
+            };
+        }
+        if headless.contains_key(c.from.block.as_str()) {
+            return Err(GraphError::Connection {
+                file: file.clone(),
+                connection: c.written.clone(),
+                message: "a GUI block run headless has no stream outputs".into(),
+            });
+        }
+    }
+    graph.messages.retain(|c| {
+        !headless.contains_key(c.from.block.as_str()) && !headless.contains_key(c.to.block.as_str())
+    });
+    let widgets = if widgets {
+        let variables: Vec<&Entry> = all
+            .iter()
+            .filter(|e| VARIABLES.contains(&e.id.as_str()))
+            .collect();
+        let (widgets, notes) = widgets::widgets(&variables, &mut vars);
+        graph.notes.extend(notes);
+        widgets
+    } else {
+        Vec::new()
+    };
+    Ok((graph, widgets))
+}
+
+/// The file's stream (or, with `messages`, message) connections, through virtual
+/// sinks/sources and around bypassed blocks, leaving out those of disabled blocks; `names`
+/// are the blocks of the graph.
+fn connections(
+    doc: &Yaml,
+    all: &[Entry],
+    names: &HashSet<&str>,
+    messages: bool,
+) -> Result<Vec<Connection>, (String, String)> {
+    let by_name: HashMap<&str, &Entry> = all.iter().map(|e| (e.name.as_str(), e)).collect();
+    let mut edges: Vec<[String; 4]> = Vec::new();
+    if let Yaml::Array(list) = &doc["connections"] {
+        for c in list {
+            let Yaml::Array(parts) = c else { continue };
+            let parts: Vec<String> = parts.iter().filter_map(scalar).collect();
+            if let [a, b, c, d] = parts.as_slice() {
+                edges.push([a.clone(), b.clone(), c.clone(), d.clone()]);
+            } else {
+                return Err((
+                    cut_display(&format_args!("{parts:?}")),
+                    "a connection has 4 parts".into(),
+                ));
+            }
+        }
+    }
+    let written = |[src, sp, dst, dp]: &[String; 4]| format!("{src}:{sp} -> {dst}:{dp}");
+    // A virtual source continues the connection into the virtual sink of the same stream id.
+    // GRC allows one connection into a virtual sink and one sink per stream id; more would
+    // multiply the connections (k into a sink times k sources out of it), so they are refused.
+    let stream_id = |name: &str| {
+        by_name
+            .get(name)
+            .and_then(|e| e.params.get("stream_id"))
+            .cloned()
+    };
+    let kind = |name: &str| by_name.get(name).map(|e| e.id.as_str());
+    let mut feeds: HashMap<Option<String>, &[String; 4]> = HashMap::new();
+    for edge in edges.iter().filter(|e| kind(&e[2]) == Some("virtual_sink")) {
+        if feeds.insert(stream_id(&edge[2]), edge).is_some() {
+            return Err((
+                written(edge),
+                "a second connection into a virtual sink of this stream id (GRC takes one)".into(),
+            ));
+        }
+    }
+    let mut resolved = Vec::new();
+    for [src, sp, dst, dp] in &edges {
+        if kind(dst) == Some("virtual_sink") {
+            continue;
+        }
+        if kind(src) == Some("virtual_source") {
+            if let Some([s2, sp2, ..]) = feeds.get(&stream_id(src)) {
+                resolved.push([s2.clone(), sp2.clone(), dst.clone(), dp.clone()]);
+            }
+        } else {
+            resolved.push([src.clone(), sp.clone(), dst.clone(), dp.clone()]);
+        }
+    }
+    // A bypassed block passes its one input straight to its outputs (one stream in: more
+    // would multiply the connections too).
+    let state = |name: &str| by_name.get(name).map_or("enabled", |e| e.state.as_str());
+    let mut outputs: HashMap<&str, Vec<&[String; 4]>> = HashMap::new();
+    for edge in &resolved {
+        if state(&edge[0]) == "bypassed" && state(&edge[2]) != "bypassed" {
+            outputs.entry(edge[0].as_str()).or_default().push(edge);
+        }
+    }
+    let mut bypassed_fed: HashSet<&str> = HashSet::new();
+    let mut joined = Vec::new();
+    for edge @ [src, sp, dst, dp] in &resolved {
+        if state(src) == "bypassed" {
+            continue;
+        }
+        if state(dst) == "bypassed" {
+            let stream = sp.parse::<usize>().is_ok() && dp.parse::<usize>().is_ok();
+            if stream && !bypassed_fed.insert(dst.as_str()) {
+                return Err((
+                    written(edge),
+                    "a second stream into a bypassed block (it passes one input on)".into(),
+                ));
+            }
+            for [_, _, d2, dp2] in outputs.get(dst.as_str()).into_iter().flatten() {
+                joined.push([src.clone(), sp.clone(), d2.clone(), dp2.clone()]);
+            }
+        } else {
+            joined.push([src.clone(), sp.clone(), dst.clone(), dp.clone()]);
+        }
+    }
+    let mut out = Vec::new();
+    for edge in joined {
+        let text = written(&edge);
+        let [src, sp, dst, dp] = edge;
+        if state(&src) == "disabled" || state(&dst) == "disabled" {
+            continue;
+        }
+        for n in [&src, &dst] {
+            if !names.contains(n.as_str()) {
+                return Err((text, format!("no block named '{}'", cut(n))));
+            }
+        }
+        // GRC numbers stream ports and names message ports.
+        let stream = match (sp.parse::<usize>(), dp.parse::<usize>()) {
+            (Ok(a), Ok(b)) => Some((a, b)),
+            _ => None,
+        };
+        if stream.is_some() == messages {
+            continue;
+        }
+        let (from, to) = match stream {
+            Some((a, b)) => (PortName::Index(a), PortName::Index(b)),
+            None => (PortName::Name(sp.clone()), PortName::Name(dp.clone())),
+        };
+        out.push(Connection {
+            from: End {
+                block: src,
+                port: from,
+            },
+            to: End {
+                block: dst,
+                port: to,
+            },
+            written: text,
+        });
+    }
+    Ok(out)
+}
