@@ -46,8 +46,8 @@ impl LiveGrc {
     /// Reads the .grc file at `path` (see [`parse`](Self::parse)).
     ///
     /// # Errors
-    /// As [`describe_grc`](super::describe_grc), and a widget whose parameters do not
-    /// evaluate.
+    /// As [`describe_grc`](super::describe_grc) (a widget whose parameters do not evaluate is
+    /// left out, with a note in the description).
     pub fn open(path: impl AsRef<Path>) -> Result<Self, GraphError> {
         let path = path.as_ref();
         let text = std::fs::read_to_string(path).map_err(|source| GraphError::Read {
