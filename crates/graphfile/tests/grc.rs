@@ -3,6 +3,8 @@
 //! other formats are clear errors naming them; every example flowgraph Debian's GNU Radio
 //! ships is read without a panic.
 
+mod support;
+
 use radioflow_graphfile::{parse_grc, GraphError};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -51,38 +53,12 @@ fn a_grc_flowgraph_runs_with_variables_bypass_and_disabled_blocks() {
 
 #[test]
 fn gnu_radio_writes_the_same_samples_for_the_same_grc() {
-    let gnuradio = Command::new("/usr/bin/python3")
-        .args(["-c", "import gnuradio"])
-        .status()
-        .is_ok_and(|s| s.success())
-        && Path::new("/usr/bin/grcc").exists();
-    if !gnuradio {
-        eprintln!("SKIPPED: GNU Radio (grcc and its Python bindings on /usr/bin/python3) is not installed");
+    if !support::gnuradio("gr") {
         return;
     }
     let dir = scratch("gnuradio");
     let ours = run_ours(&dir);
-    std::fs::write(dir.join("tone_gain.grc"), TONE_GAIN).unwrap();
-    let grcc = Command::new("/usr/bin/grcc")
-        .args(["-o", ".", "tone_gain.grc"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        grcc.status.success(),
-        "grcc: {}",
-        String::from_utf8_lossy(&grcc.stderr)
-    );
-    let run = Command::new("/usr/bin/python3")
-        .arg("tone_gain.py")
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "GNU Radio: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    support::run_in_gnuradio(&dir, "tone_gain", TONE_GAIN);
     let theirs = floats(&dir.join("tone_gain.f32"));
     assert_eq!(theirs.len(), ours.len());
     for (n, (a, b)) in ours.iter().zip(&theirs).enumerate() {

@@ -4,12 +4,13 @@
 //! writes for the same file (when GNU Radio is installed: grcc and its Python bindings). The
 //! expressions that make constellations, and their errors.
 
+mod support;
+
 use num_complex::Complex64;
 use radioflow_graphfile::grc::{evaluate, Value};
 use radioflow_graphfile::{describe_grc, parse_grc};
 use radioflow_library::digital::Constellation;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 
 const CONSTELLATIONS: &str = include_str!("grc/constellations.grc");
@@ -46,38 +47,10 @@ fn constellation_objects_in_a_grc_run_as_in_gnu_radio() {
     // 300 QPSK symbols: two soft bits each; the rect decisions differentially encoded mod 4.
     assert_eq!((soft.len(), hard.len()), (600, 300));
     assert!(hard.iter().all(|&h| h < 4));
-    let gnuradio = Command::new("/usr/bin/python3")
-        .args(["-c", "import gnuradio.digital"])
-        .status()
-        .is_ok_and(|s| s.success())
-        && Path::new("/usr/bin/grcc").exists();
-    if !gnuradio {
-        eprintln!(
-            "SKIPPED: GNU Radio (grcc and its Python bindings on /usr/bin/python3) is not installed"
-        );
+    if !support::gnuradio("digital") {
         return;
     }
-    std::fs::write(dir.join("constellations.grc"), CONSTELLATIONS).unwrap();
-    let grcc = Command::new("/usr/bin/grcc")
-        .args(["-o", ".", "constellations.grc"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        grcc.status.success(),
-        "grcc: {}",
-        String::from_utf8_lossy(&grcc.stderr)
-    );
-    let run = Command::new("/usr/bin/python3")
-        .arg("constellations.py")
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "GNU Radio: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    support::run_in_gnuradio(&dir, "constellations", CONSTELLATIONS);
     assert_eq!(hard, std::fs::read(dir.join("hard.u8")).unwrap());
     let theirs = floats(&dir.join("soft.f32"));
     assert_eq!(theirs.len(), soft.len());

@@ -15,11 +15,12 @@
 //! (crates/dvbs2/tests/gnuradio_dtv.rs). GNU Radio's filter also keeps back the samples of
 //! its last, partial FFT block at the end of the stream, which radioflow's writes.
 
+mod support;
+
 use radioflow_graphfile::parse_grc;
 
 const DVBT2_FEC: &str = include_str!("grc/dvbt2_fec_vv003.grc");
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const EXAMPLE: &str = "/usr/share/gnuradio/examples/dtv/dvbs2_tx.grc";
 
@@ -101,43 +102,11 @@ fn gnu_radio_s_dvbs2_tx_example_writes_what_gnu_radio_writes() {
     let ours = complex(&ours_path);
     // 5 PLFRAMEs: header, 180 slots, 11 pilot blocks; two samples per symbol.
     assert_eq!(ours.len(), 5 * 2 * (90 + 16_200 + 11 * 36));
-    let gnuradio = Command::new("/usr/bin/python3")
-        .args(["-c", "import gnuradio.dtv"])
-        .status()
-        .is_ok_and(|s| s.success())
-        && Path::new("/usr/bin/grcc").exists();
-    if !gnuradio {
-        eprintln!(
-            "SKIPPED: GNU Radio (grcc and its Python bindings on /usr/bin/python3) is not installed"
-        );
+    if !support::gnuradio("dtv") {
         return;
     }
     let theirs_path = dir.join("theirs.cfile");
-    std::fs::write(
-        dir.join("dvbs2_tx.grc"),
-        edit(&text, &ts_path, &theirs_path, true),
-    )
-    .unwrap();
-    let grcc = Command::new("/usr/bin/grcc")
-        .args(["-o", ".", "dvbs2_tx.grc"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        grcc.status.success(),
-        "grcc: {}",
-        String::from_utf8_lossy(&grcc.stderr)
-    );
-    let run = Command::new("/usr/bin/python3")
-        .arg("dvbs2_tx.py")
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "GNU Radio: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    support::run_in_gnuradio(&dir, "dvbs2_tx", &edit(&text, &ts_path, &theirs_path, true));
     let theirs = complex(&theirs_path);
     // GNU Radio's fft_filter_ccc writes whole FFT blocks of 256 - 101 + 1 = 156 samples and
     // keeps the last part of one at the end; radioflow's filter (the row maps
@@ -232,38 +201,10 @@ fn a_dvb_t2_example_s_coding_and_modulation_write_what_gnu_radio_writes() {
     let ours = std::fs::read(&ours_path).unwrap();
     // Four FEC blocks of 64 800 / 8 cells.
     assert_eq!(ours.len(), 4 * 8100 * 8);
-    let gnuradio = Command::new("/usr/bin/python3")
-        .args(["-c", "import gnuradio.dtv"])
-        .status()
-        .is_ok_and(|s| s.success())
-        && Path::new("/usr/bin/grcc").exists();
-    if !gnuradio {
-        eprintln!(
-            "SKIPPED: GNU Radio (grcc and its Python bindings on /usr/bin/python3) is not installed"
-        );
+    if !support::gnuradio("dtv") {
         return;
     }
-    std::fs::write(dir.join("dvbt2_fec_vv003.grc"), DVBT2_FEC).unwrap();
-    let grcc = Command::new("/usr/bin/grcc")
-        .args(["-o", ".", "dvbt2_fec_vv003.grc"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        grcc.status.success(),
-        "grcc: {}",
-        String::from_utf8_lossy(&grcc.stderr)
-    );
-    let run = Command::new("/usr/bin/python3")
-        .arg("dvbt2_fec_vv003.py")
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "GNU Radio: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    support::run_in_gnuradio(&dir, "dvbt2_fec_vv003", DVBT2_FEC);
     let theirs = std::fs::read(dir.join("out.cfile")).unwrap();
     assert_eq!(ours.len(), theirs.len(), "bytes written");
     assert!(ours == theirs, "the cells differ from GNU Radio's");

@@ -6,9 +6,9 @@
 //! gr-dtv's frequency interleaver does not depend on its calls (crates/dvbt2's
 //! `Dvbt2FreqInterleaver`).
 
+mod support;
+
 use radioflow_graphfile::parse_grc;
-use std::path::Path;
-use std::process::Command;
 
 const GRC: &str = include_str!("grc/dvbt2_interleavers.grc");
 
@@ -36,38 +36,10 @@ fn dvb_t2_interleavers_in_a_grc_file_write_what_gnu_radio_writes() {
     let ours = std::fs::read(&ours_path).unwrap();
     let frame = 6 * (8192 + 512) + 2048;
     assert_eq!(ours.len(), 2 * frame * 8);
-    let gnuradio = Command::new("/usr/bin/python3")
-        .args(["-c", "import gnuradio.dtv"])
-        .status()
-        .is_ok_and(|s| s.success())
-        && Path::new("/usr/bin/grcc").exists();
-    if !gnuradio {
-        eprintln!(
-            "SKIPPED: GNU Radio (grcc and its Python bindings on /usr/bin/python3) is not installed"
-        );
+    if !support::gnuradio("dtv") {
         return;
     }
-    std::fs::write(dir.join("dvbt2_interleavers.grc"), GRC).unwrap();
-    let grcc = Command::new("/usr/bin/grcc")
-        .args(["-o", ".", "dvbt2_interleavers.grc"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        grcc.status.success(),
-        "grcc: {}",
-        String::from_utf8_lossy(&grcc.stderr)
-    );
-    let run = Command::new("/usr/bin/python3")
-        .arg("dvbt2_interleavers.py")
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "GNU Radio: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    support::run_in_gnuradio(&dir, "dvbt2_interleavers", GRC);
     let theirs = std::fs::read(dir.join("out.cfile")).unwrap();
     assert_eq!(ours.len(), theirs.len(), "bytes written");
     let samples = |b: &[u8]| -> Vec<(f32, f32)> {
