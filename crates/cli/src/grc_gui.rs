@@ -5,7 +5,7 @@
 
 use radioflow_control::{add_probe, Probe, ProbeConfig, VariableChange, Variables, ViewConfig};
 use radioflow_graphfile::grc::{LiveGrc, Value, Widget, WidgetKind};
-use radioflow_graphfile::{BuiltGraph, GuiView};
+use radioflow_graphfile::{BuiltGraph, End, GuiView};
 use radioflow_runtime::{Direction, PortName};
 use serde_json::{json, Value as Json};
 use std::time::Duration;
@@ -18,44 +18,45 @@ pub(crate) fn has_gui(grc: &LiveGrc) -> bool {
 
 /// Adds to `fg` (before it starts) a probe on each output that feeds one of `views`, and
 /// returns the probes and the page's views; an input the page cannot show (an item type
-/// probes do not read) is named in a note.
+/// probes do not read) is named in a note. An output that feeds several views gets one probe,
+/// whose frames are as long as the longest of theirs.
 pub(crate) fn add_view_probes(
     graph: &mut BuiltGraph,
     notes: &mut Vec<String>,
 ) -> anyhow::Result<(Vec<Probe>, Vec<ViewConfig>)> {
     let views: Vec<GuiView> = graph.gui.clone();
-    let fg = &mut graph.flowgraph;
+    // Each view's inputs as `block.port`, in input order.
+    let specs: Vec<Vec<(usize, String)>> = views
+        .iter()
+        .map(|view| {
+            let mut inputs = view.inputs.clone();
+            inputs.sort_by_key(|(i, _)| *i);
+            inputs
+                .iter()
+                .filter_map(|(i, from)| Some((*i, output_spec(graph, from)?)))
+                .collect()
+        })
+        .collect();
+    let size_of = |view: &GuiView| view.size.unwrap_or(1024).clamp(16, 1 << 16);
     let mut probes: Vec<Probe> = Vec::new();
     let mut configs = Vec::new();
-    for view in &views {
+    for (view, inputs) in views.iter().zip(&specs) {
         let mut ids = Vec::new();
-        let mut inputs = view.inputs.clone();
-        inputs.sort_by_key(|(i, _)| *i);
-        for (i, from) in &inputs {
-            let Some(block) = graph
-                .blocks
-                .iter()
-                .find(|(n, _)| *n == from.block)
-                .map(|(_, id)| *id)
-            else {
-                continue;
-            };
-            let outputs = fg.port_names(block, Direction::StreamOutput);
-            let port = match &from.port {
-                PortName::Index(n) => outputs.get(*n).map(|p| (*p).to_owned()),
-                PortName::Name(p) => Some(p.clone()),
-            };
-            let Some(port) = port else {
-                continue;
-            };
-            let spec = format!("{}.{port}", from.block);
-            if !probes.iter().any(|p| p.id == spec) {
+        for (i, spec) in inputs {
+            if !probes.iter().any(|p| &p.id == spec) {
+                let size = views
+                    .iter()
+                    .zip(&specs)
+                    .filter(|(_, s)| s.iter().any(|(_, other)| other == spec))
+                    .map(|(v, _)| size_of(v))
+                    .max()
+                    .unwrap_or_else(|| size_of(view));
                 let config = ProbeConfig {
-                    size: view.size.unwrap_or(1024).clamp(16, 1 << 16),
+                    size,
                     interval: Duration::from_millis(50),
                     sample_rate: view.rate,
                 };
-                match add_probe(fg, &spec, config) {
+                match add_probe(&mut graph.flowgraph, spec, config) {
                     Ok(p) => probes.push(p),
                     Err(radioflow_control::ProbeError::UnsupportedItem(_, item)) => {
                         notes.push(format!(
@@ -67,11 +68,27 @@ pub(crate) fn add_view_probes(
                     Err(e) => return Err(e.into()),
                 }
             }
-            ids.push(spec);
+            ids.push(spec.clone());
         }
         configs.push(view_config(view, ids));
     }
     Ok((probes, configs))
+}
+
+/// The output `from` names, as a probe's `block.port`; `None` for a block or output the
+/// built graph does not have.
+fn output_spec(graph: &BuiltGraph, from: &End) -> Option<String> {
+    let block = graph
+        .blocks
+        .iter()
+        .find(|(n, _)| *n == from.block)
+        .map(|(_, id)| *id)?;
+    let outputs = graph.flowgraph.port_names(block, Direction::StreamOutput);
+    let port = match &from.port {
+        PortName::Index(n) => (*outputs.get(*n)?).to_owned(),
+        PortName::Name(p) => p.clone(),
+    };
+    Some(format!("{}.{port}", from.block))
 }
 
 /// `view` for the page, plotting `probes`.
@@ -86,6 +103,7 @@ fn view_config(view: &GuiView, probes: Vec<String>) -> ViewConfig {
         gui_hint: view.gui_hint.clone(),
         options: view.options.clone(),
         labels: view.labels.clone(),
+        units: view.units.clone(),
     }
 }
 

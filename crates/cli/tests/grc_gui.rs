@@ -332,3 +332,100 @@ fn the_page_shows_the_sinks_and_its_slider_retunes_the_source() {
     let (ok, _, err) = run.wait();
     assert!(ok, "{err}");
 }
+
+/// `examples/graphs/gui_sinks.grc`: a filtered square wave (1 kHz at 32 kHz, so exactly 32
+/// samples a period) with a little noise, in GNU Radio's number, histogram, eye, raster and
+/// vector sinks. Each is drawn from its probe's frame as QT would draw it.
+#[test]
+fn the_number_histogram_eye_raster_and_vector_sinks_draw_their_inputs() {
+    let Some(chromium) = chromium() else {
+        eprintln!("{SKIP}");
+        return;
+    };
+    let file = format!(
+        "{}/../../examples/graphs/gui_sinks.grc",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = Fm::spawn(&["run".to_owned(), file], "live view: ");
+    let (_browser, mut page) = Browser::launch(&chromium, "grc-gui-sinks", 1400, 1600);
+    page.navigate(&run.url);
+    let datasets = |page: &mut Page, view: &str| {
+        page.eval(&format!(
+            "(() => {{ const v = document.getElementById('view-{view}');
+               const c = v && Chart.getChart(v.querySelector('canvas'));
+               return c && c.data.datasets.length ? c.data.datasets.map((d) => d.data.map((p) => p.y)) : null; }})()"
+        ))
+        .as_array()
+        .cloned()
+    };
+    // The number: the filtered value with its unit, inside the square wave's range.
+    let number = poll("the number sink's value", DEADLINE, || {
+        let t = page.eval("document.getElementById('number-level-0').textContent");
+        let t = t.as_str()?.strip_suffix(" V")?.to_owned();
+        t.parse::<f64>().ok()
+    });
+    assert!(number.abs() <= 1.5, "{number}");
+    // The histogram: 64 bins over -2..2 counting every sample of a frame (the probe's frame
+    // is the raster's 64 x 32 samples, the longest of the views on that output).
+    let counts = poll("the histogram's counts", DEADLINE, || {
+        datasets(&mut page, "histogram").filter(|d| d[0].as_array().is_some_and(|c| c.len() == 64))
+    });
+    let total: f64 = counts[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_f64().unwrap())
+        .sum();
+    assert_eq!(total, 2048.0);
+    // The eye: traces of two symbols (33 samples at 16 a symbol), each ended by a break.
+    let eye = poll("the eye's traces", DEADLINE, || datasets(&mut page, "eye"));
+    let points = eye[0].as_array().unwrap();
+    let breaks: Vec<usize> = points
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.is_null())
+        .map(|(i, _)| i)
+        .collect();
+    assert!(breaks.len() > 10, "{} traces", breaks.len());
+    assert!(
+        breaks
+            .iter()
+            .enumerate()
+            .all(|(k, &i)| i == 33 * (k + 1) + k),
+        "{breaks:?}"
+    );
+    // The raster: 64 rows of 32 samples, one period a row, so each column keeps its colour
+    // down the rows while the columns go from the wave's low to its high.
+    let columns = poll("the raster's pixels", DEADLINE, || {
+        let v = page.eval(
+            "(() => { const c = document.querySelector('#view-raster canvas.raster');
+               if (!c || c.width !== 32 || c.height !== 64) return null;
+               const d = c.getContext('2d').getImageData(0, 0, 32, 64).data;
+               const cols = [];
+               for (let x = 0; x < 32; x++) { let lo = 255, hi = 0, sum = 0;
+                 for (let y = 0; y < 64; y++) { const r = d[4 * (y * 32 + x)]; lo = Math.min(lo, r); hi = Math.max(hi, r); sum += r; }
+                 cols.push([lo, hi, sum / 64]); }
+               return cols.some((c) => c[1] > 0) ? cols : null; })()",
+        );
+        v.as_array().cloned()
+    });
+    let col = |c: &Value, k: usize| c[k].as_f64().unwrap();
+    let means: Vec<f64> = columns.iter().map(|c| col(c, 2)).collect();
+    let spread = means.iter().cloned().fold(f64::MIN, f64::max)
+        - means.iter().cloned().fold(f64::MAX, f64::min);
+    assert!(spread > 100.0, "columns {means:?}");
+    assert!(
+        columns.iter().all(|c| col(c, 1) - col(c, 0) < 80.0),
+        "{columns:?}"
+    );
+    // The vector sink: the 128 samples of a vector, and its reference level at 1.
+    let vector = poll("the vector plot", DEADLINE, || {
+        datasets(&mut page, "vector")
+    });
+    assert_eq!(vector[0].as_array().unwrap().len(), 128);
+    assert_eq!(vector[1], json!([1, 1]));
+    page.screenshot(&target_dir(env!("CARGO_MANIFEST_DIR")).join("grc-gui-sinks.png"));
+    page.eval("document.getElementById('stop').click(); true");
+    let (ok, _, err) = run.wait();
+    assert!(ok, "{err}");
+}

@@ -325,13 +325,35 @@ function setupViews(g) {
     const div = el("div", { class: "view", id: "view-" + v.name, "data-kind": v.kind });
     div.appendChild(el("b", {}, `${v.title} `));
     const trigger = ["", " (auto trigger)", " (normal trigger)", " (tag trigger: shown free-running)"][o.trigger || 0] || "";
-    div.appendChild(el("span", { class: "muted" }, `${v.kind} of ${v.probes.join(", ") || "nothing the page can plot"}${v.kind === "time" ? trigger : ""}`));
+    // The eye's trigger is not applied yet: said, not hidden.
+    const eyeTrigger = v.kind === "eye" && o.trigger ? " (its trigger not applied: shown free-running)" : "";
+    div.appendChild(el("span", { class: "muted" }, `${v.kind} of ${v.probes.join(", ") || "nothing the page can plot"}${v.kind === "time" ? trigger : eyeTrigger}`));
     place(div, v.gui_hint);
     const view = { v, o, last: 0, real: v.probes.length > 0 && v.probes.every((id) => items.get(id) === "float32") };
     if (v.kind === "waterfall") {
       view.canvas = el("canvas", { class: "waterfall", width: 512, height: 200 });
       view.frames = new Map();
       div.appendChild(view.canvas);
+    } else if (v.kind === "raster") {
+      // One canvas per input: a pixel per sample, a row per `cols` samples, newest row last.
+      const rows = o.rows || 1, cols = o.cols || 1;
+      if (o.all_rows > rows) div.appendChild(el("span", { class: "muted" }, ` (the latest ${rows} of ${o.all_rows} rows)`));
+      view.rasters = v.probes.map((id) => {
+        const c = el("canvas", { class: "raster", width: cols, height: rows, "data-probe": id });
+        div.appendChild(c);
+        return c;
+      });
+    } else if (v.kind === "number") {
+      // A row per input: its label, value with unit, and a bar between min and max.
+      view.numbers = v.probes.map((id, i) => {
+        const row = el("div", { class: "number-row" + (o.bar === 1 ? " vertical" : "") });
+        const value = el("span", { class: "number-value", id: `number-${v.name}-${i}` }, "–");
+        const bar = el("meter", { min: o.min, max: o.max, value: o.min });
+        row.append(el("b", {}, (v.labels[i] || id) + " "), value);
+        if (o.bar !== 2) row.appendChild(bar);
+        div.appendChild(row);
+        return { value, bar, state: null, lo: Infinity, hi: -Infinity };
+      });
     } else {
       const canvas = el("canvas");
       div.appendChild(canvas);
@@ -380,7 +402,8 @@ async function refreshViews() {
     if (now - view.last < Math.max(100, 1000 * (o.update || 0))) continue;
     view.last = now;
     try {
-      const probeView = v.kind === "waterfall" ? "spectrum" : v.kind;
+      const probeView = v.kind === "waterfall" ? "spectrum"
+        : ["spectrum", "constellation"].includes(v.kind) ? v.kind : "time";
       const data = await Promise.all(v.probes.map((id) => api(`/api/probes/${encodeURIComponent(id)}?view=${probeView}`)));
       if (!data.length || !data[0].y.length) continue;
       if (view.canvas) {
@@ -401,6 +424,7 @@ async function refreshViews() {
         c.putImageData(row, 0, 0);
         continue;
       }
+      if (drawSamples(view, data)) continue;
       const size = v.size || data[0].x.length;
       if (v.kind === "time") {
         let start = 0;
@@ -468,6 +492,127 @@ async function refreshViews() {
       view.chart.update("none");
     } catch (e) { /* the next refresh tries again */ }
   }
+}
+
+// The sinks drawn from plain samples (the probes' time view: `y` real, `y2` imaginary parts):
+// number, histogram, eye, raster and vector. False for the other kinds.
+function drawSamples(view, data) {
+  const { v, o } = view;
+  const label = (k, fallback) => (v.labels && v.labels[k]) || fallback;
+  if (v.kind === "number") {
+    // GNU Radio's number sink: each sample times the input's factor, through a one-pole
+    // average (`avg`, 0 for none), the latest value shown.
+    data.forEach((d, i) => {
+      const n = view.numbers[i];
+      if (!n) return;
+      const factor = o[`factor${i}`] === undefined ? 1 : o[`factor${i}`];
+      const a = o.avg > 0 ? o.avg : 1;
+      for (const y of d.y) {
+        const x = y * factor;
+        n.state = n.state === null ? x : a * x + (1 - a) * n.state;
+      }
+      n.lo = Math.min(n.lo, n.state); n.hi = Math.max(n.hi, n.state);
+      n.value.textContent = `${Number(n.state.toPrecision(6))} ${(v.units || [])[i] || ""}`.trim();
+      if (o.autoscale === 1 && n.hi > n.lo) { n.bar.min = n.lo; n.bar.max = n.hi; }
+      n.bar.value = n.state;
+    });
+    return true;
+  }
+  if (v.kind === "raster") {
+    const rows = o.rows || 1, cols = o.cols || 1;
+    const lo = o.zmin === undefined ? -1 : o.zmin, hi = o.zmax === undefined ? 1 : o.zmax;
+    data.forEach((d, i) => {
+      const canvas = view.rasters[i];
+      if (!canvas) return;
+      const mult = o[`mult${i}`] === undefined ? 1 : o[`mult${i}`], offset = o[`offset${i}`] || 0;
+      const c = canvas.getContext("2d");
+      const img = c.createImageData(cols, rows);
+      for (let k = 0; k < rows * cols && k < d.y.length; k++) {
+        const [r, g, b] = heat(d.y[k] * mult + offset, lo, hi);
+        img.data.set([r, g, b, 255], 4 * k);
+      }
+      c.putImageData(img, 0, 0);
+    });
+    return true;
+  }
+  let datasets = [];
+  let xTitle = "sample", yTitle = "amplitude";
+  if (v.kind === "histogram") {
+    // Counts in `bins` bins over the fixed range, or over the frame's own range (autoscale);
+    // accumulated over frames when the sink accumulates.
+    const bins = Math.max(1, o.bins || 100);
+    const all = data.flatMap((d) => d.y);
+    const [lo, hi] = o.xmin !== undefined && o.xmax !== undefined ? [o.xmin, o.xmax]
+      : [Math.min(...all), Math.max(...all)];
+    const width = (hi - lo) / bins || 1;
+    view.counts = view.counts || [];
+    data.forEach((d, i) => {
+      const counts = o.accumulate === 1 && view.counts[i] && view.range === `${lo},${hi}` ? view.counts[i] : new Array(bins).fill(0);
+      for (const y of d.y) {
+        const k = Math.floor((y - lo) / width);
+        if (k >= 0 && k < bins) counts[k] += 1; else if (y === hi) counts[bins - 1] += 1;
+      }
+      view.counts[i] = counts;
+      datasets.push({ label: label(i, d.id), data: counts.map((n, k) => ({ x: lo + (k + 0.5) * width, y: n })),
+        showLine: true, stepped: "middle", borderColor: colours[i % colours.length], borderWidth: 1, pointRadius: 0 });
+    });
+    view.range = `${lo},${hi}`;
+    xTitle = "value"; yTitle = "count";
+  } else if (v.kind === "eye") {
+    // Two symbols per trace (2 sps + 1 samples, from each symbol's start), all traces of a
+    // part in one line broken between traces; a complex input's real and imaginary parts apart.
+    const sps = Math.max(1, Math.round(o.sps || 1));
+    const span = 2 * sps;
+    let line = 0;
+    data.forEach((d) => {
+      const complex = d.y2.some((y) => y !== 0);
+      for (const [part, ys] of complex ? [["Re ", d.y], ["Im ", d.y2]] : [["", d.y]]) {
+        const pts = [];
+        for (let start = 0; start + span < ys.length; start += sps) {
+          for (let k = 0; k <= span; k++) pts.push({ x: o.rate ? k / o.rate : k, y: ys[start + k] });
+          pts.push({ x: o.rate ? span / o.rate : span, y: null });
+        }
+        datasets.push({ label: label(line, part + d.id), data: pts, showLine: true, spanGaps: false,
+          borderColor: colours[line % colours.length], borderWidth: 1, pointRadius: 0 });
+        line++;
+      }
+    });
+    xTitle = o.rate ? "s" : "sample";
+  } else if (v.kind === "vector") {
+    // The latest whole vector of each input against x_start + k x_step, averaged over
+    // frames by the sink's `average` (1 for none); the reference level as a line.
+    const n = v.size || data[0].y.length;
+    const a = o.average > 0 && o.average < 1 ? o.average : 1;
+    view.avg = view.avg || new Map();
+    data.forEach((d, i) => {
+      const whole = Math.floor(d.y.length / n) * n;
+      const ys = d.y.slice(Math.max(0, whole - n), whole);
+      const prev = view.avg.get(d.id);
+      const avg = prev && prev.length === ys.length ? ys.map((y, k) => a * y + (1 - a) * prev[k]) : ys;
+      view.avg.set(d.id, avg);
+      datasets.push({ label: label(i, d.id), data: avg.map((y, k) => ({ x: (o.x_start || 0) + k * (o.x_step === undefined ? 1 : o.x_step), y })),
+        showLine: true, borderColor: colours[i % colours.length], borderWidth: 1, pointRadius: 0 });
+    });
+    if (o.ref_level && datasets.length && datasets[0].data.length) {
+      const xs = datasets[0].data;
+      datasets.push({ label: "reference", data: [{ x: xs[0].x, y: o.ref_level }, { x: xs[xs.length - 1].x, y: o.ref_level }],
+        showLine: true, borderDash: [4, 4], borderColor: "#8d99ae", borderWidth: 1, pointRadius: 0 });
+    }
+    [xTitle, yTitle] = [(v.units || [])[0] || "index", (v.units || [])[1] || "value"];
+  } else {
+    return false;
+  }
+  view.chart.data.datasets = datasets;
+  const fixed = (lo, hi) => (o[lo] !== undefined && o[hi] !== undefined ? { min: o[lo], max: o[hi] } : {});
+  view.chart.options.scales = {
+    // A histogram's fixed range; an eye's or vector's x axis from its first to its last point.
+    x: { ...(v.kind === "histogram" ? fixed("xmin", "xmax") : datasets.length && datasets[0].data.length
+      ? { min: datasets[0].data[0].x, max: datasets[0].data[datasets[0].data.length - 1].x } : {}),
+      title: { display: true, text: xTitle } },
+    y: { ...(v.kind === "histogram" ? {} : fixed("ymin", "ymax")), title: { display: true, text: yTitle } },
+  };
+  view.chart.update("none");
+  return true;
 }
 
 function showCounters(r) {

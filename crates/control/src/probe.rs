@@ -7,6 +7,7 @@
 //! computed from that frame on the control port's thread (`probe_view.rs`), not in the graph.
 
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::{BlockId, Complex32, Direction, Flowgraph};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -63,6 +64,19 @@ impl ProbeItem for Complex32 {
     }
 }
 
+/// Integer items (GNU Radio's short, int and byte streams, which its number, raster and
+/// histogram sinks take) are shown as their values.
+macro_rules! integer_probe_items {
+    ($($t:ty),*) => {$(
+        impl ProbeItem for $t {
+            fn to_complex(self) -> Complex32 {
+                Complex32::new(self as f32, 0.0)
+            }
+        }
+    )*};
+}
+integer_probe_items!(i8, u8, i16, i32);
+
 /// The probe block (see the module docs).
 #[derive(Ports)]
 pub struct ProbeSink<T: ProbeItem> {
@@ -86,11 +100,13 @@ impl<T: ProbeItem> std::fmt::Debug for ProbeSink<T> {
 
 #[block(observer)]
 impl<T: ProbeItem> ProbeSink<T> {
-    /// A probe that publishes into `frame`.
-    pub fn new(config: ProbeConfig, frame: Arc<ProbeFrame>) -> Self {
-        let size = config.size.max(1);
+    /// A probe that publishes into `frame`, reading items of `vlen` scalars (1 for scalar
+    /// streams); its frames hold whole items (`config.size` rounded up to a multiple of `vlen`).
+    pub fn new(config: ProbeConfig, vlen: usize, frame: Arc<ProbeFrame>) -> Self {
+        let vlen = vlen.max(1);
+        let size = config.size.max(1).div_ceil(vlen) * vlen;
         Self {
-            input: StreamInput::new(),
+            input: StreamInput::new().with_vlen(vlen),
             config: ProbeConfig { size, ..config },
             frame,
             collecting: Vec::with_capacity(size),
@@ -144,7 +160,7 @@ impl<T: ProbeItem> ProbeSink<T> {
 pub struct Probe {
     /// `block.port`, the probe's id in the API.
     pub id: String,
-    /// The item type (`complex64` or `float32`).
+    /// The item type (`complex64`, `float32`, `int16`..., with `[vlen]` for vectors).
     pub item: String,
     /// The probe block's id in the flowgraph.
     pub block: BlockId,
@@ -178,7 +194,10 @@ pub enum ProbeError {
         known: String,
     },
     /// An item type the probe cannot show.
-    #[error("probe '{0}': items of type {1} cannot be probed (complex64 and float32 can)")]
+    #[error(
+        "probe '{0}': items of type {1} cannot be probed (complex64, float32, int32, int16, int8 \
+         and uint8 can, as scalars or vectors)"
+    )]
     UnsupportedItem(String, String),
     /// The connection was refused.
     #[error("probe '{0}': {1}")]
@@ -196,8 +215,9 @@ pub(crate) fn find_block(fg: &Flowgraph, name: &str) -> Option<BlockId> {
 /// of `fg`, which must not be running yet.
 ///
 /// # Errors
-/// A malformed spec, an unknown block or output (named), an item type other than complex64
-/// or float32, or a graph that refuses the connection.
+/// A malformed spec, an unknown block or output (named), an item type other than complex64,
+/// float32, int32, int16, int8 or uint8, or a graph that refuses the connection. A vector
+/// output's frames hold whole vectors (the size rounded up to a multiple of its length).
 pub fn add_probe(fg: &mut Flowgraph, spec: &str, config: ProbeConfig) -> Result<Probe, ProbeError> {
     let (block_name, port_name) = match spec.rsplit_once('.') {
         Some((b, p)) if !b.is_empty() && !p.is_empty() => (b, Some(p)),
@@ -220,15 +240,23 @@ pub fn add_probe(fg: &mut Flowgraph, spec: &str, config: ProbeConfig) -> Result<
         });
     };
     let port = outputs[index].to_owned();
-    let item = fg
-        .port_item_type(block, Direction::StreamOutput, index)
-        .map(|t| t.to_string())
-        .unwrap_or_default();
+    let item_type = fg.port_item_type(block, Direction::StreamOutput, index);
+    let item = item_type.map(|t| t.to_string()).unwrap_or_default();
+    let vlen = item_type.map_or(1, |t| t.vlen());
+    let config = ProbeConfig {
+        size: config.size.max(1).div_ceil(vlen) * vlen,
+        ..config
+    };
     let frame = Arc::new(ProbeFrame::default());
     let name = format!("probe:{block_name}.{port}");
-    let probe = match item.as_str() {
-        "complex64" => fg.add_named(&name, ProbeSink::<Complex32>::new(config, frame.clone())),
-        "float32" => fg.add_named(&name, ProbeSink::<f32>::new(config, frame.clone())),
+    let f = frame.clone();
+    let probe = match item_type.and_then(|t| t.dtype()) {
+        Some(Dtype::Complex32) => fg.add_named(&name, ProbeSink::<Complex32>::new(config, vlen, f)),
+        Some(Dtype::Float32) => fg.add_named(&name, ProbeSink::<f32>::new(config, vlen, f)),
+        Some(Dtype::Int32) => fg.add_named(&name, ProbeSink::<i32>::new(config, vlen, f)),
+        Some(Dtype::Int16) => fg.add_named(&name, ProbeSink::<i16>::new(config, vlen, f)),
+        Some(Dtype::Int8) => fg.add_named(&name, ProbeSink::<i8>::new(config, vlen, f)),
+        Some(Dtype::Uint8) => fg.add_named(&name, ProbeSink::<u8>::new(config, vlen, f)),
         _ => return Err(ProbeError::UnsupportedItem(spec.to_owned(), item)),
     };
     fg.connect((block, port.as_str()), probe)

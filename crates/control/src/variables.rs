@@ -62,8 +62,9 @@ pub struct ViewConfig {
     pub name: String,
     /// Its title.
     pub title: String,
-    /// `spectrum`, `time`, `constellation` or `waterfall`; or `tabs`, a tab widget the others
-    /// name in their `gui_hint` (no probes).
+    /// `spectrum`, `time`, `constellation`, `waterfall`, `number`, `histogram`, `eye`,
+    /// `raster` or `vector`; or `tabs`, a tab widget the others name in their `gui_hint` (no
+    /// probes).
     pub kind: String,
     /// The probes it plots (ids as [`Probe::id`](crate::Probe)), in its inputs' order.
     pub probes: Vec<String>,
@@ -79,4 +80,6 @@ pub struct ViewConfig {
     pub options: Vec<(String, f64)>,
     /// Legend labels per trace (for `tabs`: the tabs' labels).
     pub labels: Vec<String>,
+    /// Per input, the unit after a number's value; a vector plot's axis titles.
+    pub units: Vec<String>,
 }

@@ -396,3 +396,53 @@ fn a_probe_upstream_of_a_head_does_not_keep_the_source_running() {
         assert_eq!(stats.items_produced, 200_000, "{spec}");
     }
 }
+
+/// Probes on integer and vector outputs (GNU Radio's number, raster and vector sinks take
+/// them): the frame holds the items' values, a vector output's frame whole vectors.
+#[test]
+fn probes_read_integer_and_vector_items() {
+    use radioflow_blocks::{NullSink, StreamToVector, VectorSource};
+    use radioflow_control::{add_probe, ProbeConfig};
+    use radioflow_runtime::Flowgraph;
+    let mut fg = Flowgraph::new();
+    let shorts: Vec<i16> = (0..4096).map(|i| (i % 100) as i16 - 50).collect();
+    let src = fg.add_named("shorts", VectorSource::new(shorts));
+    let sink = fg.add(NullSink::<i16>::new());
+    fg.connect(src, sink).unwrap();
+    let floats: Vec<f32> = (0..4096).map(|i| i as f32).collect();
+    let fsrc = fg.add_named("floats", VectorSource::new(floats));
+    let to_vec = fg.add_named("vec", StreamToVector::<f32>::new(10, 1).unwrap());
+    let vsink = fg.add(NullSink::<f32>::new().with_vlen(10));
+    fg.connect(fsrc, to_vec).unwrap();
+    fg.connect(to_vec, vsink).unwrap();
+    let config = ProbeConfig {
+        size: 64,
+        interval: std::time::Duration::ZERO,
+        sample_rate: None,
+    };
+    let short_probe = add_probe(&mut fg, "shorts.out", config).unwrap();
+    let vector_probe = add_probe(&mut fg, "vec.out", config).unwrap();
+    assert_eq!(
+        (short_probe.item.as_str(), vector_probe.item.as_str()),
+        ("int16", "float32[10]")
+    );
+    // 64 samples rounded up to whole vectors of 10.
+    assert_eq!(
+        (short_probe.config.size, vector_probe.config.size),
+        (64, 70)
+    );
+    fg.run().unwrap();
+    let shorts = short_probe.frame.samples.lock().unwrap().clone();
+    assert_eq!(shorts.len(), 64);
+    // Consecutive values of the ramp, read as numbers (imaginary parts zero).
+    let first = shorts[0].re;
+    for (k, s) in shorts.iter().enumerate() {
+        let expected = ((first as i32 + 50 + k as i32) % 100 - 50) as f32;
+        assert_eq!((s.re, s.im), (expected, 0.0), "sample {k}");
+    }
+    let vectors = vector_probe.frame.samples.lock().unwrap().clone();
+    assert_eq!(vectors.len(), 70);
+    // Whole vectors: the frame starts at a multiple of 10.
+    assert_eq!(vectors[0].re % 10.0, 0.0);
+    assert!(vectors.windows(2).all(|w| w[1].re == w[0].re + 1.0));
+}

@@ -57,8 +57,11 @@ pub struct GraphDescription {
 pub struct GuiView {
     /// The GRC block's name (`qtgui_freq_sink_x_0`).
     pub name: String,
-    /// What it shows: `spectrum`, `time`, `constellation` or `waterfall`; or `tabs`, a QT
-    /// tab widget (`qtgui_tab_widget`) that the page lays views and widgets out in.
+    /// What it shows: `spectrum`, `time`, `constellation`, `waterfall`, `number` (the latest
+    /// value of each input, averaged), `histogram`, `eye` (traces of two symbols overlaid),
+    /// `raster` (rows of samples as intensities) or `vector` (each item, a vector, against its
+    /// index); or `tabs`, a QT tab widget (`qtgui_tab_widget`) that the page lays views and
+    /// widgets out in.
     pub kind: &'static str,
     /// Its title (GRC's `name` parameter; the block's name when empty).
     pub title: String,
@@ -68,7 +71,8 @@ pub struct GuiView {
     pub rate: Option<f64>,
     /// The centre frequency the frequency axis is drawn around (GRC's `fc`), in Hz.
     pub centre: f64,
-    /// Points per frame: the time sink's `size`, the FFT size, the constellation's `size`.
+    /// Points per frame: the time sink's `size`, the FFT size, the constellation's `size`,
+    /// the histogram's and eye's `size`, the raster's rows times columns, the vector's length.
     pub size: Option<usize>,
     /// Where GRC's layout puts it (`gui_hint`: `tab@0: 1, 0, 1, 2`), as written.
     pub gui_hint: String,
@@ -79,10 +83,20 @@ pub struct GuiView {
     /// `delay` in seconds, `channel`), `half` (1: a real input's
     /// positive half only), `rate` (as [`rate`](Self::rate)); the tab widget's `tabs` (its
     /// number of tabs). The trigger mode is a number: 0 free, 1 auto, 2 normal, 3 tag.
+    /// Number sink: `avg` (its averaging factor, 0 for none), `min`/`max` (the bar's range),
+    /// `autoscale` (1: the range follows the values), `bar` (0 horizontal, 1 vertical, 2
+    /// none), `factor0`... (each input's multiplier). Histogram: `bins`, `accumulate` (1:
+    /// counts add up over frames). Eye: `sps` (samples per symbol). Raster: `rows`, `cols`,
+    /// `zmin`/`zmax` (intensity range), `mult0`/`offset0`... (each input's scaling),
+    /// `x_start`/`x_end`/`y_start`/`y_end` (the axes' ranges when given). Vector: `x_start`,
+    /// `x_step`, `ref_level`.
     pub options: Vec<(String, f64)>,
     /// Per input, the legend's label (GRC's `label1`...), empty where none is given; for a tab
     /// widget, its tabs' labels.
     pub labels: Vec<String>,
+    /// Per input, the unit written after a number sink's value (GRC's `unit1`...); for a
+    /// vector sink, its x and y axis titles (label and unit); empty for the others.
+    pub units: Vec<String>,
 }
 
 /// One block instance: its name, library id, item type, parameters and host.

@@ -382,3 +382,153 @@ fn the_gui_sinks_become_views_of_the_outputs_that_feed_them() {
         .iter()
         .any(|b| b.name == "qtgui_freq_sink_x_0/0"));
 }
+
+fn option(v: &radioflow_graphfile::GuiView, key: &str) -> Option<f64> {
+    v.options.iter().find(|(k, _)| k == key).map(|(_, x)| *x)
+}
+
+#[test]
+fn number_histogram_eye_raster_and_vector_sinks_become_views() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/graphs/gui_sinks.grc");
+    let grc = LiveGrc::open(path).unwrap();
+    let views = &grc.description().gui;
+    let kinds: Vec<_> = views.iter().map(|v| (v.name.as_str(), v.kind)).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("level", "number"),
+            ("histogram", "histogram"),
+            ("eye", "eye"),
+            ("raster", "raster"),
+            ("vector", "vector")
+        ]
+    );
+    let throttle = vec![(
+        0,
+        End {
+            block: "throttle".into(),
+            port: PortName::Index(0),
+        },
+    )];
+    let [number, histogram, eye, raster, vector] = &views[..] else {
+        unreachable!()
+    };
+    // The number sink: one-pole average, the bar's range, its unit and label.
+    assert_eq!(number.inputs, throttle);
+    assert_eq!(
+        ["avg", "min", "max", "autoscale", "bar", "factor0"].map(|k| option(number, k)),
+        [0.01, -1.5, 1.5, 0.0, 0.0, 1.0].map(Some)
+    );
+    assert_eq!(
+        (number.units[0].as_str(), number.labels[0].as_str()),
+        ("V", "filtered")
+    );
+    // The histogram: its frame, bins and fixed range (it does not autoscale).
+    assert_eq!(histogram.size, Some(1024));
+    assert_eq!(
+        ["bins", "accumulate", "xmin", "xmax"].map(|k| option(histogram, k)),
+        [64.0, 0.0, -2.0, 2.0].map(Some)
+    );
+    // The eye: samples per symbol, the rate its time axis is in, fixed limits.
+    assert_eq!((eye.size, eye.rate), (Some(1024), Some(32000.0)));
+    assert_eq!(
+        ["sps", "ymin", "ymax"].map(|k| option(eye, k)),
+        [16.0, -2.0, 2.0].map(Some)
+    );
+    // The raster: rows times columns in a frame, its intensity range; axes left to QT's
+    // defaults (0 to 0 in the file).
+    assert_eq!(raster.size, Some(64 * 32));
+    assert_eq!(
+        ["rows", "all_rows", "cols", "zmin", "zmax"].map(|k| option(raster, k)),
+        [64.0, 64.0, 32.0, -1.5, 1.5].map(Some)
+    );
+    assert_eq!(option(raster, "x_start"), None);
+    // The vector sink: one vector a frame, its x axis, reference level and axis titles.
+    assert_eq!(vector.size, Some(128));
+    assert_eq!(vector.inputs[0].1.block, "to_vector");
+    assert_eq!(
+        ["x_start", "x_step", "ref_level", "ymin", "ymax"].map(|k| option(vector, k)),
+        [0.0, 1.0, 1.0, -2.0, 2.0].map(Some)
+    );
+    assert_eq!(vector.units, ["sample", "value (V)"]);
+}
+
+/// A file with one GUI sink `id` of `params` fed by a float source.
+fn one_sink(id: &str, params: &str) -> String {
+    format!(
+        r#"
+options:
+  parameters: {{id: sinks, generate_options: qt_gui}}
+blocks:
+- name: src
+  id: analog_sig_source_x
+  parameters: {{type: float, samp_rate: '48000', waveform: analog.GR_SIN_WAVE, freq: '1000', amp: '1', offset: '0', phase: '0'}}
+- name: sink
+  id: {id}
+  parameters: {{{params}}}
+connections:
+- [src, '0', sink, '0']
+metadata: {{file_format: 1}}
+"#
+    )
+}
+
+#[test]
+fn a_rasters_scaling_axes_and_rows_that_do_not_fit_a_frame() {
+    let text = one_sink(
+        "qtgui_time_raster_sink_x",
+        "type: float, samp_rate: '48000', nrows: '1000', ncols: '256', zmin: '0', zmax: '2', \
+         mult: '[2, 0.5]', offset: '[1]', x_start_value: '0', x_end_value: '1e-3', \
+         y_start_value: '0', y_end_value: '0', nconnections: '1', name: '\"R\"'",
+    );
+    let grc = LiveGrc::parse(text, "raster.grc").unwrap();
+    let raster = &grc.description().gui[0];
+    // 1000 rows of 256 do not fit in a frame of 65,536 samples: the latest 256 are shown.
+    assert_eq!(raster.size, Some(256 * 256));
+    assert_eq!(
+        ["rows", "all_rows", "mult0", "mult1", "offset0", "x_start", "x_end"]
+            .map(|k| option(raster, k)),
+        [256.0, 1000.0, 2.0, 0.5, 1.0, 0.0, 1e-3].map(Some)
+    );
+    assert_eq!(
+        (option(raster, "offset1"), option(raster, "y_start")),
+        (None, None)
+    );
+    // A scaling that is not a list is refused, naming the parameter.
+    let bad = one_sink(
+        "qtgui_time_raster_sink_x",
+        "type: float, samp_rate: '48000', nrows: '8', ncols: '8', mult: '3', nconnections: '1'",
+    );
+    let err = LiveGrc::parse(bad, "raster.grc").unwrap_err().to_string();
+    assert!(err.contains("mult = 3 is not a list"), "{err}");
+}
+
+#[test]
+fn number_sinks_bars_and_averages_and_what_they_refuse() {
+    let text = one_sink(
+        "qtgui_number_sink",
+        "type: float, avg: '0', graph_type: qtgui.NUM_GRAPH_NONE, autoscale: 'True', \
+         min: '-1', max: '1', nconnections: '1', factor1: '1000', unit1: '\"mV\"', name: '\"N\"'",
+    );
+    let grc = LiveGrc::parse(text, "number.grc").unwrap();
+    let number = &grc.description().gui[0];
+    assert_eq!(
+        ["avg", "bar", "autoscale", "factor0", "factor1"].map(|k| option(number, k)),
+        [0.0, 2.0, 1.0, 1000.0, 1.0].map(Some)
+    );
+    assert_eq!(number.units[0], "mV");
+    let bad = one_sink(
+        "qtgui_number_sink",
+        "type: float, avg: '2', graph_type: qtgui.NUM_GRAPH_HORIZ, nconnections: '1'",
+    );
+    let err = LiveGrc::parse(bad, "number.grc").unwrap_err().to_string();
+    assert!(err.contains("avg = 2 is not between 0 and 1"), "{err}");
+    // An eye sink without samples per symbol cannot draw its traces.
+    let eye = one_sink(
+        "qtgui_eye_sink_x",
+        "type: float, size: '256', samp_per_symbol: '0', srate: '48000', nconnections: '1'",
+    );
+    let err = LiveGrc::parse(eye, "eye.grc").unwrap_err().to_string();
+    assert!(err.contains("samp_per_symbol"), "{err}");
+}

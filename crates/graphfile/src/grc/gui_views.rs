@@ -9,9 +9,9 @@ use radioflow_runtime::echo::cut_display;
 use std::collections::HashMap;
 
 /// The view GUI sink `id` named `name` becomes, with its parameters `params`; `None` for a
-/// GUI block the page does not show yet (number, histogram, eye, raster, vector sinks and
-/// the message-only widgets: they stay headless). An error names a parameter that does not
-/// evaluate to what it must be.
+/// GUI block the page does not show yet (sinks of messages, the auto-correlator and compass,
+/// and the message-only widgets: they stay headless). An error names a parameter that does
+/// not evaluate to what it must be.
 pub(super) fn view(
     id: &str,
     name: &str,
@@ -26,10 +26,15 @@ pub(super) fn view(
         "qtgui_const_sink_x" => ("constellation", "", "size"),
         // The combined sink shows a spectrum first, as QT's does.
         "qtgui_sink_x" => ("spectrum", "bw", "fftsize"),
+        "qtgui_number_sink" => ("number", "", ""),
+        "qtgui_histogram_sink_x" => ("histogram", "", "size"),
+        "qtgui_eye_sink_x" => ("eye", "srate", "size"),
+        "qtgui_time_raster_sink_x" => ("raster", "samp_rate", ""),
+        "qtgui_vector_sink_f" => ("vector", "", "vlen"),
         "qtgui_tab_widget" => return Some(tabs(name, params, vars)),
         _ => return None,
     };
-    // Time, constellation and frequency sinks of message type take PDUs, not streams.
+    // Sinks of message type take PDUs, not streams.
     if params.get("type").is_some_and(|t| t.starts_with("msg_")) {
         return None;
     }
@@ -98,6 +103,7 @@ fn tabs(
         gui_hint: params.get("gui_hint").cloned().unwrap_or_default(),
         options: vec![("tabs".to_owned(), count)],
         labels,
+        units: Vec::new(),
     })
 }
 
@@ -165,7 +171,7 @@ fn describe(
     let labels = (1..=10)
         .map(|i| text(params, vars, &format!("label{i}")))
         .collect();
-    Ok(GuiView {
+    let mut view = GuiView {
         name: name.to_owned(),
         kind,
         title,
@@ -176,5 +182,159 @@ fn describe(
         gui_hint: params.get("gui_hint").cloned().unwrap_or_default(),
         options,
         labels,
-    })
+        units: Vec::new(),
+    };
+    match kind {
+        "number" => number_sink(&mut view, params, vars)?,
+        "histogram" => {
+            let bins = count(params, vars, "bins")?.unwrap_or(100);
+            view.options.push(("bins".to_owned(), bins as f64));
+            let accumulate = number(params, vars, "accum")? == Some(1.0);
+            view.options
+                .push(("accumulate".to_owned(), f64::from(u8::from(accumulate))));
+        }
+        "eye" => {
+            let sps = number(params, vars, "samp_per_symbol")?
+                .filter(|s| *s >= 1.0)
+                .ok_or("samp_per_symbol is not a number of samples of at least 1")?;
+            view.options.push(("sps".to_owned(), sps.round()));
+        }
+        "raster" => raster_sink(&mut view, params, vars)?,
+        "vector" => {
+            for (key, as_key) in [
+                ("x_start", "x_start"),
+                ("x_step", "x_step"),
+                ("ref_level", "ref_level"),
+            ] {
+                if let Some(x) = number(params, vars, key)? {
+                    view.options.push((as_key.to_owned(), x));
+                }
+            }
+            view.units = ["x", "y"]
+                .iter()
+                .map(|axis| {
+                    let label = text(params, vars, &format!("{axis}_axis_label"));
+                    let unit = text(params, vars, &format!("{axis}_units"));
+                    if unit.is_empty() {
+                        label
+                    } else {
+                        format!("{label} ({unit})")
+                    }
+                })
+                .collect();
+        }
+        _ => {}
+    }
+    Ok(view)
+}
+
+/// A positive whole-number parameter `key`, if given.
+fn count(
+    params: &HashMap<String, String>,
+    vars: &mut Variables,
+    key: &str,
+) -> Result<Option<usize>, String> {
+    match number(params, vars, key)? {
+        Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= (1u64 << 32) as f64 => Ok(Some(n as usize)),
+        Some(n) => Err(format!("{key} = {n} is not a positive whole number")),
+        None => Ok(None),
+    }
+}
+
+/// The number sink's averaging, bar and per-input factors and units.
+fn number_sink(
+    view: &mut GuiView,
+    params: &HashMap<String, String>,
+    vars: &mut Variables,
+) -> Result<(), String> {
+    let avg = number(params, vars, "avg")?.unwrap_or(0.0);
+    if !(0.0..=1.0).contains(&avg) {
+        return Err(format!("avg = {avg} is not between 0 and 1"));
+    }
+    view.options.push(("avg".to_owned(), avg));
+    for key in ["min", "max"] {
+        let x = number(params, vars, key)?.unwrap_or(if key == "min" { -1.0 } else { 1.0 });
+        view.options.push((key.to_owned(), x));
+    }
+    let autoscale = number(params, vars, "autoscale")? == Some(1.0);
+    view.options
+        .push(("autoscale".to_owned(), f64::from(u8::from(autoscale))));
+    let bar = match params
+        .get("graph_type")
+        .map(|t| t.rsplit('_').next().unwrap_or_default())
+    {
+        Some("VERT") => 1.0,
+        Some("NONE") => 2.0,
+        _ => 0.0,
+    };
+    view.options.push(("bar".to_owned(), bar));
+    for i in 0..10 {
+        let factor = number(params, vars, &format!("factor{}", i + 1))?.unwrap_or(1.0);
+        view.options.push((format!("factor{i}"), factor));
+    }
+    view.units = (1..=10)
+        .map(|i| text(params, vars, &format!("unit{i}")))
+        .collect();
+    Ok(())
+}
+
+/// Most samples a frame of the page's probes holds (the raster's rows are cut to fit).
+const MOST_POINTS: usize = 1 << 16;
+
+/// The raster's shape, intensity range, per-input scaling and axes.
+fn raster_sink(
+    view: &mut GuiView,
+    params: &HashMap<String, String>,
+    vars: &mut Variables,
+) -> Result<(), String> {
+    let rows = count(params, vars, "nrows")?.unwrap_or(256);
+    let cols = count(params, vars, "ncols")?.unwrap_or(256);
+    if cols > MOST_POINTS {
+        return Err(format!(
+            "ncols = {cols}: the page draws rows of at most {MOST_POINTS} samples"
+        ));
+    }
+    // The latest rows that fit in one frame (QT scrolls through all `nrows`).
+    let shown = rows.min(MOST_POINTS / cols);
+    view.size = Some(shown * cols);
+    view.options.push(("rows".to_owned(), shown as f64));
+    view.options.push(("all_rows".to_owned(), rows as f64));
+    view.options.push(("cols".to_owned(), cols as f64));
+    for key in ["zmin", "zmax"] {
+        let x = number(params, vars, key)?.unwrap_or(if key == "zmin" { -1.0 } else { 1.0 });
+        view.options.push((key.to_owned(), x));
+    }
+    for key in ["mult", "offset"] {
+        let Some(text) = params.get(key).filter(|t| !t.trim().is_empty()) else {
+            continue;
+        };
+        let values = match vars.eval(text) {
+            Ok(Value::List(v) | Value::Array(v)) => v,
+            Ok(other) => return Err(format!("{key} = {} is not a list", cut_display(&other))),
+            Err(err) => return Err(format!("{key}: {err}")),
+        };
+        for (i, v) in values.iter().enumerate() {
+            let x = match v {
+                Value::Int(n) => *n as f64,
+                Value::Float(x) => *x,
+                other => {
+                    return Err(format!(
+                        "{key}[{i}] = {} is not a number",
+                        cut_display(other)
+                    ))
+                }
+            };
+            view.options.push((format!("{key}{i}"), x));
+        }
+    }
+    for axis in ["x", "y"] {
+        let start = number(params, vars, &format!("{axis}_start_value"))?.unwrap_or(0.0);
+        let end = number(params, vars, &format!("{axis}_end_value"))?.unwrap_or(0.0);
+        // QT's default axes (sample and row numbers) when the range is left at 0 to 0.
+        if start != end {
+            view.options.push((format!("{axis}_start"), start));
+            view.options.push((format!("{axis}_end"), end));
+        }
+    }
+    Ok(())
 }
