@@ -32,7 +32,7 @@
 //!   de-emphasis), [`SinglePoleIirFilter`], [`Rms`], [`DcBlocker`]; GNU Radio's FM hier
 //!   blocks [`WfmRcv`], [`NbfmRx`], [`WfmTx`], [`NbfmTx`]; the gain controls [`Agc`], [`Agc2`].
 //! - Messages: [`MessageBurstSource`], [`MessageForwarder`], [`MessageCounter`],
-//!   [`MessageDebug`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
+//!   [`MessageDebug`], [`MessageRelay`], [`MessageStrobe`], [`MessageStrobeRandom`] ([`StrobeDistribution`]).
 //! - PDUs (GNU Radio's pair of a metadata dict and a vector, [`PduItem`]):
 //!   [`PduToTaggedStream`], [`TaggedStreamToPdu`], [`PduToStream`], [`TagsToPdu`],
 //!   [`TakeSkipToPdu`].
@@ -108,6 +108,7 @@ mod message_burst_source;
 mod message_counter;
 mod message_debug;
 mod message_forwarder;
+mod message_relay;
 mod message_strobe;
 mod message_strobe_random;
 mod mmse_resampler;
@@ -231,6 +232,7 @@ pub use message_burst_source::MessageBurstSource;
 pub use message_counter::MessageCounter;
 pub use message_debug::MessageDebug;
 pub use message_forwarder::MessageForwarder;
+pub use message_relay::MessageRelay;
 pub use message_strobe::MessageStrobe;
 pub use message_strobe_random::{MessageStrobeRandom, StrobeDistribution};
 pub use mmse_resampler::MmseResampler;

@@ -1,9 +1,10 @@
 //! The message strobes in running graphs, under every scheduler: they send until the run is
 //! stopped (a stop ends them at once, whatever their period), in order, and `set_msg` replaces
-//! the message for every later send. Nothing here depends on timing: the test counts the
+//! the message for every later send. The message relay, fed from outside the graph, waits for
+//! posts until the run is stopped. Nothing here depends on timing: the test counts the
 //! messages that arrived before it stopped the run.
 
-use radioflow_blocks::{MessageStrobe, MessageStrobeRandom, StrobeDistribution};
+use radioflow_blocks::{MessageRelay, MessageStrobe, MessageStrobeRandom, StrobeDistribution};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::{FlowScheduler, Flowgraph, Scheduler, SingleThread, ThreadPerBlock};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -96,5 +97,30 @@ fn a_stop_ends_a_strobe_at_once_whatever_its_period() {
         fg.stop();
         fg.wait_timeout(GUARD).unwrap();
         assert!(rx.try_recv().is_err(), "{}", s.name());
+    }
+}
+
+#[test]
+fn a_relay_waits_for_posted_messages_until_stopped_and_sends_them_on_in_order() {
+    for s in schedulers() {
+        let mut fg = Flowgraph::new();
+        // Nothing in the graph sends to the relay: it still runs, for the poster.
+        let relay = fg.add(MessageRelay::new());
+        let (tx, rx) = channel();
+        let sink = fg.add(ToTest { tx });
+        fg.connect_message((relay, "out"), (sink, "input")).unwrap();
+        fg.start(s.as_ref()).unwrap();
+        let poster = fg.message_poster().expect("running");
+        for i in 0..3 {
+            assert!(poster.post(relay, 0, Pmt::Int(i)), "{}: post {i}", s.name());
+        }
+        let got: Vec<Pmt> = (0..3).map(|_| next(&rx)).collect();
+        assert_eq!(got, [Pmt::Int(0), Pmt::Int(1), Pmt::Int(2)], "{}", s.name());
+        // Still waiting for the next one: the run ends only when stopped.
+        assert!(fg.is_running(), "{}", s.name());
+        assert!(poster.post(relay, 0, Pmt::Int(3)));
+        assert_eq!(next(&rx), Pmt::Int(3));
+        fg.stop();
+        fg.wait_timeout(GUARD).unwrap();
     }
 }

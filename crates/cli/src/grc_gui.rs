@@ -134,6 +134,7 @@ impl Variables for GrcVariables {
             value: change.value.as_ref().map_or(Json::Null, value_json),
             params: change.params,
             fixed: change.fixed,
+            messages: change.messages,
             views: self
                 .0
                 .description()
@@ -172,10 +173,17 @@ fn widget_json(w: &Widget) -> Json {
             json!({"kind": "push_button", "pressed": value_json(pressed), "released": value_json(released)})
         }
         WidgetKind::Label => json!({"kind": "label"}),
+        WidgetKind::MessageButton { .. } => json!({"kind": "message_button"}),
+        WidgetKind::MessageEntry { kind } => json!({"kind": "message_entry", "type": kind}),
         WidgetKind::Variable => json!({"kind": "variable"}),
     };
     if let (Some(o), Json::Object(extra)) = (o.as_object_mut(), extra) {
         o.extend(extra);
+    }
+    // A message widget's destinations, `block.port`.
+    if let (Some(o), Some(m)) = (o.as_object_mut(), &w.message) {
+        let sends: Vec<String> = m.sends.iter().map(ToString::to_string).collect();
+        o.insert("sends".into(), json!(sends));
     }
     o
 }

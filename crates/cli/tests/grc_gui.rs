@@ -34,10 +34,10 @@ fn run_with_page() -> Fm {
 
 /// The frequency (Hz) of the strongest bin of the probe's latest spectrum, with a frame whose
 /// peak stands 30 dB above its median (a tone, not noise or an empty frame).
-fn peak_hz(base: &str) -> Option<f64> {
+fn peak_hz(base: &str, probe: &str) -> Option<f64> {
     let (status, d) = request(
         "GET",
-        &format!("{base}/api/probes/{PROBE}?view=spectrum"),
+        &format!("{base}/api/probes/{probe}?view=spectrum"),
         None,
     );
     assert_eq!(status, 200, "{d}");
@@ -63,10 +63,15 @@ fn peak_hz(base: &str) -> Option<f64> {
 
 /// Polls until the probe's peak is within one bin (48 kHz / 1024) of `hz`.
 fn wait_for_peak(base: &str, hz: f64) {
+    wait_for_peak_in(base, PROBE, hz, 48000.0 / 1024.0);
+}
+
+/// Waits for probe `probe`'s spectrum to peak at `hz`, within `bin` Hz.
+fn wait_for_peak_in(base: &str, probe: &str, hz: f64, bin: f64) {
     poll(
-        &format!("the tone at {hz} Hz in the probe"),
+        &format!("the tone at {hz} Hz in probe {probe}"),
         DEADLINE,
-        || peak_hz(base).filter(|f| (f - hz).abs() <= 48000.0 / 1024.0),
+        || peak_hz(base, probe).filter(|f| (f - hz).abs() <= bin),
     );
 }
 
@@ -428,4 +433,79 @@ fn the_number_histogram_eye_raster_and_vector_sinks_draw_their_inputs() {
     page.eval("document.getElementById('stop').click(); true");
     let (ok, _, err) = run.wait();
     assert!(ok, "{err}");
+}
+
+/// `examples/graphs/gui_messages.grc`: GNU Radio's message widgets on the page send the
+/// messages GNU Radio's would (`(key . value)` pairs) to the message debug the file connects
+/// them to, through relays in the graph; the dial is also a variable the tone follows.
+#[test]
+fn message_widgets_send_their_messages_to_the_running_graph() {
+    let file = format!(
+        "{}/../../examples/graphs/gui_messages.grc",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = Fm::spawn(&["run".to_owned(), file], "live view: ");
+    let base = run.base.clone();
+    let (status, v) = request("GET", &format!("{base}/api/variables"), None);
+    assert_eq!(status, 200, "{v}");
+    let widget = |name: &str| {
+        v["variables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|w| w["name"] == name)
+            .unwrap_or_else(|| panic!("no widget {name}: {v}"))
+            .clone()
+    };
+    let level = widget("level");
+    assert_eq!(
+        (
+            &level["kind"],
+            &level["style"],
+            &level["start"],
+            &level["stop"]
+        ),
+        (
+            &json!("range"),
+            &json!("dial"),
+            &json!(100.0),
+            &json!(4000.0)
+        )
+    );
+    assert_eq!(level["sends"], json!(["debug.print"]));
+    assert_eq!(widget("kick")["kind"], "message_button");
+    assert_eq!(widget("note")["kind"], "message_entry");
+
+    let (status, r) = put(&base, "level", json!(2500));
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r["set"][0]["param"], "frequency", "{r}");
+    assert_eq!(r["sent"][0]["message"], "(level . 2500)", "{r}");
+    wait_for_peak_in(&base, "throttle.out", 2500.0, 32000.0 / 1024.0);
+    for (name, value) in [
+        ("power", json!(true)),
+        ("kick", json!(true)),
+        ("note", json!("on air")),
+    ] {
+        let (status, r) = put(&base, name, value);
+        assert_eq!(status, 200, "{r}");
+        assert!(r["errors"].as_array().unwrap().is_empty(), "{r}");
+    }
+    let (status, r) = put(&base, "level", json!(5000));
+    assert_eq!(status, 400, "{r}");
+    let (status, _) = request("POST", &format!("{base}/api/stop"), Some("{}"));
+    assert_eq!(status, 200);
+    let (ok, out, err) = run.wait();
+    assert!(ok, "{err}");
+    // What the message debug printed, in the order sent.
+    let printed: Vec<&str> = out.lines().filter(|l| l.starts_with('(')).collect();
+    assert_eq!(
+        printed,
+        [
+            "(level . 2500)",
+            "(power . 1)",
+            "(kick . 7)",
+            "(note . on air)"
+        ],
+        "{out}"
+    );
 }

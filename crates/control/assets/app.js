@@ -176,7 +176,8 @@ function putVariable(name, value) {
         const view = views.find((x) => x.v.name === nv.name);
         if (view) { view.v.centre = nv.centre; view.v.title = nv.title; view.o = nv.options || {}; view.avg = null; }
       }
-      const set = r.set.map((s) => `${s.block}.${s.param} = ${s.value}`);
+      const set = r.set.map((s) => `${s.block}.${s.param} = ${s.value}`)
+        .concat((r.sent || []).map((s) => `sent ${s.message} to ${s.block}.${s.port}`));
       say(`${name} = ${JSON.stringify(r.value)}` + (set.length ? `: set ${set.join(", ")}` : ": no running parameter depends on it")
         + (r.fixed.length ? `; not changed while running: ${r.fixed.join("; ")}` : "")
         + (r.errors.length ? `; errors: ${r.errors.join("; ")}` : ""));
@@ -231,6 +232,18 @@ function widgetControl(w) {
     check.addEventListener("change", () => putVariable(w.name, check.checked));
     box.append(check, value);
     update = (v) => { check.checked = JSON.stringify(v) === JSON.stringify(w.on); value.textContent = JSON.stringify(v); };
+  } else if (w.kind === "message_button") {
+    // Sends its message each time it is pressed.
+    const button = el("button", { id: "button-" + w.name, title: `sends to ${(w.sends || []).join(", ") || "nothing connected"}` }, w.label);
+    button.addEventListener("click", () => putVariable(w.name, true));
+    box.replaceChildren(button);
+    update = () => {};
+  } else if (w.kind === "message_entry") {
+    // Sends what is entered (Enter), as a value of its type.
+    const input = el("input", { id: "entry-" + w.name, title: `type ${w.type}; Enter sends it to ${(w.sends || []).join(", ") || "nothing connected"}` });
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") putVariable(w.name, input.value); });
+    box.appendChild(input);
+    update = (v) => { if (document.activeElement !== input && input.value === "") input.value = typeof v === "string" ? v : JSON.stringify(v); };
   } else if (w.kind === "push_button") {
     const button = el("button", { id: "button-" + w.name }, w.label);
     button.addEventListener("mousedown", () => putVariable(w.name, true));

@@ -329,9 +329,10 @@ async fn variables(Ext(state): S) -> Result<Json<Value>, ApiError> {
     Ok(Json(json!({ "variables": widgets })))
 }
 
-/// Sets a front end's variable and then each running block's parameter it changes. The
-/// variable is set even when one of those posts fails (the block finished, or refused the
-/// value's type): the answer lists them under `errors`.
+/// Sets a front end's variable, then each running block's parameter it changes, then posts the
+/// messages it sends (a message widget's). The variable is set even when one of those posts
+/// fails (the block finished, or refused the value's type): the answer lists them under
+/// `errors`.
 async fn set_variable(
     Ext(state): S,
     Path(name): Path<String>,
@@ -371,10 +372,19 @@ async fn set_variable(
             Err(e) => errors.push(format!("{block}.{param}: {e}")),
         }
     }
+    let mut sent = Vec::new();
+    for (block, port, pmt) in change.messages {
+        let shown = pmt.to_string();
+        match post_to(&state, &block, &port, pmt) {
+            Ok(()) => sent.push(json!({"block": block, "port": port, "message": shown})),
+            Err(e) => errors.push(format!("{block}.{port}: {e}")),
+        }
+    }
     Ok(Json(json!({
         "name": name,
         "value": change.value,
         "set": set,
+        "sent": sent,
         "fixed": change.fixed,
         "errors": errors,
         "views": change.views.iter().map(view_json).collect::<Vec<_>>(),

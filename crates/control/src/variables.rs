@@ -10,13 +10,15 @@ use std::sync::{Arc, Mutex};
 /// What a front end's variables offer the page.
 pub trait Variables: Send + 'static {
     /// The variables as a JSON array of objects, each with at least `name`, `label`, `kind`
-    /// (`range`, `chooser`, `entry`, `check_box`, `push_button`, `label`, `variable`) and
+    /// (`range`, `chooser`, `entry`, `check_box`, `push_button`, `label`, `variable`,
+    /// `message_button`, `message_entry`) and
     /// `value`, and what its kind needs to be drawn (`start`, `stop`, `step`, `options`,
     /// `labels`...).
     fn widgets(&self) -> serde_json::Value;
 
     /// Sets variable `name` to `value`, or says why it cannot (the message names the
-    /// variable); on success, the parameters to set on the running blocks.
+    /// variable); on success, the parameters to set on the running blocks and the messages
+    /// to post to them.
     ///
     /// # Errors
     /// An unknown variable or a value it does not take; nothing changed.
@@ -32,6 +34,8 @@ pub struct VariableChange {
     pub params: Vec<(String, String, Pmt)>,
     /// Changes the running graph cannot take, each a sentence naming block and parameter.
     pub fixed: Vec<String>,
+    /// Messages to post (a message widget's): `(block, message input, message)`.
+    pub messages: Vec<(String, String, Pmt)>,
     /// The front end's views as they are after the change (a display's centre frequency, rate
     /// or limits may depend on the variable); their probes are as before.
     pub views: Vec<ViewConfig>,

@@ -532,3 +532,146 @@ fn number_sinks_bars_and_averages_and_what_they_refuse() {
     let err = LiveGrc::parse(eye, "eye.grc").unwrap_err().to_string();
     assert!(err.contains("samp_per_symbol"), "{err}");
 }
+
+const MESSAGE_WIDGETS: &str = r#"
+options:
+  parameters: {id: message_widgets, generate_options: qt_gui}
+blocks:
+- name: dial
+  id: variable_qtgui_dial_control
+  parameters: {type: float, value: '100', minimum: '0', maximum: '100', scaleFactor: '10', outputmsgname: level, label: Level}
+- name: toggle
+  id: variable_qtgui_toggle_button_msg
+  parameters: {type: int, value: '0', pressed: '1', released: '0', outputmsgname: 'on', label: Power}
+- name: go
+  id: variable_qtgui_msg_push_button
+  parameters: {type: int, msgName: go, value: '7', label: Go}
+- name: edit
+  id: qtgui_edit_box_msg
+  parameters: {type: float, value: '', key: freq, is_pair: 'True', is_static: 'True', label: Frequency}
+- name: led
+  id: qtgui_ledindicator
+  parameters: {label: '"State"'}
+- name: debug
+  id: blocks_message_debug
+  parameters: {en_uvec: 'True'}
+- name: src
+  id: analog_sig_source_x
+  parameters: {type: float, samp_rate: '48000', waveform: analog.GR_SIN_WAVE, freq: dial * 2, amp: '1', offset: '0', phase: '0'}
+- name: sink
+  id: blocks_null_sink
+  parameters: {type: float, vlen: '1', num_inputs: '1', bus_structure_sink: '[[0,],]'}
+connections:
+- [src, '0', sink, '0']
+- [dial, value, debug, print]
+- [toggle, state, debug, print]
+- [toggle, state, led, state]
+- [go, pressed, debug, store]
+- [edit, msg, debug, print]
+metadata: {file_format: 1}
+"#;
+
+#[test]
+fn message_widgets_send_gnu_radios_messages_through_relays_in_the_graph() {
+    let mut grc = LiveGrc::parse(MESSAGE_WIDGETS.into(), "message_widgets.grc").unwrap();
+    let d = grc.description();
+    // Each connected widget is a relay block of its name; its connections leave from `out`.
+    for name in ["dial", "toggle", "go", "edit"] {
+        let b = d
+            .blocks
+            .iter()
+            .find(|b| b.name == name)
+            .unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(b.block, "message_relay");
+    }
+    let from: Vec<String> = d
+        .messages
+        .iter()
+        .map(|c| format!("{} -> {}", c.from, c.to))
+        .collect();
+    assert!(
+        from.contains(&"dial.out -> debug.print".to_owned()),
+        "{from:?}"
+    );
+    assert!(
+        from.contains(&"go.out -> debug.store".to_owned()),
+        "{from:?}"
+    );
+    // The LED is not on the page yet: the toggle's message to it is named, not sent.
+    assert!(!from.iter().any(|c| c.contains("led")), "{from:?}");
+    assert!(
+        d.notes
+            .iter()
+            .any(|n| n.contains("the page sends the messages of 'toggle', but not to led")),
+        "{:?}",
+        d.notes
+    );
+    assert!(!d.notes.iter().any(|n| n.contains("'dial' runs headless")));
+    // The dial: positions 0..100 times 10; a variable the source's frequency follows, and a
+    // (level . value) pair of a double.
+    let kind = |grc: &LiveGrc, name: &str| {
+        grc.widgets()
+            .iter()
+            .find(|w| w.name == name)
+            .unwrap()
+            .kind
+            .clone()
+    };
+    assert_eq!(
+        kind(&grc, "dial"),
+        WidgetKind::Range {
+            start: 0.0,
+            stop: 1000.0,
+            step: 10.0,
+            integer: false,
+            style: "dial".into()
+        }
+    );
+    let change = grc.set("dial", Value::Float(250.0)).unwrap();
+    assert_eq!(
+        change.params,
+        [("src".to_owned(), "frequency".to_owned(), Pmt::Double(500.0))]
+    );
+    assert_eq!(
+        change.messages,
+        [(
+            "dial".to_owned(),
+            "in".to_owned(),
+            Pmt::pair(Pmt::symbol("level"), Pmt::Double(250.0))
+        )]
+    );
+    // The toggle: (on . 1) as a long when pressed, (on . 0) when released.
+    let on = grc.set("toggle", Value::Bool(true)).unwrap();
+    assert_eq!(on.messages[0].2, Pmt::pair(Pmt::symbol("on"), Pmt::Int(1)));
+    let off = grc.set("toggle", Value::Bool(false)).unwrap();
+    assert_eq!(off.messages[0].2, Pmt::pair(Pmt::symbol("on"), Pmt::Int(0)));
+    // The push button sends (go . 7) and is no variable: nothing else changes.
+    let go = grc.set("go", Value::Bool(true)).unwrap();
+    assert_eq!(go.messages[0].2, Pmt::pair(Pmt::symbol("go"), Pmt::Int(7)));
+    assert!(go.params.is_empty() && go.fixed.is_empty());
+    // The edit box sends what is entered as its type, in a pair with its key.
+    let edit = grc.set("edit", Value::Str("2.5e3".into())).unwrap();
+    assert_eq!(
+        edit.messages[0].2,
+        Pmt::pair(Pmt::symbol("freq"), Pmt::Double(2500.0))
+    );
+    let err = grc
+        .set("edit", Value::Str("fast".into()))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("'fast' is not a number"), "{err}");
+}
+
+#[test]
+fn message_widgets_run_headless_send_nothing() {
+    // Without the page (`radioflow run --no-gui`), the widgets run headless: no relay, their
+    // connections dropped, a note for each.
+    let d = radioflow_graphfile::grc::describe_grc(MESSAGE_WIDGETS, "message_widgets.grc").unwrap();
+    assert!(!d.blocks.iter().any(|b| b.block == "message_relay"));
+    assert!(!d.messages.iter().any(|c| c.from.block == "dial"));
+    assert!(
+        d.notes.iter().any(|n| n.contains("'dial' runs headless")),
+        "{:?}",
+        d.notes
+    );
+}

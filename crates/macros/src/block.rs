@@ -12,6 +12,7 @@ struct Args {
     paced: bool,
     observer: bool,
     message_source: bool,
+    external_messages: bool,
     type_name: Option<LitStr>,
 }
 
@@ -30,13 +31,16 @@ fn parse_args(args: TokenStream) -> syn::Result<Args> {
         } else if m.path.is_ident("message_source") {
             a.message_source = true;
             Ok(())
+        } else if m.path.is_ident("external_messages") {
+            a.external_messages = true;
+            Ok(())
         } else if m.path.is_ident("type_name") {
             a.type_name = Some(m.value()?.parse()?);
             Ok(())
         } else {
             Err(m.error(
-                "unknown #[block] option: use `blocking`, `paced`, `observer`, `message_source` or \
-                 `type_name = \"...\"`",
+                "unknown #[block] option: use `blocking`, `paced`, `observer`, `message_source`, \
+                 `external_messages` or `type_name = \"...\"`",
             ))
         }
     });
@@ -259,6 +263,9 @@ pub(crate) fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<Token
     let message_source = args
         .message_source
         .then(|| quote! { fn is_message_source(&self) -> bool { true } });
+    let external_messages = args
+        .external_messages
+        .then(|| quote! { fn takes_external_messages(&self) -> bool { true } });
     let type_name = args
         .type_name
         .map(|n| quote! { fn type_name(&self) -> &'static str { #n } });
@@ -308,6 +315,7 @@ pub(crate) fn expand(args: TokenStream, mut item: ItemImpl) -> syn::Result<Token
             #paced
             #observer
             #message_source
+            #external_messages
             #type_name
         }
     })

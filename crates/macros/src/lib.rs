@@ -65,8 +65,9 @@ pub fn derive_ports(input: TokenStream) -> TokenStream {
 /// block its thread), `paced` (its `work` waits on a clock or a device by design: see
 /// `Block::is_paced`), `observer` (a cheap sink that only watches a stream, such as a live
 /// view's probe: see `Block::is_observer`), `message_source` (it makes messages on a clock of
-/// its own: see `Block::is_message_source`), `type_name = "..."` (the default instance name's
-/// stem).
+/// its own: see `Block::is_message_source`), `external_messages` (its messages come from
+/// outside the graph: see `Block::takes_external_messages`), `type_name = "..."` (the default
+/// instance name's stem).
 #[proc_macro_attribute]
 pub fn block(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::ItemImpl);

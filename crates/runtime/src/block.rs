@@ -155,6 +155,15 @@ pub trait Block: Any + Send {
         false
     }
 
+    /// Whether the block's messages come from outside the graph (posted by a
+    /// [`MessagePoster`](crate::MessagePoster): a live page's controls). Such a block counts
+    /// one sender that never finishes, so it waits for messages (parked, woken by a post)
+    /// until the run is stopped, instead of ending when its senders in the graph have finished
+    /// or at once when none is connected; the blocks it sends to wait with it.
+    fn takes_external_messages(&self) -> bool {
+        false
+    }
+
     /// Whether this is a cheap sink that only watches a stream (a live view's probe). The
     /// `flow` scheduler keeps it on its writer's chain instead of letting the extra reader cut
     /// that chain (which would spread the chain's blocks over workers and cost far more than

@@ -211,6 +211,16 @@ impl ReadyGraph {
         for e in &connections.message {
             senders[e.dst.0] += 1;
         }
+        // A block fed from outside the graph has a sender that never finishes.
+        for (b, node) in nodes.iter().enumerate() {
+            if node
+                .block
+                .as_ref()
+                .is_some_and(|b| b.takes_external_messages())
+            {
+                senders[b] += 1;
+            }
+        }
         for (b, node) in nodes.iter().enumerate() {
             let specs = &node.specs;
             message_driven[b] = !specs.message_in.is_empty()

@@ -27,12 +27,14 @@ const VARIABLES: &[&str] = &[
     "variable_qtgui_label",
     "variable_qtgui_check_box",
     "variable_qtgui_push_button",
-    // Variables that also send their value as a message when used: headless, they hold their
-    // initial value and send nothing (their GUI rows in radioflow_library's `HEADLESS`).
+    // Variables that also send their value as a message when set: headless blocks of the
+    // graph (their GUI rows in radioflow_library's `HEADLESS`); on the live page the page
+    // sends their messages (`widgets.rs`), run headless they send none.
     "variable_qtgui_dial_control",
     "variable_qtgui_toggle_button_msg",
     "variable_qtgui_toggle_switch",
     "variable_qtgui_msgcheckbox",
+    "qtgui_msgdigitalnumbercontrol",
     // GNU Radio's constellation objects, their value made from their parameters
     // (`digital::variable_value`).
     "variable_constellation",
@@ -274,10 +276,6 @@ pub(crate) fn describe_grc_with(
     }
     let mut graph = GraphDescription::new(&file);
     // GUI blocks run headless: their stream inputs' types, and their host.
-    type Inputs = (
-        (Vec<radioflow_runtime::registry::Dtype>, i64),
-        Option<String>,
-    );
     let mut headless: HashMap<&str, Inputs> = HashMap::new();
     for e in &graph_blocks {
         let fail = |message: String| GraphError::Block {
@@ -398,21 +396,92 @@ pub(crate) fn describe_grc_with(
             });
         }
     }
-    graph.messages.retain(|c| {
-        !headless.contains_key(c.from.block.as_str()) && !headless.contains_key(c.to.block.as_str())
-    });
     let widgets = if widgets {
         let variables: Vec<&Entry> = all
             .iter()
-            .filter(|e| VARIABLES.contains(&e.id.as_str()))
+            .filter(|e| {
+                VARIABLES.contains(&e.id.as_str())
+                    || widgets::MESSAGE_WIDGETS.contains(&e.id.as_str())
+            })
             .collect();
-        let (widgets, notes) = widgets::widgets(&variables, &mut vars);
+        let (mut widgets, notes) = widgets::widgets(&variables, &mut vars);
         graph.notes.extend(notes);
+        for w in &mut widgets {
+            if let Some(message) = &mut w.message {
+                relay_widget(&mut graph, &headless, &w.name, message);
+            }
+        }
         widgets
     } else {
         Vec::new()
     };
+    // A relayed widget's connections leave from its relay; the other GUI blocks' go.
+    let relayed: HashSet<&str> = widgets
+        .iter()
+        .filter_map(|w| w.message.as_ref()?.relay.as_deref())
+        .collect();
+    graph.messages.retain(|c| {
+        (relayed.contains(c.from.block.as_str()) || !headless.contains_key(c.from.block.as_str()))
+            && !headless.contains_key(c.to.block.as_str())
+    });
     Ok((graph, widgets))
+}
+
+/// A GUI block run headless: its stream inputs' types and vector length, and its host.
+type Inputs = (
+    (Vec<radioflow_runtime::registry::Dtype>, i64),
+    Option<String>,
+);
+
+/// Puts message widget `name` in `graph` as a `message_relay` block of the same name, when the
+/// file connects its message output to blocks of the graph: its connections then leave from
+/// the relay's `out`, and the page posts the widget's messages to the relay's `in` (filling
+/// `message.relay` and `message.sends`). Its connections to GUI blocks run headless are
+/// dropped with the others (a note names them); the widget's own note that it runs headless
+/// goes, as its messages are sent.
+fn relay_widget(
+    graph: &mut GraphDescription,
+    headless: &HashMap<&str, Inputs>,
+    name: &str,
+    message: &mut widgets::WidgetMessage,
+) {
+    let mut dropped = Vec::new();
+    for c in &mut graph.messages {
+        if c.from.block != name {
+            continue;
+        }
+        if headless.contains_key(c.to.block.as_str()) {
+            dropped.push(c.to.block.clone());
+            continue;
+        }
+        message.sends.push(c.to.clone());
+        c.from.port = PortName::Name("out".into());
+    }
+    let headless_note = format!("'{name}' runs headless");
+    graph.notes.retain(|n| !n.contains(&headless_note));
+    if !dropped.is_empty() {
+        graph.notes.push(format!(
+            "the page sends the messages of '{name}', but not to {} (GUI blocks the page does \
+             not show yet)",
+            dropped.join(", ")
+        ));
+    }
+    if message.sends.is_empty() {
+        return;
+    }
+    let host = graph
+        .blocks
+        .iter()
+        .find(|b| b.name == name)
+        .and_then(|b| b.host.clone());
+    graph.blocks.push(BlockSpec {
+        name: name.to_owned(),
+        block: "message_relay".into(),
+        dtype: None,
+        params: Vec::new(),
+        host,
+    });
+    message.relay = Some(name.to_owned());
 }
 
 /// The file's stream (or, with `messages`, message) connections, through virtual

@@ -6,6 +6,9 @@
 //! block cannot change while running is reported, never dropped in silence; GNU Radio
 //! itself only calls the setters its block definitions declare (`callbacks:`).
 //!
+//! A message widget (a dial control, toggle button...) also sends its message to the message
+//! inputs the file connects it to; a message button or edit box only sends.
+//!
 //! The whole file is described again with the new value (its expressions are cheap next to a
 //! user's click), and the new description is compared with the running one block by block.
 
@@ -40,6 +43,8 @@ pub struct LiveChange {
     /// whose item type or kind would change), each naming the block and parameter; they take
     /// effect when the graph is built again.
     pub fixed: Vec<String>,
+    /// The messages a message widget sends: `(block, message input, message)`.
+    pub messages: Vec<(String, String, Pmt)>,
 }
 
 impl LiveGrc {
@@ -113,6 +118,21 @@ impl LiveGrc {
                         .join(", ")
                 ))
             })?;
+        // A message button or edit box is no variable: it only sends.
+        if let WidgetKind::MessageButton { .. } | WidgetKind::MessageEntry { .. } = widget.kind {
+            let accepted = widget.accept(value).map_err(refuse)?;
+            let messages = widget
+                .message
+                .as_ref()
+                .map(|m| m.deliveries(&accepted))
+                .unwrap_or_default();
+            return Ok(LiveChange {
+                value: Some(accepted),
+                messages,
+                ..LiveChange::default()
+            });
+        }
+        let message = widget.message.clone();
         let mut overrides = self.overrides.clone();
         overrides.values.remove(name);
         overrides.expressions.remove(name);
@@ -132,6 +152,10 @@ impl LiveGrc {
             .iter()
             .find(|w| w.name == name)
             .map(|w| w.value.clone());
+        // A message widget that is also a variable sends its new value too.
+        if let (Some(message), Some(value)) = (&message, &change.value) {
+            change.messages = message.deliveries(value);
+        }
         self.overrides = overrides;
         self.description = description;
         self.widgets = widgets;

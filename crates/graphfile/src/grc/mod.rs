@@ -39,7 +39,7 @@ pub use live::{LiveChange, LiveGrc};
 use radioflow_library::gnuradio;
 use std::path::Path;
 pub use value::{Lambda, Value};
-pub use widgets::{Widget, WidgetKind};
+pub use widgets::{Widget, WidgetKind, WidgetMessage};
 
 /// The GNU Radio block ids radioflow runs, with the radioflow block each becomes (the rows
 /// of [`radioflow_library::gnuradio`]).

@@ -1,12 +1,16 @@
 //! GNU Radio's QT GUI variable widgets (`variable_qtgui_range`, chooser, entry, check box,
-//! push button, label) and plain GRC variables, as controls of the live page ([`Widget`]):
-//! each with its current value and what it may be set to, and the check of a value a user
-//! sets ([`Widget::accept`]) as the QT widget would constrain it.
+//! push button, label), its message widgets (dial control, toggle button and switch, message
+//! check box, message push button, message edit box, digital number control) and plain GRC
+//! variables, as controls of the live page ([`Widget`]): each with its current value, what it
+//! may be set to and, for a message widget, the message it sends ([`WidgetMessage`]), and the
+//! check of a value a user sets ([`Widget::accept`]) as the QT widget would constrain it.
 
 use super::entries::Entry;
 use super::expr::Variables;
 use super::value::Value;
+use crate::End;
 use radioflow_runtime::echo::{cut, cut_display};
+use radioflow_runtime::Pmt;
 
 /// A variable of a .grc file that the live page shows (and, except labels, lets a user set).
 #[derive(Clone, Debug, PartialEq)]
@@ -21,7 +25,62 @@ pub struct Widget {
     pub value: Value,
     /// Where GRC's layout puts it (`gui_hint`), as written.
     pub gui_hint: String,
+    /// The message a message widget sends when set, and where; `None` for the others.
+    pub message: Option<WidgetMessage>,
 }
+
+/// The message a QT GUI message widget sends each time a user sets it, as GNU Radio's widget
+/// publishes it on its message output: `(key . value)` (a pair of the key's symbol and the
+/// value), or the value alone for a message edit box that is not a pair.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WidgetMessage {
+    /// The pair's key (GRC's `outputmsgname`, `msgName` or `key`); `None`: the value alone.
+    pub key: Option<String>,
+    /// GRC's `type` of the value: `int` (a long), `float`/`real`/`double` (a double),
+    /// `bool`, `string` (a symbol).
+    pub kind: String,
+    /// The message inputs it goes to (the file's message connections from the widget).
+    pub sends: Vec<End>,
+    /// The graph's `message_relay` block that sends it on (named as the widget), when it
+    /// goes anywhere: the page posts the message to its `in`.
+    pub relay: Option<String>,
+}
+
+impl WidgetMessage {
+    /// The message for `value`, as GNU Radio's widget makes it from its type.
+    pub fn message(&self, value: &Value) -> Pmt {
+        let v = match (self.kind.as_str(), value) {
+            ("int", v) => v
+                .as_f64()
+                .map_or_else(|| v.to_pmt(), |x| Pmt::Int(x as i64)),
+            ("float" | "real" | "double", v) => v.as_f64().map_or_else(|| v.to_pmt(), Pmt::Double),
+            ("bool", v) => v
+                .as_f64()
+                .map_or_else(|| v.to_pmt(), |x| Pmt::Bool(x != 0.0)),
+            ("string", Value::Str(s)) => Pmt::symbol(s.as_str()),
+            ("string", v) => Pmt::symbol(v.to_string()),
+            (_, v) => v.to_pmt(),
+        };
+        match &self.key {
+            Some(key) => Pmt::pair(Pmt::symbol(key.as_str()), v),
+            None => v,
+        }
+    }
+
+    /// Where the page posts the message for `value`: `(relay block, "in", message)`, none
+    /// when the widget is connected to nothing.
+    pub fn deliveries(&self, value: &Value) -> Vec<(String, String, Pmt)> {
+        self.relay
+            .iter()
+            .map(|relay| (relay.clone(), "in".to_owned(), self.message(value)))
+            .collect()
+    }
+}
+
+/// GNU Radio's QT GUI message widgets that are not variables: the page shows them and sends
+/// their messages, but no expression depends on them.
+pub(super) const MESSAGE_WIDGETS: &[&str] =
+    &["variable_qtgui_msg_push_button", "qtgui_edit_box_msg"];
 
 /// The kind of a [`Widget`] and what it offers.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,6 +129,18 @@ pub enum WidgetKind {
     },
     /// `variable_qtgui_label`: shows its value; not set by the user.
     Label,
+    /// `variable_qtgui_msg_push_button`: sends its message (with `value`) when pressed; not a
+    /// variable.
+    MessageButton {
+        /// The value it sends (GRC's `value`).
+        value: Value,
+    },
+    /// `qtgui_edit_box_msg`: sends the text entered, as a value of GRC's `type`, when the
+    /// user enters it; not a variable.
+    MessageEntry {
+        /// GRC's `type`: `string`, `int`, `float` or `double`.
+        kind: String,
+    },
     /// A plain `variable` holding a number, string or bool: settable through the API (as
     /// GNU Radio's generated `set_<name>`), shown without a control.
     Variable,
@@ -97,8 +168,38 @@ pub(super) fn widgets(entries: &[&Entry], vars: &mut Variables) -> (Vec<Widget>,
     (out, notes)
 }
 
+/// GRC's defaults of the message widgets' parameters (their .block.yml files), for files
+/// written before a parameter existed.
+const DEFAULTS: &[(&str, &str)] = &[
+    ("minimum", "0"),
+    ("maximum", "100"),
+    ("scaleFactor", "1"),
+    ("outputmsgname", "value"),
+    ("pressed", "1"),
+    ("released", "0"),
+    ("msgName", "pressed"),
+    ("minFreqHz", "30e6"),
+    ("maxFreqHz", "1700e6"),
+];
+
+/// Parameter `key` of `e` as written, else GRC's default for a message widget's, else "".
+fn param_of<'a>(e: &'a Entry, key: &str) -> &'a str {
+    match e.params.get(key).map(String::as_str) {
+        Some(text) if !text.trim().is_empty() => text,
+        _ if e.id.starts_with("variable_qtgui_") && e.id != "variable_qtgui_range"
+            || e.id.starts_with("qtgui_") =>
+        {
+            DEFAULTS
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map_or("", |(_, d)| d)
+        }
+        _ => e.params.get(key).map_or("", String::as_str),
+    }
+}
+
 fn widget(e: &Entry, vars: &mut Variables) -> Result<Option<Widget>, String> {
-    let param = |key: &str| e.params.get(key).map_or("", String::as_str);
+    let param = |key: &str| param_of(e, key);
     let kind_of = param("type").to_owned();
     let kind = match e.id.as_str() {
         "variable_qtgui_range" => {
@@ -144,12 +245,66 @@ fn widget(e: &Entry, vars: &mut Variables) -> Result<Option<Widget>, String> {
         },
         "variable_qtgui_label" => WidgetKind::Label,
         "variable" => WidgetKind::Variable,
+        // A dial's positions are whole numbers from `minimum` to `maximum`; the variable is
+        // the position times `scaleFactor`, which GNU Radio applies only when its integer
+        // part is not 1 (`if int(self.scaleFactor) != 1` in gr-qtgui's dialcontrol.py).
+        "variable_qtgui_dial_control" => {
+            let scale = number(vars, "scaleFactor", param("scaleFactor"))?;
+            let scale = if scale.trunc() != 1.0 { scale } else { 1.0 };
+            let (lo, hi) = (
+                number(vars, "minimum", param("minimum"))?,
+                number(vars, "maximum", param("maximum"))?,
+            );
+            WidgetKind::Range {
+                start: lo.min(hi) * scale,
+                stop: lo.max(hi) * scale,
+                step: scale.abs(),
+                integer: kind_of == "int",
+                style: "dial".to_owned(),
+            }
+        }
+        "variable_qtgui_toggle_button_msg"
+        | "variable_qtgui_toggle_switch"
+        | "variable_qtgui_msgcheckbox" => WidgetKind::CheckBox {
+            on: typed(&kind_of, param("pressed"), vars).map_err(|m| format!("pressed: {m}"))?,
+            off: typed(&kind_of, param("released"), vars).map_err(|m| format!("released: {m}"))?,
+        },
+        "qtgui_msgdigitalnumbercontrol" => WidgetKind::Range {
+            start: number(vars, "minFreqHz", param("minFreqHz"))?,
+            stop: number(vars, "maxFreqHz", param("maxFreqHz"))?,
+            step: 1.0,
+            integer: false,
+            style: "counter".to_owned(),
+        },
+        "variable_qtgui_msg_push_button" => WidgetKind::MessageButton {
+            value: typed(&kind_of, param("value"), vars).map_err(|m| format!("value: {m}"))?,
+        },
+        "qtgui_edit_box_msg" => {
+            if !["string", "int", "float", "double"].contains(&kind_of.as_str()) {
+                return Err(format!(
+                    "type {kind_of}: the page's message edit box sends strings, ints, floats \
+                     and doubles (complex and vector types not yet)"
+                ));
+            }
+            WidgetKind::MessageEntry {
+                kind: kind_of.clone(),
+            }
+        }
         _ => return Ok(None),
     };
-    // The variable's value as the flowgraph sees it (set, or its expression's).
-    let value = match vars.eval(&e.name) {
-        Ok(v) => v,
-        Err(err) => return Err(format!("value: {err}")),
+    let message = message_of(e, &kind_of, vars)?;
+    // The variable's value as the flowgraph sees it (set, or its expression's); a message
+    // widget that is not a variable shows what it sends.
+    let value = match &kind {
+        WidgetKind::MessageButton { value } => value.clone(),
+        WidgetKind::MessageEntry { kind } => match param("value").trim() {
+            "" => Value::Str(String::new()),
+            text => typed(kind, text, vars).map_err(|m| format!("value: {m}"))?,
+        },
+        _ => match vars.eval(&e.name) {
+            Ok(v) => v,
+            Err(err) => return Err(format!("value: {err}")),
+        },
     };
     if kind == WidgetKind::Variable
         && !matches!(
@@ -175,6 +330,56 @@ fn widget(e: &Entry, vars: &mut Variables) -> Result<Option<Widget>, String> {
         kind,
         value,
         gui_hint: param("gui_hint").to_owned(),
+        message,
+    }))
+}
+
+/// A number parameter `key` written `text`.
+fn number(vars: &mut Variables, key: &str, text: &str) -> Result<f64, String> {
+    match vars.eval(text) {
+        Ok(v) => v
+            .as_f64()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| format!("{key} = {} is not a number", cut_display(&v))),
+        Err(err) => Err(format!("{key}: {err}")),
+    }
+}
+
+/// The message a message widget sends (its destinations filled in later, from the file's
+/// message connections); `None` for a widget that sends none.
+fn message_of(
+    e: &Entry,
+    kind: &str,
+    vars: &mut Variables,
+) -> Result<Option<WidgetMessage>, String> {
+    let param = |key: &str| param_of(e, key);
+    let key_param = match e.id.as_str() {
+        "variable_qtgui_dial_control"
+        | "variable_qtgui_toggle_button_msg"
+        | "variable_qtgui_toggle_switch"
+        | "variable_qtgui_msgcheckbox"
+        | "qtgui_msgdigitalnumbercontrol" => "outputmsgname",
+        "variable_qtgui_msg_push_button" => "msgName",
+        "qtgui_edit_box_msg" => "key",
+        _ => return Ok(None),
+    };
+    let pair = e.id != "qtgui_edit_box_msg"
+        || matches!(vars.eval(param("is_pair")), Ok(Value::Bool(true)));
+    let key = match typed("string", param(key_param), vars)? {
+        Value::Str(s) => s,
+        other => other.to_string(),
+    };
+    let kind = match e.id.as_str() {
+        // The digital number control sends a double; the dial a double unless of ints.
+        "qtgui_msgdigitalnumbercontrol" => "float",
+        "variable_qtgui_dial_control" if kind != "int" => "float",
+        _ => kind,
+    };
+    Ok(Some(WidgetMessage {
+        key: pair.then_some(key),
+        kind: kind.to_owned(),
+        sends: Vec::new(),
+        relay: None,
     }))
 }
 
@@ -343,6 +548,29 @@ impl Widget {
                 )),
             },
             WidgetKind::Label => Err("a label shows a value; it is not set".into()),
+            // Pressing the button (any value): it sends its own.
+            WidgetKind::MessageButton { value } => Ok(value.clone()),
+            WidgetKind::MessageEntry { kind } => {
+                let kind = if kind == "string" {
+                    "string"
+                } else if kind == "int" {
+                    "int"
+                } else {
+                    "real"
+                };
+                let v = match v {
+                    // Text entered for a number: read as one.
+                    Value::Str(t) if kind != "string" => {
+                        let t = t.trim();
+                        t.parse::<i64>()
+                            .map(Value::Int)
+                            .or_else(|_| t.parse::<f64>().map(Value::Float))
+                            .map_err(|_| format!("'{}' is not a number", cut(t)))?
+                    }
+                    v => v,
+                };
+                coerce(kind, v)
+            }
             WidgetKind::Variable => match v {
                 v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Str(_)) => Ok(v),
                 other => Err(format!(
