@@ -40,12 +40,12 @@ const BLOCK: &str = "dvbt2_framemapper";
 /// use radioflow_blocks::{VectorSink, VectorSource};
 /// use radioflow_dvbt2::Dvbt2FrameMapper;
 ///
-/// // 2 short 16-QAM FEC blocks in a 1K frame of 16 P2 symbols and 3 data symbols.
+/// // 2 short 16-QAM FEC blocks in a 1K frame of 16 P2 symbols and 4 data symbols.
 /// let fm = Dvbt2FrameMapper::new(
-///     "short", "1/2", "16qam", false, 2, 1, "normal", "1k", "1/8", "bpsk", "pp1", 2, 3,
+///     "short", "1/2", "16qam", false, 2, 1, "normal", "1k", "1/8", "bpsk", "pp1", 2, 4,
 ///     "off", "1.1.1", "t2_siso", "normal", false, false, false,
 /// )?;
-/// assert_eq!((fm.data_cells(), fm.frame_cells()), (2 * 4050, 16 * 558 + 2 * 764 + 568));
+/// assert_eq!((fm.data_cells(), fm.frame_cells()), (2 * 4050, 16 * 558 + 3 * 764 + 568));
 /// let mut fg = Flowgraph::new();
 /// let src = fg.add(VectorSource::new(vec![Complex32::new(0.5, 0.5); 2 * 8100]));
 /// let fm = fg.add(fm);
@@ -54,7 +54,7 @@ const BLOCK: &str = "dvbt2_framemapper";
 /// fg.connect(fm, sink)?;
 /// fg.run()?;
 /// let out = fg.block::<VectorSink<Complex32>>(sink).unwrap().data();
-/// assert_eq!(out.len(), 2 * (16 * 558 + 2 * 764 + 568));
+/// assert_eq!(out.len(), 2 * (16 * 558 + 3 * 764 + 568));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[library_block(
@@ -344,5 +344,62 @@ impl Dvbt2FrameMapper {
         self.input.consume(n * inf);
         self.output.produce(n * outf);
         Ok(WorkStatus::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The frame mapper of the doc example but for one setting.
+    fn with(
+        fecblocks: usize,
+        fft: &str,
+        pp: &str,
+        t2frames: usize,
+        syms: usize,
+    ) -> Result<Dvbt2FrameMapper, SettingsError> {
+        Dvbt2FrameMapper::new(
+            "short", "1/2", "16qam", false, fecblocks, 1, "normal", fft, "1/8", "bpsk", pp,
+            t2frames, syms, "off", "1.1.1", "t2_siso", "normal", false, false, false,
+        )
+    }
+
+    #[test]
+    fn settings_gr_dtv_cannot_frame_are_refused_by_name() {
+        assert!(with(2, "1k", "pp1", 2, 4).is_ok());
+        for (made, says) in [
+            (
+                with(3, "1k", "pp1", 2, 4),
+                "fecblocks 3 FEC blocks and L1 need",
+            ),
+            (
+                with(0, "1k", "pp1", 2, 4),
+                "fecblocks 0 is outside 1..=1023",
+            ),
+            (with(1024, "1k", "pp1", 2, 4), "fecblocks 1024 is outside"),
+            (
+                with(2, "1k", "pp7", 2, 4),
+                "pilotpattern pp7 is not one of FFT size 1k's",
+            ),
+            (
+                with(2, "32k", "pp1", 2, 4),
+                "pilotpattern pp1 is not one of FFT size 32k's",
+            ),
+            (with(2, "1k", "pp1", 0, 4), "t2frames 0 is outside 1..=255"),
+            (with(2, "1k", "pp1", 256, 4), "t2frames 256 is outside"),
+            (
+                with(2, "1k", "pp1", 2, 3),
+                "fecblocks 2 FEC blocks and L1 need",
+            ),
+            (
+                with(2, "1k", "pp1", 2, 4096),
+                "numdatasyms 4096 is outside 1..=4095",
+            ),
+        ] {
+            let e = made.unwrap_err();
+            assert_eq!(e.block, "dvbt2_framemapper");
+            assert!(e.message.starts_with(says), "{}", e.message);
+        }
     }
 }
