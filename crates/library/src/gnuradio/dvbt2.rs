@@ -153,7 +153,11 @@ fn frame_mapper(m: &mut Mapped) -> Result<(), String> {
     let v = match version.as_str() {
         "VERSION_111" => "1.1.1",
         "VERSION_131" => "1.3.1",
-        other => return Err(format!("version = {other} is not VERSION_111 or VERSION_131")),
+        other => {
+            return Err(format!(
+                "version = {other} is not VERSION_111 or VERSION_131"
+            ))
+        }
     };
     push(m, "version", Pmt::symbol(v));
     flag(m, "reservedbiasbits", "RESERVED_OFF", "RESERVED_ON")?;
