@@ -75,7 +75,7 @@ const BLOCK: &str = "dvbt2_framemapper";
 )]
 #[param(constellation: String = "qpsk", words = ["qpsk", "16qam", "64qam", "256qam"], doc = "the PLP's constellation")]
 #[param(rotation: bool = false, doc = "the PLP's constellation rotation (L1-post's PLP_ROTATION)")]
-#[param(fecblocks: usize = 40, min = 1, doc = "FEC blocks per interleaving frame, one per T2 frame")]
+#[param(fecblocks: usize = 1, min = 1, doc = "FEC blocks per interleaving frame, one per T2 frame")]
 #[param(tiblocks: usize = 3, doc = "TI blocks per interleaving frame (L1-post's TIME_IL_LENGTH)")]
 #[param(carriermode: String = "normal", words = ["normal", "extended"], doc = "carrier mode (extended: 8K, 16K and 32K)")]
 #[param(

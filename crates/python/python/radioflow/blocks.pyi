@@ -1001,7 +1001,7 @@ def dvbt2_cellinterleaver(framesize: str = "normal", constellation: str = "qpsk"
     """
 
 
-def dvbt2_framemapper(framesize: str = "normal", rate: str = "1/3", constellation: str = "qpsk", rotation: bool = False, fecblocks: int = 40, tiblocks: int = 3, carriermode: str = "normal", fftsize: str = "16k", guardinterval: str = "1/32", l1constellation: str = "bpsk", pilotpattern: str = "pp4", t2frames: int = 2, numdatasyms: int = 100, paprmode: str = "off", version: str = "1.1.1", preamble: str = "t2_siso", inputmode: str = "normal", reservedbiasbits: bool = False, l1scrambled: bool = False, inband: bool = False, *, name: Optional[str] = None) -> Block:
+def dvbt2_framemapper(framesize: str = "normal", rate: str = "1/3", constellation: str = "qpsk", rotation: bool = False, fecblocks: int = 1, tiblocks: int = 3, carriermode: str = "normal", fftsize: str = "16k", guardinterval: str = "1/32", l1constellation: str = "bpsk", pilotpattern: str = "pp4", t2frames: int = 2, numdatasyms: int = 100, paprmode: str = "off", version: str = "1.1.1", preamble: str = "t2_siso", inputmode: str = "normal", reservedbiasbits: bool = False, l1scrambled: bool = False, inband: bool = False, *, name: Optional[str] = None) -> Block:
     """DVB-T2 frame mapper as gr-dtv's dvbt2_framemapper_cc: one PLP's cells of each interleaving frame with L1-pre, L1-post and dummy cells as the cells of a T2 frame.
 
     Parameters:
@@ -1009,7 +1009,7 @@ def dvbt2_framemapper(framesize: str = "normal", rate: str = "1/3", constellatio
         rate: the PLP's code rate (L1-post's PLP_COD) (one of 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6; default "1/3").
         constellation: the PLP's constellation (one of qpsk, 16qam, 64qam, 256qam; default "qpsk").
         rotation: the PLP's constellation rotation (L1-post's PLP_ROTATION) (true or false; default False).
-        fecblocks: FEC blocks per interleaving frame, one per T2 frame (an integer >= 1; default 40).
+        fecblocks: FEC blocks per interleaving frame, one per T2 frame (an integer >= 1; default 1).
         tiblocks: TI blocks per interleaving frame (L1-post's TIME_IL_LENGTH) (an integer >= 0; default 3).
         carriermode: carrier mode (extended: 8K, 16K and 32K) (one of normal, extended; default "normal").
         fftsize: FFT size (one of 1k, 2k, 4k, 8k, 8k_t2gi, 16k, 16k_t2gi, 32k, 32k_t2gi; default "16k").
