@@ -9,7 +9,10 @@
 //! [`p1_symbol`] makes the P1 preamble symbol (clause 7.2.2); [`Dvbt2P1Insertion`]
 //! (`dvbt2_p1insertion`, GRC's `dtv_dvbt2_p1insertion_cc`) puts it before each T2 frame.
 //! [`Dvbt2Miso`] (`dvbt2_miso`, GRC's `dtv_dvbt2_miso_cc`) makes the second transmitter's
-//! cells of MISO (clause 9.1).
+//! cells of MISO (clause 9.1). [`Dvbt2FrameMapper`] (`dvbt2_framemapper`, GRC's
+//! `dtv_dvbt2_framemapper_cc`) builds T2 frames (clause 8.3) of one PLP's cells with L1
+//! signalling (clause 7.2.3, coded as clause 7.3 says with `radioflow-dvbs2`'s BCH and LDPC
+//! encoders) and dummy cells; [`FrameBuilder`] lays the frame out.
 //! [`FftSize`] and the `params` words are the settings these blocks share. The bytes side up to the QAM mapper is in
 //! `radioflow-dvbs2`, whose FEC chain DVB-T2 shares.
 //!
@@ -28,15 +31,22 @@
 mod blocks;
 mod cell_interleaver;
 mod error;
+mod frame_builder;
 mod freq_interleaver;
+mod l1_coding;
+mod l1_signalling;
 mod p1;
 mod p1_tables;
 mod params;
+mod prbs;
 mod symbol_cells;
 
-pub use blocks::{Dvbt2CellInterleaver, Dvbt2FreqInterleaver, Dvbt2Miso, Dvbt2P1Insertion};
+pub use blocks::{
+    Dvbt2CellInterleaver, Dvbt2FrameMapper, Dvbt2FreqInterleaver, Dvbt2Miso, Dvbt2P1Insertion,
+};
 pub use cell_interleaver::{CellInterleaver, MAX_FEC_BLOCKS};
 pub use error::SettingsError;
+pub use frame_builder::{FrameBuilder, TooManyCells};
 pub use freq_interleaver::FreqInterleaver;
 pub use p1::{p1_symbol, P1_LEN};
 pub use params::{FftSize, GuardInterval, FFT_WORDS};

@@ -15,6 +15,10 @@ pub struct SymbolCells {
     pub data: usize,
     /// Cells of the frame closing symbol (N_FC), 0 where the frame has none.
     pub closing: usize,
+    /// The closing symbol's active cells (C_FC, clause 8.3.1's tables), those that carry
+    /// data or dummy cells; the others are sent as zeros. 0 where the frame has no closing
+    /// symbol.
+    pub closing_active: usize,
 }
 
 impl SymbolCells {
@@ -139,7 +143,21 @@ impl SymbolCells {
                 (27376, 0),
             ],
         };
-        let (mut data, mut closing) = *table.get(usize::from(pp).checked_sub(1)?)?;
+        // C_FC for PP1..PP8, 0 where N_FC is.
+        let active: [usize; 8] = match (fft, extended) {
+            (K1, _) => [402, 654, 490, 707, 544, 0, 0, 0],
+            (K2, _) => [804, 1309, 980, 1415, 1088, 0, 1396, 0],
+            (K4, _) => [1609, 2619, 1961, 2831, 2177, 0, 2792, 0],
+            (K8, false) => [3218, 5238, 3922, 5662, 4354, 0, 5585, 0],
+            (K8, true) => [3264, 5312, 3978, 5742, 4416, 0, 5664, 0],
+            (K16, false) => [6437, 10476, 7845, 11324, 8709, 11801, 11170, 0],
+            (K16, true) => [6573, 10697, 8011, 11563, 8893, 12051, 11406, 0],
+            (K32, false) => [0, 20952, 0, 22649, 0, 23603, 0, 0],
+            (K32, true) => [0, 21395, 0, 23127, 0, 24102, 0, 0],
+        };
+        let index = usize::from(pp).checked_sub(1)?;
+        let (mut data, mut closing) = *table.get(index)?;
+        let mut closing_active = active[index];
         if data == 0 {
             return None;
         }
@@ -155,6 +173,7 @@ impl SymbolCells {
             };
             data -= reserved;
             closing = closing.saturating_sub(reserved);
+            closing_active = closing_active.saturating_sub(reserved);
         }
         // Combinations whose last data symbol needs no closing symbol (clause 9.2.7.1), as
         // gr-dtv lists them for SISO preambles.
@@ -165,12 +184,14 @@ impl SymbolCells {
             )
         {
             closing = 0;
+            closing_active = 0;
         }
         Some(Self {
             p2_symbols,
             p2,
             data,
             closing,
+            closing_active,
         })
     }
 

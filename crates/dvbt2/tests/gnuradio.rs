@@ -12,11 +12,20 @@
 //! - dvbt2_p1insertion: every FFT size (every S2 code) and preamble (every S1), every guard
 //!   interval; two T2 frames and a cut one; the frames' samples and tags equal, P1's samples
 //!   to 1e-5 (an inverse FFT: FFTW's rounding against rustfft's).
+//! - dvbt2_framemapper: every FFT size (N_P2 16 to 1), L1 constellation and PLP
+//!   constellation, short and normal FEC blocks, normal and extended carriers, closing symbols
+//!   or not, tone reservation, MISO and T2-Lite preambles, version 1.3.1 with L1 scrambling,
+//!   bias balancing, in-band signalling and high efficiency mode; super-frames of 2 and 3
+//!   T2 frames (FRAME_IDX counting); several T2 frames and a cut interleaving frame; cells
+//!   and tags equal, bit for bit. gr-dtv runs one frame per call of its work (see the block's
+//!   docs); tags in the first frame only (gr-dtv puts later ones on cells it has written).
 //! - dvbt2_miso: both outputs, normal and extended carriers, closing symbols or not, tone
 //!   reservation; two T2 frames and a cut one; cells and tags equal, bit for bit.
 
 use radioflow_blocks::{VectorSink, VectorSource};
-use radioflow_dvbt2::{Dvbt2CellInterleaver, Dvbt2FreqInterleaver, Dvbt2Miso, Dvbt2P1Insertion};
+use radioflow_dvbt2::{
+    Dvbt2CellInterleaver, Dvbt2FrameMapper, Dvbt2FreqInterleaver, Dvbt2Miso, Dvbt2P1Insertion,
+};
 use radioflow_runtime::{
     Block, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
@@ -284,6 +293,174 @@ fn miso_cases() -> Vec<Case> {
     cases
 }
 
+/// One frame mapper setting of the sweep.
+#[derive(Clone, Copy)]
+struct Fm {
+    cm: &'static str,
+    fft: &'static str,
+    pp: &'static str,
+    gi: &'static str,
+    syms: usize,
+    papr: &'static str,
+    pre: &'static str,
+    l1: &'static str,
+    frame: &'static str,
+    c: &'static str,
+    rate: &'static str,
+    rot: bool,
+    fec: usize,
+    /// Version 1.3.1 with every 1.3.1 field on (else 1.1.1 with them on, which it ignores).
+    v131: bool,
+    t2frames: usize,
+    /// T2 frames made (and a cut one).
+    frames: usize,
+}
+
+impl Fm {
+    fn make(&self) -> Dvbt2FrameMapper {
+        let f = *self;
+        let version = if f.v131 { "1.3.1" } else { "1.1.1" };
+        Dvbt2FrameMapper::new(
+            f.frame, f.rate, f.c, f.rot, f.fec, 3, f.cm, f.fft, f.gi, f.l1, f.pp, f.t2frames,
+            f.syms, f.papr, version, f.pre, "hieff", true, true, true,
+        )
+        .unwrap()
+    }
+}
+
+fn frame_mapper_cases() -> Vec<Case> {
+    let fm = |cm, fft, pp, gi, syms, papr, pre, l1, frame, c, rate, rot, fec| Fm {
+        cm,
+        fft,
+        pp,
+        gi,
+        syms,
+        papr,
+        pre,
+        l1,
+        frame,
+        c,
+        rate,
+        rot,
+        fec,
+        v131: false,
+        t2frames: 2,
+        frames: 2,
+    };
+    let sweep = [
+        fm(
+            "normal", "1k", "pp1", "1/8", 3, "off", "t2_siso", "bpsk", "short", "16qam", "1/2",
+            true, 1,
+        ),
+        Fm {
+            frames: 3,
+            ..fm(
+                "normal", "2k", "pp7", "1/128", 4, "tr", "t2_siso", "qpsk", "short", "qpsk", "3/5",
+                false, 1,
+            )
+        },
+        fm(
+            "normal", "4k", "pp3", "1/16", 3, "both", "t2_miso", "16qam", "short", "64qam", "2/3",
+            true, 3,
+        ),
+        fm(
+            "normal", "8k", "pp8", "19/256", 2, "ace", "t2_siso", "64qam", "normal", "256qam",
+            "3/4", false, 1,
+        ),
+        fm(
+            "extended", "8k_t2gi", "pp2", "1/16", 3, "off", "t2_siso", "bpsk", "short", "qpsk",
+            "1/3", true, 2,
+        ),
+        Fm {
+            v131: true,
+            ..fm(
+                "normal",
+                "16k",
+                "pp6",
+                "1/4",
+                2,
+                "off",
+                "t2_lite_miso",
+                "16qam",
+                "short",
+                "256qam",
+                "4/5",
+                true,
+                3,
+            )
+        },
+        Fm {
+            v131: true,
+            ..fm(
+                "extended", "16k_t2gi", "pp4", "1/32", 2, "tr", "t2_siso", "64qam", "normal",
+                "64qam", "5/6", false, 2,
+            )
+        },
+        Fm {
+            t2frames: 3,
+            frames: 4,
+            ..fm(
+                "normal", "32k", "pp7", "1/128", 2, "off", "t2_siso", "qpsk", "normal", "16qam",
+                "2/5", true, 4,
+            )
+        },
+        fm(
+            "extended", "32k_t2gi", "pp2", "19/128", 2, "tr", "t2_miso", "bpsk", "normal",
+            "256qam", "1/2", false, 2,
+        ),
+        Fm {
+            v131: true,
+            ..fm(
+                "normal", "1k", "pp5", "1/4", 3, "off", "t2_miso", "64qam", "short", "qpsk", "5/6",
+                true, 1,
+            )
+        },
+    ];
+    let gr = |w: &str| w.to_uppercase().replace('/', "_");
+    sweep
+        .into_iter()
+        .enumerate()
+        .map(|(k, f)| {
+            let block = f.make();
+            let (data, frame) = (block.data_cells(), block.frame_cells());
+            let onoff = |on: bool| if on { "ON" } else { "OFF" };
+            let make = format!(
+                "dtv.dvbt2_framemapper_cc(dtv.FECFRAME_{}, dtv.C{}, dtv.MOD_{}, dtv.ROTATION_{}, \
+                 {}, 3, dtv.CARRIERS_{}, dtv.FFTSIZE_{}, dtv.GI_{}, dtv.L1_MOD_{}, dtv.PILOT_{}, \
+                 {}, {}, dtv.PAPR_{}, dtv.VERSION_{}, dtv.PREAMBLE_{}, dtv.INPUTMODE_HIEFF, \
+                 dtv.RESERVED_ON, dtv.L1_SCRAMBLED_ON, dtv.INBAND_ON)",
+                gr(f.frame),
+                gr(f.rate),
+                gr(f.c),
+                onoff(f.rot),
+                f.fec,
+                gr(f.cm),
+                gr(f.fft),
+                gr(f.gi),
+                gr(f.l1),
+                gr(f.pp),
+                f.t2frames,
+                f.syms,
+                gr(f.papr),
+                if f.v131 { "131" } else { "111" },
+                gr(f.pre),
+            );
+            Case {
+                name: format!("fm{k}_{}_{}_{}_{}", f.fft, f.pp, f.l1, f.c),
+                make,
+                len: f.frames * data + data / 2,
+                tags: vec![(0, "a", 1), (17, "b", 2)],
+                // One frame per call (see the block's docs).
+                max_items: frame,
+                fft_period: None,
+                port: 0,
+                outputs: &["out"],
+                ours: Box::new(move || Box::new(f.make())),
+            }
+        })
+        .collect()
+}
+
 fn run_ours(c: &Case, s: &dyn Scheduler) -> (Vec<Complex32>, Tags) {
     let tags = c.tags.iter().map(|&(o, k, v)| Tag::new(o, k, v)).collect();
     let mut fg = Flowgraph::new();
@@ -426,6 +603,15 @@ fn p1_insertion_equals_gnu_radio_s() {
         return;
     }
     equal_gnu_radio_s("p1insertion", &p1_insertion_cases());
+}
+
+#[test]
+fn frame_mapper_equals_gnu_radio_s() {
+    if !gnuradio_present() {
+        println!("SKIPPED: GNU Radio not installed ({PYTHON} cannot import gnuradio.dtv)");
+        return;
+    }
+    equal_gnu_radio_s("framemapper", &frame_mapper_cases());
 }
 
 #[test]

@@ -73,6 +73,28 @@ fn freq_interleaver(m: &mut Mapped) -> Result<(), String> {
     by_version(m, &version, "preamble", "PREAMBLE_T2_SISO", "PREAMBLE_")
 }
 
+/// Takes the preamble and FFT size of `version` as GRC's template chooses them (1.3.1 with a
+/// T2-Lite preamble takes the second FFT size), as words `preamble` and `fftsize`.
+fn preamble_and_fft(m: &mut Mapped, version: &str) -> Result<(), String> {
+    let (p1, p2) = (
+        option_word(m, "preamble1", "PREAMBLE_T2_SISO", "PREAMBLE_")?,
+        option_word(m, "preamble2", "PREAMBLE_T2_SISO", "PREAMBLE_")?,
+    );
+    let (f1, f2) = (
+        option_word(m, "fftsize1", "FFTSIZE_1K", "FFTSIZE_")?,
+        option_word(m, "fftsize2", "FFTSIZE_2K", "FFTSIZE_")?,
+    );
+    let (preamble, fft) = if version == "VERSION_111" {
+        (p1, f1)
+    } else {
+        let lite = p2.as_symbol().is_some_and(|p| p.starts_with("t2_lite"));
+        (p2, if lite { f2 } else { f1 })
+    };
+    push(m, "fftsize", fft);
+    push(m, "preamble", preamble);
+    Ok(())
+}
+
 fn p1_insertion(m: &mut Mapped) -> Result<(), String> {
     let version = take(m, "version", "VERSION_111")?;
     // gr-dtv's P1 insertion takes the carrier mode and does nothing with it (P1's S2 says
@@ -85,26 +107,62 @@ fn p1_insertion(m: &mut Mapped) -> Result<(), String> {
              and clip counts to stdout; radioflow's block does not print from its work)"
         ));
     }
-    let (p1, p2) = (
-        option_word(m, "preamble1", "PREAMBLE_T2_SISO", "PREAMBLE_")?,
-        option_word(m, "preamble2", "PREAMBLE_T2_SISO", "PREAMBLE_")?,
-    );
-    let (f1, f2) = (
-        option_word(m, "fftsize1", "FFTSIZE_1K", "FFTSIZE_")?,
-        option_word(m, "fftsize2", "FFTSIZE_2K", "FFTSIZE_")?,
-    );
-    // GRC's template: version 1.3.1 with a T2-Lite preamble takes the second FFT size.
-    let (preamble, fft) = if version == "VERSION_111" {
-        (p1, f1)
-    } else {
-        let lite = p2.as_symbol().is_some_and(|p| p.starts_with("t2_lite"));
-        (p2, if lite { f2 } else { f1 })
-    };
-    push(m, "fftsize", fft);
-    push(m, "preamble", preamble);
+    preamble_and_fft(m, &version)?;
     let gi = option_word(m, "guardinterval", "GI_1_32", "GI_")?;
     push(m, "guardinterval", gi);
     Ok(())
+}
+
+/// Takes GRC's two-option enumeration `key` as boolean `key` (`on` true).
+fn flag(m: &mut Mapped, key: &str, off: &'static str, on: &str) -> Result<(), String> {
+    let v = take(m, key, off)?;
+    let b = match v.as_str() {
+        o if o == off => false,
+        o if o == on => true,
+        other => return Err(format!("{key} = {other} is not {off} or {on}")),
+    };
+    push(m, key, Pmt::Bool(b));
+    Ok(())
+}
+
+fn frame_mapper(m: &mut Mapped) -> Result<(), String> {
+    let version = take(m, "version", "VERSION_111")?;
+    let f = take(m, "framesize", "FECFRAME_NORMAL")?;
+    push(m, "framesize", frame_word("framesize", &f)?);
+    // C1_3 as 1/3.
+    let rate = take(m, "rate", "C1_3")?;
+    let r = rate
+        .strip_prefix('C')
+        .filter(|r| r.len() == 3)
+        .ok_or_else(|| format!("rate = {rate} is not one of GNU Radio's DVB-T2 code rates"))?;
+    push(m, "rate", Pmt::symbol(r.replacen('_', "/", 1).as_str()));
+    t2_constellation(m)?;
+    flag(m, "rotation", "ROTATION_OFF", "ROTATION_ON")?;
+    for (key, default, prefix) in [
+        ("carriermode", "CARRIERS_NORMAL", "CARRIERS_"),
+        ("pilotpattern", "PILOT_PP1", "PILOT_"),
+        ("guardinterval", "GI_1_32", "GI_"),
+        ("l1constellation", "L1_MOD_BPSK", "L1_MOD_"),
+        ("inputmode", "INPUTMODE_NORMAL", "INPUTMODE_"),
+    ] {
+        let w = option_word(m, key, default, prefix)?;
+        push(m, key, w);
+    }
+    preamble_and_fft(m, &version)?;
+    by_version(m, &version, "paprmode", "PAPR_OFF", "PAPR_")?;
+    let v = match version.as_str() {
+        "VERSION_111" => "1.1.1",
+        "VERSION_131" => "1.3.1",
+        other => {
+            return Err(format!(
+                "version = {other} is not VERSION_111 or VERSION_131"
+            ))
+        }
+    };
+    push(m, "version", Pmt::symbol(v));
+    flag(m, "reservedbiasbits", "RESERVED_OFF", "RESERVED_ON")?;
+    flag(m, "l1scrambled", "L1_SCRAMBLED_OFF", "L1_SCRAMBLED_ON")?;
+    flag(m, "inband", "INBAND_OFF", "INBAND_ON")
 }
 
 fn miso(m: &mut Mapped) -> Result<(), String> {
@@ -132,6 +190,40 @@ pub(crate) const ROWS: &[GrBlock] = &[
                 word("constellation", "_constellation"),
                 param("fecblocks", "fecblocks"),
                 param("tiblocks", "tiblocks"),
+            ],
+        )
+    },
+    GrBlock {
+        choose: Some(frame_mapper),
+        ..row(
+            "dtv_dvbt2_framemapper_cc",
+            "dtv.dvbt2_framemapper_cc(",
+            "dvbt2_framemapper",
+            &[],
+            &[
+                word("framesize", "_framesize"),
+                word("rate", "_rate"),
+                word("constellation", "_constellation"),
+                word("rotation", "_rotation"),
+                param("fecblocks", "fecblocks"),
+                param("tiblocks", "tiblocks"),
+                word("carriermode", "_carriermode"),
+                word("fftsize1", "_fftsize1"),
+                word("fftsize2", "_fftsize2"),
+                word("guardinterval", "_guardinterval"),
+                word("l1constellation", "_l1constellation"),
+                word("pilotpattern", "_pilotpattern"),
+                param("t2frames", "t2frames"),
+                param("numdatasyms", "numdatasyms"),
+                word("paprmode1", "_paprmode1"),
+                word("paprmode2", "_paprmode2"),
+                word("version", "_version"),
+                word("preamble1", "_preamble1"),
+                word("preamble2", "_preamble2"),
+                word("inputmode", "_inputmode"),
+                word("reservedbiasbits", "_reservedbiasbits"),
+                word("l1scrambled", "_l1scrambled"),
+                word("inband", "_inband"),
             ],
         )
     },

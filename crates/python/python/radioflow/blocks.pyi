@@ -1001,6 +1001,38 @@ def dvbt2_cellinterleaver(framesize: str = "normal", constellation: str = "qpsk"
     """
 
 
+def dvbt2_framemapper(framesize: str = "normal", rate: str = "1/3", constellation: str = "qpsk", rotation: bool = False, fecblocks: int = 1, tiblocks: int = 3, carriermode: str = "normal", fftsize: str = "16k", guardinterval: str = "1/32", l1constellation: str = "bpsk", pilotpattern: str = "pp4", t2frames: int = 2, numdatasyms: int = 100, paprmode: str = "off", version: str = "1.1.1", preamble: str = "t2_siso", inputmode: str = "normal", reservedbiasbits: bool = False, l1scrambled: bool = False, inband: bool = False, *, name: Optional[str] = None) -> Block:
+    """DVB-T2 frame mapper as gr-dtv's dvbt2_framemapper_cc: one PLP's cells of each interleaving frame with L1-pre, L1-post and dummy cells as the cells of a T2 frame.
+
+    Parameters:
+        framesize: FECFRAME size (64800 or 16200 bits) (one of normal, short; default "normal").
+        rate: the PLP's code rate (L1-post's PLP_COD) (one of 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6; default "1/3").
+        constellation: the PLP's constellation (one of qpsk, 16qam, 64qam, 256qam; default "qpsk").
+        rotation: the PLP's constellation rotation (L1-post's PLP_ROTATION) (true or false; default False).
+        fecblocks: FEC blocks per interleaving frame, one per T2 frame (an integer >= 1; default 1).
+        tiblocks: TI blocks per interleaving frame (L1-post's TIME_IL_LENGTH) (an integer >= 0; default 3).
+        carriermode: carrier mode (extended: 8K, 16K and 32K) (one of normal, extended; default "normal").
+        fftsize: FFT size (one of 1k, 2k, 4k, 8k, 8k_t2gi, 16k, 16k_t2gi, 32k, 32k_t2gi; default "16k").
+        guardinterval: guard interval (one of 1/32, 1/16, 1/8, 1/4, 1/128, 19/128, 19/256; default "1/32").
+        l1constellation: L1-post's constellation (one of bpsk, qpsk, 16qam, 64qam; default "bpsk").
+        pilotpattern: scattered pilot pattern (one of pp1, pp2, pp3, pp4, pp5, pp6, pp7, pp8; default "pp4").
+        t2frames: T2 frames per super-frame (an integer >= 1; default 2).
+        numdatasyms: data symbols per T2 frame (the closing symbol among them) (an integer >= 1; default 100).
+        paprmode: PAPR reduction (tone reservation reserves carriers) (one of off, ace, tr, both; default "off").
+        version: the standard's version L1 follows (one of 1.1.1, 1.3.1; default "1.1.1").
+        preamble: preamble (SISO or MISO P2 symbols; L1-pre's S1) (one of t2_siso, t2_miso, t2_lite_siso, t2_lite_miso; default "t2_siso").
+        inputmode: baseband framing mode (1.3.1's PLP_MODE) (one of normal, hieff; default "normal").
+        reservedbiasbits: reserved fields all ones (1.3.1) (true or false; default False).
+        l1scrambled: L1-post scrambled (1.3.1) (true or false; default False).
+        inband: in-band signalling type B flag (1.3.1) (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def dvbt2_freqinterleaver(carriermode: str = "normal", fftsize: str = "16k", pilotpattern: str = "pp4", guardinterval: str = "1/32", numdatasyms: int = 100, paprmode: str = "off", preamble: str = "t2_siso", *, name: Optional[str] = None) -> Block:
     """DVB-T2 frequency interleaver as gr-dtv's dvbt2_freqinterleaver_cc: the cells of each OFDM symbol of a T2 frame permuted, one T2 frame at a time.
 
