@@ -44,6 +44,8 @@ class _Finder(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Optional[Sequence[str]] = None, target: object = None
     ) -> Optional[importlib.machinery.ModuleSpec]:
+        if fullname == "pmt":  # GNU Radio installs pmt as a top-level module too
+            return importlib.machinery.ModuleSpec(fullname, _Alias("radioflow.gnuradio.pmt"))
         if fullname != "gnuradio" and not fullname.startswith("gnuradio."):
             return None
         return importlib.machinery.ModuleSpec(fullname, _Alias("radioflow." + fullname))
@@ -52,13 +54,17 @@ class _Finder(importlib.abc.MetaPathFinder):
 _FINDER = _Finder()
 
 
+def _ours(name: str) -> bool:
+    return name in ("gnuradio", "pmt") or name.startswith("gnuradio.")
+
+
 def install() -> None:
-    """Makes ``import gnuradio`` and ``from gnuradio import X`` give radioflow's (opt-in: call
-    it before the script's imports). A GNU Radio module radioflow lacks raises ImportError
-    naming it."""
+    """Makes ``import gnuradio``, ``from gnuradio import X`` and ``import pmt`` give radioflow's
+    (opt-in: call it before the script's imports). A GNU Radio module radioflow lacks raises
+    ImportError naming it."""
     if _FINDER not in sys.meta_path:
         sys.meta_path.insert(0, _FINDER)
-    for name in [n for n in sys.modules if n == "gnuradio" or n.startswith("gnuradio.")]:
+    for name in [n for n in sys.modules if _ours(n)]:
         if not getattr(sys.modules[name], "__name__", "").startswith("radioflow."):
             del sys.modules[name]
 
@@ -67,7 +73,7 @@ def uninstall() -> None:
     """Undoes :func:`install` (GNU Radio's own modules import again)."""
     if _FINDER in sys.meta_path:
         sys.meta_path.remove(_FINDER)
-    for name in [n for n in sys.modules if n == "gnuradio" or n.startswith("gnuradio.")]:
+    for name in [n for n in sys.modules if _ours(n)]:
         del sys.modules[name]
 
 

@@ -32,8 +32,13 @@ class GrBlock:
         self._rf_candidates = candidates
         self._rf_methods = methods
         self._rf_handle: Optional[Block] = None
+        self._rf_choice: Optional[Dict[str, Any]] = None
         self._rf_alias: Optional[str] = None
-        self._rf_map(candidates[0])  # refuses what radioflow does not run, here, as GNU Radio would
+        # Set when its flowgraph has made the native graph: the block is then fixed.
+        self._rf_joined = False
+        # Made now, so that what radioflow does not run is refused here, as GNU Radio's
+        # constructor refuses a bad argument.
+        self._rf_make(candidates[0])
 
     def _rf_map(self, choice: Dict[str, Any]) -> Tuple[str, Optional[str], Dict[str, Any]]:
         params = dict(self._rf_params)
@@ -44,11 +49,23 @@ class GrBlock:
             raise ValueError(f"{self._rf_path}: {e}") from None
 
     def _rf_make(self, choice: Dict[str, Any]) -> Block:
-        """The native block, made with item-type choice `choice` (once)."""
-        if self._rf_handle is None:
+        """The native block, made with item-type choice `choice` (again if the choice or a
+        parameter changed before it joined its flowgraph)."""
+        if self._rf_handle is None or (not self._rf_joined and self._rf_choice != choice):
             block, dtype, params = self._rf_map(choice)
-            self._rf_handle = _native.make_block(block, dtype, params, name=self._rf_alias)
+            try:
+                self._rf_handle = _native.make_block(block, dtype, params, name=self._rf_alias)
+            except (ValueError, TypeError) as e:
+                raise type(e)(f"{self._rf_path}: {e}") from None
+            self._rf_choice = dict(choice)
         return self._rf_handle
+
+    def _rf_changed(self, what: str) -> None:
+        if self._rf_joined:
+            raise _native.Error(f"{self._rf_path}: {what} must be called before the flowgraph starts")
+        choice = self._rf_choice or self._rf_candidates[0]
+        self._rf_handle = None
+        self._rf_make(choice)
 
     def _rf_sizes(self) -> List[Tuple[Dict[str, Any], Tuple[Optional[str], int]]]:
         """Each candidate with the (dtype, vlen) of the items it makes."""
@@ -63,6 +80,7 @@ class GrBlock:
     def set_block_alias(self, alias: str) -> None:
         """Names the block in the flowgraph (its counters, errors, the live page)."""
         self._rf_alias = str(alias)
+        self._rf_changed("set_block_alias")
 
     def alias(self) -> str:
         return self._rf_alias or self.name()
@@ -70,12 +88,17 @@ class GrBlock:
     def name(self) -> str:
         return self._rf_path.rpartition(".")[2]
 
+    def data(self) -> List[Any]:
+        """What a vector sink received, as GNU Radio gives it: a list of Python numbers
+        (``self.flowgraph()``'s blocks give radioflow's numpy array, without a copy)."""
+        return self._rf_native("data").data().tolist()
+
     def tags(self) -> List[tag_t]:
         """The tags a sink received, as ``gr.tag_t``."""
         return [tag_t.from_tuple(t) for t in self._rf_native("tags").tags()]
 
     def _rf_native(self, what: str) -> Block:
-        if self._rf_handle is None:
+        if self._rf_handle is None or not self._rf_joined:
             raise _native.Error(
                 f"{self._rf_path}: {what}() reads the block after its flowgraph has started"
             )
@@ -87,15 +110,16 @@ class GrBlock:
         key = self._rf_methods.get(name)
         if key is not None:
             def set_before_start(value: Any) -> None:
-                if self._rf_handle is not None:
-                    raise _native.Error(
-                        f"{self._rf_path}: {name} must be called before the flowgraph starts"
-                    )
+                old = self._rf_params.get(key)
                 self._rf_params[key] = value
-                self._rf_map(self._rf_candidates[0])
+                try:
+                    self._rf_changed(name)
+                except Exception:
+                    self._rf_params[key] = old
+                    raise
 
             return set_before_start
-        if name in ("data", "reset", "messages", "count", "stats", "type_name"):
+        if name in ("reset", "messages", "count", "stats", "type_name"):
             return getattr(self._rf_native(name), name)
         if name.startswith("set_"):
             raise AttributeError(

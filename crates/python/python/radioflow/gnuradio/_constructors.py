@@ -135,6 +135,15 @@ def constructor(path: str, spec: Dict[str, Any]) -> Callable[..., GrBlock]:
                 grc[target] = _value(value)
             elif isinstance(target, list) and target[0] == "size":
                 size, itemsize = target, int(value)
+            elif isinstance(target, list) and target[0] == "expr":
+                option = next(
+                    (o for text, o in target[2].items() if _literal(text) == value), None
+                )
+                if option is None:
+                    raise ValueError(
+                        f"{label}: {p.name}={value!r} is not one of {', '.join(target[2])}"
+                    )
+                grc[target[1]] = option
             elif isinstance(target, list) and target[0] == "literal":
                 want = _literal(target[1])
                 if given and (isinstance(want, _NoDefault) or _value(value) != _value(want)):

@@ -27,7 +27,7 @@ from .. import _native
 GNURADIO_PYTHON = os.environ.get("RADIOFLOW_GNURADIO_PYTHON", "/usr/bin/python3")
 HERE = os.path.dirname(os.path.abspath(__file__))
 KEY = re.compile(r"^\u00ab(\w+)\u00bb$")
-SIZE = re.compile(r"^\u00ab(\w+)\.size\u00bb(?:\s*\*\s*\u00ab(\w+)\u00bb)?$")
+SIZE = re.compile(r"^\u00ab(\w+)\.(\w+)\u00bb(?:\s*\*\s*\u00ab(\w+)\u00bb)?$")
 
 
 def split_top(text: str) -> List[str]:
@@ -79,15 +79,20 @@ def module_paths(imports: str) -> Dict[str, str]:
     return out
 
 
-def target(arg: str, choice: Dict[str, str]) -> Optional[Any]:
-    """What one template argument is: a GRC key, an item size, a choice, a literal; None for
-    an expression (the row is a GRC composite, not a constructor)."""
+def target(arg: str, exprs: Dict[str, Dict[str, Dict[str, str]]]) -> Optional[Any]:
+    """What one template argument is: a GRC key, an item size, an enum's expression
+    (``gr.types.float_t``), a literal; None for an expression (the row is a GRC composite, not
+    a constructor)."""
     m = KEY.match(arg)
     if m:
         return m.group(1)
     m = SIZE.match(arg)
     if m:
-        return ["size", m.group(1), m.group(2)]
+        key, attr, vlen = m.group(1), m.group(2), m.group(3)
+        values = exprs.get(key, {}).get(attr)
+        if values is not None and vlen is None:
+            return ["expr", key, {text: option for option, text in values.items()}]
+        return ["size", key, vlen]
     if "\u00ab" in arg:
         return None
     return ["literal", arg]
@@ -116,7 +121,7 @@ def specs(tpl: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
             ok = True
             for a in split_top(argtext):
                 kw = re.match(r"^(\w+)\s*=(?!=)\s*(.*)$", a)
-                t = target(kw.group(2) if kw else a, choice)
+                t = target(kw.group(2) if kw else a, b.get("exprs", {}))
                 if t is None:
                     ok = False
                     break
@@ -170,7 +175,7 @@ def specs(tpl: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
             } | {
                 a[1]
                 for a in list(spec["args"]) + list(spec["keywords"].values())
-                if isinstance(a, list) and a[0] == "size"
+                if isinstance(a, list) and a[0] in ("size", "expr")
             }
             free = [k for k in choices[0] if k not in fixed and k not in used]
             spec["free"] = free

@@ -8,11 +8,17 @@ import importlib
 import inspect
 import itertools
 import json
+import os
 import re
 import sys
 
-import yaml
-from mako.template import Template
+# This file's folder holds radioflow's gr.py and pmt.py: GNU Radio's must be found instead.
+_HERE = os.path.realpath(os.path.dirname(__file__))
+sys.path = [p for p in sys.path if os.path.realpath(p or ".") != _HERE]
+
+import yaml  # noqa: E402
+from gnuradio import gr  # noqa: E402 - the item sizes name gr.sizeof_*
+from mako.template import Template  # noqa: E402
 
 BLOCKS = "/usr/share/gnuradio/grc/blocks"
 
@@ -37,7 +43,7 @@ class Arg(str):
         if name in self.attrs:
             return self.attrs[name]
         if self.option is not None:
-            return "\u00ab" + self.key + ".size\u00bb"
+            return "\u00ab" + self.key + "." + name + "\u00bb"
         raise AttributeError(name)
 
 
@@ -54,7 +60,9 @@ def size_attr(attrs):
 
 
 def is_size(value):
-    return str(value).startswith("gr.sizeof_")
+    """An attribute that is a GNU Radio expression (gr.sizeof_float, gr.types.float_t): the
+    template gets a marker, «type.attr», and the output its values."""
+    return str(value).startswith("gr.")
 
 
 def render(data, choice, vlen):
@@ -174,14 +182,17 @@ def main():
                     renders.append([choice, vlen, "!" + str(e)])
         imports = (data.get("templates") or {}).get("imports") or ""
         sizes = {}
+        exprs = {}
         for p in data.get("parameters", []):
             attrs = p.get("option_attributes") or {}
-            for values in attrs.values():
-                if all(is_size(v) for v in values):
-                    from gnuradio import gr  # the sizes name gr.sizeof_*
-
+            for attr, values in attrs.items():
+                if all(str(v).startswith("gr.sizeof_") for v in values):
                     sizes[p["id"]] = {
                         str(o): eval(str(v), {"gr": gr}) for o, v in zip(p["options"], values)
+                    }
+                elif all(is_size(v) for v in values):
+                    exprs.setdefault(p["id"], {})[attr] = {
+                        str(o): str(v) for o, v in zip(p["options"], values)
                     }
         defaults = {p["id"]: str(p.get("default", "")) for p in data.get("parameters", [])}
         result["blocks"][data["id"]] = {
@@ -189,6 +200,7 @@ def main():
             "imports": imports,
             "defaults": defaults,
             "sizes": sizes,
+            "exprs": exprs,
         }
     names = set()
     for b in result["blocks"].values():

@@ -6,6 +6,7 @@ then takes the item type of the block it is connected to, as GNU Radio's untyped
 
 from __future__ import annotations
 
+import os
 from typing import Any, Dict, List, Optional, Tuple
 
 from .. import _native
@@ -132,7 +133,9 @@ class top_block:  # noqa: N801 - GNU Radio's name
         open_blocks: List[GrBlock] = []
         for b in self._rf_blocks:
             if isinstance(b, GrBlock):
-                if len(b._rf_candidates) == 1 or b._rf_handle is not None:
+                if b._rf_joined:
+                    raise _native.ConnectError(f"{b!r} already belongs to another flowgraph")
+                if len(b._rf_candidates) == 1:
                     self._rf_handles[id(b)] = b._rf_make(b._rf_candidates[0])
                 else:
                     open_blocks.append(b)
@@ -153,6 +156,8 @@ class top_block:  # noqa: N801 - GNU Radio's name
                 self._rf_handles[id(b)] = b._rf_make(b._rf_candidates[0])
         for b in self._rf_blocks:
             self._rf_fg.add(self._rf_handle(b))
+            if isinstance(b, GrBlock):
+                b._rf_joined = True
         for (sb, sp), (db, dp) in self._rf_edges:
             self._rf_fg.connect((self._rf_handle(sb), sp), (self._rf_handle(db), dp))
         for (sb, sp), (db, dp) in self._rf_msg_edges:
@@ -185,11 +190,13 @@ class top_block:  # noqa: N801 - GNU Radio's name
     # -- running ----------------------------------------------------------------------------
 
     def start(self, max_noutput_items: Optional[int] = None) -> None:
-        """Builds the native graph (first time) and starts it."""
+        """Builds the native graph (first time) and starts it, on the scheduler the environment
+        variable ``RADIOFLOW_SCHEDULER`` names (a spec such as ``tpb`` or ``flow:workers=2``;
+        radioflow's default when unset)."""
         if max_noutput_items is not None:
             self.set_max_noutput_items(max_noutput_items)
         self._rf_build()
-        self._rf_fg.start()
+        self._rf_fg.start(os.environ.get("RADIOFLOW_SCHEDULER") or None)
 
     def wait(self) -> None:
         self._rf_fg.wait()

@@ -19,6 +19,16 @@ sizeof_char = 1
 sizeof_double = 8
 
 
+class types:  # noqa: N801 - GNU Radio's gr.types enumeration
+    """GNU Radio's item types as the PDU blocks take them (``gr.types.float_t``)."""
+
+    byte_t = "byte_t"
+    short_t = "short_t"
+    int_t = "int_t"
+    float_t = "float_t"
+    complex_t = "complex_t"
+
+
 class io_signature:  # noqa: N801 - GNU Radio's name
     """GNU Radio's ``gr.io_signature(min_streams, max_streams, sizeof_stream_item)`` (and
     ``makev`` with a list of sizes): kept for scripts that build one; radioflow's Python
@@ -85,6 +95,6 @@ def version() -> str:
 __all__ = [
     "basic_block", "block", "decim_block", "hier_block2", "interp_block", "io_signature",
     "io_signaturev", "python_to_tag", "sizeof_char", "sizeof_double", "sizeof_float",
-    "sizeof_gr_complex", "sizeof_int", "sizeof_short", "sync_block", "tag_t", "top_block",
+    "sizeof_gr_complex", "sizeof_int", "sizeof_short", "sync_block", "tag_t", "top_block", "types",
     "version",
 ]

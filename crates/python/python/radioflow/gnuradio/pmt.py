@@ -210,6 +210,8 @@ def is_vector(p: Any) -> bool:
 def length(p: Any) -> int:
     if isinstance(p, (list, tuple, dict, np.ndarray)):
         return len(p)
+    if isinstance(p, Pair):
+        return len(list_to_python(p))
     raise TypeError(f"pmt.length: {p!r} has no length")
 
 
@@ -237,16 +239,36 @@ def dict_ref(d: Any, key: Any, not_found: Any) -> Any:
     return d.get(key, not_found) if isinstance(d, dict) else not_found
 
 
-def dict_keys(d: Any) -> list:
-    return list(d.keys())
+def _chain(items: List[Any]) -> Any:
+    """A PMT list as GNU Radio's dict functions give one: pairs ending in nil."""
+    out: Any = None
+    for x in reversed(items):
+        out = Pair(x, out)
+    return out
 
 
-def dict_values(d: Any) -> list:
-    return list(d.values())
+def dict_keys(d: Any) -> Any:
+    return _chain(list(d.keys()))
 
 
-def dict_items(d: Any) -> list:
-    return [Pair(k, v) for k, v in d.items()]
+def dict_values(d: Any) -> Any:
+    return _chain(list(d.values()))
+
+
+def dict_items(d: Any) -> Any:
+    return _chain([Pair(k, v) for k, v in d.items()])
+
+
+def list_to_python(p: Any) -> List[Any]:
+    out = []
+    while isinstance(p, Pair):
+        out.append(p.car)
+        p = p.cdr
+    return out
+
+
+def nth(n: int, p: Any) -> Any:
+    return list_to_python(p)[n]
 
 
 def dict_update(d1: Any, d2: Any) -> Dict[Any, Any]:
