@@ -74,6 +74,14 @@ def test_pmt_functions_and_bytes_are_gnu_radio_s(tmp_path):
     assert ours == theirs
 
 
+@needs_gnuradio
+def test_message_driven_retuning_gives_gnu_radio_s_tones(tmp_path):
+    theirs, ours = run_both(tmp_path, os.path.join(SCRIPTS, "retune.py"))
+    assert theirs == {"items": 400000, "first": 1000.0, "last": 4000.0}
+    for scheduler, results in ours.items():
+        assert results == theirs, scheduler
+
+
 def grcc(tmp_path, example):
     if not shutil.which("grcc"):
         pytest.skip("grcc (GNU Radio's GRC compiler) is not installed")

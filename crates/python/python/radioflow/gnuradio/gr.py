@@ -73,9 +73,24 @@ class _NotYet:
         )
 
 
-class basic_block(_NotYet):  # noqa: N801
-    _what = "basic_block"
-    _why = "general_work, forecast, consume and produce; use sync_block, decim_block or interp_block"
+class basic_block(sync_block):  # noqa: N801
+    """GNU Radio's ``gr.basic_block(name, in_sig, out_sig)`` for message-only blocks (no
+    stream ports: handlers, ``message_port_pub``). A basic_block with stream ports needs
+    ``general_work``, which radioflow.gnuradio does not have yet: it raises saying so."""
+
+    def __init__(self, name: str = "basic_block", in_sig: Any = None, out_sig: Any = None) -> None:
+        if in_sig or out_sig:
+            raise NotImplementedError(
+                f"radioflow.gnuradio: gr.basic_block '{name}' with stream ports needs "
+                "general_work, forecast, consume and produce, not implemented yet: write it as "
+                "a sync_block, decim_block or interp_block (see 'Coming from GNU Radio' in "
+                "docs/python.md)"
+            )
+        sync_block.__init__(self, name, None, None)
+
+    def work(self, input_items: Any, output_items: Any) -> int:
+        # Message-only: everything happens in handlers; called again only when woken.
+        return 0
 
 
 class hier_block2(_NotYet):  # noqa: N801
@@ -84,7 +99,7 @@ class hier_block2(_NotYet):  # noqa: N801
 
 
 class block(basic_block):  # noqa: N801
-    _what = "block"
+    """GNU Radio's ``gr.block``: as :class:`basic_block`."""
 
 
 def version() -> str:
