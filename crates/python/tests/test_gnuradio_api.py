@@ -75,6 +75,14 @@ def test_pmt_functions_and_bytes_are_gnu_radio_s(tmp_path):
 
 
 @needs_gnuradio
+def test_hier_blocks_nested_give_gnu_radio_s_results(tmp_path):
+    theirs, ours = run_both(tmp_path, os.path.join(SCRIPTS, "hier_blocks.py"))
+    assert len(theirs["a"]) == 300 and theirs["b"] == theirs["a"]
+    for scheduler, results in ours.items():
+        assert results == theirs, scheduler
+
+
+@needs_gnuradio
 def test_message_driven_retuning_gives_gnu_radio_s_tones(tmp_path):
     theirs, ours = run_both(tmp_path, os.path.join(SCRIPTS, "retune.py"))
     assert theirs == {"items": 400000, "first": 1000.0, "last": 4000.0}
@@ -215,7 +223,7 @@ def test_firdes_taps_are_gnu_radio_s():
 
 def test_the_import_hook_is_opt_in_and_maps_gnuradio_and_pmt():
     code = (
-        "import radioflow.gnuradio as g; g.install()\n"
+        "import numpy, radioflow.gnuradio as g; g.install()\n"
         "from gnuradio import gr, blocks; import pmt\n"
         "assert gr.__name__ == 'radioflow.gnuradio.gr', gr.__name__\n"
         "assert pmt.__name__ == 'radioflow.gnuradio.pmt'\n"
@@ -224,8 +232,9 @@ def test_the_import_hook_is_opt_in_and_maps_gnuradio_and_pmt():
         "try:\n    qtgui.time_sink_f\nexcept NotImplementedError as e:\n"
         "    assert 'qtgui.time_sink_f' in str(e) and 'live page' in str(e)\n"
         "else:\n    raise AssertionError('qtgui made a block')\n"
-        "try:\n    gr.hier_block2('h', gr.io_signature(0, 0, 0), gr.io_signature(0, 0, 0))\n"
-        "except NotImplementedError as e:\n    assert 'hier_block2' in str(e)\n"
+        "try:\n    gr.basic_block('b', [numpy.float32], [numpy.float32])\n"
+        "except NotImplementedError as e:\n    assert 'general_work' in str(e)\n"
+        "else:\n    raise AssertionError('a basic_block with streams was made')\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
     assert "gnuradio" not in sys.modules or importlib.import_module("gnuradio").__name__ != (

@@ -13,6 +13,7 @@ from .. import _native
 from .._flowgraph import Flowgraph
 from .._sync_block import SyncBlock
 from ._block import GrBlock
+from ._hier_block import flatten, hier_block2
 
 Endpoint = Tuple[Any, Any]
 
@@ -26,7 +27,7 @@ def _endpoint(e: Any) -> Endpoint:
 
 
 def _check_block(b: Any) -> None:
-    if not isinstance(b, (GrBlock, SyncBlock, _native.Block)):
+    if not isinstance(b, (GrBlock, SyncBlock, _native.Block, hier_block2)):
         raise TypeError(
             f"{b!r} is not a block radioflow.gnuradio runs (its modules' blocks, gr.sync_block, "
             "gr.decim_block, gr.interp_block)"
@@ -130,6 +131,15 @@ class top_block:  # noqa: N801 - GNU Radio's name
         """Makes the native graph: every block, the item types sizes left open, the edges."""
         if self._rf_built:
             return
+        # Hier blocks flattened: their inner blocks and connections in place of them.
+        self._rf_edges, self._rf_msg_edges = flatten(
+            self._rf_edges, self._rf_msg_edges, self._rf_blocks
+        )
+        self._rf_blocks = [b for b in self._rf_blocks if not isinstance(b, hier_block2)]
+        for (sb, _), (db, _) in self._rf_edges + self._rf_msg_edges:
+            for b in (sb, db):
+                if not any(b is x for x in self._rf_blocks):
+                    self._rf_blocks.append(b)
         open_blocks: List[GrBlock] = []
         for b in self._rf_blocks:
             if isinstance(b, GrBlock):

@@ -1,12 +1,13 @@
 """GNU Radio's ``gnuradio.gr`` on radioflow: ``top_block``, Python blocks (``sync_block``,
 ``decim_block``, ``interp_block``), ``tag_t``, ``io_signature``, the ``sizeof_*`` item sizes.
-What is not here yet (``basic_block`` with ``general_work``, ``hier_block2``) raises an error
+``hier_block2``. What is not here yet (``basic_block`` with ``general_work``) raises an error
 saying so; docs/python.md lists every difference."""
 
 from __future__ import annotations
 
 from typing import Any, List
 
+from ._hier_block import hier_block2
 from ._python_blocks import decim_block, interp_block, sync_block
 from ._tags import python_to_tag, tag_t
 from ._top_block import top_block
@@ -60,19 +61,6 @@ def io_signaturev(min_streams: int, max_streams: int, sizes: List[int]) -> io_si
     return io_signature(min_streams, max_streams, list(sizes))
 
 
-class _NotYet:
-    """A GNU Radio class radioflow.gnuradio does not have yet: subclassing works, making one
-    raises NotImplementedError naming it."""
-
-    _what = ""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise NotImplementedError(
-            f"radioflow.gnuradio: gr.{type(self)._what} is not implemented yet ({self._why}); "
-            "see 'Coming from GNU Radio' in docs/python.md"
-        )
-
-
 class basic_block(sync_block):  # noqa: N801
     """GNU Radio's ``gr.basic_block(name, in_sig, out_sig)`` for message-only blocks (no
     stream ports: handlers, ``message_port_pub``). A basic_block with stream ports needs
@@ -91,11 +79,6 @@ class basic_block(sync_block):  # noqa: N801
     def work(self, input_items: Any, output_items: Any) -> int:
         # Message-only: everything happens in handlers; called again only when woken.
         return 0
-
-
-class hier_block2(_NotYet):  # noqa: N801
-    _what = "hier_block2"
-    _why = "hierarchical blocks; connect their blocks in the top_block instead"
 
 
 class block(basic_block):  # noqa: N801
