@@ -65,7 +65,7 @@ def is_size(value):
     return str(value).startswith("gr.")
 
 
-def render(data, choice, vlen):
+def render(template, data, choice, vlen):
     ns = {}
     for p in data.get("parameters", []):
         key = p["id"]
@@ -80,7 +80,7 @@ def render(data, choice, vlen):
         else:
             ns[key] = Arg(key, default)
     ns["id"] = "self_block"
-    text = Template(data["templates"]["make"]).render(**ns)
+    text = template.render(**ns)
     return " ".join(text.split())
 
 
@@ -162,22 +162,33 @@ def split_top(text):
 def main():
     ids = set(json.load(sys.stdin))
     result = {"blocks": {}, "signatures": {}}
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     for path in sorted(glob.glob(BLOCKS + "/*.block.yml")):
         with open(path) as f:
-            data = yaml.safe_load(f)
+            text = f.read()
+        m = re.search(r"^id:\s*(\S+)", text, re.M)
+        if not m or m.group(1) not in ids:
+            continue
+        data = yaml.load(text, Loader=loader)
         if not isinstance(data, dict) or data.get("id") not in ids:
             continue
         make = (data.get("templates") or {}).get("make") or ""
         if not make:
             continue
         params = enum_params(data, make)
+        try:
+            template = Template(make)
+        except Exception as e:  # noqa: BLE001 - a template that needs what is not installed
+            result["blocks"][data["id"]] = {"renders": [[{}, 1, "!" + str(e)]], "imports": "",
+                                            "defaults": {}, "sizes": {}, "exprs": {}}
+            continue
         choices = list(itertools.product(*[p["options"] for p in params]))[:64]
         renders = []
         for combo in choices:
             choice = {p["id"]: o for p, o in zip(params, combo)}
             for vlen in (1, 2):
                 try:
-                    renders.append([choice, vlen, render(data, choice, vlen)])
+                    renders.append([choice, vlen, render(template, data, choice, vlen)])
                 except Exception as e:  # noqa: BLE001
                     renders.append([choice, vlen, "!" + str(e)])
         imports = (data.get("templates") or {}).get("imports") or ""
