@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from .. import _native
 from .._native import Block
 from ._tags import tag_t
+from ._values import value as _value
 
 
 class GrBlock:
@@ -22,7 +23,7 @@ class GrBlock:
         grc_id: str,
         params: Dict[str, Any],
         candidates: List[Dict[str, Any]],
-        methods: Dict[str, str],
+        methods: Dict[str, List[str]],
     ) -> None:
         self._rf_path = path
         self._rf_id = grc_id
@@ -107,15 +108,18 @@ class GrBlock:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_rf_"):
             raise AttributeError(name)
-        key = self._rf_methods.get(name)
-        if key is not None:
-            def set_before_start(value: Any) -> None:
-                old = self._rf_params.get(key)
-                self._rf_params[key] = value
+        keys = self._rf_methods.get(name)
+        if keys is not None:
+            def set_before_start(*values: Any) -> None:
+                if len(values) != len(keys):
+                    raise TypeError(f"{self._rf_path}.{name} takes {len(keys)} arguments")
+                old = dict(self._rf_params)
+                for key, value in zip(keys, values):
+                    self._rf_params[key] = _value(value)
                 try:
                     self._rf_changed(name)
                 except Exception:
-                    self._rf_params[key] = old
+                    self._rf_params = old
                     raise
 
             return set_before_start

@@ -10,12 +10,10 @@ import inspect
 import re
 from typing import Any, Callable, Dict, List, Optional
 
-import numpy as np
-
 from ._block import GrBlock
-from ._constants import CONSTANTS, Constant, words
+from ._constants import CONSTANTS
 from ._names import NAMES
-from ._tags import tag_t
+from ._values import value as _value
 
 
 class _NoDefault:
@@ -43,22 +41,6 @@ def _default(text: Optional[str]) -> Any:
     if text.startswith("<") and "pmt" in text.lower():
         return None  # pmt defaults (PMT_NIL, an empty dict) print as objects
     return _NoDefault(text)
-
-
-def _value(v: Any) -> Any:
-    """`v` as the table takes it: numpy to Python values, constants to their words, tags to
-    ``[offset, key, value]``."""
-    if isinstance(v, Constant):
-        return v.word
-    if isinstance(v, tag_t):
-        return v.as_list()
-    if isinstance(v, np.ndarray):
-        return [_value(x) for x in v.tolist()]
-    if isinstance(v, np.generic):
-        return v.item()
-    if isinstance(v, (list, tuple)):
-        return [_value(x) for x in v]
-    return words(v)
 
 
 def _literal(text: str) -> Any:

@@ -27,6 +27,9 @@ from .. import _native
 GNURADIO_PYTHON = os.environ.get("RADIOFLOW_GNURADIO_PYTHON", "/usr/bin/python3")
 HERE = os.path.dirname(os.path.abspath(__file__))
 KEY = re.compile(r"^\u00ab(\w+)\u00bb$")
+# A parameter the template converts the way a caller already gives it (`bool(${mute})`,
+# `pmt.intern(${start_tag})`: GNU Radio's Python constructor takes the converted value).
+WRAPPED = re.compile(r"^(?:bool|int|float|pmt\.intern)\(\u00ab(\w+)\u00bb\)$")
 SIZE = re.compile(r"^\u00ab(\w+)\.(\w+)\u00bb(?:\s*\*\s*\u00ab(\w+)\u00bb)?$")
 
 
@@ -47,7 +50,7 @@ def split_top(text: str) -> List[str]:
     return out
 
 
-def call_of(text: str) -> Optional[Tuple[str, str, Dict[str, str]]]:
+def call_of(text: str) -> Optional[Tuple[str, str, Dict[str, List[str]]]]:
     """``(callee, argument text, {method: GRC key})`` of a template that is one call, then
     perhaps calls of the new block's methods with one parameter each
     (``self.${id}.declare_sample_delay(${samp_delay})``); else None."""
@@ -62,10 +65,11 @@ def call_of(text: str) -> Optional[Tuple[str, str, Dict[str, str]]]:
             for line in re.split(r"\s+(?=self\.)", text[i + 1:].strip()):
                 if not line:
                     continue
-                call = re.match(r"^self\.self_block\.(\w+)\(\u00ab(\w+)\u00bb\)$", line)
-                if not call:
+                call = re.match(r"^self\.self_block\.(\w+)\((.*)\)$", line)
+                keys = [KEY.match(a) for a in split_top(call.group(2))] if call else [None]
+                if not call or not all(keys):
                     return None
-                methods[call.group(1)] = call.group(2)
+                methods[call.group(1)] = [k.group(1) for k in keys]  # type: ignore[union-attr]
             return m.group(1), text[m.end():i], methods
     return None
 
@@ -83,7 +87,7 @@ def target(arg: str, exprs: Dict[str, Dict[str, Dict[str, str]]]) -> Optional[An
     """What one template argument is: a GRC key, an item size, an enum's expression
     (``gr.types.float_t``), a literal; None for an expression (the row is a GRC composite, not
     a constructor)."""
-    m = KEY.match(arg)
+    m = KEY.match(arg) or WRAPPED.match(arg)
     if m:
         return m.group(1)
     m = SIZE.match(arg)
