@@ -239,3 +239,26 @@ def test_the_import_hook_is_opt_in_and_maps_gnuradio_and_pmt():
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
     assert "gnuradio" not in sys.modules or importlib.import_module("gnuradio").__name__ != (
         "radioflow.gnuradio")
+
+
+def test_a_script_run_through_the_hook_imports_its_neighbours(tmp_path):
+    """grcc writes a flowgraph's embedded Python blocks beside the script, which imports them."""
+    (tmp_path / "flowgraph_epy_block_0.py").write_text(
+        "import numpy\nfrom gnuradio import gr\n"
+        "class blk(gr.sync_block):\n"
+        "    def __init__(self, k=2.0):\n"
+        "        gr.sync_block.__init__(self, 'blk', [numpy.float32], [numpy.float32])\n"
+        "        self.k = k\n"
+        "    def work(self, input_items, output_items):\n"
+        "        output_items[0][:] = input_items[0] * self.k\n"
+        "        return len(output_items[0])\n")
+    script = tmp_path / "flowgraph.py"
+    script.write_text(
+        "import sys\nfrom gnuradio import blocks, gr\nimport flowgraph_epy_block_0 as epy\n"
+        "tb = gr.top_block()\nsink = blocks.vector_sink_f()\n"
+        "tb.connect(blocks.vector_source_f([1.0, 2.0]), epy.blk(3.0), sink)\ntb.run()\n"
+        "assert sink.data() == [3.0, 6.0], sink.data()\nprint(sys.argv[1:])\n")
+    r = subprocess.run([sys.executable, "-m", "radioflow.gnuradio", str(script), "--x", "1"],
+                       capture_output=True, text=True, timeout=60, cwd="/")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "['--x', '1']"
