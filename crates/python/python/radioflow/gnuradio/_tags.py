@@ -23,7 +23,11 @@ class tag_t:  # noqa: N801 - GNU Radio's name
         return cls(*t) if len(t) >= 4 else cls(t[0], t[1], t[2])
 
     def as_list(self) -> list:
-        return [self.offset, self.key, self.value]
+        """``[offset, key, value]``, and ``srcid`` when it is set (GNU Radio's default is
+        PMT_F, none)."""
+        if self.srcid is None or self.srcid is False:
+            return [self.offset, self.key, self.value]
+        return [self.offset, self.key, self.value, self.srcid]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, tag_t):
