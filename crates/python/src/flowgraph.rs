@@ -12,7 +12,9 @@ use crate::shared_flowgraph::SharedFlowgraph;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use radioflow_control::{ControlConfig, ProbeConfig, ServeError};
-use radioflow_runtime::{BlockId, Counters, Flowgraph, PortName, PortRef, Profile, TraceConfig};
+use radioflow_runtime::{
+    BlockId, Counters, Direction, Flowgraph, PortName, PortRef, Profile, TraceConfig,
+};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -72,6 +74,32 @@ impl PyFlowgraph {
     /// Adds `block` (if it is not in this flowgraph yet); returns its index.
     fn add(&self, py: Python<'_>, block: &Bound<'_, BlockHandle>) -> PyResult<usize> {
         Ok(block.get().id_in(py, &self.graph)?.index())
+    }
+
+    /// The item types of `block`'s stream inputs (`outputs` false) or outputs: one
+    /// `(dtype name or None, vlen, bytes per item)` per port, adding the block if needed (what
+    /// `radioflow.gnuradio` reads to give a block made from an item size the type of its
+    /// neighbour).
+    fn stream_types(
+        &self,
+        py: Python<'_>,
+        block: &Bound<'_, BlockHandle>,
+        outputs: bool,
+    ) -> PyResult<Vec<(Option<&'static str>, usize, usize)>> {
+        let id = block.get().id_in(py, &self.graph)?;
+        let d = if outputs {
+            Direction::StreamOutput
+        } else {
+            Direction::StreamInput
+        };
+        self.graph.with_fg(py, |fg| {
+            (0..fg.port_names(id, d).len())
+                .map(|i| match fg.port_item_type(id, d, i) {
+                    Some(t) => (t.dtype().map(|d| d.name()), t.vlen(), t.size()),
+                    None => (None, 1, 0),
+                })
+                .collect()
+        })
     }
 
     /// Connects stream output `src_port` of `src` to stream input `dst_port` of `dst`.

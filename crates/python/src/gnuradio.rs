@@ -14,6 +14,7 @@ use radioflow_runtime::Pmt;
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gnuradio_table, m)?)?;
     m.add_function(wrap_pyfunction!(gnuradio_map, m)?)?;
+    m.add_function(wrap_pyfunction!(gnuradio_constants, m)?)?;
     Ok(())
 }
 
@@ -122,4 +123,15 @@ fn gnuradio_map<'py>(
         out.set_item(name, to_py(py, value)?)?;
     }
     (mapped.block, mapped.dtype.map(|d| d.name()), out).into_pyobject(py)
+}
+
+/// GNU Radio's enumeration constants (`analog.GR_COS_WAVE`, `window.WIN_HAMMING`, ...): a
+/// list of `(Python names, word, GNU Radio's number)`; the word is what the table's
+/// parameters take for that choice (the same constants `.grc` files name).
+#[pyfunction]
+fn gnuradio_constants() -> Vec<(Vec<&'static str>, &'static str, i64)> {
+    radioflow_graphfile::grc::gnuradio_constants()
+        .iter()
+        .map(|(names, word, value)| (names.to_vec(), *word, *value))
+        .collect()
 }

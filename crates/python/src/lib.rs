@@ -14,6 +14,8 @@
 //! - `hosts`: graphs across hosts (a block's host, the coordinator, a host server).
 //! - `scheduler`: the scheduler a run uses.
 //! - `library`: factories for the native block library.
+//! - `gnuradio`: the GNU Radio table (GRC ids, parameters, Python constructors).
+//! - `firdes`: GNU Radio's filter designs and windows.
 //! - `numpy_source`: a source that streams a numpy array without copying it first.
 //! - `python_block`: blocks whose `work` and message handlers are written in Python.
 //! - `views`: numpy arrays that look into stream buffers.
@@ -21,6 +23,7 @@
 
 mod dtype;
 mod errors;
+mod firdes;
 mod flowgraph;
 mod gnuradio;
 mod handle;
@@ -63,6 +66,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pmt::pmt_deserialize, m)?)?;
     library::register(m)?;
     gnuradio::register(m)?;
+    firdes::register(m)?;
     m.add_function(wrap_pyfunction!(python_block::python_block, m)?)?;
     m.add_function(wrap_pyfunction!(mark_finalizing, m)?)?;
     py.import("atexit")?

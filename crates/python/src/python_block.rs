@@ -407,13 +407,17 @@ impl PythonBlock {
             })?;
         let consumed = produced / i * d;
         // Tags: every input tag on a consumed item goes to every output, its offset scaled by
-        // the rate (GNU Radio's default all-to-all propagation), then the tags the block added.
+        // the rate and rounded to the nearest item, halves up (GNU Radio's default all-to-all
+        // propagation: `offset * relative_rate + 0.5`; a tag on the second half of a
+        // decimation's group lands on the next output item, which the next call makes), then
+        // the tags the block added.
         let new_tags = std::mem::take(&mut lock(&ctx.inner).new_tags);
         for input in &self.inputs {
             let (from, end) = (input.offset(), input.offset() + consumed as u64);
             for t in input.tags().iter().take_while(|t| t.offset < end) {
                 for output in &mut self.outputs {
-                    let at = (t.offset - from) * i as u64 / d as u64 + output.offset();
+                    let at = ((t.offset - from) * 2 * i as u64 + d as u64) / (2 * d as u64)
+                        + output.offset();
                     output.add_tag_at(at, t);
                 }
             }

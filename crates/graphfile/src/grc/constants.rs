@@ -172,6 +172,12 @@ const GNU_RADIO: &[(&[&str], &str, i64)] = &[
     (&["qtgui.NUM_GRAPH_VERT"], "num_graph_vert", 2),
 ];
 
+/// GNU Radio's enumeration constants as (Python names, radioflow's word, GNU Radio's number),
+/// for front ends that define them (the Python package's `radioflow.gnuradio`).
+pub fn gnuradio_constants() -> &'static [(&'static [&'static str], &'static str, i64)] {
+    GNU_RADIO
+}
+
 /// The constants of the modules GRC parameters use.
 pub(super) fn constant(name: &str) -> Option<Value> {
     let base = ["math.", "cmath.", "numpy.", "np."]

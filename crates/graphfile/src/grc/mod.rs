@@ -32,6 +32,7 @@ mod window;
 mod yaml;
 
 use crate::{BuiltGraph, GraphDescription, GraphError};
+pub use constants::gnuradio_constants;
 pub use expr::evaluate;
 pub use expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_STEPS, MAX_TOTAL_ITEMS};
 pub use generic_mod::GenericMod;

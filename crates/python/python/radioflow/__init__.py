@@ -19,7 +19,9 @@ The same graph runs across machines: give each block a host (``fg.set_host(block
 and call ``fg.run_on_hosts({"a": "10.0.0.1:7300", ...}, token)``; each machine runs
 ``radioflow serve`` (or a :class:`HostServer` in a Python process).
 
-Blocks written in Python subclass :class:`SyncBlock`; PMT messages map to Python values (see
+GNU Radio 3.10 scripts run with their imports changed to :mod:`radioflow.gnuradio` (or
+unchanged: ``python3 -m radioflow.gnuradio script.py``). Blocks written in Python subclass
+:class:`SyncBlock`; PMT messages map to Python values (see
 :mod:`radioflow.pmt`). Errors raised by the runtime are :class:`Error` subclasses whose
 message names the block and port at fault.
 """

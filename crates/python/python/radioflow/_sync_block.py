@@ -207,7 +207,8 @@ class DecimBlock(SyncBlock):
     """A Python block that makes one output item of every `decim` input items (GNU Radio's
     ``gr.decim_block``): ``work`` gets ``len(input_items[i]) == decim * len(output_items[o])``
     and returns how many *output* items it made; ``decim`` times as many inputs are consumed.
-    Tags move to the output item their input item falls into.
+    Tags move as GNU Radio moves them: input offset times ``1/decim``, rounded to the nearest
+    output item (halves up).
 
     ::
 
