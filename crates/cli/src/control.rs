@@ -114,17 +114,17 @@ impl ControlArgs {
     pub(crate) fn serve_gui(
         &self,
         fg: &Flowgraph,
-        probes: Vec<Probe>,
+        gui: crate::grc_gui::GuiTaps,
         variables: radioflow_control::SharedVariables,
-        views: Vec<radioflow_control::ViewConfig>,
     ) -> anyhow::Result<ControlHandle> {
         let addr = self
             .control
             .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 0)));
         let mut config = self.config(addr);
-        config.probes = probes;
+        config.probes = gui.probes;
+        config.message_taps = gui.taps;
         config.variables = Some(variables);
-        config.views = views;
+        config.views = gui.views;
         let handle = serve(fg, config)?;
         eprintln!("live view: {}", handle.url());
         Ok(handle)

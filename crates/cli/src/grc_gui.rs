@@ -3,7 +3,10 @@
 //! each change re-evaluating the file and setting the running blocks' parameters it changes
 //! ([`LiveGrc`]).
 
-use radioflow_control::{add_probe, Probe, ProbeConfig, VariableChange, Variables, ViewConfig};
+use radioflow_control::{
+    add_message_tap, add_probe, MessageTap, Probe, ProbeConfig, VariableChange, Variables,
+    ViewConfig,
+};
 use radioflow_graphfile::grc::{LiveGrc, Value, Widget, WidgetKind};
 use radioflow_graphfile::{BuiltGraph, End, GuiView};
 use radioflow_runtime::{Direction, PortName};
@@ -16,14 +19,24 @@ pub(crate) fn has_gui(grc: &LiveGrc) -> bool {
         || grc.widgets().iter().any(|w| w.kind != WidgetKind::Variable)
 }
 
-/// Adds to `fg` (before it starts) a probe on each output that feeds one of `views`, and
-/// returns the probes and the page's views; an input the page cannot show (an item type
-/// probes do not read) is named in a note. An output that feeds several views gets one probe,
-/// whose frames are as long as the longest of theirs.
+/// What the page reads for a file's displays.
+pub(crate) struct GuiTaps {
+    /// The probes on the outputs feeding stream displays.
+    pub(crate) probes: Vec<Probe>,
+    /// The taps on the message outputs feeding message displays (LEDs, gauges).
+    pub(crate) taps: Vec<MessageTap>,
+    /// The page's views.
+    pub(crate) views: Vec<ViewConfig>,
+}
+
+/// Adds to `fg` (before it starts) a probe on each output that feeds one of `views` and a tap
+/// on each message output that feeds one, and returns them with the page's views; an input
+/// the page cannot show (an item type probes do not read) is named in a note. An output that
+/// feeds several views gets one probe, whose frames are as long as the longest of theirs.
 pub(crate) fn add_view_probes(
     graph: &mut BuiltGraph,
     notes: &mut Vec<String>,
-) -> anyhow::Result<(Vec<Probe>, Vec<ViewConfig>)> {
+) -> anyhow::Result<GuiTaps> {
     let views: Vec<GuiView> = graph.gui.clone();
     // Each view's inputs as `block.port`, in input order.
     let specs: Vec<Vec<(usize, String)>> = views
@@ -39,8 +52,17 @@ pub(crate) fn add_view_probes(
         .collect();
     let size_of = |view: &GuiView| view.size.unwrap_or(1024).clamp(16, 1 << 16);
     let mut probes: Vec<Probe> = Vec::new();
+    let mut taps: Vec<MessageTap> = Vec::new();
     let mut configs = Vec::new();
     for (view, inputs) in views.iter().zip(&specs) {
+        let mut tap_ids = Vec::new();
+        for from in &view.messages {
+            let spec = from.to_string();
+            if !taps.iter().any(|t| t.id == spec) {
+                taps.push(add_message_tap(&mut graph.flowgraph, &spec)?);
+            }
+            tap_ids.push(spec);
+        }
         let mut ids = Vec::new();
         for (i, spec) in inputs {
             if !probes.iter().any(|p| &p.id == spec) {
@@ -70,9 +92,15 @@ pub(crate) fn add_view_probes(
             }
             ids.push(spec.clone());
         }
-        configs.push(view_config(view, ids));
+        let mut config = view_config(view, ids);
+        config.messages = tap_ids;
+        configs.push(config);
     }
-    Ok((probes, configs))
+    Ok(GuiTaps {
+        probes,
+        taps,
+        views: configs,
+    })
 }
 
 /// The output `from` names, as a probe's `block.port`; `None` for a block or output the
@@ -104,6 +132,7 @@ fn view_config(view: &GuiView, probes: Vec<String>) -> ViewConfig {
         options: view.options.clone(),
         labels: view.labels.clone(),
         units: view.units.clone(),
+        messages: Vec::new(),
     }
 }
 
@@ -135,14 +164,17 @@ impl Variables for GrcVariables {
             params: change.params,
             fixed: change.fixed,
             messages: change.messages,
-            views: self
-                .0
-                .description()
-                .gui
-                .iter()
-                .map(|v| view_config(v, Vec::new()))
-                .collect(),
+            views: self.views(),
         })
+    }
+
+    fn views(&self) -> Vec<ViewConfig> {
+        self.0
+            .description()
+            .gui
+            .iter()
+            .map(|v| view_config(v, Vec::new()))
+            .collect()
     }
 }
 

@@ -67,9 +67,17 @@ pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
         None => radioflow_graphfile::load_any(&a.graph)?,
     };
     let mut notes = graph.notes.clone();
-    let (mut probes, views) = match &live {
+    let crate::grc_gui::GuiTaps {
+        mut probes,
+        taps,
+        views,
+    } = match &live {
         Some(_) => crate::grc_gui::add_view_probes(&mut graph, &mut notes)?,
-        None => (Vec::new(), Vec::new()),
+        None => crate::grc_gui::GuiTaps {
+            probes: Vec::new(),
+            taps: Vec::new(),
+            views: Vec::new(),
+        },
     };
     // The GUI sinks the page shows do not run headless.
     let shown: Vec<String> = views
@@ -95,9 +103,12 @@ pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
     let control = match live {
         Some(grc) => Some(a.control.serve_gui(
             &graph.flowgraph,
-            probes,
+            crate::grc_gui::GuiTaps {
+                probes,
+                taps,
+                views,
+            },
             radioflow_control::SharedVariables::new(crate::grc_gui::GrcVariables(grc)),
-            views,
         )?),
         None => a.control.serve(&graph.flowgraph, probes, Vec::new())?,
     };

@@ -492,6 +492,54 @@ fn message_widgets_send_their_messages_to_the_running_graph() {
     }
     let (status, r) = put(&base, "level", json!(5000));
     assert_eq!(status, 400, "{r}");
+    // The LED shows the toggle's messages (a tap on its relay's output), the gauge the dial's
+    // variable.
+    let (_, g) = request("GET", &format!("{base}/api/graph"), None);
+    let view = |name: &str| {
+        g["views"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["name"] == name)
+            .unwrap_or_else(|| panic!("no view {name}: {g}"))
+            .clone()
+    };
+    assert_eq!(
+        (
+            view("lamp")["kind"].clone(),
+            view("lamp")["messages"].clone()
+        ),
+        (json!("led"), json!(["power.out"]))
+    );
+    assert_eq!(view("meter")["kind"], "gauge");
+    let (status, m) = request("GET", &format!("{base}/api/messages/power.out"), None);
+    assert_eq!(status, 200, "{m}");
+    assert_eq!(
+        (&m["count"], &m["value"], &m["text"]),
+        (&json!(1), &json!(1), &json!("(power . 1)"))
+    );
+    let (_, r) = put(&base, "level", json!(1200));
+    let meter = r["views"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == "meter")
+        .unwrap();
+    assert_eq!(meter["options"]["value"], 1200.0, "{r}");
+    // Every message handled before the stop (a stop drops what is still queued).
+    poll(
+        "the message debug to take the five messages",
+        DEADLINE,
+        || {
+            let (_, c) = request("GET", &format!("{base}/api/counters"), None);
+            let debug = c["blocks"]
+                .as_array()?
+                .iter()
+                .find(|b| b["name"] == "debug")?
+                .clone();
+            (debug["messages"] == 5).then_some(())
+        },
+    );
     let (status, _) = request("POST", &format!("{base}/api/stop"), Some("{}"));
     assert_eq!(status, 200);
     let (ok, out, err) = run.wait();
@@ -504,7 +552,8 @@ fn message_widgets_send_their_messages_to_the_running_graph() {
             "(level . 2500)",
             "(power . 1)",
             "(kick . 7)",
-            "(note . on air)"
+            "(note . on air)",
+            "(level . 1200)"
         ],
         "{out}"
     );

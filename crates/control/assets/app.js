@@ -171,11 +171,7 @@ function putVariable(name, value) {
     { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ value }) })
     .then((r) => {
       showVariables(r.variables);
-      // A display's centre, rate or limits may follow the variable.
-      for (const nv of r.views || []) {
-        const view = views.find((x) => x.v.name === nv.name);
-        if (view) { view.v.centre = nv.centre; view.v.title = nv.title; view.o = nv.options || {}; view.avg = null; }
-      }
+      followViews(r.views);
       const set = r.set.map((s) => `${s.block}.${s.param} = ${s.value}`)
         .concat((r.sent || []).map((s) => `sent ${s.message} to ${s.block}.${s.port}`));
       say(`${name} = ${JSON.stringify(r.value)}` + (set.length ? `: set ${set.join(", ")}` : ": no running parameter depends on it")
@@ -273,7 +269,19 @@ function showVariables(list) {
 }
 
 function refreshVariables() {
-  return api("/api/variables").then((r) => showVariables(r.variables)).catch(() => {});
+  return api("/api/variables").then((r) => { showVariables(r.variables); followViews(r.views); }).catch(() => {});
+}
+
+// The displays as the variables are now: a centre, rate or limits may follow a variable.
+function followViews(list) {
+  for (const nv of list || []) {
+    const view = views.find((x) => x.v.name === nv.name);
+    if (!view) continue;
+    view.v.centre = nv.centre; view.v.title = nv.title; view.o = nv.options || {}; view.avg = null;
+    // An LED's state or a gauge's value written as a variable's expression follows it (GNU
+    // Radio's set_state/set_value callbacks).
+    if (view.show) view.show(view.v.kind === "led" ? view.o.state === 1 : view.o.value || 0);
+  }
 }
 
 // GRC's layout: `gui_hint` places a display or control in a grid cell ("row, col, rowspan,
@@ -340,7 +348,10 @@ function setupViews(g) {
     const trigger = ["", " (auto trigger)", " (normal trigger)", " (tag trigger: shown free-running)"][o.trigger || 0] || "";
     // The eye's trigger is not applied yet: said, not hidden.
     const eyeTrigger = v.kind === "eye" && o.trigger ? " (its trigger not applied: shown free-running)" : "";
-    div.appendChild(el("span", { class: "muted" }, `${v.kind} of ${v.probes.join(", ") || "nothing the page can plot"}${v.kind === "time" ? trigger : eyeTrigger}`));
+    const sources = v.probes.concat(v.messages || []);
+    const shows = sources.length ? `${v.kind} of ${sources.join(", ")}`
+      : v.kind === "led" || v.kind === "gauge" ? `${v.kind} following its variables` : `${v.kind} of nothing the page can plot`;
+    div.appendChild(el("span", { class: "muted" }, `${shows}${v.kind === "time" ? trigger : eyeTrigger}`));
     place(div, v.gui_hint);
     const view = { v, o, last: 0, real: v.probes.length > 0 && v.probes.every((id) => items.get(id) === "float32") };
     if (v.kind === "waterfall") {
@@ -356,6 +367,20 @@ function setupViews(g) {
         div.appendChild(c);
         return c;
       });
+    } else if (v.kind === "led" || v.kind === "gauge") {
+      // What the messages sent to it say: an LED on or off, a gauge's value in its range.
+      const [on, off] = v.units && v.units.length === 2 ? v.units : ["green", "red"];
+      view.display = el("span", { class: v.kind, id: `${v.kind}-${v.name}` });
+      view.text = el("span", { class: "number-value", id: `${v.kind}-value-${v.name}` }, "");
+      if (v.kind === "led") {
+        view.show = (x) => { view.display.style.background = x ? on : off; view.display.dataset.on = x ? "1" : "0"; };
+        view.show(o.state === 1);
+      } else {
+        view.display = el("meter", { min: o.min, max: o.max, value: o.value, id: `gauge-${v.name}`, class: o.vertical ? "vertical" : "" });
+        view.show = (x) => { view.display.value = x * (o.scale || 1); view.text.textContent = String(x); };
+        view.show(o.value || 0);
+      }
+      div.append(view.display, view.text);
     } else if (v.kind === "number") {
       // A row per input: its label, value with unit, and a bar between min and max.
       view.numbers = v.probes.map((id, i) => {
@@ -415,6 +440,20 @@ async function refreshViews() {
     if (now - view.last < Math.max(100, 1000 * (o.update || 0))) continue;
     view.last = now;
     try {
+      if (view.show) {
+        // A message display: the latest message any of its sources sent.
+        const got = await Promise.all(v.messages.map((id) => api(`/api/messages/${encodeURIComponent(id)}`)));
+        // Of its sources, one that sent since the last look (each tap keeps its own latest).
+        view.seen = view.seen || new Map();
+        const fresh = got.filter((m) => m.count > (view.seen.get(m.id) || 0) && m.value !== null);
+        got.forEach((m) => view.seen.set(m.id, m.count));
+        if (fresh.length) {
+          const m = fresh[fresh.length - 1];
+          view.show(v.kind === "led" ? m.value === true || m.value === 1 : Number(m.value));
+          if (v.kind === "led") view.text.textContent = m.text;
+        }
+        continue;
+      }
       const probeView = v.kind === "waterfall" ? "spectrum"
         : ["spectrum", "constellation"].includes(v.kind) ? v.kind : "time";
       const data = await Promise.all(v.probes.map((id) => api(`/api/probes/${encodeURIComponent(id)}?view=${probeView}`)));

@@ -16,7 +16,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
-use radioflow_runtime::BlockId;
+use radioflow_runtime::{BlockId, Pmt};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -41,6 +41,7 @@ pub(crate) fn router(state: Arc<State>) -> Router {
         .route("/api/variables/{name}", put(set_variable))
         .route("/api/probes", get(probes))
         .route("/api/probes/{id}", get(probe))
+        .route("/api/messages/{id}", get(message_tap))
         .route("/api/stop", post(stop))
         .route("/api/start", post(start))
         .fallback(|r: Request| async move { ApiError::NotFound(r.uri().path().to_owned()) })
@@ -313,6 +314,7 @@ async fn set_param(
 fn view_json(w: &crate::variables::ViewConfig) -> Value {
     json!({
         "name": w.name, "title": w.title, "kind": w.kind, "probes": w.probes,
+        "messages": w.messages,
         "centre": w.centre, "size": w.size, "gui_hint": w.gui_hint,
         "options": w.options.iter().map(|(k, x)| (k.clone(), json!(x)))
             .collect::<serde_json::Map<String, Value>>(),
@@ -325,8 +327,14 @@ async fn variables(Ext(state): S) -> Result<Json<Value>, ApiError> {
         .variables
         .as_ref()
         .ok_or_else(|| ApiError::NotFound("this graph has no variables to set".into()))?;
-    let widgets = shared.0.lock().unwrap_or_else(|p| p.into_inner()).widgets();
-    Ok(Json(json!({ "variables": widgets })))
+    let (widgets, views) = {
+        let variables = shared.0.lock().unwrap_or_else(|p| p.into_inner());
+        (variables.widgets(), variables.views())
+    };
+    Ok(Json(json!({
+        "variables": widgets,
+        "views": views.iter().map(view_json).collect::<Vec<_>>(),
+    })))
 }
 
 /// Sets a front end's variable, then each running block's parameter it changes, then posts the
@@ -389,6 +397,37 @@ async fn set_variable(
         "errors": errors,
         "views": change.views.iter().map(view_json).collect::<Vec<_>>(),
         "variables": widgets,
+    })))
+}
+
+/// A message tap's latest message: its text, and the number or bool a display shows (GNU
+/// Radio's LED indicator and gauges take the second of a pair, `pmt.cdr`), with the count.
+async fn message_tap(Ext(state): S, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let tap = state
+        .message_taps
+        .iter()
+        .find(|t| t.id == id)
+        .ok_or_else(|| ApiError::NotFound(format!("no message tap '{id}'")))?;
+    let latest = tap
+        .state
+        .latest
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone();
+    let shown = match &latest {
+        Some(Pmt::Pair(pair)) => match &pair.1 {
+            Pmt::Int(i) => json!(i),
+            Pmt::Double(x) => json!(x),
+            Pmt::Bool(b) => json!(b),
+            _ => Value::Null,
+        },
+        _ => Value::Null,
+    };
+    Ok(Json(json!({
+        "id": tap.id,
+        "count": tap.state.count.load(std::sync::atomic::Ordering::Relaxed),
+        "text": latest.map(|m| m.to_string()),
+        "value": shown,
     })))
 }
 

@@ -6,6 +6,7 @@ use crate::connections::Limits;
 use crate::counters::{Report, Sampler};
 use crate::error::ServeError;
 use crate::graph_info::GraphInfo;
+use crate::message_tap::MessageTap;
 use crate::origin::Origins;
 use crate::probe::Probe;
 use crate::probe_view::ProbeState;
@@ -31,6 +32,9 @@ pub struct ControlConfig {
     pub token: Option<String>,
     /// Probes added with [`add_probe`](crate::add_probe) before the graph started.
     pub probes: Vec<Probe>,
+    /// Message taps added with [`add_message_tap`](crate::add_message_tap) before the graph
+    /// started (a front end's message displays read them).
+    pub message_taps: Vec<MessageTap>,
     /// Initial values of settable parameters, `(block, parameter, value)`, shown until set.
     pub params: Vec<(String, String, serde_json::Value)>,
     /// Web origins besides the port's own page that may use it (`http://dash.example:8080`):
@@ -54,6 +58,7 @@ impl ControlConfig {
             addr,
             token: None,
             probes: Vec::new(),
+            message_taps: Vec::new(),
             params: Vec::new(),
             allowed_origins: Vec::new(),
             limits: Limits::default(),
@@ -200,6 +205,7 @@ fn start(
             .into_iter()
             .map(|p| Mutex::new(ProbeState::new(p)))
             .collect(),
+        message_taps: config.message_taps,
         origins: Origins::parse(&config.allowed_origins)?,
         budgets: Budgets::new(config.limits.requests_per_second),
         variables: config.variables,

@@ -50,6 +50,7 @@ pub(crate) struct State {
     /// Last value set per `(block, parameter)`, and initial values given by the owner.
     pub(crate) params: Mutex<HashMap<(String, String), serde_json::Value>>,
     pub(crate) probes: Vec<Mutex<ProbeState>>,
+    pub(crate) message_taps: Vec<crate::message_tap::MessageTap>,
     /// Who may use the port besides its own page.
     pub(crate) origins: Origins,
     pub(crate) budgets: Budgets,

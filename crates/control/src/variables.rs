@@ -16,6 +16,12 @@ pub trait Variables: Send + 'static {
     /// `labels`...).
     fn widgets(&self) -> serde_json::Value;
 
+    /// The front end's views as they are now (their centre, rate, limits or shown value may
+    /// depend on the variables); their probes are as at the start. None by default.
+    fn views(&self) -> Vec<ViewConfig> {
+        Vec::new()
+    }
+
     /// Sets variable `name` to `value`, or says why it cannot (the message names the
     /// variable); on success, the parameters to set on the running blocks and the messages
     /// to post to them.
@@ -67,11 +73,14 @@ pub struct ViewConfig {
     /// Its title.
     pub title: String,
     /// `spectrum`, `time`, `constellation`, `waterfall`, `number`, `histogram`, `eye`,
-    /// `raster` or `vector`; or `tabs`, a tab widget the others name in their `gui_hint` (no
+    /// `raster`, `vector`, `led` or `gauge`; or `tabs`, a tab widget the others name in their `gui_hint` (no
     /// probes).
     pub kind: String,
     /// The probes it plots (ids as [`Probe::id`](crate::Probe)), in its inputs' order.
     pub probes: Vec<String>,
+    /// The message taps it shows (ids as [`MessageTap::id`](crate::MessageTap)): an LED's or
+    /// gauge's.
+    pub messages: Vec<String>,
     /// The centre frequency of a spectrum's or waterfall's axis, in Hz.
     pub centre: f64,
     /// Points a time plot or constellation shows (the latest of its probes' frames), if

@@ -59,14 +59,17 @@ pub struct GuiView {
     pub name: String,
     /// What it shows: `spectrum`, `time`, `constellation`, `waterfall`, `number` (the latest
     /// value of each input, averaged), `histogram`, `eye` (traces of two symbols overlaid),
-    /// `raster` (rows of samples as intensities) or `vector` (each item, a vector, against its
-    /// index); or `tabs`, a QT tab widget (`qtgui_tab_widget`) that the page lays views and
+    /// `raster` (rows of samples as intensities), `vector` (each item, a vector, against its
+    /// index), `led` (on or off, from the messages it receives) or `gauge` (a number from its
+    /// messages, between a minimum and a maximum); or `tabs`, a QT tab widget (`qtgui_tab_widget`) that the page lays views and
     /// widgets out in.
     pub kind: &'static str,
     /// Its title (GRC's `name` parameter; the block's name when empty).
     pub title: String,
     /// For each connected input, its index and the output that feeds it.
     pub inputs: Vec<(usize, End)>,
+    /// The message outputs that feed a message display (an LED's, a gauge's).
+    pub messages: Vec<End>,
     /// The inputs' sample rate (GRC's `srate` or `bw`), if given.
     pub rate: Option<f64>,
     /// The centre frequency the frequency axis is drawn around (GRC's `fc`), in Hz.
@@ -89,13 +92,15 @@ pub struct GuiView {
     /// counts add up over frames). Eye: `sps` (samples per symbol). Raster: `rows`, `cols`,
     /// `zmin`/`zmax` (intensity range), `mult0`/`offset0`... (each input's scaling),
     /// `x_start`/`x_end`/`y_start`/`y_end` (the axes' ranges when given). Vector: `x_start`,
-    /// `x_step`, `ref_level`.
+    /// `x_step`, `ref_level`. Gauge: `min`, `max`, `scale` (GNU Radio's level gauge's
+    /// `scaleFactor`: the bar shows the value times it), `vertical`.
     pub options: Vec<(String, f64)>,
     /// Per input, the legend's label (GRC's `label1`...), empty where none is given; for a tab
     /// widget, its tabs' labels.
     pub labels: Vec<String>,
     /// Per input, the unit written after a number sink's value (GRC's `unit1`...); for a
-    /// vector sink, its x and y axis titles (label and unit); empty for the others.
+    /// vector sink, its x and y axis titles (label and unit); for an LED, its on and off
+    /// colours; empty for the others.
     pub units: Vec<String>,
 }
 

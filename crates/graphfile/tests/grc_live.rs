@@ -597,12 +597,20 @@ fn message_widgets_send_gnu_radios_messages_through_relays_in_the_graph() {
         from.contains(&"go.out -> debug.store".to_owned()),
         "{from:?}"
     );
-    // The LED is not on the page yet: the toggle's message to it is named, not sent.
+    // The LED shows the toggle's messages: a view of the relay's output (its connection is
+    // the page's, not the graph's).
     assert!(!from.iter().any(|c| c.contains("led")), "{from:?}");
+    let led = d.gui.iter().find(|v| v.name == "led").unwrap();
+    assert_eq!(led.kind, "led");
+    assert_eq!(
+        led.messages,
+        [End {
+            block: "toggle".into(),
+            port: PortName::Name("out".into())
+        }]
+    );
     assert!(
-        d.notes
-            .iter()
-            .any(|n| n.contains("the page sends the messages of 'toggle', but not to led")),
+        !d.notes.iter().any(|n| n.contains("not to led")),
         "{:?}",
         d.notes
     );
@@ -674,4 +682,65 @@ fn message_widgets_run_headless_send_nothing() {
         "{:?}",
         d.notes
     );
+}
+
+#[test]
+fn gauges_and_leds_follow_their_variables_and_show_the_messages_sent_to_them() {
+    let text = r#"
+options:
+  parameters: {id: indicators, generate_options: qt_gui}
+blocks:
+- name: gain
+  id: variable_qtgui_range
+  parameters: {value: '6', start: '0', stop: '100', step: '1', rangeType: int, widget: counter_slider}
+- name: lit
+  id: variable_qtgui_check_box
+  parameters: {type: bool, value: 'True', 'true': 'True', 'false': 'False'}
+- name: meter
+  id: qtgui_levelgauge
+  parameters: {label: Gain, type: int, value: gain, minimum: '0', maximum: '100', scaleFactor: '2', isVertical: 'False'}
+- name: dial
+  id: qtgui_dialgauge
+  parameters: {label: Dial, type: int, value: '3', minimum: '0', maximum: '10'}
+- name: lamp
+  id: qtgui_ledindicator
+  parameters: {label: '"On"', state: lit, onColor: green, offColor: red}
+- name: strobe
+  id: blocks_message_strobe
+  parameters: {msg: 'pmt.cons(pmt.intern("v"), pmt.from_long(5))', period: '1000'}
+connections:
+- [strobe, strobe, dial, value]
+metadata: {file_format: 1}
+"#;
+    let mut grc = LiveGrc::parse(text.into(), "indicators.grc").unwrap();
+    let view = |grc: &LiveGrc, name: &str| {
+        grc.description()
+            .gui
+            .iter()
+            .find(|v| v.name == name)
+            .unwrap()
+            .clone()
+    };
+    let meter = view(&grc, "meter");
+    assert_eq!(meter.kind, "gauge");
+    assert_eq!(
+        ["min", "max", "value", "scale", "vertical"].map(|k| option(&meter, k)),
+        [0.0, 100.0, 6.0, 2.0, 0.0].map(Some)
+    );
+    // The dial gauge shows the strobe's messages (a tap on its output).
+    let dial = view(&grc, "dial");
+    assert_eq!(
+        dial.messages,
+        [End {
+            block: "strobe".into(),
+            port: PortName::Name("strobe".into())
+        }]
+    );
+    assert_eq!(option(&view(&grc, "lamp"), "state"), Some(1.0));
+    assert_eq!(view(&grc, "lamp").units, ["green", "red"]);
+    // A variable the gauge's value is written as: the view follows it (GNU Radio's set_value).
+    grc.set("gain", Value::Int(40)).unwrap();
+    assert_eq!(option(&view(&grc, "meter"), "value"), Some(40.0));
+    grc.set("lit", Value::Bool(false)).unwrap();
+    assert_eq!(option(&view(&grc, "lamp"), "state"), Some(0.0));
 }

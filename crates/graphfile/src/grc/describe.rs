@@ -415,11 +415,24 @@ pub(crate) fn describe_grc_with(
     } else {
         Vec::new()
     };
-    // A relayed widget's connections leave from its relay; the other GUI blocks' go.
+    // A relayed widget's connections leave from its relay; the other GUI blocks' go. A message
+    // display shows what comes from the graph's blocks and relays.
     let relayed: HashSet<&str> = widgets
         .iter()
         .filter_map(|w| w.message.as_ref()?.relay.as_deref())
         .collect();
+    for c in &graph.messages {
+        let from_graph = relayed.contains(c.from.block.as_str())
+            || !headless.contains_key(c.from.block.as_str());
+        if let Some(view) = graph
+            .gui
+            .iter_mut()
+            .find(|v| v.name == c.to.block && MESSAGE_VIEWS.contains(&v.kind))
+            .filter(|_| from_graph)
+        {
+            view.messages.push(c.from.clone());
+        }
+    }
     graph.messages.retain(|c| {
         (relayed.contains(c.from.block.as_str()) || !headless.contains_key(c.from.block.as_str()))
             && !headless.contains_key(c.to.block.as_str())
@@ -446,16 +459,26 @@ fn relay_widget(
     message: &mut widgets::WidgetMessage,
 ) {
     let mut dropped = Vec::new();
+    let mut relayed = false;
+    let shown: HashSet<String> = graph
+        .gui
+        .iter()
+        .filter(|v| MESSAGE_VIEWS.contains(&v.kind))
+        .map(|v| v.name.clone())
+        .collect();
     for c in &mut graph.messages {
         if c.from.block != name {
             continue;
         }
-        if headless.contains_key(c.to.block.as_str()) {
+        if headless.contains_key(c.to.block.as_str()) && !shown.contains(&c.to.block) {
             dropped.push(c.to.block.clone());
             continue;
         }
-        message.sends.push(c.to.clone());
+        if !headless.contains_key(c.to.block.as_str()) {
+            message.sends.push(c.to.clone());
+        }
         c.from.port = PortName::Name("out".into());
+        relayed = true;
     }
     let headless_note = format!("'{name}' runs headless");
     graph.notes.retain(|n| !n.contains(&headless_note));
@@ -466,7 +489,7 @@ fn relay_widget(
             dropped.join(", ")
         ));
     }
-    if message.sends.is_empty() {
+    if !relayed {
         return;
     }
     let host = graph
@@ -483,6 +506,9 @@ fn relay_widget(
     });
     message.relay = Some(name.to_owned());
 }
+
+/// The kinds of [`crate::GuiView`] that show messages rather than streams.
+const MESSAGE_VIEWS: &[&str] = &["led", "gauge"];
 
 /// The file's stream (or, with `messages`, message) connections, through virtual
 /// sinks/sources and around bypassed blocks, leaving out those of disabled blocks; `names`

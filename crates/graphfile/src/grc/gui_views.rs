@@ -32,6 +32,9 @@ pub(super) fn view(
         "qtgui_time_raster_sink_x" => ("raster", "samp_rate", ""),
         "qtgui_vector_sink_f" => ("vector", "", "vlen"),
         "qtgui_tab_widget" => return Some(tabs(name, params, vars)),
+        "qtgui_ledindicator" | "qtgui_dialgauge" | "qtgui_levelgauge" => {
+            return Some(message_display(id, name, params, vars));
+        }
         _ => return None,
     };
     // Sinks of message type take PDUs, not streams.
@@ -97,6 +100,7 @@ fn tabs(
         kind: "tabs",
         title: name.to_owned(),
         inputs: Vec::new(),
+        messages: Vec::new(),
         rate: None,
         centre: 0.0,
         size: None,
@@ -105,6 +109,68 @@ fn tabs(
         labels,
         units: Vec::new(),
     })
+}
+
+/// GNU Radio's LED indicator, dial gauge and level gauge: a display of the messages sent to it
+/// (their sources filled in with the file's message connections).
+fn message_display(
+    id: &str,
+    name: &str,
+    params: &HashMap<String, String>,
+    vars: &mut Variables,
+) -> Result<GuiView, String> {
+    let label = text(params, vars, "label");
+    let mut view = GuiView {
+        name: name.to_owned(),
+        kind: if id == "qtgui_ledindicator" {
+            "led"
+        } else {
+            "gauge"
+        },
+        title: if label.is_empty() {
+            name.to_owned()
+        } else {
+            label
+        },
+        inputs: Vec::new(),
+        messages: Vec::new(),
+        rate: None,
+        centre: 0.0,
+        size: None,
+        gui_hint: params.get("gui_hint").cloned().unwrap_or_default(),
+        options: Vec::new(),
+        labels: Vec::new(),
+        units: Vec::new(),
+    };
+    if id == "qtgui_ledindicator" {
+        let on = number(params, vars, "state")? == Some(1.0);
+        view.options
+            .push(("state".to_owned(), f64::from(u8::from(on))));
+        view.units = ["onColor", "offColor"]
+            .iter()
+            .map(|k| text(params, vars, k))
+            .collect();
+        return Ok(view);
+    }
+    for (key, as_key, default) in [
+        ("minimum", "min", 0.0),
+        ("maximum", "max", 100.0),
+        ("value", "value", 0.0),
+    ] {
+        let x = number(params, vars, key)?.unwrap_or(default);
+        view.options.push((as_key.to_owned(), x));
+    }
+    // The level gauge shows the value times its scale factor when that is not 1
+    // (`if int(self.scaleFactor) != 1` in gr-qtgui's levelgauge.py).
+    let scale = number(params, vars, "scaleFactor")?.unwrap_or(1.0);
+    view.options.push((
+        "scale".to_owned(),
+        if scale.trunc() != 1.0 { scale } else { 1.0 },
+    ));
+    let vertical = id == "qtgui_levelgauge" && number(params, vars, "isVertical")? != Some(0.0);
+    view.options
+        .push(("vertical".to_owned(), f64::from(u8::from(vertical))));
+    Ok(view)
 }
 
 /// GRC's trigger mode (`qtgui.TRIG_MODE_NORM`) as the number [`GuiView::options`] gives it.
@@ -176,6 +242,7 @@ fn describe(
         kind,
         title,
         inputs: Vec::new(),
+        messages: Vec::new(),
         rate,
         centre,
         size,
