@@ -27,7 +27,7 @@ use radioflow_runtime::registry::prelude::*;
     summary = "Its input, or zeros while muted.",
     dtypes = all
 )]
-#[param(mute: bool = false, doc = "write zeros instead of the input")]
+#[param(mute: bool = false, settable, doc = "write zeros instead of the input (set while running: from the next work call on)")]
 #[message_input(name = "set_mute", doc = "a bool: mute (true) or pass (false)")]
 #[derive(Debug)]
 pub struct Mute<T: Item> {
@@ -87,5 +87,18 @@ mod tests {
         let (items, tags) = h.take_output_with_tags::<i32>("out");
         assert_eq!(items, [0]);
         assert_eq!(tags, [Tag::new(2, "t", 0i64)]);
+    }
+
+    #[test]
+    fn mute_set_while_running_through_its_parameter() {
+        let mut h = Harness::new(Mute::<f32>::new(false));
+        h.post("mute", true).unwrap();
+        h.push("in", &[1.0f32]);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<f32>("out"), [0.0]);
+        h.post("mute", false).unwrap();
+        h.push("in", &[2.0f32]);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<f32>("out"), [2.0]);
     }
 }

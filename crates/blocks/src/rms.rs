@@ -30,7 +30,7 @@ use radioflow_runtime::registry::prelude::*;
     dtypes = [Complex32, Float32],
     make = Self::new(alpha).map_err(|e| Refused::param(e.name, e.reason))
 )]
-#[param(alpha: f64 = 0.0001, at_least = 0.0, at_most = 1.0, doc = "the weight of the new squared magnitude")]
+#[param(alpha: f64 = 0.0001, at_least = 0.0, at_most = 1.0, settable, doc = "the weight of the new squared magnitude (set while running: from the next sample on, the state kept)")]
 #[derive(Debug)]
 pub struct Rms<T: FirSample + Item> {
     /// The samples.
@@ -56,6 +56,17 @@ impl<T: FirSample + Item> Rms<T> {
         })
     }
 
+    /// Weighs the squared magnitudes from now on with `alpha`, the state kept (GNU Radio's
+    /// `set_alpha`).
+    ///
+    /// # Panics
+    /// If `alpha` is not in `[0, 1]` (a running graph's value is checked before).
+    pub fn set_alpha(&mut self, alpha: f64) {
+        if let Err(e) = self.iir.set_alpha(alpha) {
+            panic!("rms: {e}");
+        }
+    }
+
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let iir = &mut self.iir;
         one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |x, y| {
@@ -67,5 +78,28 @@ impl<T: FirSample + Item> Rms<T> {
             }
         });
         Ok(WorkStatus::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn alpha_set_while_running_weighs_the_next_samples_and_keeps_the_state() {
+        let mut h = Harness::new(Rms::<f32>::new(1.0).unwrap());
+        h.push("in", &[3.0f32]);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<f32>("out"), [3.0]);
+        h.post("alpha", 0.5).unwrap();
+        // Squares averaged with the kept state 9: (9 + 1) / 2 = 5, then (5 + 1) / 2 = 3.
+        h.push("in", &[1.0f32, 1.0]);
+        h.work().unwrap();
+        let y = h.take_output::<f32>("out");
+        assert!(
+            (y[0] - 5f32.sqrt()).abs() < 1e-6 && (y[1] - 3f32.sqrt()).abs() < 1e-6,
+            "{y:?}"
+        );
     }
 }

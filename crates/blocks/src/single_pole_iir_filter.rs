@@ -30,7 +30,7 @@ use radioflow_runtime::registry::prelude::*;
     dtypes = [Complex32, Float32],
     make = Self::new(alpha).map_err(|e| Refused::param(e.name, e.reason))
 )]
-#[param(alpha: f64 = 1.0, at_least = 0.0, at_most = 1.0, doc = "the weight of the new sample")]
+#[param(alpha: f64 = 1.0, at_least = 0.0, at_most = 1.0, settable, doc = "the weight of the new sample (set while running: from the next sample on, the state kept)")]
 #[derive(Debug)]
 pub struct SinglePoleIirFilter<T: FirSample + Item> {
     /// The samples.
@@ -56,11 +56,45 @@ impl<T: FirSample + Item> SinglePoleIirFilter<T> {
         })
     }
 
+    /// Weighs the samples from now on with `alpha`, the state kept (GNU Radio's `set_taps`).
+    ///
+    /// # Panics
+    /// If `alpha` is not in `[0, 1]` (a running graph's value is checked before).
+    pub fn set_alpha(&mut self, alpha: f64) {
+        if let Err(e) = self.kernel.set_alpha(alpha) {
+            panic!("single_pole_iir_filter: {e}");
+        }
+    }
+
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let kernel = &mut self.kernel;
         one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |x, y| {
             kernel.process_samples(x, y)
         });
         Ok(WorkStatus::Continue)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn alpha_set_while_running_weighs_the_next_samples_and_keeps_the_state() {
+        let mut h = Harness::new(SinglePoleIirFilter::<f32>::new(1.0).unwrap());
+        h.push("in", &[4.0f32]);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<f32>("out"), [4.0]);
+        // Through the settable parameter's message input, as a running graph gets it.
+        h.post("alpha", 0.5).unwrap();
+        h.push("in", &[0.0f32, 0.0]);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<f32>("out"), [2.0, 1.0]);
+        // A value outside [0, 1] is refused (warned, not applied): alpha stays 0.5.
+        h.post("alpha", 1.5).unwrap();
+        h.push("in", &[0.0f32]);
+        h.work().unwrap();
+        assert_eq!(h.take_output::<f32>("out"), [0.5]);
     }
 }

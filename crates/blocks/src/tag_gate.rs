@@ -31,7 +31,7 @@ use radioflow_runtime::registry::prelude::*;
     make = Self::new(propagate_tags).single_key(&single_key).with_vlen(vlen)
 )]
 #[param(propagate_tags: bool = false, doc = "let every tag pass")]
-#[param(single_key: String = "", doc = "without propagate_tags: stop only this key's tags (empty: stop all)")]
+#[param(single_key: String = "", settable, doc = "without propagate_tags: stop only this key's tags (empty: stop all; set while running: from the next work call on)")]
 #[param(vlen: usize = 1, min = 1, doc = "scalars per item (GNU Radio's vector length)")]
 #[derive(Debug)]
 pub struct TagGate<T: Item> {
@@ -62,6 +62,12 @@ impl<T: Item> TagGate<T> {
     pub fn single_key(mut self, key: &str) -> Self {
         self.single = (!key.is_empty()).then(|| Pmt::symbol(key));
         self
+    }
+
+    /// Stops only the tags of `key` from the next work call on (empty: all), without
+    /// `propagate_tags` (GNU Radio's `set_single_key`).
+    pub fn set_single_key(&mut self, key: String) {
+        self.single = (!key.is_empty()).then(|| Pmt::symbol(key.as_str()));
     }
 
     /// Items of `vlen` scalars.
@@ -114,5 +120,17 @@ mod tests {
             let keys: Vec<String> = tags.iter().map(|t| t.key.to_string()).collect();
             assert_eq!(keys, expected, "{propagate} {key:?}");
         }
+    }
+
+    #[test]
+    fn single_key_set_while_running_stops_that_key_from_the_next_call() {
+        let mut h = Harness::new(TagGate::<u8>::new(false).single_key("a"));
+        h.post("single_key", "b").unwrap();
+        h.push_tag("in", 0, "a", 1i64);
+        h.push_tag("in", 1, "b", 2i64);
+        h.push("in", &[7u8, 8]);
+        h.work().unwrap();
+        let (_, tags) = h.take_output_with_tags::<u8>("out");
+        assert_eq!(tags, [Tag::new(0, "a", 1i64)]);
     }
 }

@@ -194,6 +194,19 @@ impl SinglePoleIir {
         })
     }
 
+    /// Weighs the samples from now on with `alpha`; the state stays (GNU Radio's
+    /// `set_taps`).
+    ///
+    /// # Errors
+    /// If `alpha` is not in `[0, 1]` (nothing changes).
+    pub fn set_alpha(&mut self, alpha: f64) -> Result<(), ParamError> {
+        *self = Self {
+            last: self.last,
+            ..Self::new(alpha)?
+        };
+        Ok(())
+    }
+
     /// One step on a single stream: the next output for input `x`.
     pub fn step(&mut self, x: f64) -> f64 {
         self.last[0] = self.alpha * x + (1.0 - self.alpha) * self.last[0];

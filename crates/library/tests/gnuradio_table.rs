@@ -264,16 +264,6 @@ const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
         "taps are read when the filter is made (its centre is settable)",
     ),
     (
-        "single_pole_iir_filter_xx",
-        "alpha",
-        "alpha is read when the block is made",
-    ),
-    (
-        "blocks_rms_xx",
-        "alpha",
-        "alpha is read when the block is made",
-    ),
-    (
         "interp_fir_filter_xxx",
         "taps",
         "taps are read when the filter is made",
@@ -517,11 +507,6 @@ const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
         "blocks_keep_m_in_n",
         "n",
         "m, n and the offset are read when the block is made",
-    ),
-    (
-        "blocks_mute_xx",
-        "mute",
-        "muting is read when the block is made",
     ),
     (
         "blocks_moving_average_xx",
@@ -962,11 +947,6 @@ const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
         "blocks_burst_tagger",
         "false_value",
         "the tags are read when the block is made",
-    ),
-    (
-        "blocks_tag_gate",
-        "single_key",
-        "the key is read when the block is made",
     ),
     (
         "blocks_rotator_cc",
