@@ -3,6 +3,7 @@
 //! graph).
 
 use super::balance::{Seat, Team};
+use super::crossing::Crossing;
 use super::placement::{place, Placement};
 use super::thread::{pin_current_thread, spawn_all, thread_name, ThreadJob};
 use super::worker::{run_task, run_worker};
@@ -306,11 +307,15 @@ impl Scheduler for FlowScheduler {
         if !(self.balance && self.cut && cuttable) {
             idle.clear();
         }
-        if !idle.is_empty() {
-            // The cut's measurement reads the clock (calibrated once per process, here rather
-            // than on a worker's hot path).
+        // A cut is measured with the clock and judged by what crossing cores costs on this
+        // machine: both measured once per process, here rather than on a worker's thread.
+        let cutting = self.balance && self.cut && cuttable && self.workers > 1;
+        let crossing = if cutting {
             crate::clock::init();
-        }
+            Crossing::measured()
+        } else {
+            Crossing::FALLBACK
+        };
         let idle_parkers: Vec<Arc<Parker>> =
             idle.iter().map(|&w| worker_parkers[w].clone()).collect();
         let (tasks, idle_slots) = graph.into_tasks_with_idle(parkers, &idle_parkers)?;
@@ -355,6 +360,8 @@ impl Scheduler for FlowScheduler {
                 team_tasks,
                 plan.chains.len(),
                 self.stress,
+                cutting,
+                crossing,
             )
         });
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
