@@ -340,7 +340,10 @@ impl Seat {
             _ => {}
         }
         let n = self.give(tasks, to, |t| t.chain == tail, Some(as_chain));
-        tracing::debug!("flow: worker {} handed {n} blocks back to worker {to}", self.worker);
+        tracing::debug!(
+            "flow: worker {} handed {n} blocks back to worker {to}",
+            self.worker
+        );
         n
     }
 
@@ -519,7 +522,9 @@ impl Seat {
                     since,
                 };
             }
-            Cutting::Measuring { chain: c, since, .. } if c == chain => {
+            Cutting::Measuring {
+                chain: c, since, ..
+            } if c == chain => {
                 self.decide(tasks, chain, since);
             }
             Cutting::Draining {

@@ -114,7 +114,11 @@ fn probe() -> Option<Crossing> {
                     }
                 }
                 let pass = if t % 2 == me {
-                    (Pass::Write, write(buffer, 2 * t as u64), write(buffer, 2 * t as u64 + 1))
+                    (
+                        Pass::Write,
+                        write(buffer, 2 * t as u64),
+                        write(buffer, 2 * t as u64 + 1),
+                    )
                 } else {
                     (Pass::Read, read(buffer), read(buffer))
                 };
