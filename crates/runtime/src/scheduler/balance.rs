@@ -53,8 +53,6 @@ pub(crate) struct Team {
     next_chain: AtomicUsize,
     /// Whether a worker's last chain may be cut for a hungry worker (`cut.rs`).
     cut: bool,
-    /// What handing a chunk between two cores costs on this machine.
-    crossing: Crossing,
     /// Per worker: a chain another worker asks back (a cut undone).
     recall: Vec<CachePadded<Recall>>,
 }
@@ -74,7 +72,7 @@ const RECALL_BUSY: usize = usize::MAX;
 impl Team {
     /// A team of workers with these parkers and thread slots, running `tasks` unfinished tasks
     /// in all (chains as given by each task's `chain`, all below `chains`); a worker's last
-    /// chain is cut for a hungry one when `cut`, judged by the `crossing` costs.
+    /// chain is cut for a hungry one when `cut`.
     pub(crate) fn new(
         parkers: Vec<Arc<Parker>>,
         slots: Vec<usize>,
@@ -82,7 +80,6 @@ impl Team {
         chains: usize,
         stress: Option<u32>,
         cut: bool,
-        crossing: Crossing,
     ) -> Arc<Self> {
         let n = parkers.len();
         let flag = || CachePadded::new(AtomicBool::new(false));
@@ -97,7 +94,6 @@ impl Team {
             stress,
             next_chain: AtomicUsize::new(chains),
             cut,
-            crossing,
             recall: (0..n)
                 .map(|_| {
                     CachePadded::new(Recall {
@@ -143,12 +139,14 @@ pub(crate) struct Seat {
 enum Cutting {
     /// Not cutting.
     Idle,
-    /// Timing the steps of chain `chain` since clock tick `since`; `passes` more to go (at
-    /// least).
+    /// Measuring chain `chain`: waiting since clock tick `since` for the chain to settle
+    /// ([`SETTLE_NS`]), then (`settled`) timing its steps since `since`; `passes` more to go
+    /// (at least).
     Measuring {
         chain: usize,
         passes: u32,
         since: u64,
+        settled: bool,
     },
     /// Chain `chain` is cut before its block of rank `from` as soon as no region of it holds
     /// items; `passes` more to wait.
@@ -215,7 +213,7 @@ impl Seat {
     /// cut made).
     pub(crate) fn measuring(&self) -> bool {
         match self.cut {
-            Cutting::Measuring { .. } => true,
+            Cutting::Measuring { settled, .. } => settled,
             Cutting::Verifying {
                 settled, before, ..
             } => settled && !before.rate.is_nan(),
@@ -513,19 +511,27 @@ impl Seat {
                 chain: c,
                 passes,
                 since,
-            } if c == chain
-                && (passes > 1 || clock::to_ns(clock::now().wrapping_sub(since)) < WINDOW_NS) =>
-            {
-                self.cut = Cutting::Measuring {
-                    chain,
-                    passes: passes.saturating_sub(1).max(1),
-                    since,
-                };
-            }
-            Cutting::Measuring {
-                chain: c, since, ..
+                settled,
             } if c == chain => {
-                self.decide(tasks, chain, since);
+                let now = clock::now();
+                let elapsed = clock::to_ns(now.wrapping_sub(since));
+                if !settled {
+                    if elapsed >= SETTLE_NS {
+                        self.start_measuring(tasks, chain, true);
+                    }
+                } else if passes > 1 || elapsed < WINDOW_NS {
+                    self.cut = Cutting::Measuring {
+                        chain,
+                        passes: passes.saturating_sub(1).max(1),
+                        since,
+                        settled,
+                    };
+                } else if let Some(crossing) = Crossing::get() {
+                    self.decide(tasks, chain, since, &crossing);
+                } else {
+                    // The machine's costs are not known yet: a new window once they are.
+                    self.start_measuring(tasks, chain, true);
+                }
             }
             Cutting::Draining {
                 chain: c,
@@ -541,16 +547,7 @@ impl Seat {
                 };
             }
             _ => {
-                for t in tasks.iter_mut().filter(|t| t.chain == chain) {
-                    t.cost = 0;
-                    t.cost_steps = 0;
-                    t.cost_items = 0;
-                }
-                self.cut = Cutting::Measuring {
-                    chain,
-                    passes: MEASURE_PASSES,
-                    since: clock::now(),
-                };
+                self.start_measuring(tasks, chain, false);
                 return 0;
             }
         }
@@ -603,9 +600,8 @@ impl Seat {
     /// Decides, chain `chain` measured since tick `since`, whether and where to cut it
     /// (`cut.rs`).
     #[cold]
-    fn decide(&mut self, tasks: &[BlockTask], chain: usize, since: u64) {
+    fn decide(&mut self, tasks: &[BlockTask], chain: usize, since: u64, crossing: &Crossing) {
         let in_chain = |t: &&BlockTask| !t.is_finished() && t.chain == chain;
-        let crossing = self.team.crossing;
         // Per chunk, each block's time (its measured ticks over its steps that moved) and the
         // bytes it writes.
         let per_chunk = tasks.iter().filter(in_chain).map(|t| {
@@ -637,8 +633,8 @@ impl Seat {
                 blocks.join(", ")
             );
         }
-        match best_cut(per_chunk, &crossing) {
-            Some(cut) if cut.pays(&crossing) => {
+        match best_cut(per_chunk, crossing) {
+            Some(cut) if cut.pays(crossing) => {
                 let at = tasks.iter().filter(in_chain).nth(cut.at);
                 tracing::debug!(
                     "flow: cutting a chain before block '{}' for an idle worker (per chunk: \
@@ -677,6 +673,21 @@ impl Seat {
                 self.decline(chain);
             }
         }
+    }
+
+    /// Starts measuring `chain`: a window that counts (`settled`), or the wait before it.
+    fn start_measuring(&mut self, tasks: &mut [BlockTask], chain: usize, settled: bool) {
+        for t in tasks.iter_mut().filter(|t| t.chain == chain) {
+            t.cost = 0;
+            t.cost_steps = 0;
+            t.cost_items = 0;
+        }
+        self.cut = Cutting::Measuring {
+            chain,
+            passes: MEASURE_PASSES,
+            since: clock::now(),
+            settled,
+        };
     }
 
     fn decline(&mut self, chain: usize) {

@@ -7,8 +7,10 @@
 //! over lines in its own cache; the difference per byte is what a cut's reader pays for each
 //! byte that crosses (and the writer for taking its lines back). The wake-up is timed as the
 //! call that wakes a sleeping thread (what the side that hands a chunk over pays when the
-//! other side sleeps). The medians of [`PROBE_ROUNDS`] rounds are kept. About a millisecond,
-//! in `FlowScheduler::launch` when a worker starts idle (never on a worker's thread).
+//! other side sleeps). The medians of [`PROBE_ROUNDS`] rounds are kept. A few milliseconds on
+//! a quiet machine (more on a loaded one: the two threads take turns), on a thread of its own
+//! that the first `flow` run that may cut starts; a worker that wants to cut before the costs
+//! are known goes on measuring its chain until they are.
 //!
 //! Under Miri and loom nothing is measured: the figures of an Intel Xeon guest stand in
 //! ([`Crossing::FALLBACK`]).
@@ -43,27 +45,44 @@ impl Crossing {
         wake_ns: 10_000.0,
     };
 
-    /// The costs on this machine (measured the first time, then remembered).
-    pub(crate) fn measured() -> Crossing {
-        static MEASURED: OnceLock<Crossing> = OnceLock::new();
-        *MEASURED.get_or_init(|| {
+    /// Starts measuring the costs on this machine, once per process, on a thread of its own
+    /// (the run does not wait for it; [`get`](Self::get) says when they are known).
+    pub(crate) fn start_measuring() {
+        static STARTED: std::sync::Once = std::sync::Once::new();
+        STARTED.call_once(|| {
             if cfg!(any(miri, feature = "loom")) {
-                return Crossing::FALLBACK;
+                let _ = MEASURED.set(Crossing::FALLBACK);
+                return;
             }
-            let t0 = std::time::Instant::now();
-            let c = probe().unwrap_or(Crossing::FALLBACK);
-            tracing::debug!(
-                "flow: crossing costs on this machine: read {:.3} ns/B, write {:.3} ns/B, \
-                 wake-up {:.1} us (measured in {:.1} ms)",
-                c.read_ns_per_byte,
-                c.write_ns_per_byte,
-                c.wake_ns / 1e3,
-                t0.elapsed().as_secs_f64() * 1e3
-            );
-            c
-        })
+            let spawned = std::thread::Builder::new()
+                .name("rf-probe".into())
+                .spawn(|| {
+                    let t0 = std::time::Instant::now();
+                    let c = probe().unwrap_or(Crossing::FALLBACK);
+                    tracing::debug!(
+                        "flow: crossing costs on this machine: read {:.3} ns/B, write {:.3} \
+                         ns/B, wake-up {:.1} us (measured in {:.1} ms)",
+                        c.read_ns_per_byte,
+                        c.write_ns_per_byte,
+                        c.wake_ns / 1e3,
+                        t0.elapsed().as_secs_f64() * 1e3
+                    );
+                    let _ = MEASURED.set(c);
+                });
+            if spawned.is_err() {
+                let _ = MEASURED.set(Crossing::FALLBACK);
+            }
+        });
+    }
+
+    /// The costs on this machine, once measured (see [`start_measuring`](Self::start_measuring)).
+    pub(crate) fn get() -> Option<Crossing> {
+        MEASURED.get().copied()
     }
 }
+
+/// The costs measured on this machine.
+static MEASURED: OnceLock<Crossing> = OnceLock::new();
 
 /// Which pass a probe record timed.
 #[derive(Clone, Copy, PartialEq)]
@@ -106,12 +125,16 @@ fn probe() -> Option<Crossing> {
             // (pass, over the other core's lines, over this core's) in ns.
             let mut times = Vec::with_capacity(turns);
             for t in 0..turns {
+                // Waiting for the other side sleeps: the probe runs beside the workers.
+                let mut waits = 0u32;
                 loop {
                     match turn.load(Acquire) {
                         GIVE_UP => return times,
                         now if now == 2 * t + usize::from(t % 2 != me) => break,
-                        _ => std::thread::yield_now(),
+                        _ if waits < 64 => std::hint::spin_loop(),
+                        _ => std::thread::sleep(std::time::Duration::from_micros(20)),
                     }
+                    waits += 1;
                 }
                 let pass = if t % 2 == me {
                     (
@@ -205,11 +228,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_probe_measures_finite_costs_once() {
-        let c = Crossing::measured();
+    fn the_probe_measures_finite_costs() {
+        let c = probe().expect("two threads start");
         for v in [c.read_ns_per_byte, c.write_ns_per_byte, c.wake_ns] {
             assert!(v.is_finite() && v >= 0.0, "{c:?}");
         }
-        assert_eq!(Crossing::measured(), c, "measured once per process");
+        Crossing::start_measuring();
+        Crossing::start_measuring();
+        while Crossing::get().is_none() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
     }
 }

@@ -7,8 +7,9 @@
 //! costly blocks (filters) on one worker leaves the other cores idle, though: the FM receiver's
 //! chain ran no faster on `flow` than on one thread. The costs are not known before the run,
 //! so the worker measures them: while another worker is hungry and this one has a single chain
-//! of two or more unfinished blocks, it reads the clock around its steps for at least
-//! [`MEASURE_PASSES`] passes and [`WINDOW_NS`] ([`BlockTask::cost`](crate::task::BlockTask)),
+//! of two or more unfinished blocks, it waits [`SETTLE_NS`], then reads the clock around its
+//! steps for at least [`MEASURE_PASSES`] passes and [`WINDOW_NS`]
+//! ([`BlockTask::cost`](crate::task::BlockTask)),
 //! then cuts where the two parts' times per chunk (each charged its side of the chunk's
 //! crossing at the cut, as measured on this machine: `crossing.rs`) are closest, if that pays
 //! ([`Cut::pays`]): the chain's time per chunk shortens by at least [`MIN_GAIN_SHARE`] of it
@@ -39,9 +40,10 @@ pub(crate) const MEASURE_PASSES: u32 = 16;
 /// (nanoseconds).
 pub(crate) const WINDOW_NS: f64 = 10e6;
 
-/// Time after a cut before its window starts, so that the connection at the cut fills and the
-/// chain runs at the pace of its slower part (nanoseconds).
-pub(crate) const SETTLE_NS: f64 = 5e6;
+/// Time before a window starts: before the cut, so that the chain's start (first reads of its
+/// file, first touches of its buffers) is not counted; after it, so that the connection at the
+/// cut fills and the chain runs at the pace of its slower part (nanoseconds).
+pub(crate) const SETTLE_NS: f64 = 10e6;
 
 /// A cut is kept when the chain's throughput after it exceeds the throughput before by at
 /// least this share (against noise: a cut that gains less is not worth a core).

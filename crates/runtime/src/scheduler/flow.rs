@@ -307,15 +307,14 @@ impl Scheduler for FlowScheduler {
         if !(self.balance && self.cut && cuttable) {
             idle.clear();
         }
-        // A cut is measured with the clock and judged by what crossing cores costs on this
-        // machine: both measured once per process, here rather than on a worker's thread.
+        // A cut is measured with the clock (calibrated here rather than on a worker's thread)
+        // and judged by what crossing cores costs on this machine (measured once per process,
+        // on a thread of its own: `crossing.rs`).
         let cutting = self.balance && self.cut && cuttable && self.workers > 1;
-        let crossing = if cutting {
+        if cutting {
             crate::clock::init();
-            Crossing::measured()
-        } else {
-            Crossing::FALLBACK
-        };
+            Crossing::start_measuring();
+        }
         let idle_parkers: Vec<Arc<Parker>> =
             idle.iter().map(|&w| worker_parkers[w].clone()).collect();
         let (tasks, idle_slots) = graph.into_tasks_with_idle(parkers, &idle_parkers)?;
@@ -361,7 +360,6 @@ impl Scheduler for FlowScheduler {
                 plan.chains.len(),
                 self.stress,
                 cutting,
-                crossing,
             )
         });
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
