@@ -404,7 +404,8 @@ impl Seat {
         let change = (after / before.rate - 1.0) * 100.0;
         if keeps(before.rate, after) {
             tracing::debug!(
-                "flow: keeping the cut of the chain from '{}': {:.1} M items/s after it against                  {:.1} M before ({change:+.1}%, over {:.1} and {:.1} ms)",
+                "flow: keeping the cut of the chain from '{}': {:.1} M items/s after it against \
+                 {:.1} M before ({change:+.1}%, over {:.1} and {:.1} ms)",
                 first.name(),
                 after / 1e6,
                 before.rate / 1e6,
@@ -414,8 +415,12 @@ impl Seat {
             self.cut = Cutting::Idle;
             return;
         }
-        let name = first.name().to_owned();
+        // The message is put together only when it is printed.
+        let name = tracing::enabled!(tracing::Level::DEBUG).then(|| first.name().to_owned());
         self.undo(chain, tail, to);
+        let Some(name) = name else {
+            return;
+        };
         let again = match self.cut {
             Cutting::Declined { passes, .. } if passes != u32::MAX => {
                 format!("measured again in {passes} passes")
@@ -423,7 +428,9 @@ impl Seat {
             _ => "not cut again in this run".to_owned(),
         };
         tracing::debug!(
-            "flow: undoing the cut of the chain from '{name}': {:.1} M items/s after it against              {:.1} M before ({change:+.1}%, a cut must gain {:.0}%; over {:.1} and {:.1} ms);              {again}",
+            "flow: undoing the cut of the chain from '{name}': {:.1} M items/s after it against \
+             {:.1} M before ({change:+.1}%, a cut must gain {:.0}%; over {:.1} and {:.1} ms); \
+             {again}",
             after / 1e6,
             before.rate / 1e6,
             super::cut::KEEP_MARGIN * 100.0,
