@@ -107,6 +107,9 @@ impl Team {
         for f in team.incoming.iter().chain(&team.hungry) {
             valgrind::untracked(&**f);
         }
+        for r in &team.recall {
+            valgrind::untracked(&**r);
+        }
         valgrind::untracked(&*team.hungry_count);
         valgrind::untracked(&*team.live);
         team
