@@ -3,6 +3,7 @@
 //! graph).
 
 use super::balance::{Seat, Team};
+use super::crossing::Crossing;
 use super::placement::{place, Placement};
 use super::thread::{pin_current_thread, spawn_all, thread_name, ThreadJob};
 use super::worker::{run_task, run_worker};
@@ -306,10 +307,13 @@ impl Scheduler for FlowScheduler {
         if !(self.balance && self.cut && cuttable) {
             idle.clear();
         }
-        if !idle.is_empty() {
-            // The cut's measurement reads the clock (calibrated once per process, here rather
-            // than on a worker's hot path).
+        // A cut is measured with the clock (calibrated here rather than on a worker's thread)
+        // and judged by what crossing cores costs on this machine (measured once per process,
+        // on a thread of its own: `crossing.rs`).
+        let cutting = self.balance && self.cut && cuttable && self.workers > 1;
+        if cutting {
             crate::clock::init();
+            Crossing::start_measuring();
         }
         let idle_parkers: Vec<Arc<Parker>> =
             idle.iter().map(|&w| worker_parkers[w].clone()).collect();
@@ -355,6 +359,7 @@ impl Scheduler for FlowScheduler {
                 team_tasks,
                 plan.chains.len(),
                 self.stress,
+                cutting,
             )
         });
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());

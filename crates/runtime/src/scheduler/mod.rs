@@ -6,6 +6,7 @@
 //! suite.
 
 mod balance;
+mod crossing;
 mod cut;
 mod flow;
 mod interface;
