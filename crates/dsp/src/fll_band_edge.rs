@@ -77,6 +77,15 @@ impl FllBandEdge {
         })
     }
 
+    /// Sets the loop bandwidth from the next sample on, the phase and frequency kept (GNU
+    /// Radio's `set_loop_bandwidth`).
+    ///
+    /// # Errors
+    /// If it is negative or not finite (nothing changes).
+    pub fn set_loop_bandwidth(&mut self, loop_bw: f32) -> Result<(), ParamError> {
+        self.control.set_loop_bandwidth(loop_bw)
+    }
+
     /// The loop's frequency, in rad/sample.
     pub fn frequency(&self) -> f32 {
         self.control.frequency()

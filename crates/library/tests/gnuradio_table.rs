@@ -604,16 +604,6 @@ const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
         "the filter bank and loop are built when the block is made",
     ),
     (
-        "digital_costas_loop_cc",
-        "w",
-        "the loop bandwidth is read when the block is made",
-    ),
-    (
-        "digital_fll_band_edge_cc",
-        "w",
-        "the loop bandwidth is read when the block is made",
-    ),
-    (
         "soapy_source",
         "ant0",
         "the device is configured when the graph starts (frequency is settable)",

@@ -36,7 +36,7 @@ use radioflow_runtime::registry::prelude::*;
     summary = "Carrier recovery for BPSK, QPSK and 8PSK (GNU Radio's costas_loop_cc).",
     make = Self::new(loop_bw, order, use_snr).map_err(|e| Refused::param(e.name, e.reason))
 )]
-#[param(loop_bw: f32, doc = "the loop bandwidth (rad/sample, at least 0; 2π/100 is usual)")]
+#[param(loop_bw: f32, at_least = 0.0, settable, doc = "the loop bandwidth (rad/sample, at least 0; 2π/100 is usual; set while running: the loop's gains from the next sample on, its phase and frequency kept)")]
 #[param(order: u32, example = 4, doc = "the constellation's order: 2 (BPSK), 4 (QPSK) or 8 (8PSK)")]
 #[param(use_snr: bool = false, doc = "weigh the decisions by tanh(SNR·x), the noise floor from the `noise` message")]
 #[message_input(name = "noise", doc = "the noise floor in dB (a number), for use_snr")]
@@ -75,6 +75,17 @@ impl CostasLoop {
             error: StreamOutput::optional(),
             kernel: Kernel::new(loop_bw, order, use_snr)?,
         })
+    }
+
+    /// Sets the loop bandwidth from the next sample on, the phase and frequency kept (GNU
+    /// Radio's `set_loop_bandwidth`).
+    ///
+    /// # Panics
+    /// If `loop_bw` is negative or not finite (a running graph's value is checked before).
+    pub fn set_loop_bw(&mut self, loop_bw: f32) {
+        if let Err(e) = self.kernel.set_loop_bandwidth(loop_bw) {
+            panic!("costas_loop: {e}");
+        }
     }
 
     /// Sets the noise floor, in dB (GNU Radio's `noise` port; other messages are ignored, as
@@ -152,5 +163,28 @@ fn slot(p: &mut StreamOutput<f32>) -> Option<&mut [f32]> {
         Some(p.slice())
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+    use std::f32::consts::FRAC_PI_4;
+
+    #[test]
+    fn loop_bw_set_while_running_starts_the_loop_from_its_state() {
+        // A QPSK symbol 0.3 rad off its place: a loop of bandwidth 0 leaves it there.
+        let x = Complex32::from_polar(1.0, FRAC_PI_4 + 0.3);
+        let mut h = Harness::new(CostasLoop::new(0.0, 4, false).unwrap());
+        h.push("in", &[x; 200]);
+        h.work().unwrap();
+        assert!(h.take_output::<Complex32>("out").iter().all(|y| *y == x));
+        // Through the settable parameter's message input: the loop pulls it to its place.
+        h.post("loop_bw", 0.2f32).unwrap();
+        h.push("in", &[x; 2000]);
+        h.work().unwrap();
+        let y = *h.take_output::<Complex32>("out").last().unwrap();
+        assert!((y.arg() - FRAC_PI_4).abs() < 1e-3, "{}", y.arg());
     }
 }

@@ -38,7 +38,7 @@ use radioflow_runtime::registry::prelude::*;
 #[param(samps_per_sym: f32, example = 4.0, doc = "samples per symbol")]
 #[param(rolloff: f32, example = 0.35, doc = "the pulse's excess bandwidth, in [0, 1]")]
 #[param(filter_size: usize, min = 1, example = 45, doc = "taps of each band-edge filter")]
-#[param(loop_bw: f32, example = 0.0628, doc = "the loop bandwidth (rad/sample, at least 0)")]
+#[param(loop_bw: f32, example = 0.0628, at_least = 0.0, settable, doc = "the loop bandwidth (rad/sample, at least 0; set while running: the loop's gains from the next sample on, its phase and frequency kept)")]
 #[derive(Debug)]
 pub struct FllBandEdge {
     /// The samples.
@@ -79,6 +79,17 @@ impl FllBandEdge {
             error: StreamOutput::optional(),
             kernel: Kernel::new(samps_per_sym, rolloff, filter_size, loop_bw)?,
         })
+    }
+
+    /// Sets the loop bandwidth from the next sample on, the phase and frequency kept (GNU
+    /// Radio's `set_loop_bandwidth`).
+    ///
+    /// # Panics
+    /// If `loop_bw` is negative or not finite (a running graph's value is checked before).
+    pub fn set_loop_bw(&mut self, loop_bw: f32) {
+        if let Err(e) = self.kernel.set_loop_bandwidth(loop_bw) {
+            panic!("fll_band_edge: {e}");
+        }
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
@@ -123,5 +134,29 @@ fn slot(p: &mut StreamOutput<f32>) -> Option<&mut [f32]> {
         Some(p.slice())
     } else {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use radioflow_runtime::testing::Harness;
+
+    #[test]
+    fn loop_bw_set_while_running_lets_the_loop_move() {
+        // A tone near the band edge of 4 samples a symbol: with bandwidth 0 the loop's
+        // frequency stays 0; set while running, it moves.
+        let tone: Vec<Complex32> = (0..4000)
+            .map(|n| Complex32::from_polar(1.0, 0.4 * n as f32))
+            .collect();
+        let mut h = Harness::new(FllBandEdge::new(4.0, 0.35, 45, 0.0).unwrap());
+        h.push("in", &tone[..2000]);
+        h.work().unwrap();
+        assert!(h.take_output::<f32>("freq").iter().all(|f| *f == 0.0));
+        h.post("loop_bw", 0.05f32).unwrap();
+        h.push("in", &tone[2000..]);
+        h.work().unwrap();
+        let f = h.take_output::<f32>("freq");
+        assert!(f.last().unwrap().abs() > 1e-3, "{:?}", &f[f.len() - 4..]);
     }
 }
