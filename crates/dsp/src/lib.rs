@@ -204,7 +204,7 @@ pub use gr_moving_average::GrMovingAverage;
 pub use gr_random::GrRandom;
 pub use hilbert::Hilbert;
 pub use iir::{Biquad, Iir, SinglePoleIir};
-pub use instruction_set::InstructionSet;
+pub use instruction_set::{InstructionSet, ISA_VARIABLE};
 pub use integrate::integrate;
 pub use interp_resampler::{InterpResampler, ResamplerKind};
 pub use interpolating_fir::InterpolatingFir;
