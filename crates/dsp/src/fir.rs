@@ -165,8 +165,13 @@ impl<T: FirSample> Fir<T> {
         }
         let x = T::components(input);
         let y = T::components_mut(output);
+        // The AVX-512 dot products pay for complex samples only: on an AMD EPYC (Zen 5 class)
+        // guest, 145 complex taps by 10 took 0.87 ns per input sample against AVX2's 0.92,
+        // but 385 real taps by 5 took 2.65 against 2.46 (best of 3000 calls of 8192 samples,
+        // also with 4 or 16 windows at a time). Both give the same bits, so real samples take
+        // the AVX2 kernel on an AVX-512 machine.
         #[cfg(target_arch = "x86_64")]
-        if self.kernel_set == InstructionSet::Avx512 {
+        if self.kernel_set == InstructionSet::Avx512 && T::COMPONENTS == 2 {
             // SAFETY: `kernel_set` is `Avx512` only when `InstructionSet::detected()` (the
             // CPU's features, `is_x86_feature_detected!`) has AVX-512 F/DQ/BW/VL, AVX2 and FMA.
             unsafe {
@@ -182,8 +187,8 @@ impl<T: FirSample> Fir<T> {
             return;
         }
         #[cfg(target_arch = "x86_64")]
-        if self.kernel_set == InstructionSet::Avx2Fma {
-            // SAFETY: `kernel_set` is `Avx2Fma` only when the CPU has AVX2 and FMA.
+        if self.kernel_set >= InstructionSet::Avx2Fma {
+            // SAFETY: `kernel_set` is `Avx2Fma` or wider only when the CPU has AVX2 and FMA.
             unsafe {
                 decimate_avx2_fma(
                     x,
