@@ -20,7 +20,8 @@
 
 use std::sync::OnceLock;
 
-/// The environment variable that caps the instruction set (see the [module](self) docs).
+/// The environment variable that caps the instruction set: `RADIOFLOW_ISA` (see
+/// [`InstructionSet::detected`]).
 pub const ISA_VARIABLE: &str = "RADIOFLOW_ISA";
 
 /// An instruction set a kernel may be compiled for, each one a superset of those before it.
@@ -50,7 +51,9 @@ impl InstructionSet {
     ];
 
     /// The widest set kernels use in this process: what the CPU runs, capped by
-    /// `RADIOFLOW_ISA` if set. Decided on the first call.
+    /// `RADIOFLOW_ISA` if set (`portable`, `sse41`, `avx2`, `avx2fma` or `avx512`; a value
+    /// above what the CPU runs is clamped to it, one that names no set ignored, each with a
+    /// warning on standard error). Decided on the first call.
     pub fn detected() -> InstructionSet {
         static DETECTED: OnceLock<InstructionSet> = OnceLock::new();
         *DETECTED.get_or_init(|| {
