@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-/// CPU model, core count and cache sizes as Linux reports them.
+/// CPU model, core count and cache sizes as Linux reports them, and the instruction set
+/// radioflow's kernels run on it.
 #[derive(Clone, Debug, Serialize)]
 pub struct Machine {
     /// CPU model name.
@@ -13,6 +14,10 @@ pub struct Machine {
     pub caches: Vec<String>,
     /// Kernel release.
     pub kernel: String,
+    /// The instruction set the DSP kernels (FIR, decimating and frequency-translating FIR,
+    /// quadrature demodulator, rotator) run, and why if not the CPU's widest, e.g. `avx512`
+    /// or `avx2+fma (RADIOFLOW_ISA=avx2fma; the CPU runs avx512)`.
+    pub kernels: String,
 }
 
 impl Machine {
@@ -48,6 +53,7 @@ impl Machine {
             cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
             caches,
             kernel: read("/proc/sys/kernel/osrelease").trim().to_owned(),
+            kernels: kernels(),
         }
     }
 }
@@ -56,11 +62,29 @@ impl std::fmt::Display for Machine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} | {} CPUs | {} | Linux {}",
+            "{} | {} CPUs | {} | Linux {} | kernels {}",
             self.cpu,
             self.cpus,
             self.caches.join(", "),
-            self.kernel
+            self.kernel,
+            self.kernels
         )
+    }
+}
+
+/// What the FIR and demodulator kernels report they run (each picks the widest set it has
+/// code for), with the cap's reason from [`InstructionSet::describe`].
+fn kernels() -> String {
+    use radioflow_dsp::{Complex32, Fir, InstructionSet, QuadratureDemod};
+    let fir = Fir::<Complex32>::new(&[1.0]).kernel_name();
+    let demod = QuadratureDemod::new(1.0).kernel_name();
+    let described = InstructionSet::describe();
+    let why = described
+        .split_once(' ')
+        .map_or(String::new(), |(_, why)| format!(" {why}"));
+    if fir == demod {
+        format!("{fir}{why}")
+    } else {
+        format!("FIR {fir}, demodulator {demod}{why}")
     }
 }

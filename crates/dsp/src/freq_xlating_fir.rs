@@ -2,6 +2,7 @@
 
 use crate::decimating_fir::DecimatingFir;
 use crate::error::{check, finite, positive, ParamError};
+use crate::instruction_set::InstructionSet;
 use crate::nco::Nco;
 use num_complex::Complex32;
 use std::f64::consts::PI;
@@ -47,6 +48,36 @@ pub struct FreqXlatingFir {
     at: usize,
     centre: f64,
     sample_rate: f64,
+    /// The compiled mixing loop this filter runs: the widest of [`MIX_KERNELS`] this CPU has
+    /// (the filter picks its own kernel).
+    kernel_set: InstructionSet,
+}
+
+/// The instruction sets the mixing loop is compiled for besides the portable one. No
+/// multiply-add is fused on any (Rust does not contract `a * b + c`), so every path gives the
+/// portable one's bits.
+const MIX_KERNELS: &[InstructionSet] = &[InstructionSet::Avx2Fma, InstructionSet::Avx512];
+
+/// `slots[i] = x[i] · (first · steps[i])`: the input mixed by the step's phasors.
+#[inline(always)]
+fn mix(slots: &mut [Complex32], x: &[Complex32], first: Complex32, steps: &[Complex32]) {
+    for ((s, &x), &k) in slots.iter_mut().zip(x).zip(steps) {
+        *s = x * (first * k);
+    }
+}
+
+/// [`mix`] compiled with AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn mix_avx2_fma(slots: &mut [Complex32], x: &[Complex32], first: Complex32, steps: &[Complex32]) {
+    mix(slots, x, first, steps);
+}
+
+/// [`mix`] compiled with AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,avx2,fma")]
+fn mix_avx512(slots: &mut [Complex32], x: &[Complex32], first: Complex32, steps: &[Complex32]) {
+    mix(slots, x, first, steps);
 }
 
 /// Samples mixed from one exact phase.
@@ -93,6 +124,7 @@ impl FreqXlatingFir {
             mixer,
             centre,
             sample_rate,
+            kernel_set: InstructionSet::best_of(MIX_KERNELS),
         })
     }
 
@@ -120,6 +152,7 @@ impl FreqXlatingFir {
     pub fn process(&mut self, input: &[Complex32], output: &mut [Complex32]) -> (usize, usize) {
         let (mixer, steps) = (&mut self.mixer, &self.steps);
         let (first, at) = (&mut self.first, &mut self.at);
+        let kernel_set = self.kernel_set;
         self.fir.process_with(input, output, |mut x, mut slots| {
             while !x.is_empty() {
                 if *at == 0 {
@@ -127,9 +160,21 @@ impl FreqXlatingFir {
                     *first = Complex32::new(c as f32, s as f32);
                 }
                 let n = x.len().min(STEP - *at);
-                let f = *first;
-                for ((s, &x), &k) in slots[..n].iter_mut().zip(&x[..n]).zip(&steps[*at..]) {
-                    *s = x * (f * k);
+                let (f, out, xs, k) = (*first, &mut slots[..n], &x[..n], &steps[*at..][..n]);
+                match kernel_set {
+                    #[cfg(target_arch = "x86_64")]
+                    InstructionSet::Avx512 => {
+                        // SAFETY: `kernel_set` is `Avx512` only when
+                        // `InstructionSet::detected()` (the CPU's features,
+                        // `is_x86_feature_detected!`) has AVX-512 F/DQ/BW/VL, AVX2 and FMA.
+                        unsafe { mix_avx512(out, xs, f, k) }
+                    }
+                    #[cfg(target_arch = "x86_64")]
+                    InstructionSet::Avx2Fma => {
+                        // SAFETY: `kernel_set` is `Avx2Fma` only when the CPU has AVX2 and FMA.
+                        unsafe { mix_avx2_fma(out, xs, f, k) }
+                    }
+                    _ => mix(out, xs, f, k),
                 }
                 mixer.skip(n as u64);
                 *at = (*at + n) % STEP;
@@ -185,6 +230,22 @@ mod tests {
             let mut f = FreqXlatingFir::new(&taps, d, centre * 1e6, 1e6).unwrap();
             let split = run_split(3, &x, 500, |i, o| f.process(i, o));
             assert_eq!(split, whole);
+        }
+    }
+
+    #[test]
+    fn every_compiled_mixing_loop_gives_the_portable_bits() {
+        let x = random_complex(4, 9000);
+        let taps = random_real(5, 45);
+        let run = |set: InstructionSet| {
+            let mut f = FreqXlatingFir::new(&taps, 5, 0.23e6, 1e6).unwrap();
+            f.kernel_set = set;
+            let y = run_split(6, &x, 700, |i, o| f.process(i, o));
+            bytemuck::cast_slice::<Complex32, u32>(&y).to_vec()
+        };
+        let want = run(InstructionSet::Portable);
+        for set in InstructionSet::available().filter(|s| MIX_KERNELS.contains(s)) {
+            assert!(run(set) == want, "{set}: not the portable bits");
         }
     }
 

@@ -12,9 +12,9 @@
 //!   [`firdes::Window`]s, complex band-pass, root-raised-cosine, Gaussian, Hilbert,
 //!   resampler taps), same taps; [`optfir`]: GNU Radio's equiripple designs
 //!   (`optfir.low_pass` and others, over [`optfir::pm_remez`], the Parks-McClellan exchange).
-//! - [`Fir`]: FIR filter with real taps on `f32` or `Complex32` samples (SIMD, AVX2+FMA chosen
-//!   at run time where available: [`InstructionSet`], decided once for every kernel), over
-//!   caller-held history.
+//! - [`Fir`]: FIR filter with real taps on `f32` or `Complex32` samples (SIMD, AVX-512 or
+//!   AVX2+FMA chosen at run time where available: [`InstructionSet`], decided once for every
+//!   kernel and capped by `RADIOFLOW_ISA`), over caller-held history.
 //! - [`DecimatingFir`], [`InterpolatingFir`], [`RationalResampler`]: streaming FIRs keeping
 //!   one output in `D`, making `I` per input (polyphase), or both.
 //! - [`ArbResampler`]: any rate ratio (a polyphase bank, linear interpolation between
@@ -204,7 +204,7 @@ pub use gr_moving_average::GrMovingAverage;
 pub use gr_random::GrRandom;
 pub use hilbert::Hilbert;
 pub use iir::{Biquad, Iir, SinglePoleIir};
-pub use instruction_set::InstructionSet;
+pub use instruction_set::{InstructionSet, ISA_VARIABLE};
 pub use integrate::integrate;
 pub use interp_resampler::{InterpResampler, ResamplerKind};
 pub use interpolating_fir::InterpolatingFir;

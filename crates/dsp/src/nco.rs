@@ -112,6 +112,7 @@ impl Nco {
 
     /// Fills `out` with `amplitude · e^{jφ} + offset` (cosine in the real part, sine in the
     /// imaginary part) and advances the phase by `out.len()`.
+    #[inline]
     pub fn fill_exp(&mut self, out: &mut [Complex32], amplitude: f32, offset: Complex32) {
         self.generate(out, |o, re, im| {
             *o = Complex32::new(

@@ -1,6 +1,12 @@
 //! [`QuadratureDemod`]: FM demodulation by the phase step between samples.
 
+use crate::instruction_set::InstructionSet;
 use num_complex::Complex32;
+
+/// The instruction sets the loop is compiled for besides the portable one. No multiply-add is
+/// fused on any (Rust does not contract `a * b + c`), so every path gives the portable one's
+/// bits; the wider ones only do more samples per instruction.
+const KERNELS: &[InstructionSet] = &[InstructionSet::Avx2Fma, InstructionSet::Avx512];
 
 /// An FM (quadrature) demodulator, GNU Radio's `quadrature_demod_cf`:
 /// `y[n] = gain · arg(x[n] · conj(x[n-1]))`, with `x[-1] = 0` (so `y[0] = 0`).
@@ -24,6 +30,8 @@ use num_complex::Complex32;
 pub struct QuadratureDemod {
     gain: f32,
     last: Complex32,
+    /// The compiled loop this demodulator runs: the widest of [`KERNELS`] this CPU has.
+    kernel_set: InstructionSet,
 }
 
 impl QuadratureDemod {
@@ -32,6 +40,7 @@ impl QuadratureDemod {
         Self {
             gain,
             last: Complex32::default(),
+            kernel_set: InstructionSet::best_of(KERNELS),
         }
     }
 
@@ -55,18 +64,61 @@ impl QuadratureDemod {
             return;
         };
         let gain = self.gain;
-        let step = |x: Complex32, prev: Complex32| {
-            let p = x * prev.conj();
-            gain * atan2(p.im, p.re)
-        };
         // Each sample against the one before: the first against the last of the last call,
         // the rest as plain slices (an iterator chain would not vectorize).
-        output[0] = step(input[0], self.last);
-        for ((y, &x), &prev) in output[1..].iter_mut().zip(&input[1..]).zip(input) {
-            *y = step(x, prev);
+        output[0] = step(input[0], self.last, gain);
+        let rest = &mut output[1..];
+        match self.kernel_set {
+            #[cfg(target_arch = "x86_64")]
+            InstructionSet::Avx512 => {
+                // SAFETY: `kernel_set` is `Avx512` only when `InstructionSet::detected()` (the
+                // CPU's features, `is_x86_feature_detected!`) has AVX-512 F/DQ/BW/VL, AVX2
+                // and FMA.
+                unsafe { demod_avx512(input, rest, gain) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            InstructionSet::Avx2Fma => {
+                // SAFETY: `kernel_set` is `Avx2Fma` only when the CPU has AVX2 and FMA.
+                unsafe { demod_avx2_fma(input, rest, gain) }
+            }
+            _ => demod(input, rest, gain),
         }
         self.last = newest;
     }
+
+    /// Which compiled loop runs on this CPU: `"avx512"`, `"avx2+fma"` or `"portable"`.
+    pub fn kernel_name(&self) -> &'static str {
+        self.kernel_set.name()
+    }
+}
+
+/// One output: `gain · arg(x · conj(prev))`.
+#[inline(always)]
+fn step(x: Complex32, prev: Complex32, gain: f32) -> f32 {
+    let p = x * prev.conj();
+    gain * atan2(p.im, p.re)
+}
+
+/// `y[i]` from `x[i + 1]` and `x[i]`, for every `y` (`y.len() < x.len()`).
+#[inline(always)]
+fn demod(x: &[Complex32], y: &mut [f32], gain: f32) {
+    for ((y, &x), &prev) in y.iter_mut().zip(&x[1..]).zip(x) {
+        *y = step(x, prev, gain);
+    }
+}
+
+/// [`demod`] compiled with AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn demod_avx2_fma(x: &[Complex32], y: &mut [f32], gain: f32) {
+    demod(x, y, gain);
+}
+
+/// [`demod`] compiled with AVX-512 (16 samples per register).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,avx2,fma")]
+fn demod_avx512(x: &[Complex32], y: &mut [f32], gain: f32) {
+    demod(x, y, gain);
 }
 
 /// `atan2(y, x)` within 4e-8 rad before rounding to f32 (0 for the origin), without branches: the odd polynomial
@@ -109,6 +161,30 @@ const ATAN: [f32; 8] = [
 mod tests {
     use super::*;
     use crate::test_util::*;
+
+    #[test]
+    fn every_compiled_loop_gives_the_portable_bits() {
+        let x = random_complex(3, 5000);
+        let mut portable = QuadratureDemod::new(0.7);
+        portable.kernel_set = InstructionSet::Portable;
+        let want = run_split_sync(4, &x, 333, |i, o: &mut [f32]| portable.process(i, o));
+        let mut compared = 0;
+        for set in InstructionSet::available().filter(|s| KERNELS.contains(s)) {
+            let mut demod = QuadratureDemod::new(0.7);
+            demod.kernel_set = set;
+            let got = run_split_sync(4, &x, 333, |i, o: &mut [f32]| demod.process(i, o));
+            let same = got
+                .iter()
+                .zip(&want)
+                .all(|(g, w)| g.to_bits() == w.to_bits());
+            assert!(
+                same && got.len() == want.len(),
+                "{set}: not the portable bits"
+            );
+            compared += 1;
+        }
+        eprintln!("compared {compared} compiled loops with the portable one");
+    }
 
     #[test]
     fn matches_the_definition_across_calls() {

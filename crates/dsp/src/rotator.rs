@@ -1,6 +1,7 @@
 //! [`Rotator`]: a frequency shift by an NCO mixer.
 
 use crate::error::{finite, positive, ParamError};
+use crate::instruction_set::InstructionSet;
 use crate::nco::Nco;
 use num_complex::Complex32;
 
@@ -23,7 +24,14 @@ use num_complex::Complex32;
 pub struct Rotator {
     nco: Nco,
     sample_rate: f64,
+    /// The compiled loop this rotator runs: the widest of [`KERNELS`] this CPU has.
+    kernel_set: InstructionSet,
 }
+
+/// The instruction sets the rotator's loop is compiled for besides the portable one. No
+/// multiply-add is fused on any (Rust does not contract `a * b + c`), so every path gives the
+/// portable one's bits.
+const KERNELS: &[InstructionSet] = &[InstructionSet::Avx2Fma, InstructionSet::Avx512];
 
 impl Rotator {
     /// A shift by `shift` Hz (negative shifts down) for a signal at `sample_rate`.
@@ -36,6 +44,7 @@ impl Rotator {
         Ok(Self {
             nco: Nco::new(shift, sample_rate),
             sample_rate,
+            kernel_set: InstructionSet::best_of(KERNELS),
         })
     }
 
@@ -63,11 +72,46 @@ impl Rotator {
     /// If `output` is shorter than `input`.
     pub fn process(&mut self, input: &[Complex32], output: &mut [Complex32]) {
         let output = &mut output[..input.len()];
-        self.nco.fill_exp(output, 1.0, Complex32::default());
-        for (o, &x) in output.iter_mut().zip(input) {
-            *o *= x;
+        let nco = &mut self.nco;
+        match self.kernel_set {
+            #[cfg(target_arch = "x86_64")]
+            InstructionSet::Avx512 => {
+                // SAFETY: `kernel_set` is `Avx512` only when `InstructionSet::detected()` (the
+                // CPU's features, `is_x86_feature_detected!`) has AVX-512 F/DQ/BW/VL, AVX2
+                // and FMA.
+                unsafe { rotate_avx512(nco, input, output) }
+            }
+            #[cfg(target_arch = "x86_64")]
+            InstructionSet::Avx2Fma => {
+                // SAFETY: `kernel_set` is `Avx2Fma` only when the CPU has AVX2 and FMA.
+                unsafe { rotate_avx2_fma(nco, input, output) }
+            }
+            _ => rotate(nco, input, output),
         }
     }
+}
+
+/// `output[n] = input[n] · e^{jφ_n}`, the phases from `nco` (`output.len() == input.len()`).
+#[inline(always)]
+fn rotate(nco: &mut Nco, input: &[Complex32], output: &mut [Complex32]) {
+    nco.fill_exp(output, 1.0, Complex32::default());
+    for (o, &x) in output.iter_mut().zip(input) {
+        *o *= x;
+    }
+}
+
+/// [`rotate`] compiled with AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn rotate_avx2_fma(nco: &mut Nco, input: &[Complex32], output: &mut [Complex32]) {
+    rotate(nco, input, output);
+}
+
+/// [`rotate`] compiled with AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq,avx512bw,avx512vl,avx2,fma")]
+fn rotate_avx512(nco: &mut Nco, input: &[Complex32], output: &mut [Complex32]) {
+    rotate(nco, input, output);
 }
 
 #[cfg(test)]
@@ -76,6 +120,21 @@ mod tests {
     use crate::test_util::*;
     use num_complex::Complex64;
     use std::f64::consts::PI;
+
+    #[test]
+    fn every_compiled_loop_gives_the_portable_bits() {
+        let x = random_complex(7, 6000);
+        let run = |set: InstructionSet| {
+            let mut r = Rotator::new(-1234.5, 48e3).unwrap();
+            r.kernel_set = set;
+            let y = run_split_sync(8, &x, 900, |i, o: &mut [Complex32]| r.process(i, o));
+            bytemuck::cast_slice::<Complex32, u32>(&y).to_vec()
+        };
+        let want = run(InstructionSet::Portable);
+        for set in InstructionSet::available().filter(|s| KERNELS.contains(s)) {
+            assert!(run(set) == want, "{set}: not the portable bits");
+        }
+    }
 
     #[test]
     fn matches_the_naive_mixer_across_calls() {
