@@ -165,10 +165,10 @@ impl<T: FirSample> Fir<T> {
         }
         let x = T::components(input);
         let y = T::components_mut(output);
-        // The AVX-512 dot products pay for complex samples only: on an AMD EPYC (Zen 4, family 25 model 17)
-        // guest, 145 complex taps by 10 took 0.87 ns per input sample against AVX2's 0.92,
-        // but 385 real taps by 5 took 2.65 against 2.46 (best of 3000 calls of 8192 samples,
-        // also with 4 or 16 windows at a time). Both give the same bits, so real samples take
+        // The AVX-512 dot products pay for complex samples only: on an AMD EPYC guest (Zen 4,
+        // family 25 model 17), 145 complex taps by 10 took 0.87 ns per input sample against
+        // AVX2's 0.92, but 385 real taps by 5 took 2.65 against 2.46 (best of 3000 calls of
+        // 8192 samples, also with 4 or 16 windows at a time). Both give the same bits, so real samples take
         // the AVX2 kernel on an AVX-512 machine.
         #[cfg(target_arch = "x86_64")]
         if self.kernel_set == InstructionSet::Avx512 && T::COMPONENTS == 2 {
