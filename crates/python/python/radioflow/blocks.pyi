@@ -622,7 +622,7 @@ def costas_loop(loop_bw: float, order: int, use_snr: bool = False, *, name: Opti
     """Carrier recovery for BPSK, QPSK and 8PSK (GNU Radio's costas_loop_cc).
 
     Parameters:
-        loop_bw: the loop bandwidth (rad/sample, at least 0; 2π/100 is usual) (a number in [-3.4e38, 3.4e38]).
+        loop_bw: the loop bandwidth (rad/sample, at least 0; 2π/100 is usual; set while running: the loop's gains from the next sample on, its phase and frequency kept) (a number >= 0).
         order: the constellation's order: 2 (BPSK), 4 (QPSK) or 8 (8PSK) (an integer >= 0).
         use_snr: weigh the decisions by tanh(SNR·x), the noise floor from the `noise` message (true or false; default False).
         name: the instance name in the flowgraph (default: from the id).
@@ -633,6 +633,7 @@ def costas_loop(loop_bw: float, order: int, use_snr: bool = False, *, name: Opti
         frequency: stream output
         phase: stream output
         error: stream output
+        loop_bw: message input
         noise: message input
     """
 
@@ -1385,7 +1386,7 @@ def fll_band_edge(samps_per_sym: float, rolloff: float, filter_size: int, loop_b
         samps_per_sym: samples per symbol (a number in [-3.4e38, 3.4e38]).
         rolloff: the pulse's excess bandwidth, in [0, 1] (a number in [-3.4e38, 3.4e38]).
         filter_size: taps of each band-edge filter (an integer >= 1).
-        loop_bw: the loop bandwidth (rad/sample, at least 0) (a number in [-3.4e38, 3.4e38]).
+        loop_bw: the loop bandwidth (rad/sample, at least 0; set while running: the loop's gains from the next sample on, its phase and frequency kept) (a number >= 0).
         dtype: the item type, one of complex64 (default complex64).
         name: the instance name in the flowgraph (default: from the id).
 
@@ -1395,6 +1396,7 @@ def fll_band_edge(samps_per_sym: float, rolloff: float, filter_size: int, loop_b
         freq: stream output
         phase: stream output
         error: stream output
+        loop_bw: message input
     """
 
 
@@ -1830,6 +1832,17 @@ def message_forwarder(*, name: Optional[str] = None) -> Block:
     """
 
 
+def message_relay(*, name: Optional[str] = None) -> Block:
+    """Forwards each message posted to `in` from outside the graph (the live page's message widgets) to `out`, waiting for them until the run stops.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        out: message output
+        in: message input
+    """
+
+
 def message_strobe(msg: Any, period_ms: int, *, name: Optional[str] = None) -> Block:
     """Sends `msg` on `strobe` every `period_ms` milliseconds until the run stops; `set_msg` replaces it (GNU Radio's message_strobe).
 
@@ -1975,12 +1988,13 @@ def mute(dtype: DTypeLike = np.float32, mute: bool = False, *, name: Optional[st
 
     Parameters:
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
-        mute: write zeros instead of the input (true or false; default False).
+        mute: write zeros instead of the input (set while running: from the next work call on) (true or false; default False).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         in: stream input
         out: stream output
+        mute: message input
         set_mute: message input
     """
 
@@ -2495,12 +2509,13 @@ def rms(dtype: DTypeLike = np.complex64, alpha: float = 0.0001, *, name: Optiona
 
     Parameters:
         dtype: the item type, one of complex64, float32 (default complex64).
-        alpha: the weight of the new squared magnitude (a number in [0, 1]; default 0.0001).
+        alpha: the weight of the new squared magnitude (set while running: from the next sample on, the state kept) (a number in [0, 1]; default 0.0001).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         in: stream input
         out: stream output
+        alpha: message input
     """
 
 
@@ -2677,12 +2692,13 @@ def single_pole_iir_filter(dtype: DTypeLike = np.complex64, alpha: float = 1.0, 
 
     Parameters:
         dtype: the item type, one of complex64, float32 (default complex64).
-        alpha: the weight of the new sample (a number in [0, 1]; default 1.0).
+        alpha: the weight of the new sample (set while running: from the next sample on, the state kept) (a number in [0, 1]; default 1.0).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         in: stream input
         out: stream output
+        alpha: message input
     """
 
 
@@ -2890,13 +2906,14 @@ def tag_gate(dtype: DTypeLike = np.float32, propagate_tags: bool = False, single
     Parameters:
         dtype: the item type, one of float32, complex64, int16, int8, uint8, float64, int32 (default float32).
         propagate_tags: let every tag pass (true or false; default False).
-        single_key: without propagate_tags: stop only this key's tags (empty: stop all) (a word; default "").
+        single_key: without propagate_tags: stop only this key's tags (empty: stop all; set while running: from the next work call on) (a word; default "").
         vlen: scalars per item (GNU Radio's vector length) (an integer >= 1; default 1).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         in: stream input
         out: stream output
+        single_key: message input
     """
 
 

@@ -182,7 +182,20 @@ def main():
             result["blocks"][data["id"]] = {"renders": [[{}, 1, "!" + str(e)]], "imports": "",
                                             "defaults": {}, "sizes": {}, "exprs": {}}
             continue
-        choices = list(itertools.product(*[p["options"] for p in params]))[:64]
+        # Every combination of the enums' options when there are at most 64; otherwise (a block
+        # with many enums, as DVB-T2's frame mapper, has millions) each enum's options with
+        # the others at their first, so each one's effect on the template is seen.
+        count = 1
+        for p in params:
+            count *= len(p["options"])
+        if count <= 64:
+            choices = list(itertools.product(*[p["options"] for p in params]))
+        else:
+            first = [p["options"][0] for p in params]
+            choices = [tuple(first)]
+            for i, p in enumerate(params):
+                for o in p["options"][1:]:
+                    choices.append(tuple(first[:i] + [o] + first[i + 1:]))
         renders = []
         for combo in choices:
             choice = {p["id"]: o for p, o in zip(params, combo)}
