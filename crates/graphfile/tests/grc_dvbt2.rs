@@ -9,9 +9,11 @@
 //! `grc/dvbt2_framemapper.grc`: the frame mapper between the cell interleaver and the
 //! frequency interleaver, version 1.3.1's fields all set: bit for bit.
 //!
-//! GNU Radio's own example `vv009-4kfft.grc` (transport stream to samples: FEC, frame mapper,
-//! pilot generator and IFFT, cyclic prefix, P1), finite and file to file: radioflow's samples
-//! are GNU Radio's to 1e-5 of the peak (the inverse FFTs: FFTW's rounding against rustfft's).
+//! GNU Radio's own examples `vv009-4kfft.grc` (4K), `vv005-8kfft.grc` (8K extended, PP8),
+//! `germany-g1.grc` (16K extended, PP2) and `vv001-cr35.grc` (32K extended, PP7): transport
+//! stream to samples (FEC, frame mapper, pilot generator and IFFT, cyclic prefix, P1), finite
+//! and file to file: radioflow's samples are GNU Radio's to 1e-5 of the peak (the inverse
+//! FFTs: FFTW's rounding against rustfft's).
 
 mod support;
 
@@ -106,19 +108,30 @@ fn dvb_t2_interleavers_in_a_grc_file_write_what_gnu_radio_writes() {
     std::fs::remove_dir_all(dir).ok();
 }
 
-#[test]
-fn gnu_radio_s_dvbt2_4k_example_writes_what_gnu_radio_writes() {
-    const EXAMPLE: &str = "/usr/share/gnuradio/examples/dtv/vv009-4kfft.grc";
-    let Ok(text) = std::fs::read_to_string(EXAMPLE) else {
-        eprintln!("SKIPPED: GNU Radio's examples are not installed ({EXAMPLE})");
+/// One of GNU Radio's DVB-T2 examples (`/usr/share/gnuradio/examples/dtv/NAME.grc`, Python
+/// module `id`) on `frames` T2 frames of transport stream and a half: BBFRAMEs of `bbframe`
+/// bytes, `fec` a T2 frame; a T2 frame is P1 and `symbols` OFDM symbols of `fft` samples and
+/// a guard interval of `gi` (numerator, denominator).
+struct Example {
+    name: &'static str,
+    id: &'static str,
+    bbframe: usize,
+    fec: usize,
+    frames: usize,
+    fft: usize,
+    symbols: usize,
+    gi: (usize, usize),
+}
+
+fn example_writes_what_gnu_radio_writes(e: &Example) {
+    let path = format!("/usr/share/gnuradio/examples/dtv/{}.grc", e.name);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("SKIPPED: GNU Radio's examples are not installed ({path})");
         return;
     };
-    let dir =
-        std::env::temp_dir().join(format!("radioflow-grc-dvbt2-vv009-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("radioflow-grc-{}-{}", e.id, std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    // Two T2 frames and a half: 31 BBFRAMEs each (64QAM 2/3, normal FEC frames: 5370 bytes of
-    // transport stream each).
-    let ts: Vec<u8> = (0..5 * 31 * 5370 / 2)
+    let ts: Vec<u8> = (0..(2 * e.frames + 1) * e.fec * e.bbframe / 2)
         .map(|i: usize| {
             if i.is_multiple_of(188) {
                 0x47
@@ -143,32 +156,95 @@ fn gnu_radio_s_dvbt2_4k_example_writes_what_gnu_radio_writes() {
         .join("\n- name: ");
     let ours_path = dir.join("ours.cfile");
     let ours_text = support::edit_example(&text, &ts_path, &ours_path, false);
-    let mut graph = parse_grc(&ours_text, "vv009-4kfft.grc").unwrap();
+    let mut graph = parse_grc(&ours_text, &format!("{}.grc", e.name)).unwrap();
     graph.flowgraph.run().unwrap();
     let ours = samples(&std::fs::read(&ours_path).unwrap());
-    // A T2 frame: P1, then 4 P2 and 100 data symbols of 4096 + 128 samples (guard 1/32).
-    let frame = 2048 + 104 * (4096 + 128);
-    assert_eq!(ours.len(), 2 * frame, "samples written");
+    let frame = 2048 + e.symbols * (e.fft + e.fft * e.gi.0 / e.gi.1);
+    assert_eq!(ours.len(), e.frames * frame, "{}: samples written", e.name);
     if !support::gnuradio("dtv") {
         return;
     }
     let theirs_path = dir.join("theirs.cfile");
     let theirs_text = support::edit_example(&text, &ts_path, &theirs_path, true);
-    support::run_in_gnuradio(&dir, "vv009_4kfft", &theirs_text);
+    support::run_in_gnuradio(&dir, e.id, &theirs_text);
     let theirs = samples(&std::fs::read(&theirs_path).unwrap());
-    assert_eq!(ours.len(), theirs.len(), "samples written");
+    assert_eq!(ours.len(), theirs.len(), "{}: samples written", e.name);
     let peak = theirs
         .iter()
         .map(|&(re, im)| re.abs().max(im.abs()))
         .fold(0.0f32, f32::max);
-    assert!(peak > 0.1, "GNU Radio wrote a signal");
+    assert!(peak > 0.1, "{}: GNU Radio wrote a signal", e.name);
     for (k, (a, b)) in ours.iter().zip(&theirs).enumerate() {
         assert!(
             (a.0 - b.0).abs() <= 1e-5 * peak && (a.1 - b.1).abs() <= 1e-5 * peak,
-            "sample {k}: radioflow {a:?}, GNU Radio {b:?}"
+            "{}: sample {k}: radioflow {a:?}, GNU Radio {b:?}",
+            e.name
         );
     }
     std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn gnu_radio_s_dvbt2_4k_example_writes_what_gnu_radio_writes() {
+    // 64QAM 2/3: BBFRAMEs of 5370 bytes; 4 P2 symbols and 100 data symbols, guard 1/32.
+    example_writes_what_gnu_radio_writes(&Example {
+        name: "vv009-4kfft",
+        id: "vv009_4kfft",
+        bbframe: 5370,
+        fec: 31,
+        frames: 2,
+        fft: 4096,
+        symbols: 104,
+        gi: (1, 32),
+    });
+}
+
+#[test]
+fn gnu_radio_s_dvbt2_8k_extended_example_writes_what_gnu_radio_writes() {
+    // 256QAM 3/5: BBFRAMEs of 4826 bytes; 2 P2 symbols and 59 data symbols, guard 1/16,
+    // extended carriers, PP8.
+    example_writes_what_gnu_radio_writes(&Example {
+        name: "vv005-8kfft",
+        id: "vv005_8kfft",
+        bbframe: 4826,
+        fec: 50,
+        frames: 1,
+        fft: 8192,
+        symbols: 61,
+        gi: (1, 16),
+    });
+}
+
+#[test]
+fn gnu_radio_s_dvbt2_16k_extended_example_writes_what_gnu_radio_writes() {
+    // 64QAM 1/2: BBFRAMEs of 4016 bytes; 1 P2 symbol and 118 data symbols, guard 19/128,
+    // extended carriers, PP2.
+    example_writes_what_gnu_radio_writes(&Example {
+        name: "germany-g1",
+        id: "germany_g1",
+        bbframe: 4016,
+        fec: 139,
+        frames: 1,
+        fft: 16384,
+        symbols: 119,
+        gi: (19, 128),
+    });
+}
+
+#[test]
+fn gnu_radio_s_dvbt2_32k_extended_example_writes_what_gnu_radio_writes() {
+    // 256QAM 3/5: BBFRAMEs of 4826 bytes; 1 P2 symbol and 59 data symbols, guard 1/128,
+    // extended carriers, PP7.
+    example_writes_what_gnu_radio_writes(&Example {
+        name: "vv001-cr35",
+        id: "vv001_cr35",
+        bbframe: 4826,
+        fec: 202,
+        frames: 1,
+        fft: 32768,
+        symbols: 60,
+        gi: (1, 128),
+    });
 }
 
 #[test]
