@@ -479,9 +479,9 @@ fn frame_mapper_cases() -> Vec<Case> {
         .collect()
 }
 
-/// The pilot generator: the FFT sizes and pilot patterns of GNU Radio's examples (1K to
-/// 32K, PP2 to PP8, normal and extended carriers, tone reservation), closing symbols or not,
-/// equalization at two bandwidths; two T2 frames and a cut one. One frame per call of
+/// The pilot generator: the FFT sizes, pilot patterns and carrier modes of GNU Radio's
+/// examples and more (1K to 32K, PP1 to PP8, normal and extended carriers, tone reservation),
+/// closing symbols or not, equalization at four bandwidths; two T2 frames and a cut one. One frame per call of
 /// GNU Radio's work (it consumes one frame's cells per call however many it makes).
 fn pilot_generator_cases() -> Vec<Case> {
     // (carriers, FFT size, pattern, guard interval, data symbols, PAPR, equalization, bandwidth)
@@ -495,7 +495,13 @@ fn pilot_generator_cases() -> Vec<Case> {
         &'static str,
         &'static str,
     );
-    let sweep: [Pg; 12] = [
+    let sweep: [Pg; 18] = [
+        ("normal", "1k", "pp3", "1/8", 3, "off", "off", "8"),
+        ("normal", "1k", "pp1", "1/4", 2, "tr", "on", "6"),
+        ("normal", "2k", "pp2", "1/8", 3, "off", "off", "8"),
+        ("normal", "4k", "pp7", "1/32", 3, "off", "off", "8"),
+        ("extended", "8k_t2gi", "pp5", "19/256", 3, "off", "off", "8"),
+        ("extended", "16k", "pp8", "19/128", 2, "off", "off", "8"),
         ("normal", "1k", "pp4", "1/8", 5, "off", "off", "8"),
         ("normal", "2k", "pp7", "1/32", 4, "tr", "off", "8"),
         ("normal", "4k", "pp5", "19/256", 3, "off", "on", "7"),

@@ -376,3 +376,66 @@ fn inverse_sinc(vlength: usize, fs: f64) -> Vec<f32> {
     }
     g
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn make(
+        carriers: &str,
+        fft: &str,
+        pp: &str,
+        preamble: &str,
+        group: &str,
+        vlength: usize,
+    ) -> Result<Dvbt2PilotGenerator, SettingsError> {
+        Dvbt2PilotGenerator::new(
+            carriers, fft, pp, "1/32", 3, "off", preamble, group, "off", "8", vlength,
+        )
+    }
+
+    /// What is not implemented, or has no T2 signal, is refused naming the parameter.
+    #[test]
+    fn refuses_by_name() {
+        for (r, says) in [
+            (
+                make("normal", "1k", "pp1", "t2_miso", "tx1", 1024),
+                "preamble",
+            ),
+            (
+                make("normal", "1k", "pp1", "t2_siso", "tx2", 1024),
+                "misogroup",
+            ),
+            (
+                make("extended", "16k", "pp1", "t2_siso", "tx1", 16384),
+                "pilotpattern",
+            ),
+            (
+                make("normal", "1k", "pp7", "t2_siso", "tx1", 1024),
+                "pilotpattern",
+            ),
+            (
+                make("extended", "2k", "pp2", "t2_siso", "tx1", 2048),
+                "carriermode",
+            ),
+            (
+                make("normal", "1k", "pp1", "t2_siso", "tx1", 512),
+                "vlength",
+            ),
+        ] {
+            let e = r.expect_err(says).to_string();
+            assert!(e.contains(BLOCK) && e.contains(says), "{says}: {e}");
+        }
+        assert!(make("normal", "1k", "pp1", "t2_siso", "tx1", 1024).is_ok());
+    }
+
+    /// The inverse sin(x)/x is 1 at the centre before scaling, grows to the band edges, and is
+    /// symmetric about the centre.
+    #[test]
+    fn inverse_sinc_rises_to_the_edges() {
+        let g = inverse_sinc(1024, 8.0 * 8_000_000.0 / 7.0);
+        assert_eq!(g[512], g[511]);
+        assert!(g[0] > g[256] && g[256] > g[512]);
+        assert_eq!(g[600], g[1023 - 600]);
+    }
+}
