@@ -156,7 +156,7 @@ fn example_writes_what_gnu_radio_writes(e: &Example) {
         .join("\n- name: ");
     let ours_path = dir.join("ours.cfile");
     let ours_text = support::edit_example(&text, &ts_path, &ours_path, false);
-    let mut graph = parse_grc(&ours_text, &format!("{}.grc", e.name)).unwrap();
+    let mut graph = parse_grc(&ours_text, format!("{}.grc", e.name)).unwrap();
     graph.flowgraph.run().unwrap();
     let ours = samples(&std::fs::read(&ours_path).unwrap());
     let frame = 2048 + e.symbols * (e.fft + e.fft * e.gi.0 / e.gi.1);

@@ -245,7 +245,7 @@ impl Dvbt2PilotGenerator {
                 format!("{pilotpattern} with {carriermode} carriers at FFT size {fftsize}: gr-dtv's pilot tables leave symbols more data carriers than the frame has cells (ETSI EN 302 755 clause 8.3.1), so its output is not a T2 signal"),
             ));
         }
-        if vlength <= map.carriers || vlength % 2 != 0 {
+        if vlength <= map.carriers || !vlength.is_multiple_of(2) {
             return Err(SettingsError::param(
                 BLOCK,
                 "vlength",
