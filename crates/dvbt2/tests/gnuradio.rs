@@ -525,7 +525,7 @@ fn pilot_generator_cases() -> Vec<Case> {
         .map(|(cm, fft, pp, gi, syms, papr, eq, b)| {
             let make = move || {
                 let vlen = block_vlen(fft);
-                Dvbt2PilotGenerator::new(cm, fft, pp, gi, syms, papr, "t2_siso", "tx1", eq, b, vlen)
+                Dvbt2PilotGenerator::new(cm, fft, pp, gi, syms, papr, "t2_siso", eq, b, vlen)
                     .unwrap()
             };
             let block = make();

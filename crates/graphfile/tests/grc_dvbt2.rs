@@ -283,3 +283,31 @@ fn dvb_t2_settings_radioflow_does_not_run_are_refused_by_name() {
         std::fs::remove_dir_all(&dir).ok();
     }
 }
+
+/// GNU Radio's MISO example: the pilot generator's MISO preamble is refused, naming the block,
+/// the GRC parameter and the reason.
+#[test]
+fn gnu_radio_s_dvbt2_miso_example_is_refused_by_name() {
+    const EXAMPLE: &str = "/usr/share/gnuradio/examples/dtv/vv018-miso.grc";
+    let Ok(text) = std::fs::read_to_string(EXAMPLE) else {
+        eprintln!("SKIPPED: GNU Radio's examples are not installed ({EXAMPLE})");
+        return;
+    };
+    // Without its two-channel radio sink, which radioflow refuses first.
+    let text = support::edit_example(
+        &text,
+        std::path::Path::new("in.ts"),
+        std::path::Path::new("out.cfile"),
+        false,
+    );
+    let Err(e) = parse_grc(&text, "vv018-miso.grc") else {
+        panic!("vv018-miso.grc: made")
+    };
+    let e = e.to_string();
+    assert!(
+        e.contains("dtv_dvbt2_pilotgenerator_cc")
+            && e.contains("preamble = T2_MISO is not supported")
+            && e.contains("MISO pilots"),
+        "{e}"
+    );
+}

@@ -25,13 +25,12 @@ const PN_CHIPS: usize = 2624;
 /// the others; the carriers are centred in the FFT (the unused ones zero), optionally
 /// multiplied by an inverse sin(x)/x (`equalization` `on`, for the DAC's roll-off at the
 /// `bandwidth`'s sample rate), and inverse transformed, scaled by 5/sqrt(27 C_PS). Pilot
-/// positions and values are gr-dtv's, which in a few places differ from the standard
-/// (continual pilots are not moved by K_EXT in extended mode; one extended-mode pilot of
-/// 16K PP1 is at 3636).
+/// positions and values are gr-dtv's: its tables, its reduction of continual pilot indices
+/// modulo K_mod, its extra pilots of extended mode and beside the closing symbol's edge.
 ///
 /// 16K extended PP1 is refused: gr-dtv's pilots there do not fit the frame's cells (see
-/// [`new`](Self::new)). Only SISO preambles: `t2_miso` and `t2_lite_miso` (and so `misogroup` `tx2`) are refused
-/// by name. `version` only chooses which of GRC's fields the mapping reads. A frame cut by the
+/// [`new`](Self::new)). Only SISO preambles: `t2_miso` and `t2_lite_miso` are refused by name
+/// (gr-dtv's `misogroup` only matters with them). A frame cut by the
 /// end of the stream makes no output; tags are not passed (the output counts symbols).
 ///
 /// # Example
@@ -41,7 +40,7 @@ const PN_CHIPS: usize = 2624;
 /// use radioflow_dvbt2::Dvbt2PilotGenerator;
 ///
 /// let pg = Dvbt2PilotGenerator::new(
-///     "normal", "1k", "pp1", "1/8", 3, "off", "t2_siso", "tx1", "off", "8", 1024,
+///     "normal", "1k", "pp1", "1/8", 3, "off", "t2_siso", "off", "8", 1024,
 /// )?;
 /// let n = pg.frame_cells(); // 16 P2 symbols of 558 cells, 2 of 764, the closing 568
 /// assert_eq!(n, 16 * 558 + 2 * 764 + 568);
@@ -59,7 +58,7 @@ const PN_CHIPS: usize = 2624;
     id = "dvbt2_pilotgenerator",
     summary = "DVB-T2 pilots and OFDM modulation as gr-dtv's dvbt2_pilotgenerator_cc: the cells of a T2 frame in, one vector of FFT-size samples per OFDM symbol out.",
     make = Self::new(&carriermode, &fftsize, &pilotpattern, &guardinterval, numdatasyms, &paprmode,
-        &preamble, &misogroup, &equalization, &bandwidth, vlength)
+        &preamble, &equalization, &bandwidth, vlength)
         .map_err(Refused::from)
 )]
 #[param(carriermode: String = "normal", words = ["normal", "extended"], doc = "carrier mode (extended: 8K, 16K and 32K)")]
@@ -82,17 +81,16 @@ const PN_CHIPS: usize = 2624;
 #[param(paprmode: String = "off", words = ["off", "ace", "tr", "both"], doc = "PAPR reduction (tone reservation reserves carriers)")]
 #[param(
     preamble: String = "t2_siso",
-    words = ["t2_siso", "t2_miso", "t2_lite_siso", "t2_lite_miso"],
-    doc = "preamble (only SISO here)"
+    words = ["t2_siso", "t2_lite_siso"],
+    doc = "preamble (SISO: MISO pilots are not implemented)"
 )]
-#[param(misogroup: String = "tx1", words = ["tx1", "tx2"], doc = "MISO transmitter (tx1 only here: SISO)")]
 #[param(equalization: String = "off", words = ["off", "on"], doc = "inverse sin(x)/x equalization")]
 #[param(
     bandwidth: String = "8",
     words = ["1.7", "5", "6", "7", "8", "10"],
     doc = "channel bandwidth in MHz (its sample rate shapes the equalization)"
 )]
-#[param(vlength: usize = 16384, min = 1, doc = "samples per output vector: the FFT size")]
+#[param(vlength: usize = 0, doc = "samples per output vector, an FFT of as many points (0: the FFT size)")]
 pub struct Dvbt2PilotGenerator {
     /// Cells of T2 frames, symbol after symbol.
     #[input(name = "in")]
@@ -131,10 +129,10 @@ impl Dvbt2PilotGenerator {
     /// The pilot generator of T2 frames of these settings (the parameters' words).
     ///
     /// # Errors
-    /// A word that is not one of a parameter's, a MISO preamble or `misogroup` `tx2` (not
-    /// implemented), `numdatasyms` 0 or more symbols than the PN sequence has chips, a pilot
-    /// pattern the FFT size does not have (ETSI EN 302 755 clause 9.2.3.1), `vlength` not an
-    /// even number above the FFT size's carriers.
+    /// A word that is not one of a parameter's, a MISO preamble (not implemented),
+    /// `numdatasyms` 0 or more symbols than the PN sequence has chips, a pilot pattern the FFT
+    /// size does not have (ETSI EN 302 755 clause 9.2.3.1), `vlength` not 0 nor an even number
+    /// above the FFT size's carriers.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         carriermode: &str,
@@ -144,7 +142,6 @@ impl Dvbt2PilotGenerator {
         numdatasyms: usize,
         paprmode: &str,
         preamble: &str,
-        misogroup: &str,
         equalization: &str,
         bandwidth: &str,
         vlength: usize,
@@ -160,23 +157,6 @@ impl Dvbt2PilotGenerator {
                 "preamble",
                 format!("{preamble}: MISO pilots (the second transmitter's inverted pilots, P2's extra pilots) are not implemented; only SISO preambles"),
             ));
-        }
-        match misogroup {
-            "tx1" => {}
-            "tx2" => {
-                return Err(SettingsError::param(
-                    BLOCK,
-                    "misogroup",
-                    "tx2: the second MISO transmitter's pilots are not implemented",
-                ))
-            }
-            other => {
-                return Err(SettingsError::param(
-                    BLOCK,
-                    "misogroup",
-                    format!("must be one of tx1, tx2, not {other:?}"),
-                ))
-            }
         }
         let equalize = match equalization {
             "off" => false,
@@ -235,6 +215,11 @@ impl Dvbt2PilotGenerator {
             ));
         }
         let map = PilotMap::new(fft, extended, pp, tr, &cells, numdatasyms);
+        let vlength = if vlength == 0 {
+            1 << fft.log2()
+        } else {
+            vlength
+        };
         if !map.matches(&cells) {
             // 16K extended PP1 only: gr-dtv's continual pilot at 3636 (for 13636) leaves a
             // data carrier more in every fourth symbol than the frame has cells for, and
@@ -386,11 +371,10 @@ mod tests {
         fft: &str,
         pp: &str,
         preamble: &str,
-        group: &str,
         vlength: usize,
     ) -> Result<Dvbt2PilotGenerator, SettingsError> {
         Dvbt2PilotGenerator::new(
-            carriers, fft, pp, "1/32", 3, "off", preamble, group, "off", "8", vlength,
+            carriers, fft, pp, "1/32", 3, "off", preamble, "off", "8", vlength,
         )
     }
 
@@ -398,35 +382,25 @@ mod tests {
     #[test]
     fn refuses_by_name() {
         for (r, says) in [
+            (make("normal", "1k", "pp1", "t2_miso", 1024), "preamble"),
             (
-                make("normal", "1k", "pp1", "t2_miso", "tx1", 1024),
-                "preamble",
-            ),
-            (
-                make("normal", "1k", "pp1", "t2_siso", "tx2", 1024),
-                "misogroup",
-            ),
-            (
-                make("extended", "16k", "pp1", "t2_siso", "tx1", 16384),
+                make("extended", "16k", "pp1", "t2_siso", 16384),
                 "pilotpattern",
             ),
+            (make("normal", "1k", "pp7", "t2_siso", 1024), "pilotpattern"),
             (
-                make("normal", "1k", "pp7", "t2_siso", "tx1", 1024),
-                "pilotpattern",
-            ),
-            (
-                make("extended", "2k", "pp2", "t2_siso", "tx1", 2048),
+                make("extended", "2k", "pp2", "t2_siso", 2048),
                 "carriermode",
             ),
-            (
-                make("normal", "1k", "pp1", "t2_siso", "tx1", 512),
-                "vlength",
-            ),
+            (make("normal", "1k", "pp1", "t2_siso", 512), "vlength"),
         ] {
             let e = r.expect_err(says).to_string();
             assert!(e.contains(BLOCK) && e.contains(says), "{says}: {e}");
         }
-        assert!(make("normal", "1k", "pp1", "t2_siso", "tx1", 1024).is_ok());
+        assert!(make("normal", "1k", "pp1", "t2_siso", 1024).is_ok());
+        // 0: the FFT size.
+        let pg = make("normal", "1k", "pp1", "t2_siso", 0).unwrap();
+        assert_eq!(pg.modulator.vlength, 1024);
     }
 
     /// The inverse sin(x)/x is 1 at the centre before scaling, grows to the band edges, and is
