@@ -33,6 +33,11 @@ const PN_CHIPS: usize = 2624;
 /// (gr-dtv's `misogroup` only matters with them). A frame cut by the
 /// end of the stream makes no output; tags are not passed (the output counts symbols).
 ///
+/// gr-dtv's work consumes one frame's cells per call however many frames it writes, so a
+/// call that writes two frames reads the second frame's cells again in the next; this block
+/// takes each frame's own cells, as gr-dtv does when each call writes one frame (the tests
+/// run it so).
+///
 /// # Example
 /// ```
 /// use radioflow_blocks::runtime::{Complex32, Flowgraph};
