@@ -1,6 +1,6 @@
 //! [`PilotMap`]: what each carrier of each OFDM symbol of a T2 frame carries (data, one of
 //! the pilots, a reserved tone), and the pilots' values (ETSI EN 302 755 clause 9.2), as
-//! gr-dtv's `dvbt2_pilotgenerator_cc` places them for SISO.
+//! gr-dtv's `dvbt2_pilotgenerator_cc` places them, SISO and MISO.
 
 use crate::params::FftSize;
 use crate::pilot_tables::*;
@@ -18,6 +18,12 @@ pub(crate) enum Carrier {
     Scattered,
     /// A continual pilot (clause 9.2.4).
     Continual,
+    /// A P2 pilot of MISO's second transmitter, inverted (clause 9.2.5.2).
+    P2Inverted,
+    /// A scattered or edge pilot of MISO's second transmitter, inverted (clause 9.2.3.2).
+    ScatteredInverted,
+    /// A continual pilot of MISO's second transmitter, inverted (clause 9.2.4.2).
+    ContinualInverted,
     /// A tone reserved for PAPR reduction (clause 9.6.2), sent as zero.
     Reserved,
 }
@@ -48,14 +54,18 @@ pub(crate) struct PilotMap {
 }
 
 impl PilotMap {
-    /// The maps of a SISO T2 frame of `data_symbols` data symbols, FFT size `fft`, extended
-    /// carriers or not, scattered pilot pattern `pp` (1 to 8), tone reservation or not, with
-    /// `cells` the frame's cells per symbol.
+    /// The maps of a T2 frame of `data_symbols` data symbols, FFT size `fft`, extended
+    /// carriers or not, scattered pilot pattern `pp` (1 to 8), tone reservation or not, a MISO
+    /// preamble or not and, with one, the second transmitter's pilots (`tx2`) or the first's,
+    /// with `cells` the frame's cells per symbol.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         fft: FftSize,
         extended: bool,
         pp: u8,
         tone_reservation: bool,
+        miso: bool,
+        tx2: bool,
         cells: &SymbolCells,
         data_symbols: usize,
     ) -> Self {
@@ -99,19 +109,69 @@ impl PilotMap {
             K32 => (&P2_PAPR_MAP_32K, &TR_PAPR_MAP_32K),
         };
 
+        // MISO's second transmitter inverts every other pilot of a pilot grid of spacing
+        // `d` (clause 9.2.3.2, 9.2.4.2, 9.2.5.2).
+        let tx2 = miso && tx2;
+        let p2_at = |k: usize| {
+            if tx2 && k % 3 == 0 && (k / 3) % 2 == 1 {
+                Carrier::P2Inverted
+            } else {
+                Carrier::P2
+            }
+        };
+        let sp_at = |k: usize| {
+            if tx2 && (k / dx) % 2 == 1 {
+                Carrier::ScatteredInverted
+            } else {
+                Carrier::Scattered
+            }
+        };
+        // Edge pilots of MISO's second transmitter: inverted on odd symbols.
+        let edge = |symbol: usize| {
+            if tx2 && symbol % 2 == 1 {
+                Carrier::ScatteredInverted
+            } else {
+                Carrier::Scattered
+            }
+        };
+
         // P2 symbols: a pilot on every third carrier (every sixth in 32K SISO), all of the
-        // extended carriers, and the P2 reserved tones (clause 9.2.5.1, 9.6.2.1).
+        // extended carriers, and the P2 reserved tones (clause 9.2.5.1, 9.6.2.1); MISO adds
+        // pilots beside the band edges and beside reserved tones off the grid.
         let mut p2 = vec![Carrier::Data; carriers];
-        let step = if fft == K32 { 6 } else { 3 };
-        for c in p2.iter_mut().step_by(step) {
-            *c = Carrier::P2;
+        let step = if fft == K32 && !miso { 6 } else { 3 };
+        for k in (0..carriers).step_by(step) {
+            p2[k] = p2_at(k);
         }
         for i in 0..k_ext {
-            p2[i] = Carrier::P2;
-            p2[i + carriers - k_ext] = Carrier::P2;
+            p2[i] = p2_at(i);
+            p2[i + carriers - k_ext] = p2_at(i + carriers - k_ext);
+        }
+        if miso {
+            for k in [
+                k_ext + 1,
+                k_ext + 2,
+                carriers - k_ext - 2,
+                carriers - k_ext - 3,
+            ] {
+                p2[k] = Carrier::P2;
+            }
         }
         for &k in p2_reserved {
             p2[usize::from(k) + k_ext] = Carrier::Reserved;
+        }
+        if miso {
+            let at = |i: usize| usize::from(p2_reserved[i]) + k_ext;
+            let n = p2_reserved.len();
+            for i in 0..n {
+                let k = at(i);
+                if k % 3 == 1 && (i + 1 == n || k + 1 != at(i + 1)) {
+                    p2[k + 1] = Carrier::P2;
+                }
+                if k % 3 == 2 && (i == 0 || k - 1 != at(i - 1)) {
+                    p2[k - 1] = Carrier::P2;
+                }
+            }
         }
 
         // Continual pilots: the pattern's groups up to the FFT size's (annex G), each index
@@ -124,35 +184,49 @@ impl PilotMap {
             K16 => (5, 13056),
             K32 => (6, usize::MAX),
         };
-        let mut continual = vec![false; carriers];
+        // gr-dtv inverts MISO's second transmitter's continual pilots on the scattered
+        // pilots' grid for these patterns only.
+        let cp_inverts = tx2
+            && match fft {
+                K1 => matches!(pp, 1 | 3),
+                K2 | K4 => matches!(pp, 1 | 3 | 4 | 5),
+                K8 | K16 => matches!(pp, 1 | 3 | 4 | 5 | 8),
+                K32 => matches!(pp, 2 | 4 | 6 | 8),
+            };
+        let cp_at = |k: usize| {
+            if cp_inverts && k % dx == 0 && (k / dx) % 2 == 1 {
+                Carrier::ContinualInverted
+            } else {
+                Carrier::Continual
+            }
+        };
+        let mut continual = vec![Carrier::Data; carriers];
         for (group, table) in continual_groups(pp) {
             if group <= last_group {
                 for &k in table {
-                    continual[usize::from(k) % modulo] = true;
+                    let k = usize::from(k) % modulo;
+                    continual[k] = cp_at(k);
                 }
             }
         }
         if extended {
             for &k in extended_continual(fft, pp) {
-                continual[usize::from(k)] = true;
+                continual[usize::from(k)] = cp_at(usize::from(k));
             }
         }
 
         let data = (0..dy)
             .map(|s| {
-                let mut map: Vec<Carrier> = continual
-                    .iter()
-                    .map(|&c| if c { Carrier::Continual } else { Carrier::Data })
-                    .collect();
+                let mut map = continual.clone();
                 for (i, c) in map.iter_mut().enumerate() {
                     if (i as isize - k_ext as isize).rem_euclid((dx * dy) as isize)
                         == (dx * s) as isize
                     {
-                        *c = Carrier::Scattered;
+                        *c = sp_at(i);
                     }
                 }
-                map[0] = Carrier::Scattered;
-                map[carriers - 1] = Carrier::Scattered;
+                map[0] = edge(s);
+                map[carriers - 1] = edge(s);
                 if tone_reservation {
                     // The reserved tones move with the scattered pilots (clause 9.6.2.1).
                     let shift = dx * ((s + k_ext / dx) % dy);
@@ -166,14 +240,15 @@ impl PilotMap {
 
         // The frame closing symbol: a scattered pilot on every D_X-th carrier (clause 9.2.7).
         let mut fc = vec![Carrier::Data; carriers];
-        for c in fc.iter_mut().step_by(dx) {
-            *c = Carrier::Scattered;
+        for k in (0..carriers).step_by(dx) {
+            fc[k] = sp_at(k);
         }
         if matches!((fft, pp), (K1, 4) | (K1, 5) | (K2, 7)) {
             fc[carriers - 2] = Carrier::Scattered;
         }
-        fc[0] = Carrier::Scattered;
-        fc[carriers - 1] = Carrier::Scattered;
+        let last = cells.p2_symbols + data_symbols - 1;
+        fc[0] = edge(last);
+        fc[carriers - 1] = edge(last);
         if tone_reservation {
             for &k in p2_reserved {
                 fc[usize::from(k) + k_ext] = Carrier::Reserved;
@@ -196,7 +271,7 @@ impl PilotMap {
             .map(|j| (PN_SEQUENCE[j / 8] >> (7 - j % 8)) & 1)
             .collect();
 
-        let p2_amplitude = if fft == K32 {
+        let p2_amplitude = if fft == K32 && !miso {
             37f64.sqrt() / 5.0
         } else {
             31f64.sqrt() / 5.0
@@ -327,7 +402,7 @@ fn extended_continual(fft: FftSize, pp: u8) -> &'static [u16] {
 mod tests {
     use super::*;
 
-    /// Every SISO combination the standard has: the maps' data carriers are the cells
+    /// Every combination the standard has, SISO and MISO: the maps' data carriers are the cells
     /// clause 8.3.1's tables give (C_P2, C_DATA, N_FC), but for one of gr-dtv's quirks.
     #[test]
     fn data_carriers_are_the_tables_cells() {
@@ -338,14 +413,21 @@ mod tests {
                     continue;
                 }
                 for pp in 1..=8 {
-                    for tr in [false, true] {
+                    for (tr, miso, tx2) in [
+                        (false, false, false),
+                        (true, false, false),
+                        (false, true, false),
+                        (true, true, true),
+                        (false, true, true),
+                    ] {
                         for gi in [(1, 32), (1, 8)] {
-                            let Some(cells) = SymbolCells::new(fft, extended, pp, gi, tr, false)
+                            let Some(cells) = SymbolCells::new(fft, extended, pp, gi, tr, miso)
                             else {
                                 continue;
                             };
-                            let m = PilotMap::new(fft, extended, pp, tr, &cells, 4);
-                            let at = format!("{fft:?} ext {extended} pp{pp} tr {tr}");
+                            let m = PilotMap::new(fft, extended, pp, tr, miso, tx2, &cells, 4);
+                            let at =
+                                format!("{fft:?} ext {extended} pp{pp} tr {tr} miso {miso} {tx2}");
                             // gr-dtv's extra pilot at 3636 (see `PP1_16K`) is a data carrier in every
                             // fourth symbol of 16K extended PP1: the only mismatch.
                             let quirk = (fft, extended, pp) == (K16, true, 1);

@@ -10,7 +10,8 @@
 //! frequency interleaver, version 1.3.1's fields all set: bit for bit.
 //!
 //! GNU Radio's own examples `vv009-4kfft.grc` (4K), `vv005-8kfft.grc` (8K extended, PP8),
-//! `germany-g1.grc` (16K extended, PP2) and `vv001-cr35.grc` (32K extended, PP7): transport
+//! `germany-g1.grc` (16K extended, PP2), `vv001-cr35.grc` (32K extended, PP7) and
+//! `vv018-miso.grc` (32K extended, MISO: both transmitters' samples): transport
 //! stream to samples (FEC, frame mapper, pilot generator and IFFT, cyclic prefix, P1), finite
 //! and file to file: radioflow's samples are GNU Radio's to 1e-5 of the peak (the inverse
 //! FFTs: FFTW's rounding against rustfft's).
@@ -121,6 +122,52 @@ struct Example {
     fft: usize,
     symbols: usize,
     gi: (usize, usize),
+    /// A second file sink (MISO's second transmitter), enabled and compared too.
+    second_sink: Option<&'static str>,
+}
+
+/// `text` with the gains before the (disabled) radio sinks disabled (they have no other
+/// output) and file sink `sink` writing `out`.
+fn second_sink(text: &str, sink: Option<&str>, out: &std::path::Path) -> String {
+    text.split("\n- name: ")
+        .map(|b| {
+            let name = b.lines().next().unwrap_or_default();
+            if name.starts_with("blocks_multiply_const_xx_0") {
+                b.replace("state: enabled", "state: disabled")
+            } else if Some(name) == sink {
+                b.lines()
+                    .map(|l| {
+                        if l.starts_with("    file: ") {
+                            format!("    file: {}", out.display())
+                        } else {
+                            l.replace("state: disabled", "state: enabled")
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    + "\n"
+            } else {
+                b.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n- name: ")
+}
+
+/// Radioflow's samples are GNU Radio's to 1e-5 of GNU Radio's peak.
+fn same_samples(name: &str, ours: &[(f32, f32)], theirs: &[(f32, f32)]) {
+    assert_eq!(ours.len(), theirs.len(), "{name}: samples written");
+    let peak = theirs
+        .iter()
+        .map(|&(re, im)| re.abs().max(im.abs()))
+        .fold(0.0f32, f32::max);
+    assert!(peak > 0.1, "{name}: GNU Radio wrote a signal");
+    for (k, (a, b)) in ours.iter().zip(theirs).enumerate() {
+        assert!(
+            (a.0 - b.0).abs() <= 1e-5 * peak && (a.1 - b.1).abs() <= 1e-5 * peak,
+            "{name}: sample {k}: radioflow {a:?}, GNU Radio {b:?}"
+        );
+    }
 }
 
 fn example_writes_what_gnu_radio_writes(e: &Example) {
@@ -142,20 +189,14 @@ fn example_writes_what_gnu_radio_writes(e: &Example) {
         .collect();
     let ts_path = dir.join("in.ts");
     std::fs::write(&ts_path, &ts).unwrap();
-    // The gain before the (disabled) radio sinks has no other output: disabled too.
-    let text = text
-        .split("\n- name: ")
-        .map(|b| {
-            if b.starts_with("blocks_multiply_const_xx_0\n") {
-                b.replace("state: enabled", "state: disabled")
-            } else {
-                b.to_owned()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n- name: ");
     let ours_path = dir.join("ours.cfile");
-    let ours_text = support::edit_example(&text, &ts_path, &ours_path, false);
+    let ours2_path = dir.join("ours2.cfile");
+    let ours_text = support::edit_example(
+        &second_sink(&text, e.second_sink, &ours2_path),
+        &ts_path,
+        &ours_path,
+        false,
+    );
     let mut graph = parse_grc(&ours_text, format!("{}.grc", e.name)).unwrap();
     graph.flowgraph.run().unwrap();
     let ours = samples(&std::fs::read(&ours_path).unwrap());
@@ -165,21 +206,26 @@ fn example_writes_what_gnu_radio_writes(e: &Example) {
         return;
     }
     let theirs_path = dir.join("theirs.cfile");
-    let theirs_text = support::edit_example(&text, &ts_path, &theirs_path, true);
+    let theirs2_path = dir.join("theirs2.cfile");
+    let theirs_text = support::edit_example(
+        &second_sink(&text, e.second_sink, &theirs2_path),
+        &ts_path,
+        &theirs_path,
+        true,
+    );
     support::run_in_gnuradio(&dir, e.id, &theirs_text);
     let theirs = samples(&std::fs::read(&theirs_path).unwrap());
-    assert_eq!(ours.len(), theirs.len(), "{}: samples written", e.name);
-    let peak = theirs
-        .iter()
-        .map(|&(re, im)| re.abs().max(im.abs()))
-        .fold(0.0f32, f32::max);
-    assert!(peak > 0.1, "{}: GNU Radio wrote a signal", e.name);
-    for (k, (a, b)) in ours.iter().zip(&theirs).enumerate() {
-        assert!(
-            (a.0 - b.0).abs() <= 1e-5 * peak && (a.1 - b.1).abs() <= 1e-5 * peak,
-            "{}: sample {k}: radioflow {a:?}, GNU Radio {b:?}",
+    same_samples(e.name, &ours, &theirs);
+    if e.second_sink.is_some() {
+        let ours = samples(&std::fs::read(&ours2_path).unwrap());
+        let theirs = samples(&std::fs::read(&theirs2_path).unwrap());
+        assert_eq!(
+            ours.len(),
+            e.frames * frame,
+            "{}: second sink's samples",
             e.name
         );
+        same_samples(e.name, &ours, &theirs);
     }
     std::fs::remove_dir_all(dir).ok();
 }
@@ -196,6 +242,7 @@ fn gnu_radio_s_dvbt2_4k_example_writes_what_gnu_radio_writes() {
         fft: 4096,
         symbols: 104,
         gi: (1, 32),
+        second_sink: None,
     });
 }
 
@@ -212,6 +259,7 @@ fn gnu_radio_s_dvbt2_8k_extended_example_writes_what_gnu_radio_writes() {
         fft: 8192,
         symbols: 61,
         gi: (1, 16),
+        second_sink: None,
     });
 }
 
@@ -228,6 +276,7 @@ fn gnu_radio_s_dvbt2_16k_extended_example_writes_what_gnu_radio_writes() {
         fft: 16384,
         symbols: 119,
         gi: (19, 128),
+        second_sink: None,
     });
 }
 
@@ -244,6 +293,7 @@ fn gnu_radio_s_dvbt2_32k_extended_example_writes_what_gnu_radio_writes() {
         fft: 32768,
         symbols: 60,
         gi: (1, 128),
+        second_sink: None,
     });
 }
 
@@ -284,30 +334,20 @@ fn dvb_t2_settings_radioflow_does_not_run_are_refused_by_name() {
     }
 }
 
-/// GNU Radio's MISO example: the pilot generator's MISO preamble is refused, naming the block,
-/// the GRC parameter and the reason.
 #[test]
-fn gnu_radio_s_dvbt2_miso_example_is_refused_by_name() {
-    const EXAMPLE: &str = "/usr/share/gnuradio/examples/dtv/vv018-miso.grc";
-    let Ok(text) = std::fs::read_to_string(EXAMPLE) else {
-        eprintln!("SKIPPED: GNU Radio's examples are not installed ({EXAMPLE})");
-        return;
-    };
-    // Without its two-channel radio sink, which radioflow refuses first.
-    let text = support::edit_example(
-        &text,
-        std::path::Path::new("in.ts"),
-        std::path::Path::new("out.cfile"),
-        false,
-    );
-    let Err(e) = parse_grc(&text, "vv018-miso.grc") else {
-        panic!("vv018-miso.grc: made")
-    };
-    let e = e.to_string();
-    assert!(
-        e.contains("dtv_dvbt2_pilotgenerator_cc")
-            && e.contains("preamble = T2_MISO is not supported")
-            && e.contains("MISO pilots"),
-        "{e}"
-    );
+fn gnu_radio_s_dvbt2_miso_example_writes_what_gnu_radio_writes() {
+    // 256QAM 5/6, high efficiency mode: BBFRAMEs of 6740 bytes of packets without their sync
+    // bytes (6740 x 188 / 187 of the stream); 1 P2 symbol and 19 data symbols, guard 1/16,
+    // extended carriers, PP2; both transmitters' samples.
+    example_writes_what_gnu_radio_writes(&Example {
+        name: "vv018-miso",
+        id: "vv018_miso",
+        bbframe: 6740 * 188 / 187 + 1,
+        fec: 61,
+        frames: 1,
+        fft: 32768,
+        symbols: 20,
+        gi: (1, 16),
+        second_sink: Some("blocks_file_sink_0_0"),
+    });
 }

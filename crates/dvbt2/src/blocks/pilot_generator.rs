@@ -28,9 +28,10 @@ const PN_CHIPS: usize = 2624;
 /// positions and values are gr-dtv's: its tables, its reduction of continual pilot indices
 /// modulo K_mod, its extra pilots of extended mode and beside the closing symbol's edge.
 ///
-/// 16K extended PP1 is refused: gr-dtv's pilots there do not fit the frame's cells (see
-/// [`new`](Self::new)). Only SISO preambles: `t2_miso` and `t2_lite_miso` are refused by name
-/// (gr-dtv's `misogroup` only matters with them). A frame cut by the
+/// With a MISO preamble (`t2_miso`, `t2_lite_miso`) the P2 symbols have MISO's pilots and
+/// `misogroup` `tx2` inverts the second transmitter's pilots as gr-dtv does (`misogroup` has
+/// no effect with a SISO preamble, as in gr-dtv). 16K extended PP1 is refused: gr-dtv's
+/// pilots there do not fit the frame's cells (see [`new`](Self::new)). A frame cut by the
 /// end of the stream makes no output; tags are not passed (the output counts symbols).
 ///
 /// gr-dtv's work consumes one frame's cells per call however many frames it writes, so a
@@ -45,7 +46,7 @@ const PN_CHIPS: usize = 2624;
 /// use radioflow_dvbt2::Dvbt2PilotGenerator;
 ///
 /// let pg = Dvbt2PilotGenerator::new(
-///     "normal", "1k", "pp1", "1/8", 3, "off", "t2_siso", "off", "8", 1024,
+///     "normal", "1k", "pp1", "1/8", 3, "off", "t2_siso", "tx1", "off", "8", 1024,
 /// )?;
 /// let n = pg.frame_cells(); // 16 P2 symbols of 558 cells, 2 of 764, the closing 568
 /// assert_eq!(n, 16 * 558 + 2 * 764 + 568);
@@ -63,7 +64,7 @@ const PN_CHIPS: usize = 2624;
     id = "dvbt2_pilotgenerator",
     summary = "DVB-T2 pilots and OFDM modulation as gr-dtv's dvbt2_pilotgenerator_cc: the cells of a T2 frame in, one vector of FFT-size samples per OFDM symbol out.",
     make = Self::new(&carriermode, &fftsize, &pilotpattern, &guardinterval, numdatasyms, &paprmode,
-        &preamble, &equalization, &bandwidth, vlength)
+        &preamble, &misogroup, &equalization, &bandwidth, vlength)
         .map_err(Refused::from)
 )]
 #[param(carriermode: String = "normal", words = ["normal", "extended"], doc = "carrier mode (extended: 8K, 16K and 32K)")]
@@ -86,9 +87,10 @@ const PN_CHIPS: usize = 2624;
 #[param(paprmode: String = "off", words = ["off", "ace", "tr", "both"], doc = "PAPR reduction (tone reservation reserves carriers)")]
 #[param(
     preamble: String = "t2_siso",
-    words = ["t2_siso", "t2_lite_siso"],
-    doc = "preamble (SISO: MISO pilots are not implemented)"
+    words = ["t2_siso", "t2_miso", "t2_lite_siso", "t2_lite_miso"],
+    doc = "preamble (SISO or MISO pilots)"
 )]
+#[param(misogroup: String = "tx1", words = ["tx1", "tx2"], doc = "MISO transmitter (its pilots; no effect with a SISO preamble)")]
 #[param(equalization: String = "off", words = ["off", "on"], doc = "inverse sin(x)/x equalization")]
 #[param(
     bandwidth: String = "8",
@@ -134,8 +136,7 @@ impl Dvbt2PilotGenerator {
     /// The pilot generator of T2 frames of these settings (the parameters' words).
     ///
     /// # Errors
-    /// A word that is not one of a parameter's, a MISO preamble (not implemented),
-    /// `numdatasyms` 0 or more symbols than the PN sequence has chips, a pilot pattern the FFT
+    /// A word that is not one of a parameter's, `numdatasyms` 0 or more symbols than the PN sequence has chips, a pilot pattern the FFT
     /// size does not have (ETSI EN 302 755 clause 9.2.3.1), `vlength` not 0 nor an even number
     /// above the FFT size's carriers.
     #[allow(clippy::too_many_arguments)]
@@ -147,6 +148,7 @@ impl Dvbt2PilotGenerator {
         numdatasyms: usize,
         paprmode: &str,
         preamble: &str,
+        misogroup: &str,
         equalization: &str,
         bandwidth: &str,
         vlength: usize,
@@ -156,13 +158,18 @@ impl Dvbt2PilotGenerator {
         let pp = params::parse_pilot_pattern(BLOCK, "pilotpattern", pilotpattern)?;
         let gi = GuardInterval::parse(BLOCK, "guardinterval", guardinterval)?;
         let tr = params::parse_tone_reservation(BLOCK, "paprmode", paprmode)?;
-        if params::parse_miso(BLOCK, "preamble", preamble)? {
-            return Err(SettingsError::param(
-                BLOCK,
-                "preamble",
-                format!("{preamble}: MISO pilots (the second transmitter's inverted pilots, P2's extra pilots) are not implemented; only SISO preambles"),
-            ));
-        }
+        let miso = params::parse_miso(BLOCK, "preamble", preamble)?;
+        let tx2 = match misogroup {
+            "tx1" => false,
+            "tx2" => true,
+            other => {
+                return Err(SettingsError::param(
+                    BLOCK,
+                    "misogroup",
+                    format!("must be one of tx1, tx2, not {other:?}"),
+                ))
+            }
+        };
         let equalize = match equalization {
             "off" => false,
             "on" => true,
@@ -197,7 +204,7 @@ impl Dvbt2PilotGenerator {
                 "0: a T2 frame has data symbols",
             ));
         }
-        let cells = SymbolCells::new(fft, extended, pp, (gi.num, gi.den), tr, false)
+        let cells = SymbolCells::new(fft, extended, pp, (gi.num, gi.den), tr, miso)
             .ok_or_else(|| {
                 SettingsError::param(
                     BLOCK,
@@ -219,7 +226,7 @@ impl Dvbt2PilotGenerator {
                 format!("{numdatasyms}: a T2 frame has at most {PN_CHIPS} symbols after P1 (the PN sequence's chips)"),
             ));
         }
-        let map = PilotMap::new(fft, extended, pp, tr, &cells, numdatasyms);
+        let map = PilotMap::new(fft, extended, pp, tr, miso, tx2, &cells, numdatasyms);
         let vlength = if vlength == 0 {
             1 << fft.log2()
         } else {
@@ -324,6 +331,9 @@ impl Modulator {
                 Carrier::P2 => bpsk(p2, w ^ pn),
                 Carrier::Scattered => bpsk(sp, w ^ pn),
                 Carrier::Continual => bpsk(cp, w ^ pn),
+                Carrier::P2Inverted => bpsk(p2, w ^ pn ^ 1),
+                Carrier::ScatteredInverted => bpsk(sp, w ^ pn ^ 1),
+                Carrier::ContinualInverted => bpsk(cp, w ^ pn ^ 1),
                 Carrier::Reserved => Complex32::new(0.0, 0.0),
             };
         }
@@ -379,7 +389,7 @@ mod tests {
         vlength: usize,
     ) -> Result<Dvbt2PilotGenerator, SettingsError> {
         Dvbt2PilotGenerator::new(
-            carriers, fft, pp, "1/32", 3, "off", preamble, "off", "8", vlength,
+            carriers, fft, pp, "1/32", 3, "off", preamble, "tx1", "off", "8", vlength,
         )
     }
 
@@ -387,7 +397,6 @@ mod tests {
     #[test]
     fn refuses_by_name() {
         for (r, says) in [
-            (make("normal", "1k", "pp1", "t2_miso", 1024), "preamble"),
             (
                 make("extended", "16k", "pp1", "t2_siso", 16384),
                 "pilotpattern",
@@ -403,6 +412,7 @@ mod tests {
             assert!(e.contains(BLOCK) && e.contains(says), "{says}: {e}");
         }
         assert!(make("normal", "1k", "pp1", "t2_siso", 1024).is_ok());
+        assert!(make("normal", "1k", "pp1", "t2_miso", 1024).is_ok());
         // 0: the FFT size.
         let pg = make("normal", "1k", "pp1", "t2_siso", 0).unwrap();
         assert_eq!(pg.modulator.vlength, 1024);

@@ -176,20 +176,8 @@ fn pilot_generator(m: &mut Mapped) -> Result<(), String> {
     symbol_words(m)?;
     by_version(m, &version, "paprmode", "PAPR_OFF", "PAPR_")?;
     by_version(m, &version, "preamble", "PREAMBLE_T2_SISO", "PREAMBLE_")?;
-    let preamble = m
-        .param("preamble")
-        .and_then(Pmt::as_symbol)
-        .map(str::to_owned)
-        .unwrap_or_default();
-    if preamble.ends_with("miso") {
-        return Err(format!(
-            "preamble = {} is not supported (MISO pilots: the second transmitter's inverted \
-             pilots and P2's extra pilots are not implemented; SISO preambles only)",
-            preamble.to_uppercase()
-        ));
-    }
-    // gr-dtv reads the MISO group only with a MISO preamble, which is refused above.
-    take(m, "misogroup", "MISO_TX1")?;
+    let group = option_word(m, "misogroup", "MISO_TX1", "MISO_")?;
+    push(m, "misogroup", group);
     let eq = option_word(m, "equalization", "EQUALIZATION_OFF", "EQUALIZATION_")?;
     push(m, "equalization", eq);
     // BANDWIDTH_1_7_MHZ as 1.7, BANDWIDTH_8_0_MHZ as 8.
