@@ -113,7 +113,7 @@ impl PilotMap {
         // `d` (clause 9.2.3.2, 9.2.4.2, 9.2.5.2).
         let tx2 = miso && tx2;
         let p2_at = |k: usize| {
-            if tx2 && k % 3 == 0 && (k / 3) % 2 == 1 {
+            if tx2 && k.is_multiple_of(3) && (k / 3) % 2 == 1 {
                 Carrier::P2Inverted
             } else {
                 Carrier::P2
@@ -194,7 +194,7 @@ impl PilotMap {
                 K32 => matches!(pp, 2 | 4 | 6 | 8),
             };
         let cp_at = |k: usize| {
-            if cp_inverts && k % dx == 0 && (k / dx) % 2 == 1 {
+            if cp_inverts && k.is_multiple_of(dx) && (k / dx) % 2 == 1 {
                 Carrier::ContinualInverted
             } else {
                 Carrier::Continual

@@ -1117,7 +1117,7 @@ def dvbt2_p1insertion(fftsize: str = "32k", guardinterval: str = "1/128", numdat
     """
 
 
-def dvbt2_pilotgenerator(carriermode: str = "normal", fftsize: str = "16k", pilotpattern: str = "pp4", guardinterval: str = "1/32", numdatasyms: int = 100, paprmode: str = "off", preamble: str = "t2_siso", equalization: str = "off", bandwidth: str = "8", vlength: int = 0, *, name: Optional[str] = None) -> Block:
+def dvbt2_pilotgenerator(carriermode: str = "normal", fftsize: str = "16k", pilotpattern: str = "pp4", guardinterval: str = "1/32", numdatasyms: int = 100, paprmode: str = "off", preamble: str = "t2_siso", misogroup: str = "tx1", equalization: str = "off", bandwidth: str = "8", vlength: int = 0, *, name: Optional[str] = None) -> Block:
     """DVB-T2 pilots and OFDM modulation as gr-dtv's dvbt2_pilotgenerator_cc: the cells of a T2 frame in, one vector of FFT-size samples per OFDM symbol out.
 
     Parameters:
@@ -1127,7 +1127,8 @@ def dvbt2_pilotgenerator(carriermode: str = "normal", fftsize: str = "16k", pilo
         guardinterval: guard interval (decides whether the frame has a closing symbol) (one of 1/32, 1/16, 1/8, 1/4, 1/128, 19/128, 19/256; default "1/32").
         numdatasyms: data symbols per T2 frame (the closing symbol among them) (an integer >= 1; default 100).
         paprmode: PAPR reduction (tone reservation reserves carriers) (one of off, ace, tr, both; default "off").
-        preamble: preamble (SISO: MISO pilots are not implemented) (one of t2_siso, t2_lite_siso; default "t2_siso").
+        preamble: preamble (SISO or MISO pilots) (one of t2_siso, t2_miso, t2_lite_siso, t2_lite_miso; default "t2_siso").
+        misogroup: MISO transmitter (its pilots; no effect with a SISO preamble) (one of tx1, tx2; default "tx1").
         equalization: inverse sin(x)/x equalization (one of off, on; default "off").
         bandwidth: channel bandwidth in MHz (its sample rate shapes the equalization) (one of 1.7, 5, 6, 7, 8, 10; default "8").
         vlength: samples per output vector, an FFT of as many points (0: the FFT size) (an integer >= 0; default 0).
