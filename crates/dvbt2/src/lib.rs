@@ -13,6 +13,8 @@
 //! `dtv_dvbt2_framemapper_cc`) builds T2 frames (clause 8.3) of one PLP's cells with L1
 //! signalling (clause 7.2.3, coded as clause 7.3 says with `radioflow-dvbs2`'s BCH and LDPC
 //! encoders) and dummy cells; [`FrameBuilder`] lays the frame out.
+//! [`Dvbt2PilotGenerator`] (`dvbt2_pilotgenerator`, GRC's `dtv_dvbt2_pilotgenerator_cc`)
+//! inserts the pilots (clause 9.2) and makes each OFDM symbol's samples (SISO).
 //! [`FftSize`] and the `params` words are the settings these blocks share. The bytes side up to the QAM mapper is in
 //! `radioflow-dvbs2`, whose FEC chain DVB-T2 shares.
 //!
@@ -38,11 +40,14 @@ mod l1_signalling;
 mod p1;
 mod p1_tables;
 mod params;
+mod pilot_map;
+mod pilot_tables;
 mod prbs;
 mod symbol_cells;
 
 pub use blocks::{
     Dvbt2CellInterleaver, Dvbt2FrameMapper, Dvbt2FreqInterleaver, Dvbt2Miso, Dvbt2P1Insertion,
+    Dvbt2PilotGenerator,
 };
 pub use cell_interleaver::{CellInterleaver, MAX_FEC_BLOCKS};
 pub use error::SettingsError;

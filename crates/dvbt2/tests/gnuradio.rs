@@ -21,10 +21,14 @@
 //!   docs); tags in the first frame only (gr-dtv puts later ones on cells it has written).
 //! - dvbt2_miso: both outputs, normal and extended carriers, closing symbols or not, tone
 //!   reservation; two T2 frames and a cut one; cells and tags equal, bit for bit.
+//! - dvbt2_pilotgenerator: the FFT sizes, pilot patterns and carrier modes of GNU Radio's
+//!   DVB-T2 examples and more (see `pilot_generator_cases`), tone reservation, equalization;
+//!   two T2 frames and a cut one; the symbols' samples to 1e-5 (inverse FFTs).
 
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_dvbt2::{
     Dvbt2CellInterleaver, Dvbt2FrameMapper, Dvbt2FreqInterleaver, Dvbt2Miso, Dvbt2P1Insertion,
+    Dvbt2PilotGenerator,
 };
 use radioflow_runtime::{
     Block, Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
@@ -71,11 +75,20 @@ struct Case {
     /// Where the output is an FFT's (P1: the first 2048 samples of each period of this
     /// many), compared to a tolerance; elsewhere bit for bit.
     fft_period: Option<usize>,
+    /// Scalars per output item (GNU Radio's vlen). Above 1 the output is an inverse FFT's
+    /// (the pilot generator's): compared to a tolerance, on input cells of magnitude 1.
+    vlen: usize,
     ours: Box<dyn Fn() -> Box<dyn Block>>,
 }
 
-/// Cells all different, so that a cell out of place shows.
+/// Cells all different, so that a cell out of place shows (of magnitude 1 and scattered
+/// phases, all different, where the output is an inverse FFT's).
 fn data(c: &Case) -> Vec<Complex32> {
+    if c.vlen > 1 {
+        return (0..c.len)
+            .map(|k| Complex32::from_polar(1.0, ((k * 7919) % 1_000_003) as f32 * 1e-4))
+            .collect();
+    }
     (0..c.len)
         .map(|k| Complex32::new(k as f32, ((k * 7919) % 1013) as f32 - 500.0))
         .collect()
@@ -134,6 +147,7 @@ fn cell_interleaver_cases() -> Vec<Case> {
                 tags: vec![(0, "a", 1), (17, "b", 2), (frame_cells as u64 + 3, "c", 3)],
                 max_items: 0,
                 fft_period: None,
+                vlen: 1,
                 port: 0,
                 outputs: &["out"],
                 ours: Box::new(move || {
@@ -189,6 +203,7 @@ fn freq_interleaver_cases() -> Vec<Case> {
                 // the block's docs).
                 max_items: frame,
                 fft_period: None,
+                vlen: 1,
                 port: 0,
                 outputs: &["out"],
                 ours: Box::new(move || {
@@ -241,6 +256,7 @@ fn p1_insertion_cases() -> Vec<Case> {
                 tags: vec![(0, "a", 1), (9, "b", 2), (frame as u64 + 2100, "c", 3)],
                 max_items: 0,
                 fft_period: Some(frame + 2048),
+                vlen: 1,
                 port: 0,
                 outputs: &["out"],
                 ours: Box::new(move || {
@@ -282,6 +298,7 @@ fn miso_cases() -> Vec<Case> {
                 tags: vec![(0, "a", 1), (frame as u64 + 1, "b", 2)],
                 max_items: 0,
                 fft_period: None,
+                vlen: 1,
                 port,
                 outputs: &["tx1", "tx2"],
                 ours: Box::new(move || {
@@ -453,6 +470,7 @@ fn frame_mapper_cases() -> Vec<Case> {
                 // One frame per call (see the block's docs).
                 max_items: frame,
                 fft_period: None,
+                vlen: 1,
                 port: 0,
                 outputs: &["out"],
                 ours: Box::new(move || Box::new(f.make())),
@@ -461,18 +479,158 @@ fn frame_mapper_cases() -> Vec<Case> {
         .collect()
 }
 
+/// The pilot generator: the FFT sizes, pilot patterns and carrier modes of GNU Radio's
+/// examples and more (1K to 32K, PP1 to PP8, normal and extended carriers, tone reservation),
+/// closing symbols or not, equalization at four bandwidths; MISO preambles, both
+/// transmitters; two T2 frames and a cut one. One frame per call of
+/// GNU Radio's work (it consumes one frame's cells per call however many it makes).
+fn pilot_generator_cases() -> Vec<Case> {
+    // (carriers, FFT size, pattern, guard interval, data symbols, PAPR, equalization, bandwidth)
+    type Pg = (
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        usize,
+        &'static str,
+        &'static str,
+        &'static str,
+    );
+    let sweep: [Pg; 18] = [
+        ("normal", "1k", "pp3", "1/8", 3, "off", "off", "8"),
+        ("normal", "1k", "pp1", "1/4", 2, "tr", "on", "6"),
+        ("normal", "2k", "pp2", "1/8", 3, "off", "off", "8"),
+        ("normal", "4k", "pp7", "1/32", 3, "off", "off", "8"),
+        ("extended", "8k_t2gi", "pp5", "19/256", 3, "off", "off", "8"),
+        ("extended", "16k", "pp8", "19/128", 2, "off", "off", "8"),
+        ("normal", "1k", "pp4", "1/8", 5, "off", "off", "8"),
+        ("normal", "2k", "pp7", "1/32", 4, "tr", "off", "8"),
+        ("normal", "4k", "pp5", "19/256", 3, "off", "on", "7"),
+        ("normal", "8k", "pp2", "1/16", 3, "off", "off", "8"),
+        ("extended", "8k_t2gi", "pp8", "19/128", 2, "tr", "off", "8"),
+        ("extended", "16k", "pp2", "1/32", 3, "off", "off", "8"),
+        ("normal", "16k", "pp1", "1/4", 2, "tr", "on", "1.7"),
+        ("extended", "16k_t2gi", "pp6", "1/16", 2, "off", "off", "8"),
+        ("extended", "16k", "pp3", "1/8", 2, "tr", "off", "8"),
+        ("extended", "32k", "pp4", "1/32", 2, "off", "off", "8"),
+        ("extended", "32k_t2gi", "pp7", "1/128", 2, "tr", "off", "10"),
+        ("normal", "32k", "pp8", "19/256", 2, "off", "on", "5"),
+    ];
+    let gr = |w: &str| w.to_uppercase().replace('/', "_");
+    let bw = |b: &str| match b {
+        "1.7" => "1_7".to_owned(),
+        b => format!("{b}_0"),
+    };
+    // MISO: both transmitters, the patterns whose continual pilots gr-dtv inverts and one
+    // whose it does not, P2's pilots beside the reserved tones, extended carriers, T2-Lite.
+    let miso: [(Pg, &str, &str); 9] = [
+        (
+            ("normal", "1k", "pp1", "1/8", 3, "off", "off", "8"),
+            "t2_miso",
+            "tx2",
+        ),
+        (
+            ("normal", "2k", "pp4", "1/32", 3, "tr", "off", "8"),
+            "t2_miso",
+            "tx2",
+        ),
+        (
+            ("normal", "4k", "pp2", "1/16", 2, "off", "off", "8"),
+            "t2_miso",
+            "tx2",
+        ),
+        (
+            ("extended", "8k", "pp8", "1/16", 3, "off", "off", "8"),
+            "t2_miso",
+            "tx2",
+        ),
+        (
+            ("extended", "16k", "pp3", "1/8", 2, "tr", "off", "8"),
+            "t2_miso",
+            "tx2",
+        ),
+        (
+            ("extended", "32k", "pp2", "1/16", 3, "off", "off", "8"),
+            "t2_miso",
+            "tx2",
+        ),
+        (
+            ("extended", "32k", "pp2", "1/16", 2, "off", "off", "8"),
+            "t2_miso",
+            "tx1",
+        ),
+        (
+            ("normal", "32k_t2gi", "pp7", "1/128", 2, "tr", "off", "8"),
+            "t2_lite_miso",
+            "tx2",
+        ),
+        (
+            ("normal", "8k", "pp4", "1/32", 2, "off", "off", "8"),
+            "t2_siso",
+            "tx2",
+        ),
+    ];
+    let sweep = sweep.into_iter().map(|p| (p, "t2_siso", "tx1")).chain(miso);
+    sweep
+        .map(|((cm, fft, pp, gi, syms, papr, eq, b), pre, group)| {
+            let make = move || {
+                let vlen = block_vlen(fft);
+                Dvbt2PilotGenerator::new(cm, fft, pp, gi, syms, papr, pre, group, eq, b, vlen)
+                    .unwrap()
+            };
+            let block = make();
+            let (frame, symbols) = (block.frame_cells(), block.frame_symbols());
+            let vlen = block_vlen(fft);
+            Case {
+                name: format!("pg_{}_{fft}_{pp}_{papr}_{eq}_{pre}_{group}", cm),
+                make: format!(
+                    "dtv.dvbt2_pilotgenerator_cc(dtv.CARRIERS_{}, dtv.FFTSIZE_{}, dtv.PILOT_{}, \
+                     dtv.GI_{}, {syms}, dtv.PAPR_{}, dtv.VERSION_{}, dtv.PREAMBLE_{}, \
+                     dtv.MISO_{}, dtv.EQUALIZATION_{}, dtv.BANDWIDTH_{}_MHZ, {vlen})",
+                    gr(cm),
+                    gr(fft),
+                    gr(pp),
+                    gr(gi),
+                    gr(papr),
+                    if pre.contains("lite") { "131" } else { "111" },
+                    gr(pre),
+                    gr(group),
+                    gr(eq),
+                    bw(b),
+                ),
+                len: 2 * frame + frame / 2,
+                tags: vec![],
+                max_items: symbols,
+                fft_period: None,
+                vlen,
+                port: 0,
+                outputs: &["out"],
+                ours: Box::new(move || Box::new(make())),
+            }
+        })
+        .collect()
+}
+
+/// The FFT size of word `fft`.
+fn block_vlen(fft: &str) -> usize {
+    1024 << ["1k", "2k", "4k", "8k", "16k", "32k"]
+        .iter()
+        .position(|f| fft.starts_with(f))
+        .unwrap()
+}
+
 fn run_ours(c: &Case, s: &dyn Scheduler) -> (Vec<Complex32>, Tags) {
     let tags = c.tags.iter().map(|&(o, k, v)| Tag::new(o, k, v)).collect();
     let mut fg = Flowgraph::new();
     let src = fg.add(VectorSource::new(data(c)).tags(tags));
     let block = fg.add_boxed(None, (c.ours)());
-    let sink = fg.add(VectorSink::<Complex32>::new());
+    let sink = fg.add(VectorSink::<Complex32>::new().with_vlen(c.vlen));
     fg.connect(src, block).unwrap();
     for (k, &port) in c.outputs.iter().enumerate() {
         if k == c.port {
             fg.connect((block, port), sink).unwrap();
         } else {
-            let other = fg.add(VectorSink::<Complex32>::new());
+            let other = fg.add(VectorSink::<Complex32>::new().with_vlen(c.vlen));
             fg.connect((block, port), other).unwrap();
         }
     }
@@ -512,6 +670,7 @@ fn equal_gnu_radio_s(label: &str, cases: &[Case]) {
             "max_items": c.max_items,
             "port": c.port,
             "outputs": c.outputs.len(),
+            "vlen": c.vlen,
         })).collect::<Vec<_>>(),
     });
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gnuradio/dvbt2.py");
@@ -558,8 +717,13 @@ fn equal_gnu_radio_s(label: &str, cases: &[Case]) {
             assert_eq!(got.len(), want.len(), "{} on {}: length", c.name, s.name());
             // P1 is an inverse FFT of 384 carriers of ±1 divided by √384 (samples of magnitude
             // up to about 3): FFTW and rustfft sum in different orders, some 1e-7 apart.
+            // The pilot generator's symbols (cells and pilots of magnitude up to 8/3 over
+            // C_PS carriers, times 5/sqrt(27 C_PS): samples of magnitude about 1, P2 symbols'
+            // peaks up to about 25): FFTW and rustfft, 1e-6 apart, relative to the larger
+            // samples.
             let differs = |k: usize| match c.fft_period {
                 Some(p) if k % p < 2048 => (got[k] - want[k]).norm() > 1e-5,
+                _ if c.vlen > 1 => (got[k] - want[k]).norm() > 1e-5 * want[k].norm().max(1.0),
                 _ => got[k] != want[k],
             };
             if let Some(k) = (0..got.len()).find(|&k| differs(k)) {
@@ -621,4 +785,13 @@ fn miso_equals_gnu_radio_s() {
         return;
     }
     equal_gnu_radio_s("miso", &miso_cases());
+}
+
+#[test]
+fn pilot_generator_equals_gnu_radio_s() {
+    if !gnuradio_present() {
+        println!("SKIPPED: GNU Radio not installed ({PYTHON} cannot import gnuradio.dtv)");
+        return;
+    }
+    equal_gnu_radio_s("pilotgenerator", &pilot_generator_cases());
 }

@@ -44,37 +44,7 @@ fn complex(path: &Path) -> Vec<(f32, f32)> {
 /// The example with its input `ts`, read once, and its file sink writing `out`; for GNU
 /// Radio also without GUI and radio (`headless`).
 fn edit(text: &str, ts: &Path, out: &Path, headless: bool) -> String {
-    let mut blocks: Vec<String> = text.split("\n- name: ").map(str::to_owned).collect();
-    for b in &mut blocks {
-        let name = b.lines().next().unwrap_or_default().to_owned();
-        match name.as_str() {
-            "blocks_file_source_0" => {
-                *b = b
-                    .replace(
-                        "file: /run/shm/adv16apsk910.ts",
-                        &format!("file: {}", ts.display()),
-                    )
-                    .replace("repeat: 'True'", "repeat: 'False'");
-            }
-            "blocks_file_sink_0" => {
-                *b = b
-                    .replace("file: adv.cfile", &format!("file: {}", out.display()))
-                    .replace("state: disabled", "state: enabled");
-            }
-            "soapy_custom_sink_0" => *b = b.replace("state: true", "state: disabled"),
-            "qtgui_freq_sink_x_0" | "tx_gain" if headless => {
-                *b = b.replace("state: enabled", "state: disabled");
-            }
-            _ => {}
-        }
-    }
-    let text = blocks.join("\n- name: ");
-    if headless {
-        text.replace("generate_options: qt_gui", "generate_options: no_gui")
-            .replace("run_options: prompt", "run_options: run")
-    } else {
-        text
-    }
+    support::edit_example(text, ts, out, headless)
 }
 
 #[test]

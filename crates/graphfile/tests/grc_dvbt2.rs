@@ -8,6 +8,13 @@
 //!
 //! `grc/dvbt2_framemapper.grc`: the frame mapper between the cell interleaver and the
 //! frequency interleaver, version 1.3.1's fields all set: bit for bit.
+//!
+//! GNU Radio's own examples `vv009-4kfft.grc` (4K), `vv005-8kfft.grc` (8K extended, PP8),
+//! `germany-g1.grc` (16K extended, PP2), `vv001-cr35.grc` (32K extended, PP7) and
+//! `vv018-miso.grc` (32K extended, MISO: both transmitters' samples): transport
+//! stream to samples (FEC, frame mapper, pilot generator and IFFT, cyclic prefix, P1), finite
+//! and file to file: radioflow's samples are GNU Radio's to 1e-5 of the peak (the inverse
+//! FFTs: FFTW's rounding against rustfft's).
 
 mod support;
 
@@ -102,6 +109,194 @@ fn dvb_t2_interleavers_in_a_grc_file_write_what_gnu_radio_writes() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// One of GNU Radio's DVB-T2 examples (`/usr/share/gnuradio/examples/dtv/NAME.grc`, Python
+/// module `id`) on `frames` T2 frames of transport stream and a half: BBFRAMEs of `bbframe`
+/// bytes, `fec` a T2 frame; a T2 frame is P1 and `symbols` OFDM symbols of `fft` samples and
+/// a guard interval of `gi` (numerator, denominator).
+struct Example {
+    name: &'static str,
+    id: &'static str,
+    bbframe: usize,
+    fec: usize,
+    frames: usize,
+    fft: usize,
+    symbols: usize,
+    gi: (usize, usize),
+    /// A second file sink (MISO's second transmitter), enabled and compared too.
+    second_sink: Option<&'static str>,
+}
+
+/// `text` with the gains before the (disabled) radio sinks disabled (they have no other
+/// output) and file sink `sink` writing `out`.
+fn second_sink(text: &str, sink: Option<&str>, out: &std::path::Path) -> String {
+    text.split("\n- name: ")
+        .map(|b| {
+            let name = b.lines().next().unwrap_or_default();
+            if name.starts_with("blocks_multiply_const_xx_0") {
+                b.replace("state: enabled", "state: disabled")
+            } else if Some(name) == sink {
+                b.lines()
+                    .map(|l| {
+                        if l.starts_with("    file: ") {
+                            format!("    file: {}", out.display())
+                        } else {
+                            l.replace("state: disabled", "state: enabled")
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    + "\n"
+            } else {
+                b.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n- name: ")
+}
+
+/// Radioflow's samples are GNU Radio's to 1e-5 of GNU Radio's peak.
+fn same_samples(name: &str, ours: &[(f32, f32)], theirs: &[(f32, f32)]) {
+    assert_eq!(ours.len(), theirs.len(), "{name}: samples written");
+    let peak = theirs
+        .iter()
+        .map(|&(re, im)| re.abs().max(im.abs()))
+        .fold(0.0f32, f32::max);
+    assert!(peak > 0.1, "{name}: GNU Radio wrote a signal");
+    for (k, (a, b)) in ours.iter().zip(theirs).enumerate() {
+        assert!(
+            (a.0 - b.0).abs() <= 1e-5 * peak && (a.1 - b.1).abs() <= 1e-5 * peak,
+            "{name}: sample {k}: radioflow {a:?}, GNU Radio {b:?}"
+        );
+    }
+}
+
+fn example_writes_what_gnu_radio_writes(e: &Example) {
+    let path = format!("/usr/share/gnuradio/examples/dtv/{}.grc", e.name);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("SKIPPED: GNU Radio's examples are not installed ({path})");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("radioflow-grc-{}-{}", e.id, std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ts: Vec<u8> = (0..(2 * e.frames + 1) * e.fec * e.bbframe / 2)
+        .map(|i: usize| {
+            if i.is_multiple_of(188) {
+                0x47
+            } else {
+                (i * 7 % 251) as u8
+            }
+        })
+        .collect();
+    let ts_path = dir.join("in.ts");
+    std::fs::write(&ts_path, &ts).unwrap();
+    let ours_path = dir.join("ours.cfile");
+    let ours2_path = dir.join("ours2.cfile");
+    let ours_text = support::edit_example(
+        &second_sink(&text, e.second_sink, &ours2_path),
+        &ts_path,
+        &ours_path,
+        false,
+    );
+    let mut graph = parse_grc(&ours_text, format!("{}.grc", e.name)).unwrap();
+    graph.flowgraph.run().unwrap();
+    let ours = samples(&std::fs::read(&ours_path).unwrap());
+    let frame = 2048 + e.symbols * (e.fft + e.fft * e.gi.0 / e.gi.1);
+    assert_eq!(ours.len(), e.frames * frame, "{}: samples written", e.name);
+    if !support::gnuradio("dtv") {
+        return;
+    }
+    let theirs_path = dir.join("theirs.cfile");
+    let theirs2_path = dir.join("theirs2.cfile");
+    let theirs_text = support::edit_example(
+        &second_sink(&text, e.second_sink, &theirs2_path),
+        &ts_path,
+        &theirs_path,
+        true,
+    );
+    support::run_in_gnuradio(&dir, e.id, &theirs_text);
+    let theirs = samples(&std::fs::read(&theirs_path).unwrap());
+    same_samples(e.name, &ours, &theirs);
+    if e.second_sink.is_some() {
+        let ours = samples(&std::fs::read(&ours2_path).unwrap());
+        let theirs = samples(&std::fs::read(&theirs2_path).unwrap());
+        assert_eq!(
+            ours.len(),
+            e.frames * frame,
+            "{}: second sink's samples",
+            e.name
+        );
+        same_samples(e.name, &ours, &theirs);
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn gnu_radio_s_dvbt2_4k_example_writes_what_gnu_radio_writes() {
+    // 64QAM 2/3: BBFRAMEs of 5370 bytes; 4 P2 symbols and 100 data symbols, guard 1/32.
+    example_writes_what_gnu_radio_writes(&Example {
+        name: "vv009-4kfft",
+        id: "vv009_4kfft",
+        bbframe: 5370,
+        fec: 31,
+        frames: 2,
+        fft: 4096,
+        symbols: 104,
+        gi: (1, 32),
+        second_sink: None,
+    });
+}
+
+#[test]
+fn gnu_radio_s_dvbt2_8k_extended_example_writes_what_gnu_radio_writes() {
+    // 256QAM 3/5: BBFRAMEs of 4826 bytes; 2 P2 symbols and 59 data symbols, guard 1/16,
+    // extended carriers, PP8.
+    example_writes_what_gnu_radio_writes(&Example {
+        name: "vv005-8kfft",
+        id: "vv005_8kfft",
+        bbframe: 4826,
+        fec: 50,
+        frames: 1,
+        fft: 8192,
+        symbols: 61,
+        gi: (1, 16),
+        second_sink: None,
+    });
+}
+
+#[test]
+fn gnu_radio_s_dvbt2_16k_extended_example_writes_what_gnu_radio_writes() {
+    // 64QAM 1/2: BBFRAMEs of 4016 bytes; 1 P2 symbol and 118 data symbols, guard 19/128,
+    // extended carriers, PP2.
+    example_writes_what_gnu_radio_writes(&Example {
+        name: "germany-g1",
+        id: "germany_g1",
+        bbframe: 4016,
+        fec: 139,
+        frames: 1,
+        fft: 16384,
+        symbols: 119,
+        gi: (19, 128),
+        second_sink: None,
+    });
+}
+
+#[test]
+fn gnu_radio_s_dvbt2_32k_extended_example_writes_what_gnu_radio_writes() {
+    // 256QAM 3/5: BBFRAMEs of 4826 bytes; 1 P2 symbol and 59 data symbols, guard 1/128,
+    // extended carriers, PP7.
+    example_writes_what_gnu_radio_writes(&Example {
+        name: "vv001-cr35",
+        id: "vv001_cr35",
+        bbframe: 4826,
+        fec: 202,
+        frames: 1,
+        fft: 32768,
+        symbols: 60,
+        gi: (1, 128),
+        second_sink: None,
+    });
+}
+
 #[test]
 fn dvb_t2_settings_radioflow_does_not_run_are_refused_by_name() {
     for (from, to, says) in [
@@ -137,4 +332,22 @@ fn dvb_t2_settings_radioflow_does_not_run_are_refused_by_name() {
         assert!(e.contains(says), "{to}: {e}");
         std::fs::remove_dir_all(&dir).ok();
     }
+}
+
+#[test]
+fn gnu_radio_s_dvbt2_miso_example_writes_what_gnu_radio_writes() {
+    // 256QAM 5/6, high efficiency mode: BBFRAMEs of 6740 bytes of packets without their sync
+    // bytes (6740 x 188 / 187 of the stream); 1 P2 symbol and 19 data symbols, guard 1/16,
+    // extended carriers, PP2; both transmitters' samples.
+    example_writes_what_gnu_radio_writes(&Example {
+        name: "vv018-miso",
+        id: "vv018_miso",
+        bbframe: 6740 * 188 / 187 + 1,
+        fec: 61,
+        frames: 1,
+        fft: 32768,
+        symbols: 20,
+        gi: (1, 16),
+        second_sink: Some("blocks_file_sink_0_0"),
+    });
 }

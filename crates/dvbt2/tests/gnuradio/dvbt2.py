@@ -3,7 +3,7 @@
 Reads a JSON job on stdin: {"out": folder, "cases": [{"name": str, "make": a gr-dtv
 constructor (Python), "tags": [[offset, key, int value], ...], "max_items": the most items
 a call of the block's work may make, 0 for GNU Radio's choice, "port": the output compared,
-the block's others going to null sinks, "outputs": how many the block has}]}. For each case:
+the block's others going to null sinks, "outputs": how many the block has, "vlen": scalars per output item}]}. For each case:
 vector_source_c of NAME.in.bin (complex64, in the folder) -> make -> vector_sink_c; writes
 NAME.bin (the output, complex64) and NAME.tags.json ([offset, key, value] of each output
 tag). Run with Debian's /usr/bin/python3 (GNU Radio 3.10).
@@ -27,16 +27,20 @@ def main():
                 for o, k, v in case["tags"]]
         tb = gr.top_block()
         src = blocks.vector_source_c(data.tolist(), False, 1, tags)
+        vlen = case.get("vlen", 1)
+        if vlen > 1:
+            # The pilot generator asks for a whole frame of cells, more than the default buffer.
+            src.set_min_output_buffer(len(data))
         block = eval(case["make"])  # noqa: S307  (the test's own strings)
         if case["max_items"]:
             block.set_max_noutput_items(case["max_items"])
-        sink = blocks.vector_sink_c()
+        sink = blocks.vector_sink_c(vlen)
         tb.connect(src, block)
         for port in range(case["outputs"]):
             if port == case["port"]:
                 tb.connect((block, port), sink)
             else:
-                tb.connect((block, port), blocks.null_sink(gr.sizeof_gr_complex))
+                tb.connect((block, port), blocks.null_sink(gr.sizeof_gr_complex * vlen))
         tb.run()
         np.array(sink.data(), dtype=np.complex64).tofile(name + ".bin")
         out = [[t.offset, pmt.symbol_to_string(t.key), pmt.to_python(t.value)] for t in sink.tags()]

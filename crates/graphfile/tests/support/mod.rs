@@ -46,3 +46,47 @@ pub fn run_in_gnuradio(dir: &Path, name: &str, text: &str) {
         String::from_utf8_lossy(&run.stderr)
     );
 }
+
+/// One of GNU Radio's transmitter examples (gr-dtv's) made finite and file to file: its file
+/// source reads `ts` once, its (disabled) file sink writes `out`, its device sink is disabled;
+/// `headless` (for GNU Radio: no display, no radio) also disables the QT GUI blocks and the
+/// `tx_gain` slider and runs without prompting.
+pub fn edit_example(text: &str, ts: &Path, out: &Path, headless: bool) -> String {
+    let set_file = |b: &str, path: &Path| {
+        b.lines()
+            .map(|l| {
+                if l.starts_with("    file: ") {
+                    format!("    file: {}", path.display())
+                } else {
+                    l.to_owned()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + if b.ends_with('\n') { "\n" } else { "" }
+    };
+    let mut blocks: Vec<String> = text.split("\n- name: ").map(str::to_owned).collect();
+    for b in &mut blocks {
+        let name = b.lines().next().unwrap_or_default().to_owned();
+        match name.as_str() {
+            "blocks_file_source_0" => {
+                *b = set_file(b, ts).replace("repeat: 'True'", "repeat: 'False'");
+            }
+            "blocks_file_sink_0" => {
+                *b = set_file(b, out).replace("state: disabled", "state: enabled")
+            }
+            "soapy_custom_sink_0" => *b = b.replace("state: true", "state: disabled"),
+            n if headless && (n.starts_with("qtgui_") || n == "tx_gain") => {
+                *b = b.replace("state: enabled", "state: disabled");
+            }
+            _ => {}
+        }
+    }
+    let text = blocks.join("\n- name: ");
+    if headless {
+        text.replace("generate_options: qt_gui", "generate_options: no_gui")
+            .replace("run_options: prompt", "run_options: run")
+    } else {
+        text
+    }
+}

@@ -171,6 +171,48 @@ fn miso(m: &mut Mapped) -> Result<(), String> {
     by_version(m, &version, "paprmode", "PAPR_OFF", "PAPR_")
 }
 
+fn pilot_generator(m: &mut Mapped) -> Result<(), String> {
+    let version = take(m, "version", "VERSION_111")?;
+    symbol_words(m)?;
+    by_version(m, &version, "paprmode", "PAPR_OFF", "PAPR_")?;
+    by_version(m, &version, "preamble", "PREAMBLE_T2_SISO", "PREAMBLE_")?;
+    let group = option_word(m, "misogroup", "MISO_TX1", "MISO_")?;
+    push(m, "misogroup", group);
+    let eq = option_word(m, "equalization", "EQUALIZATION_OFF", "EQUALIZATION_")?;
+    push(m, "equalization", eq);
+    // BANDWIDTH_1_7_MHZ as 1.7, BANDWIDTH_8_0_MHZ as 8.
+    let bw = take(m, "bandwidth", "BANDWIDTH_8_0_MHZ")?;
+    let mhz = bw
+        .strip_prefix("BANDWIDTH_")
+        .and_then(|b| b.strip_suffix("_MHZ"))
+        .ok_or_else(|| format!("bandwidth = {bw} is not one of GNU Radio's options"))?;
+    let mhz = mhz
+        .strip_suffix("_0")
+        .map_or_else(|| mhz.replace('_', "."), str::to_owned);
+    push(m, "bandwidth", Pmt::symbol(mhz.as_str()));
+    // GRC's output vector is the FFT size (the option's `vlength`).
+    let fft = m
+        .param("fftsize")
+        .and_then(Pmt::as_symbol)
+        .map(str::to_owned)
+        .unwrap_or_default();
+    let vlength: i64 = match fft.trim_end_matches("_t2gi") {
+        "1k" => 1024,
+        "2k" => 2048,
+        "4k" => 4096,
+        "8k" => 8192,
+        "16k" => 16384,
+        "32k" => 32768,
+        other => {
+            return Err(format!(
+                "fftsize = {other} is not one of GNU Radio's options"
+            ))
+        }
+    };
+    push(m, "vlength", Pmt::Int(vlength));
+    Ok(())
+}
+
 fn cell_interleaver(m: &mut Mapped) -> Result<(), String> {
     let f = take(m, "framesize", "FECFRAME_NORMAL")?;
     push(m, "framesize", frame_word("framesize", &f)?);
@@ -269,6 +311,30 @@ pub(crate) const ROWS: &[GrBlock] = &[
                     "vclip",
                     "the clip level of showlevels' counts, which are refused (SHOWLEVELS_OFF only)",
                 ),
+            ],
+        )
+    },
+    GrBlock {
+        choose: Some(pilot_generator),
+        ..row(
+            "dtv_dvbt2_pilotgenerator_cc",
+            "dtv.dvbt2_pilotgenerator_cc(",
+            "dvbt2_pilotgenerator",
+            &[],
+            &[
+                word("carriermode", "_carriermode"),
+                word("fftsize", "_fftsize"),
+                word("pilotpattern", "_pilotpattern"),
+                word("guardinterval", "_guardinterval"),
+                param("numdatasyms", "numdatasyms"),
+                word("paprmode1", "_paprmode1"),
+                word("paprmode2", "_paprmode2"),
+                word("version", "_version"),
+                word("preamble1", "_preamble1"),
+                word("preamble2", "_preamble2"),
+                word("misogroup", "_misogroup"),
+                word("equalization", "_equalization"),
+                word("bandwidth", "_bandwidth"),
             ],
         )
     },

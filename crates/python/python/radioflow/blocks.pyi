@@ -1118,6 +1118,29 @@ def dvbt2_p1insertion(fftsize: str = "32k", guardinterval: str = "1/128", numdat
     """
 
 
+def dvbt2_pilotgenerator(carriermode: str = "normal", fftsize: str = "16k", pilotpattern: str = "pp4", guardinterval: str = "1/32", numdatasyms: int = 100, paprmode: str = "off", preamble: str = "t2_siso", misogroup: str = "tx1", equalization: str = "off", bandwidth: str = "8", vlength: int = 0, *, name: Optional[str] = None) -> Block:
+    """DVB-T2 pilots and OFDM modulation as gr-dtv's dvbt2_pilotgenerator_cc: the cells of a T2 frame in, one vector of FFT-size samples per OFDM symbol out.
+
+    Parameters:
+        carriermode: carrier mode (extended: 8K, 16K and 32K) (one of normal, extended; default "normal").
+        fftsize: FFT size (the _t2gi variants are the same here) (one of 1k, 2k, 4k, 8k, 8k_t2gi, 16k, 16k_t2gi, 32k, 32k_t2gi; default "16k").
+        pilotpattern: scattered pilot pattern (one of pp1, pp2, pp3, pp4, pp5, pp6, pp7, pp8; default "pp4").
+        guardinterval: guard interval (decides whether the frame has a closing symbol) (one of 1/32, 1/16, 1/8, 1/4, 1/128, 19/128, 19/256; default "1/32").
+        numdatasyms: data symbols per T2 frame (the closing symbol among them) (an integer >= 1; default 100).
+        paprmode: PAPR reduction (tone reservation reserves carriers) (one of off, ace, tr, both; default "off").
+        preamble: preamble (SISO or MISO pilots) (one of t2_siso, t2_miso, t2_lite_siso, t2_lite_miso; default "t2_siso").
+        misogroup: MISO transmitter (its pilots; no effect with a SISO preamble) (one of tx1, tx2; default "tx1").
+        equalization: inverse sin(x)/x equalization (one of off, on; default "off").
+        bandwidth: channel bandwidth in MHz (its sample rate shapes the equalization) (one of 1.7, 5, 6, 7, 8, 10; default "8").
+        vlength: samples per output vector, an FFT of as many points (0: the FFT size) (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def dynamic_channel_model(sample_rate: float, delays: Sequence[float], mags: Sequence[float], sro_std_dev: float = 0.01, sro_max_dev: float = 1000.0, cfo_std_dev: float = 0.01, cfo_max_dev: float = 1000.0, noise_amp: float = 1.0, sinusoids: int = 8, doppler_freq: float = 2.0, los: bool = False, k: float = 4.0, seed: int = 0, ntaps: int = 8, *, name: Optional[str] = None) -> Block:
     """A time-varying channel: random-walk sample rate and carrier offsets, selective fading and noise (GNU Radio's channels.dynamic_channel_model, the same numbers for the same seed).
 
