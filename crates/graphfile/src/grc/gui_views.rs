@@ -96,19 +96,34 @@ fn tabs(
         })
         .collect();
     Ok(GuiView {
+        options: vec![("tabs".to_owned(), count)],
+        labels,
+        ..bare(name, "tabs", name.to_owned(), params)
+    })
+}
+
+/// View `name` of `kind` with `title` and the block's layout hint, nothing else yet (its
+/// inputs are filled in when the file's connections are resolved).
+fn bare(
+    name: &str,
+    kind: &'static str,
+    title: String,
+    params: &HashMap<String, String>,
+) -> GuiView {
+    GuiView {
         name: name.to_owned(),
-        kind: "tabs",
-        title: name.to_owned(),
+        kind,
+        title,
         inputs: Vec::new(),
         messages: Vec::new(),
         rate: None,
         centre: 0.0,
         size: None,
         gui_hint: params.get("gui_hint").cloned().unwrap_or_default(),
-        options: vec![("tabs".to_owned(), count)],
-        labels,
+        options: Vec::new(),
+        labels: Vec::new(),
         units: Vec::new(),
-    })
+    }
 }
 
 /// GNU Radio's LED indicator, dial gauge and level gauge: a display of the messages sent to it
@@ -120,28 +135,17 @@ fn message_display(
     vars: &mut Variables,
 ) -> Result<GuiView, String> {
     let label = text(params, vars, "label");
-    let mut view = GuiView {
-        name: name.to_owned(),
-        kind: if id == "qtgui_ledindicator" {
-            "led"
-        } else {
-            "gauge"
-        },
-        title: if label.is_empty() {
-            name.to_owned()
-        } else {
-            label
-        },
-        inputs: Vec::new(),
-        messages: Vec::new(),
-        rate: None,
-        centre: 0.0,
-        size: None,
-        gui_hint: params.get("gui_hint").cloned().unwrap_or_default(),
-        options: Vec::new(),
-        labels: Vec::new(),
-        units: Vec::new(),
+    let kind = if id == "qtgui_ledindicator" {
+        "led"
+    } else {
+        "gauge"
     };
+    let title = if label.is_empty() {
+        name.to_owned()
+    } else {
+        label
+    };
+    let mut view = bare(name, kind, title, params);
     if id == "qtgui_ledindicator" {
         let on = number(params, vars, "state")? == Some(1.0);
         view.options
@@ -238,18 +242,12 @@ fn describe(
         .map(|i| text(params, vars, &format!("label{i}")))
         .collect();
     let mut view = GuiView {
-        name: name.to_owned(),
-        kind,
-        title,
-        inputs: Vec::new(),
-        messages: Vec::new(),
         rate,
         centre,
         size,
-        gui_hint: params.get("gui_hint").cloned().unwrap_or_default(),
         options,
         labels,
-        units: Vec::new(),
+        ..bare(name, kind, title, params)
     };
     match kind {
         "number" => number_sink(&mut view, params, vars)?,
