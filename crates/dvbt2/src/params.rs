@@ -167,3 +167,18 @@ pub(crate) fn parse_s1(block: &'static str, name: &str, word: &str) -> Result<u8
     ];
     parse(block, name, word, &options)
 }
+
+/// Refuses `numdatasyms` 0: a T2 frame has data symbols.
+pub(crate) fn require_data_symbols(
+    block: &'static str,
+    numdatasyms: usize,
+) -> Result<(), SettingsError> {
+    if numdatasyms == 0 {
+        return Err(SettingsError::param(
+            block,
+            "numdatasyms",
+            "0: a T2 frame has data symbols",
+        ));
+    }
+    Ok(())
+}

@@ -1,5 +1,6 @@
 //! [`SymbolCells`]: how many cells each OFDM symbol of a T2 frame carries.
 
+use crate::error::SettingsError;
 use crate::params::FftSize;
 
 /// The cells of each kind of symbol of a T2 frame (ETSI EN 302 755 clause 8.3.1's tables):
@@ -210,4 +211,24 @@ impl SymbolCells {
         };
         self.p2_symbols * self.p2 + plain * self.data + self.closing
     }
+}
+
+/// The cells of `cells` (`SymbolCells::new` of the block's words), or the pilot pattern named
+/// as not one of the FFT size's (clause 9.2.3.1), as every OFDM block of the crate refuses it.
+pub(crate) fn require_cells(
+    block: &'static str,
+    fftsize: &str,
+    pilotpattern: &str,
+    cells: Option<SymbolCells>,
+) -> Result<SymbolCells, SettingsError> {
+    cells.ok_or_else(|| {
+        SettingsError::param(
+            block,
+            "pilotpattern",
+            format!(
+                "{pilotpattern} is not one of FFT size {fftsize}'s (ETSI EN 302 755 clause \
+                 9.2.3.1)"
+            ),
+        )
+    })
 }

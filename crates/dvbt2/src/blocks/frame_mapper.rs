@@ -6,7 +6,7 @@ use crate::frame_builder::FrameBuilder;
 use crate::l1_coding::{L1Coding, L1Mod};
 use crate::l1_signalling::L1Fields;
 use crate::params::{self, GuardInterval};
-use crate::symbol_cells::SymbolCells;
+use crate::symbol_cells::{self, SymbolCells};
 use crate::FftSize;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
@@ -247,17 +247,12 @@ impl Dvbt2FrameMapper {
         let s1 = params::parse_s1(BLOCK, "preamble", preamble)?;
         let miso = params::parse_miso(BLOCK, "preamble", preamble)?;
         let hieff = index_of("inputmode", inputmode, &["normal", "hieff"])? == 1;
-        let cells =
-            SymbolCells::new(fft, extended, pp, (gi.num, gi.den), tr, miso).ok_or_else(|| {
-                SettingsError::param(
-                    BLOCK,
-                    "pilotpattern",
-                    format!(
-                        "{pilotpattern} is not one of FFT size {fftsize}'s (ETSI EN 302 755 \
-                         clause 9.2.3.1)"
-                    ),
-                )
-            })?;
+        let cells = symbol_cells::require_cells(
+            BLOCK,
+            fftsize,
+            pilotpattern,
+            SymbolCells::new(fft, extended, pp, (gi.num, gi.den), tr, miso),
+        )?;
         let scrambled = v131 && l1scrambled;
         let mut coding = L1Coding::new(l1_mod, cells.p2_symbols, scrambled);
         let fields = L1Fields {

@@ -4,7 +4,7 @@
 use crate::error::SettingsError;
 use crate::freq_interleaver::FreqInterleaver;
 use crate::params::{self, FftSize, GuardInterval};
-use crate::symbol_cells::SymbolCells;
+use crate::symbol_cells::{self, SymbolCells};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
@@ -112,20 +112,13 @@ impl Dvbt2FreqInterleaver {
         let gi = GuardInterval::parse(BLOCK, "guardinterval", guardinterval)?;
         let tr = params::parse_tone_reservation(BLOCK, "paprmode", paprmode)?;
         let miso = params::parse_miso(BLOCK, "preamble", preamble)?;
-        if numdatasyms == 0 {
-            return Err(SettingsError::param(
-                BLOCK,
-                "numdatasyms",
-                "0: a T2 frame has data symbols",
-            ));
-        }
-        let cells = SymbolCells::new(fft, extended, pp, (gi.num, gi.den), tr, miso).ok_or_else(|| {
-            SettingsError::param(
-                BLOCK,
-                "pilotpattern",
-                format!("{pilotpattern} is not one of FFT size {fftsize}'s (ETSI EN 302 755 clause 9.2.3.1)"),
-            )
-        })?;
+        params::require_data_symbols(BLOCK, numdatasyms)?;
+        let cells = symbol_cells::require_cells(
+            BLOCK,
+            fftsize,
+            pilotpattern,
+            SymbolCells::new(fft, extended, pp, (gi.num, gi.den), tr, miso),
+        )?;
         let interleaver = FreqInterleaver::new(fft, cells, numdatasyms);
         let frame = interleaver.frame_cells();
         Ok(Self {

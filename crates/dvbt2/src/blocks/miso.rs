@@ -3,7 +3,7 @@
 
 use crate::error::SettingsError;
 use crate::params::{self, FftSize, GuardInterval};
-use crate::symbol_cells::SymbolCells;
+use crate::symbol_cells::{self, SymbolCells};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
 
@@ -102,20 +102,13 @@ impl Dvbt2Miso {
         let pp = params::parse_pilot_pattern(BLOCK, "pilotpattern", pilotpattern)?;
         let gi = GuardInterval::parse(BLOCK, "guardinterval", guardinterval)?;
         let tr = params::parse_tone_reservation(BLOCK, "paprmode", paprmode)?;
-        if numdatasyms == 0 {
-            return Err(SettingsError::param(
-                BLOCK,
-                "numdatasyms",
-                "0: a T2 frame has data symbols",
-            ));
-        }
-        let cells = SymbolCells::new(fft, extended, pp, (gi.num, gi.den), tr, true).ok_or_else(|| {
-            SettingsError::param(
-                BLOCK,
-                "pilotpattern",
-                format!("{pilotpattern} is not one of FFT size {fftsize}'s (ETSI EN 302 755 clause 9.2.3.1)"),
-            )
-        })?;
+        params::require_data_symbols(BLOCK, numdatasyms)?;
+        let cells = symbol_cells::require_cells(
+            BLOCK,
+            fftsize,
+            pilotpattern,
+            SymbolCells::new(fft, extended, pp, (gi.num, gi.den), tr, true),
+        )?;
         // Every count of cells is even (so are the frames): the pairs never straddle two.
         let frame = cells.frame_cells(numdatasyms);
         debug_assert!(frame.is_multiple_of(2));

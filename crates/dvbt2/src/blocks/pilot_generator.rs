@@ -4,7 +4,7 @@
 use crate::error::SettingsError;
 use crate::params::{self, FftSize, GuardInterval};
 use crate::pilot_map::{Carrier, PilotMap};
-use crate::symbol_cells::SymbolCells;
+use crate::symbol_cells::{self, SymbolCells};
 use radioflow_fftplan::Fft;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
@@ -197,21 +197,13 @@ impl Dvbt2PilotGenerator {
                 ))
             }
         };
-        if numdatasyms == 0 {
-            return Err(SettingsError::param(
-                BLOCK,
-                "numdatasyms",
-                "0: a T2 frame has data symbols",
-            ));
-        }
-        let cells = SymbolCells::new(fft, extended, pp, (gi.num, gi.den), tr, miso)
-            .ok_or_else(|| {
-                SettingsError::param(
-                    BLOCK,
-                    "pilotpattern",
-                    format!("{pilotpattern} is not one of FFT size {fftsize}'s (ETSI EN 302 755 clause 9.2.3.1)"),
-                )
-            })?;
+        params::require_data_symbols(BLOCK, numdatasyms)?;
+        let cells = symbol_cells::require_cells(
+            BLOCK,
+            fftsize,
+            pilotpattern,
+            SymbolCells::new(fft, extended, pp, (gi.num, gi.den), tr, miso),
+        )?;
         if extended && matches!(fft, FftSize::K1 | FftSize::K2 | FftSize::K4) {
             return Err(SettingsError::param(
                 BLOCK,
