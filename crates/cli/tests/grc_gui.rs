@@ -280,6 +280,15 @@ fn the_page_shows_the_sinks_and_its_slider_retunes_the_source() {
     page.screenshot(&shots.join("grc-gui-time.png"));
     page.eval("document.getElementById('tab-displays-0').click(); true");
     page.screenshot(&shots.join("grc-gui.png"));
+    // The readout names the peak; max hold is on before the retune below, so its trace keeps
+    // the tone at 3 kHz after the tone has moved.
+    poll("the peak's readout", DEADLINE, || {
+        let t = page.eval("document.getElementById('peak-qtgui_freq_sink_x_0').textContent");
+        t.as_str()
+            .is_some_and(|t| t.starts_with("peak 3.000 kHz: "))
+            .then_some(())
+    });
+    page.eval("document.getElementById('maxhold-qtgui_freq_sink_x_0').click(); true");
 
     // Move the slider as a user would (a change event at its new place).
     page.eval(
@@ -291,6 +300,51 @@ fn the_page_shows_the_sinks_and_its_slider_retunes_the_source() {
         DEADLINE,
         || plotted_peak(&mut page, "qtgui_freq_sink_x_0").filter(|f| (f - 12000.0).abs() <= bin),
     );
+    // The held trace has both tones; the live one only the new.
+    let level_at = |page: &mut Page, dataset: &str, hz: f64| {
+        page.eval(&format!(
+            "(() => {{ const c = Chart.getChart(document.getElementById('view-qtgui_freq_sink_x_0').querySelector('canvas'));
+               const d = c.data.datasets.find((d) => d.label.startsWith('{dataset}'));
+               if (!d) return null;
+               const p = d.data.reduce((a, b) => (Math.abs(b.x - {hz}) < Math.abs(a.x - {hz}) ? b : a));
+               return p.y; }})()"
+        ))
+        .as_f64()
+    };
+    poll("max hold to keep the tone at 3 kHz", DEADLINE, || {
+        let held = level_at(&mut page, "max hold", 3000.0)?;
+        // The first dataset is the live trace.
+        let live_new = level_at(&mut page, "", 12000.0)?;
+        let live_old = level_at(&mut page, "", 3000.0)?;
+        ((held - live_new).abs() < 1.0 && live_old < live_new - 40.0).then_some(())
+    });
+    // A click on the plot at 12 kHz puts a marker there, read in the readout.
+    page.eval(
+        "(() => { const c = Chart.getChart(document.getElementById('view-qtgui_freq_sink_x_0').querySelector('canvas'));
+           const r = c.canvas.getBoundingClientRect();
+           const x = r.left + c.scales.x.getPixelForValue(12000), y = r.top + c.chartArea.top + 10;
+           c.canvas.dispatchEvent(new MouseEvent('click', { clientX: x, clientY: y, bubbles: true }));
+           return true; })()",
+    );
+    poll("a marker at 12 kHz", DEADLINE, || {
+        let m = page.eval(
+            "JSON.parse(document.getElementById('peak-qtgui_freq_sink_x_0').dataset.markers || '[]')",
+        );
+        let x = m.get(0)?.get(0)?.as_f64()?;
+        ((x - 12000.0).abs() <= bin).then_some(())
+    });
+    // A smaller FFT from the page: 256 points.
+    page.eval(
+        "(() => { const s = document.getElementById('fft-qtgui_freq_sink_x_0'); s.value = 256;
+           s.dispatchEvent(new Event('change')); return true; })()",
+    );
+    poll("the spectrum in 256 points", DEADLINE, || {
+        let n = page.eval(
+            "Chart.getChart(document.getElementById('view-qtgui_freq_sink_x_0').querySelector('canvas')).data.datasets[0].data.length",
+        );
+        (n == 256).then_some(())
+    });
+    page.screenshot(&shots.join("grc-gui-markers.png"));
     poll("the label to follow the slider", DEADLINE, || {
         let t = page.eval("document.getElementById('widget-value-twice').textContent");
         (t == "24000").then_some(())

@@ -17,6 +17,19 @@ const api = (path, options = {}) => fetch(path, {
 });
 const fmt = (x) => x >= 1e9 ? (x / 1e9).toFixed(2) + " G" : x >= 1e6 ? (x / 1e6).toFixed(2) + " M"
   : x >= 1e3 ? (x / 1e3).toFixed(1) + " k" : x.toFixed(0);
+// The smallest and largest of `xs` (a loop: spreading a long frame into Math.min's arguments
+// overflows the stack).
+const extent = (xs) => {
+  let lo = Infinity, hi = -Infinity;
+  for (const x of xs) { if (x < lo) lo = x; if (x > hi) hi = x; }
+  return [lo, hi];
+};
+// A frequency with its unit (Hz, kHz, MHz, GHz).
+const hz = (f) => {
+  const a = Math.abs(f);
+  return a >= 1e9 ? `${(f / 1e9).toFixed(4)} GHz` : a >= 1e6 ? `${(f / 1e6).toFixed(4)} MHz`
+    : a >= 1e3 ? `${(f / 1e3).toFixed(3)} kHz` : `${f.toFixed(1)} Hz`;
+};
 const el = (tag, attrs = {}, text) => {
   const svg = ["svg", "g", "rect", "text", "path", "marker", "defs"].includes(tag);
   const e = svg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
@@ -341,6 +354,7 @@ function setupViews(g) {
     tabs = tabs.filter((v) => !ready.includes(v));
   }
   const items = new Map(g.probes.map((p) => [p.id, p.item]));
+  const sizes = new Map(g.probes.map((p) => [p.id, p.size]));
   for (const v of g.views.filter((v) => v.kind !== "tabs")) {
     const o = v.options || {};
     const div = el("div", { class: "view", id: "view-" + v.name, "data-kind": v.kind });
@@ -400,11 +414,93 @@ function setupViews(g) {
         data: { datasets: [] },
         options: { animation: false, responsive: true, parsing: false, normalized: true,
           aspectRatio: v.kind === "constellation" ? 1 : 2,
-          plugins: { legend: { display: v.probes.length > 1 || v.kind === "time" } }, elements: { point: { radius: 0 } } },
+          plugins: { legend: { display: v.probes.length > 1 || v.kind === "time",
+            labels: { filter: (item) => !item.text.endsWith("(earlier)") } } }, elements: { point: { radius: 0 } } },
       });
+      if (v.kind === "constellation") persistenceControl(view, div, canvas);
+    }
+    if (v.kind === "spectrum" || v.kind === "waterfall") {
+      spectrumControls(view, div, Math.min(...v.probes.map((id) => sizes.get(id) || 0)));
     }
     views.push(view);
   }
+}
+
+// GNU Radio's QT sinks' windows (GRC's `wintype` options, by GNU Radio's numbers).
+const WINDOWS = [[5, "Blackman-Harris"], [0, "Hamming"], [1, "Hann"], [2, "Blackman"], [3, "Rectangular"], [4, "Kaiser"], [7, "Flat-top"]];
+
+// What QT's frequency sink offers in its control panel and menus, on a spectrum or waterfall
+// view: the FFT size (of the probe's latest samples, up to its frame of `most`) and the
+// window; on a spectrum also max and min hold, markers (a click on the plot puts one there,
+// up to four) and the peak's readout.
+function spectrumControls(view, div, most) {
+  const { v, o } = view;
+  const bar = el("div", { class: "view-controls" });
+  const sizes = new Set([v.size || most]);
+  for (let n = 64; n <= most; n *= 2) sizes.add(n);
+  view.fft = Math.min(v.size || most, most);
+  const fft = el("select", { id: `fft-${v.name}`, title: "FFT size" });
+  [...sizes].filter((n) => n > 0 && n <= most).sort((a, b) => a - b)
+    .forEach((n) => fft.appendChild(el("option", { value: n }, `${n} points`)));
+  fft.value = view.fft;
+  const reset = () => { view.hold = { max: new Map(), min: new Map() }; view.avg = null; };
+  fft.addEventListener("change", () => { view.fft = Number(fft.value); reset(); });
+  bar.appendChild(fft);
+  view.window = o.window === undefined ? 5 : o.window;
+  const win = el("select", { id: `window-${v.name}`, title: "window" });
+  WINDOWS.forEach(([code, name]) => win.appendChild(el("option", { value: code }, name)));
+  win.value = view.window;
+  win.addEventListener("change", () => { view.window = Number(win.value); reset(); });
+  bar.appendChild(win);
+  reset();
+  if (v.kind === "spectrum") {
+    for (const kind of ["max", "min"]) {
+      const box = el("input", { type: "checkbox", id: `${kind}hold-${v.name}` });
+      box.addEventListener("change", () => { view[`${kind}Hold`] = box.checked; view.hold[kind] = new Map(); });
+      const l = el("label", {}, ` ${kind} hold `);
+      l.prepend(box);
+      bar.appendChild(l);
+    }
+    view.markers = [];
+    const clear = el("button", { id: `clear-markers-${v.name}`, title: "remove the markers" }, "clear markers");
+    clear.addEventListener("click", () => { view.markers = []; });
+    bar.appendChild(clear);
+    view.readout = el("span", { class: "readout", id: `peak-${v.name}` }, "");
+    bar.appendChild(view.readout);
+    view.chart.options.onClick = (e, _, chart) => {
+      const x = chart.scales.x.getValueForPixel(e.x);
+      if (Number.isFinite(x)) view.markers = view.markers.concat([x]).slice(-4);
+    };
+  }
+  div.insertBefore(bar, view.canvas || div.querySelector("canvas"));
+}
+
+// A constellation's persistence: the points of the last few frames, older ones fainter.
+function persistenceControl(view, div, canvas) {
+  const { v } = view;
+  const select = el("select", { id: `persistence-${v.name}`, title: "persistence" });
+  [[1, "no persistence"], [5, "5 frames"], [20, "20 frames"], [100, "100 frames"]]
+    .forEach(([n, name]) => select.appendChild(el("option", { value: n }, name)));
+  view.persistence = 1;
+  view.history = new Map();
+  select.addEventListener("change", () => { view.persistence = Number(select.value); view.history = new Map(); });
+  const bar = el("div", { class: "view-controls" });
+  bar.appendChild(select);
+  div.insertBefore(bar, canvas);
+}
+
+// The strongest point of `pts` ({x, y}).
+function peakOf(pts) {
+  let best = null;
+  for (const p of pts) if (best === null || p.y > best.y) best = p;
+  return best;
+}
+
+// The point of `pts` (sorted by x) nearest to `x`.
+function nearest(pts, x) {
+  let lo = 0, hi = pts.length - 1;
+  while (hi - lo > 1) { const mid = (lo + hi) >> 1; if (pts[mid].x < x) lo = mid; else hi = mid; }
+  return Math.abs(pts[lo].x - x) <= Math.abs(pts[hi].x - x) ? pts[lo] : pts[hi];
 }
 
 // A colour for a power in dB between lo and hi (dark blue to yellow).
@@ -456,7 +552,10 @@ async function refreshViews() {
       }
       const probeView = v.kind === "waterfall" ? "spectrum"
         : ["spectrum", "constellation"].includes(v.kind) ? v.kind : "time";
-      const data = await Promise.all(v.probes.map((id) => api(`/api/probes/${encodeURIComponent(id)}?view=${probeView}`)));
+      // A spectrum on the sink's scale: its window (or the one chosen), FFT size, normalization.
+      const spectrumQuery = probeView === "spectrum" && view.window !== undefined
+        ? `&window=${view.window}&fft=${view.fft}&norm=${o.norm === 1 ? 1 : 0}` : "";
+      const data = await Promise.all(v.probes.map((id) => api(`/api/probes/${encodeURIComponent(id)}?view=${probeView}${spectrumQuery}`)));
       if (!data.length || !data[0].y.length) continue;
       if (view.canvas) {
         const d = data[0];
@@ -467,7 +566,7 @@ async function refreshViews() {
         c.drawImage(view.canvas, 0, 0, w, h - 1, 0, 1, w, h - 1);
         const row = c.createImageData(w, 1);
         const ys = view.real ? d.y.slice(d.y.length >> 1) : d.y;
-        const max = Math.max(...ys);
+        const max = extent(ys)[1];
         const [lo, hi] = o.int_min !== undefined && o.int_max !== undefined ? [o.int_min, o.int_max] : [max - 80, max];
         for (let x = 0; x < w; x++) {
           const [r, g, b] = heat(ys[Math.floor(x * ys.length / w)], lo, hi);
@@ -510,6 +609,16 @@ async function refreshViews() {
           if (view.real && o.half !== 0) pts = pts.slice(pts.length >> 1);
           datasets.push({ label: label(i, d.id), data: pts, showLine: true, borderColor: colour, borderWidth: 1, pointRadius: 0 });
           line++;
+          // Max and min hold: each bin's highest (lowest) level since the box was ticked.
+          for (const [kind, pick] of [["max", Math.max], ["min", Math.min]]) {
+            if (!view[`${kind}Hold`]) continue;
+            const prev = view.hold[kind].get(d.id);
+            const held = prev && prev.length === pts.length ? pts.map((p, k) => pick(p.y, prev[k])) : pts.map((p) => p.y);
+            view.hold[kind].set(d.id, held);
+            datasets.push({ label: `${kind} hold ${label(i, d.id)}`, data: pts.map((p, k) => ({ x: p.x, y: held[k] })),
+              showLine: true, borderColor: colour, borderDash: kind === "max" ? [4, 2] : [1, 2], borderWidth: 1, pointRadius: 0 });
+          }
+          if (i === 0) view.main = pts;
         } else if (v.kind === "time") {
           const complex = d.y2.some((y) => y !== 0);
           datasets.push({ label: label(line, (complex ? "Re " : "") + d.id), data: d.y.map((y, k) => ({ x: k, y })), showLine: true, borderColor: colour, borderWidth: 1, pointRadius: 0 });
@@ -519,16 +628,45 @@ async function refreshViews() {
             line++;
           }
         } else {
-          datasets.push({ label: label(i, d.id), data: d.x.map((re, k) => ({ x: re, y: d.y[k] })), showLine: false, pointRadius: 1.5, backgroundColor: colour });
+          const pts = d.x.map((re, k) => ({ x: re, y: d.y[k] }));
+          // Persistence: this frame's points over those of the frames before it, fainter.
+          if (view.history) {
+            const h = view.history.get(d.id) || { frame: null, frames: [] };
+            if (h.frame !== d.frames) {
+              h.frame = d.frames;
+              h.frames = [pts].concat(h.frames).slice(0, view.persistence);
+              view.history.set(d.id, h);
+            }
+            const older = h.frames.slice(1).reverse();
+            older.forEach((old, k) => {
+              const alpha = Math.round(40 + 120 * (k + 1) / (older.length + 1)).toString(16).padStart(2, "0");
+              datasets.push({ label: `${label(i, d.id)} (earlier)`, data: old, showLine: false, pointRadius: 1, backgroundColor: colour + alpha });
+            });
+          }
+          datasets.push({ label: label(i, d.id), data: pts, showLine: false, pointRadius: 1.5, backgroundColor: colour });
           line++;
         }
       });
+      if (v.kind === "spectrum" && view.main && view.main.length) {
+        // The peak and the markers, read from the first input's (averaged) trace.
+        const peak = peakOf(view.main);
+        const unitOf = (f) => (data[0].x_unit === "Hz" || o.rate ? hz(f) : `bin ${f.toFixed(0)}`);
+        const marks = view.markers.map((x) => nearest(view.main, x));
+        datasets.push({ label: "peak", data: [peak], pointRadius: 5, pointStyle: "triangle", backgroundColor: "#e63946" });
+        if (marks.length) datasets.push({ label: "markers", data: marks, pointRadius: 5, pointStyle: "crossRot", borderColor: "#2a9d8f", borderWidth: 2 });
+        view.readout.textContent = [`peak ${unitOf(peak.x)}: ${peak.y.toFixed(1)} dB`]
+          .concat(marks.map((m, k) => `M${k + 1} ${unitOf(m.x)}: ${m.y.toFixed(1)} dB`)).join(" · ");
+        view.readout.dataset.peak = String(peak.x);
+        view.readout.dataset.markers = JSON.stringify(marks.map((m) => [m.x, m.y]));
+      }
       view.chart.data.datasets = datasets;
       const unit = data[0].x_unit;
       const fixed = (lo, hi) => (o[lo] !== undefined && o[hi] !== undefined ? { min: o[lo], max: o[hi] } : {});
       if (v.kind === "constellation") {
         // Equal scales: a circle stays a circle (the sink's limits when it has them).
-        const m = Math.max(1e-9, ...data.flatMap((d) => d.x.concat(d.y).map(Math.abs))) * 1.1;
+        let m = 1e-9;
+        for (const d of data) for (const k of ["x", "y"]) { const [lo, hi] = extent(d[k]); m = Math.max(m, -lo, hi); }
+        m *= 1.1;
         const auto = { min: -m, max: m };
         const xs = o.xmin !== undefined ? fixed("xmin", "xmax") : auto, ys = o.ymin !== undefined ? fixed("ymin", "ymax") : auto;
         view.chart.options.scales = { x: { ...xs, title: { display: true, text: "I" } }, y: { ...ys, title: { display: true, text: "Q" } } };
@@ -556,7 +694,9 @@ function drawSamples(view, data) {
     // average (`avg`, 0 for none), the latest value shown.
     data.forEach((d, i) => {
       const n = view.numbers[i];
-      if (!n) return;
+      // Each frame averaged in once, however often the page looks.
+      if (!n || n.frame === d.frames) return;
+      n.frame = d.frames;
       const factor = o[`factor${i}`] === undefined ? 1 : o[`factor${i}`];
       const a = o.avg > 0 ? o.avg : 1;
       for (const y of d.y) {
@@ -595,7 +735,7 @@ function drawSamples(view, data) {
     const bins = Math.max(1, o.bins || 100);
     const all = data.flatMap((d) => d.y);
     const [lo, hi] = o.xmin !== undefined && o.xmax !== undefined ? [o.xmin, o.xmax]
-      : [Math.min(...all), Math.max(...all)];
+      : extent(all);
     const width = (hi - lo) / bins || 1;
     view.counts = view.counts || [];
     data.forEach((d, i) => {

@@ -7,7 +7,7 @@
 use crate::connections::Client;
 use crate::error::ApiError;
 use crate::pmt_json::pmt_from_json;
-use crate::probe_view::View;
+use crate::probe_view::{SpectrumOptions, View};
 use crate::state::State;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, Request, State as Ext};
@@ -448,7 +448,7 @@ async fn probe(
     Query(q): Query<HashMap<String, String>>,
 ) -> Result<Json<Value>, ApiError> {
     let name = q.get("view").map_or("spectrum", String::as_str);
-    let view = View::from_name(name).ok_or_else(|| {
+    let mut view = View::from_name(name).ok_or_else(|| {
         ApiError::BadRequest(format!(
             "probe '{id}': unknown view '{name}' (spectrum, time or constellation)"
         ))
@@ -458,8 +458,62 @@ async fn probe(
         .iter()
         .find(|p| p.lock().is_ok_and(|p| p.probe.id == id))
         .ok_or_else(|| ApiError::UnknownProbe(id.clone()))?;
+    if let View::Spectrum(options) = &mut view {
+        let size = p
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .probe
+            .config
+            .size;
+        *options = spectrum_options(&id, &q, size)?;
+    }
     let data = p.lock().unwrap_or_else(|e| e.into_inner()).view(view);
     Ok(Json(serde_json::to_value(data).unwrap_or(Value::Null)))
+}
+
+/// A spectrum's `fft` (bins, 1 to the probe's frame `size`), `window` (GNU Radio's window
+/// number, as the QT sinks' `wintype`) and `norm` (1 to normalize the window) from the query.
+fn spectrum_options(
+    id: &str,
+    q: &HashMap<String, String>,
+    size: usize,
+) -> Result<SpectrumOptions, ApiError> {
+    let bad = |what: String| ApiError::BadRequest(format!("probe '{id}': {what}"));
+    let mut options = SpectrumOptions::default();
+    if let Some(text) = q.get("fft") {
+        let fft = text
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=size).contains(n))
+            .ok_or_else(|| {
+                bad(format!(
+                    "fft = '{text}' is not 1 to {size} (its frame size)"
+                ))
+            })?;
+        options.fft = Some(fft);
+    }
+    if let Some(text) = q.get("window") {
+        let window = text
+            .parse::<i64>()
+            .ok()
+            .and_then(SpectrumOptions::gnuradio_window)
+            .ok_or_else(|| {
+                bad(format!(
+                    "window = '{text}' is not one of GNU Radio's QT sinks' windows (0 Hamming, \
+                     1 Hann, 2 Blackman, 3 rectangular, 4 Kaiser, 5 Blackman-Harris, 7 flat-top)"
+                ))
+            })?;
+        options.window = Some(window);
+    }
+    match q.get("norm").map(String::as_str) {
+        None | Some("0") => {}
+        Some("1") => options.normalize = true,
+        Some(other) => return Err(bad(format!("norm = '{other}' is not 0 or 1"))),
+    }
+    if options.normalize && options.window.is_none() {
+        return Err(bad("norm = 1 needs a window".into()));
+    }
+    Ok(options)
 }
 
 async fn stop(Ext(state): S) -> Result<Json<Value>, ApiError> {

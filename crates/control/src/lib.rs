@@ -72,7 +72,7 @@ pub use error::{ApiError, ServeError};
 pub use graph_info::{BlockInfo, EdgeInfo, GraphInfo, PortInfo};
 pub use message_tap::{add_message_tap, MessageTap, MessageTapSink, TapState};
 pub use probe::{add_probe, Probe, ProbeConfig, ProbeError, ProbeFrame, ProbeItem, ProbeSink};
-pub use probe_view::{ProbeData, View};
+pub use probe_view::{ProbeData, SpectrumOptions, View};
 pub use server::{serve, serve_tasks, ControlConfig, ControlHandle};
 pub use tasks::{ReadCounters, Tasks};
 pub use threads::ThreadSample;

@@ -10,10 +10,10 @@ use serde::Serialize;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// The views a probe has.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum View {
     /// Power per bin in dB.
-    Spectrum,
+    Spectrum(SpectrumOptions),
     /// Real and imaginary parts against the sample index.
     Time,
     /// Imaginary against real part.
@@ -21,14 +21,46 @@ pub enum View {
 }
 
 impl View {
-    /// Parses `spectrum`, `time` or `constellation`.
+    /// Parses `spectrum` (with the default [`SpectrumOptions`]), `time` or `constellation`.
     pub fn from_name(name: &str) -> Option<Self> {
         match name {
-            "spectrum" => Some(Self::Spectrum),
+            "spectrum" => Some(Self::Spectrum(SpectrumOptions::default())),
             "time" => Some(Self::Time),
             "constellation" => Some(Self::Constellation),
             _ => None,
         }
+    }
+}
+
+/// How a spectrum is computed. The default: the whole frame, Blackman window, the bins'
+/// powers adding up to the frame's ([`Spectrum::new`]). With a `window`, the scale of GNU
+/// Radio's QT frequency and waterfall sinks ([`Spectrum::gnuradio`]), so a flowgraph's
+/// displays read the levels they read in GNU Radio.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SpectrumOptions {
+    /// Bins: the frame's latest `fft` samples (at most the probe's frame size).
+    pub fft: Option<usize>,
+    /// The window, on GNU Radio's QT sinks' scale.
+    pub window: Option<Window>,
+    /// The window divided by its root mean square (the sinks' `norm_window`).
+    pub normalize: bool,
+}
+
+impl SpectrumOptions {
+    /// GNU Radio's `fft.window.win_type` number as the QT sinks offer it (their GRC
+    /// `wintype`): Hamming 0, Hann 1, Blackman 2, rectangular 3, Kaiser 4 (GNU Radio's shape
+    /// 6.76), Blackman-Harris 5, flat-top 7.
+    pub fn gnuradio_window(code: i64) -> Option<Window> {
+        Some(match code {
+            0 => Window::Hamming,
+            1 => Window::Hann,
+            2 => Window::Blackman,
+            3 => Window::Rectangular,
+            4 => Window::Kaiser { beta: 6.76 },
+            5 => Window::BlackmanHarris,
+            7 => Window::FlatTop,
+            _ => return None,
+        })
     }
 }
 
@@ -52,12 +84,16 @@ pub struct ProbeData {
     pub y2: Vec<f32>,
 }
 
-/// A probe with its spectrum plan and its cached views.
+/// Spectrum plans a probe keeps at most (a page asking for many sizes or windows makes new
+/// ones, the oldest dropped).
+const PLANS: usize = 4;
+
+/// A probe with its spectrum plans and its cached views.
 #[derive(Debug)]
 pub(crate) struct ProbeState {
     /// The probe.
     pub(crate) probe: Probe,
-    spectrum: Option<Spectrum>,
+    plans: Vec<(SpectrumOptions, Spectrum)>,
     cache: Vec<(View, u64, ProbeData)>,
 }
 
@@ -65,8 +101,8 @@ impl ProbeState {
     /// The state of `probe`.
     pub(crate) fn new(probe: Probe) -> Self {
         Self {
-            spectrum: Spectrum::new(probe.config.size, Window::Blackman, true).ok(),
             probe,
+            plans: Vec::new(),
             cache: Vec::new(),
         }
     }
@@ -95,13 +131,15 @@ impl ProbeState {
             ..ProbeData::default()
         };
         match view {
-            View::Spectrum => {
-                if let Some(s) = self.spectrum.as_mut().filter(|s| s.size() == samples.len()) {
-                    let mut db = vec![0.0; samples.len()];
-                    s.process(&samples, &mut db);
-                    let half = (samples.len() / 2) as f32;
+            View::Spectrum(options) => {
+                let fft = options.fft.unwrap_or(samples.len()).min(samples.len());
+                let frame = &samples[samples.len() - fft..];
+                if let Some(s) = self.plan(options, fft) {
+                    let mut db = vec![0.0; fft];
+                    s.process(frame, &mut db);
+                    let half = (fft / 2) as f32;
                     let (step, unit) = match self.probe.config.sample_rate {
-                        Some(rate) => ((rate / samples.len() as f64) as f32, "Hz"),
+                        Some(rate) => ((rate / fft as f64) as f32, "Hz"),
                         None => (1.0, "bin"),
                     };
                     d.x = (0..db.len()).map(|k| (k as f32 - half) * step).collect();
@@ -123,7 +161,34 @@ impl ProbeState {
             }
         }
         self.cache.retain(|(v, _, _)| *v != view);
+        if self.cache.len() == 2 * PLANS {
+            self.cache.remove(0);
+        }
         self.cache.push((view, frames, d.clone()));
         d
+    }
+
+    /// The spectrum plan for `options` over `fft` bins (`None` for an empty frame).
+    fn plan(&mut self, options: SpectrumOptions, fft: usize) -> Option<&mut Spectrum> {
+        let key = SpectrumOptions {
+            fft: Some(fft),
+            ..options
+        };
+        let at = match self.plans.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                let plan = match options.window {
+                    Some(w) => Spectrum::gnuradio(fft, w, options.normalize, true),
+                    None => Spectrum::new(fft, Window::Blackman, true),
+                }
+                .ok()?;
+                if self.plans.len() == PLANS {
+                    self.plans.remove(0);
+                }
+                self.plans.push((key, plan));
+                self.plans.len() - 1
+            }
+        };
+        Some(&mut self.plans[at].1)
     }
 }

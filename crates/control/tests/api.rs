@@ -153,22 +153,37 @@ fn lists_blocks_counts_posts_sets_and_stops() {
             });
         all_three.then_some(())
     });
+    // A spectrum's x and y from the probe with `query`.
+    let spectrum = |query: &str| {
+        let (status, d) = request(
+            "GET",
+            &format!("{base}/api/probes/throttle.out?view=spectrum{query}"),
+            None,
+            None,
+        );
+        assert_eq!(status, 200, "{d}");
+        let y: Vec<f64> = d["y"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        (d, y)
+    };
     // The spectrum view has a peak at 1 kHz of 200 kS/s with 256 bins: bin 1.28 -> 1.
-    let (status, d) = request(
-        "GET",
-        &format!("{base}/api/probes/throttle.out?view=spectrum"),
-        None,
-        None,
-    );
-    assert_eq!(status, 200);
-    let y: Vec<f64> = d["y"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect();
+    let (d, y) = spectrum("");
     let peak = (0..y.len()).max_by(|&a, &b| y[a].total_cmp(&y[b])).unwrap();
     assert_eq!(d["x"][peak].as_f64().unwrap(), 1.0, "peak bin");
+    // On GNU Radio's QT sinks' scale, 10·log10(|X|²/N): with the flat-top window (its peak
+    // true wherever the tone falls between bins) a tone of amplitude 3 reads
+    // 10·log10(9 (Σw)² / N), Σw = (N - 1)/4.63867 for GNU Radio's symmetric window; here over
+    // the frame's latest 128 samples.
+    let (_, y) = spectrum("&window=7&fft=128");
+    assert_eq!(y.len(), 128);
+    let peak = y.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let sum = 127.0 / 4.63867;
+    let want = 10.0 * (9.0 * sum * sum / 128.0f64).log10();
+    assert!((peak - want).abs() < 0.05, "peak {peak} dB, want {want}");
 
     // Stop from the API; the graph ends and the message is in the store.
     let (status, _) = request("POST", &format!("{base}/api/stop"), None, None);
@@ -268,6 +283,41 @@ fn bad_requests_are_4xx_naming_what_is_wrong() {
             None,
             400,
             "'waterfall'",
+        ),
+        (
+            "GET",
+            "/api/probes/throttle.out?view=spectrum&window=6",
+            None,
+            400,
+            "window = '6' is not one of GNU Radio's QT sinks' windows",
+        ),
+        (
+            "GET",
+            "/api/probes/throttle.out?view=spectrum&fft=0",
+            None,
+            400,
+            "fft = '0' is not 1 to 256",
+        ),
+        (
+            "GET",
+            "/api/probes/throttle.out?view=spectrum&fft=512",
+            None,
+            400,
+            "fft = '512'",
+        ),
+        (
+            "GET",
+            "/api/probes/throttle.out?view=spectrum&norm=1",
+            None,
+            400,
+            "norm = 1 needs a window",
+        ),
+        (
+            "GET",
+            "/api/probes/throttle.out?view=spectrum&window=5&norm=yes",
+            None,
+            400,
+            "norm = 'yes' is not 0 or 1",
         ),
         ("GET", "/assets/../Cargo.toml", None, 404, ""),
         ("GET", "/assets/%2e%2e%2fCargo.toml", None, 404, ""),

@@ -32,7 +32,7 @@ use std::sync::Arc;
 pub struct Spectrum {
     fft: Arc<dyn Fft<f32>>,
     window: Vec<f32>,
-    /// `-10·log10(size · Σw²)`.
+    /// `-10·log10(size · Σw²)`, or `-10·log10(size)` on GNU Radio's QT sinks' scale.
     offset_db: f32,
     shift: bool,
     buf: Vec<Complex32>,
@@ -58,16 +58,51 @@ impl Spectrum {
         window.validate()?;
         let w = window.coefficients(size);
         let power: f64 = w.iter().map(|v| v * v).sum();
+        Ok(Self::with_window(
+            &w,
+            -10.0 * (size as f64 * power).log10(),
+            shift,
+        ))
+    }
+
+    /// A spectrum on the scale of GNU Radio's QT frequency and waterfall sinks: bin `k` is
+    /// `10·log10(|X[k]|² / size)` (volk's power spectral density with GNU Radio's arguments),
+    /// the window as `fft::window::build` makes it, divided by its root mean square when
+    /// `normalize` (the sinks' `norm_window`).
+    /// A unit tone on a bin reads `10·log10(size)` dB with the rectangular window.
+    ///
+    /// # Errors
+    /// As [`Spectrum::new`].
+    pub fn gnuradio(
+        size: usize,
+        window: Window,
+        normalize: bool,
+        shift: bool,
+    ) -> Result<Self, ParamError> {
+        check(size > 0, "size", || "must be at least 1".into())?;
+        window.validate()?;
+        let mut w = window.coefficients(size);
+        if normalize {
+            let rms = (w.iter().map(|v| v * v).sum::<f64>() / size as f64).sqrt();
+            if rms > 0.0 {
+                w.iter_mut().for_each(|v| *v /= rms);
+            }
+        }
+        Ok(Self::with_window(&w, -10.0 * (size as f64).log10(), shift))
+    }
+
+    fn with_window(w: &[f64], offset_db: f64, shift: bool) -> Self {
+        let size = w.len();
         let fft = radioflow_fftplan::forward(size);
         let scratch = vec![Complex32::default(); fft.get_inplace_scratch_len()];
-        Ok(Self {
+        Self {
             fft,
             window: w.iter().map(|&v| v as f32).collect(),
-            offset_db: (-10.0 * (size as f64 * power).log10()) as f32,
+            offset_db: offset_db as f32,
             shift,
             buf: vec![Complex32::default(); size],
             scratch,
-        })
+        }
     }
 
     /// The number of bins (and of samples per frame).
@@ -188,5 +223,51 @@ mod tests {
             mean /= 200.0;
             assert!((mean - 2.0 / 3.0).abs() < 0.02, "{window:?}: {mean}");
         }
+    }
+
+    #[test]
+    fn gnuradio_scale_is_the_qt_sinks() {
+        // GNU Radio's normalized flat-top window of 9 taps (`window.build(window.WIN_FLATTOP,
+        // 9, 6.76, True)` under /usr/bin/python3, GNU Radio 3.10.5) and the QT sinks' formula
+        // 10·log10(|X[k]|² / size) (freq_sink_c_impl::fft: volk's power spectral density with
+        // normalization 1 and rbw = size), by a naive DFT.
+        let w = [
+            -4.129_573_5e-8,
+            -0.064_650_796,
+            -0.143_111_54,
+            1.126_516_9,
+            2.532_310_7,
+            1.126_517_2,
+            -0.143_111_57,
+            -0.064_650_67,
+            -4.129_573_5e-8,
+        ];
+        let x = random_complex(3, 9);
+        let mut s = Spectrum::gnuradio(9, Window::FlatTop, true, false).unwrap();
+        let mut got = vec![0.0; 9];
+        s.process(&x, &mut got);
+        for (k, g) in got.iter().enumerate() {
+            let xk: Complex64 = to64(&x)
+                .iter()
+                .zip(&w)
+                .enumerate()
+                .map(|(n, (v, w))| {
+                    v * w * Complex64::from_polar(1.0, -2.0 * PI * (k * n) as f64 / 9.0)
+                })
+                .sum();
+            let want = 10.0 * (xk.norm_sqr() / 9.0).log10();
+            assert!(
+                (f64::from(*g) - want).abs() < 1e-3,
+                "bin {k}: {g} vs {want}"
+            );
+        }
+        // Not normalized, rectangular: a unit tone on a bin reads 10·log10(size).
+        let mut s = Spectrum::gnuradio(64, Window::Rectangular, false, false).unwrap();
+        let tone: Vec<Complex32> = (0..64)
+            .map(|n| Complex32::from_polar(1.0, 2.0 * std::f32::consts::PI * 5.0 * n as f32 / 64.0))
+            .collect();
+        let mut db = vec![0.0; 64];
+        s.process(&tone, &mut db);
+        assert!((db[5] - 10.0 * 64f32.log10()).abs() < 1e-3, "{}", db[5]);
     }
 }

@@ -23,6 +23,10 @@ pub enum Window {
     /// The four-term Blackman-Harris window of 92 dB, GNU Radio's `WIN_BLACKMAN_HARRIS`
     /// (`0.35875 - 0.48829 cos x + 0.14128 cos 2x - 0.01168 cos 3x`, `x = 2πn/M`).
     BlackmanHarris,
+    /// The five-term flat-top window of 93 dB, GNU Radio's `WIN_FLATTOP` (`(1 - 1.93 cos x +
+    /// 1.29 cos 2x - 0.388 cos 3x + 0.028 cos 4x) / 4.63867`): a tone's peak reads its true
+    /// power wherever it falls between bins.
+    FlatTop,
 }
 
 impl Window {
@@ -36,6 +40,7 @@ impl Window {
             Window::Blackman => 74.0,
             Window::Kaiser { beta } => beta / 0.1102 + 8.7,
             Window::BlackmanHarris => 92.0,
+            Window::FlatTop => 93.0,
         }
     }
 
@@ -63,6 +68,11 @@ impl Window {
             Window::Hann => cosine_sum(ntaps, &[0.5, 0.5]),
             Window::Blackman => cosine_sum(ntaps, &[0.42, 0.5, 0.08]),
             Window::BlackmanHarris => cosine_sum(ntaps, &[0.35875, 0.48829, 0.14128, 0.01168]),
+            Window::FlatTop => {
+                const SCALE: f64 = 4.63867;
+                let c = [1.0, 1.93, 1.29, 0.388, 0.028].map(|c| c / SCALE);
+                cosine_sum(ntaps, &c)
+            }
             Window::Kaiser { beta } => {
                 let m = (ntaps - 1) as f64;
                 let norm = bessel_i0(beta);
@@ -180,5 +190,25 @@ mod tests {
             }
         }
         assert_eq!(Window::Hann.coefficients(3), vec![0.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn flat_top_is_gnu_radios() {
+        // `/usr/bin/python3 -c "from gnuradio.fft import window; print(window.flattop(9))"`
+        // (GNU Radio 3.10.5, computed in single precision).
+        let gnuradio = [
+            -1.629_814_5e-8,
+            -0.025_515_662,
+            -0.056_481_682,
+            0.444_601_27,
+            0.999_424_46,
+            0.444_601_39,
+            -0.056_481_697,
+            -0.025_515_614,
+            -1.629_814_5e-8,
+        ];
+        for (ours, theirs) in Window::FlatTop.coefficients(9).iter().zip(gnuradio) {
+            assert!((ours - theirs).abs() < 1e-6, "{ours} vs {theirs}");
+        }
     }
 }

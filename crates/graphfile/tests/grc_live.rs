@@ -361,6 +361,9 @@ fn the_gui_sinks_become_views_of_the_outputs_that_feed_them() {
     assert_eq!(option(freq, "average"), Some(1.0));
     assert_eq!(option(freq, "update"), Some(0.1));
     assert_eq!(option(freq, "rate"), Some(48000.0));
+    // GRC's Blackman-Harris window by GNU Radio's number, not normalized.
+    assert_eq!(option(freq, "window"), Some(5.0));
+    assert_eq!(option(freq, "norm"), Some(0.0));
     assert_eq!(freq.labels[0], "");
     let time = &views[1];
     assert_eq!(
@@ -502,6 +505,34 @@ fn a_rasters_scaling_axes_and_rows_that_do_not_fit_a_frame() {
     );
     let err = LiveGrc::parse(bad, "raster.grc").unwrap_err().to_string();
     assert!(err.contains("mult = 3 is not a list"), "{err}");
+}
+
+#[test]
+fn a_frequency_sinks_window_and_its_normalization() {
+    let text = one_sink(
+        "qtgui_freq_sink_x",
+        "type: float, fftsize: '512', wintype: window.WIN_FLATTOP, norm_window: 'True', \
+         fc: '0', bw: '48000', nconnections: '1'",
+    );
+    let grc = LiveGrc::parse(text, "freq.grc").unwrap();
+    let freq = &grc.description().gui[0];
+    assert_eq!(
+        ["window", "norm"].map(|k| option(freq, k)),
+        [7.0, 1.0].map(Some)
+    );
+    // A window the sink's GRC definition does not offer (by expression) is refused by name.
+    let bad = one_sink(
+        "qtgui_waterfall_sink_x",
+        "type: float, fftsize: '512', wintype: window.WIN_BARTLETT, fc: '0', bw: '48000', \
+         nconnections: '1'",
+    );
+    let err = LiveGrc::parse(bad, "waterfall.grc")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("wintype = 6 is not one of the windows GRC offers"),
+        "{err}"
+    );
 }
 
 #[test]

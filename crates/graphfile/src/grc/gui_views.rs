@@ -233,6 +233,28 @@ fn describe(
     if let Some(rate) = rate {
         options.push(("rate".to_owned(), rate));
     }
+    if matches!(kind, "spectrum" | "waterfall") {
+        // The window as GNU Radio numbers it, the page's spectra on the sink's scale.
+        let window = match params.get("wintype").map(|t| vars.eval(t)) {
+            None => 5, // GRC's default, window.WIN_BLACKMAN_hARRIS
+            Some(Ok(Value::Constant(word))) => super::constants::number(word)
+                .ok_or_else(|| format!("wintype = {word} is not a window"))?,
+            Some(Ok(Value::Int(n))) => n,
+            Some(Ok(other)) => {
+                return Err(format!("wintype = {} is not a window", cut_display(&other)))
+            }
+            Some(Err(err)) => return Err(format!("wintype: {err}")),
+        };
+        // The seven GRC offers (a window beyond them, by expression, is refused).
+        if ![0, 1, 2, 3, 4, 5, 7].contains(&window) {
+            return Err(format!(
+                "wintype = {window} is not one of the windows GRC offers for this sink"
+            ));
+        }
+        options.push(("window".to_owned(), window as f64));
+        let normalize = number(params, vars, "norm_window")? == Some(1.0);
+        options.push(("norm".to_owned(), f64::from(u8::from(normalize))));
+    }
     if let Some(mode) = params.get("tr_mode") {
         options.push(("trigger".to_owned(), trigger_mode(mode)));
         let negative = params.get("tr_slope").is_some_and(|s| s.ends_with("NEG"));
