@@ -230,6 +230,18 @@ fn no_gui_runs_the_file_headless() {
     assert!(out.contains("stopped by a signal"), "{out}");
 }
 
+/// The brightest column of row `row` of waterfall view `view`'s canvas (`None` if all dark).
+fn brightest_column(page: &mut Page, view: &str, row: u32) -> Option<f64> {
+    page.eval(&format!(
+        "(() => {{ const c = document.getElementById('view-{view}').querySelector('canvas');
+           const d = c.getContext('2d').getImageData(0, {row}, c.width, 1).data;
+           let best = 0, at = 0;
+           for (let x = 0; x < c.width; x++) {{ const v = d[4 * x] + d[4 * x + 1]; if (v > best) {{ best = v; at = x; }} }}
+           return best > 0 ? at : null; }})()"
+    ))
+    .as_f64()
+}
+
 /// The page's plotted peak frequency in view `name` (its first dataset).
 fn plotted_peak(page: &mut Page, name: &str) -> Option<f64> {
     page.eval(&format!(
@@ -363,16 +375,7 @@ fn the_page_shows_the_sinks_and_its_slider_retunes_the_source() {
     // further down, drawn before the slider moved, still has it at 3 kHz.
     page.eval("document.getElementById('tab-displays-2').click(); true");
     let column = |hz: f64| ((hz + 24000.0) / 48000.0 * 512.0).round();
-    let brightest = |page: &mut Page, row: u32| {
-        page.eval(&format!(
-            "(() => {{ const c = document.getElementById('view-qtgui_waterfall_sink_x_0').querySelector('canvas');
-               const d = c.getContext('2d').getImageData(0, {row}, c.width, 1).data;
-               let best = 0, at = 0;
-               for (let x = 0; x < c.width; x++) {{ const v = d[4 * x] + d[4 * x + 1]; if (v > best) {{ best = v; at = x; }} }}
-               return best > 0 ? at : null; }})()"
-        ))
-        .as_f64()
-    };
+    let brightest = |page: &mut Page, row| brightest_column(page, "qtgui_waterfall_sink_x_0", row);
     poll("the waterfall's top row at 12 kHz", DEADLINE, || {
         brightest(&mut page, 0).filter(|x| (x - column(12000.0)).abs() <= 2.0)
     });
@@ -611,4 +614,103 @@ fn message_widgets_send_their_messages_to_the_running_graph() {
         ],
         "{out}"
     );
+}
+
+/// `examples/graphs/gui_pdus.grc`: a chirp from 0 to 8 kHz every 4000 samples, cut into PDUs
+/// of 4000 samples, in time, frequency and waterfall sinks of type `msg_complex`: each PDU is
+/// drawn whole (the time view), its spectrum averaged over the PDU (the frequency view) and
+/// its spectrogram as the waterfall's picture, first row at the bottom.
+#[test]
+fn sinks_of_pdus_draw_each_pdu_as_qt_does() {
+    let Some(chromium) = chromium() else {
+        eprintln!("{SKIP}");
+        return;
+    };
+    let file = format!(
+        "{}/../../examples/graphs/gui_pdus.grc",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = Fm::spawn(&["run".to_owned(), file], "live view: ");
+    // The API: the latest PDU, whole, through the tap on the PDU block's output.
+    let base = run.url.trim_end_matches('/').to_owned();
+    let pdu = poll("a PDU at the tap", DEADLINE, || {
+        let (status, d) = request(
+            "GET",
+            &format!("{base}/api/messages/pdus.pdus?view=time&takes=complex"),
+            None,
+        );
+        (status == 200 && d["x"].as_array().is_some_and(|x| !x.is_empty())).then_some(d)
+    });
+    assert_eq!(pdu["x"].as_array().unwrap().len(), 4000);
+    // Asked as a sink of floats would ask, the PDU is refused with a note.
+    let (_, d) = request(
+        "GET",
+        &format!("{base}/api/messages/pdus.pdus?view=time&takes=float"),
+        None,
+    );
+    assert_eq!(
+        d["note"], "a PDU of complex samples: this sink takes float ones",
+        "{d}"
+    );
+    for (query, names) in [
+        (
+            "view=time&takes=bits",
+            "takes = 'bits' is not complex, float or byte",
+        ),
+        ("view=eye&takes=complex", "unknown view 'eye'"),
+        ("view=waterfall&window=6", "window = '6'"),
+    ] {
+        let (status, d) = request(
+            "GET",
+            &format!("{base}/api/messages/pdus.pdus?{query}"),
+            None,
+        );
+        assert_eq!(status, 400, "{query}: {d}");
+        assert!(
+            d["error"].as_str().is_some_and(|e| e.contains(names)),
+            "{query}: {d}"
+        );
+    }
+
+    let (_browser, mut page) = Browser::launch(&chromium, "grc-gui-pdus", 1400, 1000);
+    page.navigate(&run.url);
+    poll("the time view's 4000 points", DEADLINE, || {
+        let n = page.eval(
+            "(() => { const c = Chart.getChart(document.getElementById('view-time').querySelector('canvas'));
+               return c && c.data.datasets.length ? c.data.datasets[0].data.length : null; })()",
+        );
+        (n == 4000).then_some(())
+    });
+    // The averaged spectrum: the sweep's band (0 to 8 kHz) far above the other half. (GNU
+    // Radio averages the windows' levels in dB, so a bin the chirp crosses in a sixteenth of
+    // the windows reads some 80 dB below the chirp's power, but still 20-30 dB above the
+    // window's leakage elsewhere.)
+    poll("the chirp's band in the spectrum", DEADLINE, || {
+        let v = page.eval(
+            "(() => { const c = Chart.getChart(document.getElementById('view-freq').querySelector('canvas'));
+               if (!c || !c.data.datasets.length) return null;
+               const d = c.data.datasets[0].data;
+               const at = (f) => d.reduce((a, b) => (Math.abs(b.x - f) < Math.abs(a.x - f) ? b : a)).y;
+               return [at(4000), at(-8000)]; })()",
+        );
+        let (inside, outside) = (v.get(0)?.as_f64()?, v.get(1)?.as_f64()?);
+        (inside > outside + 15.0).then_some(())
+    });
+    // The waterfall: the bottom row (the PDU's start) is bright near 0 Hz, the top row (its
+    // end) near 8 kHz. 512 columns over -16..16 kHz.
+    let brightest = |page: &mut Page, row| brightest_column(page, "waterfall", row);
+    let column = |hz: f64| (hz + 16000.0) / 32000.0 * 512.0;
+    poll(
+        "the waterfall's rows rising with the chirp",
+        DEADLINE,
+        || {
+            let (bottom, top) = (brightest(&mut page, 199)?, brightest(&mut page, 0)?);
+            ((bottom - column(0.0)).abs() < 20.0 && (top - column(8000.0)).abs() < 20.0)
+                .then_some(())
+        },
+    );
+    page.screenshot(&target_dir(env!("CARGO_MANIFEST_DIR")).join("grc-gui-pdus.png"));
+    page.eval("document.getElementById('stop').click(); true");
+    let (ok, _, err) = run.wait();
+    assert!(ok, "{err}");
 }

@@ -367,7 +367,14 @@ function setupViews(g) {
       : v.kind === "led" || v.kind === "gauge" ? `${v.kind} following its variables` : `${v.kind} of nothing the page can plot`;
     div.appendChild(el("span", { class: "muted" }, `${shows}${v.kind === "time" ? trigger : eyeTrigger}`));
     place(div, v.gui_hint);
-    const view = { v, o, last: 0, real: v.probes.length > 0 && v.probes.every((id) => items.get(id) === "float32") };
+    // A sink of PDUs (`o.pdu`: 1 complex, 2 float, 3 byte samples) is drawn from the messages
+    // sent to it, each PDU whole; a note says why one is not drawn.
+    const real = o.pdu ? o.pdu !== 1 : v.probes.length > 0 && v.probes.every((id) => items.get(id) === "float32");
+    const view = { v, o, last: 0, real };
+    if (o.pdu) {
+      view.note = el("span", { class: "muted", id: `note-${v.name}` }, "");
+      div.appendChild(view.note);
+    }
     if (v.kind === "waterfall") {
       view.canvas = el("canvas", { class: "waterfall", width: 512, height: 200 });
       view.frames = new Map();
@@ -420,7 +427,9 @@ function setupViews(g) {
       if (v.kind === "constellation") persistenceControl(view, div, canvas);
     }
     if (v.kind === "spectrum" || v.kind === "waterfall") {
-      spectrumControls(view, div, Math.min(...v.probes.map((id) => sizes.get(id) || 0)));
+      // A PDU's FFT may be of any size up to 8192 (or the sink's own larger one).
+      const most = o.pdu ? Math.max(v.size || 1024, 8192) : Math.min(...v.probes.map((id) => sizes.get(id) || 0));
+      spectrumControls(view, div, most);
     }
     views.push(view);
   }
@@ -555,7 +564,11 @@ async function refreshViews() {
       // A spectrum on the sink's scale: its window (or the one chosen), FFT size, normalization.
       const spectrumQuery = probeView === "spectrum" && view.window !== undefined
         ? `&window=${view.window}&fft=${view.fft}&norm=${o.norm === 1 ? 1 : 0}` : "";
-      const data = await Promise.all(v.probes.map((id) => api(`/api/probes/${encodeURIComponent(id)}?view=${probeView}${spectrumQuery}`)));
+      const takes = ["", "complex", "float", "byte"][o.pdu || 0];
+      const data = o.pdu
+        ? await Promise.all(v.messages.map((id) => api(`/api/messages/${encodeURIComponent(id)}?view=${v.kind === "waterfall" ? "waterfall" : probeView}&takes=${takes}${spectrumQuery}`)))
+        : await Promise.all(v.probes.map((id) => api(`/api/probes/${encodeURIComponent(id)}?view=${probeView}${spectrumQuery}`)));
+      if (view.note) view.note.textContent = data.filter((d) => d.note).map((d) => ` (${d.id}: ${d.note})`).join("");
       if (!data.length || !data[0].y.length) continue;
       if (view.canvas) {
         const d = data[0];
@@ -564,6 +577,21 @@ async function refreshViews() {
         const c = view.canvas.getContext("2d");
         const w = view.canvas.width, h = view.canvas.height;
         c.drawImage(view.canvas, 0, 0, w, h - 1, 0, 1, w, h - 1);
+        if (d.rows) {
+          // A PDU's spectrogram replaces the picture: its first row at the bottom, as QT's.
+          const n = d.x.length, img = c.createImageData(w, h);
+          const [lo0, hi0] = extent(d.y);
+          const [lo, hi] = o.int_min !== undefined && o.int_max !== undefined ? [o.int_min, o.int_max] : [Math.max(lo0, hi0 - 80), hi0];
+          for (let j = 0; j < d.rows && j < h; j++) {
+            const row = d.y.slice(j * n, (j + 1) * n), ys = view.real ? row.slice(n >> 1) : row;
+            for (let x = 0; x < w; x++) {
+              const [r, g, b] = heat(ys[Math.floor(x * ys.length / w)], lo, hi);
+              img.data.set([r, g, b, 255], 4 * ((h - 1 - j) * w + x));
+            }
+          }
+          c.putImageData(img, 0, 0);
+          continue;
+        }
         const row = c.createImageData(w, 1);
         const ys = view.real ? d.y.slice(d.y.length >> 1) : d.y;
         const max = extent(ys)[1];
@@ -576,7 +604,8 @@ async function refreshViews() {
         continue;
       }
       if (drawSamples(view, data)) continue;
-      const size = v.size || data[0].x.length;
+      // A PDU is shown whole (QT's sinks resize to it).
+      const size = (!o.pdu && v.size) || data[0].x.length;
       if (v.kind === "time") {
         let start = 0;
         if (o.trigger === 1 || o.trigger === 2) {

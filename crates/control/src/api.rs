@@ -6,8 +6,9 @@
 
 use crate::connections::Client;
 use crate::error::ApiError;
+use crate::message_view::{pdu_samples, pdu_view, PduView};
 use crate::pmt_json::pmt_from_json;
-use crate::probe_view::{SpectrumOptions, View};
+use crate::probe_view::{ProbeData, SpectrumOptions, View};
 use crate::state::State;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, Request, State as Ext};
@@ -402,7 +403,14 @@ async fn set_variable(
 
 /// A message tap's latest message: its text, and the number or bool a display shows (GNU
 /// Radio's LED indicator and gauges take the second of a pair, `pmt.cdr`), with the count.
-async fn message_tap(Ext(state): S, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+/// With `view` (time, spectrum, constellation or waterfall) and `takes` (complex, float or
+/// byte), the latest PDU plotted as a QT sink of that `msg_*` type plots it (a spectrum's
+/// options as a probe's).
+async fn message_tap(
+    Ext(state): S,
+    Path(id): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+) -> Result<Json<Value>, ApiError> {
     let tap = state
         .message_taps
         .iter()
@@ -414,6 +422,41 @@ async fn message_tap(Ext(state): S, Path(id): Path<String>) -> Result<Json<Value
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .clone();
+    let count = tap.state.count.load(std::sync::atomic::Ordering::Relaxed);
+    if let Some(name) = q.get("view") {
+        let bad = |what: String| ApiError::BadRequest(format!("message tap '{id}': {what}"));
+        let takes = q.get("takes").map_or("complex", String::as_str);
+        if !["complex", "float", "byte"].contains(&takes) {
+            return Err(bad(format!(
+                "takes = '{takes}' is not complex, float or byte"
+            )));
+        }
+        let options = || spectrum_options(&id, &q, 1 << 20);
+        let view = match View::from_name(name) {
+            Some(View::Spectrum(_)) => PduView::Plot(View::Spectrum(options()?)),
+            Some(other) => PduView::Plot(other),
+            None if name == "waterfall" => PduView::Waterfall(options()?),
+            None => {
+                return Err(bad(format!(
+                    "unknown view '{name}' (time, spectrum, constellation or waterfall)"
+                )))
+            }
+        };
+        let data = match latest.as_ref().map(|m| pdu_samples(m, takes)) {
+            None => ProbeData {
+                id: id.clone(),
+                ..ProbeData::default()
+            },
+            Some(Ok(samples)) => pdu_view(&id, &samples, count, view).map_err(bad)?,
+            Some(Err(note)) => ProbeData {
+                id: id.clone(),
+                frames: count,
+                note,
+                ..ProbeData::default()
+            },
+        };
+        return Ok(Json(serde_json::to_value(data).unwrap_or(Value::Null)));
+    }
     let shown = match &latest {
         Some(Pmt::Pair(pair)) => match &pair.1 {
             Pmt::Int(i) => json!(i),
@@ -425,7 +468,7 @@ async fn message_tap(Ext(state): S, Path(id): Path<String>) -> Result<Json<Value
     };
     Ok(Json(json!({
         "id": tap.id,
-        "count": tap.state.count.load(std::sync::atomic::Ordering::Relaxed),
+        "count": count,
         "text": latest.map(|m| m.to_string()),
         "value": shown,
     })))

@@ -54,6 +54,7 @@ mod counters;
 mod error;
 mod graph_info;
 mod message_tap;
+mod message_view;
 mod origin;
 pub mod pmt_json;
 mod probe;

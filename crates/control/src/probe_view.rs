@@ -82,6 +82,17 @@ pub struct ProbeData {
     pub y: Vec<f32>,
     /// Time: imaginary parts; empty otherwise.
     pub y2: Vec<f32>,
+    /// A waterfall of a PDU: `y` holds this many spectra of `x.len()` bins, row by row (0
+    /// otherwise).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub rows: usize,
+    /// Why nothing is plotted (a PDU of another type than the sink takes); empty otherwise.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Spectrum plans a probe keeps at most (a page asking for many sizes or windows makes new

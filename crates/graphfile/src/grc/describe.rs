@@ -427,7 +427,7 @@ pub(crate) fn describe_grc_with(
         if let Some(view) = graph
             .gui
             .iter_mut()
-            .find(|v| v.name == c.to.block && MESSAGE_VIEWS.contains(&v.kind))
+            .find(|v| v.name == c.to.block && shows_messages(v))
             .filter(|_| from_graph)
         {
             view.messages.push(c.from.clone());
@@ -463,7 +463,7 @@ fn relay_widget(
     let shown: HashSet<String> = graph
         .gui
         .iter()
-        .filter(|v| MESSAGE_VIEWS.contains(&v.kind))
+        .filter(|v| shows_messages(v))
         .map(|v| v.name.clone())
         .collect();
     for c in &mut graph.messages {
@@ -509,6 +509,12 @@ fn relay_widget(
 
 /// The kinds of [`crate::GuiView`] that show messages rather than streams.
 const MESSAGE_VIEWS: &[&str] = &["led", "gauge"];
+
+/// Whether view `v` shows messages rather than streams: an LED, a gauge, or a sink of PDUs
+/// (a `msg_*` type, its `pdu` option).
+fn shows_messages(v: &crate::GuiView) -> bool {
+    MESSAGE_VIEWS.contains(&v.kind) || v.options.iter().any(|(k, _)| k == "pdu")
+}
 
 /// The file's stream (or, with `messages`, message) connections, through virtual
 /// sinks/sources and around bypassed blocks, leaving out those of disabled blocks; `names`

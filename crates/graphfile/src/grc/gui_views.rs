@@ -9,8 +9,8 @@ use radioflow_runtime::echo::cut_display;
 use std::collections::HashMap;
 
 /// The view GUI sink `id` named `name` becomes, with its parameters `params`; `None` for a
-/// GUI block the page does not show yet (sinks of messages, the auto-correlator and compass,
-/// and the message-only widgets: they stay headless). An error names a parameter that does
+/// GUI block the page does not show yet (the auto-correlator and compass, and the
+/// message-only widgets: they stay headless). An error names a parameter that does
 /// not evaluate to what it must be.
 pub(super) fn view(
     id: &str,
@@ -37,11 +37,27 @@ pub(super) fn view(
         }
         _ => return None,
     };
-    // Sinks of message type take PDUs, not streams.
-    if params.get("type").is_some_and(|t| t.starts_with("msg_")) {
-        return None;
-    }
-    Some(describe(kind, name, params, vars, rate_key, size_key))
+    // Sinks of message type take PDUs, not streams: shown from the messages sent to them, the
+    // `pdu` option saying of what (1 complex, 2 float, 3 byte samples).
+    let pdu = match params.get("type").map(String::as_str) {
+        Some("msg_complex") => Some(1.0),
+        Some("msg_float") => Some(2.0),
+        Some("msg_byte") => Some(3.0),
+        Some(other) if other.starts_with("msg_") => {
+            return Some(Err(format!(
+                "type = {other} is not a message type the page shows"
+            )))
+        }
+        _ => None,
+    };
+    Some(
+        describe(kind, name, params, vars, rate_key, size_key).map(|mut view| {
+            if let Some(pdu) = pdu {
+                view.options.push(("pdu".to_owned(), pdu));
+            }
+            view
+        }),
+    )
 }
 
 /// A number parameter `key` of `params`, if given.
