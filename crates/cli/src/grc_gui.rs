@@ -50,7 +50,18 @@ pub(crate) fn add_view_probes(
                 .collect()
         })
         .collect();
-    let size_of = |view: &GuiView| view.size.unwrap_or(1024).clamp(16, 1 << 16);
+    // A triggered time view needs room to find its trigger: twice its size and the delay.
+    let size_of = |view: &GuiView| {
+        let size = view.size.unwrap_or(1024).clamp(16, 1 << 16);
+        let option = |key: &str| view.options.iter().find(|(k, _)| k == key).map(|(_, x)| *x);
+        match option("trigger") {
+            Some(mode) if view.kind == "time" && mode != 0.0 => {
+                let delay = option("delay").unwrap_or(0.0) * view.rate.unwrap_or(0.0);
+                (2 * size + delay.clamp(0.0, 1e6) as usize).min(1 << 16)
+            }
+            _ => size,
+        }
+    };
     let mut probes: Vec<Probe> = Vec::new();
     let mut taps: Vec<MessageTap> = Vec::new();
     let mut configs = Vec::new();
@@ -132,6 +143,7 @@ fn view_config(view: &GuiView, probes: Vec<String>) -> ViewConfig {
         options: view.options.clone(),
         labels: view.labels.clone(),
         units: view.units.clone(),
+        tag_key: view.tag_key.clone(),
         messages: Vec::new(),
     }
 }

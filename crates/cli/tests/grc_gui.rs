@@ -714,3 +714,63 @@ fn sinks_of_pdus_draw_each_pdu_as_qt_does() {
     let (ok, _, err) = run.wait();
     assert!(ok, "{err}");
 }
+
+/// `examples/graphs/gui_tags.grc`: a sine with a `strobe` tag every 1000 samples in a time
+/// sink triggered on that tag 1 ms (32 samples) before it, with `entags`: the probe's frames
+/// carry the tags, and the page starts each trace 32 samples before a tag, marked with its
+/// key and value.
+#[test]
+fn a_time_sink_triggers_on_a_tag_and_draws_it() {
+    let Some(chromium) = chromium() else {
+        eprintln!("{SKIP}");
+        return;
+    };
+    let file = format!(
+        "{}/../../examples/graphs/gui_tags.grc",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = Fm::spawn(&["run".to_owned(), file], "live view: ");
+    let base = run.url.trim_end_matches('/').to_owned();
+    let tags = poll("tags in the probe's frame", DEADLINE, || {
+        let (status, d) = request(
+            "GET",
+            &format!("{base}/api/probes/throttle.out?view=time"),
+            None,
+        );
+        let tags = d["tags"]
+            .as_array()
+            .filter(|t| status == 200 && !t.is_empty())?;
+        Some(tags.clone())
+    });
+    assert!(
+        tags.iter()
+            .all(|t| t["key"] == "strobe" && t["value"] == "burst"),
+        "{tags:?}"
+    );
+    let (_browser, mut page) = Browser::launch(&chromium, "grc-gui-tags", 1200, 900);
+    page.navigate(&run.url);
+    let marks = poll("the trace triggered on a tag", DEADLINE, || {
+        let m = page.eval(
+            "(() => { const c = Chart.getChart(document.getElementById('view-scope').querySelector('canvas'));
+               if (!c) return null;
+               const t = c.data.datasets.find((d) => d.label.startsWith('tags '));
+               const trace = c.data.datasets[0];
+               return t && trace.data.length === 256 ? [t.data.map((p) => p.x), t.tagTexts] : null; })()",
+        );
+        m.as_array().cloned()
+    });
+    // The tag 32 samples into the 256 shown (the next one is 1000 samples on: not shown).
+    assert_eq!(marks[0], json!([32]), "{marks:?}");
+    assert_eq!(marks[1], json!(["strobe: burst"]), "{marks:?}");
+    let subtitle = page.eval("document.querySelector('#view-scope span.muted').textContent");
+    assert!(
+        subtitle
+            .as_str()
+            .is_some_and(|s| s.contains("tag trigger on 'strobe'")),
+        "{subtitle}"
+    );
+    page.screenshot(&target_dir(env!("CARGO_MANIFEST_DIR")).join("grc-gui-tags.png"));
+    page.eval("document.getElementById('stop').click(); true");
+    let (ok, _, err) = run.wait();
+    assert!(ok, "{err}");
+}

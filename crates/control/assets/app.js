@@ -359,7 +359,7 @@ function setupViews(g) {
     const o = v.options || {};
     const div = el("div", { class: "view", id: "view-" + v.name, "data-kind": v.kind });
     div.appendChild(el("b", {}, `${v.title} `));
-    const trigger = ["", " (auto trigger)", " (normal trigger)", " (tag trigger: shown free-running)"][o.trigger || 0] || "";
+    const trigger = ["", " (auto trigger)", " (normal trigger)", ` (tag trigger on '${v.tag_key}')`][o.trigger || 0] || "";
     // The eye's trigger is not applied yet: said, not hidden.
     const eyeTrigger = v.kind === "eye" && o.trigger ? " (its trigger not applied: shown free-running)" : "";
     const sources = v.probes.concat(v.messages || []);
@@ -422,7 +422,8 @@ function setupViews(g) {
         options: { animation: false, responsive: true, parsing: false, normalized: true,
           aspectRatio: v.kind === "constellation" ? 1 : 2,
           plugins: { legend: { display: v.probes.length > 1 || v.kind === "time",
-            labels: { filter: (item) => !item.text.endsWith("(earlier)") } } }, elements: { point: { radius: 0 } } },
+            labels: { filter: (item) => !item.text.endsWith("(earlier)") && !item.text.startsWith("tags ") } } }, elements: { point: { radius: 0 } } },
+        plugins: [tagLabels],
       });
       if (v.kind === "constellation") persistenceControl(view, div, canvas);
     }
@@ -518,6 +519,35 @@ function heat(db, lo, hi) {
   return [Math.round(255 * Math.min(1, 2 * t)), Math.round(255 * t), Math.round(255 * Math.max(0, 1 - 2 * t) * 0.6 + 40 * t)];
 }
 
+// Where a time view's tag trigger fires in the frames `data`: the first tag of the view's key
+// on the trigger channel's input with a whole trace after it (less the delay); null if none.
+function tagStart(view, data, size) {
+  const { v, o } = view;
+  const complex = data.length > 0 && data[0].y2.some((y) => y !== 0);
+  const ch = Math.floor(o.channel || 0);
+  const input = data[complex ? ch >> 1 : ch] || data[0];
+  if (!input || !input.tags) return null;
+  const delay = Math.max(0, Math.round((o.delay || 0) * (o.rate || 0)));
+  const tag = input.tags.find((t) => t.key === v.tag_key && t.at >= delay && t.at - delay + size <= input.y.length);
+  return tag ? tag.at - delay : null;
+}
+
+// Draws each point's text of the datasets that have `tagTexts` (the time view's tags).
+const tagLabels = {
+  id: "tagLabels",
+  afterDatasetsDraw(chart) {
+    const ctx = chart.ctx;
+    chart.data.datasets.forEach((ds, i) => {
+      if (!ds.tagTexts) return;
+      ctx.save();
+      ctx.font = "11px sans-serif";
+      ctx.fillStyle = "#333";
+      chart.getDatasetMeta(i).data.forEach((pt, k) => ctx.fillText(ds.tagTexts[k], pt.x + 5, pt.y - 6));
+      ctx.restore();
+    });
+  },
+};
+
 // Where a time view's trigger fires in the frames `data` (the trigger channel's real part
 // crossing the level on the slope), as the first sample to show; null if it does not.
 function triggerStart(view, data, size) {
@@ -612,13 +642,23 @@ async function refreshViews() {
           const at = triggerStart(view, data, size);
           if (at === null && o.trigger === 2) continue; // normal: keep the last triggered trace
           start = at || 0;
+        } else if (o.trigger === 3) {
+          const at = tagStart(view, data, size);
+          if (at === null) continue; // as normal: keep the last triggered trace
+          start = at;
         }
-        for (const d of data) { for (const k of ["y", "y2"]) d[k] = d[k].slice(start, start + size); d.x = d.x.slice(0, size); }
+        for (const d of data) {
+          for (const k of ["y", "y2"]) d[k] = d[k].slice(start, start + size);
+          d.x = d.x.slice(0, size);
+          d.tags = (d.tags || []).filter((t) => t.at >= start && t.at < start + size).map((t) => ({ ...t, at: t.at - start }));
+        }
       } else if (v.kind === "constellation") {
         for (const d of data) { for (const k of ["x", "y"]) d[k] = d[k].slice(0, size); }
       }
       const label = (k, fallback) => (v.labels && v.labels[k]) || fallback;
       const datasets = [];
+      // Tag marks, drawn over the traces (after them, so the first dataset stays a trace).
+      const marks = [];
       let line = 0;
       data.forEach((d, i) => {
         const colour = colours[line % colours.length];
@@ -650,6 +690,12 @@ async function refreshViews() {
           if (i === 0) view.main = pts;
         } else if (v.kind === "time") {
           const complex = d.y2.some((y) => y !== 0);
+          if (o.tags !== 0 && d.tags && d.tags.length) {
+            // The stream tags as QT's time sink draws them: a mark on the trace, key and value.
+            const shown = d.tags.slice(0, 20);
+            marks.push({ label: `tags ${d.id}`, data: shown.map((t) => ({ x: t.at, y: d.y[t.at] })), pointRadius: 4,
+              pointStyle: "rectRot", backgroundColor: colour, tagTexts: shown.map((t) => `${t.key}: ${t.value}`) });
+          }
           datasets.push({ label: label(line, (complex ? "Re " : "") + d.id), data: d.y.map((y, k) => ({ x: k, y })), showLine: true, borderColor: colour, borderWidth: 1, pointRadius: 0 });
           line++;
           if (complex) {
@@ -676,6 +722,7 @@ async function refreshViews() {
           line++;
         }
       });
+      datasets.push(...marks);
       if (v.kind === "spectrum" && view.main && view.main.length) {
         // The peak and the markers, read from the first input's (averaged) trace.
         const peak = peakOf(view.main);

@@ -72,8 +72,11 @@ pub use counters::{BlockSample, BufferSample, Report};
 pub use error::{ApiError, ServeError};
 pub use graph_info::{BlockInfo, EdgeInfo, GraphInfo, PortInfo};
 pub use message_tap::{add_message_tap, MessageTap, MessageTapSink, TapState};
-pub use probe::{add_probe, Probe, ProbeConfig, ProbeError, ProbeFrame, ProbeItem, ProbeSink};
-pub use probe_view::{ProbeData, SpectrumOptions, View};
+pub use probe::{
+    add_probe, FrameTag, Probe, ProbeConfig, ProbeError, ProbeFrame, ProbeItem, ProbeSink,
+    TAGS_PER_FRAME,
+};
+pub use probe_view::{ProbeData, SpectrumOptions, TagData, View};
 pub use server::{serve, serve_tasks, ControlConfig, ControlHandle};
 pub use tasks::{ReadCounters, Tasks};
 pub use threads::ThreadSample;

@@ -35,11 +35,30 @@ impl Default for ProbeConfig {
     }
 }
 
+/// Tags a probe keeps per frame at most (more are left out, counted in
+/// [`ProbeFrame::tags_dropped`]): a frame's tag list is allocated once.
+pub const TAGS_PER_FRAME: usize = 256;
+
+/// A stream tag in a probe's frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameTag {
+    /// The tagged sample's index in the frame (a vector's first scalar for vector items).
+    pub at: usize,
+    /// The tag's key.
+    pub key: Pmt,
+    /// The tag's value.
+    pub value: Pmt,
+}
+
 /// The frame a probe shares with the control port.
 #[derive(Debug, Default)]
 pub struct ProbeFrame {
     /// The latest complete frame (real items have a zero imaginary part).
     pub samples: Mutex<Vec<Complex32>>,
+    /// The tags on its samples, in order (locked after `samples`).
+    pub tags: Mutex<Vec<FrameTag>>,
+    /// Tags left out of frames that had [`TAGS_PER_FRAME`] already.
+    pub tags_dropped: AtomicU64,
     /// Frames completed so far.
     pub frames: AtomicU64,
     /// Frames dropped because the reader held the previous one.
@@ -86,6 +105,10 @@ pub struct ProbeSink<T: ProbeItem> {
     frame: Arc<ProbeFrame>,
     /// The frame being collected (allocated once, in `new`).
     collecting: Vec<Complex32>,
+    /// Its tags (at most [`TAGS_PER_FRAME`], allocated once).
+    collecting_tags: Vec<FrameTag>,
+    /// Scalars per item.
+    vlen: usize,
     /// When the last frame was published.
     last: Option<Instant>,
 }
@@ -110,6 +133,8 @@ impl<T: ProbeItem> ProbeSink<T> {
             config: ProbeConfig { size, ..config },
             frame,
             collecting: Vec::with_capacity(size),
+            collecting_tags: Vec::with_capacity(TAGS_PER_FRAME),
+            vlen,
             last: None,
         }
     }
@@ -125,6 +150,28 @@ impl<T: ProbeItem> ProbeSink<T> {
                     .is_none_or(|t| t.elapsed() >= self.config.interval));
         if due {
             let take = (size - self.collecting.len()).min(n);
+            // The tags on the items taken, by their place in the frame (no allocation: the
+            // list has its capacity, and a tag's key and value are reference-counted).
+            let (first, vlen) = (self.input.offset(), self.vlen);
+            let end = first + (take / vlen) as u64;
+            let base = self.collecting.len();
+            for tag in self.input.tags() {
+                if tag.offset >= end {
+                    break;
+                }
+                if tag.offset < first {
+                    continue;
+                }
+                if self.collecting_tags.len() == TAGS_PER_FRAME {
+                    self.frame.tags_dropped.fetch_add(1, Relaxed);
+                    continue;
+                }
+                self.collecting_tags.push(FrameTag {
+                    at: base + (tag.offset - first) as usize * vlen,
+                    key: tag.key.clone(),
+                    value: tag.value.clone(),
+                });
+            }
             self.collecting
                 .extend(items[..take].iter().map(|&x| x.to_complex()));
             if self.collecting.len() == size {
@@ -140,18 +187,22 @@ impl<T: ProbeItem> ProbeSink<T> {
     /// Swaps the collected frame with the shared one, unless the reader holds it.
     fn publish(&mut self) {
         self.last = Some(Instant::now());
-        match self.frame.samples.try_lock() {
-            Ok(mut shared) => {
+        match (self.frame.samples.try_lock(), self.frame.tags.try_lock()) {
+            (Ok(mut shared), Ok(mut tags)) => {
                 std::mem::swap(&mut *shared, &mut self.collecting);
+                std::mem::swap(&mut *tags, &mut self.collecting_tags);
                 self.frame.frames.fetch_add(1, Relaxed);
             }
-            Err(_) => {
+            _ => {
                 self.frame.skipped.fetch_add(1, Relaxed);
             }
         }
         self.collecting.clear();
-        // The swapped-in vector is the reader's old frame: keep the capacity we need.
+        self.collecting_tags.clear();
+        // The swapped-in vectors are the reader's old frame: keep the capacity we need (only
+        // the first swap with the empty shared vectors allocates).
         self.collecting.reserve(self.config.size);
+        self.collecting_tags.reserve(TAGS_PER_FRAME);
     }
 }
 

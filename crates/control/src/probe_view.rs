@@ -89,6 +89,20 @@ pub struct ProbeData {
     /// Why nothing is plotted (a PDU of another type than the sink takes); empty otherwise.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub note: String,
+    /// Time: the stream tags on the frame's samples.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<TagData>,
+}
+
+/// A stream tag as the page shows it.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TagData {
+    /// The tagged sample's index in the frame.
+    pub at: usize,
+    /// The key, as GNU Radio prints it.
+    pub key: String,
+    /// The value, as GNU Radio prints it.
+    pub value: String,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -128,13 +142,15 @@ impl ProbeState {
         {
             return d.clone();
         }
-        let samples = self
-            .probe
-            .frame
-            .samples
-            .lock()
-            .map(|s| s.clone())
-            .unwrap_or_default();
+        // The frame and its tags together (the probe swaps both only when it holds both).
+        let (samples, tags) = {
+            let samples = self.probe.frame.samples.lock();
+            let tags = self.probe.frame.tags.lock();
+            (
+                samples.map(|s| s.clone()).unwrap_or_default(),
+                tags.map(|t| t.clone()).unwrap_or_default(),
+            )
+        };
         let mut d = ProbeData {
             id: self.probe.id.clone(),
             frames,
@@ -160,6 +176,14 @@ impl ProbeState {
                 }
             }
             View::Time => {
+                d.tags = tags
+                    .iter()
+                    .map(|t| TagData {
+                        at: t.at,
+                        key: t.key.to_string(),
+                        value: t.value.to_string(),
+                    })
+                    .collect();
                 d.x_unit = "sample";
                 d.x = (0..samples.len()).map(|k| k as f32).collect();
                 d.y = samples.iter().map(|c| c.re).collect();

@@ -95,4 +95,6 @@ pub struct ViewConfig {
     pub labels: Vec<String>,
     /// Per input, the unit after a number's value; a vector plot's axis titles.
     pub units: Vec<String>,
+    /// The tag key a time plot's tag trigger fires on, empty for none.
+    pub tag_key: String,
 }

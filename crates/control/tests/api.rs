@@ -496,3 +496,54 @@ fn probes_read_integer_and_vector_items() {
     assert_eq!(vectors[0].re % 10.0, 0.0);
     assert!(vectors.windows(2).all(|w| w[1].re == w[0].re + 1.0));
 }
+
+#[test]
+fn probes_keep_the_tags_on_their_frames() {
+    use radioflow_blocks::{NullSink, StreamToVector, VectorSource};
+    use radioflow_control::{add_probe, ProbeConfig};
+    use radioflow_runtime::{Flowgraph, Tag};
+    // A ramp whose every 25th item carries a tag holding the item's own value.
+    let ramp: Vec<f32> = (0..4000).map(|i| i as f32).collect();
+    let tags: Vec<Tag> = (0..4000)
+        .step_by(25)
+        .map(|i| Tag::new(i, Pmt::symbol("mark"), Pmt::Double(i as f64)))
+        .collect();
+    let mut fg = Flowgraph::new();
+    let src = fg.add_named("ramp", VectorSource::new(ramp).tags(tags));
+    let to_vec = fg.add_named("vec", StreamToVector::<f32>::new(10, 1).unwrap());
+    let sink = fg.add(NullSink::<f32>::new().with_vlen(10));
+    fg.connect(src, to_vec).unwrap();
+    fg.connect(to_vec, sink).unwrap();
+    let config = ProbeConfig {
+        size: 200,
+        interval: std::time::Duration::ZERO,
+        sample_rate: None,
+    };
+    let scalars = add_probe(&mut fg, "ramp.out", config).unwrap();
+    let vectors = add_probe(&mut fg, "vec.out", config).unwrap();
+    fg.run().unwrap();
+    // Scalars: 8 tags in a frame of 200, each on the sample whose value it holds.
+    let samples = scalars.frame.samples.lock().unwrap().clone();
+    let frame_tags = scalars.frame.tags.lock().unwrap().clone();
+    assert_eq!(frame_tags.len(), 8, "{frame_tags:?}");
+    for t in &frame_tags {
+        assert_eq!(t.key, Pmt::symbol("mark"));
+        assert_eq!(t.value, Pmt::Double(f64::from(samples[t.at].re)), "{t:?}");
+    }
+    // Vectors of 10: a tag moved to its vector (GNU Radio's offset / 10, halves rounded up)
+    // sits on that vector's first scalar.
+    let samples = vectors.frame.samples.lock().unwrap().clone();
+    let frame_tags = vectors.frame.tags.lock().unwrap().clone();
+    assert_eq!(frame_tags.len(), 8, "{frame_tags:?}");
+    for t in &frame_tags {
+        assert_eq!(t.at % 10, 0, "{t:?}");
+        let Pmt::Double(v) = t.value else {
+            panic!("{t:?}")
+        };
+        assert_eq!(
+            f64::from(samples[t.at].re),
+            (v / 10.0 + 0.5).floor() * 10.0,
+            "{t:?}"
+        );
+    }
+}

@@ -93,7 +93,10 @@ pub struct GuiView {
     /// `zmin`/`zmax` (intensity range), `mult0`/`offset0`... (each input's scaling),
     /// `x_start`/`x_end`/`y_start`/`y_end` (the axes' ranges when given). Vector: `x_start`,
     /// `x_step`, `ref_level`. Gauge: `min`, `max`, `scale` (GNU Radio's level gauge's
-    /// `scaleFactor`: the bar shows the value times it), `vertical`.
+    /// `scaleFactor`: the bar shows the value times it), `vertical`. Frequency and waterfall:
+    /// `window` (GNU Radio's window number, `wintype`), `norm` (1: `norm_window`). Time: `tags`
+    /// (1: the stream tags drawn, `entags`). A sink of PDUs: `pdu` (1 complex, 2 float, 3 byte
+    /// samples).
     pub options: Vec<(String, f64)>,
     /// Per input, the legend's label (GRC's `label1`...), empty where none is given; for a tab
     /// widget, its tabs' labels.
@@ -102,6 +105,8 @@ pub struct GuiView {
     /// vector sink, its x and y axis titles (label and unit); for an LED, its on and off
     /// colours; empty for the others.
     pub units: Vec<String>,
+    /// The tag key a time sink's tag trigger fires on (GRC's `tr_tag`), empty otherwise.
+    pub tag_key: String,
 }
 
 /// One block instance: its name, library id, item type, parameters and host.

@@ -508,6 +508,36 @@ fn a_rasters_scaling_axes_and_rows_that_do_not_fit_a_frame() {
 }
 
 #[test]
+fn a_time_sink_triggered_on_a_tag() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/graphs/gui_tags.grc");
+    let grc = LiveGrc::open(path).unwrap();
+    let scope = &grc.description().gui[0];
+    assert_eq!(scope.tag_key, "strobe");
+    assert_eq!(
+        ["trigger", "tags", "delay"].map(|k| option(scope, k)),
+        [3.0, 1.0, 0.001].map(Some)
+    );
+    // The strobe's key and value, written `pmt.intern("...")`, are those symbols.
+    let strobe = grc
+        .description()
+        .blocks
+        .iter()
+        .find(|b| b.name == "strobe")
+        .unwrap();
+    let param = |name: &str| {
+        strobe
+            .params
+            .iter()
+            .find(|(k, _)| k == name)
+            .unwrap()
+            .1
+            .clone()
+    };
+    assert_eq!(param("key"), radioflow_runtime::Pmt::symbol("strobe"));
+    assert_eq!(param("value"), radioflow_runtime::Pmt::symbol("burst"));
+}
+
+#[test]
 fn a_frequency_sinks_window_and_its_normalization() {
     let text = one_sink(
         "qtgui_freq_sink_x",

@@ -310,7 +310,9 @@ pub(crate) fn describe_grc_with(
                     Ok(Value::Str(v.clone()))
                 } else if STRING.contains(&k.as_str()) {
                     match vars.eval(v) {
-                        Ok(s @ Value::Str(_)) => Ok(s),
+                        // A string, or a PMT made by `pmt.*` (`pmt.intern("strobe")` for a
+                        // tag key) as it is.
+                        Ok(s @ (Value::Str(_) | Value::Pmt(_))) => Ok(s),
                         _ => Ok(Value::Str(v.clone())),
                     }
                 } else {

@@ -139,6 +139,7 @@ fn bare(
         options: Vec::new(),
         labels: Vec::new(),
         units: Vec::new(),
+        tag_key: String::new(),
     }
 }
 
@@ -271,6 +272,11 @@ fn describe(
         let normalize = number(params, vars, "norm_window")? == Some(1.0);
         options.push(("norm".to_owned(), f64::from(u8::from(normalize))));
     }
+    if kind == "time" {
+        // GRC's default for `entags` is on.
+        let tags = number(params, vars, "entags")? != Some(0.0);
+        options.push(("tags".to_owned(), f64::from(u8::from(tags))));
+    }
     if let Some(mode) = params.get("tr_mode") {
         options.push(("trigger".to_owned(), trigger_mode(mode)));
         let negative = params.get("tr_slope").is_some_and(|s| s.ends_with("NEG"));
@@ -279,12 +285,18 @@ fn describe(
     let labels = (1..=10)
         .map(|i| text(params, vars, &format!("label{i}")))
         .collect();
+    let tag_key = if params.contains_key("tr_tag") {
+        text(params, vars, "tr_tag")
+    } else {
+        String::new()
+    };
     let mut view = GuiView {
         rate,
         centre,
         size,
         options,
         labels,
+        tag_key,
         ..bare(name, kind, title, params)
     };
     match kind {
