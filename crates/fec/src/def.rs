@@ -7,6 +7,8 @@ use crate::cc::{CcCode, CcEncoder, CcMode};
 use crate::code::{Decoder, Encoder};
 use crate::dummy::{DummyDecoder, DummyEncoder};
 use crate::ldpc::{LdpcCode, LdpcDecoder, LdpcEncoder};
+use crate::ldpc_bit_flip::BitFlipDecoder;
+use crate::ldpc_matrix::{LdpcMatrix, MatrixEncoder};
 use crate::repetition::{RepetitionDecoder, RepetitionEncoder};
 use crate::viterbi::CcDecoder;
 use std::fmt;
@@ -53,6 +55,10 @@ pub enum EncoderDef {
         /// The code read from it.
         code: Arc<LdpcCode>,
     },
+    /// `fec.ldpc_par_mtrx_encoder_make_H(H)` of an `fec.ldpc_H_matrix(file, gap)`, or
+    /// `fec.ldpc_gen_mtrx_encoder_make(G)` of an `fec.ldpc_G_matrix(file)`: whole codewords'
+    /// data per frame, one codeword's at first.
+    LdpcMatrix(Arc<LdpcMatrix>),
 }
 
 /// A decoder object of GNU Radio's FEC API.
@@ -91,21 +97,82 @@ pub enum DecoderDef {
         /// The most iterations per codeword.
         max_iter: usize,
     },
+    /// `fec.ldpc_bit_flip_decoder.make(matrix, max_iterations)` of an LDPC matrix object.
+    LdpcBitFlip {
+        /// The matrix (`fec.ldpc_H_matrix(file, gap)` or `fec.ldpc_G_matrix(file)`).
+        matrix: Arc<LdpcMatrix>,
+        /// The most flipping rounds per codeword.
+        max_iter: usize,
+    },
+}
+
+/// The LDPC matrix object argument `i` makes: GNU Radio's call `fec.ldpc_H_matrix(file, gap)`
+/// or `fec.ldpc_G_matrix(file)` (`.get_base_sptr()` after it allowed, as GRC writes it).
+fn ldpc_matrix(a: &Args<'_>, i: usize) -> Result<Arc<LdpcMatrix>, DefError> {
+    let w = a.word(i)?;
+    let w = w.strip_suffix(".get_base_sptr()").unwrap_or(w);
+    let not = || {
+        a.err(
+            a.names[i],
+            format!("{w} is not fec.ldpc_H_matrix(file, gap) or fec.ldpc_G_matrix(file)"),
+        )
+    };
+    let (name, args) = parse_call(w).map_err(|_| not())?;
+    let function = name.as_str();
+    let m = |names: &'static [&'static str]| Args {
+        function,
+        names,
+        args: args.clone(),
+    };
+    let made = match function {
+        "fec.ldpc_H_matrix" => {
+            let m = m(&["filename", "gap"]);
+            m.exactly(2)?;
+            let gap = usize::try_from(m.int(1)?).map_err(|_| m.err("gap", "negative".into()))?;
+            LdpcMatrix::from_file(&file_name(&m, 0)?, Some(gap))
+                .map_err(|e| m.err("filename", e))?
+        }
+        "fec.ldpc_G_matrix" => {
+            let m = m(&["filename"]);
+            m.exactly(1)?;
+            LdpcMatrix::from_file(&file_name(&m, 0)?, None).map_err(|e| m.err("filename", e))?
+        }
+        _ => return Err(not()),
+    };
+    Ok(Arc::new(made))
+}
+
+/// The matrix object `text` makes (`fec.ldpc_H_matrix(file, gap)`, `fec.ldpc_G_matrix(file)`).
+///
+/// # Errors
+/// Naming the function and parameter at fault.
+pub fn parse_ldpc_matrix(text: &str) -> Result<Arc<LdpcMatrix>, DefError> {
+    let a = Args {
+        function: "LDPC matrix",
+        names: &["matrix"],
+        args: vec![Arg::Word(text.trim().to_owned())],
+    };
+    ldpc_matrix(&a, 0)
 }
 
 /// The code of the alist file named by argument `i` (a quoted path).
 fn ldpc_code(a: &Args<'_>, i: usize) -> Result<(String, Arc<LdpcCode>), DefError> {
-    let w = a.word(i)?;
-    let file = w
-        .strip_prefix('"')
-        .and_then(|w| w.strip_suffix('"'))
-        .or_else(|| w.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')))
-        .ok_or_else(|| a.err(a.names[i], format!("{w} is not a quoted file name")))?;
+    let file = &file_name(a, i)?;
     let text = std::fs::read_to_string(file)
         .map_err(|e| a.err(a.names[i], format!("'{file}' cannot be read: {e}")))?;
     let code = LdpcCode::from_alist(&text)
         .map_err(|e| a.err(a.names[i], format!("'{file}' is no alist matrix: {e}")))?;
     Ok((file.to_owned(), Arc::new(code)))
+}
+
+/// The quoted file name argument `i` is.
+fn file_name(a: &Args<'_>, i: usize) -> Result<String, DefError> {
+    let w = a.word(i)?;
+    w.strip_prefix('"')
+        .and_then(|w| w.strip_suffix('"'))
+        .or_else(|| w.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')))
+        .map(str::to_owned)
+        .ok_or_else(|| a.err(a.names[i], format!("{w} is not a quoted file name")))
 }
 
 /// One argument of a call as written.
@@ -146,7 +213,24 @@ fn parse_call(text: &str) -> Result<(String, Vec<Arg>), DefError> {
             args.push(Arg::List(items));
             rest = list[close + 1..].trim_start();
         } else {
-            let end = rest.find(',').unwrap_or(rest.len());
+            // A word ends at a comma outside brackets and quotes (a nested call's arguments
+            // are its own: `fec.ldpc_H_matrix('f', 2)`).
+            let (mut depth, mut quote) = (0i32, None);
+            let mut end = rest.len();
+            for (i, c) in rest.char_indices() {
+                match (quote, c) {
+                    (Some(q), c) if c == q => quote = None,
+                    (Some(_), _) => {}
+                    (None, '\'' | '"') => quote = Some(c),
+                    (None, '(' | '[') => depth += 1,
+                    (None, ')' | ']') => depth -= 1,
+                    (None, ',') if depth == 0 => {
+                        end = i;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
             args.push(Arg::Word(rest[..end].trim().to_owned()));
             rest = &rest[end..];
         }
@@ -260,6 +344,7 @@ impl EncoderDef {
                 Box::new(CcEncoder::new(code.clone()))
             }
             EncoderDef::Ldpc { code, .. } => Box::new(LdpcEncoder::new(code.clone())),
+            EncoderDef::LdpcMatrix(matrix) => Box::new(MatrixEncoder::new(matrix.clone())),
         }
     }
 }
@@ -337,13 +422,44 @@ impl FromStr for EncoderDef {
                 let (file, code) = ldpc_code(&a, 0)?;
                 EncoderDef::Ldpc { file, code }
             }
+            "fec.ldpc_par_mtrx_encoder_make_H" | "fec.ldpc_gen_mtrx_encoder_make" => {
+                let a = a(if function.ends_with("_H") {
+                    &["H_obj"]
+                } else {
+                    &["G_obj"]
+                });
+                a.exactly(1)?;
+                let matrix = ldpc_matrix(&a, 0)?;
+                if matrix.is_parity() != function.ends_with("_H") {
+                    return Err(a.err(
+                        a.names[0],
+                        format!(
+                            "{matrix} is not the matrix this encoder takes (an H matrix for \
+                             fec.ldpc_par_mtrx_encoder_make_H, a G matrix for \
+                             fec.ldpc_gen_mtrx_encoder_make)"
+                        ),
+                    ));
+                }
+                EncoderDef::LdpcMatrix(matrix)
+            }
+            "fec.ldpc_par_mtrx_encoder_make" | "fec.ldpc_par_mtrx_encoder.make" => {
+                let a = a(&["alist_file", "gap"]);
+                a.exactly(2)?;
+                let gap =
+                    usize::try_from(a.int(1)?).map_err(|_| a.err("gap", "negative".into()))?;
+                let file = file_name(&a, 0)?;
+                EncoderDef::LdpcMatrix(Arc::new(
+                    LdpcMatrix::from_file(&file, Some(gap)).map_err(|e| a.err("alist_file", e))?,
+                ))
+            }
             _ => {
                 return Err(DefError {
                     function: name.chars().take(60).collect(),
                     param: "arguments".into(),
                     why: "not an encoder radioflow makes (fec.dummy_encoder_make, \
                           fec.repetition_encoder_make, fec.cc_encoder_make, \
-                          fec.ccsds_encoder_make, fec.ldpc_encoder_make)"
+                          fec.ccsds_encoder_make, fec.ldpc_encoder_make, \
+                          fec.ldpc_par_mtrx_encoder_make_H, fec.ldpc_gen_mtrx_encoder_make)"
                         .into(),
                 })
             }
@@ -389,6 +505,10 @@ impl fmt::Display for EncoderDef {
                 c.frame_bits, c.start_state, c.mode
             ),
             EncoderDef::Ldpc { file, .. } => write!(f, "fec.ldpc_encoder_make({file:?})"),
+            EncoderDef::LdpcMatrix(m) if m.is_parity() => {
+                write!(f, "fec.ldpc_par_mtrx_encoder_make_H({m})")
+            }
+            EncoderDef::LdpcMatrix(m) => write!(f, "fec.ldpc_gen_mtrx_encoder_make({m})"),
         }
     }
 }
@@ -420,6 +540,9 @@ impl DecoderDef {
                 max_iter,
                 ..
             } => Box::new(LdpcDecoder::new(code.clone(), *sigma as f32, *max_iter)),
+            DecoderDef::LdpcBitFlip { matrix, max_iter } => {
+                Box::new(BitFlipDecoder::new(matrix.clone(), *max_iter))
+            }
         })
     }
 }
@@ -491,13 +614,23 @@ impl FromStr for DecoderDef {
                     max_iter: a.count(2)?,
                 }
             }
+            "fec.ldpc_bit_flip_decoder.make" | "fec.ldpc_bit_flip_decoder_make" => {
+                let a = a(&["mtrx_obj", "max_iter"]);
+                a.exactly(2)?;
+                let max_iter =
+                    usize::try_from(a.int(1)?).map_err(|_| a.err("max_iter", "negative".into()))?;
+                DecoderDef::LdpcBitFlip {
+                    matrix: ldpc_matrix(&a, 0)?,
+                    max_iter,
+                }
+            }
             _ => {
                 return Err(DefError {
                     function: name.chars().take(60).collect(),
                     param: "arguments".into(),
                     why: "not a decoder radioflow makes (fec.dummy_decoder.make, \
                           fec.repetition_decoder.make, fec.cc_decoder.make, \
-                          fec.ldpc_decoder.make)"
+                          fec.ldpc_decoder.make, fec.ldpc_bit_flip_decoder.make)"
                         .into(),
                 })
             }
@@ -537,6 +670,9 @@ impl fmt::Display for DecoderDef {
                 max_iter,
                 ..
             } => write!(f, "fec.ldpc_decoder.make({file:?}, {sigma:?}, {max_iter})"),
+            DecoderDef::LdpcBitFlip { matrix, max_iter } => {
+                write!(f, "fec.ldpc_bit_flip_decoder.make({matrix}, {max_iter})")
+            }
         }
     }
 }

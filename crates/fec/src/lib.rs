@@ -7,7 +7,8 @@
 //! [`CcEncoder`] / [`CcDecoder`] (convolutional codes in GNU Radio's four [`CcMode`]s, with
 //! its 8-bit Viterbi decoder; CCSDS's K = 7 code among them), [`LdpcEncoder`] /
 //! [`LdpcDecoder`] (codes of alist parity-check matrices, with GNU Radio's belief-propagation
-//! decoder). A block takes one as
+//! decoder), [`MatrixEncoder`] / [`BitFlipDecoder`] (GNU Radio's LDPC matrix objects
+//! [`LdpcMatrix`], `fec.ldpc_H_matrix` and `fec.ldpc_G_matrix`). A block takes one as
 //! [`EncoderDef`] / [`DecoderDef`], the call GNU Radio's Python makes it with, so GRC's
 //! `variable_*_encoder_def` values pass unchanged. GNU Radio builds lists of objects for its
 //! threaded blocks (`dim1`, `dim2`); radioflow runs one object per block.
@@ -43,6 +44,8 @@ mod code;
 mod def;
 mod dummy;
 mod ldpc;
+mod ldpc_bit_flip;
+mod ldpc_matrix;
 mod repetition;
 mod viterbi;
 
@@ -51,8 +54,10 @@ pub use blocks::{
 };
 pub use cc::{CcCode, CcEncoder, CcMode};
 pub use code::{Conversion, Decoder, Encoder, Soft, SoftInput};
-pub use def::{DecoderDef, DefError, EncoderDef};
+pub use def::{parse_ldpc_matrix, DecoderDef, DefError, EncoderDef};
 pub use dummy::{DummyDecoder, DummyEncoder};
 pub use ldpc::{LdpcCode, LdpcDecoder, LdpcEncoder};
+pub use ldpc_bit_flip::BitFlipDecoder;
+pub use ldpc_matrix::{LdpcMatrix, MatrixEncoder};
 pub use repetition::{RepetitionDecoder, RepetitionEncoder};
 pub use viterbi::CcDecoder;

@@ -30,6 +30,34 @@ const LDPC_ENC: &str =
 const LDPC_DEC: &str =
     "fec.ldpc_decoder.make('/usr/share/gnuradio/fec/ldpc/n_0100_k_0042_gap_02.alist', 0.5, 50)";
 
+/// GNU Radio's LDPC matrix objects: an H matrix in approximate lower-triangular form (gap 2)
+/// and a generator matrix G = [I P], each with its encoder and bit-flip decoder.
+const H_MATRIX: &str =
+    "fec.ldpc_H_matrix('/usr/share/gnuradio/fec/ldpc/n_0100_k_0042_gap_02.alist', 2)";
+const G_MATRIX: &str =
+    "fec.ldpc_G_matrix('/usr/share/gnuradio/fec/ldpc/n_0100_k_0058_gen_matrix.alist')";
+/// A larger H matrix (n 300, gap 3): more flipping rounds.
+const H_MATRIX_300: &str =
+    "fec.ldpc_H_matrix('/usr/share/gnuradio/fec/ldpc/n_0300_k_0152_gap_03.alist', 3)";
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+fn h_encoder(matrix: &str) -> &'static str {
+    leak(format!("fec.ldpc_par_mtrx_encoder_make_H({matrix})"))
+}
+
+fn g_encoder() -> &'static str {
+    leak(format!("fec.ldpc_gen_mtrx_encoder_make({G_MATRIX})"))
+}
+
+fn bit_flip(matrix: &str, max_iter: usize) -> &'static str {
+    leak(format!(
+        "fec.ldpc_bit_flip_decoder.make({matrix}, {max_iter})"
+    ))
+}
+
 fn gnuradio_present() -> bool {
     Command::new(PYTHON)
         .args(["-c", "import gnuradio.fec"])
@@ -49,8 +77,16 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(35);
-    let defs: [(&str, &str, usize, f32); 13] = [
+    let defs: [(&str, &str, usize, f32); 16] = [
         (LDPC_ENC, LDPC_DEC, 42, 0.8),
+        (h_encoder(H_MATRIX), bit_flip(H_MATRIX, 100), 42, 0.45),
+        (g_encoder(), bit_flip(G_MATRIX, 100), 58, 0.4),
+        (
+            h_encoder(H_MATRIX_300),
+            bit_flip(H_MATRIX_300, 7),
+            152,
+            0.45,
+        ),
         (
             "fec.dummy_encoder_make(64)",
             "fec.dummy_decoder.make(64)",
@@ -260,6 +296,12 @@ fn pdu_cases() -> Vec<PduCase> {
             bitpdus(&mut data, &[64, 24]),
         ),
         (LDPC_ENC, LDPC_DEC, false, bitpdus(&mut data, &[42, 84])),
+        (
+            h_encoder(H_MATRIX),
+            bit_flip(H_MATRIX, 100),
+            false,
+            bitpdus(&mut data, &[42, 84]),
+        ),
     ]
     .into_iter()
     .map(|(e, d, packed, pdus)| (e, d, packed, true, true, pdus))
@@ -472,6 +514,13 @@ fn tagged_cases() -> Vec<TaggedCase> {
             (e, d, vec![100, 50], 150, vec![10, 120])
         },
         (LDPC_ENC, LDPC_DEC, vec![42, 84, 42], 168, vec![1, 30]),
+        (
+            h_encoder(H_MATRIX),
+            bit_flip(H_MATRIX, 50),
+            vec![84, 42],
+            126,
+            vec![2, 40],
+        ),
         // GNU Radio packs the bits for CCSDS but keeps the lengths in bits: a packet takes
         // eight, the inner length tags move with the code, the ninth packet is cut off.
         (
