@@ -36,6 +36,12 @@ const FUNCTIONS: &[(&str, &[&str])] = &[
         &["frame_size", "start_state", "mode"],
     ),
     ("fec.ldpc_encoder_make", &["alist_file"]),
+    ("fec.ldpc_H_matrix", &["filename", "gap"]),
+    ("fec.ldpc_G_matrix", &["filename"]),
+    ("fec.ldpc_par_mtrx_encoder_make_H", &["H_obj"]),
+    ("fec.ldpc_par_mtrx_encoder_make", &["alist_file", "gap"]),
+    ("fec.ldpc_gen_mtrx_encoder_make", &["G_obj"]),
+    ("fec.ldpc_bit_flip_decoder.make", &["mtrx_obj", "max_iter"]),
     ("fec.dummy_decoder.make", &["frame_size"]),
     (
         "fec.repetition_decoder.make",
@@ -109,9 +115,34 @@ pub(super) fn variable_value(id: &str, params: &HashMap<String, String>) -> Opti
             p("sigma", "0.5"),
             p("max_iter", "50")
         ),
+        "variable_ldpc_H_matrix_def" => format!(
+            "fec.ldpc_H_matrix({}, {})",
+            p("filename", "''"),
+            p("gap", "0")
+        ),
+        "variable_ldpc_G_matrix_def" => format!("fec.ldpc_G_matrix({})", p("filename", "''")),
+        "variable_ldpc_encoder_H_def" => {
+            format!("fec.ldpc_par_mtrx_encoder_make_H({})", p("H", "None"))
+        }
+        "variable_ldpc_encoder_G_def" => {
+            format!("fec.ldpc_gen_mtrx_encoder_make({})", p("G", "None"))
+        }
+        // GRC writes `matrix.get_base_sptr()`: the matrix itself here.
+        "variable_ldpc_bit_flip_decoder_def" => format!(
+            "fec.ldpc_bit_flip_decoder.make({}, {})",
+            p("matrix_object", "None"),
+            p("max_iterations", "100")
+        ),
         _ => return None,
     })
 }
+
+/// GNU Radio's functions making an LDPC matrix object, which the matrix encoders and the
+/// bit-flip decoder take (its value here: GNU Radio's call, checked).
+const MATRICES: &[&str] = &["fec.ldpc_H_matrix", "fec.ldpc_G_matrix"];
+
+/// Parameters taking an LDPC matrix object.
+const MATRIX_PARAMS: &[&str] = &["H_obj", "G_obj", "mtrx_obj"];
 
 /// GNU Radio's `gr.prefix()`, which GRC files use to name the files GNU Radio installs (the
 /// LDPC matrices under `share/gnuradio/fec/ldpc/`): as GNU Radio answers, the `GR_PREFIX`
@@ -127,6 +158,14 @@ pub(super) fn is_function(name: &str) -> bool {
 fn write_arg(name: &str, param: &str, v: &Value) -> Result<String> {
     Ok(match v {
         Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Constant(_) => v.to_string(),
+        // An LDPC matrix object: its call as written (checked where it was made, and again by
+        // the definition).
+        Value::Str(text)
+            if MATRIX_PARAMS.contains(&param)
+                && MATRICES.iter().any(|m| text.starts_with(&format!("{m}("))) =>
+        {
+            text.clone()
+        }
         // A file name: quoted as Python writes it, read back by the definition.
         Value::Str(text) if !text.contains(['\'', '"', '\\']) => format!("'{text}'"),
         Value::List(items) | Value::Array(items) => {
@@ -171,7 +210,11 @@ pub(super) fn call(name: &str, args: &[&Value], kwargs: &[(&str, &Value)]) -> Re
         .collect::<Result<_>>()?;
     let text = format!("{name}({})", written.join(", "));
     let invalid = |e: &dyn std::fmt::Display| ExprError::InvalidValue(cut_display(e).to_string());
-    let canonical = if name.contains("_encoder") {
+    let canonical = if MATRICES.contains(&name) {
+        radioflow_library::fec::parse_ldpc_matrix(&text)
+            .map_err(|e| invalid(&e))?
+            .to_string()
+    } else if name.contains("_encoder") {
         text.parse::<EncoderDef>()
             .map_err(|e| invalid(&e))?
             .to_string()
@@ -245,6 +288,42 @@ mod tests {
         );
         let e = call("fec.ldpc_encoder_make", &[&Value::Str("a'b".into())], &[]).unwrap_err();
         assert!(e.to_string().contains("alist_file"), "{e}");
+    }
+
+    #[test]
+    fn ldpc_matrix_objects_pass_into_their_encoders_and_decoder() {
+        let file = Value::Str("/usr/share/gnuradio/fec/ldpc/n_0100_k_0042_gap_02.alist".into());
+        if std::fs::metadata("/usr/share/gnuradio/fec/ldpc/n_0100_k_0042_gap_02.alist").is_err() {
+            eprintln!("SKIPPED: GNU Radio's LDPC matrices are not installed");
+            return;
+        }
+        let h = call("fec.ldpc_H_matrix", &[&file, &Value::Int(2)], &[]).unwrap();
+        let enc = call("fec.ldpc_par_mtrx_encoder_make_H", &[&h], &[]).unwrap();
+        let Value::Str(enc) = enc else {
+            panic!("{enc:?}")
+        };
+        let enc: EncoderDef = enc.parse().unwrap();
+        assert_eq!(enc.build().input_size(), 42);
+        let dec = call(
+            "fec.ldpc_bit_flip_decoder.make",
+            &[&h, &Value::Int(100)],
+            &[],
+        )
+        .unwrap();
+        let Value::Str(dec) = dec else {
+            panic!("{dec:?}")
+        };
+        let dec: DecoderDef = dec.parse().unwrap();
+        assert_eq!(dec.build().unwrap().input_size(), 100);
+        // An H matrix is not a generator matrix; a wrong gap is refused, naming it.
+        let e = call("fec.ldpc_gen_mtrx_encoder_make", &[&h], &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("G_obj"), "{e}");
+        let e = call("fec.ldpc_H_matrix", &[&file, &Value::Int(0)], &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("gap"), "{e}");
     }
 
     #[test]
