@@ -9,6 +9,9 @@ use crate::dummy::{DummyDecoder, DummyEncoder};
 use crate::ldpc::{LdpcCode, LdpcDecoder, LdpcEncoder};
 use crate::ldpc_bit_flip::BitFlipDecoder;
 use crate::ldpc_matrix::{LdpcMatrix, MatrixEncoder};
+use crate::polar::{PolarCode, PolarEncoder};
+use crate::polar_list::PolarListDecoder;
+use crate::polar_sc::PolarScDecoder;
 use crate::repetition::{RepetitionDecoder, RepetitionEncoder};
 use crate::viterbi::CcDecoder;
 use std::fmt;
@@ -59,6 +62,14 @@ pub enum EncoderDef {
     /// `fec.ldpc_gen_mtrx_encoder_make(G)` of an `fec.ldpc_G_matrix(file)`: whole codewords'
     /// data per frame, one codeword's at first.
     LdpcMatrix(Arc<LdpcMatrix>),
+    /// `fec.polar_encoder.make(N, K, frozen_bit_positions, frozen_bit_values, False)`, or
+    /// (`systematic`) `fec.polar_encoder_systematic.make(N, K, frozen_bit_positions)`.
+    Polar {
+        /// The code.
+        code: PolarCode,
+        /// Whether the data stand in the codeword.
+        systematic: bool,
+    },
 }
 
 /// A decoder object of GNU Radio's FEC API.
@@ -104,6 +115,76 @@ pub enum DecoderDef {
         /// The most flipping rounds per codeword.
         max_iter: usize,
     },
+    /// `fec.polar_decoder_sc.make(N, K, frozen_bit_positions, frozen_bit_values)`, or
+    /// (`systematic`) `fec.polar_decoder_sc_systematic.make(N, K, frozen_bit_positions)`.
+    PolarSc {
+        /// The code.
+        code: PolarCode,
+        /// Whether the data stand in the codeword.
+        systematic: bool,
+    },
+    /// `fec.polar_decoder_sc_list.make(L, N, K, frozen_bit_positions, frozen_bit_values)`.
+    PolarList {
+        /// The code.
+        code: PolarCode,
+        /// Paths kept (`L`).
+        list: usize,
+    },
+}
+
+/// The polar code of arguments `n`, `k`, positions and (where given) values from `at`.
+fn polar_code(a: &Args<'_>, at: usize, values: bool) -> Result<PolarCode, DefError> {
+    let n = a.count(at)?;
+    let k = a.count(at + 1)?;
+    let list = |i: usize| -> Result<Vec<i64>, DefError> {
+        Ok(a.polys(i)?.into_iter().map(i64::from).collect())
+    };
+    let positions = list(at + 2)?
+        .into_iter()
+        .map(|p| usize::try_from(p).map_err(|_| a.err(a.names[at + 2], format!("{p} is negative"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let values = if values {
+        list(at + 3)?
+            .into_iter()
+            .map(|v| {
+                u8::try_from(v).map_err(|_| a.err(a.names[at + 3], format!("{v} is not a bit")))
+            })
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        Vec::new()
+    };
+    PolarCode::new(n, k, positions, values).map_err(|(p, why)| a.err(p, why))
+}
+
+const POLAR_NAMES: &[&str] = &[
+    "block_size",
+    "num_info_bits",
+    "frozen_bit_positions",
+    "frozen_bit_values",
+    "is_packed",
+];
+
+/// `[a, b, c]`.
+fn write_list<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    f.write_str("[")?;
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{x}")?;
+    }
+    f.write_str("]")
+}
+
+/// `N, K, [positions]` and, with `values`, `, [values]`.
+fn write_polar(f: &mut fmt::Formatter<'_>, c: &PolarCode, values: bool) -> fmt::Result {
+    write!(f, "{}, {}, ", c.n(), c.k())?;
+    write_list(f, c.frozen())?;
+    if values {
+        f.write_str(", ")?;
+        write_list(f, c.values())?;
+    }
+    Ok(())
 }
 
 /// The LDPC matrix object argument `i` makes: GNU Radio's call `fec.ldpc_H_matrix(file, gap)`
@@ -345,6 +426,9 @@ impl EncoderDef {
             }
             EncoderDef::Ldpc { code, .. } => Box::new(LdpcEncoder::new(code.clone())),
             EncoderDef::LdpcMatrix(matrix) => Box::new(MatrixEncoder::new(matrix.clone())),
+            EncoderDef::Polar { code, systematic } => {
+                Box::new(PolarEncoder::new(code.clone(), *systematic))
+            }
         }
     }
 }
@@ -442,6 +526,30 @@ impl FromStr for EncoderDef {
                 }
                 EncoderDef::LdpcMatrix(matrix)
             }
+            "fec.polar_encoder.make" | "fec.polar_encoder_make" => {
+                let a = a(POLAR_NAMES);
+                a.exactly(5)?;
+                if a.boolean(4)? {
+                    return Err(a.err(
+                        "is_packed",
+                        "packed polar encoders are not built (GNU Radio's blocks pack the bits \
+                         around them: the code bits are those of False, which radioflow runs)"
+                            .into(),
+                    ));
+                }
+                EncoderDef::Polar {
+                    code: polar_code(&a, 0, true)?,
+                    systematic: false,
+                }
+            }
+            "fec.polar_encoder_systematic.make" | "fec.polar_encoder_systematic_make" => {
+                let a = a(POLAR_NAMES);
+                a.exactly(3)?;
+                EncoderDef::Polar {
+                    code: polar_code(&a, 0, false)?,
+                    systematic: true,
+                }
+            }
             "fec.ldpc_par_mtrx_encoder_make" | "fec.ldpc_par_mtrx_encoder.make" => {
                 let a = a(&["alist_file", "gap"]);
                 a.exactly(2)?;
@@ -459,7 +567,8 @@ impl FromStr for EncoderDef {
                     why: "not an encoder radioflow makes (fec.dummy_encoder_make, \
                           fec.repetition_encoder_make, fec.cc_encoder_make, \
                           fec.ccsds_encoder_make, fec.ldpc_encoder_make, \
-                          fec.ldpc_par_mtrx_encoder_make_H, fec.ldpc_gen_mtrx_encoder_make)"
+                          fec.ldpc_par_mtrx_encoder_make_H, fec.ldpc_gen_mtrx_encoder_make, \
+                          fec.polar_encoder.make, fec.polar_encoder_systematic.make)"
                         .into(),
                 })
             }
@@ -509,6 +618,22 @@ impl fmt::Display for EncoderDef {
                 write!(f, "fec.ldpc_par_mtrx_encoder_make_H({m})")
             }
             EncoderDef::LdpcMatrix(m) => write!(f, "fec.ldpc_gen_mtrx_encoder_make({m})"),
+            EncoderDef::Polar {
+                code,
+                systematic: false,
+            } => {
+                f.write_str("fec.polar_encoder.make(")?;
+                write_polar(f, code, true)?;
+                f.write_str(", False)")
+            }
+            EncoderDef::Polar {
+                code,
+                systematic: true,
+            } => {
+                f.write_str("fec.polar_encoder_systematic.make(")?;
+                write_polar(f, code, false)?;
+                f.write_str(")")
+            }
         }
     }
 }
@@ -543,6 +668,16 @@ impl DecoderDef {
             DecoderDef::LdpcBitFlip { matrix, max_iter } => {
                 Box::new(BitFlipDecoder::new(matrix.clone(), *max_iter))
             }
+            DecoderDef::PolarSc { code, systematic } => {
+                Box::new(PolarScDecoder::new(code.clone(), *systematic))
+            }
+            DecoderDef::PolarList { code, list } => Box::new(
+                PolarListDecoder::new(code.clone(), *list).map_err(|why| DefError {
+                    function: "fec.polar_decoder_sc_list.make".into(),
+                    param: "max_list_size".into(),
+                    why,
+                })?,
+            ),
         })
     }
 }
@@ -614,6 +749,36 @@ impl FromStr for DecoderDef {
                     max_iter: a.count(2)?,
                 }
             }
+            "fec.polar_decoder_sc.make" | "fec.polar_decoder_sc_make" => {
+                let a = a(POLAR_NAMES);
+                a.exactly(4)?;
+                DecoderDef::PolarSc {
+                    code: polar_code(&a, 0, true)?,
+                    systematic: false,
+                }
+            }
+            "fec.polar_decoder_sc_systematic.make" | "fec.polar_decoder_sc_systematic_make" => {
+                let a = a(POLAR_NAMES);
+                a.exactly(3)?;
+                DecoderDef::PolarSc {
+                    code: polar_code(&a, 0, false)?,
+                    systematic: true,
+                }
+            }
+            "fec.polar_decoder_sc_list.make" | "fec.polar_decoder_sc_list_make" => {
+                let a = a(&[
+                    "max_list_size",
+                    "block_size",
+                    "num_info_bits",
+                    "frozen_bit_positions",
+                    "frozen_bit_values",
+                ]);
+                a.exactly(5)?;
+                DecoderDef::PolarList {
+                    list: a.count(0)?,
+                    code: polar_code(&a, 1, true)?,
+                }
+            }
             "fec.ldpc_bit_flip_decoder.make" | "fec.ldpc_bit_flip_decoder_make" => {
                 let a = a(&["mtrx_obj", "max_iter"]);
                 a.exactly(2)?;
@@ -630,7 +795,9 @@ impl FromStr for DecoderDef {
                     param: "arguments".into(),
                     why: "not a decoder radioflow makes (fec.dummy_decoder.make, \
                           fec.repetition_decoder.make, fec.cc_decoder.make, \
-                          fec.ldpc_decoder.make, fec.ldpc_bit_flip_decoder.make)"
+                          fec.ldpc_decoder.make, fec.ldpc_bit_flip_decoder.make, \
+                          fec.polar_decoder_sc.make, fec.polar_decoder_sc_systematic.make, \
+                          fec.polar_decoder_sc_list.make)"
                         .into(),
                 })
             }
@@ -672,6 +839,27 @@ impl fmt::Display for DecoderDef {
             } => write!(f, "fec.ldpc_decoder.make({file:?}, {sigma:?}, {max_iter})"),
             DecoderDef::LdpcBitFlip { matrix, max_iter } => {
                 write!(f, "fec.ldpc_bit_flip_decoder.make({matrix}, {max_iter})")
+            }
+            DecoderDef::PolarSc {
+                code,
+                systematic: false,
+            } => {
+                f.write_str("fec.polar_decoder_sc.make(")?;
+                write_polar(f, code, true)?;
+                f.write_str(")")
+            }
+            DecoderDef::PolarSc {
+                code,
+                systematic: true,
+            } => {
+                f.write_str("fec.polar_decoder_sc_systematic.make(")?;
+                write_polar(f, code, false)?;
+                f.write_str(")")
+            }
+            DecoderDef::PolarList { code, list } => {
+                write!(f, "fec.polar_decoder_sc_list.make({list}, ")?;
+                write_polar(f, code, true)?;
+                f.write_str(")")
             }
         }
     }

@@ -8,7 +8,9 @@
 //! its 8-bit Viterbi decoder; CCSDS's K = 7 code among them), [`LdpcEncoder`] /
 //! [`LdpcDecoder`] (codes of alist parity-check matrices, with GNU Radio's belief-propagation
 //! decoder), [`MatrixEncoder`] / [`BitFlipDecoder`] (GNU Radio's LDPC matrix objects
-//! [`LdpcMatrix`], `fec.ldpc_H_matrix` and `fec.ldpc_G_matrix`). A block takes one as
+//! [`LdpcMatrix`], `fec.ldpc_H_matrix` and `fec.ldpc_G_matrix`), [`PolarEncoder`] /
+//! [`PolarScDecoder`] / [`PolarListDecoder`] (polar codes, systematic or not, with GNU
+//! Radio's channel construction [`bec_frozen_positions`]). A block takes one as
 //! [`EncoderDef`] / [`DecoderDef`], the call GNU Radio's Python makes it with, so GRC's
 //! `variable_*_encoder_def` values pass unchanged. GNU Radio builds lists of objects for its
 //! threaded blocks (`dim1`, `dim2`); radioflow runs one object per block.
@@ -46,6 +48,10 @@ mod dummy;
 mod ldpc;
 mod ldpc_bit_flip;
 mod ldpc_matrix;
+mod polar;
+mod polar_config;
+mod polar_list;
+mod polar_sc;
 mod repetition;
 mod viterbi;
 
@@ -59,5 +65,9 @@ pub use dummy::{DummyDecoder, DummyEncoder};
 pub use ldpc::{LdpcCode, LdpcDecoder, LdpcEncoder};
 pub use ldpc_bit_flip::BitFlipDecoder;
 pub use ldpc_matrix::{LdpcMatrix, MatrixEncoder};
+pub use polar::{PolarCode, PolarEncoder};
+pub use polar_config::bec_frozen_positions;
+pub use polar_list::PolarListDecoder;
+pub use polar_sc::PolarScDecoder;
 pub use repetition::{RepetitionDecoder, RepetitionEncoder};
 pub use viterbi::CcDecoder;

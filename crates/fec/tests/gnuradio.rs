@@ -58,6 +58,62 @@ fn bit_flip(matrix: &str, max_iter: usize) -> &'static str {
     ))
 }
 
+/// The frozen positions GNU Radio's BEC construction gives (N, K at 0 dB), as a list.
+fn frozen(n: usize, k: usize) -> String {
+    let p = radioflow_fec::bec_frozen_positions(n, k, 0.0).unwrap();
+    format!("{p:?}")
+}
+
+/// Polar encoder and decoder pairs: SC with frozen values not all 0, systematic, and lists of
+/// 4 and 8 paths (past 8 GNU Radio sorts its slots otherwise than stably).
+fn polar_defs() -> Vec<(&'static str, &'static str, usize, f32)> {
+    let (f64_, f128) = (frozen(64, 32), frozen(128, 80));
+    let values: Vec<u8> = (0..32).map(|i| (i * 5 % 3 == 0) as u8).collect();
+    let values = format!("{values:?}");
+    vec![
+        (
+            leak(format!(
+                "fec.polar_encoder.make(64, 32, {f64_}, {values}, False)"
+            )),
+            leak(format!(
+                "fec.polar_decoder_sc.make(64, 32, {f64_}, {values})"
+            )),
+            32,
+            0.8,
+        ),
+        (
+            leak(format!(
+                "fec.polar_encoder_systematic.make(128, 80, {f128})"
+            )),
+            leak(format!(
+                "fec.polar_decoder_sc_systematic.make(128, 80, {f128})"
+            )),
+            80,
+            0.7,
+        ),
+        (
+            leak(format!(
+                "fec.polar_encoder.make(128, 80, {f128}, [], False)"
+            )),
+            leak(format!(
+                "fec.polar_decoder_sc_list.make(8, 128, 80, {f128}, [])"
+            )),
+            80,
+            0.75,
+        ),
+        (
+            leak(format!(
+                "fec.polar_encoder.make(64, 32, {f64_}, {values}, False)"
+            )),
+            leak(format!(
+                "fec.polar_decoder_sc_list.make(4, 64, 32, {f64_}, {values})"
+            )),
+            32,
+            0.85,
+        ),
+    ]
+}
+
 fn gnuradio_present() -> bool {
     Command::new(PYTHON)
         .args(["-c", "import gnuradio.fec"])
@@ -162,7 +218,9 @@ fn cases() -> Vec<Case> {
         ),
     ];
     defs.iter()
-        .map(|&(encoder, decoder, frame, sigma)| {
+        .copied()
+        .chain(polar_defs())
+        .map(|(encoder, decoder, frame, sigma)| {
             // Five frames and a part: the part makes no output.
             let n = 5 * frame + frame / 2;
             let bits = (0..n).map(|_| rng.gen_range(0..2u8)).collect();
@@ -225,7 +283,7 @@ fn gnu_radio(input: &str) -> Vec<String> {
         .lines()
         // GNU Radio's logger writes to stdout too ("info: tried to set frame to ...").
         .filter_map(|l| {
-            ["enc:", "dec:", "meta:", "enctags:", "dectags:"]
+            ["enc:", "dec:", "meta:", "enctags:", "dectags:", "cfg:"]
                 .iter()
                 .find_map(|p| l.strip_prefix(p))
                 .map(str::to_owned)
@@ -630,6 +688,22 @@ fn check_tagged_cases(cases: &[TaggedCase], theirs: &[String], schedulers: &[Box
     }
 }
 
+/// `polar.load_frozen_bits_info` of GNU Radio against [`radioflow_fec::bec_frozen_positions`].
+const POLAR_CONFIGS: [(usize, usize, f64); 5] = [
+    (32, 16, 0.0),
+    (512, 240, 0.0),
+    (1024, 512, 0.0),
+    (256, 100, -1.5),
+    (2048, 1500, 3.5),
+];
+
+fn polar_config_input() -> String {
+    POLAR_CONFIGS
+        .iter()
+        .map(|(n, k, snr)| format!("polarcfg|{n}|{k}|{snr:?}\n"))
+        .collect()
+}
+
 #[test]
 fn codes_match_gnu_radio_through_noise() {
     if !gnuradio_present() {
@@ -637,8 +711,22 @@ fn codes_match_gnu_radio_through_noise() {
         return;
     }
     let (cases, tagged, pdu_cases) = (cases(), tagged_cases(), pdu_cases());
-    let theirs =
-        gnu_radio(&(stream_input(&cases) + &tagged_input(&tagged) + &pdu_input(&pdu_cases)));
+    let theirs = gnu_radio(
+        &(polar_config_input()
+            + &stream_input(&cases)
+            + &tagged_input(&tagged)
+            + &pdu_input(&pdu_cases)),
+    );
+    let (configs, theirs) = theirs.split_at(POLAR_CONFIGS.len());
+    for ((n, k, snr), want) in POLAR_CONFIGS.iter().zip(configs) {
+        let ours = radioflow_fec::bec_frozen_positions(*n, *k, *snr).unwrap();
+        let ours = ours
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        assert_eq!(&ours, want, "frozen positions of N {n}, K {k}, {snr} dB");
+    }
     let (stream, rest) = theirs.split_at(2 * cases.len());
     let (tagged_lines, pdus) = rest.split_at(4 * tagged.len());
     check_pdu_cases(&pdu_cases, pdus);

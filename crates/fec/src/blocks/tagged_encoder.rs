@@ -121,6 +121,8 @@ impl TaggedEncoder {
             EncoderDef::Ldpc { code, .. } => code.k() as f64 / code.n() as f64,
             // GNU Radio's rate() of its LDPC matrix encoders: code bits per data bit.
             EncoderDef::LdpcMatrix(m) => m.n() as f64 / m.k() as f64,
+            // GNU Radio's rate() of its polar encoders: data bits per code bit.
+            EncoderDef::Polar { code, .. } => code.k() as f64 / code.n() as f64,
         };
         let strict = matches!(encoder, EncoderDef::LdpcMatrix(_));
         let packing = matches!(encoder, EncoderDef::Ccsds(_)).then(Packing::default);
