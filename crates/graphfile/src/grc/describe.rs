@@ -66,6 +66,12 @@ const VARIABLES: &[&str] = &[
     "variable_ldpc_encoder_H_def",
     "variable_ldpc_encoder_G_def",
     "variable_ldpc_bit_flip_decoder_def",
+    "variable_polar_code_configurator",
+    "variable_polar_encoder_def",
+    "variable_polar_encoder_systematic_def",
+    "variable_polar_decoder_sc_def",
+    "variable_polar_decoder_sc_systematic_def",
+    "variable_polar_decoder_sc_list_def",
 ];
 
 /// Block ids that are part of the file but not of the graph.
