@@ -17,7 +17,7 @@
 //!
 //! The blocks: [`ExtendedEncoder`] and [`ExtendedDecoder`] (streams), [`TaggedEncoder`] and
 //! [`TaggedDecoder`] (packets of tagged streams), [`AsyncEncoder`] and [`AsyncDecoder`]
-//! (PDUs).
+//! (PDUs); [`Ber`] measures the bit error rate between two streams (`fec.ber_bf`).
 //!
 //! ```
 //! use radioflow_fec::{DecoderDef, EncoderDef, Soft};
@@ -56,7 +56,7 @@ mod repetition;
 mod viterbi;
 
 pub use blocks::{
-    AsyncDecoder, AsyncEncoder, ExtendedDecoder, ExtendedEncoder, TaggedDecoder, TaggedEncoder,
+    AsyncDecoder, AsyncEncoder, Ber, ExtendedDecoder, ExtendedEncoder, TaggedDecoder, TaggedEncoder,
 };
 pub use cc::{CcCode, CcEncoder, CcMode};
 pub use code::{Conversion, Decoder, Encoder, Soft, SoftInput};

@@ -6,7 +6,11 @@
 //! (`fec.extended_tagged_encoder`, `fec.extended_tagged_decoder`: packets shorter and longer
 //! than the frame, one cut off by the end, other tags moved) under each scheduler. The noise
 //! is strong enough that decoders make errors (and the Viterbi decoder's metrics saturate and
-//! renormalize), so equal output means the same decisions, not merely both correct. Run by
+//! renormalize), so equal output means the same decisions, not merely both correct. The
+//! codes: dummy, repetition, convolutional, CCSDS, LDPC of an alist (belief propagation), of
+//! GNU Radio's H and G matrix objects (bit flipping), polar (SC, systematic SC, SC-list of 4
+//! and 8 paths); GNU Radio's polar channel construction (frozen positions) for five codes;
+//! `fec.ber_bf` streaming (the last value) and in test mode (every value). Run by
 //! `gnuradio/run_fec.py` in one GNU Radio process; SKIPPED where GNU Radio is not installed.
 
 use radioflow_blocks::{VectorSink, VectorSource};
@@ -283,10 +287,12 @@ fn gnu_radio(input: &str) -> Vec<String> {
         .lines()
         // GNU Radio's logger writes to stdout too ("info: tried to set frame to ...").
         .filter_map(|l| {
-            ["enc:", "dec:", "meta:", "enctags:", "dectags:", "cfg:"]
-                .iter()
-                .find_map(|p| l.strip_prefix(p))
-                .map(str::to_owned)
+            [
+                "enc:", "dec:", "meta:", "enctags:", "dectags:", "cfg:", "ber:",
+            ]
+            .iter()
+            .find_map(|p| l.strip_prefix(p))
+            .map(str::to_owned)
         })
         .collect()
 }
@@ -704,6 +710,73 @@ fn polar_config_input() -> String {
         .collect()
 }
 
+/// BER cases: (test mode, berminerrors, berlimit, bytes sent, bytes received).
+type BerCase = (bool, i64, f32, Vec<u8>, Vec<u8>);
+
+fn ber_cases() -> Vec<BerCase> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(38);
+    let sent: Vec<u8> = (0..3000).map(|_| rng.r#gen()).collect();
+    // A bit flipped in about one byte in 20.
+    let noisy: Vec<u8> = sent
+        .iter()
+        .map(|b| {
+            if rng.gen_range(0..20) == 0 {
+                b ^ (1 << rng.gen_range(0..8))
+            } else {
+                *b
+            }
+        })
+        .collect();
+    let half: Vec<u8> = sent.iter().map(|b| b ^ 0x0f).collect();
+    let mut one = sent.clone();
+    one[0] ^= 1;
+    vec![
+        // Streaming: the last value is the whole rate, and -inf without errors.
+        (false, 100, -7.0, sent.clone(), noisy),
+        (false, 100, -7.0, sent.clone(), sent.clone()),
+        // Test mode: 100 errors reached at a rate of 1/2 whatever the chunks.
+        (true, 100, -7.0, sent.clone(), half),
+        // Test mode: one error, and the rate below the limit at once.
+        (true, 1000, -2.0, sent, one),
+    ]
+}
+
+fn ber_input(cases: &[BerCase]) -> String {
+    let join = |v: &[u8]| v.iter().map(u8::to_string).collect::<Vec<_>>().join(",");
+    cases
+        .iter()
+        .map(|(t, m, l, a, b)| format!("ber|{}|{m}|{l:?}|{}|{}\n", u8::from(*t), join(a), join(b)))
+        .collect()
+}
+
+fn check_ber_cases(cases: &[BerCase], theirs: &[String], schedulers: &[Box<dyn Scheduler>]) {
+    for ((test_mode, min_errors, limit, a, b), want) in cases.iter().zip(theirs) {
+        let want: Vec<f32> = want
+            .split(',')
+            .map(|v| v.parse::<f64>().unwrap() as f32)
+            .collect();
+        for s in schedulers {
+            let mut fg = Flowgraph::new();
+            let sa = fg.add(VectorSource::new(a.clone()));
+            let sb = fg.add(VectorSource::new(b.clone()));
+            let ber = fg.add(radioflow_fec::Ber::new(*test_mode, *min_errors, *limit));
+            let sink = fg.add(VectorSink::<f32>::new());
+            fg.connect(sa, (ber, 0)).unwrap();
+            fg.connect(sb, (ber, 1)).unwrap();
+            fg.connect(ber, sink).unwrap();
+            fg.run_with(s.as_ref()).unwrap();
+            let ours = fg.block::<VectorSink<f32>>(sink).unwrap().data().to_vec();
+            let at = format!("BER (test mode {test_mode}) under {}", s.name());
+            if *test_mode {
+                assert_eq!(ours, want, "{at}");
+            } else {
+                // One value per call of the work function: the last is the whole rate.
+                assert_eq!(ours.last(), want.last(), "{at}");
+            }
+        }
+    }
+}
+
 #[test]
 fn codes_match_gnu_radio_through_noise() {
     if !gnuradio_present() {
@@ -711,13 +784,16 @@ fn codes_match_gnu_radio_through_noise() {
         return;
     }
     let (cases, tagged, pdu_cases) = (cases(), tagged_cases(), pdu_cases());
+    let ber = ber_cases();
     let theirs = gnu_radio(
         &(polar_config_input()
+            + &ber_input(&ber)
             + &stream_input(&cases)
             + &tagged_input(&tagged)
             + &pdu_input(&pdu_cases)),
     );
     let (configs, theirs) = theirs.split_at(POLAR_CONFIGS.len());
+    let (ber_lines, theirs) = theirs.split_at(ber.len());
     for ((n, k, snr), want) in POLAR_CONFIGS.iter().zip(configs) {
         let ours = radioflow_fec::bec_frozen_positions(*n, *k, *snr).unwrap();
         let ours = ours
@@ -736,6 +812,7 @@ fn codes_match_gnu_radio_through_noise() {
         Box::new(FlowScheduler::new().chunk_bytes(64).buffer_bytes(4096)),
     ];
     check_tagged_cases(&tagged, tagged_lines, &schedulers);
+    check_ber_cases(&ber, ber_lines, &schedulers);
     for (c, want) in cases.iter().zip(stream.chunks(2)) {
         let (want_code, want_bits) = (&bits(&want[0]), &bits(&want[1]));
         let enc: EncoderDef = c.encoder.parse().unwrap();
