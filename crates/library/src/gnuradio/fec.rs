@@ -41,7 +41,7 @@ const ANN: &str = "the bit synchronization GNU Radio inserts for an access patte
 pub(super) const ROWS: &[GrBlock] = &[
     row(
         "fec_ber_bf",
-        "fec.ber_bf({test_mode}, {berminerrors}, {berlimit})",
+        "fec.ber_bf({test_mode},{berminerrors},{berlimit})",
         "fec_ber_bf",
         &[],
         &[
