@@ -77,14 +77,15 @@ impl ScState {
         if layer == 0 {
             return;
         }
-        if phi % 2 == 0 {
+        let even = phi.is_multiple_of(2);
+        if even {
             self.calc(layer - 1, phi >> 1);
         }
         let (prev, this) = (self.offsets[layer - 1], self.offsets[layer]);
         let size = 1usize << (self.power as usize - layer);
         for beta in 0..size {
             let (a, b) = (self.p[prev + 2 * beta], self.p[prev + 2 * beta + 1]);
-            self.p[this + beta] = if phi % 2 == 0 {
+            self.p[this + beta] = if even {
                 upper(a, b)
             } else {
                 lower(a, b, self.c[2 * (this + beta)])

@@ -99,9 +99,7 @@ impl Ber {
         self.bytes += n as u64;
         self.a.consume(n);
         self.b.consume(n);
-        let value = if !self.test_mode {
-            self.log_ber()
-        } else if self.errors >= self.min_errors {
+        let value = if !self.test_mode || self.errors >= self.min_errors {
             self.log_ber()
         } else if self.errors > 0 && self.log_ber() < self.limit {
             self.errors = self.min_errors.saturating_add(1);
