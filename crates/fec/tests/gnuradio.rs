@@ -389,6 +389,16 @@ fn pdu_cases() -> Vec<PduCase> {
         true,
         vec![data(25, 255)],
     ));
+    // Polar codes (one block of 32 data bits each PDU): bits, and bytes as
+    // fecapi_polar_encoders.grc sends them.
+    let f64_ = frozen(64, 32);
+    let (pe, pd) = (
+        leak(format!("fec.polar_encoder.make(64, 32, {f64_}, [], False)")),
+        leak(format!("fec.polar_decoder_sc_list.make(2, 64, 32, {f64_}, [])")),
+    );
+    let pdus = bitpdus(&mut data, &[32, 32]);
+    cases.push((pe, pd, false, true, true, pdus));
+    cases.push((pe, pd, true, false, false, vec![data(4, 255)]));
     cases
         .into_iter()
         .map(
