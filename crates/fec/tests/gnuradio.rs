@@ -394,7 +394,9 @@ fn pdu_cases() -> Vec<PduCase> {
     let f64_ = frozen(64, 32);
     let (pe, pd) = (
         leak(format!("fec.polar_encoder.make(64, 32, {f64_}, [], False)")),
-        leak(format!("fec.polar_decoder_sc_list.make(2, 64, 32, {f64_}, [])")),
+        leak(format!(
+            "fec.polar_decoder_sc_list.make(2, 64, 32, {f64_}, [])"
+        )),
     );
     let pdus = bitpdus(&mut data, &[32, 32]);
     cases.push((pe, pd, false, true, true, pdus));
