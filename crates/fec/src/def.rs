@@ -7,6 +7,11 @@ use crate::cc::{CcCode, CcEncoder, CcMode};
 use crate::code::{Decoder, Encoder};
 use crate::dummy::{DummyDecoder, DummyEncoder};
 use crate::ldpc::{LdpcCode, LdpcDecoder, LdpcEncoder};
+use crate::ldpc_bit_flip::BitFlipDecoder;
+use crate::ldpc_matrix::{LdpcMatrix, MatrixEncoder};
+use crate::polar::{PolarCode, PolarEncoder};
+use crate::polar_list::PolarListDecoder;
+use crate::polar_sc::PolarScDecoder;
 use crate::repetition::{RepetitionDecoder, RepetitionEncoder};
 use crate::viterbi::CcDecoder;
 use std::fmt;
@@ -53,6 +58,18 @@ pub enum EncoderDef {
         /// The code read from it.
         code: Arc<LdpcCode>,
     },
+    /// `fec.ldpc_par_mtrx_encoder_make_H(H)` of an `fec.ldpc_H_matrix(file, gap)`, or
+    /// `fec.ldpc_gen_mtrx_encoder_make(G)` of an `fec.ldpc_G_matrix(file)`: whole codewords'
+    /// data per frame, one codeword's at first.
+    LdpcMatrix(Arc<LdpcMatrix>),
+    /// `fec.polar_encoder.make(N, K, frozen_bit_positions, frozen_bit_values, False)`, or
+    /// (`systematic`) `fec.polar_encoder_systematic.make(N, K, frozen_bit_positions)`.
+    Polar {
+        /// The code.
+        code: PolarCode,
+        /// Whether the data stand in the codeword.
+        systematic: bool,
+    },
 }
 
 /// A decoder object of GNU Radio's FEC API.
@@ -91,21 +108,152 @@ pub enum DecoderDef {
         /// The most iterations per codeword.
         max_iter: usize,
     },
+    /// `fec.ldpc_bit_flip_decoder.make(matrix, max_iterations)` of an LDPC matrix object.
+    LdpcBitFlip {
+        /// The matrix (`fec.ldpc_H_matrix(file, gap)` or `fec.ldpc_G_matrix(file)`).
+        matrix: Arc<LdpcMatrix>,
+        /// The most flipping rounds per codeword.
+        max_iter: usize,
+    },
+    /// `fec.polar_decoder_sc.make(N, K, frozen_bit_positions, frozen_bit_values)`, or
+    /// (`systematic`) `fec.polar_decoder_sc_systematic.make(N, K, frozen_bit_positions)`.
+    PolarSc {
+        /// The code.
+        code: PolarCode,
+        /// Whether the data stand in the codeword.
+        systematic: bool,
+    },
+    /// `fec.polar_decoder_sc_list.make(L, N, K, frozen_bit_positions, frozen_bit_values)`.
+    PolarList {
+        /// The code.
+        code: PolarCode,
+        /// Paths kept (`L`).
+        list: usize,
+    },
+}
+
+/// The polar code of arguments `n`, `k`, positions and (where given) values from `at`.
+fn polar_code(a: &Args<'_>, at: usize, values: bool) -> Result<PolarCode, DefError> {
+    let n = a.count(at)?;
+    let k = a.count(at + 1)?;
+    let list = |i: usize| -> Result<Vec<i64>, DefError> {
+        Ok(a.polys(i)?.into_iter().map(i64::from).collect())
+    };
+    let positions = list(at + 2)?
+        .into_iter()
+        .map(|p| usize::try_from(p).map_err(|_| a.err(a.names[at + 2], format!("{p} is negative"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let values = if values {
+        list(at + 3)?
+            .into_iter()
+            .map(|v| {
+                u8::try_from(v).map_err(|_| a.err(a.names[at + 3], format!("{v} is not a bit")))
+            })
+            .collect::<Result<Vec<_>, _>>()?
+    } else {
+        Vec::new()
+    };
+    PolarCode::new(n, k, positions, values).map_err(|(p, why)| a.err(p, why))
+}
+
+const POLAR_NAMES: &[&str] = &[
+    "block_size",
+    "num_info_bits",
+    "frozen_bit_positions",
+    "frozen_bit_values",
+    "is_packed",
+];
+
+/// `[a, b, c]`.
+fn write_list<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    f.write_str("[")?;
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{x}")?;
+    }
+    f.write_str("]")
+}
+
+/// `N, K, [positions]` and, with `values`, `, [values]`.
+fn write_polar(f: &mut fmt::Formatter<'_>, c: &PolarCode, values: bool) -> fmt::Result {
+    write!(f, "{}, {}, ", c.n(), c.k())?;
+    write_list(f, c.frozen())?;
+    if values {
+        f.write_str(", ")?;
+        write_list(f, c.values())?;
+    }
+    Ok(())
+}
+
+/// The LDPC matrix object argument `i` makes: GNU Radio's call `fec.ldpc_H_matrix(file, gap)`
+/// or `fec.ldpc_G_matrix(file)` (`.get_base_sptr()` after it allowed, as GRC writes it).
+fn ldpc_matrix(a: &Args<'_>, i: usize) -> Result<Arc<LdpcMatrix>, DefError> {
+    let w = a.word(i)?;
+    let w = w.strip_suffix(".get_base_sptr()").unwrap_or(w);
+    let not = || {
+        a.err(
+            a.names[i],
+            format!("{w} is not fec.ldpc_H_matrix(file, gap) or fec.ldpc_G_matrix(file)"),
+        )
+    };
+    let (name, args) = parse_call(w).map_err(|_| not())?;
+    let function = name.as_str();
+    let m = |names: &'static [&'static str]| Args {
+        function,
+        names,
+        args: args.clone(),
+    };
+    let made = match function {
+        "fec.ldpc_H_matrix" => {
+            let m = m(&["filename", "gap"]);
+            m.exactly(2)?;
+            let gap = usize::try_from(m.int(1)?).map_err(|_| m.err("gap", "negative".into()))?;
+            LdpcMatrix::from_file(&file_name(&m, 0)?, Some(gap))
+                .map_err(|e| m.err("filename", e))?
+        }
+        "fec.ldpc_G_matrix" => {
+            let m = m(&["filename"]);
+            m.exactly(1)?;
+            LdpcMatrix::from_file(&file_name(&m, 0)?, None).map_err(|e| m.err("filename", e))?
+        }
+        _ => return Err(not()),
+    };
+    Ok(Arc::new(made))
+}
+
+/// The matrix object `text` makes (`fec.ldpc_H_matrix(file, gap)`, `fec.ldpc_G_matrix(file)`).
+///
+/// # Errors
+/// Naming the function and parameter at fault.
+pub fn parse_ldpc_matrix(text: &str) -> Result<Arc<LdpcMatrix>, DefError> {
+    let a = Args {
+        function: "LDPC matrix",
+        names: &["matrix"],
+        args: vec![Arg::Word(text.trim().to_owned())],
+    };
+    ldpc_matrix(&a, 0)
 }
 
 /// The code of the alist file named by argument `i` (a quoted path).
 fn ldpc_code(a: &Args<'_>, i: usize) -> Result<(String, Arc<LdpcCode>), DefError> {
-    let w = a.word(i)?;
-    let file = w
-        .strip_prefix('"')
-        .and_then(|w| w.strip_suffix('"'))
-        .or_else(|| w.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')))
-        .ok_or_else(|| a.err(a.names[i], format!("{w} is not a quoted file name")))?;
+    let file = &file_name(a, i)?;
     let text = std::fs::read_to_string(file)
         .map_err(|e| a.err(a.names[i], format!("'{file}' cannot be read: {e}")))?;
     let code = LdpcCode::from_alist(&text)
         .map_err(|e| a.err(a.names[i], format!("'{file}' is no alist matrix: {e}")))?;
     Ok((file.to_owned(), Arc::new(code)))
+}
+
+/// The quoted file name argument `i` is.
+fn file_name(a: &Args<'_>, i: usize) -> Result<String, DefError> {
+    let w = a.word(i)?;
+    w.strip_prefix('"')
+        .and_then(|w| w.strip_suffix('"'))
+        .or_else(|| w.strip_prefix('\'').and_then(|w| w.strip_suffix('\'')))
+        .map(str::to_owned)
+        .ok_or_else(|| a.err(a.names[i], format!("{w} is not a quoted file name")))
 }
 
 /// One argument of a call as written.
@@ -146,7 +294,24 @@ fn parse_call(text: &str) -> Result<(String, Vec<Arg>), DefError> {
             args.push(Arg::List(items));
             rest = list[close + 1..].trim_start();
         } else {
-            let end = rest.find(',').unwrap_or(rest.len());
+            // A word ends at a comma outside brackets and quotes (a nested call's arguments
+            // are its own: `fec.ldpc_H_matrix('f', 2)`).
+            let (mut depth, mut quote) = (0i32, None);
+            let mut end = rest.len();
+            for (i, c) in rest.char_indices() {
+                match (quote, c) {
+                    (Some(q), c) if c == q => quote = None,
+                    (Some(_), _) => {}
+                    (None, '\'' | '"') => quote = Some(c),
+                    (None, '(' | '[') => depth += 1,
+                    (None, ')' | ']') => depth -= 1,
+                    (None, ',') if depth == 0 => {
+                        end = i;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
             args.push(Arg::Word(rest[..end].trim().to_owned()));
             rest = &rest[end..];
         }
@@ -260,6 +425,10 @@ impl EncoderDef {
                 Box::new(CcEncoder::new(code.clone()))
             }
             EncoderDef::Ldpc { code, .. } => Box::new(LdpcEncoder::new(code.clone())),
+            EncoderDef::LdpcMatrix(matrix) => Box::new(MatrixEncoder::new(matrix.clone())),
+            EncoderDef::Polar { code, systematic } => {
+                Box::new(PolarEncoder::new(code.clone(), *systematic))
+            }
         }
     }
 }
@@ -337,13 +506,69 @@ impl FromStr for EncoderDef {
                 let (file, code) = ldpc_code(&a, 0)?;
                 EncoderDef::Ldpc { file, code }
             }
+            "fec.ldpc_par_mtrx_encoder_make_H" | "fec.ldpc_gen_mtrx_encoder_make" => {
+                let a = a(if function.ends_with("_H") {
+                    &["H_obj"]
+                } else {
+                    &["G_obj"]
+                });
+                a.exactly(1)?;
+                let matrix = ldpc_matrix(&a, 0)?;
+                if matrix.is_parity() != function.ends_with("_H") {
+                    return Err(a.err(
+                        a.names[0],
+                        format!(
+                            "{matrix} is not the matrix this encoder takes (an H matrix for \
+                             fec.ldpc_par_mtrx_encoder_make_H, a G matrix for \
+                             fec.ldpc_gen_mtrx_encoder_make)"
+                        ),
+                    ));
+                }
+                EncoderDef::LdpcMatrix(matrix)
+            }
+            "fec.polar_encoder.make" | "fec.polar_encoder_make" => {
+                let a = a(POLAR_NAMES);
+                a.exactly(5)?;
+                if a.boolean(4)? {
+                    return Err(a.err(
+                        "is_packed",
+                        "packed polar encoders are not built (GNU Radio's blocks pack the bits \
+                         around them: the code bits are those of False, which radioflow runs)"
+                            .into(),
+                    ));
+                }
+                EncoderDef::Polar {
+                    code: polar_code(&a, 0, true)?,
+                    systematic: false,
+                }
+            }
+            "fec.polar_encoder_systematic.make" | "fec.polar_encoder_systematic_make" => {
+                let a = a(POLAR_NAMES);
+                a.exactly(3)?;
+                EncoderDef::Polar {
+                    code: polar_code(&a, 0, false)?,
+                    systematic: true,
+                }
+            }
+            "fec.ldpc_par_mtrx_encoder_make" | "fec.ldpc_par_mtrx_encoder.make" => {
+                let a = a(&["alist_file", "gap"]);
+                a.exactly(2)?;
+                let gap =
+                    usize::try_from(a.int(1)?).map_err(|_| a.err("gap", "negative".into()))?;
+                let file = file_name(&a, 0)?;
+                EncoderDef::LdpcMatrix(Arc::new(
+                    LdpcMatrix::from_file(&file, Some(gap)).map_err(|e| a.err("alist_file", e))?,
+                ))
+            }
             _ => {
                 return Err(DefError {
                     function: name.chars().take(60).collect(),
                     param: "arguments".into(),
                     why: "not an encoder radioflow makes (fec.dummy_encoder_make, \
                           fec.repetition_encoder_make, fec.cc_encoder_make, \
-                          fec.ccsds_encoder_make, fec.ldpc_encoder_make)"
+                          fec.ccsds_encoder_make, fec.ldpc_encoder_make, \
+                          fec.ldpc_par_mtrx_encoder_make_H, fec.ldpc_gen_mtrx_encoder_make, \
+                          fec.polar_encoder.make, fec.polar_encoder_systematic.make)"
                         .into(),
                 })
             }
@@ -389,6 +614,26 @@ impl fmt::Display for EncoderDef {
                 c.frame_bits, c.start_state, c.mode
             ),
             EncoderDef::Ldpc { file, .. } => write!(f, "fec.ldpc_encoder_make({file:?})"),
+            EncoderDef::LdpcMatrix(m) if m.is_parity() => {
+                write!(f, "fec.ldpc_par_mtrx_encoder_make_H({m})")
+            }
+            EncoderDef::LdpcMatrix(m) => write!(f, "fec.ldpc_gen_mtrx_encoder_make({m})"),
+            EncoderDef::Polar {
+                code,
+                systematic: false,
+            } => {
+                f.write_str("fec.polar_encoder.make(")?;
+                write_polar(f, code, true)?;
+                f.write_str(", False)")
+            }
+            EncoderDef::Polar {
+                code,
+                systematic: true,
+            } => {
+                f.write_str("fec.polar_encoder_systematic.make(")?;
+                write_polar(f, code, false)?;
+                f.write_str(")")
+            }
         }
     }
 }
@@ -420,6 +665,19 @@ impl DecoderDef {
                 max_iter,
                 ..
             } => Box::new(LdpcDecoder::new(code.clone(), *sigma as f32, *max_iter)),
+            DecoderDef::LdpcBitFlip { matrix, max_iter } => {
+                Box::new(BitFlipDecoder::new(matrix.clone(), *max_iter))
+            }
+            DecoderDef::PolarSc { code, systematic } => {
+                Box::new(PolarScDecoder::new(code.clone(), *systematic))
+            }
+            DecoderDef::PolarList { code, list } => Box::new(
+                PolarListDecoder::new(code.clone(), *list).map_err(|why| DefError {
+                    function: "fec.polar_decoder_sc_list.make".into(),
+                    param: "max_list_size".into(),
+                    why,
+                })?,
+            ),
         })
     }
 }
@@ -491,13 +749,55 @@ impl FromStr for DecoderDef {
                     max_iter: a.count(2)?,
                 }
             }
+            "fec.polar_decoder_sc.make" | "fec.polar_decoder_sc_make" => {
+                let a = a(POLAR_NAMES);
+                a.exactly(4)?;
+                DecoderDef::PolarSc {
+                    code: polar_code(&a, 0, true)?,
+                    systematic: false,
+                }
+            }
+            "fec.polar_decoder_sc_systematic.make" | "fec.polar_decoder_sc_systematic_make" => {
+                let a = a(POLAR_NAMES);
+                a.exactly(3)?;
+                DecoderDef::PolarSc {
+                    code: polar_code(&a, 0, false)?,
+                    systematic: true,
+                }
+            }
+            "fec.polar_decoder_sc_list.make" | "fec.polar_decoder_sc_list_make" => {
+                let a = a(&[
+                    "max_list_size",
+                    "block_size",
+                    "num_info_bits",
+                    "frozen_bit_positions",
+                    "frozen_bit_values",
+                ]);
+                a.exactly(5)?;
+                DecoderDef::PolarList {
+                    list: a.count(0)?,
+                    code: polar_code(&a, 1, true)?,
+                }
+            }
+            "fec.ldpc_bit_flip_decoder.make" | "fec.ldpc_bit_flip_decoder_make" => {
+                let a = a(&["mtrx_obj", "max_iter"]);
+                a.exactly(2)?;
+                let max_iter =
+                    usize::try_from(a.int(1)?).map_err(|_| a.err("max_iter", "negative".into()))?;
+                DecoderDef::LdpcBitFlip {
+                    matrix: ldpc_matrix(&a, 0)?,
+                    max_iter,
+                }
+            }
             _ => {
                 return Err(DefError {
                     function: name.chars().take(60).collect(),
                     param: "arguments".into(),
                     why: "not a decoder radioflow makes (fec.dummy_decoder.make, \
                           fec.repetition_decoder.make, fec.cc_decoder.make, \
-                          fec.ldpc_decoder.make)"
+                          fec.ldpc_decoder.make, fec.ldpc_bit_flip_decoder.make, \
+                          fec.polar_decoder_sc.make, fec.polar_decoder_sc_systematic.make, \
+                          fec.polar_decoder_sc_list.make)"
                         .into(),
                 })
             }
@@ -537,6 +837,30 @@ impl fmt::Display for DecoderDef {
                 max_iter,
                 ..
             } => write!(f, "fec.ldpc_decoder.make({file:?}, {sigma:?}, {max_iter})"),
+            DecoderDef::LdpcBitFlip { matrix, max_iter } => {
+                write!(f, "fec.ldpc_bit_flip_decoder.make({matrix}, {max_iter})")
+            }
+            DecoderDef::PolarSc {
+                code,
+                systematic: false,
+            } => {
+                f.write_str("fec.polar_decoder_sc.make(")?;
+                write_polar(f, code, true)?;
+                f.write_str(")")
+            }
+            DecoderDef::PolarSc {
+                code,
+                systematic: true,
+            } => {
+                f.write_str("fec.polar_decoder_sc_systematic.make(")?;
+                write_polar(f, code, false)?;
+                f.write_str(")")
+            }
+            DecoderDef::PolarList { code, list } => {
+                write!(f, "fec.polar_decoder_sc_list.make({list}, ")?;
+                write_polar(f, code, true)?;
+                f.write_str(")")
+            }
         }
     }
 }

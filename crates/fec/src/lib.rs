@@ -7,14 +7,17 @@
 //! [`CcEncoder`] / [`CcDecoder`] (convolutional codes in GNU Radio's four [`CcMode`]s, with
 //! its 8-bit Viterbi decoder; CCSDS's K = 7 code among them), [`LdpcEncoder`] /
 //! [`LdpcDecoder`] (codes of alist parity-check matrices, with GNU Radio's belief-propagation
-//! decoder). A block takes one as
+//! decoder), [`MatrixEncoder`] / [`BitFlipDecoder`] (GNU Radio's LDPC matrix objects
+//! [`LdpcMatrix`], `fec.ldpc_H_matrix` and `fec.ldpc_G_matrix`), [`PolarEncoder`] /
+//! [`PolarScDecoder`] / [`PolarListDecoder`] (polar codes, systematic or not, with GNU
+//! Radio's channel construction [`bec_frozen_positions`]). A block takes one as
 //! [`EncoderDef`] / [`DecoderDef`], the call GNU Radio's Python makes it with, so GRC's
 //! `variable_*_encoder_def` values pass unchanged. GNU Radio builds lists of objects for its
 //! threaded blocks (`dim1`, `dim2`); radioflow runs one object per block.
 //!
 //! The blocks: [`ExtendedEncoder`] and [`ExtendedDecoder`] (streams), [`TaggedEncoder`] and
 //! [`TaggedDecoder`] (packets of tagged streams), [`AsyncEncoder`] and [`AsyncDecoder`]
-//! (PDUs).
+//! (PDUs); [`Ber`] measures the bit error rate between two streams (`fec.ber_bf`).
 //!
 //! ```
 //! use radioflow_fec::{DecoderDef, EncoderDef, Soft};
@@ -43,16 +46,28 @@ mod code;
 mod def;
 mod dummy;
 mod ldpc;
+mod ldpc_bit_flip;
+mod ldpc_matrix;
+mod polar;
+mod polar_config;
+mod polar_list;
+mod polar_sc;
 mod repetition;
 mod viterbi;
 
 pub use blocks::{
-    AsyncDecoder, AsyncEncoder, ExtendedDecoder, ExtendedEncoder, TaggedDecoder, TaggedEncoder,
+    AsyncDecoder, AsyncEncoder, Ber, ExtendedDecoder, ExtendedEncoder, TaggedDecoder, TaggedEncoder,
 };
 pub use cc::{CcCode, CcEncoder, CcMode};
 pub use code::{Conversion, Decoder, Encoder, Soft, SoftInput};
-pub use def::{DecoderDef, DefError, EncoderDef};
+pub use def::{parse_ldpc_matrix, DecoderDef, DefError, EncoderDef};
 pub use dummy::{DummyDecoder, DummyEncoder};
 pub use ldpc::{LdpcCode, LdpcDecoder, LdpcEncoder};
+pub use ldpc_bit_flip::BitFlipDecoder;
+pub use ldpc_matrix::{LdpcMatrix, MatrixEncoder};
+pub use polar::{PolarCode, PolarEncoder};
+pub use polar_config::bec_frozen_positions;
+pub use polar_list::PolarListDecoder;
+pub use polar_sc::PolarScDecoder;
 pub use repetition::{RepetitionDecoder, RepetitionEncoder};
 pub use viterbi::CcDecoder;

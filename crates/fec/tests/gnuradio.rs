@@ -6,7 +6,11 @@
 //! (`fec.extended_tagged_encoder`, `fec.extended_tagged_decoder`: packets shorter and longer
 //! than the frame, one cut off by the end, other tags moved) under each scheduler. The noise
 //! is strong enough that decoders make errors (and the Viterbi decoder's metrics saturate and
-//! renormalize), so equal output means the same decisions, not merely both correct. Run by
+//! renormalize), so equal output means the same decisions, not merely both correct. The
+//! codes: dummy, repetition, convolutional, CCSDS, LDPC of an alist (belief propagation), of
+//! GNU Radio's H and G matrix objects (bit flipping), polar (SC, systematic SC, SC-list of 4
+//! and 8 paths); GNU Radio's polar channel construction (frozen positions) for five codes;
+//! `fec.ber_bf` streaming (the last value) and in test mode (every value). Run by
 //! `gnuradio/run_fec.py` in one GNU Radio process; SKIPPED where GNU Radio is not installed.
 
 use radioflow_blocks::{VectorSink, VectorSource};
@@ -30,6 +34,90 @@ const LDPC_ENC: &str =
 const LDPC_DEC: &str =
     "fec.ldpc_decoder.make('/usr/share/gnuradio/fec/ldpc/n_0100_k_0042_gap_02.alist', 0.5, 50)";
 
+/// GNU Radio's LDPC matrix objects: an H matrix in approximate lower-triangular form (gap 2)
+/// and a generator matrix G = [I P], each with its encoder and bit-flip decoder.
+const H_MATRIX: &str =
+    "fec.ldpc_H_matrix('/usr/share/gnuradio/fec/ldpc/n_0100_k_0042_gap_02.alist', 2)";
+const G_MATRIX: &str =
+    "fec.ldpc_G_matrix('/usr/share/gnuradio/fec/ldpc/n_0100_k_0058_gen_matrix.alist')";
+/// A larger H matrix (n 300, gap 3): more flipping rounds.
+const H_MATRIX_300: &str =
+    "fec.ldpc_H_matrix('/usr/share/gnuradio/fec/ldpc/n_0300_k_0152_gap_03.alist', 3)";
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+fn h_encoder(matrix: &str) -> &'static str {
+    leak(format!("fec.ldpc_par_mtrx_encoder_make_H({matrix})"))
+}
+
+fn g_encoder() -> &'static str {
+    leak(format!("fec.ldpc_gen_mtrx_encoder_make({G_MATRIX})"))
+}
+
+fn bit_flip(matrix: &str, max_iter: usize) -> &'static str {
+    leak(format!(
+        "fec.ldpc_bit_flip_decoder.make({matrix}, {max_iter})"
+    ))
+}
+
+/// The frozen positions GNU Radio's BEC construction gives (N, K at 0 dB), as a list.
+fn frozen(n: usize, k: usize) -> String {
+    let p = radioflow_fec::bec_frozen_positions(n, k, 0.0).unwrap();
+    format!("{p:?}")
+}
+
+/// Polar encoder and decoder pairs: SC with frozen values not all 0, systematic, and lists of
+/// 4 and 8 paths (past 8 GNU Radio sorts its slots otherwise than stably).
+fn polar_defs() -> Vec<(&'static str, &'static str, usize, f32)> {
+    let (f64_, f128) = (frozen(64, 32), frozen(128, 80));
+    let values: Vec<u8> = (0..32).map(|i| (i * 5 % 3 == 0) as u8).collect();
+    let values = format!("{values:?}");
+    vec![
+        (
+            leak(format!(
+                "fec.polar_encoder.make(64, 32, {f64_}, {values}, False)"
+            )),
+            leak(format!(
+                "fec.polar_decoder_sc.make(64, 32, {f64_}, {values})"
+            )),
+            32,
+            0.8,
+        ),
+        (
+            leak(format!(
+                "fec.polar_encoder_systematic.make(128, 80, {f128})"
+            )),
+            leak(format!(
+                "fec.polar_decoder_sc_systematic.make(128, 80, {f128})"
+            )),
+            80,
+            0.7,
+        ),
+        (
+            leak(format!(
+                "fec.polar_encoder.make(128, 80, {f128}, [], False)"
+            )),
+            leak(format!(
+                "fec.polar_decoder_sc_list.make(8, 128, 80, {f128}, [])"
+            )),
+            80,
+            0.75,
+        ),
+        (
+            leak(format!(
+                "fec.polar_encoder.make(64, 32, {f64_}, {values}, False)"
+            )),
+            leak(format!(
+                "fec.polar_decoder_sc_list.make(4, 64, 32, {f64_}, {values})"
+            )),
+            32,
+            0.85,
+        ),
+    ]
+}
+
 fn gnuradio_present() -> bool {
     Command::new(PYTHON)
         .args(["-c", "import gnuradio.fec"])
@@ -49,8 +137,16 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(35);
-    let defs: [(&str, &str, usize, f32); 13] = [
+    let defs: [(&str, &str, usize, f32); 16] = [
         (LDPC_ENC, LDPC_DEC, 42, 0.8),
+        (h_encoder(H_MATRIX), bit_flip(H_MATRIX, 100), 42, 0.45),
+        (g_encoder(), bit_flip(G_MATRIX, 100), 58, 0.4),
+        (
+            h_encoder(H_MATRIX_300),
+            bit_flip(H_MATRIX_300, 7),
+            152,
+            0.45,
+        ),
         (
             "fec.dummy_encoder_make(64)",
             "fec.dummy_decoder.make(64)",
@@ -126,7 +222,9 @@ fn cases() -> Vec<Case> {
         ),
     ];
     defs.iter()
-        .map(|&(encoder, decoder, frame, sigma)| {
+        .copied()
+        .chain(polar_defs())
+        .map(|(encoder, decoder, frame, sigma)| {
             // Five frames and a part: the part makes no output.
             let n = 5 * frame + frame / 2;
             let bits = (0..n).map(|_| rng.gen_range(0..2u8)).collect();
@@ -189,10 +287,12 @@ fn gnu_radio(input: &str) -> Vec<String> {
         .lines()
         // GNU Radio's logger writes to stdout too ("info: tried to set frame to ...").
         .filter_map(|l| {
-            ["enc:", "dec:", "meta:", "enctags:", "dectags:"]
-                .iter()
-                .find_map(|p| l.strip_prefix(p))
-                .map(str::to_owned)
+            [
+                "enc:", "dec:", "meta:", "enctags:", "dectags:", "cfg:", "ber:",
+            ]
+            .iter()
+            .find_map(|p| l.strip_prefix(p))
+            .map(str::to_owned)
         })
         .collect()
 }
@@ -260,6 +360,12 @@ fn pdu_cases() -> Vec<PduCase> {
             bitpdus(&mut data, &[64, 24]),
         ),
         (LDPC_ENC, LDPC_DEC, false, bitpdus(&mut data, &[42, 84])),
+        (
+            h_encoder(H_MATRIX),
+            bit_flip(H_MATRIX, 100),
+            false,
+            bitpdus(&mut data, &[42, 84]),
+        ),
     ]
     .into_iter()
     .map(|(e, d, packed, pdus)| (e, d, packed, true, true, pdus))
@@ -283,6 +389,18 @@ fn pdu_cases() -> Vec<PduCase> {
         true,
         vec![data(25, 255)],
     ));
+    // Polar codes (one block of 32 data bits each PDU): bits, and bytes as
+    // fecapi_polar_encoders.grc sends them.
+    let f64_ = frozen(64, 32);
+    let (pe, pd) = (
+        leak(format!("fec.polar_encoder.make(64, 32, {f64_}, [], False)")),
+        leak(format!(
+            "fec.polar_decoder_sc_list.make(2, 64, 32, {f64_}, [])"
+        )),
+    );
+    let pdus = bitpdus(&mut data, &[32, 32]);
+    cases.push((pe, pd, false, true, true, pdus));
+    cases.push((pe, pd, true, false, false, vec![data(4, 255)]));
     cases
         .into_iter()
         .map(
@@ -472,6 +590,25 @@ fn tagged_cases() -> Vec<TaggedCase> {
             (e, d, vec![100, 50], 150, vec![10, 120])
         },
         (LDPC_ENC, LDPC_DEC, vec![42, 84, 42], 168, vec![1, 30]),
+        {
+            let f = frozen(64, 32);
+            (
+                leak(format!("fec.polar_encoder.make(64, 32, {f}, [], False)")),
+                leak(format!("fec.polar_decoder_sc.make(64, 32, {f}, [])")),
+                vec![32, 32],
+                64,
+                // Tags move by GNU Radio's rate() of the encoder, 1/2: one in the second
+                // packet would land before its code (kept or not by thread timing).
+                vec![1, 11],
+            )
+        },
+        (
+            h_encoder(H_MATRIX),
+            bit_flip(H_MATRIX, 50),
+            vec![84, 42],
+            126,
+            vec![2, 40],
+        ),
         // GNU Radio packs the bits for CCSDS but keeps the lengths in bits: a packet takes
         // eight, the inner length tags move with the code, the ninth packet is cut off.
         (
@@ -581,6 +718,89 @@ fn check_tagged_cases(cases: &[TaggedCase], theirs: &[String], schedulers: &[Box
     }
 }
 
+/// `polar.load_frozen_bits_info` of GNU Radio against [`radioflow_fec::bec_frozen_positions`].
+const POLAR_CONFIGS: [(usize, usize, f64); 5] = [
+    (32, 16, 0.0),
+    (512, 240, 0.0),
+    (1024, 512, 0.0),
+    (256, 100, -1.5),
+    (2048, 1500, 3.5),
+];
+
+fn polar_config_input() -> String {
+    POLAR_CONFIGS
+        .iter()
+        .map(|(n, k, snr)| format!("polarcfg|{n}|{k}|{snr:?}\n"))
+        .collect()
+}
+
+/// BER cases: (test mode, berminerrors, berlimit, bytes sent, bytes received).
+type BerCase = (bool, i64, f32, Vec<u8>, Vec<u8>);
+
+fn ber_cases() -> Vec<BerCase> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(38);
+    let sent: Vec<u8> = (0..3000).map(|_| rng.r#gen()).collect();
+    // A bit flipped in about one byte in 20.
+    let noisy: Vec<u8> = sent
+        .iter()
+        .map(|b| {
+            if rng.gen_range(0..20) == 0 {
+                b ^ (1 << rng.gen_range(0..8))
+            } else {
+                *b
+            }
+        })
+        .collect();
+    let half: Vec<u8> = sent.iter().map(|b| b ^ 0x0f).collect();
+    let mut one = sent.clone();
+    one[0] ^= 1;
+    vec![
+        // Streaming: the last value is the whole rate, and -inf without errors.
+        (false, 100, -7.0, sent.clone(), noisy),
+        (false, 100, -7.0, sent.clone(), sent.clone()),
+        // Test mode: 100 errors reached at a rate of 1/2 whatever the chunks.
+        (true, 100, -7.0, sent.clone(), half),
+        // Test mode: one error, and the rate below the limit at once.
+        (true, 1000, -2.0, sent, one),
+    ]
+}
+
+fn ber_input(cases: &[BerCase]) -> String {
+    let join = |v: &[u8]| v.iter().map(u8::to_string).collect::<Vec<_>>().join(",");
+    cases
+        .iter()
+        .map(|(t, m, l, a, b)| format!("ber|{}|{m}|{l:?}|{}|{}\n", u8::from(*t), join(a), join(b)))
+        .collect()
+}
+
+fn check_ber_cases(cases: &[BerCase], theirs: &[String], schedulers: &[Box<dyn Scheduler>]) {
+    for ((test_mode, min_errors, limit, a, b), want) in cases.iter().zip(theirs) {
+        let want: Vec<f32> = want
+            .split(',')
+            .map(|v| v.parse::<f64>().unwrap() as f32)
+            .collect();
+        for s in schedulers {
+            let mut fg = Flowgraph::new();
+            let sa = fg.add(VectorSource::new(a.clone()));
+            let sb = fg.add(VectorSource::new(b.clone()));
+            let ber = fg.add(radioflow_fec::Ber::new(*test_mode, *min_errors, *limit));
+            let sink = fg.add(VectorSink::<f32>::new());
+            fg.connect(sa, (ber, 0)).unwrap();
+            fg.connect(sb, (ber, 1)).unwrap();
+            fg.connect(ber, sink).unwrap();
+            fg.run_with(s.as_ref()).unwrap();
+            let ours = fg.block::<VectorSink<f32>>(sink).unwrap().data().to_vec();
+            let at = format!("BER (test mode {test_mode}) under {}", s.name());
+            if *test_mode {
+                assert_eq!(ours, want, "{at}");
+            } else {
+                // One value per call of the work function: the last is the whole rate.
+                assert_eq!(ours.last(), want.last(), "{at}");
+            }
+        }
+    }
+}
+
 #[test]
 fn codes_match_gnu_radio_through_noise() {
     if !gnuradio_present() {
@@ -588,8 +808,25 @@ fn codes_match_gnu_radio_through_noise() {
         return;
     }
     let (cases, tagged, pdu_cases) = (cases(), tagged_cases(), pdu_cases());
-    let theirs =
-        gnu_radio(&(stream_input(&cases) + &tagged_input(&tagged) + &pdu_input(&pdu_cases)));
+    let ber = ber_cases();
+    let theirs = gnu_radio(
+        &(polar_config_input()
+            + &ber_input(&ber)
+            + &stream_input(&cases)
+            + &tagged_input(&tagged)
+            + &pdu_input(&pdu_cases)),
+    );
+    let (configs, theirs) = theirs.split_at(POLAR_CONFIGS.len());
+    let (ber_lines, theirs) = theirs.split_at(ber.len());
+    for ((n, k, snr), want) in POLAR_CONFIGS.iter().zip(configs) {
+        let ours = radioflow_fec::bec_frozen_positions(*n, *k, *snr).unwrap();
+        let ours = ours
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        assert_eq!(&ours, want, "frozen positions of N {n}, K {k}, {snr} dB");
+    }
     let (stream, rest) = theirs.split_at(2 * cases.len());
     let (tagged_lines, pdus) = rest.split_at(4 * tagged.len());
     check_pdu_cases(&pdu_cases, pdus);
@@ -599,6 +836,7 @@ fn codes_match_gnu_radio_through_noise() {
         Box::new(FlowScheduler::new().chunk_bytes(64).buffer_bytes(4096)),
     ];
     check_tagged_cases(&tagged, tagged_lines, &schedulers);
+    check_ber_cases(&ber, ber_lines, &schedulers);
     for (c, want) in cases.iter().zip(stream.chunks(2)) {
         let (want_code, want_bits) = (&bits(&want[0]), &bits(&want[1]));
         let enc: EncoderDef = c.encoder.parse().unwrap();

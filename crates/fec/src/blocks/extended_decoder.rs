@@ -42,7 +42,7 @@ use radioflow_runtime::registry::prelude::*;
 #[param(
     decoder: DecoderDef,
     example = "fec.cc_decoder.make(2048, 7, 2, [109, 79], 0, -1, fec.CC_STREAMING, False)",
-    doc = "the decoder object as GNU Radio's Python makes it: fec.dummy_decoder.make(bits), fec.repetition_decoder.make(bits, rep, prob), fec.cc_decoder.make(bits, k, rate, polys, start_state, end_state, mode, padding)"
+    doc = "the decoder object as GNU Radio's Python makes it: fec.dummy_decoder.make(bits), fec.repetition_decoder.make(bits, rep, prob), fec.cc_decoder.make(bits, k, rate, polys, start_state, end_state, mode, padding), fec.ldpc_decoder.make(file, sigma, max_iter), fec.ldpc_bit_flip_decoder.make(matrix, max_iter) of fec.ldpc_H_matrix(file, gap) or fec.ldpc_G_matrix(file), fec.polar_decoder_sc.make(N, K, frozen, values), fec.polar_decoder_sc_systematic.make(N, K, frozen), fec.polar_decoder_sc_list.make(L, N, K, frozen, values)"
 )]
 #[param(puncpat: String = "11", doc = "puncturing pattern: of each group of code bits as long as it, those where it has a 1 were sent (only for decoders taking bytes)")]
 #[derive(Debug)]

@@ -38,7 +38,7 @@ use radioflow_runtime::registry::prelude::*;
 #[param(
     encoder: EncoderDef,
     example = "fec.cc_encoder_make(2048, 7, 2, [109, 79], 0, fec.CC_STREAMING, False)",
-    doc = "the encoder object as GNU Radio's Python makes it: fec.dummy_encoder_make(bits), fec.repetition_encoder_make(bits, rep), fec.cc_encoder_make(bits, k, rate, polys, start_state, mode, padding), fec.ccsds_encoder_make(bits, start_state, mode)"
+    doc = "the encoder object as GNU Radio's Python makes it: fec.dummy_encoder_make(bits), fec.repetition_encoder_make(bits, rep), fec.cc_encoder_make(bits, k, rate, polys, start_state, mode, padding), fec.ccsds_encoder_make(bits, start_state, mode), fec.ldpc_encoder_make(file), fec.ldpc_par_mtrx_encoder_make_H(fec.ldpc_H_matrix(file, gap)), fec.ldpc_gen_mtrx_encoder_make(fec.ldpc_G_matrix(file)), fec.polar_encoder.make(N, K, frozen, values, False), fec.polar_encoder_systematic.make(N, K, frozen)"
 )]
 #[param(puncpat: String = "11", doc = "puncturing pattern: of each group of code bits as long as it, those where it has a 1 are sent")]
 #[derive(Debug)]

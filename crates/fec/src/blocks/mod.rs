@@ -2,6 +2,7 @@
 
 mod async_decoder;
 mod async_encoder;
+mod ber;
 mod bits;
 mod extended_decoder;
 mod extended_encoder;
@@ -12,6 +13,7 @@ mod tagged_encoder;
 
 pub use async_decoder::AsyncDecoder;
 pub use async_encoder::AsyncEncoder;
+pub use ber::Ber;
 pub use extended_decoder::ExtendedDecoder;
 pub use extended_encoder::ExtendedEncoder;
 pub use tagged_decoder::TaggedDecoder;

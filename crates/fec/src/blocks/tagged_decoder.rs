@@ -94,7 +94,10 @@ impl TaggedDecoder {
         mtu: usize,
     ) -> Result<Self, (&'static str, String)> {
         super::puncpat::check_tagged(puncpat).map_err(|e| ("puncpat", e))?;
-        let strict = matches!(decoder, DecoderDef::Ldpc { .. });
+        let strict = matches!(
+            decoder,
+            DecoderDef::Ldpc { .. } | DecoderDef::LdpcBitFlip { .. }
+        );
         let mut decoder = decoder.build().map_err(|e| ("decoder", e.to_string()))?;
         let made_out = decoder.output_size();
         // GNU Radio sets the frame to the MTU first, which its LDPC decoder refuses unless

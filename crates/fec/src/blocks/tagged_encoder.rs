@@ -26,7 +26,10 @@ use radioflow_runtime::registry::prelude::*;
 /// the run.
 ///
 /// An LDPC encoder's rate here is GNU Radio's `rate()` of it, `k / n`, and its frame stays
-/// one codeword's data (the first `k` bits of a longer packet), as GNU Radio's stays.
+/// one codeword's data (the first `k` bits of a longer packet), as GNU Radio's stays. An LDPC
+/// matrix encoder's (`fec.ldpc_par_mtrx_encoder_make_H`, `fec.ldpc_gen_mtrx_encoder_make`)
+/// is `n / k`, and its frame whole codewords' data: a packet of other length stops the run,
+/// as GNU Radio's encoder throws.
 ///
 /// A packet of more than `mtu` bytes of code (`length · rate > 8 · mtu`) stops the run with
 /// an error naming the block, as GNU Radio throws; so does an item that starts no packet. A
@@ -74,6 +77,9 @@ pub struct TaggedEncoder {
     encoder: Box<dyn Encoder>,
     /// Code bits per data bit (GNU Radio's `rate()` of the encoder).
     rate: f64,
+    /// Whether a packet the encoder cannot take as its frame stops the run (GNU Radio's
+    /// LDPC matrix encoders throw on a frame of other than whole codewords' data).
+    strict: bool,
     mtu: usize,
     packet: Packet<u8>,
     /// The bytes a CCSDS encoder's packets are gathered from.
@@ -113,7 +119,12 @@ impl TaggedEncoder {
             EncoderDef::Ccsds(_) => 0.5,
             // GNU Radio's rate() of its LDPC encoder: data bits per code bit.
             EncoderDef::Ldpc { code, .. } => code.k() as f64 / code.n() as f64,
+            // GNU Radio's rate() of its LDPC matrix encoders: code bits per data bit.
+            EncoderDef::LdpcMatrix(m) => m.n() as f64 / m.k() as f64,
+            // GNU Radio's rate() of its polar encoders: data bits per code bit.
+            EncoderDef::Polar { code, .. } => code.k() as f64 / code.n() as f64,
         };
+        let strict = matches!(encoder, EncoderDef::LdpcMatrix(_));
         let packing = matches!(encoder, EncoderDef::Ccsds(_)).then(Packing::default);
         let encoder = encoder.build();
         Ok(Self {
@@ -121,6 +132,7 @@ impl TaggedEncoder {
             output: StreamOutput::new().with_min_items(encoder.output_size()),
             encoder,
             rate,
+            strict,
             mtu,
             packet: Packet::new(lentagname),
             packing,
@@ -141,7 +153,13 @@ impl TaggedEncoder {
                     self.mtu
                 )));
             }
-            self.encoder.set_frame_size(n);
+            if !self.encoder.set_frame_size(n) && self.strict {
+                return Err(BlockError::msg(format!(
+                    "fec_tagged_encoder in: a packet of {n} bits is not whole codewords' data \
+                     ({} bits each): GNU Radio's LDPC matrix encoder refuses that frame",
+                    self.encoder.input_size()
+                )));
+            }
             let (n_in, n_out) = (self.encoder.input_size(), self.encoder.output_size());
             if n_in > n {
                 return Err(BlockError::msg(format!(

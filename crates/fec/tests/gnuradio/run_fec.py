@@ -10,6 +10,12 @@ A PDU case is `async|encoder|decoder|packed|rev_unpack|rev_pack|pdus|noise` (PDU
 significant bit first where packed) become -1/+1 floats plus the noise and go through
 fec.async_decoder; prints, per PDU, `enc:<values>`, `dec:<values>` and `meta:<iterations>`.
 
+A polar configuration `polarcfg|N|K|snr` prints `cfg:<positions>`, the frozen positions of
+GNU Radio's channel construction for a binary erasure channel.
+
+A BER case `ber|test_mode|berminerrors|berlimit|a|b` runs fec.ber_bf on byte streams a
+and b; prints `ber:<values>`.
+
 A tagged case is `tagged|encoder|decoder|bits|lengths|marks|noise`: the bits, with a length
 tag `len` at the start of each packet (`lengths`) and a tag `x` (its offset as value) on each
 of `marks`, go through fec.extended_tagged_encoder; the code bits become -1/+1 floats plus the
@@ -23,6 +29,7 @@ import time
 import numpy as np
 import pmt
 from gnuradio import blocks, fec, gr
+from gnuradio.fec import polar
 
 
 def run(chain, data, source, sink):
@@ -126,6 +133,29 @@ for line in sys.stdin:
     if not line:
         continue
     kind, *fields = line.split("|")
+    if kind == "ber":
+        test_mode, min_errors, limit = fields[0] == "1", int(fields[1]), float(fields[2])
+        a, b = ([int(x) for x in f.split(",")] for f in fields[3:5])
+        tb = gr.top_block()
+        sa, sb = blocks.vector_source_b(a), blocks.vector_source_b(b)
+        ber = fec.ber_bf(test_mode, min_errors, limit)
+        sink = blocks.vector_sink_f()
+        tb.connect(sa, (ber, 0))
+        tb.connect(sb, (ber, 1))
+        tb.connect(ber, sink)
+        tb.run()
+        print("ber:" + ",".join(repr(float(x)) for x in sink.data()))
+        sys.stdout.flush()
+        continue
+    if kind == "polarcfg":
+        # Quietly: the construction prints its parameters.
+        n, k, snr = int(fields[0]), int(fields[1]), float(fields[2])
+        with open("/dev/null", "w") as quiet:
+            stdout, sys.stdout = sys.stdout, quiet
+            cfg = polar.load_frozen_bits_info(False, polar.CHANNEL_TYPE_BEC, n, k, snr, 32)
+            sys.stdout = stdout
+        print("cfg:" + ",".join(str(int(p)) for p in cfg["positions"]))
+        continue
     if kind == "async":
         pdu_case(fields)
         continue

@@ -61,6 +61,17 @@ const VARIABLES: &[&str] = &[
     "variable_ccsds_encoder_def",
     "variable_ldpc_encoder_def",
     "variable_ldpc_decoder_def",
+    "variable_ldpc_H_matrix_def",
+    "variable_ldpc_G_matrix_def",
+    "variable_ldpc_encoder_H_def",
+    "variable_ldpc_encoder_G_def",
+    "variable_ldpc_bit_flip_decoder_def",
+    "variable_polar_code_configurator",
+    "variable_polar_encoder_def",
+    "variable_polar_encoder_systematic_def",
+    "variable_polar_decoder_sc_def",
+    "variable_polar_decoder_sc_systematic_def",
+    "variable_polar_decoder_sc_list_def",
 ];
 
 /// Block ids that are part of the file but not of the graph.

@@ -36,6 +36,60 @@ const FUNCTIONS: &[(&str, &[&str])] = &[
         &["frame_size", "start_state", "mode"],
     ),
     ("fec.ldpc_encoder_make", &["alist_file"]),
+    ("fec.ldpc_H_matrix", &["filename", "gap"]),
+    ("fec.ldpc_G_matrix", &["filename"]),
+    ("fec.ldpc_par_mtrx_encoder_make_H", &["H_obj"]),
+    ("fec.ldpc_par_mtrx_encoder_make", &["alist_file", "gap"]),
+    ("fec.ldpc_gen_mtrx_encoder_make", &["G_obj"]),
+    ("fec.ldpc_bit_flip_decoder.make", &["mtrx_obj", "max_iter"]),
+    (
+        "fec.polar_encoder.make",
+        &[
+            "block_size",
+            "num_info_bits",
+            "frozen_bit_positions",
+            "frozen_bit_values",
+            "is_packed",
+        ],
+    ),
+    (
+        "fec.polar_encoder_systematic.make",
+        &["block_size", "num_info_bits", "frozen_bit_positions"],
+    ),
+    (
+        "fec.polar_decoder_sc.make",
+        &[
+            "block_size",
+            "num_info_bits",
+            "frozen_bit_positions",
+            "frozen_bit_values",
+        ],
+    ),
+    (
+        "fec.polar_decoder_sc_systematic.make",
+        &["block_size", "num_info_bits", "frozen_bit_positions"],
+    ),
+    (
+        "fec.polar_decoder_sc_list.make",
+        &[
+            "max_list_size",
+            "block_size",
+            "num_info_bits",
+            "frozen_bit_positions",
+            "frozen_bit_values",
+        ],
+    ),
+    (
+        POLAR_CONFIG,
+        &[
+            "is_prototype",
+            "channel",
+            "block_size",
+            "num_info_bits",
+            "design_snr",
+            "mu",
+        ],
+    ),
     ("fec.dummy_decoder.make", &["frame_size"]),
     (
         "fec.repetition_decoder.make",
@@ -109,9 +163,164 @@ pub(super) fn variable_value(id: &str, params: &HashMap<String, String>) -> Opti
             p("sigma", "0.5"),
             p("max_iter", "50")
         ),
+        "variable_ldpc_H_matrix_def" => format!(
+            "fec.ldpc_H_matrix({}, {})",
+            p("filename", "''"),
+            p("gap", "0")
+        ),
+        "variable_ldpc_G_matrix_def" => format!("fec.ldpc_G_matrix({})", p("filename", "''")),
+        "variable_ldpc_encoder_H_def" => {
+            format!("fec.ldpc_par_mtrx_encoder_make_H({})", p("H", "None"))
+        }
+        "variable_ldpc_encoder_G_def" => {
+            format!("fec.ldpc_gen_mtrx_encoder_make({})", p("G", "None"))
+        }
+        // GRC writes `matrix.get_base_sptr()`: the matrix itself here.
+        "variable_ldpc_bit_flip_decoder_def" => format!(
+            "fec.ldpc_bit_flip_decoder.make({}, {})",
+            p("matrix_object", "None"),
+            p("max_iterations", "100")
+        ),
+        "variable_polar_code_configurator" => {
+            // GNU Radio's channel names are these strings.
+            let channel = match params.get("channel").map(|c| c.trim()) {
+                None | Some("polar.CHANNEL_TYPE_BEC") => "('BEC')".to_owned(),
+                Some("polar.CHANNEL_TYPE_AWGN") => "('AWGN')".to_owned(),
+                Some(other) => format!("({other})"),
+            };
+            format!(
+                "{POLAR_CONFIG}(False, {channel}, {}, {}, {}, {})",
+                p("block_size", "32"),
+                p("num_info_bits", "16"),
+                p("design_snr", "0.0"),
+                p("mu", "16")
+            )
+        }
+        "variable_polar_encoder_def" => format!(
+            "fec.polar_encoder.make({}, {}, {}, {}, {})",
+            p("block_size", "None"),
+            p("num_info_bits", "None"),
+            config_item(params, "frozen_bit_positions"),
+            config_item(params, "frozen_bit_values"),
+            p("is_packed", "False")
+        ),
+        "variable_polar_encoder_systematic_def" => format!(
+            "fec.polar_encoder_systematic.make({}, {}, {})",
+            p("block_size", "None"),
+            p("num_info_bits", "None"),
+            config_item(params, "frozen_bit_positions"),
+        ),
+        "variable_polar_decoder_sc_def" => format!(
+            "fec.polar_decoder_sc.make({}, {}, {}, {})",
+            p("block_size", "None"),
+            p("num_info_bits", "None"),
+            config_item(params, "frozen_bit_positions"),
+            config_item(params, "frozen_bit_values"),
+        ),
+        "variable_polar_decoder_sc_systematic_def" => format!(
+            "fec.polar_decoder_sc_systematic.make({}, {}, {})",
+            p("block_size", "None"),
+            p("num_info_bits", "None"),
+            config_item(params, "frozen_bit_positions"),
+        ),
+        "variable_polar_decoder_sc_list_def" => format!(
+            "fec.polar_decoder_sc_list.make({}, {}, {}, {}, {})",
+            p("max_list_size", "None"),
+            p("block_size", "None"),
+            p("num_info_bits", "None"),
+            config_item(params, "frozen_bit_positions"),
+            config_item(params, "frozen_bit_values"),
+        ),
         _ => return None,
     })
 }
+
+/// GNU Radio's polar channel construction (`variable_polar_code_configurator`'s value): a
+/// dictionary in GNU Radio, here the list `[positions, values]`.
+const POLAR_CONFIG: &str = "polar.load_frozen_bits_info";
+
+/// Parameter `key` as written, with the configurator's entries GRC files read
+/// (`polar_config['positions']`, `polar_config['values']`) as items of its list.
+fn config_item(params: &HashMap<String, String>, key: &str) -> String {
+    let text = params.get(key).map_or("[]", |t| t.trim());
+    let entry = |name: &str| {
+        let (var, rest) = text.split_once('[')?;
+        let rest = rest.strip_suffix(']')?.trim();
+        let quoted = rest
+            .strip_prefix('\'')
+            .and_then(|r| r.strip_suffix('\''))
+            .or_else(|| rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')))?;
+        let var = var.trim();
+        let identifier = !var.is_empty()
+            && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !var.starts_with(|c: char| c.is_ascii_digit());
+        (identifier && quoted == name).then(|| var.to_owned())
+    };
+    if let Some(var) = entry("positions") {
+        format!("(({var})[0])")
+    } else if let Some(var) = entry("values") {
+        format!("(({var})[1])")
+    } else {
+        format!("({text})")
+    }
+}
+
+/// `polar.load_frozen_bits_info(is_prototype, channel, N, K, design_snr, mu)` for a binary
+/// erasure channel: `[positions, values]`.
+fn polar_config(args: &[std::borrow::Cow<'_, Value>]) -> Result<Value> {
+    let bad = |param: &str, why: String| {
+        ExprError::InvalidValue(format!("{POLAR_CONFIG}: {param}: {why}"))
+    };
+    match &*args[1] {
+        Value::Str(c) if c == "BEC" => {}
+        Value::Str(c) if c == "AWGN" => {
+            return Err(bad(
+                "channel",
+                "the AWGN construction (Tal and Vardy's, which GNU Radio reads from its cache of \
+                 Z-parameter files) is not built: use polar.CHANNEL_TYPE_BEC"
+                    .into(),
+            ))
+        }
+        other => {
+            return Err(bad(
+                "channel",
+                format!("{} is not 'BEC' or 'AWGN'", cut_display(other)),
+            ))
+        }
+    }
+    let count = |i: usize, name: &str| {
+        args[i]
+            .index()
+            .and_then(|v| usize::try_from(v).ok())
+            .ok_or_else(|| bad(name, format!("{} is not a count", cut_display(&*args[i]))))
+    };
+    let (n, k) = (count(2, "block_size")?, count(3, "num_info_bits")?);
+    let snr = args[4].as_f64().ok_or_else(|| {
+        bad(
+            "design_snr",
+            format!("{} is not a number", cut_display(&*args[4])),
+        )
+    })?;
+    let positions = radioflow_library::fec::bec_frozen_positions(n, k, snr)
+        .map_err(|(param, why)| bad(param, why))?;
+    let values = vec![Value::Int(0); positions.len()];
+    Ok(Value::List(vec![
+        Value::List(
+            positions
+                .into_iter()
+                .map(|p| Value::Int(p as i64))
+                .collect(),
+        ),
+        Value::List(values),
+    ]))
+}
+
+/// GNU Radio's functions making an LDPC matrix object, which the matrix encoders and the
+/// bit-flip decoder take (its value here: GNU Radio's call, checked).
+const MATRICES: &[&str] = &["fec.ldpc_H_matrix", "fec.ldpc_G_matrix"];
+
+/// Parameters taking an LDPC matrix object.
+const MATRIX_PARAMS: &[&str] = &["H_obj", "G_obj", "mtrx_obj"];
 
 /// GNU Radio's `gr.prefix()`, which GRC files use to name the files GNU Radio installs (the
 /// LDPC matrices under `share/gnuradio/fec/ldpc/`): as GNU Radio answers, the `GR_PREFIX`
@@ -127,6 +336,14 @@ pub(super) fn is_function(name: &str) -> bool {
 fn write_arg(name: &str, param: &str, v: &Value) -> Result<String> {
     Ok(match v {
         Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::Constant(_) => v.to_string(),
+        // An LDPC matrix object: its call as written (checked where it was made, and again by
+        // the definition).
+        Value::Str(text)
+            if MATRIX_PARAMS.contains(&param)
+                && MATRICES.iter().any(|m| text.starts_with(&format!("{m}("))) =>
+        {
+            text.clone()
+        }
         // A file name: quoted as Python writes it, read back by the definition.
         Value::Str(text) if !text.contains(['\'', '"', '\\']) => format!("'{text}'"),
         Value::List(items) | Value::Array(items) => {
@@ -164,6 +381,9 @@ pub(super) fn call(name: &str, args: &[&Value], kwargs: &[(&str, &Value)]) -> Re
         .find(|(f, _)| *f == name)
         .map_or(&[][..], |(_, p)| *p);
     let a = super::args::bind(name, params, params.len(), args, kwargs, |_| None)?;
+    if name == POLAR_CONFIG {
+        return polar_config(&a);
+    }
     let written: Vec<String> = a
         .iter()
         .zip(params)
@@ -171,7 +391,11 @@ pub(super) fn call(name: &str, args: &[&Value], kwargs: &[(&str, &Value)]) -> Re
         .collect::<Result<_>>()?;
     let text = format!("{name}({})", written.join(", "));
     let invalid = |e: &dyn std::fmt::Display| ExprError::InvalidValue(cut_display(e).to_string());
-    let canonical = if name.contains("_encoder") {
+    let canonical = if MATRICES.contains(&name) {
+        radioflow_library::fec::parse_ldpc_matrix(&text)
+            .map_err(|e| invalid(&e))?
+            .to_string()
+    } else if name.contains("_encoder") {
         text.parse::<EncoderDef>()
             .map_err(|e| invalid(&e))?
             .to_string()
@@ -245,6 +469,104 @@ mod tests {
         );
         let e = call("fec.ldpc_encoder_make", &[&Value::Str("a'b".into())], &[]).unwrap_err();
         assert!(e.to_string().contains("alist_file"), "{e}");
+    }
+
+    #[test]
+    fn ldpc_matrix_objects_pass_into_their_encoders_and_decoder() {
+        let file = Value::Str("/usr/share/gnuradio/fec/ldpc/n_0100_k_0042_gap_02.alist".into());
+        if std::fs::metadata("/usr/share/gnuradio/fec/ldpc/n_0100_k_0042_gap_02.alist").is_err() {
+            eprintln!("SKIPPED: GNU Radio's LDPC matrices are not installed");
+            return;
+        }
+        let h = call("fec.ldpc_H_matrix", &[&file, &Value::Int(2)], &[]).unwrap();
+        let enc = call("fec.ldpc_par_mtrx_encoder_make_H", &[&h], &[]).unwrap();
+        let Value::Str(enc) = enc else {
+            panic!("{enc:?}")
+        };
+        let enc: EncoderDef = enc.parse().unwrap();
+        assert_eq!(enc.build().input_size(), 42);
+        let dec = call(
+            "fec.ldpc_bit_flip_decoder.make",
+            &[&h, &Value::Int(100)],
+            &[],
+        )
+        .unwrap();
+        let Value::Str(dec) = dec else {
+            panic!("{dec:?}")
+        };
+        let dec: DecoderDef = dec.parse().unwrap();
+        assert_eq!(dec.build().unwrap().input_size(), 100);
+        // An H matrix is not a generator matrix; a wrong gap is refused, naming it.
+        let e = call("fec.ldpc_gen_mtrx_encoder_make", &[&h], &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("G_obj"), "{e}");
+        let e = call("fec.ldpc_H_matrix", &[&file, &Value::Int(0)], &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("gap"), "{e}");
+    }
+
+    #[test]
+    fn polar_variables_read_the_configurators_entries() {
+        assert_eq!(
+            value(
+                "variable_polar_decoder_sc_list_def",
+                &[
+                    ("max_list_size", "8"),
+                    ("block_size", "block_size"),
+                    ("num_info_bits", "k"),
+                    ("frozen_bit_positions", "polar_config['positions']"),
+                    ("frozen_bit_values", "polar_config[\"values\"]"),
+                ]
+            )
+            .unwrap(),
+            "fec.polar_decoder_sc_list.make((8), (block_size), (k), ((polar_config)[0]), \
+             ((polar_config)[1]))"
+        );
+        assert_eq!(
+            value(
+                "variable_polar_code_configurator",
+                &[("channel", "polar.CHANNEL_TYPE_BEC"), ("block_size", "64")]
+            )
+            .unwrap(),
+            "polar.load_frozen_bits_info(False, ('BEC'), (64), (16), (0.0), (16))"
+        );
+        let config = call(
+            POLAR_CONFIG,
+            &[
+                &Value::Bool(false),
+                &Value::Str("BEC".into()),
+                &Value::Int(8),
+                &Value::Int(4),
+                &Value::Float(0.0),
+                &Value::Int(32),
+            ],
+            &[],
+        )
+        .unwrap();
+        let Value::List(parts) = config else {
+            panic!("{config:?}")
+        };
+        let Value::List(positions) = &parts[0] else {
+            panic!("{parts:?}")
+        };
+        assert_eq!(positions.len(), 4);
+        let e = call(
+            POLAR_CONFIG,
+            &[
+                &Value::Bool(false),
+                &Value::Str("AWGN".into()),
+                &Value::Int(8),
+                &Value::Int(4),
+                &Value::Float(0.0),
+                &Value::Int(32),
+            ],
+            &[],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("channel"), "{e}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! Rows for GNU Radio's `fec` module (gr-fec): the generic blocks that run FEC code objects
-//! on streams and on PDUs.
+//! on streams and on PDUs, and the bit error rate block.
 //! The objects themselves are GRC variables (`variable_cc_encoder_def` and the like),
 //! evaluated by the GRC loader into the text the blocks' `encoder` / `decoder` take.
 
@@ -39,6 +39,17 @@ const ANN: &str = "the bit synchronization GNU Radio inserts for an access patte
                    (conv_bit_corr_bb) is not built: only None";
 
 pub(super) const ROWS: &[GrBlock] = &[
+    row(
+        "fec_ber_bf",
+        "fec.ber_bf({test_mode},{berminerrors},{berlimit})",
+        "fec_ber_bf",
+        &[],
+        &[
+            param("test_mode", "test_mode"),
+            param("berminerrors", "berminerrors"),
+            param("berlimit", "berlimit"),
+        ],
+    ),
     GrBlock {
         choose: Some(tagged_encoder),
         ..row(
