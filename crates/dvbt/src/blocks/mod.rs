@@ -1,0 +1,19 @@
+//! gr-dtv's DVB-T transmitter blocks as blocks of a streaming graph, one per file.
+
+mod bit_inner_interleaver;
+mod convolutional_interleaver;
+mod energy_dispersal;
+mod inner_coder;
+mod map;
+mod reed_solomon_enc;
+mod reference_signals;
+mod symbol_inner_interleaver;
+
+pub use bit_inner_interleaver::DvbtBitInnerInterleaver;
+pub use convolutional_interleaver::DvbtConvolutionalInterleaver;
+pub use energy_dispersal::DvbtEnergyDispersal;
+pub use inner_coder::DvbtInnerCoder;
+pub use map::DvbtMap;
+pub use reed_solomon_enc::DvbtReedSolomonEnc;
+pub use reference_signals::DvbtReferenceSignals;
+pub use symbol_inner_interleaver::DvbtSymbolInnerInterleaver;
