@@ -49,6 +49,7 @@ const BLOCK: &str = "dvbt_reference_signals";
 #[library_block(
     id = "dvbt_reference_signals",
     summary = "DVB-T pilots, TPS and OFDM modulation as gr-dtv's dvbt_reference_signals: a symbol's data cells among the scattered and continual pilots and TPS carriers, inverse FFT out.",
+    dtypes = [Complex32],
     make = Self::new(&constellation, &hierarchy, &code_rate_hp, &code_rate_lp, &guard_interval,
         &transmission_mode, include_cell_id, cell_id).map_err(Refused::from)
 )]
