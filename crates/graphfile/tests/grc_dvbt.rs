@@ -1,0 +1,138 @@
+//! GNU Radio's own DVB-T and DVB-S transmitter examples (`dvbt_tx_2k.grc`, `dvbt_tx_8k.grc`:
+//! 64QAM 2/3 through gr-dtv's eight DVB-T blocks and the cyclic prefixer; `dvbs_tx.grc`:
+//! energy dispersal, RS(204, 188), the outer interleaver and the inner code at 7/8, then
+//! DVB-S2's QPSK mapper and an RRC filter) made finite and file to file: a short transport
+//! stream read once, the samples written to a file (the DVB-T examples, which have only radio
+//! sinks, get a file sink after the cyclic prefixer). Radioflow writes as many samples as GNU
+//! Radio (grcc's flowgraph of the same file), equal to 1e-5 of the peak (the DVB-T examples'
+//! inverse FFTs and the DVB-S example's FFT filter: FFTW's rounding against rustfft's).
+
+mod support;
+
+use radioflow_graphfile::parse_grc;
+
+/// Complex64 samples as (re, im) pairs.
+fn samples(b: &[u8]) -> Vec<(f32, f32)> {
+    b.chunks_exact(8)
+        .map(|s| {
+            let f = |x: &[u8]| f32::from_le_bytes(x.try_into().unwrap());
+            (f(&s[..4]), f(&s[4..]))
+        })
+        .collect()
+}
+
+/// `text` with a (disabled) complex file sink after block `after`, as GRC would write it.
+fn add_file_sink(text: &str, after: &str) -> String {
+    let sink = "- name: blocks_file_sink_0
+  id: blocks_file_sink
+  parameters:
+    affinity: ''
+    alias: ''
+    append: 'False'
+    comment: ''
+    file: out.cfile
+    type: complex
+    unbuffered: 'False'
+    vlen: '1'
+  states:
+    bus_sink: false
+    bus_source: false
+    bus_structure: null
+    coordinate: [0, 0]
+    rotation: 0
+    state: disabled
+
+connections:
+";
+    text.replacen("\nconnections:\n", &format!("\n{sink}"), 1).replacen(
+        "\nconnections:\n",
+        &format!("\nconnections:\n- [{after}, '0', blocks_file_sink_0, '0']\n"),
+        1,
+    )
+}
+
+/// Radioflow's samples are GNU Radio's to 1e-5 of GNU Radio's peak.
+fn same_samples(name: &str, ours: &[(f32, f32)], theirs: &[(f32, f32)]) {
+    assert_eq!(ours.len(), theirs.len(), "{name}: samples written");
+    let peak = theirs
+        .iter()
+        .map(|&(re, im)| re.abs().max(im.abs()))
+        .fold(0.0f32, f32::max);
+    assert!(peak > 0.01, "{name}: GNU Radio wrote a signal");
+    for (k, (a, b)) in ours.iter().zip(theirs).enumerate() {
+        assert!(
+            (a.0 - b.0).abs() <= 1e-5 * peak && (a.1 - b.1).abs() <= 1e-5 * peak,
+            "{name}: sample {k}: radioflow {a:?}, GNU Radio {b:?}"
+        );
+    }
+}
+
+/// GNU Radio's example `name` (Python module `id`, its options' id) on `packets` transport packets; `after`:
+/// the block a file sink is added after, where the example has none.
+fn example_writes_what_gnu_radio_writes(name: &str, id: &str, packets: usize, after: Option<&str>) {
+    let path = format!("/usr/share/gnuradio/examples/dtv/{name}.grc");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("SKIPPED: GNU Radio's examples are not installed ({path})");
+        return;
+    };
+    let text = match after {
+        Some(block) => add_file_sink(&text, block),
+        None => text,
+    };
+    let dir = std::env::temp_dir().join(format!("radioflow-grc-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ts: Vec<u8> = (0..packets * 188)
+        .map(|i: usize| {
+            if i.is_multiple_of(188) {
+                0x47
+            } else {
+                (i * 7 % 251) as u8
+            }
+        })
+        .collect();
+    let ts_path = dir.join("in.ts");
+    std::fs::write(&ts_path, &ts).unwrap();
+    let ours_path = dir.join("ours.cfile");
+    let ours_text = support::edit_example(&text, &ts_path, &ours_path, false);
+    let mut graph = parse_grc(&ours_text, format!("{name}.grc")).unwrap();
+    graph.flowgraph.run().unwrap();
+    let ours = samples(&std::fs::read(&ours_path).unwrap());
+    assert!(!ours.is_empty(), "{name}: radioflow wrote nothing");
+    if !support::gnuradio("dtv") {
+        return;
+    }
+    let theirs_path = dir.join("theirs.cfile");
+    let theirs_text = support::edit_example(&text, &ts_path, &theirs_path, true);
+    support::run_in_gnuradio(&dir, id, &theirs_text);
+    let theirs = samples(&std::fs::read(&theirs_path).unwrap());
+    same_samples(name, &ours, &theirs);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn gnu_radio_s_dvbt_2k_example_writes_what_gnu_radio_writes() {
+    // 64QAM 2/3: 756 bytes an OFDM symbol of 2048 + 64 samples; 320 packets, some 80 symbols.
+    example_writes_what_gnu_radio_writes(
+        "dvbt_tx_2k",
+        "dvbt_tx_demo",
+        320,
+        Some("digital_ofdm_cyclic_prefixer_0"),
+    );
+}
+
+#[test]
+fn gnu_radio_s_dvbt_8k_example_writes_what_gnu_radio_writes() {
+    // 3024 bytes an OFDM symbol of 8192 + 256 samples: some 20 symbols.
+    example_writes_what_gnu_radio_writes(
+        "dvbt_tx_8k",
+        "dvbt_tx_demo",
+        320,
+        Some("digital_ofdm_cyclic_prefixer_0"),
+    );
+}
+
+#[test]
+fn gnu_radio_s_dvbs_example_writes_what_gnu_radio_writes() {
+    // QPSK 7/8 after RS(204, 188): 160 packets, some 74000 samples (2 a symbol).
+    example_writes_what_gnu_radio_writes("dvbs_tx", "dvbs_tx", 160, None);
+}
