@@ -3,9 +3,10 @@
 //! energy dispersal, RS(204, 188), the outer interleaver and the inner code at 7/8, then
 //! DVB-S2's QPSK mapper and an RRC filter) made finite and file to file: a short transport
 //! stream read once, the samples written to a file (the DVB-T examples, which have only radio
-//! sinks, get a file sink after the cyclic prefixer). Radioflow writes as many samples as GNU
-//! Radio (grcc's flowgraph of the same file), equal to 1e-5 of the peak (the DVB-T examples'
-//! inverse FFTs and the DVB-S example's FFT filter: FFTW's rounding against rustfft's).
+//! sinks, get a file sink after the cyclic prefixer). Radioflow writes GNU Radio's samples
+//! (grcc's flowgraph of the same file) to 1e-5 of the peak (the DVB-T examples' inverse FFTs
+//! and the DVB-S example's FFT filter: FFTW's rounding against rustfft's and a direct FIR's),
+//! as many of them but for the DVB-S example's end (see its test).
 
 mod support;
 
@@ -44,16 +45,23 @@ fn add_file_sink(text: &str, after: &str) -> String {
 
 connections:
 ";
-    text.replacen("\nconnections:\n", &format!("\n{sink}"), 1).replacen(
-        "\nconnections:\n",
-        &format!("\nconnections:\n- [{after}, '0', blocks_file_sink_0, '0']\n"),
-        1,
-    )
+    text.replacen("\nconnections:\n", &format!("\n{sink}"), 1)
+        .replacen(
+            "\nconnections:\n",
+            &format!("\nconnections:\n- [{after}, '0', blocks_file_sink_0, '0']\n"),
+            1,
+        )
 }
 
-/// Radioflow's samples are GNU Radio's to 1e-5 of GNU Radio's peak.
-fn same_samples(name: &str, ours: &[(f32, f32)], theirs: &[(f32, f32)]) {
-    assert_eq!(ours.len(), theirs.len(), "{name}: samples written");
+/// Radioflow's samples are GNU Radio's to 1e-5 of GNU Radio's peak; radioflow may write up to
+/// `tail` more at the end.
+fn same_samples(name: &str, ours: &[(f32, f32)], theirs: &[(f32, f32)], tail: usize) {
+    assert!(
+        ours.len() >= theirs.len() && ours.len() - theirs.len() <= tail,
+        "{name}: radioflow wrote {} samples, GNU Radio {}",
+        ours.len(),
+        theirs.len()
+    );
     let peak = theirs
         .iter()
         .map(|&(re, im)| re.abs().max(im.abs()))
@@ -67,9 +75,16 @@ fn same_samples(name: &str, ours: &[(f32, f32)], theirs: &[(f32, f32)]) {
     }
 }
 
-/// GNU Radio's example `name` (Python module `id`, its options' id) on `packets` transport packets; `after`:
-/// the block a file sink is added after, where the example has none.
-fn example_writes_what_gnu_radio_writes(name: &str, id: &str, packets: usize, after: Option<&str>) {
+/// GNU Radio's example `name` (Python module `id`, its options' id) on `packets` transport
+/// packets; `after`: the block a file sink is added after, where the example has none;
+/// `tail`: the samples radioflow may write beyond GNU Radio's at the end.
+fn example_writes_what_gnu_radio_writes(
+    name: &str,
+    id: &str,
+    packets: usize,
+    after: Option<&str>,
+    tail: usize,
+) {
     let path = format!("/usr/share/gnuradio/examples/dtv/{name}.grc");
     let Ok(text) = std::fs::read_to_string(&path) else {
         eprintln!("SKIPPED: GNU Radio's examples are not installed ({path})");
@@ -105,7 +120,7 @@ fn example_writes_what_gnu_radio_writes(name: &str, id: &str, packets: usize, af
     let theirs_text = support::edit_example(&text, &ts_path, &theirs_path, true);
     support::run_in_gnuradio(&dir, id, &theirs_text);
     let theirs = samples(&std::fs::read(&theirs_path).unwrap());
-    same_samples(name, &ours, &theirs);
+    same_samples(name, &ours, &theirs, tail);
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -117,6 +132,7 @@ fn gnu_radio_s_dvbt_2k_example_writes_what_gnu_radio_writes() {
         "dvbt_tx_demo",
         320,
         Some("digital_ofdm_cyclic_prefixer_0"),
+        0,
     );
 }
 
@@ -128,11 +144,15 @@ fn gnu_radio_s_dvbt_8k_example_writes_what_gnu_radio_writes() {
         "dvbt_tx_demo",
         320,
         Some("digital_ofdm_cyclic_prefixer_0"),
+        0,
     );
 }
 
 #[test]
 fn gnu_radio_s_dvbs_example_writes_what_gnu_radio_writes() {
-    // QPSK 7/8 after RS(204, 188): 160 packets, some 74000 samples (2 a symbol).
-    example_writes_what_gnu_radio_writes("dvbs_tx", "dvbs_tx", 160, None);
+    // QPSK 7/8 after RS(204, 188): 160 packets, some 278000 samples (2 a symbol). GNU Radio's
+    // fft_filter_ccc writes whole FFT blocks of 256 - 101 + 1 = 156 samples (101 RRC taps),
+    // so it leaves out the end of the stream that does not fill one; the GNU Radio table maps
+    // it to radioflow's direct FIR, which writes every sample: up to 155 more.
+    example_writes_what_gnu_radio_writes("dvbs_tx", "dvbs_tx", 160, None, 155);
 }

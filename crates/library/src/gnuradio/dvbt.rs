@@ -27,7 +27,10 @@ fn option_word(
             options.join(", ")
         ));
     }
-    let rest = option.strip_prefix(prefix).unwrap_or(&option).to_lowercase();
+    let rest = option
+        .strip_prefix(prefix)
+        .unwrap_or(&option)
+        .to_lowercase();
     let word = if fraction {
         rest.replacen('_', "/", 1)
     } else {
@@ -38,11 +41,25 @@ fn option_word(
 }
 
 fn constellation(m: &mut Mapped) -> Result<(), String> {
-    option_word(m, "constellation", "qpsk", &["qpsk", "16qam", "64qam"], "", false)
+    option_word(
+        m,
+        "constellation",
+        "qpsk",
+        &["qpsk", "16qam", "64qam"],
+        "",
+        false,
+    )
 }
 
 fn hierarchy(m: &mut Mapped) -> Result<(), String> {
-    option_word(m, "hierarchy", "nh", &["nh", "alpha1", "alpha2", "alpha4"], "", false)
+    option_word(
+        m,
+        "hierarchy",
+        "nh",
+        &["nh", "alpha1", "alpha2", "alpha4"],
+        "",
+        false,
+    )
 }
 
 const RATES: [&str; 5] = ["C1_2", "C2_3", "C3_4", "C5_6", "C7_8"];
@@ -69,7 +86,14 @@ fn bit_inner_interleaver(m: &mut Mapped) -> Result<(), String> {
 
 fn symbol_inner_interleaver(m: &mut Mapped) -> Result<(), String> {
     transmission_mode(m)?;
-    option_word(m, "direction", "Interleave", &["Interleave", "Deinterleave"], "", false)
+    option_word(
+        m,
+        "direction",
+        "Interleave",
+        &["Interleave", "Deinterleave"],
+        "",
+        false,
+    )
 }
 
 fn map(m: &mut Mapped) -> Result<(), String> {
@@ -97,11 +121,9 @@ fn reference_signals(m: &mut Mapped) -> Result<(), String> {
         // GRC's option names, misspelling included.
         "call_id_yes" => true,
         "cell_id_no" => false,
-        other => {
-            return Err(format!(
-                "include_cell_id = {other} is not one of GNU Radio's options (call_id_yes, cell_id_no)"
-            ))
-        }
+        other => return Err(format!(
+            "include_cell_id = {other} is not one of GNU Radio's options (call_id_yes, cell_id_no)"
+        )),
     };
     push(m, "include_cell_id", Pmt::Bool(include));
     Ok(())
@@ -129,10 +151,22 @@ const GAIN: GrParam = GrParam {
 /// another size makes its ports' item size disagree with the complex streams GRC connects.
 const REFERENCE_TYPES: &[GrType] = &[
     ty("complex", Dtype::Complex32),
-    no_ty("float", "gr-dtv's block reads complex cells whatever its item size says: only complex connects"),
-    no_ty("int", "gr-dtv's block reads complex cells whatever its item size says: only complex connects"),
-    no_ty("short", "gr-dtv's block reads complex cells whatever its item size says: only complex connects"),
-    no_ty("byte", "gr-dtv's block reads complex cells whatever its item size says: only complex connects"),
+    no_ty(
+        "float",
+        "gr-dtv's block reads complex cells whatever its item size says: only complex connects",
+    ),
+    no_ty(
+        "int",
+        "gr-dtv's block reads complex cells whatever its item size says: only complex connects",
+    ),
+    no_ty(
+        "short",
+        "gr-dtv's block reads complex cells whatever its item size says: only complex connects",
+    ),
+    no_ty(
+        "byte",
+        "gr-dtv's block reads complex cells whatever its item size says: only complex connects",
+    ),
 ];
 
 pub(crate) const ROWS: &[GrBlock] = &[
