@@ -9,7 +9,7 @@ pub(crate) const BLOCK: usize = 126;
 /// The offsets of H_0 to H_5 (clause 4.3.4.1).
 const OFFSETS: [usize; 6] = [0, 63, 105, 42, 21, 84];
 
-/// Interleaves one block: `input` and `output` of [`BLOCK`] symbols of `v` bits (2, 4 or 6),
+/// Interleaves one block: `input` and `output` of 126 symbols of `v` bits (2, 4 or 6),
 /// the first bit (x_0, y_0) the most significant.
 pub fn interleave_block(v: usize, input: &[u8], output: &mut [u8]) {
     debug_assert_eq!((input.len(), output.len()), (BLOCK, BLOCK));

@@ -41,7 +41,7 @@ pub enum Constellation {
 pub(crate) const CONSTELLATION_WORDS: [&str; 3] = ["qpsk", "16qam", "64qam"];
 
 impl Constellation {
-    /// Reads one of [`CONSTELLATION_WORDS`].
+    /// Reads its word: `qpsk`, `16qam`, `64qam`.
     ///
     /// # Errors
     /// Another word (naming `block` and parameter `name`).
@@ -87,7 +87,7 @@ pub enum Hierarchy {
 pub(crate) const HIERARCHY_WORDS: [&str; 4] = ["nh", "alpha1", "alpha2", "alpha4"];
 
 impl Hierarchy {
-    /// Reads one of [`HIERARCHY_WORDS`].
+    /// Reads its word: `nh`, `alpha1`, `alpha2`, `alpha4`.
     ///
     /// # Errors
     /// Another word (naming `block` and parameter `name`).
@@ -134,7 +134,7 @@ pub enum CodeRate {
 pub(crate) const CODE_RATE_WORDS: [&str; 5] = ["1/2", "2/3", "3/4", "5/6", "7/8"];
 
 impl CodeRate {
-    /// Reads one of [`CODE_RATE_WORDS`].
+    /// Reads its word: `1/2`, `2/3`, `3/4`, `5/6`, `7/8`.
     ///
     /// # Errors
     /// Another word (naming `block` and parameter `name`).
@@ -177,7 +177,7 @@ pub enum Mode {
 pub(crate) const MODE_WORDS: [&str; 2] = ["2k", "8k"];
 
 impl Mode {
-    /// Reads one of [`MODE_WORDS`].
+    /// Reads its word: `2k`, `8k`.
     ///
     /// # Errors
     /// Another word (naming `block` and parameter `name`).
@@ -233,7 +233,7 @@ pub enum GuardInterval {
 pub(crate) const GUARD_WORDS: [&str; 4] = ["1/32", "1/16", "1/8", "1/4"];
 
 impl GuardInterval {
-    /// Reads one of [`GUARD_WORDS`].
+    /// Reads its word: `1/32`, `1/16`, `1/8`, `1/4`.
     ///
     /// # Errors
     /// Another word (naming `block` and parameter `name`).

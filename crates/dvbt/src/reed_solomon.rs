@@ -67,12 +67,12 @@ impl ReedSolomon {
         let mut log = [0u8; 256];
         log[0] = ZERO_LOG;
         let mut x: u32 = 1;
-        for i in 0..255 {
+        for (i, e) in exp[..255].iter_mut().enumerate() {
             if x == 0 || (i > 0 && x == 1) {
                 return Err(RsError::NotPrimitive(poly));
             }
             log[x as usize] = i as u8;
-            exp[i] = x as u8;
+            *e = x as u8;
             x <<= 1;
             if x & 0x100 != 0 {
                 x ^= poly;
@@ -119,8 +119,12 @@ impl ReedSolomon {
             let feedback = self.log[(m ^ parity[0]) as usize];
             if feedback != ZERO_LOG {
                 let f = feedback as usize;
-                for j in 1..roots {
-                    parity[j] ^= self.exp[mod255(f + self.generator[roots - j] as usize)];
+                // Parity byte j takes the generator's coefficient of degree roots - j.
+                for (p, &g) in parity[1..]
+                    .iter_mut()
+                    .zip(self.generator[1..roots].iter().rev())
+                {
+                    *p ^= self.exp[mod255(f + g as usize)];
                 }
             }
             parity.copy_within(1.., 0);

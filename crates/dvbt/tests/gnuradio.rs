@@ -315,10 +315,22 @@ fn map_cases() -> Vec<Case> {
     cases
 }
 
+/// Mode, constellation, hierarchy, HP rate, LP rate, guard, cell id included, cell id,
+/// symbols.
+type ReferenceCase = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    bool,
+    i64,
+    usize,
+);
+
 fn reference_signals_cases() -> Vec<Case> {
-    // (mode, constellation, hierarchy, HP rate, LP rate, guard, cell id included, cell id,
-    // symbols)
-    let sweep: [(&str, &str, &str, &str, &str, &str, bool, i64, usize); 4] = [
+    let sweep: [ReferenceCase; 4] = [
         (
             "2k",
             "64qam",
