@@ -156,3 +156,57 @@ fn gnu_radio_s_dvbs_example_writes_what_gnu_radio_writes() {
     // it to radioflow's direct FIR, which writes every sample: up to 155 more.
     example_writes_what_gnu_radio_writes("dvbs_tx", "dvbs_tx", 160, None, 155);
 }
+
+/// `text` with the first `from` after `block`'s entry replaced by `to`.
+fn edit_block(text: &str, block: &str, from: &str, to: &str) -> String {
+    let at = text.find(&format!("- name: {block}\n")).unwrap();
+    let (head, tail) = text.split_at(at);
+    format!("{head}{}", tail.replacen(from, to, 1))
+}
+
+#[test]
+fn dvb_t_settings_radioflow_does_not_run_are_refused_by_name() {
+    let path = "/usr/share/gnuradio/examples/dtv/dvbt_tx_2k.grc";
+    let Ok(text) = std::fs::read_to_string(path) else {
+        eprintln!("SKIPPED: GNU Radio's examples are not installed ({path})");
+        return;
+    };
+    // The radio sink disabled (built without SoapySDR, radioflow would name it first).
+    let text = edit_block(
+        &text,
+        "soapy_custom_sink_0",
+        "    state: true\n",
+        "    state: disabled\n",
+    );
+    // (block, its line, the line refused, what the error names): gr-dtv's hierarchical bit
+    // interleaver is undefined; its reference signals read complex cells whatever the type;
+    // its mapper's gain is a float.
+    let cases = [
+        (
+            "dtv_dvbt_bit_inner_interleaver_0",
+            "    hierarchy: nh\n",
+            "    hierarchy: alpha2\n",
+            "dtv_dvbt_bit_inner_interleaver: hierarchy is not supported",
+        ),
+        (
+            "dtv_dvbt_reference_signals_0",
+            "    type: complex\n",
+            "    type: float\n",
+            "type float is not supported",
+        ),
+        (
+            "dtv_dvbt_map_0",
+            "    gain: '1'\n",
+            "    gain: '1+1j'\n",
+            "takes a float gain",
+        ),
+    ];
+    for (block, from, to, named) in cases {
+        let edited = edit_block(&text, block, from, to);
+        assert_ne!(edited, text, "{block}: the file changed");
+        let Err(e) = parse_grc(&edited, "dvbt_tx_2k.grc") else {
+            panic!("{block}: {to:?} was accepted");
+        };
+        assert!(e.to_string().contains(named), "{block}: {e}");
+    }
+}

@@ -40,7 +40,7 @@ const BLOCK: &str = "dvbt_bit_inner_interleaver";
     make = Self::new(&constellation, &hierarchy, &transmission_mode).map_err(Refused::from)
 )]
 #[param(constellation: String = "64qam", words = ["qpsk", "16qam", "64qam"], doc = "the constellation (v bits a byte)")]
-#[param(hierarchy: String = "nh", words = ["nh", "alpha1", "alpha2", "alpha4"], doc = "hierarchy: nh only (see the block's docs)")]
+#[param(hierarchy: String = "nh", words = ["nh"], doc = "hierarchy: non-hierarchical only (gr-dtv's hierarchical modes are not defined, see the block's docs)")]
 #[param(transmission_mode: String = "2k", words = ["2k", "8k"], doc = "transmission mode: the vectors' length (1512, 6048)")]
 pub struct DvbtBitInnerInterleaver {
     /// Vectors of a symbol's data carriers, `v` bits each.

@@ -81,6 +81,14 @@ fn inner_coder(m: &mut Mapped) -> Result<(), String> {
 fn bit_inner_interleaver(m: &mut Mapped) -> Result<(), String> {
     constellation(m)?;
     hierarchy(m)?;
+    if m.param("hierarchy").and_then(Pmt::as_symbol) != Some("nh") {
+        return Err(
+            "hierarchy is not supported but nh: gr-dtv's hierarchical bit interleaver divides by \
+             zero (QPSK) or reads bits it never wrote and writes past its arrays (16QAM, 64QAM), \
+             so its output is not defined"
+                .to_owned(),
+        );
+    }
     transmission_mode(m)
 }
 
@@ -121,9 +129,11 @@ fn reference_signals(m: &mut Mapped) -> Result<(), String> {
         // GRC's option names, misspelling included.
         "call_id_yes" => true,
         "cell_id_no" => false,
-        other => return Err(format!(
+        other => {
+            return Err(format!(
             "include_cell_id = {other} is not one of GNU Radio's options (call_id_yes, cell_id_no)"
-        )),
+        ))
+        }
     };
     push(m, "include_cell_id", Pmt::Bool(include));
     Ok(())
