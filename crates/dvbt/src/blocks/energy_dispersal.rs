@@ -21,8 +21,8 @@ const BLOCK: &str = "dvbt_energy_dispersal";
 /// it. gr-dtv searches only at the start of each call of its work and then reads whole
 /// vectors on without checking (it logs "Malformed MPEG-TS!" where a sync byte is missing):
 /// on a stream whose packets follow each other, as transport streams do, both write the
-/// same bytes. Tags move to the vector holding their byte (offset / (1504 · `nsize`), GNU
-/// Radio's relative rate).
+/// same bytes. Tags move to vector offset / (1504 · `nsize`), rounded half up (GNU Radio's
+/// relative rate).
 ///
 /// # Example
 /// ```
