@@ -3,7 +3,8 @@
 //! equal, bit for bit (the reference signals' samples, an inverse FFT, to 1e-5 of the peak:
 //! FFTW's rounding against rustfft's). SKIPPED where GNU Radio is not installed.
 //! - dvbt_energy_dispersal: 1 and 2 groups a vector; a stream starting with bytes that are
-//!   not a sync byte, and ending with a cut group.
+//!   not a sync byte (more than a packet of them: a search that drops 188 bytes), and ending
+//!   with a cut group.
 //! - dvbt_reed_solomon_enc: DVB-T's RS(204, 188) in 8 and 1 codewords a vector; 32 parity
 //!   bytes unshortened; 10 parity bytes shortened by 40; another primitive polynomial.
 //! - dvbt_convolutional_interleaver: DVB-T's 12 × 17 and a small one.
@@ -153,7 +154,8 @@ const HIERARCHIES: [(&str, &str); 4] = [
 const MODES: [(&str, &str, usize); 2] = [("2k", "T2k", 1512), ("8k", "T8k", 6048)];
 
 fn energy_dispersal_cases() -> Vec<Case> {
-    [(1, 5, 3 * 8 + 5), (2, 0, 4 * 8 + 3)]
+    // (nsize, bytes before the first packet (200: a search that finds no sync byte), packets)
+    [(1, 5, 3 * 8 + 5), (2, 0, 4 * 8 + 3), (1, 200, 2 * 8)]
         .into_iter()
         .map(|(nsize, junk, packets)| {
             case(

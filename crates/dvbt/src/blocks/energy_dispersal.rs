@@ -104,6 +104,7 @@ impl DvbtEnergyDispersal {
                 return Ok(WorkStatus::Continue);
             }
             let Some(start) = self.input.slice()[..PACKET].iter().position(|&b| b == SYNC) else {
+                forward_tags(&self.input, &mut self.output, PACKET, 1, vector as u64);
                 self.input.consume(PACKET);
                 continue;
             };
