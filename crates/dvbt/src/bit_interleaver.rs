@@ -1,7 +1,7 @@
 //! The bit-wise inner interleaver (ETSI EN 300 744 clause 4.3.4.1), non-hierarchical: the
 //! `v` bits of 126 symbols demultiplexed onto `v` streams (figure 6's mapping), each stream's
 //! 126 bits permuted by its own H_e(w) = (w + offset_e) mod 126, and the `v` streams' bits
-//! gathered into symbols again.
+//! gathered into symbols again; and the way back.
 
 /// Symbols of one interleaving block.
 pub(crate) const BLOCK: usize = 126;
@@ -9,17 +9,37 @@ pub(crate) const BLOCK: usize = 126;
 /// The offsets of H_0 to H_5 (clause 4.3.4.1).
 const OFFSETS: [usize; 6] = [0, 63, 105, 42, 21, 84];
 
-/// Interleaves one block: `input` and `output` of 126 symbols of `v` bits (2, 4 or 6),
-/// the first bit (x_0, y_0) the most significant.
-pub fn interleave_block(v: usize, input: &[u8], output: &mut [u8]) {
-    debug_assert_eq!((input.len(), output.len()), (BLOCK, BLOCK));
-    // Non-hierarchical demultiplexing: bit k of a symbol goes to stream
-    // k / (v/2) + 2 (k mod v/2) (x0 → b0, x1 → b2, x2 → b4, x3 → b1 … for 64QAM).
+/// Non-hierarchical demultiplexing: bit k of a symbol goes to stream k / (v/2) + 2 (k mod v/2)
+/// (x0 → b0, x1 → b2, x2 → b4, x3 → b1 … for 64QAM); the symbol's bit of each stream.
+fn demultiplexing(v: usize) -> [usize; 6] {
     let half = v / 2;
     let mut bit_of_stream = [0usize; 6];
     for k in 0..v {
         bit_of_stream[k / half + 2 * (k % half)] = k;
     }
+    bit_of_stream
+}
+
+/// Undoes [`interleave_block`]: `input` and `output` of 126 symbols of `v` bits; bits above
+/// the `v` low ones are not read (as gr-dtv's `dvbt_bit_inner_deinterleaver`).
+pub fn deinterleave_block(v: usize, input: &[u8], output: &mut [u8]) {
+    debug_assert_eq!((input.len(), output.len()), (BLOCK, BLOCK));
+    let bit_of_stream = demultiplexing(v);
+    output.fill(0);
+    for (e, &k) in bit_of_stream[..v].iter().enumerate() {
+        // Stream e's bit at position j came from symbol w with H_e(w) = j.
+        for (j, out) in output.iter_mut().enumerate() {
+            let w = (j + BLOCK - OFFSETS[e]) % BLOCK;
+            *out |= ((input[w] >> (v - 1 - e)) & 1) << (v - 1 - k);
+        }
+    }
+}
+
+/// Interleaves one block: `input` and `output` of 126 symbols of `v` bits (2, 4 or 6),
+/// the first bit (x_0, y_0) the most significant.
+pub fn interleave_block(v: usize, input: &[u8], output: &mut [u8]) {
+    debug_assert_eq!((input.len(), output.len()), (BLOCK, BLOCK));
+    let bit_of_stream = demultiplexing(v);
     for (w, out) in output.iter_mut().enumerate() {
         let mut y = 0u8;
         for e in 0..v {
@@ -56,6 +76,19 @@ mod tests {
                     assert!(seen.insert((v, set[0])));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn deinterleaving_undoes_interleaving() {
+        for v in [2, 4, 6] {
+            let input: Vec<u8> = (0..BLOCK)
+                .map(|i| ((i * 37 + 5) % (1 << v)) as u8)
+                .collect();
+            let (mut mid, mut back) = ([0u8; BLOCK], [0u8; BLOCK]);
+            interleave_block(v, &input, &mut mid);
+            deinterleave_block(v, &mid, &mut back);
+            assert_eq!(back.to_vec(), input, "v {v}");
         }
     }
 

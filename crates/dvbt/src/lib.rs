@@ -17,6 +17,9 @@
 //! - [`DvbtReferenceSignals`] (`dvbt_reference_signals`): pilots (clause 4.5), TPS (clause
 //!   4.6, [`tps_bits`]) and the inverse FFT ([`ReferenceSignals`] places the carriers).
 //!
+//! Of the receiver, [`DvbtBitInnerDeinterleaver`] (`dvbt_bit_inner_deinterleaver`,
+//! [`deinterleave_block`]); [`DvbtSymbolInnerInterleaver`] deinterleaves too.
+//!
 //! The settings' words are read by [`Constellation`], [`Hierarchy`], [`CodeRate`], [`Mode`]
 //! and [`GuardInterval`]; a refused setting is a [`SettingsError`] naming block and parameter.
 //!
@@ -44,10 +47,11 @@ mod symbol_interleaver;
 mod tags;
 mod tps;
 
-pub use bit_interleaver::interleave_block;
+pub use bit_interleaver::{deinterleave_block, interleave_block};
 pub use blocks::{
-    DvbtBitInnerInterleaver, DvbtConvolutionalInterleaver, DvbtEnergyDispersal, DvbtInnerCoder,
-    DvbtMap, DvbtReedSolomonEnc, DvbtReferenceSignals, DvbtSymbolInnerInterleaver,
+    DvbtBitInnerDeinterleaver, DvbtBitInnerInterleaver, DvbtConvolutionalInterleaver,
+    DvbtEnergyDispersal, DvbtInnerCoder, DvbtMap, DvbtReedSolomonEnc, DvbtReferenceSignals,
+    DvbtSymbolInnerInterleaver,
 };
 pub use constellation::points as constellation_points;
 pub use dispersal::sequence as dispersal_sequence;

@@ -10,6 +10,7 @@
 //! - dvbt_convolutional_interleaver: DVB-T's 12 × 17 and a small one.
 //! - dvbt_inner_coder: every code rate with every constellation, vectors of 1512 and 3024.
 //! - dvbt_bit_inner_interleaver: every constellation in both modes.
+//! - dvbt_bit_inner_deinterleaver: every constellation, bytes with bits above v (not read).
 //! - dvbt_symbol_inner_interleaver: both modes, across a frame's end; deinterleaving by
 //!   `symbol_index` tags.
 //! - dvbt_map: every constellation with every hierarchy, both modes, a gain.
@@ -18,8 +19,9 @@
 
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_dvbt::{
-    DvbtBitInnerInterleaver, DvbtConvolutionalInterleaver, DvbtEnergyDispersal, DvbtInnerCoder,
-    DvbtMap, DvbtReedSolomonEnc, DvbtReferenceSignals, DvbtSymbolInnerInterleaver,
+    DvbtBitInnerDeinterleaver, DvbtBitInnerInterleaver, DvbtConvolutionalInterleaver,
+    DvbtEnergyDispersal, DvbtInnerCoder, DvbtMap, DvbtReedSolomonEnc, DvbtReferenceSignals,
+    DvbtSymbolInnerInterleaver,
 };
 use radioflow_runtime::{
     Block, Complex32, FlowScheduler, Flowgraph, Item, Pmt, Scheduler, SingleThread, Tag,
@@ -262,6 +264,28 @@ fn bit_interleaver_cases() -> Vec<Case> {
                 (p, "b", p),
                 vec![(1, "a", 1)],
                 move || Box::new(DvbtBitInnerInterleaver::new(c, "nh", mode).unwrap()),
+            ));
+        }
+    }
+    cases
+}
+
+fn bit_deinterleaver_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for (mode, gr_mode, p) in MODES {
+        for (c, gr_c, points) in CONSTELLATIONS {
+            if mode == "8k" && c == "16qam" {
+                continue;
+            }
+            // Bytes of any value: the bits above v are not read.
+            let limit = if c == "16qam" { 256 } else { points };
+            cases.push(case(
+                format!("bd_{mode}_{c}"),
+                format!("dtv.dvbt_bit_inner_deinterleaver({p}, dtv.{gr_c}, dtv.NH, dtv.{gr_mode})"),
+                Data::Bytes(bytes(2 * p, limit, p + 1)),
+                (p, "b", p),
+                vec![(1, "a", 1)],
+                move || Box::new(DvbtBitInnerDeinterleaver::new(c, "nh", mode).unwrap()),
             ));
         }
     }
@@ -554,6 +578,11 @@ fn inner_coder_equals_gnu_radio_s() {
 #[test]
 fn bit_inner_interleaver_equals_gnu_radio_s() {
     equal_gnu_radio_s("bi", &bit_interleaver_cases());
+}
+
+#[test]
+fn bit_inner_deinterleaver_equals_gnu_radio_s() {
+    equal_gnu_radio_s("bd", &bit_deinterleaver_cases());
 }
 
 #[test]

@@ -1,5 +1,7 @@
-//! gr-dtv's DVB-T transmitter blocks as blocks of a streaming graph, one per file.
+//! gr-dtv's DVB-T transmitter blocks (and the receiver's bit deinterleaver) as blocks of a
+//! streaming graph, one per file.
 
+mod bit_inner_deinterleaver;
 mod bit_inner_interleaver;
 mod convolutional_interleaver;
 mod energy_dispersal;
@@ -9,6 +11,7 @@ mod reed_solomon_enc;
 mod reference_signals;
 mod symbol_inner_interleaver;
 
+pub use bit_inner_deinterleaver::DvbtBitInnerDeinterleaver;
 pub use bit_inner_interleaver::DvbtBitInnerInterleaver;
 pub use convolutional_interleaver::DvbtConvolutionalInterleaver;
 pub use energy_dispersal::DvbtEnergyDispersal;

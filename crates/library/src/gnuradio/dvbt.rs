@@ -1,5 +1,5 @@
 //! Rows for gr-dtv's DVB-T transmitter blocks (`dtv_dvbt_*`: transport stream to OFDM
-//! symbols), over `radioflow-dvbt`'s blocks. Their enumerations (`64qam`, `C2_3`, `T2k`,
+//! symbols) and the receiver's bit deinterleaver, over `radioflow-dvbt`'s blocks. Their enumerations (`64qam`, `C2_3`, `T2k`,
 //! `GI_1_32`) are taken as written ([`To::Word`](super::table::To)) and turned into the
 //! blocks' words here.
 
@@ -78,14 +78,15 @@ fn inner_coder(m: &mut Mapped) -> Result<(), String> {
     code_rate(m, "code_rate")
 }
 
+/// The bit interleaver's and deinterleaver's settings: non-hierarchical only.
 fn bit_inner_interleaver(m: &mut Mapped) -> Result<(), String> {
     constellation(m)?;
     hierarchy(m)?;
     if m.param("hierarchy").and_then(Pmt::as_symbol) != Some("nh") {
         return Err(
-            "hierarchy is not supported but nh: gr-dtv's hierarchical bit interleaver divides by \
-             zero (QPSK) or reads bits it never wrote and writes past its arrays (16QAM, 64QAM), \
-             so its output is not defined"
+            "hierarchy is not supported but nh: gr-dtv's hierarchical bit interleaver and \
+             deinterleaver divide by zero (QPSK) or read and write their bit arrays out of their \
+             bounds (16QAM, 64QAM), so their output is not defined"
                 .to_owned(),
         );
     }
@@ -232,6 +233,20 @@ pub(crate) const ROWS: &[GrBlock] = &[
             "dtv_dvbt_bit_inner_interleaver",
             "dtv.dvbt_bit_inner_interleaver({transmission_mode.payload_length},{constellation.val},{hierarchy.val},{transmission_mode.val})",
             "dvbt_bit_inner_interleaver",
+            &[],
+            &[
+                word("constellation", "_constellation"),
+                word("hierarchy", "_hierarchy"),
+                word("transmission_mode", "_transmission_mode"),
+            ],
+        )
+    },
+    GrBlock {
+        choose: Some(bit_inner_interleaver),
+        ..row(
+            "dtv_dvbt_bit_inner_deinterleaver",
+            "dtv.dvbt_bit_inner_deinterleaver({transmission_mode.payload_length},{constellation.val},{hierarchy.val},{transmission_mode.val})",
+            "dvbt_bit_inner_deinterleaver",
             &[],
             &[
                 word("constellation", "_constellation"),
