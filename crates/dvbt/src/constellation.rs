@@ -50,6 +50,20 @@ pub fn points(c: Constellation, h: Hierarchy, gain: f32) -> Vec<Complex32> {
         .collect()
 }
 
+/// The index of the point of `points` nearest to `z` (squared distance in single precision,
+/// the first of equally near ones), as gr-dtv's `dvbt_demap` decides.
+pub fn nearest(points: &[Complex32], z: Complex32) -> usize {
+    let mut best = (0, f32::INFINITY);
+    for (i, p) in points.iter().enumerate() {
+        let (dr, di) = (z.re - p.re, z.im - p.im);
+        let d = dr * dr + di * di;
+        if d < best.1 {
+            best = (i, d);
+        }
+    }
+    best.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,6 +90,26 @@ mod tests {
             let e: f32 = p.iter().map(|z| z.norm_sqr()).sum::<f32>() / p.len() as f32;
             assert!((e - 1.0).abs() < 1e-5, "{c:?} {h:?}: mean energy {e}");
         }
+    }
+
+    #[test]
+    fn every_point_is_nearest_to_itself() {
+        for c in [
+            Constellation::Qpsk,
+            Constellation::Qam16,
+            Constellation::Qam64,
+        ] {
+            let p = points(c, Hierarchy::Alpha2, 1.5);
+            for (i, &z) in p.iter().enumerate() {
+                assert_eq!(nearest(&p, z), i, "{c:?}");
+            }
+        }
+        // QPSK's four points are equally near to the origin: the first.
+        let p = points(Constellation::Qpsk, Hierarchy::Nh, 1.0);
+        assert_eq!(nearest(&p, Complex32::new(0.0, 0.0)), 0);
+        // 16QAM's inner points 0011, 0111, 1011, 1111 are: 0011.
+        let p = points(Constellation::Qam16, Hierarchy::Nh, 1.0);
+        assert_eq!(nearest(&p, Complex32::new(0.0, 0.0)), 0b0011);
     }
 
     #[test]

@@ -18,7 +18,8 @@
 //!   4.6, [`tps_bits`]) and the inverse FFT ([`ReferenceSignals`] places the carriers).
 //!
 //! Of the receiver, [`DvbtBitInnerDeinterleaver`] (`dvbt_bit_inner_deinterleaver`,
-//! [`deinterleave_block`]); [`DvbtSymbolInnerInterleaver`] deinterleaves too.
+//! [`deinterleave_block`]) and [`DvbtDemap`] (`dvbt_demap`, hard decisions:
+//! [`nearest_point`]); [`DvbtSymbolInnerInterleaver`] deinterleaves too.
 //!
 //! The settings' words are read by [`Constellation`], [`Hierarchy`], [`CodeRate`], [`Mode`]
 //! and [`GuardInterval`]; a refused setting is a [`SettingsError`] naming block and parameter.
@@ -49,11 +50,11 @@ mod tps;
 
 pub use bit_interleaver::{deinterleave_block, interleave_block};
 pub use blocks::{
-    DvbtBitInnerDeinterleaver, DvbtBitInnerInterleaver, DvbtConvolutionalInterleaver,
+    DvbtBitInnerDeinterleaver, DvbtBitInnerInterleaver, DvbtConvolutionalInterleaver, DvbtDemap,
     DvbtEnergyDispersal, DvbtInnerCoder, DvbtMap, DvbtReedSolomonEnc, DvbtReferenceSignals,
     DvbtSymbolInnerInterleaver,
 };
-pub use constellation::points as constellation_points;
+pub use constellation::{nearest as nearest_point, points as constellation_points};
 pub use dispersal::sequence as dispersal_sequence;
 pub use error::SettingsError;
 pub use inner_code::InnerCoder;

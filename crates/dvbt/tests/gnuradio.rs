@@ -14,12 +14,14 @@
 //! - dvbt_symbol_inner_interleaver: both modes, across a frame's end; deinterleaving by
 //!   `symbol_index` tags.
 //! - dvbt_map: every constellation with every hierarchy, both modes, a gain.
+//! - dvbt_demap: every constellation with every hierarchy, both modes, a gain; cells all over
+//!   the plane and equally near to several points.
 //! - dvbt_reference_signals: both modes, every constellation, hierarchy, code rates, guard
 //!   intervals, cell identifiers; 2K over a whole super-frame (TPS of four frames).
 
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_dvbt::{
-    DvbtBitInnerDeinterleaver, DvbtBitInnerInterleaver, DvbtConvolutionalInterleaver,
+    DvbtBitInnerDeinterleaver, DvbtBitInnerInterleaver, DvbtConvolutionalInterleaver, DvbtDemap,
     DvbtEnergyDispersal, DvbtInnerCoder, DvbtMap, DvbtReedSolomonEnc, DvbtReferenceSignals,
     DvbtSymbolInnerInterleaver,
 };
@@ -355,6 +357,42 @@ type ReferenceCase = (
     usize,
 );
 
+fn demap_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    for (c, gr_c, _) in CONSTELLATIONS {
+        for (h, gr_h) in HIERARCHIES {
+            for (mode, gr_mode, p) in MODES {
+                if mode == "8k" && h != "alpha4" {
+                    continue;
+                }
+                let gain = if h == "alpha2" { 0.5f32 } else { 1.0 };
+                // Cells all over the constellation, and some equally near to several points
+                // (the origin, the axes).
+                let cells: Vec<Complex32> = (0..2 * p)
+                    .map(|k| match k % 97 {
+                        0 => Complex32::new(0.0, 0.0),
+                        1 => Complex32::new(0.0, 0.5),
+                        2 => Complex32::new(-0.25, 0.0),
+                        _ => Complex32::new(
+                            ((k * 7919) % 3001) as f32 / 1000.0 - 1.5,
+                            ((k * 104_729) % 2999) as f32 / 1000.0 - 1.5,
+                        ),
+                    })
+                    .collect();
+                cases.push(case(
+                    format!("demap_{c}_{h}_{mode}"),
+                    format!("dtv.dvbt_demap({p}, dtv.{gr_c}, dtv.{gr_h}, dtv.{gr_mode}, {gain})"),
+                    Data::Cells(cells),
+                    (p, "b", p),
+                    vec![(1, "a", 1)],
+                    move || Box::new(DvbtDemap::new(c, h, mode, gain).unwrap()),
+                ));
+            }
+        }
+    }
+    cases
+}
+
 fn reference_signals_cases() -> Vec<Case> {
     let sweep: [ReferenceCase; 4] = [
         (
@@ -515,6 +553,7 @@ fn equal_gnu_radio_s(label: &str, cases: &[Case]) {
                     let (o, t) = run_ours::<u8, Complex32>(c, i.clone(), &*s);
                     (Data::Cells(o).to_file(), t)
                 }
+                (Data::Cells(i), "b") => run_ours::<Complex32, u8>(c, i.clone(), &*s),
                 (Data::Cells(i), _) => {
                     let (o, t) = run_ours::<Complex32, Complex32>(c, i.clone(), &*s);
                     (Data::Cells(o).to_file(), t)
@@ -593,6 +632,11 @@ fn symbol_inner_interleaver_equals_gnu_radio_s() {
 #[test]
 fn map_equals_gnu_radio_s() {
     equal_gnu_radio_s("map", &map_cases());
+}
+
+#[test]
+fn demap_equals_gnu_radio_s() {
+    equal_gnu_radio_s("demap", &demap_cases());
 }
 
 #[test]

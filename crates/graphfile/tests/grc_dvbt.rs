@@ -198,7 +198,7 @@ fn dvb_t_settings_radioflow_does_not_run_are_refused_by_name() {
             "dtv_dvbt_map_0",
             "    gain: '1'\n",
             "    gain: '1+1j'\n",
-            "takes a float gain",
+            "take a float gain",
         ),
     ];
     for (block, from, to, named) in cases {

@@ -1,9 +1,10 @@
-//! gr-dtv's DVB-T transmitter blocks (and the receiver's bit deinterleaver) as blocks of a
-//! streaming graph, one per file.
+//! gr-dtv's DVB-T transmitter blocks (and the receiver's bit deinterleaver and demapper) as
+//! blocks of a streaming graph, one per file.
 
 mod bit_inner_deinterleaver;
 mod bit_inner_interleaver;
 mod convolutional_interleaver;
+mod demap;
 mod energy_dispersal;
 mod inner_coder;
 mod map;
@@ -14,6 +15,7 @@ mod symbol_inner_interleaver;
 pub use bit_inner_deinterleaver::DvbtBitInnerDeinterleaver;
 pub use bit_inner_interleaver::DvbtBitInnerInterleaver;
 pub use convolutional_interleaver::DvbtConvolutionalInterleaver;
+pub use demap::DvbtDemap;
 pub use energy_dispersal::DvbtEnergyDispersal;
 pub use inner_coder::DvbtInnerCoder;
 pub use map::DvbtMap;

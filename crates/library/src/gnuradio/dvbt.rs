@@ -1,5 +1,5 @@
 //! Rows for gr-dtv's DVB-T transmitter blocks (`dtv_dvbt_*`: transport stream to OFDM
-//! symbols) and the receiver's bit deinterleaver, over `radioflow-dvbt`'s blocks. Their enumerations (`64qam`, `C2_3`, `T2k`,
+//! symbols) and the receiver's bit deinterleaver and demapper, over `radioflow-dvbt`'s blocks. Their enumerations (`64qam`, `C2_3`, `T2k`,
 //! `GI_1_32`) are taken as written ([`To::Word`](super::table::To)) and turned into the
 //! blocks' words here.
 
@@ -140,14 +140,14 @@ fn reference_signals(m: &mut Mapped) -> Result<(), String> {
     Ok(())
 }
 
-/// GRC's `gain` (a complex parameter) as the float gr-dtv's constructor takes.
+/// GRC's `gain` (a complex parameter) as the float gr-dtv's constructors (map, demap) take.
 fn real_gain(v: &Pmt) -> Result<Pmt, String> {
     match v {
         Pmt::Int(i) => Ok(Pmt::Double(*i as f64)),
         Pmt::Double(x) => Ok(Pmt::Double(*x)),
         Pmt::Complex(z) if z.im == 0.0 => Ok(Pmt::Double(z.re)),
         _ => Err(
-            "gr-dtv's dvbt_map takes a float gain; GNU Radio's Python refuses a complex one"
+            "gr-dtv's dvbt_map and dvbt_demap take a float gain; GNU Radio's Python refuses a complex one"
                 .to_owned(),
         ),
     }
@@ -274,6 +274,21 @@ pub(crate) const ROWS: &[GrBlock] = &[
             "dtv_dvbt_map",
             "dtv.dvbt_map({transmission_mode.payload_length},{constellation.val},{hierarchy.val},{transmission_mode.val},{gain})",
             "dvbt_map",
+            &[],
+            &[
+                word("constellation", "_constellation"),
+                word("hierarchy", "_hierarchy"),
+                word("transmission_mode", "_transmission_mode"),
+                GAIN,
+            ],
+        )
+    },
+    GrBlock {
+        choose: Some(map),
+        ..row(
+            "dtv_dvbt_demap",
+            "dtv.dvbt_demap({transmission_mode.payload_length},{constellation.val},{hierarchy.val},{transmission_mode.val},{gain})",
+            "dvbt_demap",
             &[],
             &[
                 word("constellation", "_constellation"),
