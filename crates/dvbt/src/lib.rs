@@ -17,7 +17,8 @@
 //! - [`DvbtReferenceSignals`] (`dvbt_reference_signals`): pilots (clause 4.5), TPS (clause
 //!   4.6, [`tps_bits`]) and the inverse FFT ([`ReferenceSignals`] places the carriers).
 //!
-//! Of the receiver, [`DvbtBitInnerDeinterleaver`] (`dvbt_bit_inner_deinterleaver`,
+//! Of the receiver, [`DvbtReedSolomonDec`] (`dvbt_reed_solomon_dec`,
+//! [`ReedSolomon::decode`]), [`DvbtBitInnerDeinterleaver`] (`dvbt_bit_inner_deinterleaver`,
 //! [`deinterleave_block`]) and [`DvbtDemap`] (`dvbt_demap`, hard decisions:
 //! [`nearest_point`]); [`DvbtSymbolInnerInterleaver`] deinterleaves too.
 //!
@@ -51,8 +52,8 @@ mod tps;
 pub use bit_interleaver::{deinterleave_block, interleave_block};
 pub use blocks::{
     DvbtBitInnerDeinterleaver, DvbtBitInnerInterleaver, DvbtConvolutionalInterleaver, DvbtDemap,
-    DvbtEnergyDispersal, DvbtInnerCoder, DvbtMap, DvbtReedSolomonEnc, DvbtReferenceSignals,
-    DvbtSymbolInnerInterleaver,
+    DvbtEnergyDispersal, DvbtInnerCoder, DvbtMap, DvbtReedSolomonDec, DvbtReedSolomonEnc,
+    DvbtReferenceSignals, DvbtSymbolInnerInterleaver,
 };
 pub use constellation::{nearest as nearest_point, points as constellation_points};
 pub use dispersal::sequence as dispersal_sequence;

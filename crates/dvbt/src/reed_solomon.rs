@@ -137,6 +137,153 @@ impl ReedSolomon {
     }
 }
 
+impl ReedSolomon {
+    /// Decodes the 255-byte word `data` in place as Phil Karn's `decode_rs_char` (GNU Radio's)
+    /// does, without erasures: syndromes, Berlekamp-Massey, Chien search, Forney. Returns the
+    /// bytes corrected, or `None` where the word is found uncorrectable (then `data` is as
+    /// given, but where Forney's denominator vanishes after some bytes were corrected: those
+    /// stay corrected, as in GNU Radio).
+    pub fn decode(&self, data: &mut [u8; 255]) -> Option<usize> {
+        const NN: usize = 255;
+        let a0 = ZERO_LOG as usize;
+        let roots = self.roots();
+        let exp = |x: usize| self.exp[x] as usize;
+        let log = |x: usize| self.log[x] as usize;
+        // Syndromes: data(x) at λ^i, by Horner, then as logarithms.
+        let mut s = [0usize; 256];
+        s[..roots].fill(data[0] as usize);
+        for &d in &data[1..] {
+            for (i, si) in s[..roots].iter_mut().enumerate() {
+                *si = if *si == 0 {
+                    d as usize
+                } else {
+                    d as usize ^ exp(mod255(log(*si) + i))
+                };
+            }
+        }
+        if s[..roots].iter().all(|&x| x == 0) {
+            return Some(0);
+        }
+        for si in &mut s[..roots] {
+            *si = log(*si);
+        }
+        // Berlekamp-Massey: lambda in polynomial form, b in logarithms.
+        let mut lambda = [0usize; 256];
+        lambda[0] = 1;
+        let mut b = [a0; 256];
+        b[0] = log(1);
+        let mut t = [0usize; 256];
+        let mut el = 0;
+        for r in 1..=roots {
+            let mut discr = 0;
+            for i in 0..r {
+                if lambda[i] != 0 && s[r - i - 1] != a0 {
+                    discr ^= exp(mod255(log(lambda[i]) + s[r - i - 1]));
+                }
+            }
+            let discr = log(discr);
+            if discr == a0 {
+                b.copy_within(0..roots, 1);
+                b[0] = a0;
+            } else {
+                t[0] = lambda[0];
+                for i in 0..roots {
+                    t[i + 1] = if b[i] != a0 {
+                        lambda[i + 1] ^ exp(mod255(discr + b[i]))
+                    } else {
+                        lambda[i + 1]
+                    };
+                }
+                if 2 * el < r {
+                    el = r - el;
+                    for i in 0..=roots {
+                        b[i] = if lambda[i] == 0 {
+                            a0
+                        } else {
+                            mod255(log(lambda[i]) + NN - discr)
+                        };
+                    }
+                } else {
+                    b.copy_within(0..roots, 1);
+                    b[0] = a0;
+                }
+                lambda[..=roots].copy_from_slice(&t[..=roots]);
+            }
+        }
+        let mut deg_lambda = 0;
+        for (i, l) in lambda[..=roots].iter_mut().enumerate() {
+            *l = log(*l);
+            if *l != a0 {
+                deg_lambda = i;
+            }
+        }
+        // Chien search: the roots λ^i of lambda, error i - 1 bytes from the start.
+        let mut reg = lambda;
+        let (mut root, mut loc) = ([0usize; 256], [0usize; 256]);
+        let mut count = 0;
+        for i in 1..=NN {
+            let mut q = 1;
+            for j in (1..=deg_lambda).rev() {
+                if reg[j] != a0 {
+                    reg[j] = mod255(reg[j] + j);
+                    q ^= exp(reg[j]);
+                }
+            }
+            if q != 0 {
+                continue;
+            }
+            root[count] = i;
+            loc[count] = i - 1;
+            count += 1;
+            if count == deg_lambda {
+                break;
+            }
+        }
+        if count != deg_lambda {
+            return None;
+        }
+        // Forney: omega = s · lambda mod x^roots, the error values.
+        let mut omega = [a0; 256];
+        let mut deg_omega = 0;
+        for i in 0..roots {
+            let mut tmp = 0;
+            for j in (0..=deg_lambda.min(i)).rev() {
+                if s[i - j] != a0 && lambda[j] != a0 {
+                    tmp ^= exp(mod255(s[i - j] + lambda[j]));
+                }
+            }
+            if tmp != 0 {
+                deg_omega = i;
+            }
+            omega[i] = log(tmp);
+        }
+        for j in (0..count).rev() {
+            let mut num1 = 0;
+            for i in (0..=deg_omega).rev() {
+                if omega[i] != a0 {
+                    num1 ^= exp(mod255(omega[i] + i * root[j]));
+                }
+            }
+            // λ^(root · (first root - 1)): the first root is 0.
+            let num2 = exp(mod255(NN - root[j]));
+            let mut den = 0;
+            let top = deg_lambda.min(roots - 1) & !1;
+            for i in (0..=top).rev().step_by(2) {
+                if lambda[i + 1] != a0 {
+                    den ^= exp(mod255(lambda[i + 1] + i * root[j]));
+                }
+            }
+            if den == 0 {
+                return None;
+            }
+            if num1 != 0 {
+                data[loc[j]] ^= exp(mod255(log(num1) + log(num2) + NN - log(den))) as u8;
+            }
+        }
+        Some(count)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,6 +333,25 @@ mod tests {
                 let value = word.iter().fold(0u8, |acc, &c| mul(&rs, acc, x) ^ c);
                 assert_eq!(value, 0, "{roots} roots: λ^{i}");
             }
+        }
+    }
+
+    #[test]
+    fn up_to_half_the_roots_errors_are_corrected() {
+        let rs = ReedSolomon::new(0x11d, 16).unwrap();
+        let mut word = [0u8; 255];
+        for (i, b) in word[51..239].iter_mut().enumerate() {
+            *b = (i * 91 + 7) as u8;
+        }
+        let (message, parity) = word.split_at_mut(239);
+        rs.encode(message, parity);
+        for errors in [0, 1, 5, 8] {
+            let mut received = word;
+            for e in 0..errors {
+                received[60 + 23 * e] ^= (e * 17 + 1) as u8;
+            }
+            assert_eq!(rs.decode(&mut received), Some(errors), "{errors} errors");
+            assert_eq!(received, word, "{errors} errors");
         }
     }
 

@@ -7,6 +7,8 @@
 //!   with a cut group.
 //! - dvbt_reed_solomon_enc: DVB-T's RS(204, 188) in 8 and 1 codewords a vector; 32 parity
 //!   bytes unshortened; 10 parity bytes shortened by 40; another primitive polynomial.
+//! - dvbt_reed_solomon_dec: RS(204, 188) and RS(255, 223) of another polynomial, codewords
+//!   with none to more wrong bytes than the code corrects, in message and parity.
 //! - dvbt_convolutional_interleaver: DVB-T's 12 × 17 and a small one.
 //! - dvbt_inner_coder: every code rate with every constellation, vectors of 1512 and 3024.
 //! - dvbt_bit_inner_interleaver: every constellation in both modes.
@@ -22,8 +24,8 @@
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_dvbt::{
     DvbtBitInnerDeinterleaver, DvbtBitInnerInterleaver, DvbtConvolutionalInterleaver, DvbtDemap,
-    DvbtEnergyDispersal, DvbtInnerCoder, DvbtMap, DvbtReedSolomonEnc, DvbtReferenceSignals,
-    DvbtSymbolInnerInterleaver,
+    DvbtEnergyDispersal, DvbtInnerCoder, DvbtMap, DvbtReedSolomonDec, DvbtReedSolomonEnc,
+    DvbtReferenceSignals, DvbtSymbolInnerInterleaver, ReedSolomon,
 };
 use radioflow_runtime::{
     Block, Complex32, FlowScheduler, Flowgraph, Item, Pmt, Scheduler, SingleThread, Tag,
@@ -199,6 +201,44 @@ fn reed_solomon_cases() -> Vec<Case> {
         )
     })
     .collect()
+}
+
+fn reed_solomon_decoder_cases() -> Vec<Case> {
+    // (gfpoly, n, k, s, blocks, codewords)
+    [(0x11d, 255, 239, 51, 8, 24), (0x187, 255, 223, 0, 1, 40)]
+        .into_iter()
+        .map(|(poly, n, k, s, blocks, words)| {
+            let rs = ReedSolomon::new(poly, n - k).unwrap();
+            let (m, r) = (k - s, n - k);
+            // Codeword w with w mod (r + 5) wrong bytes: none up to r/2 + 4 (too many), in
+            // the message and the parity.
+            let mut input = Vec::new();
+            for w in 0..words {
+                let mut word = bytes(m, 256, w);
+                let mut parity = vec![0u8; r];
+                rs.encode(&word, &mut parity);
+                word.extend(parity);
+                for e in 0..w % (r / 2 + 5) {
+                    let at = (e * 37 + w * 11) % (m + r);
+                    word[at] ^= (e * 29 + w + 1) as u8 | 1;
+                }
+                input.extend(word);
+            }
+            case(
+                format!("rsd_{poly:x}_{k}_{s}_{blocks}"),
+                format!(
+                    "dtv.dvbt_reed_solomon_dec(2, 8, {poly}, {n}, {k}, {}, {s}, {blocks})",
+                    r / 2
+                ),
+                Data::Bytes(input),
+                (blocks * (m + r), "b", blocks * m),
+                vec![(0, "a", 1), (2, "b", 2)],
+                move || {
+                    Box::new(DvbtReedSolomonDec::new(i64::from(poly), n, k, s, blocks).unwrap())
+                },
+            )
+        })
+        .collect()
 }
 
 fn convolutional_interleaver_cases() -> Vec<Case> {
@@ -602,6 +642,11 @@ fn energy_dispersal_equals_gnu_radio_s() {
 #[test]
 fn reed_solomon_encoder_equals_gnu_radio_s() {
     equal_gnu_radio_s("rs", &reed_solomon_cases());
+}
+
+#[test]
+fn reed_solomon_decoder_equals_gnu_radio_s() {
+    equal_gnu_radio_s("rsd", &reed_solomon_decoder_cases());
 }
 
 #[test]

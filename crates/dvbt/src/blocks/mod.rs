@@ -1,4 +1,4 @@
-//! gr-dtv's DVB-T transmitter blocks (and the receiver's bit deinterleaver and demapper) as
+//! gr-dtv's DVB-T transmitter blocks (and the receiver's Reed-Solomon decoder, bit deinterleaver and demapper) as
 //! blocks of a streaming graph, one per file.
 
 mod bit_inner_deinterleaver;
@@ -8,6 +8,7 @@ mod demap;
 mod energy_dispersal;
 mod inner_coder;
 mod map;
+mod reed_solomon_dec;
 mod reed_solomon_enc;
 mod reference_signals;
 mod symbol_inner_interleaver;
@@ -19,6 +20,7 @@ pub use demap::DvbtDemap;
 pub use energy_dispersal::DvbtEnergyDispersal;
 pub use inner_coder::DvbtInnerCoder;
 pub use map::DvbtMap;
+pub use reed_solomon_dec::DvbtReedSolomonDec;
 pub use reed_solomon_enc::DvbtReedSolomonEnc;
 pub use reference_signals::DvbtReferenceSignals;
 pub use symbol_inner_interleaver::DvbtSymbolInnerInterleaver;

@@ -1,5 +1,6 @@
 //! Rows for gr-dtv's DVB-T transmitter blocks (`dtv_dvbt_*`: transport stream to OFDM
-//! symbols) and the receiver's bit deinterleaver and demapper, over `radioflow-dvbt`'s blocks. Their enumerations (`64qam`, `C2_3`, `T2k`,
+//! symbols) and the receiver's Reed-Solomon decoder, bit deinterleaver and demapper, over
+//! `radioflow-dvbt`'s blocks. Their enumerations (`64qam`, `C2_3`, `T2k`,
 //! `GI_1_32`) are taken as written ([`To::Word`](super::table::To)) and turned into the
 //! blocks' words here.
 
@@ -180,6 +181,24 @@ const REFERENCE_TYPES: &[GrType] = &[
     ),
 ];
 
+/// The Reed-Solomon encoder's and decoder's parameters.
+const RS_PARAMS: &[GrParam] = &[
+    no_effect("p", "gr-dtv's block does not use it: the field is GF(2^8)"),
+    no_effect(
+        "m",
+        "gr-dtv's block does not use it: its symbols are bytes (8 bits)",
+    ),
+    param("gfpoly", "gfpoly"),
+    param("n", "n"),
+    param("k", "k"),
+    no_effect(
+        "t",
+        "gr-dtv's block does not use it: its n - k parity bytes correct (n - k) / 2 errors",
+    ),
+    param("s", "s"),
+    param("blocks", "blocks"),
+];
+
 pub(crate) const ROWS: &[GrBlock] = &[
     row(
         "dtv_dvbt_energy_dispersal",
@@ -193,16 +212,14 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "dtv.dvbt_reed_solomon_enc({p},{m},{gfpoly},{n},{k},{t},{s},{blocks})",
         "dvbt_reed_solomon_enc",
         &[],
-        &[
-            no_effect("p", "gr-dtv's block does not use it: the field is GF(2^8)"),
-            no_effect("m", "gr-dtv's block does not use it: its symbols are bytes (8 bits)"),
-            param("gfpoly", "gfpoly"),
-            param("n", "n"),
-            param("k", "k"),
-            no_effect("t", "gr-dtv's block does not use it: its n - k parity bytes correct (n - k) / 2 errors"),
-            param("s", "s"),
-            param("blocks", "blocks"),
-        ],
+        RS_PARAMS,
+    ),
+    row(
+        "dtv_dvbt_reed_solomon_dec",
+        "dtv.dvbt_reed_solomon_dec({p},{m},{gfpoly},{n},{k},{t},{s},{blocks})",
+        "dvbt_reed_solomon_dec",
+        &[],
+        RS_PARAMS,
     ),
     row(
         "dtv_dvbt_convolutional_interleaver",
