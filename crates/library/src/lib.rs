@@ -8,6 +8,8 @@
 //! - [`digital`]: GNU Radio's gr-digital (constellations, symbol mapping and decisions,
 //!   differential coding, scramblers);
 //! - [`fec`]: GNU Radio's gr-fec (code objects and the extended encoder and decoder);
+//! - [`dvbt`]: gr-dtv's DVB-T transmitter blocks (`dvbt_energy_dispersal` to
+//!   `dvbt_reference_signals`);
 //! - [`dvbt2`]: gr-dtv's DVB-T2 OFDM blocks (`dvbt2_cellinterleaver`);
 //! - [`dvbs2`] and [`fm`]: the applications' blocks (`dvbs2_tx`, `dvbs2_rx`,
 //!   `fm_stereo_decoder`, `rds_decoder`).
@@ -38,6 +40,7 @@ pub use radioflow_blocks as blocks;
 pub use radioflow_channels as channels;
 pub use radioflow_digital as digital;
 pub use radioflow_dvbs2 as dvbs2;
+pub use radioflow_dvbt as dvbt;
 pub use radioflow_dvbt2 as dvbt2;
 pub use radioflow_fec as fec;
 pub use radioflow_fm as fm;

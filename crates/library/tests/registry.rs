@@ -53,6 +53,7 @@ fn library_sources() -> Vec<PathBuf> {
         "fm/src/blocks",
         "fec/src/blocks",
         "dvbt2/src/blocks",
+        "dvbt/src/blocks",
     ] {
         walk(&crates.join(dir), &mut files);
     }

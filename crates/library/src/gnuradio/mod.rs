@@ -30,6 +30,7 @@ mod channels;
 mod common;
 mod digital;
 mod dtv;
+mod dvbt;
 mod dvbt2;
 mod fec;
 mod fft;
@@ -103,6 +104,7 @@ const MODULES: &[&[GrBlock]] = &[
     modems::ROWS,
     bursts_tags::ROWS,
     dtv::ROWS,
+    dvbt::ROWS,
     dvbt2::ROWS,
     #[cfg(feature = "audio")]
     audio::ROWS,
