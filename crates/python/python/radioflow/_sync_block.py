@@ -179,6 +179,11 @@ class SyncBlock:
             )
         handler(msg)
 
+    def _rf_general(self) -> Optional[bool]:
+        """None for a block with a fixed rate; for a ``general_work`` block (GNU Radio's
+        ``gr.basic_block`` with streams), whether its class defines ``forecast``."""
+        return None
+
     def _rf_make_native(self) -> _native.Block:
         if not hasattr(self, "_rf_name"):
             raise TypeError(
@@ -198,6 +203,7 @@ class SyncBlock:
             self._rf_output_multiple,
             self._rf_decimation,
             self._rf_interpolation,
+            self._rf_general(),
         )
         self._rf_joined = True
         return native
