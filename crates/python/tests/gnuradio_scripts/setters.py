@@ -41,7 +41,9 @@ class top(gr.top_block):
         self.dc = analog.sig_source_f(RATE, analog.GR_CONST_WAVE, 0, 1, 0, 0)
         self.add = blocks.add_vff(1)
         self.trigger = trigger(20000, self.change)
-        self.head = blocks.head(gr.sizeof_float, 400000)
+        # Long enough that the last items come after the change however far the sources
+        # ran ahead of the trigger (at most the buffers between them, under 800000 items).
+        self.head = blocks.head(gr.sizeof_float, 1200000)
         self.sink = blocks.vector_sink_f()
         self.connect(self.src, self.mul, (self.add, 0))
         self.connect(self.dc, (self.add, 1))

@@ -39,7 +39,8 @@ class GrcObject:
         return method
 
     def __repr__(self) -> str:
-        return f"<radioflow.gnuradio {self._rf_kind} {self._rf_expression}>"
+        kind = "constellation" if self._rf_kind == "constellation" else "object"
+        return f"<radioflow.gnuradio {kind} {self._rf_expression}>"
 
 
 def write(v: Any) -> str:
@@ -69,7 +70,8 @@ def call(name: str, args: Any, kwargs: Dict[str, Any], made: bool = True) -> Any
     try:
         kind, value = _native.gnuradio_eval(expression)
     except ValueError as e:
-        raise ValueError(f"{name}: {e}") from None
+        text = str(e)
+        raise ValueError(text if text.startswith(name) else f"{name}: {text}") from None
     if made or kind == "constellation":
         return GrcObject(expression, kind, value)
     return value

@@ -22,7 +22,9 @@ from mako.template import Template  # noqa: E402
 
 BLOCKS = "/usr/share/gnuradio/grc/blocks"
 # GNU Radio's modules whose enumeration constants radioflow.gnuradio defines.
-ENUM_MODULES = ["analog", "blocks", "channels", "digital", "dtv", "fec", "fft", "filter", "pdu"]
+ENUM_MODULES = [
+    "analog", "blocks", "channels", "digital", "dtv", "fec", "fft", "filter", "gr", "pdu"
+]
 
 
 class Arg(str):
@@ -131,6 +133,15 @@ def signature(path):
             default = rest.split(" = ", 1)[1].strip()
         params.append([name.strip(), default])
     return {"params": params}
+
+
+def callback_key(arg):
+    """The GRC key a callback's argument is: `${x}`, or `int(${x})` (converted as the caller
+    gives it); else None."""
+    m = re.match(r"^\$\{\s*(\w+)\s*\}$", arg) or re.match(
+        r"^(?:int|float|bool)\(\$\{\s*(\w+)\s*\}\)$", arg
+    )
+    return m.group(1) if m else None
 
 
 def enums():
@@ -258,9 +269,9 @@ def main():
             m = re.match(r"^\s*(set_\w+)\((.*)\)\s*$", str(cb), re.S)
             if not m:
                 continue
-            keys = [re.match(r"^\$\{\s*(\w+)\s*\}$", a) for a in split_top(m.group(2))]
+            keys = [callback_key(a) for a in split_top(m.group(2))]
             if keys and all(keys):
-                callbacks[m.group(1)] = [k.group(1) for k in keys]
+                callbacks[m.group(1)] = keys
         result["blocks"][data["id"]] = {
             "callbacks": callbacks,
             "renders": renders,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
+from ._constants import CONSTANTS
 from ._hier_block import hier_block2
 from ._python_blocks import decim_block, interp_block, sync_block
 from ._tags import python_to_tag, tag_t
@@ -19,10 +20,8 @@ sizeof_short = 2
 sizeof_char = 1
 sizeof_double = 8
 
-#: ``general_work`` returns it after calling ``produce()``.
-WORK_CALLED_PRODUCE = -2
-#: ``work`` / ``general_work`` return it when the block will produce nothing more.
-WORK_DONE = -1
+# GNU Radio's enumerations of gr (GR_MSB_FIRST, WORK_DONE, WORK_CALLED_PRODUCE...).
+globals().update(CONSTANTS.get("gr", {}))
 
 
 class types:  # noqa: N801 - GNU Radio's gr.types enumeration
