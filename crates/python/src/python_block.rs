@@ -664,8 +664,9 @@ impl Block for PythonBlock {
 
 impl PythonBlock {
     /// A `general_work` block's turn, as GNU Radio's scheduler gives it: the output items
-    /// there is room for (a multiple of the output multiple), halved until `forecast` asks
-    /// no more input items than each input holds; every input's whole contents offered.
+    /// there is room for (a multiple of the output multiple), halved (rounded up to the
+    /// multiple) until `forecast` asks no more input items than each input holds, or the
+    /// multiple is reached; every input's whole contents offered.
     fn general_work(&mut self) -> Result<WorkStatus, BlockError> {
         let m = self.multiple;
         for (n, input) in self.offered.iter_mut().zip(&self.inputs) {
@@ -680,20 +681,24 @@ impl PythonBlock {
         n -= n % m;
         let forecast = self.general.as_ref().is_some_and(|g| g.forecast);
         crate::thread_state::keep();
-        Python::attach(|py| {
-            while n > 0 {
-                let enough = if forecast {
-                    self.forecast_allows(py, n)?
-                } else {
-                    self.offered.iter().all(|&a| a >= n)
-                };
-                if enough {
-                    return self.call_work(py, n);
-                }
-                n /= 2;
-                n -= n % m;
+        if n == 0 {
+            return Ok(WorkStatus::Continue);
+        }
+        Python::attach(|py| loop {
+            let enough = if forecast {
+                self.forecast_allows(py, n)?
+            } else {
+                self.offered.iter().all(|&a| a >= n)
+            };
+            if enough {
+                return self.call_work(py, n);
             }
-            Ok(WorkStatus::Continue)
+            if n <= m {
+                // Blocked on input (done when the input is).
+                return Ok(WorkStatus::Continue);
+            }
+            // GNU Radio's reduction: half, rounded up to the output multiple.
+            n = (n / 2).div_ceil(m) * m;
         })
     }
 
