@@ -148,6 +148,13 @@ def constructor(path: str, spec: Dict[str, Any]) -> Callable[..., GrBlock]:
                         f"{label}: {p.name}={value!r} is not one of {', '.join(target[2])}"
                     )
                 grc[target[1]] = option
+            elif isinstance(target, list) and target[0] == "plus":
+                # The template writes `${a} + ${b}`: the argument is the sum (a list is
+                # taken as it is: GNU Radio's other form, `cp_lengths`).
+                if isinstance(value, (list, tuple)) or target[1] not in grc:
+                    grc[target[2]] = _value(value)
+                else:
+                    grc[target[2]] = _value(value) - grc[target[1]]
             elif isinstance(target, list) and target[0] == "enum":
                 text = _enum_text(target[1], value)
                 if text is None:

@@ -32,6 +32,7 @@ KEY = re.compile(r"^\u00ab(\w+)\u00bb$")
 WRAPPED = re.compile(r"^(?:bool|int|float|pmt\.intern)\(\u00ab(\w+)\u00bb\)$")
 # A module's constant as GRC option attributes write it (`dtv.C3_5`).
 CONSTANT = re.compile(r"^[a-z]\w*\.[A-Z][A-Z0-9_]*$")
+PLUS = re.compile(r"^\u00ab(\w+)\u00bb\s*\+\s*\u00ab(\w+)\u00bb$")
 SIZE = re.compile(r"^\u00ab(\w+)\.(\w+)\u00bb(?:\s*\*\s*\u00ab(\w+)\u00bb)?$")
 
 
@@ -99,6 +100,10 @@ def target(arg: str, exprs: Dict[str, Dict[str, Dict[str, str]]]) -> Optional[An
         if values is not None and vlen is None:
             return ["expr", key, {text: option for option, text in values.items()}]
         return ["size", key, vlen]
+    m = PLUS.match(arg)
+    if m:
+        # `${input_size} + ${cp_len}`: the caller gives the sum (GNU Radio's output size).
+        return ["plus", m.group(1), m.group(2)]
     if "\u00ab" in arg:
         return None
     return ["literal", arg]
@@ -227,6 +232,10 @@ def specs(tpl: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
                 for a in list(spec["args"]) + list(spec["keywords"].values())
                 if isinstance(a, list) and a[0] in ("size", "expr")
             } | {
+                a[2]
+                for a in list(spec["args"]) + list(spec["keywords"].values())
+                if isinstance(a, list) and a[0] == "plus"
+            } | {
                 k
                 for a in list(spec["args"]) + list(spec["keywords"].values())
                 if isinstance(a, list) and a[0] == "enum"
@@ -270,7 +279,8 @@ def main() -> None:
         "``python3 -m radioflow.gnuradio._generate`` from the GNU Radio table and GNU Radio's GRC\n"
         "definitions and bindings: do not edit.\n\n"
         "``{module.name: {id: GRC id, args: [GRC key | [size, enum, vlen key] | [literal, text] |\n"
-        "[enum, {constant's name: {enum: option}}]],\n"
+        "[enum, {constant's name: {enum: option}}] | [plus, GRC key given, GRC key set to the\n"
+        "argument minus the other]],\n"
         "keywords: {python name: the same}, fixed: {enum: option}, free: [enum chosen by item\n"
         "size or default], sizes: {enum: {option: bytes}}, types: [options radioflow runs],\n"
         "vlen_from: argument whose length is vlen, signature: [[python name, default repr]],\n"

@@ -3,7 +3,8 @@
 definitions and bindings: do not edit.
 
 ``{module.name: {id: GRC id, args: [GRC key | [size, enum, vlen key] | [literal, text] |
-[enum, {constant's name: {enum: option}}]],
+[enum, {constant's name: {enum: option}}] | [plus, GRC key given, GRC key set to the
+argument minus the other]],
 keywords: {python name: the same}, fixed: {enum: option}, free: [enum chosen by item
 size or default], sizes: {enum: {option: bytes}}, types: [options radioflow runs],
 vlen_from: argument whose length is vlen, signature: [[python name, default repr]],
@@ -2635,6 +2636,22 @@ NAMES = {'analog.agc2_cc': {'args': ['attack_rate', 'decay_rate', 'reference', '
                                                       ['output_is_shifted', 'True']],
                                         'sizes': {},
                                         'types': []},
+ 'digital.ofdm_cyclic_prefixer': {'args': ['input_size',
+                                           ['plus', 'input_size', 'cp_len'],
+                                           'rolloff',
+                                           'tagname'],
+                                  'callbacks': {},
+                                  'fixed': {},
+                                  'free': [],
+                                  'id': 'digital_ofdm_cyclic_prefixer',
+                                  'keywords': {},
+                                  'methods': {},
+                                  'signature': [['input_size', None],
+                                                ['output_size', None],
+                                                ['rolloff_len', '0'],
+                                                ['len_tag_key', "''"]],
+                                  'sizes': {},
+                                  'types': []},
  'digital.packet_headergenerator_bb': {'args': ['header_len', 'len_tag_key'],
                                        'callbacks': {},
                                        'fixed': {},
