@@ -336,6 +336,8 @@ struct PythonBlock {
     offered: Vec<usize>,
     /// Items a `general_work` call produced per output (reused).
     produced: Vec<usize>,
+    /// Where input tags go.
+    policy: Policy,
 }
 
 /// How a `general_work` block is called.
@@ -343,6 +345,30 @@ struct General {
     /// Whether the class defines `forecast` (else GNU Radio's default: as many input items
     /// on each input as output items asked).
     forecast: bool,
+    /// Its relative rate (`set_relative_rate`) as a fraction, which moves its tags.
+    rate: (u64, u64),
+}
+
+/// GNU Radio's tag propagation policies (`set_tag_propagation_policy`).
+#[derive(Clone, Copy)]
+enum Policy {
+    /// `TPP_DONT`: no tag goes through.
+    Dont,
+    /// `TPP_ALL_TO_ALL`: every input's tags to every output (the default).
+    AllToAll,
+    /// `TPP_ONE_TO_ONE`: input `i`'s tags to output `i`.
+    OneToOne,
+}
+
+impl Policy {
+    /// Whether a tag of input `input` goes to output `output`.
+    fn carries(self, input: usize, output: usize) -> bool {
+        match self {
+            Policy::Dont => false,
+            Policy::AllToAll => true,
+            Policy::OneToOne => input == output,
+        }
+    }
 }
 
 impl PythonBlock {
@@ -497,10 +523,14 @@ impl PythonBlock {
         // propagation: `offset * relative_rate + 0.5`; a tag on the second half of a
         // decimation's group lands on the next output item, which the next call makes), then
         // the tags the block added.
-        for input in &self.inputs {
+        let policy = self.policy;
+        for (k, input) in self.inputs.iter().enumerate() {
             let (from, end) = (input.offset(), input.offset() + consumed as u64);
             for t in input.tags().iter().take_while(|t| t.offset < end) {
-                for output in &mut self.outputs {
+                for (o, output) in self.outputs.iter_mut().enumerate() {
+                    if !policy.carries(k, o) {
+                        continue;
+                    }
                     let at = ((t.offset - from) * 2 * i as u64 + d as u64) / (2 * d as u64)
                         + output.offset();
                     output.add_tag_at(at, t);
@@ -543,11 +573,21 @@ impl PythonBlock {
                 )))
             }
         };
-        for (input, &n) in self.inputs.iter().zip(&self.offered) {
+        let (policy, (num, den)) = (
+            self.policy,
+            self.general.as_ref().map_or((1, 1), |g| g.rate),
+        );
+        for (k, (input, &n)) in self.inputs.iter().zip(&self.offered).enumerate() {
             let end = input.offset() + n as u64;
             for t in input.tags().iter().take_while(|t| t.offset < end) {
-                for output in &mut self.outputs {
-                    output.add_tag_at(t.offset.max(output.offset()), t);
+                // GNU Radio's: the offset times the relative rate, halves rounded up.
+                let at = (u128::from(t.offset) * 2 * u128::from(num) + u128::from(den))
+                    / (2 * u128::from(den));
+                let at = u64::try_from(at).unwrap_or(u64::MAX);
+                for (o, output) in self.outputs.iter_mut().enumerate() {
+                    if policy.carries(k, o) {
+                        output.add_tag_at(at.max(output.offset()), t);
+                    }
                 }
             }
         }
@@ -749,7 +789,7 @@ impl PythonBlock {
 /// Makes the native side of Python block `obj` (a `radioflow.SyncBlock`): stream ports of the
 /// given numpy types, message ports with the given names. Sets `obj._rf_ctx`.
 #[pyfunction]
-#[pyo3(signature = (obj, name, in_sig, out_sig, message_inputs, message_outputs, output_multiple = 1, decimation = 1, interpolation = 1, general = None))]
+#[pyo3(signature = (obj, name, in_sig, out_sig, message_inputs, message_outputs, output_multiple = 1, decimation = 1, interpolation = 1, general = None, relative_rate = (1, 1), tag_policy = "all_to_all"))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn python_block(
     obj: &Bound<'_, PyAny>,
@@ -762,7 +802,26 @@ pub(crate) fn python_block(
     decimation: usize,
     interpolation: usize,
     general: Option<bool>,
+    relative_rate: (u64, u64),
+    tag_policy: &str,
 ) -> PyResult<BlockHandle> {
+    let policy = match tag_policy {
+        "dont" => Policy::Dont,
+        "all_to_all" => Policy::AllToAll,
+        "one_to_one" => Policy::OneToOne,
+        other => {
+            return Err(value_error(format!(
+                "Python block '{name}': tag propagation policy '{other}' (radioflow runs \
+                 TPP_DONT, TPP_ALL_TO_ALL and TPP_ONE_TO_ONE)"
+            )))
+        }
+    };
+    if relative_rate.0 == 0 || relative_rate.1 == 0 {
+        return Err(value_error(format!(
+            "Python block '{name}': relative rate {}/{} must be above 0",
+            relative_rate.0, relative_rate.1
+        )));
+    }
     if output_multiple == 0 {
         return Err(value_error(format!(
             "Python block '{name}': the output multiple must be at least 1"
@@ -845,7 +904,11 @@ pub(crate) fn python_block(
         multiple: output_multiple,
         decimation,
         interpolation,
-        general: general.map(|forecast| General { forecast }),
+        general: general.map(|forecast| General {
+            forecast,
+            rate: relative_rate,
+        }),
+        policy,
         offered: vec![0; in_sig.len()],
         produced: vec![0; out_sig.len()],
         message_inputs,

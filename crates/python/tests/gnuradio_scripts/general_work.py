@@ -1,7 +1,8 @@
 """gr.basic_block with general_work, as GNU Radio users write them: a filter that keeps the
 items above a threshold (consume_each, returns what it kept: tags keep their item numbers),
-a block that sums pairs (forecast asks two inputs per output), and a splitter with two outputs
-that produce() different counts (WORK_CALLED_PRODUCE)."""
+a block that sums pairs (forecast asks two inputs per output; relative rate 1/2 moves its tags),
+a splitter with two outputs that produce() different counts (WORK_CALLED_PRODUCE), and the
+filter again with TPP_DONT (no tags through)."""
 
 import os
 import sys
@@ -32,6 +33,7 @@ class pair_sum(gr.basic_block):
     def __init__(self):
         gr.basic_block.__init__(self, name="pair_sum", in_sig=[numpy.float32],
                                 out_sig=[numpy.float32])
+        self.set_relative_rate(1, 2)
 
     def forecast(self, noutput_items, ninputs):
         return [2 * noutput_items] * ninputs
@@ -73,15 +75,21 @@ for offset in range(0, 20000, 997):
 tb = gr.top_block()
 src = blocks.vector_source_f(data, False, 1, tags)
 keep, pairs, split = keep_above(0.5), pair_sum(), split_sign()
-kept, summed = blocks.vector_sink_f(), blocks.vector_sink_f()
+quiet = keep_above(0.5)
+quiet.set_tag_propagation_policy(gr.TPP_DONT)
+kept, summed, quiet_sink = blocks.vector_sink_f(), blocks.vector_sink_f(), blocks.vector_sink_f()
 pos, neg = blocks.vector_sink_f(), blocks.vector_sink_f()
 tb.connect(src, keep, kept)
 tb.connect(src, pairs, summed)
+tb.connect(src, quiet, quiet_sink)
 tb.connect(src, split)
 tb.connect((split, 0), pos)
 tb.connect((split, 1), neg)
 tb.run()
 _results.write({
     "kept": list(kept.data()), "kept_tags": sorted(_results.tags(kept)),
-    "summed": list(summed.data()), "pos": len(pos.data()), "neg": list(neg.data()),
+    "summed": list(summed.data()), "summed_tags": sorted(_results.tags(summed)),
+    "pos": len(pos.data()), "neg": list(neg.data()), "quiet": len(quiet_sink.data()),
+    "quiet_tags": _results.tags(quiet_sink), "rate": [pairs.relative_rate(),
+                                                      int(quiet.tag_propagation_policy())],
 })

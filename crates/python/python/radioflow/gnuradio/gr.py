@@ -5,7 +5,8 @@ message-only); docs/python.md lists every difference."""
 
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from fractions import Fraction
+from typing import Any, List, Optional, Tuple
 
 from ._constants import CONSTANTS
 from ._hier_block import hier_block2
@@ -73,12 +74,41 @@ class basic_block(sync_block):  # noqa: N801
     and return ``WORK_CALLED_PRODUCE``), asked first by ``forecast(noutput_items, ninputs)``
     how many input items ``noutput_items`` outputs need (GNU Radio's default: as many). Offered
     output room is halved until the inputs hold what ``forecast`` asks, as GNU Radio's
-    scheduler does. Tags on consumed items go to every output at the same item number.
+    scheduler does. Tags on consumed items go to the outputs at their item number times the
+    relative rate (``set_relative_rate``, 1 unless set), by the tag propagation policy.
     Without stream ports: a message-only block (handlers, ``message_port_pub``)."""
 
     def __init__(self, name: str = "basic_block", in_sig: Any = None, out_sig: Any = None) -> None:
         sync_block.__init__(self, name, in_sig, out_sig)
         self._rf_streams = bool(in_sig or out_sig)
+        self._rf_relative_rate = Fraction(1)
+
+    def set_relative_rate(self, *rate: Any) -> None:
+        """GNU Radio's ``set_relative_rate(rate)`` or ``(interpolation, decimation)``: output
+        items per input item, which moves the tags (offset times the rate, halves up)."""
+        if len(rate) == 1:
+            r = Fraction(rate[0])
+        elif len(rate) == 2:
+            r = Fraction(int(rate[0]), int(rate[1]))
+        else:
+            raise TypeError("set_relative_rate(rate) or set_relative_rate(interp, decim)")
+        if r <= 0 or r.numerator >= 2**64 or r.denominator >= 2**64:
+            raise ValueError(f"block '{self.name()}': relative rate {rate!r} must be above 0")
+        self._check_not_running("setting the relative rate")
+        self._rf_relative_rate = r
+
+    def relative_rate(self) -> float:
+        return float(self._rf_relative_rate)
+
+    def relative_rate_i(self) -> int:
+        return self._rf_relative_rate.numerator
+
+    def relative_rate_d(self) -> int:
+        return self._rf_relative_rate.denominator
+
+    def _rf_rate(self) -> Tuple[int, int]:
+        r = self._rf_relative_rate
+        return (r.numerator, r.denominator)
 
     def _rf_general(self) -> Optional[bool]:
         if not self._rf_streams:
