@@ -6,6 +6,7 @@ them as and makes a :class:`GrBlock`. Nothing here is written block by block."""
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import re
 import types
@@ -44,13 +45,19 @@ def _default(text: Optional[str]) -> Any:
     return _NoDefault(text)
 
 
-def _literal(text: str) -> Any:
+@functools.lru_cache(maxsize=None)
+def _scope() -> Dict[str, Any]:
+    """What a template's literal may name: the modules' constants, ``gr``."""
     from . import gr
 
     scope: Dict[str, Any] = {m: types.SimpleNamespace(**c) for m, c in CONSTANTS.items()}
     scope.update({"__builtins__": {}, "gr": gr, "True": True, "False": False})
+    return scope
+
+
+def _literal(text: str) -> Any:
     try:
-        return eval(text, scope)  # noqa: S307
+        return eval(text, dict(_scope()))  # noqa: S307
     except Exception:  # noqa: BLE001 - a literal radioflow cannot evaluate accepts only the default
         return _NoDefault(text)
 
