@@ -27,7 +27,7 @@ def __getattr__(name: str) -> object:
     (``digital.constellation_qpsk``), from radioflow's GRC evaluator."""
     from . import _grc_objects
 
-    made = _grc_objects.function("digital", name)
+    made = None if name.startswith("_") else _grc_objects.function("digital", name)
     if made is None:
         raise AttributeError(f"module 'radioflow.gnuradio.digital' has no attribute {name!r}")
     globals()[name] = made

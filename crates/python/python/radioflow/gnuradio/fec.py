@@ -13,7 +13,7 @@ def __getattr__(name: str) -> object:
     (``fec.cc_encoder_make``), from radioflow's GRC evaluator."""
     from . import _grc_objects
 
-    made = _grc_objects.function("fec", name)
+    made = None if name.startswith("_") else _grc_objects.function("fec", name)
     if made is None:
         raise AttributeError(f"module 'radioflow.gnuradio.fec' has no attribute {name!r}")
     globals()[name] = made
