@@ -368,6 +368,36 @@ impl PyFlowgraph {
         }
     }
 
+    /// Posts `msg` to message input `port` (its name) of `block` in the running graph, from
+    /// any thread: what a block's setter does for a parameter that is a message input.
+    /// Returns False when the graph does not run or the block has finished; raises
+    /// ValueError when the block has no such message input.
+    fn post(
+        &self,
+        py: Python<'_>,
+        block: &Bound<'_, BlockHandle>,
+        port: &str,
+        msg: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        let id = block.get().id_in(py, &self.graph)?;
+        let msg = crate::pmt::from_py(msg)?;
+        let found = self.graph.with_fg(py, |fg| {
+            let index = fg
+                .port_names(id, Direction::MessageInput)
+                .iter()
+                .position(|p| *p == port);
+            (index, fg.message_poster())
+        })?;
+        match found {
+            (None, _) => Err(value_error(format!(
+                "block '{}' has no message input '{port}'",
+                self.graph.name_of(py, id)?
+            ))),
+            (Some(_), None) => Ok(false),
+            (Some(index), Some(poster)) => Ok(poster.post(id, index, msg)),
+        }
+    }
+
     /// Whether the graph was started and `wait()` has not returned yet.
     fn is_running(&self, py: Python<'_>) -> PyResult<bool> {
         self.graph.with_fg(py, |fg| fg.is_running())

@@ -7,6 +7,7 @@ use crate::errors::value_error;
 use crate::pmt::{from_py, to_py};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
+use radioflow_graphfile::grc::{evaluate, Value};
 use radioflow_library::gnuradio::{self, GrValues, To};
 use radioflow_runtime::Pmt;
 
@@ -15,6 +16,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(gnuradio_table, m)?)?;
     m.add_function(wrap_pyfunction!(gnuradio_map, m)?)?;
     m.add_function(wrap_pyfunction!(gnuradio_constants, m)?)?;
+    m.add_function(wrap_pyfunction!(gnuradio_eval, m)?)?;
     Ok(())
 }
 
@@ -134,4 +136,28 @@ fn gnuradio_constants() -> Vec<(Vec<&'static str>, &'static str, i64)> {
         .iter()
         .map(|(names, word, value)| (names.to_vec(), *word, *value))
         .collect()
+}
+
+/// Evaluates a GRC expression as `.grc` files' parameters are (`digital.constellation_qpsk()`,
+/// `fec.cc_encoder_make(2048, 7, 2, [79, 109])`, `digital.constellation_16qam().points()`):
+/// `(kind, value)`, where kind is `"function"` for a function of the evaluator named without
+/// a call (value: its name), `"constellation"` for a constellation (value: its text form, the
+/// one blocks' parameters take) and `"value"` otherwise (value: the PMT a block parameter
+/// would get, as Python). The Python objects GRC variables make are these values.
+#[pyfunction]
+fn gnuradio_eval<'py>(
+    py: Python<'py>,
+    expression: &str,
+) -> PyResult<(&'static str, Bound<'py, PyAny>)> {
+    let value = evaluate(expression, &[]).map_err(|e| value_error(e.to_string()))?;
+    let kind = match &value {
+        Value::Function(_) => "function",
+        Value::Constellation(_) => "constellation",
+        _ => "value",
+    };
+    let out = match &value {
+        Value::Function(name) => name.into_pyobject(py)?.into_any(),
+        other => to_py(py, &other.to_pmt())?,
+    };
+    Ok((kind, out))
 }

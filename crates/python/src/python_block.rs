@@ -25,6 +25,8 @@ use std::sync::{Arc, Mutex};
 
 /// GNU Radio's `WORK_DONE`: returned by `work` when the block will produce nothing more.
 const WORK_DONE: i64 = -1;
+/// GNU Radio's `WORK_CALLED_PRODUCE`: returned by `general_work` that called `produce()`.
+const WORK_CALLED_PRODUCE: i64 = -2;
 
 macro_rules! any_ports {
     ($($variant:ident => $t:ty),*) => {
@@ -153,6 +155,15 @@ struct Context {
     tags: Vec<Vec<Tag>>,
     /// Tags added during the current call: (output, tag).
     new_tags: Vec<(usize, Tag)>,
+    /// Items offered to the current call, per input, and per output.
+    offered_in: Vec<usize>,
+    offered_out: usize,
+    /// `consume()`d items per input and `produce()`d items per output in the current
+    /// `general_work` call.
+    consumed: Vec<usize>,
+    produced: Vec<usize>,
+    /// Whether `produce()` was called in the current call.
+    called_produce: bool,
 }
 
 fn tag_tuple<'py>(py: Python<'py>, t: &Tag) -> PyResult<Bound<'py, PyTuple>> {
@@ -229,6 +240,49 @@ impl WorkContext {
         Ok(())
     }
 
+    /// GNU Radio's `consume(which_input, n)` in `general_work`: `n` more items of input
+    /// `which_input` are used (at most the items offered).
+    fn consume(&self, which_input: usize, n: usize) -> PyResult<()> {
+        let mut c = lock(&self.inner);
+        let Some(&offered) = c.offered_in.get(which_input) else {
+            return Err(value_error(format!(
+                "block '{}' has no stream input {which_input}",
+                self.block
+            )));
+        };
+        let total = c.consumed[which_input] + n;
+        if total > offered {
+            return Err(value_error(format!(
+                "block '{}': consume({which_input}, {n}) makes {total} items, but this call was                  offered {offered} on that input",
+                self.block
+            )));
+        }
+        c.consumed[which_input] = total;
+        Ok(())
+    }
+
+    /// GNU Radio's `produce(which_output, n)` in `general_work` (which then returns
+    /// `WORK_CALLED_PRODUCE`, -2): `n` more items of output `which_output` are written.
+    fn produce(&self, which_output: usize, n: usize) -> PyResult<()> {
+        let mut c = lock(&self.inner);
+        if which_output >= c.outputs {
+            return Err(value_error(format!(
+                "block '{}' has no stream output {which_output}",
+                self.block
+            )));
+        }
+        let total = c.produced[which_output] + n;
+        if total > c.offered_out {
+            return Err(value_error(format!(
+                "block '{}': produce({which_output}, {n}) makes {total} items, but this call                  offered room for {}",
+                self.block, c.offered_out
+            )));
+        }
+        c.produced[which_output] = total;
+        c.called_produce = true;
+        Ok(())
+    }
+
     /// Publishes `msg` on message output `port` now, from any thread (work, a handler,
     /// `start`/`stop`, a thread or timer of the block's own): delivered while the block runs,
     /// an error when it does not.
@@ -275,6 +329,46 @@ struct PythonBlock {
     decimation: usize,
     /// Output items per input item (an `InterpBlock`; 1 otherwise).
     interpolation: usize,
+    /// GNU Radio's `general_work` block (`gr.basic_block` with streams): it consumes and
+    /// produces what it says; `forecast` is Python's when the class defines one.
+    general: Option<General>,
+    /// Items offered to the current call per input, then consumed (reused).
+    offered: Vec<usize>,
+    /// Items a `general_work` call produced per output (reused).
+    produced: Vec<usize>,
+    /// Where input tags go.
+    policy: Policy,
+}
+
+/// How a `general_work` block is called.
+struct General {
+    /// Whether the class defines `forecast` (else GNU Radio's default: as many input items
+    /// on each input as output items asked).
+    forecast: bool,
+    /// Its relative rate (`set_relative_rate`) as a fraction, which moves its tags.
+    rate: (u64, u64),
+}
+
+/// GNU Radio's tag propagation policies (`set_tag_propagation_policy`).
+#[derive(Clone, Copy)]
+enum Policy {
+    /// `TPP_DONT`: no tag goes through.
+    Dont,
+    /// `TPP_ALL_TO_ALL`: every input's tags to every output (the default).
+    AllToAll,
+    /// `TPP_ONE_TO_ONE`: input `i`'s tags to output `i`.
+    OneToOne,
+}
+
+impl Policy {
+    /// Whether a tag of input `input` goes to output `output`.
+    fn carries(self, input: usize, output: usize) -> bool {
+        match self {
+            Policy::Dont => false,
+            Policy::AllToAll => true,
+            Policy::OneToOne => input == output,
+        }
+    }
 }
 
 impl PythonBlock {
@@ -298,17 +392,24 @@ impl PythonBlock {
         BlockError::msg(text)
     }
 
-    /// One `work` call on `n_in` input and `n_out` output items (`n_in = n_out · decimation /
-    /// interpolation`); `work` returns the output items it produced.
-    fn call_work(
-        &mut self,
-        py: Python<'_>,
-        n_in: usize,
-        n_out: usize,
-    ) -> Result<WorkStatus, BlockError> {
-        let ctx = self.ctx.bind(py).get();
+    /// One `work` call on `self.offered[i]` items of input `i` and `n_out` output items (for
+    /// a sync/decim/interp block every input is offered `n_out · decimation / interpolation`);
+    /// `work` returns the output items it produced. A `general_work` block says what it
+    /// consumed (`consume`) and produced (its result, or `produce` and -2).
+    fn call_work(&mut self, py: Python<'_>, n_out: usize) -> Result<WorkStatus, BlockError> {
+        // A new reference (no allocation), so that `ctx` does not borrow `self`.
+        let ctx_ref = self.ctx.clone_ref(py);
+        let ctx = ctx_ref.get();
         {
             let mut c = lock(&ctx.inner);
+            c.offered_in.clear();
+            c.offered_in.extend_from_slice(&self.offered);
+            c.offered_out = n_out;
+            c.consumed.clear();
+            c.consumed.resize(self.inputs.len(), 0);
+            c.produced.clear();
+            c.produced.resize(self.outputs.len(), 0);
+            c.called_produce = false;
             c.nitems_read.clear();
             c.nitems_read
                 .extend(self.inputs.iter().map(AnyInput::offset));
@@ -316,7 +417,7 @@ impl PythonBlock {
             c.nitems_written
                 .extend(self.outputs.iter().map(AnyOutput::offset));
             for (i, input) in self.inputs.iter().enumerate() {
-                let end = input.offset() + n_in as u64;
+                let end = input.offset() + self.offered[i] as u64;
                 c.tags[i].clear();
                 c.tags[i].extend(input.tags().iter().take_while(|t| t.offset < end).cloned());
             }
@@ -332,7 +433,7 @@ impl PythonBlock {
         .map_err(to_err)?;
         let result = {
             let mut ins = Vec::with_capacity(self.inputs.len());
-            for input in &self.inputs {
+            for (input, &n_in) in self.inputs.iter().zip(&self.offered) {
                 // SAFETY: the view is used only during this call; leaks are detected below.
                 ins.push(unsafe { input.view(lease.as_any(), n_in) }.map_err(to_err)?);
             }
@@ -343,9 +444,12 @@ impl PythonBlock {
             }
             let ins = PyList::new(py, ins).map_err(to_err)?;
             let outs = PyList::new(py, outs).map_err(to_err)?;
-            self.obj
-                .bind(py)
-                .call_method1(intern!(py, "work"), (ins, outs))
+            let method = if self.general.is_some() {
+                intern!(py, "general_work")
+            } else {
+                intern!(py, "work")
+            };
+            self.obj.bind(py).call_method1(method, (ins, outs))
         };
         let ret = match result {
             Ok(r) => r,
@@ -361,7 +465,12 @@ impl PythonBlock {
                     }
                 }
                 self.guard_lease(&lease);
-                return Err(self.fail(py, "work()", e));
+                let what = if self.general.is_some() {
+                    "general_work()"
+                } else {
+                    "work()"
+                };
+                return Err(self.fail(py, what, e));
             }
         };
         if self.guard_lease(&lease) {
@@ -379,6 +488,9 @@ impl PythonBlock {
         })?;
         if r == WORK_DONE {
             return Ok(WorkStatus::Done);
+        }
+        if self.general.is_some() {
+            return self.finish_general(ctx, r, n_out);
         }
         let (d, i) = (self.decimation, self.interpolation);
         let produced = usize::try_from(r)
@@ -411,19 +523,90 @@ impl PythonBlock {
         // propagation: `offset * relative_rate + 0.5`; a tag on the second half of a
         // decimation's group lands on the next output item, which the next call makes), then
         // the tags the block added.
-        let new_tags = std::mem::take(&mut lock(&ctx.inner).new_tags);
-        for input in &self.inputs {
+        let policy = self.policy;
+        for (k, input) in self.inputs.iter().enumerate() {
             let (from, end) = (input.offset(), input.offset() + consumed as u64);
             for t in input.tags().iter().take_while(|t| t.offset < end) {
-                for output in &mut self.outputs {
+                for (o, output) in self.outputs.iter_mut().enumerate() {
+                    if !policy.carries(k, o) {
+                        continue;
+                    }
                     let at = ((t.offset - from) * 2 * i as u64 + d as u64) / (2 * d as u64)
                         + output.offset();
                     output.add_tag_at(at, t);
                 }
             }
         }
+        self.offered.fill(consumed);
+        self.commit(ctx, |_| produced)
+    }
+
+    /// The end of a `general_work` call that returned `r`: what it consumed and produced.
+    /// Tags on consumed items go to every output at the same absolute item (GNU Radio's
+    /// all-to-all propagation at relative rate 1), or the output's next item where that one
+    /// is already written.
+    fn finish_general(
+        &mut self,
+        ctx: &WorkContext,
+        r: i64,
+        n_out: usize,
+    ) -> Result<WorkStatus, BlockError> {
+        let called_produce = {
+            let c = lock(&ctx.inner);
+            self.offered.copy_from_slice(&c.consumed);
+            self.produced.copy_from_slice(&c.produced);
+            c.called_produce
+        };
+        let each = match r {
+            WORK_CALLED_PRODUCE => None,
+            r if (0..=n_out as i64).contains(&r) && !called_produce => Some(r as usize),
+            r => {
+                return Err(BlockError::msg(format!(
+                    "general_work() returned {r}: return the items produced on every output \
+                     (0..={n_out}), WORK_CALLED_PRODUCE (-2) after calling produce(), or \
+                     WORK_DONE (-1){}",
+                    if called_produce {
+                        " (it called produce(): return -2)"
+                    } else {
+                        ""
+                    }
+                )))
+            }
+        };
+        let (policy, (num, den)) = (
+            self.policy,
+            self.general.as_ref().map_or((1, 1), |g| g.rate),
+        );
+        for (k, (input, &n)) in self.inputs.iter().zip(&self.offered).enumerate() {
+            let end = input.offset() + n as u64;
+            for t in input.tags().iter().take_while(|t| t.offset < end) {
+                // GNU Radio's: the offset times the relative rate, halves rounded up.
+                let at = (u128::from(t.offset) * 2 * u128::from(num) + u128::from(den))
+                    / (2 * u128::from(den));
+                let at = u64::try_from(at).unwrap_or(u64::MAX);
+                for (o, output) in self.outputs.iter_mut().enumerate() {
+                    if policy.carries(k, o) {
+                        output.add_tag_at(at.max(output.offset()), t);
+                    }
+                }
+            }
+        }
+        let produced = std::mem::take(&mut self.produced);
+        let status = self.commit(ctx, |o| each.unwrap_or(produced[o]));
+        self.produced = produced;
+        status
+    }
+
+    /// Puts the tags the call added, consumes `self.offered[i]` items of each input `i` and
+    /// produces `produced(o)` items on each output `o`.
+    fn commit(
+        &mut self,
+        ctx: &WorkContext,
+        produced: impl Fn(usize) -> usize,
+    ) -> Result<WorkStatus, BlockError> {
+        let new_tags = std::mem::take(&mut lock(&ctx.inner).new_tags);
         for (o, t) in new_tags {
-            let end = self.outputs[o].offset() + produced as u64;
+            let end = self.outputs[o].offset() + produced(o) as u64;
             if t.offset >= end {
                 return Err(BlockError::msg(format!(
                     "add_item_tag({o}, {}, ...) tags an item this call did not produce (it \
@@ -434,11 +617,11 @@ impl PythonBlock {
             }
             self.outputs[o].add_tag(t.offset, t.key, t.value);
         }
-        for input in &mut self.inputs {
-            input.consume(consumed);
+        for (input, &n) in self.inputs.iter_mut().zip(&self.offered) {
+            input.consume(n);
         }
-        for output in &mut self.outputs {
-            output.produce(produced);
+        for (o, output) in self.outputs.iter_mut().enumerate() {
+            output.produce(produced(o));
         }
         Ok(WorkStatus::Continue)
     }
@@ -461,6 +644,9 @@ impl Block for PythonBlock {
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        if self.general.is_some() {
+            return self.general_work();
+        }
         let (d, i) = (self.decimation, self.interpolation);
         let n_in = self.inputs.iter().map(AnyInput::available).min();
         let n_out = self.outputs.iter_mut().map(AnyOutput::space).min();
@@ -478,8 +664,9 @@ impl Block for PythonBlock {
         if n == 0 && !(self.inputs.is_empty() && self.outputs.is_empty()) {
             return Ok(WorkStatus::Continue);
         }
+        self.offered.fill(n / i * d);
         crate::thread_state::keep();
-        Python::attach(|py| self.call_work(py, n / i * d, n))
+        Python::attach(|py| self.call_work(py, n))
     }
 
     fn handle_message(&mut self, port: usize, msg: Pmt) -> Result<(), BlockError> {
@@ -516,6 +703,69 @@ impl Block for PythonBlock {
 }
 
 impl PythonBlock {
+    /// A `general_work` block's turn, as GNU Radio's scheduler gives it: the output items
+    /// there is room for (a multiple of the output multiple), halved (rounded up to the
+    /// multiple) until `forecast` asks no more input items than each input holds, or the
+    /// multiple is reached; every input's whole contents offered.
+    fn general_work(&mut self) -> Result<WorkStatus, BlockError> {
+        let m = self.multiple;
+        for (n, input) in self.offered.iter_mut().zip(&self.inputs) {
+            *n = input.available();
+        }
+        let mut n = match self.outputs.iter_mut().map(AnyOutput::space).min() {
+            Some(space) => space,
+            // A sink: as many "outputs" as the fullest input has items (GNU Radio asks a
+            // sink's forecast the same way).
+            None => self.offered.iter().copied().max().unwrap_or(0),
+        };
+        n -= n % m;
+        let forecast = self.general.as_ref().is_some_and(|g| g.forecast);
+        crate::thread_state::keep();
+        if n == 0 {
+            return Ok(WorkStatus::Continue);
+        }
+        Python::attach(|py| loop {
+            let enough = if forecast {
+                self.forecast_allows(py, n)?
+            } else {
+                self.offered.iter().all(|&a| a >= n)
+            };
+            if enough {
+                return self.call_work(py, n);
+            }
+            if n <= m {
+                // Blocked on input (done when the input is).
+                return Ok(WorkStatus::Continue);
+            }
+            // GNU Radio's reduction: half, rounded up to the output multiple.
+            n = (n / 2).div_ceil(m) * m;
+        })
+    }
+
+    /// Whether `forecast(n, ninputs)` asks at most the items each input holds.
+    fn forecast_allows(&self, py: Python<'_>, n: usize) -> Result<bool, BlockError> {
+        let r = self
+            .obj
+            .bind(py)
+            .call_method1(intern!(py, "forecast"), (n, self.inputs.len()))
+            .map_err(|e| self.fail(py, "forecast()", e))?;
+        let required: Vec<usize> = r.extract().map_err(|_| {
+            BlockError::msg(format!(
+                "forecast() must return a list of {} input item counts, not {}",
+                self.inputs.len(),
+                r.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+            ))
+        })?;
+        if required.len() != self.inputs.len() {
+            return Err(BlockError::msg(format!(
+                "forecast() returned {} counts for {} inputs",
+                required.len(),
+                self.inputs.len()
+            )));
+        }
+        Ok(required.iter().zip(&self.offered).all(|(r, a)| r <= a))
+    }
+
     /// Calls `start()` / `stop()`; returning `False` is a failure, as in GNU Radio.
     fn hook(&mut self, which: &str) -> Result<(), BlockError> {
         Python::attach(|py| {
@@ -539,7 +789,7 @@ impl PythonBlock {
 /// Makes the native side of Python block `obj` (a `radioflow.SyncBlock`): stream ports of the
 /// given numpy types, message ports with the given names. Sets `obj._rf_ctx`.
 #[pyfunction]
-#[pyo3(signature = (obj, name, in_sig, out_sig, message_inputs, message_outputs, output_multiple = 1, decimation = 1, interpolation = 1))]
+#[pyo3(signature = (obj, name, in_sig, out_sig, message_inputs, message_outputs, output_multiple = 1, decimation = 1, interpolation = 1, general = None, relative_rate = (1, 1), tag_policy = "all_to_all"))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn python_block(
     obj: &Bound<'_, PyAny>,
@@ -551,7 +801,27 @@ pub(crate) fn python_block(
     output_multiple: usize,
     decimation: usize,
     interpolation: usize,
+    general: Option<bool>,
+    relative_rate: (u64, u64),
+    tag_policy: &str,
 ) -> PyResult<BlockHandle> {
+    let policy = match tag_policy {
+        "dont" => Policy::Dont,
+        "all_to_all" => Policy::AllToAll,
+        "one_to_one" => Policy::OneToOne,
+        other => {
+            return Err(value_error(format!(
+                "Python block '{name}': tag propagation policy '{other}' (radioflow runs \
+                 TPP_DONT, TPP_ALL_TO_ALL and TPP_ONE_TO_ONE)"
+            )))
+        }
+    };
+    if relative_rate.0 == 0 || relative_rate.1 == 0 {
+        return Err(value_error(format!(
+            "Python block '{name}': relative rate {}/{} must be above 0",
+            relative_rate.0, relative_rate.1
+        )));
+    }
     if output_multiple == 0 {
         return Err(value_error(format!(
             "Python block '{name}': the output multiple must be at least 1"
@@ -563,9 +833,19 @@ pub(crate) fn python_block(
              a block decimates or interpolates by at least 1, not both"
         )));
     }
-    // Windows: a call needs a whole group of inputs and room for a whole group of outputs.
+    if general.is_some() && (decimation > 1 || interpolation > 1) {
+        return Err(value_error(format!(
+            "Python block '{name}': a general_work block has no fixed rate"
+        )));
+    }
+    // Windows: a call needs a whole group of inputs and room for a whole group of outputs
+    // (a general_work block says itself what it needs: one item).
     let out_window = lcm(output_multiple, interpolation);
-    let in_window = out_window / interpolation * decimation;
+    let in_window = if general.is_some() {
+        1
+    } else {
+        out_window / interpolation * decimation
+    };
     let py = obj.py();
     if in_sig.is_empty()
         && out_sig.is_empty()
@@ -624,6 +904,13 @@ pub(crate) fn python_block(
         multiple: output_multiple,
         decimation,
         interpolation,
+        general: general.map(|forecast| General {
+            forecast,
+            rate: relative_rate,
+        }),
+        policy,
+        offered: vec![0; in_sig.len()],
+        produced: vec![0; out_sig.len()],
         message_inputs,
         message_outputs,
         error: error.clone(),

@@ -90,6 +90,62 @@ def test_message_driven_retuning_gives_gnu_radio_s_tones(tmp_path):
         assert results == theirs, scheduler
 
 
+@needs_gnuradio
+def test_gnu_radio_s_dvbt2_example_as_grcc_writes_it_gives_gnu_radio_s_samples(tmp_path):
+    """vv011-1kfft's transmitter (BB header to P1 symbol, 20 arguments of gr-dtv's
+    constants to the frame mapper) called as grcc writes it, one T2 frame; and the numbers of
+    dtv's and digital's constants."""
+    theirs, ours = run_both(tmp_path, os.path.join(SCRIPTS, "dvbt2_vv011.py"))
+    assert theirs["dtv"]["C3_5"] == 4 and theirs["digital"]["TED_GARDNER"] == 4
+    samples = np.fromfile(tmp_path / "gr.json.cfile", np.complex64)
+    # P1 (2048 samples), then 16 P2 symbols (1K FFT) and 1966 data symbols of 1024 + 128.
+    assert len(samples) == 2048 + (16 + 1966) * 1152
+    peak = np.max(np.abs(samples))
+    for scheduler, results in ours.items():
+        assert results == theirs, scheduler
+        mine = np.fromfile(tmp_path / f"rf_{scheduler}.json.cfile", np.complex64)
+        assert len(mine) == len(samples), scheduler
+        # The inverse FFTs round differently: within 1e-5 of the peak, as the GRC tests.
+        assert np.max(np.abs(mine - samples)) < 1e-5 * peak, scheduler
+
+
+@needs_gnuradio
+def test_the_objects_grc_variables_make_work_as_gnu_radio_s(tmp_path):
+    """Constellations (points, arity, base; through chunks_to_symbols and
+    constellation_decoder), a header format through protocol_formatter, a convolutional
+    coder through extended_encoder."""
+    theirs, ours = run_both(tmp_path, os.path.join(SCRIPTS, "grc_objects.py"))
+    names = ["bpsk", "qpsk", "dqpsk", "8psk", "16qam", "rect", "calcdist"]
+    assert all(theirs[n]["symbols_back"] for n in names)
+    assert len(theirs["header"]) == 12 and len(theirs["cc"]) == 512
+    for scheduler, results in ours.items():
+        for n in names:
+            for key in ("points", "base"):
+                np.testing.assert_allclose(results[n][key], theirs[n][key], atol=1e-6,
+                                           err_msg=f"{scheduler} {n} {key}")
+            for key in ("arity", "bits", "decoded"):
+                assert results[n][key] == theirs[n][key], (scheduler, n, key)
+        for key in ("header", "cc", "repetition"):
+            assert results[key] == theirs[key], (scheduler, key)
+
+
+@needs_gnuradio
+def test_setters_called_while_running_change_the_blocks_as_in_gnu_radio(tmp_path):
+    theirs, ours = run_both(tmp_path, os.path.join(SCRIPTS, "setters.py"))
+    assert theirs["first"] == 1000.0 and theirs["last"] == 4000.0
+    assert theirs["last_mean"] == 3.0 and theirs["last_rms"] < theirs["first_rms"]
+    for scheduler, results in ours.items():
+        assert results == theirs, scheduler
+
+
+@needs_gnuradio
+def test_general_work_blocks_give_gnu_radio_s_results(tmp_path):
+    theirs, ours = run_both(tmp_path, os.path.join(SCRIPTS, "general_work.py"))
+    assert len(theirs["summed"]) == 10000 and len(theirs["kept_tags"]) == 7
+    for scheduler, results in ours.items():
+        assert results == theirs, scheduler
+
+
 def grcc(tmp_path, example):
     if not shutil.which("grcc"):
         pytest.skip("grcc (GNU Radio's GRC compiler) is not installed")
@@ -232,9 +288,6 @@ def test_the_import_hook_is_opt_in_and_maps_gnuradio_and_pmt():
         "try:\n    qtgui.time_sink_f\nexcept NotImplementedError as e:\n"
         "    assert 'qtgui.time_sink_f' in str(e) and 'live page' in str(e)\n"
         "else:\n    raise AssertionError('qtgui made a block')\n"
-        "try:\n    gr.basic_block('b', [numpy.float32], [numpy.float32])\n"
-        "except NotImplementedError as e:\n    assert 'general_work' in str(e)\n"
-        "else:\n    raise AssertionError('a basic_block with streams was made')\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
     assert "gnuradio" not in sys.modules or importlib.import_module("gnuradio").__name__ != (
@@ -262,3 +315,54 @@ def test_a_script_run_through_the_hook_imports_its_neighbours(tmp_path):
                        capture_output=True, text=True, timeout=60, cwd="/")
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "['--x', '1']"
+
+
+def test_a_setter_refuses_what_the_running_block_cannot_change():
+    """A GRC callback changing a parameter that radioflow's block takes only at construction
+    (fir_filter's taps) raises while the graph runs, naming it; before the start it makes the
+    block again."""
+    from radioflow.gnuradio import analog, blocks, filter, gr
+
+    tb = gr.top_block()
+    src = analog.sig_source_f(32000, analog.GR_COS_WAVE, 1000, 1, 0, 0)
+    fir = filter.fir_filter_fff(1, [1.0])
+    fir.set_taps([0.5, 0.5])  # before the start: made again
+    head, sink = blocks.head(gr.sizeof_float, 10**9), blocks.null_sink(gr.sizeof_float)
+    tb.connect(src, fir, head, sink)
+    with pytest.raises(AttributeError, match="set_frequecy is not one of .*set_frequency"):
+        src.set_frequecy(5)
+    tb.start()
+    try:
+        with pytest.raises(ValueError, match=r"set_taps: .*fir_filter cannot change taps while"):
+            fir.set_taps([1.0, 0.0])
+        src.set_frequency(2000.0)
+    finally:
+        tb.stop()
+        tb.wait()
+
+
+def test_a_dtv_argument_takes_only_its_own_constants():
+    from radioflow.gnuradio import dtv
+
+    with pytest.raises(ValueError, match=r"dtv.dvb_bch_bb: rate=.*MOD_QPSK.* is not one of"):
+        dtv.dvb_bch_bb(dtv.STANDARD_DVBT2, dtv.FECFRAME_NORMAL, dtv.MOD_QPSK)
+    assert int(dtv.C3_5) == 4 and dtv.STANDARD_DVBT2 == 1
+
+
+def test_a_general_work_block_s_wrong_counts_fail_naming_them():
+    import numpy
+    from radioflow.gnuradio import blocks, gr
+
+    class greedy(gr.basic_block):
+        def __init__(self):
+            gr.basic_block.__init__(self, "greedy", [numpy.float32], [numpy.float32])
+
+        def general_work(self, input_items, output_items):
+            self.consume_each(len(input_items[0]) + 1)
+            return 0
+
+    tb = gr.top_block()
+    tb.connect(blocks.vector_source_f([1.0] * 10), greedy(), blocks.null_sink(gr.sizeof_float))
+    with pytest.raises(rf.RunError) as e:
+        tb.run()
+    assert "consume(0, " in str(e.value.__cause__) and "offered" in str(e.value.__cause__)

@@ -65,6 +65,7 @@ class SyncBlock:
         self._rf_output_multiple = 1
         self._rf_decimation = 1
         self._rf_interpolation = 1
+        self._rf_tag_policy = "all_to_all"
         self._rf_ctx = None
         # Only a flag: the native handle lives in the flowgraph, and the block must not refer
         # to it (the flowgraph owns the block; a reference back would be a cycle through Rust
@@ -105,6 +106,28 @@ class SyncBlock:
         if int(multiple) < 1:
             raise ValueError(f"block '{self._rf_name}': the output multiple must be at least 1")
         self._rf_output_multiple = int(multiple)
+
+    def set_tag_propagation_policy(self, policy: Any) -> None:
+        """GNU Radio's tag propagation policy: ``TPP_ALL_TO_ALL`` (1, the default: every
+        input's tags to every output), ``TPP_ONE_TO_ONE`` (2: input i's to output i) or
+        ``TPP_DONT`` (0: none; the block tags what it wants). ``TPP_CUSTOM`` is refused."""
+        self._check_not_running("setting the tag propagation policy")
+        words = {0: "dont", 1: "all_to_all", 2: "one_to_one"}
+        if isinstance(policy, bool) or int(policy) not in words:
+            raise ValueError(
+                f"block '{self._rf_name}': tag propagation policy {policy!r}: radioflow runs "
+                "TPP_DONT, TPP_ALL_TO_ALL and TPP_ONE_TO_ONE (TPP_CUSTOM's forwarding is the "
+                "block's own: use TPP_DONT and add_item_tag)"
+            )
+        if int(policy) == 2 and len(self._rf_in_sig) != len(self._rf_out_sig):
+            raise ValueError(
+                f"block '{self._rf_name}': TPP_ONE_TO_ONE needs as many inputs as outputs"
+            )
+        self._rf_tag_policy = words[int(policy)]
+
+    def tag_propagation_policy(self) -> int:
+        """The tag propagation policy's number (GNU Radio's ``gr.TPP_*``)."""
+        return {"dont": 0, "all_to_all": 1, "one_to_one": 2}[self._rf_tag_policy]
 
     def output_multiple(self) -> int:
         """The output multiple (1 unless set)."""
@@ -179,6 +202,15 @@ class SyncBlock:
             )
         handler(msg)
 
+    def _rf_rate(self) -> Tuple[int, int]:
+        """The relative rate that moves a ``general_work`` block's tags, as a fraction."""
+        return (1, 1)
+
+    def _rf_general(self) -> Optional[bool]:
+        """None for a block with a fixed rate; for a ``general_work`` block (GNU Radio's
+        ``gr.basic_block`` with streams), whether its class defines ``forecast``."""
+        return None
+
     def _rf_make_native(self) -> _native.Block:
         if not hasattr(self, "_rf_name"):
             raise TypeError(
@@ -198,6 +230,9 @@ class SyncBlock:
             self._rf_output_multiple,
             self._rf_decimation,
             self._rf_interpolation,
+            self._rf_general(),
+            self._rf_rate(),
+            self._rf_tag_policy,
         )
         self._rf_joined = True
         return native

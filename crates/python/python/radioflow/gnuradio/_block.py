@@ -5,7 +5,7 @@ it is connected to then)."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from .. import _native
 from .._native import Block
@@ -24,6 +24,7 @@ class GrBlock:
         params: Dict[str, Any],
         candidates: List[Dict[str, Any]],
         methods: Dict[str, List[str]],
+        callbacks: Optional[Dict[str, List[str]]] = None,
     ) -> None:
         self._rf_path = path
         self._rf_id = grc_id
@@ -32,6 +33,11 @@ class GrBlock:
         # item size leaves open; one entry when the constructor names the type.
         self._rf_candidates = candidates
         self._rf_methods = methods
+        # GRC's callbacks (`set_k`: the GRC keys it sets): setters, also while the graph runs.
+        self._rf_callbacks = callbacks or {}
+        # The native parameters the block was made with, and the flowgraph it joined.
+        self._rf_mapped: Dict[str, Any] = {}
+        self._rf_graph: Any = None
         self._rf_handle: Optional[Block] = None
         self._rf_choice: Optional[Dict[str, Any]] = None
         self._rf_alias: Optional[str] = None
@@ -54,6 +60,7 @@ class GrBlock:
         parameter changed before it joined its flowgraph)."""
         if self._rf_handle is None or (not self._rf_joined and self._rf_choice != choice):
             block, dtype, params = self._rf_map(choice)
+            self._rf_mapped = params
             try:
                 self._rf_handle = _native.make_block(block, dtype, params, name=self._rf_alias)
             except (ValueError, TypeError) as e:
@@ -108,6 +115,13 @@ class GrBlock:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_rf_"):
             raise AttributeError(name)
+        keys = self._rf_callbacks.get(name)
+        if keys is not None:
+            def setter(*values: Any) -> None:
+                self._rf_set(name, keys, values)
+
+            setter.__name__ = name
+            return setter
         keys = self._rf_methods.get(name)
         if keys is not None:
             def set_before_start(*values: Any) -> None:
@@ -127,11 +141,54 @@ class GrBlock:
             return getattr(self._rf_native(name), name)
         if name.startswith("set_"):
             raise AttributeError(
-                f"{self._rf_path}: {name}: radioflow.gnuradio has no run-time setters yet "
-                "(change the parameter through the block's message input, or make the block "
-                "again and restart)"
+                f"{self._rf_path}: {name} is not one of GNU Radio's GRC callbacks of "
+                f"{self._rf_id} ({', '.join(sorted(self._rf_callbacks)) or 'it has none'})"
             )
         raise AttributeError(f"{self._rf_path} has no attribute {name!r} in radioflow.gnuradio")
 
+    def _rf_set(self, name: str, keys: List[str], values: Tuple[Any, ...]) -> None:
+        """GRC callback `name` (GRC keys `keys`) called with `values`: before the start the
+        block is made again; while the graph runs, each native parameter the new values
+        change is posted to the message input of its name (the block's settable parameters,
+        applied between two calls of its work); a change to one that is not settable raises
+        ValueError naming it, and nothing is changed."""
+        if len(values) != len(keys):
+            raise TypeError(f"{self._rf_path}.{name} takes {len(keys)} arguments")
+        old = dict(self._rf_params)
+        for key, value in zip(keys, values):
+            self._rf_params[key] = _value(value)
+        try:
+            if not self._rf_joined:
+                self._rf_changed(name)
+                return
+            block, _, params = self._rf_map(self._rf_choice or self._rf_candidates[0])
+            changed = {k: v for k, v in params.items() if self._rf_mapped.get(k) != v}
+            fixed = sorted(set(changed) - _settable(block))
+            if fixed:
+                raise ValueError(
+                    f"{self._rf_path}.{name}: radioflow's {block} cannot change "
+                    f"{', '.join(fixed)} while the flowgraph runs (settable: "
+                    f"{', '.join(sorted(_settable(block))) or 'none'})"
+                )
+        except Exception:
+            self._rf_params = old
+            raise
+        graph = self._rf_graph
+        if graph is not None and graph.is_running():
+            for k, v in changed.items():
+                graph._native.post(self._rf_handle, k, v)
+        self._rf_mapped = params
+
     def __repr__(self) -> str:
         return f"<radioflow.gnuradio {self._rf_path} ({self._rf_id})>"
+
+
+_SETTABLE: Dict[str, Set[str]] = {}
+
+
+def _settable(block: str) -> Set[str]:
+    """The parameters of native block `block` a message to the input of their name sets."""
+    if not _SETTABLE:
+        for d in _native.block_library():
+            _SETTABLE[d["id"]] = {p["name"] for p in d["params"] if p["settable"]}
+    return _SETTABLE.get(block, set())

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Dict, List
 
 from .. import _native
+from ._names import ENUMS
 
 
 class Constant(int):
@@ -28,13 +29,21 @@ class Constant(int):
 
 
 def by_module() -> Dict[str, Dict[str, Constant]]:
-    """``{module: {NAME: constant}}``; ``window`` constants under ``window``."""
+    """``{module: {NAME: constant}}``; ``window`` constants under ``window``. The native
+    table's constants first (their words are what radioflow's blocks take), then the rest of
+    those GNU Radio's bindings export (``_names.ENUMS``: ``dtv.C3_5``, ``digital.THRESHOLD_DYNAMIC``),
+    whose word is GNU Radio's name in lower case, as the native table writes the others."""
     out: Dict[str, Dict[str, Constant]] = {}
     for names, word, value in _native.gnuradio_constants():
         first = names[0]
         for name in names:
             module, _, attr = name.rpartition(".")
             out.setdefault(module, {})[attr] = Constant(value, first, word)
+    for module, consts in ENUMS.items():
+        mine = out.setdefault(module, {})
+        for attr, value in consts.items():
+            if attr not in mine:
+                mine[attr] = Constant(value, f"{module}.{attr}", attr.lower())
     return out
 
 

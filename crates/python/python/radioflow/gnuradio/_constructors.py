@@ -6,12 +6,14 @@ them as and makes a :class:`GrBlock`. Nothing here is written block by block."""
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 import re
+import types
 from typing import Any, Callable, Dict, List, Optional
 
 from ._block import GrBlock
-from ._constants import CONSTANTS
+from ._constants import CONSTANTS, Constant
 from ._names import NAMES
 from ._values import value as _value
 
@@ -43,13 +45,40 @@ def _default(text: Optional[str]) -> Any:
     return _NoDefault(text)
 
 
-def _literal(text: str) -> Any:
+@functools.lru_cache(maxsize=None)
+def _scope() -> Dict[str, Any]:
+    """What a template's literal may name: the modules' constants, ``gr``."""
     from . import gr
 
+    scope: Dict[str, Any] = {m: types.SimpleNamespace(**c) for m, c in CONSTANTS.items()}
+    scope.update({"__builtins__": {}, "gr": gr, "True": True, "False": False})
+    return scope
+
+
+def _literal(text: str) -> Any:
     try:
-        return eval(text, {"__builtins__": {}, "gr": gr, "True": True, "False": False})  # noqa: S307
+        return eval(text, dict(_scope()))  # noqa: S307
     except Exception:  # noqa: BLE001 - a literal radioflow cannot evaluate accepts only the default
         return _NoDefault(text)
+
+
+def _enum_text(by_text: Dict[str, Dict[str, str]], value: Any) -> Optional[str]:
+    """The text among `by_text`'s (``dtv.C3_5``, ``'capillary'``, ``None``) that `value` is:
+    a constant by its name, else what the text evaluates to (GNU Radio's number for a
+    constant: ``4`` for ``dtv.C3_5``)."""
+    if isinstance(value, Constant):
+        return value.gr_name if value.gr_name in by_text else None
+    found = []
+    for text in by_text:
+        literal = _literal(text)
+        if isinstance(literal, _NoDefault) or isinstance(literal, bool) != isinstance(value, bool):
+            continue
+        if type(literal) is not type(value) and not isinstance(literal, Constant):
+            if not (isinstance(literal, (int, float)) and isinstance(value, (int, float))):
+                continue
+        if literal == value:
+            found.append(text)
+    return found[0] if len(found) == 1 else None
 
 
 def _candidates(spec: Dict[str, Any], size: Any, itemsize: int) -> List[Dict[str, Any]]:
@@ -126,6 +155,21 @@ def constructor(path: str, spec: Dict[str, Any]) -> Callable[..., GrBlock]:
                         f"{label}: {p.name}={value!r} is not one of {', '.join(target[2])}"
                     )
                 grc[target[1]] = option
+            elif isinstance(target, list) and target[0] == "plus":
+                # The template writes `${a} + ${b}`: the argument is the sum (a list is
+                # taken as it is: GNU Radio's other form, `cp_lengths`).
+                if isinstance(value, (list, tuple)) or target[1] not in grc:
+                    grc[target[2]] = _value(value)
+                else:
+                    grc[target[2]] = _value(value) - grc[target[1]]
+            elif isinstance(target, list) and target[0] == "enum":
+                text = _enum_text(target[1], value)
+                if text is None:
+                    raise ValueError(
+                        f"{label}: {p.name}={value!r} is not one of "
+                        f"{', '.join(sorted(target[1]))}"
+                    )
+                grc.update(target[1][text])
             elif isinstance(target, list) and target[0] == "literal":
                 want = _literal(target[1])
                 if given and (isinstance(want, _NoDefault) or _value(value) != _value(want)):
@@ -148,7 +192,9 @@ def constructor(path: str, spec: Dict[str, Any]) -> Callable[..., GrBlock]:
                     f"{label}: no item type of {itemsize} bytes that radioflow runs this block "
                     f"with ({', '.join(spec['types'])})"
                 )
-        return GrBlock(path, spec["id"], grc, candidates, dict(spec["methods"]))
+        return GrBlock(
+            path, spec["id"], grc, candidates, dict(spec["methods"]), spec.get("callbacks", {})
+        )
 
     name = path.rpartition(".")[2]
     make.__name__ = make.__qualname__ = name

@@ -30,6 +30,9 @@ KEY = re.compile(r"^\u00ab(\w+)\u00bb$")
 # A parameter the template converts the way a caller already gives it (`bool(${mute})`,
 # `pmt.intern(${start_tag})`: GNU Radio's Python constructor takes the converted value).
 WRAPPED = re.compile(r"^(?:bool|int|float|pmt\.intern)\(\u00ab(\w+)\u00bb\)$")
+# A module's constant as GRC option attributes write it (`dtv.C3_5`).
+CONSTANT = re.compile(r"^[a-z]\w*\.[A-Z][A-Z0-9_]*$")
+PLUS = re.compile(r"^\u00ab(\w+)\u00bb\s*\+\s*\u00ab(\w+)\u00bb$")
 SIZE = re.compile(r"^\u00ab(\w+)\.(\w+)\u00bb(?:\s*\*\s*\u00ab(\w+)\u00bb)?$")
 
 
@@ -97,9 +100,45 @@ def target(arg: str, exprs: Dict[str, Dict[str, Dict[str, str]]]) -> Optional[An
         if values is not None and vlen is None:
             return ["expr", key, {text: option for option, text in values.items()}]
         return ["size", key, vlen]
+    m = PLUS.match(arg)
+    if m:
+        # `${input_size} + ${cp_len}`: the caller gives the sum (GNU Radio's output size).
+        return ["plus", m.group(1), m.group(2)]
     if "\u00ab" in arg:
         return None
     return ["literal", arg]
+
+
+def enum_target(
+    where: Any,
+    raws: List[List[Tuple[Any, str]]],
+    choices: List[Dict[str, Any]],
+    vals: Dict[str, Dict[str, Dict[str, str]]],
+) -> Optional[List[Any]]:
+    """``["enum", {text: {enum: option}}]`` for the literal argument at `where`: where it
+    writes a module's constants (``dtv.C3_5``), every enum whose options stand for the
+    constants it wrote (the template may choose among several by others: ``rate1``..``rate5``
+    by standard and frame size); else the one enum whose option attribute it is in every
+    render (each option its own text); else None."""
+    texts = [dict(r).get(where) for r in raws]
+    seen = set(texts)
+    if all(t is not None and CONSTANT.match(t) for t in seen):
+        by_text: Dict[str, Dict[str, str]] = {}
+        for k, attrs in vals.items():
+            for by_option in attrs.values():
+                if all(CONSTANT.match(v) for v in by_option.values()) and seen & set(
+                    by_option.values()
+                ):
+                    for option, text in by_option.items():
+                        by_text.setdefault(text, {})[k] = option
+        return ["enum", by_text] if by_text else None
+    for k, attrs in vals.items():
+        for by_option in attrs.values():
+            if len(set(by_option.values())) != len(by_option) or len(by_option) < 2:
+                continue
+            if all(k in c and by_option.get(str(c[k])) == t for t, c in zip(texts, choices)):
+                return ["enum", {text: {k: o} for o, text in by_option.items()}]
+    return None
 
 
 def specs(tpl: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
@@ -133,7 +172,7 @@ def specs(tpl: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
                     keywords[kw.group(1)] = t
                 else:
                     args.append(t)
-                raw.append((kw.group(1) if kw else len(args) - 1, a))
+                raw.append((kw.group(1) if kw else len(args) - 1, kw.group(2) if kw else a))
             if not ok:
                 continue
             key = tuple(sorted(choice.items()))
@@ -168,6 +207,18 @@ def specs(tpl: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
                         else:
                             spec["keywords"][where] = k
                         break
+            # A literal that is an enum's option attribute (`${threadtype.arg}`, `${rate.val}`
+            # writes `dtv.C3_5`): the caller gives the value, which sets the enum.
+            for where, _ in raws[0]:
+                current = spec["args"][where] if isinstance(where, int) else spec["keywords"][where]
+                if isinstance(current, list) and current[0] == "literal":
+                    t = enum_target(where, raws, choices, b.get("vals", {}))
+                    if t is None:
+                        continue
+                    if isinstance(where, int):
+                        spec["args"][where] = t
+                    else:
+                        spec["keywords"][where] = t
             fixed = {
                 k: v for k, v in choices[0].items() if all(c.get(k) == v for c in choices)
             }
@@ -180,10 +231,21 @@ def specs(tpl: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
                 a[1]
                 for a in list(spec["args"]) + list(spec["keywords"].values())
                 if isinstance(a, list) and a[0] in ("size", "expr")
+            } | {
+                a[2]
+                for a in list(spec["args"]) + list(spec["keywords"].values())
+                if isinstance(a, list) and a[0] == "plus"
+            } | {
+                k
+                for a in list(spec["args"]) + list(spec["keywords"].values())
+                if isinstance(a, list) and a[0] == "enum"
+                for options in a[1].values()
+                for k in options
             }
             free = [k for k in choices[0] if k not in fixed and k not in used]
             spec["free"] = free
             spec["sizes"] = b["sizes"]
+            spec["callbacks"] = b.get("callbacks", {})
             spec["types"] = [t[0] for t in table[grc_id]["types"] if t[1] is not None]
             # Where two rows give the same constructor, the one mapping it more directly
             # (fewer fixed literals, more arguments) is GNU Radio's.
@@ -216,13 +278,20 @@ def main() -> None:
         '"""GNU Radio 3.10\'s Python constructors of the blocks radioflow runs. Generated by\n'
         "``python3 -m radioflow.gnuradio._generate`` from the GNU Radio table and GNU Radio's GRC\n"
         "definitions and bindings: do not edit.\n\n"
-        "``{module.name: {id: GRC id, args: [GRC key | [size, enum, vlen key] | [literal, text]],\n"
+        "``{module.name: {id: GRC id, args: [GRC key | [size, enum, vlen key] | [literal, text] |\n"
+        "[enum, {constant's name: {enum: option}}] | [plus, GRC key given, GRC key set to the\n"
+        "argument minus the other]],\n"
         "keywords: {python name: the same}, fixed: {enum: option}, free: [enum chosen by item\n"
         "size or default], sizes: {enum: {option: bytes}}, types: [options radioflow runs],\n"
-        "vlen_from: argument whose length is vlen, signature: [[python name, default repr]]}}``\n"
+        "vlen_from: argument whose length is vlen, signature: [[python name, default repr]],\n"
+        "callbacks: {GRC callback setter: [GRC key per argument]}}}``\n"
         '"""\n\n'
     )
     sys.stdout.write("NAMES = " + pprint.pformat(names, width=100, sort_dicts=True) + "\n")
+    sys.stdout.write(
+        "\n# GNU Radio's enumeration constants by module, as its bindings number them.\n"
+        "ENUMS = " + pprint.pformat(tpl["enums"], width=100, sort_dicts=True) + "\n"
+    )
 
 
 if __name__ == "__main__":

@@ -21,6 +21,10 @@ from gnuradio import gr  # noqa: E402 - the item sizes name gr.sizeof_*
 from mako.template import Template  # noqa: E402
 
 BLOCKS = "/usr/share/gnuradio/grc/blocks"
+# GNU Radio's modules whose enumeration constants radioflow.gnuradio defines.
+ENUM_MODULES = [
+    "analog", "blocks", "channels", "digital", "dtv", "fec", "fft", "filter", "gr", "pdu"
+]
 
 
 class Arg(str):
@@ -131,6 +135,35 @@ def signature(path):
     return {"params": params}
 
 
+def callback_key(arg):
+    """The GRC key a callback's argument is: `${x}`, or `int(${x})` (converted as the caller
+    gives it); else None."""
+    m = re.match(r"^\$\{\s*(\w+)\s*\}$", arg) or re.match(
+        r"^(?:int|float|bool)\(\$\{\s*(\w+)\s*\}\)$", arg
+    )
+    return m.group(1) if m else None
+
+
+def enums():
+    """``{module: {NAME: number}}``: the enumeration constants (pybind11 enum values) that
+    GNU Radio's Python modules export, as ``dtv.C3_5`` or ``digital.TED_GARDNER``."""
+    out = {}
+    for module in ENUM_MODULES:
+        mod = importlib.import_module("gnuradio." + module)
+        found = {}
+        for name in dir(mod):
+            value = getattr(mod, name)
+            if (
+                name.isupper()
+                and not inspect.isclass(value)
+                and hasattr(type(value), "__members__")
+                and getattr(value, "name", None) == name
+            ):
+                found[name] = int(value)
+        out[module] = found
+    return out
+
+
 def module_paths(imports):
     """``{name used in the template: module path under gnuradio}`` of a block's imports
     (``from gnuradio.filter import pfb`` -> ``{"pfb": "filter.pfb"}``)."""
@@ -219,12 +252,34 @@ def main():
                         str(o): str(v) for o, v in zip(p["options"], values)
                     }
         defaults = {p["id"]: str(p.get("default", "")) for p in data.get("parameters", [])}
+        # The enums' option attributes the template may write in place of an argument
+        # (`val: [dtv.C1_2, ...]`, `arg: [None, "'capillary'"]`): {enum: {attr: {option: text}}}.
+        vals = {}
+        for p in data.get("parameters", []):
+            for attr, values in (p.get("option_attributes") or {}).items():
+                if not any(is_size(v) for v in values):
+                    # As the rendered template writes them (blanks collapsed).
+                    vals.setdefault(p["id"], {})[attr] = {
+                        str(o): " ".join(str(v).split()) for o, v in zip(p["options"], values)
+                    }
+        # GRC's callbacks that are one setter of the block's parameters (`set_k(${const})`):
+        # {setter: [GRC key per argument]}.
+        callbacks = {}
+        for cb in (data.get("templates") or {}).get("callbacks") or []:
+            m = re.match(r"^\s*(set_\w+)\((.*)\)\s*$", str(cb), re.S)
+            if not m:
+                continue
+            keys = [callback_key(a) for a in split_top(m.group(2))]
+            if keys and all(keys):
+                callbacks[m.group(1)] = keys
         result["blocks"][data["id"]] = {
+            "callbacks": callbacks,
             "renders": renders,
             "imports": imports,
             "defaults": defaults,
             "sizes": sizes,
             "exprs": exprs,
+            "vals": vals,
         }
     names = set()
     for b in result["blocks"].values():
@@ -236,6 +291,7 @@ def main():
                 names.add(modules.get(head, head) + "." + rest)
     for n in sorted(names):
         result["signatures"][n] = signature(n)
+    result["enums"] = enums()
     json.dump(result, sys.stdout, indent=0, sort_keys=True)
 
 

@@ -168,6 +168,7 @@ class top_block:  # noqa: N801 - GNU Radio's name
             self._rf_fg.add(self._rf_handle(b))
             if isinstance(b, GrBlock):
                 b._rf_joined = True
+                b._rf_graph = self._rf_fg
         for (sb, sp), (db, dp) in self._rf_edges:
             self._rf_fg.connect((self._rf_handle(sb), sp), (self._rf_handle(db), dp))
         for (sb, sp), (db, dp) in self._rf_msg_edges:

@@ -1,5 +1,6 @@
 """Python values as the GNU Radio table takes them: numpy to Python values, GNU Radio's
-constants to their words, tags to ``[offset, key, value]``."""
+constants to their words, tags to ``[offset, key, value]``, the objects GRC variables make to
+their text form."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ._constants import Constant, words
+from ._grc_objects import GrcObject
 from ._tags import tag_t
 
 
@@ -16,6 +18,8 @@ def value(v: Any) -> Any:
     ``[offset, key, value]``."""
     if isinstance(v, Constant):
         return v.word
+    if isinstance(v, GrcObject):
+        return v._rf_value
     if isinstance(v, tag_t):
         return v.as_list()
     if isinstance(v, np.ndarray):
