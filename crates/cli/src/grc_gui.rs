@@ -143,6 +143,7 @@ fn view_config(view: &GuiView, probes: Vec<String>) -> ViewConfig {
         options: view.options.clone(),
         labels: view.labels.clone(),
         units: view.units.clone(),
+        colours: view.colours.clone(),
         tag_key: view.tag_key.clone(),
         messages: Vec::new(),
     }

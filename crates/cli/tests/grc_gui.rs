@@ -439,6 +439,11 @@ fn the_number_histogram_eye_raster_and_vector_sinks_draw_their_inputs() {
         .map(|c| c.as_f64().unwrap())
         .sum();
     assert_eq!(total, 2048.0);
+    // Drawn in the colour the file gives it (`color1: "blue"`).
+    let colour = page.eval(
+        "Chart.getChart(document.getElementById('view-histogram').querySelector('canvas')).data.datasets[0].borderColor",
+    );
+    assert_eq!(colour, "rgba(0, 0, 255, 1)");
     // The eye: traces of two symbols (33 samples at 16 a symbol), each ended by a break.
     let eye = poll("the eye's traces", DEADLINE, || datasets(&mut page, "eye"));
     let points = eye[0].as_array().unwrap();

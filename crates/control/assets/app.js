@@ -436,6 +436,41 @@ function setupViews(g) {
   }
 }
 
+// A colour as the canvas takes it, with alpha `a` (GRC's colour names: its `dark red` is
+// CSS's darkred).
+const paint = (() => {
+  const c = document.createElement("canvas").getContext("2d");
+  return (name, a = 1) => {
+    c.fillStyle = "#000";
+    c.fillStyle = String(name).replace(/\s+/g, "").toLowerCase();
+    const hex = c.fillStyle;
+    if (!hex.startsWith("#")) return hex;
+    const n = parseInt(hex.slice(1), 16);
+    return `rgba(${n >> 16}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
+  };
+})();
+
+// Line `line`'s look in `view` as Chart.js dataset properties, from the sink's GRC settings
+// (`colorN`, `widthN`, `styleN`: 1 solid, 2 dash, 3 dots, 4 dash-dot, 5 dash-dot-dot, 0 none;
+// `markerN`: -1 none, 0 circle, 1 rectangle, 2 diamond, 3-6 triangles up, down, left, right,
+// 7 cross, 8 x-cross, 9-10 lines; `alphaN`), else the page's: lines for a trace, markers
+// without a line for a plot of `points` (a constellation). `name` and `alpha` are the
+// colour's.
+function look(view, line, points = false) {
+  const { v, o } = view;
+  const name = (v.colours || [])[line] || colours[line % colours.length];
+  const alpha = o[`alpha${line}`] === undefined ? 1 : o[`alpha${line}`];
+  const colour = paint(name, alpha);
+  const style = o[`style${line}`] === undefined ? (points ? 0 : 1) : o[`style${line}`];
+  const marker = o[`marker${line}`] === undefined ? (points ? 0 : -1) : o[`marker${line}`];
+  const dashes = { 2: [6, 3], 3: [1, 3], 4: [6, 3, 1, 3], 5: [6, 3, 1, 3, 1, 3] };
+  const shapes = { 0: "circle", 1: "rect", 2: "rectRot", 3: "triangle", 4: "triangle", 5: "triangle", 6: "triangle", 7: "cross", 8: "crossRot", 9: "line", 10: "line" };
+  const rotation = { 4: 180, 5: 270, 6: 90, 10: 90 };
+  return { name, alpha, borderColor: colour, backgroundColor: colour, borderWidth: o[`width${line}`] || 1,
+    showLine: style !== 0, borderDash: dashes[style] || [], pointStyle: shapes[marker] || "circle",
+    rotation: rotation[marker] || 0, pointRadius: marker >= 0 ? (points ? 1.5 : 3) : 0 };
+}
+
 // GNU Radio's QT sinks' windows (GRC's `wintype` options, by GNU Radio's numbers).
 const WINDOWS = [[5, "Blackman-Harris"], [0, "Hamming"], [1, "Hann"], [2, "Blackman"], [3, "Rectangular"], [4, "Kaiser"], [7, "Flat-top"]];
 
@@ -661,7 +696,9 @@ async function refreshViews() {
       const marks = [];
       let line = 0;
       data.forEach((d, i) => {
-        const colour = colours[line % colours.length];
+        const lk = look(view, line, v.kind === "constellation");
+        const { name, alpha, ...style } = lk;
+        const colour = lk.borderColor;
         if (v.kind === "spectrum") {
           // Averaging as the sink's `average`: each bin's power, exponentially.
           const a = o.average && o.average < 1 ? o.average : 1;
@@ -676,7 +713,7 @@ async function refreshViews() {
             : d.x_unit === "Hz" ? d.x.map((f) => f + v.centre) : d.x;
           let pts = x.map((f, k) => ({ x: f, y: 10 * Math.log10(Math.max(avg[k], 1e-30)) }));
           if (view.real && o.half !== 0) pts = pts.slice(pts.length >> 1);
-          datasets.push({ label: label(i, d.id), data: pts, showLine: true, borderColor: colour, borderWidth: 1, pointRadius: 0 });
+          datasets.push({ ...style, label: label(i, d.id), data: pts });
           line++;
           // Max and min hold: each bin's highest (lowest) level since the box was ticked.
           for (const [kind, pick] of [["max", Math.max], ["min", Math.min]]) {
@@ -696,10 +733,11 @@ async function refreshViews() {
             marks.push({ label: `tags ${d.id}`, data: shown.map((t) => ({ x: t.at, y: d.y[t.at] })), pointRadius: 4,
               pointStyle: "rectRot", backgroundColor: colour, tagTexts: shown.map((t) => `${t.key}: ${t.value}`) });
           }
-          datasets.push({ label: label(line, (complex ? "Re " : "") + d.id), data: d.y.map((y, k) => ({ x: k, y })), showLine: true, borderColor: colour, borderWidth: 1, pointRadius: 0 });
+          datasets.push({ ...style, label: label(line, (complex ? "Re " : "") + d.id), data: d.y.map((y, k) => ({ x: k, y })) });
           line++;
           if (complex) {
-            datasets.push({ label: label(line, `Im ${d.id}`), data: d.y2.map((y, k) => ({ x: k, y })), showLine: true, borderColor: colours[line % colours.length], borderWidth: 1, pointRadius: 0 });
+            const { name: _n, alpha: _a, ...im } = look(view, line);
+            datasets.push({ ...im, label: label(line, `Im ${d.id}`), data: d.y2.map((y, k) => ({ x: k, y })) });
             line++;
           }
         } else {
@@ -714,11 +752,11 @@ async function refreshViews() {
             }
             const older = h.frames.slice(1).reverse();
             older.forEach((old, k) => {
-              const alpha = Math.round(40 + 120 * (k + 1) / (older.length + 1)).toString(16).padStart(2, "0");
-              datasets.push({ label: `${label(i, d.id)} (earlier)`, data: old, showLine: false, pointRadius: 1, backgroundColor: colour + alpha });
+              const faded = paint(name, alpha * (0.15 + 0.5 * (k + 1) / (older.length + 1)));
+              datasets.push({ ...style, label: `${label(i, d.id)} (earlier)`, data: old, pointRadius: 1, backgroundColor: faded, borderColor: faded });
             });
           }
-          datasets.push({ label: label(i, d.id), data: pts, showLine: false, pointRadius: 1.5, backgroundColor: colour });
+          datasets.push({ ...style, label: label(i, d.id), data: pts });
           line++;
         }
       });
@@ -821,8 +859,9 @@ function drawSamples(view, data) {
         if (k >= 0 && k < bins) counts[k] += 1; else if (y === hi) counts[bins - 1] += 1;
       }
       view.counts[i] = counts;
-      datasets.push({ label: label(i, d.id), data: counts.map((n, k) => ({ x: lo + (k + 0.5) * width, y: n })),
-        showLine: true, stepped: "middle", borderColor: colours[i % colours.length], borderWidth: 1, pointRadius: 0 });
+      const { name: _n, alpha: _a, ...style } = look(view, i);
+      datasets.push({ ...style, label: label(i, d.id), data: counts.map((n, k) => ({ x: lo + (k + 0.5) * width, y: n })),
+        stepped: "middle" });
     });
     view.range = `${lo},${hi}`;
     xTitle = "value"; yTitle = "count";
@@ -840,8 +879,8 @@ function drawSamples(view, data) {
           for (let k = 0; k <= span; k++) pts.push({ x: o.rate ? k / o.rate : k, y: ys[start + k] });
           pts.push({ x: o.rate ? span / o.rate : span, y: null });
         }
-        datasets.push({ label: label(line, part + d.id), data: pts, showLine: true, spanGaps: false,
-          borderColor: colours[line % colours.length], borderWidth: 1, pointRadius: 0 });
+        const { name: _n, alpha: _a, ...style } = look(view, line);
+        datasets.push({ ...style, label: label(line, part + d.id), data: pts, spanGaps: false });
         line++;
       }
     });
@@ -858,8 +897,8 @@ function drawSamples(view, data) {
       const prev = view.avg.get(d.id);
       const avg = prev && prev.length === ys.length ? ys.map((y, k) => a * y + (1 - a) * prev[k]) : ys;
       view.avg.set(d.id, avg);
-      datasets.push({ label: label(i, d.id), data: avg.map((y, k) => ({ x: (o.x_start || 0) + k * (o.x_step === undefined ? 1 : o.x_step), y })),
-        showLine: true, borderColor: colours[i % colours.length], borderWidth: 1, pointRadius: 0 });
+      const { name: _n, alpha: _a, ...style } = look(view, i);
+      datasets.push({ ...style, label: label(i, d.id), data: avg.map((y, k) => ({ x: (o.x_start || 0) + k * (o.x_step === undefined ? 1 : o.x_step), y })) });
     });
     if (o.ref_level && datasets.length && datasets[0].data.length) {
       const xs = datasets[0].data;

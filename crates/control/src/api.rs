@@ -319,7 +319,7 @@ fn view_json(w: &crate::variables::ViewConfig) -> Value {
         "centre": w.centre, "size": w.size, "gui_hint": w.gui_hint,
         "options": w.options.iter().map(|(k, x)| (k.clone(), json!(x)))
             .collect::<serde_json::Map<String, Value>>(),
-        "labels": w.labels, "units": w.units, "tag_key": w.tag_key,
+        "labels": w.labels, "units": w.units, "colours": w.colours, "tag_key": w.tag_key,
     })
 }
 

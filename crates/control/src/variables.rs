@@ -95,6 +95,9 @@ pub struct ViewConfig {
     pub labels: Vec<String>,
     /// Per input, the unit after a number's value; a vector plot's axis titles.
     pub units: Vec<String>,
+    /// Per trace, its colour (a CSS colour name, or GRC's `dark red` style), empty for the
+    /// page's own.
+    pub colours: Vec<String>,
     /// The tag key a time plot's tag trigger fires on, empty for none.
     pub tag_key: String,
 }

@@ -105,6 +105,11 @@ pub struct GuiView {
     /// vector sink, its x and y axis titles (label and unit); for an LED, its on and off
     /// colours; empty for the others.
     pub units: Vec<String>,
+    /// Per line, its colour as GRC names it (`color1`...: `blue`, `dark red`), empty where
+    /// the sink has none; the lines' width, style, marker and alpha are in
+    /// [`options`](Self::options) (`width0`, `style0`, `marker0`, `alpha0`... with GNU
+    /// Radio's numbers for styles and markers).
+    pub colours: Vec<String>,
     /// The tag key a time sink's tag trigger fires on (GRC's `tr_tag`), empty otherwise.
     pub tag_key: String,
 }

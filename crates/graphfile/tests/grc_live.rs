@@ -427,8 +427,14 @@ fn number_histogram_eye_raster_and_vector_sinks_become_views() {
         (number.units[0].as_str(), number.labels[0].as_str()),
         ("V", "filtered")
     );
-    // The histogram: its frame, bins and fixed range (it does not autoscale).
+    // The histogram: its frame, bins and fixed range (it does not autoscale); its line's
+    // colour, width, style (solid) and marker (none) as GRC sets them.
     assert_eq!(histogram.size, Some(1024));
+    assert_eq!(histogram.colours[..2], ["blue", "red"]);
+    assert_eq!(
+        ["width0", "style0", "marker0", "alpha0"].map(|k| option(histogram, k)),
+        [1.0, 1.0, -1.0, 1.0].map(Some)
+    );
     assert_eq!(
         ["bins", "accumulate", "xmin", "xmax"].map(|k| option(histogram, k)),
         [64.0, 0.0, -2.0, 2.0].map(Some)

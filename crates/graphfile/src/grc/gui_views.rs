@@ -139,6 +139,7 @@ fn bare(
         options: Vec::new(),
         labels: Vec::new(),
         units: Vec::new(),
+        colours: Vec::new(),
         tag_key: String::new(),
     }
 }
@@ -285,6 +286,18 @@ fn describe(
     let labels = (1..=10)
         .map(|i| text(params, vars, &format!("label{i}")))
         .collect();
+    // Each line's look as GRC sets it (`color1`, `width1`, `style1`, `marker1`, `alpha1`...),
+    // where the sink has them; the options count lines from 0.
+    let colours = (1..=10)
+        .map(|i| text(params, vars, &format!("color{i}")))
+        .collect();
+    for i in 1..=10 {
+        for key in ["width", "style", "marker", "alpha"] {
+            if let Some(x) = number(params, vars, &format!("{key}{i}"))? {
+                options.push((format!("{key}{}", i - 1), x));
+            }
+        }
+    }
     let tag_key = if params.contains_key("tr_tag") {
         text(params, vars, "tr_tag")
     } else {
@@ -296,6 +309,7 @@ fn describe(
         size,
         options,
         labels,
+        colours,
         tag_key,
         ..bare(name, kind, title, params)
     };
