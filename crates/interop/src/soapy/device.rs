@@ -2,7 +2,7 @@
 //! device channel's settings, opening and configuring the device, and [`DeviceError`], which
 //! names the block and the device.
 
-use super::command::Command;
+use super::command::{Command, TimeSync};
 use soapysdr::{Device, Direction};
 use std::fmt;
 
@@ -65,6 +65,8 @@ pub(crate) struct DeviceConfig {
     pub(crate) gain: Option<f64>,
     /// The antenna (empty: the device's default).
     pub(crate) antenna: String,
+    /// The LO offset every tune asks for, Hz (SoapySDR's `OFFSET` tune argument; 0: none).
+    pub(crate) lo_offset: f64,
     /// Commands given before the device was opened, carried out when it is, after the
     /// settings above (those that change them are kept there too).
     pub(crate) later: Vec<Command>,
@@ -90,6 +92,7 @@ impl DeviceConfig {
             frequency,
             gain: None,
             antenna: String::new(),
+            lo_offset: 0.0,
             later: Vec::new(),
             refused: Vec::new(),
         }
@@ -102,8 +105,43 @@ impl DeviceConfig {
         for msg in commands {
             let parsed = super::command::parse(msg, self.channel);
             self.refused.extend(parsed.skipped);
-            self.later.extend(parsed.commands);
+            for c in parsed.commands {
+                // The offset is the tunes' own setting: every tune at the start asks for it.
+                match c {
+                    Command::LoOffset(hz) => self.lo_offset = hz,
+                    Command::Tune(hz, lo) => {
+                        self.frequency = hz;
+                        self.lo_offset = lo;
+                    }
+                    c => self.later.push(c),
+                }
+            }
         }
+    }
+
+    /// SoapySDR's tune arguments: the LO offset, where there is one.
+    fn tune_args(&self) -> String {
+        if self.lo_offset == 0.0 {
+            String::new()
+        } else {
+            format!("OFFSET={}", self.lo_offset)
+        }
+    }
+
+    /// Tunes `device` to `hz` with the LO offset, and reads back where it went.
+    fn tune(&self, device: &Device, hz: f64) -> Result<f64, DeviceError> {
+        let (dir, ch) = (self.direction, self.channel);
+        let offset = if self.lo_offset == 0.0 {
+            String::new()
+        } else {
+            format!(" (LO offset {} Hz)", self.lo_offset)
+        };
+        device
+            .set_frequency(dir, ch, hz, self.tune_args().as_str())
+            .map_err(|e| self.failed(format_args!("cannot tune to {hz} Hz{offset}"), &e))?;
+        device
+            .frequency(dir, ch)
+            .map_err(|e| self.failed("cannot read the frequency back", &e))
     }
 
     pub(crate) fn error(&self, message: impl Into<String>) -> DeviceError {
@@ -156,6 +194,12 @@ impl DeviceConfig {
         if let Some(db) = self.gain.filter(|g| !g.is_finite()) {
             return Err(self.error(format!("the gain must be a finite number, not {db}")));
         }
+        if !self.lo_offset.is_finite() {
+            return Err(self.error(format!(
+                "the LO offset must be a finite number, not {}",
+                self.lo_offset
+            )));
+        }
         if !self.frequency.is_finite() {
             return Err(self.error(format!(
                 "the frequency must be a finite number, not {}",
@@ -182,6 +226,11 @@ impl DeviceConfig {
                 self.failed("cannot open the device", &e)
             }
         })?;
+        // The frontend and the clocks first (GRC's UHD template sets them right after
+        // making the device): the mapping decides what the channel is.
+        for c in self.later.iter().filter(|c| c.comes_first()) {
+            self.carry_out(&device, c)?;
+        }
         let (dir, ch) = (self.direction, self.channel);
         let side = match dir {
             Direction::Rx => "receive",
@@ -235,12 +284,7 @@ impl DeviceConfig {
             None => {}
         }
         let freq = self.frequency;
-        device
-            .set_frequency(dir, ch, freq, "")
-            .map_err(|e| self.failed(format_args!("cannot tune to {freq} Hz"), &e))?;
-        let got = device
-            .frequency(dir, ch)
-            .map_err(|e| self.failed("cannot read the frequency back", &e))?;
+        let got = self.tune(&device, freq)?;
         if (got - freq).abs() > FREQUENCY_TOLERANCE_HZ {
             let range = device
                 .frequency_range(dir, ch)
@@ -256,7 +300,7 @@ impl DeviceConfig {
                 "the device is tuned to {got} Hz, not the {freq} Hz asked for{range}"
             )));
         }
-        for c in &self.later {
+        for c in self.later.iter().filter(|c| !c.comes_first()) {
             self.carry_out(&device, c)?;
         }
         Ok(device)
@@ -277,6 +321,11 @@ impl DeviceConfig {
             Command::GainMode(true) => next.gain = None,
             Command::SampleRate(rate) => next.sample_rate = *rate,
             Command::Antenna(name) => next.antenna.clone_from(name),
+            Command::LoOffset(hz) => next.lo_offset = *hz,
+            Command::Tune(hz, lo) => {
+                next.frequency = *hz;
+                next.lo_offset = *lo;
+            }
             _ => {}
         }
         next.check()?;
@@ -285,6 +334,9 @@ impl DeviceConfig {
             // frequency the block reports, and tags, as it was).
             Some(device) => {
                 next.carry_out(device, &command)?;
+                if let Command::NormalizedGain(_) = command {
+                    next.gain = device.gain(next.direction, next.channel).ok();
+                }
                 *self = next;
                 Ok(())
             }
@@ -297,6 +349,8 @@ impl DeviceConfig {
                         | Command::GainMode(true)
                         | Command::SampleRate(_)
                         | Command::Antenna(_)
+                        | Command::LoOffset(_)
+                        | Command::Tune(..)
                 ) {
                     self.later.push(command);
                 }
@@ -330,13 +384,13 @@ impl DeviceConfig {
     fn carry_out(&self, device: &Device, command: &Command) -> Result<(), DeviceError> {
         let (dir, ch) = (self.direction, self.channel);
         match command {
-            Command::Frequency(hz) => {
-                device
-                    .set_frequency(dir, ch, *hz, "")
-                    .map_err(|e| self.failed(format_args!("cannot tune to {hz} Hz"), &e))?;
-                let got = device
-                    .frequency(dir, ch)
-                    .map_err(|e| self.failed("cannot read the frequency back", &e))?;
+            // A new offset retunes at once, as gr-uhd's `lo_offset` command does.
+            Command::Frequency(_) | Command::LoOffset(_) | Command::Tune(..) => {
+                let hz = match command {
+                    Command::Frequency(hz) | Command::Tune(hz, _) => *hz,
+                    _ => self.frequency,
+                };
+                let got = self.tune(device, hz)?;
                 if (got - hz).abs() > FREQUENCY_TOLERANCE_HZ {
                     return Err(self.error(format!(
                         "the device is tuned to {got} Hz, not the {hz} Hz asked for"
@@ -352,6 +406,42 @@ impl DeviceConfig {
                 device
                     .set_gain(dir, ch, *db)
                     .map_err(|e| self.failed(format_args!("cannot set the gain to {db} dB"), &e))?;
+            }
+            // gr-uhd's set_normalized_gain: the fraction of the overall gain range.
+            Command::NormalizedGain(fraction) => {
+                let range = device
+                    .gain_range(dir, ch)
+                    .map_err(|e| self.failed("cannot read the gain range", &e))?;
+                let db = range.minimum + fraction * (range.maximum - range.minimum);
+                self.carry_out(device, &Command::Gain(db))?;
+            }
+            Command::FrontendMapping(mapping) => device
+                .set_frontend_mapping(dir, mapping.as_str())
+                .map_err(|e| {
+                    self.failed(
+                        format_args!(
+                            "cannot set the frontend mapping (subdevice spec) '{mapping}'"
+                        ),
+                        &e,
+                    )
+                })?,
+            Command::TimeSync(sync) => {
+                let now = || {
+                    std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .unwrap_or_default()
+                };
+                let (what, ns) = match sync {
+                    TimeSync::UnknownPps => (Some("UNKNOWN_PPS"), 0),
+                    TimeSync::PcClock => (None, i64::try_from(now().as_nanos()).unwrap_or(0)),
+                    TimeSync::PcClockNextPps => {
+                        let next = i64::try_from(now().as_secs()).unwrap_or(0) + 1;
+                        (Some("PPS"), next * 1_000_000_000)
+                    }
+                };
+                device
+                    .set_hardware_time(what, ns)
+                    .map_err(|e| self.failed("cannot set the device's time", &e))?;
             }
             Command::GainElement { name, db } => device
                 .set_gain_element(dir, ch, name.as_str(), *db)

@@ -67,6 +67,11 @@ use soapysdr::{Device, Direction, ErrorCode, TxStream};
            gain_mode, dc_offset_mode, dc_offset, iq_bal, clock_src, time_src, setting ({key, \
            value}); chan: the channel (absent: any). What cannot be applied is logged and skipped"
 )]
+#[message_input(
+    name = "command",
+    doc = "GNU Radio's UHD blocks' command dict (the cmd input's keys; gr-uhd's freq, lo_offset, \
+           gain, antenna, rate, bandwidth, chan among them): as cmd"
+)]
 pub struct SoapySink {
     /// The samples to send (SoapySDR's `CF32`: full scale is ±1).
     #[input(name = "in")]
@@ -134,6 +139,12 @@ impl SoapySink {
     #[message_input]
     fn cmd(&mut self, msg: &Pmt) {
         self.config.on_message(self.device.as_ref(), msg);
+    }
+
+    /// GNU Radio's UHD command message (see the `command` input): as [`cmd`](Self::cmd).
+    #[message_input]
+    fn command(&mut self, msg: &Pmt) {
+        self.cmd(msg);
     }
 
     /// The device's channel (default 0).

@@ -96,6 +96,11 @@ use soapysdr::{Device, Direction, ErrorCode, RxStream};
            gain_mode, dc_offset_mode, dc_offset, iq_bal, clock_src, time_src, setting ({key, \
            value}); chan: the channel (absent: any). What cannot be applied is logged and skipped"
 )]
+#[message_input(
+    name = "command",
+    doc = "GNU Radio's UHD blocks' command dict (the cmd input's keys; gr-uhd's freq, lo_offset, \
+           gain, antenna, rate, bandwidth, chan among them): as cmd"
+)]
 pub struct SoapySource {
     /// The samples as received (SoapySDR's `CF32`: full scale is ±1).
     #[output(name = "out")]
@@ -183,6 +188,12 @@ impl SoapySource {
         let before = (self.config.frequency, self.config.sample_rate);
         self.config.on_message(self.device.as_ref(), msg);
         self.tag_tuning |= before != (self.config.frequency, self.config.sample_rate);
+    }
+
+    /// GNU Radio's UHD command message (see the `command` input): as [`cmd`](Self::cmd).
+    #[message_input]
+    fn command(&mut self, msg: &Pmt) {
+        self.cmd(msg);
     }
 
     /// The device's channel (default 0).

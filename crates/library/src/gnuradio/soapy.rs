@@ -13,16 +13,16 @@ use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::Pmt;
 
 /// Empty text (GRC's default for the stream, tune and settings arguments).
-fn is_empty_text(v: &Pmt) -> bool {
+pub(super) fn is_empty_text(v: &Pmt) -> bool {
     v.as_symbol().is_some_and(|s| s.trim().is_empty())
 }
 
-fn is_zero_number(v: &Pmt) -> bool {
+pub(super) fn is_zero_number(v: &Pmt) -> bool {
     v.as_f64() == Some(0.0)
 }
 
 /// The text of `_` parameter `name` (empty where not given).
-fn text(m: &Mapped, name: &str) -> Result<String, String> {
+pub(super) fn text(m: &Mapped, name: &str) -> Result<String, String> {
     match m.param(name) {
         None => Ok(String::new()),
         Some(v) => v
@@ -33,7 +33,7 @@ fn text(m: &Mapped, name: &str) -> Result<String, String> {
 }
 
 /// The device arguments as gr-soapy joins the device and the extra arguments.
-fn joined(device: String, dev_args: &str) -> String {
+pub(super) fn joined(device: String, dev_args: &str) -> String {
     let mut args = device;
     if !dev_args.trim().is_empty() {
         args.push(',');
@@ -284,7 +284,7 @@ fn generic_sink(m: &mut Mapped) -> Result<(), String> {
 const CALLBACK_ONLY: &str = "GNU Radio's template sets it only when a variable it uses changes \
                              (a callback), not at the start; GRC variables are constants here";
 
-const TYPES: &[super::table::GrType] = &[
+pub(super) const TYPES: &[super::table::GrType] = &[
     ty("fc32", Dtype::Complex32),
     no_ty(
         "sc16",
