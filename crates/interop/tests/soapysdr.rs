@@ -8,6 +8,8 @@
 
 #[path = "soapy/red_pitaya.rs"]
 mod red_pitaya;
+#[path = "soapy/recording_module.rs"]
+mod recording_module;
 
 use radioflow_blocks::runtime::registry::{self, Dtype};
 use radioflow_blocks::runtime::{default_scheduler, Complex32, Flowgraph, Pmt, RunError};
@@ -432,4 +434,63 @@ fn gr_uhd_s_command_dicts_and_start_settings_reach_the_device() {
         ]
     );
     assert_eq!(fg.block::<SoapySource>(src).unwrap().frequency(), 21e6);
+}
+
+/// On a device that keeps time (the recording test module: its reads stamped from the time
+/// set), the first sample has `rx_time` in UHD's form and, with `rx_freq`/`rx_rate`, so has the
+/// first after an overflow (counted), whose time says how many samples were lost.
+#[test]
+fn rx_time_tags_follow_the_device_s_timestamps_across_an_overflow() {
+    if recording_module::skip_without_recording_module(
+        "rx_time_tags_follow_the_device_s_timestamps_across_an_overflow",
+    ) {
+        return;
+    }
+    let dict = |entries: &[(&str, Pmt)]| {
+        Pmt::dict_from(entries.iter().map(|(k, v)| (Pmt::symbol(*k), v.clone())))
+    };
+    let src = SoapySource::new(recording_module::ARGS, 1e6, 100e6)
+        .gain(Some(10.0))
+        .commands(&[
+            dict(&[("time_sync", Pmt::symbol("unknown_pps"))]),
+            dict(&[(
+                "setting",
+                dict(&[
+                    ("key", Pmt::symbol("overflow_after")),
+                    ("value", Pmt::Int(3000)),
+                ]),
+            )]),
+        ])
+        .open()
+        .unwrap();
+    let mut fg = Flowgraph::new();
+    let src = fg.add(src);
+    let head = fg.add(Head::<Complex32>::new(5000));
+    let sink = fg.add(VectorSink::<Complex32>::new());
+    fg.connect(src, head).unwrap();
+    fg.connect(head, sink).unwrap();
+    run_within_a_minute(&mut fg).unwrap();
+    assert_eq!(fg.block::<SoapySource>(src).unwrap().overflows(), 1);
+    let sink = fg.block::<VectorSink<Complex32>>(sink).unwrap();
+    // Samples 0..3000, then (1000 lost) 4000 on.
+    let data = sink.data();
+    assert_eq!(data[2999], Complex32::new(2999.0, 0.0));
+    assert_eq!(data[3000], Complex32::new(4000.0, 0.0));
+    let time = |secs: u64, frac: f64| Pmt::Tuple([Pmt::Uint64(secs), Pmt::Double(frac)].into());
+    let tags: Vec<(u64, String, Pmt)> = sink
+        .tags()
+        .iter()
+        .map(|t| (t.offset, t.key.to_string(), t.value.clone()))
+        .collect();
+    assert_eq!(
+        tags,
+        [
+            (0, "rx_freq".into(), Pmt::Double(100e6)),
+            (0, "rx_rate".into(), Pmt::Double(1e6)),
+            (0, "rx_time".into(), time(0, 0.0)),
+            (3000, "rx_freq".into(), Pmt::Double(100e6)),
+            (3000, "rx_rate".into(), Pmt::Double(1e6)),
+            (3000, "rx_time".into(), time(0, 0.004)),
+        ]
+    );
 }

@@ -22,10 +22,13 @@ use soapysdr::{Device, Direction, ErrorCode, RxStream};
 /// graph did not keep up) are counted ([`overflows`](Self::overflows)) and logged once;
 /// the stream goes on.
 ///
-/// The first sample read after the start, and after each retune or rate change carried out
-/// while running, has the tags `rx_freq` (Hz) and `rx_rate` (samples/s), as UHD's source
-/// tags its stream (samples the device had queued before a retune may still be from the old
-/// frequency: SoapySDR does not say where the change took effect).
+/// The first sample read after the start, after an overflow, and after each retune or rate
+/// change carried out while running, has the tags `rx_freq` (Hz) and `rx_rate` (samples/s),
+/// as UHD's source tags its stream (samples the device had queued before a retune may still
+/// be from the old frequency: SoapySDR does not say where the change took effect). On a device
+/// that keeps time (SoapySDR's `hasHardwareTime`: SoapyUHD's USRPs), the first sample after the
+/// start and after an overflow also has `rx_time`, the read's timestamp in UHD's form (whole
+/// seconds as a uint64, the fraction as a double), so that the samples' times follow from it.
 ///
 /// It never ends by itself unless given a [`limit`](Self::limit): stop the graph, or end it
 /// downstream (a [`Head`](radioflow_blocks::Head)).
@@ -117,9 +120,14 @@ pub struct SoapySource {
     /// back (up to the MTU) after a read that came whole.
     read_size: usize,
     overflows: u64,
-    /// The next samples read get `rx_freq` and `rx_rate` tags (set at the start and when a
-    /// retune or a rate change was carried out).
+    /// The next samples read get `rx_freq` and `rx_rate` tags (set at the start, after an
+    /// overflow and when a retune or a rate change was carried out).
     tag_tuning: bool,
+    /// The device keeps time (SoapySDR's `hasHardwareTime`): its reads' timestamps become
+    /// `rx_time` tags.
+    has_time: bool,
+    /// The next samples read get an `rx_time` tag (at the start and after an overflow).
+    tag_time: bool,
 }
 
 impl std::fmt::Debug for SoapySource {
@@ -158,6 +166,8 @@ impl SoapySource {
             read_size: 0,
             overflows: 0,
             tag_tuning: false,
+            has_time: false,
+            tag_time: false,
         }
     }
 
@@ -269,9 +279,11 @@ impl SoapySource {
         stream
             .activate(None)
             .map_err(|e| c.failed("cannot start streaming", &e))?;
+        self.has_time = device.has_hardware_time(None).unwrap_or(false);
         self.device = Some(device);
         self.stream = Some(stream);
         self.tag_tuning = true;
+        self.tag_time = true;
         Ok(())
     }
 
@@ -322,6 +334,9 @@ impl SoapySource {
                         );
                     }
                     self.overflows += 1;
+                    // As gr-uhd's source: the samples after the gap tagged anew.
+                    self.tag_tuning = true;
+                    self.tag_time = true;
                 }
                 Err(e) => {
                     return Err(self.config.failed("reading the stream", &e).into());
@@ -344,6 +359,24 @@ impl SoapySource {
             );
             self.tag_tuning = false;
         }
+        if self.tag_time && self.has_time {
+            // UHD's form: (whole seconds as uint64, fractional seconds as double), the time
+            // of the read's first sample as the device stamped it.
+            let ns = stream.time_ns().max(0);
+            let at = self.output.offset();
+            self.output.add_tag(
+                at,
+                Pmt::symbol("rx_time"),
+                Pmt::Tuple(
+                    [
+                        Pmt::Uint64(ns.div_euclid(1_000_000_000) as u64),
+                        Pmt::Double(ns.rem_euclid(1_000_000_000) as f64 * 1e-9),
+                    ]
+                    .into(),
+                ),
+            );
+        }
+        self.tag_time = false;
         self.output.produce(n);
         self.remaining -= n as u64;
         Ok(if self.remaining == 0 {

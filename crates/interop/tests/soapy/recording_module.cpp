@@ -6,8 +6,9 @@
 // What it is told is kept in one log for the process, one line per call, read back with
 // readSetting("log") on any device of this driver. Its receive stream gives, on channel c,
 // sample k = (k, c) (as floats, exact below 2^24), each read timestamped (HAS_TIME) with the
-// time of its first sample at the sample rate from the time set by setHardwareTime; its
-// transmit stream takes what it is given and logs how many samples per write.
+// time of its first sample at the sample rate from the time set by setHardwareTime, and an
+// overflow once where the setting overflow_after says (1000 samples lost); its transmit
+// stream takes what it is given and logs how many samples per write.
 
 #include <SoapySDR/Device.hpp>
 #include <SoapySDR/Formats.hpp>
@@ -47,6 +48,8 @@ struct TestStream
     int direction;
     std::vector<size_t> channels;
     unsigned long long produced = 0;
+    // A read at this sample reports an overflow once, 1000 samples lost (0: none).
+    unsigned long long overflow_at = 0;
 };
 
 class RecordingDevice : public SoapySDR::Device
@@ -55,6 +58,7 @@ class RecordingDevice : public SoapySDR::Device
     double freq[2][2] = {};
     double gain[2][2] = {};
     long long time_ns = 0;
+    unsigned long long overflow_after = 0;
 
 public:
     explicit RecordingDevice(const SoapySDR::Kwargs &args)
@@ -160,12 +164,14 @@ public:
     {
         note("hardware_time " + (what.empty() ? std::string("now") : what) +
              (what == "UNKNOWN_PPS" ? " " + std::to_string(t) : std::string()));
-        time_ns = what == "UNKNOWN_PPS" ? t : 0;
+        time_ns = t;
     }
 
+    // overflow_after=N: the next receive stream reports an overflow at sample N.
     void writeSetting(const std::string &key, const std::string &value) override
     {
         note("setting " + key + "=" + value);
+        if (key == "overflow_after") overflow_after = std::stoull(value);
     }
     std::string readSetting(const std::string &key) const override
     {
@@ -183,6 +189,7 @@ public:
         auto *s = new TestStream;
         s->direction = d;
         s->channels = channels.empty() ? std::vector<size_t>(1, 0) : channels;
+        s->overflow_at = overflow_after;
         return reinterpret_cast<SoapySDR::Stream *>(s);
     }
     void closeStream(SoapySDR::Stream *stream) override
@@ -197,9 +204,18 @@ public:
     }
     int deactivateStream(SoapySDR::Stream *, const int, const long long) override { return 0; }
 
-    int readStream(SoapySDR::Stream *stream, void *const *buffs, const size_t n, int &flags, long long &t, const long) override
+    int readStream(SoapySDR::Stream *stream, void *const *buffs, const size_t numElems, int &flags, long long &t, const long) override
     {
         auto *s = reinterpret_cast<TestStream *>(stream);
+        size_t n = numElems;
+        if (s->overflow_at != 0 && s->produced >= s->overflow_at)
+        {
+            s->overflow_at = 0;
+            s->produced += 1000;
+            flags = 0;
+            return SOAPY_SDR_OVERFLOW;
+        }
+        if (s->overflow_at != 0 && s->produced + n > s->overflow_at) n = size_t(s->overflow_at - s->produced);
         for (size_t i = 0; i < s->channels.size(); i++)
         {
             auto *out = reinterpret_cast<std::complex<float> *>(buffs[i]);
