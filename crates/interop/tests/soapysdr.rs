@@ -6,10 +6,10 @@
 //! it (scripts/system-deps.sh).
 #![cfg(feature = "soapysdr")]
 
-#[path = "soapy/red_pitaya.rs"]
-mod red_pitaya;
 #[path = "soapy/recording_module.rs"]
 mod recording_module;
+#[path = "soapy/red_pitaya.rs"]
+mod red_pitaya;
 
 use radioflow_blocks::runtime::registry::{self, Dtype};
 use radioflow_blocks::runtime::{default_scheduler, Complex32, Flowgraph, Pmt, RunError};
