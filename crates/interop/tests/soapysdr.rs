@@ -446,10 +446,11 @@ fn rx_time_tags_follow_the_device_s_timestamps_across_an_overflow() {
     ) {
         return;
     }
+    let _turn = recording_module::exclusive();
     let dict = |entries: &[(&str, Pmt)]| {
         Pmt::dict_from(entries.iter().map(|(k, v)| (Pmt::symbol(*k), v.clone())))
     };
-    let src = SoapySource::new(recording_module::ARGS, 1e6, 100e6)
+    let src = SoapySource::new("driver=radioflowtest,test=rx_time", 1e6, 100e6)
         .gain(Some(10.0))
         .commands(&[
             dict(&[("time_sync", Pmt::symbol("unknown_pps"))]),
@@ -493,4 +494,103 @@ fn rx_time_tags_follow_the_device_s_timestamps_across_an_overflow() {
             (3000, "rx_time".into(), time(0, 0.004)),
         ]
     );
+}
+
+/// Two channels in one stream, through the recording module: one output per channel, read
+/// together (channel c's sample k is (k, c)); the block's settings go to both channels, a
+/// start command naming a channel (`chan`) to that one, the device's own (the time) once; the
+/// `rx_freq` tags say each channel's frequency. The sink sends its two inputs together.
+#[test]
+fn two_channels_stream_together_each_with_its_settings() {
+    if recording_module::skip_without_recording_module(
+        "two_channels_stream_together_each_with_its_settings",
+    ) {
+        return;
+    }
+    let _turn = recording_module::exclusive();
+    let dict = |entries: &[(&str, Pmt)]| {
+        Pmt::dict_from(entries.iter().map(|(k, v)| (Pmt::symbol(*k), v.clone())))
+    };
+    let before = recording_module::log().len();
+    // (Arguments of its own: SoapySDR shares one device among equal arguments.)
+    let src = SoapySource::new("driver=radioflowtest,test=two_channels", 1e6, 100e6)
+        .nchan(2)
+        .gain(Some(10.0))
+        .commands(&[
+            dict(&[("time_sync", Pmt::symbol("unknown_pps"))]),
+            dict(&[("chan", Pmt::Int(1)), ("freq", Pmt::Double(200e6))]),
+            dict(&[("chan", Pmt::Int(1)), ("antenna", Pmt::symbol("RX2"))]),
+        ]);
+    let mut fg = Flowgraph::new();
+    let src = fg.add(src);
+    let heads = [0, 1].map(|_| fg.add(Head::<Complex32>::new(3000)));
+    let sinks = [0, 1].map(|_| fg.add(VectorSink::<Complex32>::new()));
+    for c in 0..2 {
+        fg.connect((src, c), heads[c]).unwrap();
+        fg.connect(heads[c], sinks[c]).unwrap();
+    }
+    run_within_a_minute(&mut fg).unwrap();
+    for (c, &sink) in sinks.iter().enumerate() {
+        let sink = fg.block::<VectorSink<Complex32>>(sink).unwrap();
+        assert_eq!(sink.data().len(), 3000);
+        assert!(sink
+            .data()
+            .iter()
+            .enumerate()
+            .all(|(k, &x)| x == Complex32::new(k as f32, c as f32)));
+        let freq = sink
+            .tags()
+            .iter()
+            .find(|t| t.key.as_symbol() == Some("rx_freq"))
+            .unwrap();
+        assert_eq!(
+            (freq.offset, freq.value.as_f64()),
+            (0, Some([100e6, 200e6][c]))
+        );
+    }
+    let mut lines = recording_module::log()[before..].to_vec();
+    lines.retain(|l| l != recording_module::READER);
+    assert_eq!(
+        lines,
+        [
+            "make driver=radioflowtest test=two_channels",
+            "hardware_time UNKNOWN_PPS 0",
+            "rate rx 0 1000000",
+            "gain_mode rx 0 off",
+            "gain rx 0 10",
+            "freq rx 0 100000000",
+            "rate rx 1 1000000",
+            "antenna rx 1 RX2",
+            "gain_mode rx 1 off",
+            "gain rx 1 10",
+            "freq rx 1 200000000",
+            "stream rx CF32 0 1",
+            "activate rx",
+        ]
+    );
+
+    let before = recording_module::log().len();
+    let mut fg = Flowgraph::new();
+    let sink = fg.add(
+        SoapySink::new("driver=radioflowtest,test=two_channel_sink", 1e6, 100e6)
+            .nchan(2)
+            .gain(Some(5.0)),
+    );
+    for c in 0..2 {
+        let src = fg.add(VectorSource::new(vec![Complex32::new(0.5, 0.0); 2000]));
+        fg.connect(src, (sink, c)).unwrap();
+    }
+    run_within_a_minute(&mut fg).unwrap();
+    let lines = recording_module::log()[before..].to_vec();
+    let written: usize = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("write "))
+        .map(|n| n.parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(written, 2000);
+    assert!(
+        lines.contains(&"stream tx CF32 0 1".to_owned()),
+        "{lines:?}"
+    );
+    assert!(lines.contains(&"gain tx 1 5".to_owned()), "{lines:?}");
 }

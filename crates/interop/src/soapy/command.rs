@@ -80,6 +80,12 @@ pub(crate) enum TimeSync {
 }
 
 impl Command {
+    /// Whether the command is the device's rather than a channel's (carried out once for a
+    /// block of several channels).
+    pub(crate) fn device_wide(&self) -> bool {
+        self.comes_first() || matches!(self, Command::Setting { .. })
+    }
+
     /// Whether the command is carried out when the device is opened before its channel is
     /// set up (rate, antenna, gain, frequency): what chooses the channel's frontend and the
     /// device's clocks, as GRC's UHD template sets them first.
@@ -102,8 +108,9 @@ pub(crate) struct Parsed {
     pub(crate) skipped: Vec<String>,
 }
 
-/// Reads a `cmd` message for a block whose device channel is `channel`.
-pub(crate) fn parse(msg: &Pmt, channel: usize) -> Parsed {
+/// Reads a `cmd` message for device channel `channel` of a block that streams `channels`: a
+/// message for another of the block's channels is none of this one's (and not skipped).
+pub(crate) fn parse(msg: &Pmt, channel: usize, channels: std::ops::Range<usize>) -> Parsed {
     let mut parsed = Parsed::default();
     let Some(entries) = msg.as_dict() else {
         parsed
@@ -114,9 +121,15 @@ pub(crate) fn parse(msg: &Pmt, channel: usize) -> Parsed {
     if let Some(chan) = msg.dict_get("chan") {
         match chan.as_u64() {
             Some(c) if c == channel as u64 => {}
+            Some(c) if usize::try_from(c).is_ok_and(|c| channels.contains(&c)) => return parsed,
             Some(c) => {
+                let streams = if channels.len() == 1 {
+                    format!("channel {}", channels.start)
+                } else {
+                    format!("channels {} to {}", channels.start, channels.end - 1)
+                };
                 parsed.skipped.push(format!(
-                    "the command is for channel {c}; this block streams channel {channel}"
+                    "the command is for channel {c}; this block streams {streams}"
                 ));
                 return parsed;
             }
@@ -333,6 +346,7 @@ mod tests {
                 ("time_src", Pmt::symbol("gpsdo")),
             ]),
             0,
+            0..1,
         );
         assert_eq!(p.skipped, Vec::<String>::new());
         assert_eq!(
@@ -358,7 +372,7 @@ mod tests {
         let element = dict(&[("name", Pmt::symbol("LNA")), ("gain", Pmt::Double(12.5))]);
         let overall = dict(&[("gain", Pmt::Int(7))]);
         let setting = dict(&[("key", Pmt::symbol("biastee")), ("value", Pmt::Bool(true))]);
-        let p = parse(&dict(&[("gain", element)]), 0);
+        let p = parse(&dict(&[("gain", element)]), 0, 0..1);
         assert_eq!(
             p.commands,
             [Command::GainElement {
@@ -367,11 +381,11 @@ mod tests {
             }]
         );
         assert_eq!(
-            parse(&dict(&[("gain", overall)]), 0).commands,
+            parse(&dict(&[("gain", overall)]), 0, 0..1).commands,
             [Command::Gain(7.0)]
         );
         assert_eq!(
-            parse(&dict(&[("setting", setting)]), 0).commands,
+            parse(&dict(&[("setting", setting)]), 0, 0..1).commands,
             [Command::Setting {
                 key: "biastee".into(),
                 value: "true".into()
@@ -388,11 +402,11 @@ mod tests {
             ("freq", Pmt::Double(915e6)),
         ]);
         assert_eq!(
-            parse(&both, 0).commands,
+            parse(&both, 0, 0..1).commands,
             [Command::Gain(3.0), Command::Tune(915e6, 1e6)]
         );
         let alone = dict(&[("lo_offset", Pmt::Double(-2e5))]);
-        assert_eq!(parse(&alone, 0).commands, [Command::LoOffset(-2e5)]);
+        assert_eq!(parse(&alone, 0, 0..1).commands, [Command::LoOffset(-2e5)]);
         let p = parse(
             &dict(&[
                 ("normalized_gain", Pmt::Double(0.25)),
@@ -400,6 +414,7 @@ mod tests {
                 ("time_sync", Pmt::symbol("pc_clock_next_pps")),
             ]),
             0,
+            0..1,
         );
         assert_eq!(
             p.commands,
@@ -416,6 +431,7 @@ mod tests {
                 ("mtune", Pmt::Int(1)),
             ]),
             0,
+            0..1,
         );
         assert!(p.commands.is_empty());
         assert_eq!(p.skipped.len(), 3, "{:?}", p.skipped);
@@ -427,8 +443,15 @@ mod tests {
     #[test]
     fn the_channel_key_selects_the_block_s_channel() {
         let for_1 = dict(&[("chan", Pmt::Int(1)), ("freq", Pmt::Double(5e6))]);
-        assert_eq!(parse(&for_1, 1).commands, [Command::Frequency(5e6)]);
-        let p = parse(&for_1, 0);
+        assert_eq!(parse(&for_1, 1, 1..2).commands, [Command::Frequency(5e6)]);
+        // A block of channels 0 and 1: channel 0's reading of it is empty, not skipped.
+        assert_eq!(parse(&for_1, 0, 0..2), Parsed::default());
+        let for_2 = dict(&[("chan", Pmt::Int(2)), ("freq", Pmt::Double(5e6))]);
+        assert_eq!(
+            parse(&for_2, 0, 0..2).skipped,
+            ["the command is for channel 2; this block streams channels 0 to 1"]
+        );
+        let p = parse(&for_1, 0, 0..1);
         assert!(p.commands.is_empty());
         assert_eq!(
             p.skipped,
@@ -449,6 +472,7 @@ mod tests {
                 ("bandwidth", Pmt::Double(7e6)),
             ]),
             0,
+            0..1,
         );
         assert_eq!(p.commands, [Command::Bandwidth(7e6)]);
         assert_eq!(
@@ -464,7 +488,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            parse(&Pmt::Double(1.0), 0).skipped,
+            parse(&Pmt::Double(1.0), 0, 0..1).skipped,
             ["a command must be a dict, not 1"]
         );
     }

@@ -57,6 +57,9 @@ pub(crate) struct DeviceConfig {
     pub(crate) args: String,
     pub(crate) direction: Direction,
     pub(crate) channel: usize,
+    /// The channels of the block's stream (this one among them; the first carries out what
+    /// is the device's rather than a channel's).
+    pub(crate) channels: std::ops::Range<usize>,
     /// Samples/s.
     pub(crate) sample_rate: f64,
     /// The centre frequency, Hz.
@@ -88,6 +91,7 @@ impl DeviceConfig {
             args,
             direction,
             channel: 0,
+            channels: 0..1,
             sample_rate,
             frequency,
             gain: None,
@@ -103,20 +107,30 @@ impl DeviceConfig {
     /// is refused by [`check`](Self::check).
     pub(crate) fn at_start(&mut self, commands: &[radioflow_runtime::Pmt]) {
         for msg in commands {
-            let parsed = super::command::parse(msg, self.channel);
+            let parsed = super::command::parse(msg, self.channel, self.channels.clone());
             self.refused.extend(parsed.skipped);
-            for c in parsed.commands {
-                // The offset is the tunes' own setting: every tune at the start asks for it.
-                match c {
-                    Command::LoOffset(hz) => self.lo_offset = hz,
-                    Command::Tune(hz, lo) => {
-                        self.frequency = hz;
-                        self.lo_offset = lo;
-                    }
-                    c => self.later.push(c),
+            // The block's own settings (frequency, offset, gain, antenna, rate) become these
+            // settings, as a command before the device is opened; the rest are carried out
+            // after them.
+            for c in self.own(parsed.commands) {
+                if let Err(e) = self.apply(None, c) {
+                    self.refused.push(e.message);
                 }
             }
         }
+    }
+
+    /// Whether this is the block's first channel, which carries out the device's commands.
+    fn is_first(&self) -> bool {
+        self.channel == self.channels.start
+    }
+
+    /// `commands` without the device's own on channels other than the first.
+    fn own(&self, mut commands: Vec<Command>) -> Vec<Command> {
+        if !self.is_first() {
+            commands.retain(|c| !c.device_wide());
+        }
+        commands
     }
 
     /// SoapySDR's tune arguments: the LO offset, where there is one.
@@ -209,9 +223,9 @@ impl DeviceConfig {
         Ok(())
     }
 
-    /// Opens the device and sets its channel up (rate, antenna, gain, frequency), reading back
-    /// what the device made of the rate and the frequency.
-    pub(crate) fn open(&self) -> Result<Device, DeviceError> {
+    /// Opens the device and carries out what comes before its channels are set up with
+    /// [`set_up`](Self::set_up) (frontend mapping, clocks, time).
+    pub(crate) fn open_device(&self) -> Result<Device, DeviceError> {
         self.check()?;
         let device = Device::new(self.args.as_str()).map_err(|e| {
             if e.message.contains("no match") || e.message.contains("no enumeration results") {
@@ -231,6 +245,13 @@ impl DeviceConfig {
         for c in self.later.iter().filter(|c| c.comes_first()) {
             self.carry_out(&device, c)?;
         }
+        Ok(device)
+    }
+
+    /// Sets this channel of the open `device` up: rate, antenna, gain, frequency (reading back
+    /// what the device made of the rate and the frequency), then the start's commands.
+    pub(crate) fn set_up(&self, device: &Device) -> Result<(), DeviceError> {
+        self.check()?;
         let (dir, ch) = (self.direction, self.channel);
         let side = match dir {
             Direction::Rx => "receive",
@@ -284,7 +305,7 @@ impl DeviceConfig {
             None => {}
         }
         let freq = self.frequency;
-        let got = self.tune(&device, freq)?;
+        let got = self.tune(device, freq)?;
         if (got - freq).abs() > FREQUENCY_TOLERANCE_HZ {
             let range = device
                 .frequency_range(dir, ch)
@@ -301,9 +322,9 @@ impl DeviceConfig {
             )));
         }
         for c in self.later.iter().filter(|c| !c.comes_first()) {
-            self.carry_out(&device, c)?;
+            self.carry_out(device, c)?;
         }
-        Ok(device)
+        Ok(())
     }
 
     /// Carries `command` out on the open `device`, or keeps it for when the device is opened
@@ -363,11 +384,14 @@ impl DeviceConfig {
     /// out on `device` (or kept for when it is opened); what cannot be is logged and skipped,
     /// as GNU Radio does.
     pub(crate) fn on_message(&mut self, device: Option<&Device>, msg: &radioflow_runtime::Pmt) {
-        let parsed = super::command::parse(msg, self.channel);
-        for why in parsed.skipped {
-            tracing::warn!("{}", self.error(format!("cmd skipped: {why}")));
+        let parsed = super::command::parse(msg, self.channel, self.channels.clone());
+        // (Each channel of a block reads the message; the first says what it skips.)
+        if self.is_first() {
+            for why in parsed.skipped {
+                tracing::warn!("{}", self.error(format!("cmd skipped: {why}")));
+            }
         }
-        for c in parsed.commands {
+        for c in self.own(parsed.commands) {
             self.applied(device, c);
         }
     }
