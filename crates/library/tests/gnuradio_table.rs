@@ -744,6 +744,116 @@ const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
         "the device is configured when the graph starts (frequency is settable)",
     ),
     (
+        "uhd_usrp_source",
+        "center_freq1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "uhd_usrp_source",
+        "gain1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "uhd_usrp_source",
+        "ant1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "uhd_usrp_source",
+        "bw1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "uhd_usrp_sink",
+        "center_freq1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "uhd_usrp_sink",
+        "gain1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "uhd_usrp_sink",
+        "ant1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "uhd_usrp_sink",
+        "bw1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "bandwidth1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "antenna1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "center_freq1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "freq_correction1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "agc1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "gain1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "dc_removal1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "iq_balance1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_sink",
+        "bandwidth1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_sink",
+        "antenna1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_sink",
+        "center_freq1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_sink",
+        "freq_correction1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_sink",
+        "gain1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_sink",
+        "iq_balance1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
         "soapy_rtlsdr_source",
         "samp_rate",
         "the device's rate is set when it is opened (a cmd/command message {rate: ...} changes it while running)",

@@ -53,21 +53,34 @@ fn run(id: &str, params: Vec<(&'static str, Pmt)>, samples: usize) -> Vec<String
     .unwrap_or_else(|e| panic!("{id}: {e}"));
     let mut fg = Flowgraph::new();
     let dev = fg.add_boxed(None, block);
+    let nchan = mapped
+        .param("nchan")
+        .and_then(Pmt::as_u64)
+        .map_or(1, |n| n as usize);
     if mapped.block == "soapy_source" {
-        let head = fg.add(Head::<Complex32>::new(samples as u64));
-        let sink = fg.add(VectorSink::<Complex32>::new());
-        fg.connect(dev, head).unwrap();
-        fg.connect(head, sink).unwrap();
+        let mut sinks = Vec::new();
+        for c in 0..nchan {
+            let head = fg.add(Head::<Complex32>::new(samples as u64));
+            let sink = fg.add(VectorSink::<Complex32>::new());
+            fg.connect((dev, c), head).unwrap();
+            fg.connect(head, sink).unwrap();
+            sinks.push(sink);
+        }
         fg.run().unwrap();
-        let got = fg.block::<VectorSink<Complex32>>(sink).unwrap().data();
-        assert_eq!(got.len(), samples);
-        assert!(got
-            .iter()
-            .enumerate()
-            .all(|(k, &x)| x == Complex32::new(k as f32, 0.0)));
+        // Channel c's sample k is (k, c).
+        for (c, &sink) in sinks.iter().enumerate() {
+            let got = fg.block::<VectorSink<Complex32>>(sink).unwrap().data();
+            assert_eq!(got.len(), samples);
+            assert!(got
+                .iter()
+                .enumerate()
+                .all(|(k, &x)| x == Complex32::new(k as f32, c as f32)));
+        }
     } else {
-        let src = fg.add(VectorSource::new(vec![Complex32::new(0.5, 0.0); samples]));
-        fg.connect(src, dev).unwrap();
+        for c in 0..nchan {
+            let src = fg.add(VectorSource::new(vec![Complex32::new(0.5, 0.0); samples]));
+            fg.connect(src, (dev, c)).unwrap();
+        }
         fg.run().unwrap();
     }
     // The log after the run, without the devices that read it.
@@ -251,6 +264,142 @@ fn per_radio_soapy_blocks_set_what_their_templates_set() {
             "freq tx 0 433000000",
             "bandwidth tx 0 1000000",
             "stream tx CF32 0",
+            "activate tx",
+        ]
+    );
+}
+
+/// gr-soapy's custom source with two channels: one stream of channels 0 and 1, channel 0 with
+/// the block's settings, channel 1 with its own as GRC's template sets them after channel 0's.
+#[test]
+fn a_two_channel_custom_source_sets_each_channel() {
+    if skip_without_recording_module("a_two_channel_custom_source_sets_each_channel") {
+        return;
+    }
+    let _turn = exclusive();
+    let lines = run(
+        "soapy_custom_source",
+        vec![
+            ("type", s("fc32")),
+            ("driver", s("radioflowtest")),
+            ("nchan", Pmt::Int(2)),
+            ("dev_args", s("test=custom")),
+            ("stream_args", s("")),
+            ("samp_rate", Pmt::Double(1e6)),
+            ("tune_args0", s("")),
+            ("settings0", s("")),
+            ("bandwidth0", Pmt::Double(0.0)),
+            ("antenna0", s("RX2")),
+            ("center_freq0", Pmt::Double(100e6)),
+            ("freq_correction0", Pmt::Double(0.0)),
+            ("agc0", Pmt::Bool(false)),
+            ("gain0", Pmt::Double(10.0)),
+            ("dc_removal0", Pmt::Bool(true)),
+            ("dc_offset0", Pmt::Double(0.0)),
+            ("iq_balance0", Pmt::Double(0.0)),
+            ("tune_args1", s("")),
+            ("settings1", s("")),
+            ("bandwidth1", Pmt::Double(5e6)),
+            ("antenna1", s("TX/RX")),
+            ("center_freq1", Pmt::Double(150e6)),
+            ("freq_correction1", Pmt::Double(0.0)),
+            ("agc1", Pmt::Bool(false)),
+            ("gain1", Pmt::Double(20.0)),
+            ("dc_removal1", Pmt::Bool(false)),
+            ("dc_offset1", Pmt::Double(0.0)),
+            ("iq_balance1", Pmt::Double(0.0)),
+        ],
+        2000,
+    );
+    assert_eq!(
+        lines,
+        [
+            "make driver=radioflowtest test=custom",
+            "rate rx 0 1000000",
+            "antenna rx 0 RX2",
+            "gain_mode rx 0 off",
+            "gain rx 0 10",
+            "freq rx 0 100000000",
+            "bandwidth rx 0 0",
+            "dc_offset_mode rx 0 on",
+            "dc_offset rx 0 0 0",
+            "iq_balance rx 0 0 0",
+            "rate rx 1 1000000",
+            "antenna rx 1 TX/RX",
+            "gain_mode rx 1 off",
+            "gain rx 1 20",
+            "freq rx 1 150000000",
+            "bandwidth rx 1 5000000",
+            "dc_offset_mode rx 1 off",
+            "dc_offset rx 1 0 0",
+            "iq_balance rx 1 0 0",
+            "stream rx CF32 0 1",
+            "activate rx",
+        ]
+    );
+}
+
+/// GNU Radio's two-channel USRP sink (`dtv/vv018-miso.grc`'s: both channels tuned with
+/// `uhd.tune_request(center_freq, 4e6)`, the same gain): one stream of channels 0 and 1, each
+/// tuned with the LO offset, each input written.
+#[test]
+fn a_two_channel_uhd_sink_tunes_each_channel_with_its_offset() {
+    if skip_without_recording_module("a_two_channel_uhd_sink_tunes_each_channel_with_its_offset") {
+        return;
+    }
+    let _turn = exclusive();
+    let tune = Pmt::dict_from([
+        (s("freq"), Pmt::Double(429e6)),
+        (s("lo_offset"), Pmt::Double(4e6)),
+    ]);
+    let lines = run(
+        "uhd_usrp_sink",
+        vec![
+            ("type", s("fc32")),
+            ("dev_addr", s("driver=radioflowtest,send_frame_size=8192")),
+            ("dev_args", s("")),
+            ("sync", s("sync")),
+            ("start_time", Pmt::Double(-1.0)),
+            ("clock_rate", Pmt::Double(0.0)),
+            ("num_mboards", Pmt::Int(1)),
+            ("nchan", Pmt::Int(2)),
+            ("stream_chans", Pmt::Vector(Vec::new().into())),
+            ("samp_rate", Pmt::Double(9142857.0)),
+            ("center_freq0", tune.clone()),
+            ("gain0", Pmt::Double(0.0)),
+            ("gain_type0", s("default")),
+            ("ant0", s("")),
+            ("bw0", Pmt::Double(0.0)),
+            ("center_freq1", tune),
+            ("gain1", Pmt::Double(3.0)),
+            ("gain_type1", s("default")),
+            ("ant1", s("")),
+            ("bw1", Pmt::Double(0.0)),
+            ("len_tag_name", s("")),
+        ],
+        1500,
+    );
+    let writes: usize = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("write "))
+        .map(|n| n.parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(writes, 1500);
+    let settings: Vec<&String> = lines.iter().filter(|l| !l.starts_with("write ")).collect();
+    assert_eq!(
+        settings,
+        [
+            "make driver=radioflowtest send_frame_size=8192",
+            "hardware_time UNKNOWN_PPS 0",
+            "rate tx 0 9142857",
+            "gain_mode tx 0 off",
+            "gain tx 0 0",
+            "freq tx 0 429000000 OFFSET=4000000",
+            "rate tx 1 9142857",
+            "gain_mode tx 1 off",
+            "gain tx 1 3",
+            "freq tx 1 429000000 OFFSET=4000000",
+            "stream tx CF32 0 1",
             "activate tx",
         ]
     );

@@ -121,6 +121,7 @@ const STRING: &[&str] = &[
     "time_source0",
     "sd_spec0",
     "rx_agc0",
+    "rx_agc1",
     "lo_source0",
     "len_tag_name",
 ];

@@ -1,6 +1,7 @@
 //! Rows for GNU Radio's UHD device blocks (`uhd_usrp_source`, `uhd_usrp_sink`): radioflow-interop's
 //! `soapy_source` / `soapy_sink` on SoapySDR's `uhd` driver (SoapyUHD, Debian's
-//! `soapysdr0.8-module-uhd`), one channel of CF32 samples.
+//! `soapysdr0.8-module-uhd`), one or two channels of CF32 samples in one stream (channel 1's
+//! settings as start commands naming it).
 //!
 //! GRC's template makes `uhd.usrp_source(",".join((dev_addr, dev_args[, master_clock_rate])),
 //! stream_args)` and then sets, in order: each motherboard's clock source, time source and
@@ -14,18 +15,19 @@
 //! `normalized_gain`, `dc_offset_mode`, `dc_offset`, `iq_bal`). The `command` message input
 //! takes gr-uhd's dicts (`freq`, `lo_offset`, `gain`, `antenna`, `rate`, `bandwidth`, `chan`).
 //!
-//! What SoapySDR does not express is refused by name: several channels or motherboards, a
+//! What SoapySDR does not express is refused by name: more than two channels, several
+//! motherboards, a
 //! timed start, GPS time, the power reference gain, LO source and export, automatic IQ
 //! balance, the wire format and stream arguments, length-tagged bursts, sc16 and item32 items.
 
 use super::common::{is_empty_list, is_false, is_one, no_effect, no_ty, only, param, ty};
-use super::soapy::text;
+use super::soapy::{on_channel, text};
 use super::table::{GrBlock, GrParam, GrType, Mapped, To};
 use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::Pmt;
 
 const BEYOND_NCHAN: &str = "a setting of a channel beyond nchan (GRC's template sets only the \
-                            first nchan channels; nchan must be 1 here)";
+                            first nchan channels; nchan must be 1 or 2 here)";
 const BEYOND_MBOARDS: &str = "a setting of a motherboard beyond num_mboards (GRC's template sets \
                               only the first num_mboards; num_mboards must be 1 here)";
 const LO_CONTROLS: &str = "GRC's template sets it only with show_lo_controls, which is refused \
@@ -55,14 +57,11 @@ fn is_no_start_time(v: &Pmt) -> bool {
     v.as_f64().is_some_and(|t| t < 0.0)
 }
 
-/// `[]` (every channel up to nchan) or `[0]`.
-fn is_channel_0(v: &Pmt) -> bool {
+/// `[]` (every channel up to nchan) or `[0, 1, ...]` (the same written out).
+fn is_first_channels(v: &Pmt) -> bool {
     is_empty_list(v)
-        || matches!(v, Pmt::Vector(items) | Pmt::Tuple(items) if items.len() == 1 && is_zero(&items[0]))
-}
-
-fn is_zero(v: &Pmt) -> bool {
-    v.as_f64() == Some(0.0)
+        || matches!(v, Pmt::Vector(items) | Pmt::Tuple(items)
+            if items.iter().enumerate().all(|(i, c)| c.as_f64() == Some(i as f64)))
 }
 
 /// An enum's option as the loader passes it, with GRC's default (`''`, `""` in older files)
@@ -105,8 +104,12 @@ macro_rules! common_params {
             ),
             only(
                 "stream_chans",
-                is_channel_0,
-                concat!("one channel: radioflow's ", $what, " streams channel 0"),
+                is_first_channels,
+                concat!(
+                    "radioflow's ",
+                    $what,
+                    " streams channels 0 to nchan - 1 (stream_chans [] or those)"
+                ),
             ),
             param("dev_addr", "_dev_addr"),
             param("dev_args", "_dev_args"),
@@ -128,11 +131,7 @@ macro_rules! common_params {
             param("clock_source0", "_clock_source"),
             param("time_source0", "_time_source"),
             param("sd_spec0", "_sd_spec"),
-            only(
-                "nchan",
-                is_one,
-                concat!("one channel: radioflow's ", $what, " streams one"),
-            ),
+            param("nchan", "nchan"),
             param("samp_rate", "sample_rate"),
             param("center_freq0", "frequency"),
             param("gain0", "gain"),
@@ -184,13 +183,25 @@ static SOURCE_PARAMS: [GrParam; 420] = cat(
             param("dc_offs0", "_dc_offs"),
             GrParam { key: "iq_imbal_enb0", to: To::Word("_iq_imbal_enb") },
             param("iq_imbal0", "_iq_imbal"),
+            param("center_freq1", "_center_freq1"),
+            param("rx_agc1", "_rx_agc1"),
+            param("gain1", "_gain1"),
+            GrParam { key: "gain_type1", to: To::Word("_gain_type1") },
+            param("ant1", "_ant1"),
+            param("bw1", "_bw1"),
+            no_effect("lo_source1", LO_CONTROLS),
+            no_effect("lo_export1", LO_CONTROLS),
+            GrParam { key: "dc_offs_enb1", to: To::Word("_dc_offs_enb1") },
+            param("dc_offs1", "_dc_offs1"),
+            GrParam { key: "iq_imbal_enb1", to: To::Word("_iq_imbal_enb1") },
+            param("iq_imbal1", "_iq_imbal1"),
         ]
         BEYOND_NCHAN
         [
             "center_freq", "rx_agc", "gain", "gain_type", "ant", "bw", "lo_source",
             "lo_export", "dc_offs_enb", "dc_offs", "iq_imbal_enb", "iq_imbal"
         ]
-        [1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31]
+        [2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31]
         BEYOND_MBOARDS
         ["clock_source", "time_source", "sd_spec"]
         [1 2 3 4 5 6 7]
@@ -206,10 +217,17 @@ static SINK_PARAMS: [GrParam; 261] = cat(
                 is_empty_text,
                 "radioflow's soapy_sink sends one burst, ended with the stream; no length tags",
             ),
+            param("center_freq1", "_center_freq1"),
+            param("gain1", "_gain1"),
+            GrParam { key: "gain_type1", to: To::Word("_gain_type1") },
+            param("ant1", "_ant1"),
+            param("bw1", "_bw1"),
+            no_effect("lo_source1", LO_CONTROLS),
+            no_effect("lo_export1", LO_CONTROLS),
         ]
         BEYOND_NCHAN
         ["center_freq", "gain", "gain_type", "ant", "bw", "lo_source", "lo_export"]
-        [1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31]
+        [2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31]
         BEYOND_MBOARDS
         ["clock_source", "time_source", "sd_spec"]
         [1 2 3 4 5 6 7]
@@ -333,6 +351,16 @@ fn usrp(m: &mut Mapped, rx: bool) -> Result<(), String> {
             other => return Err(format!("iq_imbal_enb0: unknown option {other}")),
         }
     }
+    let nchan = m.param("nchan").and_then(Pmt::as_f64).unwrap_or(1.0);
+    if nchan == 2.0 {
+        // Channel 0's commands are its own; channel 1's follow, as GRC's template sets it.
+        on_channel(&mut commands, 0);
+        commands.extend(channel_one(m, rx)?);
+    } else if nchan != 1.0 {
+        return Err(format!(
+            "nchan: {nchan}: radioflow maps one or two channels of GRC's UHD blocks"
+        ));
+    }
     m.params.retain(|(k, _)| !k.starts_with('_') && k != "gain");
     m.params
         .push(("args".to_owned(), Pmt::symbol(args.as_str())));
@@ -341,6 +369,96 @@ fn usrp(m: &mut Mapped, rx: bool) -> Result<(), String> {
     m.params
         .push(("commands".to_owned(), Pmt::Vector(commands.into())));
     Ok(())
+}
+
+/// Channel 1's settings (where nchan is 2) as start commands naming it, as GRC's template sets
+/// them: the frequency (with the tune request's LO offset), antenna, bandwidth, automatic
+/// gain or the gain (dB or normalized), the DC offset and IQ balance corrections.
+fn channel_one(m: &Mapped, rx: bool) -> Result<Vec<Pmt>, String> {
+    let mut commands = Vec::new();
+    let mut command = |entries: Vec<(&str, Pmt)>| {
+        let mut all = vec![("chan", Pmt::Int(1))];
+        all.extend(entries);
+        commands.push(Pmt::dict_from(
+            all.into_iter().map(|(k, v)| (Pmt::symbol(k), v)),
+        ));
+    };
+    match m.param("_center_freq1") {
+        Some(tune) if tune.is_dict() => {
+            let freq = tune.dict_get("freq").cloned();
+            let lo = tune.dict_get("lo_offset").cloned();
+            let (Some(freq), Some(lo)) = (freq, lo) else {
+                return Err(format!(
+                    "center_freq1: {tune} is not a number or a tune request"
+                ));
+            };
+            command(vec![("freq", freq), ("lo_offset", lo)]);
+        }
+        Some(freq) => command(vec![("freq", freq.clone())]),
+        None => {}
+    }
+    let ant = text(m, "_ant1")?;
+    if !ant.trim().is_empty() {
+        command(vec![("antenna", Pmt::symbol(ant.trim()))]);
+    }
+    if let Some(bw) = m.param("_bw1").and_then(Pmt::as_f64)
+        && bw != 0.0
+    {
+        command(vec![("bandwidth", Pmt::Double(bw))]);
+    }
+    let agc = if rx {
+        text(m, "_rx_agc1")?
+    } else {
+        String::new()
+    };
+    let gain = m.param("_gain1").cloned().unwrap_or(Pmt::Int(0));
+    match (agc.as_str(), word(m, "_gain_type1")?.as_str()) {
+        ("Enabled", _) => command(vec![("gain_mode", Pmt::Bool(true))]),
+        ("Default" | "Disabled" | "", "default") => command(vec![("gain", gain)]),
+        ("Default" | "Disabled" | "", "normalized") => {
+            command(vec![("normalized_gain", gain)]);
+        }
+        (_, "power") => {
+            return Err(
+                "gain_type1 = power: SoapySDR has no power reference (UHD's \
+                        set_power_reference); give the gain in dB or normalized"
+                    .into(),
+            );
+        }
+        ("Default" | "Disabled" | "", other) => {
+            return Err(format!("gain_type1: unknown option {other}"));
+        }
+        (other, _) => return Err(format!("rx_agc1: unknown option {other}")),
+    }
+    if rx {
+        match word(m, "_dc_offs_enb1")?.as_str() {
+            "default" => {}
+            "auto" => command(vec![("dc_offset_mode", Pmt::Bool(true))]),
+            "disabled" => command(vec![("dc_offset_mode", Pmt::Bool(false))]),
+            "manual" => command(vec![(
+                "dc_offset",
+                m.param("_dc_offs1").cloned().unwrap_or(Pmt::Int(0)),
+            )]),
+            other => return Err(format!("dc_offs_enb1: unknown option {other}")),
+        }
+        match word(m, "_iq_imbal_enb1")?.as_str() {
+            "default" => {}
+            "manual" => command(vec![(
+                "iq_bal",
+                m.param("_iq_imbal1").cloned().unwrap_or(Pmt::Int(0)),
+            )]),
+            "auto" | "disabled" => {
+                return Err(
+                    "iq_imbal_enb1: the soapysdr crate radioflow uses has no automatic \
+                            IQ balance switch (SoapySDR's setIQBalanceMode); use Default or \
+                            Manual"
+                        .into(),
+                );
+            }
+            other => return Err(format!("iq_imbal_enb1: unknown option {other}")),
+        }
+    }
+    Ok(commands)
 }
 
 fn source(m: &mut Mapped) -> Result<(), String> {
@@ -518,6 +636,9 @@ mod tests {
             let e = source(&mut m).unwrap_err();
             assert!(e.starts_with(starts), "{e}");
         }
+        // More than two channels are not mapped.
+        let mut m = mapped(&[("nchan", Pmt::Int(3))]);
+        assert!(source(&mut m).unwrap_err().starts_with("nchan: 3: "));
         // The sink has no automatic gain or corrections in GRC's definition.
         let mut m = mapped(&[("gain", Pmt::Int(10)), ("_sync", Pmt::symbol("sync"))]);
         sink(&mut m).unwrap();
