@@ -61,6 +61,8 @@ fn loaded() -> &'static Result<(), String> {
                 CStr::from_ptr(m).to_string_lossy().into_owned()
             }
         };
+        // Loaded (or not), the file is not needed any more: one per test process.
+        let _ = std::fs::remove_file(&out);
         if message.is_empty() {
             Ok(())
         } else {
