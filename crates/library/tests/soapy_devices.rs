@@ -404,3 +404,145 @@ fn a_two_channel_uhd_sink_tunes_each_channel_with_its_offset() {
         ]
     );
 }
+
+/// The other per-radio blocks' gains, automatic gain, bandwidth and antenna as their templates
+/// set them (each template's clamp; the SDRplay's gain reduction; the RTL-SDR's TUNER; the
+/// Airspy HF+'s RF and LNA switch), through the recording module.
+#[test]
+fn every_per_radio_block_sets_its_gains_as_its_template() {
+    if skip_without_recording_module("every_per_radio_block_sets_its_gains_as_its_template") {
+        return;
+    }
+    let _turn = exclusive();
+    let common = |extra: Vec<(&'static str, Pmt)>| {
+        let mut v = vec![
+            ("type", s("fc32")),
+            ("dev_args", s("driver=radioflowtest")),
+            ("samp_rate", Pmt::Double(1e6)),
+            ("center_freq", Pmt::Double(14e6)),
+        ];
+        v.extend(extra);
+        v
+    };
+    // What a run logs between the frequency (set by every block) and the stream.
+    let settings = |id: &str, extra: Vec<(&'static str, Pmt)>| -> Vec<String> {
+        run(id, common(extra), 100)
+            .into_iter()
+            .filter(|l| {
+                !l.starts_with("write ") && !l.starts_with("make ") && !l.starts_with("rate ")
+            })
+            .filter(|l| !l.starts_with("stream ") && !l.starts_with("activate "))
+            .collect()
+    };
+    let f0 = Pmt::Double(0.0);
+    assert_eq!(
+        settings(
+            "soapy_rtlsdr_source",
+            vec![
+                ("freq_correction", f0.clone()),
+                ("agc", Pmt::Bool(false)),
+                ("gain", Pmt::Double(33.8))
+            ]
+        ),
+        [
+            "gain_mode rx 0 off",
+            "gain rx 0 0",
+            "freq rx 0 14000000",
+            "gain rx 0 TUNER 33.799999999999997"
+        ]
+    );
+    assert_eq!(
+        settings(
+            "soapy_airspyhf_source",
+            vec![
+                ("freq_correction", f0.clone()),
+                ("agc", Pmt::Bool(true)),
+                ("gain", Pmt::Double(-60.0)),
+                ("lna", Pmt::Bool(true)),
+            ]
+        ),
+        [
+            "gain_mode rx 0 on",
+            "freq rx 0 14000000",
+            "gain rx 0 RF -48",
+            "gain rx 0 LNA 6"
+        ]
+    );
+    assert_eq!(
+        settings(
+            "soapy_sdrplay_source",
+            vec![
+                ("bandwidth", Pmt::Double(200e3)),
+                ("antenna", s("Antenna B")),
+                ("freq_correction", f0.clone()),
+                ("agc", Pmt::Bool(false)),
+                ("gain", Pmt::Double(-20.0)),
+            ]
+        ),
+        [
+            "antenna rx 0 Antenna B",
+            "gain_mode rx 0 off",
+            "gain rx 0 20",
+            "freq rx 0 14000000",
+            "bandwidth rx 0 200000",
+        ]
+    );
+    for (id, gain, clamped, dir) in [
+        ("soapy_bladerf_source", 70.0, "60", "rx"),
+        ("soapy_bladerf_sink", 10.0, "17", "tx"),
+        ("soapy_limesdr_source", 70.0, "61", "rx"),
+        ("soapy_limesdr_sink", -20.0, "-12", "tx"),
+    ] {
+        assert_eq!(
+            settings(
+                id,
+                vec![
+                    ("bandwidth", Pmt::Double(1.5e6)),
+                    ("freq_correction", f0.clone()),
+                    ("gain", Pmt::Double(gain)),
+                ]
+            ),
+            [
+                format!("gain_mode {dir} 0 off"),
+                format!("gain {dir} 0 {clamped}"),
+                format!("freq {dir} 0 14000000"),
+                format!("bandwidth {dir} 0 1500000"),
+            ],
+            "{id}"
+        );
+    }
+    assert_eq!(
+        settings(
+            "soapy_hackrf_sink",
+            vec![
+                ("bandwidth", f0.clone()),
+                ("amp", Pmt::Bool(true)),
+                ("vga", Pmt::Double(50.0))
+            ]
+        ),
+        [
+            "gain_mode tx 0 off",
+            "gain tx 0 0",
+            "freq tx 0 14000000",
+            "bandwidth tx 0 0",
+            "gain tx 0 AMP 1",
+            "gain tx 0 VGA 47",
+        ]
+    );
+    // The PlutoSDR's automatic gain: on, no gain written.
+    assert_eq!(
+        settings(
+            "soapy_plutosdr_source",
+            vec![
+                ("bandwidth", f0),
+                ("agc", Pmt::Bool(true)),
+                ("gain", Pmt::Double(30.0))
+            ]
+        ),
+        [
+            "gain_mode rx 0 on",
+            "freq rx 0 14000000",
+            "bandwidth rx 0 0"
+        ]
+    );
+}
