@@ -27,9 +27,9 @@ use soapysdr::{Device, Direction, ErrorCode, RxStream};
 /// change carried out while running, has the tags `rx_freq` (Hz) and `rx_rate` (samples/s),
 /// as UHD's source tags its stream (samples the device had queued before a retune may still
 /// be from the old frequency: SoapySDR does not say where the change took effect). On a device
-/// that keeps time (SoapySDR's `hasHardwareTime`: SoapyUHD's USRPs), the first sample after the
-/// start and after an overflow also has `rx_time`, the read's timestamp in UHD's form (whole
-/// seconds as a uint64, the fraction as a double), so that the samples' times follow from it.
+/// that keeps time (SoapySDR's `hasHardwareTime`: SoapyUHD's USRPs), each such sample also has
+/// `rx_time`, the read's timestamp in UHD's form (whole seconds as a uint64, the fraction as a
+/// double), so that the samples' times follow from it (gr-uhd tags the three together).
 ///
 /// It never ends by itself unless given a [`limit`](Self::limit): stop the graph, or end it
 /// downstream (a [`Head`](radioflow_blocks::Head)).
@@ -131,10 +131,8 @@ pub struct SoapySource {
     /// overflow and when a retune or a rate change was carried out).
     tag_tuning: bool,
     /// The device keeps time (SoapySDR's `hasHardwareTime`): its reads' timestamps become
-    /// `rx_time` tags.
+    /// `rx_time` tags, with `rx_freq` and `rx_rate`.
     has_time: bool,
-    /// The next samples read get an `rx_time` tag (at the start and after an overflow).
-    tag_time: bool,
 }
 
 impl std::fmt::Debug for SoapySource {
@@ -174,7 +172,6 @@ impl SoapySource {
             overflows: 0,
             tag_tuning: false,
             has_time: false,
-            tag_time: false,
         }
     }
 
@@ -303,7 +300,6 @@ impl SoapySource {
         self.device = Some(device);
         self.stream = Some(stream);
         self.tag_tuning = true;
-        self.tag_time = true;
         Ok(())
     }
 
@@ -361,7 +357,6 @@ impl SoapySource {
                     self.overflows += 1;
                     // As gr-uhd's source: the samples after the gap tagged anew.
                     self.tag_tuning = true;
-                    self.tag_time = true;
                 }
                 Err(e) => {
                     return Err(self
@@ -372,7 +367,7 @@ impl SoapySource {
                 }
             }
         };
-        let time = (self.tag_time && self.has_time).then(|| {
+        let time = (self.tag_tuning && self.has_time).then(|| {
             // UHD's form: (whole seconds as uint64, fractional seconds as double), the time
             // of the read's first sample as the device stamped it.
             let ns = stream.time_ns().max(0);
@@ -398,7 +393,6 @@ impl SoapySource {
             output.produce(n);
         }
         self.tag_tuning = false;
-        self.tag_time = false;
         self.remaining -= n as u64;
         Ok(if self.remaining == 0 {
             WorkStatus::Done
