@@ -6,6 +6,8 @@
 //! it (scripts/system-deps.sh).
 #![cfg(feature = "soapysdr")]
 
+#[path = "soapy/recording_module.rs"]
+mod recording_module;
 #[path = "soapy/red_pitaya.rs"]
 mod red_pitaya;
 
@@ -351,4 +353,244 @@ fn a_running_source_is_retuned_by_its_message_inputs() {
     assert_eq!(tags[0].0, 0);
     assert!(tags.windows(2).all(|w| w[0].0 <= w[1].0), "{tags:?}");
     assert!(tags.last().unwrap().0 < sink.data().len() as u64);
+}
+
+/// GNU Radio's UHD blocks' settings, through SoapySDR's module interface: the start's
+/// commands for the device's time (GRC's `sync`), frontend mapping (the subdevice spec) and
+/// normalized gain are accepted, and a running source follows gr-uhd's `command` dicts on the
+/// `command` input: `freq` retunes; `lo_offset` goes to the module as SoapySDR's `OFFSET`
+/// tune argument (the Red Pitaya, which has no DSP stage to take the offset, tunes its one
+/// oscillator to frequency + offset, and the block says it is not where asked and goes on);
+/// a key SoapySDR cannot express (`mtune`) is skipped.
+#[test]
+fn gr_uhd_s_command_dicts_and_start_settings_reach_the_device() {
+    if skip_without_module("gr_uhd_s_command_dicts_and_start_settings_reach_the_device") {
+        return;
+    }
+    use radioflow_blocks::runtime::Direction;
+    let dict = |entries: &[(&str, Pmt)]| {
+        Pmt::dict_from(entries.iter().map(|(k, v)| (Pmt::symbol(*k), v.clone())))
+    };
+    let device = RedPitaya::start(500e3, counter);
+    let given = vec![
+        ("args".to_owned(), Pmt::symbol(device.args())),
+        ("sample_rate".to_owned(), Pmt::Double(500e3)),
+        ("frequency".to_owned(), Pmt::Double(10e6)),
+        ("agc".to_owned(), Pmt::Bool(false)),
+        (
+            "commands".to_owned(),
+            Pmt::Vector(
+                vec![
+                    dict(&[("time_sync", Pmt::symbol("unknown_pps"))]),
+                    dict(&[("frontend_mapping", Pmt::symbol("A:0"))]),
+                    dict(&[("normalized_gain", Pmt::Double(0.5))]),
+                ]
+                .into(),
+            ),
+        ),
+    ];
+    let block = registry::make(
+        registry::find("soapy_source").unwrap(),
+        Some(Dtype::Complex32),
+        given,
+    )
+    .unwrap();
+    let mut fg = Flowgraph::new();
+    let src = fg.add_boxed(None, block);
+    let sink = fg.add(VectorSink::<Complex32>::new());
+    fg.connect(src, sink).unwrap();
+    let inputs = fg.port_names(src, Direction::MessageInput);
+    let command = inputs.iter().position(|p| *p == "command").unwrap();
+    fg.start(default_scheduler().as_ref()).unwrap();
+    device.wait_for(Duration::from_secs(20), |l| l.rx_commands.len() >= 2);
+    let poster = fg.message_poster().unwrap();
+    assert!(poster.post(
+        src,
+        command,
+        dict(&[("chan", Pmt::Int(0)), ("freq", Pmt::Double(7.1e6))])
+    ));
+    assert!(poster.post(src, command, dict(&[("mtune", Pmt::Double(1.0))])));
+    assert!(poster.post(
+        src,
+        command,
+        dict(&[
+            ("freq", Pmt::Double(14.2e6)),
+            ("lo_offset", Pmt::Double(100e3))
+        ])
+    ));
+    // The offset is kept only with a tune that went where asked: none here.
+    assert!(poster.post(src, command, dict(&[("freq", Pmt::Double(21e6))])));
+    let log = device.wait_for(Duration::from_secs(20), |l| l.rx_commands.len() >= 5);
+    fg.stop();
+    fg.wait().unwrap();
+    assert_eq!(
+        log.rx_commands,
+        [
+            10_000_000,
+            rate_command(4),
+            7_100_000,
+            14_300_000,
+            21_000_000
+        ]
+    );
+    assert_eq!(fg.block::<SoapySource>(src).unwrap().frequency(), 21e6);
+}
+
+/// On a device that keeps time (the recording test module: its reads stamped from the time
+/// set), the first sample has `rx_time` in UHD's form and, with `rx_freq`/`rx_rate`, so has the
+/// first after an overflow (counted), whose time says how many samples were lost.
+#[test]
+fn rx_time_tags_follow_the_device_s_timestamps_across_an_overflow() {
+    if recording_module::skip_without_recording_module(
+        "rx_time_tags_follow_the_device_s_timestamps_across_an_overflow",
+    ) {
+        return;
+    }
+    let _turn = recording_module::exclusive();
+    let dict = |entries: &[(&str, Pmt)]| {
+        Pmt::dict_from(entries.iter().map(|(k, v)| (Pmt::symbol(*k), v.clone())))
+    };
+    let src = SoapySource::new("driver=radioflowtest,test=rx_time", 1e6, 100e6)
+        .gain(Some(10.0))
+        .commands(&[
+            dict(&[("time_sync", Pmt::symbol("unknown_pps"))]),
+            dict(&[(
+                "setting",
+                dict(&[
+                    ("key", Pmt::symbol("overflow_after")),
+                    ("value", Pmt::Int(3000)),
+                ]),
+            )]),
+        ])
+        .open()
+        .unwrap();
+    let mut fg = Flowgraph::new();
+    let src = fg.add(src);
+    let head = fg.add(Head::<Complex32>::new(5000));
+    let sink = fg.add(VectorSink::<Complex32>::new());
+    fg.connect(src, head).unwrap();
+    fg.connect(head, sink).unwrap();
+    run_within_a_minute(&mut fg).unwrap();
+    assert_eq!(fg.block::<SoapySource>(src).unwrap().overflows(), 1);
+    let sink = fg.block::<VectorSink<Complex32>>(sink).unwrap();
+    // Samples 0..3000, then (1000 lost) 4000 on.
+    let data = sink.data();
+    assert_eq!(data[2999], Complex32::new(2999.0, 0.0));
+    assert_eq!(data[3000], Complex32::new(4000.0, 0.0));
+    let time = |secs: u64, frac: f64| Pmt::Tuple([Pmt::Uint64(secs), Pmt::Double(frac)].into());
+    let tags: Vec<(u64, String, Pmt)> = sink
+        .tags()
+        .iter()
+        .map(|t| (t.offset, t.key.to_string(), t.value.clone()))
+        .collect();
+    assert_eq!(
+        tags,
+        [
+            (0, "rx_freq".into(), Pmt::Double(100e6)),
+            (0, "rx_rate".into(), Pmt::Double(1e6)),
+            (0, "rx_time".into(), time(0, 0.0)),
+            (3000, "rx_freq".into(), Pmt::Double(100e6)),
+            (3000, "rx_rate".into(), Pmt::Double(1e6)),
+            (3000, "rx_time".into(), time(0, 0.004)),
+        ]
+    );
+}
+
+/// Two channels in one stream, through the recording module: one output per channel, read
+/// together (channel c's sample k is (k, c)); the block's settings go to both channels, a
+/// start command naming a channel (`chan`) to that one, the device's own (the time) once; the
+/// `rx_freq` tags say each channel's frequency. The sink sends its two inputs together.
+#[test]
+fn two_channels_stream_together_each_with_its_settings() {
+    if recording_module::skip_without_recording_module(
+        "two_channels_stream_together_each_with_its_settings",
+    ) {
+        return;
+    }
+    let _turn = recording_module::exclusive();
+    let dict = |entries: &[(&str, Pmt)]| {
+        Pmt::dict_from(entries.iter().map(|(k, v)| (Pmt::symbol(*k), v.clone())))
+    };
+    let before = recording_module::log().len();
+    // (Arguments of its own: SoapySDR shares one device among equal arguments.)
+    let src = SoapySource::new("driver=radioflowtest,test=two_channels", 1e6, 100e6)
+        .nchan(2)
+        .gain(Some(10.0))
+        .commands(&[
+            dict(&[("time_sync", Pmt::symbol("unknown_pps"))]),
+            dict(&[("chan", Pmt::Int(1)), ("freq", Pmt::Double(200e6))]),
+            dict(&[("chan", Pmt::Int(1)), ("antenna", Pmt::symbol("RX2"))]),
+        ]);
+    let mut fg = Flowgraph::new();
+    let src = fg.add(src);
+    let heads = [0, 1].map(|_| fg.add(Head::<Complex32>::new(3000)));
+    let sinks = [0, 1].map(|_| fg.add(VectorSink::<Complex32>::new()));
+    for c in 0..2 {
+        fg.connect((src, c), heads[c]).unwrap();
+        fg.connect(heads[c], sinks[c]).unwrap();
+    }
+    run_within_a_minute(&mut fg).unwrap();
+    for (c, &sink) in sinks.iter().enumerate() {
+        let sink = fg.block::<VectorSink<Complex32>>(sink).unwrap();
+        assert_eq!(sink.data().len(), 3000);
+        assert!(sink
+            .data()
+            .iter()
+            .enumerate()
+            .all(|(k, &x)| x == Complex32::new(k as f32, c as f32)));
+        let freq = sink
+            .tags()
+            .iter()
+            .find(|t| t.key.as_symbol() == Some("rx_freq"))
+            .unwrap();
+        assert_eq!(
+            (freq.offset, freq.value.as_f64()),
+            (0, Some([100e6, 200e6][c]))
+        );
+    }
+    let mut lines = recording_module::log()[before..].to_vec();
+    lines.retain(|l| l != recording_module::READER);
+    assert_eq!(
+        lines,
+        [
+            "make driver=radioflowtest test=two_channels",
+            "hardware_time UNKNOWN_PPS 0",
+            "rate rx 0 1000000",
+            "gain_mode rx 0 off",
+            "gain rx 0 10",
+            "freq rx 0 100000000",
+            "rate rx 1 1000000",
+            "antenna rx 1 RX2",
+            "gain_mode rx 1 off",
+            "gain rx 1 10",
+            "freq rx 1 200000000",
+            "stream rx CF32 0 1",
+            "activate rx",
+        ]
+    );
+
+    let before = recording_module::log().len();
+    let mut fg = Flowgraph::new();
+    let sink = fg.add(
+        SoapySink::new("driver=radioflowtest,test=two_channel_sink", 1e6, 100e6)
+            .nchan(2)
+            .gain(Some(5.0)),
+    );
+    for c in 0..2 {
+        let src = fg.add(VectorSource::new(vec![Complex32::new(0.5, 0.0); 2000]));
+        fg.connect(src, (sink, c)).unwrap();
+    }
+    run_within_a_minute(&mut fg).unwrap();
+    let lines = recording_module::log()[before..].to_vec();
+    let written: usize = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("write "))
+        .map(|n| n.parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(written, 2000);
+    assert!(
+        lines.contains(&"stream tx CF32 0 1".to_owned()),
+        "{lines:?}"
+    );
+    assert!(lines.contains(&"gain tx 1 5".to_owned()), "{lines:?}");
 }

@@ -744,6 +744,311 @@ const CALLBACK_GAPS: &[(&str, &str, &str)] = &[
         "the device is configured when the graph starts (frequency is settable)",
     ),
     (
+        "uhd_usrp_source",
+        "center_freq1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "uhd_usrp_source",
+        "gain1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "uhd_usrp_source",
+        "ant1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "uhd_usrp_source",
+        "bw1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "uhd_usrp_sink",
+        "center_freq1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "uhd_usrp_sink",
+        "gain1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "uhd_usrp_sink",
+        "ant1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "uhd_usrp_sink",
+        "bw1",
+        "channel 1's settings are start commands naming it (a command message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "bandwidth1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "antenna1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "center_freq1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "freq_correction1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "agc1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "gain1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "dc_removal1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_source",
+        "iq_balance1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_sink",
+        "bandwidth1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_sink",
+        "antenna1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_sink",
+        "center_freq1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_sink",
+        "freq_correction1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_sink",
+        "gain1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_custom_sink",
+        "iq_balance1",
+        "channel 1's settings are start commands naming it (a cmd message with chan 1 changes them while running)",
+    ),
+    (
+        "soapy_rtlsdr_source",
+        "samp_rate",
+        "the device's rate is set when it is opened (a cmd/command message {rate: ...} changes it while running)",
+    ),
+    (
+        "soapy_rtlsdr_source",
+        "agc",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_rtlsdr_source",
+        "gain",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_hackrf_source",
+        "samp_rate",
+        "the device's rate is set when it is opened (a cmd/command message {rate: ...} changes it while running)",
+    ),
+    (
+        "soapy_hackrf_source",
+        "bandwidth",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_hackrf_source",
+        "amp",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_hackrf_source",
+        "gain",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_hackrf_source",
+        "vga",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_hackrf_sink",
+        "samp_rate",
+        "the device's rate is set when it is opened (a cmd/command message {rate: ...} changes it while running)",
+    ),
+    (
+        "soapy_hackrf_sink",
+        "bandwidth",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_hackrf_sink",
+        "amp",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_hackrf_sink",
+        "vga",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_plutosdr_source",
+        "samp_rate",
+        "the device's rate is set when it is opened (a cmd/command message {rate: ...} changes it while running)",
+    ),
+    (
+        "soapy_plutosdr_source",
+        "bandwidth",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_plutosdr_source",
+        "agc",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_plutosdr_sink",
+        "samp_rate",
+        "the device's rate is set when it is opened (a cmd/command message {rate: ...} changes it while running)",
+    ),
+    (
+        "soapy_plutosdr_sink",
+        "bandwidth",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_bladerf_source",
+        "samp_rate",
+        "the device's rate is set when it is opened (a cmd/command message {rate: ...} changes it while running)",
+    ),
+    (
+        "soapy_bladerf_source",
+        "bandwidth",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_bladerf_sink",
+        "samp_rate",
+        "the device's rate is set when it is opened (a cmd/command message {rate: ...} changes it while running)",
+    ),
+    (
+        "soapy_bladerf_sink",
+        "bandwidth",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_limesdr_source",
+        "samp_rate",
+        "the device's rate is set when it is opened (a cmd/command message {rate: ...} changes it while running)",
+    ),
+    (
+        "soapy_limesdr_source",
+        "bandwidth",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_limesdr_sink",
+        "samp_rate",
+        "the device's rate is set when it is opened (a cmd/command message {rate: ...} changes it while running)",
+    ),
+    (
+        "soapy_limesdr_sink",
+        "bandwidth",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_airspyhf_source",
+        "samp_rate",
+        "the device's rate is set when it is opened (a cmd/command message {rate: ...} changes it while running)",
+    ),
+    (
+        "soapy_airspyhf_source",
+        "agc",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_airspyhf_source",
+        "gain",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_airspyhf_source",
+        "lna",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_sdrplay_source",
+        "samp_rate",
+        "the device's rate is set when it is opened (a cmd/command message {rate: ...} changes it while running)",
+    ),
+    (
+        "soapy_sdrplay_source",
+        "bandwidth",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_sdrplay_source",
+        "antenna",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "soapy_sdrplay_source",
+        "agc",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "uhd_usrp_source",
+        "samp_rate",
+        "the device's rate is set when it is opened (a cmd/command message {rate: ...} changes it while running)",
+    ),
+    (
+        "uhd_usrp_source",
+        "ant0",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "uhd_usrp_source",
+        "bw0",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "uhd_usrp_sink",
+        "samp_rate",
+        "the device's rate is set when it is opened (a cmd/command message {rate: ...} changes it while running)",
+    ),
+    (
+        "uhd_usrp_sink",
+        "ant0",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
+        "uhd_usrp_sink",
+        "bw0",
+        "the device is configured when the graph starts (frequency and overall gain are settable; the cmd/command message changes the rest)",
+    ),
+    (
         "soapy_custom_source",
         "bandwidth0",
         "the device is configured when the graph starts",

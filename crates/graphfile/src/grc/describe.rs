@@ -87,7 +87,9 @@ const RAW: &[&str] = &["type", "file", "in_type", "out_type"];
 /// `name: Test`, `audio_sink`'s `device_name: pulse`); so are the tag keys of burst_tagger,
 /// tags_to_pdu and tag_gate, var_to_msg's `msgname` (`true_key: SOB`), and gr-soapy's device
 /// names, device, stream, tune and settings arguments, antennas and gain modes (`antenna0:
-/// RX`, `devname: rtlsdr`, `gain_mode0: Overall`).
+/// RX`, `devname: rtlsdr`, `gain_mode0: Overall`), and gr-uhd's device address, first
+/// motherboard's clock and time sources and subdevice spec, first channel's automatic gain and
+/// LO source and the sink's length tag (`sd_spec0: A:0`, `rx_agc0: Default`).
 const STRING: &[&str] = &[
     "true_key",
     "false_key",
@@ -124,6 +126,15 @@ const STRING: &[&str] = &[
     "name",
     "filter",
     "device_name",
+    "antenna",
+    "dev_addr",
+    "clock_source0",
+    "time_source0",
+    "sd_spec0",
+    "rx_agc0",
+    "rx_agc1",
+    "lo_source0",
+    "len_tag_name",
 ];
 
 /// The name of the discarding sink behind stream input `i` of headless GUI block `name` (a

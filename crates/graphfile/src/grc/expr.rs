@@ -1237,6 +1237,21 @@ mod tests {
             ])))
         );
         assert_eq!(ev("{}"), Ok(Value::Pmt(Pmt::Null)));
+        // gr-uhd's tune request, as the dict its blocks' command message takes.
+        let tune = |freq: f64, lo: f64| {
+            Ok(Value::Pmt(Pmt::dict_from([
+                (Pmt::symbol("freq"), Pmt::Double(freq)),
+                (Pmt::symbol("lo_offset"), Pmt::Double(lo)),
+            ])))
+        };
+        assert_eq!(
+            ev("uhd.tune_request(915e6, samp_rate/2.0)"),
+            tune(915e6, 16e3)
+        );
+        assert_eq!(ev("uhd.tune_request(100e6)"), tune(100e6, 0.0));
+        assert!(ev("uhd.tune_request(1, 2, 3)")
+            .unwrap_err()
+            .contains("no tune request with RF or DSP policies"));
         // GNU Radio's tagged_streams.make_lengthtags (gnuradio.digital.utils): what its Python
         // gives for these arguments, each tag as (offset, key, value).
         let tag = |o: i64, k: &str, v: i64| {

@@ -940,6 +940,25 @@ pub(super) fn call(
                 "{name} takes True or False"
             ))),
         },
+        // gr-uhd's tune request (target frequency, LO offset), as the dict the UHD blocks'
+        // `command` message takes: `{freq, lo_offset}` (radioflow's uhd rows read it).
+        "uhd.tune_request" => {
+            let freq = float_arg(name, args, 0)?;
+            let lo_offset = match args.len() {
+                1 => 0.0,
+                2 => float_arg(name, args, 1)?,
+                _ => {
+                    return Err(ExprError::Unsupported(format!(
+                        "{name} takes the target frequency and the LO offset (radioflow \
+                         builds no tune request with RF or DSP policies)"
+                    )));
+                }
+            };
+            Ok(Value::Pmt(Pmt::dict_from([
+                (Pmt::symbol("freq"), Pmt::Double(freq)),
+                (Pmt::symbol("lo_offset"), Pmt::Double(lo_offset)),
+            ])))
+        }
         _ if firdes_params(name).is_some() => firdes(name, args, budget),
         _ if optfir_params(name).is_some() => optfir(name, args, budget),
         _ => Err(ExprError::Unsupported(format!(

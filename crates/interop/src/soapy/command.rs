@@ -8,6 +8,15 @@
 //! `setting` (a dict `{key, value}`), with `chan` naming the channel (absent: every channel
 //! of the block). As there, a command that cannot be applied is logged and skipped: a radio
 //! keeps receiving after a bad value from a slider.
+//!
+//! gr-uhd's `lo_offset` (Hz: the local oscillator this far from the centre frequency, the
+//! rest done in the device's DSP, as `uhd.tune_request(freq, lo_off)`) is read too: it goes
+//! to SoapySDR as the tune argument `OFFSET` of every later tune (SoapyUHD makes it UHD's tune
+//! request), and retunes at once. Three keys are radioflow's own, for what GRC's UHD blocks
+//! set when they are made: `normalized_gain` (0 to 1 across the device's overall gain range,
+//! gr-uhd's `set_normalized_gain`), `frontend_mapping` (SoapySDR's frontend mapping: UHD's
+//! subdevice spec, `A:0 B:0`) and `time_sync` (`unknown_pps`, `pc_clock`,
+//! `pc_clock_next_pps`: the device's time set as GRC's `sync` option sets it).
 
 use radioflow_runtime::Pmt;
 
@@ -38,11 +47,57 @@ pub(crate) enum Command {
     IqBalance(f64, f64),
     ClockSource(String),
     TimeSource(String),
+    /// The LO offset for this and later tunes, Hz (SoapySDR's `OFFSET` tune argument; 0: none),
+    /// retuning at the centre frequency.
+    LoOffset(f64),
+    /// A tune to a centre frequency with an LO offset (both Hz), as gr-uhd's tune request:
+    /// a message's `freq` with its `lo_offset`.
+    Tune(f64, f64),
+    /// The overall gain as a fraction (0 to 1) of the device's gain range.
+    NormalizedGain(f64),
+    /// SoapySDR's frontend mapping (UHD's subdevice spec) for the block's direction.
+    FrontendMapping(String),
+    /// The device's time set, as GRC's UHD blocks' `sync` option does.
+    TimeSync(TimeSync),
     /// A device setting by key (SoapySDR's `writeSetting`).
     Setting {
         key: String,
         value: String,
     },
+}
+
+/// How the device's time is set when it is opened (GRC's `sync` of the UHD blocks), through
+/// SoapySDR's `setHardwareTime` (SoapyUHD: `PPS` is UHD's `set_time_next_pps`, `UNKNOWN_PPS`
+/// its `set_time_unknown_pps`, none its `set_time_now`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TimeSync {
+    /// Time 0 at a PPS edge whose time is unknown (GRC's "Unknown PPS").
+    UnknownPps,
+    /// The computer's clock now (GRC's "PC Clock").
+    PcClock,
+    /// The computer's clock's next whole second at the next PPS edge ("PC Clock on Next PPS").
+    PcClockNextPps,
+}
+
+impl Command {
+    /// Whether the command is the device's rather than a channel's (carried out once for a
+    /// block of several channels).
+    pub(crate) fn device_wide(&self) -> bool {
+        self.comes_first() || matches!(self, Command::Setting { .. })
+    }
+
+    /// Whether the command is carried out when the device is opened before its channel is
+    /// set up (rate, antenna, gain, frequency): what chooses the channel's frontend and the
+    /// device's clocks, as GRC's UHD template sets them first.
+    pub(crate) fn comes_first(&self) -> bool {
+        matches!(
+            self,
+            Command::FrontendMapping(_)
+                | Command::ClockSource(_)
+                | Command::TimeSource(_)
+                | Command::TimeSync(_)
+        )
+    }
 }
 
 /// What a `cmd` message asks for: the commands in the message's order, and a line for each
@@ -53,8 +108,9 @@ pub(crate) struct Parsed {
     pub(crate) skipped: Vec<String>,
 }
 
-/// Reads a `cmd` message for a block whose device channel is `channel`.
-pub(crate) fn parse(msg: &Pmt, channel: usize) -> Parsed {
+/// Reads a `cmd` message for device channel `channel` of a block that streams `channels`: a
+/// message for another of the block's channels is none of this one's (and not skipped).
+pub(crate) fn parse(msg: &Pmt, channel: usize, channels: std::ops::Range<usize>) -> Parsed {
     let mut parsed = Parsed::default();
     let Some(entries) = msg.as_dict() else {
         parsed
@@ -65,9 +121,15 @@ pub(crate) fn parse(msg: &Pmt, channel: usize) -> Parsed {
     if let Some(chan) = msg.dict_get("chan") {
         match chan.as_u64() {
             Some(c) if c == channel as u64 => {}
+            Some(c) if usize::try_from(c).is_ok_and(|c| channels.contains(&c)) => return parsed,
             Some(c) => {
+                let streams = if channels.len() == 1 {
+                    format!("channel {}", channels.start)
+                } else {
+                    format!("channels {} to {}", channels.start, channels.end - 1)
+                };
                 parsed.skipped.push(format!(
-                    "the command is for channel {c}; this block streams channel {channel}"
+                    "the command is for channel {c}; this block streams {streams}"
                 ));
                 return parsed;
             }
@@ -90,6 +152,26 @@ pub(crate) fn parse(msg: &Pmt, channel: usize) -> Parsed {
             Ok(None) => {}
             Err(e) => parsed.skipped.push(e),
         }
+    }
+    // gr-uhd tunes once to the message's frequency with its LO offset, wherever they are in
+    // the dict.
+    let lo = parsed.commands.iter().find_map(|c| match c {
+        Command::LoOffset(lo) => Some(*lo),
+        _ => None,
+    });
+    if let Some(lo) = lo
+        && let Some(at) = parsed
+            .commands
+            .iter()
+            .position(|c| matches!(c, Command::Frequency(_)))
+    {
+        let Command::Frequency(hz) = parsed.commands[at] else {
+            unreachable!("found above")
+        };
+        parsed.commands[at] = Command::Tune(hz, lo);
+        parsed
+            .commands
+            .retain(|c| !matches!(c, Command::LoOffset(_)));
     }
     parsed
 }
@@ -155,6 +237,27 @@ fn command(key: &str, value: &Pmt) -> Result<Option<Command>, String> {
             let (re, im) = complex("iq_bal")?;
             Command::IqBalance(re, im)
         }
+        "lo_offset" => Command::LoOffset(real("lo_offset")?),
+        "normalized_gain" => {
+            let g = real("normalized_gain")?;
+            if !(0.0..=1.0).contains(&g) {
+                return Err(format!(
+                    "normalized_gain must be between 0 and 1 (as gr-uhd's), not {g}"
+                ));
+            }
+            Command::NormalizedGain(g)
+        }
+        "frontend_mapping" => Command::FrontendMapping(text("frontend_mapping")?),
+        "time_sync" => Command::TimeSync(match text("time_sync")?.as_str() {
+            "unknown_pps" => TimeSync::UnknownPps,
+            "pc_clock" => TimeSync::PcClock,
+            "pc_clock_next_pps" => TimeSync::PcClockNextPps,
+            other => {
+                return Err(format!(
+                    "time_sync must be unknown_pps, pc_clock or pc_clock_next_pps, not {other}"
+                ));
+            }
+        }),
         "clock_src" => Command::ClockSource(text("clock_src")?),
         "time_src" => Command::TimeSource(text("time_src")?),
         "setting" => {
@@ -179,6 +282,14 @@ fn command(key: &str, value: &Pmt) -> Result<Option<Command>, String> {
             return Err(format!(
                 "{key} is a command of GNU Radio's soapy blocks that radioflow's do not carry \
                  out (yet)"
+            ));
+        }
+        "power_dbm" | "lo_freq" | "dsp_freq" | "direction" | "mboard" | "time" | "tune"
+        | "mtune" | "lo_source" | "lo_export" | "pc_clock_resync" => {
+            return Err(format!(
+                "{key} is a command of GNU Radio's UHD blocks that SoapySDR does not express \
+                 (radioflow's soapy blocks carry out freq, lo_offset, gain, antenna, rate, \
+                 bandwidth and chan of theirs)"
             ));
         }
         _ => return Err(format!("unknown command key {key}")),
@@ -235,6 +346,7 @@ mod tests {
                 ("time_src", Pmt::symbol("gpsdo")),
             ]),
             0,
+            0..1,
         );
         assert_eq!(p.skipped, Vec::<String>::new());
         assert_eq!(
@@ -260,7 +372,7 @@ mod tests {
         let element = dict(&[("name", Pmt::symbol("LNA")), ("gain", Pmt::Double(12.5))]);
         let overall = dict(&[("gain", Pmt::Int(7))]);
         let setting = dict(&[("key", Pmt::symbol("biastee")), ("value", Pmt::Bool(true))]);
-        let p = parse(&dict(&[("gain", element)]), 0);
+        let p = parse(&dict(&[("gain", element)]), 0, 0..1);
         assert_eq!(
             p.commands,
             [Command::GainElement {
@@ -269,11 +381,11 @@ mod tests {
             }]
         );
         assert_eq!(
-            parse(&dict(&[("gain", overall)]), 0).commands,
+            parse(&dict(&[("gain", overall)]), 0, 0..1).commands,
             [Command::Gain(7.0)]
         );
         assert_eq!(
-            parse(&dict(&[("setting", setting)]), 0).commands,
+            parse(&dict(&[("setting", setting)]), 0, 0..1).commands,
             [Command::Setting {
                 key: "biastee".into(),
                 value: "true".into()
@@ -282,10 +394,64 @@ mod tests {
     }
 
     #[test]
+    fn gr_uhd_s_frequency_and_lo_offset_are_one_tune() {
+        // Wherever the offset is in the dict (a dict's entries come newest first).
+        let both = dict(&[
+            ("lo_offset", Pmt::Double(1e6)),
+            ("gain", Pmt::Int(3)),
+            ("freq", Pmt::Double(915e6)),
+        ]);
+        assert_eq!(
+            parse(&both, 0, 0..1).commands,
+            [Command::Gain(3.0), Command::Tune(915e6, 1e6)]
+        );
+        let alone = dict(&[("lo_offset", Pmt::Double(-2e5))]);
+        assert_eq!(parse(&alone, 0, 0..1).commands, [Command::LoOffset(-2e5)]);
+        let p = parse(
+            &dict(&[
+                ("normalized_gain", Pmt::Double(0.25)),
+                ("frontend_mapping", Pmt::symbol("A:0 B:0")),
+                ("time_sync", Pmt::symbol("pc_clock_next_pps")),
+            ]),
+            0,
+            0..1,
+        );
+        assert_eq!(
+            p.commands,
+            [
+                Command::NormalizedGain(0.25),
+                Command::FrontendMapping("A:0 B:0".into()),
+                Command::TimeSync(TimeSync::PcClockNextPps),
+            ]
+        );
+        let p = parse(
+            &dict(&[
+                ("time_sync", Pmt::symbol("gps")),
+                ("normalized_gain", Pmt::Double(1.5)),
+                ("mtune", Pmt::Int(1)),
+            ]),
+            0,
+            0..1,
+        );
+        assert!(p.commands.is_empty());
+        assert_eq!(p.skipped.len(), 3, "{:?}", p.skipped);
+        assert!(p.skipped[0].starts_with("time_sync must be unknown_pps"));
+        assert!(p.skipped[1].starts_with("normalized_gain must be between 0 and 1"));
+        assert!(p.skipped[2].starts_with("mtune is a command of GNU Radio's UHD blocks"));
+    }
+
+    #[test]
     fn the_channel_key_selects_the_block_s_channel() {
         let for_1 = dict(&[("chan", Pmt::Int(1)), ("freq", Pmt::Double(5e6))]);
-        assert_eq!(parse(&for_1, 1).commands, [Command::Frequency(5e6)]);
-        let p = parse(&for_1, 0);
+        assert_eq!(parse(&for_1, 1, 1..2).commands, [Command::Frequency(5e6)]);
+        // A block of channels 0 and 1: channel 0's reading of it is empty, not skipped.
+        assert_eq!(parse(&for_1, 0, 0..2), Parsed::default());
+        let for_2 = dict(&[("chan", Pmt::Int(2)), ("freq", Pmt::Double(5e6))]);
+        assert_eq!(
+            parse(&for_2, 0, 0..2).skipped,
+            ["the command is for channel 2; this block streams channels 0 to 1"]
+        );
+        let p = parse(&for_1, 0, 0..1);
         assert!(p.commands.is_empty());
         assert_eq!(
             p.skipped,
@@ -306,6 +472,7 @@ mod tests {
                 ("bandwidth", Pmt::Double(7e6)),
             ]),
             0,
+            0..1,
         );
         assert_eq!(p.commands, [Command::Bandwidth(7e6)]);
         assert_eq!(
@@ -321,7 +488,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            parse(&Pmt::Double(1.0), 0).skipped,
+            parse(&Pmt::Double(1.0), 0, 0..1).skipped,
             ["a command must be a dict, not 1"]
         );
     }

@@ -2,7 +2,7 @@
 //! device channel's settings, opening and configuring the device, and [`DeviceError`], which
 //! names the block and the device.
 
-use super::command::Command;
+use super::command::{Command, TimeSync};
 use soapysdr::{Device, Direction};
 use std::fmt;
 
@@ -57,6 +57,9 @@ pub(crate) struct DeviceConfig {
     pub(crate) args: String,
     pub(crate) direction: Direction,
     pub(crate) channel: usize,
+    /// The channels of the block's stream (this one among them; the first carries out what
+    /// is the device's rather than a channel's).
+    pub(crate) channels: std::ops::Range<usize>,
     /// Samples/s.
     pub(crate) sample_rate: f64,
     /// The centre frequency, Hz.
@@ -65,6 +68,8 @@ pub(crate) struct DeviceConfig {
     pub(crate) gain: Option<f64>,
     /// The antenna (empty: the device's default).
     pub(crate) antenna: String,
+    /// The LO offset every tune asks for, Hz (SoapySDR's `OFFSET` tune argument; 0: none).
+    pub(crate) lo_offset: f64,
     /// Commands given before the device was opened, carried out when it is, after the
     /// settings above (those that change them are kept there too).
     pub(crate) later: Vec<Command>,
@@ -86,10 +91,12 @@ impl DeviceConfig {
             args,
             direction,
             channel: 0,
+            channels: 0..1,
             sample_rate,
             frequency,
             gain: None,
             antenna: String::new(),
+            lo_offset: 0.0,
             later: Vec::new(),
             refused: Vec::new(),
         }
@@ -100,10 +107,55 @@ impl DeviceConfig {
     /// is refused by [`check`](Self::check).
     pub(crate) fn at_start(&mut self, commands: &[radioflow_runtime::Pmt]) {
         for msg in commands {
-            let parsed = super::command::parse(msg, self.channel);
+            let parsed = super::command::parse(msg, self.channel, self.channels.clone());
             self.refused.extend(parsed.skipped);
-            self.later.extend(parsed.commands);
+            // The block's own settings (frequency, offset, gain, antenna, rate) become these
+            // settings, as a command before the device is opened; the rest are carried out
+            // after them.
+            for c in self.own(parsed.commands) {
+                if let Err(e) = self.apply(None, c) {
+                    self.refused.push(e.message);
+                }
+            }
         }
+    }
+
+    /// Whether this is the block's first channel, which carries out the device's commands.
+    fn is_first(&self) -> bool {
+        self.channel == self.channels.start
+    }
+
+    /// `commands` without the device's own on channels other than the first.
+    fn own(&self, mut commands: Vec<Command>) -> Vec<Command> {
+        if !self.is_first() {
+            commands.retain(|c| !c.device_wide());
+        }
+        commands
+    }
+
+    /// SoapySDR's tune arguments: the LO offset, where there is one.
+    fn tune_args(&self) -> String {
+        if self.lo_offset == 0.0 {
+            String::new()
+        } else {
+            format!("OFFSET={}", self.lo_offset)
+        }
+    }
+
+    /// Tunes `device` to `hz` with the LO offset, and reads back where it went.
+    fn tune(&self, device: &Device, hz: f64) -> Result<f64, DeviceError> {
+        let (dir, ch) = (self.direction, self.channel);
+        let offset = if self.lo_offset == 0.0 {
+            String::new()
+        } else {
+            format!(" (LO offset {} Hz)", self.lo_offset)
+        };
+        device
+            .set_frequency(dir, ch, hz, self.tune_args().as_str())
+            .map_err(|e| self.failed(format_args!("cannot tune to {hz} Hz{offset}"), &e))?;
+        device
+            .frequency(dir, ch)
+            .map_err(|e| self.failed("cannot read the frequency back", &e))
     }
 
     pub(crate) fn error(&self, message: impl Into<String>) -> DeviceError {
@@ -156,6 +208,12 @@ impl DeviceConfig {
         if let Some(db) = self.gain.filter(|g| !g.is_finite()) {
             return Err(self.error(format!("the gain must be a finite number, not {db}")));
         }
+        if !self.lo_offset.is_finite() {
+            return Err(self.error(format!(
+                "the LO offset must be a finite number, not {}",
+                self.lo_offset
+            )));
+        }
         if !self.frequency.is_finite() {
             return Err(self.error(format!(
                 "the frequency must be a finite number, not {}",
@@ -165,9 +223,9 @@ impl DeviceConfig {
         Ok(())
     }
 
-    /// Opens the device and sets its channel up (rate, antenna, gain, frequency), reading back
-    /// what the device made of the rate and the frequency.
-    pub(crate) fn open(&self) -> Result<Device, DeviceError> {
+    /// Opens the device and carries out what comes before its channels are set up with
+    /// [`set_up`](Self::set_up) (frontend mapping, clocks, time).
+    pub(crate) fn open_device(&self) -> Result<Device, DeviceError> {
         self.check()?;
         let device = Device::new(self.args.as_str()).map_err(|e| {
             if e.message.contains("no match") || e.message.contains("no enumeration results") {
@@ -182,6 +240,18 @@ impl DeviceConfig {
                 self.failed("cannot open the device", &e)
             }
         })?;
+        // The frontend and the clocks first (GRC's UHD template sets them right after
+        // making the device): the mapping decides what the channel is.
+        for c in self.later.iter().filter(|c| c.comes_first()) {
+            self.carry_out(&device, c)?;
+        }
+        Ok(device)
+    }
+
+    /// Sets this channel of the open `device` up: rate, antenna, gain, frequency (reading back
+    /// what the device made of the rate and the frequency), then the start's commands.
+    pub(crate) fn set_up(&self, device: &Device) -> Result<(), DeviceError> {
+        self.check()?;
         let (dir, ch) = (self.direction, self.channel);
         let side = match dir {
             Direction::Rx => "receive",
@@ -235,12 +305,7 @@ impl DeviceConfig {
             None => {}
         }
         let freq = self.frequency;
-        device
-            .set_frequency(dir, ch, freq, "")
-            .map_err(|e| self.failed(format_args!("cannot tune to {freq} Hz"), &e))?;
-        let got = device
-            .frequency(dir, ch)
-            .map_err(|e| self.failed("cannot read the frequency back", &e))?;
+        let got = self.tune(device, freq)?;
         if (got - freq).abs() > FREQUENCY_TOLERANCE_HZ {
             let range = device
                 .frequency_range(dir, ch)
@@ -256,10 +321,10 @@ impl DeviceConfig {
                 "the device is tuned to {got} Hz, not the {freq} Hz asked for{range}"
             )));
         }
-        for c in &self.later {
-            self.carry_out(&device, c)?;
+        for c in self.later.iter().filter(|c| !c.comes_first()) {
+            self.carry_out(device, c)?;
         }
-        Ok(device)
+        Ok(())
     }
 
     /// Carries `command` out on the open `device`, or keeps it for when the device is opened
@@ -277,6 +342,11 @@ impl DeviceConfig {
             Command::GainMode(true) => next.gain = None,
             Command::SampleRate(rate) => next.sample_rate = *rate,
             Command::Antenna(name) => next.antenna.clone_from(name),
+            Command::LoOffset(hz) => next.lo_offset = *hz,
+            Command::Tune(hz, lo) => {
+                next.frequency = *hz;
+                next.lo_offset = *lo;
+            }
             _ => {}
         }
         next.check()?;
@@ -285,6 +355,9 @@ impl DeviceConfig {
             // frequency the block reports, and tags, as it was).
             Some(device) => {
                 next.carry_out(device, &command)?;
+                if let Command::NormalizedGain(_) = command {
+                    next.gain = device.gain(next.direction, next.channel).ok();
+                }
                 *self = next;
                 Ok(())
             }
@@ -297,6 +370,8 @@ impl DeviceConfig {
                         | Command::GainMode(true)
                         | Command::SampleRate(_)
                         | Command::Antenna(_)
+                        | Command::LoOffset(_)
+                        | Command::Tune(..)
                 ) {
                     self.later.push(command);
                 }
@@ -309,11 +384,14 @@ impl DeviceConfig {
     /// out on `device` (or kept for when it is opened); what cannot be is logged and skipped,
     /// as GNU Radio does.
     pub(crate) fn on_message(&mut self, device: Option<&Device>, msg: &radioflow_runtime::Pmt) {
-        let parsed = super::command::parse(msg, self.channel);
-        for why in parsed.skipped {
-            tracing::warn!("{}", self.error(format!("cmd skipped: {why}")));
+        let parsed = super::command::parse(msg, self.channel, self.channels.clone());
+        // (Each channel of a block reads the message; the first says what it skips.)
+        if self.is_first() {
+            for why in parsed.skipped {
+                tracing::warn!("{}", self.error(format!("cmd skipped: {why}")));
+            }
         }
-        for c in parsed.commands {
+        for c in self.own(parsed.commands) {
             self.applied(device, c);
         }
     }
@@ -330,13 +408,13 @@ impl DeviceConfig {
     fn carry_out(&self, device: &Device, command: &Command) -> Result<(), DeviceError> {
         let (dir, ch) = (self.direction, self.channel);
         match command {
-            Command::Frequency(hz) => {
-                device
-                    .set_frequency(dir, ch, *hz, "")
-                    .map_err(|e| self.failed(format_args!("cannot tune to {hz} Hz"), &e))?;
-                let got = device
-                    .frequency(dir, ch)
-                    .map_err(|e| self.failed("cannot read the frequency back", &e))?;
+            // A new offset retunes at once, as gr-uhd's `lo_offset` command does.
+            Command::Frequency(_) | Command::LoOffset(_) | Command::Tune(..) => {
+                let hz = match command {
+                    Command::Frequency(hz) | Command::Tune(hz, _) => *hz,
+                    _ => self.frequency,
+                };
+                let got = self.tune(device, hz)?;
                 if (got - hz).abs() > FREQUENCY_TOLERANCE_HZ {
                     return Err(self.error(format!(
                         "the device is tuned to {got} Hz, not the {hz} Hz asked for"
@@ -352,6 +430,42 @@ impl DeviceConfig {
                 device
                     .set_gain(dir, ch, *db)
                     .map_err(|e| self.failed(format_args!("cannot set the gain to {db} dB"), &e))?;
+            }
+            // gr-uhd's set_normalized_gain: the fraction of the overall gain range.
+            Command::NormalizedGain(fraction) => {
+                let range = device
+                    .gain_range(dir, ch)
+                    .map_err(|e| self.failed("cannot read the gain range", &e))?;
+                let db = range.minimum + fraction * (range.maximum - range.minimum);
+                self.carry_out(device, &Command::Gain(db))?;
+            }
+            Command::FrontendMapping(mapping) => device
+                .set_frontend_mapping(dir, mapping.as_str())
+                .map_err(|e| {
+                    self.failed(
+                        format_args!(
+                            "cannot set the frontend mapping (subdevice spec) '{mapping}'"
+                        ),
+                        &e,
+                    )
+                })?,
+            Command::TimeSync(sync) => {
+                let now = || {
+                    std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .unwrap_or_default()
+                };
+                let (what, ns) = match sync {
+                    TimeSync::UnknownPps => (Some("UNKNOWN_PPS"), 0),
+                    TimeSync::PcClock => (None, i64::try_from(now().as_nanos()).unwrap_or(0)),
+                    TimeSync::PcClockNextPps => {
+                        let next = i64::try_from(now().as_secs()).unwrap_or(0) + 1;
+                        (Some("PPS"), next * 1_000_000_000)
+                    }
+                };
+                device
+                    .set_hardware_time(what, ns)
+                    .map_err(|e| self.failed("cannot set the device's time", &e))?;
             }
             Command::GainElement { name, db } => device
                 .set_gain_element(dir, ch, name.as_str(), *db)

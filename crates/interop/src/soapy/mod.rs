@@ -1,5 +1,6 @@
 //! Radios through SoapySDR: a receiving and a transmitting block over one device set-up.
 
+mod channels;
 mod command;
 mod device;
 mod probe;

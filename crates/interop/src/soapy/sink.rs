@@ -1,5 +1,6 @@
 //! [`SoapySink`]: transmits through a radio with SoapySDR.
 
+use super::channels::Channels;
 use super::command::Command;
 use super::device::{DeviceConfig, DeviceError, TIMEOUT_US};
 use radioflow_runtime::prelude::*;
@@ -29,6 +30,7 @@ use soapysdr::{Device, Direction, ErrorCode, TxStream};
                LimeSDR, ...), like GNU Radio's soapy.sink.",
     dtypes = [Complex32],
     make = Self::new(args, sample_rate, frequency)
+        .nchan(nchan)
         .gain((!agc).then_some(gain))
         .channel(channel)
         .antenna(antenna)
@@ -54,7 +56,11 @@ use soapysdr::{Device, Direction, ErrorCode, TxStream};
 )]
 // The device's range applies (checked when it is opened); dB can be negative.
 #[param(gain: f64 = 0.0, settable, doc = "overall gain, dB, when agc is false (set: agc off)")]
-#[param(channel: usize = 0, doc = "the device's channel")]
+#[param(channel: usize = 0, doc = "the device's channel (the first, with nchan > 1)")]
+#[param(
+    nchan: usize = 1,
+    doc = "how many device channels, from channel on, in one stream (1 to 4; one input each)"
+)]
 #[param(antenna: String = "", doc = "antenna name (empty: the device's default)")]
 #[param(
     commands: Vec<Pmt> = [],
@@ -67,11 +73,17 @@ use soapysdr::{Device, Direction, ErrorCode, TxStream};
            gain_mode, dc_offset_mode, dc_offset, iq_bal, clock_src, time_src, setting ({key, \
            value}); chan: the channel (absent: any). What cannot be applied is logged and skipped"
 )]
+#[message_input(
+    name = "command",
+    doc = "GNU Radio's UHD blocks' command dict (the cmd input's keys; gr-uhd's freq, lo_offset, \
+           gain, antenna, rate, bandwidth, chan among them): as cmd"
+)]
 pub struct SoapySink {
-    /// The samples to send (SoapySDR's `CF32`: full scale is ±1).
+    /// The samples to send (SoapySDR's `CF32`: full scale is ±1), one input per channel
+    /// (`in0`, `in1`, ...), written together.
     #[input(name = "in")]
-    input: StreamInput<Complex32>,
-    config: DeviceConfig,
+    inputs: Vec<StreamInput<Complex32>>,
+    channels: Channels,
     device: Option<Device>,
     /// The active stream while the graph runs.
     stream: Option<TxStream<Complex32>>,
@@ -80,7 +92,7 @@ pub struct SoapySink {
 impl std::fmt::Debug for SoapySink {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SoapySink")
-            .field("config", &self.config)
+            .field("channels", &self.channels)
             .field("open", &self.device.is_some())
             .field("streaming", &self.stream.is_some())
             .finish_non_exhaustive()
@@ -103,8 +115,8 @@ impl SoapySink {
 
     fn with_config(config: DeviceConfig) -> Self {
         Self {
-            input: StreamInput::new(),
-            config,
+            inputs: vec![StreamInput::new()],
+            channels: Channels::new(config),
             device: None,
             stream: None,
         }
@@ -113,38 +125,59 @@ impl SoapySink {
     /// The overall gain in dB (`None`: the device's automatic gain, where it has one; else
     /// the gain it has).
     pub fn gain(mut self, db: Option<f64>) -> Self {
-        self.config.gain = db;
+        self.channels.each(|c| c.gain = db);
+        self
+    }
+
+    /// Sends to `n` device channels (1 to 4), from [`channel`](Self::channel) on, one input
+    /// each, all with the block's settings (a start command or `cmd` naming a channel, `chan`,
+    /// sets that one).
+    pub fn nchan(mut self, n: usize) -> Self {
+        let first = self.channels.first().channel;
+        self.channels.set(first, n);
+        self.inputs = (0..self.channels.len())
+            .map(|_| StreamInput::new())
+            .collect();
         self
     }
 
     /// Retunes to `hz`: now if the device is open (an error is logged and the stream goes
     /// on), else when it is.
     pub fn set_frequency(&mut self, hz: f64) {
-        self.config
-            .applied(self.device.as_ref(), Command::Frequency(hz));
+        self.channels
+            .applied(self.device.as_ref(), &Command::Frequency(hz));
     }
 
     /// Sets the overall gain to `db` dB, automatic gain off: now if the device is open (an
     /// error is logged and the stream goes on), else when it is.
     pub fn set_gain(&mut self, db: f64) {
-        self.config.applied(self.device.as_ref(), Command::Gain(db));
+        self.channels
+            .applied(self.device.as_ref(), &Command::Gain(db));
     }
 
     /// GNU Radio's command message (see the `cmd` input).
     #[message_input]
     fn cmd(&mut self, msg: &Pmt) {
-        self.config.on_message(self.device.as_ref(), msg);
+        self.channels.on_message(self.device.as_ref(), msg);
+    }
+
+    /// GNU Radio's UHD command message (see the `command` input): as [`cmd`](Self::cmd).
+    #[message_input]
+    fn command(&mut self, msg: &Pmt) {
+        self.cmd(msg);
     }
 
     /// The device's channel (default 0).
     pub fn channel(mut self, channel: usize) -> Self {
-        self.config.channel = channel;
+        let n = self.channels.len();
+        self.channels.set(channel, n);
         self
     }
 
     /// The antenna by name (empty, the default: the device's).
     pub fn antenna(mut self, antenna: impl Into<String>) -> Self {
-        self.config.antenna = antenna.into();
+        let antenna = antenna.into();
+        self.channels.each(|c| c.antenna.clone_from(&antenna));
         self
     }
 
@@ -153,13 +186,13 @@ impl SoapySink {
     /// antenna, gain and frequency; one the device refuses fails the start, one that is not
     /// a command fails [`open`](Self::open) (and the registry's make).
     pub fn commands(mut self, commands: &[Pmt]) -> Self {
-        self.config.at_start(commands);
+        self.channels.at_start(commands);
         self
     }
 
     /// The block, if its settings need no device to be refused.
     fn checked(self) -> Result<Self, Refused> {
-        self.config.checked()?;
+        self.channels.checked()?;
         Ok(self)
     }
 
@@ -169,18 +202,18 @@ impl SoapySink {
     /// # Errors
     /// As [`SoapySource::open`](crate::SoapySource::open).
     pub fn open(mut self) -> Result<Self, DeviceError> {
-        self.device = Some(self.config.open()?);
+        self.device = Some(self.channels.open()?);
         Ok(self)
     }
 
     fn start(&mut self) -> Result<(), BlockError> {
         let device = match self.device.take() {
             Some(d) => d,
-            None => self.config.open()?,
+            None => self.channels.open()?,
         };
-        let c = &self.config;
+        let c = self.channels.first();
         let mut stream = device
-            .tx_stream::<Complex32>(&[c.channel])
+            .tx_stream::<Complex32>(&self.channels.numbers())
             .map_err(|e| c.failed("cannot set up a CF32 transmit stream", &e))?;
         stream
             .activate(None)
@@ -201,25 +234,78 @@ impl SoapySink {
     /// when its input changes, which a device taking samples does not do.
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let Some(stream) = self.stream.as_mut() else {
-            return Err(self.config.error("work before start").into());
+            return Err(self.channels.first().error("work before start").into());
         };
-        if self.input.slice().is_empty() {
-            return Ok(WorkStatus::Continue);
+        let ready = self
+            .inputs
+            .iter()
+            .map(|i| i.slice().len())
+            .min()
+            .unwrap_or(0);
+        if ready == 0 {
+            // One channel's stream ended, another's goes on: as GNU Radio, the sink ends
+            // with the first (the rest cannot be sent together).
+            let ended = self
+                .inputs
+                .iter()
+                .any(|i| i.is_finished() && i.slice().is_empty());
+            return Ok(if ended && self.inputs.len() > 1 {
+                WorkStatus::Done
+            } else {
+                WorkStatus::Continue
+            });
         }
         // The last samples there will be end the burst.
-        let last = self.input.is_finished();
+        let last = self
+            .inputs
+            .iter()
+            .all(|i| i.is_finished() && i.slice().len() == ready);
         let n = loop {
             if stop_requested() {
                 return Ok(WorkStatus::Continue);
             }
-            match stream.write(&[self.input.slice()], None, last, TIMEOUT_US) {
+            match write_from(stream, &self.inputs, ready, last) {
                 Ok(0) => {}
                 Ok(n) => break n,
                 Err(e) if e.code == ErrorCode::Timeout => {}
-                Err(e) => return Err(self.config.failed("writing the stream", &e).into()),
+                Err(e) => {
+                    return Err(self
+                        .channels
+                        .first()
+                        .failed("writing the stream", &e)
+                        .into());
+                }
             }
         };
-        self.input.consume(n);
+        for input in &mut self.inputs {
+            input.consume(n);
+        }
         Ok(WorkStatus::Continue)
+    }
+}
+
+/// One write of `ready` samples per channel from the inputs (one input per channel, 1 to 4:
+/// SoapySDR writes every channel of a stream at once).
+fn write_from(
+    stream: &mut TxStream<Complex32>,
+    inputs: &[StreamInput<Complex32>],
+    ready: usize,
+    last: bool,
+) -> Result<usize, soapysdr::Error> {
+    fn s(i: &StreamInput<Complex32>, ready: usize) -> &[Complex32] {
+        &i.slice()[..ready]
+    }
+    let r = ready;
+    match inputs {
+        [a] => stream.write(&[s(a, r)], None, last, TIMEOUT_US),
+        [a, b] => stream.write(&[s(a, r), s(b, r)], None, last, TIMEOUT_US),
+        [a, b, c] => stream.write(&[s(a, r), s(b, r), s(c, r)], None, last, TIMEOUT_US),
+        [a, b, c, d] => stream.write(
+            &[s(a, r), s(b, r), s(c, r), s(d, r)],
+            None,
+            last,
+            TIMEOUT_US,
+        ),
+        _ => unreachable!("a sink has 1 to MAX_CHANNELS inputs"),
     }
 }

@@ -1,5 +1,6 @@
 //! [`SoapySource`]: receives from a radio through SoapySDR.
 
+use super::channels::Channels;
 use super::command::Command;
 use super::device::{DeviceConfig, DeviceError, TIMEOUT_US};
 use radioflow_runtime::prelude::*;
@@ -22,10 +23,13 @@ use soapysdr::{Device, Direction, ErrorCode, RxStream};
 /// graph did not keep up) are counted ([`overflows`](Self::overflows)) and logged once;
 /// the stream goes on.
 ///
-/// The first sample read after the start, and after each retune or rate change carried out
-/// while running, has the tags `rx_freq` (Hz) and `rx_rate` (samples/s), as UHD's source
-/// tags its stream (samples the device had queued before a retune may still be from the old
-/// frequency: SoapySDR does not say where the change took effect).
+/// The first sample read after the start, after an overflow, and after each retune or rate
+/// change carried out while running, has the tags `rx_freq` (Hz) and `rx_rate` (samples/s),
+/// as UHD's source tags its stream (samples the device had queued before a retune may still
+/// be from the old frequency: SoapySDR does not say where the change took effect). On a device
+/// that keeps time (SoapySDR's `hasHardwareTime`: SoapyUHD's USRPs), each such sample also has
+/// `rx_time`, the read's timestamp in UHD's form (whole seconds as a uint64, the fraction as a
+/// double), so that the samples' times follow from it (gr-uhd tags the three together).
 ///
 /// It never ends by itself unless given a [`limit`](Self::limit): stop the graph, or end it
 /// downstream (a [`Head`](radioflow_blocks::Head)).
@@ -58,6 +62,7 @@ use soapysdr::{Device, Direction, ErrorCode, RxStream};
                Airspy, USRP, LimeSDR, ...), like GNU Radio's soapy.source.",
     dtypes = [Complex32],
     make = Self::new(args, sample_rate, frequency)
+        .nchan(nchan)
         .gain((!agc).then_some(gain))
         .channel(channel)
         .antenna(antenna)
@@ -83,7 +88,11 @@ use soapysdr::{Device, Direction, ErrorCode, RxStream};
 )]
 // The device's range applies (checked when it is opened); dB can be negative.
 #[param(gain: f64 = 0.0, settable, doc = "overall gain, dB, when agc is false (set: agc off)")]
-#[param(channel: usize = 0, doc = "the device's channel")]
+#[param(channel: usize = 0, doc = "the device's channel (the first, with nchan > 1)")]
+#[param(
+    nchan: usize = 1,
+    doc = "how many device channels, from channel on, in one stream (1 to 4; one output each)"
+)]
 #[param(antenna: String = "", doc = "antenna name (empty: the device's default)")]
 #[param(
     commands: Vec<Pmt> = [],
@@ -96,11 +105,17 @@ use soapysdr::{Device, Direction, ErrorCode, RxStream};
            gain_mode, dc_offset_mode, dc_offset, iq_bal, clock_src, time_src, setting ({key, \
            value}); chan: the channel (absent: any). What cannot be applied is logged and skipped"
 )]
+#[message_input(
+    name = "command",
+    doc = "GNU Radio's UHD blocks' command dict (the cmd input's keys; gr-uhd's freq, lo_offset, \
+           gain, antenna, rate, bandwidth, chan among them): as cmd"
+)]
 pub struct SoapySource {
-    /// The samples as received (SoapySDR's `CF32`: full scale is ±1).
+    /// The samples as received (SoapySDR's `CF32`: full scale is ±1), one output per channel
+    /// (`out0`, `out1`, ...), read together.
     #[output(name = "out")]
-    output: StreamOutput<Complex32>,
-    config: DeviceConfig,
+    outputs: Vec<StreamOutput<Complex32>>,
+    channels: Channels,
     /// Samples still to produce before finishing (`u64::MAX`: no limit).
     remaining: u64,
     device: Option<Device>,
@@ -112,15 +127,18 @@ pub struct SoapySource {
     /// back (up to the MTU) after a read that came whole.
     read_size: usize,
     overflows: u64,
-    /// The next samples read get `rx_freq` and `rx_rate` tags (set at the start and when a
-    /// retune or a rate change was carried out).
+    /// The next samples read get `rx_freq` and `rx_rate` tags (set at the start, after an
+    /// overflow and when a retune or a rate change was carried out).
     tag_tuning: bool,
+    /// The device keeps time (SoapySDR's `hasHardwareTime`): its reads' timestamps become
+    /// `rx_time` tags, with `rx_freq` and `rx_rate`.
+    has_time: bool,
 }
 
 impl std::fmt::Debug for SoapySource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SoapySource")
-            .field("config", &self.config)
+            .field("channels", &self.channels)
             .field("open", &self.device.is_some())
             .field("streaming", &self.stream.is_some())
             .field("overflows", &self.overflows)
@@ -144,8 +162,8 @@ impl SoapySource {
 
     fn with_config(config: DeviceConfig) -> Self {
         Self {
-            output: StreamOutput::new(),
-            config,
+            outputs: vec![StreamOutput::new()],
+            channels: Channels::new(config),
             remaining: u64::MAX,
             device: None,
             stream: None,
@@ -153,13 +171,26 @@ impl SoapySource {
             read_size: 0,
             overflows: 0,
             tag_tuning: false,
+            has_time: false,
         }
     }
 
     /// The overall gain in dB (`None`: the device's automatic gain, where it has one; else
     /// the gain it has).
     pub fn gain(mut self, db: Option<f64>) -> Self {
-        self.config.gain = db;
+        self.channels.each(|c| c.gain = db);
+        self
+    }
+
+    /// Streams `n` device channels (1 to 4), from [`channel`](Self::channel) on, one output
+    /// each, all with the block's settings (a start command or `cmd` naming a channel, `chan`,
+    /// sets that one).
+    pub fn nchan(mut self, n: usize) -> Self {
+        let first = self.channels.first().channel;
+        self.channels.set(first, n);
+        self.outputs = (0..self.channels.len())
+            .map(|_| StreamOutput::new())
+            .collect();
         self
     }
 
@@ -167,33 +198,40 @@ impl SoapySource {
     /// on), else when it is.
     pub fn set_frequency(&mut self, hz: f64) {
         self.tag_tuning |= self
-            .config
-            .applied(self.device.as_ref(), Command::Frequency(hz));
+            .channels
+            .applied(self.device.as_ref(), &Command::Frequency(hz));
     }
 
     /// Sets the overall gain to `db` dB, automatic gain off: now if the device is open (an
     /// error is logged and the stream goes on), else when it is.
     pub fn set_gain(&mut self, db: f64) {
-        self.config.applied(self.device.as_ref(), Command::Gain(db));
+        self.channels
+            .applied(self.device.as_ref(), &Command::Gain(db));
     }
 
     /// GNU Radio's command message (see the `cmd` input).
     #[message_input]
     fn cmd(&mut self, msg: &Pmt) {
-        let before = (self.config.frequency, self.config.sample_rate);
-        self.config.on_message(self.device.as_ref(), msg);
-        self.tag_tuning |= before != (self.config.frequency, self.config.sample_rate);
+        self.tag_tuning |= self.channels.on_message(self.device.as_ref(), msg);
     }
 
-    /// The device's channel (default 0).
+    /// GNU Radio's UHD command message (see the `command` input): as [`cmd`](Self::cmd).
+    #[message_input]
+    fn command(&mut self, msg: &Pmt) {
+        self.cmd(msg);
+    }
+
+    /// The device's channel (default 0; the first of [`nchan`](Self::nchan)).
     pub fn channel(mut self, channel: usize) -> Self {
-        self.config.channel = channel;
+        let n = self.channels.len();
+        self.channels.set(channel, n);
         self
     }
 
     /// The antenna by name (empty, the default: the device's).
     pub fn antenna(mut self, antenna: impl Into<String>) -> Self {
-        self.config.antenna = antenna.into();
+        let antenna = antenna.into();
+        self.channels.each(|c| c.antenna.clone_from(&antenna));
         self
     }
 
@@ -202,13 +240,13 @@ impl SoapySource {
     /// antenna, gain and frequency; one the device refuses fails the start, one that is not
     /// a command fails [`open`](Self::open) (and the registry's make).
     pub fn commands(mut self, commands: &[Pmt]) -> Self {
-        self.config.at_start(commands);
+        self.channels.at_start(commands);
         self
     }
 
     /// The block, if its settings need no device to be refused.
     fn checked(self) -> Result<Self, Refused> {
-        self.config.checked()?;
+        self.channels.checked()?;
         Ok(self)
     }
 
@@ -226,14 +264,14 @@ impl SoapySource {
     /// setting the device refuses or does not keep (the rate, the frequency: the error says
     /// what it did instead); each names the block and the device's arguments.
     pub fn open(mut self) -> Result<Self, DeviceError> {
-        self.device = Some(self.config.open()?);
+        self.device = Some(self.channels.open()?);
         Ok(self)
     }
 
     /// The centre frequency, Hz: as given, or as last retuned (a retune the device refused
     /// leaves it as it was).
     pub fn frequency(&self) -> f64 {
-        self.config.frequency
+        self.channels.first().frequency
     }
 
     /// Reads the device lost because the graph did not keep up (SoapySDR's overflows).
@@ -244,11 +282,11 @@ impl SoapySource {
     fn start(&mut self) -> Result<(), BlockError> {
         let device = match self.device.take() {
             Some(d) => d,
-            None => self.config.open()?,
+            None => self.channels.open()?,
         };
-        let c = &self.config;
+        let c = self.channels.first();
         let mut stream = device
-            .rx_stream::<Complex32>(&[c.channel])
+            .rx_stream::<Complex32>(&self.channels.numbers())
             .map_err(|e| c.failed("cannot set up a CF32 receive stream", &e))?;
         self.mtu = stream
             .mtu()
@@ -258,6 +296,7 @@ impl SoapySource {
         stream
             .activate(None)
             .map_err(|e| c.failed("cannot start streaming", &e))?;
+        self.has_time = device.has_hardware_time(None).unwrap_or(false);
         self.device = Some(device);
         self.stream = Some(stream);
         self.tag_tuning = true;
@@ -278,20 +317,25 @@ impl SoapySource {
             return Ok(WorkStatus::Done);
         }
         let Some(stream) = self.stream.as_mut() else {
-            return Err(self.config.error("work before start").into());
+            return Err(self.channels.first().error("work before start").into());
         };
         let limit = usize::try_from(self.remaining).unwrap_or(usize::MAX);
-        let room = self.output.slice().len().min(limit);
+        let room = self
+            .outputs
+            .iter_mut()
+            .map(|o| o.slice().len())
+            .min()
+            .unwrap_or(0)
+            .min(limit);
         if room == 0 {
             return Ok(WorkStatus::Continue);
         }
         let n = loop {
-            if stop_requested() || self.output.readers_gone() {
+            if stop_requested() || self.outputs.iter().all(StreamOutput::readers_gone) {
                 return Ok(WorkStatus::Continue);
             }
             let want = room.min(self.read_size);
-            let out = &mut self.output.slice()[..want];
-            match stream.read(&mut [out], TIMEOUT_US) {
+            match read_into(stream, &mut self.outputs, want) {
                 Ok(0) => {}
                 Ok(n) => {
                     if n == want {
@@ -305,41 +349,90 @@ impl SoapySource {
                 Err(e) if e.code == ErrorCode::Overflow => {
                     if self.overflows == 0 {
                         tracing::warn!(
-                            device = %self.config.args,
+                            device = %self.channels.first().args,
                             "soapy_source: the device lost samples (overflow): the graph does \
                              not keep up with its rate; counting them from here"
                         );
                     }
                     self.overflows += 1;
+                    // As gr-uhd's source: the samples after the gap tagged anew.
+                    self.tag_tuning = true;
                 }
                 Err(e) => {
-                    return Err(self.config.failed("reading the stream", &e).into());
+                    return Err(self
+                        .channels
+                        .first()
+                        .failed("reading the stream", &e)
+                        .into());
                 }
             }
         };
-        if self.tag_tuning {
-            // As UHD's source tags its stream (GNU Radio users' flowgraphs read them): the
-            // first sample read after the start or a retune.
-            let at = self.output.offset();
-            self.output.add_tag(
-                at,
-                Pmt::symbol("rx_freq"),
-                Pmt::Double(self.config.frequency),
-            );
-            self.output.add_tag(
-                at,
-                Pmt::symbol("rx_rate"),
-                Pmt::Double(self.config.sample_rate),
-            );
-            self.tag_tuning = false;
+        let time = (self.tag_tuning && self.has_time).then(|| {
+            // UHD's form: (whole seconds as uint64, fractional seconds as double), the time
+            // of the read's first sample as the device stamped it.
+            let ns = stream.time_ns().max(0);
+            Pmt::Tuple(
+                [
+                    Pmt::Uint64(ns.div_euclid(1_000_000_000) as u64),
+                    Pmt::Double(ns.rem_euclid(1_000_000_000) as f64 * 1e-9),
+                ]
+                .into(),
+            )
+        });
+        for (output, config) in self.outputs.iter_mut().zip(self.channels.iter()) {
+            let at = output.offset();
+            if self.tag_tuning {
+                // As UHD's source tags its stream (GNU Radio users' flowgraphs read them):
+                // the first sample read after the start, an overflow or a retune.
+                output.add_tag(at, Pmt::symbol("rx_freq"), Pmt::Double(config.frequency));
+                output.add_tag(at, Pmt::symbol("rx_rate"), Pmt::Double(config.sample_rate));
+            }
+            if let Some(time) = &time {
+                output.add_tag(at, Pmt::symbol("rx_time"), time.clone());
+            }
+            output.produce(n);
         }
-        self.output.produce(n);
+        self.tag_tuning = false;
         self.remaining -= n as u64;
         Ok(if self.remaining == 0 {
             WorkStatus::Done
         } else {
             WorkStatus::Continue
         })
+    }
+}
+
+/// One read of `want` samples per channel into the outputs' free space (one output per
+/// channel, 1 to 4: SoapySDR reads every channel of a stream at once).
+fn read_into(
+    stream: &mut RxStream<Complex32>,
+    outputs: &mut [StreamOutput<Complex32>],
+    want: usize,
+) -> Result<usize, soapysdr::Error> {
+    match outputs {
+        [a] => stream.read(&mut [&mut a.slice()[..want]], TIMEOUT_US),
+        [a, b] => stream.read(
+            &mut [&mut a.slice()[..want], &mut b.slice()[..want]],
+            TIMEOUT_US,
+        ),
+        [a, b, c] => stream.read(
+            &mut [
+                &mut a.slice()[..want],
+                &mut b.slice()[..want],
+                &mut c.slice()[..want],
+            ],
+            TIMEOUT_US,
+        ),
+        [a, b, c, d] => stream.read(
+            &mut [
+                &mut a.slice()[..want],
+                &mut b.slice()[..want],
+                &mut c.slice()[..want],
+                &mut d.slice()[..want],
+            ],
+            TIMEOUT_US,
+        ),
+        _ => unreachable!("a source has 1 to MAX_CHANNELS outputs"),
     }
 }
 

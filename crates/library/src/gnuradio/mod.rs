@@ -51,6 +51,8 @@ mod packets;
 mod pdu;
 #[cfg(feature = "soapysdr")]
 mod soapy;
+#[cfg(feature = "soapysdr")]
+mod soapy_radios;
 mod streams;
 mod sync;
 mod table;
@@ -58,6 +60,8 @@ mod tag_sources;
 mod tagged_lengths;
 mod tags;
 mod timing;
+#[cfg(feature = "soapysdr")]
+mod uhd;
 mod vectors;
 mod zeromq;
 
@@ -94,6 +98,10 @@ const MODULES: &[&[GrBlock]] = &[
     sync::ROWS,
     #[cfg(feature = "soapysdr")]
     soapy::ROWS,
+    #[cfg(feature = "soapysdr")]
+    soapy_radios::ROWS,
+    #[cfg(feature = "soapysdr")]
+    uhd::ROWS,
     timing::ROWS,
     matrix::ROWS,
     tags::ROWS,

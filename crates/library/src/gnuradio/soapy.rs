@@ -1,6 +1,7 @@
 //! Rows for GNU Radio's gr-soapy device blocks (`soapy_custom_source`, `soapy_custom_sink`,
 //! and the older `soapy_source` with its per-radio gain fields): radioflow-interop's `soapy_source` / `soapy_sink` on one channel of
-//! CF32 samples. GRC's template makes the block and then calls its setters in a fixed order
+//! CF32 samples (two for `soapy_custom_*` with `nchan` 2, channel 1's settings as start
+//! commands naming it). GRC's template makes the block and then calls its setters in a fixed order
 //! (rate, bandwidth, antenna, frequency, frequency correction, gain mode, gain, DC offset
 //! mode, DC offset, IQ balance); the rate, antenna, frequency and gain are the block's
 //! parameters, the rest become the command dicts it carries out when the device is opened,
@@ -13,16 +14,16 @@ use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::Pmt;
 
 /// Empty text (GRC's default for the stream, tune and settings arguments).
-fn is_empty_text(v: &Pmt) -> bool {
+pub(super) fn is_empty_text(v: &Pmt) -> bool {
     v.as_symbol().is_some_and(|s| s.trim().is_empty())
 }
 
-fn is_zero_number(v: &Pmt) -> bool {
+pub(super) fn is_zero_number(v: &Pmt) -> bool {
     v.as_f64() == Some(0.0)
 }
 
 /// The text of `_` parameter `name` (empty where not given).
-fn text(m: &Mapped, name: &str) -> Result<String, String> {
+pub(super) fn text(m: &Mapped, name: &str) -> Result<String, String> {
     match m.param(name) {
         None => Ok(String::new()),
         Some(v) => v
@@ -33,7 +34,7 @@ fn text(m: &Mapped, name: &str) -> Result<String, String> {
 }
 
 /// The device arguments as gr-soapy joins the device and the extra arguments.
-fn joined(device: String, dev_args: &str) -> String {
+pub(super) fn joined(device: String, dev_args: &str) -> String {
     let mut args = device;
     if !dev_args.trim().is_empty() {
         args.push(',');
@@ -63,12 +64,97 @@ fn device(m: &mut Mapped) -> Result<(), String> {
             command(key, v.clone());
         }
     }
+    let second = second_channel(m)?;
+    if !second.is_empty() {
+        // With two channels, channel 0's commands are its own (GRC's template sets them on
+        // channel 0).
+        on_channel(&mut commands, 0);
+    }
+    commands.extend(second);
     m.params.retain(|(k, _)| !k.starts_with('_'));
     m.params
         .push(("args".to_owned(), Pmt::symbol(args.as_str())));
     m.params
         .push(("commands".to_owned(), Pmt::Vector(commands.into())));
     Ok(())
+}
+
+/// Each command dict of `commands` for device channel `chan` only (its `chan` key).
+pub(super) fn on_channel(commands: &mut [Pmt], chan: i64) {
+    for c in commands {
+        if let Some(entries) = c.as_dict() {
+            let mut with_chan = vec![(Pmt::symbol("chan"), Pmt::Int(chan))];
+            with_chan.extend(entries.iter().rev().cloned());
+            *c = Pmt::dict_from(with_chan);
+        }
+    }
+}
+
+/// Channel 1's settings where `nchan` is 2, as GRC's template sets them after channel 0's
+/// (bandwidth, antenna, frequency, automatic gain, gain, DC removal, DC offset, IQ balance):
+/// start commands naming the channel. With one channel they are not used (GRC hides them).
+fn second_channel(m: &Mapped) -> Result<Vec<Pmt>, String> {
+    let nchan = m.param("nchan").and_then(Pmt::as_f64).unwrap_or(1.0);
+    if nchan == 1.0 {
+        return Ok(Vec::new());
+    }
+    if nchan != 2.0 {
+        return Err(format!(
+            "nchan: {nchan}: GRC's soapy_custom template sets one or two channels"
+        ));
+    }
+    for (grc, what) in [("_tune_args1", "tune_args1"), ("_settings1", "settings1")] {
+        if m.param(grc).is_some_and(|v| !is_empty_text(v)) {
+            return Err(format!(
+                "{what}: radioflow tunes without tune arguments and writes no channel settings \
+                 at the start"
+            ));
+        }
+    }
+    if m.param("_freq_correction1")
+        .is_some_and(|v| !is_zero_number(v))
+    {
+        return Err(
+            "freq_correction1: the soapysdr crate radioflow uses has no frequency correction call"
+                .into(),
+        );
+    }
+    let on_1 = |key: &str, value: Pmt| {
+        Pmt::dict_from([
+            (Pmt::symbol("chan"), Pmt::Int(1)),
+            (Pmt::symbol(key), value),
+        ])
+    };
+    let mut commands = Vec::new();
+    for (grc, key) in [
+        ("_bandwidth1", "bandwidth"),
+        ("_antenna1", "antenna"),
+        ("_center_freq1", "freq"),
+    ] {
+        // (An empty antenna is the device's default, as for channel 0.)
+        if let Some(v) = m.param(grc).filter(|v| !is_empty_text(v)) {
+            commands.push(on_1(key, v.clone()));
+        }
+    }
+    // gr-soapy's order: the automatic gain, then the gain (which here turns it off: so the
+    // gain is set only without it).
+    let agc = m.param("_agc1").is_some_and(super::common::is_true);
+    if let Some(v) = m.param("_gain1").filter(|_| !agc) {
+        commands.push(on_1("gain", v.clone()));
+    }
+    if agc {
+        commands.push(on_1("gain_mode", Pmt::Bool(true)));
+    }
+    for (grc, key) in [
+        ("_dc_removal1", "dc_offset_mode"),
+        ("_dc_offset1", "dc_offset"),
+        ("_iq_balance1", "iq_bal"),
+    ] {
+        if let Some(v) = m.param(grc) {
+            commands.push(on_1(key, v.clone()));
+        }
+    }
+    Ok(commands)
 }
 
 /// The sink: no automatic gain in GRC's definition (its template sets the gain only).
@@ -284,7 +370,7 @@ fn generic_sink(m: &mut Mapped) -> Result<(), String> {
 const CALLBACK_ONLY: &str = "GNU Radio's template sets it only when a variable it uses changes \
                              (a callback), not at the start; GRC variables are constants here";
 
-const TYPES: &[super::table::GrType] = &[
+pub(super) const TYPES: &[super::table::GrType] = &[
     ty("fc32", Dtype::Complex32),
     no_ty(
         "sc16",
@@ -306,7 +392,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
             only(
                 "nchan",
                 is_one,
-                "one channel: radioflow's soapy_source streams one",
+                "one channel: radioflow maps this older block's first channel only (soapy_custom_source maps two)",
             ),
             param("devname", "_devname"),
             param("dev", "_dev"),
@@ -403,7 +489,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
             only(
                 "nchan",
                 is_one,
-                "one channel: radioflow's soapy_sink sends one",
+                "one channel: radioflow maps this older block's first channel only (soapy_custom_sink maps two)",
             ),
             no_effect(
                 "clock_rate",
@@ -470,11 +556,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         params: &[
             param("driver", "_driver"),
             param("dev_args", "_dev_args"),
-            only(
-                "nchan",
-                is_one,
-                "one channel: radioflow's soapy_source streams one",
-            ),
+            param("nchan", "nchan"),
             only(
                 "stream_args",
                 is_empty_text,
@@ -504,17 +586,17 @@ pub(crate) const ROWS: &[GrBlock] = &[
             param("dc_removal0", "_dc_removal"),
             param("dc_offset0", "_dc_offset"),
             param("iq_balance0", "_iq_balance"),
-            no_effect("tune_args1", CHANNEL_1),
-            no_effect("settings1", CHANNEL_1),
-            no_effect("bandwidth1", CHANNEL_1),
-            no_effect("antenna1", CHANNEL_1),
-            no_effect("center_freq1", CHANNEL_1),
-            no_effect("freq_correction1", CHANNEL_1),
-            no_effect("agc1", CHANNEL_1),
-            no_effect("gain1", CHANNEL_1),
-            no_effect("dc_removal1", CHANNEL_1),
-            no_effect("dc_offset1", CHANNEL_1),
-            no_effect("iq_balance1", CHANNEL_1),
+            param("tune_args1", "_tune_args1"),
+            param("settings1", "_settings1"),
+            param("bandwidth1", "_bandwidth1"),
+            param("antenna1", "_antenna1"),
+            param("center_freq1", "_center_freq1"),
+            param("freq_correction1", "_freq_correction1"),
+            param("agc1", "_agc1"),
+            param("gain1", "_gain1"),
+            param("dc_removal1", "_dc_removal1"),
+            param("dc_offset1", "_dc_offset1"),
+            param("iq_balance1", "_iq_balance1"),
         ],
         fixed: &[],
         extra: &[],
@@ -528,11 +610,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         params: &[
             param("driver", "_driver"),
             param("dev_args", "_dev_args"),
-            only(
-                "nchan",
-                is_one,
-                "one channel: radioflow's soapy_sink sends one",
-            ),
+            param("nchan", "nchan"),
             only(
                 "stream_args",
                 is_empty_text,
@@ -560,15 +638,15 @@ pub(crate) const ROWS: &[GrBlock] = &[
             param("gain0", "gain"),
             param("dc_offset0", "_dc_offset"),
             param("iq_balance0", "_iq_balance"),
-            no_effect("tune_args1", CHANNEL_1),
-            no_effect("settings1", CHANNEL_1),
-            no_effect("bandwidth1", CHANNEL_1),
-            no_effect("antenna1", CHANNEL_1),
-            no_effect("center_freq1", CHANNEL_1),
-            no_effect("freq_correction1", CHANNEL_1),
-            no_effect("gain1", CHANNEL_1),
-            no_effect("dc_offset1", CHANNEL_1),
-            no_effect("iq_balance1", CHANNEL_1),
+            param("tune_args1", "_tune_args1"),
+            param("settings1", "_settings1"),
+            param("bandwidth1", "_bandwidth1"),
+            param("antenna1", "_antenna1"),
+            param("center_freq1", "_center_freq1"),
+            param("freq_correction1", "_freq_correction1"),
+            param("gain1", "_gain1"),
+            param("dc_offset1", "_dc_offset1"),
+            param("iq_balance1", "_iq_balance1"),
         ],
         fixed: &[],
         extra: &[],
