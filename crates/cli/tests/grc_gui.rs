@@ -779,3 +779,36 @@ fn a_time_sink_triggers_on_a_tag_and_draws_it() {
     let (ok, _, err) = run.wait();
     assert!(ok, "{err}");
 }
+
+/// `examples/graphs/gui_compass.grc`: GNU Radio's compass of a stream (a constant 135°) and
+/// of messages (a strobe sending -45°, drawn at 315° as GrCompass does).
+#[test]
+fn compasses_point_at_their_streams_and_messages_angles() {
+    let Some(chromium) = chromium() else {
+        eprintln!("{SKIP}");
+        return;
+    };
+    let file = format!(
+        "{}/../../examples/graphs/gui_compass.grc",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = Fm::spawn(&["run".to_owned(), file], "live view: ");
+    let (_browser, mut page) = Browser::launch(&chromium, "grc-gui-compass", 900, 700);
+    page.navigate(&run.url);
+    for (name, angle) in [("of_stream", 135.0), ("of_messages", 315.0)] {
+        poll(&format!("compass {name} at {angle}"), DEADLINE, || {
+            let a = page.eval(&format!(
+                "document.getElementById('compass-{name}').dataset.angle"
+            ));
+            a.as_str()
+                .and_then(|a| a.parse::<f64>().ok())
+                .filter(|a| (a - angle).abs() < 1e-3)
+        });
+    }
+    let text = page.eval("document.getElementById('compass-value-of_messages').textContent");
+    assert_eq!(text, "315.0°");
+    page.screenshot(&target_dir(env!("CARGO_MANIFEST_DIR")).join("grc-gui-compass.png"));
+    page.eval("document.getElementById('stop').click(); true");
+    let (ok, _, err) = run.wait();
+    assert!(ok, "{err}");
+}

@@ -402,6 +402,14 @@ function setupViews(g) {
         view.show(o.value || 0);
       }
       div.append(view.display, view.text);
+    } else if (v.kind === "compass") {
+      // An angle in degrees on a compass face, as GNU Radio's GrCompass draws it: from the
+      // messages sent to it, or the mean of its stream's latest frame.
+      view.compass = el("canvas", { class: "compass", width: 240, height: 240, id: `compass-${v.name}` });
+      view.text = el("span", { class: "number-value", id: `compass-value-${v.name}` }, "");
+      if (o.msg === 1) view.show = (x) => drawCompass(view, x);
+      div.append(view.compass, view.text);
+      drawCompass(view, 0);
     } else if (v.kind === "number") {
       // A row per input: its label, value with unit, and a bar between min and max.
       view.numbers = v.probes.map((id, i) => {
@@ -546,6 +554,64 @@ function nearest(pts, x) {
   let lo = 0, hi = pts.length - 1;
   while (hi - lo > 1) { const mid = (lo + hi) >> 1; if (pts[mid].x < x) lo = mid; else hi = mid; }
   return Math.abs(pts[lo].x - x) <= Math.abs(pts[hi].x - x) ? pts[lo] : pts[hi];
+}
+
+// Draws `view`'s compass at `deg` degrees (clockwise from north; a negative angle is taken
+// from 360): the face with its scale, the needle (o.needle: 1 full, 0 tip only, 2 the tip and
+// its mirror, for a -180..180 ambiguity), in the sink's colours (background, needle tip,
+// needle body, scale), on the 120-unit square GrCompass draws in.
+function drawCompass(view, deg) {
+  const { v, o } = view;
+  const [bg, tip, body, scale] = (v.colours || []).length === 4 ? v.colours : ["default", "red", "black", "black"];
+  const a = deg < 0 ? deg + 360 : deg;
+  const c = view.compass.getContext("2d"), w = view.compass.width, h = view.compass.height;
+  const polygon = (pts, fill) => {
+    c.beginPath();
+    pts.forEach(([x, y], k) => (k ? c.lineTo(x, y) : c.moveTo(x, y)));
+    c.closePath();
+    c.fillStyle = fill;
+    c.fill();
+  };
+  c.clearRect(0, 0, w, h);
+  c.save();
+  c.translate(w / 2, h / 2);
+  const s = Math.min(w, h) / 120;
+  c.scale(s, s);
+  c.beginPath();
+  c.arc(0, 0, 55, 0, 2 * Math.PI);
+  c.fillStyle = bg === "default" ? "#f4f4f4" : paint(bg);
+  c.fill();
+  c.strokeStyle = paint(scale);
+  c.lineWidth = 1;
+  c.stroke();
+  for (let t = 0; t < 360; t += 10) {
+    c.save();
+    c.rotate(t * Math.PI / 180);
+    c.beginPath();
+    c.moveTo(0, -55);
+    c.lineTo(0, t % 90 === 0 ? -47 : t % 30 === 0 ? -50 : -52);
+    c.stroke();
+    c.restore();
+  }
+  c.fillStyle = paint(scale);
+  c.font = "8px sans-serif";
+  c.textAlign = "center";
+  c.textBaseline = "middle";
+  for (const [label, t] of [["N", 0], ["E", 90], ["S", 180], ["W", 270]]) {
+    c.fillText(label, 38 * Math.sin(t * Math.PI / 180), -38 * Math.cos(t * Math.PI / 180));
+  }
+  const whole = Math.round(a);
+  c.rotate(whole * Math.PI / 180);
+  const needle = o.needle === undefined ? 1 : o.needle;
+  if (needle === 1) polygon([[-6, 0], [0, -45], [6, 0], [0, 45]], paint(body));
+  polygon([[-3, -24], [0, -45], [3, -23], [0, -30], [-3, -23]], paint(tip));
+  if (needle === 2) {
+    c.rotate((whole === 90 || whole === 270 ? 180 : 180 - 2 * whole) * Math.PI / 180);
+    polygon([[-3, -25], [0, -45], [3, -25], [0, -30], [-3, -25]], "gray");
+  }
+  c.restore();
+  view.text.textContent = `${a.toFixed(1)}°`;
+  view.compass.dataset.angle = String(a);
 }
 
 // A colour for a power in dB between lo and hi (dark blue to yellow).
@@ -822,6 +888,12 @@ function drawSamples(view, data) {
       if (o.autoscale === 1 && n.hi > n.lo) { n.bar.min = n.lo; n.bar.max = n.hi; }
       n.bar.value = n.state;
     });
+    return true;
+  }
+  if (v.kind === "compass") {
+    // GrCompass's stream input: the mean of what came (here, of the latest frame).
+    const ys = data[0].y;
+    if (ys.length) drawCompass(view, ys.reduce((a, b) => a + b, 0) / ys.length);
     return true;
   }
   if (v.kind === "raster") {

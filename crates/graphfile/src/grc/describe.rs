@@ -534,10 +534,10 @@ fn relay_widget(
 /// The kinds of [`crate::GuiView`] that show messages rather than streams.
 const MESSAGE_VIEWS: &[&str] = &["led", "gauge"];
 
-/// Whether view `v` shows messages rather than streams: an LED, a gauge, or a sink of PDUs
-/// (a `msg_*` type, its `pdu` option).
+/// Whether view `v` shows messages rather than streams: an LED, a gauge, a sink of PDUs (a
+/// `msg_*` type, its `pdu` option) or a compass of messages (its `msg` option).
 fn shows_messages(v: &crate::GuiView) -> bool {
-    MESSAGE_VIEWS.contains(&v.kind) || v.options.iter().any(|(k, _)| k == "pdu")
+    MESSAGE_VIEWS.contains(&v.kind) || v.options.iter().any(|(k, _)| k == "pdu" || k == "msg")
 }
 
 /// The file's stream (or, with `messages`, message) connections, through virtual

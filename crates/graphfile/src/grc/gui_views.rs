@@ -9,7 +9,7 @@ use radioflow_runtime::echo::cut_display;
 use std::collections::HashMap;
 
 /// The view GUI sink `id` named `name` becomes, with its parameters `params`; `None` for a
-/// GUI block the page does not show yet (the auto-correlator and compass, and the
+/// GUI block the page does not show yet (the auto-correlator and graphic items, and the
 /// message-only widgets: they stay headless). An error names a parameter that does
 /// not evaluate to what it must be.
 pub(super) fn view(
@@ -35,6 +35,7 @@ pub(super) fn view(
         "qtgui_ledindicator" | "qtgui_dialgauge" | "qtgui_levelgauge" => {
             return Some(message_display(id, name, params, vars));
         }
+        "qtgui_compass" => return Some(compass(name, params, vars)),
         _ => return None,
     };
     // Sinks of message type take PDUs, not streams: shown from the messages sent to them, the
@@ -192,6 +193,50 @@ fn message_display(
     let vertical = id == "qtgui_levelgauge" && number(params, vars, "isVertical")? != Some(0.0);
     view.options
         .push(("vertical".to_owned(), f64::from(u8::from(vertical))));
+    Ok(view)
+}
+
+/// GNU Radio's compass: an angle in degrees, from its stream input (the mean of what comes)
+/// or, with `usemsg`, from the messages sent to `angle` (`msg` option 1); its needle
+/// (`fullNeedle`: 1 full, 0 indicator, 2 mirrored for the -π..π ambiguity) and colours
+/// (background, needle tip, needle body, scale).
+fn compass(
+    name: &str,
+    params: &HashMap<String, String>,
+    vars: &mut Variables,
+) -> Result<GuiView, String> {
+    let label = text(params, vars, "name");
+    let title = if label.is_empty() {
+        name.to_owned()
+    } else {
+        label
+    };
+    let mut view = bare(name, "compass", title, params);
+    let needle = number(params, vars, "fullNeedle")?.unwrap_or(1.0);
+    if ![0.0, 1.0, 2.0].contains(&needle) {
+        return Err(format!("fullNeedle = {needle} is not 0, 1 or 2"));
+    }
+    view.options.push(("needle".to_owned(), needle));
+    let from_messages = number(params, vars, "usemsg")? == Some(1.0);
+    if from_messages {
+        view.options.push(("msg".to_owned(), 1.0));
+    }
+    view.colours = [
+        ("backgroundColor", "default"),
+        ("needleTipColor", "red"),
+        ("needleBodyColor", "black"),
+        ("scaleColor", "black"),
+    ]
+    .iter()
+    .map(|(key, default)| {
+        let c = text(params, vars, key);
+        if c.is_empty() {
+            (*default).to_owned()
+        } else {
+            c
+        }
+    })
+    .collect();
     Ok(view)
 }
 
