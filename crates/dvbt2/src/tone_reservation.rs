@@ -300,3 +300,91 @@ impl ToneReservation {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Complex samples of power about 1 with some peaks above 3.
+    fn symbol(size: usize, seed: u64) -> Vec<Complex32> {
+        let mut s = seed;
+        let mut uniform = move || {
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (s >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+        };
+        (0..size)
+            .map(|n| {
+                let z = Complex32::new(uniform(), uniform()) * 2.4;
+                if n % 97 == 0 {
+                    z * 3.0
+                } else {
+                    z
+                }
+            })
+            .collect()
+    }
+
+    /// Tone reservation changes only the reserved carriers of each kind of symbol (the
+    /// correction's spectrum is zero elsewhere) and lowers the peak.
+    #[test]
+    fn reduces_peaks_on_the_reserved_carriers_only() {
+        let size = 2048;
+        // 2K PP1: 8 P2 symbols, 3 data symbols, the last a closing symbol.
+        let mut tr =
+            ToneReservation::new(FftSize::K2, false, 1, 3, true, size, true, false, 2.0, 20);
+        let left = (size - 1705) / 2 + 1;
+        let fft = radioflow_fftplan::forward(size);
+        for j in [0, 8, 9, 10] {
+            let x = symbol(size, j as u64 + 1);
+            let mut y = vec![Complex32::new(0.0, 0.0); size];
+            tr.symbol(j, &x, &mut y);
+            let peak = |s: &[Complex32]| s.iter().map(|z| z.norm()).fold(0.0f32, f32::max);
+            assert!(
+                peak(&y) < peak(&x) - 0.5,
+                "symbol {j}: {} to {}",
+                peak(&x),
+                peak(&y)
+            );
+            // The correction's carriers, centred as the symbol's.
+            let mut d: Vec<Complex32> = y.iter().zip(&x).map(|(a, b)| a - b).collect();
+            fft.process(&mut d);
+            d.rotate_left(size / 2);
+            let reserved: Vec<usize> = match j {
+                0 | 10 => P2_PAPR_MAP_2K.iter().map(|&k| usize::from(k)).collect(),
+                // PP1's shift: D_X (symbol mod D_Y).
+                _ => TR_PAPR_MAP_2K
+                    .iter()
+                    .map(|&k| usize::from(k) + 3 * (j % 4))
+                    .collect(),
+            };
+            let energy = |k: usize| d[k].norm_sqr();
+            let on: f32 = reserved.iter().map(|&k| energy(left + k)).sum();
+            let total: f32 = (0..size).map(energy).sum();
+            assert!(on > 1.0, "symbol {j}: a correction");
+            assert!(
+                total - on < 1e-6 * total,
+                "symbol {j}: {on} of {total} on the reserved carriers"
+            );
+        }
+    }
+
+    /// Off copies; version 1.3.1's P2 only changes the P2 symbols alone.
+    #[test]
+    fn copies_what_it_does_not_treat() {
+        let size = 1024;
+        let mut off =
+            ToneReservation::new(FftSize::K1, false, 1, 2, true, size, false, false, 2.0, 5);
+        let mut p2 =
+            ToneReservation::new(FftSize::K1, false, 1, 2, true, size, false, true, 2.0, 5);
+        for j in [0, 15, 16, 17] {
+            let x = symbol(size, j as u64 + 7);
+            let mut y = vec![Complex32::new(0.0, 0.0); size];
+            off.symbol(j, &x, &mut y);
+            assert_eq!(y, x, "off, symbol {j}");
+            p2.symbol(j, &x, &mut y);
+            assert_eq!(y == x, j >= 16, "P2 only, symbol {j}");
+        }
+    }
+}
