@@ -244,13 +244,18 @@ impl ToneReservation {
         let a_max = self.a_max;
         let mut m = 0;
         for _ in 0..self.iterations {
-            // The peak: the first sample of largest magnitude.
-            let mut peak = 0.0f32;
+            // The peak: the first sample of largest magnitude (gr-dtv's: the square root of
+            // each squared magnitude compared). A sample whose squared magnitude is not above
+            // the peak's has no larger root, so the root is only taken for those that are.
+            let (mut peak, mut peak_sq) = (0.0f32, 0.0f32);
             for (n, (&a, &b)) in x.iter().zip(c.iter()).enumerate() {
-                let s = magnitude(a + b);
-                if s > peak {
-                    peak = s;
-                    m = n;
+                let z = a + b;
+                let sq = z.re * z.re + z.im * z.im;
+                if sq > peak_sq {
+                    let s = sq.sqrt();
+                    if s > peak {
+                        (peak, peak_sq, m) = (s, sq, n);
+                    }
                 }
             }
             if f64::from(peak) < self.v_clip + 0.01 {
