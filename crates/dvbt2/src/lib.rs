@@ -15,6 +15,8 @@
 //! encoders) and dummy cells; [`FrameBuilder`] lays the frame out.
 //! [`Dvbt2PilotGenerator`] (`dvbt2_pilotgenerator`, GRC's `dtv_dvbt2_pilotgenerator_cc`)
 //! inserts the pilots (clause 9.2) and makes each OFDM symbol's samples (SISO).
+//! [`Dvbt2Paprtr`] (`dvbt2_paprtr`, GRC's `dtv_dvbt2_paprtr_cc`) lowers the symbols' peaks by
+//! tone reservation (clause 9.6.2).
 //! [`FftSize`] and the `params` words are the settings these blocks share. The bytes side up to the QAM mapper is in
 //! `radioflow-dvbs2`, whose FEC chain DVB-T2 shares.
 //!
@@ -44,10 +46,11 @@ mod pilot_map;
 mod pilot_tables;
 mod prbs;
 mod symbol_cells;
+mod tone_reservation;
 
 pub use blocks::{
     Dvbt2CellInterleaver, Dvbt2FrameMapper, Dvbt2FreqInterleaver, Dvbt2Miso, Dvbt2P1Insertion,
-    Dvbt2PilotGenerator,
+    Dvbt2Paprtr, Dvbt2PilotGenerator,
 };
 pub use cell_interleaver::{CellInterleaver, MAX_FEC_BLOCKS};
 pub use error::SettingsError;

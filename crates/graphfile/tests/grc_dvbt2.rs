@@ -10,8 +10,9 @@
 //! frequency interleaver, version 1.3.1's fields all set: bit for bit.
 //!
 //! GNU Radio's own examples `vv009-4kfft.grc` (4K), `vv005-8kfft.grc` (8K extended, PP8),
-//! `germany-g1.grc` (16K extended, PP2), `vv001-cr35.grc` (32K extended, PP7) and
-//! `vv018-miso.grc` (32K extended, MISO: both transmitters' samples): transport
+//! `germany-g1.grc` (16K extended, PP2), `vv001-cr35.grc` (32K extended, PP7),
+//! `vv018-miso.grc` (32K extended, MISO: both transmitters' samples) and `vv017-paprtr.grc`
+//! (32K extended, PP4, tone reservation: the PAPR reduction after the pilot generator): transport
 //! stream to samples (FEC, frame mapper, pilot generator and IFFT, cyclic prefix, P1), finite
 //! and file to file: radioflow's samples are GNU Radio's to 1e-5 of the peak (the inverse
 //! FFTs: FFTW's rounding against rustfft's).
@@ -349,5 +350,22 @@ fn gnu_radio_s_dvbt2_miso_example_writes_what_gnu_radio_writes() {
         symbols: 20,
         gi: (1, 16),
         second_sink: Some("blocks_file_sink_0_0"),
+    });
+}
+
+#[test]
+fn gnu_radio_s_dvbt2_tone_reservation_example_writes_what_gnu_radio_writes() {
+    // 256QAM 4/5: BBFRAMEs of 6446 bytes; 1 P2 symbol and 19 data symbols, guard 1/32,
+    // extended carriers, PP4, tone reservation at V_clip 3.05, 9 iterations.
+    example_writes_what_gnu_radio_writes(&Example {
+        name: "vv017-paprtr",
+        id: "vv017_paprtr",
+        bbframe: 6446,
+        fec: 64,
+        frames: 1,
+        fft: 32768,
+        symbols: 20,
+        gi: (1, 32),
+        second_sink: None,
     });
 }

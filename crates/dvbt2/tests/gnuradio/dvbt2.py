@@ -3,8 +3,8 @@
 Reads a JSON job on stdin: {"out": folder, "cases": [{"name": str, "make": a gr-dtv
 constructor (Python), "tags": [[offset, key, int value], ...], "max_items": the most items
 a call of the block's work may make, 0 for GNU Radio's choice, "port": the output compared,
-the block's others going to null sinks, "outputs": how many the block has, "vlen": scalars per output item}]}. For each case:
-vector_source_c of NAME.in.bin (complex64, in the folder) -> make -> vector_sink_c; writes
+the block's others going to null sinks, "outputs": how many the block has, "vlen": scalars per output item,
+"in_vlen": scalars per input item}]}. For each case: vector_source_c of NAME.in.bin (complex64, in the folder) -> make -> vector_sink_c; writes
 NAME.bin (the output, complex64) and NAME.tags.json ([offset, key, value] of each output
 tag). Run with Debian's /usr/bin/python3 (GNU Radio 3.10).
 """
@@ -26,11 +26,13 @@ def main():
         tags = [gr.tag_utils.python_to_tag((o, pmt.intern(k), pmt.from_long(v), pmt.PMT_F))
                 for o, k, v in case["tags"]]
         tb = gr.top_block()
-        src = blocks.vector_source_c(data.tolist(), False, 1, tags)
+        in_vlen = case.get("in_vlen", 1)
+        src = blocks.vector_source_c(data.tolist(), False, in_vlen, tags)
         vlen = case.get("vlen", 1)
         if vlen > 1:
-            # The pilot generator asks for a whole frame of cells, more than the default buffer.
-            src.set_min_output_buffer(len(data))
+            # The pilot generator asks for a whole frame of cells, more than the default buffer
+            # (the PAPR reduction a whole frame of symbols).
+            src.set_min_output_buffer(len(data) // in_vlen)
         block = eval(case["make"])  # noqa: S307  (the test's own strings)
         if case["max_items"]:
             block.set_max_noutput_items(case["max_items"])

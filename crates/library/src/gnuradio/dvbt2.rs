@@ -190,7 +190,11 @@ fn pilot_generator(m: &mut Mapped) -> Result<(), String> {
         .strip_suffix("_0")
         .map_or_else(|| mhz.replace('_', "."), str::to_owned);
     push(m, "bandwidth", Pmt::symbol(mhz.as_str()));
-    // GRC's output vector is the FFT size (the option's `vlength`).
+    fft_vlength(m)
+}
+
+/// GRC's vector length, the FFT size (the `fftsize` option's `vlength`), as `vlength`.
+fn fft_vlength(m: &mut Mapped) -> Result<(), String> {
     let fft = m
         .param("fftsize")
         .and_then(Pmt::as_symbol)
@@ -211,6 +215,23 @@ fn pilot_generator(m: &mut Mapped) -> Result<(), String> {
     };
     push(m, "vlength", Pmt::Int(vlength));
     Ok(())
+}
+
+fn paprtr(m: &mut Mapped) -> Result<(), String> {
+    let version = take(m, "version", "VERSION_111")?;
+    symbol_words(m)?;
+    by_version(m, &version, "paprmode", "PAPR_OFF", "PAPR_")?;
+    let v = match version.as_str() {
+        "VERSION_111" => "1.1.1",
+        "VERSION_131" => "1.3.1",
+        other => {
+            return Err(format!(
+                "version = {other} is not VERSION_111 or VERSION_131"
+            ))
+        }
+    };
+    push(m, "version", Pmt::symbol(v));
+    fft_vlength(m)
 }
 
 fn cell_interleaver(m: &mut Mapped) -> Result<(), String> {
@@ -335,6 +356,27 @@ pub(crate) const ROWS: &[GrBlock] = &[
                 word("misogroup", "_misogroup"),
                 word("equalization", "_equalization"),
                 word("bandwidth", "_bandwidth"),
+            ],
+        )
+    },
+    GrBlock {
+        choose: Some(paprtr),
+        ..row(
+            "dtv_dvbt2_paprtr_cc",
+            "dtv.dvbt2_paprtr_cc(",
+            "dvbt2_paprtr",
+            &[],
+            &[
+                word("carriermode", "_carriermode"),
+                word("fftsize", "_fftsize"),
+                word("pilotpattern", "_pilotpattern"),
+                word("guardinterval", "_guardinterval"),
+                param("numdatasyms", "numdatasyms"),
+                word("paprmode1", "_paprmode1"),
+                word("paprmode2", "_paprmode2"),
+                word("version", "_version"),
+                param("vclip", "vclip"),
+                param("iterations", "iterations"),
             ],
         )
     },
