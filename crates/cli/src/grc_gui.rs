@@ -50,12 +50,13 @@ pub(crate) fn add_view_probes(
                 .collect()
         })
         .collect();
-    // A triggered time view needs room to find its trigger: twice its size and the delay.
+    // A triggered time or eye view needs room to find its trigger: twice its size and the
+    // delay.
     let size_of = |view: &GuiView| {
         let size = view.size.unwrap_or(1024).clamp(16, 1 << 16);
         let option = |key: &str| view.options.iter().find(|(k, _)| k == key).map(|(_, x)| *x);
         match option("trigger") {
-            Some(mode) if view.kind == "time" && mode != 0.0 => {
+            Some(mode) if matches!(view.kind, "time" | "eye") && mode != 0.0 => {
                 let delay = option("delay").unwrap_or(0.0) * view.rate.unwrap_or(0.0);
                 (2 * size + delay.clamp(0.0, 1e6) as usize).min(1 << 16)
             }

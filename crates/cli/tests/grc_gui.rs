@@ -461,6 +461,16 @@ fn the_number_histogram_eye_raster_and_vector_sinks_draw_their_inputs() {
             .all(|(k, &i)| i == 33 * (k + 1) + k),
         "{breaks:?}"
     );
+    // Triggered (auto, level 0, rising): the traces start where the wave crosses 0 upwards,
+    // then every symbol (half a period) on: the even ones spend their first symbol high, the
+    // odd ones low (without the trigger they start anywhere).
+    for (k, trace) in points.chunks(34).take(breaks.len()).enumerate() {
+        let y: Vec<f64> = trace[..33].iter().map(|p| p.as_f64().unwrap()).collect();
+        assert!(y[0].abs() < 0.8, "trace {k} starts at {}", y[0]);
+        let first = y[4..12].iter().sum::<f64>() / 8.0;
+        let want = if k % 2 == 0 { 1.0 } else { -1.0 };
+        assert!(first * want > 0.5, "trace {k}: {y:?}");
+    }
     // The raster: 64 rows of 32 samples, one period a row, so each column keeps its colour
     // down the rows while the columns go from the wave's low to its high.
     let columns = poll("the raster's pixels", DEADLINE, || {

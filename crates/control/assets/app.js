@@ -360,12 +360,10 @@ function setupViews(g) {
     const div = el("div", { class: "view", id: "view-" + v.name, "data-kind": v.kind });
     div.appendChild(el("b", {}, `${v.title} `));
     const trigger = ["", " (auto trigger)", " (normal trigger)", ` (tag trigger on '${v.tag_key}')`][o.trigger || 0] || "";
-    // The eye's trigger is not applied yet: said, not hidden.
-    const eyeTrigger = v.kind === "eye" && o.trigger ? " (its trigger not applied: shown free-running)" : "";
     const sources = v.probes.concat(v.messages || []);
     const shows = sources.length ? `${v.kind} of ${sources.join(", ")}`
       : v.kind === "led" || v.kind === "gauge" ? `${v.kind} following its variables` : `${v.kind} of nothing the page can plot`;
-    div.appendChild(el("span", { class: "muted" }, `${shows}${v.kind === "time" ? trigger : eyeTrigger}`));
+    div.appendChild(el("span", { class: "muted" }, `${shows}${v.kind === "time" || v.kind === "eye" ? trigger : ""}`));
     place(div, v.gui_hint);
     // A sink of PDUs (`o.pdu`: 1 complex, 2 float, 3 byte samples) is drawn from the messages
     // sent to it, each PDU whole; a note says why one is not drawn.
@@ -942,6 +940,20 @@ function drawSamples(view, data) {
     // part in one line broken between traces; a complex input's real and imaginary parts apart.
     const sps = Math.max(1, Math.round(o.sps || 1));
     const span = 2 * sps;
+    // The sink's trigger as the time sink's: the traces start where it fires (the last
+    // triggered picture stays while it does not, in normal and tag modes).
+    const size = v.size || data[0].y.length;
+    let start = 0;
+    if (o.trigger === 1 || o.trigger === 2) {
+      const at = triggerStart(view, data, size);
+      if (at === null && o.trigger === 2) return true;
+      start = at || 0;
+    } else if (o.trigger === 3) {
+      const at = tagStart(view, data, size);
+      if (at === null) return true;
+      start = at;
+    }
+    if (o.trigger) data = data.map((d) => ({ ...d, y: d.y.slice(start, start + size), y2: d.y2.slice(start, start + size) }));
     let line = 0;
     data.forEach((d) => {
       const complex = d.y2.some((y) => y !== 0);
