@@ -811,3 +811,37 @@ metadata: {file_format: 1}
     grc.set("lit", Value::Bool(false)).unwrap();
     assert_eq!(option(&view(&grc, "lamp"), "state"), Some(0.0));
 }
+
+#[test]
+fn a_string_chooser_takes_its_value_as_written_where_it_is_no_expression() {
+    // GNU Radio's uhd_msg_tune.grc: `type: string, value: TX/RX` is the text TX/RX (GRC
+    // evaluates a string parameter and, where that fails, takes what is written), and so are
+    // its options; a variable built from it sees the string.
+    let text = r#"
+options:
+  parameters: {id: antennas, generate_options: qt_gui}
+blocks:
+- name: ant
+  id: variable_qtgui_chooser
+  parameters: {type: string, value: TX/RX, num_opts: '2', option0: TX/RX, option1: RX2, label0: '', label1: '', labels: '[]', options: '[0, 1, 2]', widget: combo_box, gui_hint: ''}
+- name: quoted
+  id: variable_qtgui_chooser
+  parameters: {type: string, value: '"RX2"', num_opts: '2', option0: TX/RX, option1: RX2, label0: '', label1: '', labels: '[]', options: '[0, 1, 2]', widget: combo_box, gui_hint: ''}
+- name: both
+  id: variable
+  parameters: {value: 'ant + "," + quoted'}
+- name: src
+  id: analog_sig_source_x
+  parameters: {type: float, samp_rate: '48000', waveform: analog.GR_SIN_WAVE, freq: '1000', amp: '1', offset: '0', phase: '0'}
+- name: sink
+  id: blocks_null_sink
+  parameters: {type: float, vlen: '1', num_inputs: '1'}
+connections:
+- [src, '0', sink, '0']
+metadata: {file_format: 1}
+"#;
+    let grc = LiveGrc::parse(text.to_owned(), "antennas.grc").unwrap();
+    assert_eq!(value(&grc, "ant"), Value::Str("TX/RX".into()));
+    assert_eq!(value(&grc, "quoted"), Value::Str("RX2".into()));
+    assert_eq!(value(&grc, "both"), Value::Str("TX/RX,RX2".into()));
+}

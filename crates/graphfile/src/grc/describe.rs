@@ -262,6 +262,23 @@ pub(crate) fn describe_grc_with(
             })
             .collect(),
     );
+    // GRC takes a string-typed widget's value (`type: string`) as an expression where that
+    // evaluates to a string, else as the text written (a chooser's `value: TX/RX`), as it does
+    // the widget's options.
+    for e in all.iter().filter(|e| {
+        VARIABLES.contains(&e.id.as_str())
+            && e.state != "disabled"
+            && e.params.get("type").is_some_and(|t| t == "string")
+            && !overrides.expressions.contains_key(&e.name)
+    }) {
+        if let Some(text) = e.params.get("value") {
+            let value = match vars.eval(text) {
+                Ok(s @ Value::Str(_)) => s,
+                _ => Value::Str(text.clone()),
+            };
+            vars.fix(&e.name, value);
+        }
+    }
     for (name, value) in &overrides.values {
         vars.fix(name, value.clone());
     }
