@@ -1118,6 +1118,28 @@ def dvbt2_p1insertion(fftsize: str = "32k", guardinterval: str = "1/128", numdat
     """
 
 
+def dvbt2_paprtr(carriermode: str = "normal", fftsize: str = "16k", pilotpattern: str = "pp4", guardinterval: str = "1/32", numdatasyms: int = 100, paprmode: str = "off", version: str = "1.1.1", vclip: float = 3.3, iterations: int = 10, vlength: int = 0, *, name: Optional[str] = None) -> Block:
+    """DVB-T2 PAPR reduction by tone reservation as gr-dtv's dvbt2_paprtr_cc: T2 frames of OFDM symbols (FFT-size vectors) in, their peaks lowered on the reserved carriers out.
+
+    Parameters:
+        carriermode: carrier mode (extended: 8K, 16K and 32K; the same as normal below) (one of normal, extended; default "normal").
+        fftsize: FFT size (the _t2gi variants are the same here) (one of 1k, 2k, 4k, 8k, 8k_t2gi, 16k, 16k_t2gi, 32k, 32k_t2gi; default "16k").
+        pilotpattern: scattered pilot pattern (shifts the data symbols' reserved carriers) (one of pp1, pp2, pp3, pp4, pp5, pp6, pp7, pp8; default "pp4").
+        guardinterval: guard interval (decides whether the frame has a closing symbol) (one of 1/32, 1/16, 1/8, 1/4, 1/128, 19/128, 19/256; default "1/32").
+        numdatasyms: data symbols per T2 frame (the closing symbol among them) (an integer >= 1; default 100).
+        paprmode: PAPR reduction: tr and both reduce by tone reservation; ace is copied (gr-dtv's block has no ACE) (one of off, ace, tr, both; default "off").
+        version: specification version (1.3.1 with paprmode off reduces the P2 symbols) (one of 1.1.1, 1.3.1; default "1.1.1").
+        vclip: clipping level of the samples' magnitude (a number in [-3.4e38, 3.4e38]; default 3.3).
+        iterations: most rounds of reduction per symbol (an integer >= 0; default 10).
+        vlength: samples per vector, an FFT of as many points (0: the FFT size) (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def dvbt2_pilotgenerator(carriermode: str = "normal", fftsize: str = "16k", pilotpattern: str = "pp4", guardinterval: str = "1/32", numdatasyms: int = 100, paprmode: str = "off", preamble: str = "t2_siso", misogroup: str = "tx1", equalization: str = "off", bandwidth: str = "8", vlength: int = 0, *, name: Optional[str] = None) -> Block:
     """DVB-T2 pilots and OFDM modulation as gr-dtv's dvbt2_pilotgenerator_cc: the cells of a T2 frame in, one vector of FFT-size samples per OFDM symbol out.
 
@@ -1133,6 +1155,182 @@ def dvbt2_pilotgenerator(carriermode: str = "normal", fftsize: str = "16k", pilo
         equalization: inverse sin(x)/x equalization (one of off, on; default "off").
         bandwidth: channel bandwidth in MHz (its sample rate shapes the equalization) (one of 1.7, 5, 6, 7, 8, 10; default "8").
         vlength: samples per output vector, an FFT of as many points (0: the FFT size) (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt_bit_inner_deinterleaver(constellation: str = "64qam", hierarchy: str = "nh", transmission_mode: str = "2k", *, name: Optional[str] = None) -> Block:
+    """DVB-T bit-wise inner deinterleaver as gr-dtv's dvbt_bit_inner_deinterleaver (non-hierarchical): the bit interleaver's permutations of 126 undone.
+
+    Parameters:
+        constellation: the constellation (v bits a byte) (one of qpsk, 16qam, 64qam; default "64qam").
+        hierarchy: hierarchy: non-hierarchical only (gr-dtv's hierarchical modes are not defined, see the block's docs) (one of nh; default "nh").
+        transmission_mode: transmission mode: the vectors' length (1512, 6048) (one of 2k, 8k; default "2k").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt_bit_inner_interleaver(constellation: str = "64qam", hierarchy: str = "nh", transmission_mode: str = "2k", *, name: Optional[str] = None) -> Block:
+    """DVB-T bit-wise inner interleaver as gr-dtv's dvbt_bit_inner_interleaver (non-hierarchical): each of a symbol's v bits through its own permutation of 126.
+
+    Parameters:
+        constellation: the constellation (v bits a byte) (one of qpsk, 16qam, 64qam; default "64qam").
+        hierarchy: hierarchy: non-hierarchical only (gr-dtv's hierarchical modes are not defined, see the block's docs) (one of nh; default "nh").
+        transmission_mode: transmission mode: the vectors' length (1512, 6048) (one of 2k, 8k; default "2k").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt_convolutional_interleaver(blocks: int = 136, i: int = 12, m: int = 17, *, name: Optional[str] = None) -> Block:
+    """DVB-T outer interleaver as gr-dtv's dvbt_convolutional_interleaver: Forney's convolutional interleaver of I branches, FIFO j of j·M bytes.
+
+    Parameters:
+        blocks: runs of I bytes an input vector (an integer >= 1; default 136).
+        i: branches (shift registers) (an integer >= 1; default 12).
+        m: bytes a branch adds to the previous one's delay (an integer >= 1; default 17).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt_demap(constellation: str = "64qam", hierarchy: str = "nh", transmission_mode: str = "2k", gain: float = 1.0, *, name: Optional[str] = None) -> Block:
+    """DVB-T demapper as gr-dtv's dvbt_demap: each cell to the symbol value of the nearest QPSK/16QAM/64QAM point (uniform or hierarchical, normalized, times gain).
+
+    Parameters:
+        constellation: the constellation (one of qpsk, 16qam, 64qam; default "64qam").
+        hierarchy: hierarchy: α, the quadrants' distance (one of nh, alpha1, alpha2, alpha4; default "nh").
+        transmission_mode: transmission mode (vectors of 1512 or 6048) (one of 2k, 8k; default "2k").
+        gain: the points' scale after normalization (the map's) (a number in [-3.4e38, 3.4e38]; default 1.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt_energy_dispersal(nsize: int = 1, *, name: Optional[str] = None) -> Block:
+    """DVB-T energy dispersal as gr-dtv's dvbt_energy_dispersal: transport packets scrambled by the PRBS 1 + x^14 + x^15 in groups of eight, out as vectors of nsize groups.
+
+    Parameters:
+        nsize: groups of eight packets (1504 bytes) an output vector (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt_inner_coder(ninput: int = 1, noutput: int = 1512, constellation: str = "64qam", hierarchy: str = "nh", code_rate: str = "2/3", *, name: Optional[str] = None) -> Block:
+    """DVB-T inner code as gr-dtv's dvbt_inner_coder: the rate 1/2 convolutional code (171, 133 octal) punctured to the code rate, m coded bits a byte, vectors of noutput.
+
+    Parameters:
+        ninput: input vector length: 1 (gr-dtv's input items are bytes whatever it says) (an integer >= 0; default 1).
+        noutput: output vector length, a multiple of 1512 (an integer >= 1; default 1512).
+        constellation: the constellation: its bits a carrier are the coded bits a byte (one of qpsk, 16qam, 64qam; default "64qam").
+        hierarchy: hierarchy (no effect, as in gr-dtv) (one of nh, alpha1, alpha2, alpha4; default "nh").
+        code_rate: the code rate (one of 1/2, 2/3, 3/4, 5/6, 7/8; default "2/3").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt_map(constellation: str = "64qam", hierarchy: str = "nh", transmission_mode: str = "2k", gain: float = 1.0, *, name: Optional[str] = None) -> Block:
+    """DVB-T mapper as gr-dtv's dvbt_map: symbol values to QPSK/16QAM/64QAM points (uniform or hierarchical), normalized, times gain.
+
+    Parameters:
+        constellation: the constellation (one of qpsk, 16qam, 64qam; default "64qam").
+        hierarchy: hierarchy: α, the quadrants' distance (one of nh, alpha1, alpha2, alpha4; default "nh").
+        transmission_mode: transmission mode (vectors of 1512 or 6048) (one of 2k, 8k; default "2k").
+        gain: the points' scale after normalization (a number in [-3.4e38, 3.4e38]; default 1.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt_reed_solomon_dec(gfpoly: int = 285, n: int = 255, k: int = 239, s: int = 51, blocks: int = 8, *, name: Optional[str] = None) -> Block:
+    """DVB-T outer decoder as gr-dtv's dvbt_reed_solomon_dec: shortened Reed-Solomon RS(n, k) over GF(256), RS(204, 188) for DVB-T, codewords corrected, messages out.
+
+    Parameters:
+        gfpoly: field polynomial, x^8 + its low 8 bits (0x11D: x^8 + x^4 + x^3 + x^2 + 1) (an integer >= -9223372036854775808; default 285).
+        n: code length before shortening (255) (an integer >= 0; default 255).
+        k: message length before shortening (n - k parity bytes) (an integer >= 0; default 239).
+        s: shortening: leading zero bytes not sent (an integer >= 0; default 51).
+        blocks: codewords a vector (an integer >= 1; default 8).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt_reed_solomon_enc(gfpoly: int = 285, n: int = 255, k: int = 239, s: int = 51, blocks: int = 8, *, name: Optional[str] = None) -> Block:
+    """DVB-T outer code as gr-dtv's dvbt_reed_solomon_enc: shortened Reed-Solomon RS(n, k) over GF(256), RS(204, 188) for DVB-T, vectors of messages in, codewords out.
+
+    Parameters:
+        gfpoly: field polynomial, x^8 + its low 8 bits (0x11D: x^8 + x^4 + x^3 + x^2 + 1) (an integer >= -9223372036854775808; default 285).
+        n: code length before shortening (255) (an integer >= 0; default 255).
+        k: message length before shortening (n - k parity bytes) (an integer >= 0; default 239).
+        s: shortening: leading zero bytes not sent (an integer >= 0; default 51).
+        blocks: messages a vector (an integer >= 1; default 8).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt_reference_signals(dtype: DTypeLike = np.complex64, constellation: str = "64qam", hierarchy: str = "nh", code_rate_hp: str = "2/3", code_rate_lp: str = "2/3", guard_interval: str = "1/32", transmission_mode: str = "2k", include_cell_id: bool = True, cell_id: int = 0, *, name: Optional[str] = None) -> Block:
+    """DVB-T pilots, TPS and OFDM modulation as gr-dtv's dvbt_reference_signals: a symbol's data cells among the scattered and continual pilots and TPS carriers, inverse FFT out.
+
+    Parameters:
+        dtype: the item type, one of complex64 (default complex64).
+        constellation: the constellation the TPS signal (one of qpsk, 16qam, 64qam; default "64qam").
+        hierarchy: the hierarchy the TPS signal (one of nh, alpha1, alpha2, alpha4; default "nh").
+        code_rate_hp: the high priority code rate the TPS signal (one of 1/2, 2/3, 3/4, 5/6, 7/8; default "2/3").
+        code_rate_lp: the low priority code rate the TPS signal (one of 1/2, 2/3, 3/4, 5/6, 7/8; default "2/3").
+        guard_interval: the guard interval the TPS signal (one of 1/32, 1/16, 1/8, 1/4; default "1/32").
+        transmission_mode: transmission mode: 1705 carriers in 2048 points, or 6817 in 8192 (one of 2k, 8k; default "2k").
+        include_cell_id: whether the TPS length indicator counts the cell identifier (true or false; default True).
+        cell_id: the cell identifier, its 16 low bits (its high byte sent in even frames, low byte in odd ones) (an integer >= -9223372036854775808; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt_symbol_inner_interleaver(transmission_mode: str = "2k", direction: str = "interleave", *, name: Optional[str] = None) -> Block:
+    """DVB-T symbol interleaver as gr-dtv's dvbt_symbol_inner_interleaver: a symbol's data carriers permuted by H(q), one way on even symbols, the other on odd ones; or undone.
+
+    Parameters:
+        transmission_mode: transmission mode (vectors of 1512 or 6048) (one of 2k, 8k; default "2k").
+        direction: interleave (transmitter) or deinterleave (receiver: by the symbol_index tags) (one of interleave, deinterleave; default "interleave").
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1245,11 +1443,27 @@ def fec_async_encoder(encoder: str, packed: bool = False, rev_unpack: bool = Tru
     """
 
 
+def fec_ber_bf(test_mode: bool = False, berminerrors: int = 100, berlimit: float = -7.0, *, name: Optional[str] = None) -> Block:
+    """The bit error rate between two byte streams, as log10 (GNU Radio's fec.ber_bf).
+
+    Parameters:
+        test_mode: stop after berminerrors errors or below berlimit, with one value; else one value per run on new bytes (true or false; default False).
+        berminerrors: test mode: the errors to count before the value (an integer >= -9223372036854775808; default 100).
+        berlimit: test mode: the log10 rate below which it stops at once (with an error counted) (a number in [-3.4e38, 3.4e38]; default -7.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in0: stream input
+        in1: stream input
+        out: stream output
+    """
+
+
 def fec_extended_decoder(decoder: str, puncpat: str = "11", *, name: Optional[str] = None) -> Block:
     """Soft values decoded frame by frame by an FEC decoder object (GNU Radio's fec.extended_decoder).
 
     Parameters:
-        decoder: the decoder object as GNU Radio's Python makes it: fec.dummy_decoder.make(bits), fec.repetition_decoder.make(bits, rep, prob), fec.cc_decoder.make(bits, k, rate, polys, start_state, end_state, mode, padding) (a word).
+        decoder: the decoder object as GNU Radio's Python makes it: fec.dummy_decoder.make(bits), fec.repetition_decoder.make(bits, rep, prob), fec.cc_decoder.make(bits, k, rate, polys, start_state, end_state, mode, padding), fec.ldpc_decoder.make(file, sigma, max_iter), fec.ldpc_bit_flip_decoder.make(matrix, max_iter) of fec.ldpc_H_matrix(file, gap) or fec.ldpc_G_matrix(file), fec.polar_decoder_sc.make(N, K, frozen, values), fec.polar_decoder_sc_systematic.make(N, K, frozen), fec.polar_decoder_sc_list.make(L, N, K, frozen, values) (a word).
         puncpat: puncturing pattern: of each group of code bits as long as it, those where it has a 1 were sent (only for decoders taking bytes) (a word; default "11").
         name: the instance name in the flowgraph (default: from the id).
 
@@ -1263,7 +1477,7 @@ def fec_extended_encoder(encoder: str, puncpat: str = "11", *, name: Optional[st
     """Bits encoded frame by frame by an FEC encoder object (GNU Radio's fec.extended_encoder).
 
     Parameters:
-        encoder: the encoder object as GNU Radio's Python makes it: fec.dummy_encoder_make(bits), fec.repetition_encoder_make(bits, rep), fec.cc_encoder_make(bits, k, rate, polys, start_state, mode, padding), fec.ccsds_encoder_make(bits, start_state, mode) (a word).
+        encoder: the encoder object as GNU Radio's Python makes it: fec.dummy_encoder_make(bits), fec.repetition_encoder_make(bits, rep), fec.cc_encoder_make(bits, k, rate, polys, start_state, mode, padding), fec.ccsds_encoder_make(bits, start_state, mode), fec.ldpc_encoder_make(file), fec.ldpc_par_mtrx_encoder_make_H(fec.ldpc_H_matrix(file, gap)), fec.ldpc_gen_mtrx_encoder_make(fec.ldpc_G_matrix(file)), fec.polar_encoder.make(N, K, frozen, values, False), fec.polar_encoder_systematic.make(N, K, frozen) (a word).
         puncpat: puncturing pattern: of each group of code bits as long as it, those where it has a 1 are sent (a word; default "11").
         name: the instance name in the flowgraph (default: from the id).
 
@@ -2739,7 +2953,7 @@ def skiphead(n: int, dtype: DTypeLike = np.float32, *, name: Optional[str] = Non
     """
 
 
-def soapy_sink(args: str, sample_rate: float, frequency: float, dtype: DTypeLike = np.complex64, agc: bool = True, gain: float = 0.0, channel: int = 0, antenna: str = "", commands: Sequence[Any] = (), *, name: Optional[str] = None) -> Block:
+def soapy_sink(args: str, sample_rate: float, frequency: float, dtype: DTypeLike = np.complex64, agc: bool = True, gain: float = 0.0, channel: int = 0, nchan: int = 1, antenna: str = "", commands: Sequence[Any] = (), *, name: Optional[str] = None) -> Block:
     """Transmits complex samples through a radio with SoapySDR (HackRF, USRP, LimeSDR, ...), like GNU Radio's soapy.sink.
 
     Parameters:
@@ -2749,20 +2963,22 @@ def soapy_sink(args: str, sample_rate: float, frequency: float, dtype: DTypeLike
         dtype: the item type, one of complex64 (default complex64).
         agc: the device's automatic gain, where it has one (else `gain`) (true or false; default True).
         gain: overall gain, dB, when agc is false (set: agc off) (a finite number; default 0.0).
-        channel: the device's channel (an integer >= 0; default 0).
+        channel: the device's channel (the first, with nchan > 1) (an integer >= 0; default 0).
+        nchan: how many device channels, from channel on, in one stream (1 to 4; one input each) (an integer >= 0; default 1).
         antenna: antenna name (empty: the device's default) (a word; default "").
         commands: command dicts as the cmd input takes them, carried out when the device is opened (after rate, antenna, gain, frequency); one the device refuses fails the start (a list of messages; default ()).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
-        in: stream input
+        in0, 1, ...: stream input
         frequency: message input
         gain: message input
         cmd: message input
+        command: message input
     """
 
 
-def soapy_source(args: str, sample_rate: float, frequency: float, dtype: DTypeLike = np.complex64, agc: bool = True, gain: float = 0.0, channel: int = 0, antenna: str = "", commands: Sequence[Any] = (), *, name: Optional[str] = None) -> Block:
+def soapy_source(args: str, sample_rate: float, frequency: float, dtype: DTypeLike = np.complex64, agc: bool = True, gain: float = 0.0, channel: int = 0, nchan: int = 1, antenna: str = "", commands: Sequence[Any] = (), *, name: Optional[str] = None) -> Block:
     """Complex samples received from a radio through SoapySDR (RTL-SDR, HackRF, Airspy, USRP, LimeSDR, ...), like GNU Radio's soapy.source.
 
     Parameters:
@@ -2772,16 +2988,18 @@ def soapy_source(args: str, sample_rate: float, frequency: float, dtype: DTypeLi
         dtype: the item type, one of complex64 (default complex64).
         agc: the device's automatic gain, where it has one (else `gain`) (true or false; default True).
         gain: overall gain, dB, when agc is false (set: agc off) (a finite number; default 0.0).
-        channel: the device's channel (an integer >= 0; default 0).
+        channel: the device's channel (the first, with nchan > 1) (an integer >= 0; default 0).
+        nchan: how many device channels, from channel on, in one stream (1 to 4; one output each) (an integer >= 0; default 1).
         antenna: antenna name (empty: the device's default) (a word; default "").
         commands: command dicts as the cmd input takes them, carried out when the device is opened (after rate, antenna, gain, frequency); one the device refuses fails the start (a list of messages; default ()).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
-        out: stream output
+        out0, 1, ...: stream output
         frequency: message input
         gain: message input
         cmd: message input
+        command: message input
     """
 
 
