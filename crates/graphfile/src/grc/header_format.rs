@@ -40,6 +40,29 @@ pub(super) fn variable_value(id: &str, params: &HashMap<String, String>) -> Opti
     ))
 }
 
+/// `format.header_nbits()` and `format.header_nbytes()` of a header format's text form
+/// (GNU Radio's methods of the format object); `None` when `text` is not a header format.
+pub(super) fn method(text: &str, method: &str, args: &[&Value]) -> Option<Result<Value>> {
+    let format: HeaderFormat = text.parse().ok()?;
+    let bits = match method {
+        "header_nbits" => format.header_bits(),
+        "header_nbytes" => format.header_bytes(),
+        other => {
+            return Some(Err(ExprError::Unsupported(format!(
+                "a header format has no method {}() radioflow evaluates (it has header_nbits() \
+                 and header_nbytes())",
+                cut(other)
+            ))))
+        }
+    };
+    if !args.is_empty() {
+        return Some(Err(ExprError::InvalidValue(format!(
+            "{method}() takes no argument"
+        ))));
+    }
+    Some(Ok(Value::Int(bits as i64)))
+}
+
 /// Whether `name` is a function of this module.
 pub(super) fn is_function(name: &str) -> bool {
     matches!(
