@@ -78,8 +78,9 @@ const RAW: &[&str] = &["type", "file", "in_type", "out_type"];
 /// `name: Test`, `audio_sink`'s `device_name: pulse`); so are the tag keys of burst_tagger,
 /// tags_to_pdu and tag_gate, var_to_msg's `msgname` (`true_key: SOB`), and gr-soapy's device
 /// names, device, stream, tune and settings arguments, antennas and gain modes (`antenna0:
-/// RX`, `devname: rtlsdr`, `gain_mode0: Overall`).
+/// RX`, `devname: rtlsdr`, `gain_mode0: Overall`), and multiply_by_tag_value_cc's `tagname`.
 const STRING: &[&str] = &[
+    "tagname",
     "true_key",
     "false_key",
     "start_tag",
