@@ -239,3 +239,131 @@ fn source_ids_travel_with_their_tags() {
         );
     }
 }
+
+#[test]
+fn multiply_by_tag_value_equals_gnu_radio_s() {
+    use radioflow_blocks::runtime::pmt::Complex64;
+    use radioflow_blocks::runtime::Complex32;
+    use radioflow_blocks::MultiplyByTagValue;
+    // 48 samples; tags of key `amp` of every number kind GNU Radio takes (and one that is no number, which
+    // leaves the factor), on the first item, on neighbouring items and twice on one item, and
+    // a tag of another key that changes nothing.
+    let items: Vec<Complex32> = (0..48)
+        .map(|i| Complex32::new(i as f32 * 0.25 - 1.0, 0.5 - i as f32 * 0.125))
+        .collect();
+    let tags: Vec<(u64, &str, Pmt)> = vec![
+        (0, "amp", Pmt::Int(3)),
+        (5, "amp", Pmt::Double(-0.5)),
+        (6, "ph", Pmt::Double(9.0)),
+        (6, "amp", Pmt::Complex(Complex64::new(0.5, 2.0))),
+        (11, "amp", Pmt::symbol("loud")),
+        // Not Pmt::Uint64: GNU Radio's block stops on one (`pmt_to_double: wrong_type`).
+        (17, "amp", Pmt::Int(7)),
+        (17, "amp", Pmt::Double(0.1)),
+        (30, "amp", Pmt::Complex(Complex64::new(-1.25, 0.3))),
+    ];
+    if !gnuradio_present() {
+        println!("SKIPPED: GNU Radio not installed ({PYTHON} cannot import gnuradio.blocks)");
+        return;
+    }
+    let tag_json = |(o, k, v): &(u64, &str, Pmt)| match v {
+        Pmt::Int(i) => json!([o, k, "int", i]),
+        Pmt::Double(d) => json!([o, k, "double", d]),
+        Pmt::Uint64(u) => json!([o, k, "uint64", u]),
+        Pmt::Complex(c) => json!([o, k, "complex", [c.re, c.im]]),
+        other => json!([o, k, "symbol", other.as_symbol().unwrap()]),
+    };
+    let vlens = [1usize, 2];
+    let job = json!({
+        "vlens": vlens,
+        "items": items.iter().map(|z| [z.re, z.im]).collect::<Vec<_>>(),
+        "tags": tags.iter().map(tag_json).collect::<Vec<_>>(),
+    });
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/gnuradio/multiply_by_tag_value.py"
+    );
+    let mut child = Command::new(PYTHON)
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(job.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "GNU Radio's script failed");
+    // The last line: GNU Radio's warnings (the tag that is no number) come before it.
+    let text = String::from_utf8(out.stdout).unwrap();
+    let gr: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert!(
+        text.contains("incompatible value of 'loud'"),
+        "GNU Radio warns of the tag that is no number"
+    );
+    let schedulers: [Box<dyn Scheduler>; 3] = [
+        Box::new(ThreadPerBlock::new()),
+        Box::new(SingleThread::new()),
+        Box::new(FlowScheduler::new()),
+    ];
+    for s in &schedulers {
+        for vlen in vlens {
+            let want = &gr[vlen.to_string()];
+            let want_items: Vec<Complex32> = want["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|z| {
+                    Complex32::new(z[0].as_f64().unwrap() as f32, z[1].as_f64().unwrap() as f32)
+                })
+                .collect();
+            // The tags on items of `vlen` samples: item offsets scaled down.
+            let tags: Vec<Tag> = tags
+                .iter()
+                .map(|(o, k, v)| Tag::new(*o / vlen as u64, *k, v.clone()))
+                .collect();
+            let mut fg = Flowgraph::new();
+            let src = fg.add(
+                VectorSource::new(items.clone())
+                    .with_vlen(vlen)
+                    .unwrap()
+                    .tags(tags.clone()),
+            );
+            let mul = fg.add(MultiplyByTagValue::new("amp").with_vlen(vlen));
+            let sink = fg.add(VectorSink::<Complex32>::new().with_vlen(vlen));
+            fg.connect(src, mul).unwrap();
+            fg.connect(mul, sink).unwrap();
+            fg.run_with(s.as_ref()).unwrap();
+            let k = fg.block::<VectorSink<Complex32>>(sink).unwrap();
+            assert_eq!(
+                k.data().len(),
+                want_items.len(),
+                "vlen {vlen} on {}",
+                s.name()
+            );
+            for (n, (a, b)) in k.data().iter().zip(&want_items).enumerate() {
+                // VOLK's complex multiply may fuse a multiply and an add: a rounding apart.
+                assert!(
+                    (a - b).norm() <= 1e-6 * b.norm().max(1.0),
+                    "sample {n}, vlen {vlen} on {}: {a} vs GNU Radio's {b}",
+                    s.name()
+                );
+            }
+            let got: Vec<(u64, String)> = k
+                .tags()
+                .iter()
+                .map(|t| (t.offset, t.key.to_string()))
+                .collect();
+            let want_tags: Vec<(u64, String)> = want["tags"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| (t[0].as_u64().unwrap(), t[1].as_str().unwrap().to_owned()))
+                .collect();
+            assert_eq!(got, want_tags, "vlen {vlen} tags on {}", s.name());
+        }
+    }
+}

@@ -112,6 +112,9 @@ enum Outcome {
     Unsupported(Vec<String>),
     /// Holds GUI blocks only: nothing is left to run without a display.
     OnlyGui,
+    /// A hierarchical block (`generate_options: hb`), checked but not run: a block of other
+    /// flowgraphs, which GNU Radio does not run alone either.
+    HierBlock,
     /// Needs a radio that is not there (its device block could not find it): the error.
     #[cfg_attr(not(feature = "soapysdr"), allow(dead_code))]
     NoDevice(String),
@@ -127,6 +130,7 @@ impl Outcome {
             Outcome::RanUntilStopped => "runs until stopped",
             Outcome::Unsupported(_) => "unsupported blocks",
             Outcome::OnlyGui => "GUI only",
+            Outcome::HierBlock => "hierarchical block",
             Outcome::NoDevice(_) => "needs an absent device",
             Outcome::Failed(_) => "error",
         }
@@ -168,6 +172,7 @@ fn check_one(file: &Path, run: Option<f64>) -> (Outcome, bool) {
     let description = match radioflow_graphfile::grc::describe_grc_file(file) {
         Ok(d) => d,
         Err(GraphError::Unsupported { ids, .. }) => return (Outcome::Unsupported(ids), false),
+        Err(GraphError::HierBlock { .. }) => return (Outcome::HierBlock, false),
         Err(e) => return (Outcome::Failed(e.to_string()), false),
     };
     if description.blocks.is_empty() && !description.notes.is_empty() {

@@ -124,6 +124,39 @@ fn a_folder_s_flowgraphs_are_each_run_and_reported() {
             &["[radio, '0', sink, '0']"],
         ),
     );
+    // A hierarchical block (GRC's generate_options: hb) and a flowgraph that uses it.
+    let hier = grc(
+        &[
+            ("pad_source_0", "pad_source", &[("type", "float")]),
+            (
+                "head",
+                "blocks_head",
+                &[("type", "float"), ("num_items", "'1000'")],
+            ),
+            ("pad_sink_0", "pad_sink", &[("type", "float")]),
+        ],
+        &[
+            "[pad_source_0, '0', head, '0']",
+            "[head, '0', pad_sink_0, '0']",
+        ],
+    )
+    .replace(
+        "    id: check\n",
+        "    id: finite_hb\n    generate_options: hb\n",
+    );
+    write(dir.path(), "ends/g/finite_hb.grc", &hier);
+    write(
+        dir.path(),
+        "ends/g/uses_hb.grc",
+        &grc(
+            &[
+                ("src", "blocks_null_source", &float),
+                ("part", "finite_hb", &[]),
+                ("snk", "blocks_null_sink", &float),
+            ],
+            &["[src, '0', part, '0']", "[part, '0', snk, '0']"],
+        ),
+    );
     // The flowgraphs that end or fail are checked with a limit they never reach (a hang
     // guard); those that never end with a short one: neither outcome depends on the time.
     let check = |folder: &str, seconds: &str| {
@@ -158,6 +191,8 @@ fn a_folder_s_flowgraphs_are_each_run_and_reported() {
         "unsupported blocks vocoder_codec2_decode_ps"
     );
     assert!(line(&ends, "e/broken.grc").starts_with("error "), "{ends}");
+    assert_eq!(line(&ends, "g/finite_hb.grc"), "hierarchical block");
+    assert_eq!(line(&ends, "g/uses_hb.grc"), "runs");
     if cfg!(feature = "soapysdr") {
         let radio = line(&ends, "f/radio.grc");
         assert!(
@@ -167,13 +202,16 @@ fn a_folder_s_flowgraphs_are_each_run_and_reported() {
         );
         assert!(
             ends.contains(
-                "4 flowgraphs: 1 error, 1 needs an absent device, 1 runs, 1 unsupported blocks"
+                "6 flowgraphs: 1 error, 1 hierarchical block, 1 needs an absent device, 2 runs, \
+                 1 unsupported blocks"
             ),
             "{ends}"
         );
     } else {
         assert!(
-            ends.contains("4 flowgraphs: 1 error, 1 runs, 2 unsupported blocks"),
+            ends.contains(
+                "6 flowgraphs: 1 error, 1 hierarchical block, 2 runs, 2 unsupported blocks"
+            ),
             "{ends}"
         );
     }

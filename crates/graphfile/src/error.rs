@@ -55,6 +55,16 @@ pub enum GraphError {
         /// The GNU Radio ids among them, each once, in the file's order.
         ids: Vec<String>,
     },
+    /// A hierarchical block (GRC's `generate_options: hb`): a block of the flowgraphs that use
+    /// it (under its options' `id`), which GNU Radio does not run alone either. Its blocks
+    /// were checked with its parameters' defaults.
+    #[error("{file}: a hierarchical block (generate_options: hb), the block '{}' of the flowgraphs that use it: GNU Radio does not run it alone either; run a flowgraph that uses it", cut(id))]
+    HierBlock {
+        /// The graph file.
+        file: PathBuf,
+        /// The block id it defines (its options' `id`).
+        id: String,
+    },
     /// A block would write a file another block reads or writes.
     #[error("{file}: {source}")]
     SameFile {

@@ -5,6 +5,8 @@
 
 use super::entries::{entries, scalar, Entry};
 use super::expr::Variables;
+use super::hier_inline::{self, Pads, PAD_IDS};
+use super::hier_search::HierSearch;
 use super::overrides::Overrides;
 use super::value::Value;
 use super::widgets::{self, Widget};
@@ -87,10 +89,12 @@ const RAW: &[&str] = &["type", "file", "in_type", "out_type"];
 /// `name: Test`, `audio_sink`'s `device_name: pulse`); so are the tag keys of burst_tagger,
 /// tags_to_pdu and tag_gate, var_to_msg's `msgname` (`true_key: SOB`), and gr-soapy's device
 /// names, device, stream, tune and settings arguments, antennas and gain modes (`antenna0:
-/// RX`, `devname: rtlsdr`, `gain_mode0: Overall`), and gr-uhd's device address, first
+/// RX`, `devname: rtlsdr`, `gain_mode0: Overall`), gr-uhd's device address, first
 /// motherboard's clock and time sources and subdevice spec, first channel's automatic gain and
-/// LO source and the sink's length tag (`sd_spec0: A:0`, `rx_agc0: Default`).
+/// LO source and the sink's length tag (`sd_spec0: A:0`, `rx_agc0: Default`), and
+/// multiply_by_tag_value_cc's `tagname`.
 const STRING: &[&str] = &[
+    "tagname",
     "true_key",
     "false_key",
     "start_tag",
@@ -216,6 +220,19 @@ pub(crate) fn describe_grc_with(
     overrides: &Overrides,
     widgets: bool,
 ) -> Result<(GraphDescription, Vec<Widget>), GraphError> {
+    describe_in(text, file, overrides, widgets, &HierSearch::default())
+        .map(|(graph, widgets, _)| (graph, widgets))
+}
+
+/// [`describe_grc_with`] inside the hierarchical blocks `search` is inlining (none for the
+/// flowgraph loaded itself), with the file's [`Pads`] when it is one of them.
+fn describe_in(
+    text: &str,
+    file: &Path,
+    overrides: &Overrides,
+    widgets: bool,
+    search: &HierSearch,
+) -> Result<(GraphDescription, Vec<Widget>, Pads), GraphError> {
     let file = file.to_owned();
     let syntax = |message: String| GraphError::Syntax {
         file: file.clone(),
@@ -244,6 +261,26 @@ pub(crate) fn describe_grc_with(
             )))
         }
     }
+    // A hierarchical block (GRC's `generate_options: hb`, or `hb_qt_gui`) is a block of
+    // the flowgraphs that use it: alone it is checked, then reported as what it is.
+    let options = &doc["options"]["parameters"];
+    let generate = scalar(&options["generate_options"]).unwrap_or_default();
+    let is_hier = generate.starts_with("hb");
+    if search.inlining() && !is_hier {
+        return Err(syntax(format!(
+            "used as a hierarchical block, but its generate_options is {}, not hb",
+            cut(&generate)
+        )));
+    }
+    if is_hier && !search.inlining() {
+        let inner = search.enter(&file).map_err(syntax)?;
+        describe_in(text, &file, overrides, false, &inner)?;
+        return Err(GraphError::HierBlock {
+            file,
+            id: scalar(&options["id"]).unwrap_or_default(),
+        });
+    }
+    let src_path = scalar(&options["hier_block_src_path"]).unwrap_or_else(|| ".:".into());
     let all = entries(doc).map_err(syntax)?;
     let mut vars = Variables::new(
         all.iter()
@@ -288,32 +325,104 @@ pub(crate) fn describe_grc_with(
             // A variable with message ports is also a (headless) block of the graph.
             (!VARIABLES.contains(&e.id.as_str()) || gnuradio::headless(&e.id).is_some())
                 && !IGNORED.contains(&e.id.as_str())
+                && !PAD_IDS.contains(&e.id.as_str())
                 && !e.id.starts_with("virtual_")
                 && e.state == "enabled"
         })
         .collect();
-    let unsupported: Vec<String> = graph_blocks
+    let pads: Vec<&Entry> = all
         .iter()
-        .filter(|e| gnuradio::find(&e.id).is_none() && gnuradio::headless(&e.id).is_none())
-        .map(|e| format!("{} ({})", cut(&e.id), cut(&e.name)))
+        .filter(|e| PAD_IDS.contains(&e.id.as_str()) && e.state == "enabled")
         .collect();
-    if !unsupported.is_empty() {
-        let mut ids: Vec<String> = Vec::new();
-        for e in &graph_blocks {
-            if gnuradio::find(&e.id).is_none()
-                && gnuradio::headless(&e.id).is_none()
-                && !ids.contains(&e.id)
-            {
-                ids.push(e.id.clone());
+    if let (Some(pad), false) = (pads.first(), search.inlining()) {
+        return Err(GraphError::Block {
+            file,
+            name: pad.name.clone(),
+            message: format!(
+                "{} is a port of a hierarchical block, and this flowgraph's generate_options \
+                 is {}, not hb",
+                pad.id,
+                cut(&generate)
+            ),
+        });
+    }
+    // Blocks GNU Radio does not have are hierarchical blocks when their .grc is found.
+    let mut hier = HashMap::new();
+    let mut unsupported = Vec::new();
+    let mut ids: Vec<String> = Vec::new();
+    for e in &graph_blocks {
+        if gnuradio::find(&e.id).is_some() || gnuradio::headless(&e.id).is_some() {
+            continue;
+        }
+        match search.find(&e.id, &file, &src_path) {
+            Some(path) => {
+                hier.insert(e.name.as_str(), path);
+            }
+            None => {
+                unsupported.push(format!("{} ({})", cut(&e.id), cut(&e.name)));
+                if !ids.contains(&e.id) {
+                    ids.push(e.id.clone());
+                }
             }
         }
+    }
+    let mut inlined = Vec::new();
+    let mut failed = None;
+    for e in graph_blocks
+        .iter()
+        .filter(|e| hier.contains_key(e.name.as_str()))
+    {
+        let path = &hier[e.name.as_str()];
+        let inner = search.enter(path).map_err(|message| GraphError::Block {
+            file: file.clone(),
+            name: e.name.clone(),
+            message,
+        })?;
+        let described = hier_inline::inline(e, &file, path, &mut vars, |text, path, overrides| {
+            describe_in(text, path, overrides, false, &inner).map(|(g, _, pads)| (g, pads))
+        });
+        match described {
+            Ok(child) => inlined.push((*e, child)),
+            Err(GraphError::Unsupported {
+                blocks, ids: inner, ..
+            }) => {
+                unsupported.extend(blocks.iter().map(|b| match b.split_once(" (") {
+                    Some((id, name)) => format!("{id} ({}/{name}", e.name),
+                    None => b.clone(),
+                }));
+                for id in inner {
+                    if !ids.contains(&id) {
+                        ids.push(id);
+                    }
+                }
+            }
+            Err(err) => {
+                failed.get_or_insert(err);
+            }
+        }
+    }
+    if !unsupported.is_empty() {
         return Err(GraphError::Unsupported {
             file,
             blocks: unsupported,
             ids,
         });
     }
+    if let Some(err) = failed {
+        return Err(err);
+    }
     let mut graph = GraphDescription::new(&file);
+    let mut instances: HashMap<String, Pads> = HashMap::new();
+    for (e, (child, mut child_pads)) in inlined {
+        hier_inline::merge(
+            &mut graph,
+            &e.name,
+            comment_host(e).as_ref(),
+            child,
+            &mut child_pads,
+        );
+        instances.insert(e.name.clone(), child_pads);
+    }
     // GUI blocks run headless: their stream inputs' types, and their host.
     let mut headless: HashMap<&str, Inputs> = HashMap::new();
     for e in &graph_blocks {
@@ -329,6 +438,9 @@ pub(crate) fn describe_grc_with(
             }
             headless.insert(e.name.as_str(), (inputs, comment_host(e)));
             graph.notes.push(gui.note(&e.name));
+            continue;
+        }
+        if instances.contains_key(&e.name) {
             continue;
         }
         let row = gnuradio::find(&e.id).expect("checked above");
@@ -385,21 +497,29 @@ pub(crate) fn describe_grc_with(
             .map_err(|err| fail(format!("{} as radioflow's {err}", cut(&e.id))))?;
         graph.blocks.push(spec);
     }
-    let names: HashSet<&str> = graph_blocks.iter().map(|e| e.name.as_str()).collect();
-    graph.streams = connections(doc, &all, &names, false).map_err(|(connection, message)| {
-        GraphError::Connection {
-            file: file.clone(),
-            connection,
-            message,
-        }
-    })?;
-    graph.messages = connections(doc, &all, &names, true).map_err(|(connection, message)| {
-        GraphError::Connection {
-            file: file.clone(),
-            connection,
-            message,
-        }
-    })?;
+    let names: HashSet<&str> = graph_blocks
+        .iter()
+        .chain(&pads)
+        .map(|e| e.name.as_str())
+        .collect();
+    let refused = |(connection, message)| GraphError::Connection {
+        file: file.clone(),
+        connection,
+        message,
+    };
+    let streams = connections(doc, &all, &names, false).map_err(refused)?;
+    graph
+        .streams
+        .extend(hier_inline::rewire(streams, &instances).map_err(refused)?);
+    let messages = connections(doc, &all, &names, true).map_err(refused)?;
+    graph
+        .messages
+        .extend(hier_inline::rewire(messages, &instances).map_err(refused)?);
+    let pads = if search.inlining() {
+        hier_inline::take_pads(&mut graph, &pads, &mut vars)?
+    } else {
+        Pads::default()
+    };
     // A headless GUI block's connected stream inputs go to discarding sinks (an optional
     // input left unconnected gets none); its messages are dropped.
     for c in &mut graph.streams {
@@ -478,7 +598,7 @@ pub(crate) fn describe_grc_with(
         (relayed.contains(c.from.block.as_str()) || !headless.contains_key(c.from.block.as_str()))
             && !headless.contains_key(c.to.block.as_str())
     });
-    Ok((graph, widgets))
+    Ok((graph, widgets, pads))
 }
 
 /// A GUI block run headless: its stream inputs' types and vector length, and its host.

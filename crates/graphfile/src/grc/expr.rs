@@ -809,6 +809,14 @@ impl<'s> Parser<'_, 's, '_> {
                 let v = match v {
                     Value::Constellation(c) => Value::Constellation(c.clone()),
                     Value::Modulator(m) => Value::Modulator(m.clone()),
+                    // A header format is the string of its text form.
+                    Value::Str(text) => {
+                        let args: Vec<&Value> = args.iter().map(|a| &**a).collect();
+                        if let Some(result) = super::header_format::method(text, method, &args) {
+                            return result;
+                        }
+                        return Err(no_method(v, method));
+                    }
                     v => return Err(no_method(v, method)),
                 };
                 return self.call_method(&v, method, args, kwargs);

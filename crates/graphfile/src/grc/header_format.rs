@@ -40,6 +40,29 @@ pub(super) fn variable_value(id: &str, params: &HashMap<String, String>) -> Opti
     ))
 }
 
+/// `format.header_nbits()` and `format.header_nbytes()` of a header format's text form
+/// (GNU Radio's methods of the format object); `None` when `text` is not a header format.
+pub(super) fn method(text: &str, method: &str, args: &[&Value]) -> Option<Result<Value>> {
+    let format: HeaderFormat = text.parse().ok()?;
+    let bits = match method {
+        "header_nbits" => format.header_bits(),
+        "header_nbytes" => format.header_bytes(),
+        other => {
+            return Some(Err(ExprError::Unsupported(format!(
+                "a header format has no method {}() radioflow evaluates (it has header_nbits() \
+                 and header_nbytes())",
+                cut(other)
+            ))))
+        }
+    };
+    if !args.is_empty() {
+        return Some(Err(ExprError::InvalidValue(format!(
+            "{method}() takes no argument"
+        ))));
+    }
+    Some(Ok(Value::Int(bits as i64)))
+}
+
 /// Whether `name` is a function of this module.
 pub(super) fn is_function(name: &str) -> bool {
     matches!(
@@ -270,6 +293,25 @@ mod tests {
             .to_string();
         assert!(e.contains("len_key_name"), "{e}");
         assert!(variable_value("variable", &HashMap::new()).is_none());
+    }
+
+    #[test]
+    fn a_header_format_s_length_methods_are_gnu_radio_s() {
+        // GNU Radio: the 64-bit default access code and the length twice (2 x 16 bits).
+        let vars = [(
+            "h",
+            "digital.header_format_default(digital.packet_utils.default_access_code, 0)",
+        )];
+        let eval = |e: &str| crate::grc::evaluate(e, &vars);
+        assert_eq!(eval("h.header_nbits()").unwrap(), Value::Int(96));
+        assert_eq!(eval("h.header_nbytes()").unwrap(), Value::Int(12));
+        let e = eval("h.payload_nbits()").unwrap_err().to_string();
+        assert!(
+            e.contains("payload_nbits") && e.contains("header_nbits"),
+            "{e}"
+        );
+        let e = eval("'abc'.header_nbits()").unwrap_err().to_string();
+        assert!(e.contains("no method"), "{e}");
     }
 
     #[test]

@@ -19,6 +19,8 @@ mod functions;
 mod generic_mod;
 mod gui_views;
 mod header_format;
+mod hier_inline;
+mod hier_search;
 mod live;
 mod modulate;
 mod numpy;

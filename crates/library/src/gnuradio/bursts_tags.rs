@@ -1,8 +1,8 @@
 //! Rows for GNU Radio's burst and tag blocks: PDUs played as tagged bursts
 //! (`pdu.pdu_to_stream`), bursts cut out of a stream by tags or by counts (`pdu.tags_to_pdu`,
 //! `pdu.take_skip_to_pdu`), the tags that mark them (`blocks.burst_tagger`), tags stopped
-//! (`blocks.tag_gate`), and the rotator whose increment changes at a tagged item
-//! (`blocks.rotator_cc`); and `blocks.var_to_msg_pair`, which watches a flowgraph variable.
+//! (`blocks.tag_gate`), samples times a tag's value (`blocks.multiply_by_tag_value_cc`),
+//! and the rotator whose increment changes at a tagged item (`blocks.rotator_cc`); and `blocks.var_to_msg_pair`, which watches a flowgraph variable.
 
 use super::common::{no_effect, param, row, ty, ANY_TYPE, VLEN};
 use super::table::{GrBlock, GrParam, GrType, To};
@@ -121,6 +121,13 @@ pub(crate) const ROWS: &[GrBlock] = &[
             ),
             param("msgname", "msgname"),
         ],
+    ),
+    row(
+        "blocks_multiply_by_tag_value_cc",
+        "blocks.multiply_by_tag_value_cc({tagname},{vlen})",
+        "multiply_by_tag_value",
+        &[],
+        &[param("tagname", "tag_name"), VLEN],
     ),
     row(
         "blocks_rotator_cc",
