@@ -2160,6 +2160,20 @@ def multiply(dtype: DTypeLike = np.complex64, inputs: int = 2, vlen: int = 1, *,
     """
 
 
+def multiply_by_tag_value(tag_name: str = "", vlen: int = 1, *, name: Optional[str] = None) -> Block:
+    """Complex samples times the value of the last tag of key tag_name (1 before it) (GNU Radio's multiply_by_tag_value_cc).
+
+    Parameters:
+        tag_name: the key of the tags whose values are the factor (a word; default "").
+        vlen: samples per item (GNU Radio's vector length); a tag sets the factor from its item's first sample (an integer >= 1; default 1).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def multiply_conjugate(dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
     """The first input times the conjugate of the second, item by item.
 
