@@ -534,3 +534,25 @@ fn searched_in_a_child_process() {
     let file = write(&dir.join("user.grc"), &user(&dir, "comp_hb", &[], &[]));
     assert_eq!(run(&dir, &file).0, vec![2., 4., 6.]);
 }
+
+#[test]
+fn a_header_format_s_length_methods_are_gnu_radio_s() {
+    // packet_rx.grc's parameters call them. GNU Radio: the 64-bit default access code and the
+    // length twice (2 x 16 bits).
+    use radioflow_graphfile::grc::evaluate;
+    use radioflow_graphfile::grc::Value;
+    let vars = [(
+        "h",
+        "digital.header_format_default(digital.packet_utils.default_access_code, 0)",
+    )];
+    let eval = |e: &str| evaluate(e, &vars);
+    assert_eq!(eval("h.header_nbits()").unwrap(), Value::Int(96));
+    assert_eq!(eval("h.header_nbytes()").unwrap(), Value::Int(12));
+    let e = eval("h.payload_nbits()").unwrap_err().to_string();
+    assert!(
+        e.contains("payload_nbits") && e.contains("header_nbits"),
+        "{e}"
+    );
+    let e = eval("'abc'.header_nbits()").unwrap_err().to_string();
+    assert!(e.contains("no method"), "{e}");
+}

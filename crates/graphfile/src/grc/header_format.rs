@@ -296,25 +296,6 @@ mod tests {
     }
 
     #[test]
-    fn a_header_format_s_length_methods_are_gnu_radio_s() {
-        // GNU Radio: the 64-bit default access code and the length twice (2 x 16 bits).
-        let vars = [(
-            "h",
-            "digital.header_format_default(digital.packet_utils.default_access_code, 0)",
-        )];
-        let eval = |e: &str| crate::grc::evaluate(e, &vars);
-        assert_eq!(eval("h.header_nbits()").unwrap(), Value::Int(96));
-        assert_eq!(eval("h.header_nbytes()").unwrap(), Value::Int(12));
-        let e = eval("h.payload_nbits()").unwrap_err().to_string();
-        assert!(
-            e.contains("payload_nbits") && e.contains("header_nbits"),
-            "{e}"
-        );
-        let e = eval("'abc'.header_nbits()").unwrap_err().to_string();
-        assert!(e.contains("no method"), "{e}");
-    }
-
-    #[test]
     fn ofdm_header_formats_count_their_header_bits() {
         let list = |v: &[i64]| Value::List(v.iter().map(|&i| Value::Int(i)).collect());
         let occupied = Value::List(vec![list(&[1, 2, 3, 4]), list(&[-1, -2, -3])]);
