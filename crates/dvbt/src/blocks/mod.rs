@@ -11,6 +11,7 @@ mod map;
 mod reed_solomon_dec;
 mod reed_solomon_enc;
 mod reference_signals;
+mod rs_code;
 mod symbol_inner_interleaver;
 
 pub use bit_inner_deinterleaver::DvbtBitInnerDeinterleaver;

@@ -1,5 +1,6 @@
 //! [`DvbtReedSolomonEnc`]: gr-dtv's `dvbt_reed_solomon_enc`, the outer code.
 
+use super::rs_code::rs_code;
 use crate::error::SettingsError;
 use crate::reed_solomon::ReedSolomon;
 use crate::tags::forward_tags;
@@ -83,38 +84,7 @@ impl DvbtReedSolomonEnc {
         s: usize,
         blocks: usize,
     ) -> Result<Self, SettingsError> {
-        if n != 255 {
-            return Err(SettingsError::param(
-                BLOCK,
-                "n",
-                format!(
-                    "= {n} is not supported: GF(256)'s codes are 255 bytes long (shorten with s); \
-                     gr-dtv encodes 255 - (n - k) bytes of a k-byte buffer"
-                ),
-            ));
-        }
-        if k == 0 || k >= n {
-            return Err(SettingsError::param(
-                BLOCK,
-                "k",
-                format!("= {k}: must be 1 to n - 1"),
-            ));
-        }
-        if s >= k {
-            return Err(SettingsError::param(
-                BLOCK,
-                "s",
-                format!("= {s}: must be below k = {k}"),
-            ));
-        }
-        if blocks == 0 {
-            return Err(SettingsError::param(BLOCK, "blocks", "must be at least 1"));
-        }
-        let poly = u32::try_from(gfpoly).map_err(|_| {
-            SettingsError::param(BLOCK, "gfpoly", format!("= {gfpoly} is not a polynomial"))
-        })?;
-        let rs =
-            ReedSolomon::new(poly, n - k).map_err(|e| SettingsError::param(BLOCK, "gfpoly", e))?;
+        let rs = rs_code(BLOCK, gfpoly, n, k, s, blocks)?;
         let message = k - s;
         Ok(Self {
             input: StreamInput::new().with_vlen(blocks * message),
