@@ -18,6 +18,7 @@ use common::{poll, request, Fm, DEADLINE};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
 const PROBE: &str = "blocks_throttle_0.out";
 
@@ -657,6 +658,23 @@ fn sinks_of_pdus_draw_each_pdu_as_qt_does() {
         (status == 200 && d["x"].as_array().is_some_and(|x| !x.is_empty())).then_some(d)
     });
     assert_eq!(pdu["x"].as_array().unwrap().len(), 4000);
+    // The largest FFTs the page may ask are computed (a spectrogram's answer is some 9 MB,
+    // over `request`'s 10 MB limit on a text: read as a stream).
+    for (query, len) in [
+        ("view=spectrum&fft=32768", 32768),
+        ("view=waterfall&fft=4096", 4096 * 200),
+    ] {
+        let url = format!("{base}/api/messages/pdus.pdus?{query}&takes=complex");
+        let d: serde_json::Value = serde_json::from_reader(
+            ureq::get(&url)
+                .timeout(Duration::from_secs(30))
+                .call()
+                .unwrap_or_else(|e| panic!("{url}: {e}"))
+                .into_reader(),
+        )
+        .unwrap_or_else(|e| panic!("{url}: {e}"));
+        assert_eq!(d["y"].as_array().map_or(0, Vec::len), len, "{query}");
+    }
     // Asked as a sink of floats would ask, the PDU is refused with a note.
     let (_, d) = request(
         "GET",
@@ -673,7 +691,20 @@ fn sinks_of_pdus_draw_each_pdu_as_qt_does() {
             "takes = 'bits' is not complex, float or byte",
         ),
         ("view=eye&takes=complex", "unknown view 'eye'"),
-        ("view=waterfall&window=6", "window = '6'"),
+        (
+            "view=waterfall&window=6",
+            "message tap 'pdus.pdus': window = '6'",
+        ),
+        // One request's work and answer are bounded whatever it asks: a spectrogram is 200
+        // rows of `fft` numbers.
+        (
+            "view=waterfall&fft=8192",
+            "fft = '8192' is not 1 to 4096 (the most this view computes for a PDU)",
+        ),
+        (
+            "view=spectrum&fft=1048576",
+            "fft = '1048576' is not 1 to 32768",
+        ),
     ] {
         let (status, d) = request(
             "GET",

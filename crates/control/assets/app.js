@@ -434,8 +434,10 @@ function setupViews(g) {
       if (v.kind === "constellation") persistenceControl(view, div, canvas);
     }
     if (v.kind === "spectrum" || v.kind === "waterfall") {
-      // A PDU's FFT may be of any size up to 8192 (or the sink's own larger one).
-      const most = o.pdu ? Math.max(v.size || 1024, 8192) : Math.min(...v.probes.map((id) => sizes.get(id) || 0));
+      // A PDU's FFT may be of any size up to 8192 (or the sink's own larger one, to the
+      // server's bounds: 32768 on a spectrum, 4096 on a waterfall, whose answer is 200 rows).
+      const most = o.pdu ? (v.kind === "waterfall" ? 4096 : Math.min(Math.max(v.size || 1024, 8192), 32768))
+        : Math.min(...v.probes.map((id) => sizes.get(id) || 0));
       spectrumControls(view, div, most);
     }
     views.push(view);

@@ -431,11 +431,12 @@ async fn message_tap(
                 "takes = '{takes}' is not complex, float or byte"
             )));
         }
-        let options = || spectrum_options(&id, &q, 1 << 20);
+        let who = format!("message tap '{id}'");
+        let options = |most| spectrum_options(&who, &q, most);
         let view = match View::from_name(name) {
-            Some(View::Spectrum(_)) => PduView::Plot(View::Spectrum(options()?)),
+            Some(View::Spectrum(_)) => PduView::Plot(View::Spectrum(options(PDU_FFT_MOST)?)),
             Some(other) => PduView::Plot(other),
-            None if name == "waterfall" => PduView::Waterfall(options()?),
+            None if name == "waterfall" => PduView::Waterfall(options(PDU_WATERFALL_FFT_MOST)?),
             None => {
                 return Err(bad(format!(
                     "unknown view '{name}' (time, spectrum, constellation or waterfall)"
@@ -508,31 +509,51 @@ async fn probe(
             .probe
             .config
             .size;
-        *options = spectrum_options(&id, &q, size)?;
+        *options = spectrum_options(&format!("probe '{id}'"), &q, FftBound::Frame(size))?;
     }
     let data = p.lock().unwrap_or_else(|e| e.into_inner()).view(view);
     Ok(Json(serde_json::to_value(data).unwrap_or(Value::Null)))
 }
 
-/// A spectrum's `fft` (bins, 1 to the probe's frame `size`), `window` (GNU Radio's window
-/// number, as the QT sinks' `wintype`) and `norm` (1 to normalize the window) from the query.
+/// The largest FFT asked of a PDU's spectrum: the largest size QT's frequency sink offers.
+/// The spectrum averages over the PDU, so its cost follows the PDU's length, its answer `fft`
+/// numbers.
+const PDU_FFT_MOST: FftBound = FftBound::Pdu(32768);
+
+/// The largest FFT asked of a PDU's spectrogram: its answer is [`crate::message_view::WATERFALL_ROWS`] rows of `fft`
+/// numbers, so this bounds one request to 819,200 numbers (about 9 MB of JSON) whatever the
+/// query says.
+const PDU_WATERFALL_FFT_MOST: FftBound = FftBound::Pdu(4096);
+
+/// How many bins a spectrum may have, and why.
+#[derive(Clone, Copy)]
+enum FftBound {
+    /// A probe's: at most its frame of this many samples.
+    Frame(usize),
+    /// A PDU's: at most this many, to bound the work and the answer of one request.
+    Pdu(usize),
+}
+
+/// A spectrum's `fft` (bins, 1 to the bound), `window` (GNU Radio's window number, as the QT
+/// sinks' `wintype`) and `norm` (1 to normalize the window) from the query; errors begin with
+/// `who`.
 fn spectrum_options(
-    id: &str,
+    who: &str,
     q: &HashMap<String, String>,
-    size: usize,
+    bound: FftBound,
 ) -> Result<SpectrumOptions, ApiError> {
-    let bad = |what: String| ApiError::BadRequest(format!("probe '{id}': {what}"));
+    let bad = |what: String| ApiError::BadRequest(format!("{who}: {what}"));
     let mut options = SpectrumOptions::default();
     if let Some(text) = q.get("fft") {
+        let (most, why) = match bound {
+            FftBound::Frame(size) => (size, "its frame size"),
+            FftBound::Pdu(most) => (most, "the most this view computes for a PDU"),
+        };
         let fft = text
             .parse::<usize>()
             .ok()
-            .filter(|n| (1..=size).contains(n))
-            .ok_or_else(|| {
-                bad(format!(
-                    "fft = '{text}' is not 1 to {size} (its frame size)"
-                ))
-            })?;
+            .filter(|n| (1..=most).contains(n))
+            .ok_or_else(|| bad(format!("fft = '{text}' is not 1 to {most} ({why})")))?;
         options.fft = Some(fft);
     }
     if let Some(text) = q.get("window") {
