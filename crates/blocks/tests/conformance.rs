@@ -696,6 +696,58 @@ fn statistics_count_every_item_work_call_and_thread() {
     }
 }
 
+/// A sink that counts the odd items it sees as an event (a radio counts its overflows the
+/// same way), its counter made by its `start` hook.
+#[derive(radioflow_runtime::Ports)]
+struct OddCounter {
+    #[input(name = "in")]
+    input: StreamInput<u32>,
+    odd: radioflow_runtime::EventCounter,
+}
+
+#[radioflow_runtime::block]
+impl OddCounter {
+    fn start(&mut self) -> Result<(), BlockError> {
+        self.odd = radioflow_runtime::EventCounter::new("odd items");
+        Ok(())
+    }
+
+    fn work(&mut self) -> Result<WorkStatus, BlockError> {
+        let odd = self.input.slice().iter().filter(|&&x| x % 2 == 1).count();
+        self.odd.add(odd as u64);
+        let n = self.input.slice().len();
+        self.input.consume(n);
+        Ok(WorkStatus::Continue)
+    }
+}
+
+#[test]
+fn a_block_s_own_event_counters_are_listed_with_its_statistics() {
+    for s in schedulers() {
+        let n = 10_001u32;
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new((0..n).collect::<Vec<u32>>()));
+        let sink = fg.add(OddCounter {
+            input: StreamInput::new(),
+            // Made outside `start`: counts, listed nowhere (the run's is made by `start`).
+            odd: radioflow_runtime::EventCounter::new("odd items"),
+        });
+        fg.connect(src, sink).unwrap();
+        // Twice: each run lists the counter its start hook made, from zero (the vector source
+        // gave all its items in the first run: none in the second).
+        for odd in [u64::from(n / 2), 0] {
+            run(&mut fg, s.as_ref()).unwrap();
+            assert_eq!(
+                fg.stats(sink).unwrap().events,
+                [("odd items", odd)],
+                "{}",
+                s.name()
+            );
+            assert!(fg.stats(src).unwrap().events.is_empty(), "{}", s.name());
+        }
+    }
+}
+
 /// A window size for [`randomized_declared_windows_conserve_every_item_in_order`]: mostly
 /// small, sometimes up to about a million items (4 MiB of u32).
 fn random_window(rng: &mut Rng) -> usize {

@@ -1020,6 +1020,10 @@ function showCounters(r) {
     const tr = el("tr", { id: "row-" + b.name, class: b.name === r.bottleneck ? "bottleneck" : "" });
     for (const v of [b.name, fmt(b.in_per_s), fmt(b.out_per_s), fmt(b.calls_per_s), (100 * b.share).toFixed(1) + " %",
       b.work_calls, b.input_empty, b.output_full, b.messages]) tr.appendChild(el("td", {}, String(v)));
+    // What the block counts itself (a radio's overflows), by name.
+    const events = Object.entries(b.events || {});
+    tr.appendChild(el("td", { class: events.some(([, n]) => n > 0) ? "events" : "" },
+      events.length ? events.map(([k, n]) => `${k} ${n}`).join(", ") : ""));
     body.appendChild(tr);
     const g = document.getElementById("block-" + b.name);
     if (g) g.setAttribute("class", "block" + (b.name === r.bottleneck ? " bottleneck" : ""));

@@ -34,6 +34,10 @@ pub struct BlockSample {
     pub output_full: u64,
     /// Messages handled.
     pub messages: u64,
+    /// The events the block counts itself (a radio's `overflows`), by name; left out of the
+    /// JSON when it counts none.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub events: std::collections::BTreeMap<&'static str, u64>,
 }
 
 /// How full one stream output's buffer is.
@@ -155,6 +159,7 @@ impl Sampler {
                     input_empty: s.input_empty,
                     output_full: s.output_full,
                     messages: s.messages,
+                    events: s.events.iter().copied().collect(),
                 }
             })
             .collect();
@@ -220,5 +225,30 @@ impl Sampler {
             threads,
             buffers,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_s_own_events_reach_the_report_by_name_and_only_where_counted() {
+        let mut sampler = Sampler::new(
+            vec!["radio".into(), "sink".into()],
+            vec![true, false],
+            vec![],
+        );
+        let radio = BlockStats {
+            events: vec![("overflows", 3), ("timeouts", 0)],
+            ..BlockStats::default()
+        };
+        let report = sampler.sample(None, Some(vec![radio, BlockStats::default()]), None);
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(
+            json["blocks"][0]["events"],
+            serde_json::json!({"overflows": 3, "timeouts": 0})
+        );
+        assert!(json["blocks"][1].get("events").is_none(), "{json}");
     }
 }

@@ -472,6 +472,10 @@ fn rx_time_tags_follow_the_device_s_timestamps_across_an_overflow() {
     fg.connect(head, sink).unwrap();
     run_within_a_minute(&mut fg).unwrap();
     assert_eq!(fg.block::<SoapySource>(src).unwrap().overflows(), 1);
+    // The block's event counters, with its counters (the live page reads them the same way).
+    let events = &fg.stats(src).unwrap().events;
+    assert_eq!(events.first(), Some(&("overflows", 1)), "{events:?}");
+    assert_eq!(events.get(1).map(|e| e.0), Some("timeouts"), "{events:?}");
     let sink = fg.block::<VectorSink<Complex32>>(sink).unwrap();
     // Samples 0..3000, then (1000 lost) 4000 on.
     let data = sink.data();
@@ -593,4 +597,52 @@ fn two_channels_stream_together_each_with_its_settings() {
         "{lines:?}"
     );
     assert!(lines.contains(&"gain tx 1 5".to_owned()), "{lines:?}");
+}
+
+/// A device that runs out of samples (an underflow SoapySDR reports on a write): the sink
+/// counts it, live with the block's counters, and writes the samples again, so none is lost.
+#[test]
+fn an_underflow_is_counted_and_no_sample_is_lost() {
+    if recording_module::skip_without_recording_module(
+        "an_underflow_is_counted_and_no_sample_is_lost",
+    ) {
+        return;
+    }
+    let _turn = recording_module::exclusive();
+    let setting = Pmt::dict_from([(
+        Pmt::symbol("setting"),
+        Pmt::dict_from([
+            (Pmt::symbol("key"), Pmt::symbol("underflow_after")),
+            (Pmt::symbol("value"), Pmt::Int(1500)),
+        ]),
+    )]);
+    let before = recording_module::log().len();
+    let mut fg = Flowgraph::new();
+    let sink = fg.add(
+        SoapySink::new("driver=radioflowtest,test=underflow", 1e6, 100e6)
+            .commands(&[setting])
+            .open()
+            .unwrap(),
+    );
+    let src = fg.add(VectorSource::new(vec![Complex32::new(0.5, 0.0); 4000]));
+    fg.connect(src, sink).unwrap();
+    run_within_a_minute(&mut fg).unwrap();
+    let lines = recording_module::log()[before..].to_vec();
+    let written: usize = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("write "))
+        .map(|n| n.parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(written, 4000, "{lines:?}");
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("underflow at "))
+            .count(),
+        1,
+        "{lines:?}"
+    );
+    assert_eq!(fg.block::<SoapySink>(sink).unwrap().underflows(), 1);
+    let events = &fg.stats(sink).unwrap().events;
+    assert_eq!(events.first(), Some(&("underflows", 1)), "{events:?}");
 }

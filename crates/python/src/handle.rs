@@ -286,7 +286,8 @@ impl BlockHandle {
     /// The block's counters: live while the graph runs, else those of the last run. Keys:
     /// work_calls, items_consumed, items_produced, produced_log2 (calls by log2 of the items
     /// produced), work_ns/_min/_avg/_max (with counters "timed"), input_empty, output_full
-    /// (steps that found nothing to read / no room), messages.
+    /// (steps that found nothing to read / no room), messages, events (what the block counts
+    /// itself, by name: a radio's "overflows").
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
         let (graph, id) = self.added()?;
         let s: BlockStats = graph.with_fg(py, |fg| fg.live_stats(id).unwrap_or_default())?;
@@ -313,5 +314,10 @@ fn stats_dict<'py>(py: Python<'py>, s: &BlockStats) -> PyResult<Bound<'py, PyDic
     d.set_item("input_empty", s.input_empty)?;
     d.set_item("output_full", s.output_full)?;
     d.set_item("messages", s.messages)?;
+    let events = PyDict::new(py);
+    for (name, count) in &s.events {
+        events.set_item(*name, *count)?;
+    }
+    d.set_item("events", events)?;
     Ok(d)
 }

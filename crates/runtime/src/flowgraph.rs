@@ -559,10 +559,11 @@ impl Flowgraph {
                 ),
             });
         }
-        self.start_blocks()?;
+        let events = self.start_blocks()?;
         let control = Arc::new(RunControl::default());
-        let counters: Vec<std::sync::Arc<BlockCounters>> = (0..self.nodes.len())
-            .map(|_| std::sync::Arc::default())
+        let counters: Vec<std::sync::Arc<BlockCounters>> = events
+            .into_iter()
+            .map(|e| std::sync::Arc::new(BlockCounters::with_events(e)))
             .collect();
         let instruments = counters
             .iter()
@@ -611,15 +612,21 @@ impl Flowgraph {
     /// (what they post goes out when the run begins). If one fails or panics, the blocks
     /// already started get their `stop` hook (in reverse order; what those report is dropped
     /// in favour of the first failure), every opened output is closed again, and the failure
-    /// is returned naming the block.
-    fn start_blocks(&mut self) -> Result<(), RunError> {
+    /// is returned naming the block. Returns the event counters each block's hook made, by
+    /// block.
+    fn start_blocks(&mut self) -> Result<Vec<Vec<crate::EventCounter>>, RunError> {
+        let mut events = Vec::with_capacity(self.nodes.len());
         for i in 0..self.nodes.len() {
             let node = &mut self.nodes[i];
             let Some(block) = node.block.as_mut() else {
+                events.push(Vec::new());
                 continue;
             };
             block.ports(&mut Ports::open());
-            if let Err(e) = crate::task::guard(&node.name, || block.start()) {
+            let (started, made) =
+                crate::events::collect(|| crate::task::guard(&node.name, || block.start()));
+            events.push(made);
+            if let Err(e) = started {
                 for (k, n) in self.nodes[..=i].iter_mut().enumerate().rev() {
                     if let Some(b) = n.block.as_mut() {
                         if k < i {
@@ -639,7 +646,7 @@ impl Flowgraph {
                 });
             }
         }
-        Ok(())
+        Ok(events)
     }
 
     /// Asks a running graph to stop: every block finishes after its current call, without

@@ -36,6 +36,7 @@ mod current_run;
 pub mod echo;
 mod endpoint;
 mod error;
+mod events;
 mod flowgraph;
 mod from_message;
 mod handles;
@@ -65,6 +66,7 @@ pub use buffer::DEFAULT_BUFFER_BYTES;
 pub use copy::copy_work;
 pub use current_run::{interruptible_sleep, stop_requested};
 pub use error::{BlockError, ConnectError, Direction, RunError};
+pub use events::EventCounter;
 pub use flowgraph::{EdgeId, Flowgraph, PortName, PortRef};
 pub use from_message::{FromMessage, MessageType};
 pub use handles::{BufferFill, MessagePoster, StatsHandle, StopHandle};
@@ -112,8 +114,8 @@ pub mod scheduling {
 pub mod prelude {
     pub use crate::{
         block, copy_work, interruptible_sleep, one_to_one_work, propagate_tags, stop_requested,
-        Block, BlockError, BlockId, Complex32, Flowgraph, Item, MessageOutput, Pmt, Ports,
-        RunError, Scheduler, SingleThread, StreamInput, StreamOutput, Tag, ThreadPerBlock,
+        Block, BlockError, BlockId, Complex32, EventCounter, Flowgraph, Item, MessageOutput, Pmt,
+        Ports, RunError, Scheduler, SingleThread, StreamInput, StreamOutput, Tag, ThreadPerBlock,
         WorkStatus,
     };
 }

@@ -65,6 +65,10 @@ pub struct BlockStats {
     pub output_full: u64,
     /// Messages handled.
     pub messages: u64,
+    /// The events the block counts itself, by name, in the order its `start` hook made them
+    /// ([`EventCounter`](crate::EventCounter)s: a radio's overflows). Kept with the counters
+    /// compiled out too: they are the block's.
+    pub events: Vec<(&'static str, u64)>,
 }
 
 impl BlockStats {
@@ -91,9 +95,24 @@ pub(crate) struct BlockCounters {
     /// [`Flowgraph::wait_timeout`](crate::Flowgraph::wait_timeout) to name the blocks a run
     /// still waits for.
     finished: std::sync::atomic::AtomicBool,
+    /// The event counters the block's `start` hook made.
+    events: Vec<crate::EventCounter>,
 }
 
 impl BlockCounters {
+    /// Counters for a block whose `start` hook made `events`.
+    pub(crate) fn with_events(events: Vec<crate::EventCounter>) -> Self {
+        Self {
+            events,
+            ..Self::default()
+        }
+    }
+
+    /// The block's own event counts now.
+    fn events(&self) -> Vec<(&'static str, u64)> {
+        self.events.iter().map(|e| (e.name(), e.get())).collect()
+    }
+
     /// The block's thread enters a step.
     #[inline(always)]
     pub(crate) fn enter(&self) {
@@ -206,6 +225,7 @@ impl BlockCounters {
             input_empty: c.input_empty.load(Relaxed),
             output_full: c.output_full.load(Relaxed),
             messages: c.messages.load(Relaxed),
+            events: self.events(),
         }
     }
 }
@@ -221,7 +241,10 @@ impl BlockCounters {
     #[inline(always)]
     pub(crate) fn record_messages(&self, _n: u64) {}
     pub(crate) fn snapshot(&self) -> BlockStats {
-        BlockStats::default()
+        BlockStats {
+            events: self.events(),
+            ..BlockStats::default()
+        }
     }
 }
 

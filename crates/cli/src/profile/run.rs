@@ -69,6 +69,8 @@ pub(crate) fn row_json(r: &ProfileRow) -> serde_json::Value {
         "share": r.share, "throughput": r.throughput, "bottleneck": r.bottleneck,
         "input_empty": s.input_empty, "output_full": s.output_full,
         "messages": s.messages, "produced_log2": s.produced_log2.to_vec(),
+        "events": s.events.iter().map(|(k, v)| ((*k).to_owned(), json!(v)))
+            .collect::<serde_json::Map<_, _>>(),
     })
 }
 

@@ -87,6 +87,11 @@ pub struct SoapySink {
     device: Option<Device>,
     /// The active stream while the graph runs.
     stream: Option<TxStream<Complex32>>,
+    /// Writes the device reported an underflow on (it ran out of samples: the graph did not
+    /// keep up); the write is tried again.
+    underflows: EventCounter,
+    /// Writes the device took nothing of within the timeout.
+    timeouts: EventCounter,
 }
 
 impl std::fmt::Debug for SoapySink {
@@ -95,6 +100,7 @@ impl std::fmt::Debug for SoapySink {
             .field("channels", &self.channels)
             .field("open", &self.device.is_some())
             .field("streaming", &self.stream.is_some())
+            .field("underflows", &self.underflows.get())
             .finish_non_exhaustive()
     }
 }
@@ -119,6 +125,8 @@ impl SoapySink {
             channels: Channels::new(config),
             device: None,
             stream: None,
+            underflows: EventCounter::new("underflows"),
+            timeouts: EventCounter::new("timeouts"),
         }
     }
 
@@ -206,7 +214,16 @@ impl SoapySink {
         Ok(self)
     }
 
+    /// Writes the device reported an underflow on (SoapySDR's underflows: it ran out of
+    /// samples because the graph did not keep up), this run.
+    pub fn underflows(&self) -> u64 {
+        self.underflows.get()
+    }
+
     fn start(&mut self) -> Result<(), BlockError> {
+        // Made here, the run's counters are listed with the block's (the live page shows them).
+        self.underflows = EventCounter::new("underflows");
+        self.timeouts = EventCounter::new("timeouts");
         let device = match self.device.take() {
             Some(d) => d,
             None => self.channels.open()?,
@@ -267,7 +284,17 @@ impl SoapySink {
             match write_from(stream, &self.inputs, ready, last) {
                 Ok(0) => {}
                 Ok(n) => break n,
-                Err(e) if e.code == ErrorCode::Timeout => {}
+                Err(e) if e.code == ErrorCode::Timeout => self.timeouts.add(1),
+                Err(e) if e.code == ErrorCode::Underflow => {
+                    if self.underflows.get() == 0 {
+                        tracing::warn!(
+                            device = %self.channels.first().args,
+                            "soapy_sink: the device ran out of samples (underflow): the graph \
+                             does not keep up with its rate; counting them from here"
+                        );
+                    }
+                    self.underflows.add(1);
+                }
                 Err(e) => {
                     return Err(self
                         .channels

@@ -20,8 +20,9 @@ use soapysdr::{Device, Direction, ErrorCode, RxStream};
 /// graph starts and deactivated when it stops. A device that tunes more than 1 kHz away
 /// from the frequency asked for, or runs more than 0.1% off the sample rate asked for, is an
 /// error rather than a radio listening elsewhere. Samples the device lost (an overflow: the
-/// graph did not keep up) are counted ([`overflows`](Self::overflows)) and logged once;
-/// the stream goes on.
+/// graph did not keep up) are counted ([`overflows`](Self::overflows), and live as the
+/// block's `overflows` event counter, which the live page shows) and logged once; the stream
+/// goes on.
 ///
 /// The first sample read after the start, after an overflow, and after each retune or rate
 /// change carried out while running, has the tags `rx_freq` (Hz) and `rx_rate` (samples/s),
@@ -126,7 +127,9 @@ pub struct SoapySource {
     /// How many samples the next read asks for at most: halved after a timeout, doubled
     /// back (up to the MTU) after a read that came whole.
     read_size: usize,
-    overflows: u64,
+    overflows: EventCounter,
+    /// Reads that found nothing within the timeout.
+    timeouts: EventCounter,
     /// The next samples read get `rx_freq` and `rx_rate` tags (set at the start, after an
     /// overflow and when a retune or a rate change was carried out).
     tag_tuning: bool,
@@ -169,7 +172,8 @@ impl SoapySource {
             stream: None,
             mtu: 0,
             read_size: 0,
-            overflows: 0,
+            overflows: EventCounter::new("overflows"),
+            timeouts: EventCounter::new("timeouts"),
             tag_tuning: false,
             has_time: false,
         }
@@ -276,10 +280,13 @@ impl SoapySource {
 
     /// Reads the device lost because the graph did not keep up (SoapySDR's overflows).
     pub fn overflows(&self) -> u64 {
-        self.overflows
+        self.overflows.get()
     }
 
     fn start(&mut self) -> Result<(), BlockError> {
+        // Made here, the run's counters are listed with the block's (the live page shows them).
+        self.overflows = EventCounter::new("overflows");
+        self.timeouts = EventCounter::new("timeouts");
         let device = match self.device.take() {
             Some(d) => d,
             None => self.channels.open()?,
@@ -344,17 +351,18 @@ impl SoapySource {
                     break n;
                 }
                 Err(e) if e.code == ErrorCode::Timeout => {
+                    self.timeouts.add(1);
                     self.read_size = (self.read_size / 2).max(1);
                 }
                 Err(e) if e.code == ErrorCode::Overflow => {
-                    if self.overflows == 0 {
+                    if self.overflows.get() == 0 {
                         tracing::warn!(
                             device = %self.channels.first().args,
                             "soapy_source: the device lost samples (overflow): the graph does \
                              not keep up with its rate; counting them from here"
                         );
                     }
-                    self.overflows += 1;
+                    self.overflows.add(1);
                     // As gr-uhd's source: the samples after the gap tagged anew.
                     self.tag_tuning = true;
                 }

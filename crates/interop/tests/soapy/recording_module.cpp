@@ -8,11 +8,14 @@
 // sample k = (k, c) (as floats, exact below 2^24), each read timestamped (HAS_TIME) with the
 // time of its first sample at the sample rate from the time set by setHardwareTime, and an
 // overflow once where the setting overflow_after says (1000 samples lost); its transmit
-// stream takes what it is given and logs how many samples per write.
+// stream takes what it is given and logs how many samples per write, except that the first
+// write at or after the sample the setting underflow_after says reports an underflow once
+// (taking nothing; the write before it stops at that sample).
 
 #include <SoapySDR/Device.hpp>
 #include <SoapySDR/Formats.hpp>
 #include <SoapySDR/Registry.hpp>
+#include <algorithm>
 #include <complex>
 #include <mutex>
 #include <sstream>
@@ -50,6 +53,8 @@ struct TestStream
     unsigned long long produced = 0;
     // A read at this sample reports an overflow once, 1000 samples lost (0: none).
     unsigned long long overflow_at = 0;
+    // A write at or after this sample reports an underflow once, taking nothing (0: none).
+    unsigned long long underflow_at = 0;
 };
 
 class RecordingDevice : public SoapySDR::Device
@@ -59,6 +64,7 @@ class RecordingDevice : public SoapySDR::Device
     double gain[2][2] = {};
     long long time_ns = 0;
     unsigned long long overflow_after = 0;
+    unsigned long long underflow_after = 0;
 
 public:
     explicit RecordingDevice(const SoapySDR::Kwargs &args)
@@ -167,11 +173,13 @@ public:
         time_ns = t;
     }
 
-    // overflow_after=N: the next receive stream reports an overflow at sample N.
+    // overflow_after=N: the next receive stream reports an overflow at sample N;
+    // underflow_after=N: the next transmit stream reports an underflow at sample N.
     void writeSetting(const std::string &key, const std::string &value) override
     {
         note("setting " + key + "=" + value);
         if (key == "overflow_after") overflow_after = std::stoull(value);
+        if (key == "underflow_after") underflow_after = std::stoull(value);
     }
     std::string readSetting(const std::string &key) const override
     {
@@ -190,6 +198,7 @@ public:
         s->direction = d;
         s->channels = channels.empty() ? std::vector<size_t>(1, 0) : channels;
         s->overflow_at = overflow_after;
+        s->underflow_at = underflow_after;
         return reinterpret_cast<SoapySDR::Stream *>(s);
     }
     void closeStream(SoapySDR::Stream *stream) override
@@ -231,11 +240,23 @@ public:
         return int(n);
     }
 
-    int writeStream(SoapySDR::Stream *, const void *const *, const size_t n, int &flags, const long long, const long) override
+    int writeStream(SoapySDR::Stream *stream, const void *const *, const size_t n, int &flags, const long long, const long) override
     {
+        auto *s = reinterpret_cast<TestStream *>(stream);
         flags = 0;
-        note("write " + std::to_string(n));
-        return int(n);
+        size_t taken = n;
+        if (s->underflow_at != 0) {
+            if (s->produced >= s->underflow_at) {
+                s->underflow_at = 0;
+                note("underflow at " + std::to_string(s->produced));
+                return SOAPY_SDR_UNDERFLOW;
+            }
+            // A write that crosses the sample takes what comes before it.
+            taken = std::min<size_t>(n, s->underflow_at - s->produced);
+        }
+        s->produced += taken;
+        note("write " + std::to_string(taken));
+        return int(taken);
     }
 };
 
