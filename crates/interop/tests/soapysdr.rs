@@ -646,3 +646,72 @@ fn an_underflow_is_counted_and_no_sample_is_lost() {
     let events = &fg.stats(sink).unwrap().events;
     assert_eq!(events.first(), Some(&("underflows", 1)), "{events:?}");
 }
+
+/// A device that vanishes while streaming (its driver's stream fails, as when a USB radio is
+/// unplugged): the run ends with an error naming the block, the device and what failed; a
+/// sink has sent every sample before the failure.
+#[test]
+fn a_device_that_vanishes_mid_run_is_an_error_naming_it() {
+    if recording_module::skip_without_recording_module(
+        "a_device_that_vanishes_mid_run_is_an_error_naming_it",
+    ) {
+        return;
+    }
+    let _turn = recording_module::exclusive();
+    let vanish = || {
+        Pmt::dict_from([(
+            Pmt::symbol("setting"),
+            Pmt::dict_from([
+                (Pmt::symbol("key"), Pmt::symbol("vanish_after")),
+                (Pmt::symbol("value"), Pmt::Int(3000)),
+            ]),
+        )])
+    };
+    // Receiving.
+    let mut fg = Flowgraph::new();
+    let src = fg.add(
+        SoapySource::new("driver=radioflowtest,test=vanish_rx", 1e6, 100e6)
+            .commands(&[vanish()])
+            .open()
+            .unwrap(),
+    );
+    let sink = fg.add(VectorSink::<Complex32>::new());
+    fg.connect(src, sink).unwrap();
+    let err = run_within_a_minute(&mut fg).unwrap_err().to_string();
+    for part in [
+        "soapy_source",
+        "driver=radioflowtest,test=vanish_rx",
+        "reading the stream",
+    ] {
+        assert!(err.contains(part), "{part}: {err}");
+    }
+    // (What the vector sink had taken by then depends on timing: a failure stops the whole
+    // graph, as in GNU Radio, without draining the buffers.)
+    let data = fg.block::<VectorSink<Complex32>>(sink).unwrap().data();
+    assert!(data.len() <= 3000, "{}", data.len());
+    // Sending.
+    let before = recording_module::log().len();
+    let mut fg = Flowgraph::new();
+    let sink = fg.add(
+        SoapySink::new("driver=radioflowtest,test=vanish_tx", 1e6, 100e6)
+            .commands(&[vanish()])
+            .open()
+            .unwrap(),
+    );
+    let src = fg.add(VectorSource::new(vec![Complex32::new(0.5, 0.0); 5000]));
+    fg.connect(src, sink).unwrap();
+    let err = run_within_a_minute(&mut fg).unwrap_err().to_string();
+    for part in [
+        "soapy_sink",
+        "driver=radioflowtest,test=vanish_tx",
+        "writing the stream",
+    ] {
+        assert!(err.contains(part), "{part}: {err}");
+    }
+    let written: usize = recording_module::log()[before..]
+        .iter()
+        .filter_map(|l| l.strip_prefix("write "))
+        .map(|n| n.parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(written, 3000);
+}

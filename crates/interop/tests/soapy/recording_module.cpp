@@ -10,7 +10,9 @@
 // overflow once where the setting overflow_after says (1000 samples lost); its transmit
 // stream takes what it is given and logs how many samples per write, except that the first
 // write at or after the sample the setting underflow_after says reports an underflow once
-// (taking nothing; the write before it stops at that sample).
+// (taking nothing; the write before it stops at that sample). With the setting vanish_after,
+// both streams fail (SOAPY_SDR_STREAM_ERROR, as a driver whose device was unplugged) from that
+// sample on.
 
 #include <SoapySDR/Device.hpp>
 #include <SoapySDR/Formats.hpp>
@@ -55,6 +57,8 @@ struct TestStream
     unsigned long long overflow_at = 0;
     // A write at or after this sample reports an underflow once, taking nothing (0: none).
     unsigned long long underflow_at = 0;
+    // From this sample on, reads and writes fail: the device is gone (0: never).
+    unsigned long long vanish_at = 0;
 };
 
 class RecordingDevice : public SoapySDR::Device
@@ -65,6 +69,7 @@ class RecordingDevice : public SoapySDR::Device
     long long time_ns = 0;
     unsigned long long overflow_after = 0;
     unsigned long long underflow_after = 0;
+    unsigned long long vanish_after = 0;
 
 public:
     explicit RecordingDevice(const SoapySDR::Kwargs &args)
@@ -174,12 +179,14 @@ public:
     }
 
     // overflow_after=N: the next receive stream reports an overflow at sample N;
-    // underflow_after=N: the next transmit stream reports an underflow at sample N.
+    // underflow_after=N: the next transmit stream reports an underflow at sample N;
+    // vanish_after=N: the next streams fail from sample N on (the device unplugged).
     void writeSetting(const std::string &key, const std::string &value) override
     {
         note("setting " + key + "=" + value);
         if (key == "overflow_after") overflow_after = std::stoull(value);
         if (key == "underflow_after") underflow_after = std::stoull(value);
+        if (key == "vanish_after") vanish_after = std::stoull(value);
     }
     std::string readSetting(const std::string &key) const override
     {
@@ -199,6 +206,7 @@ public:
         s->channels = channels.empty() ? std::vector<size_t>(1, 0) : channels;
         s->overflow_at = overflow_after;
         s->underflow_at = underflow_after;
+        s->vanish_at = vanish_after;
         return reinterpret_cast<SoapySDR::Stream *>(s);
     }
     void closeStream(SoapySDR::Stream *stream) override
@@ -217,6 +225,11 @@ public:
     {
         auto *s = reinterpret_cast<TestStream *>(stream);
         size_t n = numElems;
+        if (s->vanish_at != 0 && s->produced >= s->vanish_at) {
+            flags = 0;
+            return SOAPY_SDR_STREAM_ERROR;
+        }
+        if (s->vanish_at != 0) n = std::min<size_t>(n, s->vanish_at - s->produced);
         if (s->overflow_at != 0 && s->produced >= s->overflow_at)
         {
             s->overflow_at = 0;
@@ -245,6 +258,10 @@ public:
         auto *s = reinterpret_cast<TestStream *>(stream);
         flags = 0;
         size_t taken = n;
+        if (s->vanish_at != 0) {
+            if (s->produced >= s->vanish_at) return SOAPY_SDR_STREAM_ERROR;
+            taken = std::min<size_t>(taken, s->vanish_at - s->produced);
+        }
         if (s->underflow_at != 0) {
             if (s->produced >= s->underflow_at) {
                 s->underflow_at = 0;
@@ -252,7 +269,7 @@ public:
                 return SOAPY_SDR_UNDERFLOW;
             }
             // A write that crosses the sample takes what comes before it.
-            taken = std::min<size_t>(n, s->underflow_at - s->produced);
+            taken = std::min<size_t>(taken, s->underflow_at - s->produced);
         }
         s->produced += taken;
         note("write " + std::to_string(taken));
