@@ -53,7 +53,9 @@ impl ZmqMessageSink {
     }
 
     fn stop(&mut self) -> Result<(), BlockError> {
-        self.socket = None;
+        if let Some(socket) = self.socket.take() {
+            socket.close_sink();
+        }
         Ok(())
     }
 

@@ -84,7 +84,9 @@ impl<T: Item> ZmqSink<T> {
     }
 
     fn stop(&mut self) -> Result<(), BlockError> {
-        self.socket = None;
+        if let Some(socket) = self.socket.take() {
+            socket.close_sink();
+        }
         Ok(())
     }
 

@@ -7,8 +7,14 @@ use std::time::{Duration, Instant};
 /// How long one wait on a socket lasts before the stop flag is looked at again.
 const POLL_SLICE_MS: i64 = 50;
 
-/// How long a closing sink's socket keeps trying to deliver what it queued.
+/// How long a closing sink's socket keeps trying to deliver what it queued when the graph was
+/// stopped (or failed): gr-zeromq's second.
 const SINK_LINGER_MS: i32 = 1000;
+
+/// How long a sink's socket keeps trying to deliver what it queued when its stream ended: the
+/// last messages are the data's end, and a peer on a loaded machine may take more than a
+/// second to read them (a lost last reply once left a GNU Radio REQ source 1,707 items short).
+const SINK_END_LINGER_MS: i32 = 10_000;
 
 /// The ZeroMQ socket patterns of gr-zeromq's blocks, for the sending or receiving side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,6 +140,16 @@ impl std::fmt::Debug for Socket {
 }
 
 impl Socket {
+    /// Closes a sink's socket from its block's `stop` hook: after the end of its stream it
+    /// keeps up to ten seconds to hand over what it queued (returning as soon as it did);
+    /// when the graph was stopped, gr-zeromq's one second.
+    pub(crate) fn close_sink(self) {
+        if !radioflow_runtime::stop_requested() {
+            // A socket that refuses (it cannot here) keeps the second it was opened with.
+            let _ = self.socket.set_linger(SINK_END_LINGER_MS);
+        }
+    }
+
     /// Opens, configures and binds or connects the socket of block kind `block` (for errors),
     /// on the sink side if `sink`.
     ///
