@@ -5,6 +5,8 @@
 //!   inside, a key tagged twice, a PDU whose bytes are not whole items and one shorter than an
 //!   item are among the cases.
 //! - pdu_set, pdu_remove, pdu_filter (and inverted): the PDUs out equal.
+//! - pdu_split (empty parts dropped or passed): the dicts and vectors out equal; a message that
+//!   is not a PDU dropped.
 //! - random_pdu: the same PDUs (GNU Radio's generator, seed and draws), each within the mask
 //!   and the lengths.
 //! - The burst blocks, for each item type GRC offers (byte, short, int, float, complex):
@@ -18,8 +20,8 @@
 
 use radioflow_blocks::{
     BurstTagger, EarlyBurst, Head, MessageBurstSource, MessageDebug, PduFilter, PduItem, PduRemove,
-    PduSet, PduToStream, PduToTaggedStream, RandomPdu, RotatorCc, TagGate, TaggedStreamToPdu,
-    TagsToPdu, TakeSkipToPdu, VectorSink, VectorSource,
+    PduSet, PduSplit, PduToStream, PduToTaggedStream, RandomPdu, RotatorCc, TagGate,
+    TaggedStreamToPdu, TagsToPdu, TakeSkipToPdu, VectorSink, VectorSource,
 };
 use radioflow_runtime::{Block, Complex32};
 use radioflow_runtime::{
@@ -193,6 +195,40 @@ fn ours_meta<B: Block>(block: B, s: &dyn Scheduler) -> Vec<Pmt> {
     fg.connect_message((b, "pdus"), (dbg, "store")).unwrap();
     fg.run_with(s).unwrap();
     fg.block::<MessageDebug>(dbg).unwrap().messages().to_vec()
+}
+
+/// pdu_split's messages: full, empty parts, not a PDU, and a marker PDU last (it ends both
+/// outputs in GNU Radio's run).
+fn split_messages() -> Vec<Pmt> {
+    vec![
+        Pmt::pair(Pmt::dict_from([("k", 1i64)]), Pmt::blob(vec![1, 2])),
+        Pmt::pair(Pmt::Null, Pmt::F32Vector(Vec::new().into())),
+        Pmt::pair(
+            Pmt::dict_from([("e", true)]),
+            Pmt::C32Vector(Vec::new().into()),
+        ),
+        Pmt::pair(Pmt::Null, Pmt::F32Vector(vec![0.5].into())),
+        Pmt::Int(3),
+        Pmt::pair(Pmt::Null, Pmt::Int(4)),
+        Pmt::pair(Pmt::dict_from([("end", true)]), Pmt::blob(vec![9])),
+    ]
+}
+
+/// pdu_split's settings checked: empty parts dropped, then passed.
+const SPLIT_PASSES: [bool; 2] = [false, true];
+
+/// Our dicts and vectors out of pdu_split for [`split_messages`].
+fn ours_split(pass_empty: bool, s: &dyn Scheduler) -> (Vec<Pmt>, Vec<Pmt>) {
+    let mut fg = Flowgraph::new();
+    let src = fg.add(MessageBurstSource::new(split_messages()));
+    let b = fg.add(PduSplit::new(pass_empty));
+    let (dicts, vecs) = (fg.add(MessageDebug::new()), fg.add(MessageDebug::new()));
+    fg.connect_message((src, "out"), (b, "pdu")).unwrap();
+    fg.connect_message((b, "dict"), (dicts, "store")).unwrap();
+    fg.connect_message((b, "vec"), (vecs, "store")).unwrap();
+    fg.run_with(s).unwrap();
+    let got = |d| fg.block::<MessageDebug>(d).unwrap().messages().to_vec();
+    (got(dicts), got(vecs))
 }
 
 /// random_pdu's case: min, max, mask, modulo, PDUs.
@@ -621,6 +657,10 @@ fn pdu_blocks_equal_gnu_radio_s() {
             "name": "random", "min": RANDOM.0, "max": RANDOM.1, "mask": RANDOM.2,
             "modulo": RANDOM.3, "n": RANDOM.4,
         }],
+        "split": SPLIT_PASSES.map(|pass| json!({
+            "name": format!("split_{pass}"), "pass_empty": pass,
+            "pdus": split_messages().iter().map(|p| hex(&p.to_bytes())).collect::<Vec<_>>(),
+        })),
         "bursts": bursts_job(&burst),
         "gates": gates_job(),
     });
@@ -682,6 +722,22 @@ fn pdu_blocks_equal_gnu_radio_s() {
                 _ => ours_meta(PduFilter::new(k, v, invert), s.as_ref()),
             };
             assert_eq!(ours, pdus_of(case), "{case}, {name}");
+        }
+        for pass in [false, true] {
+            let case = format!("split_{pass}");
+            let parts = |part: &str| -> Vec<Pmt> {
+                gr[&case][part]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(pmt_of)
+                    .collect()
+            };
+            assert_eq!(
+                ours_split(pass, s.as_ref()),
+                (parts("dict"), parts("vec")),
+                "{case}, {name}"
+            );
         }
         // Random: the same generator, seed and draws as GNU Radio's: the same PDUs.
         let ours = ours_random(s.as_ref());

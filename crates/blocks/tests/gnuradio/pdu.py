@@ -195,6 +195,33 @@ def run_gates(job):
     return result
 
 
+def run_split(case):
+    """pdu_split's dict and vec outputs for the case's messages; the last is a marker PDU
+    whose two parts end both outputs."""
+    block = pdu.pdu_split(case["pass_empty"])
+    tb = gr.top_block()
+    dicts, vecs = blocks.message_debug(), blocks.message_debug()
+    tb.msg_connect(block, "dict", dicts, "store")
+    tb.msg_connect(block, "vec", vecs, "store")
+    tb.start()
+    msgs = [unhex(h) for h in case["pdus"]]
+    for m in msgs:
+        block.to_basic_block()._post(pmt.intern("pdu"), m)
+    last = msgs[-1]
+
+    def ends_with(dbg, part):
+        n = dbg.num_messages()
+        return n > 0 and pmt.serialize_str(dbg.get_message(n - 1)) == pmt.serialize_str(part)
+
+    wait_until(lambda: ends_with(dicts, pmt.car(last)) and ends_with(vecs, pmt.cdr(last)))
+    tb.stop()
+    tb.wait()
+    return {
+        "dict": [tohex(dicts.get_message(i)) for i in range(dicts.num_messages())],
+        "vec": [tohex(vecs.get_message(i)) for i in range(vecs.num_messages())],
+    }
+
+
 def main():
     # GNU Radio's loggers (take_skip_to_pdu's, tags_to_pdu's) write to stdout: the JSON goes
     # to the real stdout, everything else to stderr.
@@ -257,6 +284,8 @@ def main():
         result[case["name"]] = run_messages(
             block, "generate", ticks, lambda dbg: dbg.num_messages() >= n
         )
+    for case in job.get("split", []):
+        result[case["name"]] = run_split(case)
     if "bursts" in job:
         result.update(run_bursts(job["bursts"]))
     if "gates" in job:

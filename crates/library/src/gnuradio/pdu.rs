@@ -1,5 +1,6 @@
 //! Rows for GNU Radio's `pdu` module (gr-pdu): PDUs to tagged streams and back, random PDUs,
-//! and PDUs' metadata set, removed and filtered on.
+//! PDUs' metadata set, removed and filtered on, PDUs split, and stamped with the system time
+//! and the delay since.
 
 use super::common::{param, row, ty};
 use super::table::{GrBlock, GrType};
@@ -59,5 +60,29 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "pdu_filter",
         &[],
         &[param("k", "k"), param("v", "v"), param("invert", "invert")],
+    ),
+    row(
+        "pdu_add_system_time",
+        "pdu.add_system_time({key})",
+        "pdu_add_system_time",
+        &[],
+        &[param("key", "key")],
+    ),
+    row(
+        "pdu_pdu_split",
+        "pdu.pdu_split({pass_empty})",
+        "pdu_split",
+        &[],
+        &[param("pass_empty", "pass_empty")],
+    ),
+    row(
+        "pdu_time_delta",
+        "pdu.time_delta({delta_key},{time_key})",
+        "pdu_time_delta",
+        &[],
+        &[
+            param("delta_key", "delta_key"),
+            param("time_key", "time_key"),
+        ],
     ),
 ];
