@@ -67,3 +67,8 @@ pub use header_format::{
     DEFAULT_ACCESS_CODE,
 };
 pub use lfsr::Lfsr;
+mod equalizer;
+pub use equalizer::{
+    AdaptiveAlgorithm, AdaptiveAlgorithmError, AlgorithmKind, DecisionFeedbackEqualizer,
+    LinearEqualizer,
+};
