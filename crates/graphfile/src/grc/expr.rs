@@ -815,6 +815,11 @@ impl<'s> Parser<'_, 's, '_> {
                         if let Some(result) = super::header_format::method(text, method, &args) {
                             return result;
                         }
+                        // And so is an adaptive algorithm.
+                        if let Some(result) = super::adaptive_algorithm::method(text, method, &args)
+                        {
+                            return result;
+                        }
                         return Err(no_method(v, method));
                     }
                     v => return Err(no_method(v, method)),
