@@ -7,7 +7,7 @@ use super::table::GrBlock;
 pub(crate) const ROWS: &[GrBlock] = &[
     row(
         "digital_linear_equalizer",
-        "digital.linear_equalizer({num_taps}, {sps}, {alg}, {adapt_after_training}, {training_sequence}, {training_start_tag})",
+        "digital.linear_equalizer({num_taps},{sps},{alg},{adapt_after_training},{training_sequence},{training_start_tag})",
         "linear_equalizer",
         &[],
         &[
@@ -21,7 +21,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
     ),
     row(
         "digital_decision_feedback_equalizer",
-        "digital.decision_feedback_equalizer({num_taps_fwd}, {num_taps_rev}, {sps}, {alg}, {adapt_after_training}, {training_sequence}, {training_start_tag})",
+        "digital.decision_feedback_equalizer({num_taps_fwd},{num_taps_rev},{sps},{alg},{adapt_after_training},{training_sequence},{training_start_tag})",
         "decision_feedback_equalizer",
         &[],
         &[
