@@ -101,8 +101,13 @@ struct Case {
     name: String,
     /// GNU Radio's constructor (Python).
     make: String,
-    block: Box<dyn Fn() -> Box<dyn FnOnce(&mut Flowgraph) -> radioflow_runtime::BlockId>>,
     vlen: usize,
+    forward: usize,
+    feedback: Option<usize>,
+    alg: AdaptiveAlgorithm,
+    adapt: bool,
+    sequence: Vec<Complex32>,
+    key: &'static str,
     order: u32,
     sps: usize,
 }
@@ -299,27 +304,16 @@ fn cases() -> Vec<Case> {
                     fwd + rev,
                 ),
             };
-            let block: Box<dyn Fn() -> Box<dyn FnOnce(&mut Flowgraph) -> radioflow_runtime::BlockId>> =
-                Box::new(move || {
-                    let (alg, seq) = (ours.clone(), seq.clone());
-                    Box::new(move |fg: &mut Flowgraph| match rev {
-                        None => fg.add(
-                            LinearEqualizer::<Complex32>::new(fwd, sps, alg, adapt, &seq, key)
-                                .unwrap(),
-                        ),
-                        Some(rev) => fg.add(
-                            DecisionFeedbackEqualizer::<Complex32>::new(
-                                fwd, rev, sps, alg, adapt, &seq, key,
-                            )
-                            .unwrap(),
-                        ),
-                    })
-                });
             Case {
                 name: name.to_owned(),
                 make,
-                block,
                 vlen,
+                forward: fwd,
+                feedback: rev,
+                alg: ours,
+                adapt,
+                sequence: seq,
+                key,
                 order,
                 sps,
             }
@@ -352,7 +346,32 @@ fn ours(case: &Case, scheduler: &dyn Scheduler) -> Outputs {
         .collect();
     let mut fg = Flowgraph::new();
     let src = fg.add(VectorSource::new(x).tags(tags));
-    let eq = (case.block)()(&mut fg);
+    let (alg, seq) = (case.alg.clone(), &case.sequence);
+    let eq = match case.feedback {
+        None => fg.add(
+            LinearEqualizer::<Complex32>::new(
+                case.forward,
+                case.sps,
+                alg,
+                case.adapt,
+                seq,
+                case.key,
+            )
+            .unwrap(),
+        ),
+        Some(rev) => fg.add(
+            DecisionFeedbackEqualizer::<Complex32>::new(
+                case.forward,
+                rev,
+                case.sps,
+                alg,
+                case.adapt,
+                seq,
+                case.key,
+            )
+            .unwrap(),
+        ),
+    };
     let out = fg.add(VectorSink::<Complex32>::new());
     let taps = fg.add(VectorSink::<Complex32>::new().with_vlen(case.vlen));
     let state = fg.add(VectorSink::<i16>::new());

@@ -74,10 +74,10 @@ impl AdaptiveAlgorithm {
         if !step.is_finite() {
             return Err(bad(format!("the step size {step} is not a finite number")));
         }
-        if let AlgorithmKind::Cma { modulus } = kind {
-            if !modulus.is_finite() {
-                return Err(bad(format!("the modulus {modulus} is not a finite number")));
-            }
+        if let AlgorithmKind::Cma { modulus } = kind
+            && !modulus.is_finite()
+        {
+            return Err(bad(format!("the modulus {modulus} is not a finite number")));
         }
         if constellation.dimensionality() != 1 {
             return Err(bad(format!(
@@ -114,10 +114,10 @@ impl AdaptiveAlgorithm {
     /// sample, so the CMA's one lands on the newest sample (the last).
     pub(crate) fn initialize_taps(&self, taps: &mut [Complex32]) {
         taps.fill(Complex32::default());
-        if matches!(self.kind, AlgorithmKind::Cma { .. }) {
-            if let Some(last) = taps.last_mut() {
-                *last = Complex32::new(1.0, 0.0);
-            }
+        if matches!(self.kind, AlgorithmKind::Cma { .. })
+            && let Some(last) = taps.last_mut()
+        {
+            *last = Complex32::new(1.0, 0.0);
         }
     }
 
@@ -186,16 +186,8 @@ impl AdaptiveAlgorithm {
 #[inline]
 fn cma_error(y: Complex32, modulus: f32) -> Complex32 {
     let s = (y.re * y.re + y.im * y.im) - modulus;
-    let clip = |v: f32| {
-        if v > 1.0 {
-            1.0
-        } else if v < -1.0 {
-            -1.0
-        } else {
-            v
-        }
-    };
-    Complex32::new(clip(y.re * s), clip(y.im * s))
+    // `clamp` keeps a NaN, as GNU Radio's comparisons do.
+    Complex32::new((y.re * s).clamp(-1.0, 1.0), (y.im * s).clamp(-1.0, 1.0))
 }
 
 impl fmt::Display for AdaptiveAlgorithm {
