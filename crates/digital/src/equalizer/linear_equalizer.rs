@@ -27,22 +27,23 @@ use std::marker::PhantomData;
 /// # Example
 /// ```
 /// use radioflow_blocks::{VectorSink, VectorSource};
-/// use radioflow_digital::{AdaptiveAlgorithm, LinearEqualizer};
+/// use radioflow_digital::{AdaptiveAlgorithm, Constellation, LinearEqualizer};
 /// use radioflow_runtime::{Complex32, Flowgraph, Pmt, Tag};
 ///
-/// // QPSK at 1 sample per symbol through a channel 1 + 0.4 z^-1: LMS learns its inverse.
+/// // GNU Radio's QPSK points at 1 sample per symbol through a channel 1 + 0.4 z^-1: LMS
+/// // learns its inverse.
+/// let points = Constellation::qpsk().points().to_vec();
 /// let mut seed = 1u32;
 /// let symbols: Vec<Complex32> = (0..4000)
 ///     .map(|_| {
 ///         seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-///         let b = |s: u32| if s & 1 == 0 { -1.0 } else { 1.0 };
-///         Complex32::new(b(seed >> 16), b(seed >> 17)) * std::f32::consts::FRAC_1_SQRT_2
+///         points[(seed >> 16) as usize % 4]
 ///     })
 ///     .collect();
 /// let x: Vec<Complex32> = (0..symbols.len())
 ///     .map(|n| symbols[n] + if n > 0 { symbols[n - 1] * 0.4 } else { Complex32::default() })
 ///     .collect();
-/// let alg: AdaptiveAlgorithm = "lms step=0.01 | qpsk".parse()?;
+/// let alg: AdaptiveAlgorithm = "lms step=0.005 | qpsk".parse()?;
 /// let mut fg = Flowgraph::new();
 /// // Trained on the first 200 symbols from the tag at sample 0, then decision-directed.
 /// let src = fg.add(VectorSource::new(x).tags(vec![Tag::new(0, "corr_est", Pmt::Null)]));
