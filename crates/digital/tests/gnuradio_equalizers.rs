@@ -12,11 +12,12 @@
 //!
 //! Compared: the `state` output exactly (it says where training starts and stops), the
 //! output tags exactly, the symbols and taps within 1e-5 (absolute; the symbols' magnitude
-//! is 1 to 2; the worst measured is 5e-7). Not bit-exact: GNU Radio's filter sums its dot product with VOLK (SIMD
-//! partial sums, their order set by the buffer's alignment), as do its NLMS energy and its
-//! LMS/CMA tap updates (with fused multiply-adds where the machine has them); radioflow
-//! sums in order. The adaptation carries those last-place differences from symbol to
-//! symbol without growing them (measured worst: see `EQ_REPORT=1`).
+//! is 1 to 2; the worst measured is 5e-7, `EQ_REPORT=1` prints each case's). Not
+//! bit-exact: GNU Radio's filter sums its dot product with VOLK (SIMD partial sums, their
+//! order set by the buffer's alignment), as do its NLMS energy and its LMS/CMA tap updates
+//! (with fused multiply-adds where the machine has them); radioflow sums in order. The
+//! adaptation carries those last-place differences from symbol to symbol without growing
+//! them.
 
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_digital::{AdaptiveAlgorithm, DecisionFeedbackEqualizer, LinearEqualizer};
