@@ -6,21 +6,14 @@
 //! with VOLK in another order; crates/digital/tests/gnuradio_equalizers.rs says more). The
 //! expressions that make algorithms, and their errors.
 
-mod support;
-
+use super::{ev, scratch, support};
 use num_complex::Complex32;
-use radioflow_graphfile::grc::{evaluate, Value};
+use radioflow_graphfile::grc::Value;
 use radioflow_graphfile::parse_grc;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-const EQUALIZERS: &str = include_str!("grc/equalizers.grc");
+const EQUALIZERS: &str = include_str!("equalizers.grc");
 const FILES: [&str; 4] = ["le.c64", "dfe.c64", "dfe_taps.c64", "nlms.c64"];
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("radioflow-grc-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn complex(path: &Path) -> Vec<Complex32> {
     let f = |b: &[u8]| f32::from_le_bytes(b.try_into().unwrap());
@@ -75,10 +68,6 @@ fn equalizers_in_a_grc_run_as_in_gnu_radio() {
     std::fs::remove_dir_all(dir).ok();
 }
 
-fn ev(text: &str) -> std::result::Result<Value, String> {
-    evaluate(text, &[]).map_err(|e| e.to_string())
-}
-
 #[test]
 fn gnu_radio_s_algorithm_objects_evaluate_to_their_text_form() {
     let text = |v: Value| match v {
@@ -87,20 +76,32 @@ fn gnu_radio_s_algorithm_objects_evaluate_to_their_text_form() {
     };
     assert_eq!(
         text(
-            ev("digital.adaptive_algorithm_lms(digital.constellation_qpsk().base(), 0.01).base()")
-                .unwrap()
+            ev(
+                "digital.adaptive_algorithm_lms(digital.constellation_qpsk().base(), 0.01).base()",
+                &[]
+            )
+            .unwrap()
         ),
         "lms step=0.01 | qpsk"
     );
     assert_eq!(
         text(
-            ev("digital.adaptive_algorithm_nlms(cons=digital.constellation_bpsk(), step_size=0.5)")
-                .unwrap()
+            ev(
+                "digital.adaptive_algorithm_nlms(cons=digital.constellation_bpsk(), step_size=0.5)",
+                &[]
+            )
+            .unwrap()
         ),
         "nlms step=0.5 | bpsk"
     );
     assert_eq!(
-        text(ev("digital.adaptive_algorithm_cma(digital.constellation_8psk(), 1e-4, 1)").unwrap()),
+        text(
+            ev(
+                "digital.adaptive_algorithm_cma(digital.constellation_8psk(), 1e-4, 1)",
+                &[]
+            )
+            .unwrap()
+        ),
         "cma step=0.0001 modulus=1 | 8psk"
     );
     for (wrong, says) in [
@@ -125,7 +126,7 @@ fn gnu_radio_s_algorithm_objects_evaluate_to_their_text_form() {
             "base()",
         ),
     ] {
-        let e = ev(wrong).unwrap_err();
+        let e = ev(wrong, &[]).unwrap_err();
         assert!(e.contains(says), "{wrong}: {e}");
     }
 }

@@ -5,10 +5,10 @@
 //! with small chunks, so that the taps and training carry across work calls). SKIPPED where
 //! GNU Radio is not installed.
 //!
-//! The input: QPSK (and 8PSK) symbols at 2 to 4 samples per symbol through a three-path
+//! The input: QPSK (and 8PSK) symbols at 1 to 4 samples per symbol through a three-path
 //! channel with a little noise, a 48-symbol preamble at symbols 20 and 600 and a
-//! `corr_est` tag on each (the second on an odd sample, inside its symbol), and one tag of
-//! another key that must start nothing.
+//! `corr_est` tag on each (the second past its symbol's first sample where the symbol has
+//! more than one), and one tag of another key that must start nothing.
 //!
 //! Compared: the `state` output exactly (it says where training starts and stops), the
 //! output tags exactly, the symbols and taps within 1e-5 (absolute; the symbols' magnitude
@@ -19,6 +19,7 @@
 //! adaptation carries those last-place differences from symbol to symbol without growing
 //! them.
 
+use super::{gnuradio_present, parse_tags, Lcg, PYTHON};
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_digital::{AdaptiveAlgorithm, DecisionFeedbackEqualizer, LinearEqualizer};
 use radioflow_runtime::{
@@ -28,28 +29,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-const PYTHON: &str = "/usr/bin/python3";
 const TOLERANCE: f32 = 1e-5;
-
-fn gnuradio_present() -> bool {
-    Command::new(PYTHON)
-        .args(["-c", "import gnuradio.digital"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Deterministic numbers in [0, 1) (an LCG).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> f32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
 
 const PREAMBLE: usize = 48;
 const SYMBOLS: usize = 900;
@@ -407,12 +387,12 @@ fn complex_file(path: &Path) -> Vec<Complex32> {
         .collect()
 }
 
-/// GNU Radio's outputs for every case, one process per input (samples per symbol and
-/// constellation).
+/// GNU Radio's outputs for every case, in one process.
 fn gnu_radio(cases: &[Case], dir: &Path) -> Vec<Outputs> {
     let mut inputs: Vec<(u32, usize)> = cases.iter().map(|c| (c.order, c.sps)).collect();
     inputs.sort_unstable();
     inputs.dedup();
+    let mut runs = Vec::new();
     for &(order, sps) in &inputs {
         let (_, x) = signal(order, sps);
         let input = dir.join(format!("in_{order}_{sps}.bin"));
@@ -435,27 +415,31 @@ fn gnu_radio(cases: &[Case], dir: &Path) -> Vec<Outputs> {
                 )
             })
             .collect();
-        let job = format!(
-            "{{\"out\": {:?}, \"input\": {:?}, \"tags\": [{}], \"cases\": [{}]}}",
-            dir.display().to_string(),
+        runs.push(format!(
+            "{{\"input\": {:?}, \"tags\": [{}], \"cases\": [{}]}}",
             input.display().to_string(),
             tags.join(", "),
             jobs.join(", ")
-        );
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gnuradio/run_equalizers.py");
-        let mut child = Command::new(PYTHON)
-            .arg(script)
-            .stdin(Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(job.as_bytes())
-            .unwrap();
-        assert!(child.wait().unwrap().success(), "run_equalizers.py failed");
+        ));
     }
+    let job = format!(
+        "{{\"out\": {:?}, \"runs\": [{}]}}",
+        dir.display().to_string(),
+        runs.join(", ")
+    );
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gnuradio/run_equalizers.py");
+    let mut child = Command::new(PYTHON)
+        .arg(script)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(job.as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success(), "run_equalizers.py failed");
     cases
         .iter()
         .map(|c| {
@@ -471,21 +455,6 @@ fn gnu_radio(cases: &[Case], dir: &Path) -> Vec<Outputs> {
                     .collect(),
                 tags: parse_tags(&tags),
             }
-        })
-        .collect()
-}
-
-/// `[[offset, "key"], ...]` as the script writes it.
-fn parse_tags(json: &str) -> Vec<(u64, String)> {
-    json.trim()
-        .trim_start_matches('[')
-        .trim_end_matches(']')
-        .split("], [")
-        .filter(|t| !t.trim().is_empty())
-        .map(|t| {
-            let t = t.trim_matches(|c| c == '[' || c == ']');
-            let (o, k) = t.split_once(", ").unwrap();
-            (o.parse().unwrap(), k.trim_matches('"').to_owned())
         })
         .collect()
 }
