@@ -128,6 +128,10 @@ pub(crate) fn equalizer_work(
     if n == 0 {
         return;
     }
+    // Any start tag among a symbol's samples starts training there. GNU Radio walks its
+    // tags with a cursor that only moves past a tag it takes: a second start tag in one
+    // symbol stops it taking any later one in the same work call, which depends on how the
+    // scheduler cuts the stream; radioflow takes each.
     let from = input.offset();
     let tags = input.tags();
     let mut next_tag = 0;
