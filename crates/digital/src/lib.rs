@@ -23,6 +23,9 @@
 //! Synchronization: [`PfbClockSync`] and [`SymbolSync`] (symbol timing), [`CostasLoop`] (carrier phase),
 //! [`FllBandEdge`] (carrier frequency).
 //!
+//! Equalization: [`LinearEqualizer`] and [`DecisionFeedbackEqualizer`], adapting by an
+//! [`AdaptiveAlgorithm`] (LMS, NLMS, CMA), trained on a sequence from a tag.
+//!
 //! Modulation: [`ConstellationModulator`] (GNU Radio's generic_mod), [`BurstShaper`]
 //! (padding and ramps around the bursts of a tagged stream).
 //!
@@ -67,3 +70,8 @@ pub use header_format::{
     DEFAULT_ACCESS_CODE,
 };
 pub use lfsr::Lfsr;
+mod equalizer;
+pub use equalizer::{
+    AdaptiveAlgorithm, AdaptiveAlgorithmError, AlgorithmKind, DecisionFeedbackEqualizer,
+    LinearEqualizer,
+};

@@ -877,3 +877,7 @@ fn the_synchronizers_equal_gnu_radio_s() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The adaptive equalizers, in this binary (one link less) with its GNU Radio support.
+#[path = "gnuradio/equalizers.rs"]
+mod equalizers;

@@ -289,3 +289,7 @@ fn modulate_vector_runs_the_modulator_and_the_taps() {
         assert!(e.contains(wanted), "{text}: {e}");
     }
 }
+
+/// GNU Radio's adaptive algorithm objects and equalizers, in this binary (one link less).
+#[path = "grc/equalizers.rs"]
+mod equalizers;

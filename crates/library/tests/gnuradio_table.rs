@@ -109,7 +109,15 @@ fn gnuradio_definitions(dir: &Path) -> HashMap<String, Yaml> {
             continue;
         }
         let text = std::fs::read_to_string(&path).expect("readable");
-        let Ok(docs) = YamlLoader::load_from_str(&text) else {
+        // GNU Radio 3.10's digital_decision_feedback_equalizer.block.yml repeats a key on
+        // the next line (`optional: true`), which Python's YAML reader takes (the last wins)
+        // and yaml-rust refuses: read such a file without the repeated line.
+        let docs = YamlLoader::load_from_str(&text).or_else(|_| {
+            let mut lines: Vec<&str> = text.lines().collect();
+            lines.dedup();
+            YamlLoader::load_from_str(&lines.join("\n"))
+        });
+        let Ok(docs) = docs else {
             continue;
         };
         if let Some(doc) = docs.into_iter().next()

@@ -54,6 +54,8 @@ fn library_sources() -> Vec<PathBuf> {
         "fec/src/blocks",
         "dvbt2/src/blocks",
         "dvbt/src/blocks",
+        // gr-digital's adaptive equalizers, with their algorithm and filter.
+        "digital/src/equalizer",
     ] {
         walk(&crates.join(dir), &mut files);
     }

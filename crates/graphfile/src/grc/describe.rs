@@ -10,7 +10,10 @@ use super::hier_search::HierSearch;
 use super::overrides::Overrides;
 use super::value::Value;
 use super::widgets::{self, Widget};
-use super::{blocks, digital, fec, filter_taps, gui_views, header_format, modulate, tags, yaml};
+use super::{
+    adaptive_algorithm, blocks, digital, fec, filter_taps, gui_views, header_format, modulate,
+    tags, yaml,
+};
 use crate::{BlockSpec, Connection, End, GraphDescription, GraphError};
 use radioflow_library::gnuradio;
 use radioflow_runtime::echo::{cut, cut_display};
@@ -74,6 +77,8 @@ const VARIABLES: &[&str] = &[
     "variable_polar_decoder_sc_def",
     "variable_polar_decoder_sc_systematic_def",
     "variable_polar_decoder_sc_list_def",
+    // GNU Radio's adaptive algorithm objects (`adaptive_algorithm::variable_value`).
+    "variable_adaptive_algorithm",
 ];
 
 /// Block ids that are part of the file but not of the graph.
@@ -92,7 +97,7 @@ const RAW: &[&str] = &["type", "file", "in_type", "out_type"];
 /// RX`, `devname: rtlsdr`, `gain_mode0: Overall`), gr-uhd's device address, first
 /// motherboard's clock and time sources and subdevice spec, first channel's automatic gain and
 /// LO source and the sink's length tag (`sd_spec0: A:0`, `rx_agc0: Default`), and
-/// multiply_by_tag_value_cc's `tagname`.
+/// multiply_by_tag_value_cc's `tagname`, and the equalizers' `training_start_tag`.
 const STRING: &[&str] = &[
     "tagname",
     "true_key",
@@ -139,6 +144,7 @@ const STRING: &[&str] = &[
     "rx_agc1",
     "lo_source0",
     "len_tag_name",
+    "training_start_tag",
 ];
 
 /// The name of the discarding sink behind stream input `i` of headless GUI block `name` (a
@@ -292,6 +298,7 @@ fn describe_in(
                     .or_else(|| header_format::variable_value(&e.id, &e.params))
                     .or_else(|| modulate::variable_value(&e.id, &e.params))
                     .or_else(|| tags::variable_value(&e.id, &e.params))
+                    .or_else(|| adaptive_algorithm::variable_value(&e.id, &e.params))
                     .or_else(|| e.params.get("value").cloned());
                 // A raw entry widget set while running holds the expression typed into it.
                 let value = overrides.expressions.get(&e.name).cloned().or(value);

@@ -815,6 +815,11 @@ impl<'s> Parser<'_, 's, '_> {
                         if let Some(result) = super::header_format::method(text, method, &args) {
                             return result;
                         }
+                        // And so is an adaptive algorithm.
+                        if let Some(result) = super::adaptive_algorithm::method(text, method, &args)
+                        {
+                            return result;
+                        }
                         return Err(no_method(v, method));
                     }
                     v => return Err(no_method(v, method)),
@@ -845,6 +850,11 @@ impl<'s> Parser<'_, 's, '_> {
                 super::digital::method(c, method, &args, &kwargs, self.budget)
             }
             Value::Modulator(m) if kwargs.is_empty() => super::modulate::method(m, method, &args),
+            // An adaptive algorithm is the string of its text form (`f(...).base()`).
+            Value::Str(text) if kwargs.is_empty() => {
+                super::adaptive_algorithm::method(text, method, &args)
+                    .unwrap_or_else(|| Err(no_method(v, method)))
+            }
             // numpy's `a.tolist()`: the same numbers as a list.
             Value::Array(items) if method == "tolist" && args.is_empty() && kwargs.is_empty() => {
                 self.budget.make(items.len(), 1)?;

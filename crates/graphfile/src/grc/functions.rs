@@ -1,6 +1,7 @@
 //! The operations and functions GRC expressions may use: Python's arithmetic on values,
 //! indexing, and a fixed set of functions (`math`/`numpy`, builtins, `pmt`, `firdes`).
 
+use super::adaptive_algorithm;
 use super::args::bind;
 use super::constants;
 use super::digital;
@@ -458,6 +459,7 @@ pub(super) fn is_function(name: &str) -> bool {
         || fec::is_function(name)
         || header_format::is_function(name)
         || window::is_function(name)
+        || adaptive_algorithm::is_function(name)
     {
         return true;
     }
@@ -609,6 +611,9 @@ pub(super) fn call(
     }
     if window::is_function(name) {
         return window::call(name, args, kwargs, budget);
+    }
+    if adaptive_algorithm::is_function(name) {
+        return adaptive_algorithm::call(name, args, kwargs);
     }
     if let Some(f) = name
         .strip_prefix("numpy.")

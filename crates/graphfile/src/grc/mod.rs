@@ -5,6 +5,7 @@
 //! in its comment) and built, or one error listing every block that is not supported, before
 //! anything runs.
 
+mod adaptive_algorithm;
 mod args;
 mod blocks;
 mod constants;

@@ -32,6 +32,7 @@ mod digital;
 mod dtv;
 mod dvbt;
 mod dvbt2;
+mod equalizers;
 mod fec;
 mod fft;
 mod file_meta;
@@ -116,6 +117,7 @@ const MODULES: &[&[GrBlock]] = &[
     dvbt2::ROWS,
     #[cfg(feature = "audio")]
     audio::ROWS,
+    equalizers::ROWS,
 ];
 
 /// Every row of the table.
