@@ -1,5 +1,6 @@
 //! Rows for gr-dtv's DVB-T transmitter blocks (`dtv_dvbt_*`: transport stream to OFDM
-//! symbols) and the receiver's Reed-Solomon decoder, bit deinterleaver and demapper, over
+//! symbols) and the receiver's demapper, bit deinterleaver, convolutional deinterleaver,
+//! Reed-Solomon decoder and energy descrambler, over
 //! `radioflow-dvbt`'s blocks. Their enumerations (`64qam`, `C2_3`, `T2k`,
 //! `GI_1_32`) are taken as written ([`To::Word`](super::table::To)) and turned into the
 //! blocks' words here.
@@ -208,6 +209,13 @@ pub(crate) const ROWS: &[GrBlock] = &[
         &[param("nsize", "nsize")],
     ),
     row(
+        "dtv_dvbt_energy_descramble",
+        "dtv.dvbt_energy_descramble({nsize})",
+        "dvbt_energy_descramble",
+        &[],
+        &[param("nsize", "nsize")],
+    ),
+    row(
         "dtv_dvbt_reed_solomon_enc",
         "dtv.dvbt_reed_solomon_enc({p},{m},{gfpoly},{n},{k},{t},{s},{blocks})",
         "dvbt_reed_solomon_enc",
@@ -225,6 +233,13 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "dtv_dvbt_convolutional_interleaver",
         "dtv.dvbt_convolutional_interleaver({blocks},{I},{M})",
         "dvbt_convolutional_interleaver",
+        &[],
+        &[param("blocks", "blocks"), param("I", "i"), param("M", "m")],
+    ),
+    row(
+        "dtv_dvbt_convolutional_deinterleaver",
+        "dtv.dvbt_convolutional_deinterleaver({blocks},{I},{M})",
+        "dvbt_convolutional_deinterleaver",
         &[],
         &[param("blocks", "blocks"), param("I", "i"), param("M", "m")],
     ),
