@@ -19,6 +19,8 @@
 //!
 //! Of the receiver, [`DvbtDemap`] (`dvbt_demap`, hard decisions: [`nearest_point`]),
 //! [`DvbtBitInnerDeinterleaver`] (`dvbt_bit_inner_deinterleaver`, [`deinterleave_block`]),
+//! [`DvbtViterbiDecoder`] (`dvbt_viterbi_decoder`, gr-dtv's hard-decision Viterbi decoder of
+//! the inner code, decision for decision),
 //! [`DvbtConvolutionalDeinterleaver`] (`dvbt_convolutional_deinterleaver`, the outer
 //! interleaver's kernel run the other way), [`DvbtReedSolomonDec`] (`dvbt_reed_solomon_dec`,
 //! [`ReedSolomon::decode`]) and [`DvbtEnergyDescramble`] (`dvbt_energy_descramble`, the
@@ -51,13 +53,14 @@ mod reference_signals;
 mod symbol_interleaver;
 mod tags;
 mod tps;
+mod viterbi;
 
 pub use bit_interleaver::{deinterleave_block, interleave_block};
 pub use blocks::{
     DvbtBitInnerDeinterleaver, DvbtBitInnerInterleaver, DvbtConvolutionalDeinterleaver,
     DvbtConvolutionalInterleaver, DvbtDemap, DvbtEnergyDescramble, DvbtEnergyDispersal,
     DvbtInnerCoder, DvbtMap, DvbtReedSolomonDec, DvbtReedSolomonEnc, DvbtReferenceSignals,
-    DvbtSymbolInnerInterleaver,
+    DvbtSymbolInnerInterleaver, DvbtViterbiDecoder,
 };
 pub use constellation::{nearest as nearest_point, points as constellation_points};
 pub use dispersal::sequence as dispersal_sequence;

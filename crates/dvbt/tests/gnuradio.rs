@@ -13,6 +13,10 @@
 //! - dvbt_reed_solomon_dec: RS(204, 188) and RS(255, 223) of another polynomial, codewords
 //!   with none to more wrong bytes than the code corrects, in message and parity.
 //! - dvbt_convolutional_interleaver: DVB-T's 12 × 17 and a small one.
+//! - dvbt_viterbi_decoder: every code rate with every constellation on bytes of random bits
+//!   (decisions of every sort, ties included), every rate on the inner coder's output with
+//!   wrong bits, a small block size, a `superframe_start` tag in the first block (a reset,
+//!   the bytes before it dropped).
 //! - dvbt_convolutional_deinterleaver: DVB-T's 12 × 17 and two small ones, a
 //!   `superframe_start` tag in the first vector (the bytes before it dropped).
 //! - dvbt_inner_coder: every code rate with every constellation, vectors of 1512 and 3024.
@@ -28,10 +32,10 @@
 
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_dvbt::{
-    dispersal_sequence, DvbtBitInnerDeinterleaver, DvbtBitInnerInterleaver,
+    dispersal_sequence, CodeRate, DvbtBitInnerDeinterleaver, DvbtBitInnerInterleaver,
     DvbtConvolutionalDeinterleaver, DvbtConvolutionalInterleaver, DvbtDemap, DvbtEnergyDescramble,
     DvbtEnergyDispersal, DvbtInnerCoder, DvbtMap, DvbtReedSolomonDec, DvbtReedSolomonEnc,
-    DvbtReferenceSignals, DvbtSymbolInnerInterleaver, ReedSolomon,
+    DvbtReferenceSignals, DvbtSymbolInnerInterleaver, DvbtViterbiDecoder, InnerCoder, ReedSolomon,
 };
 use radioflow_runtime::{
     Block, Complex32, FlowScheduler, Flowgraph, Item, Pmt, Scheduler, SingleThread, Tag,
@@ -299,6 +303,99 @@ fn convolutional_interleaver_cases() -> Vec<Case> {
             )
         })
         .collect()
+}
+
+/// `data` through the inner coder of `rate` for `m`-bit bytes, every `every`-th coded byte's
+/// lowest bit wrong.
+fn inner_coded(data: &[u8], rate: CodeRate, m: usize, every: usize) -> Vec<u8> {
+    let mut coder = InnerCoder::new(rate, m);
+    let (gi, go) = (coder.group_in(), coder.group_out());
+    let mut coded = vec![0u8; data.len() / gi * go];
+    for (i, o) in data.chunks_exact(gi).zip(coded.chunks_exact_mut(go)) {
+        coder.encode_group(i, o);
+    }
+    for b in coded.iter_mut().step_by(every).skip(1) {
+        *b ^= 1;
+    }
+    coded
+}
+
+/// A Viterbi decoder case: `constellation`, `rate` and `block_size` on `input`. Ours is
+/// told hierarchy alpha2, GNU Radio's NH: it changes nothing in either.
+fn viterbi_case(
+    label: &str,
+    (c, cc, _): (&'static str, &str, u32),
+    (r, rc): (&'static str, &str),
+    block_size: usize,
+    input: Vec<u8>,
+    tags: Vec<(u64, &'static str, i64)>,
+) -> Case {
+    case(
+        format!("vit_{label}_{c}_{rc}_{block_size}"),
+        format!("dtv.dvbt_viterbi_decoder(dtv.{cc}, dtv.NH, dtv.{rc}, {block_size})"),
+        Data::Bytes(input),
+        (1, "b", 1),
+        tags,
+        move || Box::new(DvbtViterbiDecoder::new(c, "alpha2", r, block_size).unwrap()),
+    )
+}
+
+fn viterbi_cases() -> Vec<Case> {
+    let rate_of = |word: &str| CodeRate::parse("test", "code_rate", word).unwrap();
+    let plain = || vec![(0, "a", 1), (5, "b", 2)];
+    let mut cases = Vec::new();
+    // Random bits: three blocks of 768.
+    for (seed, &constellation) in CONSTELLATIONS.iter().enumerate() {
+        let m = constellation.2.trailing_zeros() as usize;
+        for (r, &rate) in RATES.iter().enumerate() {
+            let (_, n) = rate_of(rate.0).k_n();
+            let input = bytes(3 * 768 * n / m, constellation.2, seed * 5 + r);
+            cases.push(viterbi_case(
+                "random",
+                constellation,
+                rate,
+                768,
+                input,
+                plain(),
+            ));
+        }
+    }
+    // The coder's output for 64QAM, a wrong bit every 97 bytes.
+    for (r, &rate) in RATES.iter().enumerate() {
+        let (k, _) = rate_of(rate.0).k_n();
+        let data = bytes(3 * 768 * k / 8, 256, 40 + r);
+        let input = inner_coded(&data, rate_of(rate.0), 6, 97);
+        cases.push(viterbi_case(
+            "coded",
+            CONSTELLATIONS[2],
+            rate,
+            768,
+            input,
+            plain(),
+        ));
+    }
+    // Blocks of 6 bytes out (QPSK 1/2), just more than the traceback.
+    let input = inner_coded(&bytes(40 * 6, 256, 50), CodeRate::R1_2, 2, 31);
+    cases.push(viterbi_case(
+        "small",
+        CONSTELLATIONS[0],
+        RATES[0],
+        48,
+        input,
+        plain(),
+    ));
+    // A reset at byte 100: the bytes before it dropped.
+    let input = inner_coded(&bytes(4 * 192, 256, 51), CodeRate::R2_3, 6, 53);
+    let tags = vec![(0, "a", 1), (100, "superframe_start", 1)];
+    cases.push(viterbi_case(
+        "tagged",
+        CONSTELLATIONS[2],
+        RATES[1],
+        768,
+        input,
+        tags,
+    ));
+    cases
 }
 
 fn convolutional_deinterleaver_cases() -> Vec<Case> {
@@ -724,6 +821,11 @@ fn reed_solomon_decoder_equals_gnu_radio_s() {
 #[test]
 fn convolutional_interleaver_equals_gnu_radio_s() {
     equal_gnu_radio_s("ci", &convolutional_interleaver_cases());
+}
+
+#[test]
+fn viterbi_decoder_equals_gnu_radio_s() {
+    equal_gnu_radio_s("vit", &viterbi_cases());
 }
 
 #[test]

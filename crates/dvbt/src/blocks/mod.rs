@@ -1,5 +1,5 @@
 //! gr-dtv's DVB-T transmitter blocks (and the receiver's demapper, bit deinterleaver,
-//! convolutional deinterleaver, Reed-Solomon decoder and energy descrambler) as blocks of a
+//! Viterbi decoder, convolutional deinterleaver, Reed-Solomon decoder and energy descrambler) as blocks of a
 //! streaming graph, one per file.
 
 mod bit_inner_deinterleaver;
@@ -16,6 +16,7 @@ mod reed_solomon_enc;
 mod reference_signals;
 mod rs_code;
 mod symbol_inner_interleaver;
+mod viterbi_decoder;
 
 pub use bit_inner_deinterleaver::DvbtBitInnerDeinterleaver;
 pub use bit_inner_interleaver::DvbtBitInnerInterleaver;
@@ -30,3 +31,4 @@ pub use reed_solomon_dec::DvbtReedSolomonDec;
 pub use reed_solomon_enc::DvbtReedSolomonEnc;
 pub use reference_signals::DvbtReferenceSignals;
 pub use symbol_inner_interleaver::DvbtSymbolInnerInterleaver;
+pub use viterbi_decoder::DvbtViterbiDecoder;
