@@ -18,6 +18,40 @@ const POLYS: [u8; 2] = [0x4f, 0x6d];
 /// A depunctured bit that was not sent: it adds no metric.
 const ERASED: u8 = 2;
 
+/// A step's branch metrics: `agree[s]` on the branches s → 2s and s + 32 → 2s + 1,
+/// `disagree[s]` on the other two.
+#[derive(Debug, Clone, Copy)]
+struct BranchMetrics {
+    agree: [u8; 32],
+    disagree: [u8; 32],
+}
+
+impl BranchMetrics {
+    /// gr-dtv's metrics for the pair (x, y): the bits agreeing with `branch` (each
+    /// generator's expected bit), an erased bit counting for neither.
+    fn new(branch: &[[u8; 32]; 2], x: u8, y: u8) -> Self {
+        let mut m = Self {
+            agree: [0; 32],
+            disagree: [0; 32],
+        };
+        for (s, (&bx, &by)) in branch[0].iter().zip(&branch[1]).enumerate() {
+            let (agree, disagree) = if x == ERASED {
+                let d = by ^ y;
+                (1u8.wrapping_sub(d), d)
+            } else if y == ERASED {
+                let d = bx ^ x;
+                (1u8.wrapping_sub(d), d)
+            } else {
+                let d = (bx ^ x) + (by ^ y);
+                (2u8.wrapping_sub(d), d)
+            };
+            m.agree[s] = agree;
+            m.disagree[s] = disagree;
+        }
+        m
+    }
+}
+
 /// The decoder's state between blocks: metrics and survivor bytes of the 64 states, the ring
 /// of the last traceback's survivor bytes.
 #[derive(Debug, Clone)]
@@ -32,9 +66,9 @@ pub(crate) struct Viterbi {
     block_in: usize,
     /// Decoded bytes a block.
     block_out: usize,
-    /// The expected bit of each generator on the branch into state 2s from state s
-    /// (s < 32).
-    branch: [[u8; 32]; 2],
+    /// For each received pair (x, y), each 0, 1 or [`ERASED`]: the branch metrics of the
+    /// 32 butterflies, (agreeing, disagreeing) bits with the branch from state s into 2s.
+    branch_metrics: [[BranchMetrics; 3]; 3],
     metrics: [u8; STATES],
     paths: [u8; STATES],
     /// The last `traceback` survivor bytes, at `store` the newest.
@@ -69,13 +103,16 @@ impl Viterbi {
                 *b = (((2 * s) as u8 & poly).count_ones() & 1) as u8;
             }
         }
+        let branch_metrics = std::array::from_fn(|x| {
+            std::array::from_fn(|y| BranchMetrics::new(&branch, x as u8, y as u8))
+        });
         let mut v = Self {
             puncture,
             m,
             traceback: Self::traceback_of(rate),
             block_in: block_size * n / m,
             block_out: block_size * k / 8,
-            branch,
+            branch_metrics,
             metrics: [0; STATES],
             paths: [0; STATES],
             history: [[0; STATES]; TRACEBACK_MAX],
@@ -154,44 +191,20 @@ impl Viterbi {
 
     /// One trellis step on the received pair (x, y): the branch metrics are the number of
     /// agreeing bits; state 2s and 2s + 1 come from s or s + 32, the larger metric winning
-    /// when their wrapped 8-bit difference is positive, the survivor's byte shifted left with a
-    /// 1 in where it came from s + 32.
+    /// when their wrapped 8-bit difference is positive (SSE2's signed compare), the survivor's
+    /// byte shifted left with a 1 added where it came from s + 32. The survivor bytes shift as
+    /// 16-bit lanes, as gr-dtv's SSE2 code shifts them: an even state's top bit moves into
+    /// the next state's bottom bit.
+    #[inline]
     fn step(&mut self, x: u8, y: u8) {
-        let mut metrics = [0u8; STATES];
-        let mut paths = [0u8; STATES];
-        for s in 0..32 {
-            let (agree, disagree) = if x == ERASED {
-                let d = self.branch[1][s] ^ y;
-                (1u8.wrapping_sub(d), d)
-            } else if y == ERASED {
-                let d = self.branch[0][s] ^ x;
-                (1u8.wrapping_sub(d), d)
-            } else {
-                let d = (self.branch[0][s] ^ x) + (self.branch[1][s] ^ y);
-                (2u8.wrapping_sub(d), d)
-            };
-            let m0 = self.metrics[s].wrapping_add(agree);
-            let m1 = self.metrics[s + 32].wrapping_add(disagree);
-            let m2 = self.metrics[s].wrapping_add(disagree);
-            let m3 = self.metrics[s + 32].wrapping_add(agree);
-            let d0 = (m0.wrapping_sub(m1) as i8) > 0;
-            let d1 = (m2.wrapping_sub(m3) as i8) > 0;
-            // SSE2 shifts 16-bit lanes: an even state's top bit moves into the next one's
-            // bottom bit (gr-dtv's survivor bytes never hold eight bits when shifted, so it
-            // stays 0; kept for exactness).
-            let shift = |p: &[u8; STATES], i: usize| {
-                let carry = if i % 2 == 1 { p[i - 1] >> 7 } else { 0 };
-                (p[i] << 1) | carry
-            };
-            let shift0 = shift(&self.paths, s);
-            let shift1 = shift(&self.paths, s + 32).wrapping_add(1);
-            metrics[2 * s] = if d0 { m0 } else { m1 };
-            metrics[2 * s + 1] = if d1 { m2 } else { m3 };
-            paths[2 * s] = if d0 { shift0 } else { shift1 };
-            paths[2 * s + 1] = if d1 { shift0 } else { shift1 };
+        let bm = &self.branch_metrics[usize::from(x)][usize::from(y)];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of the x86-64 baseline: every x86-64 CPU has it.
+        unsafe {
+            step_sse2(bm, &mut self.metrics, &mut self.paths);
         }
-        self.metrics = metrics;
-        self.paths = paths;
+        #[cfg(not(target_arch = "x86_64"))]
+        step_portable(bm, &mut self.metrics, &mut self.paths);
     }
 
     /// Stores the survivors, traces back from the best state (the first of the largest
@@ -221,6 +234,94 @@ impl Viterbi {
         }
         byte
     }
+}
+
+/// [`Viterbi::step`] one state at a time: the reference the SIMD step is checked against,
+/// and the step where there is no SSE2.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn step_portable(bm: &BranchMetrics, metrics: &mut [u8; STATES], paths: &mut [u8; STATES]) {
+    let mut new_metrics = [0u8; STATES];
+    let mut new_paths = [0u8; STATES];
+    // A 16-bit lane's shift: the even byte's top bit into the odd byte's bottom bit.
+    let shift = |p: &[u8; STATES], i: usize| {
+        let carry = if i % 2 == 1 { p[i - 1] >> 7 } else { 0 };
+        (p[i] << 1) | carry
+    };
+    for s in 0..32 {
+        let (a, d) = (bm.agree[s], bm.disagree[s]);
+        let m0 = metrics[s].wrapping_add(a);
+        let m1 = metrics[s + 32].wrapping_add(d);
+        let m2 = metrics[s].wrapping_add(d);
+        let m3 = metrics[s + 32].wrapping_add(a);
+        let d0 = (m0.wrapping_sub(m1) as i8) > 0;
+        let d1 = (m2.wrapping_sub(m3) as i8) > 0;
+        let shift0 = shift(paths, s);
+        let shift1 = shift(paths, s + 32).wrapping_add(1);
+        new_metrics[2 * s] = if d0 { m0 } else { m1 };
+        new_metrics[2 * s + 1] = if d1 { m2 } else { m3 };
+        new_paths[2 * s] = if d0 { shift0 } else { shift1 };
+        new_paths[2 * s + 1] = if d1 { shift0 } else { shift1 };
+    }
+    *metrics = new_metrics;
+    *paths = new_paths;
+}
+
+/// [`Viterbi::step`] sixteen states at a time, gr-dtv's SSE2 butterfly's operations.
+///
+/// # Safety
+/// The CPU must have SSE2 (every x86-64 CPU does).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+unsafe fn step_sse2(bm: &BranchMetrics, metrics: &mut [u8; STATES], paths: &mut [u8; STATES]) {
+    use std::arch::x86_64::*;
+    let mut new_metrics = [0u8; STATES];
+    let mut new_paths = [0u8; STATES];
+    let zero = _mm_setzero_si128();
+    let one = _mm_set1_epi8(1);
+    // 16 bytes at `p[at..]`; every `at` below is at most 48, so 16 bytes fit in 64 (32 in
+    // the branch tables: at most 16).
+    let load = |p: &[u8], at: usize| {
+        debug_assert!(at + 16 <= p.len());
+        // SAFETY: `at + 16 <= p.len()` (the callers' offsets); unaligned loads.
+        unsafe { _mm_loadu_si128(p.as_ptr().add(at).cast()) }
+    };
+    let select = |mask: __m128i, a: __m128i, b: __m128i| {
+        _mm_or_si128(_mm_and_si128(mask, a), _mm_andnot_si128(mask, b))
+    };
+    for half in 0..2 {
+        let at = 16 * half;
+        let agree = load(&bm.agree, at);
+        let disagree = load(&bm.disagree, at);
+        let low = load(metrics, at);
+        let high = load(metrics, at + 32);
+        let m0 = _mm_add_epi8(low, agree);
+        let m1 = _mm_add_epi8(high, disagree);
+        let m2 = _mm_add_epi8(low, disagree);
+        let m3 = _mm_add_epi8(high, agree);
+        let d0 = _mm_cmpgt_epi8(_mm_sub_epi8(m0, m1), zero);
+        let d1 = _mm_cmpgt_epi8(_mm_sub_epi8(m2, m3), zero);
+        let survivor0 = select(d0, m0, m1);
+        let survivor1 = select(d1, m2, m3);
+        let shift0 = _mm_slli_epi16(load(paths, at), 1);
+        let shift1 = _mm_add_epi8(_mm_slli_epi16(load(paths, at + 32), 1), one);
+        let path0 = select(d0, shift0, shift1);
+        let path1 = select(d1, shift0, shift1);
+        // States 2s and 2s + 1 side by side.
+        let out = |dst: &mut [u8; STATES], a: __m128i, b: __m128i| {
+            // SAFETY: bytes 2 · at to 2 · at + 32 of 64 (at is 0 or 16); unaligned stores.
+            unsafe {
+                _mm_storeu_si128(dst.as_mut_ptr().add(2 * at).cast(), _mm_unpacklo_epi8(a, b));
+                _mm_storeu_si128(
+                    dst.as_mut_ptr().add(2 * at + 16).cast(),
+                    _mm_unpackhi_epi8(a, b),
+                );
+            }
+        };
+        out(&mut new_metrics, survivor0, survivor1);
+        out(&mut new_paths, path0, path1);
+    }
+    *metrics = new_metrics;
+    *paths = new_paths;
 }
 
 #[cfg(test)]
@@ -254,6 +355,37 @@ mod tests {
         }
         assert_eq!(v.block_out(), block_size * k / 8);
         out
+    }
+
+    #[test]
+    fn the_simd_step_is_the_portable_one() {
+        // Random metrics, survivors (top bits included) and branch metrics of every pair.
+        let mut seed = 0x2545_f491_u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as u8
+        };
+        let branch = [[0u8; 32], [1u8; 32]];
+        for round in 0..200 {
+            let mut bm = BranchMetrics::new(&branch, (round % 3) as u8, (round / 3 % 3) as u8);
+            if round % 2 == 1 {
+                bm.agree = std::array::from_fn(|_| next());
+                bm.disagree = std::array::from_fn(|_| next());
+            }
+            let metrics: [u8; STATES] = std::array::from_fn(|_| next());
+            let paths: [u8; STATES] = std::array::from_fn(|_| next());
+            let (mut m1, mut p1) = (metrics, paths);
+            step_portable(&bm, &mut m1, &mut p1);
+            #[cfg(target_arch = "x86_64")]
+            {
+                let (mut m2, mut p2) = (metrics, paths);
+                // SAFETY: SSE2 is part of the x86-64 baseline.
+                unsafe { step_sse2(&bm, &mut m2, &mut p2) };
+                assert_eq!((m1, p1), (m2, p2), "round {round}");
+            }
+        }
     }
 
     #[test]
