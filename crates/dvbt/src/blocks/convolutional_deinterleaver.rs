@@ -152,3 +152,22 @@ impl DvbtConvolutionalDeinterleaver {
         Ok(WorkStatus::Continue)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_other_than_8_m_and_zeros_are_refused_by_name() {
+        let e = DvbtConvolutionalDeinterleaver::new(135, 12, 17).unwrap_err();
+        assert_eq!(e.block, BLOCK);
+        assert!(
+            e.message
+                .starts_with("blocks = 135 is not supported but 8 · M = 136"),
+            "{e}"
+        );
+        let e = DvbtConvolutionalDeinterleaver::new(136, 0, 17).unwrap_err();
+        assert!(e.message.starts_with("i must be at least 1"), "{e}");
+        assert!(DvbtConvolutionalDeinterleaver::new(16, 3, 2).is_ok());
+    }
+}

@@ -145,3 +145,15 @@ impl DvbtEnergyDescramble {
         Ok(WorkStatus::Continue)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nsize_other_than_8_is_refused_by_name() {
+        let e = DvbtEnergyDescramble::new(1).unwrap_err();
+        assert_eq!(e.block, BLOCK);
+        assert!(e.message.starts_with("nsize = 1 is not supported"), "{e}");
+    }
+}

@@ -184,3 +184,25 @@ impl DvbtViterbiDecoder {
         Ok(WorkStatus::Continue)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_sizes_that_do_not_make_whole_bytes_are_refused_by_name() {
+        // 64QAM 2/3: block_size · 3 must be a multiple of 6, block_size · 2 of 8.
+        for bad in [0, 2, 6, 10] {
+            let e = DvbtViterbiDecoder::new("64qam", "nh", "2/3", bad).unwrap_err();
+            assert_eq!(e.block, BLOCK);
+            assert!(
+                e.message
+                    .starts_with(&format!("block_size = {bad} is not supported")),
+                "{e}"
+            );
+        }
+        assert!(DvbtViterbiDecoder::new("64qam", "nh", "2/3", 4).is_ok());
+        let e = DvbtViterbiDecoder::new("32qam", "nh", "2/3", 768).unwrap_err();
+        assert!(e.message.starts_with("constellation"), "{e}");
+    }
+}
