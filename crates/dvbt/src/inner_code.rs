@@ -9,7 +9,7 @@
 use crate::params::CodeRate;
 
 /// Which outputs are sent for each input bit of a puncturing period (table 2): X, Y.
-fn puncturing(rate: CodeRate) -> &'static [(bool, bool)] {
+pub(crate) fn puncturing(rate: CodeRate) -> &'static [(bool, bool)] {
     match rate {
         CodeRate::R1_2 => &[(true, true)],
         CodeRate::R2_3 => &[(true, true), (false, true)],

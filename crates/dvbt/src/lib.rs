@@ -17,10 +17,14 @@
 //! - [`DvbtReferenceSignals`] (`dvbt_reference_signals`): pilots (clause 4.5), TPS (clause
 //!   4.6, [`tps_bits`]) and the inverse FFT ([`ReferenceSignals`] places the carriers).
 //!
-//! Of the receiver, [`DvbtReedSolomonDec`] (`dvbt_reed_solomon_dec`,
-//! [`ReedSolomon::decode`]), [`DvbtBitInnerDeinterleaver`] (`dvbt_bit_inner_deinterleaver`,
-//! [`deinterleave_block`]) and [`DvbtDemap`] (`dvbt_demap`, hard decisions:
-//! [`nearest_point`]); [`DvbtSymbolInnerInterleaver`] deinterleaves too.
+//! Of the receiver, [`DvbtDemap`] (`dvbt_demap`, hard decisions: [`nearest_point`]),
+//! [`DvbtBitInnerDeinterleaver`] (`dvbt_bit_inner_deinterleaver`, [`deinterleave_block`]),
+//! [`DvbtViterbiDecoder`] (`dvbt_viterbi_decoder`, gr-dtv's hard-decision Viterbi decoder of
+//! the inner code, decision for decision),
+//! [`DvbtConvolutionalDeinterleaver`] (`dvbt_convolutional_deinterleaver`, the outer
+//! interleaver's kernel run the other way), [`DvbtReedSolomonDec`] (`dvbt_reed_solomon_dec`,
+//! [`ReedSolomon::decode`]) and [`DvbtEnergyDescramble`] (`dvbt_energy_descramble`, the
+//! dispersal's sequence); [`DvbtSymbolInnerInterleaver`] deinterleaves too.
 //!
 //! The settings' words are read by [`Constellation`], [`Hierarchy`], [`CodeRate`], [`Mode`]
 //! and [`GuardInterval`]; a refused setting is a [`SettingsError`] naming block and parameter.
@@ -41,6 +45,7 @@ mod constellation;
 mod dispersal;
 mod error;
 mod inner_code;
+mod outer_interleaver;
 mod params;
 mod pilot_tables;
 mod reed_solomon;
@@ -48,12 +53,14 @@ mod reference_signals;
 mod symbol_interleaver;
 mod tags;
 mod tps;
+mod viterbi;
 
 pub use bit_interleaver::{deinterleave_block, interleave_block};
 pub use blocks::{
-    DvbtBitInnerDeinterleaver, DvbtBitInnerInterleaver, DvbtConvolutionalInterleaver, DvbtDemap,
-    DvbtEnergyDispersal, DvbtInnerCoder, DvbtMap, DvbtReedSolomonDec, DvbtReedSolomonEnc,
-    DvbtReferenceSignals, DvbtSymbolInnerInterleaver,
+    DvbtBitInnerDeinterleaver, DvbtBitInnerInterleaver, DvbtConvolutionalDeinterleaver,
+    DvbtConvolutionalInterleaver, DvbtDemap, DvbtEnergyDescramble, DvbtEnergyDispersal,
+    DvbtInnerCoder, DvbtMap, DvbtReedSolomonDec, DvbtReedSolomonEnc, DvbtReferenceSignals,
+    DvbtSymbolInnerInterleaver, DvbtViterbiDecoder,
 };
 pub use constellation::{nearest as nearest_point, points as constellation_points};
 pub use dispersal::sequence as dispersal_sequence;

@@ -5,11 +5,20 @@
 //! - dvbt_energy_dispersal: 1 and 2 groups a vector; a stream starting with bytes that are
 //!   not a sync byte (more than a packet of them: a search that drops 188 bytes), and ending
 //!   with a cut group.
+//! - dvbt_energy_descramble: scrambled groups from the start, after a few packets that hold
+//!   no inverted sync byte, and after more than two vectors of them (a search that finds
+//!   none); an odd and an even number of vectors (gr-dtv keeps the last 15 or 14).
 //! - dvbt_reed_solomon_enc: DVB-T's RS(204, 188) in 8 and 1 codewords a vector; 32 parity
 //!   bytes unshortened; 10 parity bytes shortened by 40; another primitive polynomial.
 //! - dvbt_reed_solomon_dec: RS(204, 188) and RS(255, 223) of another polynomial, codewords
 //!   with none to more wrong bytes than the code corrects, in message and parity.
 //! - dvbt_convolutional_interleaver: DVB-T's 12 × 17 and a small one.
+//! - dvbt_viterbi_decoder: every code rate with every constellation on bytes of random bits
+//!   (decisions of every sort, ties included), every rate on the inner coder's output with
+//!   wrong bits, a small block size, a `superframe_start` tag in the first block (a reset,
+//!   the bytes before it dropped).
+//! - dvbt_convolutional_deinterleaver: DVB-T's 12 × 17 and two small ones, a
+//!   `superframe_start` tag in the first vector (the bytes before it dropped).
 //! - dvbt_inner_coder: every code rate with every constellation, vectors of 1512 and 3024.
 //! - dvbt_bit_inner_interleaver: every constellation in both modes.
 //! - dvbt_bit_inner_deinterleaver: every constellation, bytes with bits above v (not read).
@@ -23,9 +32,10 @@
 
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_dvbt::{
-    DvbtBitInnerDeinterleaver, DvbtBitInnerInterleaver, DvbtConvolutionalInterleaver, DvbtDemap,
+    dispersal_sequence, CodeRate, DvbtBitInnerDeinterleaver, DvbtBitInnerInterleaver,
+    DvbtConvolutionalDeinterleaver, DvbtConvolutionalInterleaver, DvbtDemap, DvbtEnergyDescramble,
     DvbtEnergyDispersal, DvbtInnerCoder, DvbtMap, DvbtReedSolomonDec, DvbtReedSolomonEnc,
-    DvbtReferenceSignals, DvbtSymbolInnerInterleaver, ReedSolomon,
+    DvbtReferenceSignals, DvbtSymbolInnerInterleaver, DvbtViterbiDecoder, InnerCoder, ReedSolomon,
 };
 use radioflow_runtime::{
     Block, Complex32, FlowScheduler, Flowgraph, Item, Pmt, Scheduler, SingleThread, Tag,
@@ -176,6 +186,44 @@ fn energy_dispersal_cases() -> Vec<Case> {
         .collect()
 }
 
+/// `junk` bytes holding no inverted sync byte, then `groups` groups of eight packets as
+/// energy dispersal writes them (0xB8 first, 0x47 at the other packets' starts, the rest
+/// scrambled), then bytes up to a whole number of 1504-byte vectors.
+fn scrambled_groups(junk: usize, groups: usize) -> Vec<u8> {
+    let sequence = dispersal_sequence();
+    let mut out: Vec<u8> = (0..junk).map(|k| (k as u8) % 0x40).collect();
+    for g in 0..groups {
+        let mut group: Vec<u8> = bytes(1504, 256, g)
+            .iter()
+            .zip(&sequence)
+            .map(|(b, s)| b ^ s)
+            .collect();
+        for (p, packet) in group.chunks_mut(188).enumerate() {
+            packet[0] = if p == 0 { 0xB8 } else { 0x47 };
+        }
+        out.extend(group);
+    }
+    out.resize(out.len().next_multiple_of(1504), 0x11);
+    out
+}
+
+fn energy_descramble_cases() -> Vec<Case> {
+    // (bytes before the first group: packet starts of no inverted sync byte; groups)
+    [(0, 19), (3 * 188, 17), (2 * 1504 + 5 * 188, 16)]
+        .into_iter()
+        .map(|(junk, groups)| {
+            case(
+                format!("de_{junk}_{groups}"),
+                "dtv.dvbt_energy_descramble(8)".to_owned(),
+                Data::Bytes(scrambled_groups(junk, groups)),
+                (1504, "b", 1),
+                vec![(0, "a", 1), (3, "b", 2), (5, "c", 3)],
+                || Box::new(DvbtEnergyDescramble::new(8).unwrap()),
+            )
+        })
+        .collect()
+}
+
 fn reed_solomon_cases() -> Vec<Case> {
     // (gfpoly, n, k, s, blocks, vectors)
     [
@@ -255,6 +303,122 @@ fn convolutional_interleaver_cases() -> Vec<Case> {
             )
         })
         .collect()
+}
+
+/// `data` through the inner coder of `rate` for `m`-bit bytes, every `every`-th coded byte's
+/// lowest bit wrong.
+fn inner_coded(data: &[u8], rate: CodeRate, m: usize, every: usize) -> Vec<u8> {
+    let mut coder = InnerCoder::new(rate, m);
+    let (gi, go) = (coder.group_in(), coder.group_out());
+    let mut coded = vec![0u8; data.len() / gi * go];
+    for (i, o) in data.chunks_exact(gi).zip(coded.chunks_exact_mut(go)) {
+        coder.encode_group(i, o);
+    }
+    for b in coded.iter_mut().step_by(every).skip(1) {
+        *b ^= 1;
+    }
+    coded
+}
+
+/// A Viterbi decoder case: `constellation`, `rate` and `block_size` on `input`. Ours is
+/// told hierarchy alpha2, GNU Radio's NH: it changes nothing in either.
+fn viterbi_case(
+    label: &str,
+    (c, cc, _): (&'static str, &str, u32),
+    (r, rc): (&'static str, &str),
+    block_size: usize,
+    input: Vec<u8>,
+    tags: Vec<(u64, &'static str, i64)>,
+) -> Case {
+    case(
+        format!("vit_{label}_{c}_{rc}_{block_size}"),
+        format!("dtv.dvbt_viterbi_decoder(dtv.{cc}, dtv.NH, dtv.{rc}, {block_size})"),
+        Data::Bytes(input),
+        (1, "b", 1),
+        tags,
+        move || Box::new(DvbtViterbiDecoder::new(c, "alpha2", r, block_size).unwrap()),
+    )
+}
+
+fn viterbi_cases() -> Vec<Case> {
+    let rate_of = |word: &str| CodeRate::parse("test", "code_rate", word).unwrap();
+    let plain = || vec![(0, "a", 1), (5, "b", 2)];
+    let mut cases = Vec::new();
+    // Random bits: three blocks of 768.
+    for (seed, &constellation) in CONSTELLATIONS.iter().enumerate() {
+        let m = constellation.2.trailing_zeros() as usize;
+        for (r, &rate) in RATES.iter().enumerate() {
+            let (_, n) = rate_of(rate.0).k_n();
+            let input = bytes(3 * 768 * n / m, constellation.2, seed * 5 + r);
+            cases.push(viterbi_case(
+                "random",
+                constellation,
+                rate,
+                768,
+                input,
+                plain(),
+            ));
+        }
+    }
+    // The coder's output for 64QAM, a wrong bit every 97 bytes.
+    for (r, &rate) in RATES.iter().enumerate() {
+        let (k, _) = rate_of(rate.0).k_n();
+        let data = bytes(3 * 768 * k / 8, 256, 40 + r);
+        let input = inner_coded(&data, rate_of(rate.0), 6, 97);
+        cases.push(viterbi_case(
+            "coded",
+            CONSTELLATIONS[2],
+            rate,
+            768,
+            input,
+            plain(),
+        ));
+    }
+    // Blocks of 6 bytes out (QPSK 1/2), just more than the traceback.
+    let input = inner_coded(&bytes(40 * 6, 256, 50), CodeRate::R1_2, 2, 31);
+    cases.push(viterbi_case(
+        "small",
+        CONSTELLATIONS[0],
+        RATES[0],
+        48,
+        input,
+        plain(),
+    ));
+    // A reset at byte 100: the bytes before it dropped.
+    let input = inner_coded(&bytes(4 * 192, 256, 51), CodeRate::R2_3, 6, 53);
+    let tags = vec![(0, "a", 1), (100, "superframe_start", 1)];
+    cases.push(viterbi_case(
+        "tagged",
+        CONSTELLATIONS[2],
+        RATES[1],
+        768,
+        input,
+        tags,
+    ));
+    cases
+}
+
+fn convolutional_deinterleaver_cases() -> Vec<Case> {
+    // (blocks, I, M, vectors, where a superframe_start tag says a super-frame starts)
+    [
+        (136, 12, 17, 4, Some(100)),
+        (16, 2, 2, 20, None),
+        (8, 3, 1, 30, Some(5)),
+    ]
+    .into_iter()
+    .map(|(blocks, i, m, vectors, superframe)| {
+        let mut tags = vec![(0, "a", 1), (blocks * i + 3, "b", 2)];
+        tags.extend(superframe.map(|o| (o, "superframe_start", 1)));
+        case(
+            format!("cd_{blocks}_{i}_{m}"),
+            format!("dtv.dvbt_convolutional_deinterleaver({blocks}, {i}, {m})"),
+            Data::Bytes(bytes(vectors * blocks * i + 7, 256, m)),
+            (1, "b", blocks * i),
+            tags.into_iter().map(|(o, k, v)| (o as u64, k, v)).collect(),
+            move || Box::new(DvbtConvolutionalDeinterleaver::new(blocks, i, m).unwrap()),
+        )
+    })
+    .collect()
 }
 
 fn inner_coder_cases() -> Vec<Case> {
@@ -640,6 +804,11 @@ fn energy_dispersal_equals_gnu_radio_s() {
 }
 
 #[test]
+fn energy_descramble_equals_gnu_radio_s() {
+    equal_gnu_radio_s("de", &energy_descramble_cases());
+}
+
+#[test]
 fn reed_solomon_encoder_equals_gnu_radio_s() {
     equal_gnu_radio_s("rs", &reed_solomon_cases());
 }
@@ -652,6 +821,16 @@ fn reed_solomon_decoder_equals_gnu_radio_s() {
 #[test]
 fn convolutional_interleaver_equals_gnu_radio_s() {
     equal_gnu_radio_s("ci", &convolutional_interleaver_cases());
+}
+
+#[test]
+fn viterbi_decoder_equals_gnu_radio_s() {
+    equal_gnu_radio_s("vit", &viterbi_cases());
+}
+
+#[test]
+fn convolutional_deinterleaver_equals_gnu_radio_s() {
+    equal_gnu_radio_s("cd", &convolutional_deinterleaver_cases());
 }
 
 #[test]

@@ -9,7 +9,8 @@
 //!   differential coding, scramblers);
 //! - [`fec`]: GNU Radio's gr-fec (code objects and the extended encoder and decoder);
 //! - [`dvbt`]: gr-dtv's DVB-T transmitter blocks (`dvbt_energy_dispersal` to
-//!   `dvbt_reference_signals`);
+//!   `dvbt_reference_signals`) and receiver blocks (`dvbt_demap` to
+//!   `dvbt_energy_descramble`);
 //! - [`dvbt2`]: gr-dtv's DVB-T2 OFDM blocks (`dvbt2_cellinterleaver`);
 //! - [`dvbs2`] and [`fm`]: the applications' blocks (`dvbs2_tx`, `dvbs2_rx`,
 //!   `fm_stereo_decoder`, `rds_decoder`).

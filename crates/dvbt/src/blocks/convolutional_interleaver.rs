@@ -2,6 +2,7 @@
 //! interleaver.
 
 use crate::error::SettingsError;
+use crate::outer_interleaver::OuterInterleaver;
 use crate::tags::forward_tags;
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
@@ -45,16 +46,15 @@ pub struct DvbtConvolutionalInterleaver {
     /// Interleaved bytes.
     #[output(name = "out")]
     output: StreamOutput<u8>,
-    /// Branch j's FIFO, `j · M` bytes, a ring read and written at `heads[j]`.
-    fifos: Vec<Vec<u8>>,
-    heads: Vec<usize>,
+    /// Branch j of `j · M` bytes.
+    kernel: OuterInterleaver,
     vector: usize,
 }
 
 impl std::fmt::Debug for DvbtConvolutionalInterleaver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DvbtConvolutionalInterleaver")
-            .field("branches", &self.fifos.len())
+            .field("branches", &self.kernel.branches())
             .field("vector", &self.vector)
             .finish()
     }
@@ -76,8 +76,7 @@ impl DvbtConvolutionalInterleaver {
         Ok(Self {
             input: StreamInput::new().with_vlen(vector),
             output: StreamOutput::new().with_min_items(vector),
-            fifos: (0..i).map(|j| vec![0u8; j * m]).collect(),
-            heads: vec![0; i],
+            kernel: OuterInterleaver::interleaver(i, m),
             vector,
         })
     }
@@ -88,24 +87,10 @@ impl DvbtConvolutionalInterleaver {
         if n == 0 {
             return Ok(WorkStatus::Continue);
         }
-        let branches = self.fifos.len();
-        let input = &self.input.slice()[..n * v];
-        let output = &mut self.output.slice()[..n * v];
-        for (i, o) in input
-            .chunks_exact(branches)
-            .zip(output.chunks_exact_mut(branches))
-        {
-            for (j, ((&x, y), fifo)) in i.iter().zip(o.iter_mut()).zip(&mut self.fifos).enumerate()
-            {
-                if fifo.is_empty() {
-                    *y = x;
-                } else {
-                    let h = &mut self.heads[j];
-                    *y = std::mem::replace(&mut fifo[*h], x);
-                    *h = if *h + 1 == fifo.len() { 0 } else { *h + 1 };
-                }
-            }
-        }
+        self.kernel.run(
+            &self.input.slice()[..n * v],
+            &mut self.output.slice()[..n * v],
+        );
         forward_tags(&self.input, &mut self.output, n, v as u64, 1);
         self.input.consume(n * v);
         self.output.produce(n * v);

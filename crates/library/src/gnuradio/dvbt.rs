@@ -1,8 +1,8 @@
 //! Rows for gr-dtv's DVB-T transmitter blocks (`dtv_dvbt_*`: transport stream to OFDM
-//! symbols) and the receiver's Reed-Solomon decoder, bit deinterleaver and demapper, over
-//! `radioflow-dvbt`'s blocks. Their enumerations (`64qam`, `C2_3`, `T2k`,
-//! `GI_1_32`) are taken as written ([`To::Word`](super::table::To)) and turned into the
-//! blocks' words here.
+//! symbols) and the receiver's demapper, bit deinterleaver, Viterbi decoder, convolutional
+//! deinterleaver, Reed-Solomon decoder and energy descrambler, over `radioflow-dvbt`'s
+//! blocks. Their enumerations (`64qam`, `C2_3`, `T2k`, `GI_1_32`) are taken as written
+//! ([`To::Word`](super::table::To)) and turned into the blocks' words here.
 
 use super::common::{no_effect, no_ty, param, row, ty};
 use super::dtv::{push, take, word};
@@ -73,7 +73,8 @@ fn transmission_mode(m: &mut Mapped) -> Result<(), String> {
     option_word(m, "transmission_mode", "T2k", &["T2k", "T8k"], "T", false)
 }
 
-fn inner_coder(m: &mut Mapped) -> Result<(), String> {
+/// The inner coder's and the Viterbi decoder's words.
+fn inner_code(m: &mut Mapped) -> Result<(), String> {
     constellation(m)?;
     hierarchy(m)?;
     code_rate(m, "code_rate")
@@ -181,6 +182,20 @@ const REFERENCE_TYPES: &[GrType] = &[
     ),
 ];
 
+/// The Viterbi decoder's `type`: gr-dtv writes bytes whatever it says; another size makes
+/// its output's item size disagree with what GRC connects.
+const VITERBI_TYPES: &[GrType] = &[
+    no_ty(
+        "i",
+        "gr-dtv's dvbt_viterbi_decoder writes bytes whatever its type says: only Byte connects",
+    ),
+    no_ty(
+        "s",
+        "gr-dtv's dvbt_viterbi_decoder writes bytes whatever its type says: only Byte connects",
+    ),
+    ty("b", Dtype::Uint8),
+];
+
 /// The Reed-Solomon encoder's and decoder's parameters.
 const RS_PARAMS: &[GrParam] = &[
     no_effect("p", "gr-dtv's block does not use it: the field is GF(2^8)"),
@@ -208,6 +223,13 @@ pub(crate) const ROWS: &[GrBlock] = &[
         &[param("nsize", "nsize")],
     ),
     row(
+        "dtv_dvbt_energy_descramble",
+        "dtv.dvbt_energy_descramble({nsize})",
+        "dvbt_energy_descramble",
+        &[],
+        &[param("nsize", "nsize")],
+    ),
+    row(
         "dtv_dvbt_reed_solomon_enc",
         "dtv.dvbt_reed_solomon_enc({p},{m},{gfpoly},{n},{k},{t},{s},{blocks})",
         "dvbt_reed_solomon_enc",
@@ -229,7 +251,29 @@ pub(crate) const ROWS: &[GrBlock] = &[
         &[param("blocks", "blocks"), param("I", "i"), param("M", "m")],
     ),
     GrBlock {
-        choose: Some(inner_coder),
+        choose: Some(inner_code),
+        ..row(
+            "dtv_dvbt_viterbi_decoder",
+            "dtv.dvbt_viterbi_decoder({constellation.val},{hierarchy.val},{code_rate.val},{block_size})",
+            "dvbt_viterbi_decoder",
+            VITERBI_TYPES,
+            &[
+                word("constellation", "_constellation"),
+                word("hierarchy", "_hierarchy"),
+                word("code_rate", "_code_rate"),
+                param("block_size", "block_size"),
+            ],
+        )
+    },
+    row(
+        "dtv_dvbt_convolutional_deinterleaver",
+        "dtv.dvbt_convolutional_deinterleaver({blocks},{I},{M})",
+        "dvbt_convolutional_deinterleaver",
+        &[],
+        &[param("blocks", "blocks"), param("I", "i"), param("M", "m")],
+    ),
+    GrBlock {
+        choose: Some(inner_code),
         ..row(
             "dtv_dvbt_inner_coder",
             "dtv.dvbt_inner_coder({ninput},{noutput},{constellation.val},{hierarchy.val},{code_rate.val})",
