@@ -10,6 +10,7 @@ mod blocks;
 mod constants;
 mod describe;
 mod digital;
+mod embedded;
 mod entries;
 mod expr;
 mod expr_error;
@@ -35,6 +36,7 @@ mod yaml;
 
 use crate::{BuiltGraph, GraphDescription, GraphError};
 pub use constants::gnuradio_constants;
+pub use embedded::{describe_grc_embedded, python_entries, EmbeddedGrc, PythonEntry, PYTHON_IDS};
 pub use expr::evaluate;
 pub use expr_error::{ExprError, MAX_DEPTH, MAX_ITEMS, MAX_STEPS, MAX_TOTAL_ITEMS};
 pub use generic_mod::GenericMod;
