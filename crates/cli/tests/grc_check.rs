@@ -264,7 +264,10 @@ fn grc_list_of_one_id_says_what_each_parameter_becomes() {
 fn a_flowgraph_with_embedded_python_goes_to_the_python_package_or_says_what_to_run() {
     let dir = tempfile::tempdir().unwrap();
     let float = [("type", "float")];
-    let code = [("code", "print('started')"), ("section", "main_after_start")];
+    let code = [
+        ("code", "print('started')"),
+        ("section", "main_after_start"),
+    ];
     write(
         dir.path(),
         "snippet.grc",

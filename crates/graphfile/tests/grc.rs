@@ -114,9 +114,12 @@ fn embedded_python_is_refused_by_the_loader_and_left_to_the_python_package() {
         radioflow_graphfile::grc::python_entries(&text),
         vec![("blocks_copy_0".to_owned(), "epy_block".to_owned())]
     );
-    let held = [("gain".to_owned(), radioflow_graphfile::grc::Value::Float(0.25))];
-    let read = radioflow_graphfile::grc::describe_grc_embedded(&path, held.into_iter().collect())
-        .unwrap();
+    let held = [(
+        "gain".to_owned(),
+        radioflow_graphfile::grc::Value::Float(0.25),
+    )];
+    let read =
+        radioflow_graphfile::grc::describe_grc_embedded(&path, held.into_iter().collect()).unwrap();
     let graph = read.graph.unwrap();
     assert!(graph.blocks.iter().all(|b| b.name != "blocks_copy_0"));
     assert!(graph

@@ -36,25 +36,25 @@ fn grc_python_entries(path: PathBuf) -> PyResult<Vec<(String, String)>> {
 }
 
 /// A value given from Python as the GRC evaluator's.
-fn value_of(p: Pmt) -> Value {
+fn value_of(p: &Pmt) -> Value {
     match p {
-        Pmt::Int(i) => Value::Int(i),
-        Pmt::Double(x) => Value::Float(x),
-        Pmt::Complex(c) => Value::Complex(c),
-        Pmt::Bool(b) => Value::Bool(b),
+        Pmt::Int(i) => Value::Int(*i),
+        Pmt::Double(x) => Value::Float(*x),
+        Pmt::Complex(c) => Value::Complex(*c),
+        Pmt::Bool(b) => Value::Bool(*b),
         Pmt::Symbol(s) => Value::Str(s.to_string()),
         Pmt::Null => Value::None,
-        Pmt::Vector(v) | Pmt::Tuple(v) => Value::List(v.iter().cloned().map(value_of).collect()),
+        Pmt::Vector(v) | Pmt::Tuple(v) => Value::List(v.iter().map(value_of).collect()),
         Pmt::F32Vector(v) => Value::List(v.iter().map(|x| Value::Float(f64::from(*x))).collect()),
         Pmt::F64Vector(v) => Value::List(v.iter().map(|x| Value::Float(*x)).collect()),
         Pmt::S64Vector(v) => Value::List(v.iter().map(|x| Value::Int(*x)).collect()),
         Pmt::S32Vector(v) => Value::List(v.iter().map(|x| Value::Int(i64::from(*x))).collect()),
-        other => Value::Pmt(other),
+        other => Value::Pmt(other.clone()),
     }
 }
 
 /// A port as Python connects it: a number (stream) or a name (message).
-fn port(py: Python<'_>, p: &PortName) -> PyResult<Bound<'_, PyAny>> {
+fn port<'py>(py: Python<'py>, p: &PortName) -> PyResult<Bound<'py, PyAny>> {
     Ok(match p {
         PortName::Index(i) => i.into_pyobject(py)?.into_any(),
         PortName::Name(n) => n.into_pyobject(py)?.into_any(),
@@ -108,7 +108,7 @@ fn grc_embedded<'py>(
                 e.value(py)
             ))
         })?;
-        fixed.insert(name, value_of(value));
+        fixed.insert(name, value_of(&value));
     }
     let read = describe_grc_embedded(&path, fixed).map_err(graph_error)?;
     let out = PyDict::new(py);
