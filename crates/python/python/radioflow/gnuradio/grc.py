@@ -87,6 +87,55 @@ def _run_code(code: str, filename: str, namespace: Dict[str, Any]) -> None:
     exec(compile(code, filename, "exec"), namespace)  # noqa: S102 - the file's own code (GRC runs it too)
 
 
+class GrcBlock:
+    """A library block of a loaded file, as GRC's generated class holds it (``self.vsink``):
+    ``data()`` a list and ``tags()`` ``gr.tag_t``s, as GNU Radio's sinks give them; the native
+    block is ``native`` (its other methods are reached through this one). GNU Radio's setters
+    (``set_frequency``) are not here: a running block's parameters change through its message
+    inputs (``radioflow grc list ID`` names the settable ones)."""
+
+    def __init__(self, name: str, native: Any) -> None:
+        self.native = native
+        self._rf_name = name
+
+    def data(self) -> List[Any]:
+        return self.native.data().tolist()
+
+    def tags(self) -> List[Any]:
+        from .gr import tag_t
+
+        return [tag_t.from_tuple(t) for t in self.native.tags()]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_rf_") or name == "native":
+            raise AttributeError(name)
+        return getattr(self.native, name)
+
+    def __repr__(self) -> str:
+        return f"<GRC block {self._rf_name}: {self.native!r}>"
+
+
+def _native_of(point: Any) -> Any:
+    if isinstance(point, tuple) and len(point) == 2:
+        return (_native_of(point[0]), point[1])
+    return point.native if isinstance(point, GrcBlock) else point
+
+
+def _top_block_class() -> type:
+    from . import gr
+
+    class GrcTopBlock(gr.top_block):  # type: ignore[misc, valid-type]
+        """``gr.top_block`` that connects a file's blocks as GRC's class holds them."""
+
+        def connect(self, *points: Any) -> None:
+            super().connect(*[_native_of(p) for p in points])
+
+        def msg_connect(self, *args: Any) -> None:
+            super().msg_connect(*[_native_of(a) for a in args])
+
+    return GrcTopBlock
+
+
 class _Snippet:
     def __init__(self, name: str, section: str, priority: int, code: str, filename: str) -> None:
         self.name = name
@@ -102,7 +151,7 @@ class GrcFlowgraph:
     run at their sections (``snippets(section)``)."""
 
     def __init__(self, path: str) -> None:
-        from . import gr, install
+        from . import install
 
         install()  # `from gnuradio import gr` in the embedded code is radioflow's
         self.path = str(path)
@@ -125,14 +174,14 @@ class GrcFlowgraph:
         for name, _text, value, _err in read["variables"]:
             if value is not None or name in values:
                 self.namespace[name] = values.get(name, value)
-        self.tb = gr.top_block(self._title(read))
+        self.tb = _top_block_class()(self._title(read))
         for name, value in self._variables(read, values).items():
             setattr(self.tb, name, value)
         self._collect_snippets(read["python"])
         self.snippets("init_before_blocks")
         handles: Dict[str, Any] = {}
         for name, handle in read["blocks"]:
-            handles[name] = handle
+            handles[name] = GrcBlock(name, handle)
         for name, id_, params in read["python"]:
             if id_ == "epy_block":
                 handles[name] = self._make_block(name, params)
@@ -146,6 +195,7 @@ class GrcFlowgraph:
             self.tb.connect((handles[src], sp), (handles[dst], dp))
         for src, sp, dst, dp in read["messages"]:
             self.tb.msg_connect((handles[src], sp), (handles[dst], dp))
+        # By name: the Python blocks, and the library blocks as GrcBlock.
         self.blocks = handles
 
     # -- reading --------------------------------------------------------------------------
