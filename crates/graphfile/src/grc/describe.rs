@@ -3,12 +3,12 @@
 //! parameters checked, GUI blocks run headless (their sinks as views), the connections
 //! resolved through virtual sinks/sources and bypassed blocks.
 
-use super::embedded::{Collect, PYTHON_IDS};
 use super::entries::{entries, scalar, Entry};
 use super::expr::Variables;
 use super::hier_inline::{self, Pads, PAD_IDS};
 use super::hier_search::HierSearch;
 use super::overrides::Overrides;
+use super::python_entry::{Collect, PYTHON_IDS};
 use super::value::Value;
 use super::widgets::{self, Widget};
 use super::{blocks, digital, fec, filter_taps, gui_views, header_format, modulate, tags, yaml};

@@ -8,28 +8,15 @@
 //! `epy_module`) held at the values it gives.
 
 use super::describe;
-use super::entries::{entries, Entry};
+use super::entries::entries;
 use super::overrides::Overrides;
+use super::python_entry::Collect;
+pub use super::python_entry::{PythonEntry, PYTHON_IDS};
 use super::value::Value;
 use super::yaml;
 use crate::{GraphDescription, GraphError};
 use std::collections::HashMap;
 use std::path::Path;
-
-/// The GRC ids whose code is Python that runs: such a file runs through the Python package.
-pub const PYTHON_IDS: &[&str] = &["epy_block", "epy_module", "snippet"];
-
-/// A Python entry of the file (or an `import` block, which the Python side needs too).
-#[derive(Clone, Debug)]
-pub struct PythonEntry {
-    /// The block's name in the file (`epy_block_0`).
-    pub name: String,
-    /// Its GRC id (`epy_block`, `epy_module`, `snippet`, `import`).
-    pub id: String,
-    /// Its parameters as written (`_source_code`, `code`, `section`, an epy_block's
-    /// constructor arguments as expressions).
-    pub params: Vec<(String, String)>,
-}
 
 /// What the Python package needs of a file with embedded Python.
 #[derive(Debug)]
@@ -42,32 +29,6 @@ pub struct EmbeddedGrc {
     /// Every variable: its name, its expression as written, and its value or the evaluator's
     /// error (a variable naming an `epy_module` fails here until the Python side values it).
     pub variables: Vec<(String, String, Result<Value, String>)>,
-}
-
-/// Collects, while [`describe`] reads a file, what the Python side needs.
-#[derive(Debug, Default)]
-pub(crate) struct Collect {
-    pub(crate) python: Vec<PythonEntry>,
-    pub(crate) variables: Vec<(String, String, Result<Value, String>)>,
-}
-
-impl Collect {
-    /// Keeps `e` when it is a Python or `import` entry.
-    pub(crate) fn entry(&mut self, e: &Entry) {
-        if e.state == "enabled" && (PYTHON_IDS.contains(&e.id.as_str()) || e.id == "import") {
-            let mut params: Vec<(String, String)> = e
-                .params
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            params.sort();
-            self.python.push(PythonEntry {
-                name: e.name.clone(),
-                id: e.id.clone(),
-                params,
-            });
-        }
-    }
 }
 
 /// The names and ids of the enabled Python entries of the `.grc` file `text` (empty for a

@@ -27,6 +27,7 @@ mod modulate;
 mod numpy;
 mod overrides;
 mod python;
+mod python_entry;
 mod tags;
 mod token;
 mod value;
