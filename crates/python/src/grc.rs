@@ -12,7 +12,7 @@ use crate::pmt::{from_py, to_py};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use radioflow_graphfile::grc::{describe_grc_embedded, python_entries, Value};
+use radioflow_graphfile::grc::{describe_grc_embedded, Value};
 use radioflow_graphfile::{Connection, GraphError};
 use radioflow_runtime::registry;
 use radioflow_runtime::{Pmt, PortName};
@@ -22,17 +22,7 @@ use std::path::PathBuf;
 /// Adds the loader's functions to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(grc_embedded, m)?)?;
-    m.add_function(wrap_pyfunction!(grc_python_entries, m)?)?;
     Ok(())
-}
-
-/// The enabled Python entries (`epy_block`, `epy_module`, `snippet`) of the `.grc` file at
-/// `path`: a list of `(name, id)`, empty when it has none.
-#[pyfunction]
-fn grc_python_entries(path: PathBuf) -> PyResult<Vec<(String, String)>> {
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))?;
-    Ok(python_entries(&text))
 }
 
 /// A value given from Python as the GRC evaluator's.
@@ -91,12 +81,15 @@ fn graph_error(e: GraphError) -> PyErr {
 /// evaluator's error or None)`), and, when the graph could be described, `blocks` (a list of
 /// `(name, block)`: the library blocks made, not yet in a flowgraph), `streams` and `messages`
 /// (lists of `(from, port, to, port)`, ports as numbers or names, naming the Python blocks
-/// too) and `notes`; when it could not, `error` (the exception it raises).
+/// too) and `notes`; when it could not, `error` (the exception it raises). With `make` false
+/// the blocks are checked, not made (`blocks` is empty): what the variables are is read first.
 #[pyfunction]
+#[pyo3(signature = (path, values, make = true))]
 fn grc_embedded<'py>(
     py: Python<'py>,
     path: PathBuf,
     values: &Bound<'py, PyDict>,
+    make: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut fixed = HashMap::new();
     for (k, v) in values.iter() {
@@ -137,7 +130,7 @@ fn grc_embedded<'py>(
         }
     };
     let blocks = PyList::empty(py);
-    for spec in &graph.blocks {
+    for spec in graph.blocks.iter().filter(|_| make) {
         let fail =
             |m: String| value_error(format!("{}: block '{}': {m}", path.display(), spec.name));
         let description = registry::find(&spec.block)

@@ -161,14 +161,15 @@ class GrcFlowgraph:
         self.snips: List[_Snippet] = []
         self.stopped = False
         try:
-            read = _native.grc_embedded(self.path, {})
+            # First what the file holds (its blocks checked, not made: a variable may name an
+            # epy_module, valued here), then the graph made with those values.
+            read = _native.grc_embedded(self.path, {}, False)
+            self._imports(read["python"])
+            self._make_modules(read["python"])
+            values = self._python_variables(read)
+            read = _native.grc_embedded(self.path, values)
         except OSError as e:
             raise GrcError(str(e)) from e
-        self._imports(read["python"])
-        self._make_modules(read["python"])
-        values = self._python_variables(read)
-        if values:
-            read = _native.grc_embedded(self.path, values)
         if "error" in read:
             raise GrcError(str(read["error"]))
         for name, _text, value, _err in read["variables"]:
