@@ -119,6 +119,6 @@ pub(crate) fn check(path: &Path, entries: &[String], seconds: f64) -> Checked {
             .rev()
             .find(|l| !l.trim().is_empty())
             .unwrap_or("(no message)");
-        Checked::Failed(format!("(Python) {last}"))
+        Checked::Failed(last.to_owned())
     }
 }
