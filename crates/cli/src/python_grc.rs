@@ -53,9 +53,9 @@ fn check_package(path: &Path, entries: &[String]) -> anyhow::Result<()> {
     if !found {
         bail!(
             "{file} holds embedded Python ({which}), which runs through radioflow's Python \
-             package, and `{python}` cannot import it ({PYTHON_VAR} names another interpreter). \
-             Install the package (`pip install radioflow`, or `scripts/python.sh` in radioflow's \
-             sources), then run `{python} -m radioflow.gnuradio {file}`",
+             package, and `{python}` cannot import it (or set {PYTHON_VAR} to an interpreter \
+             that can). Install the package (`bash scripts/python.sh` in radioflow's sources \
+             builds and installs it), then run `{python} -m radioflow.gnuradio {file}`",
             file = path.display(),
             which = entries.join(", "),
         );
