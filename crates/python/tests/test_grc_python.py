@@ -146,3 +146,15 @@ def test_gnu_radio_s_snippets_example_runs_its_snippets_in_order():
         # The head block's 12 items of the repeated source, as GNU Radio's vector sink's list.
         str([float(x % 10) for x in range(12)]),
     ]
+
+
+def test_an_embedded_block_s_message_ports_are_connected_as_the_file_says(scheduler, monkeypatch):
+    """tests/grc/epy_messages.grc: 12 bytes cut into tagged packets of 4, made PDUs by
+    pdu_tagged_stream_to_pdu, sent to an embedded basic_block's message input; its handler
+    keeps each and sends its length on to a message_debug."""
+    monkeypatch.setenv("RADIOFLOW_SCHEDULER", scheduler)
+    fg = grc.load(os.path.join(HERE, "grc", "epy_messages.grc"))
+    fg.run(60)  # ends by itself; the limit only keeps a broken build from hanging
+    assert not fg.stopped
+    assert fg.tb.collect.pdus == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
+    assert fg.tb.debug.messages() == [4, 4, 4]
