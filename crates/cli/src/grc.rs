@@ -24,6 +24,8 @@ pub(crate) enum GrcCommand {
     /// Reads (and with --run, runs) every `.grc` flowgraph under a folder and prints a table:
     /// which build, run to their end or until stopped, and which hold GNU Radio blocks
     /// radioflow does not run (with their ids, ranked by how many flowgraphs need each).
+    /// With --run, flowgraphs with embedded Python run it (through the Python package, as
+    /// `radioflow run` does): check only folders you trust.
     Check {
         /// The folder (searched recursively), or one `.grc` file.
         path: PathBuf,
@@ -169,6 +171,10 @@ fn grc_files(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
 /// One flowgraph read, built and (with `run`) run for at most `run` seconds; whether it
 /// has GUI blocks run headless.
 fn check_one(file: &Path, run: Option<f64>) -> (Outcome, bool) {
+    let python = crate::python_grc::python_entries(file);
+    if !python.is_empty() {
+        return check_python(file, &python, run);
+    }
     let description = match radioflow_graphfile::grc::describe_grc_file(file) {
         Ok(d) => d,
         Err(GraphError::Unsupported { ids, .. }) => return (Outcome::Unsupported(ids), false),
@@ -180,6 +186,35 @@ fn check_one(file: &Path, run: Option<f64>) -> (Outcome, bool) {
     }
     let headless = !description.notes.is_empty();
     (run_one(description, run), headless)
+}
+
+/// [`check_one`] of a file with embedded Python: its other blocks described here, and (with
+/// `run`) run by the Python package, which makes the Python parts (`python_grc.rs`). Without
+/// `run` its Python is not run: "builds" says that the rest of the file is described.
+fn check_python(file: &Path, python: &[String], run: Option<f64>) -> (Outcome, bool) {
+    let read = match radioflow_graphfile::grc::describe_grc_embedded(file, Default::default()) {
+        Ok(read) => read,
+        Err(e) => return (Outcome::Failed(e.to_string()), false),
+    };
+    let headless = match read.graph {
+        Ok(d) => !d.notes.is_empty(),
+        Err(GraphError::Unsupported { ids, .. }) => return (Outcome::Unsupported(ids), false),
+        Err(GraphError::HierBlock { .. }) => return (Outcome::HierBlock, false),
+        // A variable naming an epy_module is valued by the Python side: then the run tells.
+        Err(e) if run.is_none() || !python.iter().any(|p| p.ends_with("(epy_module)")) => {
+            return (Outcome::Failed(e.to_string()), false)
+        }
+        Err(_) => false,
+    };
+    let Some(seconds) = run else {
+        return (Outcome::Builds, headless);
+    };
+    let outcome = match crate::python_grc::check(file, python, seconds) {
+        crate::python_grc::Checked::Ran => Outcome::Ran,
+        crate::python_grc::Checked::RanUntilStopped => Outcome::RanUntilStopped,
+        crate::python_grc::Checked::Failed(e) => Outcome::failed(e),
+    };
+    (outcome, headless)
 }
 
 /// A described flowgraph built and (with `run`) run for at most `run` seconds.

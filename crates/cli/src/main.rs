@@ -13,6 +13,7 @@ mod grc;
 mod grc_gui;
 mod interrupt;
 mod profile;
+mod python_grc;
 mod run;
 mod serve;
 mod soak;
@@ -41,7 +42,8 @@ enum Command {
     Dvbs2(dvbs2::Dvbs2Args),
     /// List the block library (or show one block's parameters and ports).
     Blocks(blocks::BlocksArgs),
-    /// Run a graph file (radioflow's TOML or GNU Radio Companion's .grc).
+    /// Run a graph file (radioflow's TOML or GNU Radio Companion's .grc; a .grc with embedded
+    /// Python runs that Python, through radioflow's Python package: run only files you trust).
     Run(run::RunArgs),
     /// Serve a host's part of graphs spread across hosts (`radioflow run GRAPH --hosts ...`).
     Serve(serve::ServeArgs),

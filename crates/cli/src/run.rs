@@ -11,7 +11,10 @@ use std::time::Instant;
 pub(crate) struct RunArgs {
     /// The graph file: radioflow's TOML (a `[blocks]` table, `connections`, `messages`;
     /// `radioflow blocks` lists the blocks it can name) or GNU Radio Companion's `.grc`
-    /// (`radioflow grc list` shows the GNU Radio blocks it can hold).
+    /// (`radioflow grc list` shows the GNU Radio blocks it can hold). A `.grc` with embedded
+    /// Python (epy_block, epy_module, snippet) is handed to radioflow's Python package
+    /// (`python3 -m radioflow.gnuradio FILE.grc`, or `$RADIOFLOW_PYTHON`), which runs the
+    /// Python it holds, as GNU Radio Companion does: run only files you trust.
     graph: PathBuf,
     /// Scheduler: flow, tpb or single, with options (`flow:workers=2,pin`, `tpb:realtime`).
     #[arg(long, default_value = "flow")]
@@ -48,6 +51,18 @@ pub(crate) struct RunArgs {
 }
 
 pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
+    let python = crate::python_grc::python_entries(&a.graph);
+    if !python.is_empty() {
+        if a.hosts.is_some() || a.control.enabled() {
+            anyhow::bail!(
+                "{}: embedded Python ({}) runs through the Python package, which takes \
+                 neither --hosts nor the control options yet",
+                a.graph.display(),
+                python.join(", ")
+            );
+        }
+        return crate::python_grc::run(&a.graph, &python, &a.scheduler);
+    }
     if let Some(hosts) = &a.hosts {
         return across_hosts(&a, hosts);
     }

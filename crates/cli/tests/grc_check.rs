@@ -259,3 +259,53 @@ fn grc_list_of_one_id_says_what_each_parameter_becomes() {
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("does not run GNU Radio block 'vocoder_codec2_decode_ps'"));
 }
+
+#[test]
+fn a_flowgraph_with_embedded_python_goes_to_the_python_package_or_says_what_to_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let float = [("type", "float")];
+    let code = [
+        ("code", "print('started')"),
+        ("section", "main_after_start"),
+    ];
+    write(
+        dir.path(),
+        "snippet.grc",
+        &grc(
+            &[
+                ("src", "blocks_null_source", &float),
+                ("snk", "blocks_null_sink", &float),
+                ("say", "snippet", &code),
+            ],
+            &["[src, '0', snk, '0']"],
+        ),
+    );
+    let file = dir.path().join("snippet.grc");
+    let python = dir.path().join("no-such-python");
+    let out = Command::new(env!("CARGO_BIN_EXE_radioflow"))
+        .arg("run")
+        .arg(&file)
+        .env("RADIOFLOW_PYTHON", &python)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("holds embedded Python (say (snippet))")
+            && stderr.contains(&format!(
+                "then run `{} -m radioflow.gnuradio {}`",
+                python.display(),
+                file.display()
+            )),
+        "{stderr}"
+    );
+    // Checked without running: the rest of the file is described, the snippet not refused.
+    let out = Command::new(env!("CARGO_BIN_EXE_radioflow"))
+        .args(["grc", "check"])
+        .arg(&file)
+        .env("RADIOFLOW_PYTHON", &python)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("1 flowgraphs: 1 builds"), "{stdout}");
+}

@@ -97,6 +97,51 @@ fn unsupported_blocks_are_listed_together_before_anything_runs() {
 }
 
 #[test]
+fn embedded_python_is_refused_by_the_loader_and_left_to_the_python_package() {
+    // The plain loader (what the live page, `run --hosts` and `bench grc` use) runs no Python:
+    // an epy_block is a block it lacks. Read for the Python package, the block is left to it,
+    // its connections kept, the variables valued, one held at the value given.
+    let text = TONE_GAIN
+        .replace("id: blocks_copy", "id: epy_block")
+        .replace("    state: bypassed", "    state: enabled");
+    let e = error(&text);
+    assert!(e.contains("epy_block (blocks_copy_0)"), "{e}");
+    let dir = std::env::temp_dir().join(format!("rf-grc-epy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("epy.grc");
+    std::fs::write(&path, &text).unwrap();
+    assert_eq!(
+        radioflow_graphfile::grc::python_entries(&text),
+        vec![("blocks_copy_0".to_owned(), "epy_block".to_owned())]
+    );
+    let held = [(
+        "gain".to_owned(),
+        radioflow_graphfile::grc::Value::Float(0.25),
+    )];
+    let read =
+        radioflow_graphfile::grc::describe_grc_embedded(&path, held.into_iter().collect()).unwrap();
+    let graph = read.graph.unwrap();
+    assert!(graph.blocks.iter().all(|b| b.name != "blocks_copy_0"));
+    assert!(graph
+        .streams
+        .iter()
+        .any(|c| c.from.block == "blocks_copy_0" && c.to.block == "blocks_head_0"));
+    assert_eq!(read.python.len(), 1);
+    assert_eq!(read.python[0].id, "epy_block");
+    let gain = read.variables.iter().find(|v| v.0 == "gain").unwrap();
+    assert!(matches!(gain.2, Ok(radioflow_graphfile::grc::Value::Float(g)) if g == 0.25));
+    let multiply = graph.block("blocks_multiply_const_xx_0").unwrap();
+    assert!(
+        multiply
+            .params
+            .iter()
+            .any(|(_, v)| v.to_string().contains("0.25")),
+        "{multiply:?}"
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
 fn bad_expressions_and_values_name_the_block_and_parameter() {
     let e = error(&TONE_GAIN.replace("num_items: samp_rate // 4", "num_items: os.system('x')"));
     assert_eq!(

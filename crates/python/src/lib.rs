@@ -16,6 +16,7 @@
 //! - `library`: factories for the native block library.
 //! - `gnuradio`: the GNU Radio table (GRC ids, parameters, Python constructors).
 //! - `firdes`: GNU Radio's filter designs and windows.
+//! - `grc`: `.grc` files with embedded Python, described for the package to finish.
 //! - `numpy_source`: a source that streams a numpy array without copying it first.
 //! - `python_block`: blocks whose `work` and message handlers are written in Python.
 //! - `views`: numpy arrays that look into stream buffers.
@@ -26,6 +27,7 @@ mod errors;
 mod firdes;
 mod flowgraph;
 mod gnuradio;
+mod grc;
 mod handle;
 mod hosts;
 mod library;
@@ -67,6 +69,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     library::register(m)?;
     gnuradio::register(m)?;
     firdes::register(m)?;
+    grc::register(m)?;
     m.add_function(wrap_pyfunction!(python_block::python_block, m)?)?;
     m.add_function(wrap_pyfunction!(mark_finalizing, m)?)?;
     py.import("atexit")?

@@ -8,6 +8,7 @@ use super::expr::Variables;
 use super::hier_inline::{self, Pads, PAD_IDS};
 use super::hier_search::HierSearch;
 use super::overrides::Overrides;
+use super::python_entry::{Collect, PYTHON_IDS};
 use super::value::Value;
 use super::widgets::{self, Widget};
 use super::{
@@ -226,18 +227,40 @@ pub(crate) fn describe_grc_with(
     overrides: &Overrides,
     widgets: bool,
 ) -> Result<(GraphDescription, Vec<Widget>), GraphError> {
-    describe_in(text, file, overrides, widgets, &HierSearch::default())
+    describe_in(text, file, overrides, widgets, &HierSearch::default(), None)
         .map(|(graph, widgets, _)| (graph, widgets))
 }
 
+/// [`describe_grc_with`] for a file with embedded Python (`embedded.rs`): its `epy_block`s,
+/// `epy_module`s and snippets left to the Python side (collected in `python` with the
+/// variables' values), not refused as blocks radioflow lacks.
+pub(crate) fn describe_grc_python(
+    text: &str,
+    file: &Path,
+    overrides: &Overrides,
+    python: &mut Collect,
+) -> Result<GraphDescription, GraphError> {
+    describe_in(
+        text,
+        file,
+        overrides,
+        false,
+        &HierSearch::default(),
+        Some(python),
+    )
+    .map(|(graph, _, _)| graph)
+}
+
 /// [`describe_grc_with`] inside the hierarchical blocks `search` is inlining (none for the
-/// flowgraph loaded itself), with the file's [`Pads`] when it is one of them.
+/// flowgraph loaded itself), with the file's [`Pads`] when it is one of them; with `python`,
+/// the Python entries left to the Python side (only in the file loaded itself).
 fn describe_in(
     text: &str,
     file: &Path,
     overrides: &Overrides,
     widgets: bool,
     search: &HierSearch,
+    mut python: Option<&mut Collect>,
 ) -> Result<(GraphDescription, Vec<Widget>, Pads), GraphError> {
     let file = file.to_owned();
     let syntax = |message: String| GraphError::Syntax {
@@ -280,7 +303,7 @@ fn describe_in(
     }
     if is_hier && !search.inlining() {
         let inner = search.enter(&file).map_err(syntax)?;
-        describe_in(text, &file, overrides, false, &inner)?;
+        describe_in(text, &file, overrides, false, &inner, None)?;
         return Err(GraphError::HierBlock {
             file,
             id: scalar(&options["id"]).unwrap_or_default(),
@@ -326,6 +349,21 @@ fn describe_in(
     for (name, value) in &overrides.values {
         vars.fix(name, value.clone());
     }
+    if let Some(python) = python.as_deref_mut() {
+        for e in &all {
+            python.entry(e);
+        }
+        for e in all
+            .iter()
+            .filter(|e| VARIABLES.contains(&e.id.as_str()) && e.state != "disabled")
+        {
+            let written = e.params.get("value").cloned().unwrap_or_default();
+            let value = vars.eval(&e.name).map_err(|err| err.to_string());
+            python.variables.push((e.name.clone(), written, value));
+        }
+    }
+    // Left to the Python side when it loads the file.
+    let is_python = |e: &Entry| python.is_some() && PYTHON_IDS.contains(&e.id.as_str());
     let graph_blocks: Vec<&Entry> = all
         .iter()
         .filter(|e| {
@@ -358,7 +396,7 @@ fn describe_in(
     let mut unsupported = Vec::new();
     let mut ids: Vec<String> = Vec::new();
     for e in &graph_blocks {
-        if gnuradio::find(&e.id).is_some() || gnuradio::headless(&e.id).is_some() {
+        if gnuradio::find(&e.id).is_some() || gnuradio::headless(&e.id).is_some() || is_python(e) {
             continue;
         }
         match search.find(&e.id, &file, &src_path) {
@@ -386,7 +424,7 @@ fn describe_in(
             message,
         })?;
         let described = hier_inline::inline(e, &file, path, &mut vars, |text, path, overrides| {
-            describe_in(text, path, overrides, false, &inner).map(|(g, _, pads)| (g, pads))
+            describe_in(text, path, overrides, false, &inner, None).map(|(g, _, pads)| (g, pads))
         });
         match described {
             Ok(child) => inlined.push((*e, child)),
@@ -447,7 +485,7 @@ fn describe_in(
             graph.notes.push(gui.note(&e.name));
             continue;
         }
-        if instances.contains_key(&e.name) {
+        if instances.contains_key(&e.name) || is_python(e) {
             continue;
         }
         let row = gnuradio::find(&e.id).expect("checked above");
