@@ -1,6 +1,6 @@
 //! [`DecimatingFirFilter`]: an FIR filter keeping one output in `decimation`.
 
-use crate::rate_work::rate_work;
+use crate::rate_work::rate_work_delayed;
 use radioflow_dsp::{DecimatingFir, FirSample, ParamError};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
@@ -34,10 +34,13 @@ use radioflow_runtime::registry::prelude::*;
     id = "decimating_fir_filter",
     summary = "A FIR filter with real `taps` keeping one output in `decimation` (SIMD).",
     dtypes = [Complex32, Float32],
-    make = Self::new(&taps, decimation).map_err(|e| Refused::param(e.name, e.reason))
+    make = Self::new(&taps, decimation)
+        .map(|b| b.with_delay(delay))
+        .map_err(|e| Refused::param(e.name, e.reason))
 )]
 #[param(taps: &[f32], doc = "the filter's taps")]
 #[param(decimation: usize = 1, min = 1, doc = "inputs per output")]
+#[param(delay: u64 = 0, doc = "the sample delay tags are moved by, in input samples (GNU Radio's declare_sample_delay)")]
 #[derive(Debug)]
 pub struct DecimatingFirFilter<T: FirSample + Item> {
     /// The samples (`f32` or `Complex32`).
@@ -47,6 +50,8 @@ pub struct DecimatingFirFilter<T: FirSample + Item> {
     #[output(name = "out")]
     output: StreamOutput<T>,
     kernel: DecimatingFir<T>,
+    /// Input samples tags are moved by.
+    delay: u64,
 }
 
 #[block]
@@ -60,15 +65,27 @@ impl<T: FirSample + Item> DecimatingFirFilter<T> {
             input: StreamInput::new(),
             output: StreamOutput::new(),
             kernel: DecimatingFir::new(taps, decimation)?,
+            delay: 0,
         })
+    }
+
+    /// Tags moved as if the input came `delay` samples later (GNU Radio's
+    /// `declare_sample_delay`, its `samp_delay` parameter).
+    pub fn with_delay(self, delay: u64) -> Self {
+        Self { delay, ..self }
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let d = self.kernel.decimation() as u64;
         let kernel = &mut self.kernel;
-        rate_work(&mut self.input, &mut self.output, 1, d, |x, y| {
-            kernel.process(x, y)
-        });
+        rate_work_delayed(
+            &mut self.input,
+            &mut self.output,
+            1,
+            d,
+            self.delay,
+            |x, y| kernel.process(x, y),
+        );
         Ok(WorkStatus::Continue)
     }
 }

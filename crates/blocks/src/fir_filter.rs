@@ -31,9 +31,11 @@ use radioflow_runtime::registry::prelude::*;
 #[library_block(
     id = "fir_filter",
     summary = "A FIR filter with real `taps` (y[n] = sum_k taps[k] x[n-k]); SIMD where the CPU has it.",
-    dtypes = [Complex32, Float32]
+    dtypes = [Complex32, Float32],
+    make = Self::new(&taps).with_delay(delay)
 )]
 #[param(taps: &[f32], doc = "the filter's taps")]
+#[param(delay: u64 = 0, doc = "the sample delay tags are moved by, in input samples (GNU Radio's declare_sample_delay)")]
 pub struct FirFilter<T: FirSample + Item> {
     /// The samples (`f32` or `Complex32`).
     #[input(name = "in")]
@@ -49,6 +51,8 @@ pub struct FirFilter<T: FirSample + Item> {
     decimation: usize,
     /// Where the next output's window starts, counted from the start of `history`.
     next: usize,
+    /// Input samples tags are moved by.
+    delay: u64,
 }
 
 impl<T: FirSample + Item> std::fmt::Debug for FirFilter<T> {
@@ -75,7 +79,15 @@ impl<T: FirSample + Item> FirFilter<T> {
             scratch: vec![T::default(); 2 * h],
             decimation: 1,
             next: 0,
+            delay: 0,
         }
+    }
+
+    /// Tags moved as if the input came `delay` samples later (GNU Radio's
+    /// `declare_sample_delay`, its `samp_delay` parameter): a tag on input `i` goes to output
+    /// `i + delay` (`⌈(i + delay) / decimation⌉` when decimating).
+    pub fn with_delay(self, delay: u64) -> Self {
+        Self { delay, ..self }
     }
 
     /// A filter keeping every `decimation`-th output: `y[0]`, `y[decimation]`, ...
@@ -111,7 +123,7 @@ impl<T: FirSample + Item> FirFilter<T> {
             if t.offset >= from + consumed as u64 {
                 break;
             }
-            let offset = t.offset.div_ceil(d as u64).max(to);
+            let offset = (t.offset + self.delay).div_ceil(d as u64).max(to);
             self.output.push_tag(Tag {
                 offset,
                 ..t.clone()
@@ -161,7 +173,7 @@ impl<T: FirSample + Item> FirFilter<T> {
             return Ok(WorkStatus::Continue);
         }
         let (fir, history, scratch) = (&self.fir, &mut self.history, &mut self.scratch);
-        one_to_one_work(&mut self.input, &mut self.output, usize::MAX, |x, y| {
+        let mut filter = |x: &[T], y: &mut [T]| {
             let h = history.len();
             let n = x.len();
             // The first outputs need the history: filter them from history + first inputs.
@@ -176,7 +188,23 @@ impl<T: FirSample + Item> FirFilter<T> {
             } else {
                 history.copy_from_slice(&scratch[n..n + h]);
             }
-        });
+        };
+        if self.delay == 0 {
+            one_to_one_work(&mut self.input, &mut self.output, usize::MAX, filter);
+        } else {
+            crate::rate_work::rate_work_delayed(
+                &mut self.input,
+                &mut self.output,
+                1,
+                1,
+                self.delay,
+                |x, y| {
+                    let n = x.len().min(y.len());
+                    filter(&x[..n], &mut y[..n]);
+                    (n, n)
+                },
+            );
+        }
         Ok(WorkStatus::Continue)
     }
 }

@@ -1,6 +1,6 @@
 //! [`InterpFirFilter`]: an interpolating FIR filter.
 
-use crate::rate_work::rate_work;
+use crate::rate_work::rate_work_delayed;
 use radioflow_dsp::{FirSample, InterpolatingFir, ParamError};
 use radioflow_runtime::prelude::*;
 use radioflow_runtime::registry::prelude::*;
@@ -32,10 +32,13 @@ use radioflow_runtime::registry::prelude::*;
     id = "interp_fir_filter",
     summary = "Makes `interpolation` outputs per input with a FIR filter of real `taps` (polyphase; GNU Radio's interp_fir_filter).",
     dtypes = [Complex32, Float32],
-    make = Self::new(&taps, interpolation).map_err(|e| Refused::param(e.name, e.reason))
+    make = Self::new(&taps, interpolation)
+        .map(|b| b.with_delay(delay))
+        .map_err(|e| Refused::param(e.name, e.reason))
 )]
 #[param(taps: &[f32], doc = "the filter's taps, designed at the output rate")]
 #[param(interpolation: usize = 1, min = 1, doc = "outputs per input")]
+#[param(delay: u64 = 0, doc = "the sample delay tags are moved by, in input samples (GNU Radio's declare_sample_delay)")]
 #[derive(Debug)]
 pub struct InterpFirFilter<T: FirSample + Item> {
     /// The samples (`f32` or `Complex32`).
@@ -45,6 +48,8 @@ pub struct InterpFirFilter<T: FirSample + Item> {
     #[output(name = "out")]
     output: StreamOutput<T>,
     kernel: InterpolatingFir<T>,
+    /// Input samples tags are moved by.
+    delay: u64,
 }
 
 #[block]
@@ -58,15 +63,27 @@ impl<T: FirSample + Item> InterpFirFilter<T> {
             input: StreamInput::new(),
             output: StreamOutput::new(),
             kernel: InterpolatingFir::new(taps, interpolation)?,
+            delay: 0,
         })
+    }
+
+    /// Tags moved as if the input came `delay` samples later (GNU Radio's
+    /// `declare_sample_delay`, its `samp_delay` parameter).
+    pub fn with_delay(self, delay: u64) -> Self {
+        Self { delay, ..self }
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
         let i = self.kernel.interpolation() as u64;
         let kernel = &mut self.kernel;
-        rate_work(&mut self.input, &mut self.output, i, 1, |x, y| {
-            kernel.process(x, y)
-        });
+        rate_work_delayed(
+            &mut self.input,
+            &mut self.output,
+            i,
+            1,
+            self.delay,
+            |x, y| kernel.process(x, y),
+        );
         Ok(WorkStatus::Continue)
     }
 }

@@ -38,10 +38,12 @@ use radioflow_runtime::registry::prelude::*;
     id = "rational_resampler",
     summary = "Resamples by `interpolation / decimation` (polyphase; GNU Radio's rational_resampler).",
     dtypes = [Complex32, Float32],
-    make = Self::new(interpolation, decimation).map_err(|e| Refused::param(e.name, e.reason))
+    make = Self::with_bandwidth(interpolation, decimation, fractional_bw)
+        .map_err(|e| Refused::param(e.name, e.reason))
 )]
 #[param(interpolation: usize, min = 1, doc = "the interpolation factor")]
 #[param(decimation: usize, min = 1, doc = "the decimation factor")]
+#[param(fractional_bw: f64 = 0.0, at_least = 0.0, below = 0.5, doc = "the designed filter's pass band, a fraction of the lower Nyquist band (0: GNU Radio's default, 0.4)")]
 #[derive(Debug)]
 pub struct RationalResampler<T: FirSample + Item> {
     /// The samples (`f32` or `Complex32`).
@@ -60,7 +62,20 @@ impl<T: FirSample + Item> RationalResampler<T> {
     /// # Errors
     /// If a factor is 0; the error names it.
     pub fn new(interpolation: usize, decimation: usize) -> Result<Self, ParamError> {
-        let taps = firdes::resampler(interpolation, decimation, 0.0)?;
+        Self::with_bandwidth(interpolation, decimation, 0.0)
+    }
+
+    /// A resampler with the taps GNU Radio designs for a pass band of `fractional_bw` of the
+    /// lower Nyquist band (its `fractional_bw`; 0 is GNU Radio's default, 0.4).
+    ///
+    /// # Errors
+    /// If a factor is 0 or `fractional_bw` is not in `[0, 0.5)`; the error names it.
+    pub fn with_bandwidth(
+        interpolation: usize,
+        decimation: usize,
+        fractional_bw: f64,
+    ) -> Result<Self, ParamError> {
+        let taps = firdes::resampler(interpolation, decimation, fractional_bw)?;
         Self::with_taps(&taps, interpolation, decimation)
     }
 

@@ -1,4 +1,5 @@
 //! Filters and resamplers (pfb_arb_resampler, fft_filter as the FIR filters, interp_fir_filter,
+//! the real-taps FIR filters with a declared sample delay,
 //! the complex-taps fir_filter_ccc, interp_fir_filter_ccc and fft_filter_ccc, dc_blocker)
 //! and the frequency modulator, single-pole IIR filter and RMS level against GNU Radio 3.10's
 //! own on the same inputs with tags, run by `gnuradio/filters.py` (one GNU Radio process for
@@ -336,6 +337,44 @@ fn cases() -> Vec<Case> {
             tol: 1e-5,
             // GNU Radio's FFT filter stops at a whole FFT block (64 - 23 + 1 inputs).
             slack: if fft { 64 } else { 0 },
+        });
+    }
+    // Real taps with GNU Radio's declared sample delay (samp_delay, GRC's fir_filter_xxx and
+    // interp_fir_filter_xxx), which moves the tags: plain, decimating and interpolating.
+    for (name, decimation, interp, delay) in [
+        ("fir_filter_fff_delay_7", 1, 1, 7),
+        ("fir_filter_fff_3_delay_30", 3, 1, 30),
+        ("interp_fir_fff_4_delay_5", 1, 4, 5),
+    ] {
+        let make = if interp > 1 {
+            format!("filter.interp_fir_filter_fff({interp}, {taps_py})")
+        } else {
+            format!("filter.fir_filter_fff({decimation}, {taps_py})")
+        };
+        cases.push(Case {
+            name,
+            gr: delayed(delay, make),
+            // 699 inputs, a multiple of the decimation: at the end of a stream whose length is
+            // not, GNU Radio's decimator makes one output fewer (it needs all `decimation`
+            // inputs of the last one; ours only its newest).
+            input: Items::F(samples(5, 699)),
+            out: "f",
+            tags: vec![0, 100, 105, 333],
+            block: Box::new(move |fg| match (decimation, interp) {
+                (1, 1) => fg.add(FirFilter::<f32>::new(&lp()).with_delay(delay)),
+                (d, 1) => fg.add(
+                    DecimatingFirFilter::<f32>::new(&lp(), d)
+                        .unwrap()
+                        .with_delay(delay),
+                ),
+                (_, i) => fg.add(
+                    InterpFirFilter::<f32>::new(&lp(), i)
+                        .unwrap()
+                        .with_delay(delay),
+                ),
+            }),
+            tol: 1e-5,
+            slack: 0,
         });
     }
     // The DC blocker, long and short form, with a DC offset to remove.

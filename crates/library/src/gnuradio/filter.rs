@@ -1,6 +1,6 @@
 //! Rows for GNU Radio's `filter` module (gr-filter).
 
-use super::common::{is_empty_list, is_zero, no_ty, only, param, ty, ty_on};
+use super::common::{is_empty_list, no_ty, only, param, ty, ty_on};
 use super::table::{GrBlock, GrType, Mapped};
 use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::Pmt;
@@ -14,30 +14,10 @@ pub(super) const REAL_IN_COMPLEX_TAPS: &str = "complex taps on float or short sa
 /// Why `fsf` is refused.
 pub(super) const SHORT_OUT: &str =
     "short output: radioflow's FIR filters make the float or complex items they take";
-const NO_DELAY: &str = "radioflow's real-taps FIR filters keep tags on their items without a \
-     declared delay; the complex-taps ones (type ccc) move them by it";
-
-/// `samp_delay` (mapped to `delay`) is honoured by the complex-taps blocks; the real-taps
-/// filters have none, so there it must be 0 (and is dropped).
-pub(super) fn real_taps_without_delay(m: &mut Mapped) -> Result<(), String> {
-    if m.block.starts_with("complex_") {
-        return Ok(());
-    }
-    match m.param("delay") {
-        None | Some(Pmt::Int(0)) => {
-            m.params.retain(|(n, _)| n != "delay");
-            Ok(())
-        }
-        Some(other) => Err(format!(
-            "samp_delay = {other:?} is not supported ({NO_DELAY})"
-        )),
-    }
-}
-
 /// A decimating FIR filter where `decim` is not 1 (`fir_filter` has no decimation; the
-/// complex-taps `complex_fir_filter` has).
+/// complex-taps `complex_fir_filter` has). `samp_delay` (mapped to `delay`) passes to each:
+/// every FIR filter moves its tags by it, as GNU Radio's `declare_sample_delay`.
 pub(super) fn fir_or_decimating(m: &mut Mapped) -> Result<(), String> {
-    real_taps_without_delay(m)?;
     if m.block != "fir_filter" {
         return Ok(());
     }
@@ -92,11 +72,9 @@ pub(crate) const ROWS: &[GrBlock] = &[
                 is_empty_list,
                 "radioflow's rational_resampler designs its taps as GNU Radio does when given none",
             ),
-            only(
-                "fbw",
-                is_zero,
-                "GNU Radio's default fractional bandwidth, the one radioflow designs for",
-            ),
+            // GRC writes -1.0 (GNU Radio's "default") for an empty or zero `fbw`; radioflow's
+            // block reads 0 as that default.
+            param("fbw", "fractional_bw"),
         ],
         fixed: &[],
         extra: &[],

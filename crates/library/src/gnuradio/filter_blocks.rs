@@ -3,7 +3,7 @@
 //! the DC blocker; gr-analog's frequency modulator, the single-pole IIR filter and the RMS level.
 
 use super::common::{no_effect, no_ty, param, ty, ty_on, VLEN_ONE};
-use super::filter::{fir_or_decimating, real_taps_without_delay, REAL_IN_COMPLEX_TAPS, SHORT_OUT};
+use super::filter::{fir_or_decimating, REAL_IN_COMPLEX_TAPS, SHORT_OUT};
 use super::table::{GrBlock, GrParam, GrType, Mapped, To};
 use radioflow_blocks::dsp::PfbArbResampler;
 use radioflow_runtime::registry::Dtype;
@@ -114,7 +114,7 @@ pub(crate) const ROWS: &[GrBlock] = &[
         ],
         fixed: &[],
         extra: &[],
-        choose: Some(real_taps_without_delay),
+        choose: None,
     },
     GrBlock {
         id: "fft_filter_xxx",
