@@ -11,6 +11,7 @@
 //! - [`dvbt`]: gr-dtv's DVB-T transmitter blocks (`dvbt_energy_dispersal` to
 //!   `dvbt_reference_signals`);
 //! - [`dvbt2`]: gr-dtv's DVB-T2 OFDM blocks (`dvbt2_cellinterleaver`);
+//! - [`atsc`]: gr-dtv's ATSC transmitter blocks (`atsc_pad` to `atsc_field_sync_mux`);
 //! - [`dvbs2`] and [`fm`]: the applications' blocks (`dvbs2_tx`, `dvbs2_rx`,
 //!   `fm_stereo_decoder`, `rds_decoder`).
 //!
@@ -36,6 +37,7 @@ mod run_files;
 
 pub use run_files::{RunFiles, SameFileError};
 
+pub use radioflow_atsc as atsc;
 pub use radioflow_blocks as blocks;
 pub use radioflow_channels as channels;
 pub use radioflow_digital as digital;
