@@ -13,6 +13,12 @@
 //!   ([`TrellisEncoder`]);
 //! - [`AtscFieldSyncMux`] (`atsc_field_sync_mux`): field sync segments, 5.4 ([`FieldSync`]).
 //!
+//! Of the receiver, from the deinterleaver on (the trellis decoder is not here):
+//! [`AtscDeinterleaver`] (`atsc_deinterleaver`, [`Deinterleaver`]), [`AtscRsDecoder`]
+//! (`atsc_rs_decoder`), [`AtscDerandomizer`] (`atsc_derandomizer`) and [`AtscDepad`]
+//! (`atsc_depad`); their pipeline information travels on a port of its own, vectors of two
+//! shorts, as GRC declares it.
+//!
 //! gr-dtv passes its packet structures between these blocks as vectors of bytes: a 4-byte
 //! pipeline header ([`Plinfo`]), the data, zeros to 256 or 1024 bytes ([`layout`]). Ours
 //! are the same bytes, so each stage compares with GNU Radio's byte for byte. The blocks
@@ -35,6 +41,7 @@
 //! ```
 
 mod blocks;
+mod deinterleaver;
 mod field_sync;
 mod interleaver;
 pub mod layout;
@@ -43,8 +50,10 @@ mod tags;
 mod trellis;
 
 pub use blocks::{
-    AtscFieldSyncMux, AtscInterleaver, AtscPad, AtscRandomizer, AtscRsEncoder, AtscTrellisEncoder,
+    AtscDeinterleaver, AtscDepad, AtscDerandomizer, AtscFieldSyncMux, AtscInterleaver, AtscPad,
+    AtscRandomizer, AtscRsDecoder, AtscRsEncoder, AtscTrellisEncoder,
 };
+pub use deinterleaver::Deinterleaver;
 pub use field_sync::{pn511, pn63, FieldSync};
 pub use interleaver::Interleaver;
 pub use layout::Plinfo;

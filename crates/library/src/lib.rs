@@ -11,7 +11,8 @@
 //! - [`dvbt`]: gr-dtv's DVB-T transmitter blocks (`dvbt_energy_dispersal` to
 //!   `dvbt_reference_signals`);
 //! - [`dvbt2`]: gr-dtv's DVB-T2 OFDM blocks (`dvbt2_cellinterleaver`);
-//! - [`atsc`]: gr-dtv's ATSC transmitter blocks (`atsc_pad` to `atsc_field_sync_mux`);
+//! - [`atsc`]: gr-dtv's ATSC transmitter blocks (`atsc_pad` to `atsc_field_sync_mux`) and
+//!   the receiver's from `atsc_deinterleaver` to `atsc_depad`;
 //! - [`dvbs2`] and [`fm`]: the applications' blocks (`dvbs2_tx`, `dvbs2_rx`,
 //!   `fm_stereo_decoder`, `rds_decoder`).
 //!
