@@ -5,7 +5,7 @@
 //! The input: our transmitter's interleaved codewords (its stages equal GNU Radio's, see
 //! `gnuradio.rs`) of 700 packets, with two bursts of byte errors: one the code corrects (5
 //! bytes a codeword after deinterleaving), one it cannot (12 a codeword: transport error
-//! flags and indicators). Then the round trip: the transport stream comes back 52 packets
+//! flags and indicators). Tags on both inputs, compared on every output. Then the round trip: the transport stream comes back 52 packets
 //! late, but for the packets flagged. SKIPPED where GNU Radio is not installed.
 
 use radioflow_atsc::{
@@ -14,14 +14,60 @@ use radioflow_atsc::{
 };
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_runtime::{
-    Block, BlockId, FlowScheduler, Flowgraph, Scheduler, SingleThread, ThreadPerBlock,
+    Block, BlockId, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
 };
-use serde_json::json;
+use serde_json::{json, Value};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 const PYTHON: &str = "/usr/bin/python3";
 const PACKETS: usize = 700;
+
+/// Tags on the codewords and on their pipeline information.
+const TAGS: [(u64, &str, i64); 2] = [(0, "a", 1), (100, "b", 2)];
+const PLINFO_TAGS: [(u64, &str, i64); 2] = [(50, "c", 3), (699, "d", 4)];
+
+type Tags = Vec<(u64, String, i64)>;
+
+fn tag_list(tags: &[Tag]) -> Tags {
+    let mut l: Tags = tags
+        .iter()
+        .map(|t| {
+            let Pmt::Int(v) = t.value else {
+                panic!("tag value {:?}", t.value)
+            };
+            (t.offset, t.key.to_string(), v)
+        })
+        .collect();
+    l.sort();
+    l
+}
+
+/// GNU Radio's tags, from the script's JSON (none where the file is absent).
+fn read_tags(path: &std::path::Path) -> Tags {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let mut l: Tags = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t[0].as_u64().unwrap(),
+                t[1].as_str().unwrap().to_owned(),
+                t[2].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    l.sort();
+    l
+}
+
+fn tags(list: &[(u64, &str, i64)]) -> Vec<Tag> {
+    list.iter().map(|&(o, k, v)| Tag::new(o, k, v)).collect()
+}
 
 fn gnuradio_present() -> bool {
     Command::new(PYTHON)
@@ -94,12 +140,29 @@ fn codewords(ts: &[u8]) -> (Vec<u8>, Vec<i16>) {
     (data, plinfo)
 }
 
-/// Our receiver's first `stages` blocks on the codewords: the last one's data and pipeline
-/// information (empty where it has none).
-fn run_ours(stages: usize, data: &[u8], plinfo: &[i16], s: &dyn Scheduler) -> (Vec<u8>, Vec<i16>) {
+/// What a stage wrote: data, pipeline information (empty where it has none), the tags on each.
+struct Out {
+    data: Vec<u8>,
+    plinfo: Vec<i16>,
+    tags: Tags,
+    plinfo_tags: Tags,
+}
+
+/// Our receiver's first `stages` blocks on the codewords.
+fn run_ours(stages: usize, data: &[u8], plinfo: &[i16], s: &dyn Scheduler) -> Out {
     let mut fg = Flowgraph::new();
-    let src = fg.add(VectorSource::new(data.to_vec()).with_vlen(207).unwrap());
-    let psrc = fg.add(VectorSource::new(plinfo.to_vec()).with_vlen(2).unwrap());
+    let src = fg.add(
+        VectorSource::new(data.to_vec())
+            .with_vlen(207)
+            .unwrap()
+            .tags(tags(&TAGS)),
+    );
+    let psrc = fg.add(
+        VectorSource::new(plinfo.to_vec())
+            .with_vlen(2)
+            .unwrap()
+            .tags(tags(&PLINFO_TAGS)),
+    );
     let mut last: (BlockId, &str) = (src, "out");
     let mut plast: (BlockId, &str) = (psrc, "out");
     let blocks: [Box<dyn Block>; 4] = [
@@ -126,11 +189,14 @@ fn run_ours(stages: usize, data: &[u8], plinfo: &[i16], s: &dyn Scheduler) -> (V
         p
     });
     fg.run_with(s).unwrap();
-    let out = fg.block::<VectorSink<u8>>(sink).unwrap().data().to_vec();
-    let pout = psink
-        .map(|p| fg.block::<VectorSink<i16>>(p).unwrap().data().to_vec())
-        .unwrap_or_default();
-    (out, pout)
+    let out = fg.block::<VectorSink<u8>>(sink).unwrap();
+    let pout = psink.map(|p| fg.block::<VectorSink<i16>>(p).unwrap());
+    Out {
+        data: out.data().to_vec(),
+        tags: tag_list(out.tags()),
+        plinfo: pout.map(|p| p.data().to_vec()).unwrap_or_default(),
+        plinfo_tags: pout.map(|p| tag_list(p.tags())).unwrap_or_default(),
+    }
 }
 
 #[test]
@@ -156,7 +222,18 @@ fn each_stage_of_the_receiver_equals_gnu_radio_s_and_the_stream_comes_back() {
         .stdin
         .take()
         .unwrap()
-        .write_all(json!({ "out": dir }).to_string().as_bytes())
+        .write_all(
+            json!({
+                "out": dir,
+                "tags": TAGS.iter().map(|&(o, k, v)| json!([o, k, v])).collect::<Vec<_>>(),
+                "plinfo_tags": PLINFO_TAGS
+                    .iter()
+                    .map(|&(o, k, v)| json!([o, k, v]))
+                    .collect::<Vec<_>>(),
+            })
+            .to_string()
+            .as_bytes(),
+        )
         .unwrap();
     assert!(child.wait().unwrap().success(), "GNU Radio's script failed");
     let names = [
@@ -176,8 +253,11 @@ fn each_stage_of_the_receiver_equals_gnu_radio_s_and_the_stream_comes_back() {
                     .collect()
             })
             .unwrap_or_default();
+        let want_tags = read_tags(&dir.join(format!("stage{}.tags.json", k + 1)));
+        let want_pl_tags = read_tags(&dir.join(format!("stage{}.plinfo.tags.json", k + 1)));
         for s in schedulers() {
-            let (got, got_pl) = run_ours(k + 1, &data, &plinfo, &*s);
+            let out = run_ours(k + 1, &data, &plinfo, &*s);
+            let (got, got_pl) = (out.data, out.plinfo);
             assert_eq!(got.len(), want.len(), "after {name} on {}: bytes", s.name());
             if let Some(b) = (0..got.len()).find(|&b| got[b] != want[b]) {
                 panic!(
@@ -188,11 +268,18 @@ fn each_stage_of_the_receiver_equals_gnu_radio_s_and_the_stream_comes_back() {
                 );
             }
             assert_eq!(got_pl, want_pl, "after {name} on {}: plinfo", s.name());
+            assert_eq!(out.tags, want_tags, "after {name} on {}: tags", s.name());
+            assert_eq!(
+                out.plinfo_tags,
+                want_pl_tags,
+                "after {name} on {}: plinfo tags",
+                s.name()
+            );
             last = got;
         }
     }
     // The round trip: packet p comes out as packet p + 52, but where RS gave up.
-    let (_, flags) = run_ours(2, &data, &plinfo, &SingleThread::new());
+    let flags = run_ours(2, &data, &plinfo, &SingleThread::new()).plinfo;
     let (mut back, mut lost) = (0, 0);
     for p in 52..PACKETS {
         let failed = flags[2 * p] as u16 & 0x20 != 0;

@@ -54,6 +54,7 @@ fn library_sources() -> Vec<PathBuf> {
         "fec/src/blocks",
         "dvbt2/src/blocks",
         "dvbt/src/blocks",
+        "atsc/src/blocks",
     ] {
         walk(&crates.join(dir), &mut files);
     }
