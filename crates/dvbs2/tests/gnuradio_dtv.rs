@@ -405,6 +405,23 @@ fn cases() -> Vec<Case> {
             tags: vec![0, 5, 100, (nldpc / bits_per_cell) as u64 + 7],
         });
     }
+    // ATSC's 8-VSB levels (gr-dtv's ATSC transmitter): labels with bits above the three read.
+    cases.push(Case {
+        name: "modulator_8vsb".to_owned(),
+        make: "dtv.dvbs2_modulator_bc(dtv.FECFRAME_NORMAL, dtv.C1_4, dtv.MOD_8VSB, \
+               dtv.INTERPOLATION_OFF)"
+            .to_owned(),
+        block: "dvbs2_modulator",
+        params: vec![
+            ("frame", sym("normal")),
+            ("rate", sym("1/4")),
+            ("constellation", sym("8vsb")),
+            ("interpolation", Pmt::Bool(false)),
+        ],
+        input: Items::Bytes((0..2000).map(|_| rng.r#gen()).collect()),
+        complex_out: true,
+        tags: vec![0, 5, 100, 1500, 1999],
+    });
     // PL framing: each constellation, pilots on and off, two Gold codes.
     let frames = [
         ("qpsk", "1/4", "normal", true, 0),
@@ -604,7 +621,7 @@ type Params = Vec<(&'static str, Pmt)>;
 #[test]
 fn codes_and_settings_radioflow_lacks_are_refused_by_name() {
     radioflow_dvbs2::DvbBch::dvbs2(FrameSize::Short, "1/2").unwrap(); // links the registry
-    let cases: [(&str, Params, &[&str]); 5] = [
+    let cases: [(&str, Params, &[&str]); 6] = [
         (
             "dvb_ldpc",
             vec![
@@ -641,6 +658,14 @@ fn codes_and_settings_radioflow_lacks_are_refused_by_name() {
             "dvbs2_interleaver",
             vec![("constellation", sym("16apsk")), ("rate", sym("1/2"))],
             &["dvbs2_interleaver", "16apsk-1/2", "Table 12"],
+        ),
+        (
+            "dvbs2_modulator",
+            vec![
+                ("constellation", sym("8vsb")),
+                ("interpolation", Pmt::Bool(true)),
+            ],
+            &["dvbs2_modulator", "interpolation", "8vsb"],
         ),
     ];
     for (id, given, words) in cases {

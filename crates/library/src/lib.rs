@@ -12,6 +12,8 @@
 //!   `dvbt_reference_signals`) and receiver blocks (`dvbt_demap` to
 //!   `dvbt_energy_descramble`);
 //! - [`dvbt2`]: gr-dtv's DVB-T2 OFDM blocks (`dvbt2_cellinterleaver`);
+//! - [`atsc`]: gr-dtv's ATSC transmitter blocks (`atsc_pad` to `atsc_field_sync_mux`) and
+//!   the receiver's from `atsc_deinterleaver` to `atsc_depad`;
 //! - [`dvbs2`] and [`fm`]: the applications' blocks (`dvbs2_tx`, `dvbs2_rx`,
 //!   `fm_stereo_decoder`, `rds_decoder`).
 //!
@@ -37,6 +39,7 @@ mod run_files;
 
 pub use run_files::{RunFiles, SameFileError};
 
+pub use radioflow_atsc as atsc;
 pub use radioflow_blocks as blocks;
 pub use radioflow_channels as channels;
 pub use radioflow_digital as digital;

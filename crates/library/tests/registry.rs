@@ -56,6 +56,7 @@ fn library_sources() -> Vec<PathBuf> {
         "dvbt/src/blocks",
         // gr-digital's adaptive equalizers, with their algorithm and filter.
         "digital/src/equalizer",
+        "atsc/src/blocks",
     ] {
         walk(&crates.join(dir), &mut files);
     }

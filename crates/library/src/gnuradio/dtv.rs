@@ -212,8 +212,22 @@ fn ldpc(m: &mut Mapped) -> Result<(), String> {
     }
 }
 
+/// The modulator also takes gr-dtv's `MOD_8VSB` (ATSC's 8 levels and pilot, A/53 Part 2
+/// 5.3.6 and 5.5), which no other DVB-S2 block has.
 fn modulator(m: &mut Mapped) -> Result<(), String> {
-    s2_fec(m)?;
+    let vsb = m
+        .params
+        .iter()
+        .any(|(n, v)| n == "_constellation" && v.as_symbol() == Some("MOD_8VSB"));
+    if vsb {
+        take(m, "constellation", "MOD_QPSK")?;
+        for key in ["framesize", "rate1", "rate2", "rate3"] {
+            take(m, key, "")?;
+        }
+        push(m, "constellation", Pmt::symbol("8vsb"));
+    } else {
+        s2_fec(m)?;
+    }
     flag(
         m,
         "interpolation",

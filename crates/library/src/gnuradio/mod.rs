@@ -21,6 +21,7 @@ mod analog_agc;
 mod analog_fm;
 mod analog_fm_chains;
 mod analog_sources;
+mod atsc;
 #[cfg(feature = "audio")]
 mod audio;
 mod bits;
@@ -118,6 +119,7 @@ const MODULES: &[&[GrBlock]] = &[
     #[cfg(feature = "audio")]
     audio::ROWS,
     equalizers::ROWS,
+    atsc::ROWS,
 ];
 
 /// Every row of the table.

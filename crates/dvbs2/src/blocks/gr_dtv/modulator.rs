@@ -12,6 +12,11 @@ use radioflow_runtime::registry::prelude::*;
 /// tables 9 and 10). With `interpolation`, each point is followed by a zero (gr-dtv's 2X
 /// interpolation).
 ///
+/// gr-dtv's modulator also has ATSC's 8-VSB (`8vsb`, for gr-dtv's ATSC transmitter): level
+/// index k (0 to 7) to the real 2k - 7 plus 1.25, the pilot's DC (ATSC A/53 Part 2 5.3.6, 5.5);
+/// frame and rate change nothing there. gr-dtv writes nothing for it with interpolation (its
+/// interpolating loop has no 8-VSB case): refused.
+///
 /// # Example
 /// ```
 /// use radioflow_blocks::runtime::{Complex32, Flowgraph};
@@ -34,7 +39,7 @@ use radioflow_runtime::registry::prelude::*;
 /// ```
 #[library_block(
     id = "dvbs2_modulator",
-    summary = "DVB-S2 bit mapper as gr-dtv's dvbs2_modulator_bc: one constellation label per byte in, complex points (QPSK, 8PSK, 16APSK, 32APSK) out, optionally each followed by a zero.",
+    summary = "DVB-S2 bit mapper as gr-dtv's dvbs2_modulator_bc: one constellation label per byte in, complex points (QPSK, 8PSK, 16APSK, 32APSK, and ATSC's 8-VSB levels) out, optionally each followed by a zero.",
     make = Self::new(frame, &rate, &constellation, interpolation)
     .map_err(Refused::from)
 )]
@@ -46,8 +51,8 @@ use radioflow_runtime::registry::prelude::*;
 )]
 #[param(
     constellation: String = "qpsk",
-    words = ["qpsk", "8psk", "16apsk", "32apsk"],
-    doc = "constellation (with the rate, a MODCOD of EN 302 307-1 table 12; 3/4, the default rate, has every constellation)"
+    words = ["qpsk", "8psk", "16apsk", "32apsk", "8vsb"],
+    doc = "constellation (with the rate, a MODCOD of EN 302 307-1 table 12; 3/4, the default rate, has every constellation; 8vsb: ATSC's levels, any rate)"
 )]
 #[param(interpolation: bool = false, doc = "each point followed by a zero (2 samples per symbol)")]
 pub struct Dvbs2Modulator {
@@ -57,7 +62,8 @@ pub struct Dvbs2Modulator {
     /// The points (and zeros with interpolation).
     #[output(name = "out")]
     output: StreamOutput<Complex32>,
-    modcod: Modcod,
+    /// None for 8-VSB.
+    modcod: Option<Modcod>,
     points: [Complex32; 32],
     /// 2^η_MOD − 1.
     mask: u8,
@@ -76,22 +82,45 @@ impl std::fmt::Debug for Dvbs2Modulator {
 #[block(type_name = "dvbs2_modulator")]
 impl Dvbs2Modulator {
     /// A mapper for `frame`, `rate` and `constellation` (`qpsk`, `8psk`, `16apsk`,
-    /// `32apsk`), with a zero after each point if `interpolation`.
+    /// `32apsk`, or `8vsb`), with a zero after each point if `interpolation`.
     ///
     /// # Errors
-    /// A pair the standard does not define (EN 302 307-1 table 12, 9/10 short).
+    /// A pair the standard does not define (EN 302 307-1 table 12, 9/10 short); `8vsb` with
+    /// `interpolation`.
     pub fn new(
         frame: FrameSize,
         rate: &str,
         constellation: &str,
         interpolation: bool,
     ) -> Result<Self, DtvSettingsError> {
+        if constellation == "8vsb" {
+            if interpolation {
+                return Err(DtvSettingsError::param(
+                    "dvbs2_modulator",
+                    "interpolation",
+                    "is not supported with constellation 8vsb: gr-dtv's interpolating modulator \
+                     has no 8-VSB case and writes nothing defined",
+                ));
+            }
+            let mut points = [Complex32::new(0.0, 0.0); 32];
+            for (k, p) in points[..8].iter_mut().enumerate() {
+                *p = Complex32::new(2.0 * k as f32 - 7.0 + 1.25, 0.0);
+            }
+            return Ok(Self {
+                input: StreamInput::new(),
+                output: StreamOutput::new(),
+                modcod: None,
+                points,
+                mask: 7,
+                interpolation,
+            });
+        }
         let (m, _) = modcod("dvbs2_modulator", constellation, frame, rate)?;
         let mask = ((1u32 << m.constellation().bits_per_symbol()) - 1) as u8;
         Ok(Self {
             input: StreamInput::new(),
             output: StreamOutput::new().with_min_items(if interpolation { 2 } else { 1 }),
-            modcod: m,
+            modcod: Some(m),
             points: *Mapper::new(m).points(),
             mask,
             interpolation,
