@@ -37,11 +37,11 @@ fn tagged_decoder(m: &mut Mapped) -> Result<(), String> {
 }
 
 /// GRC's `itype`/`otype` of the generic blocks: the option's name (a `.grc` file) or its item
-/// size (GNU Radio's Python, `gr.sizeof_float`).
-const fn item_word(key: &'static str) -> GrParam {
+/// size (GNU Radio's Python, `gr.sizeof_float`), under `name` (`_itype`) for `choose` only.
+const fn item_word(key: &'static str, name: &'static str) -> GrParam {
     GrParam {
         key,
-        to: To::Word(key),
+        to: To::Word(name),
     }
 }
 
@@ -61,7 +61,10 @@ fn item_type(m: &mut Mapped, key: &str) -> Result<Option<Dtype>, String> {
             Some("byte") => Some(Dtype::Uint8),
             Some("float") => Some(Dtype::Float32),
             Some("complex" | "int" | "short") => None,
-            _ => return Err(format!("{key} = {v} is not one of GRC's item types")),
+            _ => {
+                let key = key.trim_start_matches('_');
+                return Err(format!("{key} = {v} is not one of GRC's item types"));
+            }
         },
     })
 }
@@ -69,8 +72,8 @@ fn item_type(m: &mut Mapped, key: &str) -> Result<Option<Dtype>, String> {
 /// `fec_generic_decoder`: its input type is the decoder's (float, or byte for a
 /// convolutional decoder; the block checks the decoder reads it), its output bytes.
 fn generic_decoder(m: &mut Mapped) -> Result<(), String> {
-    let itype = item_type(m, "itype")?;
-    if item_type(m, "otype")? != Some(Dtype::Uint8) {
+    let itype = item_type(m, "_itype")?;
+    if item_type(m, "_otype")? != Some(Dtype::Uint8) {
         return Err(
             "otype: every decoder writes one byte per bit, and GNU Radio's fec.decoder \
                     leaves the rest of a wider output item unwritten: radioflow takes byte only"
@@ -87,7 +90,7 @@ fn generic_decoder(m: &mut Mapped) -> Result<(), String> {
 /// `fec_generic_encoder`: bytes in and out (every encoder reads and writes bytes).
 fn generic_encoder(m: &mut Mapped) -> Result<(), String> {
     for key in ["itype", "otype"] {
-        if item_type(m, key)? != Some(Dtype::Uint8) {
+        if item_type(m, &format!("_{key}"))? != Some(Dtype::Uint8) {
             return Err(format!(
                 "{key}: every encoder of GNU Radio's FEC API reads and writes bytes (one bit \
                  each), and fec.encoder hands it the raw bytes of its items: radioflow takes \
@@ -203,8 +206,8 @@ pub(super) const ROWS: &[GrBlock] = &[
             &[],
             &[
                 param("decoder", "decoder"),
-                item_word("itype"),
-                item_word("otype"),
+                item_word("itype", "_itype"),
+                item_word("otype", "_otype"),
             ],
         )
     },
@@ -217,8 +220,8 @@ pub(super) const ROWS: &[GrBlock] = &[
             &[],
             &[
                 param("encoder", "encoder"),
-                item_word("itype"),
-                item_word("otype"),
+                item_word("itype", "_itype"),
+                item_word("otype", "_otype"),
             ],
         )
     },
