@@ -188,7 +188,7 @@ impl<T: Item> HeaderPayloadDemux<T> {
         if items_per_symbol < 1 {
             return Err(("items_per_symbol", "must be at least 1".into()));
         }
-        if !(samp_rate > 0.0) {
+        if samp_rate.is_nan() || samp_rate <= 0.0 {
             return Err(("samp_rate", format!("{samp_rate} is not a positive rate")));
         }
         let pad_items = header_padding % items_per_symbol;
@@ -394,10 +394,9 @@ impl<T: Item> HeaderPayloadDemux<T> {
         let skip = self.pad_total;
         let mut at = n;
         if n >= skip {
-            if self.trigger.is_connected() {
-                if let Some(i) = self.trigger.slice()[skip..n].iter().position(|&b| b != 0) {
-                    at = skip + i;
-                }
+            let stream = self.trigger.is_connected().then(|| self.trigger.slice());
+            if let Some(i) = stream.and_then(|t| t[skip..n].iter().position(|&b| b != 0)) {
+                at = skip + i;
             }
             if self.uses_trigger_tag {
                 let base = self.input.offset();

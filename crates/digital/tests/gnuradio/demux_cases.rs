@@ -89,6 +89,12 @@ impl<T: Scalar> Verdicts<T> {
     }
 }
 
+/// A tag as compared: offset, key, value.
+pub(crate) type ShownTag = (u64, String, Pmt);
+
+/// One output's scalars (as JSON, as GNU Radio's script writes them) and tags.
+pub(crate) type Output = (Vec<Value>, Vec<ShownTag>);
+
 /// One burst: where its trigger is, and what its header says.
 #[derive(Clone, Copy)]
 struct Burst {
@@ -179,7 +185,7 @@ impl DemuxCase {
     }
 
     /// Our run: each output's scalars (as JSON, as GNU Radio's are) and tags.
-    pub(crate) fn ours(&self, s: &dyn Scheduler) -> [(Vec<Value>, Vec<(u64, String, Pmt)>); 2] {
+    pub(crate) fn ours(&self, s: &dyn Scheduler) -> [Output; 2] {
         if self.complex {
             self.run::<Complex32>(s)
         } else {
@@ -187,7 +193,7 @@ impl DemuxCase {
         }
     }
 
-    fn run<T: Scalar>(&self, s: &dyn Scheduler) -> [(Vec<Value>, Vec<(u64, String, Pmt)>); 2] {
+    fn run<T: Scalar>(&self, s: &dyn Scheduler) -> [Output; 2] {
         let mut fg = Flowgraph::new();
         let items: Vec<T> = (self.items.iter().enumerate())
             .map(|(i, &v)| T::of(v, i as i64))
@@ -244,7 +250,7 @@ impl DemuxCase {
 
 /// Tags in one order for both sides (GNU Radio's order among tags on one item is its
 /// buffer's).
-pub(crate) fn sorted(mut tags: Vec<(u64, String, Pmt)>) -> Vec<(u64, String, Pmt)> {
+pub(crate) fn sorted(mut tags: Vec<ShownTag>) -> Vec<ShownTag> {
     tags.sort_by_key(|(o, k, v)| (*o, k.clone(), v.to_bytes()));
     tags
 }
