@@ -56,8 +56,8 @@ mod repetition;
 mod viterbi;
 
 pub use blocks::{
-    AsyncDecoder, AsyncEncoder, Ber, ExtendedDecoder, ExtendedEncoder, GenericDecoder,
-    GenericEncoder, SoftItem, TaggedDecoder, TaggedEncoder,
+    AsyncDecoder, AsyncEncoder, Ber, ExtendedDecoder, ExtendedEncoder, GenericByteDecoder,
+    GenericDecoder, GenericEncoder, TaggedDecoder, TaggedEncoder,
 };
 pub use cc::{CcCode, CcEncoder, CcMode};
 pub use code::{Conversion, Decoder, Encoder, Soft, SoftInput};

@@ -16,7 +16,7 @@
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_fec::{
     AsyncDecoder, AsyncEncoder, DecoderDef, EncoderDef, ExtendedDecoder, ExtendedEncoder,
-    GenericDecoder, GenericEncoder, SoftInput, TaggedDecoder, TaggedEncoder,
+    GenericByteDecoder, GenericDecoder, GenericEncoder, SoftInput, TaggedDecoder, TaggedEncoder,
 };
 use radioflow_runtime::testing::Harness;
 use radioflow_runtime::{
@@ -764,14 +764,14 @@ fn check_generic_cases(
                     .map(|x| SoftInput::quantize(128.0, *x))
                     .collect();
                 run_tagged(
-                    GenericDecoder::<u8>::new(decoder).unwrap(),
+                    GenericByteDecoder::new(decoder).unwrap(),
                     q,
                     code_tags,
                     s.as_ref(),
                 )
             } else {
                 run_tagged(
-                    GenericDecoder::<f32>::new(decoder).unwrap(),
+                    GenericDecoder::new(decoder).unwrap(),
                     soft,
                     code_tags,
                     s.as_ref(),

@@ -19,7 +19,7 @@ pub use async_encoder::AsyncEncoder;
 pub use ber::Ber;
 pub use extended_decoder::ExtendedDecoder;
 pub use extended_encoder::ExtendedEncoder;
-pub use generic_decoder::{GenericDecoder, SoftItem};
+pub use generic_decoder::{GenericByteDecoder, GenericDecoder};
 pub use generic_encoder::GenericEncoder;
 pub use tagged_decoder::TaggedDecoder;
 pub use tagged_encoder::TaggedEncoder;

@@ -69,8 +69,8 @@ fn item_type(m: &mut Mapped, key: &str) -> Result<Option<Dtype>, String> {
     })
 }
 
-/// `fec_generic_decoder`: its input type is the decoder's (float, or byte for a
-/// convolutional decoder; the block checks the decoder reads it), its output bytes.
+/// `fec_generic_decoder`: floats in (`fec_generic_decoder`) or bytes (`fec_generic_decoder_b`,
+/// for a convolutional decoder; each block checks the decoder reads its items), bytes out.
 fn generic_decoder(m: &mut Mapped) -> Result<(), String> {
     let itype = item_type(m, "_itype")?;
     if item_type(m, "_otype")? != Some(Dtype::Uint8) {
@@ -80,11 +80,17 @@ fn generic_decoder(m: &mut Mapped) -> Result<(), String> {
                 .to_string(),
         );
     }
-    m.dtype = Some(itype.ok_or(
-        "itype: GNU Radio's fec.decoder hands the decoder the raw bytes of its input items, \
-         and every decoder reads floats (or bytes: cc_decoder): radioflow takes float or byte",
-    )?);
-    Ok(())
+    match itype {
+        Some(Dtype::Float32) => Ok(()),
+        Some(_) => {
+            m.block = "fec_generic_decoder_b";
+            Ok(())
+        }
+        None => Err("itype: GNU Radio's fec.decoder hands the decoder the raw bytes of its \
+                     input items, and every decoder reads floats (or bytes: cc_decoder): \
+                     radioflow takes float or byte"
+            .to_string()),
+    }
 }
 
 /// `fec_generic_encoder`: bytes in and out (every encoder reads and writes bytes).
