@@ -7,8 +7,8 @@
 
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_digital::{
-    BinarySlicer, HeaderPayloadDemux, ProtocolParser, ChunksToSymbols, ChunksToSymbolsInt, ChunksToSymbolsShort, Constellation,
-    ConstellationSoftDecoder,
+    BinarySlicer, ChunksToSymbols, ChunksToSymbolsInt, ChunksToSymbolsShort, Constellation,
+    ConstellationSoftDecoder, HeaderPayloadDemux, ProtocolParser,
 };
 use radioflow_runtime::registry::{self, Dtype};
 use radioflow_runtime::testing::Harness;
@@ -364,7 +364,8 @@ fn a_packet_receiver_s_back_end_decodes_every_burst_and_passes_false_triggers() 
         let n = (noise >> 16) as f32 / 65_536.0 * 0.6 - 0.3;
         values.push(if bit == 1 { 1.0 + n } else { -1.0 + n });
     };
-    for (p, len) in [40usize, 7, 120, 1, 64].into_iter().enumerate() {
+    // Lengths in bytes (the header's field); the payload is 8 bits a byte (bps 1).
+    for (p, len) in [5usize, 1, 12, 2, 8].into_iter().enumerate() {
         // Junk with a false trigger in it.
         for i in 0..60 {
             push(&mut values, ((i * 5 + p) % 3 == 0) as u8);
@@ -379,7 +380,9 @@ fn a_packet_receiver_s_back_end_decodes_every_burst_and_passes_false_triggers() 
                 push(&mut values, ((len >> k) & 1) as u8);
             }
         }
-        let bits: Vec<u8> = (0..len).map(|i| ((i * 7 + p * 3) % 5 < 2) as u8).collect();
+        let bits: Vec<u8> = (0..8 * len)
+            .map(|i| ((i * 7 + p * 3) % 5 < 2) as u8)
+            .collect();
         for &b in &bits {
             push(&mut values, b);
         }
@@ -431,7 +434,7 @@ fn a_packet_receiver_s_back_end_decodes_every_burst_and_passes_false_triggers() 
             .collect();
         assert_eq!(
             starts,
-            [(0, 40), (40, 7), (47, 120), (167, 1), (168, 64)],
+            [(0, 40), (40, 8), (48, 96), (144, 16), (160, 64)],
             "payload length tags under {}",
             s.name()
         );

@@ -61,12 +61,13 @@ enum State {
 /// use radioflow_blocks::runtime::Flowgraph;
 /// use radioflow_digital::{HeaderPayloadDemux, ProtocolParser};
 ///
-/// // A burst from item 1: access code 1010, the length 3 twice (16 bits each), 3 bits.
+/// // A burst from item 1: access code 1010, the length (1 byte) twice (16 bits each), the
+/// // payload's 8 bits.
 /// let mut bits = vec![0u8, 1, 0, 1, 0];
-/// for half in [3u16, 3] {
+/// for half in [1u16, 1] {
 ///     bits.extend((0..16).rev().map(|k| ((half >> k) & 1) as u8));
 /// }
-/// bits.extend([1, 1, 0, 0, 0]);
+/// bits.extend([1, 1, 0, 1, 0, 0, 1, 0, 0, 0]);
 /// let mut trigger = vec![0u8; bits.len()];
 /// trigger[1] = 1;
 /// let mut fg = Flowgraph::new();
@@ -83,7 +84,7 @@ enum State {
 /// fg.connect_message((parse, "info"), (demux, "header_data"))?;
 /// fg.connect((demux, "out_payload"), pld)?;
 /// fg.run()?;
-/// assert_eq!(fg.block::<VectorSink<u8>>(pld).unwrap().data(), &[1, 1, 0]);
+/// assert_eq!(fg.block::<VectorSink<u8>>(pld).unwrap().data(), &[1, 1, 0, 1, 0, 0, 1, 0]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[library_block(

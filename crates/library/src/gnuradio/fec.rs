@@ -86,10 +86,12 @@ fn generic_decoder(m: &mut Mapped) -> Result<(), String> {
             m.block = "fec_generic_decoder_b";
             Ok(())
         }
-        None => Err("itype: GNU Radio's fec.decoder hands the decoder the raw bytes of its \
+        None => Err(
+            "itype: GNU Radio's fec.decoder hands the decoder the raw bytes of its \
                      input items, and every decoder reads floats (or bytes: cc_decoder): \
                      radioflow takes float or byte"
-            .to_string()),
+                .to_string(),
+        ),
     }
 }
 
