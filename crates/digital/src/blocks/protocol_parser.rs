@@ -65,6 +65,9 @@ impl ProtocolParser {
         // As GNU Radio's work: up to the first header (its dict) or bad header (`#f`), or
         // through the input and `#f` where it held no header.
         let x = self.input.slice();
+        if x.is_empty() {
+            return Ok(WorkStatus::Continue);
+        }
         let mut n = x.len();
         let mut verdict = Pmt::Bool(false);
         for (i, &bit) in x.iter().enumerate() {

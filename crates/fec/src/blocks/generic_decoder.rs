@@ -127,15 +127,16 @@ impl GenericDecoder {
 /// use radioflow_fec::GenericByteDecoder;
 /// use radioflow_runtime::Flowgraph;
 ///
-/// // A terminated rate 1/2 code of 2 data bits: all zeros, as clean soft bytes (80 is -1).
+/// // A terminated rate 1/2 code of 8 data bits (and 6 tail bits): all zeros, as clean soft
+/// // bytes (80 is -1).
 /// let mut fg = Flowgraph::new();
-/// let src = fg.add(VectorSource::new(vec![80u8; 16]));
-/// let dec = fg.add(GenericByteDecoder::new("fec.cc_decoder.make(2, 7, 2, [109, 79], 0, -1, fec.CC_TERMINATED, False)".parse()?)?);
+/// let src = fg.add(VectorSource::new(vec![80u8; 28]));
+/// let dec = fg.add(GenericByteDecoder::new("fec.cc_decoder.make(8, 7, 2, [109, 79], 0, -1, fec.CC_TERMINATED, False)".parse()?)?);
 /// let sink = fg.add(VectorSink::<u8>::new());
 /// fg.connect(src, dec)?;
 /// fg.connect(dec, sink)?;
 /// fg.run()?;
-/// assert_eq!(fg.block::<VectorSink<u8>>(sink).unwrap().data(), &[0, 0]);
+/// assert_eq!(fg.block::<VectorSink<u8>>(sink).unwrap().data(), &[0; 8]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[library_block(
