@@ -60,9 +60,10 @@ pub use blocks::{
     ChunksToSymbolsShort, ClockRecoveryMm, ConstellationDecoder, ConstellationModulator,
     ConstellationSoftDecoder, CorrEst, CorrSample, CorrThreshold, CostasLoop, Crc32Async,
     Crc32Stream, CrcAppend, CrcCheck, Descrambler, DiffCoding, DiffDecoder, DiffEncoder,
-    DiffPhasor, EvmUnit, FllBandEdge, GmskMod, MapBytes, MeasEvm, MmSample, OfdmCarrierAllocator,
-    OfdmCyclicPrefixer, PacketHeaderGenerator, PfbClockSync, ProtocolFormatter,
-    ProtocolFormatterAsync, ProtocolParser, Scrambler, Shaped, Symbol, SymbolSync,
+    DiffPhasor, EvmUnit, FllBandEdge, GmskMod, HeaderPayloadDemux, MapBytes, MeasEvm, MmSample,
+    OfdmCarrierAllocator, OfdmCyclicPrefixer, PacketHeaderGenerator, PfbClockSync,
+    ProtocolFormatter, ProtocolFormatterAsync, ProtocolParser, Scrambler, Shaped, Symbol,
+    SymbolSync,
 };
 pub use constellation::{Constellation, ConstellationError, Normalization};
 pub use header_format::{

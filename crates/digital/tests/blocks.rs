@@ -1,15 +1,20 @@
 //! The blocks' edges, where GNU Radio is not the reference: bad parameters refused with errors
 //! naming the block and the parameter, the symbol table changed by a tag or a message, a
 //! chunk beyond the table, a soft decoder's constellation of two dimensions, the Costas
-//! loop's noise message, the clock sync's whole symbols at the end of a stream.
+//! loop's noise message, the clock sync's whole symbols at the end of a stream; a packet
+//! receiver's back end (header/payload demux, slicer, header parser answering the demux) on
+//! bursts among false triggers, under every scheduler.
 
+use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_digital::{
-    ChunksToSymbols, ChunksToSymbolsInt, ChunksToSymbolsShort, Constellation,
-    ConstellationSoftDecoder,
+    BinarySlicer, ChunksToSymbols, ChunksToSymbolsInt, ChunksToSymbolsShort, Constellation,
+    ConstellationSoftDecoder, HeaderPayloadDemux, ProtocolParser,
 };
 use radioflow_runtime::registry::{self, Dtype};
 use radioflow_runtime::testing::Harness;
-use radioflow_runtime::{Complex32, Pmt};
+use radioflow_runtime::{
+    Complex32, FlowScheduler, Flowgraph, Pmt, Scheduler, SingleThread, Tag, ThreadPerBlock,
+};
 
 fn refusal(id: &str, dtype: Option<Dtype>, params: &[(&str, Pmt)]) -> String {
     let d = registry::find(id).unwrap_or_else(|| panic!("{id} is registered"));
@@ -339,5 +344,99 @@ fn the_clock_sync_makes_whole_symbols_only() {
         h.work().unwrap();
         let y = h.take_output::<f32>("out");
         assert_eq!(y.len() % 2, 0, "{n} inputs: {} outputs", y.len());
+    }
+}
+
+#[test]
+fn a_packet_receiver_s_back_end_decodes_every_burst_and_passes_false_triggers() {
+    // Bursts of soft bits (+-1 with a little noise): access code, the payload length twice
+    // (16 bits each), the payload; each starts with a `time_est` tag, as corr_est tags
+    // them in GNU Radio's packet_rx. False triggers between them: their "headers" hold no
+    // access code, the parser answers #f and the demux searches on.
+    let code = "1011001110001111";
+    let format = format!("default access_code={code} threshold=0 bps=1");
+    let mut values = Vec::new();
+    let mut tags = Vec::new();
+    let mut payloads = Vec::new();
+    let mut noise = 0u32;
+    let mut push = |values: &mut Vec<f32>, bit: u8| {
+        noise = noise.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        let n = (noise >> 16) as f32 / 65_536.0 * 0.6 - 0.3;
+        values.push(if bit == 1 { 1.0 + n } else { -1.0 + n });
+    };
+    // Lengths in bytes (the header's field); the payload is 8 bits a byte (bps 1).
+    for (p, len) in [5usize, 1, 12, 2, 8].into_iter().enumerate() {
+        // Junk with a false trigger in it.
+        for i in 0..60 {
+            push(&mut values, ((i * 5 + p) % 3 == 0) as u8);
+        }
+        tags.push(Tag::new(values.len() as u64 - 55, "time_est", 0.5));
+        tags.push(Tag::new(values.len() as u64, "time_est", 0.25));
+        for b in code.bytes() {
+            push(&mut values, b - b'0');
+        }
+        for _ in 0..2 {
+            for k in (0..16).rev() {
+                push(&mut values, ((len >> k) & 1) as u8);
+            }
+        }
+        let bits: Vec<u8> = (0..8 * len)
+            .map(|i| ((i * 7 + p * 3) % 5 < 2) as u8)
+            .collect();
+        for &b in &bits {
+            push(&mut values, b);
+        }
+        payloads.extend(bits);
+    }
+    values.extend([0.5; 20]);
+    let schedulers: [Box<dyn Scheduler>; 3] = [
+        Box::new(ThreadPerBlock::new()),
+        Box::new(SingleThread::new()),
+        Box::new(FlowScheduler::new()),
+    ];
+    for s in schedulers {
+        let mut fg = Flowgraph::new();
+        let src = fg.add(VectorSource::new(values.clone()).tags(tags.clone()));
+        let demux = fg.add(
+            HeaderPayloadDemux::<f32>::new(
+                code.len() + 32,
+                1,
+                0,
+                "payload symbols",
+                "time_est",
+                false,
+                "rx_time",
+                1.0,
+                Vec::new(),
+                0,
+            )
+            .unwrap(),
+        );
+        let hdr_slicer = fg.add(BinarySlicer::new());
+        let parser = fg.add(ProtocolParser::new(format.parse().unwrap()));
+        let pld_slicer = fg.add(BinarySlicer::new());
+        let sink = fg.add(VectorSink::<u8>::new());
+        fg.connect(src, demux).unwrap();
+        fg.connect((demux, "out_hdr"), hdr_slicer).unwrap();
+        fg.connect(hdr_slicer, parser).unwrap();
+        fg.connect_message((parser, "info"), (demux, "header_data"))
+            .unwrap();
+        fg.connect((demux, "out_payload"), pld_slicer).unwrap();
+        fg.connect(pld_slicer, sink).unwrap();
+        fg.run_with(s.as_ref()).unwrap();
+        let sink = fg.block::<VectorSink<u8>>(sink).unwrap();
+        assert_eq!(sink.data(), payloads, "payload bits under {}", s.name());
+        let starts: Vec<(u64, i64)> = sink
+            .tags()
+            .iter()
+            .filter(|t| t.key.to_string() == "payload symbols")
+            .map(|t| (t.offset, t.value.as_i64().unwrap()))
+            .collect();
+        assert_eq!(
+            starts,
+            [(0, 40), (40, 8), (48, 96), (144, 16), (160, 64)],
+            "payload length tags under {}",
+            s.name()
+        );
     }
 }

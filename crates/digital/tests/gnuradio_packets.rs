@@ -14,6 +14,12 @@
 //!   the headers and their length tags equal, packet numbers past 12 bits.
 //! - protocol_parser_b with the formats that have an access code: the info dicts equal (bits
 //!   of the code wrong within and beyond the threshold, a bad header among them).
+//! - header_payload_demux (`gnuradio/demux_cases.rs`): bytes and complex, items and symbols
+//!   out, guard intervals, padding, trigger input and tags, every kind of verdict (length,
+//!   dicts, payload offsets, refusals): both outputs' items and tags equal.
+
+#[path = "gnuradio/demux_cases.rs"]
+mod demux_cases;
 
 use radioflow_blocks::{MessageBurstSource, MessageDebug, VectorSink, VectorSource};
 use radioflow_digital::{
@@ -564,6 +570,12 @@ fn packet_blocks_equal_gnu_radio_s() {
             .collect();
         job
     };
+    let demux_cases = demux_cases::demux_cases();
+    let job = {
+        let mut job = job;
+        job["demux"] = demux_cases.iter().map(|c| c.job()).collect();
+        job
+    };
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gnuradio/packets.py");
     let mut child = Command::new(PYTHON)
         .arg(script)
@@ -619,6 +631,34 @@ fn packet_blocks_equal_gnu_radio_s() {
                 .collect();
             assert!(theirs.len() >= 2, "{name}: GNU Radio found {theirs:?}");
             assert_eq!(ours, theirs, "{name}, {sched}");
+        }
+        for case in &demux_cases {
+            let ours = case.ours(s.as_ref());
+            for ((items, tags), port) in ours.into_iter().zip(["hdr", "payload"]) {
+                let g = &gr[&case.name][port];
+                let gr_tags = demux_cases::sorted(
+                    g["tags"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|t| {
+                            (
+                                t[0].as_u64().unwrap(),
+                                t[1].as_str().unwrap().to_owned(),
+                                pmt_of(&t[2]),
+                            )
+                        })
+                        .collect(),
+                );
+                assert!(!items.is_empty(), "{} {port}: nothing out", case.name);
+                assert_eq!(
+                    Value::from(items),
+                    g["items"],
+                    "{} {port} items, {sched}",
+                    case.name
+                );
+                assert_eq!(tags, gr_tags, "{} {port} tags, {sched}", case.name);
+            }
         }
         for case in &stream_cases {
             let (items, tags) = ours_stream(case, s.as_ref());

@@ -639,6 +639,25 @@ impl fmt::Display for EncoderDef {
 }
 
 impl DecoderDef {
+    /// The name GNU Radio's decoder object gives itself (`generic_decoder`'s name, before its
+    /// number: `cc_decoder`). GNU Radio's polar decoders leave theirs unset (their alias is
+    /// whatever the memory held): radioflow names them `polar_decoder_sc`,
+    /// `polar_decoder_sc_systematic` and `polar_decoder_sc_list`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            DecoderDef::Dummy { .. } => "dummy_decoder",
+            DecoderDef::Repetition { .. } => "repetition_decoder",
+            DecoderDef::Cc { .. } => "cc_decoder",
+            DecoderDef::Ldpc { .. } => "ldpc_decoder",
+            DecoderDef::LdpcBitFlip { .. } => "ldpc_bit_flip_decoder",
+            DecoderDef::PolarSc {
+                systematic: false, ..
+            } => "polar_decoder_sc",
+            DecoderDef::PolarSc { .. } => "polar_decoder_sc_systematic",
+            DecoderDef::PolarList { .. } => "polar_decoder_sc_list",
+        }
+    }
+
     /// The decoder this definition makes.
     ///
     /// # Errors

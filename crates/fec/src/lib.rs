@@ -56,7 +56,8 @@ mod repetition;
 mod viterbi;
 
 pub use blocks::{
-    AsyncDecoder, AsyncEncoder, Ber, ExtendedDecoder, ExtendedEncoder, TaggedDecoder, TaggedEncoder,
+    AsyncDecoder, AsyncEncoder, Ber, ExtendedDecoder, ExtendedEncoder, GenericByteDecoder,
+    GenericDecoder, GenericEncoder, TaggedDecoder, TaggedEncoder,
 };
 pub use cc::{CcCode, CcEncoder, CcMode};
 pub use code::{Conversion, Decoder, Encoder, Soft, SoftInput};

@@ -16,7 +16,7 @@
 use radioflow_blocks::{VectorSink, VectorSource};
 use radioflow_fec::{
     AsyncDecoder, AsyncEncoder, DecoderDef, EncoderDef, ExtendedDecoder, ExtendedEncoder,
-    TaggedDecoder, TaggedEncoder,
+    GenericByteDecoder, GenericDecoder, GenericEncoder, SoftInput, TaggedDecoder, TaggedEncoder,
 };
 use radioflow_runtime::testing::Harness;
 use radioflow_runtime::{
@@ -631,6 +631,164 @@ fn tagged_cases() -> Vec<TaggedCase> {
         .collect()
 }
 
+/// A case of the generic blocks (fec.encoder, fec.decoder): the code objects, bits (not
+/// a whole number of frames), tagged items, noise.
+struct GenericCase {
+    encoder: &'static str,
+    decoder: &'static str,
+    bits: Vec<u8>,
+    marks: Vec<u64>,
+    noise: Vec<f32>,
+}
+
+fn generic_cases() -> Vec<GenericCase> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(41);
+    let f = frozen(32, 16);
+    let polar_enc = leak(format!("fec.polar_encoder.make(32, 16, {f}, [], False)"));
+    let polar_dec = leak(format!("fec.polar_decoder_sc.make(32, 16, {f}, [])"));
+    // (encoder, decoder, bits, tagged items). A streaming Viterbi decoder is left out: GNU
+    // Radio's block asks for more than its look-ahead, so how many frames it decodes at the
+    // end of a stream depends on how its scheduler cut it.
+    let defs: Vec<(&'static str, &'static str, usize, Vec<u64>)> = vec![
+        (
+            "fec.dummy_encoder_make(16)",
+            "fec.dummy_decoder.make(16)",
+            85,
+            vec![0, 7, 33, 70],
+        ),
+        (
+            "fec.repetition_encoder_make(16, 3)",
+            "fec.repetition_decoder.make(16, 3, 0.5)",
+            70,
+            vec![1, 15, 16, 40],
+        ),
+        (
+            "fec.cc_encoder_make(24, 7, 2, [109, 79], 0, fec.CC_TERMINATED, False)",
+            "fec.cc_decoder.make(24, 7, 2, [109, 79], 0, -1, fec.CC_TERMINATED, False)",
+            80,
+            vec![2, 23, 50],
+        ),
+        (polar_enc, polar_dec, 40, vec![3, 20]),
+    ];
+    defs.into_iter()
+        .map(|(encoder, decoder, n, marks)| GenericCase {
+            encoder,
+            decoder,
+            bits: (0..n).map(|_| rng.gen_range(0..2u8)).collect(),
+            marks,
+            noise: (0..1024).map(|_| rng.gen_range(-1.2f32..1.2)).collect(),
+        })
+        .collect()
+}
+
+/// Whether `decoder` reads bytes (GNU Radio's "uchar" input conversion).
+fn reads_bytes(decoder: &str) -> bool {
+    let d: DecoderDef = decoder.parse().unwrap();
+    matches!(d.build().unwrap().soft_input(), SoftInput::Uchar { .. })
+}
+
+fn generic_input(cases: &[GenericCase]) -> String {
+    let join = |v: Vec<String>| v.join(",");
+    cases
+        .iter()
+        .map(|c| {
+            format!(
+                "generic|{}|{}|{}|{}|{}|{}\n",
+                c.encoder,
+                c.decoder,
+                u8::from(reads_bytes(c.decoder)),
+                join(c.bits.iter().map(u8::to_string).collect()),
+                join(c.marks.iter().map(u64::to_string).collect()),
+                join(c.noise.iter().map(|x| format!("{x:?}")).collect()),
+            )
+        })
+        .collect()
+}
+
+/// Tags as `run_fec.py` prints a generic case's: a decoder's frame marks without the number
+/// GNU Radio gives its decoder objects, `#t` as `T`. GNU Radio's polar decoders have no name
+/// (their key is a number from uninitialized memory): `unnamed` leaves the marks' keys out.
+fn show_generic_tags(tags: &[Tag], unnamed: bool) -> String {
+    tags.iter()
+        .map(|t| {
+            let value = match t.value {
+                Pmt::Bool(true) => "T".to_string(),
+                ref v => v.as_i64().unwrap().to_string(),
+            };
+            let key = t.key.to_string();
+            let key = if unnamed && value == "T" {
+                ""
+            } else {
+                key.trim_end_matches(|c: char| c.is_ascii_digit())
+            };
+            format!("{}:{key}:{value}", t.offset)
+        })
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+fn check_generic_cases(
+    cases: &[GenericCase],
+    theirs: &[String],
+    schedulers: &[Box<dyn Scheduler>],
+) {
+    for (c, want) in cases.iter().zip(theirs.chunks(4)) {
+        let tags: Vec<Tag> = c
+            .marks
+            .iter()
+            .map(|m| Tag::new(*m, Pmt::symbol("x"), Pmt::Int(*m as i64)))
+            .collect();
+        for s in schedulers {
+            let at = format!("generic {} under {}", c.encoder, s.name());
+            let (code, code_tags): (Vec<u8>, _) = run_tagged(
+                GenericEncoder::new(c.encoder.parse().unwrap()).unwrap(),
+                c.bits.clone(),
+                tags.clone(),
+                s.as_ref(),
+            );
+            assert_eq!(code, values(&want[0]), "code bits of {at}");
+            assert_eq!(
+                show_generic_tags(&code_tags, false),
+                want[1],
+                "code tags of {at}"
+            );
+            let soft: Vec<f32> = code
+                .iter()
+                .zip(&c.noise)
+                .map(|(b, n)| (f32::from(*b) * 2.0 - 1.0) + n)
+                .collect();
+            let decoder: DecoderDef = c.decoder.parse().unwrap();
+            let (bits, bit_tags): (Vec<u8>, Vec<Tag>) = if reads_bytes(c.decoder) {
+                let q = soft
+                    .iter()
+                    .map(|x| SoftInput::quantize(128.0, *x))
+                    .collect();
+                run_tagged(
+                    GenericByteDecoder::new(decoder).unwrap(),
+                    q,
+                    code_tags,
+                    s.as_ref(),
+                )
+            } else {
+                run_tagged(
+                    GenericDecoder::new(decoder).unwrap(),
+                    soft,
+                    code_tags,
+                    s.as_ref(),
+                )
+            };
+            assert!(!bits.is_empty(), "nothing decoded by {at}");
+            assert_eq!(bits, values(&want[2]), "decoded bits of {at}");
+            let unnamed = c.decoder.starts_with("fec.polar");
+            assert_eq!(
+                show_generic_tags(&bit_tags, unnamed),
+                want[3],
+                "decoded tags of {at}"
+            );
+        }
+    }
+}
+
 /// The tagged blocks' MTU: whole LDPC codewords of 42 data bits, as GNU Radio needs.
 const TAGGED_MTU: usize = 1512;
 
@@ -808,13 +966,15 @@ fn codes_match_gnu_radio_through_noise() {
         return;
     }
     let (cases, tagged, pdu_cases) = (cases(), tagged_cases(), pdu_cases());
+    let generic = generic_cases();
     let ber = ber_cases();
     let theirs = gnu_radio(
         &(polar_config_input()
             + &ber_input(&ber)
             + &stream_input(&cases)
             + &tagged_input(&tagged)
-            + &pdu_input(&pdu_cases)),
+            + &pdu_input(&pdu_cases)
+            + &generic_input(&generic)),
     );
     let (configs, theirs) = theirs.split_at(POLAR_CONFIGS.len());
     let (ber_lines, theirs) = theirs.split_at(ber.len());
@@ -828,7 +988,8 @@ fn codes_match_gnu_radio_through_noise() {
         assert_eq!(&ours, want, "frozen positions of N {n}, K {k}, {snr} dB");
     }
     let (stream, rest) = theirs.split_at(2 * cases.len());
-    let (tagged_lines, pdus) = rest.split_at(4 * tagged.len());
+    let (tagged_lines, rest) = rest.split_at(4 * tagged.len());
+    let (pdus, generic_lines) = rest.split_at(rest.len() - 4 * generic.len());
     check_pdu_cases(&pdu_cases, pdus);
     let schedulers: Vec<Box<dyn Scheduler>> = vec![
         Box::new(SingleThread::new()),
@@ -836,6 +997,7 @@ fn codes_match_gnu_radio_through_noise() {
         Box::new(FlowScheduler::new().chunk_bytes(64).buffer_bytes(4096)),
     ];
     check_tagged_cases(&tagged, tagged_lines, &schedulers);
+    check_generic_cases(&generic, generic_lines, &schedulers);
     check_ber_cases(&ber, ber_lines, &schedulers);
     for (c, want) in cases.iter().zip(stream.chunks(2)) {
         let (want_code, want_bits) = (&bits(&want[0]), &bits(&want[1]));

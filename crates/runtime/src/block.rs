@@ -13,6 +13,12 @@ pub enum WorkStatus {
     /// The block will produce nothing more: its outputs finish once read, its inputs are
     /// released (and upstream blocks that feed only it finish too).
     Done,
+    /// Call again when inputs, outputs or messages change, and do not end at the end of the
+    /// stream while a message may still come: the block waits for a message about what it
+    /// produced (GNU Radio's header/payload demux waits for its header's verdict, sent by a
+    /// block downstream). It ends as usual once every sender has finished and its inbox is
+    /// empty.
+    WaitMessage,
 }
 
 /// A signal-processing block.

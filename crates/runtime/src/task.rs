@@ -418,18 +418,21 @@ impl BlockTask {
         } else if progress {
             Step::Progress
         } else {
-            self.no_progress(&before, worked)
+            self.no_progress(&before, worked, status == WorkStatus::WaitMessage)
         }
     }
 
     /// After a step that moved nothing: the block finished (end of stream), may move with a
     /// larger window, can never move again (an error naming it and the input it cannot empty),
-    /// or waits for a neighbour.
+    /// or waits for a neighbour (or, `waits_message`, for a message that may still come).
     #[cold]
-    fn no_progress(&mut self, before: &Before, worked: bool) -> Step {
+    fn no_progress(&mut self, before: &Before, worked: bool, waits_message: bool) -> Step {
         // A block that comes back from a long call after a stop is stopped, not stuck.
         if self.control.stop_requested() {
             return self.stopped();
+        }
+        if waits_message && self.messages_may_come() {
+            return Step::Idle;
         }
         let ends = self.idle_ends(before);
         // A window held below the buffer by the scheduler's per-call cap (or a region) may be

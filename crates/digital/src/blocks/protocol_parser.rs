@@ -6,9 +6,11 @@ use radioflow_runtime::registry::prelude::*;
 
 /// Finds the headers of the [`HeaderFormat`] `format` in a stream of bits (one per byte) and
 /// sends each one's info dict on `info` (GNU Radio's `digital.protocol_parser_b`; see
-/// [`HeaderParser`]); a header whose checks fail sends `#f`. GNU Radio also sends `#f` after
-/// every work call of the `default` and `counter` formats that found no header, a count that
-/// depends on how its scheduler cut the stream: radioflow sends none of those.
+/// [`HeaderParser`]); a header whose checks fail sends `#f`. As GNU Radio's, each work call
+/// reads up to the end of the first header (good or bad) and sends one message: the header's
+/// dict, or `#f` for a bad header or where the call's bits held none (a count that depends on
+/// how the scheduler cut the stream; a header/payload demux fed one header at a time gets
+/// exactly one verdict per header, which it waits for).
 ///
 /// # Example
 /// ```
@@ -60,14 +62,29 @@ impl ProtocolParser {
     }
 
     fn work(&mut self) -> Result<WorkStatus, BlockError> {
-        let n = self.input.slice().len();
-        for &bit in self.input.slice() {
+        // As GNU Radio's work: up to the first header (its dict) or bad header (`#f`), or
+        // through the input and `#f` where it held no header.
+        let x = self.input.slice();
+        if x.is_empty() {
+            return Ok(WorkStatus::Continue);
+        }
+        let mut n = x.len();
+        let mut verdict = Pmt::Bool(false);
+        for (i, &bit) in x.iter().enumerate() {
             match self.parser.push(bit) {
-                Some(Parsed::Header(info)) => self.info.post(info),
-                Some(Parsed::Bad) => self.info.post(Pmt::Bool(false)),
+                Some(Parsed::Header(info)) => {
+                    verdict = info;
+                    n = i + 1;
+                    break;
+                }
+                Some(Parsed::Bad) => {
+                    n = i + 1;
+                    break;
+                }
                 None => {}
             }
         }
+        self.info.post(verdict);
         self.input.consume(n);
         Ok(WorkStatus::Continue)
     }

@@ -17,6 +17,7 @@ import json
 import sys
 import time
 
+import numpy
 import pmt
 from gnuradio import blocks, digital, gr  # noqa: F401  (make strings name them)
 
@@ -36,6 +37,83 @@ def wait_until(done):
         if time.monotonic() - start > 60:
             raise SystemExit("GNU Radio did not produce the expected output within 60 s")
         time.sleep(0.001)
+
+
+def verdict(header, at, length_key):
+    """The verdict on a header, from its scalars at `at` (the first after the padding): a
+    code, a length, an offset (see tests/gnuradio_packets.rs, demux_verdict)."""
+    code, length, off = (int(round(complex(header[at + i]).real)) for i in range(3))
+    key = pmt.intern(length_key)
+    if code == 1:
+        return pmt.from_long(length)
+    if code == 2:
+        d = pmt.dict_add(pmt.make_dict(), key, pmt.from_long(length))
+        return pmt.dict_add(d, pmt.intern("extra"), pmt.from_long(7))
+    if code == 3:
+        d = pmt.dict_add(pmt.make_dict(), pmt.intern("payload_offset"), pmt.from_long(off - 8))
+        return pmt.dict_add(d, key, pmt.from_long(length))
+    if code == 4:
+        return pmt.PMT_NIL
+    if code == 5:
+        return pmt.dict_add(pmt.make_dict(), pmt.intern("other"), pmt.from_long(length))
+    if code == 6:
+        return pmt.from_long(-2)
+    return pmt.PMT_F
+
+
+class Verdicts(gr.sync_block):
+    """Reads whole headers and posts each one's verdict to the demux (GNU Radio's own
+    qa_header_payload_demux does the same with a block of its own)."""
+
+    def __init__(self, dtype, vlen, scalars, at, length_key):
+        gr.sync_block.__init__(self, "verdicts", [(dtype, vlen)] if vlen > 1 else [dtype], [])
+        self.message_port_register_out(pmt.intern("out"))
+        self.scalars, self.at, self.key, self.held = scalars, at, length_key, []
+
+    def work(self, input_items, output_items):
+        self.held.extend(numpy.asarray(input_items[0]).reshape(-1).tolist())
+        while len(self.held) >= self.scalars:
+            header, self.held = self.held[: self.scalars], self.held[self.scalars :]
+            self.message_port_pub(pmt.intern("out"), verdict(header, self.at, self.key))
+        return len(input_items[0])
+
+
+def run_demux(case):
+    """One header/payload demux run: items (and trigger bytes) in, both outputs' items and
+    tags out; each header's verdict from a Verdicts block."""
+    complex_items = case["complex"]
+    dtype = numpy.complex64 if complex_items else numpy.uint8
+    raw = case["items"]
+    items = [complex(a, b) for a, b in raw] if complex_items else raw
+    tags = [
+        gr.tag_utils.python_to_tag((o, pmt.intern(k), unhex(v), pmt.intern("src")))
+        for o, k, v in case["tags"]
+    ]
+    tb = gr.top_block()
+    make = blocks.vector_source_c if complex_items else blocks.vector_source_b
+    src = make(items, False, 1, tags)
+    demux = eval(case["make"])  # noqa: S307
+    vlen = case["vlen"]
+    sinks = []
+    for port in range(2):
+        sink = (blocks.vector_sink_c if complex_items else blocks.vector_sink_b)(vlen)
+        tb.connect((demux, port), sink)
+        sinks.append(sink)
+    v = Verdicts(dtype, vlen, case["header_scalars"], case["at"], case["length_key"])
+    tb.connect((demux, 0), v)
+    tb.msg_connect(v, "out", demux, "header_data")
+    tb.connect(src, (demux, 0))
+    if case["trigger"]:
+        tb.connect(blocks.vector_source_b(case["trigger"], False), (demux, 1))
+    tb.run()
+    out = {}
+    for name, sink in zip(["hdr", "payload"], sinks):
+        data = list(sink.data())
+        out[name] = {
+            "items": [[d.real, d.imag] for d in data] if complex_items else data,
+            "tags": [[t.offset, pmt.symbol_to_string(t.key), tohex(t.value)] for t in sink.tags()],
+        }
+    return out
 
 
 def main():
@@ -98,6 +176,8 @@ def main():
         tb.msg_connect(block, "info", dbg, "store")
         tb.run()
         result[case["name"]] = [tohex(dbg.get_message(i)) for i in range(dbg.num_messages())]
+    for case in job.get("demux", []):
+        result[case["name"]] = run_demux(case)
     # GNU Radio's loggers ("CRC OK") write on stdout too: the result is the last line.
     sys.stdout.write("\n" + json.dumps(result) + "\n")
 

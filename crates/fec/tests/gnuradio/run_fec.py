@@ -22,6 +22,14 @@ of `marks`, go through fec.extended_tagged_encoder; the code bits become -1/+1 f
 noise, with the encoder's output tags, and go through fec.extended_tagged_decoder; prints
 `enc:<values>`, `enctags:<tags>`, `dec:<values>`, `dectags:<tags>` (tags `offset:key:value`,
 `;`-separated, in the sink's order).
+
+A generic case is `generic|encoder|decoder|bytes|bits|marks|noise`: the bits, with a tag `x`
+on each of `marks`, go through fec.encoder (bytes in and out); the code bits become -1/+1
+floats plus the noise (made bytes `rint(48 x + 128)` where `bytes` is 1, for a decoder that
+reads bytes), with the encoder's output tags, and go through fec.decoder; prints
+`enc:<values>`, `enctags:<tags>`, `dec:<values>`, `dectags:<tags>` (tags
+`offset:key:value`, the key without the number GNU Radio gives a decoder object (a polar
+decoder's is that number alone, whatever its memory held), the value `T` for `#t`).
 """
 import sys
 import time
@@ -94,6 +102,50 @@ def show_tags(tags):
     )
 
 
+def show_generic_tags(tags):
+    def value(v):
+        return "T" if pmt.eq(v, pmt.PMT_T) else str(pmt.to_long(v))
+
+    return ";".join(
+        f"{t.offset}:{pmt.symbol_to_string(t.key).rstrip('-0123456789')}:{value(t.value)}"
+        for t in tags
+    )
+
+
+def generic_case(fields):
+    enc_text, dec_text, as_bytes, bits_text, marks_text, noise_text = fields
+    bits = [int(b) for b in bits_text.split(",")]
+    noise = np.array([float(x) for x in noise_text.split(",")], dtype=np.float32)
+    tags = [tag(int(m), "x", int(m)) for m in marks_text.split(",") if m]
+    tb = gr.top_block()
+    src = blocks.vector_source_b(bits, False, 1, tags)
+    enc = fec.encoder(eval(enc_text, {"fec": fec}), 1, 1)
+    sink = blocks.vector_sink_b()
+    tb.connect(src, enc, sink)
+    tb.run()
+    code = list(sink.data())
+    code_tags = list(sink.tags())
+    print("enc:" + ",".join(map(str, code)))
+    print("enctags:" + show_generic_tags(code_tags))
+    soft = np.array(code, dtype=np.float32) * np.float32(2) - np.float32(1)
+    soft = soft + noise[: len(soft)]
+    tb = gr.top_block()
+    if as_bytes == "1":
+        q = np.clip(np.rint(soft * np.float32(48) + np.float32(128)), 0, 255)
+        src = blocks.vector_source_b([int(x) for x in q], False, 1, code_tags)
+        size = 1
+    else:
+        src = blocks.vector_source_f([float(x) for x in soft], False, 1, code_tags)
+        size = 4
+    dec = fec.decoder(eval(dec_text, {"fec": fec}), size, 1)
+    sink = blocks.vector_sink_b()
+    tb.connect(src, dec, sink)
+    tb.run()
+    print("dec:" + ",".join(map(str, sink.data())))
+    print("dectags:" + show_generic_tags(sink.tags()))
+    sys.stdout.flush()
+
+
 def tagged_case(fields):
     enc_text, dec_text, bits_text, lengths_text, marks_text, noise_text = fields
     bits = [int(b) for b in bits_text.split(",")]
@@ -161,6 +213,9 @@ for line in sys.stdin:
         continue
     if kind == "tagged":
         tagged_case(fields)
+        continue
+    if kind == "generic":
+        generic_case(fields)
         continue
     enc_text, dec_text, puncpat, bits_text, noise_text = fields
     bits = [int(b) for b in bits_text.split(",")]

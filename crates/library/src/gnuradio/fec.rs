@@ -4,7 +4,8 @@
 //! evaluated by the GRC loader into the text the blocks' `encoder` / `decoder` take.
 
 use super::common::{is_nil, no_effect, only, param, row};
-use super::table::{GrBlock, Mapped};
+use super::table::{GrBlock, GrParam, Mapped, To};
+use radioflow_runtime::registry::Dtype;
 use radioflow_runtime::Pmt;
 
 const THREADS: &str = "GNU Radio's choice of threading over a list of code objects; radioflow \
@@ -32,6 +33,79 @@ fn tagged_encoder(m: &mut Mapped) -> Result<(), String> {
 
 fn tagged_decoder(m: &mut Mapped) -> Result<(), String> {
     untagged_without_tag_name(m, "fec_extended_decoder");
+    Ok(())
+}
+
+/// GRC's `itype`/`otype` of the generic blocks: the option's name (a `.grc` file) or its item
+/// size (GNU Radio's Python, `gr.sizeof_float`), under `name` (`_itype`) for `choose` only.
+const fn item_word(key: &'static str, name: &'static str) -> GrParam {
+    GrParam {
+        key,
+        to: To::Word(name),
+    }
+}
+
+/// The item type `key` names, taken out of the parameters: `byte` (size 1) or `float`
+/// (size 4, which `int` shares: GNU Radio's block knows only the size); `None` for the others
+/// (complex, short, int) and where it is not given.
+fn item_type(m: &mut Mapped, key: &str) -> Result<Option<Dtype>, String> {
+    let Some(i) = m.params.iter().position(|(n, _)| n == key) else {
+        return Ok(None);
+    };
+    let (_, v) = m.params.remove(i);
+    Ok(match &v {
+        Pmt::Int(1) => Some(Dtype::Uint8),
+        Pmt::Int(4) => Some(Dtype::Float32),
+        Pmt::Int(2 | 8) => None,
+        v => match v.as_symbol() {
+            Some("byte") => Some(Dtype::Uint8),
+            Some("float") => Some(Dtype::Float32),
+            Some("complex" | "int" | "short") => None,
+            _ => {
+                let key = key.trim_start_matches('_');
+                return Err(format!("{key} = {v} is not one of GRC's item types"));
+            }
+        },
+    })
+}
+
+/// `fec_generic_decoder`: floats in (`fec_generic_decoder`) or bytes (`fec_generic_decoder_b`,
+/// for a convolutional decoder; each block checks the decoder reads its items), bytes out.
+fn generic_decoder(m: &mut Mapped) -> Result<(), String> {
+    let itype = item_type(m, "_itype")?;
+    if item_type(m, "_otype")? != Some(Dtype::Uint8) {
+        return Err(
+            "otype: every decoder writes one byte per bit, and GNU Radio's fec.decoder \
+                    leaves the rest of a wider output item unwritten: radioflow takes byte only"
+                .to_string(),
+        );
+    }
+    match itype {
+        Some(Dtype::Float32) => Ok(()),
+        Some(_) => {
+            m.block = "fec_generic_decoder_b";
+            Ok(())
+        }
+        None => Err(
+            "itype: GNU Radio's fec.decoder hands the decoder the raw bytes of its \
+                     input items, and every decoder reads floats (or bytes: cc_decoder): \
+                     radioflow takes float or byte"
+                .to_string(),
+        ),
+    }
+}
+
+/// `fec_generic_encoder`: bytes in and out (every encoder reads and writes bytes).
+fn generic_encoder(m: &mut Mapped) -> Result<(), String> {
+    for key in ["itype", "otype"] {
+        if item_type(m, &format!("_{key}"))? != Some(Dtype::Uint8) {
+            return Err(format!(
+                "{key}: every encoder of GNU Radio's FEC API reads and writes bytes (one bit \
+                 each), and fec.encoder hands it the raw bytes of its items: radioflow takes \
+                 byte only"
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -131,4 +205,32 @@ pub(super) const ROWS: &[GrBlock] = &[
             param("rev_pack", "rev_pack"),
         ],
     ),
+    GrBlock {
+        choose: Some(generic_decoder),
+        ..row(
+            "fec_generic_decoder",
+            "fec.decoder({decoder},{itype.size},{otype.size})",
+            "fec_generic_decoder",
+            &[],
+            &[
+                param("decoder", "decoder"),
+                item_word("itype", "_itype"),
+                item_word("otype", "_otype"),
+            ],
+        )
+    },
+    GrBlock {
+        choose: Some(generic_encoder),
+        ..row(
+            "fec_generic_encoder",
+            "fec.encoder({encoder},{itype.size},{otype.size})",
+            "fec_generic_encoder",
+            &[],
+            &[
+                param("encoder", "encoder"),
+                item_word("itype", "_itype"),
+                item_word("otype", "_otype"),
+            ],
+        )
+    },
 ];

@@ -2,7 +2,7 @@
 //! headers made and parsed (the `format` object is the text form of radioflow's
 //! `HeaderFormat`, which the GRC evaluator makes from `digital.header_format_*()` calls).
 
-use super::common::{param, row};
+use super::common::{param, row, ANY_TYPE};
 use super::table::GrBlock;
 
 /// The parameters of GNU Radio 3.10's generic CRC blocks, under the same names.
@@ -75,5 +75,23 @@ pub(crate) const ROWS: &[GrBlock] = &[
         "protocol_parser",
         &[],
         &[param("format", "format")],
+    ),
+    row(
+        "digital_header_payload_demux",
+        "digital.header_payload_demux({header_len},{items_per_symbol},{guard_interval},{length_tag_key},{trigger_tag_key},{output_symbols},{type.itemsize},{timing_tag_key},{samp_rate},{special_tags},{header_padding})",
+        "header_payload_demux",
+        ANY_TYPE,
+        &[
+            param("header_len", "header_len"),
+            param("header_padding", "header_padding"),
+            param("items_per_symbol", "items_per_symbol"),
+            param("guard_interval", "guard_interval"),
+            param("length_tag_key", "length_tag_key"),
+            param("trigger_tag_key", "trigger_tag_key"),
+            param("output_symbols", "output_symbols"),
+            param("timing_tag_key", "timing_tag_key"),
+            param("samp_rate", "samp_rate"),
+            param("special_tags", "special_tags"),
+        ],
     ),
 ];
