@@ -206,7 +206,7 @@ function widgetControl(w) {
     slider.addEventListener("change", () => send(slider.value));
     slider.addEventListener("input", () => { number.value = slider.value; });
     number.addEventListener("change", () => send(number.value));
-    if (w.style !== "counter") box.appendChild(slider);
+    if (w.style !== "counter" && w.style !== "digital") box.appendChild(slider);
     if (w.style !== "slider") box.appendChild(number);
     update = (v) => { slider.value = v; number.value = v; };
   } else if (w.kind === "chooser") {
@@ -251,8 +251,15 @@ function widgetControl(w) {
     // Sends what is entered (Enter), as a value of its type.
     const input = el("input", { id: "entry-" + w.name, title: `type ${w.type}; Enter sends it to ${(w.sends || []).join(", ") || "nothing connected"}` });
     input.addEventListener("keydown", (e) => { if (e.key === "Enter") putVariable(w.name, input.value); });
-    box.appendChild(input);
-    update = (v) => { if (document.activeElement !== input && input.value === "") input.value = typeof v === "string" ? v : JSON.stringify(v); };
+    // A pair's key, shown as QT's box shows it (it changes with a pair received when the
+    // box's key is not static).
+    const key = el("span", { class: "muted", id: "key-" + w.name }, w.key ? `${w.key}: ` : "");
+    box.append(key, input);
+    // The value shown follows what the box receives (`follows`), unless the user is typing.
+    update = (v, now) => {
+      key.textContent = now.key ? `${now.key}: ` : "";
+      if (document.activeElement !== input) input.value = typeof v === "string" ? v : JSON.stringify(v);
+    };
   } else if (w.kind === "push_button") {
     const button = el("button", { id: "button-" + w.name }, w.label);
     button.addEventListener("mousedown", () => putVariable(w.name, true));
@@ -278,7 +285,28 @@ function showVariables(list) {
       }
     }
   }
-  for (const w of list) { const update = widgets.get(w.name); if (update) update(w.value); }
+  for (const w of list) { const update = widgets.get(w.name); if (update) update(w.value, w); }
+  // Widgets that follow messages: their values change with no one setting them.
+  if (!followTimer && list.some((w) => (w.follows || []).length)) followTimer = setInterval(followWidgets, 250);
+}
+
+// The values of widgets that follow messages (a message edit box, a digital number control),
+// redrawn when they took a message, with the last warning of each (a message QT's widget
+// would refuse).
+let followTimer = null, followed = -1;
+function followWidgets() {
+  api("/api/variables").then((r) => {
+    if (r.received === followed) return;
+    followed = r.received;
+    for (const w of r.variables) { const update = widgets.get(w.name); if (update) update(w.value, w); }
+    for (const w of r.variables.filter((x) => x.follows)) {
+      const box = document.getElementById("widget-" + w.name);
+      if (!box) continue;
+      let warn = box.querySelector(".warning");
+      if (!warn) { warn = el("span", { class: "warning muted" }, ""); box.appendChild(warn); }
+      warn.textContent = (r.warnings || {})[w.name] || "";
+    }
+  }).catch(() => {});
 }
 
 function refreshVariables() {
@@ -522,10 +550,27 @@ function spectrumControls(view, div, most) {
     bar.appendChild(view.readout);
     view.chart.options.onClick = (e, _, chart) => {
       const x = chart.scales.x.getValueForPixel(e.x);
-      if (Number.isFinite(x)) view.markers = view.markers.concat([x]).slice(-4);
+      if (!Number.isFinite(x)) return;
+      // Shift-click: the sink's `freq` output sends `(freq . hz)`, as QT's on a double click
+      // (a float there: `getClickedFreq`); a plain click puts a marker.
+      if (e.native && e.native.shiftKey && v.clicks) sendFrequency(view, Math.fround(x));
+      else view.markers = view.markers.concat([x]).slice(-4);
     };
+    if (v.clicks) {
+      view.sent = el("span", { class: "readout", id: `sent-${v.name}` }, "shift-click sends the frequency");
+      bar.appendChild(view.sent);
+    }
   }
   div.insertBefore(bar, view.canvas || div.querySelector("canvas"));
+}
+
+// Posts `(freq . hz)` from a spectrum's `freq` output (its relay's `in`).
+function sendFrequency(view, hz) {
+  const msg = { pair: ["freq", { double: hz }] };
+  api(`/api/blocks/${encodeURIComponent(view.v.clicks)}/messages/in`,
+    { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(msg) })
+    .then(() => { view.sent.textContent = `sent (freq . ${hz})`; view.sent.dataset.hz = String(hz); })
+    .catch((e) => { view.sent.textContent = "error: " + e.message; });
 }
 
 // A constellation's persistence: the points of the last few frames, older ones fainter.

@@ -58,6 +58,8 @@ pub(crate) struct State {
     pub(crate) variables: Option<crate::variables::SharedVariables>,
     /// The front end's views.
     pub(crate) views: Vec<crate::variables::ViewConfig>,
+    /// What the widgets that follow messages took ([`crate::follow`]).
+    pub(crate) followed: Mutex<crate::follow::Followed>,
 }
 
 impl State {

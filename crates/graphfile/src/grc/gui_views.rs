@@ -142,6 +142,7 @@ fn bare(
         units: Vec::new(),
         colours: Vec::new(),
         tag_key: String::new(),
+        clicks: None,
     }
 }
 
