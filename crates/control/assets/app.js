@@ -208,7 +208,10 @@ function widgetControl(w) {
     number.addEventListener("change", () => send(number.value));
     if (w.style !== "counter" && w.style !== "digital") box.appendChild(slider);
     if (w.style !== "slider") box.appendChild(number);
-    update = (v) => { slider.value = v; number.value = v; };
+    // QT's digital number control shows whole hertz, and only values in its range.
+    update = w.style === "digital"
+      ? (v) => { if (v >= w.start && v <= w.stop) number.value = Math.trunc(v); }
+      : (v) => { slider.value = v; number.value = v; };
   } else if (w.kind === "chooser") {
     if (w.radio) {
       const inputs = w.options.map((o, i) => {
@@ -258,7 +261,9 @@ function widgetControl(w) {
     // The value shown follows what the box receives (`follows`), unless the user is typing.
     update = (v, now) => {
       key.textContent = now.key ? `${now.key}: ` : "";
-      if (document.activeElement !== input) input.value = typeof v === "string" ? v : JSON.stringify(v);
+      if (document.activeElement !== input) {
+        input.value = typeof v === "string" ? v : w.type === "float" || w.type === "double" ? qtNumber(v) : JSON.stringify(v);
+      }
     };
   } else if (w.kind === "push_button") {
     const button = el("button", { id: "button-" + w.name }, w.label);
@@ -288,6 +293,20 @@ function showVariables(list) {
   for (const w of list) { const update = widgets.get(w.name); if (update) update(w.value, w); }
   // Widgets that follow messages: their values change with no one setting them.
   if (!followTimer && list.some((w) => (w.follows || []).length)) followTimer = setInterval(followWidgets, 250);
+}
+
+// A number as QT writes a float (`QString::number(x)`: printf's %g, six digits).
+function qtNumber(x) {
+  x = Number(x);
+  if (!Number.isFinite(x)) return String(x);
+  const exp = x === 0 ? 0 : Math.floor(Math.log10(Math.abs(Number(x.toPrecision(6)))));
+  if (exp < -4 || exp >= 6) {
+    const [m, e] = x.toExponential(5).split("e");
+    const digits = e.replace(/^[+-]/, "").padStart(2, "0");
+    return m.replace(/\.?0+$/, "") + "e" + (e[0] === "-" ? "-" : "+") + digits;
+  }
+  const t = x.toFixed(Math.max(0, 5 - exp));
+  return t.includes(".") ? t.replace(/\.?0+$/, "") : t;
 }
 
 // The values of widgets that follow messages (a message edit box, a digital number control),
