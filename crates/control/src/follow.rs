@@ -10,23 +10,12 @@
 
 use crate::api::apply_change;
 use crate::state::State;
-use std::collections::BTreeMap;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::Duration;
 
 /// How often the taps a widget follows are read.
 pub(crate) const FOLLOW_PERIOD: Duration = Duration::from_millis(20);
-
-/// What the page reads of the widgets that follow messages.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Followed {
-    /// Messages the widgets took so far (the page redraws its widgets when it changes).
-    pub(crate) received: u64,
-    /// Per widget, why it refused the last message it did not take (QT logs a warning), or
-    /// what failed when its change was applied.
-    pub(crate) warnings: BTreeMap<String, String>,
-}
 
 /// Hands each new message on the taps the front end's widgets follow to the widget, and
 /// applies what it changes, until the port stops (the task is dropped with its runtime).

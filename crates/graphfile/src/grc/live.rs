@@ -313,10 +313,10 @@ impl LiveGrc {
         for w in &mut self.widgets {
             if let Some((value, key)) = self.entries.get(&w.name) {
                 w.value = value.clone();
-                if let Some(m) = &mut w.message {
-                    if m.key.is_some() {
-                        m.key.clone_from(key);
-                    }
+                if let Some(m) = &mut w.message
+                    && m.key.is_some()
+                {
+                    m.key.clone_from(key);
                 }
             }
         }
