@@ -110,6 +110,13 @@ pub(crate) fn add_view_probes(
         }
         let mut config = view_config(view, ids);
         config.messages = tap_ids;
+        for from in &view.centre_from {
+            let spec = from.to_string();
+            if !taps.iter().any(|t| t.id == spec) {
+                taps.push(add_message_tap(&mut graph.flowgraph, &spec)?);
+            }
+            config.centre_from.push(spec);
+        }
         configs.push(config);
     }
     for from in widgets.iter().flat_map(|w| &w.follows) {
@@ -158,6 +165,7 @@ fn view_config(view: &GuiView, probes: Vec<String>) -> ViewConfig {
         tag_key: view.tag_key.clone(),
         messages: Vec::new(),
         clicks: view.clicks.clone(),
+        centre_from: Vec::new(),
     }
 }
 

@@ -857,7 +857,7 @@ fn compasses_point_at_their_streams_and_messages_angles() {
 /// `examples/graphs/gui_follow.grc` (GNU Radio's `test_qtgui_msg.grc` in small): a tone at
 /// 5 kHz; a shift-click at 5 kHz on the spectrum sends `(freq . 5000)` from the sink's `freq`
 /// output to the message edit box, which shows 5000 and sends the pair on to the filter (the
-/// tone moves to 0 Hz) and to the digital number control (its variable 5000, its own
+/// tone moves to 0 Hz), to the sink (its axis centred on 5 kHz) and to the digital number control (its variable 5000, its own
 /// `(freq . 5000)` printed by the message debug).
 #[test]
 fn a_click_on_the_spectrum_retunes_through_widgets_that_follow_messages() {
@@ -929,9 +929,21 @@ fn a_click_on_the_spectrum_retunes_through_widgets_that_follow_messages() {
         },
     );
     wait_for_peak_in(&base, "xlate.out", 0.0, bin);
-    poll("the page to plot the tone at 0 Hz", DEADLINE, || {
-        plotted_peak(&mut page, "spectrum").filter(|f| f.abs() <= bin)
-    });
+    // The sink's axis is centred on the frequency the edit box sent it (QT's `freq` input), so
+    // the tone, now at 0 Hz in the samples, is drawn where it was clicked.
+    poll(
+        "the page to plot the tone at the new centre",
+        DEADLINE,
+        || {
+            let lowest = page
+            .eval(
+                "Chart.getChart(document.getElementById('view-spectrum').querySelector('canvas')).options.scales.x.min",
+            )
+            .as_f64()?;
+            let peak = plotted_peak(&mut page, "spectrum")?;
+            ((lowest - (sent - 16000.0)).abs() <= bin && (peak - sent).abs() <= bin).then_some(())
+        },
+    );
     let shot = target_dir(env!("CARGO_MANIFEST_DIR")).join("grc-gui-follow.png");
     page.screenshot(&shot);
     // A pair of another key: the static edit box refuses it and says why.

@@ -337,7 +337,10 @@ function followViews(list) {
   for (const nv of list || []) {
     const view = views.find((x) => x.v.name === nv.name);
     if (!view) continue;
-    view.v.centre = nv.centre; view.v.title = nv.title; view.o = nv.options || {}; view.avg = null;
+    // The centre a message set stays until the file's own centre changes (GNU Radio calls
+    // the sink's setter only when its `fc` depends on the variable).
+    if (nv.centre !== view.fileCentre) { view.v.centre = nv.centre; view.fileCentre = nv.centre; }
+    view.v.title = nv.title; view.o = nv.options || {}; view.avg = null;
     // An LED's state or a gauge's value written as a variable's expression follows it (GNU
     // Radio's set_state/set_value callbacks).
     if (view.show) view.show(view.v.kind === "led" ? view.o.state === 1 : view.o.value || 0);
@@ -415,7 +418,7 @@ function setupViews(g) {
     // A sink of PDUs (`o.pdu`: 1 complex, 2 float, 3 byte samples) is drawn from the messages
     // sent to it, each PDU whole; a note says why one is not drawn.
     const real = o.pdu ? o.pdu !== 1 : v.probes.length > 0 && v.probes.every((id) => items.get(id) === "float32");
-    const view = { v, o, last: 0, real };
+    const view = { v, o, last: 0, real, fileCentre: v.centre };
     if (o.pdu) {
       view.note = el("span", { class: "muted", id: `note-${v.name}` }, "");
       div.appendChild(view.note);
@@ -753,6 +756,15 @@ async function refreshViews() {
           if (v.kind === "led") view.text.textContent = m.text;
         }
         continue;
+      }
+      // A sink's `freq` input: a pair whose second is a double sets the axis' centre (QT's
+      // handle_set_freq).
+      if ((v.centre_from || []).length) {
+        const got = await Promise.all(v.centre_from.map((id) => api(`/api/messages/${encodeURIComponent(id)}`)));
+        view.centreSeen = view.centreSeen || new Map();
+        const fresh = got.filter((m) => m.count > (view.centreSeen.get(m.id) || 0) && m.real);
+        got.forEach((m) => view.centreSeen.set(m.id, m.count));
+        if (fresh.length) v.centre = Number(fresh[fresh.length - 1].value);
       }
       const probeView = v.kind === "waterfall" ? "spectrum"
         : ["spectrum", "constellation"].includes(v.kind) ? v.kind : "time";

@@ -320,7 +320,7 @@ fn view_json(w: &crate::variables::ViewConfig) -> Value {
         "options": w.options.iter().map(|(k, x)| (k.clone(), json!(x)))
             .collect::<serde_json::Map<String, Value>>(),
         "labels": w.labels, "units": w.units, "colours": w.colours, "tag_key": w.tag_key,
-        "clicks": w.clicks,
+        "clicks": w.clicks, "centre_from": w.centre_from,
     })
 }
 
@@ -486,11 +486,14 @@ async fn message_tap(
         },
         _ => Value::Null,
     };
+    // Whether the second of the pair is a double (`pmt::is_real`: a frequency sink's centre).
+    let real = matches!(&latest, Some(Pmt::Pair(pair)) if matches!(pair.1, Pmt::Double(_)));
     Ok(Json(json!({
         "id": tap.id,
         "count": count,
         "text": latest.map(|m| m.to_string()),
         "value": shown,
+        "real": real,
     })))
 }
 

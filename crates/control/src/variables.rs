@@ -121,4 +121,7 @@ pub struct ViewConfig {
     /// as `(freq . hz)` (a GRC sink's `freq` output, sent by QT on a double click); `None`
     /// when the view sends nothing.
     pub clicks: Option<String>,
+    /// The message taps whose pairs set a spectrum's or waterfall's centre (a GRC sink's `freq`
+    /// input: QT takes a pair whose second is a double).
+    pub centre_from: Vec<String>,
 }

@@ -880,6 +880,7 @@ connections:
 - [spectrum, freq, edit, val]
 - [edit, msg, xlate, freq]
 - [edit, msg, tune, valuein]
+- [edit, msg, spectrum, freq]
 - [tune, valueout, debug, print]
 - [loose, msg, debug, print]
 metadata: {file_format: 1}
@@ -896,6 +897,18 @@ fn widgets_with_message_inputs_follow_the_outputs_connected_to_them() {
     }
     let view = d.gui.iter().find(|v| v.name == "spectrum").unwrap();
     assert_eq!(view.clicks.as_deref(), Some("spectrum"));
+    assert_eq!(
+        view.centre_from,
+        [End {
+            block: "edit".into(),
+            port: PortName::Name("out".into())
+        }]
+    );
+    assert!(
+        !d.notes.iter().any(|n| n.contains("not to")),
+        "{:?}",
+        d.notes
+    );
     let out = |block: &str| End {
         block: block.into(),
         port: PortName::Name("out".into()),

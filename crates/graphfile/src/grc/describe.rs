@@ -567,11 +567,19 @@ fn describe_in(
             .collect();
         let (mut widgets, notes) = widgets::widgets(&variables, &mut vars);
         graph.notes.extend(notes);
-        // Widgets with a message input take messages from other widgets too.
+        // Widgets with a message input, and frequency and waterfall sinks (their `freq`
+        // input), take messages from other widgets too.
         let listening: HashSet<String> = widgets
             .iter()
             .filter(|w| w.input().is_some())
             .map(|w| w.name.clone())
+            .chain(
+                graph
+                    .gui
+                    .iter()
+                    .filter(|v| matches!(v.kind, "spectrum" | "waterfall") && !shows_messages(v))
+                    .map(|v| v.name.clone()),
+            )
             .collect();
         for w in &mut widgets {
             if let Some(message) = &mut w.message {
@@ -615,6 +623,20 @@ fn describe_in(
             .filter(|_| from_graph)
         {
             view.messages.push(c.from.clone());
+        }
+        // A frequency or waterfall sink's centre follows its `freq` input.
+        if let Some(view) = graph
+            .gui
+            .iter_mut()
+            .find(|v| {
+                v.name == c.to.block
+                    && matches!(v.kind, "spectrum" | "waterfall")
+                    && !shows_messages(v)
+                    && c.to.port == PortName::Name("freq".into())
+            })
+            .filter(|_| from_graph)
+        {
+            view.centre_from.push(c.from.clone());
         }
     }
     // A widget with a message input follows what the graph's blocks and relays send it.

@@ -143,6 +143,7 @@ fn bare(
         colours: Vec::new(),
         tag_key: String::new(),
         clicks: None,
+        centre_from: Vec::new(),
     }
 }
 
