@@ -857,8 +857,8 @@ fn compasses_point_at_their_streams_and_messages_angles() {
 /// `examples/graphs/gui_follow.grc` (GNU Radio's `test_qtgui_msg.grc` in small): a tone at
 /// 5 kHz; a shift-click at 5 kHz on the spectrum sends `(freq . 5000)` from the sink's `freq`
 /// output to the message edit box, which shows 5000 and sends the pair on to the filter (the
-/// tone moves to 0 Hz), to the sink (its axis centred on 5 kHz) and to the digital number control (its variable 5000, its own
-/// `(freq . 5000)` printed by the message debug).
+/// tone moves to 0 Hz), to the sink (its axis centred on 5 kHz) and to the digital number
+/// control (its variable 5000, its own `(freq . 5000)` printed by the message debug).
 #[test]
 fn a_click_on_the_spectrum_retunes_through_widgets_that_follow_messages() {
     let Some(chromium) = chromium() else {
