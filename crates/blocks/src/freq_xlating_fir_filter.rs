@@ -48,6 +48,10 @@ use radioflow_runtime::registry::prelude::*;
 // Any: beyond ±sample_rate/2 the centre aliases (GNU Radio's too).
 #[param(centre: f64, settable, doc = "the frequency moved to DC, Hz")]
 #[param(sample_rate: f64, above = 0.0, doc = "the input's rate, Hz")]
+#[message_input(
+    name = "freq",
+    doc = "GNU Radio's: a pair (any key) or a dict's `freq` holding a double sets the centre, Hz"
+)]
 #[derive(Debug)]
 pub struct FreqXlatingFirFilter {
     /// The samples, at `sample_rate`.
@@ -88,6 +92,22 @@ impl FreqXlatingFirFilter {
     fn set_centre(&mut self, msg: Pmt) {
         if let Some(hz) = msg.as_f64() {
             let _ = self.kernel.set_centre(hz);
+        }
+    }
+
+    /// GNU Radio's `freq` message (`handle_set_center_freq`): a dict with a `freq` key, or a
+    /// pair of any key, whose value is a double (`pmt::is_real`: not a long) sets the centre;
+    /// anything else is ignored, as there. (A QT frequency sink's double click, a message edit
+    /// box.)
+    #[message_input]
+    fn freq(&mut self, msg: &Pmt) {
+        let value = if msg.is_dict() {
+            msg.dict_get("freq")
+        } else {
+            msg.as_pair().map(|(_, v)| v)
+        };
+        if let Some(Pmt::Double(hz)) = value {
+            let _ = self.kernel.set_centre(*hz);
         }
     }
 
@@ -156,6 +176,30 @@ mod tests {
         h.post("centre", Pmt::Double(6e3)).unwrap();
         h.post("centre", Pmt::Double(f64::NAN)).unwrap();
         h.post("centre", Pmt::symbol("abc")).unwrap();
+        // GNU Radio's `freq` port ignores a long, a bare number and a dict without `freq`.
+        h.post("freq", Pmt::pair(Pmt::symbol("freq"), Pmt::Int(1000)))
+            .unwrap();
+        h.post("freq", Pmt::Double(1e3)).unwrap();
+        h.post("freq", Pmt::dict_from([("gain", Pmt::Double(1e3))]))
+            .unwrap();
+        retuned(&mut h, &tone);
+        // It takes a pair of any key, or a dict's `freq`.
+        for msg in [
+            Pmt::pair(Pmt::symbol("x"), Pmt::Double(6e3)),
+            Pmt::dict_from([("freq", Pmt::Double(6e3))]),
+        ] {
+            let mut h = Harness::new(FreqXlatingFirFilter::new(&[1.0], 1, 3e3, fs).unwrap());
+            h.push("in", &tone[..2000]);
+            h.set_space("out", 2000);
+            h.work().unwrap();
+            let _ = h.take_output::<Complex32>("out");
+            h.post("freq", msg).unwrap();
+            retuned(&mut h, &tone);
+        }
+    }
+
+    /// The rest of the tone at +3 kHz through `h` tuned to +6 kHz: turning at -3 kHz.
+    fn retuned(h: &mut Harness<FreqXlatingFirFilter>, tone: &[Complex32]) {
         h.push("in", &tone[2000..]);
         h.set_space("out", 2000);
         h.work().unwrap();

@@ -9,7 +9,7 @@ use radioflow_control::{
 };
 use radioflow_graphfile::grc::{LiveGrc, Value, Widget, WidgetKind};
 use radioflow_graphfile::{BuiltGraph, End, GuiView};
-use radioflow_runtime::{Direction, PortName};
+use radioflow_runtime::{Direction, Pmt, PortName};
 use serde_json::{json, Value as Json};
 use std::time::Duration;
 
@@ -33,8 +33,12 @@ pub(crate) struct GuiTaps {
 /// on each message output that feeds one, and returns them with the page's views; an input
 /// the page cannot show (an item type probes do not read) is named in a note. An output that
 /// feeds several views gets one probe, whose frames are as long as the longest of theirs.
+///
+/// A tap also goes on each message output connected to a widget's message input (a message
+/// edit box, a digital number control: see [`GrcVariables::follows`]).
 pub(crate) fn add_view_probes(
     graph: &mut BuiltGraph,
+    widgets: &[Widget],
     notes: &mut Vec<String>,
 ) -> anyhow::Result<GuiTaps> {
     let views: Vec<GuiView> = graph.gui.clone();
@@ -106,7 +110,20 @@ pub(crate) fn add_view_probes(
         }
         let mut config = view_config(view, ids);
         config.messages = tap_ids;
+        for from in &view.centre_from {
+            let spec = from.to_string();
+            if !taps.iter().any(|t| t.id == spec) {
+                taps.push(add_message_tap(&mut graph.flowgraph, &spec)?);
+            }
+            config.centre_from.push(spec);
+        }
         configs.push(config);
+    }
+    for from in widgets.iter().flat_map(|w| &w.follows) {
+        let spec = from.to_string();
+        if !taps.iter().any(|t| t.id == spec) {
+            taps.push(add_message_tap(&mut graph.flowgraph, &spec)?);
+        }
     }
     Ok(GuiTaps {
         probes,
@@ -147,6 +164,8 @@ fn view_config(view: &GuiView, probes: Vec<String>) -> ViewConfig {
         colours: view.colours.clone(),
         tag_key: view.tag_key.clone(),
         messages: Vec::new(),
+        clicks: view.clicks.clone(),
+        centre_from: Vec::new(),
     }
 }
 
@@ -180,6 +199,31 @@ impl Variables for GrcVariables {
             messages: change.messages,
             views: self.views(),
         })
+    }
+
+    fn follows(&self) -> Vec<(String, Vec<String>)> {
+        self.0
+            .widgets()
+            .iter()
+            .filter(|w| !w.follows.is_empty())
+            .map(|w| {
+                let taps = w.follows.iter().map(ToString::to_string).collect();
+                (w.name.clone(), taps)
+            })
+            .collect()
+    }
+
+    fn receive(&mut self, name: &str, msg: &Pmt) -> Result<Option<VariableChange>, String> {
+        let Some(change) = self.0.receive(name, msg).map_err(|e| e.to_string())? else {
+            return Ok(None);
+        };
+        Ok(Some(VariableChange {
+            value: change.value.as_ref().map_or(Json::Null, value_json),
+            params: change.params,
+            fixed: change.fixed,
+            messages: change.messages,
+            views: self.views(),
+        }))
     }
 
     fn views(&self) -> Vec<ViewConfig> {
@@ -220,7 +264,9 @@ fn widget_json(w: &Widget) -> Json {
         }
         WidgetKind::Label => json!({"kind": "label"}),
         WidgetKind::MessageButton { .. } => json!({"kind": "message_button"}),
-        WidgetKind::MessageEntry { kind } => json!({"kind": "message_entry", "type": kind}),
+        WidgetKind::MessageEntry { kind, .. } => {
+            json!({"kind": "message_entry", "type": kind})
+        }
         WidgetKind::Variable => json!({"kind": "variable"}),
     };
     if let (Some(o), Json::Object(extra)) = (o.as_object_mut(), extra) {
@@ -230,6 +276,13 @@ fn widget_json(w: &Widget) -> Json {
     if let (Some(o), Some(m)) = (o.as_object_mut(), &w.message) {
         let sends: Vec<String> = m.sends.iter().map(ToString::to_string).collect();
         o.insert("sends".into(), json!(sends));
+        o.insert("key".into(), json!(m.key));
+    }
+    // The outputs a widget with a message input follows, `block.port`.
+    if let (Some(o), Some(input)) = (o.as_object_mut(), w.input()) {
+        let follows: Vec<String> = w.follows.iter().map(ToString::to_string).collect();
+        o.insert("input".into(), json!(input));
+        o.insert("follows".into(), json!(follows));
     }
     o
 }

@@ -87,7 +87,7 @@ pub(crate) fn main(a: RunArgs) -> anyhow::Result<()> {
         taps,
         views,
     } = match &live {
-        Some(_) => crate::grc_gui::add_view_probes(&mut graph, &mut notes)?,
+        Some(grc) => crate::grc_gui::add_view_probes(&mut graph, grc.widgets(), &mut notes)?,
         None => crate::grc_gui::GuiTaps {
             probes: Vec::new(),
             taps: Vec::new(),

@@ -24,7 +24,7 @@ fn the_station_offset_is_retuned_while_audio_flows() {
     }
     let channel = blocks.iter().find(|b| b["name"] == "channel").unwrap();
     assert_eq!(channel["type"], "FreqXlatingFirFilter");
-    assert_eq!(channel["message_inputs"], json!(["centre"]));
+    assert_eq!(channel["message_inputs"], json!(["centre", "freq"]));
     let probes: Vec<&str> = g["probes"]
         .as_array()
         .unwrap()

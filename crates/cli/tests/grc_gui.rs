@@ -853,3 +853,137 @@ fn compasses_point_at_their_streams_and_messages_angles() {
     let (ok, _, err) = run.wait();
     assert!(ok, "{err}");
 }
+
+/// `examples/graphs/gui_follow.grc` (GNU Radio's `test_qtgui_msg.grc` in small): a tone at
+/// 5 kHz; a shift-click at 5 kHz on the spectrum sends `(freq . 5000)` from the sink's `freq`
+/// output to the message edit box, which shows 5000 and sends the pair on to the filter (the
+/// tone moves to 0 Hz), to the sink (its axis centred on 5 kHz) and to the digital number
+/// control (its variable 5000, its own `(freq . 5000)` printed by the message debug).
+#[test]
+fn a_click_on_the_spectrum_retunes_through_widgets_that_follow_messages() {
+    let Some(chromium) = chromium() else {
+        eprintln!("{SKIP}");
+        return;
+    };
+    let file = format!(
+        "{}/../../examples/graphs/gui_follow.grc",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = Fm::spawn(&["run".to_owned(), file], "live view: ");
+    let base = run.base.clone();
+    let bin = 32000.0 / 1024.0;
+    wait_for_peak_in(&base, "xlate.out", 5000.0, bin);
+    let (_browser, mut page) = Browser::launch(&chromium, "grc-gui-follow", 1000, 800);
+    page.navigate(&run.url);
+    poll("the spectrum drawn", DEADLINE, || {
+        let n = page.eval(
+            "(() => { const c = Chart.getChart(document.getElementById('view-spectrum').querySelector('canvas'));
+               return c ? c.data.datasets.length : 0; })()",
+        );
+        (n.as_u64()? > 0).then_some(())
+    });
+    // A plain click puts a marker and sends nothing; a shift-click sends the frequency.
+    for shift in [false, true] {
+        page.eval(&format!(
+            "(() => {{ const c = Chart.getChart(document.getElementById('view-spectrum').querySelector('canvas'));
+               const r = c.canvas.getBoundingClientRect();
+               const x = r.left + c.scales.x.getPixelForValue(5000), y = r.top + c.chartArea.top + 10;
+               c.canvas.dispatchEvent(new MouseEvent('click', {{ clientX: x, clientY: y, shiftKey: {shift}, bubbles: true }}));
+               return true; }})()"
+        ));
+        if !shift {
+            poll("a marker near 5 kHz", DEADLINE, || {
+                let m = page.eval(
+                    "JSON.parse(document.getElementById('peak-spectrum').dataset.markers || '[]')",
+                );
+                let x = m.get(0)?.get(0)?.as_f64()?;
+                ((x - 5000.0).abs() <= bin).then_some(())
+            });
+            let (_, v) = request("GET", &format!("{base}/api/variables"), None);
+            assert_eq!(v["received"], 0, "{v}");
+        }
+    }
+    let sent = poll("the page to send the frequency", DEADLINE, || {
+        page.eval("document.getElementById('sent-spectrum').dataset.hz")
+            .as_str()
+            .and_then(|s| s.parse::<f64>().ok())
+    });
+    assert!((sent - 5000.0).abs() <= bin, "{sent}");
+    // The edit box shows it, the number control follows the edit box, the filter moved it to
+    // 0 Hz.
+    // As QT shows them: a float box's six digits (`QString::number`), the control's whole
+    // hertz.
+    let six = format!("{:.*}", 5 - (sent.abs().log10().floor() as usize), sent);
+    poll(
+        "the edit box and the number control to show it",
+        DEADLINE,
+        || {
+            let edit = page.eval("document.getElementById('entry-edit').value");
+            let tune = page.eval("document.getElementById('number-tune').value");
+            let (edit, tune) = (
+                edit.as_str()?.to_owned(),
+                tune.as_str()?.parse::<f64>().ok()?,
+            );
+            (edit.parse::<f64>().ok()? == six.parse::<f64>().ok()? && tune == sent.trunc())
+                .then_some(())
+        },
+    );
+    wait_for_peak_in(&base, "xlate.out", 0.0, bin);
+    // The sink's axis is centred on the frequency the edit box sent it (QT's `freq` input), so
+    // the tone, now at 0 Hz in the samples, is drawn where it was clicked.
+    poll(
+        "the page to plot the tone at the new centre",
+        DEADLINE,
+        || {
+            let lowest = page
+            .eval(
+                "Chart.getChart(document.getElementById('view-spectrum').querySelector('canvas')).options.scales.x.min",
+            )
+            .as_f64()?;
+            let peak = plotted_peak(&mut page, "spectrum")?;
+            ((lowest - (sent - 16000.0)).abs() <= bin && (peak - sent).abs() <= bin).then_some(())
+        },
+    );
+    let shot = target_dir(env!("CARGO_MANIFEST_DIR")).join("grc-gui-follow.png");
+    page.screenshot(&shot);
+    // A pair of another key: the static edit box refuses it and says why.
+    let (status, r) = request(
+        "POST",
+        &format!("{base}/api/blocks/spectrum/messages/in"),
+        Some(r#"{"pair": ["gain", {"double": 3}]}"#),
+    );
+    assert_eq!(status, 200, "{r}");
+    poll("the edit box's warning", DEADLINE, || {
+        let (_, v) = request("GET", &format!("{base}/api/variables"), None);
+        let w = v["warnings"]["edit"].as_str()?.to_owned();
+        w.contains("got key 'gain' but expected 'freq'")
+            .then_some(())
+    });
+    poll(
+        "the message debug to take the control's message",
+        DEADLINE,
+        || {
+            let (_, c) = request("GET", &format!("{base}/api/counters"), None);
+            let debug = c["blocks"]
+                .as_array()?
+                .iter()
+                .find(|b| b["name"] == "debug")?
+                .clone();
+            (debug["messages"] == 1).then_some(())
+        },
+    );
+    page.eval("document.getElementById('stop').click(); true");
+    let (ok, out, err) = run.wait();
+    assert!(ok, "{err}");
+    // The control's pair, printed once: `(freq . 5000)` (the text of a double as the
+    // message debug writes it).
+    let printed: Vec<f64> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("(freq . ")?.strip_suffix(')')?.parse().ok())
+        .collect();
+    assert_eq!(printed.len(), 1, "{out}");
+    assert!(
+        (printed[0] - sent).abs() < 0.01 * sent.abs().max(1.0),
+        "{out}"
+    );
+}

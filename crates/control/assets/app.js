@@ -206,9 +206,12 @@ function widgetControl(w) {
     slider.addEventListener("change", () => send(slider.value));
     slider.addEventListener("input", () => { number.value = slider.value; });
     number.addEventListener("change", () => send(number.value));
-    if (w.style !== "counter") box.appendChild(slider);
+    if (w.style !== "counter" && w.style !== "digital") box.appendChild(slider);
     if (w.style !== "slider") box.appendChild(number);
-    update = (v) => { slider.value = v; number.value = v; };
+    // QT's digital number control shows whole hertz, and only values in its range.
+    update = w.style === "digital"
+      ? (v) => { if (v >= w.start && v <= w.stop) number.value = Math.trunc(v); }
+      : (v) => { slider.value = v; number.value = v; };
   } else if (w.kind === "chooser") {
     if (w.radio) {
       const inputs = w.options.map((o, i) => {
@@ -251,8 +254,17 @@ function widgetControl(w) {
     // Sends what is entered (Enter), as a value of its type.
     const input = el("input", { id: "entry-" + w.name, title: `type ${w.type}; Enter sends it to ${(w.sends || []).join(", ") || "nothing connected"}` });
     input.addEventListener("keydown", (e) => { if (e.key === "Enter") putVariable(w.name, input.value); });
-    box.appendChild(input);
-    update = (v) => { if (document.activeElement !== input && input.value === "") input.value = typeof v === "string" ? v : JSON.stringify(v); };
+    // A pair's key, shown as QT's box shows it (it changes with a pair received when the
+    // box's key is not static).
+    const key = el("span", { class: "muted", id: "key-" + w.name }, w.key ? `${w.key}: ` : "");
+    box.append(key, input);
+    // The value shown follows what the box receives (`follows`), unless the user is typing.
+    update = (v, now) => {
+      key.textContent = now.key ? `${now.key}: ` : "";
+      if (document.activeElement !== input) {
+        input.value = typeof v === "string" ? v : w.type === "float" || w.type === "double" ? qtNumber(v) : JSON.stringify(v);
+      }
+    };
   } else if (w.kind === "push_button") {
     const button = el("button", { id: "button-" + w.name }, w.label);
     button.addEventListener("mousedown", () => putVariable(w.name, true));
@@ -278,7 +290,42 @@ function showVariables(list) {
       }
     }
   }
-  for (const w of list) { const update = widgets.get(w.name); if (update) update(w.value); }
+  for (const w of list) { const update = widgets.get(w.name); if (update) update(w.value, w); }
+  // Widgets that follow messages: their values change with no one setting them.
+  if (!followTimer && list.some((w) => (w.follows || []).length)) followTimer = setInterval(followWidgets, 250);
+}
+
+// A number as QT writes a float (`QString::number(x)`: printf's %g, six digits).
+function qtNumber(x) {
+  x = Number(x);
+  if (!Number.isFinite(x)) return String(x);
+  const exp = x === 0 ? 0 : Math.floor(Math.log10(Math.abs(Number(x.toPrecision(6)))));
+  if (exp < -4 || exp >= 6) {
+    const [m, e] = x.toExponential(5).split("e");
+    const digits = e.replace(/^[+-]/, "").padStart(2, "0");
+    return m.replace(/\.?0+$/, "") + "e" + (e[0] === "-" ? "-" : "+") + digits;
+  }
+  const t = x.toFixed(Math.max(0, 5 - exp));
+  return t.includes(".") ? t.replace(/\.?0+$/, "") : t;
+}
+
+// The values of widgets that follow messages (a message edit box, a digital number control),
+// redrawn when they took a message, with the last warning of each (a message QT's widget
+// would refuse).
+let followTimer = null, followed = -1;
+function followWidgets() {
+  api("/api/variables").then((r) => {
+    if (r.received === followed) return;
+    followed = r.received;
+    for (const w of r.variables) { const update = widgets.get(w.name); if (update) update(w.value, w); }
+    for (const w of r.variables.filter((x) => x.follows)) {
+      const box = document.getElementById("widget-" + w.name);
+      if (!box) continue;
+      let warn = box.querySelector(".warning");
+      if (!warn) { warn = el("span", { class: "warning muted" }, ""); box.appendChild(warn); }
+      warn.textContent = (r.warnings || {})[w.name] || "";
+    }
+  }).catch(() => {});
 }
 
 function refreshVariables() {
@@ -290,7 +337,10 @@ function followViews(list) {
   for (const nv of list || []) {
     const view = views.find((x) => x.v.name === nv.name);
     if (!view) continue;
-    view.v.centre = nv.centre; view.v.title = nv.title; view.o = nv.options || {}; view.avg = null;
+    // The centre a message set stays until the file's own centre changes (GNU Radio calls
+    // the sink's setter only when its `fc` depends on the variable).
+    if (nv.centre !== view.fileCentre) { view.v.centre = nv.centre; view.fileCentre = nv.centre; }
+    view.v.title = nv.title; view.o = nv.options || {}; view.avg = null;
     // An LED's state or a gauge's value written as a variable's expression follows it (GNU
     // Radio's set_state/set_value callbacks).
     if (view.show) view.show(view.v.kind === "led" ? view.o.state === 1 : view.o.value || 0);
@@ -368,7 +418,7 @@ function setupViews(g) {
     // A sink of PDUs (`o.pdu`: 1 complex, 2 float, 3 byte samples) is drawn from the messages
     // sent to it, each PDU whole; a note says why one is not drawn.
     const real = o.pdu ? o.pdu !== 1 : v.probes.length > 0 && v.probes.every((id) => items.get(id) === "float32");
-    const view = { v, o, last: 0, real };
+    const view = { v, o, last: 0, real, fileCentre: v.centre };
     if (o.pdu) {
       view.note = el("span", { class: "muted", id: `note-${v.name}` }, "");
       div.appendChild(view.note);
@@ -522,10 +572,27 @@ function spectrumControls(view, div, most) {
     bar.appendChild(view.readout);
     view.chart.options.onClick = (e, _, chart) => {
       const x = chart.scales.x.getValueForPixel(e.x);
-      if (Number.isFinite(x)) view.markers = view.markers.concat([x]).slice(-4);
+      if (!Number.isFinite(x)) return;
+      // Shift-click: the sink's `freq` output sends `(freq . hz)`, as QT's on a double click
+      // (a float there: `getClickedFreq`); a plain click puts a marker.
+      if (e.native && e.native.shiftKey && v.clicks) sendFrequency(view, Math.fround(x));
+      else view.markers = view.markers.concat([x]).slice(-4);
     };
+    if (v.clicks) {
+      view.sent = el("span", { class: "readout", id: `sent-${v.name}` }, "shift-click sends the frequency");
+      bar.appendChild(view.sent);
+    }
   }
   div.insertBefore(bar, view.canvas || div.querySelector("canvas"));
+}
+
+// Posts `(freq . hz)` from a spectrum's `freq` output (its relay's `in`).
+function sendFrequency(view, hz) {
+  const msg = { pair: ["freq", { double: hz }] };
+  api(`/api/blocks/${encodeURIComponent(view.v.clicks)}/messages/in`,
+    { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(msg) })
+    .then(() => { view.sent.textContent = `sent (freq . ${hz})`; view.sent.dataset.hz = String(hz); })
+    .catch((e) => { view.sent.textContent = "error: " + e.message; });
 }
 
 // A constellation's persistence: the points of the last few frames, older ones fainter.
@@ -689,6 +756,15 @@ async function refreshViews() {
           if (v.kind === "led") view.text.textContent = m.text;
         }
         continue;
+      }
+      // A sink's `freq` input: a pair whose second is a double sets the axis' centre (QT's
+      // handle_set_freq).
+      if ((v.centre_from || []).length) {
+        const got = await Promise.all(v.centre_from.map((id) => api(`/api/messages/${encodeURIComponent(id)}`)));
+        view.centreSeen = view.centreSeen || new Map();
+        const fresh = got.filter((m) => m.count > (view.centreSeen.get(m.id) || 0) && m.real);
+        got.forEach((m) => view.centreSeen.set(m.id, m.count));
+        if (fresh.length) v.centre = Number(fresh[fresh.length - 1].value);
       }
       const probeView = v.kind === "waterfall" ? "spectrum"
         : ["spectrum", "constellation"].includes(v.kind) ? v.kind : "time";

@@ -320,6 +320,7 @@ fn view_json(w: &crate::variables::ViewConfig) -> Value {
         "options": w.options.iter().map(|(k, x)| (k.clone(), json!(x)))
             .collect::<serde_json::Map<String, Value>>(),
         "labels": w.labels, "units": w.units, "colours": w.colours, "tag_key": w.tag_key,
+        "clicks": w.clicks, "centre_from": w.centre_from,
     })
 }
 
@@ -332,9 +333,16 @@ async fn variables(Ext(state): S) -> Result<Json<Value>, ApiError> {
         let variables = shared.0.lock().unwrap_or_else(|p| p.into_inner());
         (variables.widgets(), variables.views())
     };
+    let warnings = state
+        .followed
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clone();
     Ok(Json(json!({
         "variables": widgets,
         "views": views.iter().map(view_json).collect::<Vec<_>>(),
+        "received": warnings.received,
+        "warnings": warnings.warnings,
     })))
 }
 
@@ -365,11 +373,31 @@ async fn set_variable(
         let change = variables.set(&name, &value).map_err(ApiError::BadRequest)?;
         (change, variables.widgets())
     };
+    let (set, sent, errors) = apply_change(&state, change.params, change.messages);
+    Ok(Json(json!({
+        "name": name,
+        "value": change.value,
+        "set": set,
+        "sent": sent,
+        "fixed": change.fixed,
+        "errors": errors,
+        "views": change.views.iter().map(view_json).collect::<Vec<_>>(),
+        "variables": widgets,
+    })))
+}
+
+/// Sets each running block's parameter in `params`, then posts `messages`: what was set, what
+/// was sent, and each failure (naming block and port) as JSON.
+pub(crate) fn apply_change(
+    state: &State,
+    params: Vec<(String, String, radioflow_runtime::Pmt)>,
+    messages: Vec<(String, String, radioflow_runtime::Pmt)>,
+) -> (Vec<Value>, Vec<Value>, Vec<String>) {
     let mut set = Vec::new();
     let mut errors = Vec::new();
-    for (block, param, pmt) in change.params {
+    for (block, param, pmt) in params {
         let shown = pmt.to_string();
-        match post_to(&state, &block, &param, pmt) {
+        match post_to(state, &block, &param, pmt) {
             Ok(()) => {
                 state
                     .params
@@ -382,23 +410,14 @@ async fn set_variable(
         }
     }
     let mut sent = Vec::new();
-    for (block, port, pmt) in change.messages {
+    for (block, port, pmt) in messages {
         let shown = pmt.to_string();
-        match post_to(&state, &block, &port, pmt) {
+        match post_to(state, &block, &port, pmt) {
             Ok(()) => sent.push(json!({"block": block, "port": port, "message": shown})),
             Err(e) => errors.push(format!("{block}.{port}: {e}")),
         }
     }
-    Ok(Json(json!({
-        "name": name,
-        "value": change.value,
-        "set": set,
-        "sent": sent,
-        "fixed": change.fixed,
-        "errors": errors,
-        "views": change.views.iter().map(view_json).collect::<Vec<_>>(),
-        "variables": widgets,
-    })))
+    (set, sent, errors)
 }
 
 /// A message tap's latest message: its text, and the number or bool a display shows (GNU
@@ -467,11 +486,14 @@ async fn message_tap(
         },
         _ => Value::Null,
     };
+    // Whether the second of the pair is a double (`pmt::is_real`: a frequency sink's centre).
+    let real = matches!(&latest, Some(Pmt::Pair(pair)) if matches!(pair.1, Pmt::Double(_)));
     Ok(Json(json!({
         "id": tap.id,
         "count": count,
         "text": latest.map(|m| m.to_string()),
         "value": shown,
+        "real": real,
     })))
 }
 

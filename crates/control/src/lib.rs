@@ -52,6 +52,7 @@ mod auth;
 mod connections;
 mod counters;
 mod error;
+mod follow;
 mod graph_info;
 mod message_tap;
 mod message_view;

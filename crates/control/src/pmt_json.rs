@@ -6,6 +6,7 @@
 //! | `true` | `Bool` |
 //! | `3` | `Int` (`Uint64` above `i64::MAX`) |
 //! | `2.5` | `Double` |
+//! | `{"double": 1e8}` | `Double` (a whole number too: JavaScript writes `1e8` as `100000000`) |
 //! | `"name"` | `Symbol` |
 //! | `[a, b]` | `Tuple` |
 //! | `{"pair": [car, cdr]}` | `Pair` |
@@ -39,7 +40,7 @@ pub fn pmt_from_json(v: &Value) -> Result<Pmt, String> {
             let mut it = o.iter();
             let (Some((key, value)), None) = (it.next(), it.next()) else {
                 return Err("an object must have exactly one key naming the PMT kind \
-                     (pair, list, dict, complex, f32vector, f64vector, u8vector, s32vector, s64vector)"
+                     (pair, list, dict, double, complex, f32vector, f64vector, u8vector, s32vector, s64vector)"
                     .into());
             };
             tagged(key, value)?
@@ -83,6 +84,11 @@ fn tagged(key: &str, value: &Value) -> Result<Pmt, String> {
             }
             Pmt::dict_from(entries)
         }
+        "double" => Pmt::Double(
+            value
+                .as_f64()
+                .ok_or_else(|| format!("double: {value} is not a number"))?,
+        ),
         "complex" => match array(key, value)? {
             [re, im] => match (re.as_f64(), im.as_f64()) {
                 (Some(re), Some(im)) => {

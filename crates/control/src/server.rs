@@ -210,6 +210,7 @@ fn start(
         budgets: Budgets::new(config.limits.requests_per_second),
         variables: config.variables,
         views: config.views,
+        followed: Mutex::default(),
     });
     let std_listener =
         std::net::TcpListener::bind(config.addr).map_err(|source| ServeError::Bind {
@@ -228,6 +229,7 @@ fn start(
     let app = api::router(state.clone());
     let limits = config.limits;
     let sampler_state = state.clone();
+    let follow_state = state.clone();
     let thread = std::thread::Builder::new()
         .name("rf-control".into())
         .spawn(move || {
@@ -240,6 +242,7 @@ fn start(
                     tx,
                     Sampler::new(names, paced, outputs),
                 ));
+                tokio::spawn(crate::follow::follow_loop(follow_state));
                 crate::connections::serve(listener, app, limits, stop_rx).await;
             });
         })

@@ -7,7 +7,7 @@ use crate::origin::Origins;
 use crate::probe_view::ProbeState;
 use crate::tasks::Tasks;
 use radioflow_runtime::{BufferFill, MessagePoster, StatsHandle, StopHandle};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
@@ -58,12 +58,24 @@ pub(crate) struct State {
     pub(crate) variables: Option<crate::variables::SharedVariables>,
     /// The front end's views.
     pub(crate) views: Vec<crate::variables::ViewConfig>,
+    /// What the widgets that follow messages took ([`crate::follow`]).
+    pub(crate) followed: Mutex<Followed>,
 }
 
 impl State {
     pub(crate) fn live(&self) -> Live {
         self.live.read().unwrap_or_else(|p| p.into_inner()).clone()
     }
+}
+
+/// What the page reads of the widgets that follow messages (`crate::follow`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Followed {
+    /// Messages the widgets took so far (the page redraws its widgets when it changes).
+    pub(crate) received: u64,
+    /// Per widget, why it refused the last message it did not take (QT logs a warning), or
+    /// what failed when its change was applied.
+    pub(crate) warnings: BTreeMap<String, String>,
 }
 
 /// Requests per second per client address, each address with its own one-second window.

@@ -29,6 +29,23 @@ pub trait Variables: Send + 'static {
     /// # Errors
     /// An unknown variable or a value it does not take; nothing changed.
     fn set(&mut self, name: &str, value: &serde_json::Value) -> Result<VariableChange, String>;
+
+    /// The widgets that follow messages, each with the message taps (ids as
+    /// [`MessageTap::id`](crate::MessageTap)) on the outputs connected to its input: the port
+    /// hands each new message to [`receive`](Self::receive). None by default.
+    fn follows(&self) -> Vec<(String, Vec<String>)> {
+        Vec::new()
+    }
+
+    /// Widget `name` receives `msg` (from one of the taps it [`follows`](Self::follows)):
+    /// what it changes, `None` when the widget ignores it without a word.
+    ///
+    /// # Errors
+    /// Why the widget does not take it (a sentence naming the widget); nothing changed.
+    fn receive(&mut self, name: &str, msg: &Pmt) -> Result<Option<VariableChange>, String> {
+        let _ = msg;
+        Err(format!("variable '{name}' follows no messages"))
+    }
 }
 
 /// What setting a variable changes.
@@ -100,4 +117,11 @@ pub struct ViewConfig {
     pub colours: Vec<String>,
     /// The tag key a time plot's tag trigger fires on, empty for none.
     pub tag_key: String,
+    /// The block whose message input `in` a pick on a spectrum or waterfall is posted to,
+    /// as `(freq . hz)` (a GRC sink's `freq` output, sent by QT on a double click); `None`
+    /// when the view sends nothing.
+    pub clicks: Option<String>,
+    /// The message taps whose pairs set a spectrum's or waterfall's centre (a GRC sink's `freq`
+    /// input: QT takes a pair whose second is a double).
+    pub centre_from: Vec<String>,
 }

@@ -112,6 +112,13 @@ pub struct GuiView {
     pub colours: Vec<String>,
     /// The tag key a time sink's tag trigger fires on (GRC's `tr_tag`), empty otherwise.
     pub tag_key: String,
+    /// For a frequency or waterfall sink whose `freq` output the file connects: the
+    /// `message_relay` block (named as the sink) the page posts `(freq . hz)` to (its `in`)
+    /// when the user picks a frequency on the plot, as QT's sink sends it on a double click.
+    pub clicks: Option<String>,
+    /// For a frequency or waterfall sink: the message outputs the file connects to its `freq`
+    /// input (QT: a pair whose second is a double sets the axis' centre).
+    pub centre_from: Vec<End>,
 }
 
 /// One block instance: its name, library id, item type, parameters and host.

@@ -845,3 +845,199 @@ metadata: {file_format: 1}
     assert_eq!(value(&grc, "quoted"), Value::Str("RX2".into()));
     assert_eq!(value(&grc, "both"), Value::Str("TX/RX,RX2".into()));
 }
+
+/// GNU Radio's `test_qtgui_msg.grc` in small: the frequency sink's `freq` output feeds a
+/// message edit box, which retunes the filter and feeds a digital number control, whose
+/// variable sets the source's frequency.
+const FOLLOWING: &str = r#"
+options:
+  parameters: {id: following, generate_options: qt_gui}
+blocks:
+- name: tune
+  id: qtgui_msgdigitalnumbercontrol
+  parameters: {value: '1000', minFreqHz: '0', maxFreqHz: '20000', outputmsgname: tuned, lbl: Tune}
+- name: src
+  id: analog_sig_source_x
+  parameters: {type: complex, samp_rate: '48000', waveform: analog.GR_COS_WAVE, freq: tune, amp: '1', offset: '0', phase: '0'}
+- name: xlate
+  id: freq_xlating_fir_filter_xxx
+  parameters: {type: ccf, decim: '1', taps: '[1.0]', center_freq: '0', samp_rate: '48000'}
+- name: spectrum
+  id: qtgui_freq_sink_x
+  parameters: {type: complex, fftsize: '1024', fc: '0', bw: '48000', nconnections: '1', name: '""'}
+- name: edit
+  id: qtgui_edit_box_msg
+  parameters: {type: float, value: '0', key: freq, is_pair: 'True', is_static: 'True', label: Frequency}
+- name: loose
+  id: qtgui_edit_box_msg
+  parameters: {type: int, value: '0', key: n, is_pair: 'True', is_static: 'False', label: Loose}
+- name: debug
+  id: blocks_message_debug
+  parameters: {en_uvec: 'True'}
+connections:
+- [src, '0', xlate, '0']
+- [xlate, '0', spectrum, '0']
+- [spectrum, freq, edit, val]
+- [edit, msg, xlate, freq]
+- [edit, msg, tune, valuein]
+- [edit, msg, spectrum, freq]
+- [tune, valueout, debug, print]
+- [loose, msg, debug, print]
+metadata: {file_format: 1}
+"#;
+
+#[test]
+fn widgets_with_message_inputs_follow_the_outputs_connected_to_them() {
+    let grc = LiveGrc::parse(FOLLOWING.into(), "following.grc").unwrap();
+    let d = grc.description();
+    // The sink's `freq` output and the edit box leave from relays named as them.
+    for name in ["spectrum", "edit", "tune"] {
+        let b = d.blocks.iter().find(|b| b.name == name).unwrap();
+        assert_eq!(b.block, "message_relay", "{name}");
+    }
+    let view = d.gui.iter().find(|v| v.name == "spectrum").unwrap();
+    assert_eq!(view.clicks.as_deref(), Some("spectrum"));
+    assert_eq!(
+        view.centre_from,
+        [End {
+            block: "edit".into(),
+            port: PortName::Name("out".into())
+        }]
+    );
+    assert!(
+        !d.notes.iter().any(|n| n.contains("not to")),
+        "{:?}",
+        d.notes
+    );
+    let out = |block: &str| End {
+        block: block.into(),
+        port: PortName::Name("out".into()),
+    };
+    let follows = |name: &str| {
+        grc.widgets()
+            .iter()
+            .find(|w| w.name == name)
+            .unwrap()
+            .follows
+            .clone()
+    };
+    assert_eq!(follows("edit"), [out("spectrum")]);
+    assert_eq!(follows("tune"), [out("edit")]);
+    assert!(follows("loose").is_empty());
+    // The page's taps carry the messages into widgets: the graph has no connection to them.
+    let conns: Vec<String> = d
+        .messages
+        .iter()
+        .map(|c| format!("{} -> {}", c.from, c.to))
+        .collect();
+    assert_eq!(
+        conns,
+        [
+            "edit.out -> xlate.freq",
+            "tune.out -> debug.print",
+            "loose.out -> debug.print"
+        ],
+        "{conns:?}"
+    );
+}
+
+#[test]
+fn a_message_edit_box_takes_what_qts_takes_and_sends_it_on() {
+    let mut grc = LiveGrc::parse(FOLLOWING.into(), "following.grc").unwrap();
+    let msg = Pmt::pair(Pmt::symbol("freq"), Pmt::Double(2500.0));
+    let change = grc.receive("edit", &msg).unwrap().expect("taken");
+    assert_eq!(change.value, Some(Value::Float(2500.0)));
+    assert_eq!(value(&grc, "edit"), Value::Float(2500.0));
+    // Sent on unchanged, the same message (not a copy).
+    assert_eq!(change.messages.len(), 1);
+    let (relay, port, sent) = &change.messages[0];
+    assert_eq!((relay.as_str(), port.as_str()), ("edit", "in"));
+    assert!(matches!((sent, &msg), (Pmt::Pair(a), Pmt::Pair(b)) if std::sync::Arc::ptr_eq(a, b)));
+    // The same message again is ignored (GNU Radio's `pmt::eqv`: loops end there).
+    assert_eq!(grc.receive("edit", &msg).unwrap(), None);
+    // What QT's box refuses, each saying why; the value shown stays.
+    let refused = [
+        (Pmt::Double(3.0), "did not find a PMT pair"),
+        (
+            Pmt::pair(Pmt::symbol("gain"), Pmt::Double(3.0)),
+            "got key 'gain' but expected 'freq'",
+        ),
+        (
+            Pmt::pair(Pmt::symbol("freq"), Pmt::Int(3)),
+            "3 is not of type float",
+        ),
+        (
+            Pmt::pair(Pmt::Int(1), Pmt::Double(3.0)),
+            "the pair's key is not a symbol",
+        ),
+    ];
+    for (msg, why) in refused {
+        let err = grc.receive("edit", &msg).unwrap_err().to_string();
+        assert!(err.contains(why) && err.contains("edit"), "{err}");
+    }
+    assert_eq!(value(&grc, "edit"), Value::Float(2500.0));
+    // A box whose key is not static takes the pair's key; what it then sends carries it.
+    let change = grc
+        .receive("loose", &Pmt::pair(Pmt::symbol("count"), Pmt::Int(9)))
+        .unwrap()
+        .unwrap();
+    assert_eq!(change.value, Some(Value::Int(9)));
+    let typed = grc.set("loose", Value::Str("12".into())).unwrap();
+    assert_eq!(
+        typed.messages,
+        [(
+            "loose".to_owned(),
+            "in".to_owned(),
+            Pmt::pair(Pmt::symbol("count"), Pmt::Int(12))
+        )]
+    );
+    // Another variable's change does not reset what the boxes show.
+    grc.set("tune", Value::Float(1500.0)).unwrap();
+    assert_eq!(value(&grc, "edit"), Value::Float(2500.0));
+    assert_eq!(value(&grc, "loose"), Value::Int(12));
+}
+
+#[test]
+fn a_digital_number_control_sets_its_variable_from_the_pair_it_receives() {
+    let mut grc = LiveGrc::parse(FOLLOWING.into(), "following.grc").unwrap();
+    assert_eq!(param(&grc, "src", "frequency").as_f64(), Some(1000.0));
+    // Any key; a long or a double; the source's frequency follows, and the control sends
+    // `(outputmsgname . value)` as a double.
+    let change = grc
+        .receive("tune", &Pmt::pair(Pmt::symbol("freq"), Pmt::Int(4000)))
+        .unwrap()
+        .unwrap();
+    assert_eq!(value(&grc, "tune"), Value::Float(4000.0));
+    assert_eq!(
+        change.params,
+        [(
+            "src".to_owned(),
+            "frequency".to_owned(),
+            Pmt::Double(4000.0)
+        )]
+    );
+    assert_eq!(
+        change.messages,
+        [(
+            "tune".to_owned(),
+            "in".to_owned(),
+            Pmt::pair(Pmt::symbol("tuned"), Pmt::Double(4000.0))
+        )]
+    );
+    for (msg, why) in [
+        (Pmt::Double(5.0), "takes a pair"),
+        (
+            Pmt::pair(Pmt::symbol("freq"), Pmt::symbol("x")),
+            "is not an int or a float",
+        ),
+    ] {
+        let err = grc.receive("tune", &msg).unwrap_err().to_string();
+        assert!(err.contains(why), "{err}");
+    }
+    // A widget without a message input receives nothing.
+    let err = grc.receive("debug", &Pmt::Null).unwrap_err().to_string();
+    assert!(
+        err.contains("no widget of this name has a message input"),
+        "{err}"
+    );
+}

@@ -602,7 +602,7 @@ fn describe_in(
             });
         }
     }
-    let widgets = if widgets {
+    let mut widgets = if widgets {
         let variables: Vec<&Entry> = all
             .iter()
             .filter(|e| {
@@ -612,9 +612,39 @@ fn describe_in(
             .collect();
         let (mut widgets, notes) = widgets::widgets(&variables, &mut vars);
         graph.notes.extend(notes);
+        // Widgets with a message input, and frequency and waterfall sinks (their `freq`
+        // input), take messages from other widgets too.
+        let listening: HashSet<String> = widgets
+            .iter()
+            .filter(|w| w.input().is_some())
+            .map(|w| w.name.clone())
+            .chain(
+                graph
+                    .gui
+                    .iter()
+                    .filter(|v| matches!(v.kind, "spectrum" | "waterfall") && !shows_messages(v))
+                    .map(|v| v.name.clone()),
+            )
+            .collect();
         for w in &mut widgets {
             if let Some(message) = &mut w.message {
-                relay_widget(&mut graph, &headless, &w.name, message);
+                let (relay, sends) = relay_widget(&mut graph, &headless, &listening, &w.name);
+                message.relay = relay;
+                message.sends = sends;
+            }
+        }
+        // A frequency or waterfall sink's `freq` output (QT: a double click on the plot)
+        // leaves from a relay the page posts to.
+        let clickable: Vec<String> = graph
+            .gui
+            .iter()
+            .filter(|v| matches!(v.kind, "spectrum" | "waterfall") && !shows_messages(v))
+            .map(|v| v.name.clone())
+            .collect();
+        for name in clickable {
+            let (relay, _) = relay_widget(&mut graph, &headless, &listening, &name);
+            if let Some(view) = graph.gui.iter_mut().find(|v| v.name == name) {
+                view.clicks = relay;
             }
         }
         widgets
@@ -623,13 +653,14 @@ fn describe_in(
     };
     // A relayed widget's connections leave from its relay; the other GUI blocks' go. A message
     // display shows what comes from the graph's blocks and relays.
-    let relayed: HashSet<&str> = widgets
+    let relayed: HashSet<String> = widgets
         .iter()
-        .filter_map(|w| w.message.as_ref()?.relay.as_deref())
+        .filter_map(|w| w.message.as_ref()?.relay.clone())
+        .chain(graph.gui.iter().filter_map(|v| v.clicks.clone()))
         .collect();
     for c in &graph.messages {
-        let from_graph = relayed.contains(c.from.block.as_str())
-            || !headless.contains_key(c.from.block.as_str());
+        let from_graph =
+            relayed.contains(&c.from.block) || !headless.contains_key(c.from.block.as_str());
         if let Some(view) = graph
             .gui
             .iter_mut()
@@ -638,9 +669,36 @@ fn describe_in(
         {
             view.messages.push(c.from.clone());
         }
+        // A frequency or waterfall sink's centre follows its `freq` input.
+        if let Some(view) = graph
+            .gui
+            .iter_mut()
+            .find(|v| {
+                v.name == c.to.block
+                    && matches!(v.kind, "spectrum" | "waterfall")
+                    && !shows_messages(v)
+                    && c.to.port == PortName::Name("freq".into())
+            })
+            .filter(|_| from_graph)
+        {
+            view.centre_from.push(c.from.clone());
+        }
+    }
+    // A widget with a message input follows what the graph's blocks and relays send it.
+    for w in &mut widgets {
+        let Some(port) = w.input() else { continue };
+        w.follows = graph
+            .messages
+            .iter()
+            .filter(|c| c.to.block == w.name && c.to.port == PortName::Name(port.into()))
+            .filter(|c| {
+                relayed.contains(&c.from.block) || !headless.contains_key(c.from.block.as_str())
+            })
+            .map(|c| c.from.clone())
+            .collect();
     }
     graph.messages.retain(|c| {
-        (relayed.contains(c.from.block.as_str()) || !headless.contains_key(c.from.block.as_str()))
+        (relayed.contains(&c.from.block) || !headless.contains_key(c.from.block.as_str()))
             && !headless.contains_key(c.to.block.as_str())
     });
     Ok((graph, widgets, pads))
@@ -652,25 +710,28 @@ type Inputs = (
     Option<String>,
 );
 
-/// Puts message widget `name` in `graph` as a `message_relay` block of the same name, when the
-/// file connects its message output to blocks of the graph: its connections then leave from
-/// the relay's `out`, and the page posts the widget's messages to the relay's `in` (filling
-/// `message.relay` and `message.sends`). Its connections to GUI blocks run headless are
+/// Puts message widget (or sink) `name` in `graph` as a `message_relay` block of the same
+/// name, when the file connects its message output to blocks of the graph or to widgets with
+/// a message input (`listening`): its connections then leave from the relay's `out`, and the
+/// page posts the widget's messages to the relay's `in`. Returns the relay, if made, and the
+/// graph's message inputs it sends to. Its connections to other GUI blocks run headless are
 /// dropped with the others (a note names them); the widget's own note that it runs headless
 /// goes, as its messages are sent.
 fn relay_widget(
     graph: &mut GraphDescription,
     headless: &HashMap<&str, Inputs>,
+    listening: &HashSet<String>,
     name: &str,
-    message: &mut widgets::WidgetMessage,
-) {
+) -> (Option<String>, Vec<End>) {
     let mut dropped = Vec::new();
     let mut relayed = false;
+    let mut sends = Vec::new();
     let shown: HashSet<String> = graph
         .gui
         .iter()
         .filter(|v| shows_messages(v))
         .map(|v| v.name.clone())
+        .chain(listening.iter().cloned())
         .collect();
     for c in &mut graph.messages {
         if c.from.block != name {
@@ -681,7 +742,7 @@ fn relay_widget(
             continue;
         }
         if !headless.contains_key(c.to.block.as_str()) {
-            message.sends.push(c.to.clone());
+            sends.push(c.to.clone());
         }
         c.from.port = PortName::Name("out".into());
         relayed = true;
@@ -696,7 +757,7 @@ fn relay_widget(
         ));
     }
     if !relayed {
-        return;
+        return (None, sends);
     }
     let host = graph
         .blocks
@@ -710,7 +771,7 @@ fn relay_widget(
         params: Vec::new(),
         host,
     });
-    message.relay = Some(name.to_owned());
+    (Some(name.to_owned()), sends)
 }
 
 /// The kinds of [`crate::GuiView`] that show messages rather than streams.

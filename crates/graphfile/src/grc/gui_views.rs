@@ -142,6 +142,8 @@ fn bare(
         units: Vec::new(),
         colours: Vec::new(),
         tag_key: String::new(),
+        clicks: None,
+        centre_from: Vec::new(),
     }
 }
 

@@ -27,6 +27,23 @@ pub struct Widget {
     pub gui_hint: String,
     /// The message a message widget sends when set, and where; `None` for the others.
     pub message: Option<WidgetMessage>,
+    /// The message outputs the file connects to the widget's message input (a message edit
+    /// box's `val`, a digital number control's `valuein`): blocks of the graph, or other
+    /// widgets' relays. The page shows what they send as QT's widget does
+    /// ([`LiveGrc::receive`](super::LiveGrc::receive)).
+    pub follows: Vec<End>,
+}
+
+impl Widget {
+    /// The widget's message input, if it has one: `val` (message edit box) or `valuein`
+    /// (digital number control); GNU Radio's other QT widgets have none.
+    pub fn input(&self) -> Option<&'static str> {
+        match &self.kind {
+            WidgetKind::MessageEntry { .. } => Some("val"),
+            WidgetKind::Range { style, .. } if style == "digital" => Some("valuein"),
+            _ => None,
+        }
+    }
 }
 
 /// The message a QT GUI message widget sends each time a user sets it, as GNU Radio's widget
@@ -140,6 +157,9 @@ pub enum WidgetKind {
     MessageEntry {
         /// GRC's `type`: `string`, `int`, `float` or `double`.
         kind: String,
+        /// GRC's `is_static`: a pair received on `val` must have the widget's key (else
+        /// the key shown becomes the pair's).
+        static_key: bool,
     },
     /// A plain `variable` holding a number, string or bool: settable through the API (as
     /// GNU Radio's generated `set_<name>`), shown without a control.
@@ -274,7 +294,8 @@ fn widget(e: &Entry, vars: &mut Variables) -> Result<Option<Widget>, String> {
             stop: number(vars, "maxFreqHz", param("maxFreqHz"))?,
             step: 1.0,
             integer: false,
-            style: "counter".to_owned(),
+            // QT's digital number control: shown as a counter; it alone follows messages.
+            style: "digital".to_owned(),
         },
         "variable_qtgui_msg_push_button" => WidgetKind::MessageButton {
             value: typed(&kind_of, param("value"), vars).map_err(|m| format!("value: {m}"))?,
@@ -288,6 +309,7 @@ fn widget(e: &Entry, vars: &mut Variables) -> Result<Option<Widget>, String> {
             }
             WidgetKind::MessageEntry {
                 kind: kind_of.clone(),
+                static_key: !matches!(vars.eval(param("is_static")), Ok(Value::Bool(false))),
             }
         }
         _ => return Ok(None),
@@ -297,9 +319,17 @@ fn widget(e: &Entry, vars: &mut Variables) -> Result<Option<Widget>, String> {
     // widget that is not a variable shows what it sends.
     let value = match &kind {
         WidgetKind::MessageButton { value } => value.clone(),
-        WidgetKind::MessageEntry { kind } => match param("value").trim() {
+        WidgetKind::MessageEntry { kind, .. } => match param("value").trim() {
             "" => Value::Str(String::new()),
-            text => typed(kind, text, vars).map_err(|m| format!("value: {m}"))?,
+            // GRC's `float` and `double` boxes hold a real.
+            text => {
+                let kind = if kind == "float" || kind == "double" {
+                    "real"
+                } else {
+                    kind
+                };
+                typed(kind, text, vars).map_err(|m| format!("value: {m}"))?
+            }
         },
         _ => match vars.eval(&e.name) {
             Ok(v) => v,
@@ -315,7 +345,12 @@ fn widget(e: &Entry, vars: &mut Variables) -> Result<Option<Widget>, String> {
         // Lists, taps, objects: not a control.
         return Ok(None);
     }
-    let label = param("label").trim();
+    // The digital number control's label is its `lbl`.
+    let label = match e.id.as_str() {
+        "qtgui_msgdigitalnumbercontrol" => param("lbl"),
+        _ => param("label"),
+    }
+    .trim();
     let label = match vars.eval(label) {
         Ok(Value::Str(s)) => s,
         _ => label.to_owned(),
@@ -331,6 +366,7 @@ fn widget(e: &Entry, vars: &mut Variables) -> Result<Option<Widget>, String> {
         value,
         gui_hint: param("gui_hint").to_owned(),
         message,
+        follows: Vec::new(),
     }))
 }
 
@@ -550,7 +586,7 @@ impl Widget {
             WidgetKind::Label => Err("a label shows a value; it is not set".into()),
             // Pressing the button (any value): it sends its own.
             WidgetKind::MessageButton { value } => Ok(value.clone()),
-            WidgetKind::MessageEntry { kind } => {
+            WidgetKind::MessageEntry { kind, .. } => {
                 let kind = if kind == "string" {
                     "string"
                 } else if kind == "int" {
