@@ -26,10 +26,11 @@ def test_a_gnu_radio_block_maps_onto_radioflow_s_and_is_made():
     made = _native.make_block(block, dtype, params)
     assert made is not None
     block, dtype, params = _native.gnuradio_map(
-        "fir_filter_xxx", {"type": "fff", "decim": 4, "taps": [0.5, 0.5], "samp_delay": 0}
+        "fir_filter_xxx", {"type": "fff", "decim": 4, "taps": [0.5, 0.5], "samp_delay": 7}
     )
     assert (block, dtype) == ("decimating_fir_filter", "float32")
-    assert params == {"decimation": 4, "taps": [0.5, 0.5]}
+    # GNU Radio's declared sample delay moves the tags.
+    assert params == {"decimation": 4, "taps": [0.5, 0.5], "delay": 7}
 
 
 def test_what_radioflow_does_not_do_is_refused_naming_the_parameter():

@@ -145,6 +145,121 @@ def amp_bal(alpha: float = 0.0, *, name: Optional[str] = None) -> Block:
     """
 
 
+def atsc_deinterleaver(*, name: Optional[str] = None) -> Block:
+    """ATSC data deinterleaver (A/53 Part 2 5.3.4) as gr-dtv's atsc_deinterleaver: codewords and pipeline info in and out, segment numbers 52 segments back.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        plinfo_in: stream input
+        out: stream output
+        plinfo_out: stream output
+    """
+
+
+def atsc_depad(*, name: Optional[str] = None) -> Block:
+    """ATSC transport packets (vectors of 188 bytes) back to a byte stream, as gr-dtv's atsc_depad.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def atsc_derandomizer(*, name: Optional[str] = None) -> Block:
+    """ATSC data derandomizer (A/53 Part 2 5.3.2) as gr-dtv's atsc_derandomizer: packets and pipeline info in, transport packets (188 bytes, sync byte first, transport error indicator set) out.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        plinfo_in: stream input
+        out: stream output
+    """
+
+
+def atsc_field_sync_mux(*, name: Optional[str] = None) -> Block:
+    """ATSC field sync (A/53 Part 2 5.4) as gr-dtv's atsc_field_sync_mux: data segments in, a field sync segment inserted before each field.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def atsc_interleaver(*, name: Optional[str] = None) -> Block:
+    """ATSC data interleaver (A/53 Part 2 5.3.4: 52 branches, 4 bytes more each) as gr-dtv's atsc_interleaver: codewords in and out.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def atsc_pad(*, name: Optional[str] = None) -> Block:
+    """ATSC transport packets (188 bytes) into gr-dtv's 256-byte padded items, as gr-dtv's atsc_pad.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def atsc_randomizer(*, name: Optional[str] = None) -> Block:
+    """ATSC data randomizer (A/53 Part 2 5.3.2) as gr-dtv's atsc_randomizer: padded transport packets in, randomized packets with their segment numbers out.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def atsc_rs_decoder(*, name: Optional[str] = None) -> Block:
+    """ATSC Reed-Solomon RS(207, 187) decoder (A/53 Part 2 5.3.3) as gr-dtv's atsc_rs_decoder: codewords and pipeline info in, corrected packets (188 bytes) and pipeline info with the transport error flag out.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        plinfo_in: stream input
+        out: stream output
+        plinfo_out: stream output
+    """
+
+
+def atsc_rs_encoder(*, name: Optional[str] = None) -> Block:
+    """ATSC Reed-Solomon RS(207, 187) (A/53 Part 2 5.3.3) as gr-dtv's atsc_rs_encoder: randomized packets in, codewords out.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def atsc_trellis_encoder(*, name: Optional[str] = None) -> Block:
+    """ATSC trellis coding (A/53 Part 2 5.3.5: 12 precoded 4-state encoders) as gr-dtv's atsc_trellis_encoder: codewords in, 832-symbol data segments out, 12 at a time.
+
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def audio_sink(dtype: DTypeLike = np.float32, sample_rate: int = 48000, device: str = "", ok_to_block: bool = True, num_inputs: int = 1, *, name: Optional[str] = None) -> Block:
     """Plays float streams (one per channel) on a sound card through ALSA, like GNU Radio's audio.sink.
 
@@ -723,18 +838,41 @@ def dc_blocker(dtype: DTypeLike = np.complex64, length: int = 32, long_form: boo
     """
 
 
-def decimating_fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64, decimation: int = 1, *, name: Optional[str] = None) -> Block:
+def decimating_fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64, decimation: int = 1, delay: int = 0, *, name: Optional[str] = None) -> Block:
     """A FIR filter with real `taps` keeping one output in `decimation` (SIMD).
 
     Parameters:
         taps: the filter's taps (a non-empty list of finite numbers).
         dtype: the item type, one of complex64, float32 (default complex64).
         decimation: inputs per output (an integer >= 1; default 1).
+        delay: the sample delay tags are moved by, in input samples (GNU Radio's declare_sample_delay) (an integer >= 0; default 0).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
         in: stream input
         out: stream output
+    """
+
+
+def decision_feedback_equalizer(sps: int, alg: str, dtype: DTypeLike = np.complex64, num_taps_fwd: int = 5, num_taps_rev: int = 3, adapt_after_training: bool = True, training_sequence: Any = (), training_start_tag: str = "corr_est", *, name: Optional[str] = None) -> Block:
+    """Adaptive decision feedback equalizer, LMS/NLMS/CMA, trained on a tagged sequence (GNU Radio's decision_feedback_equalizer).
+
+    Parameters:
+        sps: input samples per symbol (one output per sps inputs) (an integer >= 1).
+        alg: the adaptive algorithm: `lms step=S | CONS`, `nlms step=S | CONS` or `cma step=S modulus=M | CONS` (see radioflow_digital::AdaptiveAlgorithm) (a word).
+        dtype: the item type, one of complex64 (default complex64).
+        num_taps_fwd: the feedforward filter's taps (on the input) (an integer >= 1; default 5).
+        num_taps_rev: the feedback filter's taps (on the past decisions) (an integer >= 0; default 3).
+        adapt_after_training: adapt to the decisions once the training sequence is done (else stop adapting) (true or false; default True).
+        training_sequence: the training symbols, from the start tag on (a list of values of the item type; default ()).
+        training_start_tag: the key of the tag training starts at (empty: no training) (a word; default "corr_est").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        taps: stream output
+        state: stream output
     """
 
 
@@ -919,12 +1057,12 @@ def dvbs2_interleaver(frame: str = "normal", rate: str = "3/4", constellation: s
 
 
 def dvbs2_modulator(frame: str = "normal", rate: str = "3/4", constellation: str = "qpsk", interpolation: bool = False, *, name: Optional[str] = None) -> Block:
-    """DVB-S2 bit mapper as gr-dtv's dvbs2_modulator_bc: one constellation label per byte in, complex points (QPSK, 8PSK, 16APSK, 32APSK) out, optionally each followed by a zero.
+    """DVB-S2 bit mapper as gr-dtv's dvbs2_modulator_bc: one constellation label per byte in, complex points (QPSK, 8PSK, 16APSK, 32APSK, and ATSC's 8-VSB levels) out, optionally each followed by a zero.
 
     Parameters:
         frame: FECFRAME size (one of normal, short; default "normal").
         rate: LDPC code rate (the APSK ring ratios) (one of 1/4, 1/3, 2/5, 1/2, 3/5, 2/3, 3/4, 4/5, 5/6, 8/9, 9/10; default "3/4").
-        constellation: constellation (with the rate, a MODCOD of EN 302 307-1 table 12; 3/4, the default rate, has every constellation) (one of qpsk, 8psk, 16apsk, 32apsk; default "qpsk").
+        constellation: constellation (with the rate, a MODCOD of EN 302 307-1 table 12; 3/4, the default rate, has every constellation; 8vsb: ATSC's levels, any rate) (one of qpsk, 8psk, 16apsk, 32apsk, 8vsb; default "qpsk").
         interpolation: each point followed by a zero (2 samples per symbol) (true or false; default False).
         name: the instance name in the flowgraph (default: from the id).
 
@@ -1193,6 +1331,21 @@ def dvbt_bit_inner_interleaver(constellation: str = "64qam", hierarchy: str = "n
     """
 
 
+def dvbt_convolutional_deinterleaver(blocks: int = 136, i: int = 12, m: int = 17, *, name: Optional[str] = None) -> Block:
+    """DVB-T outer deinterleaver as gr-dtv's dvbt_convolutional_deinterleaver: Forney's convolutional deinterleaver of I branches, FIFO j of (I - 1 - j)·M bytes, vectors aligned on superframe_start tags.
+
+    Parameters:
+        blocks: runs of I bytes an output vector: 8 · M (an integer >= 1; default 136).
+        i: branches (shift registers) (an integer >= 1; default 12).
+        m: bytes a branch's delay differs from the next one's (an integer >= 1; default 17).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def dvbt_convolutional_interleaver(blocks: int = 136, i: int = 12, m: int = 17, *, name: Optional[str] = None) -> Block:
     """DVB-T outer interleaver as gr-dtv's dvbt_convolutional_interleaver: Forney's convolutional interleaver of I branches, FIFO j of j·M bytes.
 
@@ -1216,6 +1369,19 @@ def dvbt_demap(constellation: str = "64qam", hierarchy: str = "nh", transmission
         hierarchy: hierarchy: α, the quadrants' distance (one of nh, alpha1, alpha2, alpha4; default "nh").
         transmission_mode: transmission mode (vectors of 1512 or 6048) (one of 2k, 8k; default "2k").
         gain: the points' scale after normalization (the map's) (a number in [-3.4e38, 3.4e38]; default 1.0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt_energy_descramble(nsize: int = 8, *, name: Optional[str] = None) -> Block:
+    """DVB-T energy descrambling as gr-dtv's dvbt_energy_descramble: groups of eight packets found by their inverted sync byte, the PRBS 1 + x^14 + x^15 removed, packets out as bytes.
+
+    Parameters:
+        nsize: packets an input vector: 8 (gr-dtv's block reads 8 whatever it says) (an integer >= 1; default 8).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1331,6 +1497,23 @@ def dvbt_symbol_inner_interleaver(transmission_mode: str = "2k", direction: str 
     Parameters:
         transmission_mode: transmission mode (vectors of 1512 or 6048) (one of 2k, 8k; default "2k").
         direction: interleave (transmitter) or deinterleave (receiver: by the symbol_index tags) (one of interleave, deinterleave; default "interleave").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def dvbt_viterbi_decoder(dtype: DTypeLike = np.uint8, constellation: str = "64qam", hierarchy: str = "nh", code_rate: str = "2/3", block_size: int = 768, *, name: Optional[str] = None) -> Block:
+    """DVB-T inner decoder as gr-dtv's dvbt_viterbi_decoder: depuncturing and hard-decision Viterbi decoding of the 171/133 code, m received bits a byte in, bytes out, reset by superframe_start tags.
+
+    Parameters:
+        dtype: the item type, one of uint8 (default uint8).
+        constellation: the constellation: its bits a carrier are the received bits a byte (one of qpsk, 16qam, 64qam; default "64qam").
+        hierarchy: hierarchy (no effect, as in gr-dtv) (one of nh, alpha1, alpha2, alpha4; default "nh").
+        code_rate: the code rate (one of 1/2, 2/3, 3/4, 5/6, 7/8; default "2/3").
+        block_size: decoded bits a block / k: block_size · k / 8 bytes out a block (an integer >= 1; default 768).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1487,6 +1670,45 @@ def fec_extended_encoder(encoder: str, puncpat: str = "11", *, name: Optional[st
     """
 
 
+def fec_generic_decoder(decoder: str, *, name: Optional[str] = None) -> Block:
+    """Soft values (floats) decoded frame by frame by an FEC decoder object (GNU Radio's fec.decoder; fec_generic_decoder_b for decoders that read bytes).
+
+    Parameters:
+        decoder: the decoder object as GNU Radio's Python makes it (see fec_extended_decoder), one that reads floats (not fec.cc_decoder) (a word).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def fec_generic_decoder_b(decoder: str, *, name: Optional[str] = None) -> Block:
+    """Soft values as bytes decoded frame by frame by an FEC decoder object that reads bytes (GNU Radio's fec.decoder with byte items in).
+
+    Parameters:
+        decoder: the decoder object as GNU Radio's Python makes it, one that reads bytes (fec.cc_decoder) (a word).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
+def fec_generic_encoder(encoder: str, *, name: Optional[str] = None) -> Block:
+    """Bits encoded frame by frame by an FEC encoder object (GNU Radio's fec.encoder).
+
+    Parameters:
+        encoder: the encoder object as GNU Radio's Python makes it (see fec_extended_encoder); not fec.ccsds_encoder_make (a word).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+    """
+
+
 def fec_tagged_decoder(decoder: str, puncpat: str = "11", lentagname: str = "packet_len", mtu: int = 1500, *, name: Optional[str] = None) -> Block:
     """Each packet of a tagged stream of soft values decoded by an FEC decoder object (GNU Radio's fec.extended_tagged_decoder with a length tag name).
 
@@ -1602,12 +1824,13 @@ def file_source(path: Union[str, os.PathLike], dtype: DTypeLike = np.float32, re
     """
 
 
-def fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
+def fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64, delay: int = 0, *, name: Optional[str] = None) -> Block:
     """A FIR filter with real `taps` (y[n] = sum_k taps[k] x[n-k]); SIMD where the CPU has it.
 
     Parameters:
         taps: the filter's taps (a non-empty list of finite numbers).
         dtype: the item type, one of complex64, float32 (default complex64).
+        delay: the sample delay tags are moved by, in input samples (GNU Radio's declare_sample_delay) (an integer >= 0; default 0).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1738,6 +1961,7 @@ def freq_xlating_fir_filter(taps: Sequence[float], centre: float, sample_rate: f
         in: stream input
         out: stream output
         centre: message input
+        freq: message input
     """
 
 
@@ -1784,6 +2008,32 @@ def head(n: int, dtype: DTypeLike = np.float32, vlen: int = 1, *, name: Optional
         in: stream input
         out: stream output
         n: message input
+    """
+
+
+def header_payload_demux(header_len: int, dtype: DTypeLike = np.complex64, items_per_symbol: int = 1, guard_interval: int = 0, length_tag_key: str = "frame_len", trigger_tag_key: str = "", output_symbols: bool = False, timing_tag_key: str = "rx_time", samp_rate: float = 1.0, special_tags: Sequence[Any] = (), header_padding: int = 0, *, name: Optional[str] = None) -> Block:
+    """Bursts cut at a trigger into a header, sent to be parsed, and the payload the parser's verdict on `header_data` says follows (GNU Radio's header_payload_demux).
+
+    Parameters:
+        header_len: header symbols (at least 1) (an integer >= 0).
+        dtype: the item type, one of complex64, float32, int32, int16, uint8 (default complex64).
+        items_per_symbol: items per symbol (at least 1): an OFDM symbol's carriers (an integer >= 0; default 1).
+        guard_interval: items before each symbol that are left out (a cyclic prefix) (an integer >= 0; default 0).
+        length_tag_key: the key of the payload length in the verdict, and of the tag that carries it (a word; default "frame_len").
+        trigger_tag_key: the key of the tags that start a burst (empty: only the trigger input does) (a word; default "").
+        output_symbols: each output item is a symbol (a vector of items_per_symbol), not an item (true or false; default False).
+        timing_tag_key: the key of the time tags to follow (empty: no time tag on the header) (a word; default "rx_time").
+        samp_rate: the input's sample rate, for the header's time (a number > 0; default 1.0).
+        special_tags: keys of tags whose last value goes on each header (a list of messages; default ()).
+        header_padding: items taken before and after the header (a timing uncertainty) (an integer >= 0; default 0).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        trigger: stream input
+        out_hdr: stream output
+        out_payload: stream output
+        header_data: message input
     """
 
 
@@ -1906,13 +2156,14 @@ def interleaved_short_to_complex(scale: float = 1.0, swap: bool = False, vlen: i
     """
 
 
-def interp_fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64, interpolation: int = 1, *, name: Optional[str] = None) -> Block:
+def interp_fir_filter(taps: Sequence[float], dtype: DTypeLike = np.complex64, interpolation: int = 1, delay: int = 0, *, name: Optional[str] = None) -> Block:
     """Makes `interpolation` outputs per input with a FIR filter of real `taps` (polyphase; GNU Radio's interp_fir_filter).
 
     Parameters:
         taps: the filter's taps, designed at the output rate (a non-empty list of finite numbers).
         dtype: the item type, one of complex64, float32 (default complex64).
         interpolation: outputs per input (an integer >= 1; default 1).
+        delay: the sample delay tags are moved by, in input samples (GNU Radio's declare_sample_delay) (an integer >= 0; default 0).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
@@ -1963,6 +2214,27 @@ def keep_one_in_n(n: int, dtype: DTypeLike = np.float32, *, name: Optional[str] 
         in: stream input
         out: stream output
         n: message input
+    """
+
+
+def linear_equalizer(num_taps: int, sps: int, alg: str, dtype: DTypeLike = np.complex64, adapt_after_training: bool = True, training_sequence: Any = (), training_start_tag: str = "corr_est", *, name: Optional[str] = None) -> Block:
+    """Adaptive linear equalizer, LMS/NLMS/CMA, trained on a tagged sequence (GNU Radio's linear_equalizer).
+
+    Parameters:
+        num_taps: the filter's taps (an integer >= 1).
+        sps: input samples per symbol (one output per sps inputs) (an integer >= 1).
+        alg: the adaptive algorithm: `lms step=S | CONS`, `nlms step=S | CONS` or `cma step=S modulus=M | CONS` (see radioflow_digital::AdaptiveAlgorithm) (a word).
+        dtype: the item type, one of complex64 (default complex64).
+        adapt_after_training: adapt to the decisions once the training sequence is done (else stop adapting) (true or false; default True).
+        training_sequence: the training symbols, from the start tag on (a list of values of the item type; default ()).
+        training_start_tag: the key of the tag training starts at (empty: no training) (a word; default "corr_est").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        in: stream input
+        out: stream output
+        taps: stream output
+        state: stream output
     """
 
 
@@ -2422,6 +2694,19 @@ def packet_header_generator(header_len: int, len_tag_key: str = "packet_len", bi
     """
 
 
+def pdu_add_system_time(key: str = "system_time", *, name: Optional[str] = None) -> Block:
+    """Each PDU arriving on `pdu` passed on with the system time (seconds since 1970) under metadata key `key` (GNU Radio's pdu.add_system_time).
+
+    Parameters:
+        key: the metadata key (a word; default "system_time").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        pdu: message output
+        pdu: message input
+    """
+
+
 def pdu_filter(k: Any, v: Any, invert: bool = False, *, name: Optional[str] = None) -> Block:
     """The PDUs arriving on `pdus` whose metadata maps `k` to `v` (with `invert`, the others), passed on (GNU Radio's pdu_filter).
 
@@ -2461,6 +2746,34 @@ def pdu_set(k: Any, v: Any, *, name: Optional[str] = None) -> Block:
     Ports:
         pdus: message output
         pdus: message input
+    """
+
+
+def pdu_split(pass_empty: bool = False, *, name: Optional[str] = None) -> Block:
+    """Each PDU arriving on `pdu` split: its metadata dict sent on `dict`, its vector on `vec` (GNU Radio's pdu.pdu_split).
+
+    Parameters:
+        pass_empty: send empty dicts and vectors too (true or false; default False).
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        dict: message output
+        vec: message output
+        pdu: message input
+    """
+
+
+def pdu_time_delta(delta_key: str = "time_delta_ms", time_key: str = "system_time", *, name: Optional[str] = None) -> Block:
+    """Each PDU arriving on `pdu` passed on with the milliseconds since its `time_key` stamp under `delta_key`; their mean and variance logged at the stop (GNU Radio's pdu.time_delta).
+
+    Parameters:
+        delta_key: the metadata key of the delay it adds (a word; default "time_delta_ms").
+        time_key: the metadata key of the stamp it reads (a word; default "system_time").
+        name: the instance name in the flowgraph (default: from the id).
+
+    Ports:
+        pdu: message output
+        pdu: message input
     """
 
 
@@ -2694,13 +3007,14 @@ def rate_source(rate: float, total: int, dtype: DTypeLike = np.float32, *, name:
     """
 
 
-def rational_resampler(interpolation: int, decimation: int, dtype: DTypeLike = np.complex64, *, name: Optional[str] = None) -> Block:
+def rational_resampler(interpolation: int, decimation: int, dtype: DTypeLike = np.complex64, fractional_bw: float = 0.0, *, name: Optional[str] = None) -> Block:
     """Resamples by `interpolation / decimation` (polyphase; GNU Radio's rational_resampler).
 
     Parameters:
         interpolation: the interpolation factor (an integer >= 1).
         decimation: the decimation factor (an integer >= 1).
         dtype: the item type, one of complex64, float32 (default complex64).
+        fractional_bw: the designed filter's pass band, a fraction of the lower Nyquist band (0: GNU Radio's default, 0.4) (a number in [0, 0.5); default 0.0).
         name: the instance name in the flowgraph (default: from the id).
 
     Ports:
