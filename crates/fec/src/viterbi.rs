@@ -50,8 +50,8 @@ impl CcDecoder {
     /// (`-1`: wherever the metrics say).
     ///
     /// # Errors
-    /// Naming the parameter: `k` or the rate is not 7 or 2 (as GNU Radio), `end_state` is not
-    /// -1 or a state.
+    /// Naming the parameter: `k` or the rate is not 7 or 2 (as GNU Radio), a frame shorter than
+    /// K - 1 bits, `end_state` is not -1 or a state.
     pub fn new(code: CcCode, end_state: i64) -> Result<Self, (&'static str, String)> {
         if code.k as usize != K {
             return Err((
@@ -68,6 +68,18 @@ impl CcDecoder {
                 format!(
                     "{} is not supported: GNU Radio's cc_decoder runs rate 1/2 only",
                     code.rate()
+                ),
+            ));
+        }
+        // The trace-back of a frame starts K - 1 steps before its end (GNU Radio's
+        // `chainback_viterbi(…, framebits - (K - 1), …)`, unsigned there).
+        if code.frame_bits < K - 1 {
+            return Err((
+                "framebits",
+                format!(
+                    "{} bits are fewer than the {} a K = {K} decoder traces back from",
+                    code.frame_bits,
+                    K - 1
                 ),
             ));
         }
@@ -349,5 +361,13 @@ mod tests {
         assert_eq!(CcDecoder::new(c, -1).unwrap_err().0, "k");
         let c = CcCode::new(64, 7, 3, vec![109, 79, 91], 0, CcMode::Streaming, false).unwrap();
         assert_eq!(CcDecoder::new(c, -1).unwrap_err().0, "rate");
+        // Shorter than the trace-back: refused (it underflowed before, a panic).
+        for mode in [CcMode::Terminated, CcMode::Streaming, CcMode::Truncated] {
+            let c = CcCode::new(2, 7, 2, vec![109, 79], 0, mode, false).unwrap();
+            let err = CcDecoder::new(c, -1).unwrap_err();
+            assert_eq!(err.0, "framebits", "{mode:?}: {}", err.1);
+        }
+        let c = CcCode::new(6, 7, 2, vec![109, 79], 0, CcMode::Terminated, false).unwrap();
+        assert!(CcDecoder::new(c, -1).is_ok());
     }
 }

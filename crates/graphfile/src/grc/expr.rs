@@ -820,6 +820,10 @@ impl<'s> Parser<'_, 's, '_> {
                         {
                             return result;
                         }
+                        // And a FEC decoder.
+                        if let Some(result) = super::fec::method(text, method, &args) {
+                            return result;
+                        }
                         return Err(no_method(v, method));
                     }
                     v => return Err(no_method(v, method)),
@@ -1136,7 +1140,18 @@ impl<'s> Parser<'_, 's, '_> {
         self.budget.make(2 * entries.len(), 2)?;
         let mut pairs = Vec::with_capacity(entries.len());
         for (key, value) in &entries {
-            pairs.push((python_to_pmt(key)?, python_to_pmt(value)?));
+            match (python_to_pmt(key), python_to_pmt(value)) {
+                (Ok(k), Ok(v)) => pairs.push((k, v)),
+                // A value no PMT holds as Python does (a list): a dict of Python values.
+                _ => {
+                    return Ok(Cow::Owned(Value::Dict(
+                        entries
+                            .into_iter()
+                            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                            .collect(),
+                    )))
+                }
+            }
         }
         Ok(Cow::Owned(Value::Pmt(radioflow_runtime::Pmt::dict_from(
             pairs,
@@ -1321,7 +1336,7 @@ mod tests {
             .contains("the key must be a PMT"));
         assert_eq!(ev("pmt.to_pmt(None)"), Ok(Value::Pmt(Pmt::Null)));
         assert!(ev("pmt.to_pmt([1, 2])").is_err());
-        assert!(ev("{1: [2]}").is_err());
+        assert!(ev("pmt.to_pmt({1: [2]})").is_err());
         assert!(ev("{1 2}").is_err());
         assert!(ev("{1: 2").is_err());
         assert_eq!(ev("pmt.PMT_T"), Ok(Value::Pmt(Pmt::Bool(true))));
@@ -1480,10 +1495,41 @@ mod tests {
         assert!(ev("lambda *a: 1")
             .unwrap_err()
             .contains("no defaults, *args"));
-        // Dicts are PMT dicts (sig_source_msg_ports.grc); what a PMT cannot hold is refused.
-        assert!(ev("{1: [2]}")
+        // Dicts are PMT dicts (sig_source_msg_ports.grc); one holding what a PMT cannot hold as
+        // Python does (a list) stays a dict of Python values (packet_rx.grc's
+        // `{1: preamble_dummy, 3: preamble_rep}`), indexed by key, and refused as a PMT.
+        assert_eq!(
+            ev("{1: [2], 'a': 3}"),
+            Ok(Value::Dict(vec![
+                (Value::Int(1), Value::List(vec![Value::Int(2)])),
+                (Value::Str("a".into()), Value::Int(3)),
+            ]))
+        );
+        assert_eq!(
+            ev("{1: [2], 3: [4, 5]}[3]"),
+            Ok(Value::List(vec![Value::Int(4), Value::Int(5)]))
+        );
+        assert_eq!(ev("{1: [2], 3: [4]}[int(3.0)][0] + 1"), Ok(Value::Int(5)));
+        assert_eq!(ev("{1: [2], 'a': 3}['a']"), Ok(Value::Int(3)));
+        assert!(ev("{1: [2]}[2]")
             .unwrap_err()
-            .contains("a list or tuple is not"));
+            .contains("key 2 is not in the dict"));
+        assert_eq!(
+            ev("str({1: [2], 'a': 'b'})"),
+            Ok(Value::Str("{1: [2], 'a': 'b'}".into()))
+        );
+        assert!(ev("pmt.to_pmt({1: [2]})")
+            .unwrap_err()
+            .contains("a list or tuple"));
+        // A PMT dict indexed by key gives the Python value it was made from.
+        assert_eq!(ev("{'x': 2.5, 'y': 'on'}['x'] * 2"), Ok(Value::Float(5.0)));
+        assert_eq!(
+            ev("{'x': 2.5, 'y': 'on'}['y']"),
+            Ok(Value::Str("on".into()))
+        );
+        assert!(ev("{'x': 2.5}['z']")
+            .unwrap_err()
+            .contains("key 'z' is not in the dict"));
         assert!(ev("{1: 2 3}").unwrap_err().contains("expected '}'"));
     }
 

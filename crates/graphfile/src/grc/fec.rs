@@ -407,6 +407,34 @@ pub(super) fn call(name: &str, args: &[&Value], kwargs: &[(&str, &Value)]) -> Re
     Ok(Value::Str(canonical))
 }
 
+/// `dec.method()` on a decoder object (the string of its text form): GNU Radio's
+/// `generic_decoder` methods `rate()` (data bits per code bit: `int(1.0 / hdr_dec.rate())` in
+/// GNU Radio's packet examples), `get_input_size()` and `get_output_size()` (of a frame); `None`
+/// if `text` is no decoder.
+pub(super) fn method(text: &str, method: &str, args: &[&Value]) -> Option<Result<Value>> {
+    let def = text.parse::<DecoderDef>().ok()?;
+    if !args.is_empty() {
+        return Some(Err(ExprError::InvalidValue(format!(
+            "{}() takes no argument",
+            cut(method)
+        ))));
+    }
+    let decoder = match def.build() {
+        Ok(d) => d,
+        Err(e) => return Some(Err(ExprError::InvalidValue(e.to_string()))),
+    };
+    Some(match method {
+        "rate" => Ok(Value::Float(decoder.rate())),
+        "get_input_size" => Ok(Value::Int(decoder.input_size() as i64)),
+        "get_output_size" => Ok(Value::Int(decoder.output_size() as i64)),
+        other => Err(ExprError::Unsupported(format!(
+            "a FEC decoder has no method {}() radioflow evaluates (it has rate(), \
+             get_input_size(), get_output_size())",
+            cut(other)
+        ))),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,7 +22,8 @@ use std::fmt::{self, Write};
 
 type Result<T> = std::result::Result<T, ExprError>;
 
-/// `v[i]`: an element of a list or a character of a string, counted from the end if negative.
+/// `v[i]`: an element of a list or a character of a string, counted from the end if negative;
+/// a dict's value for key `i`.
 pub(super) fn index<'s>(v: Val<'s>, i: &Value) -> Result<Val<'s>> {
     let unsupported = |v: &Value| {
         ExprError::Unsupported(format!(
@@ -31,6 +32,33 @@ pub(super) fn index<'s>(v: Val<'s>, i: &Value) -> Result<Val<'s>> {
             cut_display(i)
         ))
     };
+    let missing = || ExprError::InvalidValue(format!("key {} is not in the dict", cut_display(i)));
+    match &*v {
+        Value::Dict(entries) => {
+            for (k, value) in entries {
+                if equal(k, i)? {
+                    return Ok(Cow::Owned(value.clone()));
+                }
+            }
+            return Err(missing());
+        }
+        Value::Pmt(p) if p.is_dict() => {
+            let key = python_to_pmt(i)?;
+            return match p.as_dict().and_then(|d| d.iter().find(|(k, _)| *k == key)) {
+                // Back as the Python value it was made from, where it was one.
+                Some((_, value)) => Ok(Cow::Owned(match value {
+                    Pmt::Int(n) => Value::Int(*n),
+                    Pmt::Double(x) => Value::Float(*x),
+                    Pmt::Complex(c) => Value::Complex(*c),
+                    Pmt::Bool(b) => Value::Bool(*b),
+                    Pmt::Symbol(_) => Value::Str(value.as_symbol().unwrap_or_default().to_owned()),
+                    other => Value::Pmt(other.clone()),
+                })),
+                None => Err(missing()),
+            };
+        }
+        _ => {}
+    }
     let Some(k) = i.index() else {
         return Err(unsupported(&v));
     };
@@ -116,6 +144,7 @@ pub(super) fn python_truth(v: &Value) -> Result<bool> {
         Value::Bool(b) => *b,
         Value::Str(s) => !s.is_empty(),
         Value::List(v) => !v.is_empty(),
+        Value::Dict(entries) => !entries.is_empty(),
         Value::Array(v) => {
             match v.as_slice() {
                 [] => false,
@@ -1318,6 +1347,13 @@ pub(super) fn python_to_pmt(v: &Value) -> Result<Pmt> {
         Value::Str(s) => Pmt::symbol(s.as_str()),
         Value::None => Pmt::Null,
         Value::Pmt(p) => p.clone(),
+        Value::Dict(_) => {
+            return Err(ExprError::Unsupported(
+                "pmt.to_pmt of a dict holding a list or tuple (GNU Radio makes a vector of one \
+                 and a tuple of the other, which are not told apart here)"
+                    .into(),
+            ));
+        }
         other => {
             return Err(ExprError::Unsupported(format!(
                 "pmt.to_pmt of a {} (ints, floats, complex numbers, bools, strings, None, dicts \

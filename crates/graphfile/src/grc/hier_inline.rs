@@ -182,16 +182,16 @@ fn parameter_value(kind: &str, text: &str, vars: &mut Variables) -> Result<Value
             cut_display(&value)
         ))
     };
+    // The type is checked, and the value passed as the using flowgraph evaluated it: GRC's
+    // generated code passes the expression (`packet_rx(sps=sps)`, an int into a real
+    // parameter stays an int, which packet_rx.grc's `mark_delays[sps]` needs).
     match (kind, &value) {
         ("", _) => Ok(value),
         ("intx" | "long", Value::Int(_)) => Ok(value),
         ("intx" | "long", _) => wrong("an integer"),
-        ("eng_float", Value::Int(i)) => Ok(Value::Float(*i as f64)),
-        ("eng_float", Value::Float(_)) => Ok(value),
+        ("eng_float", Value::Int(_) | Value::Float(_)) => Ok(value),
         ("eng_float", _) => wrong("a real number"),
-        ("complex", Value::Int(i)) => Ok(Value::Complex((*i as f64).into())),
-        ("complex", Value::Float(f)) => Ok(Value::Complex((*f).into())),
-        ("complex", Value::Complex(_)) => Ok(value),
+        ("complex", Value::Int(_) | Value::Float(_) | Value::Complex(_)) => Ok(value),
         ("complex", _) => wrong("a number"),
         _ => Err(format!("parameter type {} is not one of GRC's", cut(kind))),
     }

@@ -30,8 +30,12 @@ pub enum Value {
     /// A one-dimensional numpy array of numbers (`numpy.arange`, `numpy.ones`): arithmetic on
     /// it is element by element.
     Array(Vec<Value>),
-    /// A PMT (from `pmt.*`).
+    /// A PMT (from `pmt.*`, and a dict literal whose keys and values are all PMT values).
     Pmt(Pmt),
+    /// A dict literal with a value no PMT holds as Python does (a list, an object), kept as
+    /// Python values: indexed by key (`{1: [0, 1], 3: [1, 1]}[3]`), made a PMT dict where a
+    /// block takes it.
+    Dict(Vec<(Value, Value)>),
     /// A named constant of a GNU Radio module (`analog.GR_COS_WAVE`, `window.WIN_HAMMING`),
     /// as the word a radioflow block takes for it (`cosine`, `hamming`).
     Constant(&'static str),
@@ -66,6 +70,16 @@ impl fmt::Display for Value {
                 f.write_char(')')
             }
             Value::Pmt(p) => write!(f, "{p}"),
+            Value::Dict(entries) => {
+                f.write_char('{')?;
+                for (i, (k, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{k}: {v}")?;
+                }
+                f.write_char('}')
+            }
             Value::Constant(c) => f.write_str(c),
             Value::Lambda(_) => f.write_str("<lambda>"),
             Value::Function(name) => write!(f, "<function {}>", cut(name)),
@@ -99,6 +113,9 @@ impl Value {
                 Pmt::Vector(v.iter().map(Value::to_pmt).collect::<Vec<_>>().into())
             }
             Value::Pmt(p) => p.clone(),
+            Value::Dict(entries) => {
+                Pmt::dict_from(entries.iter().map(|(k, v)| (k.to_pmt(), v.to_pmt())))
+            }
             Value::Constant(c) => Pmt::symbol(*c),
             Value::Lambda(_) | Value::Function(_) | Value::Modulator(_) => {
                 Pmt::symbol(self.to_string())
@@ -139,6 +156,7 @@ impl Value {
             Value::List(_) => "list",
             Value::Array(_) => "numpy.ndarray",
             Value::Pmt(_) => "pmt",
+            Value::Dict(_) => "dict",
             Value::Constant(_) => "constant",
             Value::Lambda(_) | Value::Function(_) => "function",
             Value::Constellation(_) => "constellation",
@@ -160,6 +178,15 @@ impl Value {
                 (n, depth + 1)
             }
             Value::Str(s) => (s.len(), 0),
+            Value::Dict(entries) => {
+                let (mut n, mut depth) = (2 * entries.len(), 0);
+                for x in entries.iter().flat_map(|(k, v)| [k, v]) {
+                    let (a, d) = x.measure();
+                    n = n.saturating_add(a);
+                    depth = depth.max(d);
+                }
+                (n, depth + 1)
+            }
             Value::Lambda(f) => {
                 let (mut n, mut depth) = (f.body.len(), 0);
                 for (_, x) in &f.captured {
