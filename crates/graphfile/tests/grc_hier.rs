@@ -4,7 +4,7 @@
 //! cycles, unknown parameters and a hierarchical block run alone.
 
 use radioflow_graphfile::{describe_grc_file, load_grc, GraphError};
-use radioflow_runtime::PortName;
+use radioflow_runtime::{Pmt, PortName};
 use std::path::{Path, PathBuf};
 
 fn scratch(name: &str) -> PathBuf {
@@ -477,6 +477,40 @@ fn gnu_radios_packet_tx_is_inlined_into_its_examples() {
         Err(GraphError::HierBlock { id, .. }) => assert_eq!(id, "packet_tx"),
         other => panic!("{other:?}"),
     }
+}
+
+/// `packet_rx` inlined into `packet_loopback_hier.grc`: its variables index a dict of lists
+/// (`preamble_select[int(1.0/hdr_dec.rate())]`, a FEC decoder's rate) and a list by its real
+/// parameter `sps`, which keeps the int the using flowgraph passes (`mark_delays[sps]`).
+#[test]
+fn gnu_radios_packet_rx_is_inlined_into_its_loopback() {
+    let dir = Path::new("/usr/share/gnuradio/examples/digital/packet");
+    if !dir.join("packet_rx.grc").is_file() {
+        eprintln!("SKIPPED: GNU Radio's examples are not installed");
+        return;
+    }
+    let d = describe_grc_file(dir.join("packet_loopback_hier.grc")).unwrap();
+    let demux = d
+        .blocks
+        .iter()
+        .find(|b| b.name == "packet_rx_0/digital_header_payload_demux_0")
+        .expect("the receiver's demux");
+    assert!(!demux.params.is_empty(), "{demux:?}");
+    // mark_delays = [0, 0, 34, 56, 87, 119] at sps = 2.
+    let corr = d
+        .blocks
+        .iter()
+        .find(|b| b.name == "packet_rx_0/digital_corr_est_cc_0")
+        .expect("the receiver's correlator");
+    let param = |name: &str| {
+        corr.params
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(param("mark_delay"), Some(Pmt::Int(34)), "{:?}", corr.params);
+    assert_eq!(param("sps"), Some(Pmt::Int(2)));
+    load_grc(dir.join("packet_loopback_hier.grc")).unwrap();
 }
 
 /// The directories of `GRC_BLOCKS_PATH`, and the blocks GRC compiled into

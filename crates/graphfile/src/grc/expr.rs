@@ -1521,6 +1521,29 @@ mod tests {
         assert!(ev("pmt.to_pmt({1: [2]})")
             .unwrap_err()
             .contains("a list or tuple"));
+        // A FEC decoder's rate, as GNU Radio's packet examples read it.
+        let with_decoders = |text: &str| {
+            evaluate(
+                text,
+                &[
+                    ("rep", "fec.repetition_decoder.make(8000, 3, 0.5)"),
+                    ("dummy", " fec.dummy_decoder.make(8000)"),
+                ],
+            )
+            .map_err(|e| e.to_string())
+        };
+        assert_eq!(with_decoders("int(1.0/rep.rate())"), Ok(Value::Int(3)));
+        assert_eq!(with_decoders("int(1.0/dummy.rate())"), Ok(Value::Int(1)));
+        assert_eq!(
+            with_decoders("dummy.get_output_size()"),
+            Ok(Value::Int(8000))
+        );
+        assert!(with_decoders("rep.rate(1)")
+            .unwrap_err()
+            .contains("takes no argument"));
+        assert!(with_decoders("rep.decode()")
+            .unwrap_err()
+            .contains("has no method decode()"));
         // A PMT dict indexed by key gives the Python value it was made from.
         assert_eq!(ev("{'x': 2.5, 'y': 'on'}['x'] * 2"), Ok(Value::Float(5.0)));
         assert_eq!(
