@@ -46,7 +46,6 @@ mod field_sync;
 mod interleaver;
 pub mod layout;
 mod randomizer;
-mod tags;
 mod trellis;
 
 pub use blocks::{

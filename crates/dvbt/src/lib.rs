@@ -51,7 +51,6 @@ mod pilot_tables;
 mod reed_solomon;
 mod reference_signals;
 mod symbol_interleaver;
-mod tags;
 mod tps;
 mod viterbi;
 

@@ -75,7 +75,8 @@ pub use item_type::ItemType;
 pub use message::{MessageOutput, MessageSender};
 pub use parker::Parker;
 pub use port::{
-    one_to_one_work, propagate_tags, BufferKeepAlive, PortFields, Ports, StreamInput, StreamOutput,
+    one_to_one_work, propagate_tags, propagate_tags_at_rate, BufferKeepAlive, PortFields, Ports,
+    StreamInput, StreamOutput,
 };
 pub use profile::{Profile, ProfileRow};
 pub use radioflow_macros::{block, Ports};

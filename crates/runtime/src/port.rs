@@ -433,6 +433,29 @@ pub fn propagate_tags<A: Item, B: Item>(
     }
 }
 
+/// Copies the tags on the next `consumed` items of `input` to `output` at item
+/// `offset · num / den` rounded half up, as GNU Radio moves tags through a block of relative
+/// rate `num / den` (gr-dtv's blocks), or at the next item to be written where that one is
+/// written already. Call before `consume`/`produce`.
+pub fn propagate_tags_at_rate<A: Item, B: Item>(
+    input: &StreamInput<A>,
+    output: &mut StreamOutput<B>,
+    consumed: usize,
+    num: u64,
+    den: u64,
+) {
+    let end = input.offset() + consumed as u64;
+    let next = output.offset();
+    for t in input.tags().iter().take_while(|t| t.offset < end) {
+        let scaled =
+            (2 * u128::from(t.offset) * u128::from(num) + u128::from(den)) / (2 * u128::from(den));
+        output.push_tag(Tag {
+            offset: (scaled as u64).max(next),
+            ..t.clone()
+        });
+    }
+}
+
 fn copy_tags<A: Item, B: Item>(input: &StreamInput<A>, output: &mut StreamOutput<B>, n: usize) {
     let (from, to) = (input.offset(), output.offset());
     let items = (n / input.vlen) as u64;

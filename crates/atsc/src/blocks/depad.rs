@@ -1,8 +1,8 @@
 //! [`AtscDepad`]: gr-dtv's `atsc_depad`, transport packets back to a byte stream.
 
 use crate::layout::PACKET;
-use crate::tags::forward_tags;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::propagate_tags_at_rate;
 use radioflow_runtime::registry::prelude::*;
 
 /// gr-dtv's `atsc_depad`: transport packets (vectors of 188 bytes) in, their bytes out. Tags
@@ -45,7 +45,7 @@ impl AtscDepad {
         }
         let m = n * PACKET;
         self.output.slice()[..m].copy_from_slice(&self.input.slice()[..m]);
-        forward_tags(&self.input, &mut self.output, n, PACKET as u64, 1);
+        propagate_tags_at_rate(&self.input, &mut self.output, n, PACKET as u64, 1);
         self.input.consume(m);
         self.output.produce(m);
         Ok(WorkStatus::Continue)

@@ -2,8 +2,8 @@
 
 use crate::field_sync::{FieldSync, SAVED};
 use crate::layout::{Plinfo, DATA, SEGMENT, SEGMENT_ITEM};
-use crate::tags::forward_tags;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::propagate_tags_at_rate;
 use radioflow_runtime::registry::prelude::*;
 
 /// gr-dtv's `atsc_field_sync_mux`: data segments in and out (1024-byte items), a field sync
@@ -82,7 +82,7 @@ impl AtscFieldSyncMux {
         if written == 0 {
             return Ok(WorkStatus::Continue);
         }
-        forward_tags(&self.input, &mut self.output, read, 1, 1);
+        propagate_tags_at_rate(&self.input, &mut self.output, read, 1, 1);
         self.input.consume(read * v);
         self.output.produce(written * v);
         Ok(WorkStatus::Continue)

@@ -1,8 +1,8 @@
 //! [`AtscPad`]: gr-dtv's `atsc_pad`, transport packets into 256-byte items.
 
 use crate::layout::{PACKET, PACKET_ITEM};
-use crate::tags::forward_tags;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::propagate_tags_at_rate;
 use radioflow_runtime::registry::prelude::*;
 
 /// gr-dtv's `atsc_pad`: each 188 bytes of the transport stream (a packet, sync byte first;
@@ -73,7 +73,7 @@ impl AtscPad {
             o[..PACKET].copy_from_slice(i);
             o[PACKET..].fill(0);
         }
-        forward_tags(&self.input, &mut self.output, n * PACKET, 1, PACKET as u64);
+        propagate_tags_at_rate(&self.input, &mut self.output, n * PACKET, 1, PACKET as u64);
         self.input.consume(n * PACKET);
         self.output.produce(n * PACKET_ITEM);
         Ok(WorkStatus::Continue)

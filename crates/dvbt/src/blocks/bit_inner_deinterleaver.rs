@@ -3,8 +3,8 @@
 use crate::bit_interleaver::{deinterleave_block, BLOCK as INTERLEAVER_BLOCK};
 use crate::error::SettingsError;
 use crate::params::{Constellation, Hierarchy, Mode};
-use crate::tags::forward_tags;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::propagate_tags_at_rate;
 use radioflow_runtime::registry::prelude::*;
 
 const BLOCK: &str = "dvbt_bit_inner_deinterleaver";
@@ -108,7 +108,7 @@ impl DvbtBitInnerDeinterleaver {
         {
             deinterleave_block(self.v, i, o);
         }
-        forward_tags(&self.input, &mut self.output, n, 1, 1);
+        propagate_tags_at_rate(&self.input, &mut self.output, n, 1, 1);
         self.input.consume(n * p);
         self.output.produce(n * p);
         Ok(WorkStatus::Continue)

@@ -3,8 +3,8 @@
 
 use crate::error::SettingsError;
 use crate::outer_interleaver::OuterInterleaver;
-use crate::tags::forward_tags;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::propagate_tags_at_rate;
 use radioflow_runtime::registry::prelude::*;
 
 const BLOCK: &str = "dvbt_convolutional_deinterleaver";
@@ -139,13 +139,13 @@ impl DvbtConvolutionalDeinterleaver {
         while self.input.slice().len() >= v && self.output.slice().len() >= v {
             let skip = self.bytes_before_superframe();
             if skip > 0 {
-                forward_tags(&self.input, &mut self.output, skip, 1, self.vector as u64);
+                propagate_tags_at_rate(&self.input, &mut self.output, skip, 1, self.vector as u64);
                 self.input.consume(skip);
                 continue;
             }
             self.kernel
                 .run(&self.input.slice()[..v], &mut self.output.slice()[..v]);
-            forward_tags(&self.input, &mut self.output, v, 1, self.vector as u64);
+            propagate_tags_at_rate(&self.input, &mut self.output, v, 1, self.vector as u64);
             self.input.consume(v);
             self.output.produce(v);
         }

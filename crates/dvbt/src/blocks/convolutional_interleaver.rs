@@ -3,8 +3,8 @@
 
 use crate::error::SettingsError;
 use crate::outer_interleaver::OuterInterleaver;
-use crate::tags::forward_tags;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::propagate_tags_at_rate;
 use radioflow_runtime::registry::prelude::*;
 
 const BLOCK: &str = "dvbt_convolutional_interleaver";
@@ -91,7 +91,7 @@ impl DvbtConvolutionalInterleaver {
             &self.input.slice()[..n * v],
             &mut self.output.slice()[..n * v],
         );
-        forward_tags(&self.input, &mut self.output, n, v as u64, 1);
+        propagate_tags_at_rate(&self.input, &mut self.output, n, v as u64, 1);
         self.input.consume(n * v);
         self.output.produce(n * v);
         Ok(WorkStatus::Continue)

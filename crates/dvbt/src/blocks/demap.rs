@@ -3,8 +3,8 @@
 use crate::constellation::{nearest, points};
 use crate::error::SettingsError;
 use crate::params::{Constellation, Hierarchy, Mode};
-use crate::tags::forward_tags;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::propagate_tags_at_rate;
 use radioflow_runtime::registry::prelude::*;
 
 const BLOCK: &str = "dvbt_demap";
@@ -96,7 +96,7 @@ impl DvbtDemap {
         for (y, &z) in output.iter_mut().zip(input) {
             *y = nearest(&self.points, z) as u8;
         }
-        forward_tags(&self.input, &mut self.output, n, 1, 1);
+        propagate_tags_at_rate(&self.input, &mut self.output, n, 1, 1);
         self.input.consume(n * p);
         self.output.produce(n * p);
         Ok(WorkStatus::Continue)

@@ -3,8 +3,8 @@
 
 use crate::dispersal::{self, INVERTED_SYNC, PACKET, PACKETS, SYNC};
 use crate::error::SettingsError;
-use crate::tags::forward_tags;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::propagate_tags_at_rate;
 use radioflow_runtime::registry::prelude::*;
 
 const BLOCK: &str = "dvbt_energy_descramble";
@@ -138,7 +138,7 @@ impl DvbtEnergyDescramble {
                 }
                 SEARCH
             };
-            forward_tags(&self.input, &mut self.output, 2, GROUP as u64, 1);
+            propagate_tags_at_rate(&self.input, &mut self.output, 2, GROUP as u64, 1);
             self.input.consume(SEARCH);
             self.output.produce(produced);
         }

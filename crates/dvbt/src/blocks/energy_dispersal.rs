@@ -3,8 +3,8 @@
 
 use crate::dispersal::{self, INVERTED_SYNC, PACKET, PACKETS, SYNC};
 use crate::error::SettingsError;
-use crate::tags::forward_tags;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::propagate_tags_at_rate;
 use radioflow_runtime::registry::prelude::*;
 
 const BLOCK: &str = "dvbt_energy_dispersal";
@@ -104,7 +104,7 @@ impl DvbtEnergyDispersal {
                 return Ok(WorkStatus::Continue);
             }
             let Some(start) = self.input.slice()[..PACKET].iter().position(|&b| b == SYNC) else {
-                forward_tags(&self.input, &mut self.output, PACKET, 1, vector as u64);
+                propagate_tags_at_rate(&self.input, &mut self.output, PACKET, 1, vector as u64);
                 self.input.consume(PACKET);
                 continue;
             };
@@ -124,7 +124,7 @@ impl DvbtEnergyDispersal {
                     packet[0] = if p == 0 { INVERTED_SYNC } else { SYNC };
                 }
             }
-            forward_tags(
+            propagate_tags_at_rate(
                 &self.input,
                 &mut self.output,
                 start + vector,

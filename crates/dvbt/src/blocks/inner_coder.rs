@@ -3,8 +3,8 @@
 use crate::error::SettingsError;
 use crate::inner_code::InnerCoder;
 use crate::params::{CodeRate, Constellation, Hierarchy};
-use crate::tags::forward_tags;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::propagate_tags_at_rate;
 use radioflow_runtime::registry::prelude::*;
 
 const BLOCK: &str = "dvbt_inner_coder";
@@ -128,7 +128,7 @@ impl DvbtInnerCoder {
         for (i, o) in input.chunks_exact(gi).zip(output.chunks_exact_mut(go)) {
             self.coder.encode_group(i, o);
         }
-        forward_tags(&self.input, &mut self.output, runs * self.run_in, 1, 1);
+        propagate_tags_at_rate(&self.input, &mut self.output, runs * self.run_in, 1, 1);
         self.input.consume(runs * self.run_in);
         self.output.produce(runs * run_out);
         Ok(WorkStatus::Continue)

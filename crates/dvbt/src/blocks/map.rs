@@ -3,8 +3,8 @@
 use crate::constellation::points;
 use crate::error::SettingsError;
 use crate::params::{Constellation, Hierarchy, Mode};
-use crate::tags::forward_tags;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::propagate_tags_at_rate;
 use radioflow_runtime::registry::prelude::*;
 
 const BLOCK: &str = "dvbt_map";
@@ -101,7 +101,7 @@ impl DvbtMap {
                 ))
             })?;
         }
-        forward_tags(&self.input, &mut self.output, n, 1, 1);
+        propagate_tags_at_rate(&self.input, &mut self.output, n, 1, 1);
         self.input.consume(n * p);
         self.output.produce(n * p);
         Ok(WorkStatus::Continue)

@@ -3,8 +3,8 @@
 use super::rs_code::rs_code;
 use crate::error::SettingsError;
 use crate::reed_solomon::ReedSolomon;
-use crate::tags::forward_tags;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::propagate_tags_at_rate;
 use radioflow_runtime::registry::prelude::*;
 
 const BLOCK: &str = "dvbt_reed_solomon_dec";
@@ -119,7 +119,7 @@ impl DvbtReedSolomonDec {
             let _ = self.rs.decode(&mut word);
             o.copy_from_slice(&word[z..z + m]);
         }
-        forward_tags(&self.input, &mut self.output, n, 1, 1);
+        propagate_tags_at_rate(&self.input, &mut self.output, n, 1, 1);
         self.input.consume(n * vin);
         self.output.produce(n * vout);
         Ok(WorkStatus::Continue)

@@ -4,10 +4,10 @@
 use crate::error::SettingsError;
 use crate::params::{CodeRate, Constellation, GuardInterval, Hierarchy, Mode};
 use crate::reference_signals::ReferenceSignals;
-use crate::tags::forward_tags;
 use crate::tps::TpsSettings;
 use radioflow_fftplan::Fft;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::propagate_tags_at_rate;
 use radioflow_runtime::registry::prelude::*;
 use std::sync::Arc;
 
@@ -160,7 +160,7 @@ impl DvbtReferenceSignals {
                 *y = Complex32::new(x.re * g, x.im * g);
             }
         }
-        forward_tags(&self.input, &mut self.output, n, 1, 1);
+        propagate_tags_at_rate(&self.input, &mut self.output, n, 1, 1);
         self.input.consume(n * p);
         self.output.produce(n * f);
         Ok(WorkStatus::Continue)

@@ -4,8 +4,8 @@ use crate::error::SettingsError;
 use crate::params::Mode;
 use crate::reference_signals::SYMBOLS_PER_FRAME;
 use crate::symbol_interleaver::permutation;
-use crate::tags::forward_tags;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::propagate_tags_at_rate;
 use radioflow_runtime::registry::prelude::*;
 
 const BLOCK: &str = "dvbt_symbol_inner_interleaver";
@@ -141,7 +141,7 @@ impl DvbtSymbolInnerInterleaver {
                 }
             }
         }
-        forward_tags(&self.input, &mut self.output, n, 1, 1);
+        propagate_tags_at_rate(&self.input, &mut self.output, n, 1, 1);
         self.input.consume(n * p);
         self.output.produce(n * p);
         Ok(WorkStatus::Continue)

@@ -2,9 +2,9 @@
 
 use crate::error::SettingsError;
 use crate::params::{CodeRate, Constellation, Hierarchy};
-use crate::tags::forward_tags;
 use crate::viterbi::Viterbi;
 use radioflow_runtime::prelude::*;
+use radioflow_runtime::propagate_tags_at_rate;
 use radioflow_runtime::registry::prelude::*;
 
 const BLOCK: &str = "dvbt_viterbi_decoder";
@@ -161,7 +161,7 @@ impl DvbtViterbiDecoder {
                 self.dropping = self.viterbi.traceback();
                 self.announce = true;
                 if at > 0 {
-                    forward_tags(&self.input, &mut self.output, at, 1, 1);
+                    propagate_tags_at_rate(&self.input, &mut self.output, at, 1, 1);
                     self.input.consume(at);
                     continue;
                 }
@@ -177,7 +177,7 @@ impl DvbtViterbiDecoder {
                 self.output.push_tag(Tag::new(at, SUPERFRAME_START, 1i64));
                 self.announce = false;
             }
-            forward_tags(&self.input, &mut self.output, block_in, 1, 1);
+            propagate_tags_at_rate(&self.input, &mut self.output, block_in, 1, 1);
             self.input.consume(block_in);
             self.output.produce(kept.len());
         }
