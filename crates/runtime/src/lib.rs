@@ -114,9 +114,9 @@ pub mod scheduling {
 /// Everything needed to build and run graphs, and to write blocks.
 pub mod prelude {
     pub use crate::{
-        block, copy_work, interruptible_sleep, one_to_one_work, propagate_tags, stop_requested,
-        Block, BlockError, BlockId, Complex32, EventCounter, Flowgraph, Item, MessageOutput, Pmt,
-        Ports, RunError, Scheduler, SingleThread, StreamInput, StreamOutput, Tag, ThreadPerBlock,
-        WorkStatus,
+        block, copy_work, interruptible_sleep, one_to_one_work, propagate_tags,
+        propagate_tags_at_rate, stop_requested, Block, BlockError, BlockId, Complex32,
+        EventCounter, Flowgraph, Item, MessageOutput, Pmt, Ports, RunError, Scheduler,
+        SingleThread, StreamInput, StreamOutput, Tag, ThreadPerBlock, WorkStatus,
     };
 }

@@ -2,7 +2,7 @@
 //! frame, its items handed to it as they are (GNU Radio's `fec.decoder`, GRC's
 //! `fec_generic_decoder`), floats or bytes as the decoder reads them.
 
-use super::frame_tags::{alias_id, move_tags};
+use super::frame_tags::alias_id;
 use crate::code::{Decoder, Soft, SoftInput};
 use crate::def::DecoderDef;
 use radioflow_runtime::prelude::*;
@@ -238,7 +238,7 @@ impl Frames {
                 .with_srcid(Pmt::symbol("fec_decoder"));
             output.push_tag(tag);
         }
-        move_tags(input, output, frames * n_in, n_in, n_out);
+        propagate_tags_at_rate(input, output, frames * n_in, n_out as u64, n_in as u64);
         input.consume(frames * n_in);
         output.produce(frames * n_out);
     }

@@ -1,7 +1,6 @@
 //! [`GenericEncoder`]: an encoder object run on a stream of bits frame after frame (GNU
 //! Radio's `fec.encoder`, GRC's `fec_generic_encoder`).
 
-use super::frame_tags::move_tags;
 use crate::code::{Conversion, Encoder};
 use crate::def::EncoderDef;
 use radioflow_runtime::prelude::*;
@@ -91,7 +90,13 @@ impl GenericEncoder {
         {
             self.encoder.encode(i, o);
         }
-        move_tags(&self.input, &mut self.output, frames * n_in, n_in, n_out);
+        propagate_tags_at_rate(
+            &self.input,
+            &mut self.output,
+            frames * n_in,
+            n_out as u64,
+            n_in as u64,
+        );
         self.input.consume(frames * n_in);
         self.output.produce(frames * n_out);
         Ok(WorkStatus::Continue)

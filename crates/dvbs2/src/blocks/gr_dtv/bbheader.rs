@@ -229,7 +229,7 @@ impl DvbBbheader {
             used += f.frame(&i[used..], &mut o[made..made + f.kbch]);
             made += f.kbch;
         }
-        super::settings::forward_tags(&self.input, &mut self.output, used);
+        propagate_tags_at_rate(&self.input, &mut self.output, used, 1, 1);
         self.input.consume(used);
         self.output.produce(made);
         Ok(WorkStatus::Continue)

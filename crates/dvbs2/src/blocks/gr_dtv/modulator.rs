@@ -138,7 +138,7 @@ impl Dvbs2Modulator {
                 out[1] = Complex32::new(0.0, 0.0);
             }
         }
-        super::settings::forward_tags(&self.input, &mut self.output, n);
+        propagate_tags_at_rate(&self.input, &mut self.output, n, 1, 1);
         self.input.consume(n);
         self.output.produce(n * per);
         Ok(WorkStatus::Continue)

@@ -118,24 +118,6 @@ pub(crate) fn frame_word(frame: FrameSize) -> &'static str {
     }
 }
 
-/// Moves the tags on the next `consumed` inputs to `output` as GNU Radio does for gr-dtv's
-/// blocks: at the same offset, or the next item to be written if that one is written already.
-/// Call before `consume`/`produce`.
-pub(crate) fn forward_tags<A: Item, B: Item>(
-    input: &StreamInput<A>,
-    output: &mut StreamOutput<B>,
-    consumed: usize,
-) {
-    let end = input.offset() + consumed as u64;
-    let next = output.offset();
-    for t in input.tags().iter().take_while(|t| t.offset < end) {
-        output.push_tag(Tag {
-            offset: t.offset.max(next),
-            ..t.clone()
-        });
-    }
-}
-
 /// One work call of a block that turns every `n_in` input items into `n_out` output items,
 /// frame by frame, as many whole frames as the input and the output room hold.
 pub(crate) fn frames<A: Item, B: Item>(
@@ -151,7 +133,7 @@ pub(crate) fn frames<A: Item, B: Item>(
     for (a, b) in i.chunks_exact(n_in).zip(o.chunks_exact_mut(n_out)).take(k) {
         frame(a, b);
     }
-    forward_tags(input, output, k * n_in);
+    propagate_tags_at_rate(input, output, k * n_in, 1, 1);
     input.consume(k * n_in);
     output.produce(k * n_out);
     WorkStatus::Continue
