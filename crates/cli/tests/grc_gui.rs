@@ -20,13 +20,25 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+/// The path of `examples/graphs/NAME`.
+fn example_graph(name: &str) -> String {
+    format!(
+        "{}/../../examples/graphs/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// Stops the run with the page's stop button; it must end cleanly.
+fn stop_from_the_page(page: &mut Page, run: Fm) {
+    page.eval("document.getElementById('stop').click(); true");
+    let (ok, _, err) = run.wait();
+    assert!(ok, "{err}");
+}
+
 const PROBE: &str = "blocks_throttle_0.out";
 
 fn example() -> String {
-    format!(
-        "{}/../../examples/graphs/gui_tone.grc",
-        env!("CARGO_MANIFEST_DIR")
-    )
+    example_graph("gui_tone.grc")
 }
 
 fn run_with_page() -> Fm {
@@ -391,9 +403,7 @@ fn the_page_shows_the_sinks_and_its_slider_retunes_the_source() {
     );
     page.screenshot(&shots.join("grc-gui-waterfall.png"));
 
-    page.eval("document.getElementById('stop').click(); true");
-    let (ok, _, err) = run.wait();
-    assert!(ok, "{err}");
+    stop_from_the_page(&mut page, run);
 }
 
 /// `examples/graphs/gui_sinks.grc`: a filtered square wave (1 kHz at 32 kHz, so exactly 32
@@ -405,10 +415,7 @@ fn the_number_histogram_eye_raster_and_vector_sinks_draw_their_inputs() {
         eprintln!("{SKIP}");
         return;
     };
-    let file = format!(
-        "{}/../../examples/graphs/gui_sinks.grc",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let file = example_graph("gui_sinks.grc");
     let run = Fm::spawn(&["run".to_owned(), file], "live view: ");
     let (_browser, mut page) = Browser::launch(&chromium, "grc-gui-sinks", 1400, 1600);
     page.navigate(&run.url);
@@ -503,9 +510,7 @@ fn the_number_histogram_eye_raster_and_vector_sinks_draw_their_inputs() {
     assert_eq!(vector[0].as_array().unwrap().len(), 128);
     assert_eq!(vector[1], json!([1, 1]));
     page.screenshot(&target_dir(env!("CARGO_MANIFEST_DIR")).join("grc-gui-sinks.png"));
-    page.eval("document.getElementById('stop').click(); true");
-    let (ok, _, err) = run.wait();
-    assert!(ok, "{err}");
+    stop_from_the_page(&mut page, run);
 }
 
 /// `examples/graphs/gui_messages.grc`: GNU Radio's message widgets on the page send the
@@ -513,10 +518,7 @@ fn the_number_histogram_eye_raster_and_vector_sinks_draw_their_inputs() {
 /// them to, through relays in the graph; the dial is also a variable the tone follows.
 #[test]
 fn message_widgets_send_their_messages_to_the_running_graph() {
-    let file = format!(
-        "{}/../../examples/graphs/gui_messages.grc",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let file = example_graph("gui_messages.grc");
     let run = Fm::spawn(&["run".to_owned(), file], "live view: ");
     let base = run.base.clone();
     let (status, v) = request("GET", &format!("{base}/api/variables"), None);
@@ -642,10 +644,7 @@ fn sinks_of_pdus_draw_each_pdu_as_qt_does() {
         eprintln!("{SKIP}");
         return;
     };
-    let file = format!(
-        "{}/../../examples/graphs/gui_pdus.grc",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let file = example_graph("gui_pdus.grc");
     let run = Fm::spawn(&["run".to_owned(), file], "live view: ");
     // The API: the latest PDU, whole, through the tap on the PDU block's output.
     let base = run.url.trim_end_matches('/').to_owned();
@@ -756,9 +755,7 @@ fn sinks_of_pdus_draw_each_pdu_as_qt_does() {
         },
     );
     page.screenshot(&target_dir(env!("CARGO_MANIFEST_DIR")).join("grc-gui-pdus.png"));
-    page.eval("document.getElementById('stop').click(); true");
-    let (ok, _, err) = run.wait();
-    assert!(ok, "{err}");
+    stop_from_the_page(&mut page, run);
 }
 
 /// `examples/graphs/gui_tags.grc`: a sine with a `strobe` tag every 1000 samples in a time
@@ -771,10 +768,7 @@ fn a_time_sink_triggers_on_a_tag_and_draws_it() {
         eprintln!("{SKIP}");
         return;
     };
-    let file = format!(
-        "{}/../../examples/graphs/gui_tags.grc",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let file = example_graph("gui_tags.grc");
     let run = Fm::spawn(&["run".to_owned(), file], "live view: ");
     let base = run.url.trim_end_matches('/').to_owned();
     let tags = poll("tags in the probe's frame", DEADLINE, || {
@@ -816,9 +810,7 @@ fn a_time_sink_triggers_on_a_tag_and_draws_it() {
         "{subtitle}"
     );
     page.screenshot(&target_dir(env!("CARGO_MANIFEST_DIR")).join("grc-gui-tags.png"));
-    page.eval("document.getElementById('stop').click(); true");
-    let (ok, _, err) = run.wait();
-    assert!(ok, "{err}");
+    stop_from_the_page(&mut page, run);
 }
 
 /// `examples/graphs/gui_compass.grc`: GNU Radio's compass of a stream (a constant 135°) and
@@ -829,10 +821,7 @@ fn compasses_point_at_their_streams_and_messages_angles() {
         eprintln!("{SKIP}");
         return;
     };
-    let file = format!(
-        "{}/../../examples/graphs/gui_compass.grc",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let file = example_graph("gui_compass.grc");
     let run = Fm::spawn(&["run".to_owned(), file], "live view: ");
     let (_browser, mut page) = Browser::launch(&chromium, "grc-gui-compass", 900, 700);
     page.navigate(&run.url);
@@ -849,9 +838,7 @@ fn compasses_point_at_their_streams_and_messages_angles() {
     let text = page.eval("document.getElementById('compass-value-of_messages').textContent");
     assert_eq!(text, "315.0°");
     page.screenshot(&target_dir(env!("CARGO_MANIFEST_DIR")).join("grc-gui-compass.png"));
-    page.eval("document.getElementById('stop').click(); true");
-    let (ok, _, err) = run.wait();
-    assert!(ok, "{err}");
+    stop_from_the_page(&mut page, run);
 }
 
 /// `examples/graphs/gui_follow.grc` (GNU Radio's `test_qtgui_msg.grc` in small): a tone at
@@ -865,10 +852,7 @@ fn a_click_on_the_spectrum_retunes_through_widgets_that_follow_messages() {
         eprintln!("{SKIP}");
         return;
     };
-    let file = format!(
-        "{}/../../examples/graphs/gui_follow.grc",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let file = example_graph("gui_follow.grc");
     let run = Fm::spawn(&["run".to_owned(), file], "live view: ");
     let base = run.base.clone();
     let bin = 32000.0 / 1024.0;
